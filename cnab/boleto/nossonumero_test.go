@@ -1,0 +1,109 @@
+package boleto
+
+import (
+	"errors"
+	"testing"
+)
+
+// nossoNumeroVectors are check digits from the banks' documents and from
+// public libraries' test suites (the source of each is in docs/boleto.md).
+var nossoNumeroVectors = []struct {
+	b        Beneficiary
+	sequence int64
+	want     NossoNumero
+}{
+	// Itaú: DAC over agency, account, wallet and number.
+	{Beneficiary{Bank: "341", Agency: "0810", Account: "53678", Wallet: "175"}, 15448, NossoNumero{"00015448", "6", "175/00015448-6"}},
+	{Beneficiary{Bank: "341", Agency: "0810", Account: "53678", Wallet: "175"}, 34230, NossoNumero{"00034230", "5", "175/00034230-5"}},
+	{Beneficiary{Bank: "341", Agency: "0607", Account: "15255", Wallet: "175"}, 12345678, NossoNumero{"12345678", "4", "175/12345678-4"}},
+	{Beneficiary{Bank: "341", Agency: "0607", Account: "15255", Wallet: "143"}, 12345678, NossoNumero{"12345678", "2", "143/12345678-2"}},
+	// Bradesco: modulo 11 base 7 over wallet and number, "P" for remainder 1.
+	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "19"}, 2, NossoNumero{"00000000002", "8", "19/00000000002-8"}},
+	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "19"}, 1, NossoNumero{"00000000001", "P", "19/00000000001-P"}},
+	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "19"}, 6, NossoNumero{"00000000006", "0", "19/00000000006-0"}},
+	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "06"}, 525, NossoNumero{"00000000525", "P", "06/00000000525-P"}},
+	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "09"}, 1, NossoNumero{"00000000001", "1", "09/00000000001-1"}},
+}
+
+func TestNossoNumeroVectors(t *testing.T) {
+	t.Parallel()
+	for _, v := range nossoNumeroVectors {
+		got, err := NewNossoNumero(v.b, v.sequence)
+		if err != nil {
+			t.Errorf("NewNossoNumero(%+v, %d): %v", v.b, v.sequence, err)
+			continue
+		}
+		if got != v.want {
+			t.Errorf("NewNossoNumero(%+v, %d) = %+v, want %+v", v.b, v.sequence, got, v.want)
+		}
+	}
+}
+
+// TestNossoNumeroFieldErrors checks that each rejected input names its
+// field.
+func TestNossoNumeroFieldErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		b        Beneficiary
+		sequence int64
+		field    string
+		sentinel error
+	}{
+		{"unknown bank", Beneficiary{Bank: "999"}, 1, "Bank", ErrUnsupported},
+		{"negative sequence", Beneficiary{Bank: "341", Agency: "1", Account: "1", Wallet: "109"}, -1, "Sequence", ErrField},
+		{"itau sequence too long", Beneficiary{Bank: "341", Agency: "1", Account: "1", Wallet: "109"}, 123456789, "Sequence", ErrField},
+		{"itau agency letters", Beneficiary{Bank: "341", Agency: "12a4", Account: "1", Wallet: "109"}, 1, "Agency", ErrField},
+		{"itau account missing", Beneficiary{Bank: "341", Agency: "1234", Wallet: "109"}, 1, "Account", ErrField},
+		{"itau account digit wrong", Beneficiary{Bank: "341", Agency: "1248", Account: "02124", AccountDigit: "5", Wallet: "109"}, 1, "AccountDigit", ErrField},
+		{"bradesco wallet too long", Beneficiary{Bank: "237", Agency: "1", Account: "1", Wallet: "109"}, 1, "Wallet", ErrField},
+		{"bradesco account too long", Beneficiary{Bank: "237", Agency: "1", Account: "12345678", Wallet: "09"}, 1, "Account", ErrField},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := NewNossoNumero(tt.b, tt.sequence)
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want a *FieldError", err)
+			}
+			if fe.Field != tt.field {
+				t.Errorf("Field = %q, want %q (%v)", fe.Field, tt.field, err)
+			}
+			if !errors.Is(err, tt.sentinel) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tt.sentinel)
+			}
+		})
+	}
+}
+
+func TestFreeFieldErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		b        Beneficiary
+		nn       NossoNumero
+		field    string
+		sentinel error
+	}{
+		{"itau special wallet", Beneficiary{Bank: "341", Agency: "1", Account: "1", Wallet: "198"}, NossoNumero{Number: "00000001"}, "Wallet", ErrUnsupported},
+		{"itau short nosso numero", Beneficiary{Bank: "341", Agency: "1", Account: "1", Wallet: "109"}, NossoNumero{Number: "1"}, "NossoNumero", ErrField},
+		{"bradesco nosso numero letters", Beneficiary{Bank: "237", Agency: "1", Account: "1", Wallet: "09"}, NossoNumero{Number: "0000000000a"}, "NossoNumero", ErrField},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := FreeField(tt.b, tt.nn, 100)
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want a *FieldError", err)
+			}
+			if fe.Field != tt.field {
+				t.Errorf("Field = %q, want %q (%v)", fe.Field, tt.field, err)
+			}
+			if !errors.Is(err, tt.sentinel) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tt.sentinel)
+			}
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package storage
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Principal is who a request acts for: the company every query is scoped
+// to, the user the API key belongs to, and the key itself.
+type Principal struct {
+	CompanyID int64
+	UserID    int64
+	KeyID     int64
+}
+
+// keyPrefix starts every API key; the company id follows, so that the key
+// is looked up by (company_id, hash) like every other row.
+const keyPrefix = "pf_"
+
+// NewAPIKey holds a freshly issued key. Key is shown once and never stored.
+type NewAPIKey struct {
+	Principal
+	Key string
+}
+
+// EnsureCompany returns the id of the company named name, creating it (and
+// its first user) when it does not exist.
+func EnsureCompany(ctx context.Context, pool *pgxpool.Pool, name string) (companyID, userID int64, err error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return 0, 0, Errorf(Invalid, "company name is empty")
+	}
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `INSERT INTO companies (name) VALUES ($1)
+			ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id`, name).Scan(&companyID); err != nil {
+			return fmt.Errorf("upsert company: %w", err)
+		}
+		err := tx.QueryRow(ctx, `SELECT id FROM users WHERE company_id = $1 ORDER BY id LIMIT 1`, companyID).Scan(&userID)
+		if err == pgx.ErrNoRows {
+			err = tx.QueryRow(ctx, `INSERT INTO users (company_id, name) VALUES ($1, $2) RETURNING id`,
+				companyID, "Administrator").Scan(&userID)
+		}
+		if err != nil {
+			return fmt.Errorf("first user: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, translate(err, "company "+name)
+	}
+	return companyID, userID, nil
+}
+
+// CreateAPIKey issues a key for a user of a company and stores its hash.
+func CreateAPIKey(ctx context.Context, pool *pgxpool.Pool, companyID, userID int64, name string) (NewAPIKey, error) {
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return NewAPIKey{}, fmt.Errorf("generate key: %w", err)
+	}
+	secretHex := hex.EncodeToString(secret)
+	hash := sha256.Sum256([]byte(secretHex))
+	var keyID int64
+	err := pool.QueryRow(ctx, `INSERT INTO api_keys (company_id, user_id, name, secret_hash)
+		VALUES ($1, $2, $3, $4) RETURNING id`, companyID, userID, name, hash[:]).Scan(&keyID)
+	if err != nil {
+		return NewAPIKey{}, translate(err, "api key")
+	}
+	return NewAPIKey{
+		Principal: Principal{CompanyID: companyID, UserID: userID, KeyID: keyID},
+		Key:       keyPrefix + strconv.FormatInt(companyID, 10) + "_" + secretHex,
+	}, nil
+}
+
+// ParseAPIKey splits a key into its company id and the hash of its secret.
+func ParseAPIKey(key string) (companyID int64, hash [32]byte, ok bool) {
+	rest, found := strings.CutPrefix(key, keyPrefix)
+	if !found {
+		return 0, hash, false
+	}
+	company, secret, found := strings.Cut(rest, "_")
+	if !found || len(secret) != 64 {
+		return 0, hash, false
+	}
+	companyID, err := strconv.ParseInt(company, 10, 64)
+	if err != nil || companyID <= 0 {
+		return 0, hash, false
+	}
+	return companyID, sha256.Sum256([]byte(secret)), true
+}
+
+// LookupAPIKey resolves a key to its principal; an unknown, malformed or
+// revoked key is Unauthenticated.
+func LookupAPIKey(ctx context.Context, pool *pgxpool.Pool, key string) (Principal, error) {
+	companyID, hash, ok := ParseAPIKey(key)
+	if !ok {
+		return Principal{}, Errorf(Unauthenticated, "malformed API key")
+	}
+	p := Principal{CompanyID: companyID}
+	err := pool.QueryRow(ctx, `SELECT id, user_id FROM api_keys
+		WHERE company_id = $1 AND secret_hash = $2 AND revoked_at IS NULL`, companyID, hash[:]).Scan(&p.KeyID, &p.UserID)
+	if err == pgx.ErrNoRows {
+		return Principal{}, Errorf(Unauthenticated, "unknown API key")
+	}
+	if err != nil {
+		return Principal{}, translate(err, "api key")
+	}
+	return p, nil
+}

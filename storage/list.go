@@ -1,0 +1,345 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Store reads and writes the declared resources of every company. Every
+// statement it runs is scoped to the company it is given.
+type Store struct {
+	pool     *pgxpool.Pool
+	registry *Registry
+}
+
+// NewStore returns a Store over pool for the resources of registry.
+func NewStore(pool *pgxpool.Pool, registry *Registry) *Store {
+	return &Store{pool: pool, registry: registry}
+}
+
+// Registry returns the store's resource declarations.
+func (s *Store) Registry() *Registry { return s.registry }
+
+// Pool returns the store's connection pool.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// Page is one page of a list: HasNext is known by reading one row more than
+// the page size; Total is set only when the query asked for it.
+type Page struct {
+	Records []*Record
+	HasNext bool
+	Total   *int64
+}
+
+// List runs a checked list query for a company.
+func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q ListQuery) (Page, error) {
+	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
+	var b sqlBuilder
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(res.Table))
+	writeWhere(&b, res, companyID, q.Filters, q.Special)
+	writeOrder(&b, q.Sort)
+	b.write(fmt.Sprintf(" LIMIT %d OFFSET %d", q.PerPage+1, (q.Page-1)*q.PerPage))
+
+	records, err := s.query(ctx, &b, sh)
+	if err != nil {
+		return Page{}, translate(err, "list "+res.Name)
+	}
+	page := Page{Records: records}
+	if len(records) > q.PerPage {
+		page.Records, page.HasNext = records[:q.PerPage], true
+	}
+	if err := s.loadIncludes(ctx, companyID, page.Records, sh.includes); err != nil {
+		return Page{}, err
+	}
+	if q.WithTotal {
+		total, err := s.count(ctx, res, companyID, q)
+		if err != nil {
+			return Page{}, err
+		}
+		page.Total = &total
+	}
+	return page, nil
+}
+
+// Get reads one record of a company by id.
+func (s *Store) Get(ctx context.Context, res *Resource, companyID, id int64, q GetQuery) (*Record, error) {
+	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
+	var b sqlBuilder
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(res.Table))
+	writeWhere(&b, res, companyID, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}, nil)
+	records, err := s.query(ctx, &b, sh)
+	if err != nil {
+		return nil, translate(err, res.Name)
+	}
+	if len(records) == 0 {
+		return nil, Errorf(NotFound, "Record %d not found.", id)
+	}
+	if err := s.loadIncludes(ctx, companyID, records, sh.includes); err != nil {
+		return nil, err
+	}
+	return records[0], nil
+}
+
+func (s *Store) count(ctx context.Context, res *Resource, companyID int64, q ListQuery) (int64, error) {
+	var b sqlBuilder
+	b.write("SELECT count(*) FROM ", ident(res.Table))
+	writeWhere(&b, res, companyID, q.Filters, q.Special)
+	var total int64
+	if err := s.pool.QueryRow(ctx, b.String(), b.args...).Scan(&total); err != nil {
+		return 0, translate(err, "count "+res.Name)
+	}
+	return total, nil
+}
+
+// mainShape selects the requested columns (all when none), then the keys
+// the first-level includes need: rule 1 of the query language, a direct
+// relation needs no key in fields.
+func mainShape(res *Resource, fields []string, custom bool, includes []*Include) *shape {
+	sh := &shape{custom: custom && res.CustomFields, includes: includes}
+	sh.columns = pickColumns(res, fields)
+	sh.visible = len(sh.columns)
+	for _, inc := range includes {
+		addHidden(sh, res, inc.Relation.LocalKey())
+	}
+	return sh
+}
+
+func pickColumns(res *Resource, names []string) []Column {
+	if names == nil {
+		return slices.Clone(res.Columns)
+	}
+	cols := make([]Column, 0, len(names))
+	for _, n := range names {
+		if c, ok := res.Column(n); ok {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+func addHidden(sh *shape, res *Resource, name string) {
+	if sh.index(name) >= 0 {
+		return
+	}
+	if c, ok := res.Column(name); ok {
+		sh.columns = append(sh.columns, c)
+	}
+}
+
+func writeSelectList(b *sqlBuilder, sh *shape) {
+	for i, c := range sh.columns {
+		if i > 0 {
+			b.write(", ")
+		}
+		b.write(selectExpr(c))
+	}
+	if sh.custom {
+		b.write(", custom_fields::text")
+	}
+}
+
+func writeWhere(b *sqlBuilder, res *Resource, companyID int64, filters []Filter, special []SpecialCondition) {
+	b.write(" WHERE ")
+	if res.Shared {
+		b.write("TRUE")
+	} else {
+		b.write("company_id = ", b.bind(companyID, Int))
+	}
+	for _, f := range filters {
+		c, _ := res.Column(f.Column)
+		b.write(" AND ")
+		b.condition(c, f)
+	}
+	for _, sc := range special {
+		b.write(" AND ", sc.Filter.Condition(b.bindArray(typedArray(sc.Filter.Elem, sc.Values), sc.Filter.Elem)))
+	}
+}
+
+// typedArray turns In-filter values into a slice pgx encodes as one array.
+func typedArray(t Type, values []any) any {
+	switch t {
+	case Int:
+		out := make([]int64, len(values))
+		for i, v := range values {
+			out[i] = v.(int64)
+		}
+		return out
+	case Bool:
+		out := make([]bool, len(values))
+		for i, v := range values {
+			out[i] = v.(bool)
+		}
+		return out
+	}
+	return values
+}
+
+// writeOrder applies the sort keys left to right and ends with id, the
+// stable tie-breaker that makes pages never overlap.
+func writeOrder(b *sqlBuilder, keys []SortKey) {
+	b.write(" ORDER BY ")
+	hasID := false
+	for i, k := range keys {
+		if i > 0 {
+			b.write(", ")
+		}
+		b.write(ident(k.Column))
+		if k.Desc {
+			b.write(" DESC")
+		}
+		hasID = hasID || k.Column == "id"
+	}
+	if !hasID {
+		if len(keys) > 0 {
+			b.write(", ")
+		}
+		b.write(`"id"`)
+	}
+}
+
+// querier is what a pool and a transaction have in common.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// query runs a select on the pool and reads its rows into records.
+func (s *Store) query(ctx context.Context, b *sqlBuilder, sh *shape) ([]*Record, error) {
+	return queryRecords(ctx, s.pool, b, sh)
+}
+
+// queryRecords runs a statement and reads its rows into records of shape sh.
+func queryRecords(ctx context.Context, q querier, b *sqlBuilder, sh *shape) ([]*Record, error) {
+	rows, err := q.Query(ctx, b.String(), b.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var records []*Record
+	for rows.Next() {
+		values, err := rows.Values()
+		if err != nil {
+			return nil, err
+		}
+		rec := &Record{shape: sh, values: values[:len(sh.columns)]}
+		if sh.custom {
+			if text, ok := values[len(sh.columns)].(string); ok {
+				rec.custom = []byte(text)
+			}
+		}
+		if len(sh.includes) > 0 {
+			rec.related = make([]any, len(sh.includes))
+		}
+		records = append(records, rec)
+	}
+	return records, rows.Err()
+}
+
+// loadIncludes resolves each include of parents with one query per
+// relation, then recurses into nested includes.
+func (s *Store) loadIncludes(ctx context.Context, companyID int64, parents []*Record, includes []*Include) error {
+	if len(parents) == 0 {
+		return nil
+	}
+	for i, inc := range includes {
+		if err := s.loadInclude(ctx, companyID, parents, i, inc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Record, slot int, inc *Include) error {
+	localIdx := parents[0].shape.keyIndex(inc.Relation.LocalKey())
+	if localIdx < 0 {
+		return nil // rule 2: the parent's key was not returned, the relation stays empty
+	}
+	keys := distinctKeys(parents, localIdx)
+	if len(keys) == 0 {
+		return nil
+	}
+	target := s.registry.MustResource(inc.Relation.Resource)
+	sh := &shape{columns: pickColumns(target, inc.Columns), includes: inc.Children, nested: true}
+	sh.visible = len(sh.columns)
+	addHidden(sh, target, inc.Relation.RemoteKey())
+
+	var b sqlBuilder
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(target.Table))
+	writeWhere(&b, target, companyID, nil, []SpecialCondition{{Filter: ColumnIn("", ident(inc.Relation.RemoteKey()), Int), Values: keys}})
+	writeOrder(&b, nil)
+	children, err := s.query(ctx, &b, sh)
+	if err != nil {
+		return translate(err, "include "+inc.Relation.Name)
+	}
+	if err := s.loadIncludes(ctx, companyID, children, inc.Children); err != nil {
+		return err
+	}
+	attach(parents, localIdx, slot, inc.Relation.Kind, children, sh.index(inc.Relation.RemoteKey()))
+	return nil
+}
+
+func distinctKeys(records []*Record, idx int) []any {
+	seen := make(map[int64]bool, len(records))
+	keys := make([]any, 0, len(records))
+	for _, r := range records {
+		k, ok := asInt64(r.values[idx])
+		if !ok || seen[k] {
+			continue
+		}
+		seen[k] = true
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+func asInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// attach hangs the loaded children on their parents: one record (or nil)
+// for BelongsTo, a list (possibly empty) for HasMany.
+func attach(parents []*Record, localIdx, slot int, kind RelationKind, children []*Record, remoteIdx int) {
+	byKey := make(map[int64][]*Record, len(children))
+	for _, c := range children {
+		if k, ok := asInt64(c.values[remoteIdx]); ok {
+			byKey[k] = append(byKey[k], c)
+		}
+	}
+	for _, p := range parents {
+		k, ok := asInt64(p.values[localIdx])
+		matched := byKey[k]
+		if !ok {
+			matched = nil
+		}
+		if kind == BelongsTo {
+			if len(matched) > 0 {
+				p.related[slot] = matched[0]
+			} else {
+				p.related[slot] = (*Record)(nil)
+			}
+			continue
+		}
+		if matched == nil {
+			matched = []*Record{}
+		}
+		p.related[slot] = matched
+	}
+}

@@ -1,0 +1,239 @@
+package storage
+
+import "fmt"
+
+// Type is the type of a declared column: it decides how a filter value is
+// parsed, how a body value is checked and how the column is read and written.
+type Type int
+
+// Column types.
+const (
+	Int Type = iota + 1
+	String
+	Bool
+	Date     // a calendar date, YYYY-MM-DD
+	DateTime // a timestamp, YYYY-MM-DD HH:MM:SS in the company's time
+	Decimal  // numeric: exact, read and written as decimal text
+)
+
+func (t Type) String() string {
+	switch t {
+	case Int:
+		return "integer"
+	case String:
+		return "string"
+	case Bool:
+		return "boolean"
+	case Date:
+		return "date"
+	case DateTime:
+		return "date-time"
+	case Decimal:
+		return "number"
+	}
+	return fmt.Sprintf("Type(%d)", int(t))
+}
+
+// Column is one declared column of a resource.
+type Column struct {
+	Name       string
+	Type       Type
+	Filterable bool // accepted in filter[...]
+	Writable   bool // accepted in create and update bodies
+	Required   bool // must be present (and not null) on create
+	// References names the resource a write must point at within the same
+	// company (checked before the write; the composite foreign key is the
+	// backstop). Empty for plain columns.
+	References string
+}
+
+// RelationKind says which side holds the key of a relation.
+type RelationKind int
+
+const (
+	// BelongsTo: the parent row holds the key (type.category_id -> category.id).
+	BelongsTo RelationKind = iota + 1
+	// HasMany: the related rows hold the key (category.id <- type.category_id).
+	HasMany
+)
+
+// Relation is a declared include of a resource.
+type Relation struct {
+	Name     string
+	Kind     RelationKind
+	Resource string // name of the related resource
+	// Key is the column holding the reference: on the parent for BelongsTo,
+	// on the related resource for HasMany.
+	Key string
+}
+
+// LocalKey is the parent's column a relation is resolved from.
+func (r Relation) LocalKey() string {
+	if r.Kind == BelongsTo {
+		return r.Key
+	}
+	return "id"
+}
+
+// RemoteKey is the related resource's column matched against LocalKey.
+func (r Relation) RemoteKey() string {
+	if r.Kind == BelongsTo {
+		return "id"
+	}
+	return r.Key
+}
+
+// SpecialFilter is a named filter beyond the column filters, such as the
+// spec's In-filters (filter[typeIn][]=...). Its value is a list of Elem
+// values, bound as one array parameter.
+type SpecialFilter struct {
+	Name string
+	Elem Type
+	// Condition returns the SQL condition for the bound array parameter
+	// placeholder (for example "$3"). The condition may only use declared
+	// identifiers; the values are always bound.
+	Condition func(param string) string
+}
+
+// ColumnIn is the common In-filter: column = any(values).
+func ColumnIn(name, column string, elem Type) SpecialFilter {
+	return SpecialFilter{Name: name, Elem: elem, Condition: func(p string) string {
+		return column + " = any(" + p + ")"
+	}}
+}
+
+// ColumnNotIn is the negated In-filter: column is not one of the values.
+func ColumnNotIn(name, column string, elem Type) SpecialFilter {
+	return SpecialFilter{Name: name, Elem: elem, Condition: func(p string) string {
+		return "(" + column + " IS NULL OR NOT (" + column + " = any(" + p + ")))"
+	}}
+}
+
+// Resource declares one table of the API: it drives list, get, create,
+// update and delete.
+type Resource struct {
+	Name    string // registry name, e.g. "building_types"
+	Table   string
+	Columns []Column
+	// Relations available through include[...].
+	Relations []Relation
+	Filters   []SpecialFilter
+	// Shared marks reference data without company_id (states).
+	Shared bool
+	// CustomFields: the table has a custom_fields jsonb column.
+	CustomFields bool
+	// ReadOnly resources accept no writes.
+	ReadOnly bool
+
+	columnIndex map[string]int
+}
+
+// Column returns the declared column named name.
+func (r *Resource) Column(name string) (Column, bool) {
+	i, ok := r.columnIndex[name]
+	if !ok {
+		return Column{}, false
+	}
+	return r.Columns[i], true
+}
+
+// Relation returns the declared relation named name.
+func (r *Resource) Relation(name string) (Relation, bool) {
+	for _, rel := range r.Relations {
+		if rel.Name == name {
+			return rel, true
+		}
+	}
+	return Relation{}, false
+}
+
+// Filter returns the special filter named name.
+func (r *Resource) Filter(name string) (SpecialFilter, bool) {
+	for _, f := range r.Filters {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return SpecialFilter{}, false
+}
+
+// ColumnNames lists the declared columns in declaration order.
+func (r *Resource) ColumnNames() []string {
+	names := make([]string, len(r.Columns))
+	for i, c := range r.Columns {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// Registry holds the declared resources by name.
+type Registry struct {
+	resources map[string]*Resource
+}
+
+// NewRegistry checks the declarations (unique columns, an id column,
+// relations pointing at declared resources and columns) and indexes them.
+func NewRegistry(resources ...*Resource) (*Registry, error) {
+	reg := &Registry{resources: make(map[string]*Resource, len(resources))}
+	for _, r := range resources {
+		if _, dup := reg.resources[r.Name]; dup {
+			return nil, fmt.Errorf("resource %q declared twice", r.Name)
+		}
+		r.columnIndex = make(map[string]int, len(r.Columns))
+		for i, c := range r.Columns {
+			if _, dup := r.columnIndex[c.Name]; dup {
+				return nil, fmt.Errorf("resource %q: column %q declared twice", r.Name, c.Name)
+			}
+			r.columnIndex[c.Name] = i
+		}
+		if c, ok := r.Column("id"); !ok || c.Type != Int {
+			return nil, fmt.Errorf("resource %q: needs an integer id column", r.Name)
+		}
+		reg.resources[r.Name] = r
+	}
+	for _, r := range resources {
+		if err := reg.checkLinks(r); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
+}
+
+func (reg *Registry) checkLinks(r *Resource) error {
+	for _, rel := range r.Relations {
+		target, ok := reg.resources[rel.Resource]
+		if !ok {
+			return fmt.Errorf("resource %q: relation %q points at undeclared resource %q", r.Name, rel.Name, rel.Resource)
+		}
+		if _, ok := r.Column(rel.LocalKey()); !ok {
+			return fmt.Errorf("resource %q: relation %q: no column %q", r.Name, rel.Name, rel.LocalKey())
+		}
+		if _, ok := target.Column(rel.RemoteKey()); !ok {
+			return fmt.Errorf("resource %q: relation %q: %q has no column %q", r.Name, rel.Name, target.Name, rel.RemoteKey())
+		}
+	}
+	for _, c := range r.Columns {
+		if c.References == "" {
+			continue
+		}
+		if _, ok := reg.resources[c.References]; !ok {
+			return fmt.Errorf("resource %q: column %q references undeclared resource %q", r.Name, c.Name, c.References)
+		}
+	}
+	return nil
+}
+
+// Resource returns the resource named name.
+func (reg *Registry) Resource(name string) (*Resource, bool) {
+	r, ok := reg.resources[name]
+	return r, ok
+}
+
+// MustResource is Resource for names known at compile time.
+func (reg *Registry) MustResource(name string) *Resource {
+	r, ok := reg.resources[name]
+	if !ok {
+		panic("storage: no resource " + name)
+	}
+	return r
+}

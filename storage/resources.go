@@ -1,0 +1,109 @@
+package storage
+
+// The declared resources. Each declaration drives list, get, create, update
+// and delete; the API maps paths to them.
+
+// Resource names.
+const (
+	States             = "states"
+	BuildingCategories = "building_categories"
+	BuildingTypes      = "building_types"
+	Constructors       = "constructors"
+	Buildings          = "buildings"
+)
+
+func statesResource() *Resource {
+	return &Resource{
+		Name: States, Table: "states", Shared: true, ReadOnly: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "name", Type: String, Filterable: true},
+			{Name: "abbreviation", Type: String, Filterable: true},
+		},
+	}
+}
+
+func buildingCategoriesResource() *Resource {
+	return &Resource{
+		Name: BuildingCategories, Table: "building_categories", CustomFields: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "description", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "color", Type: String, Filterable: true, Writable: true, Required: true},
+		},
+		Relations: []Relation{
+			{Name: "types", Kind: HasMany, Resource: BuildingTypes, Key: "category_id"},
+		},
+	}
+}
+
+func buildingTypesResource() *Resource {
+	return &Resource{
+		Name: BuildingTypes, Table: "building_types", CustomFields: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "description", Type: String, Filterable: true, Writable: true},
+			{Name: "category_id", Type: Int, Filterable: true, Writable: true, Required: true, References: BuildingCategories},
+		},
+		Relations: []Relation{
+			{Name: "category", Kind: BelongsTo, Resource: BuildingCategories, Key: "category_id"},
+			{Name: "buildings", Kind: HasMany, Resource: Buildings, Key: "type_id"},
+		},
+	}
+}
+
+func constructorsResource() *Resource {
+	return &Resource{
+		Name: Constructors, Table: "constructors", CustomFields: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "state_id", Type: Int, Filterable: true, Writable: true, References: States},
+			{Name: "notes", Type: String, Filterable: true, Writable: true},
+		},
+		Relations: []Relation{
+			{Name: "state", Kind: BelongsTo, Resource: States, Key: "state_id"},
+			{Name: "buildings", Kind: HasMany, Resource: Buildings, Key: "constructor_id"},
+		},
+	}
+}
+
+// buildingsResource is the minimal property table: enough to be included
+// from types and constructors, and to carry nested includes of its own.
+func buildingsResource() *Resource {
+	return &Resource{
+		Name: Buildings, Table: "buildings", CustomFields: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "reference", Type: String, Filterable: true, Writable: true},
+			{Name: "title", Type: String, Filterable: true, Writable: true},
+			{Name: "type_id", Type: Int, Filterable: true, Writable: true, References: BuildingTypes},
+			{Name: "constructor_id", Type: Int, Filterable: true, Writable: true, References: Constructors},
+		},
+		Relations: []Relation{
+			{Name: "type", Kind: BelongsTo, Resource: BuildingTypes, Key: "type_id"},
+			{Name: "constructor", Kind: BelongsTo, Resource: Constructors, Key: "constructor_id"},
+		},
+	}
+}
+
+// Resources returns fresh declarations of every resource, so that callers
+// (tests among them) may add their own before building a registry.
+func Resources() []*Resource {
+	return []*Resource{
+		statesResource(),
+		buildingCategoriesResource(),
+		buildingTypesResource(),
+		constructorsResource(),
+		buildingsResource(),
+	}
+}
+
+// DefaultRegistry is the registry of every declared resource.
+func DefaultRegistry() *Registry {
+	reg, err := NewRegistry(Resources()...)
+	if err != nil {
+		panic("storage: invalid resource declarations: " + err.Error())
+	}
+	return reg
+}

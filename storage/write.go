@@ -1,0 +1,175 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Write is a checked create or update body: Values by column (nil is SQL
+// NULL), Custom by custom-field name without its `_` prefix (a JSON null
+// removes the field).
+type Write struct {
+	Values map[string]any
+	Custom map[string]json.RawMessage
+}
+
+func (w Write) columns() []string {
+	names := make([]string, 0, len(w.Values))
+	for n := range w.Values {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// customPatch splits the custom fields into the object to merge and the
+// names to remove.
+func (w Write) customPatch() (merge []byte, remove []string, err error) {
+	set := map[string]json.RawMessage{}
+	for name, v := range w.Custom {
+		if string(v) == "null" {
+			remove = append(remove, name)
+			continue
+		}
+		set[name] = v
+	}
+	merge, err = json.Marshal(set)
+	sort.Strings(remove)
+	return merge, remove, err
+}
+
+// Create inserts a record for a company and returns it with every column
+// and its custom fields.
+func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Write) (*Record, error) {
+	var rec *Record
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
+			return err
+		}
+		cols := w.columns()
+		var b sqlBuilder
+		b.write("INSERT INTO ", ident(res.Table), " (company_id")
+		for _, c := range cols {
+			b.write(", ", ident(c))
+		}
+		if res.CustomFields {
+			b.write(", custom_fields")
+		}
+		b.write(") VALUES (", b.bind(companyID, Int))
+		for _, name := range cols {
+			c, _ := res.Column(name)
+			b.write(", ", b.bind(w.Values[name], c.Type))
+		}
+		if res.CustomFields {
+			merge, _, err := w.customPatch()
+			if err != nil {
+				return fmt.Errorf("encode custom fields: %w", err)
+			}
+			b.write(", ", b.bind(string(merge), String), "::jsonb")
+		}
+		b.write(")")
+		var err error
+		rec, err = returnOne(ctx, tx, &b, res)
+		return err
+	})
+	if err != nil {
+		return nil, translate(err, "create "+res.Name)
+	}
+	return rec, nil
+}
+
+// Update changes the given columns of a company's record and returns it.
+func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, w Write) (*Record, error) {
+	var rec *Record
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
+			return err
+		}
+		var b sqlBuilder
+		b.write("UPDATE ", ident(res.Table), " SET updated_at = now()")
+		for _, name := range w.columns() {
+			c, _ := res.Column(name)
+			b.write(", ", ident(name), " = ", b.bind(w.Values[name], c.Type))
+		}
+		if res.CustomFields && len(w.Custom) > 0 {
+			merge, remove, err := w.customPatch()
+			if err != nil {
+				return fmt.Errorf("encode custom fields: %w", err)
+			}
+			b.write(", custom_fields = (custom_fields || ", b.bind(string(merge), String), "::jsonb) - ", b.bindArray(remove, String))
+		}
+		b.write(" WHERE company_id = ", b.bind(companyID, Int), " AND id = ", b.bind(id, Int))
+		var err error
+		rec, err = returnOne(ctx, tx, &b, res)
+		if err == nil && rec == nil {
+			return Errorf(NotFound, "Record %d not found.", id)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, translate(err, "update "+res.Name)
+	}
+	return rec, nil
+}
+
+// Delete removes a company's record. A record still referenced by others
+// is a conflict, and nothing is removed.
+func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) error {
+	tag, err := s.pool.Exec(ctx, "DELETE FROM "+ident(res.Table)+" WHERE company_id = $1 AND id = $2", companyID, id)
+	if err != nil {
+		err = translate(err, "delete "+res.Name)
+		if ErrorCode(err) == Conflict {
+			return &Error{Code: Conflict, Message: "The record is still referenced by other records and was not deleted.", Err: err}
+		}
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return Errorf(NotFound, "Record %d not found.", id)
+	}
+	return nil
+}
+
+// returnOne finishes a write with RETURNING every column and custom fields,
+// and reads the one record (nil when no row matched).
+func returnOne(ctx context.Context, tx pgx.Tx, b *sqlBuilder, res *Resource) (*Record, error) {
+	sh := mainShape(res, nil, true, nil)
+	b.write(" RETURNING ")
+	writeSelectList(b, sh)
+	records, err := queryRecords(ctx, tx, b, sh)
+	if err != nil || len(records) == 0 {
+		return nil, err
+	}
+	return records[0], nil
+}
+
+// checkReferences refuses a write whose reference columns point at records
+// that do not exist for this company, naming every such field at once.
+func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, companyID int64, w Write) error {
+	var problems []Problem
+	for _, name := range w.columns() {
+		c, _ := res.Column(name)
+		if c.References == "" || w.Values[name] == nil {
+			continue
+		}
+		target := s.registry.MustResource(c.References)
+		var b sqlBuilder
+		b.write("SELECT EXISTS (SELECT 1 FROM ", ident(target.Table))
+		writeWhere(&b, target, companyID, []Filter{{Column: "id", Op: Equal, Values: []any{w.Values[name]}}}, nil)
+		b.write(")")
+		var exists bool
+		if err := tx.QueryRow(ctx, b.String(), b.args...).Scan(&exists); err != nil {
+			return fmt.Errorf("check %s: %w", name, err)
+		}
+		if !exists {
+			problems = append(problems, Problem{Field: name, Message: fmt.Sprintf("no %s with id %v", target.Name, w.Values[name])})
+		}
+	}
+	if len(problems) > 0 {
+		return InvalidInput(problems)
+	}
+	return nil
+}

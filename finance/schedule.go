@@ -1,0 +1,385 @@
+package finance
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/shopspring/decimal"
+)
+
+// ScheduleInput is everything ScheduleInvoices reads. It holds plain
+// values, so a worker can load it in one transaction and a test can
+// write it inline.
+type ScheduleInput struct {
+	Contract Contract
+	// Items are the contract's items. Items of mode commission are splits
+	// between parties, never billed, and are ignored here.
+	Items []ContractItem
+	// Invoices are the invoices the contract already has, in any status.
+	// Only those of type contract (or with no type) occupy a slot.
+	Invoices []Invoice
+	// RentItemID is the transaction item the rent (or sale installment)
+	// line is booked on: the company's item of type rent for the
+	// contract's purpose.
+	RentItemID int64
+	// Until is the last due date to schedule, inclusive.
+	Until Date
+}
+
+// Schedule is the answer of ScheduleInvoices: the invoices to create, or
+// the reason there are none to create.
+type Schedule struct {
+	Invoices []Invoice
+	Skip     SkipReason
+}
+
+// SkipReason says why a contract is not billed at all.
+type SkipReason string
+
+// Reasons a contract yields no invoice.
+const (
+	SkipNotActive SkipReason = "not_active" // active is pre_reserved or reserved
+	SkipSuspended SkipReason = "suspended"  // active or status is suspended
+	SkipCanceled  SkipReason = "canceled"   // active or status is canceled
+	SkipFinished  SkipReason = "finished"   // active finished, status finished or terminated
+)
+
+// skipReason returns why c is not billed, or "" when it is.
+func skipReason(c *Contract) SkipReason {
+	switch {
+	case c.Active == ActiveSuspended || c.Status == StatusSuspended:
+		return SkipSuspended
+	case c.Active == ActiveCanceled || c.Status == StatusCanceled:
+		return SkipCanceled
+	case c.Active == ActiveFinished || c.Status == StatusFinished || c.Status == StatusTerminated:
+		return SkipFinished
+	case c.Active != ActiveActive:
+		return SkipNotActive
+	}
+	return ""
+}
+
+// ScheduleInvoices returns the invoices the contract should have with a
+// due date up to in.Until that it does not have yet, oldest first. It is
+// the preview and the generator both: feeding its output back as existing
+// invoices yields nothing more. The rules are in docs/finance.md.
+// The error is a Problems when the contract or its items are not usable.
+func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
+	c := &in.Contract
+	if err := c.Validate(); err != nil {
+		return Schedule{}, err
+	}
+	if ps := validateItems(in.Items); len(ps) > 0 {
+		return Schedule{}, ps
+	}
+	if in.Until.IsZero() {
+		return Schedule{}, Problems{{Field: "until", Message: "required"}}
+	}
+	if r := skipReason(c); r != "" {
+		return Schedule{Skip: r}, nil
+	}
+	g := newGenerator(c, in.Items, in.RentItemID)
+	taken := takenSlots(in.Invoices)
+	var out []Invoice
+	if n := c.RecurrencyAmount; n > 0 && n <= 360 {
+		out = make([]Invoice, 0, n)
+	}
+	for g.next() {
+		if g.due.After(in.Until) {
+			break
+		}
+		if taken.covers(g.first.start, g.last.end, g.due) {
+			continue
+		}
+		out = append(out, g.invoice())
+	}
+	return Schedule{Invoices: out}, nil
+}
+
+// period is a billing period, both ends inclusive.
+type period struct {
+	start, end Date
+	partial    bool // shorter than a full period: first or last one
+}
+
+func (p period) days() int { return p.start.DaysUntil(p.end) + 1 }
+
+// generator walks the contract's invoices in order: installment number,
+// the one or two periods each covers, and its due date.
+type generator struct {
+	c          *Contract
+	items      []ContractItem
+	rentItemID int64
+	rent       decimal.Decimal // full-period rent or sale installment
+	dueDay     int
+	label      string
+
+	n           int    // installments produced so far
+	cursor      Date   // start of the next period
+	boundaryDay int    // day of the month where monthly periods begin
+	first, last period // periods of the current installment
+	due         Date
+	done        bool
+}
+
+func newGenerator(c *Contract, items []ContractItem, rentItemID int64) *generator {
+	g := &generator{c: c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type)}
+	g.dueDay = c.DueDay
+	if g.dueDay == 0 {
+		g.dueDay = c.DueDate.Day()
+	}
+	switch c.Modality {
+	case ModalityMonthly:
+		g.boundaryDay = 1
+	case ModalityDueDate:
+		g.boundaryDay = g.dueDay
+	default:
+		g.boundaryDay = c.StartAt.Day()
+	}
+	g.rent = RoundCents(c.RentAmount())
+	if c.Type == ContractSale {
+		g.rent = c.Amount.Sub(c.SignalAmount).DivRound(decimal.NewFromInt(int64(c.RecurrencyAmount)), 2)
+	}
+	return g
+}
+
+func typeLabel(t ContractType) string {
+	switch t {
+	case ContractSeason:
+		return "Temporada"
+	case ContractSale:
+		return "Parcela"
+	case ContractSubscription:
+		return "Assinatura"
+	}
+	return "Aluguel"
+}
+
+// next advances to the next installment; false when the contract has no more.
+func (g *generator) next() bool {
+	if g.done || (g.c.RecurrencyAmount > 0 && g.n >= g.c.RecurrencyAmount) {
+		return false
+	}
+	p, ok := g.nextPeriod()
+	if !ok {
+		return false
+	}
+	g.first, g.last = p, p
+	if g.n == 0 && p.partial && g.c.UnifyFirstInvoice && g.c.Type != ContractSale {
+		if q, ok := g.nextPeriod(); ok {
+			g.last = q
+		}
+	}
+	g.n++
+	g.due = g.dueDate()
+	return true
+}
+
+// nextPeriod cuts the period that starts at the cursor.
+func (g *generator) nextPeriod() (period, bool) {
+	start := g.cursor
+	if !g.c.EndAt.IsZero() && start.After(g.c.EndAt) {
+		g.done = true
+		return period{}, false
+	}
+	var p period
+	if g.c.Recurrency == Daily {
+		p = period{start: start, end: start}
+	} else {
+		m := MonthOf(start)
+		boundary := dayInMonth(m, g.boundaryDay)
+		if !boundary.After(start) {
+			boundary = dayInMonth(m.Add(1), g.boundaryDay)
+		}
+		// A period is full when it starts on a boundary.
+		p = period{start: start, end: boundary.AddDays(-1), partial: dayInMonth(m, g.boundaryDay) != start}
+	}
+	if !g.c.EndAt.IsZero() && p.end.After(g.c.EndAt) {
+		p.end, p.partial = g.c.EndAt, true
+	}
+	g.cursor = p.end.AddDays(1)
+	return p, true
+}
+
+// dueDate is due_date for the first installment; later ones fall on the
+// first due day on or after the period's start (pre) or after its end (post).
+func (g *generator) dueDate() Date {
+	if g.n == 1 {
+		return g.c.DueDate
+	}
+	from := g.first.start
+	if g.c.BillingTiming == BillingPost {
+		from = g.last.end.AddDays(1)
+	}
+	if g.c.Recurrency == Daily {
+		return from
+	}
+	m := MonthOf(from)
+	if d := dayInMonth(m, g.dueDay); !d.Before(from) {
+		return d
+	}
+	return dayInMonth(m.Add(1), g.dueDay)
+}
+
+// periodRent is the rent line for one period: the full rent, or the
+// prorated rent when the period is partial and the contract proportional.
+func (g *generator) periodRent(p period) decimal.Decimal {
+	c := g.c
+	if c.Type == ContractSale {
+		if g.n == c.RecurrencyAmount { // the last installment takes the rounding rest
+			total := c.Amount.Sub(c.SignalAmount)
+			return total.Sub(g.rent.Mul(decimal.NewFromInt(int64(g.n - 1))))
+		}
+		return g.rent
+	}
+	if !p.partial || !c.Proportional || c.Recurrency == Daily {
+		return g.rent
+	}
+	return c.RentAmount().Mul(decimal.NewFromInt(int64(p.days()))).
+		DivRound(decimal.NewFromInt(int64(MonthOf(p.start).Days())), 2)
+}
+
+// invoice builds the current installment's invoice.
+func (g *generator) invoice() Invoice {
+	c := g.c
+	periods := [2]period{g.first, g.last}
+	np := 1
+	if g.last != g.first {
+		np = 2
+	}
+	lines := make([]InvoiceItem, 1, 1+len(g.items))
+	rent := g.periodRent(periods[0])
+	rents := [2]decimal.Decimal{rent}
+	if np == 2 {
+		rents[1] = g.periodRent(periods[1])
+		rent = rent.Add(rents[1])
+	}
+	lines[0] = InvoiceItem{ItemID: g.rentItemID, Amount: rent, Description: g.label}
+	total := rent
+	for i := range g.items {
+		it := &g.items[i]
+		amount, ok := decimal.Decimal{}, false
+		for k := 0; k < np; k++ {
+			a, applies := itemAmount(it, MonthOf(periods[k].start), rents[k])
+			if applies {
+				amount, ok = amount.Add(a), true
+			}
+		}
+		if !ok {
+			continue
+		}
+		lines = append(lines, InvoiceItem{ItemID: it.ItemID, Amount: amount, Description: it.Description})
+		total = total.Add(amount)
+	}
+	return Invoice{
+		Type:          InvoiceContract,
+		PayerID:       c.TenantID,
+		ContractID:    c.ID,
+		BusinessID:    c.BusinessID,
+		AccountID:     c.AccountID,
+		BillingID:     c.BillingID,
+		BillingMethod: c.BillingMethod,
+		Description:   g.description(),
+		Total:         total,
+		Date:          g.first.start,
+		DueDate:       g.due,
+		Items:         lines,
+		PeriodInitial: g.first.start,
+		PeriodFinal:   g.last.end,
+		LateFee:       c.LateFee,
+	}
+}
+
+// itemAmount is what a contract item adds for one period of competence
+// month m whose rent line is rent; false when the item does not apply.
+func itemAmount(it *ContractItem, m Month, rent decimal.Decimal) (decimal.Decimal, bool) {
+	if it.Mode == ItemModeCommission {
+		return decimal.Decimal{}, false
+	}
+	if !it.StartAt.IsZero() && m < MonthOf(it.StartAt) || !it.EndAt.IsZero() && m > MonthOf(it.EndAt) {
+		return decimal.Decimal{}, false
+	}
+	if it.CalculateMode != CalculatePercentage {
+		return it.Amount, true
+	}
+	if it.PercentageMode != "" && it.PercentageMode != PercentRentalValue {
+		return decimal.Decimal{}, false // commission bases, not billed to the payer
+	}
+	return percentOf(rent, it.Percentage), true
+}
+
+// description reads "Aluguel 3/12 - 01/03/2024 a 31/03/2024".
+func (g *generator) description() string {
+	var buf [64]byte
+	b := append(buf[:0], g.label...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(g.n), 10)
+	if g.c.RecurrencyAmount > 0 {
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(g.c.RecurrencyAmount), 10)
+	}
+	b = append(b, " - "...)
+	b = g.first.start.appendBR(b)
+	if g.last.end != g.first.start {
+		b = append(b, " a "...)
+		b = g.last.end.appendBR(b)
+	}
+	return string(b)
+}
+
+// slots is what the existing invoices occupy: their periods sorted by
+// start (with the furthest end reached so far), and the due and
+// competence dates of those that have no period.
+type slots struct {
+	periods []period
+	maxEnd  []Date // maxEnd[i] is the latest end among periods[:i+1]
+	undated []period
+}
+
+func takenSlots(invoices []Invoice) slots {
+	var s slots
+	for i := range invoices {
+		inv := &invoices[i]
+		if inv.Type != "" && inv.Type != InvoiceContract {
+			continue
+		}
+		if inv.PeriodInitial.IsZero() || inv.PeriodFinal.IsZero() {
+			// start holds the competence date, end the due date.
+			s.undated = append(s.undated, period{start: inv.Date, end: inv.DueDate})
+			continue
+		}
+		s.periods = append(s.periods, period{start: inv.PeriodInitial, end: inv.PeriodFinal})
+	}
+	slices.SortFunc(s.periods, func(a, b period) int { return a.start.Compare(b.start) })
+	s.maxEnd = make([]Date, len(s.periods))
+	for i, p := range s.periods {
+		s.maxEnd[i] = p.end
+		if i > 0 && s.maxEnd[i-1].After(p.end) {
+			s.maxEnd[i] = s.maxEnd[i-1]
+		}
+	}
+	return s
+}
+
+// covers reports whether an existing invoice's period overlaps
+// [start, end] or, for one without a period, whether its competence date
+// is start or its due date is due.
+func (s slots) covers(start, end, due Date) bool {
+	// periods[:i] are those starting on or before end; one of them overlaps
+	// when the furthest end among them reaches start.
+	i, _ := slices.BinarySearchFunc(s.periods, end, func(p period, d Date) int {
+		if p.start.After(d) {
+			return 1
+		}
+		return -1
+	})
+	if i > 0 && !s.maxEnd[i-1].Before(start) {
+		return true
+	}
+	for _, u := range s.undated {
+		if u.start == start || u.end == due {
+			return true
+		}
+	}
+	return false
+}

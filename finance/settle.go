@@ -1,0 +1,91 @@
+package finance
+
+import "github.com/shopspring/decimal"
+
+// Settlement is what an invoice costs when paid on a given date, each
+// part separately. Total = Invoice + LateFee + Interest - Discount.
+type Settlement struct {
+	// Invoice is the invoice's total.
+	Invoice decimal.Decimal
+	// Base is what the late fee, the interest and a percentage discount
+	// are computed on: the ticket_late_fee_item_id lines, or the total.
+	Base decimal.Decimal
+	// DaysLate counts the days after the due date (0 when on time).
+	DaysLate int
+	LateFee  decimal.Decimal
+	Interest decimal.Decimal
+	Discount decimal.Decimal
+	Total    decimal.Decimal
+}
+
+// Settle returns the amount due when inv is paid on paidAt. Paying on
+// the due date is on time. Late: late fee = base × ticket_late_fee_percentage
+// / 100, interest = base × ticket_late_fee_interest / 100 × days late / 30
+// (percent a month, pro rata die, simple), each rounded to the cent, when
+// ticket_late_fee is set. Early: the punctuality discount when
+// ticket_discount is set and paidAt is at least ticket_discount_days before
+// the due date (on the due date itself when the days are 0).
+func Settle(inv Invoice, paidAt Date) (Settlement, error) {
+	var ps Problems
+	if inv.DueDate.IsZero() {
+		ps.add("due_date", "required")
+	}
+	if paidAt.IsZero() {
+		ps.add("paid_at", "required")
+	}
+	if !inv.TicketDiscountMode.Valid() {
+		ps.add("ticket_discount_mode", "must be fixed or percentage; got %q", inv.TicketDiscountMode)
+	}
+	if inv.TicketDiscountDays < 0 {
+		ps.add("ticket_discount_days", "must not be negative; got %d", inv.TicketDiscountDays)
+	}
+	if len(ps) > 0 {
+		return Settlement{}, ps
+	}
+	s := Settlement{Invoice: inv.Total, Base: lateFeeBase(&inv)}
+	if days := inv.DueDate.DaysUntil(paidAt); days > 0 {
+		s.DaysLate = days
+		if inv.TicketLateFee {
+			s.LateFee = percentOf(s.Base, inv.TicketLateFeePercentage)
+			s.Interest = s.Base.Mul(inv.TicketLateFeeInterest).Mul(decimal.NewFromInt(int64(days))).
+				DivRound(hundred.Mul(thirty), 2)
+		}
+	} else if inv.TicketDiscount && -days >= inv.TicketDiscountDays {
+		s.Discount = discount(&inv, s.Base)
+	}
+	s.Total = s.Invoice.Add(s.LateFee).Add(s.Interest).Sub(s.Discount)
+	return s, nil
+}
+
+// lateFeeBase is the sum of the lines of ticket_late_fee_item_id, or the
+// invoice total when that item is not set or not on the invoice.
+func lateFeeBase(inv *Invoice) decimal.Decimal {
+	if inv.TicketLateFeeItemID == 0 {
+		return inv.Total
+	}
+	var base decimal.Decimal
+	found := false
+	for _, it := range inv.Items {
+		if it.ItemID == inv.TicketLateFeeItemID {
+			base, found = base.Add(it.Amount), true
+		}
+	}
+	if !found {
+		return inv.Total
+	}
+	return base
+}
+
+func discount(inv *Invoice, base decimal.Decimal) decimal.Decimal {
+	var d decimal.Decimal
+	switch inv.TicketDiscountMode {
+	case DiscountFixed:
+		d = RoundCents(inv.TicketDiscountFixed)
+	case DiscountPercentage:
+		d = percentOf(base, inv.TicketDiscountPercentage)
+	}
+	if d.GreaterThan(base) { // a discount never makes the base negative
+		d = base
+	}
+	return d
+}

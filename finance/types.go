@@ -1,0 +1,190 @@
+package finance
+
+import (
+	"encoding/json"
+
+	"github.com/shopspring/decimal"
+)
+
+// Contract is a financial contract (`/financial/contracts`) with the fields
+// the rules read, named as in the API. Ids are 0 when not set.
+type Contract struct {
+	ID                int64               `json:"id,omitempty"`
+	ID2               int64               `json:"id2,omitempty"`
+	Type              ContractType        `json:"type"`
+	Active            ContractActive      `json:"active"`
+	Status            ContractStatus      `json:"status,omitempty"`
+	PaymentStatus     PaymentStatus       `json:"payment_status,omitempty"`
+	BuildingID        int64               `json:"building_id,omitempty"`
+	TenantID          int64               `json:"tenant_id,omitempty"`
+	BillingID         int64               `json:"billing_id,omitempty"`
+	BusinessID        int64               `json:"business_id,omitempty"`
+	AccountID         int64               `json:"account_id,omitempty"`
+	BillingMethod     string              `json:"billing_method,omitempty"`
+	Reference         string              `json:"reference,omitempty"`
+	StartAt           Date                `json:"start_at"`
+	EndAt             Date                `json:"end_at"`
+	Recurrency        Recurrency          `json:"recurrency"`
+	RecurrencyAmount  int                 `json:"recurrency_amount,omitempty"`
+	Modality          Modality            `json:"modality,omitempty"`
+	Amount            decimal.Decimal     `json:"amount"`
+	CurrentAmount     decimal.NullDecimal `json:"current_amount"`
+	SignalAmount      decimal.Decimal     `json:"signal_amount"`
+	DueDay            int                 `json:"due_day,omitempty"`
+	DueDate           Date                `json:"due_date"`
+	BillingTiming     BillingTiming       `json:"billing_timing,omitempty"`
+	Proportional      bool                `json:"proportional"`
+	UnifyFirstInvoice bool                `json:"unify_first_invoice"`
+	ReadjustActive    bool                `json:"readjust_active"`
+	ReadjustIndicator Indicator           `json:"readjust_indicator,omitempty"`
+	ReadjustWith      int                 `json:"readjust_with,omitempty"`
+	ReadjustAt        Date                `json:"readjust_at"`
+	ReadjustedAt      Date                `json:"readjusted_at"`
+	TransferMode      TransferMode        `json:"transfer_mode,omitempty"`
+	LateFee
+}
+
+// RentAmount is the value the rent line is billed from: current_amount
+// when set (it moves with readjustments), otherwise amount.
+func (c *Contract) RentAmount() decimal.Decimal {
+	if c.CurrentAmount.Valid {
+		return c.CurrentAmount.Decimal
+	}
+	return c.Amount
+}
+
+// LateFee holds the late-fee, interest and punctuality-discount settings
+// that contracts carry and copy onto each invoice they generate.
+// Percentages are in percent (2 means 2%); interest is percent a month.
+type LateFee struct {
+	TicketLateFee            bool            `json:"ticket_late_fee"`
+	TicketLateFeeItemID      int64           `json:"ticket_late_fee_item_id,omitempty"`
+	TicketLateFeePercentage  decimal.Decimal `json:"ticket_late_fee_percentage"`
+	TicketLateFeeInterest    decimal.Decimal `json:"ticket_late_fee_interest"`
+	TicketDiscount           bool            `json:"ticket_discount"`
+	TicketDiscountMode       DiscountMode    `json:"ticket_discount_mode,omitempty"`
+	TicketDiscountFixed      decimal.Decimal `json:"ticket_discount_fixed"`
+	TicketDiscountPercentage decimal.Decimal `json:"ticket_discount_percentage"`
+	TicketDiscountDays       int             `json:"ticket_discount_days"`
+}
+
+// ContractItem is a line a contract adds to its invoices
+// (`/financial/contracts/{contract}/items`). StartAt and EndAt are read as
+// months: the item applies to invoices whose competence month lies
+// between them, both inclusive; a zero bound is open.
+type ContractItem struct {
+	ID             int64           `json:"id,omitempty"`
+	Mode           ItemMode        `json:"mode,omitempty"`
+	ItemID         int64           `json:"item_id"`
+	ParentID       int64           `json:"parent_id,omitempty"`
+	ContractID     int64           `json:"contract_id,omitempty"`
+	Description    string          `json:"description,omitempty"`
+	CalculateMode  CalculateMode   `json:"calculate_mode,omitempty"`
+	Amount         decimal.Decimal `json:"amount"`
+	Percentage     decimal.Decimal `json:"percentage"`
+	PercentageMode PercentageMode  `json:"percentage_mode,omitempty"`
+	StartAt        Date            `json:"start_at"`
+	EndAt          Date            `json:"end_at"`
+}
+
+// TransactionItem is an entry of the company's item catalogue
+// (`/financial/transactionItems`): what an invoice line is booked as.
+type TransactionItem struct {
+	ID                 int64               `json:"id"`
+	Description        string              `json:"description"`
+	Debit              Party               `json:"debit,omitempty"`
+	Credit             Party               `json:"credit,omitempty"`
+	Type               TransactionItemType `json:"type,omitempty"`
+	Purpose            ContractType        `json:"purpose,omitempty"`
+	Active             bool                `json:"active"`
+	GuaranteedTransfer bool                `json:"guaranteed_transfer"`
+	OwnerReport        bool                `json:"owner_report"`
+	Readjust           bool                `json:"readjust"`
+	FiscalNote         bool                `json:"fiscal_note"`
+	Dimob              bool                `json:"dimob"`
+	Blocked            bool                `json:"blocked"`
+}
+
+// Invoice is an invoice (`/invoices`) with the fields the rules read and
+// write. Status is the `invoiceStatus` view; empty means "derive it from
+// Paid" (see InvoiceStatusAsOf).
+type Invoice struct {
+	ID            int64         `json:"id,omitempty"`
+	ID2           string        `json:"id2,omitempty"`
+	Type          InvoiceType   `json:"type"`
+	PayerID       int64         `json:"payer_id,omitempty"`
+	ContractID    int64         `json:"contract_id,omitempty"`
+	BusinessID    int64         `json:"business_id,omitempty"`
+	AccountID     int64         `json:"account_id,omitempty"`
+	BillingID     int64         `json:"billing_id,omitempty"`
+	BillingMethod string        `json:"billing_method,omitempty"`
+	Paid          bool          `json:"paid"`
+	PaidAt        Date          `json:"paid_at"`
+	Status        InvoiceStatus `json:"status,omitempty"`
+	Description   string        `json:"description"`
+	Total         decimal.Decimal `json:"total"`
+	Date          Date          `json:"date"`
+	DueDate       Date          `json:"due_date"`
+	Items         []InvoiceItem `json:"items"`
+	PeriodInitial Date          `json:"period_initial"`
+	PeriodFinal   Date          `json:"period_final"`
+	LateFee
+}
+
+// InvoiceItem is one line of an invoice.
+type InvoiceItem struct {
+	ItemID      int64           `json:"item_id"`
+	Amount      decimal.Decimal `json:"amount"`
+	Description string          `json:"description,omitempty"`
+}
+
+// number writes a decimal as a JSON number, as the API does for amounts.
+type number decimal.Decimal
+
+func (n number) MarshalJSON() ([]byte, error) { return []byte(decimal.Decimal(n).String()), nil }
+
+func (n *number) UnmarshalJSON(b []byte) error { return (*decimal.Decimal)(n).UnmarshalJSON(b) }
+
+// invoiceJSON shadows the decimal fields the API writes as numbers.
+type invoiceJSON struct {
+	invoiceFields
+	Total                   number `json:"total"`
+	TicketLateFeePercentage number `json:"ticket_late_fee_percentage"`
+	TicketLateFeeInterest   number `json:"ticket_late_fee_interest"`
+}
+
+type invoiceFields Invoice // Invoice without its methods
+
+// MarshalJSON writes the invoice with the API's field names; total, the
+// item amounts and the late-fee rates are numbers.
+func (inv Invoice) MarshalJSON() ([]byte, error) {
+	return json.Marshal(invoiceJSON{
+		invoiceFields:           invoiceFields(inv),
+		Total:                   number(inv.Total),
+		TicketLateFeePercentage: number(inv.TicketLateFeePercentage),
+		TicketLateFeeInterest:   number(inv.TicketLateFeeInterest),
+	})
+}
+
+// UnmarshalJSON reads an invoice in the API's shape; amounts may be numbers
+// or strings.
+func (inv *Invoice) UnmarshalJSON(b []byte) error {
+	var v invoiceJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*inv = Invoice(v.invoiceFields)
+	inv.Total = decimal.Decimal(v.Total)
+	inv.TicketLateFeePercentage = decimal.Decimal(v.TicketLateFeePercentage)
+	inv.TicketLateFeeInterest = decimal.Decimal(v.TicketLateFeeInterest)
+	return nil
+}
+
+// MarshalJSON writes the line with its amount as a number.
+func (it InvoiceItem) MarshalJSON() ([]byte, error) {
+	type plain InvoiceItem
+	return json.Marshal(struct {
+		plain
+		Amount number `json:"amount"`
+	}{plain(it), number(it.Amount)})
+}

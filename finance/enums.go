@@ -221,7 +221,9 @@ const (
 )
 
 // Valid reports whether c is empty (meaning fixed) or a calculate mode.
-func (c CalculateMode) Valid() bool { return c == "" || c == CalculateFixed || c == CalculatePercentage }
+func (c CalculateMode) Valid() bool {
+	return c == "" || c == CalculateFixed || c == CalculatePercentage
+}
 
 // PercentageMode is a contract item's `percentage_mode`: what a
 // percentage item is a percentage of.

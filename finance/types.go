@@ -109,25 +109,25 @@ type TransactionItem struct {
 // write. Status is the `invoiceStatus` view; empty means "derive it from
 // Paid" (see InvoiceStatusAsOf).
 type Invoice struct {
-	ID            int64         `json:"id,omitempty"`
-	ID2           string        `json:"id2,omitempty"`
-	Type          InvoiceType   `json:"type"`
-	PayerID       int64         `json:"payer_id,omitempty"`
-	ContractID    int64         `json:"contract_id,omitempty"`
-	BusinessID    int64         `json:"business_id,omitempty"`
-	AccountID     int64         `json:"account_id,omitempty"`
-	BillingID     int64         `json:"billing_id,omitempty"`
-	BillingMethod string        `json:"billing_method,omitempty"`
-	Paid          bool          `json:"paid"`
-	PaidAt        Date          `json:"paid_at"`
-	Status        InvoiceStatus `json:"status,omitempty"`
-	Description   string        `json:"description"`
+	ID            int64           `json:"id,omitempty"`
+	ID2           string          `json:"id2,omitempty"`
+	Type          InvoiceType     `json:"type"`
+	PayerID       int64           `json:"payer_id,omitempty"`
+	ContractID    int64           `json:"contract_id,omitempty"`
+	BusinessID    int64           `json:"business_id,omitempty"`
+	AccountID     int64           `json:"account_id,omitempty"`
+	BillingID     int64           `json:"billing_id,omitempty"`
+	BillingMethod string          `json:"billing_method,omitempty"`
+	Paid          bool            `json:"paid"`
+	PaidAt        Date            `json:"paid_at"`
+	Status        InvoiceStatus   `json:"status,omitempty"`
+	Description   string          `json:"description"`
 	Total         decimal.Decimal `json:"total"`
-	Date          Date          `json:"date"`
-	DueDate       Date          `json:"due_date"`
-	Items         []InvoiceItem `json:"items"`
-	PeriodInitial Date          `json:"period_initial"`
-	PeriodFinal   Date          `json:"period_final"`
+	Date          Date            `json:"date"`
+	DueDate       Date            `json:"due_date"`
+	Items         []InvoiceItem   `json:"items"`
+	PeriodInitial Date            `json:"period_initial"`
+	PeriodFinal   Date            `json:"period_final"`
 	LateFee
 }
 

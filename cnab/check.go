@@ -1,0 +1,140 @@
+package cnab
+
+import (
+	"slices"
+	"strings"
+)
+
+// checkRemittance records the problems of the remittance itself.
+func checkRemittance(s *state) {
+	r, sp := s.rem, s.spec
+	if r.Version != "" {
+		if !slices.Contains(sp.versions, r.Version) {
+			s.fail("version", "bank "+sp.bank+" CNAB "+itoa(int(sp.layout))+" accepts versions "+strings.Join(sp.versions, ", "))
+		} else {
+			s.version = r.Version
+		}
+	}
+	if r.Sequence <= 0 {
+		s.fail("sequence", "the file sequence number (NSA) must be 1 or more")
+	}
+	if r.Created.IsZero() {
+		s.fail("created", "the generation date is required")
+	}
+	b := &r.Beneficiary
+	if strings.TrimSpace(b.Name) == "" {
+		s.fail("beneficiary.name", "required")
+	}
+	if !validDocument(onlyDigits(b.Document)) {
+		s.fail("beneficiary.document", "not a valid CPF or CNPJ")
+	}
+	for _, name := range sp.required {
+		if strings.TrimSpace(beneficiaryField(b, name)) == "" {
+			s.fail("beneficiary."+name, "required by bank "+sp.bank)
+		}
+	}
+	if sp.wallets != nil && !slices.Contains(sp.wallets, b.Wallet) {
+		s.fail("beneficiary.wallet", "bank "+sp.bank+" CNAB "+itoa(int(sp.layout))+" accepts wallets "+strings.Join(sp.wallets, ", "))
+	}
+	if s.errs == 0 {
+		checkSlipBeneficiary(s)
+	}
+}
+
+func beneficiaryField(b *Beneficiary, name string) string {
+	switch name {
+	case "agency":
+		return b.Agency
+	case "agency_digit":
+		return b.AgencyDigit
+	case "account":
+		return b.Account
+	case "account_digit":
+		return b.AccountDigit
+	case "wallet":
+		return b.Wallet
+	case "wallet_variation":
+		return b.WalletVariation
+	case "covenant":
+		return b.Covenant
+	case "station":
+		return b.Station
+	case "modality":
+		return b.Modality
+	}
+	panic("cnab: unknown beneficiary field " + name)
+}
+
+// checkTitle records the problems of the current title that do not depend
+// on the bank, and derives its amounts.
+func checkTitle(s *state) {
+	t := s.t
+	if t.OurNumber <= 0 {
+		s.fail("our_number", "required, 1 or more")
+	}
+	if strings.TrimSpace(t.DocumentNumber) == "" {
+		s.fail("document_number", "required")
+	}
+	if t.Kind != "" && s.spec.kinds[t.Kind] == "" {
+		s.fail("kind", "kind "+string(t.Kind)+" is not accepted by bank "+s.spec.bank)
+	}
+	s.amount = s.hundredths(t.Amount, "amount")
+	if t.Amount.Sign() == 0 {
+		s.fail("amount", "must be more than zero")
+	}
+	if !t.Due.valid() {
+		s.fail("due", "required, a date between 2000 and 2099")
+	}
+	if !t.Issued.valid() {
+		s.fail("issued", "required, a date between 2000 and 2099")
+	} else if t.Due.valid() && t.Due.Before(t.Issued) {
+		s.fail("due", "before the issue date")
+	}
+	checkPayer(s, &t.Payer)
+	s.fine = s.hundredths(t.FinePercent, "fine_percent")
+	if s.fine >= 100_00 {
+		s.fail("fine_percent", "must be less than 100")
+	}
+	s.interest = s.hundredths(t.InterestPerDay, "interest_per_day")
+	s.discount = s.hundredths(t.Discount, "discount")
+	if s.discount > 0 {
+		switch {
+		case s.discount >= s.amount:
+			s.fail("discount", "must be less than the amount")
+		case !t.DiscountUntil.valid():
+			s.fail("discount_until", "required with a discount")
+		case t.Due.valid() && t.Due.Before(t.DiscountUntil):
+			s.fail("discount_until", "after the due date")
+		}
+	}
+	max := s.spec.maxProtest
+	if max == 0 {
+		max = 99
+	}
+	if t.ProtestDays < 0 || t.ProtestDays > max {
+		s.fail("protest_days", "must be between 0 (no protest) and "+itoa(max))
+	}
+}
+
+func checkPayer(s *state, p *Payer) {
+	if strings.TrimSpace(p.Name) == "" {
+		s.fail("payer.name", "required")
+	}
+	if !validDocument(onlyDigits(p.Document)) {
+		s.fail("payer.document", "not a valid CPF or CNPJ")
+	}
+	if strings.TrimSpace(p.Address) == "" {
+		s.fail("payer.address", "required")
+	}
+	if strings.TrimSpace(p.City) == "" {
+		s.fail("payer.city", "required")
+	}
+	if len(p.State) != 2 || !isLetter(p.State[0]) || !isLetter(p.State[1]) {
+		s.fail("payer.state", "want the two-letter state (UF)")
+	}
+	if len(onlyDigits(p.ZIP)) != 8 {
+		s.fail("payer.zip", "want the 8-digit CEP")
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }

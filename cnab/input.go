@@ -1,0 +1,126 @@
+package cnab
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Layout is the record width of a remittance: 240 or 400 bytes.
+type Layout int
+
+// The two CNAB layouts.
+const (
+	CNAB240 Layout = 240
+	CNAB400 Layout = 400
+)
+
+// Remittance is what a file says once, in its header: the bank, the layout,
+// the beneficiary's account and the file sequence number.
+type Remittance struct {
+	// Bank is the three-digit bank code: 001, 033, 041, 104, 237, 341,
+	// 748 or 756.
+	Bank string `json:"bank"`
+	// Layout is CNAB240 or CNAB400.
+	Layout Layout `json:"layout"`
+	// Version selects the bank's layout version where it has several;
+	// empty means the default listed in docs/cnab.md.
+	Version string `json:"version,omitempty"`
+	// Sequence is the file sequence number (NSA), increasing by one for
+	// every file sent to the bank for this account. The caller keeps it.
+	Sequence int `json:"sequence"`
+	// Created is the date and time written in the header as the file's
+	// generation time.
+	Created time.Time `json:"created"`
+	// Beneficiary is the account the titles are collected into.
+	Beneficiary Beneficiary `json:"beneficiary"`
+}
+
+// Beneficiary (beneficiário, formerly cedente) is the company that issues the
+// titles and the account and collection agreement they are registered under.
+type Beneficiary struct {
+	Name     string `json:"name"`
+	Document string `json:"document"` // CPF (11 digits) or CNPJ (14 digits)
+	// Agency and Account are the branch and account numbers, digits only,
+	// with their check digits apart.
+	Agency       string `json:"agency"`
+	AgencyDigit  string `json:"agency_digit,omitempty"`
+	Account      string `json:"account"`
+	AccountDigit string `json:"account_digit,omitempty"`
+	// Wallet is the collection wallet (carteira), for example "109" at
+	// Itaú or "09" at Bradesco.
+	Wallet string `json:"wallet"`
+	// WalletVariation is Banco do Brasil's wallet variation (variação da
+	// carteira).
+	WalletVariation string `json:"wallet_variation,omitempty"`
+	// Covenant is the bank's identifier of the collection agreement:
+	// convênio (Banco do Brasil), código do beneficiário (Caixa, Sicredi,
+	// Sicoob), código de transmissão (Santander), código da empresa
+	// (Bradesco).
+	Covenant string `json:"covenant,omitempty"`
+	// Station is Sicredi's post (posto).
+	Station string `json:"station,omitempty"`
+	// Modality is Sicoob's collection modality; "01" when empty.
+	Modality string `json:"modality,omitempty"`
+}
+
+// Kind is the kind of document a title represents (espécie do título). Each
+// bank has its own code for it.
+type Kind string
+
+// The kinds a property manager issues.
+const (
+	KindDuplicataMercantil Kind = "DM"
+	KindDuplicataServico   Kind = "DS"
+	KindRecibo             Kind = "RC"
+	KindNotaPromissoria    Kind = "NP"
+	KindOther              Kind = "OU"
+)
+
+// Title is one boleto to register: what the payer owes, when, and what
+// happens after the due date. Amounts are in reais with at most two
+// decimal places; percentages have at most two decimal places.
+type Title struct {
+	// OurNumber is the sequence the beneficiary chooses for the nosso
+	// número; the bank's rule (package boleto) pads it to the bank's width
+	// and computes its check digit. At Sicredi it is the eight digits
+	// YYBNNNNN.
+	OurNumber int64 `json:"our_number"`
+	// DocumentNumber is the beneficiary's own number for the title (seu
+	// número), printed on the boleto.
+	DocumentNumber string `json:"document_number"`
+	// Control is the beneficiary's identifier returned unchanged in the
+	// return file (uso da empresa); optional.
+	Control string `json:"control,omitempty"`
+	Kind    Kind   `json:"kind,omitempty"` // default KindDuplicataMercantil
+
+	Amount decimal.Decimal `json:"amount"`
+	Issued Date            `json:"issued"`
+	Due    Date            `json:"due"`
+
+	Payer Payer `json:"payer"`
+
+	// Fine is the late fee (multa): a percentage of the amount charged
+	// once from the day after the due date; zero means none.
+	FinePercent decimal.Decimal `json:"fine_percent"`
+	// InterestPerDay is the interest for late payment (juros de mora) as
+	// an amount per day of delay; zero means none.
+	InterestPerDay decimal.Decimal `json:"interest_per_day"`
+	// Discount is granted when paid until DiscountUntil; zero means none.
+	Discount      decimal.Decimal `json:"discount"`
+	DiscountUntil Date            `json:"discount_until"`
+	// ProtestDays is the number of days after the due date after which
+	// the title is sent to protest; zero means do not protest.
+	ProtestDays int `json:"protest_days,omitempty"`
+}
+
+// Payer (pagador, formerly sacado) is who owes the title.
+type Payer struct {
+	Name     string `json:"name"`
+	Document string `json:"document"` // CPF (11 digits) or CNPJ (14 digits)
+	Address  string `json:"address"`
+	District string `json:"district"` // bairro
+	City     string `json:"city"`
+	State    string `json:"state"` // two-letter UF
+	ZIP      string `json:"zip"`   // CEP, 8 digits
+}

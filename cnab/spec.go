@@ -1,0 +1,89 @@
+package cnab
+
+import (
+	"fmt"
+	"slices"
+)
+
+// spec is one bank's layout: its records, line endings and rules.
+type spec struct {
+	bank     string
+	bankName string
+	layout   Layout
+	// versions are the layout versions this table can write, the
+	// default first; the tables read the chosen one from state.version.
+	versions []string
+	eol      string
+	finalEOL bool // whether the last record ends with eol too
+
+	header  []*record // written once, first
+	detail  []*record // written for each title
+	trailer []*record // written once, last
+
+	// required lists the beneficiary fields this bank needs, in the JSON
+	// spelling: "agency", "account", "wallet", "covenant", ...
+	required []string
+	// wallets, when set, are the wallets the layout accepts.
+	wallets []string
+	// prepare derives the bank's values of a checked title (nosso número
+	// and its check digit) and applies its own rules.
+	prepare func(*state)
+	// kinds maps a Kind to the bank's espécie code.
+	kinds map[Kind]string
+	// maxProtest is the longest protest term the layout can carry.
+	maxProtest int
+}
+
+type specKey struct {
+	bank   string
+	layout Layout
+}
+
+var specs = map[specKey]*spec{}
+
+func register(sp *spec) *spec {
+	specs[specKey{sp.bank, sp.layout}] = sp
+	return sp
+}
+
+func lookupSpec(bank string, l Layout) (*spec, error) {
+	if l != CNAB240 && l != CNAB400 {
+		return nil, fmt.Errorf("layout %d: want 240 or 400", l)
+	}
+	sp, ok := specs[specKey{bank, l}]
+	if !ok {
+		return nil, fmt.Errorf("bank %q has no CNAB %d layout here (supported: %v)", bank, l, Supported())
+	}
+	return sp, nil
+}
+
+// Supported lists the bank and layout pairs this package writes, as
+// "001/240", sorted.
+func Supported() []string {
+	var out []string
+	for k := range specs {
+		out = append(out, fmt.Sprintf("%s/%d", k.bank, k.layout))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Versions returns the layout versions a bank's layout accepts in
+// Remittance.Version, the default first; nil when the pair is not
+// supported.
+func Versions(bank string, l Layout) []string {
+	sp, err := lookupSpec(bank, l)
+	if err != nil {
+		return nil
+	}
+	return slices.Clone(sp.versions)
+}
+
+// kindCode returns the bank's espécie code of the current title.
+func (s *state) kindCode() string {
+	k := s.t.Kind
+	if k == "" {
+		k = KindDuplicataMercantil
+	}
+	return s.spec.kinds[k]
+}

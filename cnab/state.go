@@ -1,0 +1,91 @@
+package cnab
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/cnab/boleto"
+)
+
+// state is what the field tables read from while a record is filled: the
+// remittance, the current title with the values derived from it, and the
+// counters the sequence numbers and trailers need.
+type state struct {
+	rem     *Remittance
+	spec    *spec
+	version string
+	created time.Time
+	slip    boleto.Beneficiary
+
+	t     *Title
+	index int // the title's index in the stream, HeaderIndex for headers
+
+	record      int   // number of the record being filled, in the file
+	batchRecord int   // 240: number of the detail record in the batch
+	titles      int   // titles written
+	total       int64 // sum of the titles' amounts, in cents
+
+	// Values derived from the current title.
+	amount    int64 // cents
+	fine      int64 // hundredths of a percent
+	interest  int64 // cents per day
+	discount  int64 // cents
+	ourNumber string
+	ourDigit  string
+
+	problems []Problem // the current title's (or header's) problems
+	errs     int
+}
+
+func (s *state) add(input, msg string, sev Severity) {
+	s.problems = append(s.problems, Problem{Title: s.index, Field: input, Message: msg, Severity: sev})
+	if sev == SeverityError {
+		s.errs++
+	}
+}
+
+func (s *state) fail(input, msg string) { s.add(input, msg, SeverityError) }
+func (s *state) warn(input, msg string) { s.add(input, msg, SeverityWarning) }
+
+// hundredths converts d to an integer number of hundredths (cents for an
+// amount, hundredths of a percent for a rate). It fails when d has more
+// than two decimal places or too many digits: money is never rounded here.
+func (s *state) hundredths(d decimal.Decimal, input string) int64 {
+	if d.Sign() == 0 {
+		return 0
+	}
+	if d.Sign() < 0 {
+		s.fail(input, "must not be negative")
+		return 0
+	}
+	exp := d.Exponent()
+	if d.NumDigits() > 15 || exp > 10 {
+		s.fail(input, "too large")
+		return 0
+	}
+	c := d.CoefficientInt64()
+	for ; exp < -2; exp++ {
+		if c%10 != 0 {
+			s.fail(input, "has more than two decimal places")
+			return 0
+		}
+		c /= 10
+	}
+	for ; exp > -2; exp-- {
+		c *= 10
+	}
+	return c
+}
+
+// Accessors shared by the tables.
+
+func (s *state) benef() *Beneficiary { return &s.rem.Beneficiary }
+
+// documentKind is the CNAB code of a CPF (1) or CNPJ (2).
+func documentKind(doc string) int64 {
+	if len(doc) == 14 {
+		return 2
+	}
+	return 1
+}

@@ -1,0 +1,115 @@
+package cnab
+
+import "unicode/utf8"
+
+// putText writes s into dst as upper-case ASCII, left-aligned and padded
+// with spaces. Letters with accents become their base letter (Ç becomes C,
+// Ã becomes A), characters outside the set banks accept become a space. It
+// reports whether s did not fit (the excess is dropped) and whether a
+// character had to be replaced by a space.
+func putText(dst []byte, s string) (truncated, replaced bool) {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		var out string
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case 'a' <= c && c <= 'z':
+				c -= 'a' - 'A'
+			case asciiAllowed[c]:
+			default:
+				c = ' '
+				replaced = true
+			}
+			if n == len(dst) {
+				if c != ' ' || !onlySpaces(s[i:]) {
+					truncated = true
+				}
+				break
+			}
+			dst[n] = c
+			n++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		out = fold(r)
+		if out == "" {
+			out = " "
+			replaced = true
+		}
+		for j := 0; j < len(out); j++ {
+			if n == len(dst) {
+				truncated = true
+				break
+			}
+			dst[n] = out[j]
+			n++
+		}
+		if truncated {
+			break
+		}
+	}
+	for ; n < len(dst); n++ {
+		dst[n] = ' '
+	}
+	return truncated, replaced
+}
+
+func onlySpaces(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiAllowed is the set of ASCII characters written as they are (after
+// lower case is raised): letters, digits, space and the punctuation every
+// bank of docs/cnab.md accepts in text fields.
+var asciiAllowed = func() (a [utf8.RuneSelf]bool) {
+	for c := 'A'; c <= 'Z'; c++ {
+		a[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		a[c] = true
+	}
+	for _, c := range " .,-/&()@_:" {
+		a[c] = true
+	}
+	return a
+}()
+
+// fold transliterates a non-ASCII rune to upper-case ASCII, or returns ""
+// when it has no reasonable ASCII form.
+func fold(r rune) string {
+	switch r {
+	case 'À', 'Á', 'Â', 'Ã', 'Ä', 'Å', 'à', 'á', 'â', 'ã', 'ä', 'å', 'ª':
+		return "A"
+	case 'Æ', 'æ':
+		return "AE"
+	case 'Ç', 'ç':
+		return "C"
+	case 'È', 'É', 'Ê', 'Ë', 'è', 'é', 'ê', 'ë':
+		return "E"
+	case 'Ì', 'Í', 'Î', 'Ï', 'ì', 'í', 'î', 'ï':
+		return "I"
+	case 'Ñ', 'ñ':
+		return "N"
+	case 'Ò', 'Ó', 'Ô', 'Õ', 'Ö', 'Ø', 'ò', 'ó', 'ô', 'õ', 'ö', 'ø', 'º', '°':
+		return "O"
+	case 'Ù', 'Ú', 'Û', 'Ü', 'ù', 'ú', 'û', 'ü':
+		return "U"
+	case 'Ý', 'ý', 'ÿ':
+		return "Y"
+	case 'ß':
+		return "SS"
+	case '\u00a0': // no-break space
+		return " "
+	case '–', '—':
+		return "-"
+	}
+	return ""
+}

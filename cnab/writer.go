@@ -1,0 +1,217 @@
+package cnab
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+)
+
+// Writer writes one remittance file as a stream: the header when it is
+// created, the detail records of each title on Write, and the trailers on
+// Close. It holds one title's records at a time, whatever the size of the
+// file. A Writer is not safe for concurrent use.
+type Writer struct {
+	out   *bufio.Writer
+	spec  *spec
+	s     state
+	buf   []byte // the current title's records, line endings included
+	warn  func(Problem)
+	err   error // the first write error
+	fails int   // titles rejected
+	done  bool
+}
+
+// NewWriter checks the remittance and writes the file's header records to
+// w. Warnings (text truncated or characters replaced), in the header and
+// later in the titles, are passed to warn, which may be nil. An invalid
+// remittance gives a Problems error and nothing is written.
+func NewWriter(w io.Writer, r Remittance, warn func(Problem)) (*Writer, error) {
+	sp, err := lookupSpec(r.Bank, r.Layout)
+	if err != nil {
+		return nil, Problems{{Title: HeaderIndex, Field: "bank", Message: err.Error()}}
+	}
+	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), spec: sp, warn: warn}
+	wr.s = state{rem: &r, spec: sp, index: HeaderIndex, created: r.Created, slip: slipBeneficiary(&r)}
+	wr.s.version = sp.versions[0]
+	checkRemittance(&wr.s)
+	if wr.s.errs == 0 {
+		wr.writeRecords(sp.header)
+	}
+	if err := wr.takeProblems(); err != nil {
+		return nil, err
+	}
+	wr.flushBuf()
+	if wr.err != nil {
+		return nil, wr.err
+	}
+	return wr, nil
+}
+
+// Write checks a title and writes its detail records. A rejected title
+// gives a Problems error naming each field; the Writer goes on checking
+// the titles that follow so that all problems can be reported, but once a
+// title has been rejected it writes nothing more, and Close reports the
+// file incomplete.
+func (w *Writer) Write(t Title) error {
+	if w.done {
+		return errors.New("cnab: write after close")
+	}
+	s := &w.s
+	s.index = s.titles + w.fails
+	s.t = &t
+	record, batchRecord := s.record, s.batchRecord
+	checkTitle(s)
+	if s.errs == 0 {
+		prepareNossoNumero(s)
+	}
+	if s.errs == 0 && w.spec.prepare != nil {
+		w.spec.prepare(s)
+	}
+	if s.errs == 0 {
+		w.writeRecords(w.spec.detail)
+	}
+	s.t = nil
+	if err := w.takeProblems(); err != nil {
+		s.record, s.batchRecord = record, batchRecord
+		w.buf = w.buf[:0]
+		w.fails++
+		return err
+	}
+	s.titles++
+	s.total += s.amount
+	if w.fails == 0 {
+		w.flushBuf()
+	} else {
+		w.buf = w.buf[:0]
+	}
+	return w.err
+}
+
+// Close writes the trailer records and flushes. It returns ErrIncomplete
+// (and writes no trailer) when a title was rejected.
+func (w *Writer) Close() error {
+	if w.done {
+		return w.err
+	}
+	w.done = true
+	if w.fails > 0 {
+		return fmt.Errorf("%w: %d rejected", ErrIncomplete, w.fails)
+	}
+	w.s.index = HeaderIndex
+	w.writeRecords(w.spec.trailer)
+	if err := w.takeProblems(); err != nil {
+		return err
+	}
+	if !w.spec.finalEOL {
+		w.buf = w.buf[:len(w.buf)-len(w.spec.eol)]
+	}
+	w.flushBuf()
+	if w.err == nil {
+		w.err = w.out.Flush()
+	}
+	return w.err
+}
+
+// Titles returns the number of titles written so far.
+func (w *Writer) Titles() int { return w.s.titles }
+
+// writeRecords fills recs one after the other into w.buf.
+func (w *Writer) writeRecords(recs []*record) {
+	width := int(w.spec.layout)
+	for _, rec := range recs {
+		w.s.record++
+		if rec.detail {
+			w.s.batchRecord++
+		}
+		start := len(w.buf)
+		w.buf = append(w.buf, blankLine[:width]...)
+		fill(w.buf[start:start+width], rec, &w.s)
+		w.buf = append(w.buf, w.spec.eol...)
+	}
+}
+
+// takeProblems hands warnings to the callback and returns the errors, if
+// any, as Problems; it leaves the state ready for the next title.
+func (w *Writer) takeProblems() error {
+	s := &w.s
+	var errs Problems
+	for _, p := range s.problems {
+		if p.Severity == SeverityWarning {
+			if w.warn != nil {
+				w.warn(p)
+			}
+			continue
+		}
+		errs = append(errs, p)
+	}
+	s.problems = s.problems[:0]
+	s.errs = 0
+	if errs != nil {
+		return errs
+	}
+	return nil
+}
+
+func (w *Writer) flushBuf() {
+	if w.err == nil && len(w.buf) > 0 {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
+}
+
+var blankLine = []byte(fmt.Sprintf("%444s", ""))
+
+// Summary is what WriteAll reports: the titles written and every problem
+// found, up to MaxProblems of them.
+type Summary struct {
+	Titles   int
+	Problems Problems // errors and warnings, in order
+	Dropped  int      // problems beyond MaxProblems, counted but not kept
+}
+
+// MaxProblems bounds the problems a Summary keeps, so that a huge invalid
+// batch cannot use unbounded memory.
+const MaxProblems = 1000
+
+// WriteAll writes a whole remittance from an iterator of titles. It checks
+// every title; when any is rejected the error wraps ErrIncomplete (or is
+// the header's Problems) and the summary lists the problems, and the bytes
+// written to w must be discarded.
+func WriteAll(w io.Writer, r Remittance, titles iter.Seq[Title]) (Summary, error) {
+	var sum Summary
+	keep := func(p Problem) {
+		if len(sum.Problems) < MaxProblems {
+			sum.Problems = append(sum.Problems, p)
+		} else {
+			sum.Dropped++
+		}
+	}
+	wr, err := NewWriter(w, r, keep)
+	if err != nil {
+		var ps Problems
+		if errors.As(err, &ps) {
+			for _, p := range ps {
+				keep(p)
+			}
+		}
+		return sum, err
+	}
+	for t := range titles {
+		var ps Problems
+		if err := wr.Write(t); errors.As(err, &ps) {
+			for _, p := range ps {
+				keep(p)
+			}
+		} else if err != nil {
+			return sum, err
+		}
+	}
+	err = wr.Close()
+	sum.Titles = wr.Titles()
+	return sum, err
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

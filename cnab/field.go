@@ -6,14 +6,14 @@ import "strconv"
 type kind uint8
 
 const (
-	kindBlank kind = iota // spaces (brancos, uso exclusivo)
-	kindZero              // zeros
-	kindConst             // the literal lit, exactly as wide as the field
-	kindNum               // an integer, zero-padded on the left
-	kindDigits            // a string of digits, zero-padded on the left
-	kindText              // upper-case ASCII text, space-padded on the right
-	kindDate6             // DDMMAA, zeros when there is no date
-	kindDate8             // DDMMAAAA, zeros when there is no date
+	kindBlank  kind = iota // spaces (brancos, uso exclusivo)
+	kindZero               // zeros
+	kindConst              // the literal lit, exactly as wide as the field
+	kindNum                // an integer, zero-padded on the left
+	kindDigits             // a string of digits, zero-padded on the left
+	kindText               // upper-case ASCII text, space-padded on the right
+	kindDate6              // DDMMAA, zeros when there is no date
+	kindDate8              // DDMMAAAA, zeros when there is no date
 )
 
 var kindNames = [...]string{"blank", "zero", "const", "num", "digits", "text", "date6", "date8"}

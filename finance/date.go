@@ -34,7 +34,7 @@ func DateOf(t time.Time) Date {
 
 // ParseDate reads a date written YYYY-MM-DD.
 func ParseDate(s string) (Date, error) {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' || !digits(s[0:4]) || !digits(s[5:7]) || !digits(s[8:10]) {
 		return Date{}, fmt.Errorf("date %q: want YYYY-MM-DD", s)
 	}
 	y, err1 := strconv.Atoi(s[0:4])
@@ -44,6 +44,15 @@ func ParseDate(s string) (Date, error) {
 		return Date{}, fmt.Errorf("date %q: not a calendar date", s)
 	}
 	return NewDate(y, time.Month(m), d), nil
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // MustDate is ParseDate for constants known to be valid; it panics otherwise.

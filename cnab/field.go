@@ -41,6 +41,8 @@ func (f *field) width() int { return f.end - f.start + 1 }
 type record struct {
 	name   string
 	detail bool // counted in a CNAB 240 batch's record sequence
+	// when, if set, decides whether a title has this (optional) record.
+	when func(*state) bool
 	fields []field
 }
 

@@ -122,6 +122,9 @@ func (w *Writer) Titles() int { return w.s.titles }
 func (w *Writer) writeRecords(recs []*record) {
 	width := int(w.spec.layout)
 	for _, rec := range recs {
+		if rec.when != nil && !rec.when(&w.s) {
+			continue
+		}
 		w.s.record++
 		if rec.detail {
 			w.s.batchRecord++

@@ -42,7 +42,7 @@ type record struct {
 	name   string
 	detail bool // counted in a CNAB 240 batch's record sequence
 	// when, if set, decides whether a title has this (optional) record.
-	when func(*state) bool
+	when   func(*state) bool
 	fields []field
 }
 

@@ -1,0 +1,127 @@
+package pix
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// object is one EMV data object as read from a container.
+type object struct {
+	id     string
+	length int    // declared length, in characters
+	value  string // the value, or what remains of the container on overrun
+	pos    int    // byte offset of the ID in the scanned container
+	at     int    // character offset of the ID in the whole payload (for messages)
+}
+
+// scan statuses.
+const (
+	scanDone = iota
+	scanOK
+	scanSyntax
+	scanOverrun
+)
+
+// scanner walks the data objects of one container (the payload or a
+// template's value). Lengths count characters, as EMV defines them; for
+// the ASCII payloads the standard allows, characters and bytes agree.
+type scanner struct {
+	s     string
+	pos   int // byte offset of the next object
+	chars int // characters consumed so far
+	base  int // character offset of s in the whole payload
+}
+
+// next reads one object. On scanSyntax and scanOverrun the object carries
+// what could be read, for the message, and scanning must stop.
+func (sc *scanner) next() (object, int) {
+	o := object{pos: sc.pos, at: sc.base + sc.chars}
+	if sc.pos >= len(sc.s) {
+		return o, scanDone
+	}
+	rest := sc.s[sc.pos:]
+	if len(rest) < 4 || !isDigit(rest[0]) || !isDigit(rest[1]) || !isDigit(rest[2]) || !isDigit(rest[3]) {
+		o.value = rest
+		return o, scanSyntax
+	}
+	o.id = rest[:2]
+	o.length = int(rest[2]-'0')*10 + int(rest[3]-'0')
+	end, ok := takeChars(rest, 4, o.length)
+	if !ok {
+		o.value = rest[4:]
+		return o, scanOverrun
+	}
+	o.value = rest[4:end]
+	sc.pos += end
+	sc.chars += 4 + o.length
+	return o, scanOK
+}
+
+// takeChars returns the byte offset n characters after from, and false
+// when s ends first.
+func takeChars(s string, from, n int) (int, bool) {
+	end := from
+	for range n {
+		if end >= len(s) {
+			return end, false
+		}
+		if s[end] < utf8.RuneSelf {
+			end++
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+	}
+	return end, true
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+// idNumber is the numeric value of a two-digit ID the scanner accepted.
+func idNumber(id string) int { return int(id[0]-'0')*10 + int(id[1]-'0') }
+
+// scanProblem describes why a container could not be read to its end.
+func scanProblem(field string, o object, status int) Problem {
+	if status == scanSyntax {
+		if len(o.value) < 4 {
+			return Problem{CodeSyntax, field, fmt.Sprintf(
+				"at character %d: an object needs a two-digit ID and a two-digit length, but only %q remains", o.at, o.value)}
+		}
+		return Problem{CodeSyntax, field, fmt.Sprintf(
+			"at character %d: expected a two-digit ID and a two-digit length, found %q", o.at, prefixChars(o.value, 4))}
+	}
+	return Problem{CodeOverrun, field, fmt.Sprintf(
+		"at character %d: object %s declares %d characters but only %d remain",
+		o.at, o.id, o.length, utf8.RuneCountInString(o.value))}
+}
+
+// prefixChars is the first n characters of s.
+func prefixChars(s string, n int) string {
+	end, ok := takeChars(s, 0, n)
+	if !ok {
+		return s
+	}
+	return s[:end]
+}
+
+// commonCharset reports whether s holds only the EMV common character set
+// (printable ASCII, 0x20 to 0x7E), and the character offset of the first
+// character outside it.
+func commonCharset(s string) (int, rune, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7E {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return utf8.RuneCountInString(s[:i]) + 1, r, false
+		}
+	}
+	return 0, 0, true
+}

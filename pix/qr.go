@@ -1,0 +1,59 @@
+package pix
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+
+	"github.com/boombuler/barcode/qr"
+)
+
+// quietZone is the white border, in modules, that the QR code standard
+// (ISO/IEC 18004) requires around the symbol.
+const quietZone = 4
+
+// QRPNG draws a valid payload as a black-on-white QR code PNG, at error
+// correction level M, with the standard 4-module quiet zone. Each module
+// is drawn as a square of whole pixels, as large as fits in size pixels
+// (at least one), so the image is at most size pixels wide unless size is
+// smaller than the symbol itself. An invalid payload is refused with its
+// [Problems].
+func QRPNG(payload string, size int) ([]byte, error) {
+	if _, probs := Validate(payload); len(probs) > 0 {
+		return nil, fmt.Errorf("drawing PIX QR code: %w", probs)
+	}
+	code, err := qr.Encode(payload, qr.M, qr.Auto)
+	if err != nil {
+		return nil, fmt.Errorf("encoding PIX QR code: %w", err)
+	}
+	modules := code.Bounds().Dx()
+	side := modules + 2*quietZone
+	scale := max(size/side, 1)
+	img := image.NewPaletted(image.Rect(0, 0, side*scale, side*scale),
+		color.Palette{color.White, color.Black})
+	for y := range modules {
+		for x := range modules {
+			if !isDark(code.At(x, y)) {
+				continue
+			}
+			x0, y0 := (x+quietZone)*scale, (y+quietZone)*scale
+			for py := y0; py < y0+scale; py++ {
+				for px := x0; px < x0+scale; px++ {
+					img.SetColorIndex(px, py, 1)
+				}
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("writing PIX QR code PNG: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func isDark(c color.Color) bool {
+	y := color.Gray16Model.Convert(c).(color.Gray16).Y
+	return y < 0x8000
+}

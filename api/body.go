@@ -1,0 +1,157 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// maxBodyBytes bounds a create or update body.
+const maxBodyBytes = 1 << 20
+
+// customFieldName is what may follow the `_` of a custom field.
+var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
+
+// readObject reads a request body that must be one JSON object.
+func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: fmt.Sprintf("cannot be read (at most %d bytes)", maxBodyBytes)}})
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
+	}
+	return obj, nil
+}
+
+// parseWrite checks a create (create=true) or update body against the
+// resource declaration and reports every problem at once: unknown fields,
+// read-only fields, wrong types, missing required fields, nulls in
+// required fields.
+func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bool) (storage.Write, error) {
+	w := storage.Write{Values: map[string]any{}, Custom: map[string]json.RawMessage{}}
+	var problems []storage.Problem
+	fail := func(field, format string, args ...any) {
+		problems = append(problems, storage.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, name := range sortedKeys(obj) {
+		raw := obj[name]
+		if custom, ok := strings.CutPrefix(name, "_"); ok {
+			switch {
+			case !res.CustomFields:
+				fail(name, "this resource has no custom fields")
+			case !customFieldName.MatchString(custom):
+				fail(name, "custom field names are letters, digits and _ after the leading _")
+			default:
+				w.Custom[custom] = raw
+			}
+			continue
+		}
+		col, ok := res.Column(name)
+		if !ok {
+			fail(name, "unknown field")
+			continue
+		}
+		if !col.Writable {
+			fail(name, "cannot be written")
+			continue
+		}
+		v, msg := bodyValue(col.Type, raw)
+		switch {
+		case msg != "":
+			fail(name, "%s", msg)
+		case v == nil && col.Required:
+			fail(name, "is required and cannot be null")
+		default:
+			w.Values[name] = v
+		}
+	}
+	if create {
+		for _, col := range res.Columns {
+			if _, given := obj[col.Name]; col.Required && !given {
+				fail(col.Name, "is required")
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return w, storage.InvalidInput(problems)
+	}
+	return w, nil
+}
+
+func sortedKeys(obj map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// bodyValue converts one JSON value to the column's Go value; a non-empty
+// message says why it cannot.
+func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
+	raw = bytes.TrimSpace(raw)
+	if string(raw) == "null" {
+		return nil, ""
+	}
+	switch t {
+	case storage.Int:
+		var n int64
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return nil, "must be an integer"
+		}
+		return n, ""
+	case storage.Bool:
+		var b bool
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return nil, "must be true or false"
+		}
+		return b, ""
+	case storage.Decimal:
+		return decimalValue(raw)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, "must be a string"
+	}
+	switch t {
+	case storage.Date:
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return nil, "must be a date YYYY-MM-DD"
+		}
+		return d, ""
+	case storage.DateTime:
+		d, err := time.Parse(time.DateTime, s)
+		if err != nil {
+			return nil, "must be a date-time YYYY-MM-DD HH:MM:SS"
+		}
+		return d, ""
+	}
+	return s, ""
+}
+
+// decimalValue accepts a JSON number or a numeric string, kept as exact
+// text: money never passes through a float.
+func decimalValue(raw json.RawMessage) (any, string) {
+	text := string(raw)
+	if strings.HasPrefix(text, `"`) {
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return nil, "must be a number"
+		}
+	}
+	if !decimalText.MatchString(text) {
+		return nil, "must be a decimal number like 1234.56"
+	}
+	return text, ""
+}

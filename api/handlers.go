@@ -1,0 +1,121 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// resourceHandlers serve list, get, create, update and delete for one
+// declared resource.
+type resourceHandlers struct {
+	store *storage.Store
+	res   *storage.Resource
+	path  string
+}
+
+func (h resourceHandlers) list(w http.ResponseWriter, r *http.Request) {
+	q, err := parseList(h.store.Registry(), h.res, r.URL.RawQuery)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	page, err := h.store.List(r.Context(), h.res, principalOf(r.Context()).CompanyID, q)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, pageEnvelope(newPageLinks(h.path, r.URL.RawQuery), q, page))
+}
+
+func (h resourceHandlers) get(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	q, err := parseGet(h.store.Registry(), h.res, r.URL.RawQuery)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rec, err := h.store.Get(r.Context(), h.res, principalOf(r.Context()).CompanyID, id, q)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, recordEnvelope(http.StatusOK, "", rec))
+}
+
+func (h resourceHandlers) create(w http.ResponseWriter, r *http.Request) {
+	write, ok := h.readWrite(w, r, true)
+	if !ok {
+		return
+	}
+	rec, err := h.store.Create(r.Context(), h.res, principalOf(r.Context()).CompanyID, write)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeRaw(w, http.StatusCreated, recordEnvelope(http.StatusCreated, "Created.", rec))
+}
+
+func (h resourceHandlers) update(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	write, ok := h.readWrite(w, r, false)
+	if !ok {
+		return
+	}
+	rec, err := h.store.Update(r.Context(), h.res, principalOf(r.Context()).CompanyID, id, write)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, recordEnvelope(http.StatusOK, "Updated.", rec))
+}
+
+func (h resourceHandlers) delete(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	if err := h.store.Delete(r.Context(), h.res, principalOf(r.Context()).CompanyID, id); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, []byte(`{"return":true,"status":200,"message":"Deleted."}`))
+}
+
+func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, create bool) (storage.Write, bool) {
+	if h.res.ReadOnly {
+		writeError(w, r, storage.Errorf(storage.Invalid, "This resource is read-only."))
+		return storage.Write{}, false
+	}
+	obj, err := readObject(w, r)
+	if err == nil {
+		var write storage.Write
+		write, err = parseWrite(h.res, obj, create)
+		if err == nil {
+			return write, true
+		}
+	}
+	writeError(w, r, err)
+	return storage.Write{}, false
+}
+
+// pathID reads the {id} of the route; anything but a positive integer
+// names no record.
+func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
+	raw := httprouter.ParamsFromContext(r.Context()).ByName("id")
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id < 1 {
+		writeError(w, r, storage.Errorf(storage.NotFound, "Record %q not found.", raw))
+		return 0, false
+	}
+	return id, true
+}

@@ -1,0 +1,106 @@
+package api
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// pageLinks builds the relative page URLs of a list: the other query
+// parameters are kept as sent, page is replaced.
+type pageLinks struct {
+	path string
+	rest []string // raw pairs other than page
+}
+
+func newPageLinks(path, rawQuery string) pageLinks {
+	l := pageLinks{path: path}
+	for _, pair := range strings.Split(rawQuery, "&") {
+		if pair == "" || pair == "page" || strings.HasPrefix(pair, "page=") {
+			continue
+		}
+		l.rest = append(l.rest, pair)
+	}
+	return l
+}
+
+func (l pageLinks) appendURL(b []byte, page int) []byte {
+	b = append(b, '"')
+	start := len(b)
+	b = append(b, l.path...)
+	b = append(b, '?')
+	for _, pair := range l.rest {
+		b = append(b, pair...)
+		b = append(b, '&')
+	}
+	b = append(b, "page="...)
+	b = strconv.AppendInt(b, int64(page), 10)
+	// a raw pair may hold a quote or backslash; keep the JSON valid
+	if strings.ContainsAny(string(b[start:]), "\"\\") {
+		enc, _ := json.Marshal(string(b[start:]))
+		return append(b[:start-1], enc...)
+	}
+	return append(b, '"')
+}
+
+// pageEnvelope writes the paginated envelope of the spec, plus total and
+// last_page when the query asked for them.
+func pageEnvelope(links pageLinks, q storage.ListQuery, page storage.Page) []byte {
+	b := make([]byte, 0, 256+len(page.Records)*256)
+	b = append(b, `{"return":true,"status":200,"current_page":`...)
+	b = strconv.AppendInt(b, int64(q.Page), 10)
+	b = append(b, `,"first_page_url":`...)
+	b = links.appendURL(b, 1)
+	b = append(b, `,"next_page_url":`...)
+	if page.HasNext {
+		b = links.appendURL(b, q.Page+1)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"prev_page_url":`...)
+	if q.Page > 1 {
+		b = links.appendURL(b, q.Page-1)
+	} else {
+		b = append(b, "null"...)
+	}
+	pathJSON, _ := json.Marshal(links.path)
+	b = append(b, `,"path":`...)
+	b = append(b, pathJSON...)
+	b = append(b, `,"per_page":`...)
+	b = strconv.AppendInt(b, int64(q.PerPage), 10)
+	b = appendFromTo(b, q, len(page.Records))
+	if page.Total != nil {
+		b = append(b, `,"total":`...)
+		b = strconv.AppendInt(b, *page.Total, 10)
+		b = append(b, `,"last_page":`...)
+		b = strconv.AppendInt(b, lastPage(*page.Total, q.PerPage), 10)
+	}
+	b = append(b, `,"data":[`...)
+	for i, rec := range page.Records {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = rec.AppendJSON(b)
+	}
+	return append(b, "]}"...)
+}
+
+func appendFromTo(b []byte, q storage.ListQuery, n int) []byte {
+	if n == 0 {
+		return append(b, `,"from":null,"to":null`...)
+	}
+	from := int64(q.Page-1)*int64(q.PerPage) + 1
+	b = append(b, `,"from":`...)
+	b = strconv.AppendInt(b, from, 10)
+	b = append(b, `,"to":`...)
+	return strconv.AppendInt(b, from+int64(n)-1, 10)
+}
+
+func lastPage(total int64, perPage int) int64 {
+	if total == 0 {
+		return 1
+	}
+	return (total + int64(perPage) - 1) / int64(perPage)
+}

@@ -1,0 +1,34 @@
+package api
+
+import (
+	"net/url"
+	"strings"
+)
+
+// param is one key=value pair of a query string, decoded, in the order the
+// caller sent it (the order of includes follows it).
+type param struct {
+	key, value string
+	raw        string // the pair as sent, kept for page links
+}
+
+// parseParams splits a raw query string into ordered, decoded pairs.
+// A pair that cannot be decoded is reported by its raw text.
+func parseParams(rawQuery string) ([]param, []string) {
+	var params []param
+	var bad []string
+	for _, pair := range strings.Split(rawQuery, "&") {
+		if pair == "" {
+			continue
+		}
+		rawKey, rawValue, _ := strings.Cut(pair, "=")
+		key, err1 := url.QueryUnescape(rawKey)
+		value, err2 := url.QueryUnescape(rawValue)
+		if err1 != nil || err2 != nil {
+			bad = append(bad, pair)
+			continue
+		}
+		params = append(params, param{key: key, value: value, raw: pair})
+	}
+	return params, bad
+}

@@ -1,0 +1,359 @@
+package api
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// Page size limits of list operations.
+const (
+	DefaultPerPage = 10
+	MaxPerPage     = 100
+)
+
+// operators maps every operator name and alias of the query language.
+var operators = map[string]storage.Operator{
+	"not_equal": storage.NotEqual, "ne": storage.NotEqual,
+	"less": storage.Less, "l": storage.Less,
+	"less_or_equal": storage.LessOrEqual, "le": storage.LessOrEqual,
+	"greater": storage.Greater, "g": storage.Greater,
+	"greater_or_equal": storage.GreaterOrEqual, "ge": storage.GreaterOrEqual,
+	"between": storage.Between, "b": storage.Between,
+	"not_between": storage.NotBetween, "nb": storage.NotBetween,
+	"empty": storage.Empty, "not_empty": storage.NotEmpty,
+}
+
+// queryParser checks a query string against one resource declaration and
+// collects every problem before giving up.
+type queryParser struct {
+	reg      *storage.Registry
+	res      *storage.Resource
+	problems []storage.Problem
+}
+
+func (p *queryParser) fail(field, format string, args ...any) {
+	p.problems = append(p.problems, storage.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+func (p *queryParser) err() error {
+	if len(p.problems) == 0 {
+		return nil
+	}
+	return storage.InvalidInput(p.problems)
+}
+
+// parseList turns the query string of a list request into a checked query.
+func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (storage.ListQuery, error) {
+	p := &queryParser{reg: reg, res: res}
+	q := storage.ListQuery{Page: 1, PerPage: DefaultPerPage}
+	params := p.params(rawQuery)
+	special := map[string]*storage.SpecialCondition{}
+	var specialOrder []string
+	for _, kv := range params {
+		switch {
+		case kv.key == "page":
+			q.Page = p.positiveInt(kv, 1<<31-1)
+		case kv.key == "perPage":
+			q.PerPage = p.positiveInt(kv, MaxPerPage)
+		case kv.key == "withTotal":
+			q.WithTotal = p.boolean(kv.key, kv.value)
+		case strings.HasPrefix(kv.key, "filter["):
+			name, f, sc, ok := p.filter(kv)
+			if !ok {
+				continue
+			}
+			if sc == nil {
+				q.Filters = append(q.Filters, f)
+				continue
+			}
+			if prev, seen := special[name]; seen {
+				prev.Values = append(prev.Values, sc.Values...)
+				continue
+			}
+			special[name] = sc
+			specialOrder = append(specialOrder, name)
+		default:
+			p.common(kv, &q.Fields, &q.Sort, &q.CustomFields)
+		}
+	}
+	for _, name := range specialOrder {
+		q.Special = append(q.Special, *special[name])
+	}
+	q.Includes = p.includes(params)
+	return q, p.err()
+}
+
+// parseGet turns the query string of a single-record request into a
+// checked query: fields, include, customFields (sort is accepted and has
+// nothing to order).
+func parseGet(reg *storage.Registry, res *storage.Resource, rawQuery string) (storage.GetQuery, error) {
+	p := &queryParser{reg: reg, res: res}
+	var q storage.GetQuery
+	var sortKeys []storage.SortKey
+	params := p.params(rawQuery)
+	for _, kv := range params {
+		p.common(kv, &q.Fields, &sortKeys, &q.CustomFields)
+	}
+	q.Includes = p.includes(params)
+	return q, p.err()
+}
+
+func (p *queryParser) params(rawQuery string) []param {
+	params, bad := parseParams(rawQuery)
+	for _, b := range bad {
+		p.fail("query", "cannot decode %q", b)
+	}
+	return params
+}
+
+// common handles the parameters lists and single records share.
+func (p *queryParser) common(kv param, fields *[]string, sortKeys *[]storage.SortKey, custom *bool) {
+	switch {
+	case kv.key == "fields":
+		*fields = p.columns(kv.key, p.res, kv.value)
+	case kv.key == "sort":
+		*sortKeys = p.sort(kv.value)
+	case kv.key == "customFields":
+		*custom = p.boolean(kv.key, kv.value)
+	case strings.HasPrefix(kv.key, "include["):
+		// handled once all parameters are known (nested paths need their parents)
+	case kv.key == "_":
+		// a client's cache buster
+	default:
+		p.fail(kv.key, "unknown query parameter")
+	}
+}
+
+func (p *queryParser) positiveInt(kv param, max int) int {
+	n, err := strconv.Atoi(kv.value)
+	if err != nil || n < 1 {
+		p.fail(kv.key, "must be a whole number of 1 or more")
+		return 1
+	}
+	if n > max {
+		p.fail(kv.key, "must be at most %d", max)
+		return max
+	}
+	return n
+}
+
+func (p *queryParser) boolean(field, value string) bool {
+	b, ok := parseBool(value)
+	if !ok {
+		p.fail(field, "must be true or false")
+	}
+	return b
+}
+
+func parseBool(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "true", "1":
+		return true, true
+	case "false", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// columns checks a comma-separated list of column names of res.
+func (p *queryParser) columns(field string, res *storage.Resource, list string) []string {
+	names := strings.Split(list, ",")
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if _, ok := res.Column(n); !ok {
+			p.fail(field, "unknown column %q", n)
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func (p *queryParser) sort(list string) []storage.SortKey {
+	var keys []storage.SortKey
+	for _, item := range strings.Split(list, ",") {
+		name, desc := strings.CutPrefix(item, "-")
+		if _, ok := p.res.Column(name); !ok {
+			p.fail("sort", "unknown column %q", name)
+			continue
+		}
+		keys = append(keys, storage.SortKey{Column: name, Desc: desc})
+	}
+	return keys
+}
+
+// filterKey matches filter[name], filter[name|op], filter[name][] and
+// filter[name][N].
+var filterKey = regexp.MustCompile(`^filter\[([^\[\]|]+)(?:\|([^\[\]]*))?\](?:\[(\d*)\])?$`)
+
+// filter reads one filter parameter: a column filter, or one value of a
+// special (In) filter.
+func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.SpecialCondition, bool) {
+	m := filterKey.FindStringSubmatch(kv.key)
+	if m == nil {
+		p.fail(kv.key, "malformed filter: use filter[field], filter[field|operator] or filter[nameIn][]")
+		return "", storage.Filter{}, nil, false
+	}
+	name, opName, listForm := m[1], m[2], strings.Count(kv.key, "[") == 2
+	if sf, ok := p.res.Filter(name); ok {
+		if opName != "" {
+			p.fail(kv.key, "filter %q takes no operator", name)
+			return "", storage.Filter{}, nil, false
+		}
+		v, ok := p.value(kv.key, sf.Elem, kv.value)
+		return name, storage.Filter{}, &storage.SpecialCondition{Filter: sf, Values: []any{v}}, ok
+	}
+	col, ok := p.res.Column(name)
+	if !ok || !col.Filterable {
+		p.fail(kv.key, "unknown filter %q", name)
+		return "", storage.Filter{}, nil, false
+	}
+	if listForm {
+		p.fail(kv.key, "filter %q takes one value, not a list", name)
+		return "", storage.Filter{}, nil, false
+	}
+	f, ok := p.columnFilter(kv, col, opName)
+	return name, f, nil, ok
+}
+
+func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) (storage.Filter, bool) {
+	f := storage.Filter{Column: col.Name, Op: storage.Equal}
+	if opName != "" {
+		op, ok := operators[opName]
+		if !ok {
+			p.fail(kv.key, "unknown operator %q", opName)
+			return f, false
+		}
+		f.Op = op
+	}
+	switch f.Op {
+	case storage.Empty, storage.NotEmpty:
+		return f, true
+	case storage.Between, storage.NotBetween:
+		lo, hi, found := strings.Cut(kv.value, "|")
+		if !found || strings.Contains(hi, "|") {
+			p.fail(kv.key, "needs two bounds separated by |")
+			return f, false
+		}
+		a, ok1 := p.value(kv.key, col.Type, lo)
+		b, ok2 := p.value(kv.key, col.Type, hi)
+		f.Values = []any{a, b}
+		return f, ok1 && ok2
+	}
+	v, ok := p.value(kv.key, col.Type, kv.value)
+	f.Values = []any{v}
+	if s, isString := v.(string); isString && col.Type == storage.String && strings.Contains(s, "%") {
+		f.Pattern = f.Op == storage.Equal || f.Op == storage.NotEqual
+	}
+	return f, ok
+}
+
+var decimalText = regexp.MustCompile(`^-?[0-9]{1,20}(\.[0-9]{1,10})?$`)
+
+// value parses a filter value by the type of its column.
+func (p *queryParser) value(field string, t storage.Type, s string) (any, bool) {
+	switch t {
+	case storage.Int:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			p.fail(field, "must be an integer")
+			return nil, false
+		}
+		return n, true
+	case storage.Bool:
+		b, ok := parseBool(s)
+		if !ok {
+			p.fail(field, "must be true or false")
+		}
+		return b, ok
+	case storage.Date:
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			p.fail(field, "must be a date YYYY-MM-DD")
+			return nil, false
+		}
+		return d, true
+	case storage.DateTime:
+		for _, layout := range []string{time.DateTime, time.RFC3339, time.DateOnly} {
+			if d, err := time.Parse(layout, s); err == nil {
+				return d, true
+			}
+		}
+		p.fail(field, "must be a date-time YYYY-MM-DD HH:MM:SS")
+		return nil, false
+	case storage.Decimal:
+		if !decimalText.MatchString(s) {
+			p.fail(field, "must be a decimal number like 1234.56")
+			return nil, false
+		}
+		return s, true
+	}
+	return s, true
+}
+
+// includes builds the include tree from every include[path]=columns
+// parameter. A nested path without its parent includes the parent with all
+// its columns (rule 3 of the query language).
+func (p *queryParser) includes(params []param) []*storage.Include {
+	type entry struct {
+		path, key, cols string
+		order          int
+	}
+	var entries []entry
+	for i, kv := range params {
+		path, ok := strings.CutPrefix(kv.key, "include[")
+		if !ok {
+			continue
+		}
+		path, ok = strings.CutSuffix(path, "]")
+		if !ok || path == "" || strings.ContainsAny(path, "[]") {
+			p.fail(kv.key, "malformed include: use include[relation] or include[relation.nested]")
+			continue
+		}
+		entries = append(entries, entry{path: path, key: kv.key, cols: kv.value, order: i})
+	}
+	// parents before children, otherwise in the order sent
+	sort.SliceStable(entries, func(i, j int) bool {
+		return strings.Count(entries[i].path, ".") < strings.Count(entries[j].path, ".")
+	})
+	var roots []*storage.Include
+	nodes := map[string]*storage.Include{}
+	for _, e := range entries {
+		node, target := p.includeNode(e.key, e.path, &roots, nodes)
+		if node != nil && e.cols != "" {
+			node.Columns = p.columns(e.key, target, e.cols)
+		}
+	}
+	return roots
+}
+
+// includeNode finds or creates the node of path and its missing parents.
+func (p *queryParser) includeNode(key, path string, roots *[]*storage.Include, nodes map[string]*storage.Include) (*storage.Include, *storage.Resource) {
+	res := p.res
+	siblings := roots
+	var node *storage.Include
+	segments := strings.Split(path, ".")
+	for i, seg := range segments {
+		prefix := strings.Join(segments[:i+1], ".")
+		node = nodes[prefix]
+		if node == nil {
+			rel, ok := res.Relation(seg)
+			if !ok {
+				p.fail(key, "unknown relation %q", prefix)
+				return nil, nil
+			}
+			node = &storage.Include{Relation: rel}
+			nodes[prefix] = node
+			*siblings = append(*siblings, node)
+		}
+		res = p.reg.MustResource(node.Relation.Resource)
+		siblings = &node.Children
+	}
+	return node, res
+}

@@ -1,0 +1,100 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// statusOf is the one table from error code to HTTP status.
+var statusOf = map[storage.Code]int{
+	storage.Invalid:         http.StatusUnprocessableEntity,
+	storage.NotFound:        http.StatusNotFound,
+	storage.Conflict:        http.StatusConflict,
+	storage.Unauthenticated: http.StatusUnauthorized,
+	storage.TooManyRequests: http.StatusTooManyRequests,
+	storage.Unavailable:     http.StatusServiceUnavailable,
+	storage.Retryable:       http.StatusServiceUnavailable,
+	storage.Internal:        http.StatusInternalServerError,
+}
+
+// companyNotIdentified is the spec's message when no company can be
+// identified from the request.
+const companyNotIdentified = "Company not identified. Access through your company site address followed by /admin."
+
+// errorBody is the spec's error envelope.
+type errorBody struct {
+	Return  bool              `json:"return"`
+	Status  int               `json:"status"`
+	Message string            `json:"message"`
+	Errors  []storage.Problem `json:"errors"`
+}
+
+// writeError writes err in the error envelope. Only coded errors carry
+// their message to the caller; anything else is logged and answered as an
+// internal error, so internal text never leaks.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var coded *storage.Error
+	if !errors.As(err, &coded) {
+		coded = &storage.Error{Code: storage.Internal, Message: "Internal error.", Err: err}
+	}
+	status, ok := statusOf[coded.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if status >= 500 {
+		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	message := coded.Message
+	switch coded.Code {
+	case storage.Internal:
+		message = "Internal error."
+	case storage.Unauthenticated:
+		message = companyNotIdentified
+	}
+	problems := coded.Problems
+	if problems == nil {
+		problems = []storage.Problem{}
+	}
+	writeJSON(w, status, errorBody{Return: false, Status: status, Message: message, Errors: problems})
+}
+
+// writeJSON writes v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		body = []byte(`{"return":false,"status":500,"message":"Internal error.","errors":[]}`)
+	}
+	writeRaw(w, status, body)
+}
+
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body) //nolint:errcheck // the client went away; nothing to do
+}
+
+// recordEnvelope is {"return":true,"status":S,["message":M,]"data":record}.
+func recordEnvelope(status int, message string, rec *storage.Record) []byte {
+	b := make([]byte, 0, 512)
+	b = append(b, `{"return":true,"status":`...)
+	b = strconv.AppendInt(b, int64(status), 10)
+	if message != "" {
+		b = append(b, `,"message":`...)
+		enc, _ := json.Marshal(message)
+		b = append(b, enc...)
+	}
+	b = append(b, `,"data":`...)
+	if rec == nil {
+		b = append(b, "null"...)
+	} else {
+		b = rec.AppendJSON(b)
+	}
+	return append(b, '}')
+}

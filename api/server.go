@@ -1,0 +1,124 @@
+package api
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// Config wires a Server.
+type Config struct {
+	Store *storage.Store
+	Redis redis.UniversalClient
+	// RateLimit is the number of requests per minute one API key may make.
+	RateLimit int
+	// AuthCacheTTL is how long a resolved API key is remembered in memory;
+	// a revoked key stops working at the latest after this long.
+	AuthCacheTTL time.Duration
+	Logger       *slog.Logger
+}
+
+// Server serves the API.
+type Server struct {
+	store   *storage.Store
+	redis   redis.UniversalClient
+	auth    *authenticator
+	limiter *rateLimiter
+	log     *slog.Logger
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.AuthCacheTTL == 0 {
+		cfg.AuthCacheTTL = 30 * time.Second
+	}
+	return &Server{
+		store:   cfg.Store,
+		redis:   cfg.Redis,
+		auth:    newAuthenticator(cfg.Store.Pool(), cfg.AuthCacheTTL),
+		limiter: newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger),
+		log:     cfg.Logger,
+	}
+}
+
+// resourceRoutes maps each CRUD path of the API to its declared resource.
+var resourceRoutes = []struct {
+	path     string
+	resource string
+}{
+	{"/buildings/types", storage.BuildingTypes},
+	{"/buildings/categories", storage.BuildingCategories},
+	{"/buildings/constructors", storage.Constructors},
+}
+
+// Handler returns the whole API: every route in one place.
+func (s *Server) Handler() http.Handler {
+	router := httprouter.New()
+	router.GET("/healthz", s.healthz)
+	router.GET("/readyz", s.readyz)
+	for _, rt := range resourceRoutes {
+		res := s.store.Registry().MustResource(rt.resource)
+		h := resourceHandlers{store: s.store, res: res, path: rt.path}
+		router.Handler(http.MethodGet, rt.path, s.authed(h.list))
+		router.Handler(http.MethodPost, rt.path, s.authed(h.create))
+		router.Handler(http.MethodGet, rt.path+"/:id", s.authed(h.get))
+		router.Handler(http.MethodPut, rt.path+"/:id", s.authed(h.update))
+		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
+	}
+	router.GlobalOPTIONS = http.HandlerFunc(preflight)
+	router.NotFound = http.HandlerFunc(notFound)
+	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
+	router.PanicHandler = s.panicked
+	return s.logRequests(responseHeaders(router))
+}
+
+// authed puts a handler behind authentication and the rate limit.
+func (s *Server) authed(h http.HandlerFunc) http.Handler {
+	return s.authenticate(s.limiter.middleware(h))
+}
+
+func notFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, r, storage.Errorf(storage.NotFound, "The route %s could not be found.", r.URL.Path))
+}
+
+func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusMethodNotAllowed, errorBody{
+		Return: false, Status: http.StatusMethodNotAllowed,
+		Message: "The " + r.Method + " method is not supported for this route.", Errors: []storage.Problem{},
+	})
+}
+
+func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
+	s.log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
+	writeError(w, r, storage.Errorf(storage.Internal, "panic"))
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+	writeRaw(w, http.StatusOK, []byte(`{"return":true,"status":200,"message":"ok"}`))
+}
+
+// readyz answers 200 when PostgreSQL and Redis both answer, 503 otherwise.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	var problems []storage.Problem
+	if err := s.store.Pool().Ping(r.Context()); err != nil {
+		s.log.WarnContext(r.Context(), "readyz: postgres", "err", err)
+		problems = append(problems, storage.Problem{Field: "postgres", Message: "does not answer"})
+	}
+	if err := s.redis.Ping(r.Context()).Err(); err != nil {
+		s.log.WarnContext(r.Context(), "readyz: redis", "err", err)
+		problems = append(problems, storage.Problem{Field: "redis", Message: "does not answer"})
+	}
+	if len(problems) > 0 {
+		writeError(w, r, &storage.Error{Code: storage.Unavailable, Message: "Not ready.", Problems: problems})
+		return
+	}
+	writeRaw(w, http.StatusOK, []byte(`{"return":true,"status":200,"message":"ready"}`))
+}

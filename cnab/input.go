@@ -112,6 +112,9 @@ type Title struct {
 	// ProtestDays is the number of days after the due date after which
 	// the title is sent to protest; zero means do not protest.
 	ProtestDays int `json:"protest_days,omitempty"`
+	// ProtestBusinessDays counts ProtestDays in business days rather than
+	// calendar days, where the layout can say so.
+	ProtestBusinessDays bool `json:"protest_business_days,omitempty"`
 }
 
 // Payer (pagador, formerly sacado) is who owes the title.

@@ -34,7 +34,12 @@ commands:
 `
 
 func commands() map[string]command {
-	return map[string]command{}
+	return map[string]command{
+		"serve":   runServe,
+		"migrate": runMigrate,
+		"dev":     runDev,
+		"apikey":  runAPIKey,
+	}
 }
 
 func main() {

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"time"
+)
+
+// config is what the server processes read from the environment.
+type config struct {
+	DatabaseURL string        // DATABASE_URL
+	RedisURL    string        // REDIS_URL
+	Addr        string        // PROPFIN_ADDR, else :$PORT, else :8080
+	RateLimit   int           // PROPFIN_RATE_LIMIT, requests per minute per API key
+	LogFormat   string        // PROPFIN_LOG_FORMAT: json or text
+	AuthTTL     time.Duration // PROPFIN_AUTH_CACHE_TTL
+}
+
+func loadConfig() (config, error) {
+	cfg := config{
+		DatabaseURL: os.Getenv("DATABASE_URL"),
+		RedisURL:    os.Getenv("REDIS_URL"),
+		Addr:        os.Getenv("PROPFIN_ADDR"),
+		RateLimit:   600,
+		LogFormat:   envOr("PROPFIN_LOG_FORMAT", "json"),
+		AuthTTL:     30 * time.Second,
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = ":" + envOr("PORT", "8080")
+	}
+	if v := os.Getenv("PROPFIN_RATE_LIMIT"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("PROPFIN_RATE_LIMIT=%q: want a whole number of requests per minute, 1 or more", v)
+		}
+		cfg.RateLimit = n
+	}
+	if v := os.Getenv("PROPFIN_AUTH_CACHE_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return cfg, fmt.Errorf("PROPFIN_AUTH_CACHE_TTL=%q: want a positive duration such as 30s", v)
+		}
+		cfg.AuthTTL = d
+	}
+	if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
+		return cfg, fmt.Errorf("PROPFIN_LOG_FORMAT=%q: want json or text", cfg.LogFormat)
+	}
+	return cfg, nil
+}
+
+func envOr(name, fallback string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return fallback
+}
+
+func newLogger(format string, w io.Writer) *slog.Logger {
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, nil))
+	}
+	return slog.New(slog.NewJSONHandler(w, nil))
+}

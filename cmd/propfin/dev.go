@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// Demo data of `propfin dev`.
+const (
+	devCompany = "Demo Imobiliária"
+	devKeyFile = "dev-api-key"
+)
+
+func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", ".propfin", "folder of the local PostgreSQL cluster and the demo key, kept between runs")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	if err := fs.Parse(args); err != nil {
+		return errReported
+	}
+	log := newLogger("text", stderr)
+	if err := os.MkdirAll(*dataDir, 0o755); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+
+	pool, stopDB, err := devPostgres(ctx, cfg, *dataDir, log)
+	if err != nil {
+		return err
+	}
+	defer stopDB()
+	rdb, stopRedis, err := devRedis(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopRedis()
+
+	key, err := devAPIKey(ctx, pool, *dataDir)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	fmt.Fprintf(stdout, "API key: %s\n", key)
+	fmt.Fprintf(stdout, "Listening on http://%s\n", ln.Addr())
+	return serveAPI(ctx, ln, apiHandler(pool, rdb, cfg, log), log)
+}
+
+// devPostgres opens DATABASE_URL, or the local cluster in dataDir, and
+// migrates it.
+func devPostgres(ctx context.Context, cfg config, dataDir string, log *slog.Logger) (*pgxpool.Pool, func(), error) {
+	url := cfg.DatabaseURL
+	stop := func(context.Context) error { return nil }
+	if url == "" {
+		var err error
+		log.Info("starting local PostgreSQL", "data_dir", filepath.Join(dataDir, "pg"))
+		url, stop, err = startDevDatabase(ctx, dataDir, log)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	done := func() {
+		if err := stop(context.WithoutCancel(ctx)); err != nil {
+			log.Warn("stop local PostgreSQL", "err", err)
+		}
+	}
+	pool, err := storage.Open(ctx, url)
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	applied, err := storage.MigrateVerbose(ctx, pool)
+	if err != nil {
+		pool.Close()
+		done()
+		return nil, nil, err
+	}
+	log.Info("database ready", "migrations_applied", len(applied))
+	return pool, func() { pool.Close(); done() }, nil
+}
+
+// devRedis connects to REDIS_URL, or runs Redis in process.
+func devRedis(ctx context.Context, cfg config, log *slog.Logger) (*redis.Client, func(), error) {
+	if cfg.RedisURL != "" {
+		rdb, err := openRedis(ctx, cfg.RedisURL)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rdb, func() { rdb.Close() }, nil
+	}
+	mr, err := miniredis.Run()
+	if err != nil {
+		return nil, nil, fmt.Errorf("start in-process redis: %w", err)
+	}
+	log.Info("in-process Redis", "addr", mr.Addr())
+	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	return rdb, func() { rdb.Close(); mr.Close() }, nil
+}
+
+// devAPIKey returns the demo company's key kept in dataDir, issuing a new
+// one when there is none or it no longer works.
+func devAPIKey(ctx context.Context, pool *pgxpool.Pool, dataDir string) (string, error) {
+	path := filepath.Join(dataDir, devKeyFile)
+	if saved, err := os.ReadFile(path); err == nil {
+		key := strings.TrimSpace(string(saved))
+		if _, err := storage.LookupAPIKey(ctx, pool, key); err == nil {
+			return key, nil
+		} else if storage.ErrorCode(err) != storage.Unauthenticated {
+			return "", err
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("read demo key: %w", err)
+	}
+	companyID, userID, err := storage.EnsureCompany(ctx, pool, devCompany)
+	if err != nil {
+		return "", err
+	}
+	key, err := storage.CreateAPIKey(ctx, pool, companyID, userID, "dev")
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(key.Key+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("save demo key: %w", err)
+	}
+	return key.Key, nil
+}

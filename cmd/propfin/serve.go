@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/propfin/propfin/api"
+	"github.com/propfin/propfin/storage"
+)
+
+// shutdownGrace is how long in-flight requests may take after SIGTERM.
+const shutdownGrace = 25 * time.Second
+
+func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writer) error {
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on")
+	if err := fs.Parse(args); err != nil {
+		return errReported
+	}
+	if cfg.DatabaseURL == "" || cfg.RedisURL == "" {
+		return errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
+	}
+	log := newLogger(cfg.LogFormat, stderr)
+	pool, err := storage.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	rdb, err := openRedis(ctx, cfg.RedisURL)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("listening", "addr", ln.Addr().String())
+	return serveAPI(ctx, ln, apiHandler(pool, rdb, cfg, log), log)
+}
+
+func openRedis(ctx context.Context, url string) (*redis.Client, error) {
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
+	}
+	rdb := redis.NewClient(opts)
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		return nil, fmt.Errorf("ping redis: %w", err)
+	}
+	return rdb, nil
+}
+
+func apiHandler(pool *pgxpool.Pool, rdb redis.UniversalClient, cfg config, log *slog.Logger) http.Handler {
+	store := storage.NewStore(pool, storage.DefaultRegistry())
+	return api.New(api.Config{
+		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthCacheTTL: cfg.AuthTTL, Logger: log,
+	}).Handler()
+}
+
+// serveAPI serves until ctx ends, then stops taking connections and lets
+// the requests in flight finish (up to shutdownGrace).
+func serveAPI(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing requests in flight")
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}

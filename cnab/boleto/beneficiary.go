@@ -45,9 +45,24 @@ func (n NossoNumero) Full() string { return n.Number + n.Digit }
 
 // bankRule is one bank's nosso número and free field.
 type bankRule struct {
-	name        string
-	nossoNumero func(b Beneficiary, sequence int64) (NossoNumero, error)
-	freeField   func(b Beneficiary, nn NossoNumero, amount int64) (string, error)
+	name string
+	// number checks the beneficiary fields the bank needs and builds the
+	// nosso número, without its check digit, from a sequence.
+	number func(b Beneficiary, sequence int64) (string, error)
+	// digit is the check digit of a number built by number ("" when the
+	// bank's form has none).
+	digit func(b Beneficiary, number string) string
+	// printed is the form printed on the slip.
+	printed   func(b Beneficiary, number, digit string) string
+	freeField func(b Beneficiary, nn NossoNumero, amount int64) (string, error)
+}
+
+// dashed is the most common printed form, "number-digit".
+func dashed(_ Beneficiary, number, digit string) string {
+	if digit == "" {
+		return number
+	}
+	return number + "-" + digit
 }
 
 var banks = map[string]bankRule{}
@@ -83,11 +98,17 @@ func NewNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
 	if sequence < 0 {
 		return NossoNumero{}, fieldErr(b.Bank, "Sequence", strconv.FormatInt(sequence, 10), "must not be negative")
 	}
-	return r.nossoNumero(b, sequence)
+	number, err := r.number(b, sequence)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	digit := r.digit(b, number)
+	return NossoNumero{Number: number, Digit: digit, Printed: r.printed(b, number, digit)}, nil
 }
 
 // FreeField returns the 25-digit free field (campo livre) of the barcode
 // for the beneficiary and the nosso número (as returned by NewNossoNumero).
+// A nosso número whose Digit is not empty must have the right check digit.
 // The amount in cents matters to Sicredi only, whose free field says
 // whether the slip has an amount.
 func FreeField(b Beneficiary, nn NossoNumero, amount int64) (string, error) {
@@ -98,6 +119,9 @@ func FreeField(b Beneficiary, nn NossoNumero, amount int64) (string, error) {
 	free, err := r.freeField(b, nn, amount)
 	if err != nil {
 		return "", err
+	}
+	if want := r.digit(b, nn.Number); nn.Digit != "" && nn.Digit != want {
+		return "", fieldErr(b.Bank, "NossoNumero", nn.Number+"-"+nn.Digit, "check digit should be %q", want)
 	}
 	if len(free) != freeFieldLen || !isDigits(free) {
 		// A bug in a bank rule, never the caller's input.

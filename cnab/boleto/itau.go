@@ -14,7 +14,7 @@ import "strconv"
 // Wallets 106, 107, 122, 142, 143, 195, 196 and 198 use another free field
 // (with "seu número" and a client code) and are not implemented.
 func init() {
-	banks["341"] = bankRule{name: "Itaú Unibanco", nossoNumero: itauNossoNumero, freeField: itauFreeField}
+	banks["341"] = bankRule{name: "Itaú Unibanco", number: itauNumber, digit: itauDigit, printed: itauPrinted, freeField: itauFreeField}
 }
 
 const itau = "341"
@@ -51,17 +51,22 @@ func itauWalletOnlyDAC(wallet string) bool {
 	return false
 }
 
-func itauNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
-	f, err := itauParse(b)
-	if err != nil {
-		return NossoNumero{}, err
+func itauNumber(b Beneficiary, sequence int64) (string, error) {
+	if _, err := itauParse(b); err != nil {
+		return "", err
 	}
-	number, err := sequenceDigits(itau, sequence, 8)
-	if err != nil {
-		return NossoNumero{}, err
-	}
-	dac := itauDAC(f, number)
-	return NossoNumero{Number: number, Digit: dac, Printed: f.wallet + "/" + number + "-" + dac}, nil
+	return sequenceDigits(itau, sequence, 8)
+}
+
+// itauDigit is called after itauParse accepted b.
+func itauDigit(b Beneficiary, number string) string {
+	f, _ := itauParse(b)
+	return itauDAC(f, number)
+}
+
+func itauPrinted(b Beneficiary, number, digit string) string {
+	f, _ := itauParse(b)
+	return f.wallet + "/" + number + "-" + digit
 }
 
 func itauDAC(f itauFields, number string) string {

@@ -23,6 +23,53 @@ var nossoNumeroVectors = []struct {
 	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "19"}, 6, NossoNumero{"00000000006", "0", "19/00000000006-0"}},
 	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "06"}, 525, NossoNumero{"00000000525", "P", "06/00000000525-P"}},
 	{Beneficiary{Bank: "237", Agency: "1172", Account: "403005", Wallet: "09"}, 1, NossoNumero{"00000000001", "1", "09/00000000001-1"}},
+	// Santander: modulo 11, remainders 0 and 1 give 0, 10 gives 1.
+	{Beneficiary{Bank: "033", Covenant: "1899775", Wallet: "102"}, 566612457800, NossoNumero{"566612457800", "2", "566612457800-2"}},
+	{Beneficiary{Bank: "033", Covenant: "1899775", Wallet: "102"}, 1961005, NossoNumero{"000001961005", "0", "000001961005-0"}},
+	{Beneficiary{Bank: "033", Covenant: "1899775", Wallet: "102"}, 90002720, NossoNumero{"000090002720", "7", "000090002720-7"}},
+	// Banrisul: double digit NC.
+	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 22832563, NossoNumero{"22832563", "51", "22832563-51"}},
+	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 9274, NossoNumero{"00009274", "22", "00009274-22"}},
+	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 9194, NossoNumero{"00009194", "38", "00009194-38"}},
+	// Caixa SIGCB: "14" and 15 digits, modulo 11.
+	{Beneficiary{Bank: "104", Covenant: "245274"}, 1, NossoNumero{"14000000000000001", "4", "14000000000000001-4"}},
+	{Beneficiary{Bank: "104", Covenant: "1242119", Wallet: "RG"}, 157460299, NossoNumero{"14000000157460299", "6", "14000000157460299-6"}},
+	// Banco do Brasil, covenants of 4, 6 and 7 digits.
+	{Beneficiary{Bank: "001", Covenant: "1234", Agency: "1545", Account: "10403005", Wallet: "18"}, 1, NossoNumero{"12340000001", "1", "12340000001-1"}},
+	{Beneficiary{Bank: "001", Covenant: "123456", Agency: "1545", Account: "10403005", Wallet: "18"}, 1, NossoNumero{"12345600001", "7", "12345600001-7"}},
+	{Beneficiary{Bank: "001", Covenant: "1234567", Wallet: "18"}, 1, NossoNumero{"12345670000000001", "", "12345670000000001"}},
+	// Sicredi: YYBNNNNN and modulo 11 over cooperative, station and code.
+	{Beneficiary{Bank: "748", Agency: "1234", Station: "18", Covenant: "12345"}, 12213871, NossoNumero{"12213871", "5", "12/213871-5"}},
+	// Sicoob: weights 3197.
+	{Beneficiary{Bank: "756", Agency: "3069", Covenant: "153850"}, 203210, NossoNumero{"0203210", "1", "0203210-1"}},
+}
+
+// TestCheckDigitTables checks the banks' digit rules on values the sources
+// give for the rule alone.
+func TestCheckDigitTables(t *testing.T) {
+	t.Parallel()
+	// Banco do Brasil's modulo 11 (brcobranca banco_brasil_spec.rb).
+	for number, want := range map[string]string{
+		"12387989000004042": "4",
+		"12387989000061900": "7",
+		"12387989000000719": "2",
+	} {
+		if got := bbModulo11(number); got != want {
+			t.Errorf("bbModulo11(%s) = %s, want %s", number, got, want)
+		}
+	}
+	// Caixa's beneficiary code DV (brcobranca caixa_spec.rb).
+	for code, want := range map[string]string{"245274": "0", "123456": "0", "654321": "9"} {
+		if got := caixaDigit(code); got != want {
+			t.Errorf("caixaDigit(%s) = %s, want %s", code, got, want)
+		}
+	}
+	// Itaú's agency/account DAC (brcobranca itau_spec.rb).
+	for agencyAccount, want := range map[string]int{"060715255": 0, "154785547": 6, "154710207": 7, "081153678": 8} {
+		if got := mod10(agencyAccount); got != want {
+			t.Errorf("mod10(%s) = %d, want %d", agencyAccount, got, want)
+		}
+	}
 }
 
 func TestNossoNumeroVectors(t *testing.T) {

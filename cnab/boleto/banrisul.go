@@ -1,0 +1,74 @@
+package boleto
+
+import "strconv"
+
+// Banrisul (041), per "Banrisul — Cobrança: leiaute do código de barras e
+// cálculo do número de controle (NC)" (see docs/boleto.md).
+//
+// Nosso número: 8 digits chosen by the beneficiary and a double check digit
+// "NC" (see banrisulNC).
+//
+// Free field: product "2" (slips issued by the beneficiary), "1", agency
+// (4), beneficiary code (Covenant, 7), nosso número (8), "40", and the NC
+// of these 23 digits.
+func init() {
+	banks["041"] = bankRule{name: "Banrisul", number: banrisulNumber, digit: banrisulDigit, printed: dashed, freeField: banrisulFreeField}
+}
+
+const banrisul = "041"
+
+type banrisulFields struct{ agency, covenant string }
+
+func banrisulParse(b Beneficiary) (banrisulFields, error) {
+	var f banrisulFields
+	var err error
+	if f.agency, err = digits(banrisul, "Agency", b.Agency, 4, false); err != nil {
+		return f, err
+	}
+	if f.covenant, err = digits(banrisul, "Covenant", b.Covenant, 7, false); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+func banrisulNumber(b Beneficiary, sequence int64) (string, error) {
+	if _, err := banrisulParse(b); err != nil {
+		return "", err
+	}
+	return sequenceDigits(banrisul, sequence, 8)
+}
+
+func banrisulDigit(_ Beneficiary, number string) string { return banrisulNC(number) }
+
+// banrisulNC is Banrisul's double check digit. The first is modulo 10 of
+// the digits. The second is modulo 11 with weights 2 to 7 of the digits
+// followed by the first: remainder 0 gives 0; remainder 1 is not allowed,
+// so the first digit is increased by one (10 becoming 0) and the second
+// computed again; otherwise 11 minus the remainder.
+func banrisulNC(digits string) string {
+	first := mod10(digits)
+	for {
+		r := mod11Sum(digits+strconv.Itoa(first), 7)
+		switch r {
+		case 0:
+			return strconv.Itoa(first) + "0"
+		case 1:
+			first = (first + 1) % 10
+		default:
+			return strconv.Itoa(first) + strconv.Itoa(11-r)
+		}
+	}
+}
+
+func banrisulFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) {
+	f, err := banrisulParse(b)
+	if err != nil {
+		return "", err
+	}
+	number, err := nossoNumeroDigits(banrisul, nn, 8)
+	if err != nil {
+		return "", err
+	}
+	free := "21" + f.agency + f.covenant + number + "40"
+	return free + banrisulNC(free), nil
+}

@@ -107,6 +107,9 @@ func checkTitle(s *state) {
 			s.fail("discount_until", "after the due date")
 		}
 	}
+	if t.WriteOffDays < 0 || t.WriteOffDays > 999 {
+		s.fail("write_off_days", "must be between 0 (bank default) and 999")
+	}
 	max := s.spec.maxProtest
 	if max == 0 {
 		max = 99

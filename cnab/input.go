@@ -32,6 +32,10 @@ type Remittance struct {
 	// Created is the date and time written in the header as the file's
 	// generation time.
 	Created time.Time `json:"created"`
+	// Test marks a file sent while the bank is validating the
+	// beneficiary's files (homologação), for the banks whose header says
+	// so.
+	Test bool `json:"test,omitempty"`
 	// Beneficiary is the account the titles are collected into.
 	Beneficiary Beneficiary `json:"beneficiary"`
 }
@@ -112,6 +116,11 @@ type Title struct {
 	// ProtestDays is the number of days after the due date after which
 	// the title is sent to protest; zero means do not protest.
 	ProtestDays int `json:"protest_days,omitempty"`
+	// WriteOffDays is the number of days after the due date after which
+	// the bank stops accepting payment and returns the title (baixa /
+	// devolução), where the layout carries it; zero leaves the bank's
+	// default.
+	WriteOffDays int `json:"write_off_days,omitempty"`
 	// ProtestBusinessDays counts ProtestDays in business days rather than
 	// calendar days, where the layout can say so.
 	ProtestBusinessDays bool `json:"protest_business_days,omitempty"`

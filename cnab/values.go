@@ -86,3 +86,5 @@ func ifPositive(v func(*state) int64, yes, no int64) func(*state) int64 {
 		return no
 	}
 }
+
+func writeOffDays(s *state) int64 { return int64(s.t.WriteOffDays) }

@@ -1,0 +1,211 @@
+package cnab
+
+// Pieces of the FEBRABAN CNAB 240 collection layout ("Layout Padrão
+// FEBRABAN 240 posições", cobrança) that the banks share. Each bank's file
+// assembles its records from these and from its own fields where its
+// document departs from the standard; TestLayoutTables checks that every
+// assembled record covers positions 1 to 240 exactly once.
+
+// fields concatenates runs of fields into one record table.
+func fields(runs ...[]field) []field {
+	var out []field
+	for _, r := range runs {
+		out = append(out, r...)
+	}
+	return out
+}
+
+// control240 is "Controle" (1-8): bank, batch and record type.
+func control240(bank, batch, typ string) []field {
+	return []field{
+		lit(1, 3, "Código do Banco na Compensação", bank),
+		lit(4, 7, "Lote de Serviço", batch),
+		lit(8, 8, "Tipo de Registro", typ),
+	}
+}
+
+// segment240 is positions 1-17 of a detail segment: control, the record's
+// number in the batch, the segment letter and the movement code 01
+// (entrada de títulos).
+func segment240(bank, letter string) []field {
+	return append(control240(bank, "0001", "3"),
+		num(9, 13, "Nº Sequencial do Registro no Lote", "", batchRecordNumber),
+		lit(14, 14, "Cód. Segmento do Registro Detalhe", letter),
+		blank(15, 15, "Uso Exclusivo FEBRABAN/CNAB"),
+		lit(16, 17, "Código de Movimento Remessa", "01"),
+	)
+}
+
+// fileHeaderStart240 is positions 1-32 of the file header.
+func fileHeaderStart240(bank string) []field {
+	return append(control240(bank, "0000", "0"),
+		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
+		num(18, 18, "Tipo de Inscrição da Empresa", "beneficiary.document", benefDocKind),
+		digits(19, 32, "Número de Inscrição da Empresa", "beneficiary.document", benefDoc),
+	)
+}
+
+// fileHeaderFile240 is positions 73-171 of the file header: names, the
+// generation date and time, the NSA, the layout version and density.
+func fileHeaderFile240(bankName string, version func(*state) string) []field {
+	return []field{
+		text(73, 102, "Nome da Empresa", "beneficiary.name", benefName),
+		lit(103, 132, "Nome do Banco", padRight(bankName, 30)),
+		blank(133, 142, "Uso Exclusivo FEBRABAN/CNAB"),
+		lit(143, 143, "Código Remessa / Retorno", "1"),
+		date8(144, 151, "Data de Geração do Arquivo", "created", created),
+		num(152, 157, "Hora de Geração do Arquivo", "created", createdTime),
+		num(158, 163, "Número Seqüencial do Arquivo", "sequence", sequence),
+		digits(164, 166, "Nº da Versão do Layout do Arquivo", "version", version),
+		zero(167, 171, "Densidade de Gravação do Arquivo"),
+	}
+}
+
+// batchHeaderStart240 is positions 1-33 of the batch header.
+func batchHeaderStart240(bank string, version func(*state) string) []field {
+	return append(control240(bank, "0001", "1"),
+		lit(9, 9, "Tipo de Operação", "R"),
+		lit(10, 11, "Tipo de Serviço", "01"),
+		zero(12, 13, "Uso Exclusivo FEBRABAN/CNAB"),
+		digits(14, 16, "Nº da Versão do Layout do Lote", "version", version),
+		blank(17, 17, "Uso Exclusivo FEBRABAN/CNAB"),
+		num(18, 18, "Tipo de Inscrição da Empresa", "beneficiary.document", benefDocKind),
+		digits(19, 33, "Número de Inscrição da Empresa", "beneficiary.document", benefDoc),
+	)
+}
+
+// batchHeaderEnd240 is positions 74-240 of the batch header: name,
+// messages, the remittance number and date.
+func batchHeaderEnd240() []field {
+	return []field{
+		text(74, 103, "Nome da Empresa", "beneficiary.name", benefName),
+		blank(104, 143, "Mensagem 1"),
+		blank(144, 183, "Mensagem 2"),
+		num(184, 191, "Número Remessa/Retorno", "sequence", sequence),
+		date8(192, 199, "Data de Gravação Remessa/Retorno", "created", created),
+		zero(200, 207, "Data do Crédito"),
+		blank(208, 240, "Uso Exclusivo FEBRABAN/CNAB"),
+	}
+}
+
+// titleP240 is positions 78-100 of segment P: due date and amount.
+func titleP240() []field {
+	return []field{
+		date8(78, 85, "Data de Vencimento do Título", "due", due),
+		num(86, 100, "Valor Nominal do Título", "amount", amount),
+	}
+}
+
+// chargesP240 is positions 107-195 of segment P: kind, acceptance, issue
+// date, interest (code 1, an amount per day, from the day after the due
+// date; 3, none), discount 1 (code 1, a fixed amount until a date), IOF
+// and abatement.
+func chargesP240() []field {
+	return []field{
+		digits(107, 108, "Espécie do Título", "kind", kindCode),
+		lit(109, 109, "Identific. de Título Aceito/Não Aceito", "N"),
+		date8(110, 117, "Data da Emissão do Título", "issued", issued),
+		num(118, 118, "Código do Juros de Mora", "interest_per_day", ifPositive(interestPerDay, 1, 3)),
+		date8(119, 126, "Data do Juros de Mora", "interest_per_day", interestDate),
+		num(127, 141, "Juros de Mora por Dia/Taxa", "interest_per_day", interestPerDay),
+		num(142, 142, "Código do Desconto 1", "discount", ifPositive(discount, 1, 0)),
+		date8(143, 150, "Data do Desconto 1", "discount_until", discountUntil),
+		num(151, 165, "Valor/Percentual a ser Concedido", "discount", discount),
+		zero(166, 180, "Valor do IOF a ser Recolhido"),
+		zero(181, 195, "Valor do Abatimento"),
+	}
+}
+
+// protestP240 is positions 221-223 of segment P with the FEBRABAN codes:
+// 1 calendar days, 2 business days, 3 do not protest.
+func protestP240() []field {
+	return []field{
+		num(221, 221, "Código para Protesto", "protest_days", protestCode240),
+		num(222, 223, "Número de Dias para Protesto", "protest_days", protestDays),
+	}
+}
+
+func protestCode240(s *state) int64 {
+	switch {
+	case s.t.ProtestDays == 0:
+		return 3
+	case s.t.ProtestBusinessDays:
+		return 2
+	}
+	return 1
+}
+
+// payerQ240 is positions 18-209 of segment Q: the payer and an empty
+// drawer (sacador/avalista).
+func payerQ240() []field {
+	return []field{
+		num(18, 18, "Tipo de Inscrição do Pagador", "payer.document", payerDocKind),
+		digits(19, 33, "Número de Inscrição do Pagador", "payer.document", payerDoc),
+		text(34, 73, "Nome do Pagador", "payer.name", payerName),
+		text(74, 113, "Endereço do Pagador", "payer.address", payerAddress),
+		text(114, 128, "Bairro do Pagador", "payer.district", payerDistrict),
+		digits(129, 133, "CEP do Pagador", "payer.zip", payerZIP5),
+		digits(134, 136, "Sufixo do CEP do Pagador", "payer.zip", payerZIP3),
+		text(137, 151, "Cidade do Pagador", "payer.city", payerCity),
+		text(152, 153, "Unidade da Federação do Pagador", "payer.state", payerState),
+		zero(154, 154, "Tipo de Inscrição do Sacador/Avalista"),
+		zero(155, 169, "Número de Inscrição do Sacador/Avalista"),
+		blank(170, 209, "Nome do Sacador/Avalista"),
+	}
+}
+
+// discountsFineR240 is positions 18-89 of segment R: no discounts 2 and
+// 3, and the late fee (code 2, a percentage, from the day after the due
+// date; 0, none).
+func discountsFineR240() []field {
+	return []field{
+		zero(18, 18, "Código do Desconto 2"),
+		zero(19, 26, "Data do Desconto 2"),
+		zero(27, 41, "Valor/Percentual a ser Concedido 2"),
+		zero(42, 42, "Código do Desconto 3"),
+		zero(43, 50, "Data do Desconto 3"),
+		zero(51, 65, "Valor/Percentual a ser Concedido 3"),
+		num(66, 66, "Código da Multa", "fine_percent", ifPositive(finePercent, 2, 0)),
+		date8(67, 74, "Data da Multa", "fine_percent", fineDate),
+		num(75, 89, "Valor/Percentual a ser Aplicado", "fine_percent", finePercent),
+	}
+}
+
+// batchTrailerStart240 is positions 1-23 of the batch trailer: control and
+// the number of records in the batch (its header, details and trailer).
+func batchTrailerStart240(bank string) []field {
+	return append(control240(bank, "0001", "5"),
+		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
+		num(18, 23, "Quantidade de Registros no Lote", "", batchRecordCount),
+	)
+}
+
+// simpleTotals240 is positions 24-46 of the batch trailer: the number and
+// total amount of the titles in cobrança simples.
+func simpleTotals240() []field {
+	return []field{
+		num(24, 29, "Quantidade de Títulos em Cobrança Simples", "", titleCount),
+		num(30, 46, "Valor Total dos Títulos em Carteiras Simples", "", titleTotal),
+	}
+}
+
+// fileTrailerStart240 is positions 1-29 of the file trailer: one batch
+// and the number of records in the file, trailer included.
+func fileTrailerStart240(bank string) []field {
+	return append(control240(bank, "9999", "9"),
+		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
+		lit(18, 23, "Quantidade de Lotes do Arquivo", "000001"),
+		num(24, 29, "Quantidade de Registros do Arquivo", "", recordNumber),
+	)
+}
+
+// batchRecordCount counts the batch header, the detail records and the
+// batch trailer.
+func batchRecordCount(s *state) int64 { return int64(s.batchRecord) + 2 }
+
+func padRight(s string, n int) string {
+	for len(s) < n {
+		s += " "
+	}
+	return s[:n]
+}

@@ -1,0 +1,262 @@
+//go:build unix
+
+package pgcluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// orphanEnv makes the test binary start a throwaway cluster in the named
+// directory, print its port and exit without stopping it.
+const orphanEnv = "PGCLUSTER_TEST_ORPHAN_DIR"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(orphanEnv); dir != "" {
+		c, err := Start(context.Background(), Options{DataDir: dir, Throwaway: true})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		fmt.Println("port", c.Port())
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// reachableTempDir returns a new directory that the server account can
+// enter also when the tests run as root (t.TempDir's parents are private).
+func reachableTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "pgcluster-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+func start(t *testing.T, opts Options) *Cluster {
+	t.Helper()
+	c, err := Start(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	return c
+}
+
+func connect(t *testing.T, c *Cluster) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), c.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+func setting(t *testing.T, conn *pgx.Conn, name string) string {
+	t.Helper()
+	var v string
+	if err := conn.QueryRow(t.Context(), "SELECT current_setting($1)", name).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestStartStopRestartKeepsData(t *testing.T) {
+	t.Parallel()
+	dataDir := filepath.Join(reachableTempDir(t), "cluster", "data")
+
+	first, err := Start(t.Context(), Options{DataDir: dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Attached() {
+		t.Fatal("a new cluster reports Attached")
+	}
+	conn := connect(t, first)
+	for name, want := range map[string]string{
+		"listen_addresses":        "127.0.0.1",
+		"unix_socket_directories": "",
+		"server_encoding":         "UTF8",
+		"lc_collate":              "C",
+		"fsync":                   "on",
+		"is_superuser":            "on",
+	} {
+		if got := setting(t, conn, name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	if _, err := conn.Exec(t.Context(), "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here')"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close(t.Context())
+	if err := first.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, pidFileName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("after Stop, %s: %v; want it gone", pidFileName, err)
+	}
+	if err := first.Stop(t.Context()); err != nil {
+		t.Errorf("second Stop: %v", err)
+	}
+
+	second := start(t, Options{DataDir: dataDir})
+	var v string
+	if err := connect(t, second).QueryRow(t.Context(), "SELECT v FROM kept").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if v != "still here" {
+		t.Errorf("after restart: %q", v)
+	}
+	assertOwnedByServerAccount(t, dataDir)
+}
+
+// assertOwnedByServerAccount checks, when the tests run as root, that the
+// data directory belongs to the postgres account.
+func assertOwnedByServerAccount(t *testing.T, dataDir string) {
+	t.Helper()
+	acct, err := serverAccount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := uint32(os.Geteuid())
+	if acct.name != "" {
+		want = acct.uid
+	}
+	if got := ownerOf(t, dataDir); got != want {
+		t.Errorf("data directory owned by uid %d, want %d", got, want)
+	}
+}
+
+func TestStartAttachesToRunningCluster(t *testing.T) {
+	t.Parallel()
+	dataDir := filepath.Join(reachableTempDir(t), "data")
+	owner := start(t, Options{DataDir: dataDir})
+
+	guest, err := Start(t.Context(), Options{DataDir: dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !guest.Attached() {
+		t.Error("second Start on a running cluster does not report Attached")
+	}
+	if guest.URL("app") != owner.URL("app") {
+		t.Errorf("guest URL %s, owner URL %s", guest.URL("app"), owner.URL("app"))
+	}
+	if _, err := connect(t, guest).Exec(t.Context(), "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := guest.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := connect(t, owner).Exec(t.Context(), "SELECT 1"); err != nil {
+		t.Errorf("the owner's server is gone after the guest's Stop: %v", err)
+	}
+}
+
+func TestThrowawayClusterIsRemovedByStop(t *testing.T) {
+	t.Parallel()
+	dataDir := filepath.Join(reachableTempDir(t), "data")
+	c, err := Start(t.Context(), Options{DataDir: dataDir, Throwaway: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := setting(t, connect(t, c), "fsync"); got != "off" {
+		t.Errorf("fsync = %q in a throwaway cluster", got)
+	}
+	if err := c.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dataDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("data directory after Stop: %v; want it removed", err)
+	}
+}
+
+func TestThrowawayClusterIsRemovedWhenProcessEnds(t *testing.T) {
+	t.Parallel()
+	// Directly in the temporary directory, as storagetest puts it: the
+	// watchdog, running as the server account, can delete it there.
+	dataDir, err := os.MkdirTemp("", "pgcluster-orphan-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dataDir) })
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), orphanEnv+"="+dataDir)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("helper process: %v", err)
+	}
+	var port int
+	if _, err := fmt.Sscanf(string(out), "port %d", &port); err != nil {
+		t.Fatalf("helper printed %q: %v", out, err)
+	}
+
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, statErr := os.Stat(dataDir)
+		conn, dialErr := net.Dial("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+		if dialErr == nil {
+			conn.Close()
+		}
+		if errors.Is(statErr, fs.ErrNotExist) && dialErr != nil {
+			return // server stopped, directory removed
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a minute after the process ended: data directory: %v, port %d: %v", statErr, port, dialErr)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestStartOnTakenPortFails(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+
+	dataDir := filepath.Join(reachableTempDir(t), "data")
+	c, err := Start(t.Context(), Options{DataDir: dataDir, Port: port, Throwaway: true})
+	if err == nil {
+		c.Stop(context.Background())
+		t.Fatalf("started on port %d, which is taken", port)
+	}
+	if !errors.Is(err, errPortTaken) || !strings.Contains(err.Error(), strconv.Itoa(port)) {
+		t.Errorf("error %q does not say port %d is taken", err, port)
+	}
+	if _, err := os.Stat(dataDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("throwaway data directory after a failed start: %v; want it removed", err)
+	}
+}
+
+func TestStartWithoutDataDir(t *testing.T) {
+	t.Parallel()
+	if _, err := Start(t.Context(), Options{}); err == nil || !strings.Contains(err.Error(), "no data directory") {
+		t.Errorf("err = %v", err)
+	}
+}

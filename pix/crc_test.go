@@ -43,3 +43,40 @@ func TestParseHex4(t *testing.T) {
 		}
 	}
 }
+
+// crcBitwise is the textbook bit-at-a-time CRC-16/CCITT-FALSE, to check
+// the table-driven one against.
+func crcBitwise(s string) uint16 {
+	crc := uint16(0xFFFF)
+	for i := 0; i < len(s); i++ {
+		crc ^= uint16(s[i]) << 8
+		for range 8 {
+			if crc&0x8000 != 0 {
+				crc = crc<<1 ^ 0x1021
+			} else {
+				crc <<= 1
+			}
+		}
+	}
+	return crc
+}
+
+func TestCRC16MatchesBitwise(t *testing.T) {
+	t.Parallel()
+	for n := range len(bcbBRCode) + 1 {
+		for _, s := range []string{bcbBRCode[:n], accentedCity[:min(n, len(accentedCity))]} {
+			if got, want := CRC16(s), crcBitwise(s); got != want {
+				t.Fatalf("CRC16(%q) = %04X, bitwise %04X", s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzCRC16(f *testing.F) {
+	f.Add("123456789")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := CRC16(s), crcBitwise(s); got != want {
+			t.Fatalf("CRC16(%q) = %04X, bitwise %04X", s, got, want)
+		}
+	})
+}

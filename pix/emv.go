@@ -11,7 +11,7 @@ type object struct {
 	length int    // declared length, in characters
 	value  string // the value, or what remains of the container on overrun
 	pos    int    // byte offset of the ID in the scanned container
-	at     int    // character offset of the ID in the whole payload (for messages)
+	at     int    // character offset (from 0) of the ID in the whole payload
 }
 
 // scan statuses.
@@ -27,9 +27,10 @@ const (
 // the ASCII payloads the standard allows, characters and bytes agree.
 type scanner struct {
 	s     string
-	pos   int // byte offset of the next object
-	chars int // characters consumed so far
-	base  int // character offset of s in the whole payload
+	pos   int  // byte offset of the next object
+	chars int  // characters consumed so far
+	base  int  // character offset of s in the whole payload
+	ascii bool // s is all ASCII: characters are bytes
 }
 
 // next reads one object. On scanSyntax and scanOverrun the object carries
@@ -46,7 +47,10 @@ func (sc *scanner) next() (object, int) {
 	}
 	o.id = rest[:2]
 	o.length = int(rest[2]-'0')*10 + int(rest[3]-'0')
-	end, ok := takeChars(rest, 4, o.length)
+	end, ok := 4+o.length, len(rest) >= 4+o.length
+	if !sc.ascii {
+		end, ok = takeChars(rest, 4, o.length)
+	}
 	if !ok {
 		o.value = rest[4:]
 		return o, scanOverrun
@@ -75,6 +79,25 @@ func takeChars(s string, from, n int) (int, bool) {
 	return end, true
 }
 
+// isASCII reports whether s has only 7-bit characters, eight bytes at a
+// time.
+func isASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 func allDigits(s string) bool {
@@ -94,14 +117,14 @@ func scanProblem(field string, o object, status int) Problem {
 	if status == scanSyntax {
 		if len(o.value) < 4 {
 			return Problem{CodeSyntax, field, fmt.Sprintf(
-				"at character %d: an object needs a two-digit ID and a two-digit length, but only %q remains", o.at, o.value)}
+				"at character %d: an object needs a two-digit ID and a two-digit length, but only %q remains", o.at+1, o.value)}
 		}
 		return Problem{CodeSyntax, field, fmt.Sprintf(
-			"at character %d: expected a two-digit ID and a two-digit length, found %q", o.at, prefixChars(o.value, 4))}
+			"at character %d: expected a two-digit ID and a two-digit length, found %q", o.at+1, prefixChars(o.value, 4))}
 	}
 	return Problem{CodeOverrun, field, fmt.Sprintf(
 		"at character %d: object %s declares %d characters but only %d remain",
-		o.at, o.id, o.length, utf8.RuneCountInString(o.value))}
+		o.at+1, o.id, o.length, utf8.RuneCountInString(o.value))}
 }
 
 // prefixChars is the first n characters of s.

@@ -84,8 +84,7 @@ func isEmail(k string) bool {
 		return false
 	}
 	for i := 0; i < len(local); i++ {
-		c := local[i]
-		if !isAlnum(rune(c)) && !strings.ContainsRune(".!#$&'*+/=?^_`{|}~-", rune(c)) {
+		if !emailLocal[local[i]] {
 			return false
 		}
 	}
@@ -101,6 +100,14 @@ func isEmail(k string) bool {
 	}
 	return true
 }
+
+// emailLocal marks the bytes allowed in an e-mail key's local part.
+var emailLocal = func() (t [256]bool) {
+	for c := range 128 {
+		t[c] = isAlnum(rune(c)) || strings.ContainsRune(".!#$&'*+/=?^_`{|}~-", rune(c))
+	}
+	return t
+}()
 
 func isUUID(k string) bool {
 	for i := 0; i < len(k); i++ {

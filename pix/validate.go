@@ -31,6 +31,7 @@ type checker struct {
 	complete bool      // the structure was read to its end
 	crcPos   int       // byte offset of object 63's ID
 	crcLast  bool      // object 63 was read and nothing follows it
+	ascii    bool      // the payload is all ASCII: characters are bytes
 	hasTxID  bool      // 62.05 was read
 	// brokenAccount and brokenAdditional: the PIX template or template 62
 	// could not be read to its end, so what it lacks is not reported.
@@ -41,8 +42,17 @@ func (c *checker) add(code, field, msg string) {
 	c.probs = append(c.probs, Problem{Code: code, Field: field, Message: msg})
 }
 
+// chars counts the characters of s.
+func (c *checker) chars(s string) int {
+	if c.ascii {
+		return len(s)
+	}
+	return utf8.RuneCountInString(s)
+}
+
 func (c *checker) checkLength(payload string) {
-	if n := utf8.RuneCountInString(payload); n > MaxLength {
+	c.ascii = isASCII(payload)
+	if n := c.chars(payload); n > MaxLength {
 		c.add(CodeTooLong, FieldPayload, fmt.Sprintf(
 			"the payload has %d characters; at most %d are allowed", n, MaxLength))
 	}
@@ -50,7 +60,7 @@ func (c *checker) checkLength(payload string) {
 
 // read scans the top-level objects and the templates inside them.
 func (c *checker) read(payload string) {
-	sc := scanner{s: payload}
+	sc := scanner{s: payload, ascii: c.ascii || isASCII(payload)}
 	for first := true; ; first = false {
 		o, status := sc.next()
 		switch status {
@@ -68,13 +78,13 @@ func (c *checker) read(payload string) {
 		id := idNumber(o.id)
 		if c.seen[id] {
 			c.add(CodeDuplicate, fieldOf(id, o.id), fmt.Sprintf(
-				"at character %d: object %s appears more than once", o.at, o.id))
+				"at character %d: object %s appears more than once", o.at+1, o.id))
 			continue
 		}
 		c.seen[id] = true
 		if o.length == 0 {
 			c.add(CodeEmptyValue, fieldOf(id, o.id), fmt.Sprintf(
-				"at character %d: object %s has length 00; an object holds 1 to 99 characters", o.at, o.id))
+				"at character %d: object %s has length 00; an object holds 1 to 99 characters", o.at+1, o.id))
 			continue
 		}
 		c.assign(id, o)
@@ -156,7 +166,7 @@ func (c *checker) assign(id int, o object) {
 
 // subScanner reads the objects of a template's value.
 func subScanner(o object) scanner {
-	return scanner{s: o.value, base: o.at + 4}
+	return scanner{s: o.value, base: o.at + 4, ascii: isASCII(o.value)}
 }
 
 // guiOf finds object 00 in a template without reporting anything.
@@ -196,13 +206,13 @@ func (c *checker) checkSub(seen *[100]bool, sub object, field string) bool {
 	id := idNumber(sub.id)
 	if seen[id] {
 		c.add(CodeDuplicate, field, fmt.Sprintf(
-			"at character %d: object %s appears more than once in the template", sub.at, sub.id))
+			"at character %d: object %s appears more than once in the template", sub.at+1, sub.id))
 		return false
 	}
 	seen[id] = true
 	if sub.length == 0 {
 		c.add(CodeEmptyValue, field, fmt.Sprintf(
-			"at character %d: object %s has length 00; an object holds 1 to 99 characters", sub.at, sub.id))
+			"at character %d: object %s has length 00; an object holds 1 to 99 characters", sub.at+1, sub.id))
 		return false
 	}
 	return true
@@ -276,7 +286,7 @@ func (c *checker) additionalData(o object) {
 // that could not.
 func (c *checker) checkContent(payload string) {
 	p := &c.p
-	c.fixed(0, FieldPayloadFormat, "payload format indicator", p.FormatIndicator, formatVersion1)
+	c.fixed(0, FieldPayloadFormat, "payload format indicator (00)", p.FormatIndicator, formatVersion1)
 	if v := p.PointOfInitiation; v != "" && v != InitiationStatic && v != InitiationDynamic {
 		c.add(CodeInvalidValue, FieldPointOfInitiation, fmt.Sprintf(
 			"point of initiation method (01) must be 11 (static) or 12 (dynamic), not %q", v))
@@ -286,13 +296,13 @@ func (c *checker) checkContent(payload string) {
 		c.add(CodeInvalidValue, FieldMCC, fmt.Sprintf(
 			"merchant category code (52) must be four digits, such as 0000, not %q", p.MCC))
 	}
-	c.fixed(53, FieldCurrency, "transaction currency", p.Currency, currencyBRL)
+	c.fixed(53, FieldCurrency, "transaction currency (53)", p.Currency, currencyBRL)
 	if p.Amount != "" {
 		if msg := checkAmount(p.Amount); msg != "" {
 			c.add(CodeInvalidAmount, FieldAmount, "transaction amount (54) "+msg)
 		}
 	}
-	c.fixed(58, FieldCountry, "country code", p.Country, countryBrazil)
+	c.fixed(58, FieldCountry, "country code (58)", p.Country, countryBrazil)
 	if c.present(59, FieldMerchantName, "merchant name (59)") {
 		c.text(FieldMerchantName, "merchant name (59)", p.MerchantName, maxName)
 	}
@@ -324,17 +334,17 @@ func (c *checker) present(id int, field, name string) bool {
 }
 
 func (c *checker) fixed(id int, field, name, value, want string) {
-	if !c.present(id, field, fmt.Sprintf("%s (%02d)", name, id)) {
+	if !c.present(id, field, name) {
 		return
 	}
 	if value != want && value != "" { // "" was reported as empty_value
-		c.add(CodeInvalidValue, field, fmt.Sprintf("%s (%02d) must be %q, not %q", name, id, want, value))
+		c.add(CodeInvalidValue, field, fmt.Sprintf("%s must be %q, not %q", name, want, value))
 	}
 }
 
 // text checks a free-text field: length in characters and character set.
 func (c *checker) text(field, name, value string, limit int) {
-	if n := utf8.RuneCountInString(value); n > limit {
+	if n := c.chars(value); n > limit {
 		c.add(CodeTooLong, field, fmt.Sprintf("%s has %d characters; at most %d are allowed", name, n, limit))
 	}
 	if at, r, ok := commonCharset(value); !ok {
@@ -384,8 +394,7 @@ func checkURL(u string) Problems {
 		probs = append(probs, Problem{CodeTooLong, FieldURL, fmt.Sprintf(
 			"location URL (26.25) has %d characters; at most %d are allowed", n, maxURL)})
 	}
-	lower := strings.ToLower(u)
-	if strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://") {
+	if hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://") {
 		probs = append(probs, Problem{CodeInvalidURL, FieldURL,
 			"location URL (26.25) is written without its scheme: drop the leading https://"})
 	}
@@ -394,6 +403,10 @@ func checkURL(u string) Problems {
 			"location URL (26.25) has %q at character %d; a URL holds printable ASCII without spaces", r, at)})
 	}
 	return probs
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 func urlCharset(u string) (int, rune, bool) {

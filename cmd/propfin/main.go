@@ -39,6 +39,7 @@ func commands() map[string]command {
 		"migrate": runMigrate,
 		"dev":     runDev,
 		"apikey":  runAPIKey,
+		"pix":     runPix,
 	}
 }
 

@@ -40,6 +40,7 @@ func commands() map[string]command {
 		"dev":     runDev,
 		"apikey":  runAPIKey,
 		"pix":     runPix,
+		"cnab":    runCnab,
 	}
 }
 

@@ -10,20 +10,24 @@ import (
 // meaning of every "date" field of the API. The zero Date means "not set".
 // Dates compare with ==, Before, After and Compare.
 type Date struct {
-	n int32 // days since 0000-03-01 plus one; 0 is the zero Date
+	// n packs year<<9 | month<<5 | day, which orders like the dates;
+	// 0 is the zero Date.
+	n int32
 }
 
 // epochShift turns days since 1970-01-01 into days since 0000-03-01.
 const epochShift = 719468
 
+func pack(y, m, d int) Date { return Date{n: int32(y<<9 | m<<5 | d)} }
+
 // NewDate returns the date y-m-d. Out-of-range days and months are
 // normalised as time.Date does (2024-02-30 is 2024-03-01).
 func NewDate(y int, m time.Month, d int) Date {
-	if m < 1 || m > 12 || d < 1 || d > 28 {
+	if m < 1 || m > 12 || d < 1 || d > 28 && d > daysIn(y, m) {
 		t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		y, m, d = t.Date()
 	}
-	return Date{n: int32(daysFromCivil(y, int(m), d) + epochShift + 1)}
+	return pack(y, int(m), d)
 }
 
 // DateOf returns the calendar date of t in t's location.
@@ -69,23 +73,33 @@ func (d Date) IsZero() bool { return d.n == 0 }
 
 // Date returns the year, month and day.
 func (d Date) Date() (year int, month time.Month, day int) {
-	y, m, dd := civilFromDays(int(d.n) - 1 - epochShift)
-	return y, time.Month(m), dd
+	return int(d.n >> 9), time.Month(d.n >> 5 & 15), int(d.n & 31)
 }
 
 // Year returns the year.
-func (d Date) Year() int { y, _, _ := d.Date(); return y }
+func (d Date) Year() int { return int(d.n >> 9) }
 
 // Month returns the month of the year.
-func (d Date) Month() time.Month { _, m, _ := d.Date(); return m }
+func (d Date) Month() time.Month { return time.Month(d.n >> 5 & 15) }
 
 // Day returns the day of the month.
-func (d Date) Day() int { _, _, dd := d.Date(); return dd }
+func (d Date) Day() int { return int(d.n & 31) }
+
+// days returns the number of days since 1970-01-01.
+func (d Date) days() int {
+	y, m, dd := d.Date()
+	return daysFromCivil(y, int(m), dd)
+}
+
+func fromDays(n int) Date {
+	y, m, d := civilFromDays(n)
+	return pack(y, m, d)
+}
 
 // Weekday returns the day of the week.
 func (d Date) Weekday() time.Weekday {
 	// 1970-01-01 was a Thursday.
-	w := (int(d.n) - 1 - epochShift + 4) % 7
+	w := (d.days() + 4) % 7
 	if w < 0 {
 		w += 7
 	}
@@ -93,7 +107,12 @@ func (d Date) Weekday() time.Weekday {
 }
 
 // AddDays returns the date n days later (earlier when n is negative).
-func (d Date) AddDays(n int) Date { return Date{n: d.n + int32(n)} }
+func (d Date) AddDays(n int) Date {
+	if day := d.Day() + n; day >= 1 && day <= 28 {
+		return Date{n: d.n + int32(n)} // same month
+	}
+	return fromDays(d.days() + n)
+}
 
 // AddMonths returns the same day n months later, clamped to the last day
 // of the target month: 2024-01-31 plus one month is 2024-02-29.
@@ -103,7 +122,12 @@ func (d Date) AddMonths(n int) Date {
 
 // DaysUntil returns the number of days from d to e (negative when e is
 // before d).
-func (d Date) DaysUntil(e Date) int { return int(e.n - d.n) }
+func (d Date) DaysUntil(e Date) int {
+	if d.n>>5 == e.n>>5 { // same month
+		return int(e.n - d.n)
+	}
+	return e.days() - d.days()
+}
 
 // Before reports whether d is before e.
 func (d Date) Before(e Date) bool { return d.n < e.n }
@@ -189,10 +213,7 @@ type Month int32
 func NewMonth(y int, m time.Month) Month { return Month(y*12 + int(m) - 1) }
 
 // MonthOf returns the month of d.
-func MonthOf(d Date) Month {
-	y, m, _ := d.Date()
-	return NewMonth(y, m)
-}
+func MonthOf(d Date) Month { return NewMonth(d.Year(), d.Month()) }
 
 // ParseMonth reads YYYY-MM.
 func ParseMonth(s string) (Month, error) {
@@ -229,7 +250,7 @@ func dayInMonth(m Month, d int) Date {
 	if n := m.Days(); d > n {
 		d = n
 	}
-	return NewDate(m.Year(), m.Month(), d)
+	return pack(m.Year(), int(m.Month()), d)
 }
 
 func daysIn(y int, m time.Month) int {

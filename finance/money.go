@@ -15,10 +15,16 @@ var (
 	one     = decimal.NewFromInt(1)
 )
 
-// RoundCents rounds d half away from zero to two decimal places.
-func RoundCents(d decimal.Decimal) decimal.Decimal { return d.Round(2) }
+// RoundCents rounds d half away from zero to two decimal places. An
+// amount already in cents is returned as it is.
+func RoundCents(d decimal.Decimal) decimal.Decimal {
+	if d.Exponent() >= -2 {
+		return d
+	}
+	return d.Round(2)
+}
 
 // percentOf returns pct percent of base, rounded to the cent.
 func percentOf(base, pct decimal.Decimal) decimal.Decimal {
-	return RoundCents(base.Mul(pct).Div(hundred))
+	return RoundCents(base.Mul(pct).Shift(-2))
 }

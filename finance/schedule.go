@@ -81,8 +81,9 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	g := newGenerator(c, in.Items, in.RentItemID)
 	taken := takenSlots(in.Invoices)
 	var out []Invoice
+	var installments []int
 	if n := c.RecurrencyAmount; n > 0 && n <= 360 {
-		out = make([]Invoice, 0, n)
+		out, installments = make([]Invoice, 0, n), make([]int, 0, n)
 	}
 	for g.next() {
 		if g.due.After(in.Until) {
@@ -92,7 +93,9 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 			continue
 		}
 		out = append(out, g.invoice())
+		installments = append(installments, g.n)
 	}
+	g.describe(out, installments)
 	return Schedule{Invoices: out}, nil
 }
 
@@ -113,6 +116,14 @@ type generator struct {
 	rent       decimal.Decimal // full-period rent or sale installment
 	dueDay     int
 	label      string
+
+	// What a full period bills, computed once per contract: each item's
+	// amount, and the total of the last set of items that applied.
+	fullItem   []decimal.Decimal
+	cacheMask  uint64
+	cacheTotal decimal.Decimal
+	cacheOK    bool
+	lineBuf    []InvoiceItem // backing store the invoices' lines are cut from
 
 	n           int    // installments produced so far
 	cursor      Date   // start of the next period
@@ -139,6 +150,10 @@ func newGenerator(c *Contract, items []ContractItem, rentItemID int64) *generato
 	g.rent = RoundCents(c.RentAmount())
 	if c.Type == ContractSale {
 		g.rent = c.Amount.Sub(c.SignalAmount).DivRound(decimal.NewFromInt(int64(c.RecurrencyAmount)), 2)
+	}
+	g.fullItem = make([]decimal.Decimal, len(items))
+	for i := range items {
+		g.fullItem[i] = itemAmount(&items[i], g.rent)
 	}
 	return g
 }
@@ -242,34 +257,54 @@ func (g *generator) periodRent(p period) decimal.Decimal {
 // invoice builds the current installment's invoice.
 func (g *generator) invoice() Invoice {
 	c := g.c
-	periods := [2]period{g.first, g.last}
-	np := 1
-	if g.last != g.first {
-		np = 2
-	}
-	lines := make([]InvoiceItem, 1, 1+len(g.items))
-	rent := g.periodRent(periods[0])
+	lines := g.lines()
+	rent := g.periodRent(g.first)
 	rents := [2]decimal.Decimal{rent}
-	if np == 2 {
-		rents[1] = g.periodRent(periods[1])
+	full := g.first == g.last && rent.Equal(g.rent) && len(g.items) <= 64
+	if g.first != g.last {
+		rents[1] = g.periodRent(g.last)
 		rent = rent.Add(rents[1])
 	}
-	lines[0] = InvoiceItem{ItemID: g.rentItemID, Amount: rent, Description: g.label}
-	total := rent
+	lines = append(lines, InvoiceItem{ItemID: g.rentItemID, Amount: rent, Description: g.label})
+	months := [2]Month{MonthOf(g.first.start), MonthOf(g.last.start)}
+	np := 1
+	if g.first != g.last {
+		np = 2
+	}
+	var mask uint64
 	for i := range g.items {
 		it := &g.items[i]
 		amount, ok := decimal.Decimal{}, false
 		for k := 0; k < np; k++ {
-			a, applies := itemAmount(it, MonthOf(periods[k].start), rents[k])
-			if applies {
-				amount, ok = amount.Add(a), true
+			if !itemApplies(it, months[k]) {
+				continue
+			}
+			a := g.fullItem[i]
+			if !full {
+				a = itemAmount(it, rents[k])
+			}
+			if ok {
+				amount = amount.Add(a)
+			} else {
+				amount, ok = a, true
 			}
 		}
 		if !ok {
 			continue
 		}
+		if i < 64 {
+			mask |= 1 << i
+		}
 		lines = append(lines, InvoiceItem{ItemID: it.ItemID, Amount: amount, Description: it.Description})
-		total = total.Add(amount)
+	}
+	var total decimal.Decimal
+	if full && g.cacheOK && mask == g.cacheMask {
+		total = g.cacheTotal
+	} else {
+		total = sumLines(lines)
+		if full {
+			g.cacheMask, g.cacheTotal, g.cacheOK = mask, total, true
+		}
 	}
 	return Invoice{
 		Type:          InvoiceContract,
@@ -279,7 +314,6 @@ func (g *generator) invoice() Invoice {
 		AccountID:     c.AccountID,
 		BillingID:     c.BillingID,
 		BillingMethod: c.BillingMethod,
-		Description:   g.description(),
 		Total:         total,
 		Date:          g.first.start,
 		DueDate:       g.due,
@@ -290,41 +324,80 @@ func (g *generator) invoice() Invoice {
 	}
 }
 
-// itemAmount is what a contract item adds for one period of competence
-// month m whose rent line is rent; false when the item does not apply.
-func itemAmount(it *ContractItem, m Month, rent decimal.Decimal) (decimal.Decimal, bool) {
-	if it.Mode == ItemModeCommission {
-		return decimal.Decimal{}, false
+// lines returns an empty slice with room for one invoice's lines, cut
+// from a buffer shared by the contract's invoices (its capacity is capped,
+// so appending to one invoice's lines never touches another's).
+func (g *generator) lines() []InvoiceItem {
+	n := 1 + len(g.items)
+	if len(g.lineBuf) < n {
+		batch := 12
+		if r := g.c.RecurrencyAmount - g.n + 1; r > 0 && r < batch {
+			batch = r
+		}
+		g.lineBuf = make([]InvoiceItem, n*batch)
 	}
-	if !it.StartAt.IsZero() && m < MonthOf(it.StartAt) || !it.EndAt.IsZero() && m > MonthOf(it.EndAt) {
-		return decimal.Decimal{}, false
-	}
-	if it.CalculateMode != CalculatePercentage {
-		return it.Amount, true
-	}
-	if it.PercentageMode != "" && it.PercentageMode != PercentRentalValue {
-		return decimal.Decimal{}, false // commission bases, not billed to the payer
-	}
-	return percentOf(rent, it.Percentage), true
+	l := g.lineBuf[:0:n]
+	g.lineBuf = g.lineBuf[n:]
+	return l
 }
 
-// description reads "Aluguel 3/12 - 01/03/2024 a 31/03/2024".
-func (g *generator) description() string {
-	var buf [64]byte
-	b := append(buf[:0], g.label...)
-	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(g.n), 10)
-	if g.c.RecurrencyAmount > 0 {
-		b = append(b, '/')
-		b = strconv.AppendInt(b, int64(g.c.RecurrencyAmount), 10)
+func sumLines(lines []InvoiceItem) decimal.Decimal {
+	total := lines[0].Amount
+	for _, l := range lines[1:] {
+		total = total.Add(l.Amount)
 	}
-	b = append(b, " - "...)
-	b = g.first.start.appendBR(b)
-	if g.last.end != g.first.start {
-		b = append(b, " a "...)
-		b = g.last.end.appendBR(b)
+	return total
+}
+
+// itemApplies reports whether a contract item bills in competence month m.
+func itemApplies(it *ContractItem, m Month) bool {
+	if it.Mode == ItemModeCommission {
+		return false
 	}
-	return string(b)
+	if it.CalculateMode == CalculatePercentage && it.PercentageMode != "" && it.PercentageMode != PercentRentalValue {
+		return false // a commission base, not billed to the payer
+	}
+	return (it.StartAt.IsZero() || m >= MonthOf(it.StartAt)) && (it.EndAt.IsZero() || m <= MonthOf(it.EndAt))
+}
+
+// itemAmount is what an item bills for a period whose rent line is rent:
+// its amount, or its percentage of the rent, rounded to the cent.
+func itemAmount(it *ContractItem, rent decimal.Decimal) decimal.Decimal {
+	if it.CalculateMode == CalculatePercentage {
+		return percentOf(rent, it.Percentage)
+	}
+	return RoundCents(it.Amount)
+}
+
+// describe writes each invoice's description, "Aluguel 3/12 -
+// 01/03/2024 a 31/03/2024", all into one string.
+func (g *generator) describe(out []Invoice, installments []int) {
+	if len(out) == 0 {
+		return
+	}
+	buf := make([]byte, 0, len(out)*(len(g.label)+36))
+	ends := make([]int, len(out))
+	for i := range out {
+		buf = append(buf, g.label...)
+		buf = append(buf, ' ')
+		buf = strconv.AppendInt(buf, int64(installments[i]), 10)
+		if g.c.RecurrencyAmount > 0 {
+			buf = append(buf, '/')
+			buf = strconv.AppendInt(buf, int64(g.c.RecurrencyAmount), 10)
+		}
+		buf = append(buf, " - "...)
+		buf = out[i].PeriodInitial.appendBR(buf)
+		if out[i].PeriodFinal != out[i].PeriodInitial {
+			buf = append(buf, " a "...)
+			buf = out[i].PeriodFinal.appendBR(buf)
+		}
+		ends[i] = len(buf)
+	}
+	all, start := string(buf), 0
+	for i := range out {
+		out[i].Description = all[start:ends[i]]
+		start = ends[i]
+	}
 }
 
 // slots is what the existing invoices occupy: their periods sorted by

@@ -3,6 +3,7 @@ package pix
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -329,7 +330,7 @@ func TestParseReportsStructureOnly(t *testing.T) {
 
 func TestAmountCents(t *testing.T) {
 	t.Parallel()
-	for amount, want := range map[string]int64{"1": 100, "1.5": 150, "1.05": 105, "100.50": 10050, "0.01": 1, "9999999999.99": 999999999999} {
+	for amount, want := range map[string]int64{"1": 100, "10.": 1000, "1.5": 150, "1.05": 105, "100.50": 10050, "0.01": 1, "9999999999.99": 999999999999} {
 		got, ok := Payload{Amount: amount}.AmountCents()
 		if !ok || got != want {
 			t.Errorf("AmountCents(%q) = %d, %v; want %d", amount, got, ok, want)
@@ -351,5 +352,30 @@ func TestProblemsError(t *testing.T) {
 	ps := Problems{{CodeMissing, FieldCRC, "the CRC (63) is missing"}}
 	if got := ps.Err().Error(); got != "invalid PIX payload: crc: the CRC (63) is missing (missing)" {
 		t.Fatalf("Error() = %q", got)
+	}
+}
+
+func TestValidateAmountForms(t *testing.T) {
+	t.Parallel()
+	for _, amount := range []string{"10", "10.", "10.5", "10.50", "0.01", "0010.00", "9999999999.99"} {
+		if _, probs := Validate(static(map[string]string{oCurrency: oCurrency + tlv("54", amount)})); len(probs) > 0 {
+			t.Errorf("amount %q refused: %v", amount, probs)
+		}
+	}
+}
+
+func TestValidatePositionsCountFromOne(t *testing.T) {
+	t.Parallel()
+	valid := static(nil)
+	body := valid[:len(valid)-8]
+	_, probs := Validate(body + "A10212")
+	want := "at character " + strconv.Itoa(len(body)+1) + `: expected a two-digit ID and a two-digit length, found "A102"`
+	if len(probs) != 1 || probs[0].Message != want {
+		t.Fatalf("got %v, want message %q", probs, want)
+	}
+	// Inside a template the position is still the payload's.
+	_, probs = Validate(static(map[string]string{oAccount: tlv("26", tlv("00", "br.gov.bcb.pix")+"01XX")}))
+	if len(probs) != 1 || !strings.HasPrefix(probs[0].Message, "at character 29:") {
+		t.Fatalf("got %v", probs)
 	}
 }

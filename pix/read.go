@@ -1,0 +1,230 @@
+package pix
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// read scans the top-level objects and the templates inside them.
+func (c *checker) read(payload string) {
+	sc := scanner{s: payload, ascii: c.ascii || isASCII(payload)}
+	for first := true; ; first = false {
+		o, status := sc.next()
+		switch status {
+		case scanDone:
+			c.complete = true
+			return
+		case scanSyntax, scanOverrun:
+			c.probs = append(c.probs, scanProblem(FieldPayload, o, status))
+			return
+		}
+		if first && o.id != "00" {
+			c.add(CodeOrder, FieldPayloadFormat, fmt.Sprintf(
+				"the payload must start with the payload format indicator (00), not object %s", o.id))
+		}
+		id := idNumber(o.id)
+		if c.seen[id] {
+			c.add(CodeDuplicate, fieldOf(id, o.id), fmt.Sprintf(
+				"at character %d: object %s appears more than once", o.at+1, o.id))
+			continue
+		}
+		c.seen[id] = true
+		if o.length == 0 {
+			c.add(CodeEmptyValue, fieldOf(id, o.id), fmt.Sprintf(
+				"at character %d: object %s has length 00; an object holds 1 to 99 characters", o.at+1, o.id))
+			continue
+		}
+		c.assign(id, o)
+		if id == 63 {
+			if sc.pos < len(payload) {
+				c.add(CodeAfterCRC, FieldCRC, fmt.Sprintf(
+					"the CRC (63) must be the last object, but %d characters follow it",
+					utf8.RuneCountInString(payload[sc.pos:])))
+				return
+			}
+			c.crcPos, c.crcLast = o.pos, true
+		}
+	}
+}
+
+// fieldOf names a top-level object for problems.
+func fieldOf(id int, raw string) string {
+	switch id {
+	case 0:
+		return FieldPayloadFormat
+	case 1:
+		return FieldPointOfInitiation
+	case 52:
+		return FieldMCC
+	case 53:
+		return FieldCurrency
+	case 54:
+		return FieldAmount
+	case 58:
+		return FieldCountry
+	case 59:
+		return FieldMerchantName
+	case 60:
+		return FieldMerchantCity
+	case 61:
+		return FieldPostalCode
+	case 62:
+		return FieldAdditionalData
+	case 63:
+		return FieldCRC
+	}
+	return raw
+}
+
+func (c *checker) assign(id int, o object) {
+	p := &c.p
+	switch {
+	case id == 0:
+		p.FormatIndicator = o.value
+	case id == 1:
+		p.PointOfInitiation = o.value
+	case 26 <= id && id <= 51:
+		c.merchantAccount(o)
+	case id == 52:
+		p.MCC = o.value
+	case id == 53:
+		p.Currency = o.value
+	case id == 54:
+		p.Amount = o.value
+	case id == 58:
+		p.Country = o.value
+	case id == 59:
+		p.MerchantName = o.value
+	case id == 60:
+		p.MerchantCity = o.value
+	case id == 61:
+		p.PostalCode = o.value
+	case id == 62:
+		c.additionalData(o)
+	case id == 63:
+		p.CRC = o.value
+	default:
+		p.Other = append(p.Other, Object{ID: o.id, Value: o.value})
+		if id >= 80 {
+			c.checkTemplate(o, o.id) // unreserved templates are EMV templates too
+		}
+	}
+}
+
+// subScanner reads the objects of a template's value.
+func subScanner(o object) scanner {
+	return scanner{s: o.value, base: o.at + 4, ascii: isASCII(o.value)}
+}
+
+// guiOf finds object 00 in a template without reporting anything.
+func guiOf(value string) string {
+	sc := scanner{s: value}
+	for {
+		o, status := sc.next()
+		if status != scanOK {
+			return ""
+		}
+		if o.id == "00" {
+			return o.value
+		}
+	}
+}
+
+// checkTemplate checks the EMV structure of a template kept as it is.
+func (c *checker) checkTemplate(o object, field string) {
+	var seen [100]bool
+	sc := subScanner(o)
+	for {
+		sub, status := sc.next()
+		if status == scanDone {
+			return
+		}
+		if status != scanOK {
+			c.probs = append(c.probs, scanProblem(field, sub, status))
+			return
+		}
+		c.checkSub(&seen, sub, field)
+	}
+}
+
+// checkSub reports duplicate and empty objects inside a template, and
+// reports whether the object is usable.
+func (c *checker) checkSub(seen *[100]bool, sub object, field string) bool {
+	id := idNumber(sub.id)
+	if seen[id] {
+		c.add(CodeDuplicate, field, fmt.Sprintf(
+			"at character %d: object %s appears more than once in the template", sub.at+1, sub.id))
+		return false
+	}
+	seen[id] = true
+	if sub.length == 0 {
+		c.add(CodeEmptyValue, field, fmt.Sprintf(
+			"at character %d: object %s has length 00; an object holds 1 to 99 characters", sub.at+1, sub.id))
+		return false
+	}
+	return true
+}
+
+func (c *checker) merchantAccount(o object) {
+	if !strings.EqualFold(guiOf(o.value), GUI) || c.p.Account.ID != "" {
+		c.p.Other = append(c.p.Other, Object{ID: o.id, Value: o.value})
+		c.checkTemplate(o, o.id)
+		return
+	}
+	a := &c.p.Account
+	a.ID = o.id
+	var seen [100]bool
+	sc := subScanner(o)
+	for {
+		sub, status := sc.next()
+		if status == scanDone {
+			return
+		}
+		if status != scanOK {
+			c.probs = append(c.probs, scanProblem(FieldMerchantAccount, sub, status))
+			c.brokenAccount = true
+			return
+		}
+		if !c.checkSub(&seen, sub, FieldMerchantAccount) {
+			continue
+		}
+		switch sub.id {
+		case "00":
+			a.GUI = sub.value
+		case "01":
+			a.Key = sub.value
+		case "02":
+			a.Description = sub.value
+		case "25":
+			a.URL = sub.value
+		default:
+			a.Other = append(a.Other, Object{ID: sub.id, Value: sub.value})
+		}
+	}
+}
+
+func (c *checker) additionalData(o object) {
+	var seen [100]bool
+	sc := subScanner(o)
+	for {
+		sub, status := sc.next()
+		if status == scanDone {
+			return
+		}
+		if status != scanOK {
+			c.probs = append(c.probs, scanProblem(FieldAdditionalData, sub, status))
+			c.brokenAdditional = true
+			return
+		}
+		if !c.checkSub(&seen, sub, FieldAdditionalData) {
+			continue
+		}
+		if sub.id == "05" {
+			c.p.TxID = sub.value
+			c.hasTxID = true
+			continue
+		}
+		c.p.AdditionalData = append(c.p.AdditionalData, Object{ID: sub.id, Value: sub.value})
+	}
+}

@@ -30,6 +30,7 @@ type Server struct {
 	auth    *authenticator
 	limiter *rateLimiter
 	log     *slog.Logger
+	routes  []route
 }
 
 // New returns a Server for cfg.
@@ -46,14 +47,18 @@ func New(cfg Config) *Server {
 		auth:    newAuthenticator(cfg.Store.Pool(), cfg.AuthCacheTTL),
 		limiter: newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger),
 		log:     cfg.Logger,
+		routes:  resourceRoutes,
 	}
 }
 
-// resourceRoutes maps each CRUD path of the API to its declared resource.
-var resourceRoutes = []struct {
+// route mounts the CRUD operations of a declared resource on a path.
+type route struct {
 	path     string
 	resource string
-}{
+}
+
+// resourceRoutes maps each CRUD path of the API to its declared resource.
+var resourceRoutes = []route{
 	{"/buildings/types", storage.BuildingTypes},
 	{"/buildings/categories", storage.BuildingCategories},
 	{"/buildings/constructors", storage.Constructors},
@@ -64,7 +69,7 @@ func (s *Server) Handler() http.Handler {
 	router := httprouter.New()
 	router.GET("/healthz", s.healthz)
 	router.GET("/readyz", s.readyz)
-	for _, rt := range resourceRoutes {
+	for _, rt := range s.routes {
 		res := s.store.Registry().MustResource(rt.resource)
 		h := resourceHandlers{store: s.store, res: res, path: rt.path}
 		router.Handler(http.MethodGet, rt.path, s.authed(h.list))

@@ -1,0 +1,239 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+func TestAuthentication(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	cases := []struct{ name, header string }{
+		{"missing", ""},
+		{"not bearer", "Basic " + e.keyA},
+		{"malformed", "Bearer nonsense"},
+		{"unknown", "Bearer pf_1_" + fmt.Sprintf("%064d", 0)},
+		{"empty token", "Bearer "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodGet, e.url+"/buildings/types", nil)
+			if c.header != "" {
+				req.Header.Set("Authorization", c.header)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusUnauthorized {
+				t.Errorf("status %d", res.StatusCode)
+			}
+		})
+	}
+	r := e.do(t, http.MethodGet, "/buildings/types", "", nil)
+	if r.body["return"] != false || r.body["message"] != companyNotIdentified || len(r.body["errors"].([]any)) != 0 {
+		t.Errorf("401 envelope: %s", r.raw)
+	}
+	if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
+		t.Errorf("valid key: %d", r.status)
+	}
+	if r := e.do(t, http.MethodGet, "/healthz", "", nil); r.status != http.StatusOK {
+		t.Errorf("healthz needs no key: %d", r.status)
+	}
+}
+
+func TestHeadersAndStatuses(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	seed(t, e)
+	r := e.get(t, "/buildings/types", http.StatusOK)
+	for name, want := range map[string]string{
+		"Access-Control-Allow-Origin": "*",
+		"Cache-Control":               "no-cache, private",
+		"Content-Type":                "application/json",
+	} {
+		if got := r.header.Get(name); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+	if r.header.Get("X-Request-Id") == "" {
+		t.Error("no X-Request-Id")
+	}
+	cases := []struct {
+		method, path, body string
+		status             int
+	}{
+		{http.MethodGet, "/nowhere", "", http.StatusNotFound},
+		{http.MethodGet, "/buildings/types/999", "", http.StatusNotFound},
+		{http.MethodGet, "/buildings/types/abc", "", http.StatusNotFound},
+		{http.MethodPatch, "/buildings/types/1", "{}", http.StatusMethodNotAllowed},
+		{http.MethodDelete, "/buildings/categories/1", "", http.StatusConflict},
+		{http.MethodPost, "/buildings/types", "[1]", http.StatusUnprocessableEntity},
+		{http.MethodPost, "/buildings/types", "not json", http.StatusUnprocessableEntity},
+		{http.MethodPut, "/buildings/types/999", `{"description":"x"}`, http.StatusNotFound},
+		{http.MethodDelete, "/buildings/types/999", "", http.StatusNotFound},
+	}
+	for _, c := range cases {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			var body any
+			if c.body != "" {
+				body = c.body
+			}
+			r := e.do(t, c.method, c.path, e.keyA, body)
+			if r.status != c.status || r.body["return"] != false || num(t, r.body["status"]) != int64(c.status) {
+				t.Errorf("status %d, want %d: %s", r.status, c.status, r.raw)
+			}
+			if _, ok := r.body["errors"].([]any); !ok {
+				t.Errorf("no errors array: %s", r.raw)
+			}
+		})
+	}
+	pre, err := http.NewRequest(http.MethodOptions, e.url+"/buildings/types", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre.Header.Set("Access-Control-Request-Method", "POST")
+	pre.Header.Set("Origin", "https://app.example")
+	res, err := http.DefaultClient.Do(pre)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		res.Header.Get("Access-Control-Allow-Methods") == "" {
+		t.Errorf("preflight: %d %v", res.StatusCode, res.Header)
+	}
+}
+
+func TestWrites(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	cat := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, map[string]any{"description": "Residencial", "color": "#fff"})
+	if cat.status != http.StatusCreated || cat.body["message"] != "Created." {
+		t.Fatalf("create category: %d %s", cat.status, cat.raw)
+	}
+	catID := num(t, cat.record(t)["id"])
+
+	missing := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, map[string]any{"id": 5, "extra": true})
+	if missing.status != http.StatusUnprocessableEntity {
+		t.Fatalf("invalid create: %d", missing.status)
+	}
+	if got, want := missing.problemFields(t), []string{"extra", "id", "description", "color"}; !slices.Equal(got, want) {
+		t.Errorf("problems %v, want %v (all at once)", got, want)
+	}
+
+	ty := e.do(t, http.MethodPost, "/buildings/types", e.keyA, map[string]any{"description": "Casa", "category_id": catID})
+	if ty.status != http.StatusCreated {
+		t.Fatalf("create type: %d %s", ty.status, ty.raw)
+	}
+	typeID := num(t, ty.record(t)["id"])
+	path := "/buildings/types/" + strconv.FormatInt(typeID, 10)
+
+	upd := e.do(t, http.MethodPut, path, e.keyA, map[string]any{"description": "Sobrado"})
+	if upd.status != http.StatusOK || upd.record(t)["description"] != "Sobrado" || num(t, upd.record(t)["category_id"]) != catID {
+		t.Errorf("partial update: %d %s", upd.status, upd.raw)
+	}
+	nulled := e.do(t, http.MethodPut, path, e.keyA, map[string]any{"category_id": nil, "description": 3})
+	if got := nulled.problemFields(t); nulled.status != http.StatusUnprocessableEntity || !slices.Equal(got, []string{"category_id", "description"}) {
+		t.Errorf("null required and wrong type: %d %v", nulled.status, got)
+	}
+	ghost := e.do(t, http.MethodPost, "/buildings/types", e.keyA, map[string]any{"category_id": 424242})
+	if ghost.status != http.StatusUnprocessableEntity || !slices.Equal(ghost.problemFields(t), []string{"category_id"}) {
+		t.Errorf("reference to a missing category: %d %s", ghost.status, ghost.raw)
+	}
+	ctor := e.do(t, http.MethodPost, "/buildings/constructors", e.keyA, map[string]any{"name": "Alfa", "state_id": 99})
+	if ctor.status != http.StatusUnprocessableEntity || !slices.Equal(ctor.problemFields(t), []string{"state_id"}) {
+		t.Errorf("unknown state: %d %s", ctor.status, ctor.raw)
+	}
+
+	if del := e.do(t, http.MethodDelete, "/buildings/categories/"+strconv.FormatInt(catID, 10), e.keyA, nil); del.status != http.StatusConflict {
+		t.Errorf("delete of a category in use: %d", del.status)
+	}
+	if del := e.do(t, http.MethodDelete, path, e.keyA, nil); del.status != http.StatusOK || del.body["message"] != "Deleted." {
+		t.Errorf("delete: %d %s", del.status, del.raw)
+	}
+	e.get(t, path, http.StatusNotFound)
+}
+
+// TestCompanyIsolation: with company B's key, company A's records do not
+// exist, and B cannot point its records at A's.
+func TestCompanyIsolation(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	seed(t, e) // A owns categories 1-3 and types 1-6; B owns category 4 and type 7
+	for _, path := range []string{"/buildings/types/1", "/buildings/categories/1"} {
+		for _, method := range []string{http.MethodGet, http.MethodPut, http.MethodDelete} {
+			var body any
+			if method == http.MethodPut {
+				body = map[string]any{"description": "hijacked"}
+			}
+			if r := e.do(t, method, path, e.keyB, body); r.status != http.StatusNotFound {
+				t.Errorf("B %s %s: %d, want 404", method, path, r.status)
+			}
+		}
+	}
+	if got := e.get(t, "/buildings/types/1", http.StatusOK).record(t)["description"]; got != "Apartamento" {
+		t.Errorf("A's record changed: %v", got)
+	}
+	listB := e.do(t, http.MethodGet, "/buildings/types?perPage=100&include[category]", e.keyB, nil)
+	if ids := listB.ids(t); !slices.Equal(ids, []int64{7}) {
+		t.Errorf("B lists %v, want only its type 7", ids)
+	}
+	byID := e.do(t, http.MethodGet, "/buildings/types?filter[category_id]=1", e.keyB, nil)
+	if len(byID.data(t)) != 0 {
+		t.Errorf("B filtering on A's category sees %s", byID.raw)
+	}
+	create := e.do(t, http.MethodPost, "/buildings/types", e.keyB, map[string]any{"description": "x", "category_id": 1})
+	if create.status != http.StatusUnprocessableEntity {
+		t.Errorf("B creating a type in A's category: %d %s", create.status, create.raw)
+	}
+	update := e.do(t, http.MethodPut, "/buildings/types/7", e.keyB, map[string]any{"category_id": 2})
+	if update.status != http.StatusUnprocessableEntity {
+		t.Errorf("B moving its type into A's category: %d %s", update.status, update.raw)
+	}
+	incl := e.do(t, http.MethodGet, "/buildings/categories/4?include[types]", e.keyB, nil).record(t)
+	if n := len(incl["types"].([]any)); n != 1 {
+		t.Errorf("B's category includes %d types, want its own 1", n)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withRateLimit(3))
+	for i := 0; i < 3; i++ {
+		if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
+			t.Fatalf("request %d: %d", i+1, r.status)
+		}
+	}
+	r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil)
+	if r.status != http.StatusTooManyRequests || r.body["message"] != "Too Many Attempts." || r.body["return"] != false {
+		t.Fatalf("over the limit: %d %s", r.status, r.raw)
+	}
+	retry, err := strconv.Atoi(r.header.Get("Retry-After"))
+	if err != nil || retry < 1 || retry > 60 {
+		t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
+	}
+	if other := e.do(t, http.MethodGet, "/buildings/types", e.keyB, nil); other.status != http.StatusOK {
+		t.Errorf("the limit is per key; B got %d", other.status)
+	}
+}
+
+func TestReadyz(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	if r := e.do(t, http.MethodGet, "/readyz", "", nil); r.status != http.StatusOK {
+		t.Fatalf("readyz: %d %s", r.status, r.raw)
+	}
+	e.redis.Close()
+	r := e.do(t, http.MethodGet, "/readyz", "", nil)
+	if r.status != http.StatusServiceUnavailable || !slices.Equal(r.problemFields(t), []string{"redis"}) {
+		t.Errorf("readyz with redis down: %d %s", r.status, r.raw)
+	}
+	if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
+		t.Errorf("the API keeps serving when the limiter's Redis is down: %d", r.status)
+	}
+}

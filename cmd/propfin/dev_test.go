@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestDevEndToEnd runs `propfin dev` as the README says, on a fresh data
+// folder: it must print the key and the address, answer with that key,
+// let `apikey create --data-dir` work beside it, and stop cleanly.
+func TestDevEndToEnd(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	t.Setenv("REDIS_URL", "")
+	tmp := t.TempDir()
+	// the cluster may run as another user (postgres, when tests run as root)
+	for _, dir := range []string{filepath.Dir(tmp), tmp} {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dataDir := filepath.Join(tmp, "propfin-data")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	var errOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"dev", "--data-dir", dataDir, "--addr", "127.0.0.1:0"}, strings.NewReader(""), outW, &errOut)
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	var key, addr string
+	for key == "" || addr == "" {
+		if !lines.Scan() {
+			t.Fatalf("dev ended before printing its key and address (exit %d):\n%s", <-done, errOut.String())
+		}
+		if k, ok := strings.CutPrefix(lines.Text(), "API key: "); ok {
+			key = k
+		}
+		if a, ok := strings.CutPrefix(lines.Text(), "Listening on "); ok {
+			addr = a
+		}
+	}
+	go io.Copy(io.Discard, outR) //nolint:errcheck
+
+	req, _ := http.NewRequest(http.MethodGet, addr+"/buildings/types", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("GET /buildings/types with the printed key: %d", res.StatusCode)
+	}
+
+	var out strings.Builder
+	if code := run(context.Background(), []string{"apikey", "create", "--company", "Second Co", "--data-dir", dataDir}, nil, &out, io.Discard); code != 0 {
+		t.Fatalf("apikey create beside dev: exit %d", code)
+	}
+	printed := strings.Split(strings.TrimSpace(out.String()), "\n")
+	newKey := printed[len(printed)-1]
+	if !strings.HasPrefix(newKey, "pf_") {
+		t.Fatalf("last line is not a key: %q", out.String())
+	}
+	req.Header.Set("Authorization", "Bearer "+newKey)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("the new key: %d", res.StatusCode)
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("dev exited %d on interrupt", code)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("dev did not stop")
+	}
+
+	// a second run reuses the folder: same cluster, same demo key
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	var out2 syncBuffer
+	done2 := make(chan int, 1)
+	go func() {
+		done2 <- run(ctx2, []string{"dev", "--data-dir", dataDir, "--addr", "127.0.0.1:0"}, nil, &out2, io.Discard)
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out2.String(), "Listening on") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !strings.Contains(out2.String(), "API key: "+key) {
+		t.Errorf("second run printed %q, want the same demo key", out2.String())
+	}
+	cancel2()
+	if code := <-done2; code != 0 {
+		t.Errorf("second dev run exited %d", code)
+	}
+}

@@ -1,0 +1,141 @@
+package storage_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/storage/storagetest"
+)
+
+func TestMigrateIsIdempotent(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t) // already migrated from the template
+	applied, err := storage.MigrateVerbose(context.Background(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) != 0 {
+		t.Errorf("second run applied %v", applied)
+	}
+	migrations, err := storage.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM schema_migrations").Scan(&recorded); err != nil {
+		t.Fatal(err)
+	}
+	if recorded != len(migrations) {
+		t.Errorf("schema_migrations has %d rows, want %d", recorded, len(migrations))
+	}
+	var states int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM states").Scan(&states); err != nil {
+		t.Fatal(err)
+	}
+	if states != 27 {
+		t.Errorf("%d states seeded, want 27", states)
+	}
+}
+
+// TestKeysLeadWithCompany checks the schema rule: every primary key and
+// index of a company-owned table starts with company_id.
+func TestKeysLeadWithCompany(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t)
+	rows, err := pool.Query(context.Background(), `
+		SELECT i.indexrelid::regclass::text, a.attname
+		FROM pg_index i
+		JOIN pg_class c ON c.oid = i.indrelid
+		JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
+		JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = i.indkey[0]
+		WHERE EXISTS (SELECT 1 FROM pg_attribute x WHERE x.attrelid = c.oid AND x.attname = 'company_id')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var index, first string
+		if err := rows.Scan(&index, &first); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if first != "company_id" {
+			t.Errorf("index %s starts with %s, not company_id", index, first)
+		}
+	}
+	if n < 5 {
+		t.Errorf("only %d indexes checked", n)
+	}
+}
+
+func TestAPIKeys(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	companyID, userID, err := storage.EnsureCompany(ctx, pool, "Imobiliária Horizonte")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, againUser, err := storage.EnsureCompany(ctx, pool, "Imobiliária Horizonte")
+	if err != nil || again != companyID || againUser != userID {
+		t.Fatalf("EnsureCompany is not idempotent: %d/%d vs %d/%d (%v)", again, againUser, companyID, userID, err)
+	}
+	key, err := storage.CreateAPIKey(ctx, pool, companyID, userID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := storage.LookupAPIKey(ctx, pool, key.Key)
+	if err != nil || p != key.Principal {
+		t.Fatalf("lookup: %+v %v, want %+v", p, err, key.Principal)
+	}
+	var stored []byte
+	if err := pool.QueryRow(ctx, "SELECT secret_hash FROM api_keys WHERE id = $1", key.KeyID).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	secret := key.Key[strings.LastIndex(key.Key, "_")+1:]
+	if bytes.Contains(stored, []byte(secret)) || len(stored) != 32 {
+		t.Errorf("the key is not stored as a 32-byte hash")
+	}
+	for _, bad := range []string{"", "pf_", key.Key + "0", strings.Replace(key.Key, "pf_", "px_", 1), "pf_999_" + secret} {
+		if _, err := storage.LookupAPIKey(ctx, pool, bad); storage.ErrorCode(err) != storage.Unauthenticated {
+			t.Errorf("key %q: %v, want unauthenticated", bad, err)
+		}
+	}
+	if _, err := pool.Exec(ctx, "UPDATE api_keys SET revoked_at = now() WHERE id = $1", key.KeyID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.LookupAPIKey(ctx, pool, key.Key); storage.ErrorCode(err) != storage.Unauthenticated {
+		t.Errorf("revoked key: %v", err)
+	}
+}
+
+func TestRegistryRefusesBadDeclarations(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		res  []*storage.Resource
+		want string
+	}{
+		{"no id", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "x", Type: storage.Int}}}}, "id column"},
+		{"duplicate column", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int}, {Name: "id", Type: storage.Int}}}}, "twice"},
+		{"relation to nowhere", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int}},
+			Relations: []storage.Relation{{Name: "b", Kind: storage.HasMany, Resource: "b", Key: "a_id"}}}}, "undeclared"},
+		{"missing key column", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int}},
+			Relations: []storage.Relation{{Name: "self", Kind: storage.BelongsTo, Resource: "a", Key: "parent_id"}}}}, "no column"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := storage.NewRegistry(c.res...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one mentioning %q", err, c.want)
+			}
+		})
+	}
+	if _, err := storage.NewRegistry(storage.Resources()...); err != nil {
+		t.Errorf("the shipped declarations: %v", err)
+	}
+}

@@ -303,7 +303,7 @@ func (p *queryParser) value(field string, t storage.Type, s string) (any, bool) 
 func (p *queryParser) includes(params []param) []*storage.Include {
 	type entry struct {
 		path, key, cols string
-		order          int
+		order           int
 	}
 	var entries []entry
 	for i, kv := range params {

@@ -15,13 +15,13 @@ type Code string
 
 // Error codes.
 const (
-	Invalid         Code = "invalid"          // the input breaks a rule; Problems say which
-	NotFound        Code = "not_found"        // no such record for this company
-	Conflict        Code = "conflict"         // the write clashes with existing data
-	Unauthenticated Code = "unauthenticated"  // no company could be identified
-	Unavailable     Code = "unavailable"      // a dependency is down; retrying may help
-	Retryable       Code = "retryable"        // deadlock or serialization failure
-	Internal        Code = "internal"         // everything else; details stay in the log
+	Invalid         Code = "invalid"           // the input breaks a rule; Problems say which
+	NotFound        Code = "not_found"         // no such record for this company
+	Conflict        Code = "conflict"          // the write clashes with existing data
+	Unauthenticated Code = "unauthenticated"   // no company could be identified
+	Unavailable     Code = "unavailable"       // a dependency is down; retrying may help
+	Retryable       Code = "retryable"         // deadlock or serialization failure
+	Internal        Code = "internal"          // everything else; details stay in the log
 	TooManyRequests Code = "too_many_requests" // the rate limit is exhausted
 )
 

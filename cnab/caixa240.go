@@ -14,11 +14,13 @@ var caixa240 = register(&spec{
 		KindDuplicataMercantil: "02", KindDuplicataServico: "04", KindNotaPromissoria: "12",
 		KindRecibo: "17", KindOther: "99",
 	},
-	maxProtest: 90,
-	prepare:    caixa240Prepare,
-	header:     []*record{&caixa240FileHeader, &caixa240BatchHeader},
-	detail:     []*record{&caixa240P, &caixa240Q, &caixa240R},
-	trailer:    []*record{&caixa240BatchTrailer, &caixa240FileTrailer},
+	maxProtest:  90,
+	prepare:     caixa240Prepare,
+	header:      []*record{&caixa240FileHeader},
+	batchHeader: &caixa240BatchHeader,
+	detail:      []*record{&caixa240P, &caixa240Q, &caixa240R},
+	batchTrail:  &caixa240BatchTrailer,
+	trailer:     []*record{&caixa240FileTrailer},
 })
 
 // caixaBatchVersion is the batch layout version (07.1) that goes with the

@@ -25,7 +25,8 @@ func checkRemittance(s *state) {
 	if strings.TrimSpace(b.Name) == "" {
 		s.fail("beneficiary.name", "required")
 	}
-	if !validDocument(onlyDigits(b.Document)) {
+	s.benefDoc = onlyDigits(b.Document)
+	if !validDocument(s.benefDoc) {
 		s.fail("beneficiary.document", "not a valid CPF or CNPJ")
 	}
 	for _, name := range sp.required {
@@ -123,7 +124,8 @@ func checkPayer(s *state, p *Payer) {
 	if strings.TrimSpace(p.Name) == "" {
 		s.fail("payer.name", "required")
 	}
-	if !validDocument(onlyDigits(p.Document)) {
+	s.payerDoc = onlyDigits(p.Document)
+	if !validDocument(s.payerDoc) {
 		s.fail("payer.document", "not a valid CPF or CNPJ")
 	}
 	if strings.TrimSpace(p.Address) == "" {
@@ -135,7 +137,8 @@ func checkPayer(s *state, p *Payer) {
 	if len(p.State) != 2 || !isLetter(p.State[0]) || !isLetter(p.State[1]) {
 		s.fail("payer.state", "want the two-letter state (UF)")
 	}
-	if len(onlyDigits(p.ZIP)) != 8 {
+	s.payerZIP = onlyDigits(p.ZIP)
+	if len(s.payerZIP) != 8 {
 		s.fail("payer.zip", "want the 8-digit CEP")
 	}
 }

@@ -34,9 +34,6 @@ func (d Date) IsZero() bool { return d == Date{} }
 // Time returns d at midnight UTC.
 func (d Date) Time() time.Time { return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC) }
 
-// Before reports whether d is before e.
-func (d Date) Before(e Date) bool { return d.Time().Before(e.Time()) }
-
 func (d Date) String() string {
 	if d.IsZero() {
 		return ""
@@ -47,7 +44,44 @@ func (d Date) String() string {
 // valid reports whether d is a real date within the years a CNAB file can
 // carry (two- or four-digit years).
 func (d Date) valid() bool {
-	return d.Year >= 2000 && d.Year <= 2099 && d.Time() == time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC) && DateOf(d.Time()) == d
+	return d.Year >= 2000 && d.Year <= 2099 && d.Month >= 1 && d.Month <= 12 && d.Day >= 1 && d.Day <= daysIn(d.Year, d.Month)
+}
+
+func daysIn(year int, m time.Month) int {
+	switch m {
+	case time.February:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case time.April, time.June, time.September, time.November:
+		return 30
+	}
+	return 31
+}
+
+// next returns the day after d.
+func (d Date) next() Date {
+	switch {
+	case d.Day < daysIn(d.Year, d.Month):
+		d.Day++
+	case d.Month < time.December:
+		d.Day, d.Month = 1, d.Month+1
+	default:
+		d.Day, d.Month, d.Year = 1, time.January, d.Year+1
+	}
+	return d
+}
+
+// Before reports whether d is before e.
+func (d Date) Before(e Date) bool {
+	if d.Year != e.Year {
+		return d.Year < e.Year
+	}
+	if d.Month != e.Month {
+		return d.Month < e.Month
+	}
+	return d.Day < e.Day
 }
 
 // MarshalJSON writes "YYYY-MM-DD", or null for the zero Date.

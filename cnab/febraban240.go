@@ -15,20 +15,28 @@ func fields(runs ...[]field) []field {
 	return out
 }
 
-// control240 is "Controle" (1-8): bank, batch and record type.
+// control240 is "Controle" (1-8): bank, batch and record type. The file
+// header and trailer have the fixed batches 0000 and 9999; every other
+// record carries the number of its batch.
 func control240(bank, batch, typ string) []field {
+	lot := lit(4, 7, "Lote de Serviço", batch)
+	if batch == "" {
+		lot = num(4, 7, "Lote de Serviço", "", batchNumber)
+	}
 	return []field{
 		lit(1, 3, "Código do Banco na Compensação", bank),
-		lit(4, 7, "Lote de Serviço", batch),
+		lot,
 		lit(8, 8, "Tipo de Registro", typ),
 	}
 }
+
+func batchNumber(s *state) int64 { return int64(s.batch) }
 
 // segment240 is positions 1-17 of a detail segment: control, the record's
 // number in the batch, the segment letter and the movement code 01
 // (entrada de títulos).
 func segment240(bank, letter string) []field {
-	return append(control240(bank, "0001", "3"),
+	return append(control240(bank, "", "3"),
 		num(9, 13, "Nº Sequencial do Registro no Lote", "", batchRecordNumber),
 		lit(14, 14, "Cód. Segmento do Registro Detalhe", letter),
 		blank(15, 15, "Uso Exclusivo FEBRABAN/CNAB"),
@@ -63,7 +71,7 @@ func fileHeaderFile240(bankName string, version func(*state) string) []field {
 
 // batchHeaderStart240 is positions 1-33 of the batch header.
 func batchHeaderStart240(bank string, version func(*state) string) []field {
-	return append(control240(bank, "0001", "1"),
+	return append(control240(bank, "", "1"),
 		lit(9, 9, "Tipo de Operação", "R"),
 		lit(10, 11, "Tipo de Serviço", "01"),
 		zero(12, 13, "Uso Exclusivo FEBRABAN/CNAB"),
@@ -174,7 +182,7 @@ func discountsFineR240() []field {
 // batchTrailerStart240 is positions 1-23 of the batch trailer: control and
 // the number of records in the batch (its header, details and trailer).
 func batchTrailerStart240(bank string) []field {
-	return append(control240(bank, "0001", "5"),
+	return append(control240(bank, "", "5"),
 		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
 		num(18, 23, "Quantidade de Registros no Lote", "", batchRecordCount),
 	)
@@ -184,17 +192,17 @@ func batchTrailerStart240(bank string) []field {
 // total amount of the titles in cobrança simples.
 func simpleTotals240() []field {
 	return []field{
-		num(24, 29, "Quantidade de Títulos em Cobrança Simples", "", titleCount),
-		num(30, 46, "Valor Total dos Títulos em Carteiras Simples", "", titleTotal),
+		num(24, 29, "Quantidade de Títulos em Cobrança Simples", "", batchTitleCount),
+		num(30, 46, "Valor Total dos Títulos em Carteiras Simples", "", batchTitleTotal),
 	}
 }
 
-// fileTrailerStart240 is positions 1-29 of the file trailer: one batch
-// and the number of records in the file, trailer included.
+// fileTrailerStart240 is positions 1-29 of the file trailer: the number of
+// batches and of records in the file, trailer included.
 func fileTrailerStart240(bank string) []field {
 	return append(control240(bank, "9999", "9"),
 		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
-		lit(18, 23, "Quantidade de Lotes do Arquivo", "000001"),
+		num(18, 23, "Quantidade de Lotes do Arquivo", "", batchNumber),
 		num(24, 29, "Quantidade de Registros do Arquivo", "", recordNumber),
 	)
 }
@@ -209,3 +217,6 @@ func padRight(s string, n int) string {
 	}
 	return s[:n]
 }
+
+func batchTitleCount(s *state) int64 { return int64(s.batchTitles) }
+func batchTitleTotal(s *state) int64 { return s.batchTotal }

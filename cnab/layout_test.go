@@ -48,6 +48,9 @@ func TestLayoutTables(t *testing.T) {
 func allRecords(sp *spec) []*record {
 	var out []*record
 	out = append(out, sp.header...)
+	if sp.batchHeader != nil {
+		out = append(out, sp.batchHeader, sp.batchTrail)
+	}
 	out = append(out, sp.detail...)
 	return append(out, sp.trailer...)
 }

@@ -16,9 +16,11 @@ type spec struct {
 	eol      string
 	finalEOL bool // whether the last record ends with eol too
 
-	header  []*record // written once, first
-	detail  []*record // written for each title
-	trailer []*record // written once, last
+	header      []*record // written once, first
+	batchHeader *record   // CNAB 240: opens each batch
+	detail      []*record // written for each title
+	batchTrail  *record   // CNAB 240: closes each batch
+	trailer     []*record // written once, last
 
 	// required lists the beneficiary fields this bank needs, in the JSON
 	// spelling: "agency", "account", "wallet", "covenant", ...

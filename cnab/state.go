@@ -22,7 +22,10 @@ type state struct {
 	index int // the title's index in the stream, HeaderIndex for headers
 
 	record      int   // number of the record being filled, in the file
+	batch       int   // 240: number of the current batch, from 1
 	batchRecord int   // 240: number of the detail record in the batch
+	batchTitles int   // 240: titles in the current batch
+	batchTotal  int64 // 240: sum of the current batch's amounts
 	titles      int   // titles written
 	total       int64 // sum of the titles' amounts, in cents
 
@@ -33,6 +36,11 @@ type state struct {
 	discount  int64 // cents
 	ourNumber string
 	ourDigit  string
+	payerDoc  string // digits only
+	payerZIP  string // digits only
+	benefDoc  string // digits only
+
+	title Title // the current title; t points here
 
 	problems []Problem // the current title's (or header's) problems
 	errs     int

@@ -14,11 +14,7 @@ func putText(dst []byte, s string) (truncated, replaced bool) {
 		var out string
 		if c < utf8.RuneSelf {
 			i++
-			switch {
-			case 'a' <= c && c <= 'z':
-				c -= 'a' - 'A'
-			case asciiAllowed[c]:
-			default:
+			if c = asciiOut[c]; c == 0 {
 				c = ' '
 				replaced = true
 			}
@@ -66,18 +62,20 @@ func onlySpaces(s string) bool {
 	return true
 }
 
-// asciiAllowed is the set of ASCII characters written as they are (after
-// lower case is raised): letters, digits, space and the punctuation every
-// bank of docs/cnab.md accepts in text fields.
-var asciiAllowed = func() (a [utf8.RuneSelf]bool) {
+// asciiOut maps each ASCII character to what is written for it: letters
+// raised to upper case, digits, space and the punctuation every bank of
+// docs/cnab.md accepts in text fields as they are, and 0 for a character
+// that is replaced by a space.
+var asciiOut = func() (a [utf8.RuneSelf]byte) {
 	for c := 'A'; c <= 'Z'; c++ {
-		a[c] = true
+		a[c] = byte(c)
+		a[c+'a'-'A'] = byte(c)
 	}
 	for c := '0'; c <= '9'; c++ {
-		a[c] = true
+		a[c] = byte(c)
 	}
 	for _, c := range " .,-/&()@_:" {
-		a[c] = true
+		a[c] = byte(c)
 	}
 	return a
 }()

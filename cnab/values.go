@@ -6,7 +6,7 @@ package cnab
 // Remittance and beneficiary.
 func sequence(s *state) int64      { return int64(s.rem.Sequence) }
 func benefName(s *state) string    { return s.rem.Beneficiary.Name }
-func benefDoc(s *state) string     { return onlyDigits(s.rem.Beneficiary.Document) }
+func benefDoc(s *state) string     { return s.benefDoc }
 func benefDocKind(s *state) int64  { return documentKind(benefDoc(s)) }
 func agency(s *state) string       { return s.rem.Beneficiary.Agency }
 func agencyDigit(s *state) string  { return s.rem.Beneficiary.AgencyDigit }
@@ -54,7 +54,7 @@ func fineDate(s *state) Date {
 	if s.fine == 0 {
 		return Date{}
 	}
-	return DateOf(s.t.Due.Time().AddDate(0, 0, 1))
+	return s.t.Due.next()
 }
 
 // interestDate is the day interest starts, the day after the due date.
@@ -62,18 +62,18 @@ func interestDate(s *state) Date {
 	if s.interest == 0 {
 		return Date{}
 	}
-	return DateOf(s.t.Due.Time().AddDate(0, 0, 1))
+	return s.t.Due.next()
 }
 
 // Payer.
 func payerName(s *state) string     { return s.t.Payer.Name }
-func payerDoc(s *state) string      { return onlyDigits(s.t.Payer.Document) }
+func payerDoc(s *state) string      { return s.payerDoc }
 func payerDocKind(s *state) int64   { return documentKind(payerDoc(s)) }
 func payerAddress(s *state) string  { return s.t.Payer.Address }
 func payerDistrict(s *state) string { return s.t.Payer.District }
 func payerCity(s *state) string     { return s.t.Payer.City }
 func payerState(s *state) string    { return s.t.Payer.State }
-func payerZIP(s *state) string      { return onlyDigits(s.t.Payer.ZIP) }
+func payerZIP(s *state) string      { return s.payerZIP }
 func payerZIP5(s *state) string     { return payerZIP(s)[:5] }
 func payerZIP3(s *state) string     { return payerZIP(s)[5:] }
 

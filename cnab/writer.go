@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strconv"
 )
 
@@ -22,7 +23,14 @@ type Writer struct {
 	err   error // the first write error
 	fails int   // titles rejected
 	done  bool
+
+	batchLimit int // detail records a CNAB 240 batch may hold
 }
+
+// maxBatchRecords is the largest record number a CNAB 240 batch can carry
+// in its five-digit "Nº Sequencial do Registro no Lote"; a longer
+// remittance is split into several batches in the same file.
+const maxBatchRecords = 99_999
 
 // NewWriter checks the remittance and writes the file's header records to
 // w. Warnings (text truncated or characters replaced), in the header and
@@ -33,12 +41,13 @@ func NewWriter(w io.Writer, r Remittance, warn func(Problem)) (*Writer, error) {
 	if err != nil {
 		return nil, Problems{{Title: HeaderIndex, Field: "bank", Message: err.Error()}}
 	}
-	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), spec: sp, warn: warn}
+	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), spec: sp, warn: warn, batchLimit: maxBatchRecords}
 	wr.s = state{rem: &r, spec: sp, index: HeaderIndex, created: r.Created, slip: slipBeneficiary(&r)}
 	wr.s.version = sp.versions[0]
 	checkRemittance(&wr.s)
 	if wr.s.errs == 0 {
 		wr.writeRecords(sp.header)
+		wr.openBatch()
 	}
 	if err := wr.takeProblems(); err != nil {
 		return nil, err
@@ -61,7 +70,17 @@ func (w *Writer) Write(t Title) error {
 	}
 	s := &w.s
 	s.index = s.titles + w.fails
-	s.t = &t
+	if w.spec.batchHeader != nil && s.batchRecord+len(w.spec.detail) > w.batchLimit {
+		w.closeBatch()
+		w.openBatch()
+		if w.fails == 0 {
+			w.flushBuf()
+		} else {
+			w.buf = w.buf[:0]
+		}
+	}
+	s.title = t
+	s.t = &s.title
 	record, batchRecord := s.record, s.batchRecord
 	checkTitle(s)
 	if s.errs == 0 {
@@ -82,6 +101,8 @@ func (w *Writer) Write(t Title) error {
 	}
 	s.titles++
 	s.total += s.amount
+	s.batchTitles++
+	s.batchTotal += s.amount
 	if w.fails == 0 {
 		w.flushBuf()
 	} else {
@@ -101,6 +122,7 @@ func (w *Writer) Close() error {
 		return fmt.Errorf("%w: %d rejected", ErrIncomplete, w.fails)
 	}
 	w.s.index = HeaderIndex
+	w.closeBatch()
 	w.writeRecords(w.spec.trailer)
 	if err := w.takeProblems(); err != nil {
 		return err
@@ -113,6 +135,24 @@ func (w *Writer) Close() error {
 		w.err = w.out.Flush()
 	}
 	return w.err
+}
+
+// openBatch starts a CNAB 240 batch (lote) with its header.
+func (w *Writer) openBatch() {
+	if w.spec.batchHeader == nil {
+		return
+	}
+	s := &w.s
+	s.batch++
+	s.batchRecord, s.batchTitles, s.batchTotal = 0, 0, 0
+	w.writeRecords([]*record{w.spec.batchHeader})
+}
+
+// closeBatch ends the current CNAB 240 batch with its trailer.
+func (w *Writer) closeBatch() {
+	if w.spec.batchTrail != nil {
+		w.writeRecords([]*record{w.spec.batchTrail})
+	}
 }
 
 // Titles returns the number of titles written so far.
@@ -130,8 +170,8 @@ func (w *Writer) writeRecords(recs []*record) {
 			w.s.batchRecord++
 		}
 		start := len(w.buf)
-		w.buf = append(w.buf, blankLine[:width]...)
-		fill(w.buf[start:start+width], rec, &w.s)
+		w.buf = slices.Grow(w.buf, width+len(w.spec.eol))[:start+width]
+		fill(w.buf[start:], rec, &w.s)
 		w.buf = append(w.buf, w.spec.eol...)
 	}
 }
@@ -164,8 +204,6 @@ func (w *Writer) flushBuf() {
 	}
 	w.buf = w.buf[:0]
 }
-
-var blankLine = []byte(fmt.Sprintf("%444s", ""))
 
 // Summary is what WriteAll reports: the titles written and every problem
 // found, up to MaxProblems of them.

@@ -1,0 +1,363 @@
+package cnab
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// sample returns the remittance and titles of a testdata input.
+func sample(t testing.TB, name string) (Remittance, []Title) {
+	t.Helper()
+	f, err := os.Open("testdata/" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	in, err := DecodeInput(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []Title
+	for title, err := range in.Each() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		titles = append(titles, title)
+	}
+	return in.Remittance, titles
+}
+
+func TestTitleProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(*Title)
+		field  string
+	}{
+		{"no our number", func(t *Title) { t.OurNumber = 0 }, "our_number"},
+		{"our number too long", func(t *Title) { t.OurNumber = 123456789012 }, "our_number"},
+		{"no document number", func(t *Title) { t.DocumentNumber = " " }, "document_number"},
+		{"zero amount", func(t *Title) { t.Amount = decimal.Zero }, "amount"},
+		{"negative amount", func(t *Title) { t.Amount = decimal.RequireFromString("-1") }, "amount"},
+		{"fraction of a cent", func(t *Title) { t.Amount = decimal.RequireFromString("10.001") }, "amount"},
+		{"amount too large", func(t *Title) { t.Amount = decimal.RequireFromString("123456789012.00") }, "amount"},
+		{"no due date", func(t *Title) { t.Due = Date{} }, "due"},
+		{"due before issue", func(t *Title) { t.Due = Date{2025, 2, 1} }, "due"},
+		{"impossible date", func(t *Title) { t.Issued = Date{2025, 2, 30} }, "issued"},
+		{"payer without name", func(t *Title) { t.Payer.Name = "" }, "payer.name"},
+		{"payer CPF check digit", func(t *Title) { t.Payer.Document = "123.456.789-00" }, "payer.document"},
+		{"payer CNPJ check digit", func(t *Title) { t.Payer.Document = "11.222.333/0001-82" }, "payer.document"},
+		{"payer zip", func(t *Title) { t.Payer.ZIP = "9000" }, "payer.zip"},
+		{"payer state", func(t *Title) { t.Payer.State = "R" }, "payer.state"},
+		{"payer city", func(t *Title) { t.Payer.City = "" }, "payer.city"},
+		{"payer address", func(t *Title) { t.Payer.Address = "" }, "payer.address"},
+		{"fine 100%", func(t *Title) { t.FinePercent = decimal.NewFromInt(100) }, "fine_percent"},
+		{"discount without date", func(t *Title) { t.Discount = decimal.NewFromInt(1); t.DiscountUntil = Date{} }, "discount_until"},
+		{"discount after due", func(t *Title) { t.Discount = decimal.NewFromInt(1); t.DiscountUntil = Date{2025, 12, 1} }, "discount_until"},
+		{"discount above amount", func(t *Title) { t.Discount = decimal.NewFromInt(5000); t.DiscountUntil = t.Due }, "discount"},
+		{"protest too long", func(t *Title) { t.ProtestDays = 100 }, "protest_days"},
+		{"unknown kind", func(t *Title) { t.Kind = "XX" }, "kind"},
+		{"write-off too long", func(t *Title) { t.WriteOffDays = 1000 }, "write_off_days"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rem, titles := sample(t, "237_400")
+			var out bytes.Buffer
+			w, err := NewWriter(&out, rem, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(titles[0]); err != nil {
+				t.Fatalf("valid title: %v", err)
+			}
+			bad := titles[1]
+			tt.change(&bad)
+			err = w.Write(bad)
+			var ps Problems
+			if !errors.As(err, &ps) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("got %v, want Problems", err)
+			}
+			if !slices.ContainsFunc(ps, func(p Problem) bool { return p.Title == 1 && p.Field == tt.field }) {
+				t.Errorf("got %v, want a problem of title 1 field %s", ps, tt.field)
+			}
+			if err := w.Close(); !errors.Is(err, ErrIncomplete) {
+				t.Errorf("Close: got %v, want ErrIncomplete", err)
+			}
+		})
+	}
+}
+
+func TestRemittanceProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(*Remittance)
+		field  string
+	}{
+		{"unknown bank", func(r *Remittance) { r.Bank = "999" }, "bank"},
+		{"Caixa has no 400", func(r *Remittance) { r.Bank = "104" }, "bank"},
+		{"bad layout", func(r *Remittance) { r.Layout = 300 }, "bank"},
+		{"unknown version", func(r *Remittance) { r.Version = "1" }, "version"},
+		{"no sequence", func(r *Remittance) { r.Sequence = 0 }, "sequence"},
+		{"sequence too large", func(r *Remittance) { r.Sequence = 12345678 }, "sequence"},
+		{"no creation time", func(r *Remittance) { r.Created = time.Time{} }, "created"},
+		{"no name", func(r *Remittance) { r.Beneficiary.Name = "" }, "beneficiary.name"},
+		{"bad CNPJ", func(r *Remittance) { r.Beneficiary.Document = "11222333000180" }, "beneficiary.document"},
+		{"no covenant", func(r *Remittance) { r.Beneficiary.Covenant = "" }, "beneficiary.covenant"},
+		{"letters in the agency", func(r *Remittance) { r.Beneficiary.Agency = "12A4" }, "beneficiary.agency"},
+		{"account too long", func(r *Remittance) { r.Beneficiary.Account = "123456789" }, "beneficiary.account"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rem, _ := sample(t, "237_400")
+			tt.change(&rem)
+			var out bytes.Buffer
+			_, err := NewWriter(&out, rem, nil)
+			var ps Problems
+			if !errors.As(err, &ps) {
+				t.Fatalf("got %v, want Problems", err)
+			}
+			if !slices.ContainsFunc(ps, func(p Problem) bool { return p.Title == HeaderIndex && p.Field == tt.field }) {
+				t.Errorf("got %v, want a remittance problem on %s", ps, tt.field)
+			}
+			if out.Len() != 0 {
+				t.Errorf("wrote %d bytes for an invalid remittance", out.Len())
+			}
+		})
+	}
+}
+
+// TestRejectedTitleWritesNothingMore checks that once a title is
+// rejected, the later titles are still checked but nothing more is
+// written, so a caller streaming to storage cannot mistake a partial file
+// for a whole one.
+func TestRejectedTitleWritesNothingMore(t *testing.T) {
+	t.Parallel()
+	rem, titles := sample(t, "341_400")
+	bad := titles[0]
+	bad.Payer.ZIP = ""
+	worse := titles[1]
+	worse.Payer.Name = ""
+	var out bytes.Buffer
+	sum, err := WriteAll(&out, rem, slices.Values([]Title{titles[0], bad, titles[1], worse}))
+	if !errors.Is(err, ErrIncomplete) {
+		t.Fatalf("got %v, want ErrIncomplete", err)
+	}
+	var fields []string
+	for _, p := range sum.Problems {
+		if p.Severity == SeverityError {
+			fields = append(fields, itoa(p.Title)+":"+p.Field)
+		}
+	}
+	if want := []string{"1:payer.zip", "3:payer.name"}; !slices.Equal(fields, want) {
+		t.Errorf("problems %v, want %v", fields, want)
+	}
+	// Output is buffered: at most the header and the first title may have
+	// reached the writer, never a later title or the trailer.
+	if n := strings.Count(out.String(), "\r\n"); n > 2 {
+		t.Errorf("wrote %d records, want at most the header and the first title", n)
+	}
+}
+
+func TestTruncationWarnings(t *testing.T) {
+	t.Parallel()
+	rem, titles := sample(t, "341_400")
+	titles[0].Payer.Name = "Maria Aparecida dos Santos Conceição Ferreira"
+	var out bytes.Buffer
+	sum, err := WriteAll(&out, rem, slices.Values(titles[:1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range sum.Problems {
+		if p.Severity != SeverityWarning {
+			t.Errorf("unexpected error %v", p)
+		}
+		got = append(got, itoa(p.Title)+":"+p.Field)
+	}
+	// The beneficiary's name is longer than Itaú's 30 characters too.
+	if want := []string{"-1:beneficiary.name", "0:payer.name", "0:payer.district"}; !slices.Equal(got, want) {
+		t.Errorf("warnings %v, want %v", got, want)
+	}
+	line := strings.Split(out.String(), "\r\n")[1]
+	if got := line[234:264]; got != "MARIA APARECIDA DOS SANTOS CON" {
+		t.Errorf("payer name written as %q", got)
+	}
+}
+
+func TestWriteAfterClose(t *testing.T) {
+	t.Parallel()
+	rem, titles := sample(t, "341_400")
+	w, err := NewWriter(&bytes.Buffer{}, rem, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(titles[0]); err == nil {
+		t.Error("Write after Close succeeded")
+	}
+}
+
+// failingWriter fails after n bytes.
+type failingWriter struct{ n int }
+
+var errDisk = errors.New("disk full")
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errDisk
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+func TestWriteErrorIsReturned(t *testing.T) {
+	t.Parallel()
+	rem, titles := sample(t, "341_400")
+	w, err := NewWriter(&failingWriter{n: 1000}, rem, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		if err := w.Write(titles[0]); err != nil {
+			if !errors.Is(err, errDisk) {
+				t.Fatalf("got %v, want the writer's error", err)
+			}
+			return
+		}
+	}
+	if err := w.Close(); !errors.Is(err, errDisk) {
+		t.Fatalf("Close: got %v, want the writer's error", err)
+	}
+}
+
+func TestPutText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in, want            string
+		truncated, replaced bool
+	}{
+		{"Conceição", "CONCEICAO ", false, false},
+		{"São João", "SAO JOAO  ", false, false},
+		{"ÀÉÎÕÜ çñ ý", "AEIOU CN Y", false, false},
+		{"Straße", "STRASSE   ", false, false},
+		{"Nº 12", "NO 12     ", false, false},
+		{"Ação: 50%", "ACAO: 50  ", false, true},
+		{"tab\there", "TAB HERE  ", false, true},
+		{"日本", "          ", false, true},
+		{"café ☕", "CAFE      ", false, true},
+		{"Paralelepípedo", "PARALELEPI", true, false},
+		{"exactly10!", "EXACTLY10 ", false, true},
+		{"fits     ", "FITS      ", false, false},
+		{"ten chars.   ", "TEN CHARS.", false, false},
+		{"Açaí açaí açaí", "ACAI ACAI ", true, false},
+	}
+	for _, tt := range tests {
+		dst := make([]byte, 10)
+		tr, rep := putText(dst, tt.in)
+		if string(dst) != tt.want || tr != tt.truncated || rep != tt.replaced {
+			t.Errorf("putText(%q) = %q, %v, %v; want %q, %v, %v", tt.in, dst, tr, rep, tt.want, tt.truncated, tt.replaced)
+		}
+	}
+}
+
+// FuzzPutText checks that any string, valid UTF-8 or not, fills exactly
+// the field with upper-case printable ASCII.
+func FuzzPutText(f *testing.F) {
+	for _, s := range []string{"", "Conceição", "日本", "\xff\xfe", "a\x00b", strings.Repeat("é", 50)} {
+		f.Add(s, 10)
+	}
+	f.Fuzz(func(t *testing.T, s string, width int) {
+		if width < 1 || width > 400 {
+			return
+		}
+		dst := make([]byte, width)
+		putText(dst, s)
+		for i, c := range dst {
+			if c < ' ' || c > 'Z' && c != '_' {
+				t.Fatalf("putText(%q): byte %d is %q", s, i, c)
+			}
+		}
+	})
+}
+
+func TestValidDocument(t *testing.T) {
+	t.Parallel()
+	for doc, want := range map[string]bool{
+		"12345678909":    true,
+		"11144477735":    true,
+		"12345678900":    false,
+		"11111111111":    false,
+		"11222333000181": true,
+		"11444777000161": true,
+		"11222333000180": false,
+		"00000000000000": false,
+		"1234567890":     false,
+		"1234567890a":    false,
+	} {
+		if got := validDocument(doc); got != want {
+			t.Errorf("validDocument(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
+// TestBatchSplit checks that a CNAB 240 remittance longer than a batch can
+// hold goes on in a new batch, each with its own numbering and totals,
+// and that the file trailer counts both.
+func TestBatchSplit(t *testing.T) {
+	t.Parallel()
+	rem, titles := sample(t, "104_240")
+	var out bytes.Buffer
+	w, err := NewWriter(&out, rem, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.batchLimit = 5 // one title of three segments per batch
+	for _, title := range titles {
+		if err := w.Write(title); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\r\n"), "\r\n")
+	want := []struct {
+		line       int
+		start, end int
+		value      string
+	}{
+		{2, 1, 8, "10400011"},            // batch 1 header
+		{3, 4, 13, "0001300001"},         // P, record 1 of batch 1
+		{6, 1, 8, "10400015"},            // batch 1 trailer
+		{6, 18, 23, "000005"},            // its records
+		{6, 24, 29, "000001"},            // its titles
+		{6, 30, 46, "00000000000150000"}, // its total
+		{7, 1, 8, "10400021"},            // batch 2 header
+		{8, 4, 13, "0002300001"},         // P, record 1 of batch 2
+		{11, 1, 8, "10400025"},           // batch 2 trailer
+		{11, 30, 46, "00000000000234567"},
+		{12, 1, 8, "10499999"}, // file trailer
+		{12, 18, 23, "000002"}, // batches
+		{12, 24, 29, "000012"}, // records
+	}
+	if len(lines) != 12 {
+		t.Fatalf("%d records, want 12:\n%s", len(lines), out.String())
+	}
+	for _, w := range want {
+		if got := lines[w.line-1][w.start-1 : w.end]; got != w.value {
+			t.Errorf("line %d %d-%d: got %q, want %q", w.line, w.start, w.end, got, w.value)
+		}
+	}
+}

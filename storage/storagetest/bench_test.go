@@ -1,0 +1,49 @@
+package storagetest
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkCloneAndDrop measures what each test pays: cloning the migrated
+// template into a new database and dropping it.
+func BenchmarkCloneAndDrop(b *testing.B) {
+	s, err := shared.prepare()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		name, err := s.createDatabase(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.dropDatabase(ctx, name); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkClone measures the clone alone; the databases are dropped after
+// the timing.
+func BenchmarkClone(b *testing.B) {
+	s, err := shared.prepare()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var names []string
+	for b.Loop() {
+		name, err := s.createDatabase(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	b.StopTimer()
+	for _, name := range names {
+		if err := s.dropDatabase(ctx, name); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

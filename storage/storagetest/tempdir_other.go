@@ -1,0 +1,8 @@
+//go:build !linux
+
+package storagetest
+
+import "os"
+
+// clusterParentDir is where the throwaway cluster's directory goes.
+func clusterParentDir() string { return os.TempDir() }

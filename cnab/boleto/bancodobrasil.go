@@ -15,7 +15,7 @@ import "strconv"
 // remainder of 10. The 6-digit covenant's 17-digit "free numbering" form
 // (service code 21) is not implemented.
 func init() {
-	banks["001"] = bankRule{name: "Banco do Brasil", number: bbNumber, digit: bbDigit, printed: dashed, freeField: bbFreeField}
+	banks["001"] = bankRule{name: "Banco do Brasil", check: checkWith(bbParse), nossoNumero: bbNossoNumero, digit: bbDigit, freeField: bbFreeField}
 }
 
 const bancoDoBrasil = "001"
@@ -104,4 +104,12 @@ func bbFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) {
 		return "", err
 	}
 	return number + f.agency + f.account + f.wallet, nil
+}
+
+func bbNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	number, err := bbNumber(b, sequence)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	return dashed(number, bbDigit(b, number)), nil
 }

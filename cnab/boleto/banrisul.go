@@ -12,7 +12,7 @@ import "strconv"
 // (4), beneficiary code (Covenant, 7), nosso número (8), "40", and the NC
 // of these 23 digits.
 func init() {
-	banks["041"] = bankRule{name: "Banrisul", number: banrisulNumber, digit: banrisulDigit, printed: dashed, freeField: banrisulFreeField}
+	banks["041"] = bankRule{name: "Banrisul", check: checkWith(banrisulParse), nossoNumero: banrisulNossoNumero, digit: banrisulDigit, freeField: banrisulFreeField}
 }
 
 const banrisul = "041"
@@ -71,4 +71,12 @@ func banrisulFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) {
 	}
 	free := "21" + f.agency + f.covenant + number + "40"
 	return free + banrisulNC(free), nil
+}
+
+func banrisulNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	number, err := banrisulNumber(b, sequence)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	return dashed(number, banrisulDigit(b, number)), nil
 }

@@ -46,23 +46,23 @@ func (n NossoNumero) Full() string { return n.Number + n.Digit }
 // bankRule is one bank's nosso número and free field.
 type bankRule struct {
 	name string
-	// number checks the beneficiary fields the bank needs and builds the
-	// nosso número, without its check digit, from a sequence.
-	number func(b Beneficiary, sequence int64) (string, error)
-	// digit is the check digit of a number built by number ("" when the
-	// bank's form has none).
-	digit func(b Beneficiary, number string) string
-	// printed is the form printed on the slip.
-	printed   func(b Beneficiary, number, digit string) string
+	// check validates the beneficiary fields the bank needs.
+	check func(b Beneficiary) error
+	// nossoNumero checks the beneficiary fields the bank needs and builds
+	// the nosso número from a non-negative sequence.
+	nossoNumero func(b Beneficiary, sequence int64) (NossoNumero, error)
+	// digit is the check digit of a number of the bank's form, for a
+	// beneficiary that check accepted ("" when the form has none).
+	digit     func(b Beneficiary, number string) string
 	freeField func(b Beneficiary, nn NossoNumero, amount int64) (string, error)
 }
 
 // dashed is the most common printed form, "number-digit".
-func dashed(_ Beneficiary, number, digit string) string {
+func dashed(number, digit string) NossoNumero {
 	if digit == "" {
-		return number
+		return NossoNumero{Number: number, Printed: number}
 	}
-	return number + "-" + digit
+	return NossoNumero{Number: number, Digit: digit, Printed: number + "-" + digit}
 }
 
 var banks = map[string]bankRule{}
@@ -85,6 +85,25 @@ func ruleFor(bank string) (bankRule, error) {
 	return r, nil
 }
 
+// checkWith adapts a bank's field parser to bankRule.check.
+func checkWith[T any](parse func(Beneficiary) (T, error)) func(Beneficiary) error {
+	return func(b Beneficiary) error {
+		_, err := parse(b)
+		return err
+	}
+}
+
+// Validate reports whether the beneficiary's bank is supported and has the
+// fields its rules need, as a *FieldError naming the first field that is
+// wrong. It lets a caller reject a beneficiary once, before its titles.
+func (b Beneficiary) Validate() error {
+	r, err := ruleFor(b.Bank)
+	if err != nil {
+		return err
+	}
+	return r.check(b)
+}
+
 // NewNossoNumero computes the nosso número of the title with the given
 // sequence number for the beneficiary, by the beneficiary's bank's rule. The
 // sequence is the part of the number the beneficiary chooses; at Sicredi it
@@ -98,12 +117,7 @@ func NewNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
 	if sequence < 0 {
 		return NossoNumero{}, fieldErr(b.Bank, "Sequence", strconv.FormatInt(sequence, 10), "must not be negative")
 	}
-	number, err := r.number(b, sequence)
-	if err != nil {
-		return NossoNumero{}, err
-	}
-	digit := r.digit(b, number)
-	return NossoNumero{Number: number, Digit: digit, Printed: r.printed(b, number, digit)}, nil
+	return r.nossoNumero(b, sequence)
 }
 
 // FreeField returns the 25-digit free field (campo livre) of the barcode
@@ -120,8 +134,10 @@ func FreeField(b Beneficiary, nn NossoNumero, amount int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if want := r.digit(b, nn.Number); nn.Digit != "" && nn.Digit != want {
-		return "", fieldErr(b.Bank, "NossoNumero", nn.Number+"-"+nn.Digit, "check digit should be %q", want)
+	if nn.Digit != "" {
+		if want := r.digit(b, nn.Number); nn.Digit != want {
+			return "", fieldErr(b.Bank, "NossoNumero", nn.Number+"-"+nn.Digit, "check digit should be %q", want)
+		}
 	}
 	if len(free) != freeFieldLen || !isDigits(free) {
 		// A bug in a bank rule, never the caller's input.
@@ -144,21 +160,35 @@ func digits(bank, field, value string, width int, optional bool) (string, error)
 	if !isDigits(value) {
 		return "", fieldErr(bank, field, value, "must be digits only")
 	}
+	if len(value) == width {
+		return value, nil
+	}
 	trimmed := strings.TrimLeft(value, "0")
 	if len(trimmed) > width {
 		return "", fieldErr(bank, field, value, "has more than %d digits", width)
 	}
-	return strings.Repeat("0", width-len(trimmed)) + trimmed, nil
+	return zeroPad(trimmed, width), nil
+}
+
+// zeroPad left-pads a string of at most 20 digits with zeros to width.
+func zeroPad(s string, width int) string {
+	var buf [20]byte
+	pad := buf[:width-len(s)]
+	for i := range pad {
+		pad[i] = '0'
+	}
+	return string(append(pad, s...))
 }
 
 // sequenceDigits formats a sequence number zero-padded to width, or names
 // the field when it does not fit.
 func sequenceDigits(bank string, sequence int64, width int) (string, error) {
-	s := strconv.FormatInt(sequence, 10)
+	var buf [20]byte // an int64 has at most 19 digits
+	s := strconv.AppendInt(buf[:0], sequence, 10)
 	if len(s) > width {
-		return "", fieldErr(bank, "Sequence", s, "has more than %d digits", width)
+		return "", fieldErr(bank, "Sequence", string(s), "has more than %d digits", width)
 	}
-	return strings.Repeat("0", width-len(s)) + s, nil
+	return zeroPad(string(s), width), nil
 }
 
 // nossoNumeroDigits checks that nn.Number has the width the bank defines.

@@ -12,7 +12,7 @@ import "strconv"
 //
 // Free field: agency (4), wallet (2), nosso número (11), account (7), "0".
 func init() {
-	banks["237"] = bankRule{name: "Bradesco", number: bradescoNumber, digit: bradescoDigit, printed: bradescoPrinted, freeField: bradescoFreeField}
+	banks["237"] = bankRule{name: "Bradesco", check: checkWith(bradescoParse), nossoNumero: bradescoNossoNumero, digit: bradescoDigit, freeField: bradescoFreeField}
 }
 
 const bradesco = "237"
@@ -34,17 +34,27 @@ func bradescoParse(b Beneficiary) (bradescoFields, error) {
 	return f, nil
 }
 
-func bradescoNumber(b Beneficiary, sequence int64) (string, error) {
-	if _, err := bradescoParse(b); err != nil {
-		return "", err
+func bradescoNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	f, err := bradescoParse(b)
+	if err != nil {
+		return NossoNumero{}, err
 	}
-	return sequenceDigits(bradesco, sequence, 11)
+	number, err := sequenceDigits(bradesco, sequence, 11)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	dv := bradescoDigitOf(f.wallet, number)
+	return NossoNumero{Number: number, Digit: dv, Printed: f.wallet + "/" + number + "-" + dv}, nil
 }
 
 // bradescoDigit is called after bradescoParse accepted b.
 func bradescoDigit(b Beneficiary, number string) string {
 	f, _ := bradescoParse(b)
-	switch r := mod11Sum(f.wallet+number, 7); r {
+	return bradescoDigitOf(f.wallet, number)
+}
+
+func bradescoDigitOf(wallet, number string) string {
+	switch r := mod11Sum(wallet+number, 7); r {
 	case 0:
 		return "0"
 	case 1:
@@ -52,11 +62,6 @@ func bradescoDigit(b Beneficiary, number string) string {
 	default:
 		return strconv.Itoa(11 - r)
 	}
-}
-
-func bradescoPrinted(b Beneficiary, number, digit string) string {
-	f, _ := bradescoParse(b)
-	return f.wallet + "/" + number + "-" + digit
 }
 
 func bradescoFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) {

@@ -17,7 +17,7 @@ import "strconv"
 // Wallet "1" or "RG" (or empty) is registered collection; unregistered
 // collection ("2", "SR") no longer exists and is rejected.
 func init() {
-	banks["104"] = bankRule{name: "Caixa Econômica Federal", number: caixaNumber, digit: caixaNumberDigit, printed: dashed, freeField: caixaFreeField}
+	banks["104"] = bankRule{name: "Caixa Econômica Federal", check: checkWith(caixaParse), nossoNumero: caixaNossoNumero, digit: caixaNumberDigit, freeField: caixaFreeField}
 }
 
 const caixa = "104"
@@ -86,4 +86,12 @@ func caixaFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) {
 	}
 	free := code + number[2:5] + "1" + number[5:8] + "4" + number[8:17]
 	return free + caixaDigit(free), nil
+}
+
+func caixaNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	number, err := caixaNumber(b, sequence)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	return dashed(number, caixaNumberDigit(b, number)), nil
 }

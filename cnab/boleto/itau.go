@@ -14,7 +14,7 @@ import "strconv"
 // Wallets 106, 107, 122, 142, 143, 195, 196 and 198 use another free field
 // (with "seu número" and a client code) and are not implemented.
 func init() {
-	banks["341"] = bankRule{name: "Itaú Unibanco", number: itauNumber, digit: itauDigit, printed: itauPrinted, freeField: itauFreeField}
+	banks["341"] = bankRule{name: "Itaú Unibanco", check: itauCheck, nossoNumero: itauNossoNumero, digit: itauDigit, freeField: itauFreeField}
 }
 
 const itau = "341"
@@ -41,6 +41,26 @@ func itauParse(b Beneficiary) (itauFields, error) {
 	return f, nil
 }
 
+// itauCheck validates the fields of both the nosso número and the free
+// field.
+func itauCheck(b Beneficiary) error {
+	f, err := itauParse(b)
+	if err != nil {
+		return err
+	}
+	return itauSpecialWallet(b, f.wallet)
+}
+
+// itauSpecialWallet rejects the wallets whose free field carries "seu
+// número" and a client code.
+func itauSpecialWallet(b Beneficiary, wallet string) error {
+	switch wallet {
+	case "106", "107", "122", "142", "143", "195", "196", "198":
+		return unsupported(itau, "Wallet", b.Wallet, "free field with seu número and client code is not implemented")
+	}
+	return nil
+}
+
 // itauWalletOnlyDAC lists the wallets whose nosso número DAC leaves out the
 // agency and account.
 func itauWalletOnlyDAC(wallet string) bool {
@@ -51,22 +71,23 @@ func itauWalletOnlyDAC(wallet string) bool {
 	return false
 }
 
-func itauNumber(b Beneficiary, sequence int64) (string, error) {
-	if _, err := itauParse(b); err != nil {
-		return "", err
+func itauNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	f, err := itauParse(b)
+	if err != nil {
+		return NossoNumero{}, err
 	}
-	return sequenceDigits(itau, sequence, 8)
+	number, err := sequenceDigits(itau, sequence, 8)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	dac := itauDAC(f, number)
+	return NossoNumero{Number: number, Digit: dac, Printed: f.wallet + "/" + number + "-" + dac}, nil
 }
 
 // itauDigit is called after itauParse accepted b.
 func itauDigit(b Beneficiary, number string) string {
 	f, _ := itauParse(b)
 	return itauDAC(f, number)
-}
-
-func itauPrinted(b Beneficiary, number, digit string) string {
-	f, _ := itauParse(b)
-	return f.wallet + "/" + number + "-" + digit
 }
 
 func itauDAC(f itauFields, number string) string {
@@ -81,9 +102,8 @@ func itauFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	switch f.wallet {
-	case "106", "107", "122", "142", "143", "195", "196", "198":
-		return "", unsupported(itau, "Wallet", b.Wallet, "free field with seu número and client code is not implemented")
+	if err := itauSpecialWallet(b, f.wallet); err != nil {
+		return "", err
 	}
 	number, err := nossoNumeroDigits(itau, nn, 8)
 	if err != nil {

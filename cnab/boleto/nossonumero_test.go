@@ -154,3 +154,31 @@ func TestFreeFieldErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	for _, v := range slipVectors {
+		if err := v.b.Validate(); err != nil {
+			t.Errorf("%s: Validate: %v", v.name, err)
+		}
+	}
+	tests := []struct {
+		b     Beneficiary
+		field string
+	}{
+		{Beneficiary{Bank: "999"}, "Bank"},
+		{Beneficiary{Bank: "341", Agency: "1", Account: "1", Wallet: "198"}, "Wallet"},
+		{Beneficiary{Bank: "748", Agency: "1234", Covenant: "12345"}, "Station"},
+		{Beneficiary{Bank: "104", Covenant: "1050000"}, "Covenant"},
+		{Beneficiary{Bank: "104", Covenant: "245274", Wallet: "SR"}, "Wallet"},
+		{Beneficiary{Bank: "001", Covenant: "12345", Wallet: "18"}, "Covenant"},
+		{Beneficiary{Bank: "756", Agency: "3069", Covenant: "153850", Modality: "1a"}, "Modality"},
+	}
+	for _, tt := range tests {
+		err := tt.b.Validate()
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != tt.field {
+			t.Errorf("Validate(%+v) = %v, want a *FieldError on %s", tt.b, err, tt.field)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import "strconv"
 // (13), IOF "0" (other values are for insurance companies only), wallet
 // (3, for example 101).
 func init() {
-	banks["033"] = bankRule{name: "Santander", number: santanderNumber, digit: santanderDigit, printed: dashed, freeField: santanderFreeField}
+	banks["033"] = bankRule{name: "Santander", check: checkWith(santanderParse), nossoNumero: santanderNossoNumero, digit: santanderDigit, freeField: santanderFreeField}
 }
 
 const santander = "033"
@@ -60,4 +60,12 @@ func santanderFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) 
 		return "", err
 	}
 	return "9" + f.covenant + number + santanderDigit(b, number) + "0" + f.wallet, nil
+}
+
+func santanderNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	number, err := santanderNumber(b, sequence)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	return dashed(number, santanderDigit(b, number)), nil
 }

@@ -14,7 +14,7 @@ import "strconv"
 // "01" by default), client code (7), nosso número with DV (8), installment
 // "001".
 func init() {
-	banks["756"] = bankRule{name: "Sicoob", number: sicoobNumber, digit: sicoobDigit, printed: dashed, freeField: sicoobFreeField}
+	banks["756"] = bankRule{name: "Sicoob", check: checkWith(sicoobParse), nossoNumero: sicoobNossoNumero, digit: sicoobDigit, freeField: sicoobFreeField}
 }
 
 const sicoob = "756"
@@ -49,16 +49,25 @@ func sicoobParse(b Beneficiary) (sicoobFields, error) {
 	return f, nil
 }
 
-func sicoobNumber(b Beneficiary, sequence int64) (string, error) {
-	if _, err := sicoobParse(b); err != nil {
-		return "", err
+func sicoobNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	f, err := sicoobParse(b)
+	if err != nil {
+		return NossoNumero{}, err
 	}
-	return sequenceDigits(sicoob, sequence, 7)
+	number, err := sequenceDigits(sicoob, sequence, 7)
+	if err != nil {
+		return NossoNumero{}, err
+	}
+	return dashed(number, sicoobDigitOf(f, number)), nil
 }
 
 // sicoobDigit is called after sicoobParse accepted b.
 func sicoobDigit(b Beneficiary, number string) string {
 	f, _ := sicoobParse(b)
+	return sicoobDigitOf(f, number)
+}
+
+func sicoobDigitOf(f sicoobFields, number string) string {
 	dv := 0
 	if r := mod11Weights(f.cooperative+"000"+f.covenant+number, sicoobWeights); r > 1 {
 		dv = 11 - r
@@ -75,5 +84,5 @@ func sicoobFreeField(b Beneficiary, nn NossoNumero, _ int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return f.wallet + f.cooperative + f.modality + f.covenant + number + sicoobDigit(b, number) + "001", nil
+	return f.wallet + f.cooperative + f.modality + f.covenant + number + sicoobDigitOf(f, number) + "001", nil
 }

@@ -21,7 +21,7 @@ import (
 // slip has an amount and "0" when not, "0", and a DV by modulo 11 with
 // weights 2 to 9 (remainders 0 and 1 give 0).
 func init() {
-	banks["748"] = bankRule{name: "Sicredi", number: sicrediNumber, digit: sicrediDigit, printed: sicrediPrinted, freeField: sicrediFreeField}
+	banks["748"] = bankRule{name: "Sicredi", check: checkWith(sicrediParse), nossoNumero: sicrediNossoNumero, digit: sicrediDigit, freeField: sicrediFreeField}
 }
 
 const sicredi = "748"
@@ -66,32 +66,34 @@ func sicrediParse(b Beneficiary) (sicrediFields, error) {
 	return f, nil
 }
 
-func sicrediNumber(b Beneficiary, sequence int64) (string, error) {
-	if _, err := sicrediParse(b); err != nil {
-		return "", err
+func sicrediNossoNumero(b Beneficiary, sequence int64) (NossoNumero, error) {
+	f, err := sicrediParse(b)
+	if err != nil {
+		return NossoNumero{}, err
 	}
 	number, err := sequenceDigits(sicredi, sequence, 8)
 	if err != nil {
-		return "", err
+		return NossoNumero{}, err
 	}
 	if number[2] < '2' {
-		return "", fieldErr(sicredi, "Sequence", number, "third digit (the byte) must be from 2 to 9")
+		return NossoNumero{}, fieldErr(sicredi, "Sequence", number, "third digit (the byte) must be from 2 to 9")
 	}
-	return number, nil
+	dv := sicrediDigitOf(f, number)
+	return NossoNumero{Number: number, Digit: dv, Printed: number[:2] + "/" + number[2:] + "-" + dv}, nil
 }
 
 // sicrediDigit is called after sicrediParse accepted b.
 func sicrediDigit(b Beneficiary, number string) string {
 	f, _ := sicrediParse(b)
+	return sicrediDigitOf(f, number)
+}
+
+func sicrediDigitOf(f sicrediFields, number string) string {
 	dv := 11 - mod11Sum(f.cooperative+f.station+f.covenant+number, 9)
 	if dv > 9 {
 		dv = 0
 	}
 	return strconv.Itoa(dv)
-}
-
-func sicrediPrinted(_ Beneficiary, number, digit string) string {
-	return number[:2] + "/" + number[2:] + "-" + digit
 }
 
 func sicrediFreeField(b Beneficiary, nn NossoNumero, amount int64) (string, error) {
@@ -107,7 +109,7 @@ func sicrediFreeField(b Beneficiary, nn NossoNumero, amount int64) (string, erro
 	if amount > 0 {
 		hasAmount = "1"
 	}
-	free := f.kind + "1" + number + sicrediDigit(b, number) + f.cooperative + f.station + f.covenant + hasAmount + "0"
+	free := f.kind + "1" + number + sicrediDigitOf(f, number) + f.cooperative + f.station + f.covenant + hasAmount + "0"
 	dv := 0
 	if r := mod11Sum(free, 9); r > 1 {
 		dv = 11 - r

@@ -32,6 +32,8 @@ func runCnab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return runCnabLine(rest, stdout, stderr)
 	case "barcode":
 		return runCnabBarcode(rest, stdout, stderr)
+	case "remessa":
+		return runCnabRemessa(ctx, rest, stdin, stdout, stderr)
 	// Collection remittances (remessa) are dispatched here too.
 	case "-h", "--help", "help":
 		fmt.Fprint(stderr, cnabUsage)

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCnabRemessaGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"341_400", "104_240"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"cnab", "remessa", "../../cnab/testdata/" + name + ".json"}, nil, &stdout, &stderr)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			want, err := os.ReadFile("../../cnab/testdata/" + name + ".rem")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(stdout.Bytes(), want) {
+				t.Errorf("output differs from the golden file")
+			}
+			if !strings.Contains(stderr.String(), "warning: remittance: beneficiary.name: truncated") {
+				t.Errorf("stderr %q: want the truncation warning", stderr.String())
+			}
+		})
+	}
+}
+
+func TestCnabRemessaOutputFile(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "CB0303A1.REM")
+	input, err := os.ReadFile("../../cnab/testdata/237_400.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"cnab", "remessa", "-o", out, "-"}, bytes.NewReader(input), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile("../../cnab/testdata/237_400.rem")
+	if !bytes.Equal(got, want) || stdout.Len() != 0 {
+		t.Errorf("file differs from the golden or stdout not empty (%d bytes)", stdout.Len())
+	}
+}
+
+func TestCnabRemessaProblems(t *testing.T) {
+	t.Parallel()
+	input, err := os.ReadFile("../../cnab/testdata/237_400.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(input), `"zip": "01001000"`, `"zip": "0100"`, 1)
+	bad = strings.Replace(bad, `"name": "João da Silva Araújo"`, `"name": ""`, 1)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.rem")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"cnab", "remessa", "-o", out, "-"}, strings.NewReader(bad), &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"error: title 0: payer.name: required", "error: title 1: payer.zip: want the 8-digit CEP"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q: want %q", stderr.String(), want)
+		}
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("wrote %d bytes to stdout", stdout.Len())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left %d files behind for bad input", len(entries))
+	}
+}
+
+func TestCnabRemessaBadJSON(t *testing.T) {
+	t.Parallel()
+	tests := map[string]string{
+		"unknown field": `{"bank":"237","layout":400,"colour":"blue"}`,
+		"not JSON":      `bank=237`,
+		"title type":    `{"bank":"237","layout":400,"sequence":1,"created":"2025-03-03T09:00:00Z","beneficiary":{"name":"A","document":"11222333000181","agency":"1","account":"1","account_digit":"1","wallet":"09","covenant":"1"},"titles":[{"our_number":"one"}]}`,
+	}
+	for name, in := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			if code := run(context.Background(), []string{"cnab", "remessa", "-"}, strings.NewReader(in), &stdout, &stderr); code != 1 {
+				t.Fatalf("exit %d, want 1", code)
+			}
+			if stdout.Len() != 0 || stderr.Len() == 0 {
+				t.Errorf("stdout %d bytes, stderr %q", stdout.Len(), stderr.String())
+			}
+		})
+	}
+}
+
+func TestCnabRemessaUsage(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"cnab", "remessa"}, nil, &stdout, &stderr); code != 1 {
+		t.Errorf("no input: exit %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), "usage: propfin cnab remessa") {
+		t.Errorf("stderr %q: want the usage", stderr.String())
+	}
+	if code := run(context.Background(), []string{"cnab", "remessa", "missing.json"}, nil, &stdout, &stderr); code != 1 {
+		t.Errorf("missing file: exit %d, want 1", code)
+	}
+}

@@ -41,6 +41,9 @@ var nossoNumeroVectors = []struct {
 	// Sicredi: YYBNNNNN and modulo 11 over cooperative, station and code.
 	{Beneficiary{Bank: "748", Agency: "1234", Station: "18", Covenant: "12345"}, 12213871, NossoNumero{"12213871", "5", "12/213871-5"}},
 	// Sicoob: weights 3197.
+	// The worked example of Sicoob's manual (as quoted in the ACBr forum):
+	// cooperative 0001, client 1-9, nosso número 21 gives DV 8.
+	{Beneficiary{Bank: "756", Agency: "0001", Covenant: "19"}, 21, NossoNumero{"0000021", "8", "0000021-8"}},
 	{Beneficiary{Bank: "756", Agency: "3069", Covenant: "153850"}, 203210, NossoNumero{"0203210", "1", "0203210-1"}},
 }
 

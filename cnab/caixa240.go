@@ -47,7 +47,7 @@ var caixa240FileHeader = record{name: "file header", fields: fields(
 )}
 
 var caixa240BatchHeader = record{name: "batch header", fields: fields(
-	batchHeaderStart240("104", caixaBatchVersion),
+	batchHeaderStart240("104", caixaBatchVersion, false),
 	[]field{
 		digits(34, 39, "Código do Beneficiário", "beneficiary.covenant", covenant),
 		zero(40, 53, "Uso Exclusivo CAIXA"),

@@ -69,12 +69,17 @@ func fileHeaderFile240(bankName string, version func(*state) string) []field {
 	}
 }
 
-// batchHeaderStart240 is positions 1-33 of the batch header.
-func batchHeaderStart240(bank string, version func(*state) string) []field {
+// batchHeaderStart240 is positions 1-33 of the batch header. Positions
+// 12-13 are zeros in the FEBRABAN layout and blanks at some banks.
+func batchHeaderStart240(bank string, version func(*state) string, blank12 bool) []field {
+	reserved := zero(12, 13, "Uso Exclusivo FEBRABAN/CNAB")
+	if blank12 {
+		reserved = blank(12, 13, "Uso Exclusivo FEBRABAN/CNAB")
+	}
 	return append(control240(bank, "", "1"),
 		lit(9, 9, "Tipo de Operação", "R"),
 		lit(10, 11, "Tipo de Serviço", "01"),
-		zero(12, 13, "Uso Exclusivo FEBRABAN/CNAB"),
+		reserved,
 		digits(14, 16, "Nº da Versão do Layout do Lote", "version", version),
 		blank(17, 17, "Uso Exclusivo FEBRABAN/CNAB"),
 		num(18, 18, "Tipo de Inscrição da Empresa", "beneficiary.document", benefDocKind),
@@ -220,3 +225,67 @@ func padRight(s string, n int) string {
 
 func batchTitleCount(s *state) int64 { return int64(s.batchTitles) }
 func batchTitleTotal(s *state) int64 { return s.batchTotal }
+
+// messagesR240 is positions 90-240 of segment R in the FEBRABAN layout:
+// no messages and no automatic debit.
+func messagesR240() []field {
+	return []field{
+		blank(90, 99, "Informação ao Pagador"),
+		blank(100, 139, "Mensagem 3"),
+		blank(140, 179, "Mensagem 4"),
+		blank(180, 199, "Uso Exclusivo FEBRABAN/CNAB"),
+		zero(200, 207, "Cód. Ocor. do Pagador"),
+		zero(208, 210, "Cód. do Banco na Conta do Débito"),
+		zero(211, 215, "Código da Agência do Débito"),
+		blank(216, 216, "Dígito Verificador da Agência"),
+		zero(217, 228, "Conta Corrente para Débito"),
+		blank(229, 229, "Dígito Verificador da Conta"),
+		blank(230, 230, "Dígito Verificador Ag/Conta"),
+		zero(231, 231, "Aviso para Débito Automático"),
+		blank(232, 240, "Uso Exclusivo FEBRABAN/CNAB"),
+	}
+}
+
+// correspondentQ240 is positions 210-240 of segment Q: no correspondent
+// bank.
+func correspondentQ240() []field {
+	return []field{
+		zero(210, 212, "Cód. Bco. Corresp. na Compensação"),
+		blank(213, 232, "Nosso Nº no Banco Correspondente"),
+		blank(233, 240, "Uso Exclusivo FEBRABAN/CNAB"),
+	}
+}
+
+// otherTotals240 is positions 47-240 of the batch trailer in the FEBRABAN
+// layout: no vinculada, caucionada or descontada titles.
+func otherTotals240() []field {
+	return []field{
+		zero(47, 52, "Quantidade de Títulos em Cobrança Vinculada"),
+		zero(53, 69, "Valor Total dos Títulos em Carteiras Vinculadas"),
+		zero(70, 75, "Quantidade de Títulos em Cobrança Caucionada"),
+		zero(76, 92, "Valor Total dos Títulos em Carteiras Caucionadas"),
+		zero(93, 98, "Quantidade de Títulos em Cobrança Descontada"),
+		zero(99, 115, "Valor Total dos Títulos em Carteiras Descontadas"),
+		blank(116, 123, "Número do Aviso de Lançamento"),
+		blank(124, 240, "Uso Exclusivo FEBRABAN/CNAB"),
+	}
+}
+
+// fileTrailerEnd240 is positions 30-240 of the file trailer in the
+// FEBRABAN layout.
+func fileTrailerEnd240() []field {
+	return []field{
+		zero(30, 35, "Qtde de Contas p/ Conc. (Lotes)"),
+		blank(36, 240, "Uso Exclusivo FEBRABAN/CNAB"),
+	}
+}
+
+// versionPair maps a file layout version (header field 164-166) to the
+// batch layout version that goes with it (batch header 14-16).
+type versionPair map[string]string
+
+func (v versionPair) batch(s *state) string { return v[s.version] }
+
+// ourNumberText is the nosso número with its check digit, left-aligned in
+// an alphanumeric field.
+func ourNumberText(s *state) string { return s.ourNumber + s.ourDigit }

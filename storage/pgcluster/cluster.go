@@ -160,8 +160,8 @@ func (c *Cluster) DataDir() string { return c.dataDir }
 func (c *Cluster) Attached() bool { return c.attached }
 
 // Stop shuts the server down (pg_ctl stop -m fast: sessions are ended,
-// then a clean shutdown) and, for a throwaway cluster, deletes its data
-// directory. It does nothing for a cluster Start attached to. Calling it
+// then a clean shutdown) or, for a throwaway cluster, kills it (-m
+// immediate) and deletes its data directory. It does nothing for a cluster Start attached to. Calling it
 // again returns the first result.
 func (c *Cluster) Stop(ctx context.Context) error {
 	if c.attached {
@@ -174,7 +174,11 @@ func (c *Cluster) Stop(ctx context.Context) error {
 
 func (c *Cluster) stop(ctx context.Context) error {
 	began := time.Now()
-	out, err := c.run(ctx, "pg_ctl", "stop", "-w", "-m", "fast", "-D", c.dataDir)
+	mode := "fast"
+	if c.watchdog != nil {
+		mode = "immediate" // no shutdown checkpoint: the data is deleted next
+	}
+	out, err := c.run(ctx, "pg_ctl", "stop", "-w", "-m", mode, "-D", c.dataDir)
 	if err != nil && c.running() {
 		return fmt.Errorf("stop PostgreSQL in %s: %w: %s", c.dataDir, err, out)
 	}

@@ -47,3 +47,19 @@ func BenchmarkClone(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSetup measures what the first NewDB of a test binary costs:
+// start a throwaway cluster, then create and migrate the template.
+func BenchmarkSetup(b *testing.B) {
+	for b.Loop() {
+		e := &env{getenv: func(string) string { return "" }, findBinaries: shared.findBinaries, migrate: shared.migrate}
+		s, err := e.prepare()
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.admin.Close(context.Background())
+		if err := s.cluster.Stop(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -66,14 +66,16 @@ func skipReason(c *Contract) SkipReason {
 // The error is a Problems when the contract or its items are not usable.
 func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	c := &in.Contract
+	var ps Problems
 	if err := c.Validate(); err != nil {
-		return Schedule{}, err
+		ps = append(ps, err.(Problems)...)
 	}
-	if ps := validateItems(in.Items); len(ps) > 0 {
-		return Schedule{}, ps
-	}
+	ps = append(ps, validateItems(in.Items)...)
 	if in.Until.IsZero() {
-		return Schedule{}, Problems{{Field: "until", Message: "required"}}
+		ps.add("until", "required")
+	}
+	if len(ps) > 0 {
+		return Schedule{}, ps
 	}
 	if r := skipReason(c); r != "" {
 		return Schedule{Skip: r}, nil

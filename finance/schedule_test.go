@@ -306,7 +306,7 @@ func TestScheduleNamesEveryProblem(t *testing.T) {
 	c := Contract{Type: "lease", Active: "yes", Recurrency: "weekly", Modality: "fortnight", Amount: dec("-1"), DueDay: 40,
 		StartAt: MustDate("2024-05-01"), EndAt: MustDate("2024-04-01")}
 	items := []ContractItem{{CalculateMode: "ratio"}}
-	_, err := ScheduleInvoices(ScheduleInput{Contract: c, Items: items, Until: MustDate("2024-12-31")})
+	_, err := ScheduleInvoices(ScheduleInput{Contract: c, Items: items})
 	var ps Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("error %v is not Problems", err)
@@ -315,7 +315,7 @@ func TestScheduleNamesEveryProblem(t *testing.T) {
 	for _, p := range ps {
 		fields[p.Field] = true
 	}
-	for _, f := range []string{"type", "active", "recurrency", "modality", "amount", "due_day", "due_date", "end_at"} {
+	for _, f := range []string{"type", "active", "recurrency", "modality", "amount", "due_day", "due_date", "end_at", "items[0].calculate_mode", "items[0].item_id", "until"} {
 		if !fields[f] {
 			t.Errorf("no problem named %s in %v", f, err)
 		}

@@ -169,7 +169,14 @@ func (inv Invoice) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads an invoice in the API's shape; amounts may be numbers
 // or strings.
 func (inv *Invoice) UnmarshalJSON(b []byte) error {
-	var v invoiceJSON
+	// Start from the current values, so that fields absent from b are kept
+	// as encoding/json does for plain structs.
+	v := invoiceJSON{
+		invoiceFields:           invoiceFields(*inv),
+		Total:                   number(inv.Total),
+		TicketLateFeePercentage: number(inv.TicketLateFeePercentage),
+		TicketLateFeeInterest:   number(inv.TicketLateFeeInterest),
+	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}

@@ -41,6 +41,7 @@ func commands() map[string]command {
 		"apikey":  runAPIKey,
 		"pix":     runPix,
 		"cnab":    runCnab,
+		"finance": runFinance,
 	}
 }
 

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateFinance = flag.Bool("update-finance", false, "rewrite the finance CLI golden files")
+
+const financeContract = "../../finance/testdata/cli/contract.json"
+
+func runFinanceCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), append([]string{"finance"}, args...), strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestFinanceScheduleGolden(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runFinanceCLI(t, "", "schedule", financeContract, "--until", "2024-04-30")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden := filepath.Join("..", "..", "finance", "testdata", "cli", "schedule.golden.json")
+	if *updateFinance {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("output differs from %s:\n%s", golden, out)
+	}
+	var invoices []map[string]any
+	if err := json.Unmarshal([]byte(out), &invoices); err != nil {
+		t.Fatal(err)
+	}
+	// January exists already; February to April are new.
+	if len(invoices) != 3 || invoices[0]["period_initial"] != "2024-02-01" || invoices[0]["total"] != 1925.0 {
+		t.Errorf("got %d invoices, first %v", len(invoices), invoices[0])
+	}
+}
+
+func TestFinanceScheduleIsIdempotent(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(financeContract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, first, _ := runFinanceCLI(t, string(data), "schedule", "--until", "2024-12-31", "-")
+	var contract map[string]any
+	if err := json.Unmarshal(data, &contract); err != nil {
+		t.Fatal(err)
+	}
+	var generated []any
+	if err := json.Unmarshal([]byte(first), &generated); err != nil || len(generated) != 11 {
+		t.Fatalf("first run: %d invoices, %v:\n%s", len(generated), err, first)
+	}
+	contract["invoices"] = append(contract["invoices"].([]any), generated...)
+	again, _ := json.Marshal(contract)
+	code, out, errOut := runFinanceCLI(t, string(again), "schedule", "-", "--until", "2024-12-31")
+	if code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("second run: exit %d, %s %s", code, out, errOut)
+	}
+}
+
+func TestFinanceScheduleNamesEveryProblem(t *testing.T) {
+	t.Parallel()
+	in := `{"type":"lease","active":"active","amount":"x","start_at":"2024-02-30","due_day":"5","recurrency":"monthly",
+		"items":[{"amount":true,"calculate_mode":"ratio","item_id":2}],"invoices":[{"total":"abc"}]}`
+	code, out, errOut := runFinanceCLI(t, in, "schedule", "-", "--until", "2024-13-01")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	for _, field := range []string{"type:", "amount:", "start_at:", "due_day:", "due_date:", "items[0].amount:", "items[0].calculate_mode:", "invoices[0].total:", "--until:"} {
+		if !strings.Contains(errOut, "\n"+field) && !strings.HasPrefix(errOut, field) {
+			t.Errorf("no line for %s in:\n%s", field, errOut)
+		}
+	}
+	if strings.Contains(errOut, "start_at: required") {
+		t.Errorf("a malformed field is also reported missing:\n%s", errOut)
+	}
+}
+
+func TestFinanceScheduleUsageErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no subcommand", nil, "missing subcommand"},
+		{"unknown subcommand", []string{"forecast"}, "unknown subcommand"},
+		{"no file", []string{"schedule", "--until", "2024-01-01"}, "want one contract file"},
+		{"missing file", []string{"schedule", "nope.json", "--until", "2024-01-01"}, "read contract"},
+		{"not JSON", []string{"schedule", "-", "--until", "2024-01-01"}, "contract: not a JSON object"},
+		{"no until", []string{"schedule", financeContract}, "--until: required"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runFinanceCLI(t, "[1,2]", tt.args...)
+		if code != 1 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", tt.name, code, errOut, tt.want)
+		}
+	}
+}
+
+func TestFinanceScheduleSuspendedContract(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(financeContract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Replace(string(data), `"active": "active"`, `"active": "suspended"`, 1)
+	code, out, errOut := runFinanceCLI(t, in, "schedule", "-", "--until", "2024-12-31")
+	if code != 0 || strings.TrimSpace(out) != "[]" || !strings.Contains(errOut, "contract not billed: suspended") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

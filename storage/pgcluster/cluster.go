@@ -59,6 +59,7 @@ type Cluster struct {
 	binDir   string
 	port     int
 	attached bool
+	launched bool // pg_ctl start ran: a failed start may have left a server behind
 	acct     account
 	log      *slog.Logger
 	watchdog *watchdog
@@ -96,7 +97,13 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		return nil, err
 	}
 	if err := c.initAndStart(ctx, opts); err != nil {
-		c.abandon()
+		if errors.Is(err, errRunning) {
+			// Another process started it since we looked: use theirs.
+			if c2, ok, aerr := attach(ctx, dataDir, log); ok && aerr == nil {
+				return c2, nil
+			}
+		}
+		c.abandon(err)
 		return nil, err
 	}
 	return c, nil
@@ -208,10 +215,11 @@ func (c *Cluster) running() bool {
 	return err == nil && processAlive(pf.pid)
 }
 
-// abandon cleans up after a failed start: it stops whatever server may have
-// come up (immediately), and lets the watchdog remove a throwaway directory.
-func (c *Cluster) abandon() {
-	if c.running() {
+// abandon cleans up after a failed start: it stops the server pg_ctl may
+// have left starting (immediately), unless the failure was another server
+// holding the directory, and removes a throwaway directory.
+func (c *Cluster) abandon(cause error) {
+	if c.launched && !errors.Is(cause, errRunning) && c.running() {
 		_, _ = c.run(context.Background(), "pg_ctl", "stop", "-w", "-m", "immediate", "-D", c.dataDir)
 	}
 	if c.watchdog != nil {
@@ -240,8 +248,11 @@ func (c *Cluster) initdb(ctx context.Context, throwaway bool) error {
 	return nil
 }
 
-// errPortTaken marks a start that failed because the port was in use.
-var errPortTaken = errors.New("port already in use")
+// Causes of a failed start, recognised in the server log.
+var (
+	errPortTaken = errors.New("port already in use")
+	errRunning   = errors.New("another server holds the data directory")
+)
 
 // start runs pg_ctl start, trying other free ports when the one picked was
 // taken in the meantime (several test binaries start clusters at once).
@@ -272,12 +283,16 @@ func (c *Cluster) pgCtlStart(ctx context.Context, port int, throwaway bool) erro
 	if throwaway {
 		serverArgs += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
 	}
+	c.launched = true
 	out, err := c.run(ctx, "pg_ctl", "start", "-w", "-t", strconv.Itoa(int(startTimeout.Seconds())),
 		"-D", c.dataDir, "-l", logFile, "-o", serverArgs)
 	if err != nil {
 		serverLog := readFrom(logFile, logStart)
-		if strings.Contains(serverLog, "could not bind") || strings.Contains(serverLog, "already in use") {
+		switch {
+		case strings.Contains(serverLog, "could not bind") || strings.Contains(serverLog, "already in use"):
 			err = fmt.Errorf("%w: %w", errPortTaken, err)
+		case strings.Contains(serverLog, `lock file "postmaster.pid" already exists`):
+			err = fmt.Errorf("%w: %w", errRunning, err)
 		}
 		return fmt.Errorf("start PostgreSQL in %s on port %d: %w: %s\nserver log:\n%s",
 			c.dataDir, port, err, out, lastLines(serverLog, 10))

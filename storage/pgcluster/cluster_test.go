@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -258,5 +259,26 @@ func TestStartWithoutDataDir(t *testing.T) {
 	t.Parallel()
 	if _, err := Start(t.Context(), Options{}); err == nil || !strings.Contains(err.Error(), "no data directory") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestStartLosingTheRaceLeavesTheOtherServerAlone plays a Start that found
+// no server, then met one started in the meantime by another process.
+func TestStartLosingTheRaceLeavesTheOtherServerAlone(t *testing.T) {
+	t.Parallel()
+	dataDir := filepath.Join(reachableTempDir(t), "data")
+	owner := start(t, Options{DataDir: dataDir})
+
+	late, err := newCluster(dataDir, Options{}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = late.initAndStart(t.Context(), Options{DataDir: dataDir})
+	if !errors.Is(err, errRunning) {
+		t.Fatalf("err = %v, want errRunning", err)
+	}
+	late.abandon(err)
+	if _, err := connect(t, owner).Exec(t.Context(), "SELECT 1"); err != nil {
+		t.Errorf("the other server is gone: %v", err)
 	}
 }

@@ -57,7 +57,12 @@ func (s *state) failSlip(err error) {
 // header, so that a beneficiary the rule cannot use is reported once, as a
 // remittance problem, rather than on every title.
 func checkSlipBeneficiary(s *state) {
-	if _, err := boleto.NewNossoNumero(s.slip, 1); err != nil {
+	_, err := boleto.NewNossoNumero(s.slip, 1)
+	var fe *boleto.FieldError
+	if errors.As(err, &fe) && inputName[fe.Field] == "our_number" {
+		return // a rule on the sequence itself, checked on each title
+	}
+	if err != nil {
 		s.failSlip(err)
 	}
 }

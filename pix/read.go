@@ -8,7 +8,8 @@ import (
 
 // read scans the top-level objects and the templates inside them.
 func (c *checker) read(payload string) {
-	sc := scanner{s: payload, ascii: c.ascii || isASCII(payload)}
+	c.ascii = c.ascii || isASCII(payload)
+	sc := scanner{s: payload, ascii: c.ascii}
 	for first := true; ; first = false {
 		o, status := sc.next()
 		switch status {
@@ -113,12 +114,15 @@ func (c *checker) assign(id int, o object) {
 }
 
 // subScanner reads the objects of a template's value.
-func subScanner(o object) scanner {
-	return scanner{s: o.value, base: o.at + 4, ascii: isASCII(o.value)}
+func (c *checker) subScanner(o object) scanner {
+	return scanner{s: o.value, base: o.at + 4, ascii: c.ascii || isASCII(o.value)}
 }
 
 // guiOf finds object 00 in a template without reporting anything.
 func guiOf(value string) string {
+	if len(value) >= 4+len(GUI) && value[:4] == "0014" {
+		return value[4 : 4+len(GUI)] // the usual case: the PIX GUI first
+	}
 	sc := scanner{s: value}
 	for {
 		o, status := sc.next()
@@ -134,7 +138,7 @@ func guiOf(value string) string {
 // checkTemplate checks the EMV structure of a template kept as it is.
 func (c *checker) checkTemplate(o object, field string) {
 	var seen [100]bool
-	sc := subScanner(o)
+	sc := c.subScanner(o)
 	for {
 		sub, status := sc.next()
 		if status == scanDone {
@@ -175,7 +179,7 @@ func (c *checker) merchantAccount(o object) {
 	a := &c.p.Account
 	a.ID = o.id
 	var seen [100]bool
-	sc := subScanner(o)
+	sc := c.subScanner(o)
 	for {
 		sub, status := sc.next()
 		if status == scanDone {
@@ -206,7 +210,7 @@ func (c *checker) merchantAccount(o object) {
 
 func (c *checker) additionalData(o object) {
 	var seen [100]bool
-	sc := subScanner(o)
+	sc := c.subScanner(o)
 	for {
 		sub, status := sc.next()
 		if status == scanDone {

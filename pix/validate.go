@@ -90,6 +90,9 @@ func (c *checker) checkContent(payload string) {
 		c.text(FieldPostalCode, "postal code (61)", p.PostalCode, maxPostalCode)
 	}
 	c.checkTxID()
+	for _, o := range p.AdditionalData {
+		c.text("62."+o.ID, "object 62."+o.ID, o.Value, maxTemplate)
+	}
 	for _, o := range p.Other {
 		if o.ID != "64" { // the language template exists to carry other alphabets
 			c.text(o.ID, "object "+o.ID, o.Value, maxTemplate)

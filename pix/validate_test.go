@@ -245,6 +245,8 @@ func TestValidateEachRule(t *testing.T) {
 		{"description with an accent", static(map[string]string{oAccount: account(tlv("01", "12345678909"), tlv("02", "Aluguel março"))}),
 			[]string{"charset/description"}},
 		{"unknown object with an accent", static(map[string]string{oTxID: oTxID + tlv("65", "é")}), []string{"charset/65"}},
+		{"unknown additional data object with an accent", static(map[string]string{oTxID: tlv("62", tlv("05", "***")+tlv("07", "Caixa nº 1"))}),
+			[]string{"charset/62.07"}},
 		{"unknown PIX object with an accent", static(map[string]string{oAccount: account(tlv("01", "12345678909"), tlv("03", "é"))}),
 			[]string{"charset/26.03"}},
 		{"txid with a hyphen", static(map[string]string{oTxID: tlv("62", tlv("05", "pedido-1"))}), []string{"charset/txid"}},

@@ -244,7 +244,7 @@ func (g *generator) periodRent(p period) decimal.Decimal {
 	c := g.c
 	if c.Type == ContractSale {
 		if g.n == c.RecurrencyAmount { // the last installment takes the rounding rest
-			total := c.Amount.Sub(c.SignalAmount)
+			total := RoundCents(c.Amount.Sub(c.SignalAmount))
 			return total.Sub(g.rent.Mul(decimal.NewFromInt(int64(g.n - 1))))
 		}
 		return g.rent

@@ -233,6 +233,17 @@ func TestScheduleExamples(t *testing.T) {
 			},
 		},
 		{
+			name: "amounts given with more than two decimals are billed in cents",
+			edit: func(c *Contract) {
+				c.Amount, c.StartAt, c.DueDate = dec("1500.005"), MustDate("2024-02-01"), MustDate("2024-02-05")
+			},
+			items: []ContractItem{{ItemID: 2, Amount: dec("10.004")}},
+			until: "2024-02-05",
+			expect: []string{
+				"2024-02-01..2024-02-29 due 2024-02-05 total 1510.01 [1:1500.01 2:10.00]",
+			},
+		},
+		{
 			name:   "nothing due yet",
 			until:  "2024-01-14",
 			expect: []string{},

@@ -304,3 +304,12 @@ func TestBanks(t *testing.T) {
 		}
 	}
 }
+
+func TestFactorDateDocExamples(t *testing.T) {
+	t.Parallel()
+	// The examples of docs/boleto.md.
+	got, ok := FactorDate(7046, date(t, "2026-11-22"))
+	if !ok || got.Format(time.DateOnly) != "2041-09-12" {
+		t.Errorf("FactorDate(7046, 2026-11-22) = %s, %v; want 2041-09-12", got.Format(time.DateOnly), ok)
+	}
+}

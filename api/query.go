@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,7 +171,9 @@ func (p *queryParser) columns(field string, res *storage.Resource, list string) 
 			p.fail(field, "unknown column %q", n)
 			continue
 		}
-		out = append(out, n)
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
 	}
 	return out
 }

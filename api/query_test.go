@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -99,6 +100,15 @@ func TestFilterTypes(t *testing.T) {
 			}
 		})
 	}
+	for _, bad := range []string{"filter[day]=2024-13-01", "filter[day|b]=2024-01-01|soon", "filter[amount]=1,50",
+		"filter[active]=yes", "filter[amount|g]=1e9"} {
+		t.Run(bad, func(t *testing.T) {
+			r := e.get(t, "/test/things?"+bad, http.StatusUnprocessableEntity)
+			if f := r.problemFields(t); len(f) != 1 || !strings.HasPrefix(bad, f[0]) {
+				t.Errorf("problem fields %v", f)
+			}
+		})
+	}
 }
 
 func TestInFilters(t *testing.T) {
@@ -141,7 +151,7 @@ func TestSortAndFields(t *testing.T) {
 	if want := []int64{6, 5, 4, 3, 1, 2}; !slices.Equal(got, want) {
 		t.Errorf("sort ids %v, want %v", got, want)
 	}
-	items := e.get(t, "/buildings/types?fields=id,description&filter[id]=1", http.StatusOK).data(t)
+	items := e.get(t, "/buildings/types?fields=id,description,id&filter[id]=1", http.StatusOK).data(t)
 	if len(items) != 1 || len(items[0]) != 2 || items[0]["description"] != "Apartamento" {
 		t.Errorf("fields=id,description gave %v", items)
 	}

@@ -89,7 +89,7 @@ var bb240P = record{name: "segment P", detail: true, fields: fields(
 		zero(101, 105, "Agência Encarregada da Cobrança"),
 		blank(106, 106, "Dígito Verificador da Agência"),
 	},
-	chargesP240(),
+	chargesP240(3, interestDate),
 	[]field{text(196, 220, "Identificação do Título na Empresa", "control", control)},
 	protestP240(),
 	[]field{
@@ -106,7 +106,7 @@ var bb240Q = record{name: "segment Q", detail: true, fields: fields(
 )}
 
 var bb240R = record{name: "segment R", detail: true, fields: fields(
-	segment240("001", "R"), discountsFineR240(), messagesR240(),
+	segment240("001", "R"), discountsFineR240(fineDate), messagesR240(),
 )}
 
 var bb240BatchTrailer = record{name: "batch trailer", fields: fields(

@@ -83,7 +83,7 @@ var caixa240P = record{name: "segment P", detail: true, fields: fields(
 		zero(101, 105, "Agência Encarregada da Cobrança"),
 		lit(106, 106, "Dígito Verificador da Agência", "0"),
 	},
-	chargesP240(),
+	chargesP240(3, interestDate),
 	[]field{
 		text(196, 220, "Identificação do Título na Empresa", "document_number", documentNumber),
 		num(221, 221, "Código para Protesto", "protest_days", ifPositive(protestDays, 1, 3)),
@@ -108,7 +108,7 @@ var caixa240Q = record{name: "segment Q", detail: true, fields: fields(
 
 var caixa240R = record{name: "segment R", detail: true, fields: fields(
 	segment240("104", "R"),
-	discountsFineR240(),
+	discountsFineR240(fineDate),
 	[]field{
 		blank(90, 99, "Informação ao Pagador"),
 		blank(100, 139, "Mensagem 3"),

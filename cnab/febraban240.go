@@ -110,16 +110,17 @@ func titleP240() []field {
 }
 
 // chargesP240 is positions 107-195 of segment P: kind, acceptance, issue
-// date, interest (code 1, an amount per day, from the day after the due
-// date; 3, none), discount 1 (code 1, a fixed amount until a date), IOF
-// and abatement.
-func chargesP240() []field {
+// date, interest (code 1, an amount per day, from the date interestFrom
+// gives; noInterest, none), discount 1 (code 1, a fixed amount until a
+// date), IOF and abatement. FEBRABAN's code for no interest is 3 and its
+// interest date the day after the due date (interestDate).
+func chargesP240(noInterest int64, interestFrom func(*state) Date) []field {
 	return []field{
 		digits(107, 108, "Espécie do Título", "kind", kindCode),
 		lit(109, 109, "Identific. de Título Aceito/Não Aceito", "N"),
 		date8(110, 117, "Data da Emissão do Título", "issued", issued),
-		num(118, 118, "Código do Juros de Mora", "interest_per_day", ifPositive(interestPerDay, 1, 3)),
-		date8(119, 126, "Data do Juros de Mora", "interest_per_day", interestDate),
+		num(118, 118, "Código do Juros de Mora", "interest_per_day", ifPositive(interestPerDay, 1, noInterest)),
+		date8(119, 126, "Data do Juros de Mora", "interest_per_day", interestFrom),
 		num(127, 141, "Juros de Mora por Dia/Taxa", "interest_per_day", interestPerDay),
 		num(142, 142, "Código do Desconto 1", "discount", ifPositive(discount, 1, 0)),
 		date8(143, 150, "Data do Desconto 1", "discount_until", discountUntil),
@@ -168,9 +169,9 @@ func payerQ240() []field {
 }
 
 // discountsFineR240 is positions 18-89 of segment R: no discounts 2 and
-// 3, and the late fee (code 2, a percentage, from the day after the due
-// date; 0, none).
-func discountsFineR240() []field {
+// 3, and the late fee (code 2, a percentage, from the date fineFrom gives,
+// in the FEBRABAN layout the day after the due date, fineDate; 0, none).
+func discountsFineR240(fineFrom func(*state) Date) []field {
 	return []field{
 		zero(18, 18, "Código do Desconto 2"),
 		zero(19, 26, "Data do Desconto 2"),
@@ -179,7 +180,7 @@ func discountsFineR240() []field {
 		zero(43, 50, "Data do Desconto 3"),
 		zero(51, 65, "Valor/Percentual a ser Concedido 3"),
 		num(66, 66, "Código da Multa", "fine_percent", ifPositive(finePercent, 2, 0)),
-		date8(67, 74, "Data da Multa", "fine_percent", fineDate),
+		date8(67, 74, "Data da Multa", "fine_percent", fineFrom),
 		num(75, 89, "Valor/Percentual a ser Aplicado", "fine_percent", finePercent),
 	}
 }

@@ -82,7 +82,7 @@ var sicredi240P = record{name: "segment P", detail: true, fields: fields(
 		zero(101, 105, "Cooperativa / agência cobradora"),
 		blank(106, 106, "Dígito verificador da coop./agência"),
 	},
-	chargesP240(),
+	chargesP240(3, interestDate),
 	[]field{
 		text(196, 220, "Identificação do título na empresa", "control", control),
 		num(221, 221, "Código para protesto/negativação", "protest_days", ifPositive(protestDays, 1, 3)),
@@ -100,7 +100,7 @@ var sicredi240Q = record{name: "segment Q", detail: true, fields: fields(
 )}
 
 var sicredi240R = record{name: "segment R", detail: true, fields: fields(
-	segment240("748", "R"), discountsFineR240(), messagesR240(),
+	segment240("748", "R"), discountsFineR240(fineDate), messagesR240(),
 )}
 
 var sicredi240BatchTrailer = record{name: "batch trailer", fields: fields(

@@ -88,3 +88,20 @@ func ifPositive(v func(*state) int64, yes, no int64) func(*state) int64 {
 }
 
 func writeOffDays(s *state) int64 { return int64(s.t.WriteOffDays) }
+
+// dueIfFine and dueIfInterest are the due date when the title has a fee
+// or interest, for the banks whose fee or interest date is the due date
+// itself (charged from the day after it).
+func dueIfFine(s *state) Date {
+	if s.fine == 0 {
+		return Date{}
+	}
+	return s.t.Due
+}
+
+func dueIfInterest(s *state) Date {
+	if s.interest == 0 {
+		return Date{}
+	}
+	return s.t.Due
+}

@@ -14,8 +14,8 @@ import (
 const cnabUsage = `usage: propfin cnab <subcommand> [arguments]
 
 subcommands:
-  line BARCODE     print the 47-digit digitable line of a 44-digit barcode
-  barcode LINE     print the 44-digit barcode of a 47-digit digitable line
+  line [-formatted] BARCODE   print the 47-digit digitable line of a 44-digit barcode
+  barcode LINE                print the 44-digit barcode of a 47-digit digitable line
 
 Spaces and punctuation in BARCODE and LINE are ignored, so a line can be
 pasted as printed: propfin cnab barcode 34191.09008 01015.271248 ...

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 const (
@@ -274,7 +275,7 @@ func collectDigits(s string, dst []byte, what string) (int, error) {
 			n++
 		case isSeparator(c):
 		default:
-			r := []rune(s[i:])[0]
+			r, _ := utf8.DecodeRuneInString(s[i:])
 			return 0, fmt.Errorf("%s has %q at byte %d, want digits, spaces or punctuation: %w", what, r, i+1, ErrCharacter)
 		}
 	}

@@ -18,9 +18,11 @@
 //
 //   - Beneficiary: the account issuing the slips (bank, agency and digit,
 //     account and digit, wallet, covenant, Sicredi's station, Sicoob's
-//     modality), plain strings of digits.
+//     modality), plain strings of digits; Beneficiary.Validate checks it
+//     once, before any title.
 //   - NewNossoNumero(b, sequence) (NossoNumero, error): the nosso número for
 //     a sequence number; NossoNumero has Number, Digit, Printed and Full().
+//     At Sicredi the sequence is YYBNNNNN (see SicrediSequence).
 //   - FreeField(b, nn, amount) (string, error): the 25-digit free field.
 //   - New(b, nn, amount, due) (Barcode, error), and Assemble(bank, factor,
 //     amount, freeField) from parts.

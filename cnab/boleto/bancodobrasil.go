@@ -34,16 +34,16 @@ func bbParse(b Beneficiary) (bbFields, error) {
 	default:
 		return f, unsupported(bancoDoBrasil, "Covenant", b.Covenant, "covenants of %d digits are not implemented (4, 6 or 7)", len(b.Covenant))
 	}
-	if f.wallet, err = digits(bancoDoBrasil, "Wallet", b.Wallet, 2, false); err != nil {
+	if f.wallet, err = digits(bancoDoBrasil, "Wallet", b.Wallet, 2); err != nil {
 		return f, err
 	}
 	if len(f.covenant) == 7 {
 		return f, nil // agency and account are not in the 7-digit form
 	}
-	if f.agency, err = digits(bancoDoBrasil, "Agency", b.Agency, 4, false); err != nil {
+	if f.agency, err = digits(bancoDoBrasil, "Agency", b.Agency, 4); err != nil {
 		return f, err
 	}
-	if f.account, err = digits(bancoDoBrasil, "Account", b.Account, 8, false); err != nil {
+	if f.account, err = digits(bancoDoBrasil, "Account", b.Account, 8); err != nil {
 		return f, err
 	}
 	return f, nil

@@ -22,10 +22,10 @@ type banrisulFields struct{ agency, covenant string }
 func banrisulParse(b Beneficiary) (banrisulFields, error) {
 	var f banrisulFields
 	var err error
-	if f.agency, err = digits(banrisul, "Agency", b.Agency, 4, false); err != nil {
+	if f.agency, err = digits(banrisul, "Agency", b.Agency, 4); err != nil {
 		return f, err
 	}
-	if f.covenant, err = digits(banrisul, "Covenant", b.Covenant, 7, false); err != nil {
+	if f.covenant, err = digits(banrisul, "Covenant", b.Covenant, 7); err != nil {
 		return f, err
 	}
 	return f, nil

@@ -148,13 +148,9 @@ func FreeField(b Beneficiary, nn NossoNumero, amount int64) (string, error) {
 
 // digits checks that value is made of digits and fits in width, and returns
 // it left-padded with zeros to width. Leading zeros beyond width are
-// dropped. An empty value is an error unless optional, when it reads as
-// zero.
-func digits(bank, field, value string, width int, optional bool) (string, error) {
+// dropped. An empty value is an error.
+func digits(bank, field, value string, width int) (string, error) {
 	if value == "" {
-		if optional {
-			return strings.Repeat("0", width), nil
-		}
 		return "", fieldErr(bank, field, value, "is required")
 	}
 	if !isDigits(value) {

@@ -22,13 +22,13 @@ type bradescoFields struct{ agency, account, wallet string }
 func bradescoParse(b Beneficiary) (bradescoFields, error) {
 	var f bradescoFields
 	var err error
-	if f.agency, err = digits(bradesco, "Agency", b.Agency, 4, false); err != nil {
+	if f.agency, err = digits(bradesco, "Agency", b.Agency, 4); err != nil {
 		return f, err
 	}
-	if f.account, err = digits(bradesco, "Account", b.Account, 7, false); err != nil {
+	if f.account, err = digits(bradesco, "Account", b.Account, 7); err != nil {
 		return f, err
 	}
-	if f.wallet, err = digits(bradesco, "Wallet", b.Wallet, 2, false); err != nil {
+	if f.wallet, err = digits(bradesco, "Wallet", b.Wallet, 2); err != nil {
 		return f, err
 	}
 	return f, nil

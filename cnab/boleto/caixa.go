@@ -32,7 +32,7 @@ func caixaParse(b Beneficiary) (string, error) {
 	default:
 		return "", fieldErr(caixa, "Wallet", b.Wallet, `must be "1" or "RG" (registered collection)`)
 	}
-	code, err := digits(caixa, "Covenant", b.Covenant, 7, false)
+	code, err := digits(caixa, "Covenant", b.Covenant, 7)
 	if err != nil {
 		return "", err
 	}

@@ -1,9 +1,6 @@
 package boleto
 
-import (
-	"strconv"
-	"time"
-)
+import "time"
 
 // The due-date factor (fator de vencimento) is the number of days from the
 // base date 1997-10-07 to the due date, in four digits. It reached 9999 on
@@ -65,12 +62,4 @@ func FactorDate(factor int, ref time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return factorBase.AddDate(0, 0, days), true
-}
-
-func formatFactor(f int) string {
-	s := strconv.Itoa(f)
-	for len(s) < 4 {
-		s = "0" + s
-	}
-	return s
 }

@@ -24,13 +24,13 @@ type itauFields struct{ agency, account, wallet string }
 func itauParse(b Beneficiary) (itauFields, error) {
 	var f itauFields
 	var err error
-	if f.agency, err = digits(itau, "Agency", b.Agency, 4, false); err != nil {
+	if f.agency, err = digits(itau, "Agency", b.Agency, 4); err != nil {
 		return f, err
 	}
-	if f.account, err = digits(itau, "Account", b.Account, 5, false); err != nil {
+	if f.account, err = digits(itau, "Account", b.Account, 5); err != nil {
 		return f, err
 	}
-	if f.wallet, err = digits(itau, "Wallet", b.Wallet, 3, false); err != nil {
+	if f.wallet, err = digits(itau, "Wallet", b.Wallet, 3); err != nil {
 		return f, err
 	}
 	if b.AccountDigit != "" {

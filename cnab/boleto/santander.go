@@ -23,10 +23,10 @@ type santanderFields struct{ covenant, wallet string }
 func santanderParse(b Beneficiary) (santanderFields, error) {
 	var f santanderFields
 	var err error
-	if f.covenant, err = digits(santander, "Covenant", b.Covenant, 7, false); err != nil {
+	if f.covenant, err = digits(santander, "Covenant", b.Covenant, 7); err != nil {
 		return f, err
 	}
-	if f.wallet, err = digits(santander, "Wallet", b.Wallet, 3, false); err != nil {
+	if f.wallet, err = digits(santander, "Wallet", b.Wallet, 3); err != nil {
 		return f, err
 	}
 	return f, nil

@@ -30,20 +30,20 @@ func sicoobParse(b Beneficiary) (sicoobFields, error) {
 	if wallet == "" {
 		wallet = "1"
 	}
-	if f.wallet, err = digits(sicoob, "Wallet", wallet, 1, false); err != nil {
+	if f.wallet, err = digits(sicoob, "Wallet", wallet, 1); err != nil {
 		return f, err
 	}
-	if f.cooperative, err = digits(sicoob, "Agency", b.Agency, 4, false); err != nil {
+	if f.cooperative, err = digits(sicoob, "Agency", b.Agency, 4); err != nil {
 		return f, err
 	}
 	modality := b.Modality
 	if modality == "" {
 		modality = "01"
 	}
-	if f.modality, err = digits(sicoob, "Modality", modality, 2, false); err != nil {
+	if f.modality, err = digits(sicoob, "Modality", modality, 2); err != nil {
 		return f, err
 	}
-	if f.covenant, err = digits(sicoob, "Covenant", b.Covenant, 7, false); err != nil {
+	if f.covenant, err = digits(sicoob, "Covenant", b.Covenant, 7); err != nil {
 		return f, err
 	}
 	return f, nil

@@ -54,13 +54,13 @@ func sicrediParse(b Beneficiary) (sicrediFields, error) {
 	default:
 		return f, fieldErr(sicredi, "Wallet", b.Wallet, `must be "1" (registered) or "3" (unregistered)`)
 	}
-	if f.cooperative, err = digits(sicredi, "Agency", b.Agency, 4, false); err != nil {
+	if f.cooperative, err = digits(sicredi, "Agency", b.Agency, 4); err != nil {
 		return f, err
 	}
-	if f.station, err = digits(sicredi, "Station", b.Station, 2, false); err != nil {
+	if f.station, err = digits(sicredi, "Station", b.Station, 2); err != nil {
 		return f, err
 	}
-	if f.covenant, err = digits(sicredi, "Covenant", b.Covenant, 5, false); err != nil {
+	if f.covenant, err = digits(sicredi, "Covenant", b.Covenant, 5); err != nil {
 		return f, err
 	}
 	return f, nil

@@ -2,9 +2,8 @@ package boleto
 
 import "strconv"
 
-// Banco do Brasil (001), per "Banco do Brasil — Especificações técnicas
-// para confecção de boleto de pagamento do Banco do Brasil" (see
-// docs/boleto.md). The form depends on the covenant's length:
+// Banco do Brasil (001). The document followed is listed in docs/boleto.md.
+// The form depends on the covenant's length:
 //
 //	covenant  nosso número                         free field
 //	4 digits  covenant + 7-digit sequence + DV     nosso número (11), agency (4), account (8), wallet (2)

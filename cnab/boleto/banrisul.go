@@ -2,8 +2,7 @@ package boleto
 
 import "strconv"
 
-// Banrisul (041), per "Banrisul — Cobrança: leiaute do código de barras e
-// cálculo do número de controle (NC)" (see docs/boleto.md).
+// Banrisul (041). The document followed is listed in docs/boleto.md.
 //
 // Nosso número: 8 digits chosen by the beneficiary and a double check digit
 // "NC" (see banrisulNC).

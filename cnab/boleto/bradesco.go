@@ -2,8 +2,7 @@ package boleto
 
 import "strconv"
 
-// Bradesco (237), per "Bradesco — Boleto de Cobrança, layout do código de
-// barras" and the CNAB 400 manual (see docs/boleto.md).
+// Bradesco (237). The document followed is listed in docs/boleto.md.
 //
 // Nosso número: 11 digits chosen by the beneficiary; its check digit is
 // modulo 11 with weights 2 to 7 over wallet (2) and nosso número (11):

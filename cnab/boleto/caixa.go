@@ -2,8 +2,8 @@ package boleto
 
 import "strconv"
 
-// Caixa Econômica Federal (104), SIGCB, per "CAIXA — Especificações do
-// código de barras para bloquetos de cobrança SIGCB" (see docs/boleto.md).
+// Caixa Econômica Federal (104), SIGCB. The document followed is listed in
+// docs/boleto.md.
 //
 // Nosso número: 17 digits, "14" (registered collection, slip issued by the
 // beneficiary) and a 15-digit sequence; its DV is modulo 11 with weights 2

@@ -2,8 +2,7 @@ package boleto
 
 import "strconv"
 
-// Itaú (341), per "Itaú Cobrança — Especificação técnica para emissão de
-// boletos" (see docs/boleto.md).
+// Itaú (341). The document followed is listed in docs/boleto.md.
 //
 // Nosso número: 8 digits chosen by the beneficiary; its DAC is modulo 10
 // over agency (4), account (5), wallet (3) and nosso número (8), or over

@@ -2,8 +2,7 @@ package boleto
 
 import "strconv"
 
-// Santander (033), per "Santander — Layout de cobrança, código de barras"
-// (see docs/boleto.md).
+// Santander (033). The document followed is listed in docs/boleto.md.
 //
 // Nosso número: 12 digits chosen by the beneficiary; its DV is modulo 11
 // with weights 2 to 9: remainder 10 gives 1, remainders 0 and 1 give 0,

@@ -2,8 +2,7 @@ package boleto
 
 import "strconv"
 
-// Sicoob (756), per "Sicoob — Manual de leiaute do boleto / CNAB 240" (see
-// docs/boleto.md).
+// Sicoob (756). The document followed is listed in docs/boleto.md.
 //
 // Nosso número: 7 digits chosen by the beneficiary; its DV is modulo 11
 // with the weights 3, 1, 9, 7 repeated from the left over cooperative

@@ -8,6 +8,7 @@ import (
 // object is one EMV data object as read from a container.
 type object struct {
 	id     string
+	num    int    // id as a number
 	length int    // declared length, in characters
 	value  string // the value, or what remains of the container on overrun
 	pos    int    // byte offset of the ID in the scanned container
@@ -27,38 +28,45 @@ const (
 // the ASCII payloads the standard allows, characters and bytes agree.
 type scanner struct {
 	s     string
-	pos   int  // byte offset of the next object
-	chars int  // characters consumed so far
-	base  int  // character offset of s in the whole payload
-	ascii bool // s is all ASCII: characters are bytes
+	pos   int    // byte offset of the next object
+	chars int    // characters consumed so far
+	base  int    // character offset of s in the whole payload
+	ascii bool   // s is all ASCII: characters are bytes
+	obj   object // the object next read
 }
 
-// next reads one object. On scanSyntax and scanOverrun the object carries
-// what could be read, for the message, and scanning must stop.
-func (sc *scanner) next() (object, int) {
-	o := object{pos: sc.pos, at: sc.base + sc.chars}
+// next reads one object into sc.obj. On scanSyntax and scanOverrun the
+// object carries what could be read, for the message, and scanning must
+// stop.
+func (sc *scanner) next() int {
+	o := &sc.obj
+	o.pos, o.at = sc.pos, sc.base+sc.chars
 	if sc.pos >= len(sc.s) {
-		return o, scanDone
+		return scanDone
 	}
 	rest := sc.s[sc.pos:]
-	if len(rest) < 4 || !isDigit(rest[0]) || !isDigit(rest[1]) || !isDigit(rest[2]) || !isDigit(rest[3]) {
-		o.value = rest
-		return o, scanSyntax
+	if len(rest) < 4 {
+		o.id, o.value = "", rest
+		return scanSyntax
 	}
-	o.id = rest[:2]
-	o.length = int(rest[2]-'0')*10 + int(rest[3]-'0')
+	d0, d1, d2, d3 := rest[0]-'0', rest[1]-'0', rest[2]-'0', rest[3]-'0'
+	if d0 > 9 || d1 > 9 || d2 > 9 || d3 > 9 {
+		o.id, o.value = "", rest
+		return scanSyntax
+	}
+	o.id, o.num, o.length = rest[:2], int(d0)*10+int(d1), int(d2)*10+int(d3)
 	end, ok := 4+o.length, len(rest) >= 4+o.length
 	if !sc.ascii {
 		end, ok = takeChars(rest, 4, o.length)
 	}
 	if !ok {
 		o.value = rest[4:]
-		return o, scanOverrun
+		return scanOverrun
 	}
 	o.value = rest[4:end]
 	sc.pos += end
 	sc.chars += 4 + o.length
-	return o, scanOK
+	return scanOK
 }
 
 // takeChars returns the byte offset n characters after from, and false
@@ -109,11 +117,8 @@ func allDigits(s string) bool {
 	return len(s) > 0
 }
 
-// idNumber is the numeric value of a two-digit ID the scanner accepted.
-func idNumber(id string) int { return int(id[0]-'0')*10 + int(id[1]-'0') }
-
 // scanProblem describes why a container could not be read to its end.
-func scanProblem(field string, o object, status int) Problem {
+func scanProblem(field string, o *object, status int) Problem {
 	if status == scanSyntax {
 		if len(o.value) < 4 {
 			return Problem{CodeSyntax, field, fmt.Sprintf(

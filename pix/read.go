@@ -11,7 +11,8 @@ func (c *checker) read(payload string) {
 	c.ascii = c.ascii || isASCII(payload)
 	sc := scanner{s: payload, ascii: c.ascii}
 	for first := true; ; first = false {
-		o, status := sc.next()
+		status := sc.next()
+		o := &sc.obj
 		switch status {
 		case scanDone:
 			c.complete = true
@@ -24,7 +25,7 @@ func (c *checker) read(payload string) {
 			c.add(CodeOrder, FieldPayloadFormat, fmt.Sprintf(
 				"the payload must start with the payload format indicator (00), not object %s", o.id))
 		}
-		id := idNumber(o.id)
+		id := o.num
 		if c.seen[id] {
 			c.add(CodeDuplicate, fieldOf(id, o.id), fmt.Sprintf(
 				"at character %d: object %s appears more than once", o.at+1, o.id))
@@ -78,7 +79,7 @@ func fieldOf(id int, raw string) string {
 	return raw
 }
 
-func (c *checker) assign(id int, o object) {
+func (c *checker) assign(id int, o *object) {
 	p := &c.p
 	switch {
 	case id == 0:
@@ -114,7 +115,7 @@ func (c *checker) assign(id int, o object) {
 }
 
 // subScanner reads the objects of a template's value.
-func (c *checker) subScanner(o object) scanner {
+func (c *checker) subScanner(o *object) scanner {
 	return scanner{s: o.value, base: o.at + 4, ascii: c.ascii || isASCII(o.value)}
 }
 
@@ -125,22 +126,22 @@ func guiOf(value string) string {
 	}
 	sc := scanner{s: value}
 	for {
-		o, status := sc.next()
-		if status != scanOK {
+		if sc.next() != scanOK {
 			return ""
 		}
-		if o.id == "00" {
-			return o.value
+		if sc.obj.id == "00" {
+			return sc.obj.value
 		}
 	}
 }
 
 // checkTemplate checks the EMV structure of a template kept as it is.
-func (c *checker) checkTemplate(o object, field string) {
+func (c *checker) checkTemplate(o *object, field string) {
 	var seen [100]bool
 	sc := c.subScanner(o)
 	for {
-		sub, status := sc.next()
+		status := sc.next()
+		sub := &sc.obj
 		if status == scanDone {
 			return
 		}
@@ -154,8 +155,8 @@ func (c *checker) checkTemplate(o object, field string) {
 
 // checkSub reports duplicate and empty objects inside a template, and
 // reports whether the object is usable.
-func (c *checker) checkSub(seen *[100]bool, sub object, field string) bool {
-	id := idNumber(sub.id)
+func (c *checker) checkSub(seen *[100]bool, sub *object, field string) bool {
+	id := sub.num
 	if seen[id] {
 		c.add(CodeDuplicate, field, fmt.Sprintf(
 			"at character %d: object %s appears more than once in the template", sub.at+1, sub.id))
@@ -170,7 +171,7 @@ func (c *checker) checkSub(seen *[100]bool, sub object, field string) bool {
 	return true
 }
 
-func (c *checker) merchantAccount(o object) {
+func (c *checker) merchantAccount(o *object) {
 	if !strings.EqualFold(guiOf(o.value), GUI) || c.p.Account.ID != "" {
 		c.p.Other = append(c.p.Other, Object{ID: o.id, Value: o.value})
 		c.checkTemplate(o, o.id)
@@ -181,7 +182,8 @@ func (c *checker) merchantAccount(o object) {
 	var seen [100]bool
 	sc := c.subScanner(o)
 	for {
-		sub, status := sc.next()
+		status := sc.next()
+		sub := &sc.obj
 		if status == scanDone {
 			return
 		}
@@ -208,11 +210,12 @@ func (c *checker) merchantAccount(o object) {
 	}
 }
 
-func (c *checker) additionalData(o object) {
+func (c *checker) additionalData(o *object) {
 	var seen [100]bool
 	sc := c.subScanner(o)
 	for {
-		sub, status := sc.next()
+		status := sc.next()
+		sub := &sc.obj
 		if status == scanDone {
 			return
 		}

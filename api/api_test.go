@@ -68,6 +68,8 @@ func TestHeadersAndStatuses(t *testing.T) {
 		status             int
 	}{
 		{http.MethodGet, "/nowhere", "", http.StatusNotFound},
+		{http.MethodGet, "/buildings/types/", "", http.StatusNotFound},
+		{http.MethodGet, "/Buildings/Types", "", http.StatusNotFound},
 		{http.MethodGet, "/buildings/types/999", "", http.StatusNotFound},
 		{http.MethodGet, "/buildings/types/abc", "", http.StatusNotFound},
 		{http.MethodPatch, "/buildings/types/1", "{}", http.StatusMethodNotAllowed},

@@ -67,6 +67,10 @@ var resourceRoutes = []route{
 // Handler returns the whole API: every route in one place.
 func (s *Server) Handler() http.Handler {
 	router := httprouter.New()
+	// JSON everywhere: a path that is not exactly a route is a JSON 404,
+	// never a body-less redirect.
+	router.RedirectTrailingSlash = false
+	router.RedirectFixedPath = false
 	router.GET("/healthz", s.healthz)
 	router.GET("/readyz", s.readyz)
 	for _, rt := range s.routes {

@@ -20,3 +20,13 @@ func BenchmarkValidate(b *testing.B) {
 		})
 	}
 }
+
+// Validating a valid payload allocates nothing: the Payload's strings are
+// slices of the input, and problems are built only when found.
+func TestValidateDoesNotAllocate(t *testing.T) {
+	for _, p := range []string{bcbStatic, bankStaticEmail, bcbSandboxDynamic} {
+		if n := testing.AllocsPerRun(100, func() { Validate(p) }); n != 0 {
+			t.Errorf("Validate(%q) allocates %v times", p, n)
+		}
+	}
+}

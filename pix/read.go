@@ -109,7 +109,7 @@ func (c *checker) assign(id int, o *object) {
 	default:
 		p.Other = append(p.Other, Object{ID: o.id, Value: o.value})
 		if id >= 80 {
-			c.checkTemplate(o, o.id) // unreserved templates are EMV templates too
+			c.readTemplate(o, o.id, nil) // unreserved templates are EMV templates too
 		}
 	}
 }
@@ -135,66 +135,52 @@ func guiOf(value string) string {
 	}
 }
 
-// checkTemplate checks the EMV structure of a template kept as it is.
-func (c *checker) checkTemplate(o *object, field string) {
+// readTemplate reads a template's objects, reporting structural problems,
+// duplicates and empty objects under field, and hands each usable object
+// to use (when not nil). It reports whether the template was read to its
+// end.
+func (c *checker) readTemplate(o *object, field string, use func(sub object)) bool {
 	var seen [100]bool
 	sc := c.subScanner(o)
 	for {
 		status := sc.next()
 		sub := &sc.obj
-		if status == scanDone {
-			return
-		}
-		if status != scanOK {
+		switch status {
+		case scanDone:
+			return true
+		case scanOK:
+		default:
 			c.probs = append(c.probs, scanProblem(field, sub, status))
-			return
+			return false
 		}
-		c.checkSub(&seen, sub, field)
+		switch {
+		case seen[sub.num]:
+			c.add(CodeDuplicate, field, fmt.Sprintf(
+				"at character %d: object %s appears more than once in the template", sub.at+1, sub.id))
+		case sub.length == 0:
+			seen[sub.num] = true
+			c.add(CodeEmptyValue, field, fmt.Sprintf(
+				"at character %d: object %s has length 00; an object holds 1 to 99 characters", sub.at+1, sub.id))
+		default:
+			seen[sub.num] = true
+			if use != nil {
+				use(*sub) // a copy: a pointer into sc would move it to the heap
+			}
+		}
 	}
 }
 
-// checkSub reports duplicate and empty objects inside a template, and
-// reports whether the object is usable.
-func (c *checker) checkSub(seen *[100]bool, sub *object, field string) bool {
-	id := sub.num
-	if seen[id] {
-		c.add(CodeDuplicate, field, fmt.Sprintf(
-			"at character %d: object %s appears more than once in the template", sub.at+1, sub.id))
-		return false
-	}
-	seen[id] = true
-	if sub.length == 0 {
-		c.add(CodeEmptyValue, field, fmt.Sprintf(
-			"at character %d: object %s has length 00; an object holds 1 to 99 characters", sub.at+1, sub.id))
-		return false
-	}
-	return true
-}
-
+// merchantAccount reads a merchant account template (26 to 51): the first
+// one with the PIX GUI is the PIX account, others are kept as they are.
 func (c *checker) merchantAccount(o *object) {
 	if !strings.EqualFold(guiOf(o.value), GUI) || c.p.Account.ID != "" {
 		c.p.Other = append(c.p.Other, Object{ID: o.id, Value: o.value})
-		c.checkTemplate(o, o.id)
+		c.readTemplate(o, o.id, nil)
 		return
 	}
 	a := &c.p.Account
 	a.ID = o.id
-	var seen [100]bool
-	sc := c.subScanner(o)
-	for {
-		status := sc.next()
-		sub := &sc.obj
-		if status == scanDone {
-			return
-		}
-		if status != scanOK {
-			c.probs = append(c.probs, scanProblem(FieldMerchantAccount, sub, status))
-			c.brokenAccount = true
-			return
-		}
-		if !c.checkSub(&seen, sub, FieldMerchantAccount) {
-			continue
-		}
+	c.brokenAccount = !c.readTemplate(o, FieldMerchantAccount, func(sub object) {
 		switch sub.id {
 		case "00":
 			a.GUI = sub.value
@@ -207,31 +193,17 @@ func (c *checker) merchantAccount(o *object) {
 		default:
 			a.Other = append(a.Other, Object{ID: sub.id, Value: sub.value})
 		}
-	}
+	})
 }
 
+// additionalData reads template 62: the txid (05) and other objects.
 func (c *checker) additionalData(o *object) {
-	var seen [100]bool
-	sc := c.subScanner(o)
-	for {
-		status := sc.next()
-		sub := &sc.obj
-		if status == scanDone {
-			return
-		}
-		if status != scanOK {
-			c.probs = append(c.probs, scanProblem(FieldAdditionalData, sub, status))
-			c.brokenAdditional = true
-			return
-		}
-		if !c.checkSub(&seen, sub, FieldAdditionalData) {
-			continue
-		}
+	c.brokenAdditional = !c.readTemplate(o, FieldAdditionalData, func(sub object) {
 		if sub.id == "05" {
 			c.p.TxID = sub.value
 			c.hasTxID = true
-			continue
+			return
 		}
 		c.p.AdditionalData = append(c.p.AdditionalData, Object{ID: sub.id, Value: sub.value})
-	}
+	})
 }

@@ -6,17 +6,18 @@ import "strconv"
 type kind uint8
 
 const (
-	kindBlank  kind = iota // spaces (brancos, uso exclusivo)
-	kindZero               // zeros
-	kindConst              // the literal lit, exactly as wide as the field
-	kindNum                // an integer, zero-padded on the left
-	kindDigits             // a string of digits, zero-padded on the left
-	kindText               // upper-case ASCII text, space-padded on the right
-	kindDate6              // DDMMAA, zeros when there is no date
-	kindDate8              // DDMMAAAA, zeros when there is no date
+	kindBlank   kind = iota // spaces (brancos, uso exclusivo)
+	kindZero                // zeros
+	kindConst               // the literal lit, exactly as wide as the field
+	kindNum                 // an integer, zero-padded on the left
+	kindDigits              // a string of digits, zero-padded on the left
+	kindText                // upper-case ASCII text, space-padded on the right
+	kindDate6               // DDMMAA, zeros when there is no date
+	kindDate8               // DDMMAAAA, zeros when there is no date
+	kindDateYMD             // AAAAMMDD, zeros when there is no date
 )
 
-var kindNames = [...]string{"blank", "zero", "const", "num", "digits", "text", "date6", "date8"}
+var kindNames = [...]string{"blank", "zero", "const", "num", "digits", "text", "date6", "date8", "dateYMD"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -80,6 +81,10 @@ func date8(start, end int, name, input string, v func(*state) Date) field {
 	return field{name: name, start: start, end: end, kind: kindDate8, input: input, date: v}
 }
 
+func dateYMD(start, end int, name, input string, v func(*state) Date) field {
+	return field{name: name, start: start, end: end, kind: kindDateYMD, input: input, date: v}
+}
+
 // fill writes every field of rec into line, which is exactly as long as
 // the layout's records. Problems go to s.
 func fill(line []byte, rec *record, s *state) {
@@ -107,6 +112,8 @@ func fill(line []byte, rec *record, s *state) {
 			}
 		case kindDate6, kindDate8:
 			putDate(dst, f.date(s))
+		case kindDateYMD:
+			putDateYMD(dst, f.date(s))
 		}
 	}
 }
@@ -181,6 +188,17 @@ func putDate(dst []byte, d Date) {
 	}
 	put2(dst[4:6], d.Year/100)
 	put2(dst[6:8], d.Year%100)
+}
+
+func putDateYMD(dst []byte, d Date) {
+	if d.IsZero() {
+		setAll(dst, '0')
+		return
+	}
+	put2(dst[0:2], d.Year/100)
+	put2(dst[2:4], d.Year%100)
+	put2(dst[4:6], int(d.Month))
+	put2(dst[6:8], d.Day)
 }
 
 func put2(dst []byte, v int) {

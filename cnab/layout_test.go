@@ -33,7 +33,7 @@ func TestLayoutTables(t *testing.T) {
 				if f.kind == kindConst && len(f.lit) != f.width() {
 					t.Errorf("%s: constant %q is %d bytes, field is %d", where, f.lit, len(f.lit), f.width())
 				}
-				if (f.kind == kindDate6 && f.width() != 6) || (f.kind == kindDate8 && f.width() != 8) {
+				if (f.kind == kindDate6 && f.width() != 6) || ((f.kind == kindDate8 || f.kind == kindDateYMD) && f.width() != 8) {
 					t.Errorf("%s: date field of width %d", where, f.width())
 				}
 				pos = f.end + 1

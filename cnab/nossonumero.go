@@ -53,16 +53,12 @@ func (s *state) failSlip(err error) {
 	s.fail("our_number", err.Error())
 }
 
-// checkSlipBeneficiary runs the bank's nosso número rule once on the
-// header, so that a beneficiary the rule cannot use is reported once, as a
-// remittance problem, rather than on every title.
+// checkSlipBeneficiary checks the beneficiary against the bank's nosso
+// número rule once, on the header, so that a beneficiary the rule cannot
+// use is reported once, as a remittance problem, rather than on every
+// title.
 func checkSlipBeneficiary(s *state) {
-	_, err := boleto.NewNossoNumero(s.slip, 1)
-	var fe *boleto.FieldError
-	if errors.As(err, &fe) && inputName[fe.Field] == "our_number" {
-		return // a rule on the sequence itself, checked on each title
-	}
-	if err != nil {
+	if err := s.slip.Validate(); err != nil {
 		s.failSlip(err)
 	}
 }

@@ -16,6 +16,8 @@ const cnabUsage = `usage: propfin cnab <subcommand> [arguments]
 subcommands:
   line [-formatted] BARCODE   print the 47-digit digitable line of a 44-digit barcode
   barcode LINE                print the 44-digit barcode of a 47-digit digitable line
+  remessa [-o FILE] INPUT.json
+                              write a collection remittance (CNAB 240/400) from JSON
 
 Spaces and punctuation in BARCODE and LINE are ignored, so a line can be
 pasted as printed: propfin cnab barcode 34191.09008 01015.271248 ...
@@ -34,7 +36,6 @@ func runCnab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return runCnabBarcode(rest, stdout, stderr)
 	case "remessa":
 		return runCnabRemessa(ctx, rest, stdin, stdout, stderr)
-	// Collection remittances (remessa) are dispatched here too.
 	case "-h", "--help", "help":
 		fmt.Fprint(stderr, cnabUsage)
 		return nil
@@ -44,7 +45,7 @@ func runCnab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // cnabSubcommands lists the subcommands for the unknown-subcommand error.
-func cnabSubcommands() []string { return []string{"line", "barcode"} }
+func cnabSubcommands() []string { return []string{"line", "barcode", "remessa"} }
 
 // runCnabLine prints the digitable line of a barcode.
 func runCnabLine(args []string, stdout, stderr io.Writer) error {

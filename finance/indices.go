@@ -36,6 +36,9 @@ func ParseSeries(data []byte) (Series, error) {
 		if err := v.UnmarshalJSON(r.Valor); err != nil || len(r.Valor) == 0 || string(r.Valor) == "null" {
 			return nil, fmt.Errorf("index series row %d (%s): valor %s is not a number", i, r.Data, r.Valor)
 		}
+		if v.Exponent() > 3 || v.Abs().Cmp(maxPercent) > 0 {
+			return nil, fmt.Errorf("index series row %d (%s): valor %s is out of range", i, r.Data, v)
+		}
 		m := MonthOf(d)
 		if _, dup := s[m]; dup {
 			return nil, fmt.Errorf("index series row %d: month %s given twice", i, m)

@@ -3,6 +3,15 @@ package finance
 import (
 	"fmt"
 	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Bounds of the amounts and rates the rules accept; anything beyond is a
+// typing error, and refusing it keeps every computation small.
+var (
+	maxAmount  = decimal.New(1, 12) // one trillion
+	maxPercent = decimal.New(1, 3)  // 1,000%
 )
 
 // Problem is one thing wrong with an input, named by its API field.
@@ -27,6 +36,34 @@ func (ps Problems) Error() string {
 
 func (ps *Problems) add(field, format string, args ...any) {
 	*ps = append(*ps, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// amount checks a money field: |d| below one trillion.
+func (ps *Problems) amount(field string, d decimal.Decimal) {
+	if d.Exponent() > 12 || d.Abs().Cmp(maxAmount) >= 0 {
+		ps.add(field, "%s is out of range (at most %s)", d, maxAmount)
+	}
+}
+
+// percent checks a percentage field: between -1,000 and 1,000.
+func (ps *Problems) percent(field string, d decimal.Decimal) {
+	if d.Exponent() > 3 || d.Abs().Cmp(maxPercent) > 0 {
+		ps.add(field, "%s is out of range (at most %s%%)", d, maxPercent)
+	}
+}
+
+// lateFee checks the late-fee and discount settings.
+func (ps *Problems) lateFee(lf *LateFee) {
+	if !lf.TicketDiscountMode.Valid() {
+		ps.add("ticket_discount_mode", "must be fixed or percentage; got %q", lf.TicketDiscountMode)
+	}
+	if lf.TicketDiscountDays < 0 {
+		ps.add("ticket_discount_days", "must not be negative; got %d", lf.TicketDiscountDays)
+	}
+	ps.percent("ticket_late_fee_percentage", lf.TicketLateFeePercentage)
+	ps.percent("ticket_late_fee_interest", lf.TicketLateFeeInterest)
+	ps.percent("ticket_discount_percentage", lf.TicketDiscountPercentage)
+	ps.amount("ticket_discount_fixed", lf.TicketDiscountFixed)
 }
 
 func (ps Problems) err() error {
@@ -68,9 +105,7 @@ func (c *Contract) Validate() error {
 	if !c.TransferMode.Valid() {
 		ps.add("transfer_mode", "not a transfer mode: %q", c.TransferMode)
 	}
-	if !c.TicketDiscountMode.Valid() {
-		ps.add("ticket_discount_mode", "must be fixed or percentage; got %q", c.TicketDiscountMode)
-	}
+	ps.lateFee(&c.LateFee)
 	if c.StartAt.IsZero() {
 		ps.add("start_at", "required")
 	}
@@ -92,8 +127,16 @@ func (c *Contract) Validate() error {
 	if c.Amount.IsNegative() {
 		ps.add("amount", "must not be negative; got %s", c.Amount)
 	}
-	if c.CurrentAmount.Valid && c.CurrentAmount.Decimal.IsNegative() {
-		ps.add("current_amount", "must not be negative; got %s", c.CurrentAmount.Decimal)
+	ps.amount("amount", c.Amount)
+	ps.amount("signal_amount", c.SignalAmount)
+	if c.CurrentAmount.Valid {
+		if c.CurrentAmount.Decimal.IsNegative() {
+			ps.add("current_amount", "must not be negative; got %s", c.CurrentAmount.Decimal)
+		}
+		ps.amount("current_amount", c.CurrentAmount.Decimal)
+	}
+	if c.RecurrencyAmount > maxInvoices {
+		ps.add("recurrency_amount", "at most %d; got %d", maxInvoices, c.RecurrencyAmount)
 	}
 	if c.ReadjustWith < 0 {
 		ps.add("readjust_with", "must not be negative; got %d", c.ReadjustWith)
@@ -118,6 +161,8 @@ func validateItems(items []ContractItem) Problems {
 		if it.ItemID <= 0 && it.Mode != ItemModeCommission {
 			ps.add(f("item_id"), "required")
 		}
+		ps.amount(f("amount"), it.Amount)
+		ps.percent(f("percentage"), it.Percentage)
 		if !it.StartAt.IsZero() && !it.EndAt.IsZero() && MonthOf(it.EndAt) < MonthOf(it.StartAt) {
 			ps.add(f("end_at"), "%s is before start_at %s", it.EndAt, it.StartAt)
 		}

@@ -131,8 +131,12 @@ func validateReadjust(c *Contract) error {
 			ps.add("readjust_indicator", "not an indicator: %q", c.ReadjustIndicator)
 		}
 	}
-	if c.ReadjustWith < 0 {
-		ps.add("readjust_with", "must not be negative; got %d", c.ReadjustWith)
+	if c.ReadjustWith < 0 || c.ReadjustWith > 120 {
+		ps.add("readjust_with", "must be between 1 and 120 months; got %d", c.ReadjustWith)
+	}
+	ps.amount("amount", c.Amount)
+	if c.CurrentAmount.Valid {
+		ps.amount("current_amount", c.CurrentAmount.Decimal)
 	}
 	if c.ReadjustAt.IsZero() && c.StartAt.IsZero() && c.ReadjustedAt.IsZero() {
 		ps.add("readjust_at", "required when start_at and readjusted_at are not set")

@@ -1,11 +1,17 @@
 package finance
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 
 	"github.com/shopspring/decimal"
 )
+
+// maxInvoices bounds the invoices of one contract: ten thousand is 27
+// years of daily invoices or 833 years of monthly ones, so only a typing
+// error (a start_at in year 1) reaches it.
+const maxInvoices = 10_000
 
 // ScheduleInput is everything ScheduleInvoices reads. It holds plain
 // values, so a worker can load it in one transaction and a test can
@@ -90,6 +96,10 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	for g.next() {
 		if g.due.After(in.Until) {
 			break
+		}
+		if g.n > maxInvoices {
+			return Schedule{}, Problems{{Field: "until", Message: fmt.Sprintf(
+				"the contract would have more than %d invoices up to %s; check start_at and recurrency", maxInvoices, in.Until)}}
 		}
 		if taken.covers(g.first.start, g.last.end, g.due) {
 			continue
@@ -239,32 +249,35 @@ func (g *generator) dueDate() Date {
 }
 
 // periodRent is the rent line for one period: the full rent, or the
-// prorated rent when the period is partial and the contract proportional.
-func (g *generator) periodRent(p period) decimal.Decimal {
+// prorated rent when the period is partial and the contract proportional
+// (or a sale's last installment); full tells which.
+func (g *generator) periodRent(p period) (rent decimal.Decimal, full bool) {
 	c := g.c
 	if c.Type == ContractSale {
 		if g.n == c.RecurrencyAmount { // the last installment takes the rounding rest
 			total := RoundCents(c.Amount.Sub(c.SignalAmount))
-			return total.Sub(g.rent.Mul(decimal.NewFromInt(int64(g.n - 1))))
+			return total.Sub(g.rent.Mul(decimal.NewFromInt(int64(g.n - 1)))), false
 		}
-		return g.rent
+		return g.rent, true
 	}
 	if !p.partial || !c.Proportional || c.Recurrency == Daily {
-		return g.rent
+		return g.rent, true
 	}
 	return c.RentAmount().Mul(decimal.NewFromInt(int64(p.days()))).
-		DivRound(decimal.NewFromInt(int64(MonthOf(p.start).Days())), 2)
+		DivRound(decimal.NewFromInt(int64(MonthOf(p.start).Days())), 2), false
 }
 
 // invoice builds the current installment's invoice.
 func (g *generator) invoice() Invoice {
 	c := g.c
 	lines := g.lines()
-	rent := g.periodRent(g.first)
+	rent, full := g.periodRent(g.first)
 	rents := [2]decimal.Decimal{rent}
-	full := g.first == g.last && rent.Equal(g.rent) && len(g.items) <= 64
+	// A single full period bills what every full period bills: the items'
+	// amounts computed once, and the cached total.
+	full = full && g.first == g.last && len(g.items) <= 64
 	if g.first != g.last {
-		rents[1] = g.periodRent(g.last)
+		rents[1], _ = g.periodRent(g.last)
 		rent = rent.Add(rents[1])
 	}
 	lines = append(lines, InvoiceItem{ItemID: g.rentItemID, Amount: rent, Description: g.label})

@@ -361,3 +361,33 @@ func TestScheduleSkipsExistingInvoices(t *testing.T) {
 		}
 	}
 }
+
+func TestScheduleRefusesAbsurdInput(t *testing.T) {
+	t.Parallel()
+	c := rentContract()
+	c.Amount = dec("1e40")
+	c.TicketLateFeePercentage = dec("5000")
+	items := []ContractItem{{ItemID: 2, Amount: dec("-2e15"), CalculateMode: CalculatePercentage, Percentage: dec("1e9")}}
+	_, err := ScheduleInvoices(ScheduleInput{Contract: c, Items: items, Until: MustDate("2024-12-31")})
+	var ps Problems
+	if !errors.As(err, &ps) {
+		t.Fatalf("got %v", err)
+	}
+	want := []string{"ticket_late_fee_percentage", "amount", "items[0].amount", "items[0].percentage"}
+	if len(ps) != len(want) {
+		t.Fatalf("got %v, want problems on %v", ps, want)
+	}
+	for i, p := range ps {
+		if p.Field != want[i] {
+			t.Errorf("problem %d on %s, want %s", i, p.Field, want[i])
+		}
+	}
+
+	// A start_at mistyped in year 1 would mean millions of daily invoices.
+	c = rentContract()
+	c.Recurrency, c.StartAt, c.DueDate = Daily, MustDate("0001-01-01"), MustDate("0001-01-01")
+	_, err = ScheduleInvoices(ScheduleInput{Contract: c, Until: MustDate("2024-12-31")})
+	if !errors.As(err, &ps) || ps[0].Field != "until" {
+		t.Errorf("got %v, want a problem on until", err)
+	}
+}

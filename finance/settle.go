@@ -1,6 +1,10 @@
 package finance
 
-import "github.com/shopspring/decimal"
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+)
 
 // Settlement is what an invoice costs when paid on a given date, each
 // part separately. Total = Invoice + LateFee + Interest - Discount.
@@ -33,11 +37,10 @@ func Settle(inv Invoice, paidAt Date) (Settlement, error) {
 	if paidAt.IsZero() {
 		ps.add("paid_at", "required")
 	}
-	if !inv.TicketDiscountMode.Valid() {
-		ps.add("ticket_discount_mode", "must be fixed or percentage; got %q", inv.TicketDiscountMode)
-	}
-	if inv.TicketDiscountDays < 0 {
-		ps.add("ticket_discount_days", "must not be negative; got %d", inv.TicketDiscountDays)
+	ps.lateFee(&inv.LateFee)
+	ps.amount("total", inv.Total)
+	for i, it := range inv.Items {
+		ps.amount(fmt.Sprintf("items[%d].amount", i), it.Amount)
 	}
 	if len(ps) > 0 {
 		return Settlement{}, ps

@@ -126,3 +126,30 @@ func TestFinanceScheduleSuspendedContract(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+func FuzzFinanceSchedule(f *testing.F) {
+	data, err := os.ReadFile(financeContract)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(data), "2024-12-31")
+	f.Add(`{"type":"sale","active":"active","start_at":"2024-01-31","due_date":"2024-01-31","recurrency":"daily","amount":"1e3","recurrency_amount":3}`, "2024-02-29")
+	f.Add(`{"items":[{"start_at":null}],"invoices":[{"period_initial":"2024-01-01"}]}`, "x")
+	f.Fuzz(func(t *testing.T, contract, until string) {
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"finance", "schedule", "-", "--until", until}, strings.NewReader(contract), &out, &errOut)
+		switch code {
+		case 0:
+			var invoices []map[string]any
+			if err := json.Unmarshal(out.Bytes(), &invoices); err != nil {
+				t.Fatalf("exit 0 with output that is not a JSON array: %v\n%s", err, out.String())
+			}
+		case 1:
+			if errOut.Len() == 0 {
+				t.Fatal("exit 1 with nothing on stderr")
+			}
+		default:
+			t.Fatalf("exit %d", code)
+		}
+	})
+}

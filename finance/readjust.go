@@ -39,32 +39,33 @@ type IndexMonth struct {
 
 // Readjustment is the answer of Readjust.
 type Readjustment struct {
-	Outcome ReadjustOutcome
+	Outcome ReadjustOutcome `json:"outcome"`
 	// ReadjustAt is the readjustment date this answer is about: the
 	// contract's readjust_at, or start_at (or readjusted_at) plus
 	// readjust_with months when it is not set.
-	ReadjustAt Date
+	ReadjustAt Date `json:"readjust_at"`
 	// Indicator is the index used; for highest_index and lowest_index,
 	// the one chosen.
-	Indicator Indicator
+	Indicator Indicator `json:"indicator"`
 	// Months are the readjust_with months accumulated, oldest first.
-	Months []Month
+	Months []Month `json:"months"`
 	// Missing lists the index months not published yet (outcome waiting).
-	Missing []IndexMonth
+	Missing []IndexMonth `json:"missing"`
 	// Factor is the exact product of (1 + variation/100) over Months.
-	Factor decimal.Decimal
+	Factor decimal.Decimal `json:"factor"`
 	// Variation is the accumulated variation in percent, (Factor-1)×100.
-	Variation decimal.Decimal
+	Variation decimal.Decimal `json:"variation"`
 	// OldAmount is the rent before; NewAmount the rent after, rounded to
 	// the cent (equal to OldAmount unless the outcome is readjusted).
-	OldAmount, NewAmount decimal.Decimal
+	OldAmount decimal.Decimal `json:"old_amount"`
+	NewAmount decimal.Decimal `json:"new_amount"`
 	// NextReadjustAt is readjust_at after this readjustment (ReadjustAt
 	// plus readjust_with months); zero unless readjusted or kept.
-	NextReadjustAt Date
+	NextReadjustAt Date `json:"next_readjust_at"`
 	// ContractStatus is the contract status to store: readjust while
 	// waiting, progress once a waiting contract is readjusted, otherwise
 	// the contract's own.
-	ContractStatus ContractStatus
+	ContractStatus ContractStatus `json:"contract_status"`
 }
 
 // Readjust says whether the contract's rent is due for readjustment on

@@ -35,8 +35,8 @@ type ScheduleInput struct {
 // Schedule is the answer of ScheduleInvoices: the invoices to create, or
 // the reason there are none to create.
 type Schedule struct {
-	Invoices []Invoice
-	Skip     SkipReason
+	Invoices []Invoice  `json:"invoices"`
+	Skip     SkipReason `json:"skip,omitempty"`
 }
 
 // SkipReason says why a contract is not billed at all.

@@ -10,16 +10,16 @@ import (
 // part separately. Total = Invoice + LateFee + Interest - Discount.
 type Settlement struct {
 	// Invoice is the invoice's total.
-	Invoice decimal.Decimal
+	Invoice decimal.Decimal `json:"invoice"`
 	// Base is what the late fee, the interest and a percentage discount
 	// are computed on: the ticket_late_fee_item_id lines, or the total.
-	Base decimal.Decimal
+	Base decimal.Decimal `json:"base"`
 	// DaysLate counts the days after the due date (0 when on time).
-	DaysLate int
-	LateFee  decimal.Decimal
-	Interest decimal.Decimal
-	Discount decimal.Decimal
-	Total    decimal.Decimal
+	DaysLate int             `json:"days_late"`
+	LateFee  decimal.Decimal `json:"late_fee"`
+	Interest decimal.Decimal `json:"interest"`
+	Discount decimal.Decimal `json:"discount"`
+	Total    decimal.Decimal `json:"total"`
 }
 
 // Settle returns the amount due when inv is paid on paidAt. Paying on

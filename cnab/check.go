@@ -60,6 +60,8 @@ func beneficiaryField(b *Beneficiary, name string) string {
 		return b.Covenant
 	case "station":
 		return b.Station
+	case "transmission_code":
+		return b.TransmissionCode
 	case "modality":
 		return b.Modality
 	}

@@ -62,6 +62,9 @@ type Beneficiary struct {
 	// Sicoob), código de transmissão (Santander), código da empresa
 	// (Bradesco).
 	Covenant string `json:"covenant,omitempty"`
+	// TransmissionCode is Santander's código de transmissão, the number
+	// the bank gives to identify the beneficiary's remittance files.
+	TransmissionCode string `json:"transmission_code,omitempty"`
 	// Station is Sicredi's post (posto).
 	Station string `json:"station,omitempty"`
 	// Modality is Sicoob's collection modality; "01" when empty.

@@ -14,7 +14,10 @@ func account(s *state) string      { return s.rem.Beneficiary.Account }
 func accountDigit(s *state) string { return s.rem.Beneficiary.AccountDigit }
 func wallet(s *state) string       { return s.rem.Beneficiary.Wallet }
 func covenant(s *state) string     { return s.rem.Beneficiary.Covenant }
-func created(s *state) Date        { return DateOf(s.created) }
+func transmissionCode(s *state) string {
+	return s.rem.Beneficiary.TransmissionCode
+}
+func created(s *state) Date { return DateOf(s.created) }
 func createdTime(s *state) int64 {
 	h, m, sec := s.created.Clock()
 	return int64(h*10000 + m*100 + sec)

@@ -713,11 +713,11 @@ var positions = map[string][]spot{
 		{6, 127, 141, "Valor da mora/dia", "000000000000078"},
 		{6, 142, 150, "Código e data de desconto 1", "105042025"},
 		{6, 221, 223, "Código e dias para protesto (dias corridos)", "110"},
-		{7, 66, 89, "Multa de 2% após o vencimento", "210042025000000000000200"},
-		{8, 1, 8, "Trailer de lote", "03300015"},
-		{8, 18, 23, "Quantidade de registros do lote", "000008"},
-		{9, 1, 8, "Trailer de arquivo", "03399999"},
-		{9, 18, 29, "Quantidade de lotes e de registros do arquivo", "000001000010"},
+		{8, 66, 89, "Multa de 2% após o vencimento", "210042025000000000000200"},
+		{9, 1, 8, "Trailer de lote", "03300015"},
+		{9, 18, 23, "Quantidade de registros do lote", "000008"},
+		{10, 1, 8, "Trailer de arquivo", "03399999"},
+		{10, 18, 29, "Quantidade de lotes e de registros do arquivo", "000001000010"},
 	},
 }
 

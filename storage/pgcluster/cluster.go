@@ -100,6 +100,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 		if errors.Is(err, errRunning) {
 			// Another process started it since we looked: use theirs.
 			if c2, ok, aerr := attach(ctx, dataDir, log); ok && aerr == nil {
+				c.abandon(err)
 				return c2, nil
 			}
 		}
@@ -216,10 +217,17 @@ func (c *Cluster) running() bool {
 }
 
 // abandon cleans up after a failed start: it stops the server pg_ctl may
-// have left starting (immediately), unless the failure was another server
-// holding the directory, and removes a throwaway directory.
+// have left starting (immediately) and removes a throwaway directory, unless
+// the failure was another server holding the directory: that one and its
+// directory are left alone.
 func (c *Cluster) abandon(cause error) {
-	if c.launched && !errors.Is(cause, errRunning) && c.running() {
+	if errors.Is(cause, errRunning) {
+		if c.watchdog != nil {
+			c.watchdog.disarm()
+		}
+		return
+	}
+	if c.launched && c.running() {
 		_, _ = c.run(context.Background(), "pg_ctl", "stop", "-w", "-m", "immediate", "-D", c.dataDir)
 	}
 	if c.watchdog != nil {

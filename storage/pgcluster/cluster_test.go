@@ -279,16 +279,22 @@ func TestStartLosingTheRaceLeavesTheOtherServerAlone(t *testing.T) {
 	dataDir := filepath.Join(reachableTempDir(t), "data")
 	owner := start(t, Options{DataDir: dataDir})
 
-	late, err := newCluster(dataDir, Options{}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = late.initAndStart(t.Context(), Options{DataDir: dataDir})
-	if !errors.Is(err, errRunning) {
-		t.Fatalf("err = %v, want errRunning", err)
-	}
-	late.abandon(err)
-	if _, err := connect(t, owner).Exec(t.Context(), "SELECT 1"); err != nil {
-		t.Errorf("the other server is gone: %v", err)
+	for _, throwaway := range []bool{false, true} {
+		opts := Options{DataDir: dataDir, Throwaway: throwaway}
+		late, err := newCluster(dataDir, opts, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = late.initAndStart(t.Context(), opts)
+		if !errors.Is(err, errRunning) {
+			t.Fatalf("throwaway %v: err = %v, want errRunning", throwaway, err)
+		}
+		late.abandon(err)
+		if _, err := connect(t, owner).Exec(t.Context(), "SELECT 1"); err != nil {
+			t.Fatalf("throwaway %v: the other server is gone: %v", throwaway, err)
+		}
+		if _, err := os.Stat(filepath.Join(dataDir, "PG_VERSION")); err != nil {
+			t.Fatalf("throwaway %v: the other server's directory: %v", throwaway, err)
+		}
 	}
 }

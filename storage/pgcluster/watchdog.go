@@ -60,3 +60,13 @@ func (wd *watchdog) fire() {
 		liveTriggers.Delete(wd)
 	})
 }
+
+// disarm ends the watchdog without letting it clean up.
+func (wd *watchdog) disarm() {
+	wd.once.Do(func() {
+		_ = wd.cmd.Process.Kill()
+		_ = wd.cmd.Wait()
+		wd.trigger.Close()
+		liveTriggers.Delete(wd)
+	})
+}

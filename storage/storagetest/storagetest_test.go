@@ -206,6 +206,18 @@ func (f *fakeTB) Fatalf(format string, args ...any) {
 	runtime.Goexit()
 }
 
+// failureOf returns the fatal failure a test gets from e.
+func failureOf(e *env) string {
+	tb := &fakeTB{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.pool(tb)
+	}()
+	<-done
+	return tb.failed
+}
+
 func TestNoPostgreSQLFailsWithWhatToInstall(t *testing.T) {
 	t.Parallel()
 	notFound := fmt.Errorf("%w: install the PostgreSQL server (Debian/Ubuntu: apt-get install postgresql)", pgcluster.ErrNotFound)
@@ -214,16 +226,23 @@ func TestNoPostgreSQLFailsWithWhatToInstall(t *testing.T) {
 		findBinaries: func() (string, error) { return "", notFound },
 		migrate:      func(context.Context, *pgxpool.Pool) error { return errors.New("not reached") },
 	}
-	tb := &fakeTB{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		e.pool(tb)
-	}()
-	<-done
+	failed := failureOf(e)
 	for _, want := range []string{"apt-get install postgresql", EnvURL} {
-		if !strings.Contains(tb.failed, want) {
-			t.Errorf("failure %q does not mention %q", tb.failed, want)
+		if !strings.Contains(failed, want) {
+			t.Errorf("failure %q does not mention %q", failed, want)
 		}
+	}
+}
+
+func TestMalformedServerURLFailsWithoutShowingIt(t *testing.T) {
+	t.Parallel()
+	e := &env{
+		getenv:       func(string) string { return "host=db.internal password=hunter2" },
+		findBinaries: func() (string, error) { return "", errors.New("must not look for binaries") },
+		migrate:      func(context.Context, *pgxpool.Pool) error { return errors.New("not reached") },
+	}
+	failed := failureOf(e)
+	if !strings.Contains(failed, EnvURL+" is not a postgres:// URL") || strings.Contains(failed, "hunter2") {
+		t.Errorf("failure %q", failed)
 	}
 }

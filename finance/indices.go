@@ -36,7 +36,7 @@ func ParseSeries(data []byte) (Series, error) {
 		if err := v.UnmarshalJSON(r.Valor); err != nil || len(r.Valor) == 0 || string(r.Valor) == "null" {
 			return nil, fmt.Errorf("index series row %d (%s): valor %s is not a number", i, r.Data, r.Valor)
 		}
-		if v.Exponent() > 3 || v.Abs().Cmp(maxPercent) > 0 {
+		if !below(v, maxPercentDigits) {
 			return nil, fmt.Errorf("index series row %d (%s): valor %s is out of range", i, r.Data, v)
 		}
 		m := MonthOf(d)

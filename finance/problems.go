@@ -7,12 +7,19 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Bounds of the amounts and rates the rules accept; anything beyond is a
-// typing error, and refusing it keeps every computation small.
-var (
-	maxAmount  = decimal.New(1, 12) // one trillion
-	maxPercent = decimal.New(1, 3)  // 1,000%
+// Bounds of the amounts and rates the rules accept, as powers of ten:
+// anything beyond is a typing error, and refusing it keeps every
+// computation small.
+const (
+	maxAmountDigits  = 12 // money below one trillion
+	maxPercentDigits = 4  // percentages below 10,000%
 )
+
+// below reports whether |d| < 10^digits, without allocating: a non-zero
+// decimal of n digits and exponent e lies in [10^(n+e-1), 10^(n+e)).
+func below(d decimal.Decimal, digits int) bool {
+	return d.IsZero() || d.NumDigits()+int(d.Exponent()) <= digits
+}
 
 // Problem is one thing wrong with an input, named by its API field.
 type Problem struct {
@@ -40,15 +47,15 @@ func (ps *Problems) add(field, format string, args ...any) {
 
 // amount checks a money field: |d| below one trillion.
 func (ps *Problems) amount(field string, d decimal.Decimal) {
-	if d.Exponent() > 12 || d.Abs().Cmp(maxAmount) >= 0 {
-		ps.add(field, "%s is out of range (at most %s)", d, maxAmount)
+	if !below(d, maxAmountDigits) {
+		ps.add(field, "%s is out of range (at most 12 digits before the decimal point)", d)
 	}
 }
 
-// percent checks a percentage field: between -1,000 and 1,000.
+// percent checks a percentage field: |d| below 10,000%.
 func (ps *Problems) percent(field string, d decimal.Decimal) {
-	if d.Exponent() > 3 || d.Abs().Cmp(maxPercent) > 0 {
-		ps.add(field, "%s is out of range (at most %s%%)", d, maxPercent)
+	if !below(d, maxPercentDigits) {
+		ps.add(field, "%s%% is out of range (below 10000%%)", d)
 	}
 }
 
@@ -161,8 +168,12 @@ func validateItems(items []ContractItem) Problems {
 		if it.ItemID <= 0 && it.Mode != ItemModeCommission {
 			ps.add(f("item_id"), "required")
 		}
-		ps.amount(f("amount"), it.Amount)
-		ps.percent(f("percentage"), it.Percentage)
+		if !below(it.Amount, maxAmountDigits) {
+			ps.amount(f("amount"), it.Amount)
+		}
+		if !below(it.Percentage, maxPercentDigits) {
+			ps.percent(f("percentage"), it.Percentage)
+		}
 		if !it.StartAt.IsZero() && !it.EndAt.IsZero() && MonthOf(it.EndAt) < MonthOf(it.StartAt) {
 			ps.add(f("end_at"), "%s is before start_at %s", it.EndAt, it.StartAt)
 		}

@@ -86,7 +86,8 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	if r := skipReason(c); r != "" {
 		return Schedule{Skip: r}, nil
 	}
-	g := newGenerator(c, in.Items, in.RentItemID)
+	var g generator
+	g.init(c, in.Items, in.RentItemID)
 	taken := takenSlots(in.Invoices)
 	var out []Invoice
 	var installments []int
@@ -122,7 +123,7 @@ func (p period) days() int { return p.start.DaysUntil(p.end) + 1 }
 // generator walks the contract's invoices in order: installment number,
 // the one or two periods each covers, and its due date.
 type generator struct {
-	c          *Contract
+	c          Contract
 	items      []ContractItem
 	rentItemID int64
 	rent       decimal.Decimal // full-period rent or sale installment
@@ -145,8 +146,9 @@ type generator struct {
 	done        bool
 }
 
-func newGenerator(c *Contract, items []ContractItem, rentItemID int64) *generator {
-	g := &generator{c: c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type)}
+// init prepares g to walk the installments of c.
+func (g *generator) init(c *Contract, items []ContractItem, rentItemID int64) {
+	*g = generator{c: *c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type)}
 	g.dueDay = c.DueDay
 	if g.dueDay == 0 {
 		g.dueDay = c.DueDate.Day()
@@ -167,7 +169,6 @@ func newGenerator(c *Contract, items []ContractItem, rentItemID int64) *generato
 	for i := range items {
 		g.fullItem[i] = itemAmount(&items[i], g.rent)
 	}
-	return g
 }
 
 func typeLabel(t ContractType) string {
@@ -252,7 +253,7 @@ func (g *generator) dueDate() Date {
 // prorated rent when the period is partial and the contract proportional
 // (or a sale's last installment); full tells which.
 func (g *generator) periodRent(p period) (rent decimal.Decimal, full bool) {
-	c := g.c
+	c := &g.c
 	if c.Type == ContractSale {
 		if g.n == c.RecurrencyAmount { // the last installment takes the rounding rest
 			total := RoundCents(c.Amount.Sub(c.SignalAmount))
@@ -269,7 +270,7 @@ func (g *generator) periodRent(p period) (rent decimal.Decimal, full bool) {
 
 // invoice builds the current installment's invoice.
 func (g *generator) invoice() Invoice {
-	c := g.c
+	c := &g.c
 	lines := g.lines()
 	rent, full := g.periodRent(g.first)
 	rents := [2]decimal.Decimal{rent}

@@ -366,7 +366,7 @@ func TestScheduleRefusesAbsurdInput(t *testing.T) {
 	t.Parallel()
 	c := rentContract()
 	c.Amount = dec("1e40")
-	c.TicketLateFeePercentage = dec("5000")
+	c.TicketLateFeePercentage = dec("50000")
 	items := []ContractItem{{ItemID: 2, Amount: dec("-2e15"), CalculateMode: CalculatePercentage, Percentage: dec("1e9")}}
 	_, err := ScheduleInvoices(ScheduleInput{Contract: c, Items: items, Until: MustDate("2024-12-31")})
 	var ps Problems
@@ -389,5 +389,30 @@ func TestScheduleRefusesAbsurdInput(t *testing.T) {
 	_, err = ScheduleInvoices(ScheduleInput{Contract: c, Until: MustDate("2024-12-31")})
 	if !errors.As(err, &ps) || ps[0].Field != "until" {
 		t.Errorf("got %v, want a problem on until", err)
+	}
+}
+
+func TestBelow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		d      string
+		digits int
+		want   bool
+	}{
+		{"0", 0, true},
+		{"999999999999.99", 12, true},
+		{"1000000000000", 12, false},
+		{"1e12", 12, false},
+		{"0.1e13", 12, false},
+		{"-999999999999", 12, true},
+		{"-1000000000000.00", 12, false},
+		{"9999.999", 4, true},
+		{"10000", 4, false},
+		{"0.0001", 0, true},
+	}
+	for _, tt := range tests {
+		if got := below(dec(tt.d), tt.digits); got != tt.want {
+			t.Errorf("below(%s, %d) = %v", tt.d, tt.digits, got)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"reflect"
 	"strings"
 )
 
@@ -68,10 +69,26 @@ func jsonField(err error) string {
 	return ""
 }
 
+// jsonKind names a Go kind the way the input's schema does.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	}
+	return "an object"
+}
+
 func jsonMessage(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Sprintf("want a %s, got a JSON %s", te.Type, te.Value)
+		return fmt.Sprintf("want %s, got a JSON %s", jsonKind(te.Type.Kind()), te.Value)
 	}
 	if strings.Contains(err.Error(), "unknown field") {
 		return "unknown field"

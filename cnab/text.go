@@ -63,9 +63,9 @@ func onlySpaces(s string) bool {
 }
 
 // asciiOut maps each ASCII character to what is written for it: letters
-// raised to upper case, digits, space and the punctuation every bank of
-// docs/cnab.md accepts in text fields as they are, and 0 for a character
-// that is replaced by a space.
+// raised to upper case, digits, space and the punctuation common to the
+// banks' lists (Sicredi's manual, section 8.10, is the narrowest that lists
+// them) as they are, and 0 for a character that is replaced by a space.
 var asciiOut = func() (a [utf8.RuneSelf]byte) {
 	for c := 'A'; c <= 'Z'; c++ {
 		a[c] = byte(c)
@@ -74,7 +74,7 @@ var asciiOut = func() (a [utf8.RuneSelf]byte) {
 	for c := '0'; c <= '9'; c++ {
 		a[c] = byte(c)
 	}
-	for _, c := range " .,-/&()@_:" {
+	for _, c := range " .,-/&()@:" {
 		a[c] = byte(c)
 	}
 	return a

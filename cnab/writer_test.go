@@ -254,6 +254,7 @@ func TestPutText(t *testing.T) {
 		{"Straße", "STRASSE   ", false, false},
 		{"Nº 12", "NO 12     ", false, false},
 		{"Ação: 50%", "ACAO: 50  ", false, true},
+		{"a_b", "A B       ", false, true},
 		{"tab\there", "TAB HERE  ", false, true},
 		{"日本", "          ", false, true},
 		{"café ☕", "CAFE      ", false, true},
@@ -359,5 +360,75 @@ func TestBatchSplit(t *testing.T) {
 		if got := lines[w.line-1][w.start-1 : w.end]; got != w.value {
 			t.Errorf("line %d %d-%d: got %q, want %q", w.line, w.start, w.end, got, w.value)
 		}
+	}
+}
+
+// TestTestFileAndVersion checks the remittance options that change the
+// header: the test-file mark and the layout version.
+func TestTestFileAndVersion(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		sample     string
+		change     func(*Remittance)
+		line       int
+		start, end int
+		want       string
+	}{
+		{"Caixa test file", "104_240", func(r *Remittance) { r.Test = true }, 0, 192, 211, "REMESSA-TESTE       "},
+		{"BB test batch", "001_240", func(r *Remittance) { r.Test = true }, 1, 52, 53, "TS"},
+		{"BB file version 084", "001_240", func(r *Remittance) { r.Version = "084" }, 0, 164, 166, "084"},
+		{"BB batch version with 084", "001_240", func(r *Remittance) { r.Version = "084" }, 1, 14, 16, "043"},
+		{"BB batch version with 030", "001_240", func(r *Remittance) { r.Version = "030" }, 1, 14, 16, "020"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rem, titles := sample(t, tt.sample)
+			tt.change(&rem)
+			var out bytes.Buffer
+			if _, err := WriteAll(&out, rem, slices.Values(titles)); err != nil {
+				t.Fatal(err)
+			}
+			line := strings.Split(out.String(), "\r\n")[tt.line]
+			if got := line[tt.start-1 : tt.end]; got != tt.want {
+				t.Errorf("positions %d-%d: got %q, want %q", tt.start, tt.end, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSupportedAndVersions(t *testing.T) {
+	t.Parallel()
+	got := Supported()
+	if !slices.Contains(got, "104/240") || slices.Contains(got, "104/400") {
+		t.Errorf("Supported() = %v", got)
+	}
+	if v := Versions("001", CNAB240); len(v) == 0 || v[0] != "083" {
+		t.Errorf("Versions(001, 240) = %v, want the default 083 first", v)
+	}
+	if v := Versions("999", CNAB400); v != nil {
+		t.Errorf("Versions of an unknown bank = %v", v)
+	}
+}
+
+func TestJSONProblemsNameTheTitle(t *testing.T) {
+	t.Parallel()
+	in, err := DecodeInput(strings.NewReader(`{"bank":"341","layout":400,"titles":[{"our_number":1},{"our_number":"x"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Problem
+	for _, err := range in.Each() {
+		var ps Problems
+		if errors.As(err, &ps) {
+			got = append(got, ps...)
+		}
+	}
+	if len(got) != 1 || got[0].Title != 1 || got[0].Field != "our_number" || !strings.Contains(got[0].Message, "whole number") {
+		t.Errorf("got %v, want one problem on title 1 field our_number", got)
+	}
+	if _, err := DecodeInput(strings.NewReader(`{"bank":"341","colour":1}`)); err == nil || !strings.Contains(err.Error(), "colour") {
+		t.Errorf("unknown field: got %v", err)
 	}
 }

@@ -51,7 +51,8 @@ func FindBinaries() (dir string, err error) {
 
 func findBinaries(pathList string, locations []string) (string, error) {
 	for _, dir := range filepath.SplitList(pathList) {
-		if dir != "" && holdsServerPrograms(dir) {
+		// Relative entries ("." and the like) are skipped, as exec.LookPath does.
+		if filepath.IsAbs(dir) && holdsServerPrograms(dir) {
 			return dir, nil
 		}
 	}
@@ -67,7 +68,7 @@ func findBinaries(pathList string, locations []string) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("%w (%s) on PATH nor in %s: %s",
+	return "", fmt.Errorf("%w (%s) on PATH or in %s: %s",
 		ErrNotFound, strings.Join(serverPrograms, ", "), strings.Join(locations, ", "), installAdvice)
 }
 

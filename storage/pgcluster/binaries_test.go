@@ -57,6 +57,7 @@ func TestFindBinaries(t *testing.T) {
 		{"locations in order", "", []string{at("missing/*/bin"), at("source/bin"), at("debian/*/bin")}, "source/bin"},
 		{"skips files that are not executable", "", []string{at("noexec/bin"), at("source/bin")}, "source/bin"},
 		{"empty PATH entries ignored", string(os.PathListSeparator) + at("path-full"), nil, "path-full"},
+		{"relative PATH entries ignored", relative(t, at("path-full")) + string(os.PathListSeparator) + at("source/bin"), nil, "source/bin"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,6 +70,20 @@ func TestFindBinaries(t *testing.T) {
 			}
 		})
 	}
+}
+
+// relative returns path relative to the working directory.
+func relative(t *testing.T, path string) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
 }
 
 func TestFindBinariesSaysWhatToInstall(t *testing.T) {

@@ -1,0 +1,68 @@
+package pagamento
+
+import (
+	"fmt"
+	"slices"
+)
+
+// bank is one bank's payment layout: its records, line endings and
+// codes.
+type bank struct {
+	code     string
+	name     string
+	document string // the layout document followed, for docs and errors
+	eol      string
+	finalEOL bool // whether the last record ends with eol too
+
+	fileHeader   *record
+	fileTrailer  *record
+	batchTrailer *record
+	// batchHeader returns the header of a batch of the current forma.
+	batchHeader func(s *state) *record
+	// detail returns the segments of the current payment.
+	detail func(s *state) []*record
+	// forma returns the bank's forma de lançamento of the current,
+	// checked payment.
+	forma func(s *state) string
+	// checkPayer applies the bank's own rules to the payer.
+	checkPayer func(s *state)
+}
+
+var banks = map[string]*bank{}
+
+func register(b *bank) *bank {
+	banks[b.code] = b
+	return b
+}
+
+func lookupBank(code string) (*bank, error) {
+	b, ok := banks[code]
+	if !ok {
+		return nil, fmt.Errorf("bank %q has no payment layout here (supported: %v)", code, Supported())
+	}
+	return b, nil
+}
+
+// Supported lists the bank codes this package writes payment remittances
+// for, sorted.
+func Supported() []string {
+	var out []string
+	for code := range banks {
+		out = append(out, code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// isBoleto reports whether the current batch or payment pays boletos
+// (segments J and J-52).
+func isBoletoForma(f string) bool { return f == "30" || f == "31" }
+
+// boletoForma is 30 for a boleto of the payer's own bank and 31 for one of
+// another bank, in every layout here (FEBRABAN G029, SISPAG note 5).
+func boletoForma(s *state) string {
+	if s.barcode.Bank() == s.rem.Bank {
+		return "30"
+	}
+	return "31"
+}

@@ -1,0 +1,244 @@
+package pagamento
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/cnab"
+	"github.com/propfin/propfin/cnab/boleto"
+)
+
+// checkRemittance records the problems of the remittance itself.
+func checkRemittance(s *state) {
+	r := s.rem
+	if r.Sequence <= 0 {
+		s.fail("sequence", "the file sequence number (NSA) must be 1 or more")
+	}
+	if r.Created.IsZero() {
+		s.fail("created", "the generation date is required")
+	} else if !cnab.ValidDate(cnab.DateOf(r.Created)) {
+		s.fail("created", "must be a date between 2000 and 2099")
+	}
+	p := &r.Payer
+	if strings.TrimSpace(p.Name) == "" {
+		s.fail("payer.name", "required")
+	}
+	s.payerDoc = cnab.OnlyDigits(p.Document)
+	if !cnab.ValidDocument(s.payerDoc) {
+		s.fail("payer.document", "not a valid CPF or CNPJ")
+	}
+	requireDigits(s, "payer.agency", p.Agency, 5)
+	requireDigits(s, "payer.account", p.Account, 12)
+	if n := len(p.AccountDigit); n == 0 || n > 2 {
+		s.fail("payer.account_digit", "required, one or two characters")
+	}
+	if len(p.AgencyDigit) > 1 {
+		s.fail("payer.agency_digit", "one character at most")
+	}
+	s.payerZIP = cnab.OnlyDigits(p.Address.ZIP)
+	if p.Address.ZIP != "" && len(s.payerZIP) != 8 {
+		s.fail("payer.address.zip", "want the 8-digit CEP")
+	}
+	if p.Address.Number != "" && !isDigits(p.Address.Number) {
+		s.fail("payer.address.number", "digits only")
+	}
+	if st := p.Address.State; st != "" && (len(st) != 2 || !isLetter(st[0]) || !isLetter(st[1])) {
+		s.fail("payer.address.state", "want the two-letter state (UF)")
+	}
+	if s.bank.checkPayer != nil {
+		s.bank.checkPayer(s)
+	}
+}
+
+// requireDigits records an error unless v is 1 to max digits.
+func requireDigits(s *state, input, v string, max int) {
+	switch {
+	case v == "":
+		s.fail(input, "required")
+	case !isDigits(v):
+		s.fail(input, "digits only")
+	case len(strings.TrimLeft(v, "0")) > max:
+		s.fail(input, "at most "+strconv.Itoa(max)+" digits")
+	}
+}
+
+// checkPayment records the problems of the current payment and derives
+// its values.
+func checkPayment(s *state) {
+	p := s.p
+	checkReference(s, p.Reference)
+	s.amount = cents(s, p.Amount, p.Cents, "amount")
+	if s.amount == 0 && s.errs == 0 {
+		s.fail("amount", "required, more than zero")
+	}
+	if !cnab.ValidDate(p.Date) {
+		s.fail("date", "required, a date between 2000 and 2099")
+	}
+	if strings.TrimSpace(p.Beneficiary.Name) == "" {
+		s.fail("beneficiary.name", "required")
+	}
+	s.benefDoc = cnab.OnlyDigits(p.Beneficiary.Document)
+	if !cnab.ValidDocument(s.benefDoc) {
+		s.fail("beneficiary.document", "not a valid CPF or CNPJ")
+	}
+	switch p.Kind {
+	case KindTransfer:
+		checkAccount(s, true)
+		if p.TEDPurpose != "" && (len(p.TEDPurpose) != 5 || !isDigits(p.TEDPurpose)) {
+			s.fail("ted_purpose", "want the five-digit BCB purpose code")
+		}
+	case KindPIX:
+		checkAccount(s, false)
+		if len(p.Account.ISPB) != 8 || !isDigits(p.Account.ISPB) {
+			s.fail("account.ispb", "required for a PIX to account data, 8 digits")
+		}
+		switch p.Account.Type {
+		case "", AccountChecking, AccountSavings, AccountPayment:
+		default:
+			s.fail("account.type", "want checking, savings or payment")
+		}
+	case KindPIXKey:
+		checkKey(s)
+	case KindBoleto:
+		checkBoleto(s)
+	case "":
+		s.fail("kind", "required: transfer, pix, pix_key or boleto")
+	default:
+		s.fail("kind", "unknown kind "+strconv.Quote(string(p.Kind))+": want transfer, pix, pix_key or boleto")
+	}
+	if isPIX := p.Kind == KindPIX || p.Kind == KindPIXKey; p.Kind != "" && isPIX != s.rem.PIX {
+		if s.rem.PIX {
+			s.fail("kind", "this file is a PIX file (pix set): it takes PIX payments only")
+		} else {
+			s.fail("kind", "bank "+s.rem.Bank+" takes PIX payments in a file of their own: set pix in the remittance")
+		}
+	}
+	if s.errs == 0 {
+		s.forma = s.bank.forma(s)
+	}
+}
+
+// checkReference requires a reference that the bank will return exactly
+// as it was sent: at most 20 characters the layouts accept as they are.
+func checkReference(s *state, ref string) {
+	if strings.TrimSpace(ref) == "" {
+		s.fail("reference", "required: the payment's own identifier (seu número)")
+		return
+	}
+	var buf [20]byte
+	tr, rep := cnab.PutText(buf[:], ref)
+	switch {
+	case tr:
+		s.fail("reference", "longer than the 20 characters the bank returns")
+	case rep:
+		s.fail("reference", "has characters the bank does not accept, so it would not come back unchanged")
+	}
+}
+
+// cents reads an amount given either in reais or in integer cents.
+func cents(s *state, reais decimal.Decimal, c int64, input string) int64 {
+	if !reais.IsZero() && c != 0 {
+		s.fail(input, "give amount or amount_cents, not both")
+		return 0
+	}
+	if c != 0 {
+		if c < 0 {
+			s.fail(input, "must not be negative")
+			return 0
+		}
+		return c
+	}
+	return reaisToCents(s, reais, input)
+}
+
+// maxCents is the largest amount the 15-digit amount fields can carry.
+const maxCents = 999_999_999_999_999
+
+func reaisToCents(s *state, reais decimal.Decimal, input string) int64 {
+	if reais.Sign() < 0 {
+		s.fail(input, "must not be negative")
+		return 0
+	}
+	c := reais.Shift(2)
+	if !c.IsInteger() {
+		s.fail(input, "has fractions of a cent")
+		return 0
+	}
+	if c.GreaterThan(decimal.NewFromInt(maxCents)) {
+		s.fail(input, "too large")
+		return 0
+	}
+	return c.IntPart()
+}
+
+// checkAccount checks the credited account of a transfer or PIX.
+func checkAccount(s *state, bankRequired bool) {
+	a := &s.p.Account
+	if a.Bank != "" || bankRequired {
+		if len(a.Bank) != 3 || !isDigits(a.Bank) {
+			s.fail("account.bank", "required, the three-digit bank code")
+		}
+	}
+	requireDigits(s, "account.agency", a.Agency, 5)
+	requireDigits(s, "account.account", a.Account, 12)
+	if n := len(a.AccountDigit); n == 0 || n > 2 {
+		s.fail("account.account_digit", "required, one or two characters")
+	}
+	if len(a.AgencyDigit) > 1 {
+		s.fail("account.agency_digit", "one character at most")
+	}
+}
+
+// checkBoleto reads the barcode and checks the amounts of a boleto.
+func checkBoleto(s *state) {
+	p := s.p
+	digits := cnab.OnlyDigits(p.Barcode)
+	var err error
+	switch len(digits) {
+	case 0:
+		s.fail("barcode", "required for a boleto: the 44-digit barcode or the 47-digit line")
+		return
+	case 47:
+		s.barcode, err = boleto.ParseLine(p.Barcode)
+	default:
+		s.barcode, err = boleto.ParseBarcode(p.Barcode)
+	}
+	if err != nil {
+		s.fail("barcode", err.Error())
+		return
+	}
+	if !cnab.ValidDate(p.Due) {
+		s.fail("due", "required for a boleto, a date between 2000 and 2099")
+	}
+	s.nominal = s.barcode.Amount()
+	if s.nominal == 0 {
+		s.nominal = reaisToCents(s, p.Nominal, "nominal")
+		if s.nominal == 0 {
+			s.fail("nominal", "required: the barcode carries no amount")
+		}
+	} else if !p.Nominal.IsZero() {
+		if c := reaisToCents(s, p.Nominal, "nominal"); c != s.nominal {
+			s.fail("nominal", "differs from the amount in the barcode")
+		}
+	}
+	s.discount = reaisToCents(s, p.Discount, "discount")
+	s.surcharge = reaisToCents(s, p.Surcharge, "surcharge")
+	if s.errs == 0 && s.amount != s.nominal-s.discount+s.surcharge {
+		s.fail("amount", "must be the nominal amount "+formatCents(s.nominal)+" less discount plus surcharge")
+	}
+}
+
+func formatCents(c int64) string { return decimal.New(c, -2).StringFixed(2) }
+
+func isDigits(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return v != ""
+}
+
+func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }

@@ -1,0 +1,246 @@
+package pagamento
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+
+	"github.com/propfin/propfin/cnab"
+)
+
+// lineWidth is the width of every CNAB 240 record.
+const lineWidth = 240
+
+// maxBatchRecords is the largest record number a batch can carry in its
+// five-digit "Nº Sequencial do Registro no Lote"; a batch that would pass
+// it is closed and the next opened with the same forma.
+const maxBatchRecords = 99_999
+
+// Writer writes one payment remittance as a stream: the file header when
+// it is created, the segments of each payment on Write, the batch headers
+// and trailers as the kind of payment changes, and the trailers on Close.
+// It holds one payment's records at a time, whatever the size of the
+// file. A Writer is not safe for concurrent use.
+type Writer struct {
+	out   *bufio.Writer
+	bank  *bank
+	s     state
+	buf   []byte // records not yet handed to out, line endings included
+	warn  func(cnab.Problem)
+	err   error // the first write error
+	fails int   // payments rejected
+	done  bool
+
+	batchLimit int
+}
+
+// NewWriter checks the remittance and writes the file header to w.
+// Warnings (a text truncated or a character replaced), in the header and
+// later in the payments, are passed to warn, which may be nil. An invalid
+// remittance gives a cnab.Problems error and nothing is written.
+func NewWriter(w io.Writer, r Remittance, warn func(cnab.Problem)) (*Writer, error) {
+	b, err := lookupBank(r.Bank)
+	if err != nil {
+		return nil, cnab.Problems{{Title: cnab.HeaderIndex, Field: "bank", Message: err.Error()}}
+	}
+	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), bank: b, warn: warn, batchLimit: maxBatchRecords}
+	wr.s = state{rem: &r, bank: b, index: cnab.HeaderIndex}
+	checkRemittance(&wr.s)
+	if wr.s.errs == 0 {
+		wr.writeRecords(b.fileHeader)
+	}
+	if err := wr.takeProblems(); err != nil {
+		return nil, err
+	}
+	wr.flushBuf()
+	if wr.err != nil {
+		return nil, wr.err
+	}
+	return wr, nil
+}
+
+// Write checks a payment and writes its segments, opening a new batch
+// when its forma de lançamento differs from the current batch's. A
+// rejected payment gives a cnab.Problems error naming each field; the
+// Writer goes on checking the payments that follow so that all problems
+// can be reported, but once one has been rejected it writes nothing more,
+// and Close reports the file incomplete.
+func (w *Writer) Write(p Payment) error {
+	if w.done {
+		return errors.New("pagamento: write after close")
+	}
+	s := &w.s
+	s.index = s.payments + w.fails
+	s.resetPayment(p)
+	checkPayment(s)
+	if s.errs == 0 {
+		recs := w.bank.detail(s)
+		if s.batch == 0 || s.forma != s.batchForma || s.batchRecord+len(recs) > w.batchLimit {
+			w.closeBatch()
+			w.openBatch(s.forma)
+		}
+		w.writeRecords(recs...)
+	}
+	s.p = nil
+	if err := w.takeProblems(); err != nil {
+		w.buf = w.buf[:0]
+		w.fails++
+		return err
+	}
+	s.payments++
+	s.total += s.amount
+	s.batchTotal += s.amount
+	if w.fails == 0 {
+		w.flushBuf()
+	} else {
+		w.buf = w.buf[:0]
+	}
+	return w.err
+}
+
+// Close writes the last batch trailer and the file trailer, and flushes.
+// It returns an error wrapping cnab.ErrIncomplete (and writes no trailer)
+// when a payment was rejected.
+func (w *Writer) Close() error {
+	if w.done {
+		return w.err
+	}
+	w.done = true
+	if w.fails > 0 {
+		return fmt.Errorf("%w: %d payments rejected", cnab.ErrIncomplete, w.fails)
+	}
+	w.s.index = cnab.HeaderIndex
+	w.closeBatch()
+	w.writeRecords(w.bank.fileTrailer)
+	if err := w.takeProblems(); err != nil {
+		return err
+	}
+	if !w.bank.finalEOL {
+		w.buf = w.buf[:len(w.buf)-len(w.bank.eol)]
+	}
+	w.flushBuf()
+	if w.err == nil {
+		w.err = w.out.Flush()
+	}
+	return w.err
+}
+
+// Payments returns the number of payments written so far.
+func (w *Writer) Payments() int { return w.s.payments }
+
+// Total returns the sum of the payments written so far, in cents.
+func (w *Writer) Total() int64 { return w.s.total }
+
+// Batches returns the number of batches opened so far.
+func (w *Writer) Batches() int { return w.s.batch }
+
+// openBatch starts a batch of payments of one forma with its header.
+func (w *Writer) openBatch(forma string) {
+	s := &w.s
+	s.batch++
+	s.batchForma = forma
+	s.batchRecord, s.batchTotal = 0, 0
+	w.writeRecords(w.bank.batchHeader(s))
+}
+
+// closeBatch ends the current batch, if any, with its trailer.
+func (w *Writer) closeBatch() {
+	if w.s.batch > 0 {
+		w.writeRecords(w.bank.batchTrailer)
+	}
+}
+
+// writeRecords fills recs one after the other into w.buf, numbering the
+// detail records (type 3) within their batch.
+func (w *Writer) writeRecords(recs ...*record) {
+	for _, rec := range recs {
+		w.s.record++
+		if rec.detail {
+			w.s.batchRecord++
+		}
+		start := len(w.buf)
+		w.buf = slices.Grow(w.buf, lineWidth+len(w.bank.eol))[:start+lineWidth]
+		fill(w.buf[start:], rec, &w.s)
+		w.buf = append(w.buf, w.bank.eol...)
+	}
+}
+
+// takeProblems hands warnings to the callback and returns the errors, if
+// any, as cnab.Problems; it leaves the state ready for the next payment.
+func (w *Writer) takeProblems() error {
+	s := &w.s
+	var errs cnab.Problems
+	for _, p := range s.problems {
+		if p.Severity == cnab.SeverityWarning {
+			if w.warn != nil {
+				w.warn(p)
+			}
+			continue
+		}
+		errs = append(errs, p)
+	}
+	s.problems = s.problems[:0]
+	s.errs = 0
+	if errs != nil {
+		return errs
+	}
+	return nil
+}
+
+func (w *Writer) flushBuf() {
+	if w.err == nil && len(w.buf) > 0 {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
+}
+
+// Summary is what WriteAll reports: the payments written, their total and
+// every problem found, up to cnab.MaxProblems of them.
+type Summary struct {
+	Payments int
+	Total    int64 // cents
+	Batches  int
+	Problems cnab.Problems // errors and warnings, in order
+	Dropped  int           // problems beyond cnab.MaxProblems, counted but not kept
+}
+
+// WriteAll writes a whole remittance from an iterator of payments. It
+// checks every payment; when any is rejected the error wraps
+// cnab.ErrIncomplete (or is the header's cnab.Problems), the summary lists
+// the problems, and the bytes written to w must be discarded.
+func WriteAll(w io.Writer, r Remittance, payments iter.Seq[Payment]) (Summary, error) {
+	var sum Summary
+	keep := func(p cnab.Problem) {
+		if len(sum.Problems) < cnab.MaxProblems {
+			sum.Problems = append(sum.Problems, p)
+		} else {
+			sum.Dropped++
+		}
+	}
+	keepAll := func(err error) bool {
+		var ps cnab.Problems
+		if !errors.As(err, &ps) {
+			return false
+		}
+		for _, p := range ps {
+			keep(p)
+		}
+		return true
+	}
+	wr, err := NewWriter(w, r, keep)
+	if err != nil {
+		keepAll(err)
+		return sum, err
+	}
+	for p := range payments {
+		if err := wr.Write(p); err != nil && !keepAll(err) {
+			return sum, err
+		}
+	}
+	err = wr.Close()
+	sum.Payments, sum.Total, sum.Batches = wr.Payments(), wr.Total(), wr.Batches()
+	return sum, err
+}

@@ -2,7 +2,7 @@ package finance
 
 // InvoiceStatusAsOf returns the invoice's status on today: paid when
 // paid, overdue when open and today is after the due date, unpaid when
-// open and not yet late. Statuses that are not about lateness (canceled,
+// open and not yet late (or without a due date). Statuses that are not about lateness (canceled,
 // refunded, uncollectible, partially_paid, in_protest) are kept.
 func InvoiceStatusAsOf(inv Invoice, today Date) InvoiceStatus {
 	switch inv.Status {
@@ -12,7 +12,7 @@ func InvoiceStatusAsOf(inv Invoice, today Date) InvoiceStatus {
 	if inv.Paid {
 		return InvoicePaid
 	}
-	if today.After(inv.DueDate) {
+	if !inv.DueDate.IsZero() && today.After(inv.DueDate) {
 		return InvoiceOverdue
 	}
 	return InvoiceUnpaid
@@ -42,7 +42,8 @@ const (
 	eventLate5    = 30 // 31 and more: thirty_days_late
 )
 
-// PaymentStatusAsOf classifies a contract by its invoices on today:
+// PaymentStatusAsOf classifies a contract by its invoices on today (an
+// invoice without a due date counts but is never late nor due):
 //   - nothing: it has no invoice that counts (canceled ones do not);
 //   - by the oldest open invoice past its due date, d days late:
 //     5_days for d 1–4, 30_days for 5–30, month for 31–90, 3_months from 91;
@@ -57,7 +58,7 @@ func PaymentStatusAsOf(invoices []Invoice, today Date) PaymentStatus {
 			continue
 		}
 		counted++
-		if !open(inv) {
+		if !open(inv) || inv.DueDate.IsZero() {
 			continue
 		}
 		d := inv.DueDate.DaysUntil(today)
@@ -88,12 +89,13 @@ func PaymentStatusAsOf(invoices []Invoice, today Date) PaymentStatus {
 }
 
 // EventStatusAsOf returns a calendar event's status on today, given its
-// date (initial_date): concluded and cancelled events keep theirs; an event
+// date (initial_date): concluded and cancelled events, and events without
+// a date, keep theirs; an event
 // d days past its date is late for d 1–5, five_days_late for 6–30 and
 // thirty_days_late from 31; an event not past keeps its status, except that
 // a late status goes back to scheduled (its date was moved ahead).
 func EventStatusAsOf(status EventStatus, date, today Date) EventStatus {
-	if status == EventConcluded || status == EventCancelled {
+	if status == EventConcluded || status == EventCancelled || date.IsZero() {
 		return status
 	}
 	d := date.DaysUntil(today)

@@ -23,6 +23,9 @@ func TestInvoiceStatusAsOf(t *testing.T) {
 		{InvoicePartiallyPaid, false, "2024-04-01", InvoicePartiallyPaid},
 		{InvoiceInProtest, false, "2024-04-01", InvoiceInProtest},
 	}
+	if got := InvoiceStatusAsOf(Invoice{}, MustDate("2024-04-01")); got != InvoiceUnpaid {
+		t.Errorf("invoice without due date: %s, want unpaid", got)
+	}
 	for _, tt := range tests {
 		inv := Invoice{Status: tt.status, Paid: tt.paid, DueDate: due}
 		if got := InvoiceStatusAsOf(inv, MustDate(tt.today)); got != tt.want {
@@ -64,6 +67,8 @@ func TestPaymentStatusBoundaries(t *testing.T) {
 		{"refunded and uncollectible are not owed", []Invoice{
 			{Status: InvoiceRefunded, DueDate: today.AddDays(-50)}, {Status: InvoiceUncollectible, DueDate: today.AddDays(-50)}}, PaymentOK},
 		{"in protest is still owed", []Invoice{{Status: InvoiceInProtest, DueDate: today.AddDays(-50)}}, PaymentMonth},
+		{"partially paid is still owed", []Invoice{{Status: InvoicePartiallyPaid, DueDate: today.AddDays(-3)}}, Payment5Days},
+		{"an open invoice without due date is never late", []Invoice{{}}, PaymentOK},
 	}
 	for _, tt := range tests {
 		if got := PaymentStatusAsOf(tt.invoices, today); got != tt.want {
@@ -90,6 +95,9 @@ func TestEventStatusBoundaries(t *testing.T) {
 		{EventLate, "2024-02-20", EventScheduled}, // date moved ahead
 		{EventConcluded, "2025-01-01", EventConcluded},
 		{EventCancelled, "2025-01-01", EventCancelled},
+	}
+	if got := EventStatusAsOf(EventScheduled, Date{}, MustDate("2025-01-01")); got != EventScheduled {
+		t.Errorf("event without date: %s", got)
 	}
 	for _, tt := range tests {
 		if got := EventStatusAsOf(tt.status, date, MustDate(tt.today)); got != tt.want {

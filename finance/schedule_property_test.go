@@ -2,6 +2,7 @@ package finance
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -162,8 +163,17 @@ func TestSchedulePropertySubsetExisting(t *testing.T) {
 			}
 		}
 		in.Invoices = kept
-		if missing := mustSchedule(t, in); len(missing)+len(kept) != len(all) {
+		missing := mustSchedule(t, in)
+		if len(missing)+len(kept) != len(all) {
 			t.Fatalf("case %d: %d kept + %d scheduled != %d", i, len(kept), len(missing), len(all))
+		}
+		// Existing and new invoices never share a day of their periods.
+		union := append(append([]Invoice(nil), kept...), missing...)
+		slices.SortFunc(union, func(a, b Invoice) int { return a.PeriodInitial.Compare(b.PeriodInitial) })
+		for k := 1; k < len(union); k++ {
+			if !union[k].PeriodInitial.After(union[k-1].PeriodFinal) {
+				t.Fatalf("case %d: %s overlaps %s", i, brief(union[k-1]), brief(union[k]))
+			}
 		}
 	}
 }

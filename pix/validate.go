@@ -69,7 +69,7 @@ func (c *checker) checkContent(payload string) {
 			"point of initiation method (01) must be 11 (static) or 12 (dynamic), not %q", v))
 	}
 	c.checkAccount()
-	if c.present(52, FieldMCC, "merchant category code (52)") && !(len(p.MCC) == 4 && allDigits(p.MCC)) {
+	if c.present(52, FieldMCC, "merchant category code (52)") && p.MCC != "" && !(len(p.MCC) == 4 && allDigits(p.MCC)) {
 		c.add(CodeInvalidValue, FieldMCC, fmt.Sprintf(
 			"merchant category code (52) must be four digits, such as 0000, not %q", p.MCC))
 	}

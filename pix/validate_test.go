@@ -203,6 +203,7 @@ func TestValidateEachRule(t *testing.T) {
 		{"other arrangement template broken", static(map[string]string{oAccount: oAccount + tlv("27", "0099x")}),
 			[]string{"overrun/27"}},
 		{"length 00", static(map[string]string{oCity: "6000"}), []string{"empty_value/merchant_city"}},
+		{"length 00 of a fixed-format object", static(map[string]string{oMCC: "5200"}), []string{"empty_value/mcc"}},
 		{"length 00 in a template", static(map[string]string{oAccount: account(tlv("01", "123e4567-e12b-12d1-a456-426655440000"), "0200")}),
 			[]string{"empty_value/merchant_account"}},
 		{"00 not first", withCRC(oAccount, oFormat, oMCC, oCurrency, oCountry, oName, oCity, oTxID), []string{"order/payload_format"}},

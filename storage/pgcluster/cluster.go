@@ -111,12 +111,9 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 }
 
 func newCluster(dataDir string, opts Options, log *slog.Logger) (*Cluster, error) {
-	binDir := opts.BinDir
-	if binDir == "" {
-		var err error
-		if binDir, err = FindBinaries(); err != nil {
-			return nil, err
-		}
+	binDir, err := binaries(opts.BinDir)
+	if err != nil {
+		return nil, err
 	}
 	acct, err := serverAccount()
 	if err != nil {
@@ -132,6 +129,15 @@ func newCluster(dataDir string, opts Options, log *slog.Logger) (*Cluster, error
 		}
 	}
 	return c, nil
+}
+
+// binaries returns the absolute folder of the server programs: dir, or
+// where FindBinaries finds them.
+func binaries(dir string) (string, error) {
+	if dir == "" {
+		return FindBinaries()
+	}
+	return filepath.Abs(dir) // the programs run from "/"
 }
 
 func (c *Cluster) initAndStart(ctx context.Context, opts Options) error {

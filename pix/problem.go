@@ -93,13 +93,14 @@ func (p Problem) String() string {
 // an error; use [Problems.Err] to get a nil error when there are none.
 type Problems []Problem
 
-// Error joins the problems with "; ".
+// Error joins the problems with "; ", each as "field: message (code)";
+// callers add their context when they wrap it.
 func (ps Problems) Error() string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
 		parts[i] = p.String()
 	}
-	return "invalid PIX payload: " + strings.Join(parts, "; ")
+	return strings.Join(parts, "; ")
 }
 
 // Err returns ps as an error, or nil when ps is empty.

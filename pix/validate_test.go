@@ -353,7 +353,7 @@ func TestProblemsError(t *testing.T) {
 		t.Fatal("empty Problems gave an error")
 	}
 	ps := Problems{{CodeMissing, FieldCRC, "the CRC (63) is missing"}}
-	if got := ps.Err().Error(); got != "invalid PIX payload: crc: the CRC (63) is missing (missing)" {
+	if got := ps.Err().Error(); got != "crc: the CRC (63) is missing (missing)" {
 		t.Fatalf("Error() = %q", got)
 	}
 }

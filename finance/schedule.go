@@ -89,11 +89,10 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	var g generator
 	g.init(c, in.Items, in.RentItemID)
 	taken := takenSlots(in.Invoices)
-	var out []Invoice
-	var installments []int
-	if n := c.RecurrencyAmount; n > 0 && n <= 360 {
-		out, installments = make([]Invoice, 0, n), make([]int, 0, n)
-	}
+	var (
+		out          []Invoice
+		installments []int
+	)
 	for g.next() {
 		if g.due.After(in.Until) {
 			break
@@ -104,6 +103,13 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 		}
 		if taken.covers(g.first.start, g.last.end, g.due) {
 			continue
+		}
+		if out == nil { // room for the rest of the contract, or a year
+			n := 12
+			if r := c.RecurrencyAmount - g.n + 1; r > 0 && r <= 360 {
+				n = r
+			}
+			out, installments = make([]Invoice, 0, n), make([]int, 0, n)
 		}
 		out = append(out, g.invoice())
 		installments = append(installments, g.n)
@@ -165,9 +171,14 @@ func (g *generator) init(c *Contract, items []ContractItem, rentItemID int64) {
 	if c.Type == ContractSale {
 		g.rent = c.Amount.Sub(c.SignalAmount).DivRound(decimal.NewFromInt(int64(c.RecurrencyAmount)), 2)
 	}
-	g.fullItem = make([]decimal.Decimal, len(items))
-	for i := range items {
-		g.fullItem[i] = itemAmount(&items[i], g.rent)
+}
+
+// fullItems computes, on the first invoice built, each item's amount for
+// a full period.
+func (g *generator) fullItems() {
+	g.fullItem = make([]decimal.Decimal, len(g.items))
+	for i := range g.items {
+		g.fullItem[i] = itemAmount(&g.items[i], g.rent)
 	}
 }
 
@@ -271,6 +282,9 @@ func (g *generator) periodRent(p period) (rent decimal.Decimal, full bool) {
 // invoice builds the current installment's invoice.
 func (g *generator) invoice() Invoice {
 	c := &g.c
+	if g.fullItem == nil && len(g.items) > 0 {
+		g.fullItems()
+	}
 	lines := g.lines()
 	rent, full := g.periodRent(g.first)
 	rents := [2]decimal.Decimal{rent}
@@ -427,6 +441,9 @@ type slots struct {
 
 func takenSlots(invoices []Invoice) slots {
 	var s slots
+	if len(invoices) > 0 {
+		s.periods = make([]period, 0, len(invoices))
+	}
 	for i := range invoices {
 		inv := &invoices[i]
 		if inv.Type != "" && inv.Type != InvoiceContract {

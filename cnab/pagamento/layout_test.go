@@ -1,0 +1,341 @@
+package pagamento
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/cnab"
+)
+
+// allRecords lists every record table of every bank.
+func allRecords(b *bank) []*record {
+	recs := []*record{b.fileHeader, b.fileTrailer, b.batchTrailer}
+	for _, f := range []string{"41", "30"} {
+		recs = append(recs, b.batchHeader(&state{batchForma: f}))
+	}
+	for _, k := range []Kind{KindTransfer, KindPIX, KindBoleto} {
+		recs = append(recs, b.detail(&state{p: &Payment{Kind: k}})...)
+	}
+	return recs
+}
+
+// TestLayoutTables checks that every record of every bank covers
+// positions 1 to 240 exactly once, in order, with literals as wide as
+// their fields.
+func TestLayoutTables(t *testing.T) {
+	t.Parallel()
+	for code, b := range banks {
+		for _, rec := range allRecords(b) {
+			next := 1
+			for _, f := range rec.fields {
+				if f.start != next || f.end < f.start {
+					t.Errorf("%s %s: field %q at %d-%d, want it to start at %d", code, rec.name, f.name, f.start, f.end, next)
+				}
+				if f.kind == kindConst && len(f.lit) != f.width() {
+					t.Errorf("%s %s: literal %q of %q is not %d wide", code, rec.name, f.lit, f.name, f.width())
+				}
+				next = f.end + 1
+			}
+			if next != lineWidth+1 {
+				t.Errorf("%s %s: ends at %d, want 240", code, rec.name, next-1)
+			}
+		}
+	}
+}
+
+// position is one value at its place in the bank's document: record
+// (line) number in the golden file, first and last position, and what
+// must be there.
+type position struct {
+	line       int
+	start, end int
+	want       string
+	what       string
+}
+
+// TestDocumentPositions reads fields of the golden files at the positions
+// the banks' documents give, so that a table drifting from its document
+// fails here and not at the bank.
+func TestDocumentPositions(t *testing.T) {
+	t.Parallel()
+	cases := map[string][]position{
+		// Multipag Bradesco v6: header 0, batch header 1, segments A/B,
+		// J/J-52, trailers 5 and 9.
+		"237": {
+			{1, 1, 8, "23700000", "file header control"},
+			{1, 18, 32, "211222333000181", "payer CNPJ"},
+			{1, 33, 52, padRight("123456", 20), "G007 convênio"},
+			{1, 53, 72, "0123450000000987654 ", "payer agency and account"},
+			{1, 144, 157, "20112026103015", "generation date and time"},
+			{1, 158, 166, "000042089", "NSA and layout 089"},
+			{1, 172, 174, "   ", "not a PIX file"},
+			{2, 9, 17, "C2041045 ", "C, service 20, forma 41 TED outra titularidade, batch layout 045"},
+			{2, 223, 224, "01", "P014 débito em conta"},
+			{3, 14, 17, "A000", "segment A, inclusão"},
+			{3, 18, 23, "018001", "câmara TED and beneficiary's bank"},
+			{3, 24, 43, "0345670000001234568 ", "beneficiary agency and account"},
+			{3, 74, 93, padRight("REPASSE-0001", 20), "seu número"},
+			{3, 94, 104, "23112026BRL", "payment date and currency"},
+			{3, 120, 134, "000000000150000", "amount"},
+			{3, 220, 226, "00007CC", "TED purpose and account type"},
+			{4, 14, 32, "B   100052998224725", "segment B with beneficiary's CPF"},
+			{6, 12, 13, "43", "TED to the same holder"},
+			{7, 42, 43, "0X", "two-character account digit split over 42 and 43"},
+			{10, 12, 13, "01", "credit at Bradesco"},
+			{11, 18, 23, "000237", "câmara 000 for a credit in account"},
+			{14, 12, 16, "31040", "boleto of another bank, batch layout 040"},
+			{15, 14, 17, "J000", "segment J"},
+			{15, 18, 61, "34199165600001500001091234567881234512345000", "barcode"},
+			{15, 183, 202, padRight("CONDOMINIO-11", 20), "seu número"},
+			{15, 223, 224, "09", "currency"},
+			{16, 14, 19, "J 0152", "segment J-52"},
+			{16, 20, 35, "2011222333000181", "J-52 payer"},
+			{16, 76, 91, "2060746948000112", "J-52 beneficiary"},
+			{17, 18, 41, "000004000000000000150000", "batch trailer count and total"},
+			{18, 12, 13, "30", "Bradesco boleto"},
+			{19, 100, 167, "000000000089990" + "000000000000000" + "000000000001550" + "11122026" + "000000000091540", "nominal, discount, surcharge, date, paid"},
+			{22, 1, 29, "23799999         000005000022", "file trailer: 5 batches, 22 records"},
+		},
+		"237_pix": {
+			{1, 172, 174, "PIX", "G021 PIX file mark"},
+			{2, 12, 13, "45", "Pix transferência"},
+			{3, 18, 20, "009", "câmara SPI"},
+			{4, 15, 17, "01 ", "G100 phone key"},
+			{4, 128, 141, "+5511987654321", "key"},
+			{6, 15, 17, "02 ", "G100 e-mail key"},
+			{6, 128, 159, "maria.gracas+aluguel@example.com", "e-mail key as written"},
+			{8, 15, 17, "03 ", "G100 CPF/CNPJ key"},
+			{10, 15, 17, "04 ", "G100 random key"},
+			{11, 178, 201, "00052998224725" + "18236120" + "02", "G031 Pix: document, ISPB, account type"},
+			{12, 15, 17, "05 ", "G100 account data"},
+			{12, 128, 129, "02", "account type"},
+			{12, 233, 240, "18236120", "P015 ISPB"},
+		},
+		// SISPAG: header without NSA, layout 080 at 15-17; note 11.
+		"341": {
+			{1, 15, 17, "080", "file layout version"},
+			{1, 53, 72, "01234 000000098765 4", "debited agency, account, DAC"},
+			{1, 158, 166, "000000000", "no NSA in SISPAG"},
+			{2, 9, 16, "C2041040", "forma 41, batch layout 040"},
+			{2, 213, 222, "01301100SP", "CEP 8 digits and state"},
+			{3, 15, 23, "000018001", "movement, câmara, bank"},
+			{3, 24, 43, "03456 000000123456 8", "note 11, another bank"},
+			{3, 102, 104, "REA", "currency"},
+			{3, 204, 224, "00052998224725" + "  00007", "beneficiary's CPF at 204-217"},
+			{7, 24, 43, "00101 0000012345670X", "note 11, two-character DAC"},
+			{10, 12, 13, "01", "credit at Itaú"},
+			{11, 24, 43, "01234 000000055555 1", "note 11, Itaú account"},
+			{14, 12, 16, "30030", "Itaú boleto, batch layout 030"},
+			{16, 15, 19, "00052", "J-52 movement and identifier"},
+			{18, 12, 13, "31", "boleto of another bank"},
+		},
+		"341_pix": {
+			{3, 18, 23, "009000", "câmara 009, no bank for a key"},
+			{3, 113, 114, "04", "transfer identification: key"},
+			{4, 15, 17, "01 ", "phone key type"},
+			{4, 128, 141, "+5511987654321", "key"},
+			{11, 105, 114, "18236120PG", "ISPB and payment account"},
+			{12, 15, 17, "   ", "no key type for account data"},
+			{12, 128, 227, strings.Repeat(" ", 100), "no key for account data"},
+		},
+	}
+	for name, ps := range cases {
+		got, _ := writeInput(t, name)
+		ls := lines(got)
+		for _, p := range ps {
+			if p.line > len(ls) {
+				t.Errorf("%s: no line %d", name, p.line)
+				continue
+			}
+			if v := ls[p.line-1][p.start-1 : p.end]; v != p.want {
+				t.Errorf("%s line %d %d-%d (%s) = %q, want %q", name, p.line, p.start, p.end, p.what, v, p.want)
+			}
+		}
+	}
+}
+
+func testRemittance(bank string) Remittance {
+	return Remittance{
+		Bank: bank, Sequence: 1, Created: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC),
+		Payer: Payer{Name: "Pagadora", Document: "11222333000181", Agency: "1234", Account: "98765", AccountDigit: "4", Covenant: "1"},
+	}
+}
+
+func testTransfer() Payment {
+	return Payment{
+		Kind: KindTransfer, Reference: "R1", Cents: 100, Date: cnab.Date{Year: 2026, Month: 11, Day: 23},
+		Beneficiary: Beneficiary{Name: "Fulano", Document: "52998224725"},
+		Account:     Account{Bank: "001", Agency: "1", Account: "2", AccountDigit: "3"},
+	}
+}
+
+// TestProblems checks that each invalid input is rejected with the
+// payment's index and the input field.
+func TestProblems(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		bank  string
+		pix   bool
+		edit  func(*Payment)
+		field string
+	}{
+		{"no reference", "237", false, func(p *Payment) { p.Reference = "" }, "reference"},
+		{"long reference", "237", false, func(p *Payment) { p.Reference = strings.Repeat("X", 21) }, "reference"},
+		{"reference with a character replaced", "341", false, func(p *Payment) { p.Reference = "A#1" }, "reference"},
+		{"both amounts", "237", false, func(p *Payment) { p.Amount = decimal.RequireFromString("1") }, "amount"},
+		{"fraction of a cent", "237", false, func(p *Payment) { p.Cents = 0; p.Amount = decimal.RequireFromString("1.001") }, "amount"},
+		{"no amount", "237", false, func(p *Payment) { p.Cents = 0 }, "amount"},
+		{"bad date", "237", false, func(p *Payment) { p.Date = cnab.Date{Year: 2026, Month: 2, Day: 30} }, "date"},
+		{"bad CPF", "341", false, func(p *Payment) { p.Beneficiary.Document = "52998224724" }, "beneficiary.document"},
+		{"no bank", "237", false, func(p *Payment) { p.Account.Bank = "" }, "account.bank"},
+		{"long account", "237", false, func(p *Payment) { p.Account.Account = "1234567890123" }, "account.account"},
+		{"no account digit", "341", false, func(p *Payment) { p.Account.AccountDigit = "" }, "account.account_digit"},
+		{"bad TED purpose", "237", false, func(p *Payment) { p.TEDPurpose = "7" }, "ted_purpose"},
+		{"unknown kind", "237", false, func(p *Payment) { p.Kind = "doc" }, "kind"},
+		{"PIX in a non-PIX file", "237", false, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "+5511987654321"; p.PIXKeyType = KeyPhone }, "kind"},
+		{"transfer in a PIX file", "341", true, func(p *Payment) {}, "kind"},
+		{"bad phone key", "237", true, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "11987654321"; p.PIXKeyType = KeyPhone }, "pix_key"},
+		{"bad random key", "341", true, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "not-a-uuid"; p.PIXKeyType = KeyRandom }, "pix_key"},
+		{"no key type", "341", true, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "a@b.c" }, "pix_key_type"},
+		{"PIX without ISPB", "237", true, func(p *Payment) { p.Kind = KindPIX }, "account.ispb"},
+		{"bad barcode", "237", false, func(p *Payment) {
+			p.Kind, p.Due = KindBoleto, p.Date
+			p.Barcode = "34199165600001500001091234567881234512345001"
+		}, "barcode"},
+		{"boleto amount", "341", false, func(p *Payment) {
+			p.Kind, p.Due, p.Cents = KindBoleto, p.Date, 150001
+			p.Barcode = "34199165600001500001091234567881234512345000"
+		}, "amount"},
+		{"boleto without due date", "341", false, func(p *Payment) {
+			p.Kind, p.Cents = KindBoleto, 150000
+			p.Barcode = "34199165600001500001091234567881234512345000"
+		}, "due"},
+		{"Itaú account with a long agency", "341", false, func(p *Payment) { p.Account.Bank, p.Account.Agency = "341", "12345" }, "account"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := testRemittance(c.bank)
+			r.PIX = c.pix
+			w, err := NewWriter(&bytes.Buffer{}, r, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := testTransfer()
+			c.edit(&bad)
+			if c.pix {
+				// a valid first payment of the file's own kind
+				if err := w.Write(Payment{Kind: KindPIXKey, Reference: "OK", Cents: 1, Date: bad.Date, Beneficiary: bad.Beneficiary,
+					PIXKey: "a@b.c", PIXKeyType: KeyEmail}); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := w.Write(testTransfer()); err != nil {
+				t.Fatal(err)
+			}
+			err = w.Write(bad)
+			var ps cnab.Problems
+			if !errors.As(err, &ps) || !errors.Is(err, cnab.ErrInvalid) {
+				t.Fatalf("Write = %v, want Problems", err)
+			}
+			found := false
+			for _, p := range ps {
+				if p.Title != 1 {
+					t.Errorf("problem %v names payment %d, want 1", p, p.Title)
+				}
+				found = found || p.Field == c.field
+			}
+			if !found {
+				t.Errorf("problems %v do not name %s", ps, c.field)
+			}
+			if err := w.Close(); !errors.Is(err, cnab.ErrIncomplete) {
+				t.Errorf("Close = %v, want ErrIncomplete", err)
+			}
+		})
+	}
+}
+
+func TestRemittanceProblems(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		edit  func(*Remittance)
+		field string
+	}{
+		{func(r *Remittance) { r.Bank = "999" }, "bank"},
+		{func(r *Remittance) { r.Sequence = 0 }, "sequence"},
+		{func(r *Remittance) { r.Created = time.Time{} }, "created"},
+		{func(r *Remittance) { r.Payer.Document = "123" }, "payer.document"},
+		{func(r *Remittance) { r.Payer.Covenant = "" }, "payer.covenant"},
+		{func(r *Remittance) { r.Payer.Address.ZIP = "123" }, "payer.address.zip"},
+		{func(r *Remittance) { r.Bank = "341"; r.Payer.AccountDigit = "12" }, "payer.account_digit"},
+	}
+	for _, c := range cases {
+		r := testRemittance("237")
+		c.edit(&r)
+		var out bytes.Buffer
+		_, err := NewWriter(&out, r, nil)
+		var ps cnab.Problems
+		if !errors.As(err, &ps) || ps[0].Field != c.field || ps[0].Title != cnab.HeaderIndex {
+			t.Errorf("NewWriter = %v, want a problem of the remittance naming %s", err, c.field)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%s: wrote %d bytes for an invalid remittance", c.field, out.Len())
+		}
+	}
+}
+
+// TestBatchSplit checks that a batch is closed at the record limit and
+// the next one numbered on, with counts and totals per batch.
+func TestBatchSplit(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	w, err := NewWriter(&out, testRemittance("237"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.batchLimit = 4 // two payments of two segments a batch
+	for range 5 {
+		if err := w.Write(testTransfer()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ls := lines(out.Bytes())
+	// header, 3 batches (2+2+1 payments), trailer
+	if len(ls) != 1+(1+4+1)+(1+4+1)+(1+2+1)+1 {
+		t.Fatalf("%d lines", len(ls))
+	}
+	if got := ls[len(ls)-2][3:7] + ls[len(ls)-2][17:41]; got != "0003"+"000004"+"000000000000000100" {
+		t.Errorf("last batch trailer %q", got)
+	}
+	if got := ls[len(ls)-1][17:29]; got != "000003000018" {
+		t.Errorf("file trailer counts %q", got)
+	}
+}
+
+// TestWarnings checks that a name longer than its field is truncated with
+// a warning naming the payment and field.
+func TestWarnings(t *testing.T) {
+	t.Parallel()
+	p := testTransfer()
+	p.Beneficiary.Name = strings.Repeat("Á", 31)
+	sum, err := WriteAll(&bytes.Buffer{}, testRemittance("341"), func(yield func(Payment) bool) { yield(p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Payments != 1 || sum.Total != 100 || len(sum.Problems) == 0 {
+		t.Fatalf("summary %+v", sum)
+	}
+	for _, pr := range sum.Problems {
+		if pr.Severity != cnab.SeverityWarning || pr.Title != 0 || pr.Field != "beneficiary.name" {
+			t.Errorf("problem %v", pr)
+		}
+	}
+}

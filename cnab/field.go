@@ -30,9 +30,12 @@ type field struct {
 	kind       kind
 	lit        string // kindConst
 	input      string // the input field it comes from, for problems
-	num        func(*state) int64
-	str        func(*state) string
-	date       func(*state) Date
+	// blankZero leaves a number of zero, or no date, in blanks: some
+	// banks (Banrisul) ask for unused numeric fields in blanks.
+	blankZero bool
+	num       func(*state) int64
+	str       func(*state) string
+	date      func(*state) Date
 }
 
 func (f *field) width() int { return f.end - f.start + 1 }
@@ -69,6 +72,12 @@ func digits(start, end int, name, input string, v func(*state) string) field {
 	return field{name: name, start: start, end: end, kind: kindDigits, input: input, str: v}
 }
 
+// unused leaves f blank when its value is zero or there is no date.
+func unused(f field) field {
+	f.blankZero = true
+	return f
+}
+
 func text(start, end int, name, input string, v func(*state) string) field {
 	return field{name: name, start: start, end: end, kind: kindText, input: input, str: v}
 }
@@ -99,7 +108,12 @@ func fill(line []byte, rec *record, s *state) {
 		case kindConst:
 			copy(dst, f.lit)
 		case kindNum:
-			putNum(dst, f.num(s), f, s)
+			v := f.num(s)
+			if v == 0 && f.blankZero {
+				setAll(dst, ' ')
+				continue
+			}
+			putNum(dst, v, f, s)
 		case kindDigits:
 			putDigits(dst, f.str(s), f, s)
 		case kindText:
@@ -111,7 +125,12 @@ func fill(line []byte, rec *record, s *state) {
 				s.warn(f.input, "characters the bank does not accept were replaced by spaces")
 			}
 		case kindDate6, kindDate8:
-			putDate(dst, f.date(s))
+			d := f.date(s)
+			if d.IsZero() && f.blankZero {
+				setAll(dst, ' ')
+				continue
+			}
+			putDate(dst, d)
 		case kindDateYMD:
 			putDateYMD(dst, f.date(s))
 		}

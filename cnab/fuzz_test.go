@@ -62,7 +62,8 @@ func FuzzInput(f *testing.F) {
 			return
 		}
 		sp, _ := lookupSpec(in.Bank, in.Layout)
-		for _, line := range bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte(sp.eol)), []byte(sp.eol)) {
+		rec := bytes.TrimSuffix(out.Bytes(), []byte(sp.eof))
+		for _, line := range bytes.Split(bytes.TrimSuffix(rec, []byte(sp.eol)), []byte(sp.eol)) {
 			if len(line) != int(sp.layout) {
 				t.Fatalf("record of %d bytes: %q", len(line), line)
 			}

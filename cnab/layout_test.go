@@ -139,6 +139,10 @@ func TestGoldenFormat(t *testing.T) {
 			continue // reported by TestEverySpecHasGolden
 		}
 		data, _ := writeInput(t, path)
+		if !bytes.HasSuffix(data, []byte(sp.eof)) {
+			t.Errorf("%s: does not end with the end-of-file mark %q", path, sp.eof)
+		}
+		data = data[:len(data)-len(sp.eof)]
 		if got := bytes.HasSuffix(data, []byte(sp.eol)); got != sp.finalEOL {
 			t.Errorf("%s: ends with a line ending = %v, bank wants %v", path, got, sp.finalEOL)
 		}

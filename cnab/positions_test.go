@@ -777,6 +777,56 @@ var positions = map[string][]spot{
 		{4, 8, 20, "Valor total dos títulos", "0000000384567"},
 		{4, 395, 400, "Número sequencial do registro", "000004"},
 	},
+	"041_400": {
+		{1, 1, 9, "01REMESSA", "01REMESSA"},
+		{1, 10, 26, "Brancos", ""},
+		{1, 27, 39, "Código de cedente (AAAACCCCCCCCC)", "0100001234567"},
+		{1, 47, 76, "Nome da empresa", "IMOBILIARIA CONCEICAO & FILHOS"},
+		{1, 77, 87, "041BANRISUL", "041BANRISUL"},
+		{1, 95, 100, "Data de gravação do arquivo", "030325"},
+		{1, 110, 126, "Código do serviço e campos das carteiras R, S e X", ""},
+		{1, 395, 400, "000001", "000001"},
+		{2, 1, 1, "Tipo de registro", "1"},
+		{2, 2, 17, "Brancos", ""},
+		{2, 18, 30, "Código de cedente", "0100001234567"},
+		{2, 38, 62, "Identificação do título para o beneficiário", "INV-2025-03-0001"},
+		{2, 63, 70, "Nosso número", "00000001"},
+		{2, 73, 104, "Mensagem no bloqueto", ""},
+		{2, 108, 108, "Tipo de carteira", "1"},
+		{2, 109, 110, "Código de ocorrência", "01"},
+		{2, 111, 120, "Seu número", "ALUG-0001"},
+		{2, 121, 126, "Data de vencimento do título", "100325"},
+		{2, 127, 139, "Valor do título", "0000000150000"},
+		{2, 140, 142, "Banco cobrador", "041"},
+		{2, 148, 149, "Tipo de documento (CCB)", "08"},
+		{2, 150, 150, "Código de aceite", "N"},
+		{2, 151, 156, "Data da emissão do título", "010325"},
+		{2, 157, 158, "Código da 1ª instrução (não protestar)", "23"},
+		{2, 159, 192, "2ª instrução, mora e desconto sem uso", ""},
+		{2, 219, 220, "Tipo de inscrição do pagador", "01"},
+		{2, 221, 234, "Número de inscrição do pagador no MF", "00012345678909"},
+		{2, 235, 269, "Nome do pagador", "JOAO DA SILVA ARAUJO"},
+		{2, 275, 314, "Endereço do pagador", "RUA DAS ACACIAS, 123 APTO 45"},
+		{2, 322, 326, "Taxa e dias para multa sem uso", ""},
+		{2, 327, 334, "CEP", "90000123"},
+		{2, 335, 349, "Cidade do pagador", "PORTO ALEGRE"},
+		{2, 350, 351, "UF", "RS"},
+		{2, 370, 371, "Número de dias para protesto sem uso", ""},
+		{2, 395, 400, "Número sequencial do registro", "000002"},
+		{3, 63, 70, "Nosso número", "00000002"},
+		{3, 157, 158, "Código da 1ª instrução (protestar)", "09"},
+		{3, 159, 160, "Código da 2ª instrução (multa)", "18"},
+		{3, 161, 161, "Código de mora (valor diário)", "0"},
+		{3, 162, 173, "Valor ao dia de juros", "000000000078"},
+		{3, 174, 179, "Data para concessão do desconto", "050425"},
+		{3, 180, 192, "Valor do desconto a ser concedido", "0000000005000"},
+		{3, 322, 324, "Taxa para multa após o vencimento (uma casa decimal)", "020"},
+		{3, 325, 326, "Número de dias para multa após o vencimento", "00"},
+		{3, 370, 371, "Número de dias para protesto", "10"},
+		{4, 1, 1, "Tipo de registro", "9"},
+		{4, 28, 40, "Total geral dos valores dos títulos", "0000000384567"},
+		{4, 395, 400, "Número sequencial do registro", "000004"},
+	},
 }
 
 func TestPositions(t *testing.T) {
@@ -794,6 +844,7 @@ func TestPositions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			data = bytes.TrimSuffix(data, []byte{0x1a}) // Banrisul's end-of-file mark
 			lines := bytes.FieldsFunc(data, func(r rune) bool { return r == '\r' || r == '\n' })
 			for _, sp := range spots {
 				width := sp.end - sp.start + 1

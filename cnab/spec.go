@@ -14,7 +14,8 @@ type spec struct {
 	// default first; the tables read the chosen one from state.version.
 	versions []string
 	eol      string
-	finalEOL bool // whether the last record ends with eol too
+	finalEOL bool   // whether the last record ends with eol too
+	eof      string // written after everything else (Banrisul's 0x1A)
 
 	header      []*record // written once, first
 	batchHeader *record   // CNAB 240: opens each batch

@@ -130,6 +130,7 @@ func (w *Writer) Close() error {
 	if !w.spec.finalEOL {
 		w.buf = w.buf[:len(w.buf)-len(w.spec.eol)]
 	}
+	w.buf = append(w.buf, w.spec.eof...)
 	w.flushBuf()
 	if w.err == nil {
 		w.err = w.out.Flush()

@@ -108,8 +108,8 @@ func (c *checker) assign(id int, o *object) {
 		p.CRC = o.value
 	default:
 		p.Other = append(p.Other, Object{ID: o.id, Value: o.value})
-		if id >= 80 {
-			c.readTemplate(o, o.id, nil) // unreserved templates are EMV templates too
+		if id == 64 || id >= 80 { // the language and unreserved templates
+			c.readTemplate(o, o.id, nil)
 		}
 	}
 }

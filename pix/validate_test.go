@@ -131,6 +131,22 @@ func TestValidateAccentedInput(t *testing.T) {
 	}
 }
 
+func TestValidateLanguageTemplate(t *testing.T) {
+	t.Parallel()
+	// EMV's merchant information in an alternate language (64) exists to
+	// carry other alphabets: accents are allowed there, its structure is
+	// still checked.
+	lang := tlv("64", tlv("00", "PT")+tlv("01", "João Imóveis")+tlv("02", "Maceió"))
+	p, probs := Validate(static(map[string]string{oTxID: oTxID + lang}))
+	if len(probs) > 0 || len(p.Other) != 1 || p.Other[0].ID != "64" {
+		t.Fatalf("got %+v, %v", p.Other, probs)
+	}
+	_, probs = Validate(static(map[string]string{oTxID: oTxID + tlv("64", "0002PT01")}))
+	if got, want := kinds(probs), []string{"syntax/64"}; !slices.Equal(got, want) {
+		t.Fatalf("broken language template: %v, want %v", got, want)
+	}
+}
+
 func TestValidateLowerCaseCRCAndNormalize(t *testing.T) {
 	t.Parallel()
 	lower := bcbStatic[:len(bcbStatic)-4] + "1d3d"

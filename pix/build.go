@@ -73,13 +73,16 @@ func BuildStatic(s Static) (string, error) {
 	}
 	account := emv("00", GUI) + emv("01", s.Key)
 	if s.Description != "" {
-		probs = append(probs, checkText(FieldDescription, "description", s.Description, maxTemplate)...)
-		account += emv("02", s.Description)
-		if n := utf8.RuneCountInString(account); n > maxTemplate {
+		var c checker
+		c.charset(FieldDescription, "description", s.Description)
+		probs = append(probs, c.probs...)
+		room := max(maxTemplate-utf8.RuneCountInString(account)-4, 0)
+		if n := utf8.RuneCountInString(s.Description); n > room {
 			probs = append(probs, Problem{CodeTooLong, FieldDescription, fmt.Sprintf(
-				"key and description together take %d characters of the merchant account template; at most %d fit, so the description may have at most %d",
-				n, maxTemplate, maxTemplate-(n-utf8.RuneCountInString(s.Description)))})
+				"description has %d characters; beside this key the merchant account template (99 characters) leaves room for %d",
+				n, room)})
 		}
+		account += emv("02", s.Description)
 	}
 	probs = append(probs, checkReceiver(s.Name, s.City)...)
 	if len(probs) > 0 {

@@ -90,6 +90,7 @@ func TestBuildStaticProblems(t *testing.T) {
 		// 4+14 for the GUI, 4+36 for this key, 4 for 02's header: 37 left.
 		{"description over the template", Static{Key: "123e4567-e12b-12d1-a456-426655440000", Name: "X", City: "Y",
 			Description: strings.Repeat("d", 38)}, []string{"too_long/description"}},
+		{"description of 100 characters", with(func(s *Static) { s.Description = strings.Repeat("d", 100) }), []string{"too_long/description"}},
 	}
 	for _, tt := range tests {
 		_, err := BuildStatic(tt.in)
@@ -139,5 +140,15 @@ func TestFold(t *testing.T) {
 		if at, _, ok := commonCharset(Fold(in)); !ok {
 			t.Errorf("Fold(%q) left a character outside the common set at %d", in, at)
 		}
+	}
+}
+
+func TestBuildStaticDescriptionRoom(t *testing.T) {
+	t.Parallel()
+	// 4+14 for the GUI, 4+36 for a random key, 4 for 02's own header.
+	_, err := BuildStatic(Static{Key: "123e4567-e12b-12d1-a456-426655440000", Name: "X", City: "Y",
+		Description: strings.Repeat("d", 38)})
+	if err == nil || !strings.HasSuffix(err.Error(), "leaves room for 37 (too_long)") {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -127,6 +127,11 @@ func (c *checker) text(field, name, value string, limit int) {
 	if n := c.chars(value); n > limit {
 		c.add(CodeTooLong, field, fmt.Sprintf("%s has %d characters; at most %d are allowed", name, n, limit))
 	}
+	c.charset(field, name, value)
+}
+
+// charset reports a character outside the EMV common character set.
+func (c *checker) charset(field, name, value string) {
 	if at, r, ok := commonCharset(value); !ok {
 		c.add(CodeCharset, field, fmt.Sprintf(
 			"%s has %q at character %d; only the EMV common character set (printable ASCII, no accents) is allowed",

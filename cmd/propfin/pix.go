@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/propfin/propfin/pix"
@@ -225,17 +224,17 @@ func pixQR(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("qr takes one payload and -o FILE.png")
 	}
-	png, err := pix.QRPNG(positional[0], *size)
+	image, err := pix.QRPNG(positional[0], *size)
 	if err != nil {
 		return reportBuildError(stderr, err)
 	}
 	if *out == "-" {
-		_, err = stdout.Write(png)
+		_, err = stdout.Write(image)
 		return err
 	}
-	if err := os.WriteFile(*out, png, 0o644); err != nil {
+	if err := os.WriteFile(*out, image, 0o644); err != nil {
 		return fmt.Errorf("writing QR code: %w", err)
 	}
-	fmt.Fprintf(stderr, "wrote %s (%s bytes)\n", *out, strconv.Itoa(len(png)))
+	fmt.Fprintf(stderr, "wrote %s (%d bytes)\n", *out, len(image))
 	return nil
 }

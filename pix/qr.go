@@ -14,12 +14,16 @@ import (
 // (ISO/IEC 18004) requires around the symbol.
 const quietZone = 4
 
+// MaxQRSize caps the size asked of QRPNG, in pixels, so that a caller
+// passing a size through cannot make it allocate without bound.
+const MaxQRSize = 4096
+
 // QRPNG draws a valid payload as a black-on-white QR code PNG, at error
 // correction level M, with the standard 4-module quiet zone. Each module
 // is drawn as a square of whole pixels, as large as fits in size pixels
-// (at least one), so the image is at most size pixels wide unless size is
-// smaller than the symbol itself. An invalid payload is refused with its
-// [Problems].
+// (at least one), so the image is at most size pixels wide (size is
+// capped at [MaxQRSize]) unless size is smaller than the symbol itself.
+// An invalid payload is refused with its [Problems].
 func QRPNG(payload string, size int) ([]byte, error) {
 	if _, probs := Validate(payload); len(probs) > 0 {
 		return nil, fmt.Errorf("drawing PIX QR code: %w", probs)
@@ -30,7 +34,7 @@ func QRPNG(payload string, size int) ([]byte, error) {
 	}
 	modules := code.Bounds().Dx()
 	side := modules + 2*quietZone
-	scale := max(size/side, 1)
+	scale := max(min(size, MaxQRSize)/side, 1)
 	img := image.NewPaletted(image.Rect(0, 0, side*scale, side*scale),
 		color.Palette{color.White, color.Black})
 	for y := range modules {

@@ -69,15 +69,23 @@ func TestQRPNG(t *testing.T) {
 	}
 }
 
-func TestQRPNGSmallSize(t *testing.T) {
+func TestQRPNGSizeLimits(t *testing.T) {
 	t.Parallel()
-	data, err := QRPNG(bcbDynamic, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(data))
-	if err != nil || cfg.Width != cfg.Height || cfg.Width < 21+2*quietZone {
-		t.Fatalf("size 0 gives %dx%d, %v; want one pixel per module", cfg.Width, cfg.Height, err)
+	for _, tt := range []struct{ size, want int }{
+		{0, 57},              // one pixel per module (version 8: 49 + 8)
+		{56, 57},             // smaller than the symbol: still one per module
+		{1 << 30, 71 * 57},   // capped at MaxQRSize: 4096/57 = 71 pixels per module
+		{MaxQRSize, 71 * 57}, // the cap itself
+		{57*3 + 56, 57 * 3},  // whole pixels per module, never more than size
+	} {
+		data, err := QRPNG(bcbStatic, tt.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(data))
+		if err != nil || cfg.Width != tt.want || cfg.Height != tt.want {
+			t.Errorf("size %d gives %dx%d, %v; want %d", tt.size, cfg.Width, cfg.Height, err, tt.want)
+		}
 	}
 }
 

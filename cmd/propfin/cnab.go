@@ -36,6 +36,8 @@ func runCnab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return runCnabBarcode(rest, stdout, stderr)
 	case "remessa":
 		return runCnabRemessa(ctx, rest, stdin, stdout, stderr)
+	case "pagamento":
+		return runCnabPagamento(ctx, rest, stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stderr, cnabUsage)
 		return nil

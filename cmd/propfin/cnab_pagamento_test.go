@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func pagamentoTestdata(name string) string {
+	return filepath.Join("..", "..", "cnab", "pagamento", "testdata", name)
+}
+
+func TestCnabPagamentoGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"237", "341_pix"} {
+		want, err := os.ReadFile(pagamentoTestdata(name + ".rem"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"cnab", "pagamento", pagamentoTestdata(name + ".json")}, nil, &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr.String())
+		}
+		if !bytes.Equal(stdout.Bytes(), want) {
+			t.Errorf("%s: output differs from the golden file", name)
+		}
+	}
+}
+
+func TestCnabPagamentoOutputFile(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "pag.rem")
+	input, err := os.ReadFile(pagamentoTestdata("237_pix.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"cnab", "pagamento", "-o", out, "-"}, bytes.NewReader(input), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(pagamentoTestdata("237_pix.rem"))
+	if !bytes.Equal(got, want) || stdout.Len() != 0 {
+		t.Errorf("file differs from the golden file, or stdout not empty (%d bytes)", stdout.Len())
+	}
+}
+
+func TestCnabPagamentoProblems(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, input string
+		want        []string
+	}{
+		{"invalid payment", `{"bank":"341","sequence":1,"created":"2026-11-20T10:00:00Z",
+			"payer":{"name":"P","document":"11222333000181","agency":"1","account":"2","account_digit":"3"},
+			"payments":[
+			 {"kind":"transfer","reference":"OK","amount_cents":1,"date":"2026-11-23","beneficiary":{"name":"B","document":"52998224725"},
+			  "account":{"bank":"001","agency":"1","account":"2","account_digit":"3"}},
+			 {"kind":"transfer","reference":"","amount":"1.001","date":"2026-11-23","beneficiary":{"name":"B","document":"52998224725"},
+			  "account":{"bank":"001","agency":"1","account":"2","account_digit":"3"}}]}`,
+			[]string{"error: payment 1: reference:", "error: payment 1: amount:"}},
+		{"unknown field", `{"bank":"341","payments":[{"kind":"boleto","colour":1}]}`,
+			[]string{"error: remittance: sequence:"}},
+		{"unknown payment field", `{"bank":"341","sequence":1,"created":"2026-11-20T10:00:00Z",
+			"payer":{"name":"P","document":"11222333000181","agency":"1","account":"2","account_digit":"3"},
+			"payments":[{"kind":"boleto","colour":1}]}`,
+			[]string{"error: payment 0: colour: unknown field"}},
+		{"bad JSON", `{"bank":`, []string{"error: remittance:"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"cnab", "pagamento", "-"}, strings.NewReader(c.input), &stdout, &stderr)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1", code)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("wrote %d bytes for invalid input", stdout.Len())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(stderr.String(), w) {
+					t.Errorf("stderr %q does not contain %q", stderr.String(), w)
+				}
+			}
+		})
+	}
+}

@@ -133,7 +133,7 @@ func validateReadjust(c *Contract) error {
 		}
 	}
 	if c.ReadjustWith < 0 || c.ReadjustWith > 120 {
-		ps.add("readjust_with", "must be between 1 and 120 months; got %d", c.ReadjustWith)
+		ps.add("readjust_with", "must be between 1 and 120 months (0 means 12); got %d", c.ReadjustWith)
 	}
 	ps.amount("amount", c.Amount)
 	if c.CurrentAmount.Valid {

@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"database/sql/driver"
 	"fmt"
 	"strconv"
 	"time"
@@ -320,4 +321,43 @@ func (m *Month) UnmarshalText(b []byte) error {
 	}
 	*m = v
 	return nil
+}
+
+// Scan reads a date column (database/sql.Scanner): a time.Time, a
+// "YYYY-MM-DD" string or bytes, or NULL for the zero Date.
+func (d *Date) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*d = Date{}
+	case time.Time:
+		*d = DateOf(v)
+	case string:
+		return d.scanText(v)
+	case []byte:
+		return d.scanText(string(v))
+	default:
+		return fmt.Errorf("scan date: cannot read %T", src)
+	}
+	return nil
+}
+
+func (d *Date) scanText(s string) error {
+	if len(s) > 10 { // a timestamp: keep its date
+		s = s[:10]
+	}
+	v, err := ParseDate(s)
+	if err != nil {
+		return fmt.Errorf("scan date: %w", err)
+	}
+	*d = v
+	return nil
+}
+
+// Value writes the date for a date column (database/sql/driver.Valuer):
+// midnight UTC of the date, or NULL for the zero Date.
+func (d Date) Value() (driver.Value, error) {
+	if d.IsZero() {
+		return nil, nil
+	}
+	return d.Time(), nil
 }

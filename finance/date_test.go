@@ -105,3 +105,29 @@ func FuzzParseDate(f *testing.F) {
 		}
 	})
 }
+
+func TestDateScanValue(t *testing.T) {
+	t.Parallel()
+	want := MustDate("2024-02-29")
+	for _, src := range []any{time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC), "2024-02-29", []byte("2024-02-29"), "2024-02-29 13:45:00"} {
+		var d Date
+		if err := d.Scan(src); err != nil || d != want {
+			t.Errorf("Scan(%v) = %s, %v", src, d, err)
+		}
+	}
+	d := want
+	if err := d.Scan(nil); err != nil || !d.IsZero() {
+		t.Errorf("Scan(nil) = %s, %v", d, err)
+	}
+	for _, src := range []any{42, "2024-02-30", []byte("soon")} {
+		if err := d.Scan(src); err == nil {
+			t.Errorf("Scan(%v) accepted", src)
+		}
+	}
+	if v, err := want.Value(); err != nil || v != want.Time() {
+		t.Errorf("Value() = %v, %v", v, err)
+	}
+	if v, err := (Date{}).Value(); err != nil || v != nil {
+		t.Errorf("zero Value() = %v, %v", v, err)
+	}
+}

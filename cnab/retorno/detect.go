@@ -1,0 +1,75 @@
+package retorno
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/propfin/propfin/cnab"
+)
+
+// detect finds the layout of a file from its first line: its length
+// (240 or 400 characters), then the header's record type, its
+// remittance/return code and the bank code (positions 1-3 in CNAB 240,
+// 77-79 in CNAB 400).
+func detect(line string) (*layout, error) {
+	var bank string
+	var width cnab.Layout
+	switch len(line) {
+	case 240:
+		width = cnab.CNAB240
+		if line[7] != '0' || line[3:7] != "0000" {
+			return nil, refused("the first line is not a CNAB 240 file header (lot %q, record type %q at positions 4-8)", line[3:7], line[7])
+		}
+		switch line[142] {
+		case '2':
+		case '1':
+			return nil, refused("this is a remittance (code 1 at position 143 of the header), not a return file")
+		default:
+			return nil, refused("the header's remittance/return code (position 143) is %q, a return file has 2", line[142])
+		}
+		bank = line[0:3]
+	case 400:
+		width = cnab.CNAB400
+		if line[0] != '0' {
+			return nil, refused("the first line is not a CNAB 400 header (record type %q at position 1)", line[0])
+		}
+		if line[1] == '1' || line[2:9] == "REMESSA" {
+			return nil, refused("this is a remittance (REMESSA), not a return file")
+		}
+		if line[1] != '2' || line[2:9] != "RETORNO" {
+			return nil, refused("the header does not say RETORNO (positions 2-9: %q)", line[1:9])
+		}
+		bank = line[76:79]
+	default:
+		return nil, refused("the first line has %d characters: CNAB files have lines of 240 or 400", len(line))
+	}
+	lay, ok := layouts[layoutKey{bank, width}]
+	if !ok {
+		return nil, refused("bank %q, CNAB %d: not a return layout read here (read: %s)", bank, width, strings.Join(Supported(), ", "))
+	}
+	return lay, nil
+}
+
+// readHeader reads what the file header says. Its fields are informative:
+// a value that does not parse is left zero.
+func readHeader(lay *layout, line string) Header {
+	h := Header{Bank: lay.bank, BankName: lay.bankName, Layout: lay.width, Document: lay.document}
+	if lay.width == cnab.CNAB240 {
+		h.Company = fromLatin1(strings.TrimSpace(line[72:102]))
+		h.Covenant = strings.TrimSpace(line[32:52])
+		h.Created, _ = parseDate(line[143:151])
+		h.Sequence, _ = strconv.Atoi(line[157:163])
+	} else {
+		h.Company = fromLatin1(strings.TrimSpace(line[46:76]))
+		h.Created, _ = parseDate(line[94:100])
+		if lay.sequence != [2]int{} {
+			h.Sequence, _ = strconv.Atoi(line[lay.sequence[0]-1 : lay.sequence[1]])
+		}
+	}
+	if lay.header != nil {
+		lay.header(&h, line)
+	}
+	return h
+}
+
+func trimSpace(s string) string { return strings.TrimSpace(s) }

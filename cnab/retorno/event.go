@@ -1,0 +1,168 @@
+package retorno
+
+import (
+	"strconv"
+
+	"github.com/propfin/propfin/cnab"
+	"github.com/shopspring/decimal"
+)
+
+// Kind tells a collection title (boleto) from a payment made for the
+// company (pagamento a fornecedores).
+type Kind string
+
+// The two kinds of event.
+const (
+	KindTitle   Kind = "title"
+	KindPayment Kind = "payment"
+)
+
+// Occurrence is what happened to a title or payment, the bank's
+// occurrence code put in one of a few classes that a caller acts on. The
+// bank's own code and its meaning are always in Event.Code and
+// Event.Description.
+type Occurrence string
+
+// The classes of occurrence.
+const (
+	// EntryConfirmed: the bank registered the title (entrada confirmada).
+	EntryConfirmed Occurrence = "entry_confirmed"
+	// Paid: the title was paid (liquidação), or the payment was made.
+	Paid Occurrence = "paid"
+	// WrittenOff: the title was removed from collection without being
+	// paid through it (baixa).
+	WrittenOff Occurrence = "written_off"
+	// Rejected: the bank refused an entry, an instruction, a change or a
+	// payment; Event.Reasons says why.
+	Rejected Occurrence = "rejected"
+	// InstructionConfirmed: an instruction or change was accepted
+	// (abatimento, vencimento, outros dados, ...).
+	InstructionConfirmed Occurrence = "instruction_confirmed"
+	// Protest: a protest step (sent to the notary, protested, withdrawn).
+	Protest Occurrence = "protest"
+	// Fee: a fee or cost was charged (tarifa, custas).
+	Fee Occurrence = "fee"
+	// Scheduled: a payment was accepted and waits for its date.
+	Scheduled Occurrence = "scheduled"
+	// Other: a code the bank documents that fits none of the classes
+	// above (payer's claims, DDA notices, ...).
+	Other Occurrence = "other"
+	// Unknown: a code the bank's table used here does not list. It is
+	// reported, never dropped.
+	Unknown Occurrence = "unknown"
+)
+
+// Reason is one of the bank's reason codes that come with an occurrence
+// (motivos: why an entry was rejected, how a title was paid, which fee
+// was charged). Description is empty when the code is not in the bank's
+// table.
+type Reason struct {
+	Code        string `json:"code"`
+	Description string `json:"description"`
+}
+
+// Event is one title or payment as a return file reports it: one detail
+// record in CNAB 400, the segments of one title (T and U) or one payment
+// (A and B, J and J-52) in CNAB 240.
+//
+// Amounts are in cents. Fields a layout does not carry are zero.
+type Event struct {
+	// Line is the line number (1 for the first) of the event's first
+	// record.
+	Line   int         `json:"line"`
+	Bank   string      `json:"bank"`
+	Layout cnab.Layout `json:"layout"`
+	Kind   Kind        `json:"kind"`
+
+	// Code is the bank's occurrence code as the file has it; Description
+	// its meaning in the bank's table ("" when the code is unknown).
+	Code        string     `json:"code"`
+	Occurrence  Occurrence `json:"occurrence"`
+	Description string     `json:"description"`
+	// Reasons are the reason codes that came with the occurrence, in the
+	// file's order.
+	Reasons []Reason `json:"reasons,omitempty"`
+
+	// OurNumber is the bank's number of the title (nosso número) without
+	// its check digit, OurNumberDigit the check digit ("" when the bank's
+	// number has none). For a payment it is the bank's own number of the
+	// payment.
+	OurNumber      string `json:"our_number"`
+	OurNumberDigit string `json:"our_number_digit,omitempty"`
+	// DocumentNumber is the company's number of the title or payment
+	// (número do documento, seu número).
+	DocumentNumber string `json:"document_number,omitempty"`
+	// Control is the company's own identifier returned unchanged (uso da
+	// empresa, identificação do título na empresa).
+	Control string `json:"control,omitempty"`
+	// Wallet is the collection wallet (carteira) where the layout has it.
+	Wallet string `json:"wallet,omitempty"`
+
+	// Amount is the title's face value or the payment's amount.
+	Amount Cents `json:"amount"`
+	// Paid is what the payer paid (valor pago) or, for a payment, what
+	// the bank actually paid (valor real).
+	Paid Cents `json:"paid"`
+	// Credited is the net amount credited to the account (valor líquido),
+	// where the layout has it.
+	Credited Cents `json:"credited"`
+	// Fee is the bank's fee or costs for this occurrence (tarifa, custas).
+	Fee Cents `json:"fee"`
+	// Interest is the late interest paid (juros de mora). Layouts that
+	// carry interest and fine as one value put it here.
+	Interest Cents `json:"interest"`
+	// Fine is the late fee paid (multa), where the layout has it apart.
+	Fine      Cents `json:"fine"`
+	Discount  Cents `json:"discount"`
+	Abatement Cents `json:"abatement"`
+	IOF       Cents `json:"iof"`
+	// OtherExpenses and OtherCredits are the layout's "outras despesas" and
+	// "outros créditos".
+	OtherExpenses Cents `json:"other_expenses"`
+	OtherCredits  Cents `json:"other_credits"`
+
+	// Due is the title's due date, or the date a payment was scheduled
+	// for.
+	Due cnab.Date `json:"due"`
+	// Date is the date of the occurrence: the payment date of a paid
+	// title (data da ocorrência), the date a payment was made.
+	Date cnab.Date `json:"date"`
+	// CreditDate is when the amount is available in the account (data do
+	// crédito).
+	CreditDate cnab.Date `json:"credit_date"`
+
+	// Payer is the payer's name, where the layout has it; for a payment,
+	// the payee (favorecido or cedente of the paid boleto).
+	Payer string `json:"payer,omitempty"`
+	// Barcode is the 44-digit barcode of a paid boleto (segment J).
+	Barcode string `json:"barcode,omitempty"`
+}
+
+// FullOurNumber returns the nosso número followed by its check digit.
+func (e *Event) FullOurNumber() string { return e.OurNumber + e.OurNumberDigit }
+
+// Cents is an amount of money in cents. Its JSON form is a string with
+// two decimal places, "1234.56", as decimals are written everywhere in
+// propfin.
+type Cents int64
+
+// Decimal returns the amount in reais.
+func (c Cents) Decimal() decimal.Decimal { return decimal.New(int64(c), -2) }
+
+func (c Cents) String() string {
+	v := int64(c)
+	neg := v < 0
+	if neg {
+		v = -v
+	}
+	s := strconv.FormatInt(v/100, 10) + "." + strconv.FormatInt(100+v%100, 10)[1:]
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// MarshalJSON writes the amount as "1234.56".
+func (c Cents) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + c.String() + `"`), nil
+}

@@ -1,0 +1,130 @@
+package retorno
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/propfin/propfin/cnab"
+)
+
+// occ is one entry of a bank's occurrence table: the class, the bank's
+// description and the table its reason codes are read from (nil when the
+// occurrence has no reasons).
+type occ struct {
+	class   Occurrence
+	text    string
+	reasons reasonTable
+}
+
+// occTable maps the bank's occurrence code to its meaning.
+type occTable map[string]occ
+
+// reasonTable maps a reason code to its meaning.
+type reasonTable map[string]string
+
+// layout is one bank's return layout: its records and tables.
+type layout struct {
+	bank     string
+	bankName string
+	width    cnab.Layout
+	document string // the bank's document and its version
+
+	decoder
+
+	// CNAB 400: the detail records by record type (position 1), and the
+	// other record types the bank may send that carry no title event.
+	details map[byte]*record
+	skip    string
+
+	// CNAB 240 collection: segments T and U.
+	segT, segU *record
+
+	// codes is the collection occurrence table.
+	codes occTable
+
+	// payment, when set, reads CNAB 240 payment batches.
+	payment *paymentLayout
+
+	// sequence is where a CNAB 400 header has the file's sequence number.
+	sequence [2]int
+	// header, when set, reads what the bank's header has beyond the
+	// common fields.
+	header func(h *Header, line string)
+
+	// finish, when set, completes an event after its records are read
+	// (a check digit the file does not carry, for example).
+	finish func(h *Header, ev *Event)
+}
+
+type layoutKey struct {
+	bank  string
+	width cnab.Layout
+}
+
+var layouts = map[layoutKey]*layout{}
+
+func register(l *layout) *layout {
+	if l.split == nil {
+		l.split = splitNone
+	}
+	layouts[layoutKey{l.bank, l.width}] = l
+	return l
+}
+
+// Supported lists the bank and layout pairs read here, as "341/400",
+// sorted; a "+pagamento" suffix marks the CNAB 240 layouts whose payment
+// batches are read too.
+func Supported() []string {
+	var out []string
+	for k, l := range layouts {
+		s := fmt.Sprintf("%s/%d", k.bank, k.width)
+		if l.payment != nil {
+			s += "+pagamento"
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Document returns the bank document (and its version) the reader of a
+// bank and layout follows, "" when the pair is not read here.
+func Document(bank string, l cnab.Layout) string {
+	if lay, ok := layouts[layoutKey{bank, l}]; ok {
+		return lay.document
+	}
+	return ""
+}
+
+// describe sets the event's class, description and reason meanings from
+// the table.
+func (t occTable) describe(ev *Event) {
+	o, ok := t[ev.Code]
+	if !ok {
+		ev.Occurrence = Unknown
+		return
+	}
+	ev.Occurrence, ev.Description = o.class, o.text
+	if o.reasons == nil {
+		return
+	}
+	for i := range ev.Reasons {
+		ev.Reasons[i].Description = o.reasons[ev.Reasons[i].Code]
+	}
+}
+
+// Nosso número splitters.
+
+// splitNone keeps the whole field as the number: the layout carries no
+// check digit.
+func splitNone(raw string) (string, string) { return trimSpace(raw), "" }
+
+// splitLast reads the field, trimmed, as the number followed by a
+// one-character check digit.
+func splitLast(raw string) (string, string) {
+	v := trimSpace(raw)
+	if len(v) < 2 {
+		return v, ""
+	}
+	return v[:len(v)-1], v[len(v)-1:]
+}

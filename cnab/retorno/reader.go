@@ -1,0 +1,421 @@
+package retorno
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/propfin/propfin/cnab"
+)
+
+// Options tell NewReader which bank and layout the caller expects. Zero
+// values mean "whatever the header says"; a header that says otherwise is
+// refused.
+type Options struct {
+	Bank   string
+	Layout cnab.Layout
+}
+
+// Header is what the file header says about the file.
+type Header struct {
+	Bank     string      `json:"bank"`
+	BankName string      `json:"bank_name"`
+	Layout   cnab.Layout `json:"layout"`
+	// Document is the bank's layout document the reader follows.
+	Document string `json:"document"`
+	// Company is the beneficiary's (or paying company's) name.
+	Company string `json:"company"`
+	// Covenant is the beneficiary code the header carries, where it has
+	// one (Caixa's código do beneficiário).
+	Covenant string `json:"covenant,omitempty"`
+	// Created is the file's generation date.
+	Created cnab.Date `json:"created"`
+	// Sequence is the file's sequence number (NSA), where the header has
+	// one.
+	Sequence int `json:"sequence,omitempty"`
+}
+
+// maxLine is the longest line the reader accepts before it gives up: far
+// more than any layout, so that a file without line breaks is reported
+// rather than read into memory.
+const maxLine = 4096
+
+// Reader reads the events of one return file, one at a time, in constant
+// memory.
+type Reader struct {
+	sc     *bufio.Scanner
+	lay    *layout
+	header Header
+	line   int // number of the last line read
+
+	pend    Event // the title or payment being assembled (CNAB 240)
+	hasPend bool
+	// skipDetails drops the segments of a title or batch already reported
+	// as an error, so that one bad record gives one error.
+	skipTitle, skipBatch bool
+	payBatch             bool // the current CNAB 240 batch is payments
+
+	records, batches int  // counted for the CNAB 240 trailer
+	done             bool // the file trailer was read
+	fatal            bool
+	// queued is an error found on a line that also completed a pending
+	// event: the event is returned first, the error on the next call.
+	queued error
+}
+
+// NewReader reads the file header from r, detects the bank and layout
+// (CNAB 240 or 400 by the header's length and content) and returns a
+// reader of the file's events. A file that is not a return file of a
+// layout read here, or not of opt's bank and layout, is refused with an
+// error wrapping ErrRefused that says why.
+func NewReader(r io.Reader, opt Options) (*Reader, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 512), maxLine)
+	rd := &Reader{sc: sc}
+	line, ok, err := rd.nextLine()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	if !ok {
+		return nil, refused("the file is empty")
+	}
+	lay, err := detect(line)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Bank != "" && opt.Bank != lay.bank {
+		return nil, refused("the header is of bank %s (%s), not %s", lay.bank, lay.bankName, opt.Bank)
+	}
+	if opt.Layout != 0 && opt.Layout != lay.width {
+		return nil, refused("the file is CNAB %d, not CNAB %d", lay.width, opt.Layout)
+	}
+	rd.lay = lay
+	rd.header = readHeader(lay, line)
+	rd.records = 1
+	return rd, nil
+}
+
+// Header returns what the file header says.
+func (rd *Reader) Header() Header { return rd.header }
+
+// Next returns the next event. At the end of the file it returns io.EOF.
+// A line it cannot read is returned as a *LineError naming the line;
+// reading can go on with the next call unless the error is Fatal.
+func (rd *Reader) Next() (Event, error) {
+	for {
+		if err := rd.queued; err != nil {
+			rd.queued = nil
+			return Event{}, err
+		}
+		if rd.fatal {
+			return Event{}, io.EOF
+		}
+		line, ok, err := rd.nextLine()
+		if err != nil {
+			rd.fatal = true
+			return Event{}, err
+		}
+		if !ok {
+			rd.fatal = true
+			if rd.hasPend {
+				return rd.emitPending(), nil
+			}
+			if !rd.done {
+				return Event{}, &LineError{Line: rd.line + 1, Reason: "the file ends without its trailer (truncated?)"}
+			}
+			return Event{}, io.EOF
+		}
+		if line == "" {
+			continue // blank lines (a final empty line, a stray CR LF)
+		}
+		if rd.done {
+			return Event{}, rd.lineErr("", "a line after the file trailer")
+		}
+		var ev Event
+		var emit bool
+		if rd.lay.width == cnab.CNAB400 {
+			ev, emit, err = rd.line400(line)
+		} else {
+			ev, emit, err = rd.line240(line)
+		}
+		if err != nil || emit {
+			return ev, err
+		}
+	}
+}
+
+// All returns the events as an iterator; a *LineError is yielded with the
+// zero Event and iteration goes on, other errors end it.
+func (rd *Reader) All() iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		for {
+			ev, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if !yield(ev, err) {
+				return
+			}
+			var le *LineError
+			if err != nil && (!errors.As(err, &le) || le.Fatal) {
+				return
+			}
+		}
+	}
+}
+
+// nextLine returns the next line without its line ending, in the layout's
+// single-byte form.
+func (rd *Reader) nextLine() (string, bool, error) {
+	if !rd.sc.Scan() {
+		if err := rd.sc.Err(); err != nil {
+			reason := err.Error()
+			if errors.Is(err, bufio.ErrTooLong) {
+				reason = fmt.Sprintf("longer than %d characters: not a CNAB file, or line breaks are missing", maxLine)
+			}
+			return "", false, &LineError{Line: rd.line + 1, Reason: reason, Fatal: true}
+		}
+		return "", false, nil
+	}
+	rd.line++
+	b := rd.sc.Bytes()
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1] // a CR left by a CR CR LF ending
+	}
+	return toSingleByte(b), true, nil
+}
+
+// toSingleByte returns the line as a string of one byte per character. A
+// line written in UTF-8 with accented letters is longer in bytes than the
+// layout; its characters are turned into their Latin-1 bytes so that
+// positions hold. Other lines are taken as they are (ASCII or Latin-1).
+func toSingleByte(b []byte) string {
+	ascii := true
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii || !utf8.Valid(b) {
+		return string(b)
+	}
+	out := make([]byte, 0, len(b))
+	for _, r := range string(b) {
+		if r > 0xFF {
+			r = '?'
+		}
+		out = append(out, byte(r))
+	}
+	return string(out)
+}
+
+// fromLatin1 returns text read from a line as UTF-8.
+func fromLatin1(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			var b strings.Builder
+			for j := 0; j < len(s); j++ {
+				b.WriteRune(rune(s[j]))
+			}
+			return b.String()
+		}
+	}
+	return s
+}
+
+func (rd *Reader) lineErr(record, reason string) *LineError {
+	return &LineError{Line: rd.line, Record: record, Reason: reason}
+}
+
+// readErr turns a field problem into a LineError of the current line.
+func (rd *Reader) readErr(record string, err error) error {
+	var fp *fieldProblem
+	if errors.As(err, &fp) {
+		return &LineError{Line: rd.line, Record: record, Field: fp.field, Value: fp.value, Reason: fp.reason}
+	}
+	return &LineError{Line: rd.line, Record: record, Reason: err.Error()}
+}
+
+// checkWidth reports a line that is not as long as the layout's records.
+func (rd *Reader) checkWidth(line string) error {
+	if len(line) != int(rd.lay.width) {
+		return rd.lineErr("", fmt.Sprintf("has %d characters, CNAB %d records have %d", len(line), rd.lay.width, rd.lay.width))
+	}
+	return nil
+}
+
+// newEvent starts an event of the current line.
+func (rd *Reader) newEvent(kind Kind) Event {
+	return Event{Line: rd.line, Bank: rd.lay.bank, Layout: rd.lay.width, Kind: kind}
+}
+
+// complete describes an event read in full with codes (nil when it is
+// described already) and converts its texts.
+func (rd *Reader) complete(ev *Event, codes occTable) {
+	if codes != nil {
+		codes.describe(ev)
+	}
+	ev.Payer = fromLatin1(ev.Payer)
+	ev.Control = fromLatin1(ev.Control)
+	ev.DocumentNumber = fromLatin1(ev.DocumentNumber)
+	if rd.lay.finish != nil {
+		rd.lay.finish(&rd.header, ev)
+	}
+}
+
+func (rd *Reader) take() Event {
+	ev := rd.pend
+	rd.pend, rd.hasPend = Event{}, false
+	return ev
+}
+
+// line400 reads one CNAB 400 record.
+func (rd *Reader) line400(line string) (Event, bool, error) {
+	if err := rd.checkWidth(line); err != nil {
+		return Event{}, false, err
+	}
+	typ := line[0]
+	if rec, ok := rd.lay.details[typ]; ok {
+		ev := rd.newEvent(KindTitle)
+		if err := rd.lay.read(rec, line, &ev); err != nil {
+			return Event{}, false, rd.readErr(rec.name, err)
+		}
+		rd.complete(&ev, rd.lay.codes)
+		return ev, true, nil
+	}
+	switch {
+	case typ == '9':
+		rd.done = true
+	case typ == '0':
+		return Event{}, false, rd.lineErr("header", "a second file header")
+	case strings.IndexByte(rd.lay.skip, typ) >= 0:
+	default:
+		return Event{}, false, rd.lineErr("", fmt.Sprintf("record type %q is not in the layout", typ))
+	}
+	return Event{}, false, nil
+}
+
+// line240 reads one CNAB 240 record.
+func (rd *Reader) line240(line string) (Event, bool, error) {
+	if err := rd.checkWidth(line); err != nil {
+		return Event{}, false, err
+	}
+	rd.records++
+	if line[0:3] != rd.lay.bank {
+		return Event{}, false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", line[0:3], rd.lay.bank))
+	}
+	switch line[7] {
+	case '1':
+		return rd.batchHeader240(line)
+	case '3':
+		if rd.skipBatch {
+			return Event{}, false, nil
+		}
+		if rd.payBatch {
+			return rd.payment240(line)
+		}
+		return rd.collection240(line)
+	case '5':
+		rd.skipBatch = false
+		return rd.flush(nil)
+	case '9':
+		rd.done = true
+		return rd.flush(rd.checkTrailer240(line))
+	case '0':
+		return Event{}, false, rd.lineErr("file header", "a second file header")
+	default:
+		return Event{}, false, rd.lineErr("", fmt.Sprintf("record type %q (position 8) is not in the layout", line[7]))
+	}
+}
+
+// batchHeader240 opens a batch: collection (service 01) or payments.
+func (rd *Reader) batchHeader240(line string) (Event, bool, error) {
+	rd.batches++
+	rd.skipBatch, rd.skipTitle = false, false
+	service := line[9:11]
+	rd.payBatch = service != "01"
+	var err error
+	if rd.payBatch && rd.lay.payment == nil {
+		rd.skipBatch = true
+		err = rd.lineErr("batch header", fmt.Sprintf("service %q: only collection batches (01) are read for bank %s", service, rd.lay.bank))
+	}
+	return rd.flush(err)
+}
+
+// flush returns the pending event, if any, before err (queued for the
+// next call), or err alone.
+func (rd *Reader) flush(err error) (Event, bool, error) {
+	if !rd.hasPend {
+		return Event{}, false, err
+	}
+	rd.queued = err
+	return rd.emitPending(), true, nil
+}
+
+// emitPending returns the pending title or payment, described.
+func (rd *Reader) emitPending() Event {
+	ev := rd.take()
+	if ev.Kind == KindPayment {
+		describePayment(rd.lay.payment.codes, &ev)
+		rd.complete(&ev, nil)
+	} else {
+		rd.complete(&ev, rd.lay.codes)
+	}
+	return ev
+}
+
+// collection240 reads segments T and U.
+func (rd *Reader) collection240(line string) (Event, bool, error) {
+	switch line[13] {
+	case 'T':
+		ev := rd.newEvent(KindTitle)
+		err := rd.lay.read(rd.lay.segT, line, &ev)
+		if err != nil {
+			err = rd.readErr("segment T", err)
+		}
+		out, emit, err := rd.flush(err)
+		rd.skipTitle = err != nil || rd.queued != nil
+		if !rd.skipTitle {
+			rd.pend, rd.hasPend = ev, true
+		}
+		return out, emit, err
+	case 'U':
+		if rd.skipTitle {
+			rd.skipTitle = false
+			return Event{}, false, nil
+		}
+		if !rd.hasPend {
+			return Event{}, false, rd.lineErr("segment U", "no segment T before it")
+		}
+		ev := rd.take()
+		code := ev.Code
+		if err := rd.lay.read(rd.lay.segU, line, &ev); err != nil {
+			return Event{}, false, rd.readErr("segment U", err)
+		}
+		if ev.Code == "" || ev.Code != code {
+			ev.Code = code // the code of segment T prevails
+		}
+		rd.complete(&ev, rd.lay.codes)
+		return ev, true, nil
+	}
+	return Event{}, false, nil // other segments (Y, ...) carry no title data read here
+}
+
+// checkTrailer240 compares the file trailer's record count with the
+// records read.
+func (rd *Reader) checkTrailer240(line string) error {
+	n, err := strconv.Atoi(line[23:29])
+	if err != nil || n == 0 {
+		return nil // a bank that leaves the count blank
+	}
+	if n != rd.records {
+		return rd.lineErr("file trailer", fmt.Sprintf("counts %d records, the file has %d (records missing or added)", n, rd.records))
+	}
+	return nil
+}

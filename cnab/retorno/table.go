@@ -1,0 +1,296 @@
+package retorno
+
+import (
+	"strings"
+
+	"github.com/propfin/propfin/cnab"
+)
+
+// kind is how a field's characters are read.
+type kind uint8
+
+const (
+	kindText      kind = iota // text, trailing and leading spaces removed
+	kindDigits                // digits (or blanks); kept as written, spaces removed
+	kindCode                  // the occurrence code, as written
+	kindMoney                 // 9(n)V99: an amount in cents; blanks read as zero
+	kindDate6                 // DDMMAA; zeros or blanks are no date
+	kindDate8                 // DDMMAAAA; zeros or blanks are no date
+	kindReasons               // consecutive two-character reason codes
+	kindOurNumber             // the nosso número, split by the layout's rule
+	kindCodes                 // a payment's occurrence codes, where "00" is a code
+)
+
+var kindNames = [...]string{"text", "digits", "code", "money", "date6", "date8", "reasons", "our_number", "codes"}
+
+func (k kind) String() string { return kindNames[k] }
+
+// slot is the Event field a record field is read into.
+type slot uint8
+
+const (
+	toCode slot = iota + 1
+	toReasons
+	toOurNumber
+	toOurDigit
+	toDocument
+	toControl
+	toWallet
+	toAmount
+	toPaid
+	toCredited
+	toFee
+	toInterest
+	toFine
+	toDiscount
+	toAbatement
+	toIOF
+	toOtherExpenses
+	toOtherCredits
+	toDue
+	toDate
+	toCreditDate
+	toPayer
+	toBarcode
+	toDiscountAbatement // segment J: discount and abatement in one value
+)
+
+// field is one column range of a return record as the bank's document
+// lists it: 1-based, inclusive positions, so that a table reads side by
+// side with the document.
+type field struct {
+	name       string // the field's name in the bank's document
+	start, end int
+	kind       kind
+	to         slot
+}
+
+func (f *field) width() int { return f.end - f.start + 1 }
+
+// record is the table of one record (detail, segment) of one layout: only
+// the fields read into events; the rest of the record is ignored.
+type record struct {
+	name   string
+	fields []field
+}
+
+func fd(start, end int, name string, k kind, to slot) field {
+	return field{name: name, start: start, end: end, kind: k, to: to}
+}
+
+// decoder reads the fields of a record into an event.
+type decoder struct {
+	// split divides the nosso número field into number and check digit.
+	split func(raw string) (number, digit string)
+}
+
+// read fills ev from line with rec's fields. line is exactly as long as
+// the layout's records. The first field that cannot be read is returned as
+// a *FieldError.
+func (d *decoder) read(rec *record, line string, ev *Event) error {
+	for i := range rec.fields {
+		f := &rec.fields[i]
+		raw := line[f.start-1 : f.end]
+		switch f.kind {
+		case kindText:
+			setText(ev, f.to, strings.TrimSpace(raw))
+		case kindDigits:
+			v := strings.TrimSpace(raw)
+			if !allDigits(v) {
+				return fieldErr(f, raw, "must be digits")
+			}
+			setText(ev, f.to, v)
+		case kindCode:
+			ev.Code = strings.TrimSpace(raw)
+		case kindMoney:
+			c, ok := parseCents(raw)
+			if !ok {
+				return fieldErr(f, raw, "must be an amount in digits")
+			}
+			setMoney(ev, f.to, c)
+		case kindDate6, kindDate8:
+			dt, ok := parseDate(raw)
+			if !ok {
+				return fieldErr(f, raw, "must be a date "+dateForm(f.kind)+" or zeros")
+			}
+			setDate(ev, f.to, dt)
+		case kindReasons:
+			ev.Reasons = appendReasons(ev.Reasons, raw)
+		case kindCodes:
+			ev.Reasons = appendCodes(ev.Reasons, raw)
+		case kindOurNumber:
+			n, dg := d.split(raw)
+			ev.OurNumber, ev.OurNumberDigit = n, dg
+		}
+	}
+	return nil
+}
+
+func dateForm(k kind) string {
+	if k == kindDate6 {
+		return "DDMMAA"
+	}
+	return "DDMMAAAA"
+}
+
+func setText(ev *Event, to slot, v string) {
+	switch to {
+	case toOurNumber:
+		ev.OurNumber = v
+	case toOurDigit:
+		ev.OurNumberDigit = v
+	case toDocument:
+		ev.DocumentNumber = v
+	case toControl:
+		ev.Control = v
+	case toWallet:
+		ev.Wallet = v
+	case toPayer:
+		ev.Payer = v
+	case toBarcode:
+		ev.Barcode = v
+	}
+}
+
+func setMoney(ev *Event, to slot, c Cents) {
+	switch to {
+	case toAmount:
+		ev.Amount = c
+	case toPaid:
+		ev.Paid = c
+	case toCredited:
+		ev.Credited = c
+	case toFee:
+		ev.Fee = c
+	case toInterest:
+		ev.Interest = c
+	case toFine:
+		ev.Fine = c
+	case toDiscount:
+		ev.Discount = c
+	case toAbatement:
+		ev.Abatement = c
+	case toDiscountAbatement:
+		ev.Discount = c
+	case toIOF:
+		ev.IOF = c
+	case toOtherExpenses:
+		ev.OtherExpenses = c
+	case toOtherCredits:
+		ev.OtherCredits = c
+	}
+}
+
+func setDate(ev *Event, to slot, d cnab.Date) {
+	switch to {
+	case toDue:
+		ev.Due = d
+	case toDate:
+		ev.Date = d
+	case toCreditDate:
+		ev.CreditDate = d
+	}
+}
+
+// appendReasons adds the non-empty two-character codes of raw. Blanks
+// mean no reason, and so does "00" in a field of several codes (where it
+// pads the unused places).
+func appendReasons(rs []Reason, raw string) []Reason {
+	for i := 0; i+2 <= len(raw); i += 2 {
+		c := raw[i : i+2]
+		if c == "  " || c == "00" && len(raw) > 2 {
+			continue
+		}
+		rs = append(rs, Reason{Code: strings.TrimSpace(c)})
+	}
+	return rs
+}
+
+// appendCodes adds the non-blank two-character codes of raw that are not
+// in rs already (a payment's later segments repeat its codes).
+func appendCodes(rs []Reason, raw string) []Reason {
+next:
+	for i := 0; i+2 <= len(raw); i += 2 {
+		c := strings.TrimSpace(raw[i : i+2])
+		if c == "" {
+			continue
+		}
+		for _, r := range rs {
+			if r.Code == c {
+				continue next
+			}
+		}
+		rs = append(rs, Reason{Code: c})
+	}
+	return rs
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseCents reads an amount with two implied decimals. A field of blanks
+// is zero (some banks leave unused amounts blank).
+func parseCents(raw string) (Cents, bool) {
+	var v int64
+	blank := true
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c >= '0' && c <= '9':
+			v = v*10 + int64(c-'0')
+			blank = false
+		case c == ' ' && blank:
+		default:
+			return 0, false
+		}
+	}
+	return Cents(v), true
+}
+
+// parseDate reads DDMMAA (years 2000 to 2099) or DDMMAAAA. Zeros or
+// blanks are no date.
+func parseDate(raw string) (cnab.Date, bool) {
+	if strings.Trim(raw, "0 ") == "" {
+		return cnab.Date{}, true
+	}
+	if !allDigits(raw) {
+		return cnab.Date{}, false
+	}
+	day := atoi(raw[0:2])
+	month := atoi(raw[2:4])
+	year := atoi(raw[4:])
+	if len(raw) == 6 {
+		year += 2000
+	}
+	if month < 1 || month > 12 || day < 1 || day > daysIn(year, month) {
+		return cnab.Date{}, false
+	}
+	return cnab.Date{Year: year, Month: timeMonth(month), Day: day}, true
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+func daysIn(year, month int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}

@@ -12,6 +12,7 @@ package cnab
 var banrisul240 = register(&spec{
 	bank: "041", bankName: "Banrisul", layout: CNAB240,
 	versions: []string{"040"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: true, eof: "\x1a",
 	required: []string{"agency", "account", "account_digit", "covenant"},
 	kinds: map[Kind]string{
@@ -92,9 +93,9 @@ var banrisul240P = record{name: "segment P", detail: true, fields: fields(
 		text(107, 108, "Espécie do título", "kind", kindCode),
 		lit(109, 109, "Identificação de título aceito/não aceito", "N"),
 		date8(110, 117, "Data da emissão do título", "issued", issued),
-		num(118, 118, "Código dos juros de mora", "interest_per_day", ifPositive(interestPerDay, 1, 0)),
+		num(118, 118, "Código dos juros de mora", "interest_per_day", interestCode(1, 2, 0)),
 		date8(119, 126, "Data dos juros de mora", "interest_per_day", interestDate),
-		num(127, 141, "Juros de mora por dia/taxa", "interest_per_day", interestPerDay),
+		num(127, 141, "Juros de mora por dia/taxa", "interest_per_day", interestValue),
 		num(142, 142, "Código do desconto 1", "discount", ifPositive(discount, 1, 0)),
 		date8(143, 150, "Data do desconto 1", "discount_until", discountUntil),
 		num(151, 165, "Valor ou percentual a ser concedido", "discount", discount),

@@ -9,6 +9,7 @@ package cnab
 var banrisul400 = register(&spec{
 	bank: "041", bankName: "Banrisul", layout: CNAB400,
 	versions: []string{"2015-07"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: true, eof: "\x1a",
 	required: []string{"agency", "covenant"},
 	kinds: map[Kind]string{
@@ -78,7 +79,7 @@ var banrisul400Detail = record{name: "detail", fields: fields(
 		num(157, 158, "Código da 1ª instrução", "protest_days", ifPositive(protestDays, 9, 23)),
 		unused(num(159, 160, "Código da 2ª instrução", "fine_percent", ifPositive(finePercent, 18, 0))),
 		text(161, 161, "Código de mora", "interest_per_day", banrisulInterestCode),
-		unused(num(162, 173, "Valor ao dia ou taxa mensal de juros", "interest_per_day", interestPerDay)),
+		unused(num(162, 173, "Valor ao dia ou taxa mensal de juros", "interest_per_day", interestValue)),
 		unused(date6(174, 179, "Data para concessão do desconto", "discount_until", discountUntil)),
 		unused(num(180, 192, "Valor do desconto a ser concedido", "discount", discount)),
 		blank(193, 205, "Valor IOF"),
@@ -111,11 +112,14 @@ var banrisul400Trailer = record{name: "trailer", fields: []field{
 	num(395, 400, "Número sequencial do registro", "", recordNumber),
 }}
 
-// banrisulInterestCode is 0, an amount per day, when there is interest,
-// and blank otherwise.
+// banrisulInterestCode is 0 for an amount per day, 1 for a monthly rate,
+// and blank without interest.
 func banrisulInterestCode(s *state) string {
-	if s.interest > 0 {
+	switch {
+	case s.interest > 0:
 		return "0"
+	case s.rate > 0:
+		return "1"
 	}
 	return ""
 }

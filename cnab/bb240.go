@@ -6,6 +6,7 @@ package cnab
 var bb240 = register(&spec{
 	bank: "001", bankName: "Banco do Brasil", layout: CNAB240,
 	versions: []string{"083", "084", "082", "080", "040", "030"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: true,
 	required: []string{"agency", "agency_digit", "account", "account_digit", "wallet", "wallet_variation", "covenant"},
 	wallets:  []string{"11", "12", "15", "17", "31", "51"},

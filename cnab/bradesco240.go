@@ -7,6 +7,7 @@ package cnab
 var bradesco240 = register(&spec{
 	bank: "237", bankName: "Bradesco", layout: CNAB240,
 	versions: []string{"084"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: true,
 	required: []string{"agency", "agency_digit", "account", "account_digit", "wallet", "covenant"},
 	kinds: map[Kind]string{

@@ -8,6 +8,7 @@ package cnab
 var caixa240 = register(&spec{
 	bank: "104", bankName: "Caixa Econômica Federal", layout: CNAB240,
 	versions: []string{"101"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: true,
 	required: []string{"agency", "agency_digit", "covenant"},
 	kinds: map[Kind]string{

@@ -99,6 +99,17 @@ func checkTitle(s *state) {
 		s.fail("fine_percent", "must be less than 100")
 	}
 	s.interest = s.hundredths(t.InterestPerDay, "interest_per_day")
+	s.rate = s.hundredths(t.InterestMonthlyPercent, "interest_monthly_percent")
+	switch form := s.spec.interest; {
+	case s.interest > 0 && s.rate > 0:
+		s.fail("interest_monthly_percent", "give interest_per_day or interest_monthly_percent, not both")
+	case s.rate > 0 && form == interestPerDayOnly:
+		s.fail("interest_monthly_percent", "bank "+s.spec.bank+" CNAB "+itoa(int(s.spec.layout))+" takes interest as an amount per day (interest_per_day)")
+	case s.interest > 0 && form == interestMonthlyOnly:
+		s.fail("interest_per_day", "bank "+s.spec.bank+" CNAB "+itoa(int(s.spec.layout))+" takes interest as a monthly rate (interest_monthly_percent)")
+	case s.rate >= 100_00:
+		s.fail("interest_monthly_percent", "must be less than 100")
+	}
 	s.discount = s.hundredths(t.Discount, "discount")
 	if s.discount > 0 {
 		switch {

@@ -110,18 +110,19 @@ func titleP240() []field {
 }
 
 // chargesP240 is positions 107-195 of segment P: kind, acceptance, issue
-// date, interest (code 1, an amount per day, from the date interestFrom
-// gives; noInterest, none), discount 1 (code 1, a fixed amount until a
-// date), IOF and abatement. FEBRABAN's code for no interest is 3 and its
-// interest date the day after the due date (interestDate).
+// date, interest (code 1, an amount per day, or 2, a monthly rate, from
+// the date interestFrom gives; noInterest, none), discount 1 (code 1, a
+// fixed amount until a date), IOF and abatement. FEBRABAN's code for no
+// interest is 3 and its interest date the day after the due date
+// (interestDate).
 func chargesP240(noInterest int64, interestFrom func(*state) Date) []field {
 	return []field{
 		digits(107, 108, "Espécie do Título", "kind", kindCode),
 		lit(109, 109, "Identific. de Título Aceito/Não Aceito", "N"),
 		date8(110, 117, "Data da Emissão do Título", "issued", issued),
-		num(118, 118, "Código do Juros de Mora", "interest_per_day", ifPositive(interestPerDay, 1, noInterest)),
+		num(118, 118, "Código do Juros de Mora", "interest_per_day", interestCode(1, 2, noInterest)),
 		date8(119, 126, "Data do Juros de Mora", "interest_per_day", interestFrom),
-		num(127, 141, "Juros de Mora por Dia/Taxa", "interest_per_day", interestPerDay),
+		num(127, 141, "Juros de Mora por Dia/Taxa", "interest_per_day", interestValue),
 		num(142, 142, "Código do Desconto 1", "discount", ifPositive(discount, 1, 0)),
 		date8(143, 150, "Data do Desconto 1", "discount_until", discountUntil),
 		num(151, 165, "Valor/Percentual a ser Concedido", "discount", discount),

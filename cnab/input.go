@@ -113,6 +113,11 @@ type Title struct {
 	// InterestPerDay is the interest for late payment (juros de mora) as
 	// an amount per day of delay; zero means none.
 	InterestPerDay decimal.Decimal `json:"interest_per_day"`
+	// InterestMonthlyPercent is the interest for late payment as a
+	// monthly rate in percent (1.00 for 1% a month, charged pro rata by
+	// day), for the layouts that take a rate; give it or InterestPerDay,
+	// not both.
+	InterestMonthlyPercent decimal.Decimal `json:"interest_monthly_percent"`
 	// Discount is granted when paid until DiscountUntil; zero means none.
 	Discount      decimal.Decimal `json:"discount"`
 	DiscountUntil Date            `json:"discount_until"`

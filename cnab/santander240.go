@@ -9,6 +9,7 @@ package cnab
 var santander240 = register(&spec{
 	bank: "033", bankName: "Santander", layout: CNAB240,
 	versions: []string{"040"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: true,
 	required: []string{"agency", "account", "account_digit", "wallet", "covenant", "transmission_code"},
 	wallets:  []string{"101", "201"},

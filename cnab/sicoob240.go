@@ -7,6 +7,7 @@ package cnab
 var sicoob240 = register(&spec{
 	bank: "756", bankName: "Sicoob", layout: CNAB240,
 	versions: []string{"081"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: false,
 	required: []string{"agency", "agency_digit", "account", "account_digit", "covenant"},
 	wallets:  []string{"1"},

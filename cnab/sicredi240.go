@@ -6,6 +6,7 @@ package cnab
 var sicredi240 = register(&spec{
 	bank: "748", bankName: "Sicredi", layout: CNAB240,
 	versions: []string{"081"},
+	interest: interestEither,
 	eol:      "\r\n", finalEOL: true,
 	required: []string{"agency", "account", "account_digit", "covenant", "station"},
 	kinds: map[Kind]string{

@@ -35,7 +35,19 @@ type spec struct {
 	kinds map[Kind]string
 	// maxProtest is the longest protest term the layout can carry.
 	maxProtest int
+	// interest is how the layout takes interest for late payment.
+	interest interestForm
 }
+
+// interestForm says whether a layout takes interest as an amount per day,
+// a monthly rate, or either.
+type interestForm uint8
+
+const (
+	interestPerDayOnly interestForm = iota // the zero value: most CNAB 400
+	interestEither                         // FEBRABAN 240 codes 1 and 2
+	interestMonthlyOnly
+)
 
 type specKey struct {
 	bank   string

@@ -33,6 +33,7 @@ type state struct {
 	amount    int64 // cents
 	fine      int64 // hundredths of a percent
 	interest  int64 // cents per day
+	rate      int64 // monthly interest rate, hundredths of a percent
 	discount  int64 // cents
 	ourNumber string
 	ourDigit  string

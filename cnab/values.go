@@ -42,7 +42,26 @@ func issued(s *state) Date           { return s.t.Issued }
 func kindCode(s *state) string       { return s.kindCode() }
 func finePercent(s *state) int64     { return s.fine }
 func interestPerDay(s *state) int64  { return s.interest }
-func discount(s *state) int64        { return s.discount }
+func interestRate(s *state) int64    { return s.rate }
+
+// interestValue is the amount per day or the monthly rate, whichever the
+// title has, for the fields that take either by a code.
+func interestValue(s *state) int64 { return s.interest + s.rate }
+
+// interestCode returns a field value function giving perDay, monthly or
+// none by the title's form of interest.
+func interestCode(perDay, monthly, none int64) func(*state) int64 {
+	return func(s *state) int64 {
+		switch {
+		case s.interest > 0:
+			return perDay
+		case s.rate > 0:
+			return monthly
+		}
+		return none
+	}
+}
+func discount(s *state) int64 { return s.discount }
 func discountUntil(s *state) Date {
 	if s.discount == 0 {
 		return Date{}
@@ -62,7 +81,7 @@ func fineDate(s *state) Date {
 
 // interestDate is the day interest starts, the day after the due date.
 func interestDate(s *state) Date {
-	if s.interest == 0 {
+	if s.interest == 0 && s.rate == 0 {
 		return Date{}
 	}
 	return s.t.Due.next()
@@ -103,7 +122,7 @@ func dueIfFine(s *state) Date {
 }
 
 func dueIfInterest(s *state) Date {
-	if s.interest == 0 {
+	if s.interest == 0 && s.rate == 0 {
 		return Date{}
 	}
 	return s.t.Due

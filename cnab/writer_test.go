@@ -432,3 +432,54 @@ func TestJSONProblemsNameTheTitle(t *testing.T) {
 		t.Errorf("unknown field: got %v", err)
 	}
 }
+
+// TestInterestForms checks that interest is written in the form each
+// layout takes, and that a form a layout cannot carry is rejected.
+func TestInterestForms(t *testing.T) {
+	t.Parallel()
+	monthly := func(t *Title) {
+		t.InterestPerDay = decimal.Zero
+		t.InterestMonthlyPercent = decimal.RequireFromString("1.5")
+	}
+	t.Run("FEBRABAN 240 writes code 2 and the rate", func(t *testing.T) {
+		t.Parallel()
+		rem, titles := sample(t, "104_240")
+		monthly(&titles[1])
+		var out bytes.Buffer
+		if _, err := WriteAll(&out, rem, slices.Values(titles)); err != nil {
+			t.Fatal(err)
+		}
+		p := strings.Split(out.String(), "\r\n")[5]
+		if got := p[117:141]; got != "211042025000000000000150" {
+			t.Errorf("positions 118-141: got %q, want code 2, date and 1.50%%", got)
+		}
+	})
+	for _, tt := range []struct {
+		sample, field string
+		change        func(*Title)
+	}{
+		{"341_400", "interest_monthly_percent", monthly},
+		{"756_400", "interest_per_day", func(*Title) {}},
+		{"104_240", "interest_monthly_percent", func(t *Title) { t.InterestMonthlyPercent = decimal.NewFromInt(1) }},
+	} {
+		t.Run(tt.sample+" rejects "+tt.field, func(t *testing.T) {
+			t.Parallel()
+			rem, titles := sample(t, tt.sample)
+			title := titles[1]
+			if tt.sample == "756_400" {
+				title.InterestMonthlyPercent = decimal.Zero
+				title.InterestPerDay = decimal.RequireFromString("0.50")
+			}
+			tt.change(&title)
+			w, err := NewWriter(&bytes.Buffer{}, rem, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = w.Write(title)
+			var ps Problems
+			if !errors.As(err, &ps) || !slices.ContainsFunc(ps, func(p Problem) bool { return p.Field == tt.field }) {
+				t.Errorf("got %v, want a problem on %s", err, tt.field)
+			}
+		})
+	}
+}

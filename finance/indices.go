@@ -59,7 +59,7 @@ func (s Series) Accumulate(first, last Month) (factor decimal.Decimal, missing [
 			missing = append(missing, m)
 			continue
 		}
-		factor = factor.Mul(one.Add(v.Div(hundred)))
+		factor = factor.Mul(one.Add(v.Shift(-2))) // v/100, exact
 	}
 	return factor, missing
 }

@@ -22,7 +22,8 @@ type ScheduleInput struct {
 	// between parties, never billed, and are ignored here.
 	Items []ContractItem
 	// Invoices are the invoices the contract already has, in any status.
-	// Only those of type contract (or with no type) occupy a slot.
+	// Only those of type contract (or with no type) occupy a slot; one
+	// whose contract_id names another contract is ignored.
 	Invoices []Invoice
 	// RentItemID is the transaction item the rent (or sale installment)
 	// line is booked on: the company's item of type rent for the
@@ -88,7 +89,7 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	}
 	var g generator
 	g.init(c, in.Items, in.RentItemID)
-	taken := takenSlots(in.Invoices)
+	taken := takenSlots(in.Invoices, c.ID)
 	var (
 		out          []Invoice
 		installments []int
@@ -439,14 +440,15 @@ type slots struct {
 	undated []period
 }
 
-func takenSlots(invoices []Invoice) slots {
+func takenSlots(invoices []Invoice, contractID int64) slots {
 	var s slots
 	if len(invoices) > 0 {
 		s.periods = make([]period, 0, len(invoices))
 	}
 	for i := range invoices {
 		inv := &invoices[i]
-		if inv.Type != "" && inv.Type != InvoiceContract {
+		if inv.Type != "" && inv.Type != InvoiceContract ||
+			inv.ContractID != 0 && contractID != 0 && inv.ContractID != contractID {
 			continue
 		}
 		if inv.PeriodInitial.IsZero() || inv.PeriodFinal.IsZero() {

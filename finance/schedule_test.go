@@ -352,6 +352,7 @@ func TestScheduleSkipsExistingInvoices(t *testing.T) {
 		{"a single invoice of the contract does not take a slot", []Invoice{func() Invoice { i := all[1]; i.Type = InvoiceSingle; return i }()}, 5},
 		{"an invoice without period takes the slot of its due date", []Invoice{{Type: InvoiceContract, DueDate: MustDate("2024-03-05")}}, 4},
 		{"an invoice without period takes the slot of its competence", []Invoice{{Type: InvoiceContract, Date: MustDate("2024-04-01"), DueDate: MustDate("2024-04-12")}}, 4},
+		{"an invoice of another contract takes nothing", []Invoice{func() Invoice { i := all[1]; i.ContractID = 8; return i }()}, 5},
 		{"a canceled invoice still takes its slot", []Invoice{func() Invoice { i := all[0]; i.Status = InvoiceCanceled; return i }()}, 4},
 		{"a manual invoice over two months takes both", []Invoice{{Type: InvoiceContract, PeriodInitial: MustDate("2024-02-10"), PeriodFinal: MustDate("2024-03-10")}}, 3},
 	}

@@ -3,6 +3,8 @@ package pagamento
 import (
 	"io"
 	"iter"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/propfin/propfin/cnab"
@@ -13,7 +15,7 @@ import (
 func payments(n int) iter.Seq[Payment] {
 	tr := testTransfer()
 	bl := Payment{
-		Kind: KindBoleto, Reference: "B1", Cents: 150000, Date: tr.Date, Due: tr.Date,
+		Kind: KindBoleto, Reference: "B1", Cents: 150000, Date: tr.Date, Due: cnab.Date{Year: 2026, Month: 12, Day: 10},
 		Beneficiary: Beneficiary{Name: "Condomínio Edifício Aurora", Document: "60746948000112"},
 		Barcode:     "34199165600001500001091234567881234512345000",
 	}
@@ -30,20 +32,45 @@ func payments(n int) iter.Seq[Payment] {
 	}
 }
 
-// BenchmarkWriteAll writes a 100,000-payment remittance per iteration; it
-// reports payments per second, and allocations per payment stay flat in
-// the count because nothing is kept per payment.
+// BenchmarkWriteAll writes a whole remittance per iteration at three
+// sizes. It reports payments per second and the peak live heap sampled
+// while writing: the heap stays flat as the count grows a hundredfold,
+// because nothing is kept per payment.
 func BenchmarkWriteAll(b *testing.B) {
-	const n = 100_000
-	r := testRemittance("237")
-	b.ReportAllocs()
-	for b.Loop() {
-		sum, err := WriteAll(io.Discard, r, payments(n))
-		if err != nil || sum.Payments != n {
-			b.Fatalf("%+v %v", sum, err)
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			r := testRemittance("237")
+			var peak uint64
+			b.ReportAllocs()
+			for b.Loop() {
+				sum, err := WriteAll(io.Discard, r, sampleHeap(payments(n), &peak))
+				if err != nil || sum.Payments != n {
+					b.Fatalf("%+v %v", sum, err)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "payments/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
+	}
+}
+
+// sampleHeap passes the payments through and records the largest live
+// heap seen every 500 payments.
+func sampleHeap(seq iter.Seq[Payment], peak *uint64) iter.Seq[Payment] {
+	return func(yield func(Payment) bool) {
+		i := 0
+		for p := range seq {
+			if i%500 == 0 {
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				*peak = max(*peak, m.HeapAlloc)
+			}
+			i++
+			if !yield(p) {
+				return
+			}
 		}
 	}
-	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "payments/s")
 }
 
 // BenchmarkWrite measures one payment at a time, for the allocations of a

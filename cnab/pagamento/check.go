@@ -211,6 +211,10 @@ func checkBoleto(s *state) {
 	}
 	if !cnab.ValidDate(p.Due) {
 		s.fail("due", "required for a boleto, a date between 2000 and 2099")
+	} else if f := s.barcode.Factor(); f != 0 {
+		if want, err := boleto.Factor(p.Due.Time()); err == nil && want != f {
+			s.fail("due", "differs from the due date in the barcode (factor "+strconv.Itoa(f)+")")
+		}
 	}
 	s.nominal = s.barcode.Amount()
 	if s.nominal == 0 {

@@ -209,9 +209,13 @@ func TestProblems(t *testing.T) {
 			p.Barcode = "34199165600001500001091234567881234512345001"
 		}, "barcode"},
 		{"boleto amount", "341", false, func(p *Payment) {
-			p.Kind, p.Due, p.Cents = KindBoleto, p.Date, 150001
+			p.Kind, p.Due, p.Cents = KindBoleto, cnab.Date{Year: 2026, Month: 12, Day: 10}, 150001
 			p.Barcode = "34199165600001500001091234567881234512345000"
 		}, "amount"},
+		{"boleto due date not the barcode's", "237", false, func(p *Payment) {
+			p.Kind, p.Due, p.Cents = KindBoleto, cnab.Date{Year: 2026, Month: 12, Day: 11}, 150000
+			p.Barcode = "34199165600001500001091234567881234512345000"
+		}, "due"},
 		{"boleto without due date", "341", false, func(p *Payment) {
 			p.Kind, p.Cents = KindBoleto, 150000
 			p.Barcode = "34199165600001500001091234567881234512345000"

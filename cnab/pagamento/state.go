@@ -74,9 +74,12 @@ func documentKind(doc string) int64 {
 // Accessors the tables read values through.
 
 // Remittance and payer.
-func sequence(s *state) int64          { return int64(s.rem.Sequence) }
-func created(s *state) cnab.Date       { return cnab.DateOf(s.rem.Created) }
-func createdTime(s *state) int64       { h, m, sec := s.rem.Created.Clock(); return int64(h*10000 + m*100 + sec) }
+func sequence(s *state) int64    { return int64(s.rem.Sequence) }
+func created(s *state) cnab.Date { return cnab.DateOf(s.rem.Created) }
+func createdTime(s *state) int64 {
+	h, m, sec := s.rem.Created.Clock()
+	return int64(h*10000 + m*100 + sec)
+}
 func payerName(s *state) string        { return s.rem.Payer.Name }
 func payerDoc(s *state) string         { return s.payerDoc }
 func payerDocKind(s *state) int64      { return documentKind(s.payerDoc) }

@@ -40,6 +40,9 @@ func detect(line string) (*layout, error) {
 			return nil, refused("the header does not say RETORNO (positions 2-9: %q)", line[1:9])
 		}
 		bank = line[76:79]
+		if bank == "353" {
+			bank = "033" // Santander's old code, still in its CNAB 400 header
+		}
 	default:
 		return nil, refused("the first line has %d characters: CNAB files have lines of 240 or 400", len(line))
 	}

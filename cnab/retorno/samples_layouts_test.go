@@ -183,7 +183,51 @@ func collection400Files() []*sampleFile {
 	bb := withNN(collectionSamples(febrabanSampleCodes, map[Occurrence][]string{
 		EntryConfirmed: {"00"}, Paid: {"01"}, WrittenOff: {"00"}, Rejected: {"09"},
 	}), func(i int) (string, string) { return fmt.Sprintf("1234567%010d", 2001+i), "" })
+	santander := withNN(collectionSamples(febrabanSampleCodes, map[Occurrence][]string{Rejected: {"012", "045"}}),
+		func(i int) (string, string) { return fmt.Sprintf("%07d", 3001+i), fmt.Sprint(i + 4) })
+	banrisul := withNN(collectionSamples(febrabanSampleCodes, map[Occurrence][]string{Rejected: {"08", "48"}}),
+		func(i int) (string, string) { return fmt.Sprintf("%08d", 900+i), fmt.Sprintf("%02d", 17*i+5) })
+	sicredi := withNN(collectionSamples(febrabanSampleCodes, map[Occurrence][]string{Paid: {"A8"}, Rejected: {"08", "48"}}),
+		func(i int) (string, string) { return fmt.Sprintf("262%05d", 20+i), fmt.Sprint(8 - i) })
+	sicredi[1].fine = 3000
 	return []*sampleFile{
+		{
+			name: "033_400.ret", bank: "033", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true, undescribed: true,
+			items: withWallet(mask(santander, "credited"), "5"),
+			build: cnab400{typ: "1",
+				header: func(l line) { l.put(77, "353SANTANDER") },
+				detail: func(l line, s sample) {
+					l.put(38, s.control).put(63, s.nn+s.dv).put(108, s.wallet).put(109, s.code).date6(111, s.date).
+						put(117, s.doc).put(137, reasonField(s.reasons)).date6(147, s.due).num(153, 165, s.amount).
+						num(176, 188, s.fee).num(189, 201, s.otherExp).num(215, 227, s.iof).num(228, 240, s.abatement).
+						num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).num(280, 292, s.otherCred).
+						date6(296, s.credit).put(302, s.payer)
+				}}.build,
+		},
+		{
+			name: "041_400.ret", bank: "041", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true,
+			items: mask(banrisul, "credited", "iof", "payer"),
+			build: cnab400{typ: "1",
+				header: func(l line) { l.put(77, "041BANRISUL").num(386, 394, 42) },
+				detail: func(l line, s sample) {
+					l.put(38, s.control).put(63, s.nn+s.dv).put(108, s.wallet).put(109, s.code).date6(111, s.date).
+						put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.fee).num(189, 201, s.otherExp).
+						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).
+						num(280, 292, s.otherCred).date6(296, s.credit).put(383, reasonField(s.reasons))
+				}}.build,
+		},
+		{
+			name: "748_400.ret", bank: "748", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true,
+			items: mask(sicredi, "control", "wallet", "payer", "credited", "iof", "otherCred"),
+			build: cnab400{typ: "1",
+				header: func(l line) { l.put(77, "748BANSICREDI").dateYMD(95, created).num(111, 117, 42) },
+				detail: func(l line, s sample) {
+					l.put(14, "A").put(48, s.nn+s.dv).put(109, s.code).date6(111, s.date).put(117, s.doc).
+						date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.fee).num(189, 201, s.otherExp).
+						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).
+						num(280, 292, s.fine).put(319, reasonField(s.reasons)).dateYMD(329, s.credit)
+				}}.build,
+		},
 		{
 			name: "341_400.ret", bank: "341", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true,
 			items: mask(itau, "credited", "otherExp"),

@@ -30,7 +30,7 @@ type sample struct {
 
 	nn, dv, doc, control, wallet, payer, barcode string
 
-	amount, paid, credited, fee, interest, discount, abatement, iof, otherExp, otherCred int64
+	amount, paid, credited, fee, interest, fine, discount, abatement, iof, otherExp, otherCred int64
 
 	due, date, credit cnab.Date
 }
@@ -73,20 +73,29 @@ func (l line) date8(start int, d cnab.Date) line {
 	return l.put(start, fmt.Sprintf("%02d%02d%04d", d.Day, d.Month, d.Year))
 }
 
+func (l line) dateYMD(start int, d cnab.Date) line {
+	if d.IsZero() {
+		return l.put(start, "00000000")
+	}
+	return l.put(start, fmt.Sprintf("%04d%02d%02d", d.Year, d.Month, d.Day))
+}
+
 func (l line) String() string { return string(l) }
 
 // sampleFile is one sample return file: how it is written and what it
 // holds.
 type sampleFile struct {
-	name   string
-	bank   string
-	width  cnab.Layout
-	kind   Kind
-	crlf   bool // CR LF line endings (LF otherwise)
-	final  bool // whether the last line ends with a line break
-	build  func(items []sample) []string
-	items  []sample
-	lineOf []int // the line each item starts on, filled by write
+	name  string
+	bank  string
+	width cnab.Layout
+	kind  Kind
+	crlf  bool // CR LF line endings (LF otherwise)
+	final bool // whether the last line ends with a line break
+	build func(items []sample) []string
+	items []sample
+	// undescribed: the bank's document gives no meaning for the
+	// reason codes of this layout.
+	undescribed bool
 }
 
 // content returns the file's bytes and records where each item starts.

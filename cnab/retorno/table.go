@@ -19,9 +19,11 @@ const (
 	kindReasons               // consecutive two-character reason codes
 	kindOurNumber             // the nosso número, split by the layout's rule
 	kindCodes                 // a payment's occurrence codes, where "00" is a code
+	kindReasons3              // consecutive three-character reason codes
+	kindDateYMD               // AAAAMMDD; zeros or blanks are no date
 )
 
-var kindNames = [...]string{"text", "digits", "code", "money", "date6", "date8", "reasons", "our_number", "codes"}
+var kindNames = [...]string{"text", "digits", "code", "money", "date6", "date8", "reasons", "our_number", "codes", "reasons3", "date_ymd"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -115,7 +117,15 @@ func (d *decoder) read(rec *record, line string, ev *Event) error {
 			}
 			setDate(ev, f.to, dt)
 		case kindReasons:
-			ev.Reasons = appendReasons(ev.Reasons, raw)
+			ev.Reasons = appendReasons(ev.Reasons, raw, 2)
+		case kindReasons3:
+			ev.Reasons = appendReasons(ev.Reasons, raw, 3)
+		case kindDateYMD:
+			dt, ok := parseDateYMD(raw)
+			if !ok {
+				return fieldErr(f, raw, "must be a date AAAAMMDD or zeros")
+			}
+			setDate(ev, f.to, dt)
 		case kindCodes:
 			ev.Reasons = appendCodes(ev.Reasons, raw)
 		case kindOurNumber:
@@ -192,16 +202,16 @@ func setDate(ev *Event, to slot, d cnab.Date) {
 	}
 }
 
-// appendReasons adds the non-empty two-character codes of raw. Blanks
-// mean no reason, and so does "00" in a field of several codes (where it
-// pads the unused places).
-func appendReasons(rs []Reason, raw string) []Reason {
-	for i := 0; i+2 <= len(raw); i += 2 {
-		c := raw[i : i+2]
-		if c == "  " || c == "00" && len(raw) > 2 {
+// appendReasons adds the codes of width characters of raw. Blanks mean
+// no reason, and so do zeros in a field of several codes (where they pad
+// the unused places).
+func appendReasons(rs []Reason, raw string, width int) []Reason {
+	for i := 0; i+width <= len(raw); i += width {
+		c := strings.TrimSpace(raw[i : i+width])
+		if c == "" || len(raw) > width && strings.Trim(c, "0") == "" {
 			continue
 		}
-		rs = append(rs, Reason{Code: strings.TrimSpace(c)})
+		rs = append(rs, Reason{Code: c})
 	}
 	return rs
 }
@@ -254,9 +264,10 @@ func parseCents(raw string) (Cents, bool) {
 }
 
 // parseDate reads DDMMAA (years 2000 to 2099) or DDMMAAAA. Zeros or
-// blanks are no date.
+// blanks are no date, and so is Banrisul's "SEMREG" (an unregistered
+// title has no due date).
 func parseDate(raw string) (cnab.Date, bool) {
-	if strings.Trim(raw, "0 ") == "" {
+	if strings.Trim(raw, "0 ") == "" || raw == "SEMREG" {
 		return cnab.Date{}, true
 	}
 	if !allDigits(raw) {
@@ -272,6 +283,14 @@ func parseDate(raw string) (cnab.Date, bool) {
 		return cnab.Date{}, false
 	}
 	return cnab.Date{Year: year, Month: timeMonth(month), Day: day}, true
+}
+
+// parseDateYMD reads AAAAMMDD; zeros or blanks are no date.
+func parseDateYMD(raw string) (cnab.Date, bool) {
+	if len(raw) != 8 || strings.Trim(raw, "0 ") == "" {
+		return cnab.Date{}, len(raw) == 8
+	}
+	return parseDate(raw[6:8] + raw[4:6] + raw[0:4])
 }
 
 func atoi(s string) int {

@@ -108,7 +108,8 @@ func checkPayment(s *state) {
 	default:
 		s.fail("kind", "unknown kind "+strconv.Quote(string(p.Kind))+": want transfer, pix, pix_key or boleto")
 	}
-	if isPIX := p.Kind == KindPIX || p.Kind == KindPIXKey; p.Kind != "" && isPIX != s.rem.PIX {
+	known := p.Kind == KindTransfer || p.Kind == KindPIX || p.Kind == KindPIXKey || p.Kind == KindBoleto
+	if isPIX := p.Kind == KindPIX || p.Kind == KindPIXKey; known && isPIX != s.rem.PIX {
 		if s.rem.PIX {
 			s.fail("kind", "this file is a PIX file (pix set): it takes PIX payments only")
 		} else {

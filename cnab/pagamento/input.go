@@ -43,7 +43,7 @@ type Payer struct {
 	// Covenant is the bank's code of the payment agreement (código do
 	// convênio); required by Bradesco, not used by Itaú.
 	Covenant string  `json:"covenant,omitempty"`
-	Address  Address `json:"address,omitempty"`
+	Address  Address `json:"address,omitzero"`
 }
 
 // Address is a postal address; every part is optional.
@@ -114,7 +114,7 @@ type Payment struct {
 	Beneficiary Beneficiary `json:"beneficiary"`
 
 	// Account is the account credited (KindTransfer, KindPIX).
-	Account Account `json:"account,omitempty"`
+	Account Account `json:"account,omitzero"`
 	// TEDPurpose is the BCB purpose code of a TED (finalidade, five
 	// digits); "00010" (crédito em conta) when empty.
 	TEDPurpose string `json:"ted_purpose,omitempty"`
@@ -127,15 +127,15 @@ type Payment struct {
 	// line (KindBoleto); spaces and punctuation are ignored.
 	Barcode string `json:"barcode,omitempty"`
 	// Due is the boleto's due date; required with a barcode.
-	Due cnab.Date `json:"due,omitempty"`
+	Due cnab.Date `json:"due,omitzero"`
 	// Discount (desconto + abatimento) and Surcharge (mora + multa) take
 	// the boleto's nominal amount (in the barcode, or Nominal when the
 	// barcode has none) to the amount paid: paid = nominal - discount +
 	// surcharge. Optional.
-	Discount  decimal.Decimal `json:"discount,omitempty"`
-	Surcharge decimal.Decimal `json:"surcharge,omitempty"`
+	Discount  decimal.Decimal `json:"discount,omitzero"`
+	Surcharge decimal.Decimal `json:"surcharge,omitzero"`
 	// Nominal is the boleto's amount when its barcode carries none.
-	Nominal decimal.Decimal `json:"nominal,omitempty"`
+	Nominal decimal.Decimal `json:"nominal,omitzero"`
 }
 
 // Beneficiary is the person or company paid.
@@ -154,7 +154,7 @@ type Account struct {
 	ISPB         string      `json:"ispb,omitempty"`
 	Agency       string      `json:"agency,omitempty"`
 	AgencyDigit  string      `json:"agency_digit,omitempty"`
-	Account      string      `json:"account,omitempty"`
+	Account      string      `json:"account,omitzero"`
 	AccountDigit string      `json:"account_digit,omitempty"`
 	Type         AccountType `json:"type,omitempty"`
 }

@@ -1,5 +1,5 @@
 // Package storagetest gives each test a PostgreSQL database of its own,
-// migrated and empty, in a few milliseconds.
+// migrated and empty: a clone of a template migrated once per test binary.
 //
 // The first call in a test binary prepares a server: a throwaway cluster
 // started with the machine's PostgreSQL server programs (package pgcluster)

@@ -43,6 +43,12 @@ func (f *field) width() int { return f.end - f.start + 1 }
 // record is the table of one record type (header, detail, segment,
 // trailer) of one bank and layout.
 type record struct {
+	// template is the record with its constant fields (blanks, zeros,
+	// literals) already in place, and dynamic the indexes of the fields
+	// filled for each record; both are built by compile.
+	template []byte
+	dynamic  []int
+
 	name   string
 	detail bool // counted in a CNAB 240 batch's record sequence
 	// when, if set, decides whether a title has this (optional) record.
@@ -94,10 +100,35 @@ func dateYMD(start, end int, name, input string, v func(*state) Date) field {
 	return field{name: name, start: start, end: end, kind: kindDateYMD, input: input, date: v}
 }
 
-// fill writes every field of rec into line, which is exactly as long as
-// the layout's records. Problems go to s.
+// compile renders the record's constant fields once into its template.
+func (r *record) compile(width int) {
+	if r.template != nil {
+		return
+	}
+	t := make([]byte, width)
+	setAll(t, ' ')
+	for i := range r.fields {
+		f := &r.fields[i]
+		if f.start < 1 || f.end > width || f.end < f.start {
+			panic("cnab: field " + f.name + " of record " + r.name + " outside the record")
+		}
+		switch dst := t[f.start-1 : f.end]; f.kind {
+		case kindBlank:
+		case kindZero:
+			setAll(dst, '0')
+		case kindConst:
+			copy(dst, f.lit)
+		default:
+			r.dynamic = append(r.dynamic, i)
+		}
+	}
+	r.template = t
+}
+
+// fill writes the dynamic fields of rec into line, which holds a copy of
+// the record's template. Problems go to s.
 func fill(line []byte, rec *record, s *state) {
-	for i := range rec.fields {
+	for _, i := range rec.dynamic {
 		f := &rec.fields[i]
 		dst := line[f.start-1 : f.end]
 		switch f.kind {

@@ -45,15 +45,7 @@ func TestLayoutTables(t *testing.T) {
 	}
 }
 
-func allRecords(sp *spec) []*record {
-	var out []*record
-	out = append(out, sp.header...)
-	if sp.batchHeader != nil {
-		out = append(out, sp.batchHeader, sp.batchTrail)
-	}
-	out = append(out, sp.detail...)
-	return append(out, sp.trailer...)
-}
+func allRecords(sp *spec) []*record { return allRecordsOf(sp) }
 
 // writeInput writes the remittance described by a testdata JSON file.
 func writeInput(t testing.TB, path string) ([]byte, []Problem) {

@@ -57,6 +57,9 @@ type specKey struct {
 var specs = map[specKey]*spec{}
 
 func register(sp *spec) *spec {
+	for _, rec := range allRecordsOf(sp) {
+		rec.compile(int(sp.layout))
+	}
 	specs[specKey{sp.bank, sp.layout}] = sp
 	return sp
 }
@@ -70,6 +73,16 @@ func lookupSpec(bank string, l Layout) (*spec, error) {
 		return nil, fmt.Errorf("bank %q has no CNAB %d layout here (supported: %v)", bank, l, Supported())
 	}
 	return sp, nil
+}
+
+func allRecordsOf(sp *spec) []*record {
+	var out []*record
+	out = append(out, sp.header...)
+	if sp.batchHeader != nil {
+		out = append(out, sp.batchHeader, sp.batchTrail)
+	}
+	out = append(out, sp.detail...)
+	return append(out, sp.trailer...)
 }
 
 // Supported lists the bank and layout pairs this package writes, as

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"slices"
 	"strconv"
 )
 
@@ -171,8 +170,8 @@ func (w *Writer) writeRecords(recs []*record) {
 			w.s.batchRecord++
 		}
 		start := len(w.buf)
-		w.buf = slices.Grow(w.buf, width+len(w.spec.eol))[:start+width]
-		fill(w.buf[start:], rec, &w.s)
+		w.buf = append(w.buf, rec.template...)
+		fill(w.buf[start:start+width], rec, &w.s)
 		w.buf = append(w.buf, w.spec.eol...)
 	}
 }
@@ -242,13 +241,16 @@ func WriteAll(w io.Writer, r Remittance, titles iter.Seq[Title]) (Summary, error
 		return sum, err
 	}
 	for t := range titles {
+		err := wr.Write(t)
+		if err == nil {
+			continue
+		}
 		var ps Problems
-		if err := wr.Write(t); errors.As(err, &ps) {
-			for _, p := range ps {
-				keep(p)
-			}
-		} else if err != nil {
+		if !errors.As(err, &ps) {
 			return sum, err
+		}
+		for _, p := range ps {
+			keep(p)
 		}
 	}
 	err = wr.Close()

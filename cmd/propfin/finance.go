@@ -58,8 +58,11 @@ func financeSchedule(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	until := fs.String("until", "", "last due date to schedule, YYYY-MM-DD")
 	rentItem := fs.Int64("rent-item", 1, "transaction item id of the rent line")
 	files, err := financeParseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
 	if err != nil {
-		return errReported
+		return errReported // the flag package printed the problem
 	}
 	if len(files) != 1 {
 		fmt.Fprint(stderr, financeUsage)

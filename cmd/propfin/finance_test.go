@@ -105,11 +105,22 @@ func TestFinanceScheduleUsageErrors(t *testing.T) {
 		{"missing file", []string{"schedule", "nope.json", "--until", "2024-01-01"}, "read contract"},
 		{"not JSON", []string{"schedule", "-", "--until", "2024-01-01"}, "contract: not a JSON object"},
 		{"no until", []string{"schedule", financeContract}, "--until: required"},
+		{"unknown flag", []string{"schedule", financeContract, "--since", "2024-01-01"}, "flag provided but not defined"},
 	}
 	for _, tt := range tests {
 		code, _, errOut := runFinanceCLI(t, "[1,2]", tt.args...)
 		if code != 1 || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", tt.name, code, errOut, tt.want)
+		}
+	}
+}
+
+func TestFinanceHelp(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"help"}, {"schedule", "-h"}} {
+		code, out, errOut := runFinanceCLI(t, "", args...)
+		if code != 0 || !strings.Contains(out+errOut, "schedule CONTRACT.json --until YYYY-MM-DD") {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errOut)
 		}
 	}
 }

@@ -33,6 +33,9 @@ func (s Severity) String() string {
 	return "error"
 }
 
+// MarshalText writes "error" or "warning", the form a job result stores.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
 // HeaderIndex is the Problem.Title of a problem that concerns the
 // remittance itself (bank, beneficiary, sequence) rather than a title.
 const HeaderIndex = -1
@@ -44,7 +47,7 @@ type Problem struct {
 	Title    int      `json:"title"`
 	Field    string   `json:"field"`
 	Message  string   `json:"message"`
-	Severity Severity `json:"-"`
+	Severity Severity `json:"severity"`
 }
 
 func (p Problem) String() string {

@@ -2,6 +2,7 @@ package cnab
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"slices"
@@ -481,5 +482,16 @@ func TestInterestForms(t *testing.T) {
 				t.Errorf("got %v, want a problem on %s", err, tt.field)
 			}
 		})
+	}
+}
+
+func TestProblemJSON(t *testing.T) {
+	t.Parallel()
+	b, err := json.Marshal(Problem{Title: 3, Field: "payer.zip", Message: "want the 8-digit CEP", Severity: SeverityWarning})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"title":3,"field":"payer.zip","message":"want the 8-digit CEP","severity":"warning"}`; string(b) != want {
+		t.Errorf("got %s, want %s", b, want)
 	}
 }

@@ -88,17 +88,21 @@ func isEmail(k string) bool {
 			return false
 		}
 	}
-	for label := range strings.SplitSeq(domain, ".") {
-		if label == "" {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			if !isAlnum(rune(label[i])) && label[i] != '-' {
+	label := 0 // length of the current domain label
+	for i := 0; i < len(domain); i++ {
+		switch c := domain[i]; {
+		case c == '.':
+			if label == 0 {
 				return false
 			}
+			label = 0
+		case isAlnum(rune(c)) || c == '-':
+			label++
+		default:
+			return false
 		}
 	}
-	return true
+	return label > 0
 }
 
 // emailLocal marks the bytes allowed in an e-mail key's local part.

@@ -248,7 +248,7 @@ func checkAmount(a string) string {
 	if !allDigits(whole) || hasDot && frac != "" && (!allDigits(frac) || len(frac) > 2) {
 		return fmt.Sprintf("must be digits with a dot before at most two decimals, such as 1234.50, not %q", a)
 	}
-	if strings.Trim(whole+frac, "0") == "" {
+	if strings.IndexFunc(a, func(r rune) bool { return '1' <= r && r <= '9' }) < 0 {
 		return "must be greater than zero; leave it out to let the payer type the amount"
 	}
 	return ""

@@ -69,7 +69,9 @@ func (s *state) hundredths(d decimal.Decimal, input string) int64 {
 		return 0
 	}
 	exp := d.Exponent()
-	if d.NumDigits() > 15 || exp > 10 {
+	// The coefficient times 10^(exp+2) must stay within 17 digits, far
+	// beyond any field (15 digits at most) yet safe in an int64.
+	if n := d.NumDigits(); n > 17 || exp > 15 || n+int(exp)+2 > 17 {
 		s.fail(input, "too large")
 		return 0
 	}

@@ -495,3 +495,30 @@ func TestProblemJSON(t *testing.T) {
 		t.Errorf("got %s, want %s", b, want)
 	}
 }
+
+func TestHundredths(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"12.34", 1234, true},
+		{"12.340000", 1234, true},
+		{"1e3", 100000, true},
+		{"0.001", 0, false},
+		{"-1", 0, false},
+		{"999999999999999e10", 0, false},
+		{"1e16", 0, false},
+		{"99999999999999.99", 9999999999999999, true},
+		{"1e-9999", 0, false},
+	}
+	for _, tt := range tests {
+		s := &state{}
+		got := s.hundredths(decimal.RequireFromString(tt.in), "amount")
+		if (s.errs == 0) != tt.ok || got != tt.want {
+			t.Errorf("hundredths(%s) = %d, errors %d; want %d, ok %v", tt.in, got, s.errs, tt.want, tt.ok)
+		}
+	}
+}

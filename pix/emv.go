@@ -142,8 +142,8 @@ func prefixChars(s string, n int) string {
 }
 
 // commonCharset reports whether s holds only the EMV common character set
-// (printable ASCII, 0x20 to 0x7E), and the character offset of the first
-// character outside it.
+// (printable ASCII, 0x20 to 0x7E); when it does not, it gives the first
+// character outside it and its position, counted in characters from 1.
 func commonCharset(s string) (int, rune, bool) {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] > 0x7E {

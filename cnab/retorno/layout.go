@@ -50,10 +50,6 @@ type layout struct {
 	// header, when set, reads what the bank's header has beyond the
 	// common fields.
 	header func(h *Header, line string)
-
-	// finish, when set, completes an event after its records are read
-	// (a check digit the file does not carry, for example).
-	finish func(h *Header, ev *Event)
 }
 
 type layoutKey struct {

@@ -187,6 +187,9 @@ func (rd *Reader) nextLine() (string, bool, error) {
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1] // a CR left by a CR CR LF ending
 	}
+	if rd.lay != nil && len(b) <= int(rd.lay.width) {
+		return string(b), true, nil
+	}
 	return toSingleByte(b), true, nil
 }
 
@@ -195,14 +198,7 @@ func (rd *Reader) nextLine() (string, bool, error) {
 // layout; its characters are turned into their Latin-1 bytes so that
 // positions hold. Other lines are taken as they are (ASCII or Latin-1).
 func toSingleByte(b []byte) string {
-	ascii := true
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii || !utf8.Valid(b) {
+	if !utf8.Valid(b) || utf8.RuneCount(b) == len(b) {
 		return string(b)
 	}
 	out := make([]byte, 0, len(b))
@@ -264,9 +260,6 @@ func (rd *Reader) complete(ev *Event, codes occTable) {
 	ev.Payer = fromLatin1(ev.Payer)
 	ev.Control = fromLatin1(ev.Control)
 	ev.DocumentNumber = fromLatin1(ev.DocumentNumber)
-	if rd.lay.finish != nil {
-		rd.lay.finish(&rd.header, ev)
-	}
 }
 
 func (rd *Reader) take() Event {

@@ -206,14 +206,31 @@ func setDate(ev *Event, to slot, d cnab.Date) {
 // no reason, and so do zeros in a field of several codes (where they pad
 // the unused places).
 func appendReasons(rs []Reason, raw string, width int) []Reason {
-	for i := 0; i+width <= len(raw); i += width {
-		c := strings.TrimSpace(raw[i : i+width])
-		if c == "" || len(raw) > width && strings.Trim(c, "0") == "" {
-			continue
+	if rs == nil {
+		n := 0
+		for i := 0; i+width <= len(raw); i += width {
+			if isReason(raw, i, width) {
+				n++
+			}
 		}
-		rs = append(rs, Reason{Code: c})
+		if n == 0 {
+			return nil
+		}
+		rs = make([]Reason, 0, n) // one allocation for the usual case
+	}
+	for i := 0; i+width <= len(raw); i += width {
+		if isReason(raw, i, width) {
+			rs = append(rs, Reason{Code: strings.TrimSpace(raw[i : i+width])})
+		}
 	}
 	return rs
+}
+
+// isReason reports whether the code at raw[i:i+width] is a reason: not
+// blank, and not zeros in a field of several codes.
+func isReason(raw string, i, width int) bool {
+	c := strings.TrimSpace(raw[i : i+width])
+	return c != "" && (len(raw) == width || strings.Trim(c, "0") != "")
 }
 
 // appendCodes adds the non-blank two-character codes of raw that are not

@@ -24,7 +24,13 @@ type Writer struct {
 	done  bool
 
 	batchLimit int // detail records a CNAB 240 batch may hold
+	fileLimit  int // records the file may hold
 }
+
+// maxFileRecords is the largest record count a file can carry: CNAB 400
+// numbers its records in six digits (395-400) and the CNAB 240 file
+// trailer counts them in six digits (24-29).
+const maxFileRecords = 999_999
 
 // maxBatchRecords is the largest record number a CNAB 240 batch can carry
 // in its five-digit "Nº Sequencial do Registro no Lote"; a longer
@@ -40,7 +46,8 @@ func NewWriter(w io.Writer, r Remittance, warn func(Problem)) (*Writer, error) {
 	if err != nil {
 		return nil, Problems{{Title: HeaderIndex, Field: "bank", Message: err.Error()}}
 	}
-	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), spec: sp, warn: warn, batchLimit: maxBatchRecords}
+	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), spec: sp, warn: warn,
+		batchLimit: maxBatchRecords, fileLimit: maxFileRecords}
 	wr.s = state{rem: &r, spec: sp, index: HeaderIndex, created: r.Created, slip: slipBeneficiary(&r)}
 	wr.s.version = sp.versions[0]
 	checkRemittance(&wr.s)
@@ -80,6 +87,11 @@ func (w *Writer) Write(t Title) error {
 	}
 	s.title = t
 	s.t = &s.title
+	if w.full() {
+		w.fails++
+		return Problems{{Title: s.index, Field: "titles", Message: "the file is full: a CNAB file holds at most " +
+			itoa(w.fileLimit) + " records; write the remaining titles to another file (next sequence number)"}}
+	}
 	record, batchRecord := s.record, s.batchRecord
 	checkTitle(s)
 	if s.errs == 0 {
@@ -135,6 +147,17 @@ func (w *Writer) Close() error {
 		w.err = w.out.Flush()
 	}
 	return w.err
+}
+
+// full reports whether the current title might not fit in the file
+// together with the trailers (and, in CNAB 240, a new batch's header and
+// trailer).
+func (w *Writer) full() bool {
+	need := len(w.spec.detail) + len(w.spec.trailer)
+	if w.spec.batchHeader != nil {
+		need += 3
+	}
+	return w.s.record+need > w.fileLimit
 }
 
 // openBatch starts a CNAB 240 batch (lote) with its header.

@@ -522,3 +522,25 @@ func TestHundredths(t *testing.T) {
 		}
 	}
 }
+
+// TestFileFull checks that a title that would overflow the file's record
+// count is rejected with a clear message, before the trailer would fail.
+func TestFileFull(t *testing.T) {
+	t.Parallel()
+	for name, limit := range map[string]int{"341_400": 4, "104_240": 11} {
+		rem, titles := sample(t, name)
+		w, err := NewWriter(&bytes.Buffer{}, rem, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.fileLimit = limit // room for the first title and the trailers only
+		if err := w.Write(titles[0]); err != nil {
+			t.Fatalf("%s: first title: %v", name, err)
+		}
+		err = w.Write(titles[1])
+		var ps Problems
+		if !errors.As(err, &ps) || ps[0].Title != 1 || ps[0].Field != "titles" || !strings.Contains(ps[0].Message, "file is full") {
+			t.Errorf("%s: got %v, want the file-full problem on title 1", name, err)
+		}
+	}
+}

@@ -183,10 +183,11 @@ func putNum(dst []byte, v int64, f *field, s *state) {
 		return
 	}
 	i := len(dst)
-	for ; i > 0; i-- {
+	for ; i > 0 && v != 0; i-- {
 		dst[i-1] = byte('0' + v%10)
 		v /= 10
 	}
+	setAll(dst[:i], '0')
 	if v != 0 {
 		s.fail(f.input, "too large for "+f.name+" ("+strconv.Itoa(len(dst))+" digits)")
 	}

@@ -38,6 +38,8 @@ func runCnab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return runCnabRemessa(ctx, rest, stdin, stdout, stderr)
 	case "pagamento":
 		return runCnabPagamento(ctx, rest, stdin, stdout, stderr)
+	case "retorno":
+		return runCnabRetorno(ctx, rest, stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stderr, cnabUsage)
 		return nil

@@ -11,8 +11,10 @@ import "github.com/shopspring/decimal"
 
 var (
 	hundred = decimal.NewFromInt(100)
-	thirty  = decimal.NewFromInt(30)
 	one     = decimal.NewFromInt(1)
+	// percentMonthDays turns "percent a month" into a daily fraction:
+	// 100 (percent) × 30 (days in a commercial month).
+	percentMonthDays = decimal.NewFromInt(3000)
 )
 
 // RoundCents rounds d half away from zero to two decimal places. An

@@ -40,7 +40,9 @@ func Settle(inv Invoice, paidAt Date) (Settlement, error) {
 	ps.lateFee(&inv.LateFee)
 	ps.amount("total", inv.Total)
 	for i, it := range inv.Items {
-		ps.amount(fmt.Sprintf("items[%d].amount", i), it.Amount)
+		if !below(it.Amount, maxAmountDigits) {
+			ps.amount(fmt.Sprintf("items[%d].amount", i), it.Amount)
+		}
 	}
 	if len(ps) > 0 {
 		return Settlement{}, ps
@@ -50,8 +52,9 @@ func Settle(inv Invoice, paidAt Date) (Settlement, error) {
 		s.DaysLate = days
 		if inv.TicketLateFee {
 			s.LateFee = percentOf(s.Base, inv.TicketLateFeePercentage)
+			// base × rate/100 × days/30, divided once with the rounding.
 			s.Interest = s.Base.Mul(inv.TicketLateFeeInterest).Mul(decimal.NewFromInt(int64(days))).
-				DivRound(hundred.Mul(thirty), 2)
+				DivRound(percentMonthDays, 2)
 		}
 	} else if inv.TicketDiscount && -days >= inv.TicketDiscountDays {
 		s.Discount = discount(&inv, s.Base)
@@ -69,8 +72,12 @@ func lateFeeBase(inv *Invoice) decimal.Decimal {
 	var base decimal.Decimal
 	found := false
 	for _, it := range inv.Items {
-		if it.ItemID == inv.TicketLateFeeItemID {
-			base, found = base.Add(it.Amount), true
+		switch {
+		case it.ItemID != inv.TicketLateFeeItemID:
+		case found:
+			base = base.Add(it.Amount)
+		default:
+			base, found = it.Amount, true
 		}
 	}
 	if !found {

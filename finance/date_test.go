@@ -131,3 +131,28 @@ func TestDateScanValue(t *testing.T) {
 		t.Errorf("zero Value() = %v, %v", v, err)
 	}
 }
+
+func TestEnumsValid(t *testing.T) {
+	t.Parallel()
+	valid := []interface{ Valid() bool }{
+		ContractRent, ActiveReserved, StatusOnNotice, Payment3Months, Daily, ModalityDueDate, BillingPost, IPCFIPE,
+		TransferFixedDayOrNext, ItemModeService, CalculatePercentage, PercentFirstCommission, DiscountFixed,
+		InvoiceContract, InvoiceUncollectible, EventThirtyDaysLate,
+	}
+	for _, v := range valid {
+		if !v.Valid() {
+			t.Errorf("%v is not valid", v)
+		}
+	}
+	invalid := []interface{ Valid() bool }{
+		ContractType("lease"), ContractActive(""), ContractStatus("open"), PaymentStatus("late"), Recurrency("weekly"),
+		Modality("week"), BillingTiming("mid"), Indicator("IGP-DI"), TransferMode("auto"), ItemMode("fee"),
+		CalculateMode("ratio"), PercentageMode("sale_value"), DiscountMode("half"), InvoiceType("bill"),
+		InvoiceStatus("late"), EventStatus(""),
+	}
+	for _, v := range invalid {
+		if v.Valid() {
+			t.Errorf("%v is valid", v)
+		}
+	}
+}

@@ -266,6 +266,9 @@ const (
 	InvoiceContract InvoiceType = "contract"
 )
 
+// Valid reports whether t is empty or one of the spec's invoice types.
+func (t InvoiceType) Valid() bool { return t == "" || t == InvoiceSingle || t == InvoiceContract }
+
 // InvoiceStatus is the status of an invoice as the transaction filter
 // `invoiceStatus` sees it.
 type InvoiceStatus string
@@ -305,6 +308,15 @@ const (
 	EventFiveDaysLate   EventStatus = "five_days_late"
 	EventThirtyDaysLate EventStatus = "thirty_days_late"
 )
+
+// Valid reports whether s is one of the spec's event statuses.
+func (s EventStatus) Valid() bool {
+	switch s {
+	case EventCancelled, EventConcluded, EventScheduled, EventRecurrent, EventLate, EventFiveDaysLate, EventThirtyDaysLate:
+		return true
+	}
+	return false
+}
 
 // TransactionItemType is a transaction item's `type`.
 type TransactionItemType string

@@ -6,9 +6,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// DefaultCandidates are the indices compared by highest_index and
+// defaultCandidates are the indices compared by highest_index and
 // lowest_index when ReadjustOptions names none.
-var DefaultCandidates = []Indicator{IGPM, IPCA, INPC}
+var defaultCandidates = [...]Indicator{IGPM, IPCA, INPC}
 
 // ReadjustOptions are the company's readjustment settings.
 type ReadjustOptions struct {
@@ -16,7 +16,7 @@ type ReadjustOptions struct {
 	// Without it the rent is kept (outcome kept).
 	AllowReduction bool
 	// Candidates are the indices highest_index and lowest_index choose
-	// from, in order of preference on a tie; nil means DefaultCandidates.
+	// from, in order of preference on a tie; nil means IGP-M, IPCA, INPC.
 	Candidates []Indicator
 }
 
@@ -152,7 +152,7 @@ func choose(ind Indicator, idx Indices, first, last Month, opt ReadjustOptions) 
 	if ind == HighestIndex || ind == LowestIndex {
 		candidates = opt.Candidates
 		if len(candidates) == 0 {
-			candidates = DefaultCandidates
+			candidates = defaultCandidates[:]
 		}
 	}
 	var (

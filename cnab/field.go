@@ -1,6 +1,9 @@
 package cnab
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // kind is how a field is filled.
 type kind uint8
@@ -48,6 +51,10 @@ type record struct {
 	// filled for each record; both are built by compile.
 	template []byte
 	dynamic  []int
+	// perFile are the dynamic fields that depend on the remittance only
+	// (beneficiary, dates of the file): a Writer renders them once into
+	// its own copy of a detail record's template. perTitle are the rest.
+	perFile, perTitle []int
 
 	name   string
 	detail bool // counted in a CNAB 240 batch's record sequence
@@ -120,15 +127,33 @@ func (r *record) compile(width int) {
 			copy(dst, f.lit)
 		default:
 			r.dynamic = append(r.dynamic, i)
+			if remittanceInput(f.input) {
+				r.perFile = append(r.perFile, i)
+			} else {
+				r.perTitle = append(r.perTitle, i)
+			}
 		}
 	}
 	r.template = t
 }
 
+// remittanceInput reports whether a field's value comes from the
+// remittance alone, so that it is the same in every title's records.
+func remittanceInput(input string) bool {
+	switch input {
+	case "created", "sequence", "version", "test":
+		return true
+	}
+	return strings.HasPrefix(input, "beneficiary.")
+}
+
 // fill writes the dynamic fields of rec into line, which holds a copy of
 // the record's template. Problems go to s.
-func fill(line []byte, rec *record, s *state) {
-	for _, i := range rec.dynamic {
+func fill(line []byte, rec *record, s *state) { fillFields(line, rec, rec.dynamic, s) }
+
+// fillFields writes the fields of rec at the given indexes into line.
+func fillFields(line []byte, rec *record, idx []int, s *state) {
+	for _, i := range idx {
 		f := &rec.fields[i]
 		dst := line[f.start-1 : f.end]
 		switch f.kind {

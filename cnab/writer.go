@@ -25,6 +25,15 @@ type Writer struct {
 
 	batchLimit int // detail records a CNAB 240 batch may hold
 	fileLimit  int // records the file may hold
+
+	// details are the detail records with their remittance fields
+	// already rendered, in spec.detail order.
+	details []detailTemplate
+}
+
+type detailTemplate struct {
+	rec  *record
+	line []byte
 }
 
 // maxFileRecords is the largest record count a file can carry: CNAB 400
@@ -52,6 +61,7 @@ func NewWriter(w io.Writer, r Remittance, warn func(Problem)) (*Writer, error) {
 	wr.s.version = sp.versions[0]
 	checkRemittance(&wr.s)
 	if wr.s.errs == 0 {
+		wr.renderDetails()
 		wr.writeRecords(sp.header)
 		wr.openBatch()
 	}
@@ -101,7 +111,7 @@ func (w *Writer) Write(t Title) error {
 		w.spec.prepare(s)
 	}
 	if s.errs == 0 {
-		w.writeRecords(w.spec.detail)
+		w.writeDetails()
 	}
 	s.t = nil
 	if err := w.takeProblems(); err != nil {
@@ -195,6 +205,33 @@ func (w *Writer) writeRecords(recs []*record) {
 		start := len(w.buf)
 		w.buf = append(w.buf, rec.template...)
 		fill(w.buf[start:start+width], rec, &w.s)
+		w.buf = append(w.buf, w.spec.eol...)
+	}
+}
+
+// renderDetails renders each detail record's remittance fields once; a
+// problem there is a remittance problem.
+func (w *Writer) renderDetails() {
+	width := int(w.spec.layout)
+	for _, rec := range w.spec.detail {
+		line := append([]byte(nil), rec.template...)
+		fillFields(line[:width], rec, rec.perFile, &w.s)
+		w.details = append(w.details, detailTemplate{rec, line})
+	}
+}
+
+// writeDetails fills the current title's detail records into w.buf.
+func (w *Writer) writeDetails() {
+	width := int(w.spec.layout)
+	for _, d := range w.details {
+		if d.rec.when != nil && !d.rec.when(&w.s) {
+			continue
+		}
+		w.s.record++
+		w.s.batchRecord++
+		start := len(w.buf)
+		w.buf = append(w.buf, d.line...)
+		fillFields(w.buf[start:start+width], d.rec, d.rec.perTitle, &w.s)
 		w.buf = append(w.buf, w.spec.eol...)
 	}
 }

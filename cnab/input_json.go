@@ -24,11 +24,19 @@ type Input struct {
 // decoded one at a time by Input.Each, which names the title of a
 // problem.
 func DecodeInput(r io.Reader) (Input, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Input{}, err
+	}
 	var in Input
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
-		return Input{}, Problems{{Title: HeaderIndex, Field: jsonField(err), Message: jsonMessage(err)}}
+		field := jsonField(err)
+		if field == "" {
+			field = failingField(data, reflect.TypeFor[Remittance](), "")
+		}
+		return Input{}, Problems{{Title: HeaderIndex, Field: field, Message: jsonMessage(err)}}
 	}
 	if dec.More() {
 		return Input{}, Problems{{Title: HeaderIndex, Field: "", Message: "data after the JSON object"}}
@@ -36,23 +44,59 @@ func DecodeInput(r io.Reader) (Input, error) {
 	return in, nil
 }
 
-// Titles decodes the titles in order. A title that does not decode is
-// reported with its index and field, and the sequence stops there.
+// Each decodes the titles in order. A title that does not decode is
+// yielded with a Problems error naming its index and field, and the
+// sequence goes on with the next title.
 func (in *Input) Each() iter.Seq2[Title, error] {
 	return func(yield func(Title, error) bool) {
 		for i, raw := range in.Titles {
 			var t Title
 			dec := json.NewDecoder(bytes.NewReader(raw))
 			dec.DisallowUnknownFields()
-			if err := dec.Decode(&t); err != nil {
-				yield(Title{}, Problems{{Title: i, Field: jsonField(err), Message: jsonMessage(err)}})
-				return
+			err := dec.Decode(&t)
+			if err != nil {
+				field := jsonField(err)
+				if field == "" {
+					field = failingField(raw, reflect.TypeFor[Title](), "")
+				}
+				if !yield(Title{}, Problems{{Title: i, Field: field, Message: jsonMessage(err)}}) {
+					return
+				}
+				continue
 			}
 			if !yield(t, nil) {
 				return
 			}
 		}
 	}
+}
+
+// failingField finds the field of a JSON object that does not decode into
+// the struct type typ, for errors (a date's, an amount's) that do not say
+// which field they concern. It returns the field's dotted JSON name, or ""
+// when no single field fails on its own.
+func failingField(raw json.RawMessage, typ reflect.Type, prefix string) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return ""
+	}
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		value, ok := obj[name]
+		if !ok || name == "" {
+			continue
+		}
+		if err := json.Unmarshal(value, reflect.New(f.Type).Interface()); err != nil {
+			if f.Type.Kind() == reflect.Struct {
+				if inner := failingField(value, f.Type, prefix+name+"."); inner != "" {
+					return inner
+				}
+			}
+			return prefix + name
+		}
+	}
+	return ""
 }
 
 // jsonField names the field a decoding error concerns, in the input's

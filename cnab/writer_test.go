@@ -544,3 +544,27 @@ func TestFileFull(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONProblemsForEveryTitle(t *testing.T) {
+	t.Parallel()
+	in, err := DecodeInput(strings.NewReader(`{"bank":"341","layout":400,"titles":[
+		{"due":"2025-13-01"},{"our_number":7},{"amount":"abc"},{"payer":{"zip":5}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, err := range in.Each() {
+		var ps Problems
+		if errors.As(err, &ps) {
+			got = append(got, itoa(ps[0].Title)+":"+ps[0].Field)
+		}
+	}
+	if want := []string{"0:due", "2:amount", "3:payer.zip"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	_, err = DecodeInput(strings.NewReader(`{"bank":"341","layout":400,"created":"yesterday"}`))
+	var ps Problems
+	if !errors.As(err, &ps) || ps[0].Field != "created" {
+		t.Errorf("created: got %v", err)
+	}
+}

@@ -416,3 +416,50 @@ var sicrediReasons = reasonTable{
 	"XA": "Pago com cheque – bloqueado 120 horas",
 	"XB": "Pago com cheque – bloqueado 144 horas",
 }
+
+// Sicoob (756): "Layouts para troca de informações", planilha "04.Retorno
+// – CNAB400", Fevereiro/2017 (the CBR643 layout): the nosso número is
+// 63-73 with its check digit in 74; "Código de Baixa/Recusa" (81-82) is
+// the one reason, whose codes the planilha does not list. The planilha
+// lists no rejection movement.
+var sicoob400 = register(&layout{
+	bank: "756", bankName: "Sicoob", width: cnab.CNAB400,
+	document: "Sicoob – Layouts para troca de informações, Fevereiro/2017, planilha 04.Retorno – CNAB400",
+	details: map[byte]*record{'1': {name: "detail", fields: []field{
+		fd(38, 62, "Número de Controle do Participante", kindText, toControl),
+		fd(63, 73, "Nosso Número", kindDigits, toOurNumber),
+		fd(74, 74, "DV Nosso Número", kindText, toOurDigit),
+		fd(81, 82, "Código de Baixa/Recusa", kindReasons, toReasons),
+		fd(107, 108, "Carteira/Modalidade", kindText, toWallet),
+		fd(109, 110, "Comando/Movimento", kindCode, toCode),
+		fd(111, 116, "Data da Entrada/Liquidação", kindDate6, toDate),
+		fd(117, 126, "Seu Número/Número atribuído pela Empresa", kindText, toDocument),
+		fd(147, 152, "Data Vencimento Título", kindDate6, toDue),
+		fd(153, 165, "Valor Titulo", kindMoney, toAmount),
+		fd(176, 181, "Data do crédito", kindDate6, toCreditDate),
+		fd(182, 188, "Valor da Tarifa", kindMoney, toFee),
+		fd(189, 201, "Outras despesas", kindMoney, toOtherExpenses),
+		fd(215, 227, "IOF do desconto", kindMoney, toIOF),
+		fd(228, 240, "Valor do abatimento", kindMoney, toAbatement),
+		fd(241, 253, "Desconto concedido", kindMoney, toDiscount),
+		fd(254, 266, "Valor recebido", kindMoney, toPaid),
+		fd(267, 279, "Juros de Mora", kindMoney, toInterest),
+		fd(280, 292, "Outros recebimentos", kindMoney, toOtherCredits),
+		fd(306, 318, "Valor do Lançamento", kindMoney, toCredited),
+	}}},
+	sequence: [2]int{101, 107},
+	codes: occTable{
+		"02": {EntryConfirmed, "Confirmação Entrada Título", nil},
+		"04": {Other, "Transferência de carteira/Entrada", nil},
+		"05": {Paid, "Liquidação Sem Registro", nil},
+		"06": {Paid, "Liquidação Normal", nil},
+		"09": {WrittenOff, "Baixa de Titulo", nil},
+		"10": {WrittenOff, "Baixa Solicitada (Baixa - Pedido Beneficiário)", nil},
+		"11": {Other, "Títulos em Ser", nil},
+		"14": {InstructionConfirmed, "Alteração de Vencimento", nil},
+		"15": {Paid, "Liquidação em Cartório", nil},
+		"23": {Protest, "Encaminhado a Protesto", nil},
+		"27": {InstructionConfirmed, "Confirmação Alteração Dados", nil},
+		"48": {InstructionConfirmed, "Confirmação de instrução de transferência de carteira/modalidade de cobrança", nil},
+	},
+})

@@ -130,8 +130,8 @@ func (rd *Reader) Next() (Event, error) {
 			}
 			return Event{}, io.EOF
 		}
-		if line == "" {
-			continue // blank lines (a final empty line, a stray CR LF)
+		if line == "" || line == "\x1a" {
+			continue // a final empty line, a stray CR LF, the DOS end-of-file mark
 		}
 		if rd.done {
 			return Event{}, rd.lineErr("", "a line after the file trailer")

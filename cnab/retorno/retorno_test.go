@@ -245,6 +245,7 @@ func TestLineEndings(t *testing.T) {
 		"CR LF":            strings.ReplaceAll(lf, "\n", "\r\n") + "\r\n",
 		"no final newline": lf,
 		"trailing blank":   lf + "\n\n",
+		"end-of-file mark": lf + "\r\n\x1a", // Banrisul ends its files with 0x1A
 	} {
 		_, got := readAll(t, []byte(in), Options{})
 		if !reflect.DeepEqual(got, want) {

@@ -190,7 +190,27 @@ func collection400Files() []*sampleFile {
 	sicredi := withNN(collectionSamples(febrabanSampleCodes, map[Occurrence][]string{Paid: {"A8"}, Rejected: {"08", "48"}}),
 		func(i int) (string, string) { return fmt.Sprintf("262%05d", 20+i), fmt.Sprint(8 - i) })
 	sicredi[1].fine = 3000
+	var sicoob []sample // the planilha has no rejection movement
+	for _, s := range withNN(collectionSamples(febrabanSampleCodes, map[Occurrence][]string{WrittenOff: {"01"}}),
+		func(i int) (string, string) { return fmt.Sprintf("%011d", 777+i), fmt.Sprint(i + 1) }) {
+		if s.class != Rejected {
+			sicoob = append(sicoob, s)
+		}
+	}
 	return []*sampleFile{
+		{
+			name: "756_400.ret", bank: "756", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: false, undescribed: true,
+			items: withWallet(mask(sicoob, "payer"), "01"),
+			build: cnab400{typ: "1",
+				header: func(l line) { l.put(77, "756 - BANCOOB S/A").num(101, 107, 42) },
+				detail: func(l line, s sample) {
+					l.put(38, s.control).put(63, s.nn).put(74, s.dv).put(81, reasonField(s.reasons)).put(107, s.wallet).
+						put(109, s.code).date6(111, s.date).put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).
+						date6(176, s.credit).num(182, 188, s.fee).num(189, 201, s.otherExp).num(215, 227, s.iof).
+						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).
+						num(280, 292, s.otherCred).num(306, 318, s.credited)
+				}}.build,
+		},
 		{
 			name: "033_400.ret", bank: "033", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true, undescribed: true,
 			items: withWallet(mask(santander, "credited"), "5"),

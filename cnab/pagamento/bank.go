@@ -26,6 +26,12 @@ type bank struct {
 	forma func(s *state) string
 	// checkPayer applies the bank's own rules to the payer.
 	checkPayer func(s *state)
+	// checkPayment, when set, applies the bank's own rules to a payment
+	// that passed the common checks.
+	checkPayment func(s *state)
+	// pixFileOnly: the bank takes PIX payments only in a file of their
+	// own (Remittance.PIX).
+	pixFileOnly bool
 }
 
 var banks = map[string]*bank{}

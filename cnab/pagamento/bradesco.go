@@ -8,7 +8,7 @@ package pagamento
 var bradesco = register(&bank{
 	code: "237", name: "BANCO BRADESCO S.A.",
 	document: "Manual de Procedimentos Multipag Bradesco (240 Posições), Versão 6 – julho/2023",
-	eol:      "\r\n", finalEOL: true,
+	eol:      "\r\n", finalEOL: true, pixFileOnly: true,
 	fileHeader:   &bradescoFileHeader,
 	fileTrailer:  &bradescoFileTrailer,
 	batchTrailer: &bradescoBatchTrailer,
@@ -87,12 +87,29 @@ func segment240(bank, letter string) []field {
 }
 
 // payerAccount240 is positions 18-102 of the FEBRABAN file and batch
-// headers: the payer's document, agreement, account and name.
+// headers: the payer's document, agreement (G007, as text), account and
+// name.
 func payerAccount240() []field {
+	return payerAccountConv(text(33, 52, "Código do Convênio no Banco", "payer.covenant", payerCovenant))
+}
+
+// payerAccountConv is positions 18-102 with the bank's own form of the
+// agreement code in 33-52.
+func payerAccountConv(covenant ...field) []field {
+	return fields(
+		[]field{
+			num(18, 18, "Tipo de Inscrição da Empresa", "payer.document", payerDocKind),
+			digits(19, 32, "Número de Inscrição da Empresa", "payer.document", payerDoc),
+		},
+		covenant,
+		payerAccount53to102(),
+	)
+}
+
+// payerAccount53to102 is the payer's agency, account, check digits and
+// name (G008 to G013).
+func payerAccount53to102() []field {
 	return []field{
-		num(18, 18, "Tipo de Inscrição da Empresa", "payer.document", payerDocKind),
-		digits(19, 32, "Número de Inscrição da Empresa", "payer.document", payerDoc),
-		text(33, 52, "Código do Convênio no Banco", "payer.covenant", payerCovenant),
 		digits(53, 57, "Agência Mantenedora da Conta", "payer.agency", payerAgency),
 		text(58, 58, "Dígito Verificador da Agência", "payer.agency_digit", payerAgencyDigit),
 		digits(59, 70, "Número da Conta Corrente", "payer.account", payerAccount),
@@ -311,22 +328,28 @@ var bradescoB = record{name: "segment B", detail: true, fields: fields(
 	},
 )}
 
-// bradescoBPix is segment B of a PIX (G100, G101): the forma de
-// iniciação, the beneficiary's document, and the key or, for a PIX to
-// account data, the account type and ISPB.
-var bradescoBPix = record{name: "segment B (PIX)", detail: true, fields: fields(
-	segment240("237", "B"),
-	[]field{
-		text(15, 17, "Forma de Iniciação", "pix_key_type", initiation),
-		num(18, 18, "Tipo de Inscrição do Favorecido", "beneficiary.document", benefDocKind),
-		digits(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
-		blank(33, 67, "Informação 10: TX ID"),
-		blank(68, 127, "Informação 11: informação entre usuários"),
-		raw(128, 226, "Informação 12: chave Pix ou tipo de conta", "pix_key", keyOrAccountType),
-		zero(227, 232, "Uso Exclusivo para o SIAPE"),
-		digits(233, 240, "Código ISPB", "account.ispb", pixISPB),
-	},
-)}
+// bradescoBPix is segment B of a PIX (G100, G101).
+var bradescoBPix = febrabanBPix("237")
+
+// febrabanBPix is segment B of a PIX in the FEBRABAN 240 layout with the
+// PIX fields (G100, G101): the forma de iniciação, the beneficiary's
+// document, and the key or, for a PIX to account data, the account type
+// and ISPB.
+func febrabanBPix(bank string) record {
+	return record{name: "segment B (PIX)", detail: true, fields: fields(
+		segment240(bank, "B"),
+		[]field{
+			text(15, 17, "Forma de Iniciação", "pix_key_type", initiation),
+			num(18, 18, "Tipo de Inscrição do Favorecido", "beneficiary.document", benefDocKind),
+			digits(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
+			blank(33, 67, "Informação 10: TX ID"),
+			blank(68, 127, "Informação 11: informação entre usuários"),
+			raw(128, 226, "Informação 12: chave Pix ou tipo de conta", "pix_key", keyOrAccountType),
+			zero(227, 232, "Uso Exclusivo para o SIAPE"),
+			digits(233, 240, "Código ISPB", "account.ispb", pixISPB),
+		},
+	)}
+}
 
 // initiation is G100: 01 phone key, 02 e-mail key, 03 CPF/CNPJ key, 04
 // random key, 05 account data.
@@ -412,29 +435,43 @@ var bradescoJ52 = record{name: "segment J-52", detail: true, fields: fields(
 	j52Parties240(),
 )}
 
-var bradescoBatchTrailer = record{name: "batch trailer", fields: fields(
-	control240("237", "", "5"),
-	[]field{
-		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
-		num(18, 23, "Quantidade de Registros do Lote", "", batchRecordCount),
-		num(24, 41, "Somatória de Valores", "", batchTotal),
-		zero(42, 59, "Somatória de Quantidade de Moedas"),
-		zero(60, 65, "Número Aviso de Débito"),
-		blank(66, 230, "Uso Exclusivo FEBRABAN/CNAB"),
-		blank(231, 240, "Códigos das Ocorrências p/ Retorno"),
-	},
-)}
+var (
+	bradescoBatchTrailer = febrabanBatchTrailer("237")
+	bradescoFileTrailer  = febrabanFileTrailer("237")
+)
 
-var bradescoFileTrailer = record{name: "file trailer", fields: fields(
-	control240("237", "9999", "9"),
-	[]field{
-		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
-		num(18, 23, "Quantidade de Lotes do Arquivo", "", batchNumber),
-		num(24, 29, "Quantidade de Registros do Arquivo", "", recordNumber),
-		zero(30, 35, "Qtde. de Contas p/ Conc. (Lotes)"),
-		blank(36, 240, "Uso Exclusivo FEBRABAN/CNAB"),
-	},
-)}
+// febrabanBatchTrailer is the FEBRABAN batch trailer of a payment batch:
+// record count, sum of the amounts, zeros for currency quantity and
+// debit notice.
+func febrabanBatchTrailer(bank string) record {
+	return record{name: "batch trailer", fields: fields(
+		control240(bank, "", "5"),
+		[]field{
+			blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
+			num(18, 23, "Quantidade de Registros do Lote", "", batchRecordCount),
+			num(24, 41, "Somatória de Valores", "", batchTotal),
+			zero(42, 59, "Somatória de Quantidade de Moedas"),
+			zero(60, 65, "Número Aviso de Débito"),
+			blank(66, 230, "Uso Exclusivo FEBRABAN/CNAB"),
+			blank(231, 240, "Códigos das Ocorrências p/ Retorno"),
+		},
+	)}
+}
+
+// febrabanFileTrailer is the FEBRABAN file trailer: batch and record
+// counts, zeros for the accounts to reconcile.
+func febrabanFileTrailer(bank string) record {
+	return record{name: "file trailer", fields: fields(
+		control240(bank, "9999", "9"),
+		[]field{
+			blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
+			num(18, 23, "Quantidade de Lotes do Arquivo", "", batchNumber),
+			num(24, 29, "Quantidade de Registros do Arquivo", "", recordNumber),
+			zero(30, 35, "Qtde. de Contas p/ Conc. (Lotes)"),
+			blank(36, 240, "Uso Exclusivo FEBRABAN/CNAB"),
+		},
+	)}
+}
 
 func padRight(s string, n int) string {
 	for len(s) < n {

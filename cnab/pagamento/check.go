@@ -108,16 +108,28 @@ func checkPayment(s *state) {
 	default:
 		s.fail("kind", "unknown kind "+strconv.Quote(string(p.Kind))+": want transfer, pix, pix_key or boleto")
 	}
-	known := p.Kind == KindTransfer || p.Kind == KindPIX || p.Kind == KindPIXKey || p.Kind == KindBoleto
-	if isPIX := p.Kind == KindPIX || p.Kind == KindPIXKey; known && isPIX != s.rem.PIX {
-		if s.rem.PIX {
-			s.fail("kind", "this file is a PIX file (pix set): it takes PIX payments only")
-		} else {
-			s.fail("kind", "bank "+s.rem.Bank+" takes PIX payments in a file of their own: set pix in the remittance")
-		}
+	checkPIXFile(s)
+	if s.errs == 0 && s.bank.checkPayment != nil {
+		s.bank.checkPayment(s)
 	}
 	if s.errs == 0 {
 		s.forma = s.bank.forma(s)
+	}
+}
+
+// checkPIXFile applies the rule of a PIX file: with Remittance.PIX set
+// every payment must be a PIX one; without it, a bank that takes PIX
+// payments only in a file of their own refuses them.
+func checkPIXFile(s *state) {
+	p := s.p
+	known := p.Kind == KindTransfer || p.Kind == KindPIX || p.Kind == KindPIXKey || p.Kind == KindBoleto
+	isPIX := p.Kind == KindPIX || p.Kind == KindPIXKey
+	switch {
+	case !known:
+	case s.rem.PIX && !isPIX:
+		s.fail("kind", "this file is a PIX file (pix set): it takes PIX payments only")
+	case !s.rem.PIX && isPIX && s.bank.pixFileOnly:
+		s.fail("kind", "bank "+s.rem.Bank+" takes PIX payments in a file of their own: set pix in the remittance")
 	}
 }
 

@@ -10,7 +10,7 @@ package pagamento
 var itau = register(&bank{
 	code: "341", name: "BANCO ITAU SA",
 	document: "SISPAG Layout de Arquivos CNAB240 Versão 80 (Abril 2012), with the PIX and J-52 fields of version 086",
-	eol:      "\r\n", finalEOL: true,
+	eol:      "\r\n", finalEOL: true, pixFileOnly: true,
 	fileHeader:   &itauFileHeader,
 	fileTrailer:  &itauFileTrailer,
 	batchTrailer: &itauBatchTrailer,

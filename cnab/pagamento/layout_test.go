@@ -143,6 +143,82 @@ func TestDocumentPositions(t *testing.T) {
 			{12, 15, 17, "   ", "no key type for account data"},
 			{12, 128, 227, strings.Repeat(" ", 100), "no key for account data"},
 		},
+		// Particularidades BB (PgtVer03BB): 07.0/11.1 BB1-BB4, 20.0, 07.1,
+		// 06.1, 08.3A, 14.3A, 07.4.J52.
+		"001": {
+			{1, 1, 8, "00100000", "file header control"},
+			{1, 33, 52, "000123456" + "0126" + "       ", "07.0 BB1 convênio (9), BB2 0126, BB3/BB4 blanks"},
+			{1, 53, 72, "0123450000000987654 ", "12.0 DV ag/conta blank"},
+			{1, 103, 132, padRight("BANCO DO BRASIL S.A.", 30), "14.0 bank name"},
+			{1, 158, 171, "000042" + "083" + "00000", "19.0 NSA, 20.0 layout 083, 21.0 density"},
+			{2, 9, 17, "C2041042 ", "04.1 C, 05.1 service 20, 06.1 forma 41, 07.1 batch layout 042"},
+			{2, 33, 52, "000123456" + "0126" + "       ", "11.1 BB1-BB4"},
+			{2, 223, 240, strings.Repeat(" ", 18), "26.1, 27.1 blanks (no P014)"},
+			{3, 14, 23, "A000018237", "06.3A 0, 07.3A 00, 08.3A câmara 018 for forma 41, bank"},
+			{3, 74, 93, padRight("REPASSE-0001", 20), "16.3A seu número"},
+			{3, 178, 230, strings.Repeat(" ", 42) + "00007CC   0", "24.3A blank, 26.3A TED purpose, 27.3A, 29.3A aviso 0"},
+			{4, 14, 32, "B   100052998224725", "07.3B, 08.3B beneficiary CPF"},
+			{4, 226, 240, "0000000" + strings.Repeat(" ", 8), "24.3B aviso, 25.3B SIAPE zeros, 26.3B blanks"},
+			{6, 12, 13, "43", "TED mesma titularidade"},
+			{10, 12, 13, "01", "crédito em conta corrente BB"},
+			{11, 18, 43, "000001" + "01234 000000055555" + "1 ", "câmara 000 for a BB account; 14.3A blank"},
+			{14, 12, 13, "05", "crédito em conta poupança BB"},
+			{15, 24, 43, "01234X0000010203045 ", "agency digit X"},
+			{18, 9, 16, "C2031030", "boleto of another bank, batch layout 030"},
+			{19, 14, 17, "J000", "06.3J, 07.3J"},
+			{19, 223, 224, "09", "19.3J currency"},
+			{20, 14, 19, "J 0052", "07.4.J52 instruction 00, 08.4.J52 52"},
+			{21, 100, 167, "000000000089990" + "000000000001000" + "000000000000000" + "10122026" + "000000000088990", "nominal, discount, no surcharge, date, paid"},
+			{23, 18, 41, "000006000000000000238990", "batch trailer count and total"},
+			{24, 1, 35, "00199999         000005000024000000", "file trailer: 5 batches, 24 records, 07.9 zeros"},
+		},
+		// Santander, Pagamento a Fornecedores (Agosto/2009) as transcribed.
+		"033": {
+			{1, 33, 52, "00000001234567890123", "convênio as 20 digits"},
+			{1, 103, 132, padRight("BANCO SANTANDER", 30), "bank name"},
+			{1, 158, 171, "000042" + "060" + "00000", "NSA, layout 060, density"},
+			{2, 9, 17, "C2041031 ", "forma 41, batch layout 031"},
+			{3, 18, 23, "018001", "câmara TED"},
+			{3, 220, 230, "00007CC   0", "TED purpose, account type, aviso"},
+			{4, 211, 240, "0000" + strings.Repeat(" ", 11) + "0000" + "0" + strings.Repeat(" ", 10), "TED time, history code, aviso"},
+			{10, 12, 13, "01", "crédito em conta Santander"},
+			{11, 18, 23, "000033", "câmara 000"},
+			{14, 9, 16, "C2031030", "boleto of another bank, batch layout 030"},
+			{16, 14, 19, "J 0152", "J-52 movement 01 (C004)"},
+			{17, 130, 144, "000000000001550", "surcharge accepted"},
+		},
+		"033_pix": {
+			{2, 9, 17, "C2045031 ", "forma 45, batch layout 031"},
+			{3, 18, 43, "009000" + "00000 000000000000  ", "câmara 009, no account for a key"},
+			{4, 14, 17, "B01 ", "G100 phone key"},
+			{4, 128, 141, "+5511987654321", "key"},
+			{11, 18, 23, "009260", "PIX to account data: câmara and bank"},
+			{12, 15, 17, "05 ", "G100 account data"},
+			{12, 128, 129, "02", "account type"},
+			{12, 233, 240, "18236120", "ISPB"},
+			{14, 1, 29, "03399999         000001000014", "file trailer"},
+		},
+		// Sicoob: FEBRABAN 08.7 with Sicoob's constants as transcribed.
+		"756": {
+			{1, 33, 52, strings.Repeat(" ", 20), "no covenant: blanks"},
+			{1, 103, 132, padRight("BANCO COOPERATIVO SICOOB S.A.", 30), "bank name"},
+			{1, 158, 171, "000042" + "087" + "01600", "NSA, layout 087, density 01600"},
+			{2, 9, 17, "C2041045 ", "forma 41, batch layout 045"},
+			{10, 12, 13, "01", "crédito em conta Sicoob"},
+			{11, 18, 23, "000756", "câmara 000"},
+			{14, 9, 16, "C2031040", "boleto of another bank, batch layout 040"},
+			{16, 14, 19, "J 0152", "J-52 movement 01"},
+			{20, 9, 16, "C2045045", "a PIX batch in the same file"},
+			{21, 18, 20, "009", "câmara SPI"},
+			{22, 15, 17, "01 ", "G100 phone key"},
+			{24, 1, 29, "75699999         000005000024", "file trailer"},
+		},
+		"756_pix": {
+			{2, 12, 16, "45045", "forma 45, batch layout 045"},
+			{10, 15, 17, "04 ", "G100 random key"},
+			{10, 128, 163, "123e4567-e89b-12d3-a456-426614174000", "key in lower case"},
+			{12, 15, 17, "05 ", "G100 account data"},
+		},
 	}
 	for name, ps := range cases {
 		got, _ := writeInput(t, name)
@@ -221,6 +297,17 @@ func TestProblems(t *testing.T) {
 			p.Barcode = "34199165600001500001091234567881234512345000"
 		}, "due"},
 		{"Itaú account with a long agency", "341", false, func(p *Payment) { p.Account.Bank, p.Account.Agency = "341", "12345" }, "account"},
+		{"PIX at Banco do Brasil", "001", false, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "+5511987654321"; p.PIXKeyType = KeyPhone }, "kind"},
+		{"Banco do Brasil boleto with interest", "001", false, func(p *Payment) {
+			p.Kind, p.Due, p.Date, p.Cents = KindBoleto, cnab.Date{Year: 2026, Month: 12, Day: 10}, cnab.Date{Year: 2026, Month: 12, Day: 10}, 150100
+			p.Surcharge = decimal.RequireFromString("1.00")
+			p.Barcode = "34199165600001500001091234567881234512345000"
+		}, "surcharge"},
+		{"Banco do Brasil overdue boleto", "001", false, func(p *Payment) {
+			p.Kind, p.Due, p.Date, p.Cents = KindBoleto, cnab.Date{Year: 2026, Month: 12, Day: 10}, cnab.Date{Year: 2026, Month: 12, Day: 11}, 150000
+			p.Barcode = "34199165600001500001091234567881234512345000"
+		}, "date"},
+		{"transfer in a Sicoob PIX file", "756", true, func(p *Payment) {}, "kind"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -277,6 +364,9 @@ func TestRemittanceProblems(t *testing.T) {
 		{func(r *Remittance) { r.Payer.Covenant = "" }, "payer.covenant"},
 		{func(r *Remittance) { r.Payer.Address.ZIP = "123" }, "payer.address.zip"},
 		{func(r *Remittance) { r.Bank = "341"; r.Payer.AccountDigit = "12" }, "payer.account_digit"},
+		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "" }, "payer.covenant"},
+		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "1234567890" }, "payer.covenant"},
+		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "AB-1" }, "payer.covenant"},
 	}
 	for _, c := range cases {
 		r := testRemittance("237")
@@ -321,6 +411,36 @@ func TestBatchSplit(t *testing.T) {
 	}
 	if got := ls[len(ls)-1][17:29]; got != "000003000018" {
 		t.Errorf("file trailer counts %q", got)
+	}
+}
+
+// TestPIXBeside checks that the banks without a PIX-only file rule take a
+// PIX batch in the same file as transfers, and those with it do not.
+func TestPIXBeside(t *testing.T) {
+	t.Parallel()
+	pixKey := testTransfer()
+	pixKey.Kind, pixKey.PIXKey, pixKey.PIXKeyType = KindPIXKey, "+5511987654321", KeyPhone
+	for _, c := range []struct {
+		bank string
+		ok   bool
+	}{{"033", true}, {"756", true}, {"237", false}, {"341", false}} {
+		sum, err := WriteAll(&bytes.Buffer{}, testRemittance(c.bank), func(yield func(Payment) bool) {
+			_ = yield(testTransfer()) && yield(pixKey)
+		})
+		if got := err == nil; got != c.ok {
+			t.Errorf("bank %s: a transfer and a PIX in one file: err %v, want ok=%v", c.bank, err, c.ok)
+		}
+		if c.ok && sum.Batches != 2 {
+			t.Errorf("bank %s: %d batches, want 2", c.bank, sum.Batches)
+		}
+	}
+}
+
+// TestSupported checks the banks listed.
+func TestSupported(t *testing.T) {
+	t.Parallel()
+	if got, want := strings.Join(Supported(), ","), "001,033,237,341,756"; got != want {
+		t.Errorf("Supported() = %s, want %s", got, want)
 	}
 }
 

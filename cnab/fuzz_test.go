@@ -45,6 +45,8 @@ func FuzzInput(f *testing.F) {
 		for title, err := range in.Each() {
 			if err == nil {
 				err = w.Write(title)
+			} else {
+				w.Skip()
 			}
 			var ps Problems
 			if err != nil && (!errors.As(err, &ps) || len(ps) == 0) {

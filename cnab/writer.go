@@ -132,6 +132,11 @@ func (w *Writer) Write(t Title) error {
 	return w.err
 }
 
+// Skip counts a title the caller could not even turn into a Title (a JSON
+// error, a missing database row) as rejected: later titles keep their
+// index in the input, and Close reports the file incomplete.
+func (w *Writer) Skip() { w.fails++ }
+
 // Close writes the trailer records and flushes. It returns ErrIncomplete
 // (and writes no trailer) when a title was rejected.
 func (w *Writer) Close() error {

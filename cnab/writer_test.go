@@ -568,3 +568,22 @@ func TestJSONProblemsForEveryTitle(t *testing.T) {
 		t.Errorf("created: got %v", err)
 	}
 }
+
+func TestSkipKeepsIndexes(t *testing.T) {
+	t.Parallel()
+	rem, titles := sample(t, "341_400")
+	w, err := NewWriter(&bytes.Buffer{}, rem, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Skip() // title 0 did not decode
+	bad := titles[0]
+	bad.Payer.Name = ""
+	var ps Problems
+	if err := w.Write(bad); !errors.As(err, &ps) || ps[0].Title != 1 {
+		t.Errorf("got %v, want a problem on title 1", err)
+	}
+	if err := w.Close(); !errors.Is(err, ErrIncomplete) {
+		t.Errorf("Close: got %v, want ErrIncomplete", err)
+	}
+}

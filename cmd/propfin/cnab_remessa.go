@@ -92,6 +92,8 @@ func writeRemessa(ctx context.Context, w io.Writer, in cnab.Input, stderr io.Wri
 		}
 		if err == nil {
 			err = wr.Write(title)
+		} else {
+			wr.Skip()
 		}
 		if err != nil {
 			if rerr := reportProblems(err, print); !errors.Is(rerr, errReported) {

@@ -117,3 +117,24 @@ func TestCnabRemessaUsage(t *testing.T) {
 		t.Errorf("missing file: exit %d, want 1", code)
 	}
 }
+
+// TestCnabRemessaIndexes checks that a title that does not decode keeps
+// the later titles' indexes in step with the input.
+func TestCnabRemessaIndexes(t *testing.T) {
+	t.Parallel()
+	input, err := os.ReadFile("../../cnab/testdata/237_400.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(input), `"our_number": 1,`, `"our_number": "one",`, 1)
+	bad = strings.Replace(bad, `"zip": "01001000"`, `"zip": "0100"`, 1)
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"cnab", "remessa", "-"}, strings.NewReader(bad), &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"error: title 0: our_number: want a whole number", "error: title 1: payer.zip"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q: want %q", stderr.String(), want)
+		}
+	}
+}

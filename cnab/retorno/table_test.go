@@ -1,0 +1,139 @@
+package retorno
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// allRecords lists every record table with its layout's width.
+func allRecords() map[string]struct {
+	rec   *record
+	width int
+} {
+	out := map[string]struct {
+		rec   *record
+		width int
+	}{}
+	add := func(name string, r *record, w int) {
+		if r != nil {
+			out[name] = struct {
+				rec   *record
+				width int
+			}{r, w}
+		}
+	}
+	for k, l := range layouts {
+		prefix := fmt.Sprintf("%s/%d", k.bank, k.width)
+		for typ, r := range l.details {
+			add(fmt.Sprintf("%s detail %c", prefix, typ), r, int(k.width))
+		}
+		add(prefix+" segment T", l.segT, 240)
+		add(prefix+" segment U", l.segU, 240)
+		if p := l.payment; p != nil {
+			add(prefix+" payment A", p.segA, 240)
+			add(prefix+" payment B", p.segB, 240)
+			add(prefix+" payment J", p.segJ, 240)
+		}
+	}
+	return out
+}
+
+// TestTables checks every record table: fields inside the record, in
+// order and not overlapping, of the width their kind reads, one field
+// per event field, and an occurrence code in every record that starts
+// an event.
+func TestTables(t *testing.T) {
+	t.Parallel()
+	for name, r := range allRecords() {
+		last := 0
+		seen := map[slot]string{}
+		for _, f := range r.rec.fields {
+			if f.start < 1 || f.end > r.width || f.start > f.end {
+				t.Errorf("%s: %s %d-%d outside 1-%d", name, f.name, f.start, f.end, r.width)
+			}
+			if f.start <= last {
+				t.Errorf("%s: %s starts at %d, before the end of the previous field (%d)", name, f.name, f.start, last)
+			}
+			last = f.end
+			if prev, ok := seen[f.to]; ok && f.to != 0 {
+				t.Errorf("%s: %s and %s fill the same event field", name, prev, f.name)
+			}
+			seen[f.to] = f.name
+			w := f.width()
+			ok := true
+			switch f.kind {
+			case kindCode:
+				ok = w == 2
+			case kindMoney:
+				ok = slices.Contains([]int{7, 13, 15}, w)
+			case kindDate6:
+				ok = w == 6
+			case kindDate8, kindDateYMD:
+				ok = w == 8
+			case kindReasons, kindCodes:
+				ok = w%2 == 0
+			case kindReasons3:
+				ok = w%3 == 0
+			}
+			if !ok {
+				t.Errorf("%s: %s is %d wide, not a width %s reads", name, f.name, w, f.kind)
+			}
+		}
+	}
+	for k, l := range layouts {
+		for typ, r := range l.details {
+			if !hasSlot(r, toCode) {
+				t.Errorf("%s/%d detail %c has no occurrence code", k.bank, k.width, typ)
+			}
+		}
+		if l.segT != nil && !hasSlot(l.segT, toCode) {
+			t.Errorf("%s/%d segment T has no occurrence code", k.bank, k.width)
+		}
+		if p := l.payment; p != nil && (!hasSlot(p.segA, toReasons) || !hasSlot(p.segJ, toReasons)) {
+			t.Errorf("%s/%d payment segments without occurrence codes", k.bank, k.width)
+		}
+		if (l.width == 400) != (l.details != nil) || (l.width == 240) != (l.segT != nil && l.segU != nil) {
+			t.Errorf("%s/%d: records do not match the layout", k.bank, k.width)
+		}
+	}
+	want := []string{
+		"001/240+pagamento", "001/400", "033/240+pagamento", "033/400", "041/240", "041/400", "104/240",
+		"237/240+pagamento", "237/400", "341/240+pagamento", "341/400", "748/240", "748/400",
+		"756/240+pagamento", "756/400",
+	}
+	if got := Supported(); !slices.Equal(got, want) {
+		t.Errorf("Supported() = %v, want %v", got, want)
+	}
+	if Document("341", 400) == "" || Document("104", 400) != "" {
+		t.Errorf("Document: %q, %q", Document("341", 400), Document("104", 400))
+	}
+}
+
+func hasSlot(r *record, s slot) bool {
+	for _, f := range r.fields {
+		if f.to == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEveryCodeClassified checks that every table entry has a class and
+// a description.
+func TestEveryCodeClassified(t *testing.T) {
+	t.Parallel()
+	check := func(name string, codes occTable) {
+		for c, o := range codes {
+			if o.class == "" || o.class == Unknown || o.text == "" || len(c) != 2 {
+				t.Errorf("%s code %q: %+v", name, c, o)
+			}
+		}
+	}
+	for k, l := range layouts {
+		check(fmt.Sprintf("%s/%d", k.bank, k.width), l.codes)
+		if l.payment != nil {
+			check(fmt.Sprintf("%s/%d payments", k.bank, k.width), l.payment.codes)
+		}
+	}
+}

@@ -15,7 +15,7 @@ func pagamentoTestdata(name string) string {
 
 func TestCnabPagamentoGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"237", "341_pix"} {
+	for _, name := range []string{"001", "033", "033_pix", "237", "341_pix", "756", "756_pix"} {
 		want, err := os.ReadFile(pagamentoTestdata(name + ".rem"))
 		if err != nil {
 			t.Fatal(err)

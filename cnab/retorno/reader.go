@@ -122,11 +122,16 @@ func (rd *Reader) Next() (Event, error) {
 		}
 		if !ok {
 			rd.fatal = true
+			var err error
+			if !rd.done {
+				err = &LineError{Line: rd.line + 1, Reason: "the file ends without its trailer (truncated?)"}
+			}
 			if rd.hasPend {
+				rd.queued = err
 				return rd.emitPending(), nil
 			}
-			if !rd.done {
-				return Event{}, &LineError{Line: rd.line + 1, Reason: "the file ends without its trailer (truncated?)"}
+			if err != nil {
+				return Event{}, err
 			}
 			return Event{}, io.EOF
 		}

@@ -274,6 +274,33 @@ func TestUTF8Names(t *testing.T) {
 	}
 }
 
+// TestTruncated240 reads a CNAB 240 file cut after a title's segments:
+// the title is returned, then the missing trailer is reported.
+func TestTruncated240(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/748_240.ret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\r\n")
+	rd, err := NewReader(strings.NewReader(strings.Join(lines[:6], "\r\n")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for ev, err := range rd.All() {
+		if err != nil {
+			got = append(got, err.Error())
+		} else {
+			got = append(got, ev.Code)
+		}
+	}
+	want := []string{"02", "06", "line 7: the file ends without its trailer (truncated?)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 func TestTrailerCount(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile("testdata/001_240.ret")

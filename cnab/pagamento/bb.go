@@ -3,7 +3,8 @@ package pagamento
 import "strings"
 
 // Banco do Brasil (001): "Arquivo de Pagamentos – Particularidades BB,
-// Leiaute CNAB 240" (the spreadsheet PgtVer03BB, July 2019), which lists
+// Leiaute CNAB 240" (the bank's spreadsheet PgtVer03BB, undated, in a
+// copy public since July 2016), which lists
 // the FEBRABAN 240 payment layout field by field ("Campo" 01.0 to 08.9)
 // with the bank's notes. Positions below are FEBRABAN's, which the
 // document keeps; the differences are the agreement code (07.0 and 11.1,
@@ -13,7 +14,7 @@ import "strings"
 // and 43, so PIX payments are refused here (docs/cnab-pagamento.md).
 var bancoDoBrasil = register(&bank{
 	code: "001", name: "BANCO DO BRASIL S.A.",
-	document: "Arquivo de Pagamentos – Particularidades BB, Leiaute CNAB 240 (PgtVer03BB, julho/2019)",
+	document: "Arquivo de Pagamentos – Particularidades BB, Leiaute CNAB 240 (PgtVer03BB)",
 	eol:      "\r\n", finalEOL: true,
 	fileHeader:   &bbFileHeader,
 	fileTrailer:  &bbFileTrailer,

@@ -12,7 +12,8 @@ import (
 // number and the paying company's account.
 type Remittance struct {
 	// Bank is the three-digit code of the bank that debits the payer's
-	// account and runs the payments: "237" or "341".
+	// account and runs the payments: one of Supported() ("001", "033",
+	// "237", "341", "756").
 	Bank string `json:"bank"`
 	// Sequence is the file sequence number (NSA), increasing by one for
 	// every file sent to the bank for this agreement. The caller keeps
@@ -21,9 +22,11 @@ type Remittance struct {
 	// Created is the date and time written in the header as the file's
 	// generation time.
 	Created time.Time `json:"created"`
-	// PIX marks a file that holds PIX payments only. Bradesco and Itaú
-	// take PIX payments in files of their own: with PIX set every
-	// payment must be a PIX one, without it none may be.
+	// PIX marks a file that holds PIX payments only: with PIX set every
+	// payment must be a PIX one. Bradesco and Itaú take PIX payments only
+	// in such a file; Santander and Sicoob also take them in a batch of
+	// their own beside other batches; Banco do Brasil's layout has no
+	// PIX.
 	PIX bool `json:"pix,omitempty"`
 	// Payer is the company whose account is debited.
 	Payer Payer `json:"payer"`
@@ -41,7 +44,9 @@ type Payer struct {
 	Account      string `json:"account"`
 	AccountDigit string `json:"account_digit"`
 	// Covenant is the bank's code of the payment agreement (código do
-	// convênio); required by Bradesco, not used by Itaú.
+	// convênio): required by Bradesco; by Banco do Brasil (up to 9
+	// digits) and Santander (up to 20 digits); optional at Sicoob; not
+	// used by Itaú.
 	Covenant string  `json:"covenant,omitempty"`
 	Address  Address `json:"address,omitzero"`
 }

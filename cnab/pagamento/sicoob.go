@@ -2,13 +2,15 @@ package pagamento
 
 // Sicoob (756): we found no copy of Sicoob's own payment layout ("Layout
 // CNAB 240 Pagamentos"). Sicoob follows the FEBRABAN 240 layout version
-// 08.7; the constants below come from two public transcriptions of Sicoob
-// payment files: the TransferenciaSicoob writer of the cnab240 Ruby
-// library (file layout 087, batch layouts 045 for segments A and B and
-// 040 for segment J) and a published Sicoob remittance script citing the
-// Sicoob manual's G029, P001, G100 and G101 (file layout 087, density
-// 01600, forma 45 and câmara 009 for PIX, the forma de iniciação in
-// segment B 15-17 and the key from 128). Everything else is FEBRABAN's
+// 08.7; the constants below come from three public transcriptions of
+// Sicoob payment files: the TransferenciaSicoob writer of the cnab240
+// Ruby library (file layout 087, batch layouts 045 for segments A and B
+// and 040 for segment J), the Bancoob remittance of the PHP pagamento
+// library (file layout 087, density 01600, batch layout 045) and a
+// published Sicoob remittance script citing the Sicoob manual's G029,
+// P001, G100 and G101 (file layout 087, density 01600, forma 45 and
+// câmara 009 for PIX, the forma de iniciação in segment B 15-17 and the
+// key from 128). Everything else is FEBRABAN's
 // (docs/cnab-pagamento.md says what is unconfirmed and where the two
 // disagree).
 var sicoob = register(&bank{

@@ -81,8 +81,8 @@ var bb240P = record{name: "segment P", detail: true, fields: fields(
 		num(58, 58, "Código da Carteira", "beneficiary.wallet", bbWalletCode),
 		lit(59, 59, "Forma de Cadastr. do Título no Banco", "1"),
 		lit(60, 60, "Tipo de Documento", "1"),
-		lit(61, 61, "Identificação da Emissão do Bloqueto", "2"),
-		lit(62, 62, "Identificação da Distribuição", "2"),
+		num(61, 61, "Identificação da Emissão do Bloqueto", "beneficiary.wallet", bbIssuer),
+		num(62, 62, "Identificação da Distribuição", "beneficiary.wallet", bbIssuer),
 		text(63, 77, "Número do Documento de Cobrança", "document_number", documentNumber),
 	},
 	titleP240(),
@@ -128,6 +128,16 @@ func bbWalletCode(s *state) int64 {
 		return 2
 	case "51":
 		return 4
+	}
+	return 1
+}
+
+// bbIssuer is notes 17.3P and 18.3P: the beneficiary issues and delivers
+// the slips (2) in wallet 17; wallets 11, 12, 31 and 51 must say the bank
+// does (1).
+func bbIssuer(s *state) int64 {
+	if s.rem.Beneficiary.Wallet == "17" {
+		return 2
 	}
 	return 1
 }

@@ -355,6 +355,7 @@ var positions = map[string][]spot{
 		{3, 36, 36, "11.3P Dígito Verificador da Conta", "9"},
 		{3, 38, 57, "13.3P Identificação do Título no Banco", "12345670000000001"},
 		{3, 58, 58, "14.3P Código da Carteira (17 simples)", "7"},
+		{3, 61, 62, "17.3P-18.3P Emissão e distribuição pelo cliente (carteira 17)", "22"},
 		{3, 63, 77, "19.3P Número do Documento de Cobrança", "ALUG-0001"},
 		{3, 78, 85, "20.3P Data de Vencimento do Título", "10032025"},
 		{3, 86, 100, "21.3P Valor Nominal do Título", "000000000150000"},

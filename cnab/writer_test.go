@@ -587,3 +587,19 @@ func TestSkipKeepsIndexes(t *testing.T) {
 		t.Errorf("Close: got %v, want ErrIncomplete", err)
 	}
 }
+
+// TestBBWalletIssuer checks notes 17.3P and 18.3P of Banco do Brasil's 240
+// layout: only wallet 17 lets the beneficiary issue and deliver slips.
+func TestBBWalletIssuer(t *testing.T) {
+	t.Parallel()
+	rem, titles := sample(t, "001_240")
+	rem.Beneficiary.Wallet = "11"
+	var out bytes.Buffer
+	if _, err := WriteAll(&out, rem, slices.Values(titles)); err != nil {
+		t.Fatal(err)
+	}
+	p := strings.Split(out.String(), "\r\n")[2]
+	if got := p[57:62]; got != "11111" {
+		t.Errorf("positions 58-62 for wallet 11: got %q, want 11111", got)
+	}
+}

@@ -88,3 +88,25 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteAllBanks writes the same 100,000 payments for every bank:
+// the layouts differ only in their tables, so throughput and the flat
+// heap should not.
+func BenchmarkWriteAllBanks(b *testing.B) {
+	const n = 100_000
+	for _, code := range Supported() {
+		b.Run(code, func(b *testing.B) {
+			r := testRemittance(code)
+			var peak uint64
+			b.ReportAllocs()
+			for b.Loop() {
+				sum, err := WriteAll(io.Discard, r, sampleHeap(payments(n), &peak))
+				if err != nil || sum.Payments != n {
+					b.Fatalf("%+v %v", sum, err)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "payments/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
+	}
+}

@@ -73,7 +73,7 @@ var banrisul240BatchHeader = record{name: "batch header", fields: fields(
 	batchHeaderEnd240(),
 )}
 
-var banrisul240P = record{name: "segment P", detail: true, fields: fields(
+var banrisul240P = record{name: "segment P", fields: fields(
 	segment240("041", "P"),
 	banrisulAccount240(18),
 	[]field{
@@ -112,11 +112,11 @@ var banrisul240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var banrisul240Q = record{name: "segment Q", detail: true, fields: fields(
+var banrisul240Q = record{name: "segment Q", fields: fields(
 	segment240("041", "Q"), payerQ240(), correspondentQ240(),
 )}
 
-var banrisul240R = record{name: "segment R", detail: true, fields: fields(
+var banrisul240R = record{name: "segment R", fields: fields(
 	segment240("041", "R"),
 	[]field{
 		zero(18, 18, "Código do desconto 2"),

@@ -69,7 +69,7 @@ var bb240BatchHeader = record{name: "batch header", fields: fields(
 	batchHeaderEnd240(),
 )}
 
-var bb240P = record{name: "segment P", detail: true, fields: fields(
+var bb240P = record{name: "segment P", fields: fields(
 	segment240("001", "P"),
 	[]field{
 		digits(18, 22, "Agência Mantenedora da Conta", "beneficiary.agency", agency),
@@ -102,11 +102,11 @@ var bb240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var bb240Q = record{name: "segment Q", detail: true, fields: fields(
+var bb240Q = record{name: "segment Q", fields: fields(
 	segment240("001", "Q"), payerQ240(), correspondentQ240(),
 )}
 
-var bb240R = record{name: "segment R", detail: true, fields: fields(
+var bb240R = record{name: "segment R", fields: fields(
 	segment240("001", "R"), discountsFineR240(fineDate), messagesR240(),
 )}
 

@@ -61,7 +61,7 @@ var bradesco240BatchHeader = record{name: "batch header", fields: fields(
 	batchHeaderEnd240(),
 )}
 
-var bradesco240P = record{name: "segment P", detail: true, fields: fields(
+var bradesco240P = record{name: "segment P", fields: fields(
 	segment240("237", "P"),
 	[]field{
 		digits(18, 22, "Agência Mantenedora da Conta", "beneficiary.agency", agency),
@@ -97,11 +97,11 @@ var bradesco240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var bradesco240Q = record{name: "segment Q", detail: true, fields: fields(
+var bradesco240Q = record{name: "segment Q", fields: fields(
 	segment240("237", "Q"), payerQ240(), correspondentQ240(),
 )}
 
-var bradesco240R = record{name: "segment R", detail: true, fields: fields(
+var bradesco240R = record{name: "segment R", fields: fields(
 	segment240("237", "R"), discountsFineR240(fineDate), messagesR240(),
 )}
 

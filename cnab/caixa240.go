@@ -61,7 +61,7 @@ var caixa240BatchHeader = record{name: "batch header", fields: fields(
 	batchHeaderEnd240(),
 )}
 
-var caixa240P = record{name: "segment P", detail: true, fields: fields(
+var caixa240P = record{name: "segment P", fields: fields(
 	segment240("104", "P"),
 	[]field{
 		digits(18, 22, "Agência Mantenedora da Conta", "beneficiary.agency", agency),
@@ -97,7 +97,7 @@ var caixa240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var caixa240Q = record{name: "segment Q", detail: true, fields: fields(
+var caixa240Q = record{name: "segment Q", fields: fields(
 	segment240("104", "Q"),
 	payerQ240(),
 	[]field{
@@ -107,7 +107,7 @@ var caixa240Q = record{name: "segment Q", detail: true, fields: fields(
 	},
 )}
 
-var caixa240R = record{name: "segment R", detail: true, fields: fields(
+var caixa240R = record{name: "segment R", fields: fields(
 	segment240("104", "R"),
 	discountsFineR240(fineDate),
 	[]field{

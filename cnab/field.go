@@ -56,8 +56,7 @@ type record struct {
 	// its own copy of a detail record's template. perTitle are the rest.
 	perFile, perTitle []int
 
-	name   string
-	detail bool // counted in a CNAB 240 batch's record sequence
+	name string
 	// when, if set, decides whether a title has this (optional) record.
 	when   func(*state) bool
 	fields []field

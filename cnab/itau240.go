@@ -59,7 +59,7 @@ var itau240BatchHeader = record{name: "batch header", fields: fields(
 	batchHeaderEnd240(),
 )}
 
-var itau240P = record{name: "segment P", detail: true, fields: fields(
+var itau240P = record{name: "segment P", fields: fields(
 	segment240("341", "P"),
 	[]field{
 		zero(18, 18, "Zeros"),
@@ -103,7 +103,7 @@ var itau240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var itau240Q = record{name: "segment Q", detail: true, fields: fields(
+var itau240Q = record{name: "segment Q", fields: fields(
 	segment240("341", "Q"),
 	[]field{
 		num(18, 18, "Tipo de Inscrição do Pagador", "payer.document", payerDocKind),
@@ -127,7 +127,7 @@ var itau240Q = record{name: "segment Q", detail: true, fields: fields(
 
 // itau240R carries the late fee; the manual asks for it only when there
 // is one.
-var itau240R = record{name: "segment R", detail: true, when: hasFine, fields: fields(
+var itau240R = record{name: "segment R", when: hasFine, fields: fields(
 	segment240("341", "R"),
 	[]field{
 		zero(18, 18, "Zeros"),

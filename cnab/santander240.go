@@ -62,7 +62,7 @@ var santander240BatchHeader = record{name: "batch header", fields: fields(
 	},
 )}
 
-var santander240P = record{name: "segment P", detail: true, fields: fields(
+var santander240P = record{name: "segment P", fields: fields(
 	segment240("033", "P"),
 	[]field{
 		digits(18, 21, "Agência do Destinatária", "beneficiary.agency", agency),
@@ -99,7 +99,7 @@ var santander240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var santander240Q = record{name: "segment Q", detail: true, fields: fields(
+var santander240Q = record{name: "segment Q", fields: fields(
 	segment240("033", "Q"),
 	payerQ240(),
 	[]field{
@@ -111,7 +111,7 @@ var santander240Q = record{name: "segment Q", detail: true, fields: fields(
 	},
 )}
 
-var santander240R = record{name: "segment R", detail: true, fields: fields(
+var santander240R = record{name: "segment R", fields: fields(
 	segment240("033", "R"),
 	[]field{
 		zero(18, 18, "Código do desconto 2"),

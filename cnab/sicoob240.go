@@ -56,7 +56,7 @@ var sicoob240BatchHeader = record{name: "batch header", fields: fields(
 	batchHeaderEnd240(),
 )}
 
-var sicoob240P = record{name: "segment P", detail: true, fields: fields(
+var sicoob240P = record{name: "segment P", fields: fields(
 	segment240("756", "P"),
 	sicoobAccount240(18),
 	[]field{
@@ -90,11 +90,11 @@ var sicoob240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var sicoob240Q = record{name: "segment Q", detail: true, fields: fields(
+var sicoob240Q = record{name: "segment Q", fields: fields(
 	segment240("756", "Q"), payerQ240(), correspondentQ240(),
 )}
 
-var sicoob240R = record{name: "segment R", detail: true, fields: fields(
+var sicoob240R = record{name: "segment R", fields: fields(
 	segment240("756", "R"), discountsFineR240(dueIfFine), messagesR240(),
 )}
 

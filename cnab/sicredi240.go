@@ -62,7 +62,7 @@ var sicredi240BatchHeader = record{name: "batch header", fields: fields(
 	batchHeaderEnd240(),
 )}
 
-var sicredi240P = record{name: "segment P", detail: true, fields: fields(
+var sicredi240P = record{name: "segment P", fields: fields(
 	segment240("748", "P"),
 	[]field{
 		digits(18, 22, "Agência mantenedora da conta", "beneficiary.agency", agency),
@@ -96,11 +96,11 @@ var sicredi240P = record{name: "segment P", detail: true, fields: fields(
 	},
 )}
 
-var sicredi240Q = record{name: "segment Q", detail: true, fields: fields(
+var sicredi240Q = record{name: "segment Q", fields: fields(
 	segment240("748", "Q"), payerQ240(), correspondentQ240(),
 )}
 
-var sicredi240R = record{name: "segment R", detail: true, fields: fields(
+var sicredi240R = record{name: "segment R", fields: fields(
 	segment240("748", "R"), discountsFineR240(fineDate), messagesR240(),
 )}
 

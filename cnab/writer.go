@@ -196,17 +196,11 @@ func (w *Writer) closeBatch() {
 // Titles returns the number of titles written so far.
 func (w *Writer) Titles() int { return w.s.titles }
 
-// writeRecords fills recs one after the other into w.buf.
+// writeRecords fills file or batch headers or trailers into w.buf.
 func (w *Writer) writeRecords(recs []*record) {
 	width := int(w.spec.layout)
 	for _, rec := range recs {
-		if rec.when != nil && !rec.when(&w.s) {
-			continue
-		}
 		w.s.record++
-		if rec.detail {
-			w.s.batchRecord++
-		}
 		start := len(w.buf)
 		w.buf = append(w.buf, rec.template...)
 		fill(w.buf[start:start+width], rec, &w.s)

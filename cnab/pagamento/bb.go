@@ -32,8 +32,11 @@ var bancoDoBrasil = register(&bank{
 })
 
 // bbCheckPayer: the payment agreement (convênio de pagamento, BB1) is
-// required, up to nine digits.
+// required, up to nine digits; a PIX file has no place in this layout.
 func bbCheckPayer(s *state) {
+	if s.rem.PIX {
+		s.fail("pix", "bank 001: PIX payments are not written; the BB layout followed here has no PIX forma de lançamento")
+	}
 	c := s.rem.Payer.Covenant
 	switch {
 	case c == "":

@@ -365,6 +365,7 @@ func TestRemittanceProblems(t *testing.T) {
 		{func(r *Remittance) { r.Payer.Address.ZIP = "123" }, "payer.address.zip"},
 		{func(r *Remittance) { r.Bank = "341"; r.Payer.AccountDigit = "12" }, "payer.account_digit"},
 		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "" }, "payer.covenant"},
+		{func(r *Remittance) { r.Bank = "001"; r.PIX = true }, "pix"},
 		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "1234567890" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "AB-1" }, "payer.covenant"},
 	}

@@ -86,6 +86,11 @@ func (w *Writer) Write(t Title) error {
 	}
 	s := &w.s
 	s.index = s.titles + w.fails
+	if w.full() {
+		w.fails++
+		return Problems{{Title: s.index, Field: "titles", Message: "the file is full: a CNAB file holds at most " +
+			itoa(w.fileLimit) + " records; write the remaining titles to another file (next sequence number)"}}
+	}
 	if w.spec.batchHeader != nil && s.batchRecord+len(w.spec.detail) > w.batchLimit {
 		w.closeBatch()
 		w.openBatch()
@@ -97,11 +102,6 @@ func (w *Writer) Write(t Title) error {
 	}
 	s.title = t
 	s.t = &s.title
-	if w.full() {
-		w.fails++
-		return Problems{{Title: s.index, Field: "titles", Message: "the file is full: a CNAB file holds at most " +
-			itoa(w.fileLimit) + " records; write the remaining titles to another file (next sequence number)"}}
-	}
 	record, batchRecord := s.record, s.batchRecord
 	checkTitle(s)
 	if s.errs == 0 {

@@ -37,17 +37,19 @@ func QRPNG(payload string, size int) ([]byte, error) {
 	scale := max(min(size, MaxQRSize)/side, 1)
 	img := image.NewPaletted(image.Rect(0, 0, side*scale, side*scale),
 		color.Palette{color.White, color.Black})
+	row := make([]uint8, side*scale) // one pixel row of a module row
 	for y := range modules {
+		clear(row)
 		for x := range modules {
-			if !isDark(code.At(x, y)) {
-				continue
-			}
-			x0, y0 := (x+quietZone)*scale, (y+quietZone)*scale
-			for py := y0; py < y0+scale; py++ {
-				for px := x0; px < x0+scale; px++ {
-					img.SetColorIndex(px, py, 1)
+			if isDark(code.At(x, y)) {
+				start := (x + quietZone) * scale
+				for i := start; i < start+scale; i++ {
+					row[i] = 1
 				}
 			}
+		}
+		for py := (y + quietZone) * scale; py < (y+quietZone+1)*scale; py++ {
+			copy(img.Pix[py*img.Stride:], row)
 		}
 	}
 	var buf bytes.Buffer

@@ -74,6 +74,14 @@ func TestCnabPagamentoProblems(t *testing.T) {
 			"payments":[{"kind":"boleto","colour":1}]}`,
 			[]string{"error: payment 0: colour: unknown field"}},
 		{"bad JSON", `{"bank":`, []string{"error: remittance:"}},
+		{"PIX file at Banco do Brasil", `{"bank":"001","sequence":1,"created":"2026-11-20T10:00:00Z","pix":true,
+			"payer":{"name":"P","document":"11222333000181","agency":"1","account":"2","account_digit":"3","covenant":"1"},
+			"payments":[]}`, []string{"error: remittance: pix: bank 001"}},
+		{"Banco do Brasil overdue boleto", `{"bank":"001","sequence":1,"created":"2026-11-20T10:00:00Z",
+			"payer":{"name":"P","document":"11222333000181","agency":"1","account":"2","account_digit":"3","covenant":"1"},
+			"payments":[{"kind":"boleto","reference":"B","amount":"1500.00","date":"2026-12-11","due":"2026-12-10",
+			  "beneficiary":{"name":"B","document":"60746948000112"},"barcode":"34199165600001500001091234567881234512345000"}]}`,
+			[]string{"error: payment 0: date: bank 001 refuses overdue boletos"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,6 +18,10 @@ subcommands:
   barcode LINE                print the 44-digit barcode of a 47-digit digitable line
   remessa [-o FILE] INPUT.json
                               write a collection remittance (CNAB 240/400) from JSON
+  pagamento [-o FILE] INPUT.json
+                              write a payment remittance (CNAB 240) from JSON
+  retorno [--bank N --layout 240|400] FILE
+                              read a return file; print one JSON event per line
 
 Spaces and punctuation in BARCODE and LINE are ignored, so a line can be
 pasted as printed: propfin cnab barcode 34191.09008 01015.271248 ...
@@ -49,7 +53,9 @@ func runCnab(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // cnabSubcommands lists the subcommands for the unknown-subcommand error.
-func cnabSubcommands() []string { return []string{"line", "barcode", "remessa"} }
+func cnabSubcommands() []string {
+	return []string{"line", "barcode", "remessa", "pagamento", "retorno"}
+}
 
 // runCnabLine prints the digitable line of a barcode.
 func runCnabLine(args []string, stdout, stderr io.Writer) error {

@@ -59,7 +59,7 @@ func TestCnabErrors(t *testing.T) {
 		{"barcode of a letter", []string{"barcode", "3419x"}, "invalid character"},
 		{"barcode of a barcode", []string{"barcode", cnabTestBarcode}, "44 digits, want 47"},
 		{"no argument", []string{"line"}, "usage: propfin cnab line"},
-		{"unknown subcommand", []string{"frobnicate"}, `unknown subcommand "frobnicate" (subcommands: line, barcode, remessa)`},
+		{"unknown subcommand", []string{"frobnicate"}, `unknown subcommand "frobnicate" (subcommands: line, barcode, remessa, pagamento, retorno)`},
 		{"no subcommand", nil, "usage: propfin cnab"},
 	}
 	for _, tt := range tests {

@@ -4,9 +4,8 @@ import "strings"
 
 // Banco do Brasil (001): "Arquivo de Pagamentos – Particularidades BB,
 // Leiaute CNAB 240" (the bank's spreadsheet PgtVer03BB, undated, in a
-// copy public since July 2016), which lists
-// the FEBRABAN 240 payment layout field by field ("Campo" 01.0 to 08.9)
-// with the bank's notes. Positions below are FEBRABAN's, which the
+// copy public since July 2016), which lists the FEBRABAN 240 payment
+// layout field by field ("Campo" 01.0 to 08.9) with the bank's notes. Positions below are FEBRABAN's, which the
 // document keeps; the differences are the agreement code (07.0 and 11.1,
 // BB1 to BB4), the blank P014 of the batch header, the J-52 instruction
 // code and the bank's rules for boletos. The document predates PIX: its
@@ -31,11 +30,14 @@ var bancoDoBrasil = register(&bank{
 	checkPayment: bbCheckPayment,
 })
 
+// bbNoPIX is why bank 001 refuses PIX payments.
+const bbNoPIX = "bank 001: PIX payments are not written; the BB layout followed here has no PIX forma de lançamento"
+
 // bbCheckPayer: the payment agreement (convênio de pagamento, BB1) is
 // required, up to nine digits; a PIX file has no place in this layout.
 func bbCheckPayer(s *state) {
 	if s.rem.PIX {
-		s.fail("pix", "bank 001: PIX payments are not written; the BB layout followed here has no PIX forma de lançamento")
+		s.fail("pix", bbNoPIX)
 	}
 	c := s.rem.Payer.Covenant
 	switch {
@@ -52,7 +54,7 @@ func bbCheckPayer(s *state) {
 func bbCheckPayment(s *state) {
 	switch s.p.Kind {
 	case KindPIX, KindPIXKey:
-		s.fail("kind", "bank 001: PIX payments are not written; the BB layout followed here has no PIX forma de lançamento")
+		s.fail("kind", bbNoPIX)
 	case KindBoleto:
 		if s.surcharge != 0 {
 			s.fail("surcharge", "bank 001 does not take interest or fine: it refuses overdue boletos (13.3J)")

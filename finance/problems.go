@@ -131,6 +131,11 @@ func (c *Contract) Validate() error {
 	if c.Type == ContractSale && c.RecurrencyAmount == 0 {
 		ps.add("recurrency_amount", "required for a sale (the number of installments)")
 	}
+	if c.SignalAmount.IsNegative() {
+		ps.add("signal_amount", "must not be negative; got %s", c.SignalAmount)
+	} else if c.Type == ContractSale && c.SignalAmount.GreaterThan(c.Amount) {
+		ps.add("signal_amount", "%s is more than the sale's amount %s", c.SignalAmount, c.Amount)
+	}
 	if c.Amount.IsNegative() {
 		ps.add("amount", "must not be negative; got %s", c.Amount)
 	}

@@ -96,6 +96,12 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	)
 	for g.next() {
 		if g.due.After(in.Until) {
+			if g.n == 1 {
+				// The first due date is the contract's due_date, set by
+				// hand, and may fall after the second's; from the second on
+				// due dates never go back.
+				continue
+			}
 			break
 		}
 		if g.n > maxInvoices {
@@ -123,6 +129,9 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 type period struct {
 	start, end Date
 	partial    bool // shorter than a full period: first or last one
+	// cutFrom is, for a full period cut short by end_at, the days of the
+	// full period; 0 otherwise.
+	cutFrom int
 }
 
 func (p period) days() int { return p.start.DaysUntil(p.end) + 1 }
@@ -235,6 +244,9 @@ func (g *generator) nextPeriod() (period, bool) {
 		p = period{start: start, end: boundary.AddDays(-1), partial: dayInMonth(m, g.boundaryDay) != start}
 	}
 	if !g.c.EndAt.IsZero() && p.end.After(g.c.EndAt) {
+		if !p.partial {
+			p.cutFrom = p.days()
+		}
 		p.end, p.partial = g.c.EndAt, true
 	}
 	g.cursor = p.end.AddDays(1)
@@ -277,7 +289,19 @@ func (g *generator) periodRent(p period) (rent decimal.Decimal, full bool) {
 		return g.rent, true
 	}
 	return c.RentAmount().Mul(decimal.NewFromInt(int64(p.days()))).
-		DivRound(decimal.NewFromInt(int64(MonthOf(p.start).Days())), 2), false
+		DivRound(decimal.NewFromInt(int64(p.prorateOver())), 2), false
+}
+
+// prorateOver is the days a partial period's rent is a fraction of: the
+// days of the full period it was cut from when end_at cut it, otherwise
+// the days of the calendar month it starts in. The two differ only when
+// a boundary day of 29 to 31 is clamped to a shorter month: 2024-02-29 to
+// 2024-03-30 has 31 days, February 29.
+func (p period) prorateOver() int {
+	if p.cutFrom > 0 {
+		return p.cutFrom
+	}
+	return MonthOf(p.start).Days()
 }
 
 // invoice builds the current installment's invoice.

@@ -172,6 +172,44 @@ func TestScheduleExamples(t *testing.T) {
 			},
 		},
 		{
+			name: "S5 end_at cuts a period that starts on a clamped boundary: a fraction of that period, never more than the rent",
+			edit: func(c *Contract) {
+				c.Modality, c.StartAt, c.DueDay, c.DueDate, c.EndAt = ModalityStart, MustDate("2024-01-31"), 31, MustDate("2024-01-31"), MustDate("2024-03-29")
+			},
+			until: "2030-12-31",
+			expect: []string{
+				"2024-01-31..2024-02-28 due 2024-01-31 total 1500.00 [1:1500.00]",
+				"2024-02-29..2024-03-29 due 2024-02-29 total 1451.61 [1:1451.61]",
+			},
+		},
+		{
+			name: "S5 end_at cuts a period that ends on a clamped boundary: a fraction of that period",
+			edit: func(c *Contract) {
+				c.Modality, c.StartAt, c.DueDay, c.DueDate, c.EndAt = ModalityStart, MustDate("2024-01-31"), 31, MustDate("2024-01-31"), MustDate("2024-02-27")
+			},
+			until: "2030-12-31",
+			expect: []string{
+				"2024-01-31..2024-02-27 due 2024-01-31 total 1448.28 [1:1448.28]",
+			},
+		},
+		{
+			name:  "a first due date after the second one's does not hold the second back",
+			edit:  func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
+			until: "2024-02-07",
+			expect: []string{
+				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name:  "a first due date after the second one's, both due",
+			edit:  func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
+			until: "2024-02-10",
+			expect: []string{
+				"2024-01-15..2024-01-31 due 2024-02-10 total 822.58 [1:822.58]",
+				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
 			name:  "S6 items starting and ending mid-contract, a percentage of the prorated rent, commissions not billed",
 			items: []ContractItem{condo, reserve, commission},
 			until: "2024-04-05",
@@ -335,6 +373,19 @@ func TestScheduleNamesEveryProblem(t *testing.T) {
 	_, err = ScheduleInvoices(ScheduleInput{Contract: c, Items: items, Until: MustDate("2024-12-31")})
 	if !errors.As(err, &ps) || len(ps) != 2 || ps[0].Field != "items[0].calculate_mode" || ps[1].Field != "items[0].item_id" {
 		t.Errorf("items: got %v", err)
+	}
+}
+
+func TestScheduleRefusesSignalOutsideSaleAmount(t *testing.T) {
+	t.Parallel()
+	for _, signal := range []string{"150000.00", "-1.00"} {
+		c := rentContract()
+		c.Type, c.Amount, c.SignalAmount, c.RecurrencyAmount = ContractSale, dec("100000.00"), dec(signal), 10
+		_, err := ScheduleInvoices(ScheduleInput{Contract: c, RentItemID: 1, Until: MustDate("2030-12-31")})
+		var ps Problems
+		if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Field != "signal_amount" {
+			t.Errorf("signal_amount %s: got %v, want one problem on signal_amount", signal, err)
+		}
 	}
 }
 

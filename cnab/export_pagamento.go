@@ -1,15 +1,8 @@
 package cnab
 
-// Small exported wrappers over this package's text and document rules, so
-// that the payment remittance writer (package cnab/pagamento) formats
-// names and checks CPF/CNPJ exactly as the collection writers do.
-
-// PutText writes s into dst as upper-case ASCII, left-aligned and padded
-// with spaces, transliterating accented letters (Ç becomes C, Ã becomes
-// A) and replacing characters banks do not accept by a space. It reports
-// whether s did not fit (the excess is dropped) and whether a character
-// had to be replaced.
-func PutText(dst []byte, s string) (truncated, replaced bool) { return putText(dst, s) }
+// Small exported wrappers over this package's document and date rules, so
+// that the payment remittance writer (package cnab/pagamento) checks
+// CPF/CNPJ and dates exactly as the collection writers do.
 
 // ValidDocument reports whether doc, digits only, is a CPF (11 digits) or
 // a CNPJ (14 digits) with correct check digits.

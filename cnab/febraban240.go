@@ -6,15 +6,6 @@ package cnab
 // document departs from the standard; TestLayoutTables checks that every
 // assembled record covers positions 1 to 240 exactly once.
 
-// fields concatenates runs of fields into one record table.
-func fields(runs ...[]field) []field {
-	var out []field
-	for _, r := range runs {
-		out = append(out, r...)
-	}
-	return out
-}
-
 // control240 is "Controle" (1-8): bank, batch and record type. The file
 // header and trailer have the fixed batches 0000 and 9999; every other
 // record carries the number of its batch.

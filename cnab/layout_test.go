@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/propfin/propfin/cnab/fixedwidth"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -20,23 +22,23 @@ func TestLayoutTables(t *testing.T) {
 		for _, rec := range allRecords(sp) {
 			pos := 1
 			for _, f := range rec.fields {
-				where := key.bank + "/" + itoa(int(key.layout)) + " " + rec.name + " " + f.name
-				if f.name == "" {
-					t.Errorf("%s: field at %d has no name", where, f.start)
+				where := key.bank + "/" + itoa(int(key.layout)) + " " + rec.name + " " + f.Name
+				if f.Name == "" {
+					t.Errorf("%s: field at %d has no name", where, f.Start)
 				}
-				if f.start != pos {
-					t.Errorf("%s: starts at %d, want %d (gap or overlap)", where, f.start, pos)
+				if f.Start != pos {
+					t.Errorf("%s: starts at %d, want %d (gap or overlap)", where, f.Start, pos)
 				}
-				if f.end < f.start {
-					t.Errorf("%s: ends at %d before its start %d", where, f.end, f.start)
+				if f.End < f.Start {
+					t.Errorf("%s: ends at %d before its start %d", where, f.End, f.Start)
 				}
-				if f.kind == kindConst && len(f.lit) != f.width() {
-					t.Errorf("%s: constant %q is %d bytes, field is %d", where, f.lit, len(f.lit), f.width())
+				if f.Kind == fixedwidth.Const && len(f.Lit) != f.Width() {
+					t.Errorf("%s: constant %q is %d bytes, field is %d", where, f.Lit, len(f.Lit), f.Width())
 				}
-				if (f.kind == kindDate6 && f.width() != 6) || ((f.kind == kindDate8 || f.kind == kindDateYMD) && f.width() != 8) {
-					t.Errorf("%s: date field of width %d", where, f.width())
+				if (f.Kind == fixedwidth.Date6 && f.Width() != 6) || ((f.Kind == fixedwidth.Date8 || f.Kind == fixedwidth.DateYMD) && f.Width() != 8) {
+					t.Errorf("%s: date field of width %d", where, f.Width())
 				}
-				pos = f.end + 1
+				pos = f.End + 1
 			}
 			if pos != int(key.layout)+1 {
 				t.Errorf("%s/%d %s: fields end at %d, want %d", key.bank, key.layout, rec.name, pos-1, key.layout)

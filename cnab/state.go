@@ -57,6 +57,10 @@ func (s *state) add(input, msg string, sev Severity) {
 func (s *state) fail(input, msg string) { s.add(input, msg, SeverityError) }
 func (s *state) warn(input, msg string) { s.add(input, msg, SeverityWarning) }
 
+// Fail and Warn let the field renderer report problems.
+func (s *state) Fail(input, msg string) { s.fail(input, msg) }
+func (s *state) Warn(input, msg string) { s.warn(input, msg) }
+
 // hundredths converts d to an integer number of hundredths (cents for an
 // amount, hundredths of a percent for a rate). It fails when d has more
 // than two decimal places or too many digits: money is never rounded here.

@@ -42,7 +42,7 @@ func TestBBFieldBoundaries(t *testing.T) {
 	for _, d := range bbDocumentFields {
 		starts, ends := map[int]bool{}, map[int]bool{}
 		for _, f := range d.rec.fields {
-			starts[f.start], ends[f.end] = true, true
+			starts[f.Start], ends[f.End] = true, true
 		}
 		for _, f := range d.fields {
 			if !starts[f[0]] || !ends[f[1]] {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/propfin/propfin/cnab"
 	"github.com/propfin/propfin/cnab/boleto"
+	"github.com/propfin/propfin/cnab/fixedwidth"
 )
 
 // checkRemittance records the problems of the remittance itself.
@@ -141,7 +142,7 @@ func checkReference(s *state, ref string) {
 		return
 	}
 	var buf [20]byte
-	tr, rep := cnab.PutText(buf[:], ref)
+	tr, rep := fixedwidth.PutText(buf[:], ref)
 	switch {
 	case tr:
 		s.fail("reference", "longer than the 20 characters the bank returns")

@@ -180,8 +180,11 @@ func itauAgencyAccount(s *state) string {
 // caller has checked that they fit.
 func padLeft(dst []byte, v string) {
 	v = trimZeros(v)
-	setAll(dst, '0')
-	copy(dst[len(dst)-len(v):], v)
+	pad := len(dst) - len(v)
+	for i := range pad {
+		dst[i] = '0'
+	}
+	copy(dst[pad:], v)
 }
 
 func trimZeros(v string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/cnab"
+	"github.com/propfin/propfin/cnab/fixedwidth"
 )
 
 // allRecords lists every record table of every bank.
@@ -33,13 +34,13 @@ func TestLayoutTables(t *testing.T) {
 		for _, rec := range allRecords(b) {
 			next := 1
 			for _, f := range rec.fields {
-				if f.start != next || f.end < f.start {
-					t.Errorf("%s %s: field %q at %d-%d, want it to start at %d", code, rec.name, f.name, f.start, f.end, next)
+				if f.Start != next || f.End < f.Start {
+					t.Errorf("%s %s: field %q at %d-%d, want it to start at %d", code, rec.name, f.Name, f.Start, f.End, next)
 				}
-				if f.kind == kindConst && len(f.lit) != f.width() {
-					t.Errorf("%s %s: literal %q of %q is not %d wide", code, rec.name, f.lit, f.name, f.width())
+				if f.Kind == fixedwidth.Const && len(f.Lit) != f.Width() {
+					t.Errorf("%s %s: literal %q of %q is not %d wide", code, rec.name, f.Lit, f.Name, f.Width())
 				}
-				next = f.end + 1
+				next = f.End + 1
 			}
 			if next != lineWidth+1 {
 				t.Errorf("%s %s: ends at %d, want 240", code, rec.name, next-1)

@@ -63,6 +63,10 @@ func (s *state) add(input, msg string, sev cnab.Severity) {
 func (s *state) fail(input, msg string) { s.add(input, msg, cnab.SeverityError) }
 func (s *state) warn(input, msg string) { s.add(input, msg, cnab.SeverityWarning) }
 
+// Fail and Warn let the field renderer report problems.
+func (s *state) Fail(input, msg string) { s.fail(input, msg) }
+func (s *state) Warn(input, msg string) { s.warn(input, msg) }
+
 // documentKind is the CNAB code of a CPF (1) or CNPJ (2).
 func documentKind(doc string) int64 {
 	if len(doc) == 14 {

@@ -1,13 +1,13 @@
-package cnab
+package fixedwidth
 
 import "unicode/utf8"
 
-// putText writes s into dst as upper-case ASCII, left-aligned and padded
+// PutText writes s into dst as upper-case ASCII, left-aligned and padded
 // with spaces. Letters with accents become their base letter (Ç becomes C,
 // Ã becomes A), characters outside the set banks accept become a space. It
 // reports whether s did not fit (the excess is dropped) and whether a
 // character had to be replaced by a space.
-func putText(dst []byte, s string) (truncated, replaced bool) {
+func PutText(dst []byte, s string) (truncated, replaced bool) {
 	n := 0
 	for i := 0; i < len(s); {
 		c := s[i]

@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/propfin/propfin/cnab"
@@ -27,92 +23,35 @@ written.
 
 // runCnabPagamento writes a payment remittance from its JSON description.
 func runCnabPagamento(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("cnab pagamento", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	outPath := fs.String("o", "", "write the remittance to `FILE` instead of standard output")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, cnabPagamentoUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	var in pagamento.Input
+	return runRemittance(ctx, remittanceCommand{
+		name:  "cnab pagamento",
+		usage: cnabPagamentoUsage,
+		load: func(r io.Reader, print func(cnab.Problem)) error {
+			var err error
+			if in, err = pagamento.DecodeInput(r); err != nil {
+				return printCnabProblems(err, print)
+			}
+			if in.Created.IsZero() {
+				in.Created = time.Now()
+			}
 			return nil
-		}
-		return errReported
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errReported
-	}
-	in, err := readPagamentoInput(fs.Arg(0), stdin, stderr)
-	if err != nil {
-		return err
-	}
-	if in.Created.IsZero() {
-		in.Created = time.Now()
-	}
-	// Check everything first, so that nothing is written for bad input.
-	if err := writePagamento(ctx, io.Discard, in, stderr, true); err != nil {
-		return err
-	}
-	if *outPath == "" {
-		return writePagamento(ctx, stdout, in, stderr, false)
-	}
-	return writePagamentoFile(ctx, *outPath, in, stderr)
+		},
+		write: func(ctx context.Context, w io.Writer, print func(cnab.Problem)) error {
+			return writePagamento(ctx, w, &in, print)
+		},
+		problem: pagamentoProblem,
+	}, args, stdin, stdout, stderr)
 }
 
-func readPagamentoInput(path string, stdin io.Reader, stderr io.Writer) (pagamento.Input, error) {
-	r := stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return pagamento.Input{}, err
-		}
-		defer f.Close()
-		r = f
-	}
-	in, err := pagamento.DecodeInput(r)
-	if err != nil {
-		return in, printPagamentoProblems(err, func(p cnab.Problem) { fmt.Fprintln(stderr, pagamentoProblem(p)) })
-	}
-	return in, nil
-}
-
-// writePagamento writes the remittance to w. When report is set, problems
-// and warnings are printed to stderr and an invalid input returns
-// errReported.
-func writePagamento(ctx context.Context, w io.Writer, in pagamento.Input, stderr io.Writer, report bool) error {
-	print := func(p cnab.Problem) {
-		if report {
-			fmt.Fprintln(stderr, pagamentoProblem(p))
-		}
-	}
+// writePagamento writes the remittance to w, passing problems and
+// warnings to print; an invalid input returns errReported.
+func writePagamento(ctx context.Context, w io.Writer, in *pagamento.Input, print func(cnab.Problem)) error {
 	wr, err := pagamento.NewWriter(w, in.Remittance, print)
 	if err != nil {
-		return printPagamentoProblems(err, print)
+		return printCnabProblems(err, print)
 	}
-	bad := false
-	for p, err := range in.Each() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err == nil {
-			err = wr.Write(p)
-		}
-		if err != nil {
-			if rerr := printPagamentoProblems(err, print); !errors.Is(rerr, errReported) {
-				return rerr
-			}
-			bad = true
-		}
-	}
-	if err := wr.Close(); err != nil && !bad {
-		return err
-	}
-	if bad {
-		return errReported
-	}
-	return nil
+	return writeItems(ctx, wr, in.Each(), nil, print)
 }
 
 // pagamentoProblem prints a problem naming the payment rather than the
@@ -123,35 +62,4 @@ func pagamentoProblem(p cnab.Problem) string {
 		where = fmt.Sprintf("payment %d", p.Title)
 	}
 	return fmt.Sprintf("%s: %s: %s: %s", p.Severity, where, p.Field, p.Message)
-}
-
-// printPagamentoProblems prints a Problems error line by line and returns
-// errReported; any other error is returned as it is.
-func printPagamentoProblems(err error, print func(cnab.Problem)) error {
-	var ps cnab.Problems
-	if !errors.As(err, &ps) {
-		return err
-	}
-	for _, p := range ps {
-		print(p)
-	}
-	return errReported
-}
-
-// writePagamentoFile writes to a temporary file beside path and renames it
-// into place, so that path never holds a partial remittance.
-func writePagamentoFile(ctx context.Context, path string, in pagamento.Input, stderr io.Writer) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := writePagamento(ctx, tmp, in, stderr, false); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

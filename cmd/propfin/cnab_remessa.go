@@ -2,12 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/propfin/propfin/cnab"
@@ -25,119 +20,33 @@ written.
 
 // runCnabRemessa writes a remittance file from its JSON description.
 func runCnabRemessa(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("cnab remessa", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	outPath := fs.String("o", "", "write the remittance to `FILE` instead of standard output")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, cnabRemessaUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+	var in cnab.Input
+	return runRemittance(ctx, remittanceCommand{
+		name:  "cnab remessa",
+		usage: cnabRemessaUsage,
+		load: func(r io.Reader, _ func(cnab.Problem)) error {
+			var err error
+			if in, err = cnab.DecodeInput(r); err != nil {
+				return err
+			}
+			if in.Created.IsZero() {
+				in.Created = time.Now()
+			}
 			return nil
-		}
-		return errReported
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errReported
-	}
-	in, err := readRemessaInput(fs.Arg(0), stdin)
-	if err != nil {
-		return err
-	}
-	if in.Created.IsZero() {
-		in.Created = time.Now()
-	}
-	// Check everything first, so that nothing is written for bad input.
-	if err := writeRemessa(ctx, io.Discard, in, stderr, true); err != nil {
-		return err
-	}
-	if *outPath == "" {
-		return writeRemessa(ctx, stdout, in, stderr, false)
-	}
-	return writeRemessaFile(ctx, *outPath, in, stderr)
+		},
+		write: func(ctx context.Context, w io.Writer, print func(cnab.Problem)) error {
+			return writeRemessa(ctx, w, &in, print)
+		},
+		problem: cnab.Problem.String,
+	}, args, stdin, stdout, stderr)
 }
 
-func readRemessaInput(path string, stdin io.Reader) (cnab.Input, error) {
-	r := stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return cnab.Input{}, err
-		}
-		defer f.Close()
-		r = f
-	}
-	return cnab.DecodeInput(r)
-}
-
-// writeRemessa writes the remittance to w. When report is set, problems
-// and warnings are printed to stderr and an invalid input returns
-// errReported.
-func writeRemessa(ctx context.Context, w io.Writer, in cnab.Input, stderr io.Writer, report bool) error {
-	print := func(p cnab.Problem) {
-		if report {
-			fmt.Fprintln(stderr, p)
-		}
-	}
+// writeRemessa writes the remittance to w, passing problems and warnings
+// to print; an invalid input returns errReported.
+func writeRemessa(ctx context.Context, w io.Writer, in *cnab.Input, print func(cnab.Problem)) error {
 	wr, err := cnab.NewWriter(w, in.Remittance, print)
 	if err != nil {
-		return reportProblems(err, print)
+		return printCnabProblems(err, print)
 	}
-	bad := false
-	for title, err := range in.Each() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err == nil {
-			err = wr.Write(title)
-		} else {
-			wr.Skip()
-		}
-		if err != nil {
-			if rerr := reportProblems(err, print); !errors.Is(rerr, errReported) {
-				return rerr
-			}
-			bad = true
-		}
-	}
-	if err := wr.Close(); err != nil && !bad {
-		return err
-	}
-	if bad {
-		return errReported
-	}
-	return nil
-}
-
-// reportProblems prints a Problems error line by line and returns
-// errReported; any other error is returned as it is.
-func reportProblems(err error, print func(cnab.Problem)) error {
-	var ps cnab.Problems
-	if !errors.As(err, &ps) {
-		return err
-	}
-	for _, p := range ps {
-		print(p)
-	}
-	return errReported
-}
-
-// writeRemessaFile writes to a temporary file beside path and renames it
-// into place, so that path never holds a partial remittance.
-func writeRemessaFile(ctx context.Context, path string, in cnab.Input, stderr io.Writer) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := writeRemessa(ctx, tmp, in, stderr, false); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return writeItems(ctx, wr, in.Each(), wr.Skip, print)
 }

@@ -153,14 +153,14 @@ var banrisul240FileTrailer = record{name: "file trailer", fields: fields(
 func banrisul240Prepare(s *state) {
 	switch d := s.t.ProtestDays; {
 	case d > 0 && d < 3:
-		s.fail("protest_days", "Banrisul protests after 3 days or more")
+		s.Fail("protest_days", "Banrisul protests after 3 days or more")
 	case d > 0 && s.t.ProtestBusinessDays:
-		s.fail("protest_business_days", "Banrisul protests in calendar days only (code 2 is reserved)")
+		s.Fail("protest_business_days", "Banrisul protests in calendar days only (code 2 is reserved)")
 	}
 	if s.fine%10 != 0 {
-		s.fail("fine_percent", "Banrisul takes the fee rate with one decimal place")
+		s.Fail("fine_percent", "Banrisul takes the fee rate with one decimal place")
 	}
 	if s.t.WriteOffDays > 99 {
-		s.fail("write_off_days", "Banrisul reads two digits of the write-off term")
+		s.Fail("write_off_days", "Banrisul reads two digits of the write-off term")
 	}
 }

@@ -142,14 +142,14 @@ func banrisulFineDays(s *state) string {
 func banrisul400Prepare(s *state) {
 	switch d := s.t.ProtestDays; {
 	case d > 0 && d < 3:
-		s.fail("protest_days", "Banrisul protests after 3 days or more")
+		s.Fail("protest_days", "Banrisul protests after 3 days or more")
 	case d > 0 && s.t.ProtestBusinessDays:
-		s.fail("protest_business_days", "Banrisul's CNAB 400 protest term is in calendar days")
+		s.Fail("protest_business_days", "Banrisul's CNAB 400 protest term is in calendar days")
 	}
 	if s.fine%10 != 0 {
-		s.fail("fine_percent", "Banrisul takes the fee rate with one decimal place")
+		s.Fail("fine_percent", "Banrisul takes the fee rate with one decimal place")
 	}
 	if s.t.WriteOffDays != 0 {
-		s.fail("write_off_days", "not carried in Banrisul's CNAB 400 layout here")
+		s.Fail("write_off_days", "not carried in Banrisul's CNAB 400 layout here")
 	}
 }

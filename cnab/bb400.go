@@ -143,11 +143,11 @@ func bb400Prepare(s *state) {
 	switch {
 	case d == 0:
 	case business && (d < 3 || d > 5):
-		s.fail("protest_days", "Banco do Brasil protests after 3, 4 or 5 business days")
+		s.Fail("protest_days", "Banco do Brasil protests after 3, 4 or 5 business days")
 	case !business && (d < 6 || d > 30 && d != 35 && d != 40 && d != 45):
-		s.fail("protest_days", "Banco do Brasil protests after 6 to 30, 35, 40 or 45 calendar days")
+		s.Fail("protest_days", "Banco do Brasil protests after 6 to 30, 35, 40 or 45 calendar days")
 	}
 	if len(s.ourNumber) != 17 {
-		s.fail("beneficiary.covenant", "this layout is for 7-digit covenants (nosso número of 17 digits)")
+		s.Fail("beneficiary.covenant", "this layout is for 7-digit covenants (nosso número of 17 digits)")
 	}
 }

@@ -168,9 +168,9 @@ func caixaWriteOff(s *state) string {
 
 func caixa240Prepare(s *state) {
 	if d := s.t.ProtestDays; d == 1 {
-		s.fail("protest_days", "Caixa protests after 2 to 90 days")
+		s.Fail("protest_days", "Caixa protests after 2 to 90 days")
 	}
 	if len(s.ourNumber) != 17 {
-		s.fail("our_number", "Caixa SIGCB needs a 17-digit nosso número")
+		s.Fail("our_number", "Caixa SIGCB needs a 17-digit nosso número")
 	}
 }

@@ -10,34 +10,34 @@ func checkRemittance(s *state) {
 	r, sp := s.rem, s.spec
 	if r.Version != "" {
 		if !slices.Contains(sp.versions, r.Version) {
-			s.fail("version", "bank "+sp.bank+" CNAB "+itoa(int(sp.layout))+" accepts versions "+strings.Join(sp.versions, ", "))
+			s.Fail("version", "bank "+sp.bank+" CNAB "+itoa(int(sp.layout))+" accepts versions "+strings.Join(sp.versions, ", "))
 		} else {
 			s.version = r.Version
 		}
 	}
 	if r.Sequence <= 0 {
-		s.fail("sequence", "the file sequence number (NSA) must be 1 or more")
+		s.Fail("sequence", "the file sequence number (NSA) must be 1 or more")
 	}
 	if r.Created.IsZero() {
-		s.fail("created", "the generation date is required")
+		s.Fail("created", "the generation date is required")
 	}
 	b := &r.Beneficiary
 	if strings.TrimSpace(b.Name) == "" {
-		s.fail("beneficiary.name", "required")
+		s.Fail("beneficiary.name", "required")
 	}
 	s.benefDoc = onlyDigits(b.Document)
 	if !validDocument(s.benefDoc) {
-		s.fail("beneficiary.document", "not a valid CPF or CNPJ")
+		s.Fail("beneficiary.document", "not a valid CPF or CNPJ")
 	}
 	for _, name := range sp.required {
 		if strings.TrimSpace(beneficiaryField(b, name)) == "" {
-			s.fail("beneficiary."+name, "required by bank "+sp.bank)
+			s.Fail("beneficiary."+name, "required by bank "+sp.bank)
 		}
 	}
 	if sp.wallets != nil && !slices.Contains(sp.wallets, b.Wallet) {
-		s.fail("beneficiary.wallet", "bank "+sp.bank+" CNAB "+itoa(int(sp.layout))+" accepts wallets "+strings.Join(sp.wallets, ", "))
+		s.Fail("beneficiary.wallet", "bank "+sp.bank+" CNAB "+itoa(int(sp.layout))+" accepts wallets "+strings.Join(sp.wallets, ", "))
 	}
-	if s.errs == 0 {
+	if !s.Failed() {
 		checkSlipBeneficiary(s)
 	}
 }
@@ -73,86 +73,86 @@ func beneficiaryField(b *Beneficiary, name string) string {
 func checkTitle(s *state) {
 	t := s.t
 	if t.OurNumber <= 0 {
-		s.fail("our_number", "required, 1 or more")
+		s.Fail("our_number", "required, 1 or more")
 	}
 	if strings.TrimSpace(t.DocumentNumber) == "" {
-		s.fail("document_number", "required")
+		s.Fail("document_number", "required")
 	}
 	if t.Kind != "" && s.spec.kinds[t.Kind] == "" {
-		s.fail("kind", "kind "+string(t.Kind)+" is not accepted by bank "+s.spec.bank)
+		s.Fail("kind", "kind "+string(t.Kind)+" is not accepted by bank "+s.spec.bank)
 	}
 	s.amount = s.hundredths(t.Amount, "amount")
 	if t.Amount.Sign() == 0 {
-		s.fail("amount", "must be more than zero")
+		s.Fail("amount", "must be more than zero")
 	}
 	if !t.Due.valid() {
-		s.fail("due", "required, a date between 2000 and 2099")
+		s.Fail("due", "required, a date between 2000 and 2099")
 	}
 	if !t.Issued.valid() {
-		s.fail("issued", "required, a date between 2000 and 2099")
+		s.Fail("issued", "required, a date between 2000 and 2099")
 	} else if t.Due.valid() && t.Due.Before(t.Issued) {
-		s.fail("due", "before the issue date")
+		s.Fail("due", "before the issue date")
 	}
 	checkPayer(s, &t.Payer)
 	s.fine = s.hundredths(t.FinePercent, "fine_percent")
 	if s.fine >= 100_00 {
-		s.fail("fine_percent", "must be less than 100")
+		s.Fail("fine_percent", "must be less than 100")
 	}
 	s.interest = s.hundredths(t.InterestPerDay, "interest_per_day")
 	s.rate = s.hundredths(t.InterestMonthlyPercent, "interest_monthly_percent")
 	switch form := s.spec.interest; {
 	case s.interest > 0 && s.rate > 0:
-		s.fail("interest_monthly_percent", "give interest_per_day or interest_monthly_percent, not both")
+		s.Fail("interest_monthly_percent", "give interest_per_day or interest_monthly_percent, not both")
 	case s.rate > 0 && form == interestPerDayOnly:
-		s.fail("interest_monthly_percent", "bank "+s.spec.bank+" CNAB "+itoa(int(s.spec.layout))+" takes interest as an amount per day (interest_per_day)")
+		s.Fail("interest_monthly_percent", "bank "+s.spec.bank+" CNAB "+itoa(int(s.spec.layout))+" takes interest as an amount per day (interest_per_day)")
 	case s.interest > 0 && form == interestMonthlyOnly:
-		s.fail("interest_per_day", "bank "+s.spec.bank+" CNAB "+itoa(int(s.spec.layout))+" takes interest as a monthly rate (interest_monthly_percent)")
+		s.Fail("interest_per_day", "bank "+s.spec.bank+" CNAB "+itoa(int(s.spec.layout))+" takes interest as a monthly rate (interest_monthly_percent)")
 	case s.rate >= 100_00:
-		s.fail("interest_monthly_percent", "must be less than 100")
+		s.Fail("interest_monthly_percent", "must be less than 100")
 	}
 	s.discount = s.hundredths(t.Discount, "discount")
 	if s.discount > 0 {
 		switch {
 		case s.discount >= s.amount:
-			s.fail("discount", "must be less than the amount")
+			s.Fail("discount", "must be less than the amount")
 		case !t.DiscountUntil.valid():
-			s.fail("discount_until", "required with a discount")
+			s.Fail("discount_until", "required with a discount")
 		case t.Due.valid() && t.Due.Before(t.DiscountUntil):
-			s.fail("discount_until", "after the due date")
+			s.Fail("discount_until", "after the due date")
 		}
 	}
 	if t.WriteOffDays < 0 || t.WriteOffDays > 999 {
-		s.fail("write_off_days", "must be between 0 (bank default) and 999")
+		s.Fail("write_off_days", "must be between 0 (bank default) and 999")
 	}
 	max := s.spec.maxProtest
 	if max == 0 {
 		max = 99
 	}
 	if t.ProtestDays < 0 || t.ProtestDays > max {
-		s.fail("protest_days", "must be between 0 (no protest) and "+itoa(max))
+		s.Fail("protest_days", "must be between 0 (no protest) and "+itoa(max))
 	}
 }
 
 func checkPayer(s *state, p *Payer) {
 	if strings.TrimSpace(p.Name) == "" {
-		s.fail("payer.name", "required")
+		s.Fail("payer.name", "required")
 	}
 	s.payerDoc = onlyDigits(p.Document)
 	if !validDocument(s.payerDoc) {
-		s.fail("payer.document", "not a valid CPF or CNPJ")
+		s.Fail("payer.document", "not a valid CPF or CNPJ")
 	}
 	if strings.TrimSpace(p.Address) == "" {
-		s.fail("payer.address", "required")
+		s.Fail("payer.address", "required")
 	}
 	if strings.TrimSpace(p.City) == "" {
-		s.fail("payer.city", "required")
+		s.Fail("payer.city", "required")
 	}
 	if len(p.State) != 2 || !isLetter(p.State[0]) || !isLetter(p.State[1]) {
-		s.fail("payer.state", "want the two-letter state (UF)")
+		s.Fail("payer.state", "want the two-letter state (UF)")
 	}
 	s.payerZIP = onlyDigits(p.ZIP)
 	if len(s.payerZIP) != 8 {
-		s.fail("payer.zip", "want the 8-digit CEP")
+		s.Fail("payer.zip", "want the 8-digit CEP")
 	}
 }
 

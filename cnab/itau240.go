@@ -171,6 +171,6 @@ var itau240FileTrailer = record{name: "file trailer", fields: fields(
 // itau240Prepare: the write-off term has two digits here (note 19).
 func itau240Prepare(s *state) {
 	if s.t.WriteOffDays > 99 {
-		s.fail("write_off_days", "Itaú CNAB 240 takes a write-off term of up to 99 days")
+		s.Fail("write_off_days", "Itaú CNAB 240 takes a write-off term of up to 99 days")
 	}
 }

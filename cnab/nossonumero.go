@@ -47,10 +47,10 @@ func (s *state) failSlip(err error) {
 		if name == "" {
 			name = strings.ToLower(fe.Field)
 		}
-		s.fail(name, fe.Reason)
+		s.Fail(name, fe.Reason)
 		return
 	}
-	s.fail("our_number", err.Error())
+	s.Fail("our_number", err.Error())
 }
 
 // checkSlipBeneficiary checks the beneficiary against the bank's nosso

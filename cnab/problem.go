@@ -75,3 +75,53 @@ func (ps Problems) Error() string {
 
 // Unwrap lets errors.Is(err, ErrInvalid) match.
 func (ps Problems) Unwrap() error { return ErrInvalid }
+
+// ProblemLog collects the problems found while one title (or payment, or
+// the remittance itself) is checked and written, until the writer takes
+// them with Take. It is what a remittance writer built on this package's
+// rules (cnab/pagamento) reports through.
+type ProblemLog struct {
+	// Index is the Title of the problems recorded: the item's index in
+	// the stream, or HeaderIndex.
+	Index int
+
+	problems Problems
+	errs     int
+}
+
+// Fail records an error: input cannot be written.
+func (l *ProblemLog) Fail(input, msg string) { l.add(input, msg, SeverityError) }
+
+// Warn records a warning: input is written altered.
+func (l *ProblemLog) Warn(input, msg string) { l.add(input, msg, SeverityWarning) }
+
+func (l *ProblemLog) add(input, msg string, sev Severity) {
+	l.problems = append(l.problems, Problem{Title: l.Index, Field: input, Message: msg, Severity: sev})
+	if sev == SeverityError {
+		l.errs++
+	}
+}
+
+// Failed reports whether an error was recorded since the last Take.
+func (l *ProblemLog) Failed() bool { return l.errs > 0 }
+
+// Take hands the warnings to warn, which may be nil, and returns the
+// errors as Problems, or nil when there are none. The log is then empty.
+func (l *ProblemLog) Take(warn func(Problem)) error {
+	var errs Problems
+	for _, p := range l.problems {
+		if p.Severity == SeverityWarning {
+			if warn != nil {
+				warn(p)
+			}
+			continue
+		}
+		errs = append(errs, p)
+	}
+	l.problems = l.problems[:0]
+	l.errs = 0
+	if errs != nil {
+		return errs
+	}
+	return nil
+}

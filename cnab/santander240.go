@@ -166,6 +166,6 @@ func santanderProtestCode(s *state) int64 {
 
 func santander240Prepare(s *state) {
 	if s.t.WriteOffDays > 99 {
-		s.fail("write_off_days", "Santander CNAB 240 takes a write-off term of up to 99 days")
+		s.Fail("write_off_days", "Santander CNAB 240 takes a write-off term of up to 99 days")
 	}
 }

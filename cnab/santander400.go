@@ -145,9 +145,9 @@ func santander400Complement(s *state) string {
 
 func santander400Prepare(s *state) {
 	if s.ourNumber[:len(s.ourNumber)-7] != "00000" {
-		s.fail("our_number", "Santander CNAB 400 holds a nosso número of up to 7 digits")
+		s.Fail("our_number", "Santander CNAB 400 holds a nosso número of up to 7 digits")
 	}
 	if santanderCollectionType(s) == 5 && s.rem.Beneficiary.AgencyDigit == "" {
-		s.fail("beneficiary.agency_digit", "required by Santander for wallet 101 (agência cobradora)")
+		s.Fail("beneficiary.agency_digit", "required by Santander for wallet 101 (agência cobradora)")
 	}
 }

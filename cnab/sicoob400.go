@@ -129,6 +129,6 @@ func sicoob400Prepare(s *state) {
 	switch d := s.t.ProtestDays; {
 	case d == 0:
 	case !s.t.ProtestBusinessDays || d != 3 && d != 4 && d != 5 && d != 10 && d != 15 && d != 20:
-		s.fail("protest_days", "Sicoob CNAB 400 protests after 3, 4, 5, 10, 15 or 20 business days (protest_business_days)")
+		s.Fail("protest_days", "Sicoob CNAB 400 protests after 3, 4, 5, 10, 15 or 20 business days (protest_business_days)")
 	}
 }

@@ -117,9 +117,9 @@ var sicredi240FileTrailer = record{name: "file trailer", fields: fields(
 // (fields 38.3P and 39.3P).
 func sicredi240Prepare(s *state) {
 	if s.t.ProtestBusinessDays && s.t.ProtestDays > 0 {
-		s.fail("protest_business_days", "Sicredi protests in calendar days only")
+		s.Fail("protest_business_days", "Sicredi protests in calendar days only")
 	}
 	if s.t.WriteOffDays != 0 && s.t.WriteOffDays != 60 {
-		s.fail("write_off_days", "Sicredi always writes titles off 60 days after the due date")
+		s.Fail("write_off_days", "Sicredi always writes titles off 60 days after the due date")
 	}
 }

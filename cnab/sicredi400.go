@@ -110,17 +110,17 @@ func sicredi400Prepare(s *state) {
 	switch {
 	case d == 0:
 	case d < 3:
-		s.fail("protest_days", "Sicredi protests after 3 days or more")
+		s.Fail("protest_days", "Sicredi protests after 3 days or more")
 	case s.t.ProtestBusinessDays && d > 4:
-		s.fail("protest_business_days", "Sicredi counts business days only for 3 and 4 days; above that, calendar days")
+		s.Fail("protest_business_days", "Sicredi counts business days only for 3 and 4 days; above that, calendar days")
 	case !s.t.ProtestBusinessDays && d <= 4:
-		s.fail("protest_business_days", "Sicredi counts 3 and 4 days as business days")
+		s.Fail("protest_business_days", "Sicredi counts 3 and 4 days as business days")
 	}
 	week := s.t.Issued
 	for range 7 {
 		week = week.next()
 	}
 	if s.t.Due.Before(week) {
-		s.warn("due", "Sicredi's manual asks for a due date at least seven days after the issue date")
+		s.Warn("due", "Sicredi's manual asks for a due date at least seven days after the issue date")
 	}
 }

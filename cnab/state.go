@@ -18,8 +18,10 @@ type state struct {
 	created time.Time
 	slip    boleto.Beneficiary
 
-	t     *Title
-	index int // the title's index in the stream, HeaderIndex for headers
+	t *Title
+	// ProblemLog takes the problems of the current title (Index is its
+	// index in the stream) or, with Index HeaderIndex, of the remittance.
+	ProblemLog
 
 	record      int   // number of the record being filled, in the file
 	batch       int   // 240: number of the current batch, from 1
@@ -42,24 +44,7 @@ type state struct {
 	benefDoc  string // digits only
 
 	title Title // the current title; t points here
-
-	problems []Problem // the current title's (or header's) problems
-	errs     int
 }
-
-func (s *state) add(input, msg string, sev Severity) {
-	s.problems = append(s.problems, Problem{Title: s.index, Field: input, Message: msg, Severity: sev})
-	if sev == SeverityError {
-		s.errs++
-	}
-}
-
-func (s *state) fail(input, msg string) { s.add(input, msg, SeverityError) }
-func (s *state) warn(input, msg string) { s.add(input, msg, SeverityWarning) }
-
-// Fail and Warn let the field renderer report problems.
-func (s *state) Fail(input, msg string) { s.fail(input, msg) }
-func (s *state) Warn(input, msg string) { s.warn(input, msg) }
 
 // hundredths converts d to an integer number of hundredths (cents for an
 // amount, hundredths of a percent for a rate). It fails when d has more
@@ -69,20 +54,20 @@ func (s *state) hundredths(d decimal.Decimal, input string) int64 {
 		return 0
 	}
 	if d.Sign() < 0 {
-		s.fail(input, "must not be negative")
+		s.Fail(input, "must not be negative")
 		return 0
 	}
 	exp := d.Exponent()
 	// The coefficient times 10^(exp+2) must stay within 17 digits, far
 	// beyond any field (15 digits at most) yet safe in an int64.
 	if n := d.NumDigits(); n > 17 || exp > 15 || n+int(exp)+2 > 17 {
-		s.fail(input, "too large")
+		s.Fail(input, "too large")
 		return 0
 	}
 	c := d.CoefficientInt64()
 	for ; exp < -2; exp++ {
 		if c%10 != 0 {
-			s.fail(input, "has more than two decimal places")
+			s.Fail(input, "has more than two decimal places")
 			return 0
 		}
 		c /= 10

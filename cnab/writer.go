@@ -57,15 +57,15 @@ func NewWriter(w io.Writer, r Remittance, warn func(Problem)) (*Writer, error) {
 	}
 	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), spec: sp, warn: warn,
 		batchLimit: maxBatchRecords, fileLimit: maxFileRecords}
-	wr.s = state{rem: &r, spec: sp, index: HeaderIndex, created: r.Created, slip: slipBeneficiary(&r)}
+	wr.s = state{rem: &r, spec: sp, ProblemLog: ProblemLog{Index: HeaderIndex}, created: r.Created, slip: slipBeneficiary(&r)}
 	wr.s.version = sp.versions[0]
 	checkRemittance(&wr.s)
-	if wr.s.errs == 0 {
+	if !wr.s.Failed() {
 		wr.renderDetails()
 		wr.writeRecords(sp.header)
 		wr.openBatch()
 	}
-	if err := wr.takeProblems(); err != nil {
+	if err := wr.s.Take(wr.warn); err != nil {
 		return nil, err
 	}
 	wr.flushBuf()
@@ -85,10 +85,10 @@ func (w *Writer) Write(t Title) error {
 		return errors.New("cnab: write after close")
 	}
 	s := &w.s
-	s.index = s.titles + w.fails
+	s.Index = s.titles + w.fails
 	if w.full() {
 		w.fails++
-		return Problems{{Title: s.index, Field: "titles", Message: "the file is full: a CNAB file holds at most " +
+		return Problems{{Title: s.Index, Field: "titles", Message: "the file is full: a CNAB file holds at most " +
 			itoa(w.fileLimit) + " records; write the remaining titles to another file (next sequence number)"}}
 	}
 	if w.spec.batchHeader != nil && s.batchRecord+len(w.spec.detail) > w.batchLimit {
@@ -104,17 +104,17 @@ func (w *Writer) Write(t Title) error {
 	s.t = &s.title
 	record, batchRecord := s.record, s.batchRecord
 	checkTitle(s)
-	if s.errs == 0 {
+	if !s.Failed() {
 		prepareNossoNumero(s)
 	}
-	if s.errs == 0 && w.spec.prepare != nil {
+	if !s.Failed() && w.spec.prepare != nil {
 		w.spec.prepare(s)
 	}
-	if s.errs == 0 {
+	if !s.Failed() {
 		w.writeDetails()
 	}
 	s.t = nil
-	if err := w.takeProblems(); err != nil {
+	if err := w.s.Take(w.warn); err != nil {
 		s.record, s.batchRecord = record, batchRecord
 		w.buf = w.buf[:0]
 		w.fails++
@@ -147,10 +147,10 @@ func (w *Writer) Close() error {
 	if w.fails > 0 {
 		return fmt.Errorf("%w: %d rejected", ErrIncomplete, w.fails)
 	}
-	w.s.index = HeaderIndex
+	w.s.Index = HeaderIndex
 	w.closeBatch()
 	w.writeRecords(w.spec.trailer)
-	if err := w.takeProblems(); err != nil {
+	if err := w.s.Take(w.warn); err != nil {
 		return err
 	}
 	if !w.spec.finalEOL {
@@ -233,28 +233,6 @@ func (w *Writer) writeDetails() {
 		fillFields(w.buf[start:start+width], d.rec, d.rec.perTitle, &w.s)
 		w.buf = append(w.buf, w.spec.eol...)
 	}
-}
-
-// takeProblems hands warnings to the callback and returns the errors, if
-// any, as Problems; it leaves the state ready for the next title.
-func (w *Writer) takeProblems() error {
-	s := &w.s
-	var errs Problems
-	for _, p := range s.problems {
-		if p.Severity == SeverityWarning {
-			if w.warn != nil {
-				w.warn(p)
-			}
-			continue
-		}
-		errs = append(errs, p)
-	}
-	s.problems = s.problems[:0]
-	s.errs = 0
-	if errs != nil {
-		return errs
-	}
-	return nil
 }
 
 func (w *Writer) flushBuf() {

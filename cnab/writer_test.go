@@ -466,8 +466,8 @@ func TestHundredths(t *testing.T) {
 	for _, tt := range tests {
 		s := &state{}
 		got := s.hundredths(decimal.RequireFromString(tt.in), "amount")
-		if (s.errs == 0) != tt.ok || got != tt.want {
-			t.Errorf("hundredths(%s) = %d, errors %d; want %d, ok %v", tt.in, got, s.errs, tt.want, tt.ok)
+		if s.Failed() == tt.ok || got != tt.want {
+			t.Errorf("hundredths(%s) = %d, failed %v; want %d, ok %v", tt.in, got, s.Failed(), tt.want, tt.ok)
 		}
 	}
 }

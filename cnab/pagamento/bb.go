@@ -37,14 +37,14 @@ const bbNoPIX = "bank 001: PIX payments are not written; the BB layout followed 
 // required, up to nine digits; a PIX file has no place in this layout.
 func bbCheckPayer(s *state) {
 	if s.rem.PIX {
-		s.fail("pix", bbNoPIX)
+		s.Fail("pix", bbNoPIX)
 	}
 	c := s.rem.Payer.Covenant
 	switch {
 	case c == "":
-		s.fail("payer.covenant", "required by bank 001: the payment agreement number (convênio de pagamento)")
+		s.Fail("payer.covenant", "required by bank 001: the payment agreement number (convênio de pagamento)")
 	case !isDigits(c) || len(strings.TrimLeft(c, "0")) > 9:
-		s.fail("payer.covenant", "bank 001 takes a payment agreement of up to 9 digits")
+		s.Fail("payer.covenant", "bank 001 takes a payment agreement of up to 9 digits")
 	}
 }
 
@@ -54,13 +54,13 @@ func bbCheckPayer(s *state) {
 func bbCheckPayment(s *state) {
 	switch s.p.Kind {
 	case KindPIX, KindPIXKey:
-		s.fail("kind", bbNoPIX)
+		s.Fail("kind", bbNoPIX)
 	case KindBoleto:
 		if s.surcharge != 0 {
-			s.fail("surcharge", "bank 001 does not take interest or fine: it refuses overdue boletos (13.3J)")
+			s.Fail("surcharge", "bank 001 does not take interest or fine: it refuses overdue boletos (13.3J)")
 		}
 		if s.p.Date.Time().After(s.p.Due.Time()) {
-			s.fail("date", "bank 001 refuses overdue boletos: the payment date is after the due date (14.3J)")
+			s.Fail("date", "bank 001 refuses overdue boletos: the payment date is after the due date (14.3J)")
 		}
 	}
 }

@@ -60,7 +60,7 @@ func febrabanForma(s *state) string {
 
 func requireCovenant(s *state) {
 	if s.rem.Payer.Covenant == "" {
-		s.fail("payer.covenant", "required by bank "+s.rem.Bank+": the payment agreement code")
+		s.Fail("payer.covenant", "required by bank "+s.rem.Bank+": the payment agreement code")
 	}
 }
 

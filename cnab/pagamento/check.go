@@ -15,38 +15,38 @@ import (
 func checkRemittance(s *state) {
 	r := s.rem
 	if r.Sequence <= 0 {
-		s.fail("sequence", "the file sequence number (NSA) must be 1 or more")
+		s.Fail("sequence", "the file sequence number (NSA) must be 1 or more")
 	}
 	if r.Created.IsZero() {
-		s.fail("created", "the generation date is required")
+		s.Fail("created", "the generation date is required")
 	} else if !cnab.ValidDate(cnab.DateOf(r.Created)) {
-		s.fail("created", "must be a date between 2000 and 2099")
+		s.Fail("created", "must be a date between 2000 and 2099")
 	}
 	p := &r.Payer
 	if strings.TrimSpace(p.Name) == "" {
-		s.fail("payer.name", "required")
+		s.Fail("payer.name", "required")
 	}
 	s.payerDoc = cnab.OnlyDigits(p.Document)
 	if !cnab.ValidDocument(s.payerDoc) {
-		s.fail("payer.document", "not a valid CPF or CNPJ")
+		s.Fail("payer.document", "not a valid CPF or CNPJ")
 	}
 	requireDigits(s, "payer.agency", p.Agency, 5)
 	requireDigits(s, "payer.account", p.Account, 12)
 	if n := len(p.AccountDigit); n == 0 || n > 2 {
-		s.fail("payer.account_digit", "required, one or two characters")
+		s.Fail("payer.account_digit", "required, one or two characters")
 	}
 	if len(p.AgencyDigit) > 1 {
-		s.fail("payer.agency_digit", "one character at most")
+		s.Fail("payer.agency_digit", "one character at most")
 	}
 	s.payerZIP = cnab.OnlyDigits(p.Address.ZIP)
 	if p.Address.ZIP != "" && len(s.payerZIP) != 8 {
-		s.fail("payer.address.zip", "want the 8-digit CEP")
+		s.Fail("payer.address.zip", "want the 8-digit CEP")
 	}
 	if p.Address.Number != "" && !isDigits(p.Address.Number) {
-		s.fail("payer.address.number", "digits only")
+		s.Fail("payer.address.number", "digits only")
 	}
 	if st := p.Address.State; st != "" && (len(st) != 2 || !isLetter(st[0]) || !isLetter(st[1])) {
-		s.fail("payer.address.state", "want the two-letter state (UF)")
+		s.Fail("payer.address.state", "want the two-letter state (UF)")
 	}
 	if s.bank.checkPayer != nil {
 		s.bank.checkPayer(s)
@@ -57,11 +57,11 @@ func checkRemittance(s *state) {
 func requireDigits(s *state, input, v string, max int) {
 	switch {
 	case v == "":
-		s.fail(input, "required")
+		s.Fail(input, "required")
 	case !isDigits(v):
-		s.fail(input, "digits only")
+		s.Fail(input, "digits only")
 	case len(strings.TrimLeft(v, "0")) > max:
-		s.fail(input, "at most "+strconv.Itoa(max)+" digits")
+		s.Fail(input, "at most "+strconv.Itoa(max)+" digits")
 	}
 }
 
@@ -71,49 +71,49 @@ func checkPayment(s *state) {
 	p := s.p
 	checkReference(s, p.Reference)
 	s.amount = cents(s, p.Amount, p.Cents, "amount")
-	if s.amount == 0 && s.errs == 0 {
-		s.fail("amount", "required, more than zero")
+	if s.amount == 0 && !s.Failed() {
+		s.Fail("amount", "required, more than zero")
 	}
 	if !cnab.ValidDate(p.Date) {
-		s.fail("date", "required, a date between 2000 and 2099")
+		s.Fail("date", "required, a date between 2000 and 2099")
 	}
 	if strings.TrimSpace(p.Beneficiary.Name) == "" {
-		s.fail("beneficiary.name", "required")
+		s.Fail("beneficiary.name", "required")
 	}
 	s.benefDoc = cnab.OnlyDigits(p.Beneficiary.Document)
 	if !cnab.ValidDocument(s.benefDoc) {
-		s.fail("beneficiary.document", "not a valid CPF or CNPJ")
+		s.Fail("beneficiary.document", "not a valid CPF or CNPJ")
 	}
 	switch p.Kind {
 	case KindTransfer:
 		checkAccount(s, true)
 		if p.TEDPurpose != "" && (len(p.TEDPurpose) != 5 || !isDigits(p.TEDPurpose)) {
-			s.fail("ted_purpose", "want the five-digit BCB purpose code")
+			s.Fail("ted_purpose", "want the five-digit BCB purpose code")
 		}
 	case KindPIX:
 		checkAccount(s, false)
 		if len(p.Account.ISPB) != 8 || !isDigits(p.Account.ISPB) {
-			s.fail("account.ispb", "required for a PIX to account data, 8 digits")
+			s.Fail("account.ispb", "required for a PIX to account data, 8 digits")
 		}
 		switch p.Account.Type {
 		case "", AccountChecking, AccountSavings, AccountPayment:
 		default:
-			s.fail("account.type", "want checking, savings or payment")
+			s.Fail("account.type", "want checking, savings or payment")
 		}
 	case KindPIXKey:
 		checkKey(s)
 	case KindBoleto:
 		checkBoleto(s)
 	case "":
-		s.fail("kind", "required: transfer, pix, pix_key or boleto")
+		s.Fail("kind", "required: transfer, pix, pix_key or boleto")
 	default:
-		s.fail("kind", "unknown kind "+strconv.Quote(string(p.Kind))+": want transfer, pix, pix_key or boleto")
+		s.Fail("kind", "unknown kind "+strconv.Quote(string(p.Kind))+": want transfer, pix, pix_key or boleto")
 	}
 	checkPIXFile(s)
-	if s.errs == 0 && s.bank.checkPayment != nil {
+	if !s.Failed() && s.bank.checkPayment != nil {
 		s.bank.checkPayment(s)
 	}
-	if s.errs == 0 {
+	if !s.Failed() {
 		s.forma = s.bank.forma(s)
 	}
 }
@@ -128,9 +128,9 @@ func checkPIXFile(s *state) {
 	switch {
 	case !known:
 	case s.rem.PIX && !isPIX:
-		s.fail("kind", "this file is a PIX file (pix set): it takes PIX payments only")
+		s.Fail("kind", "this file is a PIX file (pix set): it takes PIX payments only")
 	case !s.rem.PIX && isPIX && s.bank.pixFileOnly:
-		s.fail("kind", "bank "+s.rem.Bank+" takes PIX payments in a file of their own: set pix in the remittance")
+		s.Fail("kind", "bank "+s.rem.Bank+" takes PIX payments in a file of their own: set pix in the remittance")
 	}
 }
 
@@ -138,28 +138,28 @@ func checkPIXFile(s *state) {
 // as it was sent: at most 20 characters the layouts accept as they are.
 func checkReference(s *state, ref string) {
 	if strings.TrimSpace(ref) == "" {
-		s.fail("reference", "required: the payment's own identifier (seu número)")
+		s.Fail("reference", "required: the payment's own identifier (seu número)")
 		return
 	}
 	var buf [20]byte
 	tr, rep := fixedwidth.PutText(buf[:], ref)
 	switch {
 	case tr:
-		s.fail("reference", "longer than the 20 characters the bank returns")
+		s.Fail("reference", "longer than the 20 characters the bank returns")
 	case rep:
-		s.fail("reference", "has characters the bank does not accept, so it would not come back unchanged")
+		s.Fail("reference", "has characters the bank does not accept, so it would not come back unchanged")
 	}
 }
 
 // cents reads an amount given either in reais or in integer cents.
 func cents(s *state, reais decimal.Decimal, c int64, input string) int64 {
 	if !reais.IsZero() && c != 0 {
-		s.fail(input, "give amount or amount_cents, not both")
+		s.Fail(input, "give amount or amount_cents, not both")
 		return 0
 	}
 	if c != 0 {
 		if c < 0 {
-			s.fail(input, "must not be negative")
+			s.Fail(input, "must not be negative")
 			return 0
 		}
 		return c
@@ -172,16 +172,16 @@ const maxCents = 999_999_999_999_999
 
 func reaisToCents(s *state, reais decimal.Decimal, input string) int64 {
 	if reais.Sign() < 0 {
-		s.fail(input, "must not be negative")
+		s.Fail(input, "must not be negative")
 		return 0
 	}
 	c := reais.Shift(2)
 	if !c.IsInteger() {
-		s.fail(input, "has fractions of a cent")
+		s.Fail(input, "has fractions of a cent")
 		return 0
 	}
 	if c.GreaterThan(decimal.NewFromInt(maxCents)) {
-		s.fail(input, "too large")
+		s.Fail(input, "too large")
 		return 0
 	}
 	return c.IntPart()
@@ -192,16 +192,16 @@ func checkAccount(s *state, bankRequired bool) {
 	a := &s.p.Account
 	if a.Bank != "" || bankRequired {
 		if len(a.Bank) != 3 || !isDigits(a.Bank) {
-			s.fail("account.bank", "required, the three-digit bank code")
+			s.Fail("account.bank", "required, the three-digit bank code")
 		}
 	}
 	requireDigits(s, "account.agency", a.Agency, 5)
 	requireDigits(s, "account.account", a.Account, 12)
 	if n := len(a.AccountDigit); n == 0 || n > 2 {
-		s.fail("account.account_digit", "required, one or two characters")
+		s.Fail("account.account_digit", "required, one or two characters")
 	}
 	if len(a.AgencyDigit) > 1 {
-		s.fail("account.agency_digit", "one character at most")
+		s.Fail("account.agency_digit", "one character at most")
 	}
 }
 
@@ -212,7 +212,7 @@ func checkBoleto(s *state) {
 	var err error
 	switch len(digits) {
 	case 0:
-		s.fail("barcode", "required for a boleto: the 44-digit barcode or the 47-digit line")
+		s.Fail("barcode", "required for a boleto: the 44-digit barcode or the 47-digit line")
 		return
 	case 47:
 		s.barcode, err = boleto.ParseLine(p.Barcode)
@@ -220,31 +220,31 @@ func checkBoleto(s *state) {
 		s.barcode, err = boleto.ParseBarcode(p.Barcode)
 	}
 	if err != nil {
-		s.fail("barcode", err.Error())
+		s.Fail("barcode", err.Error())
 		return
 	}
 	if !cnab.ValidDate(p.Due) {
-		s.fail("due", "required for a boleto, a date between 2000 and 2099")
+		s.Fail("due", "required for a boleto, a date between 2000 and 2099")
 	} else if f := s.barcode.Factor(); f != 0 {
 		if want, err := boleto.Factor(p.Due.Time()); err == nil && want != f {
-			s.fail("due", "differs from the due date in the barcode (factor "+strconv.Itoa(f)+")")
+			s.Fail("due", "differs from the due date in the barcode (factor "+strconv.Itoa(f)+")")
 		}
 	}
 	s.nominal = s.barcode.Amount()
 	if s.nominal == 0 {
 		s.nominal = reaisToCents(s, p.Nominal, "nominal")
 		if s.nominal == 0 {
-			s.fail("nominal", "required: the barcode carries no amount")
+			s.Fail("nominal", "required: the barcode carries no amount")
 		}
 	} else if !p.Nominal.IsZero() {
 		if c := reaisToCents(s, p.Nominal, "nominal"); c != s.nominal {
-			s.fail("nominal", "differs from the amount in the barcode")
+			s.Fail("nominal", "differs from the amount in the barcode")
 		}
 	}
 	s.discount = reaisToCents(s, p.Discount, "discount")
 	s.surcharge = reaisToCents(s, p.Surcharge, "surcharge")
-	if s.errs == 0 && s.amount != s.nominal-s.discount+s.surcharge {
-		s.fail("amount", "must be the nominal amount "+formatCents(s.nominal)+" less discount plus surcharge")
+	if !s.Failed() && s.amount != s.nominal-s.discount+s.surcharge {
+		s.Fail("amount", "must be the nominal amount "+formatCents(s.nominal)+" less discount plus surcharge")
 	}
 }
 

@@ -39,7 +39,7 @@ func itauForma(s *state) string {
 // itauCheckPayer: the header's DAC (note 1) is one digit.
 func itauCheckPayer(s *state) {
 	if d := s.rem.Payer.AccountDigit; len(d) != 1 || !isDigits(d) {
-		s.fail("payer.account_digit", "bank 341 takes a one-digit account DAC")
+		s.Fail("payer.account_digit", "bank 341 takes a one-digit account DAC")
 	}
 }
 
@@ -154,7 +154,7 @@ func itauAgencyAccount(s *state) string {
 	var b [20]byte
 	if a.Bank == "341" {
 		if len(trimZeros(a.Agency)) > 4 || len(trimZeros(a.Account)) > 6 || len(a.AccountDigit) != 1 {
-			s.fail("account", "an Itaú account is a 4-digit agency, a 6-digit account and a 1-digit DAC")
+			s.Fail("account", "an Itaú account is a 4-digit agency, a 6-digit account and a 1-digit DAC")
 			return ""
 		}
 		b[0] = '0'

@@ -11,7 +11,7 @@ import (
 func checkKey(s *state) {
 	key := strings.TrimSpace(s.p.PIXKey)
 	if key == "" {
-		s.fail("pix_key", "required for a PIX by key")
+		s.Fail("pix_key", "required for a PIX by key")
 		return
 	}
 	var ok bool
@@ -28,14 +28,14 @@ func checkKey(s *state) {
 		key = strings.ToLower(key)
 		ok = validUUID(key)
 	case "":
-		s.fail("pix_key_type", "required: phone, email, document or random")
+		s.Fail("pix_key_type", "required: phone, email, document or random")
 		return
 	default:
-		s.fail("pix_key_type", "want phone, email, document or random")
+		s.Fail("pix_key_type", "want phone, email, document or random")
 		return
 	}
 	if !ok {
-		s.fail("pix_key", "not a valid "+string(s.p.PIXKeyType)+" key")
+		s.Fail("pix_key", "not a valid "+string(s.p.PIXKeyType)+" key")
 		return
 	}
 	s.pixKey = key

@@ -12,8 +12,11 @@ type state struct {
 	rem  *Remittance
 	bank *bank
 
-	p     *Payment
-	index int // the payment's index in the stream, cnab.HeaderIndex for headers
+	p *Payment
+	// ProblemLog takes the problems of the current payment (Index is its
+	// index in the stream) or, with Index cnab.HeaderIndex, of the
+	// remittance.
+	cnab.ProblemLog
 
 	record      int    // records written to the file so far
 	batch       int    // number of the current batch, from 1; 0 before the first
@@ -38,9 +41,6 @@ type state struct {
 	barcode   boleto.Barcode
 
 	payment Payment // the current payment; p points here
-
-	problems []cnab.Problem // the current payment's (or header's) problems
-	errs     int
 }
 
 // resetPayment makes p the current payment and forgets the values derived
@@ -52,20 +52,6 @@ func (s *state) resetPayment(p Payment) {
 	s.amount, s.nominal, s.discount, s.surcharge = 0, 0, 0, 0
 	s.barcode = boleto.Barcode{}
 }
-
-func (s *state) add(input, msg string, sev cnab.Severity) {
-	s.problems = append(s.problems, cnab.Problem{Title: s.index, Field: input, Message: msg, Severity: sev})
-	if sev == cnab.SeverityError {
-		s.errs++
-	}
-}
-
-func (s *state) fail(input, msg string) { s.add(input, msg, cnab.SeverityError) }
-func (s *state) warn(input, msg string) { s.add(input, msg, cnab.SeverityWarning) }
-
-// Fail and Warn let the field renderer report problems.
-func (s *state) Fail(input, msg string) { s.fail(input, msg) }
-func (s *state) Warn(input, msg string) { s.warn(input, msg) }
 
 // documentKind is the CNAB code of a CPF (1) or CNPJ (2).
 func documentKind(doc string) int64 {

@@ -47,12 +47,12 @@ func NewWriter(w io.Writer, r Remittance, warn func(cnab.Problem)) (*Writer, err
 		return nil, cnab.Problems{{Title: cnab.HeaderIndex, Field: "bank", Message: err.Error()}}
 	}
 	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), bank: b, warn: warn, batchLimit: maxBatchRecords}
-	wr.s = state{rem: &r, bank: b, index: cnab.HeaderIndex}
+	wr.s = state{rem: &r, bank: b, ProblemLog: cnab.ProblemLog{Index: cnab.HeaderIndex}}
 	checkRemittance(&wr.s)
-	if wr.s.errs == 0 {
+	if !wr.s.Failed() {
 		wr.writeRecords(b.fileHeader)
 	}
-	if err := wr.takeProblems(); err != nil {
+	if err := wr.s.Take(wr.warn); err != nil {
 		return nil, err
 	}
 	wr.flushBuf()
@@ -73,10 +73,10 @@ func (w *Writer) Write(p Payment) error {
 		return errors.New("pagamento: write after close")
 	}
 	s := &w.s
-	s.index = s.payments + w.fails
+	s.Index = s.payments + w.fails
 	s.resetPayment(p)
 	checkPayment(s)
-	if s.errs == 0 {
+	if !s.Failed() {
 		recs := w.bank.detail(s)
 		if s.batch == 0 || s.forma != s.batchForma || s.batchRecord+len(recs) > w.batchLimit {
 			w.closeBatch()
@@ -85,7 +85,7 @@ func (w *Writer) Write(p Payment) error {
 		w.writeRecords(recs...)
 	}
 	s.p = nil
-	if err := w.takeProblems(); err != nil {
+	if err := w.s.Take(w.warn); err != nil {
 		w.buf = w.buf[:0]
 		w.fails++
 		return err
@@ -112,10 +112,10 @@ func (w *Writer) Close() error {
 	if w.fails > 0 {
 		return fmt.Errorf("%w: %d payments rejected", cnab.ErrIncomplete, w.fails)
 	}
-	w.s.index = cnab.HeaderIndex
+	w.s.Index = cnab.HeaderIndex
 	w.closeBatch()
 	w.writeRecords(w.bank.fileTrailer)
-	if err := w.takeProblems(); err != nil {
+	if err := w.s.Take(w.warn); err != nil {
 		return err
 	}
 	if !w.bank.finalEOL {
@@ -166,28 +166,6 @@ func (w *Writer) writeRecords(recs ...*record) {
 		fill(w.buf[start:], rec, &w.s)
 		w.buf = append(w.buf, w.bank.eol...)
 	}
-}
-
-// takeProblems hands warnings to the callback and returns the errors, if
-// any, as cnab.Problems; it leaves the state ready for the next payment.
-func (w *Writer) takeProblems() error {
-	s := &w.s
-	var errs cnab.Problems
-	for _, p := range s.problems {
-		if p.Severity == cnab.SeverityWarning {
-			if w.warn != nil {
-				w.warn(p)
-			}
-			continue
-		}
-		errs = append(errs, p)
-	}
-	s.problems = s.problems[:0]
-	s.errs = 0
-	if errs != nil {
-		return errs
-	}
-	return nil
 }
 
 func (w *Writer) flushBuf() {

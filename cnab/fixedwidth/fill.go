@@ -1,6 +1,9 @@
 package fixedwidth
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Template returns a line of width bytes with the constant fields of fs
 // (blanks, zeros, literals) in place, and the indexes of the others, the
@@ -28,62 +31,85 @@ func Template[S Reporter](fs []Field[S], width int, record string) (line []byte,
 }
 
 // FillAll writes every field of fs into line. Problems go to s.
-func FillAll[S Reporter](line []byte, fs []Field[S], s S) {
-	for i := range fs {
-		fs[i].put(line, s)
-	}
-}
+func FillAll[S Reporter](line []byte, fs []Field[S], s S) { fill(line, fs, nil, s) }
 
 // Fill writes the fields of fs at the indexes idx into line, which
 // already holds the others (see Template). Problems go to s.
 func Fill[S Reporter](line []byte, fs []Field[S], idx []int, s S) {
-	for _, i := range idx {
-		fs[i].put(line, s)
+	if idx != nil {
+		fill(line, fs, idx, s)
 	}
 }
 
-// put writes f's value, read from s, into its columns of line.
-func (f *Field[S]) put(line []byte, s S) {
-	dst := line[f.Start-1 : f.End]
-	switch f.Kind {
-	case Blank:
-		setAll(dst, ' ')
-	case Zero:
-		setAll(dst, '0')
-	case Const:
-		copy(dst, f.Lit)
-	case Num:
-		v := f.Num(s)
-		if v == 0 && f.BlankZero {
+// fill writes the fields of fs at the indexes idx, or every field when
+// idx is nil, into line. The loop holds the switch itself: a call per
+// field costs a measurable share of a record.
+func fill[S Reporter](line []byte, fs []Field[S], idx []int, s S) {
+	n := len(fs)
+	if idx != nil {
+		n = len(idx)
+	}
+	for k := range n {
+		f := &fs[k]
+		if idx != nil {
+			f = &fs[idx[k]]
+		}
+		dst := line[f.Start-1 : f.End]
+		switch f.Kind {
+		case Blank:
 			setAll(dst, ' ')
-			return
+		case Zero:
+			setAll(dst, '0')
+		case Const:
+			copy(dst, f.Lit)
+		case Num:
+			v := f.Num(s)
+			if v == 0 && f.BlankZero {
+				setAll(dst, ' ')
+				continue
+			}
+			putNum(dst, v, f, s)
+		case Digits:
+			putDigits(dst, f.Str(s), f, s)
+		case Text:
+			tr, rep := PutText(dst, f.Str(s))
+			if tr {
+				s.Warn(f.Input, "truncated to "+strconv.Itoa(len(dst))+" characters for "+f.Name)
+			}
+			if rep {
+				s.Warn(f.Input, "characters the bank does not accept were replaced by spaces")
+			}
+		case Raw:
+			putRaw(dst, f.Str(s), f, s)
+		case Date6, Date8:
+			d := f.Date(s)
+			if d == (Date{}) && f.BlankZero {
+				setAll(dst, ' ')
+				continue
+			}
+			putDate(dst, d)
+		case DateYMD:
+			putDateYMD(dst, f.Date(s))
 		}
-		putNum(dst, v, f, s)
-	case Digits:
-		putDigits(dst, f.Str(s), f, s)
-	case Text:
-		tr, rep := PutText(dst, f.Str(s))
-		if tr {
-			s.Warn(f.Input, "truncated to "+strconv.Itoa(len(dst))+" characters for "+f.Name)
-		}
-		if rep {
-			s.Warn(f.Input, "characters the bank does not accept were replaced by spaces")
-		}
-	case Raw:
-		putRaw(dst, f.Str(s), f, s)
-	case Date6, Date8:
-		d := f.Date(s)
-		if d == (Date{}) && f.BlankZero {
-			setAll(dst, ' ')
-			return
-		}
-		putDate(dst, d)
-	case DateYMD:
-		putDateYMD(dst, f.Date(s))
 	}
 }
+
+// spaces and zeros are runs that setAll copies: a copy is much faster
+// than a loop over a long field.
+var (
+	spaces = strings.Repeat(" ", 512)
+	zeros  = strings.Repeat("0", 512)
+)
 
 func setAll(dst []byte, c byte) {
+	run := spaces
+	if c == '0' {
+		run = zeros
+	}
+	if len(dst) > 8 && len(dst) <= len(run) {
+		copy(dst, run)
+		return
+	}
 	for i := range dst {
 		dst[i] = c
 	}

@@ -1,12 +1,13 @@
 package cnab
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"strconv"
+
+	"github.com/propfin/propfin/cnab/fixedwidth"
 )
 
 // Writer writes one remittance file as a stream: the header when it is
@@ -14,13 +15,11 @@ import (
 // Close. It holds one title's records at a time, whatever the size of the
 // file. A Writer is not safe for concurrent use.
 type Writer struct {
-	out   *bufio.Writer
+	out   fixedwidth.Output
 	spec  *spec
 	s     state
-	buf   []byte // the current title's records, line endings included
 	warn  func(Problem)
-	err   error // the first write error
-	fails int   // titles rejected
+	fails int // titles rejected
 	done  bool
 
 	batchLimit int // detail records a CNAB 240 batch may hold
@@ -55,7 +54,7 @@ func NewWriter(w io.Writer, r Remittance, warn func(Problem)) (*Writer, error) {
 	if err != nil {
 		return nil, Problems{{Title: HeaderIndex, Field: "bank", Message: err.Error()}}
 	}
-	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), spec: sp, warn: warn,
+	wr := &Writer{out: fixedwidth.NewOutput(w, sp.eol), spec: sp, warn: warn,
 		batchLimit: maxBatchRecords, fileLimit: maxFileRecords}
 	wr.s = state{rem: &r, spec: sp, ProblemLog: ProblemLog{Index: HeaderIndex}, created: r.Created, slip: slipBeneficiary(&r)}
 	wr.s.version = sp.versions[0]
@@ -68,9 +67,9 @@ func NewWriter(w io.Writer, r Remittance, warn func(Problem)) (*Writer, error) {
 	if err := wr.s.Take(wr.warn); err != nil {
 		return nil, err
 	}
-	wr.flushBuf()
-	if wr.err != nil {
-		return nil, wr.err
+	wr.out.Commit()
+	if err := wr.out.Err(); err != nil {
+		return nil, err
 	}
 	return wr, nil
 }
@@ -94,11 +93,7 @@ func (w *Writer) Write(t Title) error {
 	if w.spec.batchHeader != nil && s.batchRecord+len(w.spec.detail) > w.batchLimit {
 		w.closeBatch()
 		w.openBatch()
-		if w.fails == 0 {
-			w.flushBuf()
-		} else {
-			w.buf = w.buf[:0]
-		}
+		w.settle()
 	}
 	s.title = t
 	s.t = &s.title
@@ -116,7 +111,7 @@ func (w *Writer) Write(t Title) error {
 	s.t = nil
 	if err := w.s.Take(w.warn); err != nil {
 		s.record, s.batchRecord = record, batchRecord
-		w.buf = w.buf[:0]
+		w.out.Drop()
 		w.fails++
 		return err
 	}
@@ -124,12 +119,18 @@ func (w *Writer) Write(t Title) error {
 	s.total += s.amount
 	s.batchTitles++
 	s.batchTotal += s.amount
+	w.settle()
+	return w.out.Err()
+}
+
+// settle writes the records buffered, or drops them once a title has
+// been rejected: the file is then incomplete and no more is written.
+func (w *Writer) settle() {
 	if w.fails == 0 {
-		w.flushBuf()
+		w.out.Commit()
 	} else {
-		w.buf = w.buf[:0]
+		w.out.Drop()
 	}
-	return w.err
 }
 
 // Skip counts a title the caller could not even turn into a Title (a JSON
@@ -141,7 +142,7 @@ func (w *Writer) Skip() { w.fails++ }
 // (and writes no trailer) when a title was rejected.
 func (w *Writer) Close() error {
 	if w.done {
-		return w.err
+		return w.out.Err()
 	}
 	w.done = true
 	if w.fails > 0 {
@@ -153,15 +154,7 @@ func (w *Writer) Close() error {
 	if err := w.s.Take(w.warn); err != nil {
 		return err
 	}
-	if !w.spec.finalEOL {
-		w.buf = w.buf[:len(w.buf)-len(w.spec.eol)]
-	}
-	w.buf = append(w.buf, w.spec.eof...)
-	w.flushBuf()
-	if w.err == nil {
-		w.err = w.out.Flush()
-	}
-	return w.err
+	return w.out.Finish(w.spec.finalEOL, w.spec.eof)
 }
 
 // full reports whether the current title might not fit in the file
@@ -196,15 +189,11 @@ func (w *Writer) closeBatch() {
 // Titles returns the number of titles written so far.
 func (w *Writer) Titles() int { return w.s.titles }
 
-// writeRecords fills file or batch headers or trailers into w.buf.
+// writeRecords adds file or batch headers or trailers to the output.
 func (w *Writer) writeRecords(recs []*record) {
-	width := int(w.spec.layout)
 	for _, rec := range recs {
 		w.s.record++
-		start := len(w.buf)
-		w.buf = append(w.buf, rec.template...)
-		fill(w.buf[start:start+width], rec, &w.s)
-		w.buf = append(w.buf, w.spec.eol...)
+		fill(w.out.Line(rec.template), rec, &w.s)
 	}
 }
 
@@ -219,27 +208,16 @@ func (w *Writer) renderDetails() {
 	}
 }
 
-// writeDetails fills the current title's detail records into w.buf.
+// writeDetails adds the current title's detail records to the output.
 func (w *Writer) writeDetails() {
-	width := int(w.spec.layout)
 	for _, d := range w.details {
 		if d.rec.when != nil && !d.rec.when(&w.s) {
 			continue
 		}
 		w.s.record++
 		w.s.batchRecord++
-		start := len(w.buf)
-		w.buf = append(w.buf, d.line...)
-		fillFields(w.buf[start:start+width], d.rec, d.rec.perTitle, &w.s)
-		w.buf = append(w.buf, w.spec.eol...)
+		fillFields(w.out.Line(d.line), d.rec, d.rec.perTitle, &w.s)
 	}
-}
-
-func (w *Writer) flushBuf() {
-	if w.err == nil && len(w.buf) > 0 {
-		_, w.err = w.out.Write(w.buf)
-	}
-	w.buf = w.buf[:0]
 }
 
 // Summary is what WriteAll reports: the titles written and every problem

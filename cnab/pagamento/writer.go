@@ -1,14 +1,13 @@
 package pagamento
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
-	"slices"
 
 	"github.com/propfin/propfin/cnab"
+	"github.com/propfin/propfin/cnab/fixedwidth"
 )
 
 // lineWidth is the width of every CNAB 240 record.
@@ -25,13 +24,11 @@ const maxBatchRecords = 99_999
 // It holds one payment's records at a time, whatever the size of the
 // file. A Writer is not safe for concurrent use.
 type Writer struct {
-	out   *bufio.Writer
+	out   fixedwidth.Output
 	bank  *bank
 	s     state
-	buf   []byte // records not yet handed to out, line endings included
 	warn  func(cnab.Problem)
-	err   error // the first write error
-	fails int   // payments rejected
+	fails int // payments rejected
 	done  bool
 
 	batchLimit int
@@ -46,7 +43,7 @@ func NewWriter(w io.Writer, r Remittance, warn func(cnab.Problem)) (*Writer, err
 	if err != nil {
 		return nil, cnab.Problems{{Title: cnab.HeaderIndex, Field: "bank", Message: err.Error()}}
 	}
-	wr := &Writer{out: bufio.NewWriterSize(w, 64<<10), bank: b, warn: warn, batchLimit: maxBatchRecords}
+	wr := &Writer{out: fixedwidth.NewOutput(w, b.eol), bank: b, warn: warn, batchLimit: maxBatchRecords}
 	wr.s = state{rem: &r, bank: b, ProblemLog: cnab.ProblemLog{Index: cnab.HeaderIndex}}
 	checkRemittance(&wr.s)
 	if !wr.s.Failed() {
@@ -55,9 +52,9 @@ func NewWriter(w io.Writer, r Remittance, warn func(cnab.Problem)) (*Writer, err
 	if err := wr.s.Take(wr.warn); err != nil {
 		return nil, err
 	}
-	wr.flushBuf()
-	if wr.err != nil {
-		return nil, wr.err
+	wr.out.Commit()
+	if err := wr.out.Err(); err != nil {
+		return nil, err
 	}
 	return wr, nil
 }
@@ -86,7 +83,7 @@ func (w *Writer) Write(p Payment) error {
 	}
 	s.p = nil
 	if err := w.s.Take(w.warn); err != nil {
-		w.buf = w.buf[:0]
+		w.out.Drop()
 		w.fails++
 		return err
 	}
@@ -94,11 +91,11 @@ func (w *Writer) Write(p Payment) error {
 	s.total += s.amount
 	s.batchTotal += s.amount
 	if w.fails == 0 {
-		w.flushBuf()
+		w.out.Commit()
 	} else {
-		w.buf = w.buf[:0]
+		w.out.Drop()
 	}
-	return w.err
+	return w.out.Err()
 }
 
 // Close writes the last batch trailer and the file trailer, and flushes.
@@ -106,7 +103,7 @@ func (w *Writer) Write(p Payment) error {
 // when a payment was rejected.
 func (w *Writer) Close() error {
 	if w.done {
-		return w.err
+		return w.out.Err()
 	}
 	w.done = true
 	if w.fails > 0 {
@@ -118,14 +115,7 @@ func (w *Writer) Close() error {
 	if err := w.s.Take(w.warn); err != nil {
 		return err
 	}
-	if !w.bank.finalEOL {
-		w.buf = w.buf[:len(w.buf)-len(w.bank.eol)]
-	}
-	w.flushBuf()
-	if w.err == nil {
-		w.err = w.out.Flush()
-	}
-	return w.err
+	return w.out.Finish(w.bank.finalEOL, "")
 }
 
 // Payments returns the number of payments written so far.
@@ -153,7 +143,7 @@ func (w *Writer) closeBatch() {
 	}
 }
 
-// writeRecords fills recs one after the other into w.buf, numbering the
+// writeRecords adds recs one after the other to the output, numbering the
 // detail records (type 3) within their batch.
 func (w *Writer) writeRecords(recs ...*record) {
 	for _, rec := range recs {
@@ -161,18 +151,8 @@ func (w *Writer) writeRecords(recs ...*record) {
 		if rec.detail {
 			w.s.batchRecord++
 		}
-		start := len(w.buf)
-		w.buf = slices.Grow(w.buf, lineWidth+len(w.bank.eol))[:start+lineWidth]
-		fill(w.buf[start:], rec, &w.s)
-		w.buf = append(w.buf, w.bank.eol...)
+		fill(w.out.LineOf(lineWidth), rec, &w.s)
 	}
-}
-
-func (w *Writer) flushBuf() {
-	if w.err == nil && len(w.buf) > 0 {
-		_, w.err = w.out.Write(w.buf)
-	}
-	w.buf = w.buf[:0]
 }
 
 // Summary is what WriteAll reports: the payments written, their total and

@@ -45,19 +45,15 @@ var (
 )
 
 func date6(start, end int, name, input string, v func(*state) Date) field {
-	return fixedwidth.NewDate(fixedwidth.Date6, start, end, name, input, dateOf(v))
+	return fixedwidth.NewDate(fixedwidth.Date6, start, end, name, input, v)
 }
 
 func date8(start, end int, name, input string, v func(*state) Date) field {
-	return fixedwidth.NewDate(fixedwidth.Date8, start, end, name, input, dateOf(v))
+	return fixedwidth.NewDate(fixedwidth.Date8, start, end, name, input, v)
 }
 
 func dateYMD(start, end int, name, input string, v func(*state) Date) field {
-	return fixedwidth.NewDate(fixedwidth.DateYMD, start, end, name, input, dateOf(v))
-}
-
-func dateOf(v func(*state) Date) func(*state) fixedwidth.Date {
-	return func(s *state) fixedwidth.Date { return fixedwidth.Date(v(s)) }
+	return fixedwidth.NewDate(fixedwidth.DateYMD, start, end, name, input, v)
 }
 
 // compile renders the record's constant fields once into its template.
@@ -83,13 +79,4 @@ func remittanceInput(input string) bool {
 		return true
 	}
 	return strings.HasPrefix(input, "beneficiary.")
-}
-
-// fill writes the dynamic fields of rec into line, which holds a copy of
-// the record's template. Problems go to s.
-func fill(line []byte, rec *record, s *state) { fixedwidth.Fill(line, rec.fields, rec.dynamic, s) }
-
-// fillFields writes the fields of rec at the given indexes into line.
-func fillFields(line []byte, rec *record, idx []int, s *state) {
-	fixedwidth.Fill(line, rec.fields, idx, s)
 }

@@ -193,7 +193,7 @@ func (w *Writer) Titles() int { return w.s.titles }
 func (w *Writer) writeRecords(recs []*record) {
 	for _, rec := range recs {
 		w.s.record++
-		fill(w.out.Line(rec.template), rec, &w.s)
+		fixedwidth.Fill(w.out.Line(rec.template), rec.fields, rec.dynamic, &w.s)
 	}
 }
 
@@ -203,7 +203,7 @@ func (w *Writer) renderDetails() {
 	width := int(w.spec.layout)
 	for _, rec := range w.spec.detail {
 		line := append([]byte(nil), rec.template...)
-		fillFields(line[:width], rec, rec.perFile, &w.s)
+		fixedwidth.Fill(line[:width], rec.fields, rec.perFile, &w.s)
 		w.details = append(w.details, detailTemplate{rec, line})
 	}
 }
@@ -216,7 +216,7 @@ func (w *Writer) writeDetails() {
 		}
 		w.s.record++
 		w.s.batchRecord++
-		fillFields(w.out.Line(d.line), d.rec, d.rec.perTitle, &w.s)
+		fixedwidth.Fill(w.out.Line(d.line), d.rec.fields, d.rec.perTitle, &w.s)
 	}
 }
 

@@ -108,9 +108,19 @@ func NewRaw[S Reporter](start, end int, name, input string, v func(S) string) Fi
 	return Field[S]{Name: name, Start: start, End: end, Kind: Raw, Input: input, Str: v}
 }
 
+// DateLike is Date or a date type of the same shape, such as cnab.Date.
+type DateLike interface {
+	~struct {
+		Year  int
+		Month time.Month
+		Day   int
+	}
+}
+
 // NewDate is a date field of kind Date6, Date8 or DateYMD.
-func NewDate[S Reporter](k Kind, start, end int, name, input string, v func(S) Date) Field[S] {
-	return Field[S]{Name: name, Start: start, End: end, Kind: k, Input: input, Date: v}
+func NewDate[S Reporter, D DateLike](k Kind, start, end int, name, input string, v func(S) D) Field[S] {
+	date := func(s S) Date { return Date(v(s)) }
+	return Field[S]{Name: name, Start: start, End: end, Kind: k, Input: input, Date: date}
 }
 
 // Unused leaves f blank when its value is zero or there is no date.

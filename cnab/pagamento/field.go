@@ -40,11 +40,5 @@ func digits(start, end int, name, input string, v func(*state) string) field {
 
 // date is a date written DDMMAAAA, zeros when there is none.
 func date(start, end int, name, input string, v func(*state) cnab.Date) field {
-	return fixedwidth.NewDate(fixedwidth.Date8, start, end, name, input, func(s *state) fixedwidth.Date {
-		return fixedwidth.Date(v(s))
-	})
+	return fixedwidth.NewDate(fixedwidth.Date8, start, end, name, input, v)
 }
-
-// fill writes every field of rec into line, which is exactly 240 bytes.
-// Problems go to s.
-func fill(line []byte, rec *record, s *state) { fixedwidth.FillAll(line, rec.fields, s) }

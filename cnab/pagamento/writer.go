@@ -151,7 +151,7 @@ func (w *Writer) writeRecords(recs ...*record) {
 		if rec.detail {
 			w.s.batchRecord++
 		}
-		fill(w.out.LineOf(lineWidth), rec, &w.s)
+		fixedwidth.FillAll(w.out.LineOf(lineWidth), rec.fields, &w.s)
 	}
 }
 

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"crypto/sha256"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -17,12 +18,21 @@ import (
 // middleware inward, so that the request log knows the company.
 type requestState struct {
 	principal storage.Principal
+	log       *slog.Logger // the server's logger with the request id
 }
 
 type requestStateKey struct{}
 
-func withRequestState(ctx context.Context) context.Context {
-	return context.WithValue(ctx, requestStateKey{}, &requestState{})
+func withRequestState(ctx context.Context, log *slog.Logger) context.Context {
+	return context.WithValue(ctx, requestStateKey{}, &requestState{log: log})
+}
+
+// loggerOf returns the request's logger (the default one outside a request).
+func loggerOf(ctx context.Context) *slog.Logger {
+	if st, ok := ctx.Value(requestStateKey{}).(*requestState); ok && st.log != nil {
+		return st.log
+	}
+	return slog.Default()
 }
 
 // principalOf returns who the request acts for (zero before authentication).
@@ -51,7 +61,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		ctx := r.Context()
 		st, ok := ctx.Value(requestStateKey{}).(*requestState)
 		if !ok {
-			ctx = withRequestState(ctx)
+			ctx = withRequestState(ctx, s.log)
 			st = ctx.Value(requestStateKey{}).(*requestState)
 		}
 		st.principal = p
@@ -80,8 +90,13 @@ type authenticator struct {
 
 type cachedPrincipal struct {
 	principal storage.Principal
+	err       error // a key found unknown, remembered for unknownKeyTTL
 	expires   time.Time
 }
+
+// unknownKeyTTL is how long a key found unknown is answered from memory,
+// so that repeating a bad key does not cost a lookup each time.
+const unknownKeyTTL = 5 * time.Second
 
 // maxCachedKeys bounds the cache; past it the cache starts over.
 const maxCachedKeys = 10_000
@@ -97,17 +112,21 @@ func (a *authenticator) resolve(ctx context.Context, key string) (storage.Princi
 	c, ok := a.cache[id]
 	a.mu.Unlock()
 	if ok && now.Before(c.expires) {
-		return c.principal, nil
+		return c.principal, c.err
 	}
 	p, err := storage.LookupAPIKey(ctx, a.pool, key)
-	if err != nil {
-		return storage.Principal{}, err
+	entry := cachedPrincipal{principal: p, expires: now.Add(a.ttl)}
+	switch {
+	case storage.ErrorCode(err) == storage.Unauthenticated:
+		entry = cachedPrincipal{err: err, expires: now.Add(unknownKeyTTL)}
+	case err != nil:
+		return storage.Principal{}, err // a database failure is not remembered
 	}
 	a.mu.Lock()
 	if len(a.cache) >= maxCachedKeys {
 		a.cache = map[[32]byte]cachedPrincipal{}
 	}
-	a.cache[id] = cachedPrincipal{principal: p, expires: now.Add(a.ttl)}
+	a.cache[id] = entry
 	a.mu.Unlock()
-	return p, nil
+	return entry.principal, entry.err
 }

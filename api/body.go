@@ -3,13 +3,14 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"regexp"
 	"sort"
 	"strings"
-	"time"
+	"unicode/utf8"
 
 	"github.com/propfin/propfin/storage"
 )
@@ -23,8 +24,13 @@ var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
 // readObject reads a request body that must be one JSON object.
 func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", maxBodyBytes)
+	}
 	if err != nil {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: fmt.Sprintf("cannot be read (at most %d bytes)", maxBodyBytes)}})
+		return nil, &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
+			Problems: []storage.Problem{{Field: "body", Message: "could not be read"}}}
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
@@ -51,6 +57,8 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 				fail(name, "this resource has no custom fields")
 			case !customFieldName.MatchString(custom):
 				fail(name, "custom field names are letters, digits and _ after the leading _")
+			case !utf8.Valid(raw) || bytes.Contains(raw, []byte(`\u0000`)):
+				fail(name, "must be valid UTF-8 without NUL characters")
 			default:
 				w.Custom[custom] = raw
 			}
@@ -98,7 +106,8 @@ func sortedKeys(obj map[string]json.RawMessage) []string {
 }
 
 // bodyValue converts one JSON value to the column's Go value; a non-empty
-// message says why it cannot.
+// message says why it cannot. Integers and booleans are JSON numbers and
+// booleans; everything else is a JSON string read by its text form.
 func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
 	raw = bytes.TrimSpace(raw)
 	if string(raw) == "null" {
@@ -124,21 +133,10 @@ func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, "must be a string"
 	}
-	switch t {
-	case storage.Date:
-		d, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			return nil, "must be a date YYYY-MM-DD"
-		}
-		return d, ""
-	case storage.DateTime:
-		d, err := time.Parse(time.DateTime, s)
-		if err != nil {
-			return nil, "must be a date-time YYYY-MM-DD HH:MM:SS"
-		}
-		return d, ""
+	if !utf8.Valid(raw) {
+		return nil, "must be valid UTF-8 text"
 	}
-	return s, ""
+	return parseText(t, s)
 }
 
 // decimalValue accepts a JSON number or a numeric string, kept as exact
@@ -150,8 +148,5 @@ func decimalValue(raw json.RawMessage) (any, string) {
 			return nil, "must be a number"
 		}
 	}
-	if !decimalText.MatchString(text) {
-		return nil, "must be a decimal number like 1234.56"
-	}
-	return text, ""
+	return parseText(storage.Decimal, text)
 }

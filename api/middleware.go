@@ -74,7 +74,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			id = newRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		ctx := withRequestState(context.WithValue(r.Context(), requestIDKey{}, id))
+		ctx := withRequestState(context.WithValue(r.Context(), requestIDKey{}, id), s.log.With("request_id", id))
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			if v := recover(); v != nil {
@@ -98,4 +98,14 @@ func newRequestID() string {
 	b := make([]byte, 8)
 	rand.Read(b) //nolint:errcheck // crypto/rand never fails on supported platforms
 	return hex.EncodeToString(b)
+}
+
+// withTimeout bounds the time one request may take: its context is
+// cancelled after d, which stops its database work.
+func withTimeout(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }

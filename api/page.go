@@ -21,14 +21,32 @@ func newPageLinks(path, rawQuery string) pageLinks {
 		if pair == "" || pair == "page" || strings.HasPrefix(pair, "page=") {
 			continue
 		}
-		l.rest = append(l.rest, pair)
+		l.rest = append(l.rest, escapeRaw(pair))
 	}
 	return l
 }
 
+// escapeRaw keeps a raw query pair as sent but percent-encodes every byte
+// that is not printable ASCII, and the characters JSON would have to
+// escape, so that page URLs are always plain ASCII.
+func escapeRaw(pair string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(pair); i++ {
+		c := pair[i]
+		if c > 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&0xf])
+	}
+	return b.String()
+}
+
 func (l pageLinks) appendURL(b []byte, page int) []byte {
 	b = append(b, '"')
-	start := len(b)
 	b = append(b, l.path...)
 	b = append(b, '?')
 	for _, pair := range l.rest {
@@ -37,11 +55,6 @@ func (l pageLinks) appendURL(b []byte, page int) []byte {
 	}
 	b = append(b, "page="...)
 	b = strconv.AppendInt(b, int64(page), 10)
-	// a raw pair may hold a quote or backslash; keep the JSON valid
-	if strings.ContainsAny(string(b[start:]), "\"\\") {
-		enc, _ := json.Marshal(string(b[start:]))
-		return append(b[:start-1], enc...)
-	}
 	return append(b, '"')
 }
 

@@ -7,15 +7,18 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/propfin/propfin/storage"
 )
 
-// Page size limits of list operations.
+// Limits of list operations.
 const (
 	DefaultPerPage = 10
 	MaxPerPage     = 100
+	// MaxFilters bounds the column filters of one request.
+	MaxFilters = 100
+	// MaxInValues bounds the values of all In-filters of one request.
+	MaxInValues = 1000
 )
 
 // operators maps every operator name and alias of the query language.
@@ -36,6 +39,21 @@ type queryParser struct {
 	reg      *storage.Registry
 	res      *storage.Resource
 	problems []storage.Problem
+	seen     map[string]bool // single-valued parameters already read
+}
+
+// once reports whether a single-valued parameter is read for the first
+// time, and refuses it otherwise.
+func (p *queryParser) once(key string) bool {
+	if p.seen == nil {
+		p.seen = map[string]bool{}
+	}
+	if p.seen[key] {
+		p.fail(key, "is given more than once")
+		return false
+	}
+	p.seen[key] = true
+	return true
 }
 
 func (p *queryParser) fail(field, format string, args ...any) {
@@ -56,14 +74,17 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 	params := p.params(rawQuery)
 	special := map[string]*storage.SpecialCondition{}
 	var specialOrder []string
+	inValues := 0
 	for _, kv := range params {
 		switch {
-		case kv.key == "page":
+		case kv.key == "page" && p.once(kv.key):
 			q.Page = p.positiveInt(kv, 1<<31-1)
-		case kv.key == "perPage":
+		case kv.key == "perPage" && p.once(kv.key):
 			q.PerPage = p.positiveInt(kv, MaxPerPage)
-		case kv.key == "withTotal":
+		case kv.key == "withTotal" && p.once(kv.key):
 			q.WithTotal = p.boolean(kv.key, kv.value)
+		case kv.key == "page" || kv.key == "perPage" || kv.key == "withTotal":
+			// refused by once
 		case strings.HasPrefix(kv.key, "filter["):
 			name, f, sc, ok := p.filter(kv)
 			if !ok {
@@ -72,6 +93,9 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 			if sc == nil {
 				q.Filters = append(q.Filters, f)
 				continue
+			}
+			if inValues++; inValues == MaxInValues+1 {
+				p.fail(kv.key, "at most %d In-filter values in one request", MaxInValues)
 			}
 			if prev, seen := special[name]; seen {
 				prev.Values = append(prev.Values, sc.Values...)
@@ -85,6 +109,9 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 	}
 	for _, name := range specialOrder {
 		q.Special = append(q.Special, *special[name])
+	}
+	if len(q.Filters) > MaxFilters {
+		p.fail("filter", "at most %d filters in one request", MaxFilters)
 	}
 	q.Includes = p.includes(params)
 	return q, p.err()
@@ -116,12 +143,18 @@ func (p *queryParser) params(rawQuery string) []param {
 // common handles the parameters lists and single records share.
 func (p *queryParser) common(kv param, fields *[]string, sortKeys *[]storage.SortKey, custom *bool) {
 	switch {
-	case kv.key == "fields":
-		*fields = p.columns(kv.key, p.res, kv.value)
-	case kv.key == "sort":
-		*sortKeys = p.sort(kv.value)
-	case kv.key == "customFields":
-		*custom = p.boolean(kv.key, kv.value)
+	case kv.key == "fields" || kv.key == "sort" || kv.key == "customFields":
+		if !p.once(kv.key) {
+			return
+		}
+		switch kv.key {
+		case "fields":
+			*fields = p.columns(kv.key, p.res, kv.value)
+		case "sort":
+			*sortKeys = p.sort(kv.value)
+		default:
+			*custom = p.boolean(kv.key, kv.value)
+		}
 	case strings.HasPrefix(kv.key, "include["):
 		// handled once all parameters are known (nested paths need their parents)
 	case kv.key == "_":
@@ -150,16 +183,6 @@ func (p *queryParser) boolean(field, value string) bool {
 		p.fail(field, "must be true or false")
 	}
 	return b
-}
-
-func parseBool(s string) (bool, bool) {
-	switch strings.ToLower(s) {
-	case "true", "1":
-		return true, true
-	case "false", "0":
-		return false, true
-	}
-	return false, false
 }
 
 // columns checks a comma-separated list of column names of res.
@@ -227,7 +250,7 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 
 func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) (storage.Filter, bool) {
 	f := storage.Filter{Column: col.Name, Op: storage.Equal}
-	if opName != "" {
+	if strings.Contains(kv.key, "|") {
 		op, ok := operators[opName]
 		if !ok {
 			p.fail(kv.key, "unknown operator %q", opName)
@@ -257,47 +280,14 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 	return f, ok
 }
 
-var decimalText = regexp.MustCompile(`^-?[0-9]{1,20}(\.[0-9]{1,10})?$`)
-
 // value parses a filter value by the type of its column.
 func (p *queryParser) value(field string, t storage.Type, s string) (any, bool) {
-	switch t {
-	case storage.Int:
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			p.fail(field, "must be an integer")
-			return nil, false
-		}
-		return n, true
-	case storage.Bool:
-		b, ok := parseBool(s)
-		if !ok {
-			p.fail(field, "must be true or false")
-		}
-		return b, ok
-	case storage.Date:
-		d, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			p.fail(field, "must be a date YYYY-MM-DD")
-			return nil, false
-		}
-		return d, true
-	case storage.DateTime:
-		for _, layout := range []string{time.DateTime, time.RFC3339, time.DateOnly} {
-			if d, err := time.Parse(layout, s); err == nil {
-				return d, true
-			}
-		}
-		p.fail(field, "must be a date-time YYYY-MM-DD HH:MM:SS")
+	v, msg := parseText(t, s)
+	if msg != "" {
+		p.fail(field, "%s", msg)
 		return nil, false
-	case storage.Decimal:
-		if !decimalText.MatchString(s) {
-			p.fail(field, "must be a decimal number like 1234.56")
-			return nil, false
-		}
-		return s, true
 	}
-	return s, true
+	return v, true
 }
 
 // includes builds the include tree from every include[path]=columns
@@ -309,7 +299,7 @@ func (p *queryParser) includes(params []param) []*storage.Include {
 		order           int
 	}
 	var entries []entry
-	for i, kv := range params {
+	for _, kv := range params {
 		path, ok := strings.CutPrefix(kv.key, "include[")
 		if !ok {
 			continue
@@ -319,7 +309,11 @@ func (p *queryParser) includes(params []param) []*storage.Include {
 			p.fail(kv.key, "malformed include: use include[relation] or include[relation.nested]")
 			continue
 		}
-		entries = append(entries, entry{path: path, key: kv.key, cols: kv.value, order: i})
+		if strings.Count(path, ".") >= storage.MaxIncludeDepth {
+			p.fail(kv.key, "at most %d relations deep", storage.MaxIncludeDepth)
+			continue
+		}
+		entries = append(entries, entry{path: path, key: kv.key, cols: kv.value})
 	}
 	// parents before children, otherwise in the order sent
 	sort.SliceStable(entries, func(i, j int) bool {
@@ -329,7 +323,11 @@ func (p *queryParser) includes(params []param) []*storage.Include {
 	nodes := map[string]*storage.Include{}
 	for _, e := range entries {
 		node, target := p.includeNode(e.key, e.path, &roots, nodes)
-		if node != nil && e.cols != "" {
+		if node == nil {
+			continue
+		}
+		node.Implicit, node.Param = false, e.key
+		if e.cols != "" {
 			node.Columns = p.columns(e.key, target, e.cols)
 		}
 	}
@@ -351,7 +349,7 @@ func (p *queryParser) includeNode(key, path string, roots *[]*storage.Include, n
 				p.fail(key, "unknown relation %q", prefix)
 				return nil, nil
 			}
-			node = &storage.Include{Relation: rel}
+			node = &storage.Include{Relation: rel, Implicit: true, Param: key}
 			nodes[prefix] = node
 			*siblings = append(*siblings, node)
 		}

@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"strconv"
 
@@ -17,6 +16,8 @@ var statusOf = map[storage.Code]int{
 	storage.Conflict:        http.StatusConflict,
 	storage.Unauthenticated: http.StatusUnauthorized,
 	storage.TooManyRequests: http.StatusTooManyRequests,
+	storage.TooLarge:        http.StatusRequestEntityTooLarge,
+	storage.NotAllowed:      http.StatusMethodNotAllowed,
 	storage.Unavailable:     http.StatusServiceUnavailable,
 	storage.Retryable:       http.StatusServiceUnavailable,
 	storage.Internal:        http.StatusInternalServerError,
@@ -47,7 +48,10 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusInternalServerError
 	}
 	if status >= 500 {
-		slog.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		loggerOf(r.Context()).ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if coded.Code == storage.Retryable || coded.Code == storage.Unavailable {
+		w.Header().Set("Retry-After", "1")
 	}
 	message := coded.Message
 	switch coded.Code {

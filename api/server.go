@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -20,7 +21,9 @@ type Config struct {
 	// AuthCacheTTL is how long a resolved API key is remembered in memory;
 	// a revoked key stops working at the latest after this long.
 	AuthCacheTTL time.Duration
-	Logger       *slog.Logger
+	// RequestTimeout bounds one request (default 30s).
+	RequestTimeout time.Duration
+	Logger         *slog.Logger
 }
 
 // Server serves the API.
@@ -31,6 +34,7 @@ type Server struct {
 	limiter *rateLimiter
 	log     *slog.Logger
 	routes  []route
+	timeout time.Duration
 }
 
 // New returns a Server for cfg.
@@ -41,6 +45,9 @@ func New(cfg Config) *Server {
 	if cfg.AuthCacheTTL == 0 {
 		cfg.AuthCacheTTL = 30 * time.Second
 	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = 30 * time.Second
+	}
 	return &Server{
 		store:   cfg.Store,
 		redis:   cfg.Redis,
@@ -48,8 +55,12 @@ func New(cfg Config) *Server {
 		limiter: newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger),
 		log:     cfg.Logger,
 		routes:  resourceRoutes,
+		timeout: cfg.RequestTimeout,
 	}
 }
+
+// readyTimeout bounds the checks of /readyz.
+const readyTimeout = 2 * time.Second
 
 // route mounts the CRUD operations of a declared resource on a path.
 type route struct {
@@ -72,6 +83,7 @@ func (s *Server) Handler() http.Handler {
 	router.RedirectTrailingSlash = false
 	router.RedirectFixedPath = false
 	router.GET("/healthz", s.healthz)
+	router.HEAD("/healthz", s.healthz)
 	router.GET("/readyz", s.readyz)
 	for _, rt := range s.routes {
 		res := s.store.Registry().MustResource(rt.resource)
@@ -86,7 +98,7 @@ func (s *Server) Handler() http.Handler {
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	router.PanicHandler = s.panicked
-	return s.logRequests(responseHeaders(router))
+	return s.logRequests(responseHeaders(withTimeout(s.timeout, router)))
 }
 
 // authed puts a handler behind authentication and the rate limit.
@@ -99,10 +111,7 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusMethodNotAllowed, errorBody{
-		Return: false, Status: http.StatusMethodNotAllowed,
-		Message: "The " + r.Method + " method is not supported for this route.", Errors: []storage.Problem{},
-	})
+	writeError(w, r, storage.Errorf(storage.NotAllowed, "The %s method is not supported for this route.", r.Method))
 }
 
 func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
@@ -116,6 +125,9 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request, _ httprouter.Pa
 
 // readyz answers 200 when PostgreSQL and Redis both answer, 503 otherwise.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	r = r.WithContext(ctx)
 	var problems []storage.Problem
 	if err := s.store.Pool().Ping(r.Context()); err != nil {
 		s.log.WarnContext(r.Context(), "readyz: postgres", "err", err)

@@ -23,6 +23,8 @@ const (
 	Retryable       Code = "retryable"         // deadlock or serialization failure
 	Internal        Code = "internal"          // everything else; details stay in the log
 	TooManyRequests Code = "too_many_requests" // the rate limit is exhausted
+	TooLarge        Code = "too_large"         // the request body is over its limit
+	NotAllowed      Code = "not_allowed"       // the route exists, the method does not
 )
 
 // Problem is one thing wrong with the input, named by the parameter or body
@@ -60,6 +62,10 @@ func InvalidInput(problems []Problem) *Error {
 	return &Error{Code: Invalid, Message: "The given data was invalid.", Problems: problems}
 }
 
+func recordNotFound(id int64) *Error {
+	return Errorf(NotFound, "Record %d not found.", id)
+}
+
 // ErrorCode returns the code of err, Internal when it carries none.
 func ErrorCode(err error) Code {
 	var e *Error
@@ -94,8 +100,14 @@ func translate(err error, what string) error {
 			return &Error{Code: Conflict, Message: "A record with the same values already exists (" + pgErr.ConstraintName + ").", Err: err}
 		case "23503":
 			return &Error{Code: Conflict, Message: "The record is referenced by or refers to another record (" + pgErr.ConstraintName + ").", Err: err}
-		case "23502", "23514", "22001", "22003", "22007", "22008", "22P02":
-			return &Error{Code: Invalid, Message: "The given data was invalid.", Problems: []Problem{{Field: pgErr.ColumnName, Message: "has a value the database refused"}}, Err: err}
+		case "22001", "22003", "22007", "22008", "22021", "22P02", "22P05":
+			// input is checked before any SQL; this is the backstop for a
+			// value the database still cannot hold (too long, out of range)
+			field := pgErr.ColumnName
+			if field == "" {
+				field = "body"
+			}
+			return &Error{Code: Invalid, Message: "The given data was invalid.", Problems: []Problem{{Field: field, Message: "has a value the database cannot store"}}, Err: err}
 		case "40001", "40P01":
 			return &Error{Code: Retryable, Message: "The database asked to retry the request.", Err: err}
 		}

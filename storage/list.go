@@ -58,6 +58,9 @@ func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q List
 	if err := s.loadIncludes(ctx, companyID, page.Records, sh.includes); err != nil {
 		return Page{}, err
 	}
+	if err := checkExpandedSize(page.Records); err != nil {
+		return Page{}, err
+	}
 	if q.WithTotal {
 		total, err := s.count(ctx, res, companyID, q)
 		if err != nil {
@@ -81,9 +84,12 @@ func (s *Store) Get(ctx context.Context, res *Resource, companyID, id int64, q G
 		return nil, translate(err, res.Name)
 	}
 	if len(records) == 0 {
-		return nil, Errorf(NotFound, "Record %d not found.", id)
+		return nil, recordNotFound(id)
 	}
 	if err := s.loadIncludes(ctx, companyID, records, sh.includes); err != nil {
+		return nil, err
+	}
+	if err := checkExpandedSize(records); err != nil {
 		return nil, err
 	}
 	return records[0], nil
@@ -101,14 +107,16 @@ func (s *Store) count(ctx context.Context, res *Resource, companyID int64, q Lis
 }
 
 // mainShape selects the requested columns (all when none), then the keys
-// the first-level includes need: rule 1 of the query language, a direct
-// relation needs no key in fields.
+// the first-level explicit includes need: rule 1 of the query language, a
+// direct relation needs no key in fields.
 func mainShape(res *Resource, fields []string, custom bool, includes []*Include) *shape {
 	sh := &shape{custom: custom && res.CustomFields, includes: includes}
 	sh.columns = pickColumns(res, fields)
 	sh.visible = len(sh.columns)
 	for _, inc := range includes {
-		addHidden(sh, res, inc.Relation.LocalKey())
+		if !inc.Implicit {
+			addHidden(sh, res, inc.Relation.LocalKey())
+		}
 	}
 	return sh
 }
@@ -277,9 +285,13 @@ func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Rec
 	b.write(" FROM ", ident(target.Table))
 	writeWhere(&b, target, companyID, nil, []SpecialCondition{{Filter: ColumnIn("", ident(inc.Relation.RemoteKey()), Int), Values: keys}})
 	writeOrder(&b, nil)
+	b.write(fmt.Sprintf(" LIMIT %d", MaxIncludedRecords+1))
 	children, err := s.query(ctx, &b, sh)
 	if err != nil {
 		return translate(err, "include "+inc.Relation.Name)
+	}
+	if len(children) > MaxIncludedRecords {
+		return tooManyIncluded(inc.Param)
 	}
 	if err := s.loadIncludes(ctx, companyID, children, inc.Children); err != nil {
 		return err
@@ -342,4 +354,54 @@ func attach(parents []*Record, localIdx, slot int, kind RelationKind, children [
 		}
 		p.related[slot] = matched
 	}
+}
+
+func tooManyIncluded(param string) error {
+	if param == "" {
+		param = "include"
+	}
+	return InvalidInput([]Problem{{Field: param, Message: fmt.Sprintf(
+		"the includes would return more than %d records; ask for fewer rows (perPage) or fewer relations", MaxIncludedRecords)}})
+}
+
+// checkExpandedSize bounds the response: a record shared by many parents
+// (a category of every type on the page) is written under each of them,
+// so what counts is the size of the expanded tree, not the rows loaded.
+func checkExpandedSize(records []*Record) error {
+	memo := map[*Record]int{}
+	total := 0
+	for _, r := range records {
+		total += expandedSize(r, memo)
+		if total > MaxIncludedRecords {
+			return tooManyIncluded("")
+		}
+	}
+	return nil
+}
+
+func expandedSize(r *Record, memo map[*Record]int) int {
+	if n, ok := memo[r]; ok {
+		return n
+	}
+	n := 1
+	for _, rel := range r.related {
+		switch x := rel.(type) {
+		case *Record:
+			if x != nil {
+				n += expandedSize(x, memo)
+			}
+		case []*Record:
+			for _, c := range x {
+				n += expandedSize(c, memo)
+				if n > MaxIncludedRecords {
+					break
+				}
+			}
+		}
+		if n > MaxIncludedRecords {
+			break
+		}
+	}
+	memo[r] = n
+	return n
 }

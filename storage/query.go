@@ -45,7 +45,23 @@ type Include struct {
 	Relation Relation
 	Columns  []string
 	Children []*Include
+	// Implicit marks a parent that was not asked for itself but only as
+	// the path to a nested include (include[a.b] without include[a]). A
+	// first-level implicit parent resolves only from a key the caller
+	// returns (rule 2 of the query language); an explicit one always does.
+	Implicit bool
+	// Param names the query parameter, for problems found while loading.
+	Param string
 }
+
+// Limits of what includes may load for one request.
+const (
+	// MaxIncludeDepth is the longest include path (include[a.b.c]).
+	MaxIncludeDepth = 3
+	// MaxIncludedRecords bounds the records one relation may load, and the
+	// records one response may carry once relations are expanded.
+	MaxIncludedRecords = 10_000
+)
 
 // ListQuery is a checked, typed list request: every identifier in it was
 // validated against the resource declaration.

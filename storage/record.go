@@ -157,7 +157,7 @@ func appendValue(b []byte, t Type, v any) []byte {
 	case bool:
 		return strconv.AppendBool(b, x)
 	case string:
-		if t == Decimal {
+		if t == Decimal && x != "NaN" && x != "Infinity" && x != "-Infinity" {
 			return append(b, x...)
 		}
 		return appendString(b, x)
@@ -166,7 +166,7 @@ func appendValue(b []byte, t Type, v any) []byte {
 		if t == Date {
 			b = x.AppendFormat(b, time.DateOnly)
 		} else {
-			b = x.AppendFormat(b, time.DateTime)
+			b = x.UTC().AppendFormat(b, time.DateTime)
 		}
 		return append(b, '"')
 	}

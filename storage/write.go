@@ -30,6 +30,7 @@ func (w Write) columns() []string {
 // names to remove.
 func (w Write) customPatch() (merge []byte, remove []string, err error) {
 	set := map[string]json.RawMessage{}
+	remove = []string{}
 	for name, v := range w.Custom {
 		if string(v) == "null" {
 			remove = append(remove, name)
@@ -73,7 +74,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Wr
 		}
 		b.write(")")
 		var err error
-		rec, err = returnOne(ctx, tx, &b, res)
+		rec, err = returnOne(ctx, tx, &b, res, 0)
 		return err
 	})
 	if err != nil {
@@ -100,14 +101,14 @@ func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, 
 			if err != nil {
 				return fmt.Errorf("encode custom fields: %w", err)
 			}
-			b.write(", custom_fields = (custom_fields || ", b.bind(string(merge), String), "::jsonb) - ", b.bindArray(remove, String))
+			b.write(", custom_fields = (custom_fields || ", b.bind(string(merge), String), "::jsonb)")
+			if len(remove) > 0 {
+				b.write(" - ", b.bindArray(remove, String))
+			}
 		}
 		b.write(" WHERE company_id = ", b.bind(companyID, Int), " AND id = ", b.bind(id, Int))
 		var err error
-		rec, err = returnOne(ctx, tx, &b, res)
-		if err == nil && rec == nil {
-			return Errorf(NotFound, "Record %d not found.", id)
-		}
+		rec, err = returnOne(ctx, tx, &b, res, id)
 		return err
 	})
 	if err != nil {
@@ -128,20 +129,23 @@ func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) 
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return Errorf(NotFound, "Record %d not found.", id)
+		return recordNotFound(id)
 	}
 	return nil
 }
 
 // returnOne finishes a write with RETURNING every column and custom fields,
-// and reads the one record (nil when no row matched).
-func returnOne(ctx context.Context, tx pgx.Tx, b *sqlBuilder, res *Resource) (*Record, error) {
+// and reads the one record; no row is record id not found.
+func returnOne(ctx context.Context, tx pgx.Tx, b *sqlBuilder, res *Resource, id int64) (*Record, error) {
 	sh := mainShape(res, nil, true, nil)
 	b.write(" RETURNING ")
 	writeSelectList(b, sh)
 	records, err := queryRecords(ctx, tx, b, sh)
-	if err != nil || len(records) == 0 {
+	if err != nil {
 		return nil, err
+	}
+	if len(records) == 0 {
+		return nil, recordNotFound(id)
 	}
 	return records[0], nil
 }

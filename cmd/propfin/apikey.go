@@ -23,8 +23,8 @@ func runAPIKey(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	company := fs.String("company", "", "company the key acts for (created when it does not exist)")
 	label := fs.String("name", "cli", "label stored with the key")
 	dataDir := fs.String("data-dir", "", "use the local cluster of `propfin dev` in this folder instead of DATABASE_URL")
-	if err := fs.Parse(args[1:]); err != nil {
-		return errReported
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
 	}
 	if *company == "" {
 		return errors.New("--company is required")
@@ -57,7 +57,7 @@ func openAPIKeyDatabase(ctx context.Context, dataDir string, log *slog.Logger) (
 	url := cfg.DatabaseURL
 	stop := func(context.Context) error { return nil }
 	if dataDir != "" {
-		url, stop, err = startDevDatabase(ctx, dataDir, log)
+		url, stop, err = startDevDatabase(ctx, dataDir, false, log)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +19,7 @@ type config struct {
 	RateLimit   int           // PROPFIN_RATE_LIMIT, requests per minute per API key
 	LogFormat   string        // PROPFIN_LOG_FORMAT: json or text
 	AuthTTL     time.Duration // PROPFIN_AUTH_CACHE_TTL
+	Timeout     time.Duration // PROPFIN_REQUEST_TIMEOUT
 }
 
 func loadConfig() (config, error) {
@@ -27,6 +30,7 @@ func loadConfig() (config, error) {
 		RateLimit:   600,
 		LogFormat:   envOr("PROPFIN_LOG_FORMAT", "json"),
 		AuthTTL:     30 * time.Second,
+		Timeout:     30 * time.Second,
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
@@ -38,17 +42,35 @@ func loadConfig() (config, error) {
 		}
 		cfg.RateLimit = n
 	}
-	if v := os.Getenv("PROPFIN_AUTH_CACHE_TTL"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return cfg, fmt.Errorf("PROPFIN_AUTH_CACHE_TTL=%q: want a positive duration such as 30s", v)
+	for _, d := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"PROPFIN_AUTH_CACHE_TTL", &cfg.AuthTTL}, {"PROPFIN_REQUEST_TIMEOUT", &cfg.Timeout}} {
+		if v := os.Getenv(d.name); v != "" {
+			parsed, err := time.ParseDuration(v)
+			if err != nil || parsed <= 0 {
+				return cfg, fmt.Errorf("%s=%q: want a positive duration such as 30s", d.name, v)
+			}
+			*d.dst = parsed
 		}
-		cfg.AuthTTL = d
 	}
 	if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
 		return cfg, fmt.Errorf("PROPFIN_LOG_FORMAT=%q: want json or text", cfg.LogFormat)
 	}
 	return cfg, nil
+}
+
+// parseFlags parses a subcommand's flags: -h prints the usage and
+// succeeds, a bad flag has already been reported by the flag package.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return errHelpShown
+	case err != nil:
+		return errReported
+	}
+	return nil
 }
 
 func envOr(name, fallback string) string {

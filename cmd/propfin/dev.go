@@ -34,8 +34,8 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", ".propfin", "folder of the local PostgreSQL cluster and the demo key, kept between runs")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-	if err := fs.Parse(args); err != nil {
-		return errReported
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	log := newLogger("text", stderr)
 	if err := os.MkdirAll(*dataDir, 0o755); err != nil {
@@ -74,7 +74,7 @@ func devPostgres(ctx context.Context, cfg config, dataDir string, log *slog.Logg
 	if url == "" {
 		var err error
 		log.Info("starting local PostgreSQL", "data_dir", filepath.Join(dataDir, "pg"))
-		url, stop, err = startDevDatabase(ctx, dataDir, log)
+		url, stop, err = startDevDatabase(ctx, dataDir, true, log)
 		if err != nil {
 			return nil, nil, err
 		}

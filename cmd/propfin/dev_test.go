@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/propfin/propfin/storage/pgcluster"
 )
 
 // TestDevEndToEnd runs `propfin dev` as the README says, on a fresh data
@@ -108,5 +111,53 @@ func TestDevEndToEnd(t *testing.T) {
 	cancel2()
 	if code := <-done2; code != 0 {
 		t.Errorf("second dev run exited %d", code)
+	}
+}
+
+// TestDevAdoptsAnOrphanedCluster: a cluster left running by a dev run
+// that died is adopted, and stopped when this run ends.
+func TestDevAdoptsAnOrphanedCluster(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	t.Setenv("REDIS_URL", "")
+	tmp := t.TempDir()
+	for _, dir := range []string{filepath.Dir(tmp), tmp} {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dataDir := filepath.Join(tmp, "data")
+	// the leftover of a crash: the cluster runs, its recorded owner is gone
+	orphan, err := pgcluster.Start(context.Background(), pgcluster.Options{DataDir: filepath.Join(dataDir, "pg")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { orphan.Stop(context.Background()) }) //nolint:errcheck // normally stopped by dev already
+	if err := os.WriteFile(filepath.Join(dataDir, ownerFile), []byte("999999999\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"dev", "--data-dir", dataDir, "--addr", "127.0.0.1:0"}, nil, &out, io.Discard)
+	}()
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(out.String(), "Listening on") && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("dev exited %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(dataDir, "pg", "postmaster.pid")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the adopted cluster still runs after dev stopped (postmaster.pid: %v)", err)
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{{"serve", "-h"}, {"dev", "-h"}, {"apikey", "create", "-h"}} {
+		if code := run(context.Background(), args, nil, io.Discard, io.Discard); code != 0 {
+			t.Errorf("%v: exit %d", args, code)
+		}
 	}
 }

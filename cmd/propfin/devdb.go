@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -16,19 +19,63 @@ import (
 // devDatabase is the database name inside the local development cluster.
 const devDatabase = "propfin"
 
+// ownerFile, in the data folder, holds the pid of the `propfin dev` that
+// owns the running cluster.
+const ownerFile = "pg.owner"
+
 // startDevDatabase starts (or attaches to) the local cluster kept in
 // dataDir/pg and makes sure the propfin database exists. stop leaves an
-// attached cluster running for the process that owns it.
-func startDevDatabase(ctx context.Context, dataDir string, log *slog.Logger) (url string, stop func(context.Context) error, err error) {
+// attached cluster running for the process that owns it. With own set (the
+// dev command), this process becomes the owner: of a cluster it starts, and
+// of one left running by an owner that is gone (a crashed run).
+func startDevDatabase(ctx context.Context, dataDir string, own bool, log *slog.Logger) (url string, stop func(context.Context) error, err error) {
 	cluster, err := pgcluster.Start(ctx, pgcluster.Options{DataDir: filepath.Join(dataDir, "pg"), Log: log})
 	if err != nil {
 		return "", nil, err
 	}
-	if err := ensureDatabase(ctx, cluster.URL("postgres"), devDatabase); err != nil {
+	stop = cluster.Stop
+	if own {
+		stop, err = takeOwnership(cluster, dataDir)
+	}
+	if err == nil {
+		err = ensureDatabase(ctx, cluster.URL("postgres"), devDatabase)
+	}
+	if err != nil {
 		cluster.Stop(context.WithoutCancel(ctx)) //nolint:errcheck // the first error is the one to report
 		return "", nil, err
 	}
-	return cluster.URL(devDatabase), cluster.Stop, nil
+	return cluster.URL(devDatabase), stop, nil
+}
+
+// takeOwnership records this process as the cluster's owner, adopting an
+// attached cluster whose recorded owner no longer runs.
+func takeOwnership(cluster *pgcluster.Cluster, dataDir string) (func(context.Context) error, error) {
+	path := filepath.Join(dataDir, ownerFile)
+	if cluster.Attached() {
+		if pid := readOwner(path); pgcluster.ProcessAlive(pid) && pid != os.Getpid() {
+			return cluster.Stop, nil // its owner is still running; leave it to them
+		}
+		if err := cluster.Adopt(); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+		return nil, fmt.Errorf("record cluster owner: %w", err)
+	}
+	return func(ctx context.Context) error {
+		err := cluster.Stop(ctx)
+		os.Remove(path) //nolint:errcheck // a stale owner file is harmless: its pid is checked
+		return err
+	}, nil
+}
+
+func readOwner(path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
 }
 
 func ensureDatabase(ctx context.Context, adminURL, name string) error {

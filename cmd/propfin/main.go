@@ -17,6 +17,9 @@ import (
 // (for example one line per invalid payload); main only sets the exit code.
 var errReported = errors.New("reported")
 
+// errHelpShown means the command printed its usage on request: exit 0.
+var errHelpShown = errors.New("help shown")
+
 // command is one subcommand: it reads its own flags from args and writes
 // its output to stdout.
 type command func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
@@ -65,7 +68,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "propfin: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
-	if err := cmd(ctx, args[1:], stdin, stdout, stderr); err != nil {
+	if err := cmd(ctx, args[1:], stdin, stdout, stderr); err != nil && !errors.Is(err, errHelpShown) {
 		if !errors.Is(err, errReported) {
 			fmt.Fprintf(stderr, "propfin %s: %v\n", args[0], err)
 		}

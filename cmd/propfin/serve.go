@@ -29,8 +29,8 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "address to listen on")
-	if err := fs.Parse(args); err != nil {
-		return errReported
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if cfg.DatabaseURL == "" || cfg.RedisURL == "" {
 		return errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
@@ -70,7 +70,8 @@ func openRedis(ctx context.Context, url string) (*redis.Client, error) {
 func apiHandler(pool *pgxpool.Pool, rdb redis.UniversalClient, cfg config, log *slog.Logger) http.Handler {
 	store := storage.NewStore(pool, storage.DefaultRegistry())
 	return api.New(api.Config{
-		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthCacheTTL: cfg.AuthTTL, Logger: log,
+		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthCacheTTL: cfg.AuthTTL,
+		RequestTimeout: cfg.Timeout, Logger: log,
 	}).Handler()
 }
 

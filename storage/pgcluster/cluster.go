@@ -186,6 +186,30 @@ func (c *Cluster) Stop(ctx context.Context) error {
 	return c.stopErr
 }
 
+// Adopt makes this process the owner of a cluster Start attached to, so
+// that Stop shuts it down: for a caller that knows the process that started
+// the server has gone (a development run that crashed and left it running).
+// It does nothing on a cluster this process started.
+func (c *Cluster) Adopt() error {
+	if !c.attached {
+		return nil
+	}
+	binDir, err := binaries("")
+	if err != nil {
+		return err
+	}
+	acct, err := serverAccount()
+	if err != nil {
+		return err
+	}
+	c.binDir, c.acct, c.attached = binDir, acct, false
+	c.log.Info("adopted the running PostgreSQL: it stops with this process")
+	return nil
+}
+
+// ProcessAlive reports whether a process with this pid exists.
+func ProcessAlive(pid int) bool { return pid > 0 && processAlive(pid) }
+
 func (c *Cluster) stop(ctx context.Context) error {
 	began := time.Now()
 	mode := "fast"

@@ -1,0 +1,77 @@
+package api
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/propfin/propfin/storage"
+)
+
+var decimalText = regexp.MustCompile(`^-?[0-9]{1,20}(\.[0-9]{1,10})?$`)
+
+// parseText converts the text form of a value to the Go value of a column
+// type; filters use it for every value and bodies for values sent as JSON
+// strings. A non-empty message says why the text is refused.
+func parseText(t storage.Type, s string) (any, string) {
+	switch t {
+	case storage.Int:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, "must be an integer"
+		}
+		return n, ""
+	case storage.Bool:
+		b, ok := parseBool(s)
+		if !ok {
+			return nil, "must be true or false"
+		}
+		return b, ""
+	case storage.Date:
+		d, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return nil, "must be a date YYYY-MM-DD"
+		}
+		return d, ""
+	case storage.DateTime:
+		for _, layout := range []string{time.DateTime, time.RFC3339, time.DateOnly} {
+			if d, err := time.Parse(layout, s); err == nil {
+				return d, ""
+			}
+		}
+		return nil, "must be a date-time YYYY-MM-DD HH:MM:SS"
+	case storage.Decimal:
+		if !decimalText.MatchString(s) {
+			return nil, "must be a decimal number like 1234.56"
+		}
+		return s, ""
+	}
+	if msg := checkText(s); msg != "" {
+		return nil, msg
+	}
+	return s, ""
+}
+
+// checkText refuses text PostgreSQL cannot store: NUL characters and
+// invalid UTF-8.
+func checkText(s string) string {
+	if !utf8.ValidString(s) {
+		return "must be valid UTF-8 text"
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		return "must not contain NUL characters"
+	}
+	return ""
+}
+
+func parseBool(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "true", "1":
+		return true, true
+	case "false", "0":
+		return false, true
+	}
+	return false, false
+}

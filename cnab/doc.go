@@ -11,8 +11,9 @@
 //
 // Every record of every bank is described by one table of fields (the name
 // the bank's document gives the field, its first and last position, its
-// kind and where its value comes from). A single fixed-width printer fills
-// records from these tables: numbers zero-padded on the left, text in
+// kind and where its value comes from). The fixed-width printer of package
+// cnab/fixedwidth, shared with the payment remittances of cnab/pagamento,
+// fills records from these tables: numbers zero-padded on the left, text in
 // upper-case ASCII with accents transliterated and space-padded on the
 // right. A value longer than its field is an error when it is a number and
 // is truncated with a warning when it is text. Every problem names the title

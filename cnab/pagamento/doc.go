@@ -15,9 +15,10 @@
 // per kind, and memory does not grow with the number of payments.
 //
 // Every record of every bank is one table of fields, named and numbered
-// as in the bank's document, filled by one fixed-width printer: numbers
-// zero-padded, text in upper-case ASCII (accents transliterated by
-// package cnab) space-padded, a number that does not fit an error, a text
+// as in the bank's document, filled by the fixed-width printer of
+// package cnab/fixedwidth that the collection remittances use: numbers
+// zero-padded, text in upper-case ASCII (accents transliterated)
+// space-padded, a number that does not fit an error, a text
 // that does not fit truncated with a warning. Every problem is a
 // cnab.Problem whose Title is the payment's index in the stream (or
 // cnab.HeaderIndex for the remittance itself) and whose Field is the

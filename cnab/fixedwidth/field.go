@@ -6,7 +6,10 @@
 // value it holds and, for a value that varies, a function that reads it
 // from S, the writer's state. The renderer pads and checks each value and
 // reports what is wrong through S's Fail and Warn methods, naming the
-// input field the value came from.
+// input field the value came from. Template renders a record's constant
+// fields once, and Fill then writes the others for each record. Output
+// buffers the records of one item (a title, a payment) until the writer
+// knows whether to write or drop them.
 package fixedwidth
 
 import "time"

@@ -26,17 +26,7 @@ func FuzzParseList(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	pool := storagetest.NewDB(f)
-	createTestTable(f, pool)
-	reg, err := storage.NewRegistry(append(storage.Resources(), testResource())...)
-	if err != nil {
-		f.Fatal(err)
-	}
-	store := storage.NewStore(pool, reg)
-	companyID, _, err := storage.EnsureCompany(context.Background(), pool, "Fuzz")
-	if err != nil {
-		f.Fatal(err)
-	}
+	reg, store, companyID := fuzzStore(f)
 	resources := []*storage.Resource{reg.MustResource("test_things"), reg.MustResource(storage.BuildingTypes)}
 	f.Fuzz(func(t *testing.T, rawQuery string) {
 		for _, res := range resources {
@@ -73,17 +63,7 @@ func FuzzParseWrite(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	pool := storagetest.NewDB(f)
-	createTestTable(f, pool)
-	reg, err := storage.NewRegistry(append(storage.Resources(), testResource())...)
-	if err != nil {
-		f.Fatal(err)
-	}
-	store := storage.NewStore(pool, reg)
-	companyID, _, err := storage.EnsureCompany(context.Background(), pool, "Fuzz")
-	if err != nil {
-		f.Fatal(err)
-	}
+	reg, store, companyID := fuzzStore(f)
 	res := reg.MustResource("test_things")
 	f.Fuzz(func(t *testing.T, body string) {
 		var obj map[string]json.RawMessage
@@ -101,4 +81,20 @@ func FuzzParseWrite(f *testing.F) {
 			t.Fatalf("%q: accepted but failed in storage: %v", body, err)
 		}
 	})
+}
+
+// fuzzStore gives a fuzz target a store over its own database, with the
+// test resource declared and a company to act for.
+func fuzzStore(f *testing.F) (*storage.Registry, *storage.Store, int64) {
+	pool := storagetest.NewDB(f)
+	createTestTable(f, pool)
+	reg, err := storage.NewRegistry(append(storage.Resources(), testResource())...)
+	if err != nil {
+		f.Fatal(err)
+	}
+	companyID, _, err := storage.EnsureCompany(context.Background(), pool, "Fuzz")
+	if err != nil {
+		f.Fatal(err)
+	}
+	return reg, storage.NewStore(pool, reg), companyID
 }

@@ -239,3 +239,30 @@ func TestReadyz(t *testing.T) {
 		t.Errorf("the API keeps serving when the limiter's Redis is down: %d", r.status)
 	}
 }
+
+// TestAuthFailureLimit: a client address that keeps failing to
+// authenticate is answered 429 without a key lookup, while a key already
+// known good keeps working from it.
+func TestAuthFailureLimit(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withAuthFailureLimit(3))
+	if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
+		t.Fatalf("good key: %d", r.status)
+	}
+	bad := "pf_1_" + fmt.Sprintf("%064d", 7)
+	for i := 0; i < 3; i++ {
+		if r := e.do(t, http.MethodGet, "/buildings/types", bad, nil); r.status != http.StatusUnauthorized {
+			t.Fatalf("failure %d: %d", i+1, r.status)
+		}
+	}
+	r := e.do(t, http.MethodGet, "/buildings/types", bad, nil)
+	if r.status != http.StatusTooManyRequests || r.body["message"] != "Too Many Attempts." || r.header.Get("Retry-After") == "" {
+		t.Fatalf("over the failure limit: %d %s %v", r.status, r.raw, r.header)
+	}
+	if r := e.do(t, http.MethodGet, "/buildings/types", "", nil); r.status != http.StatusTooManyRequests {
+		t.Errorf("no key while blocked: %d", r.status)
+	}
+	if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
+		t.Errorf("a known good key from a blocked address: %d", r.status)
+	}
+}

@@ -48,12 +48,25 @@ func principalOf(ctx context.Context) storage.Principal {
 // envelope with status 401.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		addr := clientAddr(r)
 		key, ok := bearerToken(r.Header.Get("Authorization"))
+		// a client over its failure limit is refused without a lookup,
+		// unless it presents a key already known good
+		if _, known := s.auth.known(key); !known {
+			if wait, blocked := s.failures.blockedFor(addr); blocked {
+				writeTooMany(w, r, wait)
+				return
+			}
+		}
 		if !ok {
-			writeError(w, r, storage.Errorf(storage.Unauthenticated, "no bearer token"))
+			s.refuse(w, r, addr, storage.Errorf(storage.Unauthenticated, "no bearer token"))
 			return
 		}
 		p, err := s.auth.resolve(r.Context(), key)
+		if storage.ErrorCode(err) == storage.Unauthenticated {
+			s.refuse(w, r, addr, err)
+			return
+		}
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -67,6 +80,16 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		st.principal = p
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// refuse answers a failed authentication: 401, or 429 once the client
+// address is over its failure limit.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, addr string, err error) {
+	if wait, limited := s.failures.fail(r, addr); limited {
+		writeTooMany(w, r, wait)
+		return
+	}
+	writeError(w, r, err)
 }
 
 func bearerToken(header string) (string, bool) {
@@ -103,6 +126,18 @@ const maxCachedKeys = 10_000
 
 func newAuthenticator(pool *pgxpool.Pool, ttl time.Duration) *authenticator {
 	return &authenticator{pool: pool, ttl: ttl, cache: map[[32]byte]cachedPrincipal{}}
+}
+
+// known returns the principal of a key resolved recently, without a lookup.
+func (a *authenticator) known(key string) (storage.Principal, bool) {
+	id := sha256.Sum256([]byte(key))
+	a.mu.Lock()
+	c, ok := a.cache[id]
+	a.mu.Unlock()
+	if !ok || c.err != nil || !time.Now().Before(c.expires) {
+		return storage.Principal{}, false
+	}
+	return c.principal, true
 }
 
 func (a *authenticator) resolve(ctx context.Context, key string) (storage.Principal, error) {

@@ -18,6 +18,9 @@ type Config struct {
 	Redis redis.UniversalClient
 	// RateLimit is the number of requests per minute one API key may make.
 	RateLimit int
+	// AuthFailureLimit is the number of requests without a valid key one
+	// client address may make per minute (default 60).
+	AuthFailureLimit int
 	// AuthCacheTTL is how long a resolved API key is remembered in memory;
 	// a revoked key stops working at the latest after this long.
 	AuthCacheTTL time.Duration
@@ -28,13 +31,14 @@ type Config struct {
 
 // Server serves the API.
 type Server struct {
-	store   *storage.Store
-	redis   redis.UniversalClient
-	auth    *authenticator
-	limiter *rateLimiter
-	log     *slog.Logger
-	routes  []route
-	timeout time.Duration
+	store    *storage.Store
+	redis    redis.UniversalClient
+	auth     *authenticator
+	limiter  *rateLimiter
+	failures *failureLimiter
+	log      *slog.Logger
+	routes   []route
+	timeout  time.Duration
 }
 
 // New returns a Server for cfg.
@@ -49,13 +53,14 @@ func New(cfg Config) *Server {
 		cfg.RequestTimeout = 30 * time.Second
 	}
 	return &Server{
-		store:   cfg.Store,
-		redis:   cfg.Redis,
-		auth:    newAuthenticator(cfg.Store.Pool(), cfg.AuthCacheTTL),
-		limiter: newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger),
-		log:     cfg.Logger,
-		routes:  resourceRoutes,
-		timeout: cfg.RequestTimeout,
+		store:    cfg.Store,
+		redis:    cfg.Redis,
+		auth:     newAuthenticator(cfg.Store.Pool(), cfg.AuthCacheTTL),
+		limiter:  newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger),
+		failures: newFailureLimiter(cfg.Redis, cfg.AuthFailureLimit, cfg.Logger),
+		log:      cfg.Logger,
+		routes:   resourceRoutes,
+		timeout:  cfg.RequestTimeout,
 	}
 }
 

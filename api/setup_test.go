@@ -39,6 +39,11 @@ func withRateLimit(n int) envOption {
 	return func(c *Config, _ *Server) { c.RateLimit = n }
 }
 
+// withAuthFailureLimit sets the failed authentications per minute per address.
+func withAuthFailureLimit(n int) envOption {
+	return func(c *Config, _ *Server) { c.AuthFailureLimit = n }
+}
+
 // withTestResource mounts the test-only resource of testResource() at /test/things.
 func withTestResource() envOption {
 	return func(_ *Config, s *Server) {
@@ -68,6 +73,7 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 		o(&cfg, srv)
 	}
 	srv.limiter = newRateLimiter(rdb, cfg.RateLimit, cfg.Logger)
+	srv.failures = newFailureLimiter(rdb, cfg.AuthFailureLimit, cfg.Logger)
 	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler()}
 	env.compA, env.keyA = newCompanyKey(t, pool, "Company A")
 	env.compB, env.keyB = newCompanyKey(t, pool, "Company B")

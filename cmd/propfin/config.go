@@ -17,6 +17,7 @@ type config struct {
 	RedisURL    string        // REDIS_URL
 	Addr        string        // PROPFIN_ADDR, else :$PORT, else :8080
 	RateLimit   int           // PROPFIN_RATE_LIMIT, requests per minute per API key
+	AuthFails   int           // PROPFIN_AUTH_FAILURE_LIMIT, failed authentications per minute per address
 	LogFormat   string        // PROPFIN_LOG_FORMAT: json or text
 	AuthTTL     time.Duration // PROPFIN_AUTH_CACHE_TTL
 	Timeout     time.Duration // PROPFIN_REQUEST_TIMEOUT
@@ -28,6 +29,7 @@ func loadConfig() (config, error) {
 		RedisURL:    os.Getenv("REDIS_URL"),
 		Addr:        os.Getenv("PROPFIN_ADDR"),
 		RateLimit:   600,
+		AuthFails:   60,
 		LogFormat:   envOr("PROPFIN_LOG_FORMAT", "json"),
 		AuthTTL:     30 * time.Second,
 		Timeout:     30 * time.Second,
@@ -35,12 +37,17 @@ func loadConfig() (config, error) {
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
 	}
-	if v := os.Getenv("PROPFIN_RATE_LIMIT"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return cfg, fmt.Errorf("PROPFIN_RATE_LIMIT=%q: want a whole number of requests per minute, 1 or more", v)
+	for _, l := range []struct {
+		name string
+		dst  *int
+	}{{"PROPFIN_RATE_LIMIT", &cfg.RateLimit}, {"PROPFIN_AUTH_FAILURE_LIMIT", &cfg.AuthFails}} {
+		if v := os.Getenv(l.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return cfg, fmt.Errorf("%s=%q: want a whole number of requests per minute, 1 or more", l.name, v)
+			}
+			*l.dst = n
 		}
-		cfg.RateLimit = n
 	}
 	for _, d := range []struct {
 		name string

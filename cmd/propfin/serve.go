@@ -70,7 +70,7 @@ func openRedis(ctx context.Context, url string) (*redis.Client, error) {
 func apiHandler(pool *pgxpool.Pool, rdb redis.UniversalClient, cfg config, log *slog.Logger) http.Handler {
 	store := storage.NewStore(pool, storage.DefaultRegistry())
 	return api.New(api.Config{
-		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthCacheTTL: cfg.AuthTTL,
+		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthFailureLimit: cfg.AuthFails, AuthCacheTTL: cfg.AuthTTL,
 		RequestTimeout: cfg.Timeout, Logger: log,
 	}).Handler()
 }

@@ -205,7 +205,17 @@ func TestCompanyIsolation(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	t.Parallel()
-	e := setup(t, withRateLimit(3))
+	t.Run("miniredis", func(t *testing.T) {
+		t.Parallel()
+		testRateLimit(t, setup(t, withRateLimit(3)))
+	})
+	t.Run("redis-server", func(t *testing.T) {
+		t.Parallel()
+		testRateLimit(t, setup(t, withRateLimit(3), withRedisServer(t)))
+	})
+}
+
+func testRateLimit(t *testing.T, e *testEnv) {
 	for i := 0; i < 3; i++ {
 		if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
 			t.Fatalf("request %d: %d", i+1, r.status)

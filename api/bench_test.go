@@ -6,18 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
@@ -39,7 +35,7 @@ const benchQuery = "/buildings/types?filter[category_id]=7&sort=-description&fie
 func BenchmarkTypesList(b *testing.B) {
 	pool := storagetest.NewDB(b)
 	companyID, userID := seedBench(b, pool)
-	rdb := redis.NewClient(&redis.Options{Addr: benchRedisAddr(b)})
+	rdb := redis.NewClient(&redis.Options{Addr: redisServerAddr(b)})
 	defer rdb.Close()
 	srv := New(Config{
 		Store: storage.NewStore(pool, storage.DefaultRegistry()), Redis: rdb, RateLimit: 1 << 30,
@@ -67,38 +63,6 @@ func BenchmarkTypesList(b *testing.B) {
 	b.Run("api/unfiltered+withTotal/clients=2", func(b *testing.B) {
 		load(b, 2, apiServer.URL+"/buildings/types?perPage=50&withTotal=true", key.Key)
 	})
-}
-
-// benchRedisAddr starts a real redis-server on a free loopback port when
-// one is installed (the rate limiter's Lua script runs about ten times
-// faster there than in miniredis), and miniredis otherwise.
-func benchRedisAddr(b *testing.B) string {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		b.Log("redis-server not installed: using miniredis, whose Lua is slower")
-		return miniredis.RunT(b).Addr()
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	for i := 0; i < 100; i++ {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return addr
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	b.Fatal("redis-server did not start")
-	return ""
 }
 
 func seedBench(b *testing.B, pool *pgxpool.Pool) (companyID, userID int64) {

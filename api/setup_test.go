@@ -6,10 +6,14 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -44,6 +48,48 @@ func withAuthFailureLimit(n int) envOption {
 	return func(c *Config, _ *Server) { c.AuthFailureLimit = n }
 }
 
+// withRedisServer puts the limiters on a real redis-server (see
+// redisServerAddr) instead of miniredis.
+func withRedisServer(t testing.TB) envOption {
+	addr := redisServerAddr(t)
+	return func(c *Config, _ *Server) {
+		rdb := redis.NewClient(&redis.Options{Addr: addr})
+		t.Cleanup(func() { rdb.Close() })
+		c.Redis = rdb
+	}
+}
+
+// redisServerAddr starts a real redis-server on a free loopback port. CI
+// installs it; where it is missing the test fails saying what to install.
+func redisServerAddr(t testing.TB) string {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatal("redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis)")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cmd := exec.Command(bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // stopping a throwaway server
+	addr := net.JoinHostPort("127.0.0.1", port)
+	for i := 0; i < 250; i++ {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return addr
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("redis-server did not start")
+	return ""
+}
+
 // withTestResource mounts the test-only resource of testResource() at /test/things.
 func withTestResource() envOption {
 	return func(_ *Config, s *Server) {
@@ -72,8 +118,9 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 	for _, o := range opts {
 		o(&cfg, srv)
 	}
-	srv.limiter = newRateLimiter(rdb, cfg.RateLimit, cfg.Logger)
-	srv.failures = newFailureLimiter(rdb, cfg.AuthFailureLimit, cfg.Logger)
+	srv.redis = cfg.Redis
+	srv.limiter = newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger)
+	srv.failures = newFailureLimiter(cfg.Redis, cfg.AuthFailureLimit, cfg.Logger)
 	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler()}
 	env.compA, env.keyA = newCompanyKey(t, pool, "Company A")
 	env.compB, env.keyB = newCompanyKey(t, pool, "Company B")

@@ -27,8 +27,11 @@ func (c *checker) read(payload string) {
 		}
 		id := o.num
 		if c.seen[id] {
-			c.add(CodeDuplicate, fieldOf(id, o.id), fmt.Sprintf(
-				"at character %d: object %s appears more than once", o.at+1, o.id))
+			if !c.repeated[id] { // once per ID, however many repeats
+				c.repeated[id] = true
+				c.add(CodeDuplicate, fieldOf(id, o.id), fmt.Sprintf(
+					"at character %d: object %s appears more than once; only the first is read", o.at+1, o.id))
+			}
 			continue
 		}
 		c.seen[id] = true
@@ -140,7 +143,7 @@ func guiOf(value string) string {
 // to use (when not nil). It reports whether the template was read to its
 // end.
 func (c *checker) readTemplate(o *object, field string, use func(sub object)) bool {
-	var seen [100]bool
+	var seen, repeated [100]bool
 	sc := c.subScanner(o)
 	for {
 		status := sc.next()
@@ -155,8 +158,12 @@ func (c *checker) readTemplate(o *object, field string, use func(sub object)) bo
 		}
 		switch {
 		case seen[sub.num]:
-			c.add(CodeDuplicate, field, fmt.Sprintf(
-				"at character %d: object %s appears more than once in the template", sub.at+1, sub.id))
+			if !repeated[sub.num] {
+				repeated[sub.num] = true
+				c.add(CodeDuplicate, field, fmt.Sprintf(
+					"at character %d: object %s appears more than once in the template; only the first is read",
+					sub.at+1, sub.id))
+			}
 		case sub.length == 0:
 			seen[sub.num] = true
 			c.add(CodeEmptyValue, field, fmt.Sprintf(

@@ -28,6 +28,7 @@ type checker struct {
 	p        Payload
 	probs    Problems
 	seen     [100]bool // top-level IDs read
+	repeated [100]bool // top-level IDs reported as duplicate
 	complete bool      // the structure was read to its end
 	crcPos   int       // byte offset of object 63's ID
 	crcLast  bool      // object 63 was read and nothing follows it

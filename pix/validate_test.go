@@ -230,6 +230,11 @@ func TestValidateEachRule(t *testing.T) {
 		{"same ID twice", static(map[string]string{oName: oName + tlv("59", "Beltrano")}), []string{"duplicate/merchant_name"}},
 		{"same ID twice in a template", static(map[string]string{oAccount: account(tlv("01", "12345678909"), tlv("01", "12345678909"))}),
 			[]string{"duplicate/merchant_account"}},
+		{"same ID three times: reported once", static(map[string]string{oName: oName + tlv("59", "Beltrano") + tlv("59", "Ciclano")}),
+			[]string{"duplicate/merchant_name"}},
+		{"same ID three times in a template: reported once",
+			static(map[string]string{oAccount: account(tlv("01", "12345678909"), tlv("03", "1"), tlv("03", "2"), tlv("03", "3"))}),
+			[]string{"duplicate/merchant_account"}},
 
 		// Mandatory fields.
 		{"no payload format", static(map[string]string{oFormat: ""}), []string{"order/payload_format", "missing/payload_format"}},
@@ -396,5 +401,20 @@ func TestValidatePositionsCountFromOne(t *testing.T) {
 	_, probs = Validate(static(map[string]string{oAccount: tlv("26", tlv("00", "br.gov.bcb.pix")+"01XX")}))
 	if len(probs) != 1 || !strings.HasPrefix(probs[0].Message, "at character 29:") {
 		t.Fatalf("got %v", probs)
+	}
+}
+
+func TestValidateHugeInputGivesFewProblems(t *testing.T) {
+	t.Parallel()
+	// A long run of one repeated object must not turn into a problem per
+	// repeat: the answer's size stays bounded whatever the input's size.
+	for name, payload := range map[string]string{
+		"repeated object":   "000201" + strings.Repeat("0001A", 200_000),
+		"repeated template": "00020126" + strings.Repeat("9", 1_000_000),
+	} {
+		_, probs := Validate(payload)
+		if len(probs) > 10 || !probs.Has(CodeTooLong, FieldPayload) {
+			t.Errorf("%s: %d problems: %v", name, len(probs), kinds(probs))
+		}
 	}
 }

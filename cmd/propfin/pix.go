@@ -93,26 +93,35 @@ func pixValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if positional[0] != "-" {
 		return reportPayload(stdout, positional[0], 0, *asJSON)
 	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	r := bufio.NewReader(stdin)
 	invalid := false
-	for line := 1; sc.Scan(); line++ {
+	for line := 1; ; line++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		payload := strings.TrimSuffix(sc.Text(), "\r")
-		if payload == "" {
+		payload, long, err := readPayloadLine(r)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("reading payloads from stdin: %w", err)
+		}
+		if payload == "" && !long {
 			continue
 		}
-		if err := reportPayload(stdout, payload, line, *asJSON); err != nil {
+		if long {
+			err = printResult(stdout, line, *asJSON, pix.Payload{}, pix.Problems{{
+				Code: pix.CodeTooLong, Field: pix.FieldPayload, Message: fmt.Sprintf(
+					"the payload has more than %d bytes; at most %d characters are allowed", maxPayloadLine, pix.MaxLength)}})
+		} else {
+			err = reportPayload(stdout, payload, line, *asJSON)
+		}
+		if err != nil {
 			if !errors.Is(err, errReported) {
 				return err
 			}
 			invalid = true
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading payloads from stdin: %w", err)
 	}
 	if invalid {
 		return errReported
@@ -120,11 +129,51 @@ func pixValidate(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	return nil
 }
 
+// maxPayloadLine is the longest stdin line validated as it is; a longer
+// one is reported too long without being held in memory whole.
+const maxPayloadLine = 1 << 20
+
+// readPayloadLine reads one line without its line ending ("\n" or
+// "\r\n"). A line longer than maxPayloadLine is read to its end but
+// returned empty, with long set. It returns io.EOF only when no line is
+// left.
+func readPayloadLine(r *bufio.Reader) (line string, long bool, err error) {
+	var buf []byte
+	read := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		read += len(chunk)
+		if !long {
+			buf = append(buf, chunk...)
+			long = len(buf) > maxPayloadLine+len("\r\n")
+			if long {
+				buf = nil
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if errors.Is(err, io.EOF) && read > 0 {
+			err = nil // a last line without a line ending
+		}
+		line = strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
+		if len(line) > maxPayloadLine {
+			line, long = "", true
+		}
+		return line, long, err
+	}
+}
+
 // reportPayload validates one payload and prints its result: "valid", or
 // one line per problem; with line > 0 (stdin), one line in all, prefixed
 // with the line number. It returns errReported when the payload is invalid.
 func reportPayload(w io.Writer, payload string, line int, asJSON bool) error {
 	p, probs := pix.Validate(payload)
+	return printResult(w, line, asJSON, p, probs)
+}
+
+// printResult prints one payload's result as reportPayload describes.
+func printResult(w io.Writer, line int, asJSON bool, p pix.Payload, probs pix.Problems) error {
 	var err error
 	switch {
 	case asJSON:

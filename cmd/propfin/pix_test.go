@@ -83,6 +83,35 @@ func TestPixValidateStdin(t *testing.T) {
 	}
 }
 
+func TestPixValidateStdinLongLine(t *testing.T) {
+	t.Parallel()
+	// A line longer than the reader's buffer is one invalid payload, and
+	// the lines after it are still checked.
+	stdin := pixExample + "\n" + strings.Repeat("0", 3<<20) + "\r\n" + pixExample + "\n"
+	for _, asJSON := range []bool{false, true} {
+		args := []string{"validate", "-"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		code, out, errOut := runPixCLI(t, stdin, args...)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if code != 1 || len(lines) != 3 || errOut != "" {
+			t.Fatalf("json %v: exit %d, %d lines, stderr %q", asJSON, code, len(lines), errOut)
+		}
+		if asJSON {
+			if !strings.Contains(lines[1], `"line":2,"valid":false`) || !strings.Contains(lines[1], `"code":"too_long","field":"payload"`) ||
+				!strings.Contains(lines[2], `"line":3,"valid":true`) {
+				t.Fatalf("json: %q", lines)
+			}
+			continue
+		}
+		if lines[0] != "line 1: valid" || lines[2] != "line 3: valid" ||
+			!strings.HasPrefix(lines[1], "line 2: invalid: payload: ") || !strings.HasSuffix(lines[1], "(too_long)") {
+			t.Fatalf("lines %q", lines)
+		}
+	}
+}
+
 func TestPixBuild(t *testing.T) {
 	t.Parallel()
 	code, out, _ := runPixCLI(t, "", "build", "--key", "123e4567-e12b-12d1-a456-426655440000",

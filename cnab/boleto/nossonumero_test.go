@@ -31,6 +31,8 @@ var nossoNumeroVectors = []struct {
 	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 22832563, NossoNumero{"22832563", "51", "22832563-51"}},
 	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 9274, NossoNumero{"00009274", "22", "00009274-22"}},
 	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 9194, NossoNumero{"00009194", "38", "00009194-38"}},
+	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 84736, NossoNumero{"00084736", "84", "00084736-84"}},
+	{Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"}, 649, NossoNumero{"00000649", "47", "00000649-47"}},
 	// Caixa SIGCB: "14" and 15 digits, modulo 11.
 	{Beneficiary{Bank: "104", Covenant: "245274"}, 1, NossoNumero{"14000000000000001", "4", "14000000000000001-4"}},
 	{Beneficiary{Bank: "104", Covenant: "1242119", Wallet: "RG"}, 157460299, NossoNumero{"14000000157460299", "6", "14000000157460299-6"}},
@@ -40,6 +42,8 @@ var nossoNumeroVectors = []struct {
 	{Beneficiary{Bank: "001", Covenant: "1234567", Wallet: "18"}, 1, NossoNumero{"12345670000000001", "", "12345670000000001"}},
 	// Sicredi: YYBNNNNN and modulo 11 over cooperative, station and code.
 	{Beneficiary{Bank: "748", Agency: "1234", Station: "18", Covenant: "12345"}, 12213871, NossoNumero{"12213871", "5", "12/213871-5"}},
+	// python-boleto tests/test_banco_sicredi.py: cooperative 0434, station 08, code 36699.
+	{Beneficiary{Bank: "748", Agency: "0434", Station: "08", Covenant: "36699"}, 18324121, NossoNumero{"18324121", "9", "18/324121-9"}},
 	// Sicoob: weights 3197.
 	// The worked example of Sicoob's manual (as quoted in the ACBr forum):
 	// cooperative 0001, client 1-9, nosso número 21 gives DV 8.

@@ -78,6 +78,8 @@ func TestSlipVectors(t *testing.T) {
 //
 //	brcobranca: github.com/kivanio/brcobranca, spec/brcobranca/boleto/*_spec.rb
 //	openboleto: github.com/openboleto/openboleto, tests/Banco/*Test.php
+//	pyboleto:   github.com/eduardocereto/pyboleto, tests/test_banco_*.py
+//	python-boleto: github.com/Trust-Code/python-boleto, tests/test_banco_*.py
 var slipVectors = []slipVector{
 	// Banco do Brasil
 	{
@@ -187,6 +189,14 @@ var slipVectors = []slipVector{
 		line:    "04192.11107 29000.150002 00919.440230 8 10010000055000",
 	},
 	{
+		name: "banrisul/pyboleto", source: "pyboleto test_banco_banrisul.py",
+		b:        Beneficiary{Bank: "041", Agency: "1102", Covenant: "9000150"},
+		sequence: 22832563, amount: 55000, due: "2000-07-04",
+		nn:      NossoNumero{Number: "22832563"},
+		barcode: "04198100100000550002111029000150228325634059",
+		line:    "04192.11107 29000.150226 83256.340593 8 10010000055000",
+	},
+	{
 		name: "banrisul/2017", source: "brcobranca banrisul_spec.rb",
 		b:        Beneficiary{Bank: "041", Agency: "0016", Covenant: "0164640"},
 		sequence: 3408099, amount: 121600, due: "2017-01-12",
@@ -269,6 +279,14 @@ var slipVectors = []slipVector{
 		nn:      NossoNumero{Number: "12213871", Digit: "5", Printed: "12/213871-5"},
 		barcode: "74891522200002952953112213871512341812345100",
 		line:    "74893.11220 13871.512342 18123.451009 1 52220000295295",
+	},
+	{
+		name: "sicredi/registered/python-boleto", source: "python-boleto test_banco_sicredi.py",
+		b:        Beneficiary{Bank: "748", Agency: "0434", Station: "08", Covenant: "36699", Wallet: "1"},
+		sequence: 18324121, amount: 9075, due: "2018-01-25",
+		nn:      NossoNumero{Number: "18324121", Digit: "9", Printed: "18/324121-9"},
+		barcode: "74891741500000090751118324121904340836699106",
+		line:    "74891.11836 24121.904346 08366.991068 1 74150000009075",
 	},
 	// Sicoob
 	{

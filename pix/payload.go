@@ -2,6 +2,8 @@ package pix
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // GUI is the globally unique identifier of the PIX arrangement, written
@@ -102,6 +104,9 @@ func Validate(payload string) (Payload, Problems) {
 		if trimmed == "" {
 			return c.p, c.probs
 		}
+		// Messages count positions in the payload as given.
+		lead := len(payload) - len(strings.TrimLeftFunc(payload, unicode.IsSpace))
+		c.base = utf8.RuneCountInString(payload[:lead])
 		payload = trimmed
 	}
 	c.checkLength(payload)

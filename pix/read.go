@@ -9,7 +9,7 @@ import (
 // read scans the top-level objects and the templates inside them.
 func (c *checker) read(payload string) {
 	c.ascii = c.ascii || isASCII(payload)
-	sc := scanner{s: payload, ascii: c.ascii}
+	sc := scanner{s: payload, ascii: c.ascii, base: c.base}
 	for first := true; ; first = false {
 		status := sc.next()
 		o := &sc.obj

@@ -33,6 +33,7 @@ type checker struct {
 	crcPos   int       // byte offset of object 63's ID
 	crcLast  bool      // object 63 was read and nothing follows it
 	ascii    bool      // the payload is all ASCII: characters are bytes
+	base     int       // characters trimmed before the payload, for positions
 	hasTxID  bool      // 62.05 was read
 	// brokenAccount and brokenAdditional: the PIX template or template 62
 	// could not be read to its end, so what it lacks is not reported.

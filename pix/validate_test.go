@@ -397,6 +397,12 @@ func TestValidatePositionsCountFromOne(t *testing.T) {
 	if len(probs) != 1 || probs[0].Message != want {
 		t.Fatalf("got %v, want message %q", probs, want)
 	}
+	// Positions count in the payload as given, spaces before it included.
+	_, probs = Validate("  " + body + "A10212")
+	want = "at character " + strconv.Itoa(len(body)+3) + `: expected a two-digit ID and a two-digit length, found "A102"`
+	if len(probs) != 2 || probs[1].Message != want {
+		t.Fatalf("after leading spaces: got %v, want message %q", probs, want)
+	}
 	// Inside a template the position is still the payload's.
 	_, probs = Validate(static(map[string]string{oAccount: tlv("26", tlv("00", "br.gov.bcb.pix")+"01XX")}))
 	if len(probs) != 1 || !strings.HasPrefix(probs[0].Message, "at character 29:") {

@@ -107,7 +107,7 @@ var banrisul400Detail = record{name: "detail", fields: fields(
 var banrisul400Trailer = record{name: "trailer", fields: []field{
 	lit(1, 1, "Tipo de registro", "9"),
 	blank(2, 27, "Brancos"),
-	num(28, 40, "Total geral dos valores dos títulos", "", titleTotal),
+	num(28, 40, "Total geral dos valores dos títulos", "titles", titleTotal),
 	blank(41, 394, "Brancos"),
 	num(395, 400, "Número sequencial do registro", "", recordNumber),
 }}

@@ -191,7 +191,7 @@ func batchTrailerStart240(bank string) []field {
 func simpleTotals240() []field {
 	return []field{
 		num(24, 29, "Quantidade de Títulos em Cobrança Simples", "", batchTitleCount),
-		num(30, 46, "Valor Total dos Títulos em Carteiras Simples", "", batchTitleTotal),
+		num(30, 46, "Valor Total dos Títulos em Carteiras Simples", "titles", batchTitleTotal),
 	}
 }
 

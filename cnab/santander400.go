@@ -107,7 +107,7 @@ var santander400Detail = record{name: "detail", fields: []field{
 var santander400Trailer = record{name: "trailer", fields: []field{
 	lit(1, 1, "Código do registro", "9"),
 	num(2, 7, "Quantidade de documentos no arquivo", "", recordNumber),
-	num(8, 20, "Valor total dos títulos", "", titleTotal),
+	num(8, 20, "Valor total dos títulos", "titles", titleTotal),
 	zero(21, 394, "Zeros"),
 	num(395, 400, "Número sequencial do registro no arquivo", "", recordNumber),
 }}

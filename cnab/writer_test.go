@@ -552,3 +552,39 @@ func TestBBWalletIssuer(t *testing.T) {
 		t.Errorf("positions 58-62 for wallet 11: got %q, want 11111", got)
 	}
 }
+
+// TestTotalTooLarge checks that a trailer total the titles overflow is
+// reported against "titles", like a full file, rather than against no
+// field at all.
+func TestTotalTooLarge(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		amount string // the largest the detail takes
+		n      int    // titles whose sum overflows the trailer total
+	}{
+		{"033_400", "99999999999.99", 2},     // 13 digits, total 13
+		{"041_400", "99999999999.99", 2},     // 13 digits, total 13
+		{"104_240", "9999999999999.99", 101}, // 15 digits, batch total 17
+	} {
+		name := c.name
+		rem, titles := sample(t, name)
+		w, err := NewWriter(&bytes.Buffer{}, rem, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.n {
+			title := titles[0]
+			title.OurNumber = int64(i + 1)
+			title.Amount = decimal.RequireFromString(c.amount)
+			if err := w.Write(title); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		err = w.Close()
+		var ps Problems
+		if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Title != HeaderIndex || ps[0].Field != "titles" || !strings.Contains(ps[0].Message, "too large") {
+			t.Errorf("%s: Close() = %v, want one remittance problem on titles, too large", name, err)
+		}
+	}
+}

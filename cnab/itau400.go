@@ -61,7 +61,10 @@ var itau400Detail = record{name: "detail", fields: []field{
 	text(148, 149, "Espécie", "kind", kindCode),
 	lit(150, 150, "Aceite", "N"),
 	date6(151, 156, "Data de Emissão", "issued", issued),
-	num(157, 158, "Instrução 1", "protest_days", ifPositive(protestDays, 9, 0)),
+	// 09 protestar (days in 392-393), or 10 não protestar: "no
+	// instruction" (00) would leave the account's standing protest
+	// instruction in force, which 10 inhibits.
+	num(157, 158, "Instrução 1", "protest_days", ifPositive(protestDays, 9, 10)),
 	zero(159, 160, "Instrução 2"),
 	num(161, 173, "Juros de 1 Dia", "interest_per_day", interestPerDay),
 	date6(174, 179, "Desconto Até", "discount_until", discountUntil),

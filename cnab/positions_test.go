@@ -109,7 +109,7 @@ var positions = map[string][]spot{
 		{2, 148, 149, "Espécie", "01"},
 		{2, 150, 150, "Aceite", "N"},
 		{2, 151, 156, "Data de Emissão", "010325"},
-		{2, 157, 158, "Instrução 1", "00"},
+		{2, 157, 158, "Instrução 1 (10, não protestar)", "10"},
 		{2, 219, 220, "Código de Inscrição", "01"},
 		{2, 221, 234, "Número de Inscrição", "00012345678909"},
 		{2, 235, 264, "Nome", "JOAO DA SILVA ARAUJO"},

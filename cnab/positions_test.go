@@ -885,7 +885,7 @@ var positions = map[string][]spot{
 		{1, 10, 11, "Identificação do Tipo de Serviço", "01"},
 		{1, 12, 19, "Identificação por Extenso do Tipo de Serviço", "COBRANCA"},
 		{1, 27, 30, "Prefixo da Cooperativa", "3069"},
-		{1, 31, 31, "Dígito Verificador do Prefixo", ""},
+		{1, 31, 31, "Dígito Verificador do Prefixo", "0"},
 		{1, 32, 40, "Código do Cliente/Beneficiário e DV", "001234567"},
 		{1, 41, 46, "Número do convênio líder", ""},
 		{1, 47, 76, "Nome do Beneficiário", "IMOBILIARIA CONCEICAO & FILHOS"},

@@ -33,7 +33,7 @@ var sicoob400Header = record{name: "header", fields: []field{
 	lit(12, 19, "Identificação por Extenso do Tipo de Serviço", "COBRANCA"),
 	blank(20, 26, "Complemento do Registro"),
 	digits(27, 30, "Prefixo da Cooperativa", "beneficiary.agency", agency),
-	blank(31, 31, "Dígito Verificador do Prefixo"),
+	text(31, 31, "Dígito Verificador do Prefixo", "beneficiary.agency_digit", agencyDigit),
 	digits(32, 40, "Código do Cliente/Beneficiário e seu Dígito Verificador", "beneficiary.covenant", covenant),
 	blank(41, 46, "Número do convênio líder"),
 	text(47, 76, "Nome do Beneficiário", "beneficiary.name", benefName),

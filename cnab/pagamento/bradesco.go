@@ -230,38 +230,14 @@ func tedAccountType(s *state) string {
 	return "CC"
 }
 
-var bradescoA = record{name: "segment A", detail: true, fields: fields(
-	segment240("237", "A"),
-	movement240(),
-	[]field{
-		digits(18, 20, "Código da Câmara Centralizadora", "kind", chamber),
-		digits(21, 23, "Código do Banco do Favorecido", "account.bank", accBank),
-		digits(24, 28, "Ag. Mantenedora da Cta do Favor.", "account.agency", accAgency),
-		text(29, 29, "Dígito Verificador da Agência", "account.agency_digit", accAgencyDigit),
-		digits(30, 41, "Número da Conta Corrente", "account.account", accAccount),
-		text(42, 42, "Dígito Verificador da Conta", "account.account_digit", accDigit1),
-		text(43, 43, "Dígito Verificador da AG/Conta", "account.account_digit", accDigit2),
-		text(44, 73, "Nome do Favorecido", "beneficiary.name", benefName),
-		text(74, 93, "Nº do Docum. Atribuído p/ Empresa", "reference", reference),
-		date(94, 101, "Data do Pagamento", "date", payDate),
-		lit(102, 104, "Tipo da Moeda", "BRL"),
-		zero(105, 119, "Quantidade da Moeda"),
-		num(120, 134, "Valor do Pagamento", "amount", amount),
-		blank(135, 154, "Nº do Docum. Atribuído pelo Banco"),
-		zero(155, 162, "Data Real da Efetivação Pagto"),
-		zero(163, 177, "Valor Real da Efetivação do Pagto"),
-		digits(178, 191, "Informação 2: CPF/CNPJ do Pix", "beneficiary.document", bradescoPixDoc),
-		digits(192, 199, "Informação 2: ISPB do Pix", "account.ispb", bradescoPixISPB),
-		text(200, 201, "Informação 2: tipo de conta do Pix", "account.type", bradescoPixAccountType),
-		blank(202, 217, "Informação 2"),
-		blank(218, 219, "Compl. Tipo Serviço"),
-		text(220, 224, "Código finalidade da TED", "ted_purpose", tedPurpose),
-		text(225, 226, "Compl. Finalidade de Pagamento", "account.type", tedAccountType),
-		blank(227, 229, "Uso Exclusivo FEBRABAN/CNAB"),
-		lit(230, 230, "Aviso ao Favorecido", "0"),
-		blank(231, 240, "Códigos das Ocorrências p/ Retorno"),
-	},
-)}
+// bradescoA is FEBRABAN's segment A with the PIX fields Bradesco puts in
+// "Informação 2" (G031).
+var bradescoA = febrabanA("237",
+	digits(178, 191, "Informação 2: CPF/CNPJ do Pix", "beneficiary.document", bradescoPixDoc),
+	digits(192, 199, "Informação 2: ISPB do Pix", "account.ispb", bradescoPixISPB),
+	text(200, 201, "Informação 2: tipo de conta do Pix", "account.type", bradescoPixAccountType),
+	blank(202, 217, "Informação 2"),
+)
 
 // G031, "Formatação para identificação Pagamento via Pix": a PIX to
 // account data carries the beneficiary's CPF/CNPJ (14 digits), the ISPB

@@ -46,9 +46,13 @@ func febrabanBatchHeader(bank, version string, covenant []field) record {
 }
 
 // febrabanA is segment A (P001 to P013): câmara, the credited account,
-// the reference, date and amount, nothing in "Informação 2" (178-217), and
-// the TED purpose (P011) and account type (P013).
-func febrabanA(bank string) record {
+// the reference, date and amount, "Informação 2" (178-217: blank unless a
+// bank gives its own fields there), and the TED purpose (P011) and account
+// type (P013).
+func febrabanA(bank string, info2 ...field) record {
+	if len(info2) == 0 {
+		info2 = []field{blank(178, 217, "Outras Informações")}
+	}
 	return record{name: "segment A", detail: true, fields: fields(
 		segment240(bank, "A"),
 		movement240(),
@@ -69,7 +73,9 @@ func febrabanA(bank string) record {
 			blank(135, 154, "Nº do Docum. Atribuído pelo Banco"),
 			zero(155, 162, "Data Real da Efetivação Pagto"),
 			zero(163, 177, "Valor Real da Efetivação do Pagto"),
-			blank(178, 217, "Outras Informações"),
+		},
+		info2,
+		[]field{
 			blank(218, 219, "Compl. Tipo Serviço"),
 			text(220, 224, "Código finalidade da TED", "ted_purpose", tedPurpose),
 			text(225, 226, "Complemento de finalidade pagto.", "account.type", tedAccountType),

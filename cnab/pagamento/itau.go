@@ -4,12 +4,15 @@ package pagamento
 // Intercâmbio Eletrônico de Arquivos, Layout de Arquivos – CNAB240
 // Versão 80" (Abril 2012), file layout 080, batch layouts 040 (segments
 // A and B) and 030 (segment J). Positions below are the document's
-// "Posição" columns and notes. The PIX fields (segment A positions
-// 105-114, the PIX form of segment B, forma 45) and segment J-52 come from
-// the later SISPAG manual (version 086), which keeps every other position.
+// "Posição" columns and notes. The PIX fields (segment A 18-20, 105-114
+// and 150-154, the PIX form of segment B, forma 45) and segment J-52 are
+// those of the later editions, "Layout de Arquivos – CNAB – Versão 085"
+// and the "Manual Técnico SISPAG" version 086 (Maio 2022), notes 11, 35,
+// 36, 37, 38, 40 and 42, which keep every other position and both file
+// and batch layout versions.
 var itau = register(&bank{
 	code: "341", name: "BANCO ITAU SA",
-	document: "SISPAG Layout de Arquivos CNAB240 Versão 80 (Abril 2012), with the PIX and J-52 fields of version 086",
+	document: "SISPAG Layout de Arquivos CNAB240 Versão 80 (Abril 2012), with the PIX and J-52 fields of versions 085 and 086 (Maio 2022)",
 	eol:      "\r\n", finalEOL: true, pixFileOnly: true,
 	fileHeader:   &itauFileHeader,
 	fileTrailer:  &itauFileTrailer,
@@ -20,20 +23,61 @@ var itau = register(&bank{
 		}
 		return &itauBatchHeaderA
 	},
-	detail:     febrabanDetail(&itauA, &itauB, &itauBPix, &itauJ, &itauJ52),
-	forma:      itauForma,
-	checkPayer: itauCheckPayer,
+	detail:       febrabanDetail(&itauA, &itauB, &itauBPix, &itauJ, &itauJ52),
+	forma:        itauForma,
+	checkPayer:   itauCheckPayer,
+	checkPayment: itauCheckPayment,
 })
 
-// itauForma is note 5: 01 crédito em conta corrente no Itaú, 06 crédito
-// em conta corrente de mesma titularidade, 41 TED outro titular, 43 TED
-// mesmo titular, 45 PIX transferência (version 086), 30 títulos em
-// cobrança no Itaú, 31 títulos em cobrança em outros bancos.
+// itauForma is note 5: 01 crédito em conta corrente no Itaú, 05 crédito
+// em conta poupança no Itaú, 06 crédito em conta corrente de mesma
+// titularidade, 41 TED outro titular, 43 TED mesmo titular, 45 PIX
+// transferência (085), 30 títulos em cobrança no Itaú, 31 títulos em
+// cobrança em outros bancos.
 func itauForma(s *state) string {
-	if s.p.Kind == KindTransfer && !s.isTED() && s.sameHolder() {
-		return "06"
+	if s.p.Kind == KindTransfer && !s.isTED() {
+		switch {
+		case s.p.Account.Type == AccountSavings:
+			return "05"
+		case s.sameHolder():
+			return "06"
+		}
 	}
 	return febrabanForma(s)
+}
+
+// itauCheckPayment: a payment account at another bank (note 11) is one
+// number of up to 20 digits, its check digit included; a TED to one also
+// needs the institution's ISPB (note 35, "exigência do Banco Central").
+func itauCheckPayment(s *state) {
+	if !itauPaymentAccount(s) {
+		return
+	}
+	a := &s.p.Account
+	if !isDigits(a.AccountDigit) || len(trimZeros(a.Account+a.AccountDigit)) > 20 {
+		s.Fail("account", "bank 341 takes a payment account as one number of up to 20 digits, check digit included")
+	}
+	if s.p.Kind == KindTransfer && (len(a.ISPB) != 8 || !isDigits(a.ISPB)) {
+		s.Fail("account.ispb", "bank 341 needs the 8-digit ISPB for a TED to a payment account (note 35)")
+	}
+}
+
+// itauPaymentAccount tells whether the payment credits a payment account
+// (conta pagamento) at another bank; at Itaú one is a checking account
+// (086 note 11, Iti).
+func itauPaymentAccount(s *state) bool {
+	return (s.p.Kind == KindPIX || s.p.Kind == KindTransfer) &&
+		s.p.Account.Type == AccountPayment && s.p.Account.Bank != "341"
+}
+
+// itauChamber is note 35: 009 (SPI) for a PIX, zeros for every other
+// payment, a TED included (888 is only for a TED to a brokerage, which is
+// not written).
+func itauChamber(s *state) string {
+	if s.p.Kind == KindPIX || s.p.Kind == KindPIXKey {
+		return "009"
+	}
+	return "000"
 }
 
 // itauCheckPayer: the header's DAC (note 1) is one digit.
@@ -114,19 +158,19 @@ var itauA = record{name: "segment A", detail: true, fields: fields(
 	segment240("341", "A"),
 	[]field{
 		lit(15, 17, "Tipo de Movimento", "000"),
-		digits(18, 20, "Câmara Centralizadora", "kind", chamber), // 086; zeros in 080 for a credit at Itaú
+		digits(18, 20, "Câmara Centralizadora", "kind", itauChamber),
 		digits(21, 23, "Código Banco Favorecido", "account.bank", accBank),
 		text(24, 43, "Agência Conta Favorecido", "account", itauAgencyAccount),
 		text(44, 73, "Nome do Favorecido", "beneficiary.name", benefName),
 		text(74, 93, "Nº Docto Atribuído pela Empresa", "reference", reference),
 		date(94, 101, "Data Prevista para Pagto", "date", payDate),
 		lit(102, 104, "Tipo da Moeda", "REA"),
-		digits(105, 112, "Código ISPB", "account.ispb", pixISPB),
+		text(105, 112, "Código ISPB", "account.ispb", itauISPB),
 		text(113, 114, "Identificação da Transferência", "account.type", itauTransferID),
 		zero(115, 119, "Complemento de Registro"),
 		num(120, 134, "Valor Previsto do Pagto", "amount", amount),
 		blank(135, 149, "Nº Docto Atribuído pelo Banco"),
-		blank(150, 154, "Complemento de Registro"),
+		text(150, 154, "Agência da Conta Pagamento", "account.agency", itauPaymentAgency),
 		zero(155, 162, "Data Real Efetivação do Pagto"),
 		zero(163, 177, "Valor Real Efetivação do Pagto"),
 		blank(178, 195, "Informação Complementar p/ Hist. de C/C"),
@@ -144,14 +188,20 @@ var itauA = record{name: "segment A", detail: true, fields: fields(
 // itauAgencyAccount is note 11: for an account at Itaú, 0, the 4-digit
 // agency, a blank, six zeros, the 6-digit account, a blank and the DAC;
 // at another bank, the 5-digit agency, a blank, the 12-digit account, a
-// blank and the DAC (a two-character DAC takes positions 42 and 43). A
-// PIX by key has no account: blanks.
+// blank and the DAC (a two-character DAC takes positions 42 and 43); a
+// payment account at another bank, its number and check digit as 20
+// digits. A PIX by key has no account: blanks (note 11: optional with
+// identification 04).
 func itauAgencyAccount(s *state) string {
 	a := &s.p.Account
 	if s.p.Kind == KindPIXKey {
 		return ""
 	}
 	var b [20]byte
+	if itauPaymentAccount(s) {
+		padLeft(b[:], a.Account+a.AccountDigit)
+		return string(b[:])
+	}
 	if a.Bank == "341" {
 		if len(trimZeros(a.Agency)) > 4 || len(trimZeros(a.Account)) > 6 || len(a.AccountDigit) != 1 {
 			s.Fail("account", "an Itaú account is a 4-digit agency, a 6-digit account and a 1-digit DAC")
@@ -194,13 +244,18 @@ func trimZeros(v string) string {
 	return v
 }
 
-// itauTransferID is the PIX "identificação da transferência" of SISPAG
-// 086: 01 conta corrente, PG conta pagamento, 03 poupança, 04 chave Pix;
-// blank for other payments.
+// itauTransferID is the "identificação da transferência" of note 36:
+// 01 conta corrente, PG conta pagamento, 03 poupança, 04 chave Pix; PG
+// also for a TED to a payment account (note 35); blank for other
+// payments.
 func itauTransferID(s *state) string {
 	switch s.p.Kind {
 	case KindPIXKey:
 		return "04"
+	case KindTransfer:
+		if itauPaymentAccount(s) {
+			return "PG"
+		}
 	case KindPIX:
 		switch s.p.Account.Type {
 		case AccountPayment:
@@ -211,6 +266,27 @@ func itauTransferID(s *state) string {
 		return "01"
 	}
 	return ""
+}
+
+// itauISPB is A 105-112 (note 35, X(08)): the receiving institution of
+// a PIX to account data or of a TED to a payment account; blanks
+// otherwise.
+func itauISPB(s *state) string {
+	if s.p.Kind == KindPIX || itauPaymentAccount(s) {
+		return s.p.Account.ISPB
+	}
+	return ""
+}
+
+// itauPaymentAgency is A 150-154 (note 42): the agency of a payment
+// account at another bank, zero-padded; blanks otherwise.
+func itauPaymentAgency(s *state) string {
+	if !itauPaymentAccount(s) {
+		return ""
+	}
+	var b [5]byte
+	padLeft(b[:], s.p.Account.Agency)
+	return string(b[:])
 }
 
 // itauB is the optional segment B of a transfer: the beneficiary's CPF or
@@ -234,9 +310,11 @@ var itauB = record{name: "segment B", detail: true, fields: fields(
 	},
 )}
 
-// itauBPix is segment B of a PIX (SISPAG 086): the key type (01 phone, 02
-// e-mail, 03 CPF/CNPJ, 04 random; blank for account data), the
-// beneficiary's document and the key.
+// itauBPix is segment B of a PIX ("obrigatório para PIX", 085/086): the
+// key type (note 37: 01 phone, 02 e-mail, 03 CPF/CNPJ, 04 random; blank
+// for account data), the beneficiary's document, the TXID (086 note 38,
+// optional, not sent), the information for the receiver (note 39) and
+// the key (note 40).
 var itauBPix = record{name: "segment B (PIX)", detail: true, fields: fields(
 	segment240("341", "B"),
 	[]field{

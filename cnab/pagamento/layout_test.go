@@ -124,23 +124,29 @@ func TestDocumentPositions(t *testing.T) {
 			{1, 158, 166, "000000000", "no NSA in SISPAG"},
 			{2, 9, 16, "C2041040", "forma 41, batch layout 040"},
 			{2, 213, 222, "01301100SP", "CEP 8 digits and state"},
-			{3, 15, 23, "000018001", "movement, câmara, bank"},
+			{3, 15, 23, "000000001", "movement, câmara zeros for a TED (note 35), bank"},
 			{3, 24, 43, "03456 000000123456 8", "note 11, another bank"},
 			{3, 102, 104, "REA", "currency"},
 			{3, 204, 224, "00052998224725" + "  00007", "beneficiary's CPF at 204-217"},
 			{7, 24, 43, "00101 0000012345670X", "note 11, two-character DAC"},
 			{10, 12, 13, "01", "credit at Itaú"},
 			{11, 24, 43, "01234 000000055555 1", "note 11, Itaú account"},
-			{14, 12, 16, "30030", "Itaú boleto, batch layout 030"},
-			{16, 15, 19, "00052", "J-52 movement and identifier"},
-			{18, 12, 13, "31", "boleto of another bank"},
+			{14, 12, 13, "05", "crédito em conta poupança no Itaú (note 5)"},
+			{19, 18, 43, "000260" + "00000000000012345678", "TED to a payment account: câmara zeros, account as 20 digits (note 11)"},
+			{19, 105, 114, "18236120PG", "ISPB and PG (notes 35, 36)"},
+			{19, 150, 154, "00001", "agency of the payment account (note 42)"},
+			{22, 12, 16, "30030", "Itaú boleto, batch layout 030"},
+			{24, 15, 19, "00052", "J-52 movement and identifier"},
+			{26, 12, 13, "31", "boleto of another bank"},
 		},
 		"341_pix": {
 			{3, 18, 23, "009000", "câmara 009, no bank for a key"},
-			{3, 113, 114, "04", "transfer identification: key"},
+			{3, 105, 114, "        04", "no ISPB (X(08), blanks) and identification 04: key"},
 			{4, 15, 17, "01 ", "phone key type"},
 			{4, 128, 141, "+5511987654321", "key"},
 			{11, 105, 114, "18236120PG", "ISPB and payment account"},
+			{11, 24, 43, "00000000000123456789", "payment account as 20 digits (note 11)"},
+			{11, 150, 154, "00001", "agency of the payment account (note 42)"},
 			{12, 15, 17, "   ", "no key type for account data"},
 			{12, 128, 227, strings.Repeat(" ", 100), "no key for account data"},
 		},
@@ -309,6 +315,16 @@ func TestProblems(t *testing.T) {
 			p.Barcode = "34199165600001500001091234567881234512345000"
 		}, "date"},
 		{"transfer in a Sicoob PIX file", "756", true, func(p *Payment) {}, "kind"},
+		{"Itaú TED to a payment account without ISPB", "341", false, func(p *Payment) { p.Account.Type = AccountPayment }, "account.ispb"},
+		{"Itaú payment account with a letter", "341", false, func(p *Payment) {
+			p.Account.Type, p.Account.ISPB, p.Account.AccountDigit = AccountPayment, "18236120", "X"
+		}, "account"},
+		{"landline phone key", "237", true, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "+551133334444"; p.PIXKeyType = KeyPhone }, "pix_key"},
+		{"CPF key of another person", "237", true, func(p *Payment) {
+			p.Kind = KindPIXKey
+			p.PIXKey = "11222333000181"
+			p.PIXKeyType = KeyDocument
+		}, "pix_key"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

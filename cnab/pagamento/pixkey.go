@@ -24,6 +24,13 @@ func checkKey(s *state) {
 	case KeyDocument:
 		key = cnab.OnlyDigits(key)
 		ok = cnab.ValidDocument(key)
+		if ok && key != s.benefDoc {
+			// Only the holder of a CPF or CNPJ can register it as a key,
+			// so the money goes to that holder whatever the file says;
+			// Santander refuses the file when the two differ.
+			s.Fail("pix_key", "a CPF/CNPJ key belongs to its holder: it must be beneficiary.document")
+			return
+		}
 	case KeyRandom:
 		key = strings.ToLower(key)
 		ok = validUUID(key)
@@ -41,11 +48,12 @@ func checkKey(s *state) {
 	s.pixKey = key
 }
 
-// validPhone accepts +55 followed by a two-digit area code and an 8- or
-// 9-digit number.
+// validPhone accepts a mobile number, the only kind the DICT registers:
+// +55, a two-digit area code and nine digits starting with 9 (Itaú's
+// SISPAG note 40: "número de celular com nove dígitos").
 func validPhone(k string) bool {
 	rest, ok := strings.CutPrefix(k, "+55")
-	return ok && (len(rest) == 10 || len(rest) == 11) && isDigits(rest)
+	return ok && len(rest) == 11 && isDigits(rest) && rest[0] != '0' && rest[2] == '9'
 }
 
 // validEmail accepts up to 77 printable ASCII characters with one @ that

@@ -1,5 +1,10 @@
 package pagamento
 
+import (
+	"fmt"
+	"slices"
+)
+
 // Records of the FEBRABAN 240 payment layout ("Layout Padrão de Arquivos
 // CNAB 240", Pagamentos: header and trailer of file and batch, segments A,
 // B, J and J-52) that Banco do Brasil, Santander and Sicoob print with
@@ -172,4 +177,21 @@ func savingsForma(s *state) string {
 		return "05"
 	}
 	return febrabanForma(s)
+}
+
+// withFields returns a copy of r in which each of repl takes the place of
+// the field with the same positions: a bank's difference from FEBRABAN
+// in one field. A replacement with no such field is a mistake in the
+// tables and panics when the package loads.
+func withFields(r record, repl ...field) record {
+	out := r
+	out.fields = append([]field(nil), r.fields...)
+	for _, f := range repl {
+		i := slices.IndexFunc(out.fields, func(g field) bool { return g.Start == f.Start && g.End == f.End })
+		if i < 0 {
+			panic(fmt.Sprintf("pagamento: %s has no field at %d-%d to replace", r.name, f.Start, f.End))
+		}
+		out.fields[i] = f
+	}
+	return out
 }

@@ -205,26 +205,38 @@ func TestDocumentPositions(t *testing.T) {
 			{12, 233, 240, "18236120", "ISPB"},
 			{14, 1, 29, "03399999         000001000014", "file trailer"},
 		},
-		// Sicoob: FEBRABAN 08.7 with Sicoob's constants as transcribed.
+		// Sicoob: Guia de Importação de Arquivos CNAB 240 – Pagamentos e
+		// Transferências (v3.3), field numbers of the guide.
 		"756": {
-			{1, 33, 52, strings.Repeat(" ", 20), "no covenant: blanks"},
-			{1, 103, 132, padRight("BANCO COOPERATIVO SICOOB S.A.", 30), "bank name"},
-			{1, 158, 171, "000042" + "087" + "01600", "NSA, layout 087, density 01600"},
-			{2, 9, 17, "C2041045 ", "forma 41, batch layout 045"},
+			{1, 33, 52, padRight("654321", 20), "07.0 convênio, alfa"},
+			{1, 103, 132, padRight("BANCO COOPERATIVO SICOOB S.A.", 30), "14.0 bank name"},
+			{1, 158, 171, "000042" + "087" + "00000", "19.0 NSA, 20.0 layout 087, 21.0 density"},
+			{2, 9, 17, "C2041045 ", "06.1 forma 41, 07.1 batch layout 045"},
+			{3, 18, 23, "018001", "08.3A câmara TED, 09.3A bank"},
+			{3, 178, 230, strings.Repeat(" ", 42) + "00007" + "  " + "   0", "24.3A blank, 26.3A TED purpose, 27.3A only PP, 29.3A aviso"},
+			{4, 33, 72, strings.Repeat(" ", 35) + "00000", "B logradouro 35, número 5"},
+			{4, 226, 240, "0" + "000000" + strings.Repeat(" ", 8), "B aviso, SIAPE, 13.3B blanks"},
 			{10, 12, 13, "01", "crédito em conta Sicoob"},
 			{11, 18, 23, "000756", "câmara 000"},
+			{11, 220, 226, "00000  ", "26.3A zeros when not a TED"},
 			{14, 9, 16, "C2031040", "boleto of another bank, batch layout 040"},
-			{16, 14, 19, "J 0152", "J-52 movement 01"},
+			{16, 14, 19, "J 0052", "07.4.J52 movement 00"},
 			{20, 9, 16, "C2045045", "a PIX batch in the same file"},
-			{21, 18, 20, "009", "câmara SPI"},
-			{22, 15, 17, "01 ", "G100 phone key"},
+			{21, 18, 23, "009756", "câmara SPI, 09.3A Sicoob for a key"},
+			{21, 178, 217, strings.Repeat(" ", 38) + "01", "24.3A G031: blanks and account type 01 for a key"},
+			{22, 15, 17, "01 ", "06.3B G100 phone key"},
+			{22, 227, 240, "000000" + strings.Repeat(" ", 8), "no ISPB (13.3B)"},
 			{24, 1, 29, "75699999         000005000024", "file trailer"},
 		},
 		"756_pix": {
 			{2, 12, 16, "45045", "forma 45, batch layout 045"},
 			{10, 15, 17, "04 ", "G100 random key"},
 			{10, 128, 163, "123e4567-e89b-12d3-a456-426614174000", "key in lower case"},
+			{11, 18, 23, "009260", "PIX to account data: câmara, bank"},
+			{11, 216, 217, "02", "24.3A G031: payment account"},
 			{12, 15, 17, "05 ", "G100 account data"},
+			{12, 128, 129, "02", "11.3B: account type"},
+			{12, 233, 240, "        ", "13.3B: no ISPB"},
 		},
 	}
 	for name, ps := range cases {
@@ -315,6 +327,9 @@ func TestProblems(t *testing.T) {
 			p.Barcode = "34199165600001500001091234567881234512345000"
 		}, "date"},
 		{"transfer in a Sicoob PIX file", "756", true, func(p *Payment) {}, "kind"},
+		{"Sicoob PIX to account data without bank", "756", true, func(p *Payment) {
+			p.Kind, p.Account.Bank, p.Account.ISPB = KindPIX, "", "18236120"
+		}, "account.bank"},
 		{"Itaú TED to a payment account without ISPB", "341", false, func(p *Payment) { p.Account.Type = AccountPayment }, "account.ispb"},
 		{"Itaú payment account with a letter", "341", false, func(p *Payment) {
 			p.Account.Type, p.Account.ISPB, p.Account.AccountDigit = AccountPayment, "18236120", "X"
@@ -385,6 +400,7 @@ func TestRemittanceProblems(t *testing.T) {
 		{func(r *Remittance) { r.Bank = "001"; r.PIX = true }, "pix"},
 		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "1234567890" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "AB-1" }, "payer.covenant"},
+		{func(r *Remittance) { r.Bank = "756"; r.Payer.Covenant = "" }, "payer.covenant"},
 	}
 	for _, c := range cases {
 		r := testRemittance("237")

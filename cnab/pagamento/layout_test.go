@@ -179,30 +179,35 @@ func TestDocumentPositions(t *testing.T) {
 			{23, 18, 41, "000006000000000000238990", "batch trailer count and total"},
 			{24, 1, 35, "00199999         000005000024000000", "file trailer: 5 batches, 24 records, 07.9 zeros"},
 		},
-		// Santander, Pagamento a Fornecedores (Agosto/2009) as transcribed.
+		// Santander, Pagamento a Fornecedores (YLEC2403) v11 as transcribed.
 		"033": {
-			{1, 33, 52, "00000001234567890123", "convênio as 20 digits"},
+			{1, 33, 52, "0033" + "1234" + "004906997169", "G009: 0033, agency, agreement in 12 digits"},
 			{1, 103, 132, padRight("BANCO SANTANDER", 30), "bank name"},
 			{1, 158, 171, "000042" + "060" + "00000", "NSA, layout 060, density"},
-			{2, 9, 17, "C2041031 ", "forma 41, batch layout 031"},
-			{3, 18, 23, "018001", "câmara TED"},
+			{2, 9, 17, "C2003031 ", "G002 forma 03 for a TED, batch layout 031"},
+			{2, 33, 52, "0033" + "1234" + "004906997169", "G009 in the batch header"},
+			{3, 18, 43, "018001" + "03456 000000123456" + "8 ", "câmara TED; 29 and 43 blank"},
 			{3, 220, 230, "00007CC   0", "TED purpose, account type, aviso"},
-			{4, 211, 240, "0000" + strings.Repeat(" ", 11) + "0000" + "0" + strings.Repeat(" ", 10), "TED time, history code, aviso"},
-			{10, 12, 13, "01", "crédito em conta Santander"},
-			{11, 18, 23, "000033", "câmara 000"},
-			{14, 9, 16, "C2031030", "boleto of another bank, batch layout 030"},
-			{16, 14, 19, "J 0152", "J-52 movement 01 (C004)"},
-			{17, 130, 144, "000000000001550", "surcharge accepted"},
+			{4, 211, 240, "0000" + strings.Repeat(" ", 11) + "0000" + "0" + strings.Repeat(" ", 10), "TED time, history code, aviso, G029, G030"},
+			{5, 4, 14, "00013" + "00003A", "a TED to the payer's own CPF/CNPJ stays in the forma 03 batch"},
+			{5, 220, 226, "00010PP", "default TED purpose, savings"},
+			{8, 12, 13, "01", "crédito em conta Santander"},
+			{9, 18, 23, "000033", "câmara 000"},
+			{12, 9, 16, "C2031030", "boleto of another bank, batch layout 030"},
+			{14, 14, 19, "J 0052", "J-52 movement 00 (G026)"},
+			{15, 130, 144, "000000000001550", "surcharge accepted"},
+			{18, 1, 35, "03399999         000003000018      ", "file trailer: blanks after the counts"},
 		},
 		"033_pix": {
 			{2, 9, 17, "C2045031 ", "forma 45, batch layout 031"},
 			{3, 18, 43, "009000" + "00000 000000000000  ", "câmara 009, no account for a key"},
-			{4, 14, 17, "B01 ", "G100 phone key"},
-			{4, 128, 141, "+5511987654321", "key"},
+			{4, 14, 17, "B01 ", "G032 phone key"},
+			{4, 128, 141, "+5511987654321", "key (G035)"},
+			{4, 227, 240, strings.Repeat(" ", 14), "reserved blanks, no ISPB for a key"},
 			{11, 18, 23, "009260", "PIX to account data: câmara and bank"},
-			{12, 15, 17, "05 ", "G100 account data"},
+			{12, 15, 17, "05 ", "G032 account data"},
 			{12, 128, 129, "02", "account type"},
-			{12, 233, 240, "18236120", "ISPB"},
+			{12, 227, 240, "      18236120", "reserved blanks, ISPB (G030)"},
 			{14, 1, 29, "03399999         000001000014", "file trailer"},
 		},
 		// Sicoob: Guia de Importação de Arquivos CNAB 240 – Pagamentos e
@@ -327,6 +332,7 @@ func TestProblems(t *testing.T) {
 			p.Barcode = "34199165600001500001091234567881234512345000"
 		}, "date"},
 		{"transfer in a Sicoob PIX file", "756", true, func(p *Payment) {}, "kind"},
+		{"Santander two-character account digit", "033", false, func(p *Payment) { p.Account.AccountDigit = "0X" }, "account.account_digit"},
 		{"Sicoob PIX to account data without bank", "756", true, func(p *Payment) {
 			p.Kind, p.Account.Bank, p.Account.ISPB = KindPIX, "", "18236120"
 		}, "account.bank"},
@@ -401,6 +407,9 @@ func TestRemittanceProblems(t *testing.T) {
 		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "1234567890" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "AB-1" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "756"; r.Payer.Covenant = "" }, "payer.covenant"},
+		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "1234567890123" }, "payer.covenant"},
+		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "00339999004906997169" }, "payer.covenant"},
+		{func(r *Remittance) { r.Bank = "033"; r.Payer.Agency = "12345" }, "payer.agency"},
 	}
 	for _, c := range cases {
 		r := testRemittance("237")

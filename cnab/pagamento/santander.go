@@ -1,20 +1,23 @@
 package pagamento
 
-// Santander (033): "Layout de Arquivo Padrão CNAB 240, Pagamento a
-// Fornecedores, Tributos e Concessionárias", Versão Agosto/2009
-// (YLEC2403_v06.1). We could read only the document's table of contents;
-// the positions and constants below are those of a public transcription
-// of it (the Santander payment remittance of the Pagamento2Net library),
-// checked against the FEBRABAN 240 layout, which it follows except where
-// noted: file layout 060, batch layouts 031 (segments A and B) and 030
-// (segment J), the agreement code as 20 digits, and Santander's own fields
-// at the end of segment B. PIX (forma 45, câmara 009, batch layout 031)
-// is from a second public transcription of a Santander PIX file; segment B
-// of a PIX has the FEBRABAN PIX form (G100, G101), which no Santander
-// source we had confirms (docs/cnab-pagamento.md).
+import "strings"
+
+// Santander (033): "Layout de Arquivo Padrão CNAB 240 – Pagamento a
+// Fornecedores, Tributos e Concessionárias" (YLEC2403). The bank's own
+// document was not available to us in any edition; the positions and
+// codes below are those of public field-by-field transcriptions of its
+// version 11 (v11.3.1 of April 2021 and v11.7 of June 2026, the editions
+// with PIX), one of them checked byte for byte against a file the bank
+// accepted, and of the earlier v7 (2012). The layout follows FEBRABAN 240
+// except for: the agreement code built by note G009, file layout 060,
+// batch layouts 031 (transfers and PIX) and 030 (boletos), forma 03 for a
+// TED (G002), blanks in segment A 29 and 43, Santander's own end of
+// segment B, blanks in 227-232 of a PIX's segment B, J-52 movement 00
+// (G026) and blanks after the file trailer's counts
+// (docs/cnab-pagamento.md says what is still unconfirmed).
 var santander = register(&bank{
 	code: "033", name: "BANCO SANTANDER",
-	document: "Santander Layout de Arquivo Padrão CNAB 240 Pagamento a Fornecedores, Versão Agosto/2009, as transcribed by Pagamento2Net",
+	document: "Santander Layout de Arquivo Padrão CNAB 240 Pagamento a Fornecedores (YLEC2403) v11, as transcribed",
 	eol:      "\r\n", finalEOL: true,
 	fileHeader:   &santanderFileHeader,
 	fileTrailer:  &santanderFileTrailer,
@@ -25,36 +28,101 @@ var santander = register(&bank{
 		}
 		return &santanderBatchHeaderA
 	},
-	detail:     febrabanDetail(&santanderA, &santanderB, &santanderBPix, &santanderJ, &santanderJ52),
-	forma:      savingsForma,
-	checkPayer: santanderCheckPayer,
+	detail:       febrabanDetail(&santanderA, &santanderB, &santanderBPix, &santanderJ, &santanderJ52),
+	forma:        santanderForma,
+	checkPayer:   santanderCheckPayer,
+	checkPayment: santanderCheckPayment,
 })
 
-// santanderCheckPayer: the agreement code (código do convênio) is
-// required, up to 20 digits.
-func santanderCheckPayer(s *state) {
-	requireDigits(s, "payer.covenant", s.rem.Payer.Covenant, 20)
+// santanderForma is G002: 01 crédito em conta corrente Santander, 05
+// crédito em conta poupança Santander, 03 "transferências para outros
+// bancos (DOC, TED)" whoever the holder, 45 PIX transferência, 30 and 31
+// boletos.
+func santanderForma(s *state) string {
+	if s.isTED() {
+		return "03"
+	}
+	return savingsForma(s)
 }
 
-// santanderCovenant is 33-52, "Código do Convênio no Banco", written as a
-// number: right-aligned with zeros.
-func santanderCovenant() []field {
-	return []field{digits(33, 52, "Código do Convênio no Banco", "payer.covenant", payerCovenant)}
+// santanderCheckPayer: the agreement (G009) is the 20-character
+// "BBBBAAAACCCCCCCCCCCC", bank 0033, the agency without its digit and
+// the 12-digit agreement number. The payer gives the agreement number,
+// or the whole code as Santander prints it, which must then begin with
+// 0033 and the agency.
+func santanderCheckPayer(s *state) {
+	p := &s.rem.Payer
+	if len(strings.TrimLeft(p.Agency, "0")) > 4 {
+		s.Fail("payer.agency", "bank 033 takes a 4-digit agency")
+		return
+	}
+	c := p.Covenant
+	switch {
+	case c == "":
+		s.Fail("payer.covenant", "required by bank 033: the agreement number (código do convênio)")
+	case !isDigits(c):
+		s.Fail("payer.covenant", "digits only")
+	case len(c) == 20 && c[:8] != santanderAgreementPrefix(p.Agency):
+		s.Fail("payer.covenant", "a 20-digit agreement code must begin with 0033 and the payer's 4-digit agency (G009)")
+	case len(c) != 20 && len(strings.TrimLeft(c, "0")) > 12:
+		s.Fail("payer.covenant", "bank 033 takes the agreement number (up to 12 digits) or the 20-digit code")
+	}
 }
+
+// santanderCheckPayment: segment A 43 is blank at Santander, so an
+// account check digit has one character.
+func santanderCheckPayment(s *state) {
+	if len(s.p.Account.AccountDigit) > 1 {
+		s.Fail("account.account_digit", "bank 033 takes a one-character account check digit (its segment A has no position 43)")
+	}
+}
+
+func santanderAgreementPrefix(agency string) string {
+	var b [4]byte
+	padLeft(b[:], agency)
+	return "0033" + string(b[:])
+}
+
+// santanderAgreement is G009's code.
+func santanderAgreement(s *state) string {
+	c := s.rem.Payer.Covenant
+	if len(c) == 20 {
+		return c
+	}
+	var b [12]byte
+	padLeft(b[:], c)
+	return santanderAgreementPrefix(s.rem.Payer.Agency) + string(b[:])
+}
+
+// santanderCovenant is 33-52, "Código do Convênio no Banco" (G009).
+func santanderCovenant() []field {
+	return []field{digits(33, 52, "Código do Convênio no Banco", "payer.covenant", santanderAgreement)}
+}
+
+// santanderA is FEBRABAN's segment A with the agency's digit (29) and
+// the agency/account digit (43) blank, as Santander's table has them.
+var santanderA = withFields(febrabanA("033"),
+	blank(29, 29, "Dígito Verificador da Agência"),
+	blank(43, 43, "Dígito Verificador da Agência/Conta"),
+)
 
 // santanderB is segment B of a transfer. Santander replaces FEBRABAN's
 // 211-240 with the time a TED is to be sent (211-214, zeros: as soon as
-// possible), blanks, a history code for the credit (226-229, zeros: the
-// default) and the notice to the beneficiary (230).
+// possible), blanks, a history code for the credit (226-229, G019,
+// zeros: the default), the notice to the beneficiary (230), and the
+// fields of a TED to a financial institution (232, G029; 233-240, G030),
+// which we do not send.
 var santanderB = record{name: "segment B", detail: true, fields: fields(
 	segment240("033", "B"),
 	febrabanBParty(),
 	[]field{
 		zero(211, 214, "Horário de Envio de TED"),
-		blank(215, 225, "Brancos"),
+		blank(215, 225, "Filler"),
 		zero(226, 229, "Código Histórico para Crédito"),
 		lit(230, 230, "Emissão de Aviso ao Favorecido", "0"),
-		blank(231, 240, "Ocorrências para o Retorno"),
+		blank(231, 231, "Filler"),
+		blank(232, 232, "TED para Instituição Financeira"),
+		blank(233, 240, "Identificação da IF no SPB"),
 	},
 )}
 
@@ -62,10 +130,15 @@ var (
 	santanderFileHeader   = febrabanFileHeader("033", "BANCO SANTANDER", "060", "00000", santanderCovenant())
 	santanderBatchHeaderA = febrabanBatchHeader("033", "031", santanderCovenant())
 	santanderBatchHeaderJ = febrabanBatchHeader("033", "030", santanderCovenant())
-	santanderA            = febrabanA("033")
-	santanderBPix         = febrabanBPix("033")
+	// Segment B of a PIX: 15-16 forma de iniciação (G032), key in
+	// Informação 12 (G035), 227-232 "Uso Reservado do Banco", ISPB in
+	// 233-240 (G030, X(8): blanks for a key).
+	santanderBPix = withFields(febrabanBPix("033"),
+		blank(227, 232, "Uso Reservado do Banco"),
+		text(233, 240, "Identificação do SPB (ISPB)", "account.ispb", pixISPB),
+	)
 	santanderJ            = febrabanJ("033")
-	santanderJ52          = febrabanJ52("033", "01")
+	santanderJ52          = febrabanJ52("033", "00") // G026
 	santanderBatchTrailer = febrabanBatchTrailer("033")
-	santanderFileTrailer  = febrabanFileTrailer("033")
+	santanderFileTrailer  = withFields(febrabanFileTrailer("033"), blank(30, 35, "Filler"))
 )

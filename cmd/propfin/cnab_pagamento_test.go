@@ -15,7 +15,7 @@ func pagamentoTestdata(name string) string {
 
 func TestCnabPagamentoGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"001", "033", "033_pix", "237", "341_pix", "756", "756_pix"} {
+	for _, name := range []string{"001", "001_pix", "033", "033_pix", "237", "341_pix", "756", "756_pix"} {
 		want, err := os.ReadFile(pagamentoTestdata(name + ".rem"))
 		if err != nil {
 			t.Fatal(err)
@@ -74,9 +74,11 @@ func TestCnabPagamentoProblems(t *testing.T) {
 			"payments":[{"kind":"boleto","colour":1}]}`,
 			[]string{"error: payment 0: colour: unknown field"}},
 		{"bad JSON", `{"bank":`, []string{"error: remittance:"}},
-		{"PIX file at Banco do Brasil", `{"bank":"001","sequence":1,"created":"2026-11-20T10:00:00Z","pix":true,
+		{"CPF/CNPJ key of another holder", `{"bank":"001","sequence":1,"created":"2026-11-20T10:00:00Z","pix":true,
 			"payer":{"name":"P","document":"11222333000181","agency":"1","account":"2","account_digit":"3","covenant":"1"},
-			"payments":[]}`, []string{"error: remittance: pix: bank 001"}},
+			"payments":[{"kind":"pix_key","reference":"K","amount":"10.00","date":"2026-11-23",
+			  "beneficiary":{"name":"B","document":"60746948000112"},"pix_key":"529.982.247-25","pix_key_type":"document"}]}`,
+			[]string{"error: payment 0: pix_key: a CPF/CNPJ key belongs to its holder"}},
 		{"Banco do Brasil overdue boleto", `{"bank":"001","sequence":1,"created":"2026-11-20T10:00:00Z",
 			"payer":{"name":"P","document":"11222333000181","agency":"1","account":"2","account_digit":"3","covenant":"1"},
 			"payments":[{"kind":"boleto","reference":"B","amount":"1500.00","date":"2026-12-11","due":"2026-12-10",

@@ -154,8 +154,9 @@ func febrabanJ(bank string) record {
 	)}
 }
 
-// febrabanJ52 is segment J-52 with the bank's movement code in 16-17
-// (FEBRABAN C004: 01).
+// febrabanJ52 is segment J-52 with the bank's movement code in 16-17:
+// FEBRABAN's C004 lists 01 (entrada) and no 00, but Banco do Brasil,
+// Santander and Sicoob write 00 (inclusão) in a payment remittance.
 func febrabanJ52(bank, movement string) record {
 	return record{name: "segment J-52", detail: true, fields: fields(
 		segment240(bank, "J"),
@@ -194,4 +195,43 @@ func withFields(r record, repl ...field) record {
 		out.fields[i] = f
 	}
 	return out
+}
+
+// g031PixInfo2 is segment A's Informação 2 (178-217, G031) in FEBRABAN
+// 10.11's PIX format "CCCCCCCCCCCCCCIIIIIIIIRR": the beneficiary's CPF or
+// CNPJ in 14 digits, the ISPB and the account type (01 corrente, 02
+// pagamento, 03 poupança) of a PIX to account data; blanks, as in any
+// unused text field, for every other payment.
+func g031PixInfo2() []field {
+	return []field{
+		text(178, 191, "Informação 2 (G031): CPF/CNPJ do recebedor", "beneficiary.document", g031Doc),
+		text(192, 199, "Informação 2 (G031): ISPB", "account.ispb", g031ISPB),
+		text(200, 201, "Informação 2 (G031): tipo de conta", "account.type", pixAccountType),
+		blank(202, 217, "Informação 2"),
+	}
+}
+
+func g031Doc(s *state) string {
+	if s.p.Kind != KindPIX {
+		return ""
+	}
+	var b [14]byte
+	padLeft(b[:], s.benefDoc)
+	return string(b[:])
+}
+
+func g031ISPB(s *state) string {
+	if s.p.Kind != KindPIX {
+		return ""
+	}
+	return s.p.Account.ISPB
+}
+
+// pixAccountType is the account type of a PIX to account data (G031
+// codes), empty for other payments.
+func pixAccountType(s *state) string {
+	if s.p.Kind != KindPIX {
+		return ""
+	}
+	return pixAccountCode(s)
 }

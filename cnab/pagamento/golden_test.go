@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // goldens are the sample remittances of testdata: each NAME.json is
 // written and compared with NAME.rem byte for byte.
-var goldens = []string{"001", "033", "033_pix", "237", "237_pix", "341", "341_pix", "756", "756_pix"}
+var goldens = []string{"001", "001_pix", "033", "033_pix", "237", "237_pix", "341", "341_pix", "756", "756_pix"}
 
 // writeInput writes the remittance described by a JSON file and returns
 // its bytes and warnings.

@@ -179,6 +179,22 @@ func TestDocumentPositions(t *testing.T) {
 			{23, 18, 41, "000006000000000000238990", "batch trailer count and total"},
 			{24, 1, 35, "00199999         000005000024000000", "file trailer: 5 batches, 24 records, 07.9 zeros"},
 		},
+		// Banco do Brasil PIX: FEBRABAN 240 v10.11 (G029, P001, G031, G100,
+		// G101), in BB's records.
+		"001_pix": {
+			{2, 9, 17, "C2045042 ", "G029 forma 45, BB's batch layout 042"},
+			{3, 18, 23, "009000", "P001 câmara 009 (SPI), no bank for a key"},
+			{3, 178, 217, strings.Repeat(" ", 40), "G031 blank for a key"},
+			{4, 15, 17, "01 ", "G100 phone key"},
+			{4, 68, 127, strings.Repeat(" ", 60), "Informação 11 blank for a key"},
+			{4, 128, 141, "+5511987654321", "G101 Informação 12: the key"},
+			{8, 15, 32, "03 260746948000112", "G100 CPF/CNPJ key: the key's CNPJ in 18-32"},
+			{11, 178, 201, "00052998224725" + "18236120" + "02", "G031 CCCCCCCCCCCCCCIIIIIIIIRR"},
+			{12, 15, 17, "05 ", "G100 account data"},
+			{12, 68, 69, "02", "G101 Informação 11: the account type"},
+			{12, 128, 226, strings.Repeat(" ", 99), "Informação 12 blank for account data"},
+			{14, 1, 29, "00199999         000001000014", "file trailer"},
+		},
 		// Santander, Pagamento a Fornecedores (YLEC2403) v11 as transcribed.
 		"033": {
 			{1, 33, 52, "0033" + "1234" + "004906997169", "G009: 0033, agency, agreement in 12 digits"},
@@ -321,7 +337,6 @@ func TestProblems(t *testing.T) {
 			p.Barcode = "34199165600001500001091234567881234512345000"
 		}, "due"},
 		{"Itaú account with a long agency", "341", false, func(p *Payment) { p.Account.Bank, p.Account.Agency = "341", "12345" }, "account"},
-		{"PIX at Banco do Brasil", "001", false, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "+5511987654321"; p.PIXKeyType = KeyPhone }, "kind"},
 		{"Banco do Brasil boleto with interest", "001", false, func(p *Payment) {
 			p.Kind, p.Due, p.Date, p.Cents = KindBoleto, cnab.Date{Year: 2026, Month: 12, Day: 10}, cnab.Date{Year: 2026, Month: 12, Day: 10}, 150100
 			p.Surcharge = decimal.RequireFromString("1.00")
@@ -403,7 +418,6 @@ func TestRemittanceProblems(t *testing.T) {
 		{func(r *Remittance) { r.Payer.Address.ZIP = "123" }, "payer.address.zip"},
 		{func(r *Remittance) { r.Bank = "341"; r.Payer.AccountDigit = "12" }, "payer.account_digit"},
 		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "" }, "payer.covenant"},
-		{func(r *Remittance) { r.Bank = "001"; r.PIX = true }, "pix"},
 		{func(r *Remittance) { r.Bank = "001"; r.Payer.Covenant = "1234567890" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "AB-1" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "756"; r.Payer.Covenant = "" }, "payer.covenant"},
@@ -466,7 +480,7 @@ func TestPIXBeside(t *testing.T) {
 	for _, c := range []struct {
 		bank string
 		ok   bool
-	}{{"033", true}, {"756", true}, {"237", false}, {"341", false}} {
+	}{{"001", true}, {"033", true}, {"756", true}, {"237", false}, {"341", false}} {
 		sum, err := WriteAll(&bytes.Buffer{}, testRemittance(c.bank), func(yield func(Payment) bool) {
 			_ = yield(testTransfer()) && yield(pixKey)
 		})

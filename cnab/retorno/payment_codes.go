@@ -1,7 +1,8 @@
 package retorno
 
 // febrabanPaymentCodes is FEBRABAN's table G059, "Códigos das Ocorrências
-// para Retorno" of the payment layouts. The first code of a segment says
+// para Retorno" of the payment layouts, with the PIX codes PA to PN of
+// version 10.11. The first code of a segment says
 // what happened: 00 paid, BD scheduled, any error code rejected.
 var febrabanPaymentCodes = occTable{
 	"00": {Paid, "Crédito ou Débito Efetivado", nil},
@@ -81,6 +82,21 @@ var febrabanPaymentCodes = occTable{
 	"HJ": {Rejected, "Tipo de Registro Inválido", nil},
 	"HK": {Rejected, "Código Remessa / Retorno Inválido", nil},
 	"HL": {Rejected, "Versão de layout inválida", nil},
+	// PIX (version 10.7 onwards).
+	"PA": {Rejected, "Pix não efetivado", nil},
+	"PB": {Rejected, "Transação interrompida devido a erro no PSP do Recebedor", nil},
+	"PC": {Rejected, "Número da conta transacional encerrada no PSP do Recebedor", nil},
+	"PD": {Rejected, "Tipo incorreto para a conta transacional especificada", nil},
+	"PE": {Rejected, "Tipo de transação não é suportado/autorizado na conta transacional especificada", nil},
+	"PF": {Rejected, "CPF/CNPJ do usuário recebedor não é consistente com o titular da conta transacional especificada", nil},
+	"PG": {Rejected, "CPF/CNPJ do usuário recebedor incorreto", nil},
+	"PH": {Rejected, "Ordem rejeitada pelo PSP do Recebedor", nil},
+	"PI": {Rejected, "ISPB do PSP do Pagador inválido ou inexistente", nil},
+	"PJ": {Rejected, "Chave não cadastrada no DICT", nil},
+	"PK": {Rejected, "QR Code inválido/vencido", nil},
+	"PL": {Rejected, "Forma de iniciação inválida", nil},
+	"PM": {Rejected, "Chave de pagamento inválida", nil},
+	"PN": {Rejected, "Chave de pagamento não informada", nil},
 	"TA": {Rejected, "Lote Não Aceito - Totais do Lote com Diferença", nil},
 	"YA": {Rejected, "Título Não Encontrado", nil},
 	"YB": {Rejected, "Identificador Registro Opcional Inválido", nil},

@@ -337,3 +337,25 @@ func TestCents(t *testing.T) {
 		}
 	}
 }
+
+// TestPIXRejections reads a PIX rejected with FEBRABAN's PIX codes (G059
+// PA to PN) at each bank that uses FEBRABAN's table.
+func TestPIXRejections(t *testing.T) {
+	t.Parallel()
+	for _, bank := range []string{"001", "033", "237", "756"} {
+		f := &sampleFile{bank: bank, width: cnab.CNAB240, kind: KindPayment, crlf: true, final: true,
+			items: []sample{{code: "PJ", reasons: []string{"PJ", "PM"}, class: Rejected, payer: "JOSE ANTONIO",
+				doc: "PIX-0001", amount: 32000, due: day(2026, 11, 23)}},
+			build: payment240{bank: bank, aOurNumber: [2]int{135, 154}, jOurNumber: [2]int{203, 222}}.build,
+		}
+		_, evs := readAll(t, f.content(), Options{})
+		if len(evs) != 1 {
+			t.Fatalf("%s: %d events, want 1", bank, len(evs))
+		}
+		ev := evs[0]
+		want := []Reason{{"PJ", "Chave não cadastrada no DICT"}, {"PM", "Chave de pagamento inválida"}}
+		if ev.Occurrence != Rejected || ev.DocumentNumber != "PIX-0001" || !reflect.DeepEqual(ev.Reasons, want) {
+			t.Errorf("%s: event %s %q %+v, want rejected PIX-0001 with %+v", bank, ev.Occurrence, ev.DocumentNumber, ev.Reasons, want)
+		}
+	}
+}

@@ -110,3 +110,52 @@ func BenchmarkWriteAllBanks(b *testing.B) {
 		})
 	}
 }
+
+// pixPayments yields n PIX payments in a PIX file's order: keys of the
+// four types in turn, and every tenth a PIX to account data.
+func pixPayments(n int) iter.Seq[Payment] {
+	base := Payment{Reference: "PIX1", Cents: 32000, Date: cnab.Date{Year: 2026, Month: 11, Day: 23},
+		Beneficiary: Beneficiary{Name: "José Antônio", Document: "52998224725"}}
+	keys := []struct {
+		key string
+		typ KeyType
+	}{{"+5511987654321", KeyPhone}, {"Maria@Example.com", KeyEmail}, {"529.982.247-25", KeyDocument},
+		{"123E4567-E89B-12D3-A456-426614174000", KeyRandom}}
+	return func(yield func(Payment) bool) {
+		for i := range n {
+			p := base
+			if i%10 == 9 {
+				p.Kind = KindPIX
+				p.Account = Account{Bank: "260", ISPB: "18236120", Agency: "1", Account: "12345678", AccountDigit: "9", Type: AccountPayment}
+			} else {
+				k := keys[i%len(keys)]
+				p.Kind, p.PIXKey, p.PIXKeyType = KindPIXKey, k.key, k.typ
+			}
+			if !yield(p) {
+				return
+			}
+		}
+	}
+}
+
+// BenchmarkWritePIXBanks writes 100,000 PIX payments in a PIX file for
+// every bank: the key checks and the PIX forms of segments A and B.
+func BenchmarkWritePIXBanks(b *testing.B) {
+	const n = 100_000
+	for _, code := range Supported() {
+		b.Run(code, func(b *testing.B) {
+			r := testRemittance(code)
+			r.PIX = true
+			var peak uint64
+			b.ReportAllocs()
+			for b.Loop() {
+				sum, err := WriteAll(io.Discard, r, sampleHeap(pixPayments(n), &peak))
+				if err != nil || sum.Payments != n {
+					b.Fatalf("%+v %v", sum, err)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "payments/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
+	}
+}

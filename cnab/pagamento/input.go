@@ -84,7 +84,7 @@ type KeyType string
 
 // The PIX key types.
 const (
-	KeyPhone    KeyType = "phone"    // +55 and 10 or 11 digits
+	KeyPhone    KeyType = "phone"    // +55, area code and a 9-digit mobile number
 	KeyEmail    KeyType = "email"    // up to 77 characters
 	KeyDocument KeyType = "document" // CPF or CNPJ, digits
 	KeyRandom   KeyType = "random"   // the 36-character random key (EVP)

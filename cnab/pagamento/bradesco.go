@@ -234,8 +234,8 @@ func tedAccountType(s *state) string {
 // "Informação 2" (G031).
 var bradescoA = febrabanA("237",
 	digits(178, 191, "Informação 2: CPF/CNPJ do Pix", "beneficiary.document", bradescoPixDoc),
-	digits(192, 199, "Informação 2: ISPB do Pix", "account.ispb", bradescoPixISPB),
-	text(200, 201, "Informação 2: tipo de conta do Pix", "account.type", bradescoPixAccountType),
+	digits(192, 199, "Informação 2: ISPB do Pix", "account.ispb", pixISPB),
+	text(200, 201, "Informação 2: tipo de conta do Pix", "account.type", pixAccountType),
 	blank(202, 217, "Informação 2"),
 )
 
@@ -249,20 +249,6 @@ func bradescoPixDoc(s *state) string {
 		return ""
 	}
 	return s.benefDoc
-}
-
-func bradescoPixISPB(s *state) string {
-	if s.p.Kind != KindPIX {
-		return ""
-	}
-	return s.p.Account.ISPB
-}
-
-func bradescoPixAccountType(s *state) string {
-	if s.p.Kind != KindPIX {
-		return ""
-	}
-	return pixAccountCode(s)
 }
 
 // pixAccountCode is the FEBRABAN account type of a PIX to account data:
@@ -291,12 +277,9 @@ var bradescoB = record{name: "segment B", detail: true, fields: fields(
 		zero(118, 122, "CEP"),
 		blank(123, 125, "Complem. CEP"),
 		blank(126, 127, "Estado"),
-		zero(128, 135, "Data do Vencimento (Nominal)"),
-		zero(136, 150, "Valor do Documento (Nominal)"),
-		zero(151, 165, "Valor do Abatimento"),
-		zero(166, 180, "Valor do Desconto"),
-		zero(181, 195, "Valor da Mora"),
-		zero(196, 210, "Valor da Multa"),
+	},
+	febrabanBAmounts(),
+	[]field{
 		blank(211, 225, "Código/Documento do Favorecido"),
 		lit(226, 226, "Aviso ao Favorecido", "0"),
 		zero(227, 232, "Uso Exclusivo para o SIAPE"),

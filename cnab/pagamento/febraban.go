@@ -108,7 +108,7 @@ func febrabanB(bank string) record {
 
 // febrabanBParty is positions 15-210 of segment B of a transfer.
 func febrabanBParty() []field {
-	return []field{
+	return append([]field{
 		blank(15, 17, "Uso Exclusivo FEBRABAN/CNAB"),
 		num(18, 18, "Tipo de Inscrição do Favorecido", "beneficiary.document", benefDocKind),
 		digits(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
@@ -120,6 +120,13 @@ func febrabanBParty() []field {
 		zero(118, 122, "CEP"),
 		zero(123, 125, "Complemento do CEP"),
 		blank(126, 127, "Sigla do Estado"),
+	}, febrabanBAmounts()...)
+}
+
+// febrabanBAmounts is 128-210 of segment B of a transfer: the due date and
+// amounts of the document paid, which a credit transfer does not send.
+func febrabanBAmounts() []field {
+	return []field{
 		zero(128, 135, "Data do Vencimento (Nominal)"),
 		zero(136, 150, "Valor do Documento (Nominal)"),
 		zero(151, 165, "Valor do Abatimento"),
@@ -205,7 +212,7 @@ func withFields(r record, repl ...field) record {
 func g031PixInfo2() []field {
 	return []field{
 		text(178, 191, "Informação 2 (G031): CPF/CNPJ do recebedor", "beneficiary.document", g031Doc),
-		text(192, 199, "Informação 2 (G031): ISPB", "account.ispb", g031ISPB),
+		text(192, 199, "Informação 2 (G031): ISPB", "account.ispb", pixISPB),
 		text(200, 201, "Informação 2 (G031): tipo de conta", "account.type", pixAccountType),
 		blank(202, 217, "Informação 2"),
 	}
@@ -218,13 +225,6 @@ func g031Doc(s *state) string {
 	var b [14]byte
 	padLeft(b[:], s.benefDoc)
 	return string(b[:])
-}
-
-func g031ISPB(s *state) string {
-	if s.p.Kind != KindPIX {
-		return ""
-	}
-	return s.p.Account.ISPB
 }
 
 // pixAccountType is the account type of a PIX to account data (G031

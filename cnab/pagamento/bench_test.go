@@ -92,15 +92,20 @@ func BenchmarkWrite(b *testing.B) {
 // BenchmarkWriteAllBanks writes the same 100,000 payments for every bank:
 // the layouts differ only in their tables, so throughput and the flat
 // heap should not.
-func BenchmarkWriteAllBanks(b *testing.B) {
+func BenchmarkWriteAllBanks(b *testing.B) { benchBanks(b, false, payments) }
+
+// benchBanks writes 100,000 payments of seq for every bank, in a PIX file
+// when pix is set, reporting payments per second and the peak live heap.
+func benchBanks(b *testing.B, pix bool, seq func(n int) iter.Seq[Payment]) {
 	const n = 100_000
 	for _, code := range Supported() {
 		b.Run(code, func(b *testing.B) {
 			r := testRemittance(code)
+			r.PIX = pix
 			var peak uint64
 			b.ReportAllocs()
 			for b.Loop() {
-				sum, err := WriteAll(io.Discard, r, sampleHeap(payments(n), &peak))
+				sum, err := WriteAll(io.Discard, r, sampleHeap(seq(n), &peak))
 				if err != nil || sum.Payments != n {
 					b.Fatalf("%+v %v", sum, err)
 				}
@@ -140,22 +145,4 @@ func pixPayments(n int) iter.Seq[Payment] {
 
 // BenchmarkWritePIXBanks writes 100,000 PIX payments in a PIX file for
 // every bank: the key checks and the PIX forms of segments A and B.
-func BenchmarkWritePIXBanks(b *testing.B) {
-	const n = 100_000
-	for _, code := range Supported() {
-		b.Run(code, func(b *testing.B) {
-			r := testRemittance(code)
-			r.PIX = true
-			var peak uint64
-			b.ReportAllocs()
-			for b.Loop() {
-				sum, err := WriteAll(io.Discard, r, sampleHeap(pixPayments(n), &peak))
-				if err != nil || sum.Payments != n {
-					b.Fatalf("%+v %v", sum, err)
-				}
-			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "payments/s")
-			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-		})
-	}
-}
+func BenchmarkWritePIXBanks(b *testing.B) { benchBanks(b, true, pixPayments) }

@@ -15,7 +15,7 @@ func pagamentoTestdata(name string) string {
 
 func TestCnabPagamentoGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"001", "001_pix", "033", "033_pix", "237", "341_pix", "756", "756_pix"} {
+	for _, name := range []string{"001", "001_pix", "033", "033_pix", "237", "237_pix", "341", "341_pix", "756", "756_pix"} {
 		want, err := os.ReadFile(pagamentoTestdata(name + ".rem"))
 		if err != nil {
 			t.Fatal(err)
@@ -27,6 +27,9 @@ func TestCnabPagamentoGolden(t *testing.T) {
 		}
 		if !bytes.Equal(stdout.Bytes(), want) {
 			t.Errorf("%s: output differs from the golden file", name)
+		}
+		if wantWarn := name == "001_pix"; strings.Contains(stderr.String(), "warning: payment 0: kind: bank 001") != wantWarn {
+			t.Errorf("%s: stderr %q, want the Banco do Brasil PIX notice: %v", name, stderr.String(), wantWarn)
 		}
 	}
 }

@@ -32,6 +32,10 @@ type bank struct {
 	// pixFileOnly: the bank takes PIX payments only in a file of their
 	// own (Remittance.PIX).
 	pixFileOnly bool
+	// pixByBankCode: the layout names the institution of a PIX to
+	// account data by its bank code and has no place for an ISPB, so
+	// Account.Bank is required and Account.ISPB is not.
+	pixByBankCode bool
 }
 
 var banks = map[string]*bank{}

@@ -46,10 +46,19 @@ func bbCheckPayer(s *state) {
 	}
 }
 
+// bbPIXNotice is the warning given once per file with PIX payments at
+// Banco do Brasil, whose own document for them we have not had.
+const bbPIXNotice = "bank 001: PIX records follow FEBRABAN 240 v10.11, not a Banco do Brasil document; have BB validate a test file before sending PIX payments"
+
 // bbCheckPayment applies the bank's notes for a boleto: 13.3J "Valor da
 // Mora + Multa: informar zeros, sistema não acata títulos vencidos" and
-// 14.3J "não serão acatados títulos vencidos".
+// 14.3J "não serão acatados títulos vencidos"; a PIX gets the notice
+// above, once per file.
 func bbCheckPayment(s *state) {
+	if (s.p.Kind == KindPIX || s.p.Kind == KindPIXKey) && !s.pixNoticeGiven {
+		s.pixNoticeGiven = true
+		s.Warn("kind", bbPIXNotice)
+	}
 	if s.p.Kind != KindBoleto {
 		return
 	}

@@ -1,5 +1,7 @@
 package pagamento
 
+import "strings"
+
 // Bradesco (237): "Manual de Procedimentos Multipag Bradesco (240
 // Posições)", Versão 6 – julho/2023, the FEBRABAN 240 payment layout with
 // the PIX fields. Positions below are the document's "Posição De/Até"
@@ -58,9 +60,18 @@ func febrabanForma(s *state) string {
 	return "41"
 }
 
-func requireCovenant(s *state) {
-	if s.rem.Payer.Covenant == "" {
-		s.Fail("payer.covenant", "required by bank "+s.rem.Bank+": the payment agreement code")
+func requireCovenant(s *state) { requireCovenantText(s, "the payment agreement code") }
+
+// requireCovenantText requires an agreement code that fits the 20
+// characters of 33-52 (G007): a truncated code would name another
+// agreement, so it is an error, not a warning.
+func requireCovenantText(s *state, what string) {
+	c := s.rem.Payer.Covenant
+	switch {
+	case strings.TrimSpace(c) == "":
+		s.Fail("payer.covenant", "required by bank "+s.rem.Bank+": "+what)
+	case len([]rune(c)) > 20:
+		s.Fail("payer.covenant", "longer than the 20 characters of Código do Convênio (G007)")
 	}
 }
 

@@ -91,10 +91,8 @@ func checkPayment(s *state) {
 			s.Fail("ted_purpose", "want the five-digit BCB purpose code")
 		}
 	case KindPIX:
-		checkAccount(s, false)
-		if len(p.Account.ISPB) != 8 || !isDigits(p.Account.ISPB) {
-			s.Fail("account.ispb", "required for a PIX to account data, 8 digits")
-		}
+		checkAccount(s, s.bank.pixByBankCode)
+		checkISPB(s)
 		switch p.Account.Type {
 		case "", AccountChecking, AccountSavings, AccountPayment:
 		default:
@@ -202,6 +200,17 @@ func checkAccount(s *state, bankRequired bool) {
 	}
 	if len(a.AgencyDigit) > 1 {
 		s.Fail("account.agency_digit", "one character at most")
+	}
+}
+
+// checkISPB checks the institution's ISPB of a PIX to account data:
+// eight digits, required unless the bank's layout has no place for it.
+func checkISPB(s *state) {
+	ispb := s.p.Account.ISPB
+	switch {
+	case ispb == "" && s.bank.pixByBankCode:
+	case len(ispb) != 8 || !isDigits(ispb):
+		s.Fail("account.ispb", "required for a PIX to account data, 8 digits")
 	}
 }
 

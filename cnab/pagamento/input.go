@@ -24,9 +24,8 @@ type Remittance struct {
 	Created time.Time `json:"created"`
 	// PIX marks a file that holds PIX payments only: with PIX set every
 	// payment must be a PIX one. Bradesco and Itaú take PIX payments only
-	// in such a file; Santander and Sicoob also take them in a batch of
-	// their own beside other batches; Banco do Brasil's layout has no
-	// PIX.
+	// in such a file; Banco do Brasil, Santander and Sicoob also take them
+	// in a batch of their own beside other batches.
 	PIX bool `json:"pix,omitempty"`
 	// Payer is the company whose account is debited.
 	Payer Payer `json:"payer"`
@@ -44,9 +43,10 @@ type Payer struct {
 	Account      string `json:"account"`
 	AccountDigit string `json:"account_digit"`
 	// Covenant is the bank's code of the payment agreement (código do
-	// convênio): required by Bradesco; by Banco do Brasil (up to 9
-	// digits) and Santander (up to 20 digits); optional at Sicoob; not
-	// used by Itaú.
+	// convênio): required by Bradesco and Sicoob (text, up to 20
+	// characters), Banco do Brasil (up to 9 digits) and Santander (the
+	// agreement number, up to 12 digits, or the whole 20-digit code of
+	// note G009); not used by Itaú.
 	Covenant string  `json:"covenant,omitempty"`
 	Address  Address `json:"address,omitzero"`
 }
@@ -151,11 +151,14 @@ type Beneficiary struct {
 
 // Account is a bank account credited by a transfer or a PIX.
 type Account struct {
-	// Bank is the three-digit bank code (COMPE); required for a transfer
-	// and for a PIX to account data.
+	// Bank is the three-digit bank code (COMPE); required for a
+	// transfer. Optional for a PIX to account data, since an institution
+	// may have an ISPB and no COMPE code, except at Sicoob, whose layout
+	// names the institution by bank code only.
 	Bank string `json:"bank,omitempty"`
 	// ISPB is the eight-digit code of the institution in the payment
-	// system; required for a PIX to account data.
+	// system; required for a PIX to account data (Sicoob does not write
+	// it) and, at Itaú, for a TED to a payment account.
 	ISPB         string      `json:"ispb,omitempty"`
 	Agency       string      `json:"agency,omitempty"`
 	AgencyDigit  string      `json:"agency_digit,omitempty"`

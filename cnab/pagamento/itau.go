@@ -54,20 +54,40 @@ func itauCheckPayment(s *state) {
 		return
 	}
 	a := &s.p.Account
-	if !isDigits(a.AccountDigit) || len(trimZeros(a.Account+a.AccountDigit)) > 20 {
-		s.Fail("account", "bank 341 takes a payment account as one number of up to 20 digits, check digit included")
+	if !isDigits(a.AccountDigit) {
+		s.Fail("account.account_digit", "bank 341 writes a payment account as one number, check digit included: the digit must be a digit")
 	}
 	if s.p.Kind == KindTransfer && (len(a.ISPB) != 8 || !isDigits(a.ISPB)) {
 		s.Fail("account.ispb", "bank 341 needs the 8-digit ISPB for a TED to a payment account (note 35)")
 	}
 }
 
+// itauISPBCode is Itaú Unibanco's ISPB: a PIX to account data that gives
+// it without a bank code credits an account at Itaú.
+const itauISPBCode = "60701190"
+
+// itauAccountAtItau tells whether the credited account is at Itaú, by
+// its bank code or, for a PIX without one, by its ISPB.
+func itauAccountAtItau(s *state) bool {
+	a := &s.p.Account
+	return a.Bank == "341" || a.Bank == "" && a.ISPB == itauISPBCode
+}
+
+// itauBank is A 21-23: the credited account's bank, Itaú's own code when
+// only Itaú's ISPB was given, zeros for a key.
+func itauBank(s *state) string {
+	if s.p.Kind == KindPIX && s.p.Account.Bank == "" && itauAccountAtItau(s) {
+		return "341"
+	}
+	return s.p.Account.Bank
+}
+
 // itauPaymentAccount tells whether the payment credits a payment account
-// (conta pagamento) at another bank; at Itaú one is a checking account
-// (086 note 11, Iti).
+// (conta pagamento) at another institution; at Itaú one is a checking
+// account (086 note 11, Iti).
 func itauPaymentAccount(s *state) bool {
 	return (s.p.Kind == KindPIX || s.p.Kind == KindTransfer) &&
-		s.p.Account.Type == AccountPayment && s.p.Account.Bank != "341"
+		s.p.Account.Type == AccountPayment && !itauAccountAtItau(s)
 }
 
 // itauChamber is note 35: 009 (SPI) for a PIX, zeros for every other
@@ -159,7 +179,7 @@ var itauA = record{name: "segment A", detail: true, fields: fields(
 	[]field{
 		lit(15, 17, "Tipo de Movimento", "000"),
 		digits(18, 20, "Câmara Centralizadora", "kind", itauChamber),
-		digits(21, 23, "Código Banco Favorecido", "account.bank", accBank),
+		digits(21, 23, "Código Banco Favorecido", "account.bank", itauBank),
 		text(24, 43, "Agência Conta Favorecido", "account", itauAgencyAccount),
 		text(44, 73, "Nome do Favorecido", "beneficiary.name", benefName),
 		text(74, 93, "Nº Docto Atribuído pela Empresa", "reference", reference),
@@ -202,7 +222,7 @@ func itauAgencyAccount(s *state) string {
 		padLeft(b[:], a.Account+a.AccountDigit)
 		return string(b[:])
 	}
-	if a.Bank == "341" {
+	if itauAccountAtItau(s) {
 		if len(trimZeros(a.Agency)) > 4 || len(trimZeros(a.Account)) > 6 || len(a.AccountDigit) != 1 {
 			s.Fail("account", "an Itaú account is a 4-digit agency, a 6-digit account and a 1-digit DAC")
 			return ""
@@ -257,13 +277,13 @@ func itauTransferID(s *state) string {
 			return "PG"
 		}
 	case KindPIX:
-		switch s.p.Account.Type {
-		case AccountPayment:
+		switch {
+		case itauPaymentAccount(s):
 			return "PG"
-		case AccountSavings:
+		case s.p.Account.Type == AccountSavings:
 			return "03"
 		}
-		return "01"
+		return "01" // a checking account, or a payment account at Itaú (Iti)
 	}
 	return ""
 }

@@ -354,7 +354,8 @@ func TestProblems(t *testing.T) {
 		{"Itaú TED to a payment account without ISPB", "341", false, func(p *Payment) { p.Account.Type = AccountPayment }, "account.ispb"},
 		{"Itaú payment account with a letter", "341", false, func(p *Payment) {
 			p.Account.Type, p.Account.ISPB, p.Account.AccountDigit = AccountPayment, "18236120", "X"
-		}, "account"},
+		}, "account.account_digit"},
+		{"area code ending in 0", "237", true, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "+5510987654321"; p.PIXKeyType = KeyPhone }, "pix_key"},
 		{"landline phone key", "237", true, func(p *Payment) { p.Kind = KindPIXKey; p.PIXKey = "+551133334444"; p.PIXKeyType = KeyPhone }, "pix_key"},
 		{"CPF key of another person", "237", true, func(p *Payment) {
 			p.Kind = KindPIXKey
@@ -424,6 +425,9 @@ func TestRemittanceProblems(t *testing.T) {
 		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "1234567890123" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "033"; r.Payer.Covenant = "00339999004906997169" }, "payer.covenant"},
 		{func(r *Remittance) { r.Bank = "033"; r.Payer.Agency = "12345" }, "payer.agency"},
+		{func(r *Remittance) { r.Bank = "033"; r.Payer.AccountDigit = "0X" }, "payer.account_digit"},
+		{func(r *Remittance) { r.Bank = "756"; r.Payer.Covenant = strings.Repeat("9", 21) }, "payer.covenant"},
+		{func(r *Remittance) { r.Payer.Covenant = strings.Repeat("A", 21) }, "payer.covenant"},
 	}
 	for _, c := range cases {
 		r := testRemittance("237")
@@ -517,6 +521,86 @@ func TestWarnings(t *testing.T) {
 	for _, pr := range sum.Problems {
 		if pr.Severity != cnab.SeverityWarning || pr.Title != 0 || pr.Field != "beneficiary.name" {
 			t.Errorf("problem %v", pr)
+		}
+	}
+}
+
+// writeOne writes a remittance of one payment and returns its first
+// detail record (line 3).
+func writeOne(t *testing.T, r Remittance, p Payment) string {
+	t.Helper()
+	var out bytes.Buffer
+	if _, err := WriteAll(&out, r, func(yield func(Payment) bool) { yield(p) }); err != nil {
+		t.Fatalf("WriteAll: %v", err)
+	}
+	return lines(out.Bytes())[2]
+}
+
+// TestItauPIXAccounts checks note 11 and 36 for a PIX to account data:
+// an account at Itaú, named by its bank code or only by Itaú's ISPB, is
+// written in Itaú's layout with identification 01, even a payment
+// account (Iti); a payment account elsewhere as 20 digits with PG.
+func TestItauPIXAccounts(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name                      string
+		account                   Account
+		bankAccount, ispbID, agPG string // A 21-43, 105-114, 150-154
+	}{
+		{"Iti payment account", Account{Bank: "341", ISPB: "60701190", Agency: "1234", Account: "55555", AccountDigit: "1", Type: AccountPayment},
+			"341" + "01234 000000055555 1", "60701190" + "01", "     "},
+		{"Itaú by its ISPB only", Account{ISPB: "60701190", Agency: "1234", Account: "55555", AccountDigit: "1"},
+			"341" + "01234 000000055555 1", "60701190" + "01", "     "},
+		{"payment account without a COMPE code", Account{ISPB: "18236120", Agency: "1", Account: "1234567", AccountDigit: "8", Type: AccountPayment},
+			"000" + "00000000000012345678", "18236120" + "PG", "00001"},
+	}
+	r := testRemittance("341")
+	r.PIX = true
+	for _, c := range cases {
+		p := testTransfer()
+		p.Kind, p.Account = KindPIX, c.account
+		a := writeOne(t, r, p)
+		if got := a[20:43]; got != c.bankAccount {
+			t.Errorf("%s: 21-43 = %q, want %q", c.name, got, c.bankAccount)
+		}
+		if got := a[104:114]; got != c.ispbID {
+			t.Errorf("%s: 105-114 = %q, want %q", c.name, got, c.ispbID)
+		}
+		if got := a[149:154]; got != c.agPG {
+			t.Errorf("%s: 150-154 = %q, want %q", c.name, got, c.agPG)
+		}
+	}
+}
+
+// TestSicoobPIXWithoutISPB: Sicoob names the institution by bank code and
+// has no ISPB field, so a PIX to account data needs no ISPB there.
+func TestSicoobPIXWithoutISPB(t *testing.T) {
+	t.Parallel()
+	r := testRemittance("756")
+	r.PIX = true
+	p := testTransfer()
+	p.Kind, p.Account = KindPIX, Account{Bank: "260", Agency: "1", Account: "12345678", AccountDigit: "9", Type: AccountPayment}
+	if a := writeOne(t, r, p); a[17:23] != "009260" || a[215:217] != "02" {
+		t.Errorf("segment A 18-23 %q, 216-217 %q; want 009260 and 02", a[17:23], a[215:217])
+	}
+}
+
+// TestSantanderAgreement checks G009's code from each form of the input.
+func TestSantanderAgreement(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ covenant, want string }{
+		{"4906997169", "00331234004906997169"},
+		{"00000000004906997169", "00331234004906997169"},
+		{"00331234004906997169", "00331234004906997169"},
+	} {
+		r := testRemittance("033")
+		r.Payer.Covenant = c.covenant
+		var out bytes.Buffer
+		if _, err := WriteAll(&out, r, func(yield func(Payment) bool) { yield(testTransfer()) }); err != nil {
+			t.Fatalf("%s: %v", c.covenant, err)
+		}
+		if got := lines(out.Bytes())[0][32:52]; got != c.want {
+			t.Errorf("covenant %s: 33-52 = %q, want %q", c.covenant, got, c.want)
 		}
 	}
 }

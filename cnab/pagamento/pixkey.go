@@ -49,11 +49,12 @@ func checkKey(s *state) {
 }
 
 // validPhone accepts a mobile number, the only kind the DICT registers:
-// +55, a two-digit area code and nine digits starting with 9 (Itaú's
+// +55, a two-digit area code (11 to 99, none ending in 0) and nine digits
+// starting with 9 (Itaú's
 // SISPAG note 40: "número de celular com nove dígitos").
 func validPhone(k string) bool {
 	rest, ok := strings.CutPrefix(k, "+55")
-	return ok && len(rest) == 11 && isDigits(rest) && rest[0] != '0' && rest[2] == '9'
+	return ok && len(rest) == 11 && isDigits(rest) && rest[0] != '0' && rest[1] != '0' && rest[2] == '9'
 }
 
 // validEmail accepts up to 77 printable ASCII characters with one @ that

@@ -56,17 +56,26 @@ func santanderCheckPayer(s *state) {
 		s.Fail("payer.agency", "bank 033 takes a 4-digit agency")
 		return
 	}
+	if len(p.AccountDigit) > 1 {
+		s.Fail("payer.account_digit", "bank 033 takes a one-character account check digit (72 is blank in its headers)")
+	}
 	c := p.Covenant
 	switch {
 	case c == "":
 		s.Fail("payer.covenant", "required by bank 033: the agreement number (código do convênio)")
 	case !isDigits(c):
 		s.Fail("payer.covenant", "digits only")
-	case len(c) == 20 && c[:8] != santanderAgreementPrefix(p.Agency):
+	case santanderFullCode(c, p.Agency):
+	case len(c) == 20 && strings.HasPrefix(c, "0033"):
 		s.Fail("payer.covenant", "a 20-digit agreement code must begin with 0033 and the payer's 4-digit agency (G009)")
-	case len(c) != 20 && len(strings.TrimLeft(c, "0")) > 12:
-		s.Fail("payer.covenant", "bank 033 takes the agreement number (up to 12 digits) or the 20-digit code")
+	case len(strings.TrimLeft(c, "0")) > 12:
+		s.Fail("payer.covenant", "bank 033 takes the agreement number (up to 12 digits) or the 20-digit code of G009")
 	}
+}
+
+// santanderFullCode tells whether c is G009's whole code for the agency.
+func santanderFullCode(c, agency string) bool {
+	return len(c) == 20 && c[:8] == santanderAgreementPrefix(agency)
 }
 
 // santanderCheckPayment: segment A 43 is blank at Santander, so an
@@ -86,7 +95,7 @@ func santanderAgreementPrefix(agency string) string {
 // santanderAgreement is G009's code.
 func santanderAgreement(s *state) string {
 	c := s.rem.Payer.Covenant
-	if len(c) == 20 {
+	if santanderFullCode(c, s.rem.Payer.Agency) {
 		return c
 	}
 	var b [12]byte

@@ -25,26 +25,16 @@ var sicoob = register(&bank{
 		}
 		return &sicoobBatchHeaderA
 	},
-	detail:       febrabanDetail(&sicoobA, &sicoobB, &sicoobBPix, &sicoobJ, &sicoobJ52),
-	forma:        savingsForma,
-	checkPayer:   sicoobCheckPayer,
-	checkPayment: sicoobCheckPayment,
+	detail:        febrabanDetail(&sicoobA, &sicoobB, &sicoobBPix, &sicoobJ, &sicoobJ52),
+	forma:         savingsForma,
+	checkPayer:    sicoobCheckPayer,
+	pixByBankCode: true, // no ISPB in Sicoob's layout
 })
 
 // sicoobCheckPayer: the agreement ("Número do Convênio" shown in
 // SicoobNet after adhesion, 07.0 and 11.1, G007) is required.
 func sicoobCheckPayer(s *state) {
-	if s.rem.Payer.Covenant == "" {
-		s.Fail("payer.covenant", "required by bank 756: the agreement number SicoobNet shows (Número do Convênio)")
-	}
-}
-
-// sicoobCheckPayment: a PIX to account data needs the beneficiary's bank
-// code, since Sicoob's layout has no ISPB field.
-func sicoobCheckPayment(s *state) {
-	if s.p.Kind == KindPIX && s.p.Account.Bank == "" {
-		s.Fail("account.bank", "required by bank 756 for a PIX to account data: its layout identifies the institution by bank code, not ISPB")
-	}
+	requireCovenantText(s, "the agreement number SicoobNet shows (Número do Convênio)")
 }
 
 // sicoobCovenant is 33-52 (G007, alfa, left-aligned).

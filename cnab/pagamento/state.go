@@ -25,6 +25,9 @@ type state struct {
 	batchTotal  int64  // sum of the current batch's amounts, in cents
 	payments    int    // payments written
 	total       int64  // sum of the payments' amounts, in cents
+	// pixNoticeGiven: the bank's notice about its PIX records (Banco do
+	// Brasil's) was given, once per file.
+	pixNoticeGiven bool
 
 	// Values derived from the remittance.
 	payerDoc string // digits only

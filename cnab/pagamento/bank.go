@@ -17,8 +17,9 @@ type bank struct {
 	fileHeader   *record
 	fileTrailer  *record
 	batchTrailer *record
-	// batchHeader returns the header of a batch of the current forma.
-	batchHeader func(s *state) *record
+	// batchHeaderA heads batches of transfers and PIX (segments A and B),
+	// batchHeaderJ batches of boletos (segments J and J-52).
+	batchHeaderA, batchHeaderJ *record
 	// detail returns the segments of the current payment.
 	detail func(s *state) []*record
 	// forma returns the bank's forma de lançamento of the current,
@@ -62,6 +63,14 @@ func Supported() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// batchHeader returns the header of a batch of the given forma.
+func (b *bank) batchHeader(forma string) *record {
+	if isBoletoForma(forma) {
+		return b.batchHeaderJ
+	}
+	return b.batchHeaderA
 }
 
 // isBoleto reports whether the current batch or payment pays boletos

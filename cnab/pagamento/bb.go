@@ -22,12 +22,8 @@ var bancoDoBrasil = register(&bank{
 	fileHeader:   &bbFileHeader,
 	fileTrailer:  &bbFileTrailer,
 	batchTrailer: &bbBatchTrailer,
-	batchHeader: func(s *state) *record {
-		if isBoletoForma(s.batchForma) {
-			return &bbBatchHeaderJ
-		}
-		return &bbBatchHeaderA
-	},
+	batchHeaderA: &bbBatchHeaderA,
+	batchHeaderJ: &bbBatchHeaderJ,
 	detail:       febrabanDetail(&bbA, &bbB, &bbBPix, &bbJ, &bbJ52),
 	forma:        savingsForma, // 06.1: 01, 05, 41, 43; 30, 31; 45 (FEBRABAN G029)
 	checkPayer:   bbCheckPayer,

@@ -14,15 +14,11 @@ var bradesco = register(&bank{
 	fileHeader:   &bradescoFileHeader,
 	fileTrailer:  &bradescoFileTrailer,
 	batchTrailer: &bradescoBatchTrailer,
-	batchHeader: func(s *state) *record {
-		if isBoletoForma(s.batchForma) {
-			return &bradescoBatchHeaderJ
-		}
-		return &bradescoBatchHeaderA
-	},
-	detail:     febrabanDetail(&bradescoA, &bradescoB, &bradescoBPix, &bradescoJ, &bradescoJ52),
-	forma:      febrabanForma,
-	checkPayer: requireCovenant,
+	batchHeaderA: &bradescoBatchHeaderA,
+	batchHeaderJ: &bradescoBatchHeaderJ,
+	detail:       febrabanDetail(&bradescoA, &bradescoB, &bradescoBPix, &bradescoJ, &bradescoJ52),
+	forma:        febrabanForma,
+	checkPayer:   requireCovenant,
 })
 
 // febrabanDetail picks the segments of a payment: A and B (the PIX form

@@ -17,12 +17,8 @@ var itau = register(&bank{
 	fileHeader:   &itauFileHeader,
 	fileTrailer:  &itauFileTrailer,
 	batchTrailer: &itauBatchTrailer,
-	batchHeader: func(s *state) *record {
-		if isBoletoForma(s.batchForma) {
-			return &itauBatchHeaderJ
-		}
-		return &itauBatchHeaderA
-	},
+	batchHeaderA: &itauBatchHeaderA,
+	batchHeaderJ: &itauBatchHeaderJ,
 	detail:       febrabanDetail(&itauA, &itauB, &itauBPix, &itauJ, &itauJ52),
 	forma:        itauForma,
 	checkPayer:   itauCheckPayer,

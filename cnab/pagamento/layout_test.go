@@ -17,7 +17,7 @@ import (
 func allRecords(b *bank) []*record {
 	recs := []*record{b.fileHeader, b.fileTrailer, b.batchTrailer}
 	for _, f := range []string{"41", "30"} {
-		recs = append(recs, b.batchHeader(&state{batchForma: f}))
+		recs = append(recs, b.batchHeader(f))
 	}
 	for _, k := range []Kind{KindTransfer, KindPIX, KindBoleto} {
 		recs = append(recs, b.detail(&state{p: &Payment{Kind: k}})...)

@@ -22,12 +22,8 @@ var santander = register(&bank{
 	fileHeader:   &santanderFileHeader,
 	fileTrailer:  &santanderFileTrailer,
 	batchTrailer: &santanderBatchTrailer,
-	batchHeader: func(s *state) *record {
-		if isBoletoForma(s.batchForma) {
-			return &santanderBatchHeaderJ
-		}
-		return &santanderBatchHeaderA
-	},
+	batchHeaderA: &santanderBatchHeaderA,
+	batchHeaderJ: &santanderBatchHeaderJ,
 	detail:       febrabanDetail(&santanderA, &santanderB, &santanderBPix, &santanderJ, &santanderJ52),
 	forma:        santanderForma,
 	checkPayer:   santanderCheckPayer,

@@ -16,15 +16,11 @@ var sicoob = register(&bank{
 	code: "756", name: "BANCO COOPERATIVO SICOOB S.A.",
 	document: "Sicoob Guia de Importação de Arquivos CNAB 240 – Pagamentos e Transferências v3.3 (19/05/2025), as transcribed",
 	eol:      "\r\n", finalEOL: true,
-	fileHeader:   &sicoobFileHeader,
-	fileTrailer:  &sicoobFileTrailer,
-	batchTrailer: &sicoobBatchTrailer,
-	batchHeader: func(s *state) *record {
-		if isBoletoForma(s.batchForma) {
-			return &sicoobBatchHeaderJ
-		}
-		return &sicoobBatchHeaderA
-	},
+	fileHeader:    &sicoobFileHeader,
+	fileTrailer:   &sicoobFileTrailer,
+	batchTrailer:  &sicoobBatchTrailer,
+	batchHeaderA:  &sicoobBatchHeaderA,
+	batchHeaderJ:  &sicoobBatchHeaderJ,
 	detail:        febrabanDetail(&sicoobA, &sicoobB, &sicoobBPix, &sicoobJ, &sicoobJ52),
 	forma:         savingsForma,
 	checkPayer:    sicoobCheckPayer,

@@ -133,7 +133,7 @@ func (w *Writer) openBatch(forma string) {
 	s.batch++
 	s.batchForma = forma
 	s.batchRecord, s.batchTotal = 0, 0
-	w.writeRecords(w.bank.batchHeader(s))
+	w.writeRecords(w.bank.batchHeader(s.batchForma))
 }
 
 // closeBatch ends the current batch, if any, with its trailer.

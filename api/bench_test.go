@@ -35,7 +35,7 @@ const benchQuery = "/buildings/types?filter[category_id]=7&sort=-description&fie
 func BenchmarkTypesList(b *testing.B) {
 	pool := storagetest.NewDB(b)
 	companyID, userID := seedBench(b, pool)
-	rdb := redis.NewClient(&redis.Options{Addr: redisServerAddr(b)})
+	rdb := redis.NewClient(storagetest.NewRedis(b).Options())
 	defer rdb.Close()
 	srv := New(Config{
 		Store: storage.NewStore(pool, storage.DefaultRegistry()), Redis: rdb, RateLimit: 1 << 30,

@@ -6,14 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -48,46 +44,13 @@ func withAuthFailureLimit(n int) envOption {
 	return func(c *Config, _ *Server) { c.AuthFailureLimit = n }
 }
 
-// withRedisServer puts the limiters on a real redis-server (see
-// redisServerAddr) instead of miniredis.
+// withRedisServer puts the limiters on a Redis of the test's own: a real
+// redis-server when the machine has one (see storagetest.NewRedis).
 func withRedisServer(t testing.TB) envOption {
-	addr := redisServerAddr(t)
+	r := storagetest.NewRedis(t)
 	return func(c *Config, _ *Server) {
-		rdb := redis.NewClient(&redis.Options{Addr: addr})
-		t.Cleanup(func() { rdb.Close() })
-		c.Redis = rdb
+		c.Redis = r.Client(t)
 	}
-}
-
-// redisServerAddr starts a real redis-server on a free loopback port. CI
-// installs it; where it is missing the test fails saying what to install.
-func redisServerAddr(t testing.TB) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal("redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis)")
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
-	cmd := exec.Command(bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // stopping a throwaway server
-	addr := net.JoinHostPort("127.0.0.1", port)
-	for i := 0; i < 250; i++ {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return addr
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("redis-server did not start")
-	return ""
 }
 
 // withTestResource mounts the test-only resource of testResource() at /test/things.

@@ -157,6 +157,9 @@ func appendValue(b []byte, t Type, v any) []byte {
 	case bool:
 		return strconv.AppendBool(b, x)
 	case string:
+		if t == JSON {
+			return append(b, x...)
+		}
 		if t == Decimal && x != "NaN" && x != "Infinity" && x != "-Infinity" {
 			return append(b, x...)
 		}

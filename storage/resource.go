@@ -14,6 +14,7 @@ const (
 	Date     // a calendar date, YYYY-MM-DD
 	DateTime // a timestamp, YYYY-MM-DD HH:MM:SS in the company's time
 	Decimal  // numeric: exact, read and written as decimal text
+	JSON     // jsonb, read-only: returned as the JSON it holds
 )
 
 func (t Type) String() string {
@@ -30,6 +31,8 @@ func (t Type) String() string {
 		return "date-time"
 	case Decimal:
 		return "number"
+	case JSON:
+		return "JSON"
 	}
 	return fmt.Sprintf("Type(%d)", int(t))
 }
@@ -185,6 +188,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 				return nil, fmt.Errorf("resource %q: column %q declared twice", r.Name, c.Name)
 			}
 			r.columnIndex[c.Name] = i
+			if c.Type == JSON && (c.Filterable || c.Writable) {
+				return nil, fmt.Errorf("resource %q: JSON column %q can be neither filtered nor written", r.Name, c.Name)
+			}
 		}
 		if c, ok := r.Column("id"); !ok || c.Type != Int {
 			return nil, fmt.Errorf("resource %q: needs an integer id column", r.Name)

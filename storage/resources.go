@@ -10,6 +10,7 @@ const (
 	BuildingTypes      = "building_types"
 	Constructors       = "constructors"
 	Buildings          = "buildings"
+	Jobs               = "jobs"
 )
 
 func statesResource() *Resource {
@@ -87,6 +88,33 @@ func buildingsResource() *Resource {
 	}
 }
 
+// jobsResource is the read side of the job platform (GET /jobs): jobs are
+// written only by submissions, workers and the job operations, never by
+// CRUD. The payload is not exposed: a bulk job's payload can be tens of
+// megabytes.
+func jobsResource() *Resource {
+	return &Resource{
+		Name: Jobs, Table: "jobs", ReadOnly: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "kind", Type: String, Filterable: true},
+			{Name: "state", Type: String, Filterable: true},
+			{Name: "progress", Type: JSON},
+			{Name: "result", Type: JSON},
+			{Name: "error", Type: String, Filterable: true},
+			{Name: "attempts", Type: Int, Filterable: true},
+			{Name: "submitted_by", Type: String, Filterable: true},
+			{Name: "created_at", Type: DateTime, Filterable: true},
+			{Name: "started_at", Type: DateTime, Filterable: true},
+			{Name: "finished_at", Type: DateTime, Filterable: true},
+		},
+		Filters: []SpecialFilter{
+			ColumnIn("kindIn", "kind", String),
+			ColumnIn("stateIn", "state", String),
+		},
+	}
+}
+
 // Resources returns fresh declarations of every resource, so that callers
 // (tests among them) may add their own before building a registry.
 func Resources() []*Resource {
@@ -96,6 +124,7 @@ func Resources() []*Resource {
 		buildingTypesResource(),
 		constructorsResource(),
 		buildingsResource(),
+		jobsResource(),
 	}
 }
 

@@ -57,9 +57,9 @@ func ident(name string) string {
 }
 
 // selectExpr reads a column in the form the record encoder expects:
-// decimals as exact text.
+// decimals as exact text, JSON as its text.
 func selectExpr(c Column) string {
-	if c.Type == Decimal {
+	if c.Type == Decimal || c.Type == JSON {
 		return ident(c.Name) + "::text"
 	}
 	return ident(c.Name)

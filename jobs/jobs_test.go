@@ -1,0 +1,372 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/propfin/propfin/pix"
+	"github.com/propfin/propfin/storage"
+)
+
+// pixPayloads makes n payloads; every seventh is broken (its CRC changed).
+func pixPayloads(t testing.TB, n int) (payloads []string, invalid []int) {
+	t.Helper()
+	for i := range n {
+		p, err := pix.BuildStatic(pix.Static{Key: "pix@example.com", Name: "Imobiliaria Teste", City: "SAO PAULO",
+			Amount: fmt.Sprintf("%d.%02d", 100+i, i%100), TxID: fmt.Sprintf("TX%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%7 == 3 {
+			last := p[len(p)-1]
+			p = p[:len(p)-1] + map[bool]string{true: "0", false: "1"}[last != '0']
+			invalid = append(invalid, i)
+		}
+		payloads = append(payloads, p)
+	}
+	return payloads, invalid
+}
+
+func TestPixValidateJobSucceeds(t *testing.T) {
+	t.Parallel()
+	p := startPlatform(t, nil)
+	payloads, invalid := pixPayloads(t, 2_500)
+	job := p.submit(t, KindPixValidate, PixValidatePayload{Payloads: payloads})
+	if job.State != storage.JobPending {
+		t.Fatalf("a new job is %s, want pending", job.State)
+	}
+	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
+	if done.State != storage.JobSucceeded {
+		t.Fatalf("job %s: %s", done.State, done.Error)
+	}
+	res := decodeResult[PixJobResult](t, done)
+	if res.Total != 2_500 || res.Invalid != len(invalid) || res.Valid != 2_500-len(invalid) {
+		t.Fatalf("totals %d/%d/%d, want 2500/%d/%d", res.Total, res.Valid, res.Invalid, 2_500-len(invalid), len(invalid))
+	}
+	for i, prob := range res.Problems {
+		if prob.Index != invalid[i] || !pix.Problems(prob.Problems).Has(pix.CodeCRCMismatch, pix.FieldCRC) {
+			t.Fatalf("problem %d: index %d %v, want index %d with a CRC mismatch", i, prob.Index, prob.Problems, invalid[i])
+		}
+	}
+	if done.Progress != (storage.Progress{Done: 2_500, Total: 2_500}) || done.Attempts != 1 {
+		t.Errorf("progress %+v attempts %d, want 2500/2500 and 1", done.Progress, done.Attempts)
+	}
+	if done.StartedAt == nil || done.FinishedAt == nil || done.FinishedAt.Before(*done.StartedAt) {
+		t.Errorf("timestamps: started %v finished %v", done.StartedAt, done.FinishedAt)
+	}
+	chunks, err := storage.JobChunkOutputs(context.Background(), p.pool, p.companyA, job.ID)
+	if err != nil || len(chunks) != 0 {
+		t.Errorf("chunks left after success: %d (%v)", len(chunks), err)
+	}
+}
+
+func TestBadPayloadIsRefusedAtSubmit(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t, nil, false)
+	for _, payload := range []string{`{"payloads": []}`, `{"payloads": "x"}`, `{"payload": ["x"]}`, `[1]`} {
+		_, _, err := p.kinds.Submit(context.Background(), p.pool, p.companyA, Submission{Kind: KindPixValidate, Payload: []byte(payload)})
+		var coded *storage.Error
+		if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
+			t.Errorf("payload %s: err %v, want Invalid with problems", payload, err)
+		}
+	}
+	_, _, err := p.kinds.Submit(context.Background(), p.pool, p.companyA, Submission{Kind: "nope:nope", Payload: []byte(`{}`)})
+	if storage.ErrorCode(err) != storage.Invalid {
+		t.Errorf("unknown kind: %v, want Invalid", err)
+	}
+	_, _, err = p.kinds.Submit(context.Background(), p.pool, p.companyA, Submission{Kind: KindPixValidate, DirectOnly: true,
+		Payload: []byte(`{"payloads": ["x"]}`)})
+	if storage.ErrorCode(err) != storage.Invalid {
+		t.Errorf("pix:validate through POST /jobs: %v, want Invalid (not a direct kind)", err)
+	}
+}
+
+// flakyPayload names how many runs of a test:flaky job fail first.
+type flakyPayload struct {
+	Failures int32 `json:"failures"`
+}
+
+// flakyKind fails its first payload.Failures runs, then succeeds with the
+// number of the run; runs counts every run.
+func flakyKind(maxRetry int, runs *atomic.Int32) *Kind {
+	return Define("test:flaky", Options{MaxRetry: maxRetry}, func(_ context.Context, r *Run, p flakyPayload) (any, error) {
+		n := runs.Add(1)
+		if n <= p.Failures {
+			return nil, storage.Errorf(storage.Unavailable, "run %d failed on purpose", n)
+		}
+		return map[string]any{"run": n, "attempts": r.Job.Attempts}, nil
+	})
+}
+
+func TestFailingJobEndsFailedAfterItsRetries(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := startPlatform(t, []*Kind{flakyKind(2, &runs)})
+	job := p.submit(t, "test:flaky", flakyPayload{Failures: 100})
+	done := p.wait(t, job.ID, storage.JobFailed, storage.JobSucceeded)
+	if done.State != storage.JobFailed || done.Attempts != 3 || runs.Load() != 3 {
+		t.Fatalf("state %s attempts %d runs %d, want failed after 3 runs (1 + 2 retries)", done.State, done.Attempts, runs.Load())
+	}
+	if done.Error != "run 3 failed on purpose" || done.FinishedAt == nil || done.Result != nil {
+		t.Errorf("error %q finished %v result %s", done.Error, done.FinishedAt, done.Result)
+	}
+}
+
+func TestTransientFailureIsRetriedToSuccess(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := startPlatform(t, []*Kind{flakyKind(5, &runs)})
+	job := p.submit(t, "test:flaky", flakyPayload{Failures: 2})
+	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
+	res := decodeResult[map[string]int](t, done)
+	if done.State != storage.JobSucceeded || done.Attempts != 3 || res["run"] != 3 || res["attempts"] != 3 {
+		t.Fatalf("state %s attempts %d result %v, want succeeded on the third run", done.State, done.Attempts, res)
+	}
+}
+
+func TestPermanentFailureIsNotRetried(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	k := Define("test:permanent", Options{MaxRetry: 5}, func(context.Context, *Run, struct{}) (any, error) {
+		runs.Add(1)
+		return nil, Permanent(storage.Errorf(storage.Invalid, "the contract has no due day"))
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:permanent", struct{}{}).ID, storage.JobFailed)
+	if done.Attempts != 1 || runs.Load() != 1 || done.Error != "the contract has no due day" {
+		t.Fatalf("attempts %d runs %d error %q, want one run and the coded message", done.Attempts, runs.Load(), done.Error)
+	}
+}
+
+func TestInternalErrorsStayInTheLog(t *testing.T) {
+	t.Parallel()
+	k := Define("test:internal", Options{MaxRetry: -1}, func(context.Context, *Run, struct{}) (any, error) {
+		return nil, errors.New("pq: relation secret_table does not exist")
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:internal", struct{}{}).ID, storage.JobFailed)
+	if strings.Contains(done.Error, "secret_table") || !strings.Contains(done.Error, "Internal error") {
+		t.Fatalf("error %q: internal text must not reach clients", done.Error)
+	}
+}
+
+func TestPanickingJobFails(t *testing.T) {
+	t.Parallel()
+	k := Define("test:panic", Options{MaxRetry: -1}, func(context.Context, *Run, struct{}) (any, error) {
+		panic("boom")
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:panic", struct{}{}).ID, storage.JobFailed)
+	if done.Attempts != 1 || !strings.Contains(done.Error, "Internal error") {
+		t.Fatalf("attempts %d error %q", done.Attempts, done.Error)
+	}
+}
+
+// blockingKind runs chunks until canceled: each chunk waits a little.
+func blockingKind(started chan<- int64) *Kind {
+	return Define("test:blocking", Options{MaxRetry: -1}, func(ctx context.Context, r *Run, _ struct{}) (any, error) {
+		started <- r.Job.ID
+		_, err := r.Chunks(ctx, 10_000, 10_000, func(context.Context, int) (any, int64, error) {
+			time.Sleep(5 * time.Millisecond)
+			return 1, 1, nil
+		})
+		return nil, err
+	})
+}
+
+func TestCancelStopsARunningJob(t *testing.T) {
+	t.Parallel()
+	started := make(chan int64, 1)
+	p := startPlatform(t, []*Kind{blockingKind(started)})
+	job := p.submit(t, "test:blocking", struct{}{})
+	<-started
+	canceled, err := storage.CancelJob(context.Background(), p.pool, p.companyA, job.ID)
+	if err != nil || canceled.State != storage.JobCanceled {
+		t.Fatalf("cancel: %v %s", err, canceled.State)
+	}
+	// the worker notices at its next chunk and records nothing more
+	time.Sleep(300 * time.Millisecond)
+	after := p.wait(t, job.ID, storage.JobCanceled)
+	time.Sleep(200 * time.Millisecond)
+	again := p.wait(t, job.ID, storage.JobCanceled)
+	if again.Progress != after.Progress {
+		t.Errorf("progress moved after the cancel was seen: %+v then %+v", after.Progress, again.Progress)
+	}
+	if _, err := storage.CancelJob(context.Background(), p.pool, p.companyA, job.ID); storage.ErrorCode(err) != storage.Conflict {
+		t.Errorf("cancel of a canceled job: %v, want Conflict", err)
+	}
+	if _, err := storage.CancelJob(context.Background(), p.pool, p.companyB, job.ID); storage.ErrorCode(err) != storage.NotFound {
+		t.Errorf("cancel by another company: %v, want NotFound", err)
+	}
+}
+
+func TestCancelBeforeTheJobRuns(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := newPlatform(t, []*Kind{flakyKind(1, &runs)}, false)
+	job := p.submit(t, "test:flaky", flakyPayload{})
+	if _, err := storage.CancelJob(context.Background(), p.pool, p.companyA, job.ID); err != nil {
+		t.Fatal(err)
+	}
+	p.run(t)
+	// the relay skips it (not pending); even a task for it would do nothing
+	time.Sleep(500 * time.Millisecond)
+	if got := p.wait(t, job.ID, storage.JobCanceled); got.Attempts != 0 || runs.Load() != 0 {
+		t.Fatalf("a job canceled before it ran was run: attempts %d runs %d", got.Attempts, runs.Load())
+	}
+}
+
+func TestRetryRunsAFailedJobAgain(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := startPlatform(t, []*Kind{flakyKind(-1, &runs)})
+	job := p.submit(t, "test:flaky", flakyPayload{Failures: 1})
+	failed := p.wait(t, job.ID, storage.JobFailed)
+	if _, err := storage.RetryJob(context.Background(), p.pool, p.companyA, job.ID); err != nil {
+		t.Fatal(err)
+	}
+	done := p.wait(t, job.ID, storage.JobSucceeded)
+	if failed.Attempts != 1 || done.Attempts != 2 || done.Error != "" || runs.Load() != 2 {
+		t.Fatalf("attempts %d then %d, error %q, runs %d", failed.Attempts, done.Attempts, done.Error, runs.Load())
+	}
+	if _, err := storage.RetryJob(context.Background(), p.pool, p.companyA, job.ID); storage.ErrorCode(err) != storage.Conflict {
+		t.Errorf("retry of a succeeded job: %v, want Conflict", err)
+	}
+}
+
+func TestUniqueKeyGivesOneJobPerDate(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t, nil, false)
+	ctx := context.Background()
+	sub := Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-24"}`)}
+	first, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || existed {
+		t.Fatal(err, existed)
+	}
+	second, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || !existed || second.ID != first.ID {
+		t.Fatalf("second submission: %v existed=%v id %d, want job %d", err, existed, second.ID, first.ID)
+	}
+	other, existed, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub)
+	if err != nil || existed || other.ID == first.ID {
+		t.Fatalf("another company's run of the same date: %v existed=%v", err, existed)
+	}
+	next, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-25"}`)})
+	if err != nil || existed || next.ID == first.ID {
+		t.Fatalf("the next date: %v existed=%v", err, existed)
+	}
+}
+
+func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t, nil, false)
+	ctx := context.Background()
+	sub := Submission{Kind: KindPixValidate, Payload: []byte(`{"payloads":["a","b"]}`), IdempotencyKey: "k-1", RequestHash: []byte("hash-1")}
+	first, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || !existed || again.ID != first.ID {
+		t.Fatalf("same key, same request: %v existed=%v id %d want %d", err, existed, again.ID, first.ID)
+	}
+	sub.RequestHash = []byte("hash-2")
+	if _, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub); storage.ErrorCode(err) != storage.Invalid {
+		t.Fatalf("same key, other request: %v, want Invalid", err)
+	}
+	sub.RequestHash = []byte("hash-1")
+	if other, existed, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub); err != nil || existed || other.ID == first.ID {
+		t.Fatalf("another company's key is its own: %v existed=%v", err, existed)
+	}
+}
+
+func TestDuplicateDeliveryDoesNothing(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := startPlatform(t, []*Kind{flakyKind(1, &runs)})
+	job := p.submit(t, "test:flaky", flakyPayload{})
+	p.wait(t, job.ID, storage.JobSucceeded)
+	// the same job delivered again, as after a relay that ran twice once
+	// the first task was gone from Redis
+	relay := NewRelay(RelayConfig{Pool: p.pool, Redis: p.redisOpt(), Kinds: p.kinds})
+	defer relay.Close()
+	if err := relay.enqueue(context.Background(), storage.PendingJob{CompanyID: p.companyA, ID: job.ID, Kind: "test:flaky", Queue: QueueDefault, Generation: 7}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	if got := p.wait(t, job.ID, storage.JobSucceeded); got.Attempts != 1 || runs.Load() != 1 {
+		t.Fatalf("a second delivery ran the job again: attempts %d runs %d", got.Attempts, runs.Load())
+	}
+}
+
+func TestChunksResumeAfterAnInterruption(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	calls := map[int]int{}
+	var runs atomic.Int32
+	k := Define("test:chunks", Options{MaxRetry: 3}, func(ctx context.Context, r *Run, _ struct{}) (any, error) {
+		run := runs.Add(1)
+		outs, err := r.Chunks(ctx, 6, 60, func(_ context.Context, i int) (any, int64, error) {
+			mu.Lock()
+			calls[i]++
+			mu.Unlock()
+			if run == 1 && i == 3 {
+				return nil, 0, storage.Errorf(storage.Unavailable, "interrupted at chunk 3")
+			}
+			return i * i, 10, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return outs, nil
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:chunks", struct{}{}).ID, storage.JobSucceeded, storage.JobFailed)
+	if done.State != storage.JobSucceeded || string(done.Result) != "[0, 1, 4, 9, 16, 25]" {
+		t.Fatalf("state %s result %s", done.State, done.Result)
+	}
+	want := map[int]int{0: 1, 1: 1, 2: 1, 3: 2, 4: 1, 5: 1}
+	for i, n := range want {
+		if calls[i] != n {
+			t.Errorf("chunk %d ran %d times, want %d (all: %v)", i, calls[i], n, calls)
+		}
+	}
+	if done.Attempts != 2 || done.Progress != (storage.Progress{Done: 60, Total: 60}) {
+		t.Errorf("attempts %d progress %+v", done.Attempts, done.Progress)
+	}
+}
+
+func TestRedisDownJobsWaitAndNothingIsLost(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := newPlatform(t, []*Kind{flakyKind(1, &runs)}, true)
+	p.run(t, withQuietAfter(2*time.Second))
+	before := p.submit(t, "test:flaky", flakyPayload{})
+	p.wait(t, before.ID, storage.JobSucceeded)
+	p.redis.Stop(t)
+	var ids []int64
+	for range 20 {
+		ids = append(ids, p.submit(t, "test:flaky", flakyPayload{}).ID)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	for _, id := range ids {
+		if job := p.wait(t, id, storage.JobPending, storage.JobQueued); job.State != storage.JobPending {
+			t.Fatalf("job %d is %s while Redis is down, want pending", id, job.State)
+		}
+	}
+	p.redis.Start(t)
+	for _, id := range ids {
+		if job := p.wait(t, id, storage.JobSucceeded); job.Attempts != 1 {
+			t.Errorf("job %d ran %d times", id, job.Attempts)
+		}
+	}
+	if runs.Load() != 21 {
+		t.Errorf("%d runs for 21 jobs", runs.Load())
+	}
+}

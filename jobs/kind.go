@@ -1,0 +1,205 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// Queues and their weights: a worker takes from critical six times as
+// often as from low, and never starves low.
+const (
+	QueueCritical = "critical"
+	QueueDefault  = "default"
+	QueueLow      = "low"
+)
+
+// QueueWeights are the asynq queue priorities of every worker.
+var QueueWeights = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
+
+// Kind is one kind of work: its name (the asynq task type), where it runs,
+// how often it is retried, how its payload is checked and what it does.
+// Kinds are declared with Define and listed in a Registry.
+type Kind struct {
+	Name  string
+	Queue string
+	// MaxRetry is how many times a failed run is retried before the job
+	// ends failed; Timeout bounds one run.
+	MaxRetry int
+	Timeout  time.Duration
+	// Direct kinds may be started by clients through POST /jobs.
+	Direct bool
+
+	// prepare checks a payload and returns its canonical form and the
+	// job's unique key ("" for none).
+	prepare func(raw json.RawMessage) (json.RawMessage, string, error)
+	// run does the work of one job whose payload was prepared.
+	run func(ctx context.Context, r *Run, raw json.RawMessage) (any, error)
+}
+
+// Options are a kind's settings; zero values take the defaults.
+type Options struct {
+	Queue    string        // default QueueDefault
+	MaxRetry int           // default 5; -1 means never retry
+	Timeout  time.Duration // default 30 minutes
+	Direct   bool
+}
+
+// Checker is implemented by payloads with rules beyond their JSON shape;
+// the problems name payload fields.
+type Checker interface {
+	Check() []storage.Problem
+}
+
+// Keyed is implemented by payloads of work that may happen once per key:
+// a second submission with the same key returns the first job.
+type Keyed interface {
+	UniqueKey() string
+}
+
+// Handler does the work of one job of payload type P and returns its
+// result (encoded as JSON in the job row).
+type Handler[P any] func(ctx context.Context, r *Run, p P) (any, error)
+
+// Define declares a kind whose payload is a P, decoded strictly (unknown
+// fields are refused) and checked when P is a Checker.
+func Define[P any](name string, opts Options, h Handler[P]) *Kind {
+	k := &Kind{Name: name, Queue: opts.Queue, MaxRetry: opts.MaxRetry, Timeout: opts.Timeout, Direct: opts.Direct}
+	if k.Queue == "" {
+		k.Queue = QueueDefault
+	}
+	switch {
+	case k.MaxRetry == 0:
+		k.MaxRetry = 5
+	case k.MaxRetry < 0:
+		k.MaxRetry = 0
+	}
+	if k.Timeout == 0 {
+		k.Timeout = 30 * time.Minute
+	}
+	k.prepare = func(raw json.RawMessage) (json.RawMessage, string, error) {
+		p, err := decodePayload[P](raw)
+		if err != nil {
+			return nil, "", err
+		}
+		canonical, err := json.Marshal(p)
+		if err != nil {
+			return nil, "", fmt.Errorf("encode %s payload: %w", name, err)
+		}
+		key := ""
+		if keyed, ok := any(p).(Keyed); ok {
+			key = keyed.UniqueKey()
+		}
+		return canonical, key, nil
+	}
+	k.run = func(ctx context.Context, r *Run, raw json.RawMessage) (any, error) {
+		p, err := decodePayload[P](raw)
+		if err != nil {
+			return nil, permanent(err)
+		}
+		return h(ctx, r, p)
+	}
+	return k
+}
+
+// decodePayload reads a payload strictly and checks it; every problem is
+// an Invalid error naming payload fields.
+func decodePayload[P any](raw json.RawMessage) (P, error) {
+	var p P
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return p, storage.InvalidInput([]storage.Problem{{Field: "payload", Message: payloadMessage(err)}})
+	}
+	if dec.More() {
+		return p, storage.InvalidInput([]storage.Problem{{Field: "payload", Message: "must be one JSON object"}})
+	}
+	if c, ok := any(&p).(Checker); ok {
+		if problems := c.Check(); len(problems) > 0 {
+			return p, storage.InvalidInput(problems)
+		}
+	} else if c, ok := any(p).(Checker); ok {
+		if problems := c.Check(); len(problems) > 0 {
+			return p, storage.InvalidInput(problems)
+		}
+	}
+	return p, nil
+}
+
+// payloadMessage says what is wrong with a payload that does not decode,
+// without the Go type names of encoding/json's messages.
+func payloadMessage(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		return fmt.Sprintf("%s has the wrong type (%s)", typeErr.Field, typeErr.Value)
+	case errors.As(err, &syntaxErr):
+		return "is not valid JSON"
+	}
+	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return "has an unknown field " + field
+	}
+	return "must be a JSON object of the kind's payload"
+}
+
+// Registry lists the kinds a process knows.
+type Registry struct {
+	kinds map[string]*Kind
+}
+
+// NewRegistry indexes kinds by name; a name declared twice is an error.
+func NewRegistry(kinds ...*Kind) (*Registry, error) {
+	reg := &Registry{kinds: make(map[string]*Kind, len(kinds))}
+	for _, k := range kinds {
+		if _, dup := reg.kinds[k.Name]; dup {
+			return nil, fmt.Errorf("jobs: kind %q declared twice", k.Name)
+		}
+		if _, ok := QueueWeights[k.Queue]; !ok {
+			return nil, fmt.Errorf("jobs: kind %q: unknown queue %q", k.Name, k.Queue)
+		}
+		reg.kinds[k.Name] = k
+	}
+	return reg, nil
+}
+
+// Kind returns the kind named name.
+func (reg *Registry) Kind(name string) (*Kind, bool) {
+	k, ok := reg.kinds[name]
+	return k, ok
+}
+
+// Names lists the kinds in name order.
+func (reg *Registry) Names() []string {
+	names := make([]string, 0, len(reg.kinds))
+	for n := range reg.kinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// KindsConfig holds the settings of the kinds that have some.
+type KindsConfig struct {
+	// Retention is how long finished jobs are kept (jobs:prune).
+	Retention time.Duration
+}
+
+// Kinds is the registry of every kind of propfin, plus extra ones (tests
+// add kinds of their own).
+func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
+	return NewRegistry(append([]*Kind{
+		PixValidateKind(),
+		PruneKind(cfg.Retention),
+	}, extra...)...)
+}

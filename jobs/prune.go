@@ -1,0 +1,54 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// KindJobsPrune deletes a company's finished jobs older than the
+// retention.
+const KindJobsPrune = "jobs:prune"
+
+// DefaultRetention is how long finished jobs are kept.
+const DefaultRetention = 30 * 24 * time.Hour
+
+// pruneBatch is how many rows one delete statement removes.
+const pruneBatch = 1_000
+
+// DatePayload is the payload of the work done once per company and date
+// (the nightly runs): the date in the company's time zone, which is also
+// the job's unique key.
+type DatePayload struct {
+	Date string `json:"date"`
+}
+
+// Check implements Checker.
+func (p DatePayload) Check() []storage.Problem {
+	if _, err := time.Parse(time.DateOnly, p.Date); err != nil {
+		return []storage.Problem{{Field: "payload.date", Message: "must be a date, YYYY-MM-DD"}}
+	}
+	return nil
+}
+
+// UniqueKey implements Keyed: one run per company and date.
+func (p DatePayload) UniqueKey() string { return p.Date }
+
+// PruneKind declares jobs:prune: delete the company's jobs that finished
+// more than retention ago, a thousand rows a statement. Clients may start
+// it for a date; the scheduler runs it nightly.
+func PruneKind(retention time.Duration) *Kind {
+	if retention <= 0 {
+		retention = DefaultRetention
+	}
+	return Define(KindJobsPrune, Options{Queue: QueueLow, Direct: true},
+		func(ctx context.Context, r *Run, _ DatePayload) (any, error) {
+			cutoff := time.Now().Add(-retention)
+			n, err := storage.PruneJobs(ctx, r.Pool(), r.CompanyID(), cutoff, pruneBatch)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"deleted": n, "finished_before": cutoff.UTC().Format(time.DateTime)}, nil
+		})
+}

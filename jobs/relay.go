@@ -1,0 +1,216 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// RelayConfig wires a Relay.
+type RelayConfig struct {
+	Pool  *pgxpool.Pool
+	Redis asynq.RedisConnOpt
+	Kinds *Registry
+	// Batch is how many jobs one pass takes (default 500).
+	Batch int
+	// Poll is the longest the relay sleeps without a notification
+	// (default 1s).
+	Poll time.Duration
+	// QuietAfter is how long a queued or running job may go unchanged
+	// before the relay checks that Redis still holds its task (default
+	// 2 minutes).
+	QuietAfter time.Duration
+	Logger     *slog.Logger
+}
+
+// Relay moves pending job rows to asynq: the outbox's other half. It takes
+// them in batches (FOR UPDATE SKIP LOCKED, so several relays share the
+// work), enqueues each with its job id as the task id (so a relay that
+// runs twice enqueues once) and marks them queued, in one transaction.
+// When Redis is down the rows stay pending and the relay tries again with
+// a growing pause: nothing is lost. A LISTEN on the jobs channel wakes it
+// as soon as a submission commits.
+type Relay struct {
+	cfg    RelayConfig
+	client *asynq.Client
+	log    *slog.Logger
+	wake   chan struct{}
+}
+
+// NewRelay builds a relay; Close releases its Redis client.
+func NewRelay(cfg RelayConfig) *Relay {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 500
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = time.Second
+	}
+	if cfg.QuietAfter <= 0 {
+		cfg.QuietAfter = 2 * time.Minute
+	}
+	return &Relay{cfg: cfg, client: asynq.NewClient(cfg.Redis), log: cfg.Logger, wake: make(chan struct{}, 1)}
+}
+
+// Close releases the relay's Redis client.
+func (r *Relay) Close() error { return r.client.Close() }
+
+// maxBackoff bounds the pause after failures.
+const maxBackoff = 5 * time.Second
+
+// Run relays until ctx ends.
+func (r *Relay) Run(ctx context.Context) error {
+	go r.listen(ctx)
+	backoff := 50 * time.Millisecond
+	nextSweep := time.Now().Add(r.cfg.QuietAfter / 2)
+	for ctx.Err() == nil {
+		n, err := r.RelayOnce(ctx)
+		if err == nil && time.Now().After(nextSweep) {
+			err = r.sweep(ctx)
+			nextSweep = time.Now().Add(r.cfg.QuietAfter / 2)
+		}
+		switch {
+		case err != nil && ctx.Err() == nil:
+			r.log.Warn("relay: jobs wait in PostgreSQL", "err", err, "retry_in", backoff)
+			sleep(ctx, backoff)
+			backoff = min(backoff*2, maxBackoff)
+		case n == r.cfg.Batch:
+			backoff = 50 * time.Millisecond // more are waiting
+		default:
+			backoff = 50 * time.Millisecond
+			r.idle(ctx)
+		}
+	}
+	return nil
+}
+
+// idle waits for a notification, the poll interval or the end.
+func (r *Relay) idle(ctx context.Context) {
+	t := time.NewTimer(r.cfg.Poll)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-r.wake:
+	case <-t.C:
+	}
+}
+
+// RelayOnce takes one batch of pending jobs to Redis and returns how many
+// it took. Jobs it could not enqueue (Redis went away midway) stay pending.
+func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
+	var n int
+	var enqueueErr error
+	err := pgx.BeginFunc(ctx, r.cfg.Pool, func(tx pgx.Tx) error {
+		pending, err := storage.ClaimPendingJobs(ctx, tx, r.cfg.Batch)
+		if err != nil {
+			return err
+		}
+		n = len(pending)
+		done := pending[:0:0]
+		for _, j := range pending {
+			if enqueueErr = r.enqueue(ctx, j); enqueueErr != nil {
+				break
+			}
+			done = append(done, j)
+		}
+		return storage.MarkJobsQueued(ctx, tx, done)
+	})
+	if err != nil {
+		return n, fmt.Errorf("relay: %w", err)
+	}
+	if enqueueErr != nil {
+		return n, fmt.Errorf("relay: enqueue: %w", enqueueErr)
+	}
+	return n, nil
+}
+
+// sweep enqueues again the jobs that went quiet: when Redis still holds
+// their task the task id makes this a no-op; when Redis lost it (a restart
+// without persistence) the job runs again.
+func (r *Relay) sweep(ctx context.Context) error {
+	quiet, err := storage.QuietJobs(ctx, r.cfg.Pool, r.cfg.QuietAfter, r.cfg.Batch)
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	for _, j := range quiet {
+		if err := r.enqueue(ctx, j); err != nil {
+			return fmt.Errorf("sweep: enqueue: %w", err)
+		}
+	}
+	return nil
+}
+
+// enqueue hands one job to asynq; a task id already there counts as done.
+func (r *Relay) enqueue(ctx context.Context, j storage.PendingJob) error {
+	payload, err := json.Marshal(taskRef{Company: j.CompanyID, Job: j.ID})
+	if err != nil {
+		return err
+	}
+	opts := []asynq.Option{asynq.TaskID(storage.JobTaskID(j.ID, j.Generation)), asynq.Queue(j.Queue)}
+	if k, ok := r.cfg.Kinds.Kind(j.Kind); ok {
+		opts = append(opts, asynq.MaxRetry(k.MaxRetry), asynq.Timeout(k.Timeout))
+	}
+	_, err = r.client.EnqueueContext(ctx, asynq.NewTask(j.Kind, payload), opts...)
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return nil
+	}
+	return err
+}
+
+// listen wakes the relay on every notification of the jobs channel; while
+// PostgreSQL cannot be reached it retries, and the poll covers the gap.
+func (r *Relay) listen(ctx context.Context) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := r.listenOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		r.log.Warn("relay: listen", "err", err, "retry_in", backoff)
+		sleep(ctx, backoff)
+		backoff = min(backoff*2, maxBackoff)
+	}
+}
+
+func (r *Relay) listenOnce(ctx context.Context) error {
+	conn, err := r.cfg.Pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "LISTEN "+storage.JobsChannel); err != nil {
+		conn.Conn().Close(ctx) //nolint:errcheck // a broken connection is dropped
+		return err
+	}
+	for {
+		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
+			// a connection left listening must not go back to the pool
+			conn.Conn().Close(context.WithoutCancel(ctx)) //nolint:errcheck // dropping it
+			return err
+		}
+		select {
+		case r.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

@@ -1,0 +1,249 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/robfig/cron/v3"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// DefaultTimeZone is the time zone of a company that names none.
+const DefaultTimeZone = "America/Sao_Paulo"
+
+// Schedule runs a kind on a cron schedule, once per company and date,
+// at the schedule's times in each company's time zone.
+type Schedule struct {
+	Name string // e.g. "jobs-prune"; PROPFIN_SCHEDULE_JOBS_PRUNE overrides Spec
+	Spec string // standard cron (5 fields) or a descriptor such as @daily
+	Kind string // a kind whose payload is a DatePayload
+}
+
+// DefaultSchedules are the schedules of a scheduler process.
+func DefaultSchedules() []Schedule {
+	return []Schedule{
+		{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune},
+	}
+}
+
+// EnvName is the variable that overrides the schedule's spec ("off"
+// turns it off).
+func (s Schedule) EnvName() string {
+	return "PROPFIN_SCHEDULE_" + strings.ToUpper(strings.ReplaceAll(s.Name, "-", "_"))
+}
+
+// ApplyEnv returns the schedules with their specs overridden from the
+// environment, without those turned off.
+func ApplyEnv(schedules []Schedule) []Schedule {
+	out := make([]Schedule, 0, len(schedules))
+	for _, s := range schedules {
+		if v := strings.TrimSpace(os.Getenv(s.EnvName())); v != "" {
+			s.Spec = v
+		}
+		if s.Spec != "off" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// parsedSchedule is a schedule with its cron parsed.
+type parsedSchedule struct {
+	Schedule
+	cron cron.Schedule
+	kind *Kind
+}
+
+// SchedulerConfig wires a Scheduler.
+type SchedulerConfig struct {
+	Pool      *pgxpool.Pool
+	Kinds     *Registry
+	Schedules []Schedule
+	// LookBack is how far back a starting scheduler makes up runs it
+	// missed (default 24h); a run done already is not done again.
+	LookBack time.Duration
+	Logger   *slog.Logger
+}
+
+// Scheduler submits the scheduled jobs. Each firing fans out one job per
+// company in one statement, keyed by company, kind and date, so that two
+// schedulers at once, or one restarted, never make the same run twice.
+type Scheduler struct {
+	cfg       SchedulerConfig
+	schedules []parsedSchedule
+	zones     map[string]*time.Location
+	log       *slog.Logger
+}
+
+// NewScheduler checks the schedules: each spec parses and names a kind
+// with a date payload.
+func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.LookBack <= 0 {
+		cfg.LookBack = 24 * time.Hour
+	}
+	s := &Scheduler{cfg: cfg, zones: map[string]*time.Location{}, log: cfg.Logger}
+	for _, sch := range cfg.Schedules {
+		parsed, err := cron.ParseStandard(sch.Spec)
+		if err != nil {
+			return nil, fmt.Errorf("schedule %s (%s=%q): %w", sch.Name, sch.EnvName(), sch.Spec, err)
+		}
+		kind, ok := cfg.Kinds.Kind(sch.Kind)
+		if !ok {
+			return nil, fmt.Errorf("schedule %s: no kind %q", sch.Name, sch.Kind)
+		}
+		s.schedules = append(s.schedules, parsedSchedule{Schedule: sch, cron: parsed, kind: kind})
+	}
+	return s, nil
+}
+
+// Next lists the next n times a schedule fires in loc, after from.
+func (s *Scheduler) Next(name string, loc *time.Location, from time.Time, n int) []time.Time {
+	for _, sch := range s.schedules {
+		if sch.Name != name {
+			continue
+		}
+		var out []time.Time
+		t := from.In(loc)
+		for range n {
+			t = sch.cron.Next(t)
+			if t.IsZero() {
+				break
+			}
+			out = append(out, t)
+		}
+		return out
+	}
+	return nil
+}
+
+// Schedules lists the schedules in force.
+func (s *Scheduler) Schedules() []Schedule {
+	out := make([]Schedule, len(s.schedules))
+	for i, sch := range s.schedules {
+		out[i] = sch.Schedule
+	}
+	return out
+}
+
+// maxWait is the longest the scheduler sleeps, so that companies in a new
+// time zone are seen.
+const maxWait = 30 * time.Second
+
+// Run fires the schedules until ctx ends. It starts by making up the runs
+// of the look-back window.
+func (s *Scheduler) Run(ctx context.Context) error {
+	last := time.Now().Add(-s.cfg.LookBack)
+	for ctx.Err() == nil {
+		now := time.Now()
+		if err := s.Fire(ctx, last, now); err != nil {
+			s.log.Warn("scheduler: will try again", "err", err)
+			sleep(ctx, time.Second)
+			continue // last stays: the runs are made up once the database answers
+		}
+		last = now
+		sleep(ctx, s.untilNext(now))
+	}
+	return nil
+}
+
+// Fire submits the runs whose times fall in (from, to], in every time
+// zone companies are in: one job per company, kind and date.
+func (s *Scheduler) Fire(ctx context.Context, from, to time.Time) error {
+	zones, err := storage.CompanyTimeZones(ctx, s.cfg.Pool)
+	if err != nil {
+		return err
+	}
+	for _, zone := range zones {
+		loc, err := s.location(zone)
+		if err != nil {
+			s.log.Warn("scheduler: company time zone unknown; using the default", "zone", zone, "err", err)
+			loc, _ = s.location(DefaultTimeZone)
+		}
+		for _, sch := range s.schedules {
+			for _, date := range firingDates(sch.cron, loc, from, to) {
+				if err := s.submit(ctx, sch, zone, date); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// firingDates lists the distinct local dates on which c fires in (from, to].
+func firingDates(c cron.Schedule, loc *time.Location, from, to time.Time) []string {
+	var dates []string
+	seen := map[string]bool{}
+	for t := c.Next(from.In(loc)); !t.IsZero() && !t.After(to); t = c.Next(t) {
+		d := t.In(loc).Format(time.DateOnly)
+		if !seen[d] {
+			seen[d] = true
+			dates = append(dates, d)
+		}
+	}
+	sort.Strings(dates)
+	return dates
+}
+
+func (s *Scheduler) submit(ctx context.Context, sch parsedSchedule, zone, date string) error {
+	payload, key, err := sch.kind.prepare(mustJSON(DatePayload{Date: date}))
+	if err != nil {
+		return fmt.Errorf("schedule %s: %w", sch.Name, err)
+	}
+	n, err := storage.SubmitForZone(ctx, s.cfg.Pool, zone, storage.NewJob{
+		Kind: sch.kind.Name, Queue: sch.kind.Queue, Payload: payload, UniqueKey: key,
+		SubmittedBy: "scheduler:" + sch.Name,
+	})
+	if err != nil {
+		return fmt.Errorf("schedule %s: %w", sch.Name, err)
+	}
+	if n > 0 {
+		s.log.Info("scheduled", "schedule", sch.Name, "kind", sch.kind.Name, "zone", zone, "date", date, "jobs", n)
+	}
+	return nil
+}
+
+// untilNext is the wait until the next firing in any zone in use, at
+// most maxWait.
+func (s *Scheduler) untilNext(now time.Time) time.Duration {
+	wait := maxWait
+	for _, loc := range s.zones {
+		for _, sch := range s.schedules {
+			if next := sch.cron.Next(now.In(loc)); !next.IsZero() {
+				wait = min(wait, next.Sub(now))
+			}
+		}
+	}
+	return max(wait, 10*time.Millisecond)
+}
+
+func (s *Scheduler) location(zone string) (*time.Location, error) {
+	if loc, ok := s.zones[zone]; ok {
+		return loc, nil
+	}
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return nil, err
+	}
+	s.zones[zone] = loc
+	return loc, nil
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,265 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// taskRef is the whole asynq task payload: which job to run. The job's
+// own payload stays in PostgreSQL.
+type taskRef struct {
+	Company int64 `json:"company"`
+	Job     int64 `json:"job"`
+}
+
+// WorkerConfig wires a Worker.
+type WorkerConfig struct {
+	Pool  *pgxpool.Pool
+	Redis asynq.RedisConnOpt
+	Kinds *Registry
+	// Concurrency is how many jobs run at once (default: the CPUs).
+	Concurrency int
+	// ShutdownTimeout is how long running jobs may go on after SIGTERM
+	// before they are handed back to the queue (default 25s).
+	ShutdownTimeout time.Duration
+	// ChunkPause is a pause between the chunks of a chunked job, to keep
+	// bulk work from taking the whole database (default none).
+	ChunkPause time.Duration
+	// RetryDelay is the wait before retry n (from 0); default RetryDelay.
+	RetryDelay func(n int) time.Duration
+	Metrics    *Metrics
+	Logger     *slog.Logger
+}
+
+// DefaultShutdownTimeout is how long a worker lets running jobs finish.
+const DefaultShutdownTimeout = 25 * time.Second
+
+// RetryDelay is the default wait before retry n: 5 s doubling to at most
+// 10 minutes, with a fifth of jitter so that retries of many jobs spread.
+func RetryDelay(n int) time.Duration {
+	d := 5 * time.Second << min(n, 7)
+	d = min(d, 10*time.Minute)
+	return d - time.Duration(rand.Int64N(int64(d/5)))
+}
+
+// Worker runs jobs: an asynq server whose handlers load the job row, mark
+// it running, do the kind's work and write the outcome.
+type Worker struct {
+	cfg WorkerConfig
+	srv *asynq.Server
+	mux *asynq.ServeMux
+	log *slog.Logger
+}
+
+// NewWorker builds a worker for every kind of cfg.Kinds.
+func NewWorker(cfg WorkerConfig) *Worker {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = runtime.NumCPU()
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cfg.RetryDelay == nil {
+		cfg.RetryDelay = RetryDelay
+	}
+	w := &Worker{cfg: cfg, log: cfg.Logger}
+	w.srv = asynq.NewServer(cfg.Redis, asynq.Config{
+		Concurrency:              cfg.Concurrency,
+		Queues:                   QueueWeights,
+		ShutdownTimeout:          cfg.ShutdownTimeout,
+		TaskCheckInterval:        100 * time.Millisecond,
+		DelayedTaskCheckInterval: time.Second,
+		RetryDelayFunc: func(n int, _ error, _ *asynq.Task) time.Duration {
+			return cfg.RetryDelay(n)
+		},
+		Logger:   asynqLogger{cfg.Logger.With("component", "asynq")},
+		LogLevel: asynq.WarnLevel,
+	})
+	w.mux = asynq.NewServeMux()
+	w.mux.Use(w.recoverPanics, w.logAndMeasure)
+	for _, name := range cfg.Kinds.Names() {
+		w.mux.HandleFunc(name, w.handle)
+	}
+	return w
+}
+
+// Run works until ctx ends, then stops taking tasks and lets running ones
+// finish for up to the shutdown timeout; unfinished ones go back to the
+// queue and run again (their rows count the attempt).
+func (w *Worker) Run(ctx context.Context) error {
+	if err := w.srv.Start(w.mux); err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	w.log.Info("worker started", "concurrency", w.cfg.Concurrency, "kinds", strings.Join(w.cfg.Kinds.Names(), ","))
+	<-ctx.Done()
+	w.log.Info("worker stopping: finishing running jobs", "timeout", w.cfg.ShutdownTimeout)
+	w.srv.Shutdown()
+	return nil
+}
+
+// handle runs the job a task names. It is idempotent: a task delivered
+// again for a finished or canceled job does nothing, and a run resumed
+// after an interruption skips the chunks already recorded.
+func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
+	var ref taskRef
+	if err := json.Unmarshal(t.Payload(), &ref); err != nil || ref.Job == 0 {
+		return permanent(fmt.Errorf("task %s: bad payload %q", t.Type(), t.Payload()))
+	}
+	kind, ok := w.cfg.Kinds.Kind(t.Type())
+	if !ok {
+		return permanent(fmt.Errorf("no kind %q in this worker", t.Type()))
+	}
+	job, ok, err := storage.StartJob(ctx, w.cfg.Pool, ref.Company, ref.Job)
+	if err != nil {
+		return fmt.Errorf("start job %d: %w", ref.Job, err)
+	}
+	if !ok {
+		w.log.Debug("job has nothing to run", "job", ref.Job, "kind", kind.Name)
+		return nil
+	}
+	run := &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause}
+	result, runErr := w.runKind(ctx, kind, run)
+	return w.finish(ctx, kind, job, result, runErr)
+}
+
+// runKind calls the kind's handler, turning a panic into an error so that
+// the job row records it.
+func (w *Worker) runKind(ctx context.Context, kind *Kind, run *Run) (result any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			w.log.Error("job panicked", "job", run.Job.ID, "kind", kind.Name, "panic", v, "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v", v)
+		}
+	}()
+	return kind.run(ctx, run, run.Job.Payload)
+}
+
+// finishTimeout bounds the final write, which must happen even when the
+// run's context was cancelled by a shutdown.
+const finishTimeout = 10 * time.Second
+
+// finish writes a run's outcome: succeeded with the result, failed with
+// the error once no retry is left, else queued again with the error.
+func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result any, runErr error) error {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
+	if errors.Is(runErr, errCanceled) {
+		w.cfg.Metrics.finished(kind.Name, storage.JobCanceled)
+		return nil
+	}
+	if runErr == nil {
+		enc, err := json.Marshal(result)
+		if err != nil {
+			runErr = permanent(fmt.Errorf("encode result: %w", err))
+		} else {
+			ok, err := storage.FinishJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, storage.JobSucceeded, enc, "")
+			if err != nil {
+				return fmt.Errorf("record success of job %d: %w", job.ID, err)
+			}
+			if ok {
+				w.cfg.Metrics.finished(kind.Name, storage.JobSucceeded)
+			}
+			return nil
+		}
+	}
+	message := w.publicMessage(job, runErr)
+	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
+		// the worker is shutting down: asynq hands the task back
+		if err := storage.RequeueJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, "interrupted by a worker shutdown; it runs again"); err != nil {
+			w.log.Warn("requeue interrupted job", "job", job.ID, "err", err)
+		}
+		return runErr
+	}
+	retried, _ := asynq.GetRetryCount(ctx)
+	maxRetry, _ := asynq.GetMaxRetry(ctx)
+	if errors.Is(runErr, asynq.SkipRetry) || retried >= maxRetry {
+		ok, err := storage.FinishJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, storage.JobFailed, nil, message)
+		if err != nil {
+			return fmt.Errorf("record failure of job %d: %w (failure: %w)", job.ID, err, runErr)
+		}
+		if ok {
+			w.cfg.Metrics.finished(kind.Name, storage.JobFailed)
+		}
+		return permanent(runErr)
+	}
+	if err := storage.RequeueJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, message); err != nil {
+		w.log.Warn("record retry of job", "job", job.ID, "err", err)
+	}
+	return runErr
+}
+
+// publicMessage is what the job row says of a failure: a coded error's
+// message (with its problems), which is written for clients; for anything
+// else only that it failed, the cause going to the log.
+func (w *Worker) publicMessage(job storage.Job, err error) string {
+	var coded *storage.Error
+	if errors.As(err, &coded) && coded.Code != storage.Internal {
+		var b strings.Builder
+		b.WriteString(coded.Message)
+		for _, p := range coded.Problems {
+			fmt.Fprintf(&b, " %s: %s.", p.Field, p.Message)
+		}
+		return b.String()
+	}
+	w.log.Error("job failed", "job", job.ID, "kind", job.Kind, "company", job.CompanyID, "err", err)
+	return fmt.Sprintf("Internal error (job %d); the cause is in the worker's log.", job.ID)
+}
+
+// recoverPanics is the outermost middleware: a panic outside a kind's
+// handler (which runKind already catches) becomes an error, logged.
+func (w *Worker) recoverPanics(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				w.log.Error("task panicked", "kind", t.Type(), "panic", v, "stack", string(debug.Stack()))
+				err = fmt.Errorf("panic: %v", v)
+			}
+		}()
+		return next.ProcessTask(ctx, t)
+	})
+}
+
+// logAndMeasure logs each run with its job id and records its duration.
+func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		start := time.Now()
+		id, _ := asynq.GetTaskID(ctx)
+		retried, _ := asynq.GetRetryCount(ctx)
+		err := next.ProcessTask(ctx, t)
+		elapsed := time.Since(start)
+		w.cfg.Metrics.observe(t.Type(), elapsed)
+		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed}
+		if err != nil {
+			w.log.Warn("job run failed", append(attrs, "err", err)...)
+		} else {
+			w.log.Debug("job run done", attrs...)
+		}
+		return err
+	})
+}
+
+// asynqLogger sends asynq's own log lines to slog.
+type asynqLogger struct{ log *slog.Logger }
+
+func (l asynqLogger) Debug(args ...any) { l.log.Debug(fmt.Sprint(args...)) }
+func (l asynqLogger) Info(args ...any)  { l.log.Info(fmt.Sprint(args...)) }
+func (l asynqLogger) Warn(args ...any)  { l.log.Warn(fmt.Sprint(args...)) }
+func (l asynqLogger) Error(args ...any) { l.log.Error(fmt.Sprint(args...)) }
+func (l asynqLogger) Fatal(args ...any) { l.log.Error(fmt.Sprint(args...)); os.Exit(1) }

@@ -78,7 +78,7 @@ func (p *platform) run(t *testing.T, opts ...platformOption) {
 	relay := NewRelay(rc)
 	worker := NewWorker(wc)
 	done := make(chan struct{}, 2)
-	go func() { relay.Run(ctx); done <- struct{}{} }()   //nolint:errcheck // returns nil
+	go func() { relay.Run(ctx); done <- struct{}{} }()  //nolint:errcheck // returns nil
 	go func() { worker.Run(ctx); done <- struct{}{} }() //nolint:errcheck // returns nil
 	t.Cleanup(func() {
 		cancel()

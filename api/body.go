@@ -23,20 +23,29 @@ var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
 
 // readObject reads a request body that must be one JSON object.
 func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", maxBodyBytes)
-	}
+	body, err := readBody(w, r, maxBodyBytes)
 	if err != nil {
-		return nil, &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
-			Problems: []storage.Problem{{Field: "body", Message: "could not be read"}}}
+		return nil, err
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
 		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
 	}
 	return obj, nil
+}
+
+// readBody reads a request body of at most limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", limit)
+	}
+	if err != nil {
+		return nil, &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
+			Problems: []storage.Problem{{Field: "body", Message: "could not be read"}}}
+	}
+	return body, nil
 }
 
 // parseWrite checks a create (create=true) or update body against the

@@ -9,6 +9,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -16,6 +17,8 @@ import (
 type Config struct {
 	Store *storage.Store
 	Redis redis.UniversalClient
+	// Jobs is the registry of job kinds the API may submit.
+	Jobs *jobs.Registry
 	// RateLimit is the number of requests per minute one API key may make.
 	RateLimit int
 	// AuthFailureLimit is the number of requests without a valid key one
@@ -33,6 +36,7 @@ type Config struct {
 type Server struct {
 	store    *storage.Store
 	redis    redis.UniversalClient
+	jobs     *jobs.Registry
 	auth     *authenticator
 	limiter  *rateLimiter
 	failures *failureLimiter
@@ -52,9 +56,13 @@ func New(cfg Config) *Server {
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 30 * time.Second
 	}
+	if cfg.Jobs == nil {
+		cfg.Jobs = defaultKinds()
+	}
 	return &Server{
 		store:    cfg.Store,
 		redis:    cfg.Redis,
+		jobs:     cfg.Jobs,
 		auth:     newAuthenticator(cfg.Store.Pool(), cfg.AuthCacheTTL),
 		limiter:  newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger),
 		failures: newFailureLimiter(cfg.Redis, cfg.AuthFailureLimit, cfg.Logger),
@@ -62,6 +70,16 @@ func New(cfg Config) *Server {
 		routes:   resourceRoutes,
 		timeout:  cfg.RequestTimeout,
 	}
+}
+
+// defaultKinds is the registry of every kind with default settings: the
+// API only checks payloads against it.
+func defaultKinds() *jobs.Registry {
+	reg, err := jobs.Kinds(jobs.KindsConfig{})
+	if err != nil {
+		panic("api: invalid job kinds: " + err.Error())
+	}
+	return reg
 }
 
 // readyTimeout bounds the checks of /readyz.
@@ -99,6 +117,7 @@ func (s *Server) Handler() http.Handler {
 		router.Handler(http.MethodPut, rt.path+"/:id", s.authed(h.update))
 		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
 	}
+	s.mountJobs(router)
 	router.GlobalOPTIONS = http.HandlerFunc(preflight)
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)

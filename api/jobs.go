@@ -1,0 +1,135 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/julienschmidt/httprouter"
+
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/storage"
+)
+
+// The job API (docs/jobs.md): jobs are read through the jobs resource with
+// the query language; these handlers start, cancel and retry them.
+
+// maxIdempotencyKey bounds an Idempotency-Key header.
+const maxIdempotencyKey = 255
+
+// submitJob records a job for the caller's company and answers 202 with
+// the job and its Location. An Idempotency-Key header makes the request
+// repeatable: the same key with the same body returns the first job; with
+// another body it is refused (422). body is the request body as read, for
+// that comparison.
+func (s *Server) submitJob(w http.ResponseWriter, r *http.Request, sub jobs.Submission, body []byte) {
+	p := principalOf(r.Context())
+	sub.SubmittedBy = "api_key:" + strconv.FormatInt(p.KeyID, 10)
+	sub.UserID = p.UserID
+	if key := r.Header.Get("Idempotency-Key"); key != "" {
+		if len(key) > maxIdempotencyKey || !printableASCII(key) {
+			writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "Idempotency-Key",
+				Message: "must be printable ASCII of at most 255 characters"}}))
+			return
+		}
+		sum := sha256.Sum256(append([]byte(r.Method+" "+r.URL.Path+"\n"), body...))
+		sub.IdempotencyKey, sub.RequestHash = key, sum[:]
+	}
+	job, _, err := s.jobs.Submit(r.Context(), s.store.Pool(), p.CompanyID, sub)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.writeJob(w, r, http.StatusAccepted, "Accepted.", job.ID)
+}
+
+// writeJob answers with the job as GET /jobs/{id} shows it.
+func (s *Server) writeJob(w http.ResponseWriter, r *http.Request, status int, message string, id int64) {
+	rec, err := s.store.Get(r.Context(), s.jobsResource(), principalOf(r.Context()).CompanyID, id, storage.GetQuery{})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Location", "/jobs/"+strconv.FormatInt(id, 10))
+	writeRaw(w, status, recordEnvelope(status, message, rec))
+}
+
+func (s *Server) jobsResource() *storage.Resource {
+	return s.store.Registry().MustResource(storage.Jobs)
+}
+
+// startJob is POST /jobs: {"kind": ..., "payload": {...}} for the kinds
+// clients may start themselves; any other kind is a 422.
+func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r, maxBodyBytes)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var req struct {
+		Kind    string          `json:"kind"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil || req.Kind == "" {
+		writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "body",
+			Message: `must be {"kind": "...", "payload": {...}}`}}))
+		return
+	}
+	s.submitJob(w, r, jobs.Submission{Kind: req.Kind, Payload: req.Payload, DirectOnly: true}, body)
+}
+
+// cancelJob is POST /jobs/{id}/cancel: a job not yet finished ends
+// canceled (a running one stops at its next chunk); a finished one is 409.
+func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
+	s.changeJob(w, r, "Canceled.", storage.CancelJob)
+}
+
+// retryJob is POST /jobs/{id}/retry: a failed job runs again from the
+// start; any other is 409.
+func (s *Server) retryJob(w http.ResponseWriter, r *http.Request) {
+	s.changeJob(w, r, "Retrying.", storage.RetryJob)
+}
+
+func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message string,
+	change func(ctx context.Context, q storage.DBTX, companyID, id int64) (storage.Job, error)) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	job, err := change(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if job.State == storage.JobPending {
+		status = http.StatusAccepted
+	}
+	s.writeJob(w, r, status, message, job.ID)
+}
+
+// mountJobs adds the job API to the router: reads through the declared
+// resource, the operations by hand.
+func (s *Server) mountJobs(router *httprouter.Router) {
+	h := resourceHandlers{store: s.store, res: s.jobsResource(), path: "/jobs"}
+	router.Handler(http.MethodGet, "/jobs", s.authed(h.list))
+	router.Handler(http.MethodGet, "/jobs/:id", s.authed(h.get))
+	router.Handler(http.MethodPost, "/jobs", s.authed(s.startJob))
+	router.Handler(http.MethodPost, "/jobs/:id/cancel", s.authed(s.cancelJob))
+	router.Handler(http.MethodPost, "/jobs/:id/retry", s.authed(s.retryJob))
+	router.Handler(http.MethodPost, "/pix/validate", s.authed(s.validatePix))
+}
+
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}

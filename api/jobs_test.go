@@ -1,0 +1,297 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/pix"
+	"github.com/propfin/propfin/storage"
+)
+
+// withWorkers runs a relay and a worker beside the API, on its database
+// and Redis, for the life of the test.
+func withWorkers(t *testing.T, env *testEnv) {
+	t.Helper()
+	kinds, err := jobs.Kinds(jobs.KindsConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := asynq.RedisClientOpt{Addr: env.redis.Addr()}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	relay := jobs.NewRelay(jobs.RelayConfig{Pool: env.pool, Redis: opt, Kinds: kinds, Poll: 100 * time.Millisecond, Logger: log})
+	worker := jobs.NewWorker(jobs.WorkerConfig{Pool: env.pool, Redis: opt, Kinds: kinds, Concurrency: 2, Logger: log})
+	done := make(chan struct{}, 2)
+	go func() { relay.Run(ctx); done <- struct{}{} }()  //nolint:errcheck // returns nil
+	go func() { worker.Run(ctx); done <- struct{}{} }() //nolint:errcheck // returns nil
+	t.Cleanup(func() { cancel(); <-done; <-done; relay.Close() })
+}
+
+// send is a request with headers of the test's choosing.
+func (e *testEnv) send(t *testing.T, method, path, key, body string, header map[string]string) response {
+	t.Helper()
+	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := response{status: res.StatusCode, header: res.Header, raw: string(raw)}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&r.body); err != nil {
+		t.Fatalf("%s %s: %v\n%s", method, path, err, raw)
+	}
+	return r
+}
+
+func validPix(t *testing.T, i int) string {
+	t.Helper()
+	p, err := pix.BuildStatic(pix.Static{Key: "pix@example.com", Name: "Imobiliaria", City: "SAO PAULO", Amount: fmt.Sprintf("%d.00", i+1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func pixBody(t *testing.T, n int, broken ...int) string {
+	t.Helper()
+	payloads := make([]string, n)
+	for i := range payloads {
+		payloads[i] = validPix(t, i)
+	}
+	for _, i := range broken {
+		payloads[i] = payloads[i][:len(payloads[i])-4] + "FFFF"
+	}
+	b, _ := json.Marshal(map[string]any{"payloads": payloads})
+	return string(b)
+}
+
+// waitJob polls GET /jobs/{id} until the job is finished.
+func (e *testEnv) waitJob(t *testing.T, key string, id int64) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := e.send(t, http.MethodGet, fmt.Sprintf("/jobs/%d", id), key, "", nil)
+		if r.status != http.StatusOK {
+			t.Fatalf("GET /jobs/%d: %d %s", id, r.status, r.raw)
+		}
+		job := r.body["data"].(map[string]any)
+		if s := job["state"]; s == "succeeded" || s == "failed" || s == "canceled" {
+			return job
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d still %v after 30s", id, job["state"])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestPixValidateInline(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	r := env.send(t, http.MethodPost, "/pix/validate", env.keyA, pixBody(t, 3, 1), nil)
+	if r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.raw)
+	}
+	data := r.body["data"].(map[string]any)
+	results := data["results"].([]any)
+	if num(t, data["total"]) != 3 || num(t, data["valid"]) != 2 || num(t, data["invalid"]) != 1 || len(results) != 3 {
+		t.Fatalf("report %s", r.raw)
+	}
+	second := results[1].(map[string]any)
+	if second["valid"] != false || !strings.Contains(r.raw, `"code":"crc_mismatch"`) {
+		t.Fatalf("result 1: %v", second)
+	}
+	if n, _ := jobCount(t, env); n != 0 {
+		t.Errorf("an inline validation made %d jobs", n)
+	}
+}
+
+func jobCount(t *testing.T, env *testEnv) (int, error) {
+	var n int
+	err := env.pool.QueryRow(context.Background(), "SELECT count(*) FROM jobs").Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, err
+}
+
+func TestPixValidateJobThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	withWorkers(t, env)
+	r := env.send(t, http.MethodPost, "/pix/validate", env.keyA, pixBody(t, 150, 7, 149), nil)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("%d %s", r.status, r.raw)
+	}
+	job := r.body["data"].(map[string]any)
+	id := num(t, job["id"])
+	if r.header.Get("Location") != fmt.Sprintf("/jobs/%d", id) || job["kind"] != "pix:validate" {
+		t.Fatalf("Location %q job %v", r.header.Get("Location"), job)
+	}
+	for _, name := range []string{"id", "kind", "state", "progress", "result", "error", "attempts", "created_at", "started_at", "finished_at"} {
+		if _, ok := job[name]; !ok {
+			t.Errorf("the job has no %q: %v", name, job)
+		}
+	}
+	done := env.waitJob(t, env.keyA, id)
+	if done["state"] != "succeeded" || num(t, done["attempts"]) != 1 {
+		t.Fatalf("job %v", done)
+	}
+	result := done["result"].(map[string]any)
+	problems := result["problems"].([]any)
+	if num(t, result["total"]) != 150 || num(t, result["invalid"]) != 2 || len(problems) != 2 ||
+		num(t, problems[0].(map[string]any)["index"]) != 7 || num(t, problems[1].(map[string]any)["index"]) != 149 {
+		t.Fatalf("result %v", result)
+	}
+	progress := done["progress"].(map[string]any)
+	if num(t, progress["done"]) != 150 || num(t, progress["total"]) != 150 {
+		t.Errorf("progress %v", progress)
+	}
+	// the list, with the query language, and company isolation
+	list := env.get(t, "/jobs?filter[kind]=pix:validate&filter[state]=succeeded&fields=id,state", http.StatusOK)
+	if ids := list.ids(t); len(ids) != 1 || ids[0] != id {
+		t.Fatalf("list %s", list.raw)
+	}
+	if other := env.send(t, http.MethodGet, fmt.Sprintf("/jobs/%d", id), env.keyB, "", nil); other.status != http.StatusNotFound {
+		t.Errorf("company B reads A's job: %d", other.status)
+	}
+	if other := env.send(t, http.MethodGet, "/jobs", env.keyB, "", nil); len(other.data(t)) != 0 {
+		t.Errorf("company B lists A's jobs: %s", other.raw)
+	}
+	for _, op := range []string{"cancel", "retry"} {
+		if other := env.send(t, http.MethodPost, fmt.Sprintf("/jobs/%d/%s", id, op), env.keyB, "", nil); other.status != http.StatusNotFound {
+			t.Errorf("company B %ss A's job: %d", op, other.status)
+		}
+	}
+}
+
+func TestPixValidateNDJSON(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	var b strings.Builder
+	for i := range 120 {
+		fmt.Fprintf(&b, "%q\n", validPix(t, i))
+	}
+	ndjson := map[string]string{"Content-Type": "application/x-ndjson"}
+	if r := env.send(t, http.MethodPost, "/pix/validate", env.keyA, b.String(), ndjson); r.status != http.StatusAccepted {
+		t.Fatalf("%d %s", r.status, r.raw)
+	}
+	r := env.send(t, http.MethodPost, "/pix/validate", env.keyA, "\"a\"\n\n{\"x\":1}\n", ndjson)
+	if r.status != http.StatusUnprocessableEntity || r.problemFields(t)[0] != "line 3" {
+		t.Fatalf("a bad line: %d %s", r.status, r.raw)
+	}
+}
+
+func TestPixValidateRefusesBadBodies(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	tooMany, _ := json.Marshal(map[string]any{"payloads": make([]string, jobs.MaxPixPayloads+1)})
+	for name, body := range map[string]string{
+		"empty list": `{"payloads":[]}`, "not strings": `{"payloads":[1,2]}`, "other field": `{"payload":["x"]}`,
+		"not JSON": `payloads`, "too many": string(tooMany),
+	} {
+		if r := env.send(t, http.MethodPost, "/pix/validate", env.keyA, body, nil); r.status != http.StatusUnprocessableEntity {
+			t.Errorf("%s: %d %s", name, r.status, r.raw)
+		}
+	}
+	if n, _ := jobCount(t, env); n != 0 {
+		t.Errorf("refused bodies made %d jobs", n)
+	}
+}
+
+func TestIdempotencyKeyReturnsTheFirstJob(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	body := pixBody(t, 101)
+	key := map[string]string{"Idempotency-Key": "import-2026-11-24"}
+	first := env.send(t, http.MethodPost, "/pix/validate", env.keyA, body, key)
+	again := env.send(t, http.MethodPost, "/pix/validate", env.keyA, body, key)
+	if first.status != http.StatusAccepted || again.status != http.StatusAccepted ||
+		num(t, first.body["data"].(map[string]any)["id"]) != num(t, again.body["data"].(map[string]any)["id"]) {
+		t.Fatalf("same key, same body: %s / %s", first.raw, again.raw)
+	}
+	other := env.send(t, http.MethodPost, "/pix/validate", env.keyA, pixBody(t, 102), key)
+	if other.status != http.StatusUnprocessableEntity || other.problemFields(t)[0] != "Idempotency-Key" {
+		t.Fatalf("same key, other body: %d %s", other.status, other.raw)
+	}
+	if n, _ := jobCount(t, env); n != 1 {
+		t.Errorf("%d jobs, want 1", n)
+	}
+}
+
+func TestStartJobDirectly(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	body := `{"kind":"jobs:prune","payload":{"date":"2026-11-24"}}`
+	first := env.send(t, http.MethodPost, "/jobs", env.keyA, body, nil)
+	second := env.send(t, http.MethodPost, "/jobs", env.keyA, body, nil)
+	if first.status != http.StatusAccepted || num(t, first.body["data"].(map[string]any)["id"]) != num(t, second.body["data"].(map[string]any)["id"]) {
+		t.Fatalf("one run per company and date: %s / %s", first.raw, second.raw)
+	}
+	for name, c := range map[string]struct{ body, field string }{
+		"not direct":   {`{"kind":"pix:validate","payload":{"payloads":["x"]}}`, "kind"},
+		"unknown kind": {`{"kind":"nope","payload":{}}`, "kind"},
+		"bad payload":  {`{"kind":"jobs:prune","payload":{"date":"24/11/2026"}}`, "payload.date"},
+		"bad body":     {`{"kind":"jobs:prune","extra":1}`, "body"},
+	} {
+		r := env.send(t, http.MethodPost, "/jobs", env.keyA, c.body, nil)
+		if r.status != http.StatusUnprocessableEntity || r.problemFields(t)[0] != c.field {
+			t.Errorf("%s: %d %s", name, r.status, r.raw)
+		}
+	}
+}
+
+func TestCancelAndRetryThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	start := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"jobs:prune","payload":{"date":"2026-11-01"}}`, nil)
+	id := num(t, start.body["data"].(map[string]any)["id"])
+	path := fmt.Sprintf("/jobs/%d", id)
+	if r := env.send(t, http.MethodPost, path+"/retry", env.keyA, "", nil); r.status != http.StatusConflict {
+		t.Fatalf("retry of a pending job: %d %s", r.status, r.raw)
+	}
+	r := env.send(t, http.MethodPost, path+"/cancel", env.keyA, "", nil)
+	if r.status != http.StatusOK || r.body["data"].(map[string]any)["state"] != "canceled" {
+		t.Fatalf("cancel: %d %s", r.status, r.raw)
+	}
+	if r := env.send(t, http.MethodPost, path+"/cancel", env.keyA, "", nil); r.status != http.StatusConflict {
+		t.Fatalf("cancel twice: %d %s", r.status, r.raw)
+	}
+	// a failed job, as a worker leaves it, can be retried
+	ctx := context.Background()
+	failed := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"jobs:prune","payload":{"date":"2026-11-02"}}`, nil)
+	fid := num(t, failed.body["data"].(map[string]any)["id"])
+	if _, _, err := storage.StartJob(ctx, env.pool, env.compA, fid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.FinishJob(ctx, env.pool, env.compA, fid, storage.JobFailed, nil, "it broke"); err != nil {
+		t.Fatal(err)
+	}
+	r = env.send(t, http.MethodPost, fmt.Sprintf("/jobs/%d/retry", fid), env.keyA, "", nil)
+	job := r.body["data"].(map[string]any)
+	if r.status != http.StatusAccepted || job["state"] != "pending" || job["error"] != nil {
+		t.Fatalf("retry: %d %s", r.status, r.raw)
+	}
+}

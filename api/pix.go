@@ -1,0 +1,103 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/storage"
+)
+
+// maxPixBody bounds the body of POST /pix/validate: 100,000 payloads of
+// the longest valid size (512 characters), quoted and separated, fit.
+const maxPixBody = 64 << 20
+
+// validatePix is POST /pix/validate: {"payloads": [...]} or an NDJSON body
+// (Content-Type application/x-ndjson, one JSON string a line). Up to 100
+// payloads are checked in the request (200 with every result); more, up to
+// 100,000, become a pix:validate job (202).
+func (s *Server) validatePix(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r, maxPixBody)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	payloads, err := pixPayloads(r.Header.Get("Content-Type"), body)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if len(payloads) <= jobs.MaxInlinePix {
+		writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": jobs.ValidatePix(payloads)})
+		return
+	}
+	sub, err := jobs.NewPixValidate(payloads)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.submitJob(w, r, sub, body)
+}
+
+// pixPayloads reads the payload list of either body form and checks its
+// size.
+func pixPayloads(contentType string, body []byte) ([]string, error) {
+	var payloads []string
+	var err error
+	if mediaType, _, _ := mime.ParseMediaType(contentType); mediaType == "application/x-ndjson" {
+		payloads, err = ndjsonStrings(body)
+	} else {
+		var req struct {
+			Payloads []string `json:"payloads"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&req) != nil {
+			err = storage.InvalidInput([]storage.Problem{{Field: "body",
+				Message: `must be {"payloads": ["...", ...]}, or NDJSON with Content-Type application/x-ndjson`}})
+		}
+		payloads = req.Payloads
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(payloads) == 0:
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "payloads", Message: "must hold at least one payload"}})
+	case len(payloads) > jobs.MaxPixPayloads:
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "payloads",
+			Message: fmt.Sprintf("holds %d payloads; at most %d", len(payloads), jobs.MaxPixPayloads)}})
+	}
+	return payloads, nil
+}
+
+// ndjsonStrings reads one JSON string per line; blank lines are skipped.
+// A line that is not a JSON string is named by its number.
+func ndjsonStrings(body []byte) ([]string, error) {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	sc.Buffer(make([]byte, 64<<10), maxPixBody)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		var s string
+		if err := json.Unmarshal(text, &s); err != nil {
+			return nil, storage.InvalidInput([]storage.Problem{{Field: "line " + strconv.Itoa(line),
+				Message: "must be a JSON string"}})
+		}
+		out = append(out, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "could not be read as NDJSON"}})
+	}
+	return out, nil
+}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -158,7 +159,7 @@ func appendValue(b []byte, t Type, v any) []byte {
 		return strconv.AppendBool(b, x)
 	case string:
 		if t == JSON {
-			return append(b, x...)
+			return appendCompactJSON(b, x)
 		}
 		if t == Decimal && x != "NaN" && x != "Infinity" && x != "-Infinity" {
 			return append(b, x...)
@@ -222,4 +223,14 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendCompactJSON appends the JSON text of a jsonb value without the
+// spaces PostgreSQL prints in it.
+func appendCompactJSON(b []byte, text string) []byte {
+	buf := bytes.NewBuffer(b)
+	if err := json.Compact(buf, []byte(text)); err != nil {
+		return append(b, text...) // jsonb text is always valid JSON
+	}
+	return buf.Bytes()
 }

@@ -8,7 +8,10 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"runtime"
 	"time"
+
+	"github.com/propfin/propfin/jobs"
 )
 
 // config is what the server processes read from the environment.
@@ -21,6 +24,12 @@ type config struct {
 	LogFormat   string        // PROPFIN_LOG_FORMAT: json or text
 	AuthTTL     time.Duration // PROPFIN_AUTH_CACHE_TTL
 	Timeout     time.Duration // PROPFIN_REQUEST_TIMEOUT
+
+	Concurrency    int           // PROPFIN_WORKER_CONCURRENCY: jobs a worker runs at once
+	WorkerShutdown time.Duration // PROPFIN_WORKER_SHUTDOWN_TIMEOUT: how long running jobs may finish after SIGTERM
+	JobRetention   time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
+	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
+	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
 }
 
 func loadConfig() (config, error) {
@@ -33,6 +42,11 @@ func loadConfig() (config, error) {
 		LogFormat:   envOr("PROPFIN_LOG_FORMAT", "json"),
 		AuthTTL:     30 * time.Second,
 		Timeout:     30 * time.Second,
+
+		Concurrency:    runtime.NumCPU(),
+		WorkerShutdown: jobs.DefaultShutdownTimeout,
+		JobRetention:   jobs.DefaultRetention,
+		JobQuietAfter:  2 * time.Minute,
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
@@ -40,11 +54,16 @@ func loadConfig() (config, error) {
 	for _, l := range []struct {
 		name string
 		dst  *int
-	}{{"PROPFIN_RATE_LIMIT", &cfg.RateLimit}, {"PROPFIN_AUTH_FAILURE_LIMIT", &cfg.AuthFails}} {
+		what string
+	}{
+		{"PROPFIN_RATE_LIMIT", &cfg.RateLimit, "requests per minute"},
+		{"PROPFIN_AUTH_FAILURE_LIMIT", &cfg.AuthFails, "requests per minute"},
+		{"PROPFIN_WORKER_CONCURRENCY", &cfg.Concurrency, "jobs at once"},
+	} {
 		if v := os.Getenv(l.name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return cfg, fmt.Errorf("%s=%q: want a whole number of requests per minute, 1 or more", l.name, v)
+				return cfg, fmt.Errorf("%s=%q: want a whole number of %s, 1 or more", l.name, v, l.what)
 			}
 			*l.dst = n
 		}
@@ -52,10 +71,15 @@ func loadConfig() (config, error) {
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
-	}{{"PROPFIN_AUTH_CACHE_TTL", &cfg.AuthTTL}, {"PROPFIN_REQUEST_TIMEOUT", &cfg.Timeout}} {
+		zero bool // 0 is allowed
+	}{
+		{"PROPFIN_AUTH_CACHE_TTL", &cfg.AuthTTL, false}, {"PROPFIN_REQUEST_TIMEOUT", &cfg.Timeout, false},
+		{"PROPFIN_WORKER_SHUTDOWN_TIMEOUT", &cfg.WorkerShutdown, false}, {"PROPFIN_JOB_RETENTION", &cfg.JobRetention, false},
+		{"PROPFIN_JOB_CHUNK_PAUSE", &cfg.ChunkPause, true}, {"PROPFIN_JOB_QUIET_AFTER", &cfg.JobQuietAfter, false},
+	} {
 		if v := os.Getenv(d.name); v != "" {
 			parsed, err := time.ParseDuration(v)
-			if err != nil || parsed <= 0 {
+			if err != nil || parsed < 0 || (parsed == 0 && !d.zero) {
 				return cfg, fmt.Errorf("%s=%q: want a positive duration such as 30s", d.name, v)
 			}
 			*d.dst = parsed

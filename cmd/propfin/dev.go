@@ -13,9 +13,11 @@ import (
 	"strings"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -61,9 +63,32 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
+	if err != nil {
+		return err
+	}
+	background, err := devBackground(ctx, workerDeps{pool: pool, redis: asynq.RedisClientOpt{Addr: rdb.Options().Addr},
+		kinds: kinds, cfg: cfg, log: log})
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "API key: %s\n", key)
 	fmt.Fprintf(stdout, "Listening on http://%s\n", ln.Addr())
-	return serveAPI(ctx, ln, apiHandler(pool, rdb, cfg, log), log)
+	serveErr := serveAPI(ctx, ln, apiHandler(pool, rdb, cfg, log), log)
+	return errors.Join(serveErr, background())
+}
+
+// devBackground starts the worker, the relay and the scheduler beside the
+// API; the returned function waits for them to stop (they stop with ctx).
+func devBackground(ctx context.Context, d workerDeps) (wait func() error, err error) {
+	sched, err := newScheduler(d.pool, d.kinds, d.log)
+	if err != nil {
+		return nil, err
+	}
+	errs := make(chan error, 2)
+	go func() { errs <- runWorkers(ctx, d) }()
+	go func() { errs <- sched.Run(ctx) }()
+	return func() error { return errors.Join(<-errs, <-errs) }, nil
 }
 
 // devPostgres opens DATABASE_URL, or the local cluster in dataDir, and

@@ -28,6 +28,8 @@ const usage = `usage: propfin <command> [arguments]
 
 commands:
   serve      run the HTTP API
+  worker     run jobs (and relay submitted jobs to Redis)
+  scheduler  submit the scheduled jobs (--list prints the schedules)
   migrate    apply database migrations
   dev        run the whole system on embedded defaults
   apikey     manage API keys (apikey create --company NAME)
@@ -38,7 +40,9 @@ commands:
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":   runServe,
+		"serve":     runServe,
+		"worker":    runWorker,
+		"scheduler": runScheduler,
 		"migrate": runMigrate,
 		"dev":     runDev,
 		"apikey":  runAPIKey,

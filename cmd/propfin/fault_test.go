@@ -1,0 +1,365 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/pix"
+	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/storage/storagetest"
+)
+
+// The fault tests run real propfin processes (the test binary acting as
+// propfin, see TestMain) against a real PostgreSQL and, when installed, a
+// real redis-server, and break them: kill -9, SIGTERM, Redis gone.
+
+// faultEnv is a database, a Redis the test can stop, and the environment
+// that points propfin processes at them.
+type faultEnv struct {
+	pool  *pgxpool.Pool
+	redis *storagetest.Redis
+	env   []string
+}
+
+func newFaultEnv(t *testing.T, extra ...string) *faultEnv {
+	t.Helper()
+	f := &faultEnv{pool: storagetest.NewDB(t), redis: storagetest.NewRedisProcess(t)}
+	f.env = append([]string{"DATABASE_URL=" + storagetest.URL(t), "REDIS_URL=" + f.redis.URL()}, extra...)
+	return f
+}
+
+func (f *faultEnv) company(t *testing.T, name, zone string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	id, _, err := storage.EnsureCompany(ctx, f.pool, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pool.Exec(ctx, `UPDATE companies SET time_zone = $2 WHERE id = $1`, id, zone); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func (f *faultEnv) job(t *testing.T, companyID, id int64) storage.Job {
+	t.Helper()
+	job, err := storage.GetJob(context.Background(), f.pool, companyID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job
+}
+
+// fakePayloads makes n PIX payloads, every fifth with a broken CRC, and
+// the indexes of the broken ones.
+func fakePayloads(t *testing.T, n int) ([]string, map[int]bool) {
+	t.Helper()
+	out := make([]string, n)
+	broken := map[int]bool{}
+	for i := range out {
+		p, err := pix.BuildStatic(pix.Static{Key: "pix@example.com", Name: "Imobiliaria", City: "SAO PAULO",
+			Amount: fmt.Sprintf("%d.%02d", i+1, i%100), TxID: fmt.Sprintf("T%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%5 == 0 {
+			p = p[:len(p)-4] + "0000"
+			if _, probs := pix.Validate(p); len(probs) == 0 {
+				continue // the CRC happened to be 0000
+			}
+			broken[i] = true
+		}
+		out[i] = p
+	}
+	return out, broken
+}
+
+// checkPixResult checks a finished pix:validate job: every payload
+// counted once, the broken ones listed once each, in order.
+func checkPixResult(t *testing.T, job storage.Job, n int, broken map[int]bool) {
+	t.Helper()
+	if job.State != storage.JobSucceeded {
+		t.Fatalf("job %d is %s (%s)", job.ID, job.State, job.Error)
+	}
+	var res jobs.PixJobResult
+	if err := json.Unmarshal(job.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != n || res.Invalid != len(broken) || res.Valid != n-len(broken) || len(res.Problems) != len(broken) {
+		t.Fatalf("totals %d/%d/%d with %d problems, want %d/%d/%d", res.Total, res.Valid, res.Invalid, len(res.Problems), n, n-len(broken), len(broken))
+	}
+	last := -1
+	for _, p := range res.Problems {
+		if !broken[p.Index] || p.Index <= last {
+			t.Fatalf("problem at index %d (after %d): listed twice, out of order or not broken", p.Index, last)
+		}
+		last = p.Index
+	}
+}
+
+// TestWorkerKilledMidJobResumes kills a worker (kill -9) in the middle of
+// a 10,000-payload validation; a new worker finishes the job, which
+// counts two attempts and records each payload's result once.
+func TestWorkerKilledMidJobResumes(t *testing.T) {
+	t.Parallel()
+	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=250ms", "PROPFIN_WORKER_CONCURRENCY=2")
+	company := f.company(t, "Kill Test", jobs.DefaultTimeZone)
+	payloads, broken := fakePayloads(t, 10_000)
+	kinds, err := jobs.Kinds(jobs.KindsConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := jobs.NewPixValidate(payloads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, _, err := kinds.Submit(context.Background(), f.pool, company, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := startProc(t, "worker 1", f.env, "worker")
+	eventually(t, 60*time.Second, "the job to be a third done", func() error {
+		if j := f.job(t, company, job.ID); j.Progress.Done < 3_000 {
+			return fmt.Errorf("progress %+v, state %s", j.Progress, j.State)
+		}
+		return nil
+	})
+	first.kill()
+	atKill := f.job(t, company, job.ID)
+	if atKill.State != storage.JobRunning || atKill.Progress.Done >= 10_000 {
+		t.Fatalf("after kill -9 the job is %s at %+v; the kill came too late to test anything", atKill.State, atKill.Progress)
+	}
+	startProc(t, "worker 2", f.env, "worker")
+	// asynq hands a task back once its lease (30 s) has expired and its
+	// recoverer (every minute) sees it
+	eventually(t, 4*time.Minute, "the job to finish after the restart", func() error {
+		if j := f.job(t, company, job.ID); !j.Finished() {
+			return fmt.Errorf("state %s progress %+v", j.State, j.Progress)
+		}
+		return nil
+	})
+	done := f.job(t, company, job.ID)
+	checkPixResult(t, done, len(payloads), broken)
+	if done.Attempts != 2 {
+		t.Errorf("attempts %d, want 2 (the killed run and the resumed one)", done.Attempts)
+	}
+	var chunks int
+	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM job_chunks`).Scan(&chunks); err != nil || chunks != 0 {
+		t.Errorf("%d chunk rows left (%v)", chunks, err)
+	}
+	t.Logf("killed at %d of 10000; finished after the restart with %d attempts", atKill.Progress.Done, done.Attempts)
+}
+
+// TestWorkerSIGTERMHandsTheJobBack stops a worker with SIGTERM while a job
+// runs longer than the shutdown timeout: the worker exits within it, the
+// job goes back to the queue, and the next worker finishes it.
+func TestWorkerSIGTERMHandsTheJobBack(t *testing.T) {
+	t.Parallel()
+	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=300ms", "PROPFIN_WORKER_SHUTDOWN_TIMEOUT=1s")
+	company := f.company(t, "Term Test", jobs.DefaultTimeZone)
+	payloads, broken := fakePayloads(t, 10_000)
+	kinds, _ := jobs.Kinds(jobs.KindsConfig{})
+	sub, _ := jobs.NewPixValidate(payloads)
+	job, _, err := kinds.Submit(context.Background(), f.pool, company, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := startProc(t, "worker 1", f.env, "worker")
+	eventually(t, 60*time.Second, "the job to start", func() error {
+		if j := f.job(t, company, job.ID); j.Progress.Done < 2_000 {
+			return fmt.Errorf("progress %+v", j.Progress)
+		}
+		return nil
+	})
+	start := time.Now()
+	first.stop(t, 15*time.Second)
+	stopped := time.Since(start)
+	atStop := f.job(t, company, job.ID)
+	if atStop.Finished() {
+		t.Fatalf("the job finished during the shutdown; it should have been handed back")
+	}
+	startProc(t, "worker 2", f.env, "worker")
+	eventually(t, 2*time.Minute, "the job to finish", func() error {
+		if j := f.job(t, company, job.ID); !j.Finished() {
+			return fmt.Errorf("state %s progress %+v", j.State, j.Progress)
+		}
+		return nil
+	})
+	done := f.job(t, company, job.ID)
+	checkPixResult(t, done, len(payloads), broken)
+	if done.Attempts != 2 {
+		t.Errorf("attempts %d, want 2", done.Attempts)
+	}
+	t.Logf("SIGTERM at %d of 10000 (state %s, %q); the worker exited in %s", atStop.Progress.Done, atStop.State, atStop.Error, stopped.Round(time.Millisecond))
+}
+
+// TestRedisOutageLosesNoJob stops Redis for 30 s while clients submit
+// jobs through the API: every submission answers 202, and once Redis is
+// back every job completes, once.
+func TestRedisOutageLosesNoJob(t *testing.T) {
+	t.Parallel()
+	f := newFaultEnv(t, "PROPFIN_JOB_QUIET_AFTER=5s")
+	company := f.company(t, "Outage Test", jobs.DefaultTimeZone)
+	key, err := storage.CreateAPIKey(context.Background(), f.pool, company, firstUser(t, f.pool, company), "fault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	startProc(t, "api", f.env, "serve", "--addr", addr)
+	startProc(t, "worker", f.env, "worker")
+	waitHTTP(t, "http://"+addr+"/healthz")
+
+	payloads, broken := fakePayloads(t, jobs.MaxInlinePix+20)
+	body, _ := json.Marshal(map[string]any{"payloads": payloads})
+	var mu sync.Mutex
+	var ids []int64
+	submit := func(phase string) {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/pix/validate", strings.NewReader(string(body)))
+		req.Header.Set("Authorization", "Bearer "+key.Key)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Errorf("%s: %v", phase, err)
+			return
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusAccepted {
+			t.Errorf("%s: %d %s", phase, res.StatusCode, raw)
+			return
+		}
+		var env struct {
+			Data struct {
+				ID int64 `json:"id"`
+			} `json:"data"`
+		}
+		json.Unmarshal(raw, &env) //nolint:errcheck // checked through the id
+		mu.Lock()
+		ids = append(ids, env.Data.ID)
+		mu.Unlock()
+	}
+	submitFor := func(phase string, d time.Duration) {
+		for end := time.Now().Add(d); time.Now().Before(end); {
+			submit(phase)
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	submitFor("before the outage", 3*time.Second)
+	f.redis.Stop(t)
+	submitFor("during the outage", 30*time.Second)
+	f.redis.Start(t)
+	submitFor("after the outage", 3*time.Second)
+	if t.Failed() {
+		return
+	}
+	eventually(t, 2*time.Minute, "every job to finish", func() error {
+		var left int
+		err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM jobs WHERE state NOT IN ('succeeded', 'failed', 'canceled')`).Scan(&left)
+		if err == nil && left > 0 {
+			err = fmt.Errorf("%d jobs not finished", left)
+		}
+		return err
+	})
+	for _, id := range ids {
+		job := f.job(t, company, id)
+		checkPixResult(t, job, len(payloads), broken)
+		if job.Attempts != 1 {
+			t.Errorf("job %d ran %d times", id, job.Attempts)
+		}
+	}
+	var total int
+	f.pool.QueryRow(context.Background(), `SELECT count(*) FROM jobs`).Scan(&total) //nolint:errcheck // compared below
+	if total != len(ids) {
+		t.Errorf("%d job rows for %d accepted submissions", total, len(ids))
+	}
+	t.Logf("%d submissions, all 202, all succeeded once (Redis real: %v)", len(ids), f.redis.Real)
+}
+
+// TestTwoSchedulersOneRunPerCompanyAndDate runs two schedulers at once,
+// firing every second, then restarts one: each company has one run per
+// date in its own time zone.
+func TestTwoSchedulersOneRunPerCompanyAndDate(t *testing.T) {
+	t.Parallel()
+	f := newFaultEnv(t, "PROPFIN_SCHEDULE_JOBS_PRUNE=@every 1s")
+	zones := map[int64]string{
+		f.company(t, "Paulista", "America/Sao_Paulo"): "America/Sao_Paulo",
+		f.company(t, "Manauara", "America/Manaus"):    "America/Manaus",
+		f.company(t, "Noronha", "America/Noronha"):    "America/Noronha",
+	}
+	a := startProc(t, "scheduler a", f.env, "scheduler")
+	b := startProc(t, "scheduler b", f.env, "scheduler")
+	time.Sleep(4 * time.Second)
+	a.stop(t, 10*time.Second)
+	startProc(t, "scheduler a again", f.env, "scheduler")
+	time.Sleep(3 * time.Second)
+	b.stop(t, 10*time.Second)
+
+	rows, err := f.pool.Query(context.Background(), `SELECT company_id, payload->>'date', count(*) FROM jobs
+		WHERE kind = 'jobs:prune' GROUP BY 1, 2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	today := map[int64]bool{}
+	for rows.Next() {
+		var company int64
+		var date string
+		var n int
+		if err := rows.Scan(&company, &date, &n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Errorf("company %d has %d runs of %s", company, n, date)
+		}
+		loc, _ := time.LoadLocation(zones[company])
+		if date == time.Now().In(loc).Format(time.DateOnly) {
+			today[company] = true
+		}
+	}
+	for company, zone := range zones {
+		if !today[company] {
+			t.Errorf("company %d (%s) has no run for its today", company, zone)
+		}
+	}
+}
+
+func firstUser(t *testing.T, pool *pgxpool.Pool, company int64) int64 {
+	t.Helper()
+	var id int64
+	if err := pool.QueryRow(context.Background(), `SELECT id FROM users WHERE company_id = $1 ORDER BY id LIMIT 1`, company).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func waitHTTP(t *testing.T, url string) {
+	t.Helper()
+	eventually(t, 30*time.Second, url, func() error {
+		res, err := http.Get(url)
+		if err == nil {
+			res.Body.Close()
+		}
+		return err
+	})
+}

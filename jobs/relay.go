@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/jackc/pgx/v5"
+	"github.com/redis/go-redis/v9"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/storage"
@@ -32,16 +33,18 @@ type RelayConfig struct {
 	Logger     *slog.Logger
 }
 
-// Relay moves pending job rows to asynq: the outbox's other half. It takes
-// them in batches (FOR UPDATE SKIP LOCKED, so several relays share the
+// Relay moves pending job rows to asynq: the outbox's other half. It marks
+// a batch queued (FOR UPDATE SKIP LOCKED, so several relays share the
 // work), enqueues each with its job id as the task id (so a relay that
-// runs twice enqueues once) and marks them queued, in one transaction.
-// When Redis is down the rows stay pending and the relay tries again with
-// a growing pause: nothing is lost. A LISTEN on the jobs channel wakes it
-// as soon as a submission commits.
+// runs twice enqueues once) and puts back to pending those Redis did not
+// take. When Redis is down the rows stay pending and the relay tries again
+// with a growing pause: nothing is lost. A LISTEN on the jobs channel
+// wakes it as soon as a submission commits; a sweep enqueues again the
+// jobs that went quiet (Redis lost them, or a relay died midway).
 type Relay struct {
 	cfg    RelayConfig
 	client *asynq.Client
+	ping   redis.UniversalClient
 	log    *slog.Logger
 	wake   chan struct{}
 }
@@ -60,11 +63,12 @@ func NewRelay(cfg RelayConfig) *Relay {
 	if cfg.QuietAfter <= 0 {
 		cfg.QuietAfter = 2 * time.Minute
 	}
-	return &Relay{cfg: cfg, client: asynq.NewClient(cfg.Redis), log: cfg.Logger, wake: make(chan struct{}, 1)}
+	return &Relay{cfg: cfg, client: asynq.NewClient(cfg.Redis), ping: cfg.Redis.MakeRedisClient().(redis.UniversalClient),
+		log: cfg.Logger, wake: make(chan struct{}, 1)}
 }
 
-// Close releases the relay's Redis client.
-func (r *Relay) Close() error { return r.client.Close() }
+// Close releases the relay's Redis clients.
+func (r *Relay) Close() error { return errors.Join(r.client.Close(), r.ping.Close()) }
 
 // maxBackoff bounds the pause after failures.
 const maxBackoff = 5 * time.Second
@@ -107,32 +111,58 @@ func (r *Relay) idle(ctx context.Context) {
 }
 
 // RelayOnce takes one batch of pending jobs to Redis and returns how many
-// it took. Jobs it could not enqueue (Redis went away midway) stay pending.
+// it took. Jobs it could not enqueue (Redis went away midway) go back to
+// pending.
 func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
-	var n int
-	var enqueueErr error
-	err := pgx.BeginFunc(ctx, r.cfg.Pool, func(tx pgx.Tx) error {
-		pending, err := storage.ClaimPendingJobs(ctx, tx, r.cfg.Batch)
-		if err != nil {
-			return err
-		}
-		n = len(pending)
-		done := pending[:0:0]
-		for _, j := range pending {
-			if enqueueErr = r.enqueue(ctx, j); enqueueErr != nil {
-				break
-			}
-			done = append(done, j)
-		}
-		return storage.MarkJobsQueued(ctx, tx, done)
-	})
+	// claim nothing while Redis does not answer: the rows wait as pending
+	if err := r.ping.Ping(ctx).Err(); err != nil {
+		return 0, fmt.Errorf("relay: redis: %w", err)
+	}
+	claimed, err := storage.ClaimPendingJobs(ctx, r.cfg.Pool, r.cfg.Batch)
 	if err != nil {
-		return n, fmt.Errorf("relay: %w", err)
+		return 0, fmt.Errorf("relay: %w", err)
+	}
+	failed, enqueueErr := r.enqueueAll(ctx, claimed)
+	if len(failed) > 0 {
+		// a relay that cannot put them back leaves them queued; the sweep
+		// enqueues them once they are quiet
+		if err := storage.UnclaimJobs(context.WithoutCancel(ctx), r.cfg.Pool, failed); err != nil {
+			return len(claimed), fmt.Errorf("relay: %w (after: %w)", err, enqueueErr)
+		}
 	}
 	if enqueueErr != nil {
-		return n, fmt.Errorf("relay: enqueue: %w", enqueueErr)
+		return len(claimed), fmt.Errorf("relay: enqueue: %w", enqueueErr)
 	}
-	return n, nil
+	return len(claimed), nil
+}
+
+// enqueuers is how many enqueues to Redis one relay has in flight.
+const enqueuers = 16
+
+// enqueueAll enqueues jobs, enqueuers at a time, and returns those that
+// could not be; the error says why.
+func (r *Relay) enqueueAll(ctx context.Context, pending []storage.PendingJob) ([]storage.PendingJob, error) {
+	ok := make([]bool, len(pending))
+	errs := make([]error, len(pending))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, enqueuers)
+	for i, j := range pending {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = r.enqueue(ctx, j)
+			ok[i] = errs[i] == nil
+		}()
+	}
+	wg.Wait()
+	var failed []storage.PendingJob
+	for i, j := range pending {
+		if !ok[i] {
+			failed = append(failed, j)
+		}
+	}
+	return failed, errors.Join(errs...)
 }
 
 // sweep enqueues again the jobs that went quiet: when Redis still holds

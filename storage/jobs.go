@@ -121,17 +121,19 @@ func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job
 	if len(payload) == 0 {
 		payload = json.RawMessage("{}")
 	}
-	row := q.QueryRow(ctx, `INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id,
-			idempotency_key, request_hash)
-		VALUES ($1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0), nullif($8, ''), $9)
-		ON CONFLICT DO NOTHING
-		RETURNING `+jobColumns,
-		companyID, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy, nj.UserID, nj.IdempotencyKey, nj.RequestHash)
-	job, err = scanJob(row)
+	// one statement inserts and signals the relay (delivered at commit)
+	row := q.QueryRow(ctx, `WITH new AS (
+			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id,
+				idempotency_key, request_hash)
+			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0), nullif($8, ''), $9)
+			ON CONFLICT DO NOTHING
+			RETURNING `+jobColumns+`)
+		SELECT new.*, pg_notify($10, '') IS NULL FROM new`,
+		companyID, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy, nj.UserID, nj.IdempotencyKey, nj.RequestHash,
+		JobsChannel)
+	var notified bool
+	job, err = scanJob(suffixScan{row, &notified})
 	if err == nil {
-		if _, err := q.Exec(ctx, `SELECT pg_notify($1, '')`, JobsChannel); err != nil {
-			return Job{}, false, translate(err, "notify relay")
-		}
 		return job, false, nil
 	}
 	if err != pgx.ErrNoRows {
@@ -175,6 +177,16 @@ type prefixScan struct {
 
 func (p prefixScan) Scan(dest ...any) error {
 	return p.row.Scan(append([]any{p.first}, dest...)...)
+}
+
+// suffixScan reads one extra trailing column after a job's columns.
+type suffixScan struct {
+	row  pgx.Row
+	last any
+}
+
+func (p suffixScan) Scan(dest ...any) error {
+	return p.row.Scan(append(dest, p.last)...)
 }
 
 // GetJob returns a company's job.
@@ -344,20 +356,28 @@ type PendingJob struct {
 	Generation int
 }
 
-// ClaimPendingJobs locks up to limit pending jobs, oldest first, skipping
-// those another relay holds. The caller enqueues them and marks those it
-// could with MarkJobsQueued, in the same transaction.
-func ClaimPendingJobs(ctx context.Context, tx pgx.Tx, limit int) ([]PendingJob, error) {
-	rows, err := tx.Query(ctx, `SELECT company_id, id, kind, queue, generation FROM jobs
-		WHERE state = 'pending' ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`, limit)
+// ClaimPendingJobs marks up to limit pending jobs queued, oldest first,
+// skipping rows another relay holds, and returns them for the caller to
+// enqueue. It commits at once, so that no row stays locked while Redis is
+// called (a worker would wait on it); the caller puts back those it could
+// not enqueue with UnclaimJobs, and the quiet-job sweep covers a relay
+// that died in between.
+func ClaimPendingJobs(ctx context.Context, q DBTX, limit int) ([]PendingJob, error) {
+	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'queued', queued_at = now(), updated_at = now()
+		FROM (SELECT company_id, id FROM jobs WHERE state = 'pending'
+			ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) AS p
+		WHERE jobs.company_id = p.company_id AND jobs.id = p.id
+		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation`, limit)
 	if err != nil {
 		return nil, translate(err, "claim pending jobs")
 	}
-	return pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
+	claimed, err := pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
+	return claimed, translate(err, "claim pending jobs")
 }
 
-// MarkJobsQueued marks jobs handed to Redis.
-func MarkJobsQueued(ctx context.Context, tx pgx.Tx, jobs []PendingJob) error {
+// UnclaimJobs puts claimed jobs that could not be enqueued back to
+// pending (those a worker has started meanwhile stay as they are).
+func UnclaimJobs(ctx context.Context, q DBTX, jobs []PendingJob) error {
 	if len(jobs) == 0 {
 		return nil
 	}
@@ -366,10 +386,10 @@ func MarkJobsQueued(ctx context.Context, tx pgx.Tx, jobs []PendingJob) error {
 	for i, j := range jobs {
 		companies[i], ids[i] = j.CompanyID, j.ID
 	}
-	_, err := tx.Exec(ctx, `UPDATE jobs SET state = 'queued', queued_at = now(), updated_at = now()
-		FROM unnest($1::bigint[], $2::bigint[]) AS q (company_id, id)
-		WHERE jobs.company_id = q.company_id AND jobs.id = q.id AND jobs.state = 'pending'`, companies, ids)
-	return translate(err, "mark jobs queued")
+	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'pending', queued_at = NULL, updated_at = now()
+		FROM unnest($1::bigint[], $2::bigint[]) AS u (company_id, id)
+		WHERE jobs.company_id = u.company_id AND jobs.id = u.id AND jobs.state = 'queued'`, companies, ids)
+	return translate(err, "unclaim jobs")
 }
 
 // QuietJobs returns up to limit jobs queued or running that have not

@@ -1,0 +1,176 @@
+package jobs
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/storage/storagetest"
+)
+
+// benchConcurrency is the worker concurrency of both sides of the
+// end-to-end benchmark.
+const benchConcurrency = 16
+
+// BenchmarkEndToEnd measures jobs per second through the whole platform
+// (submit through the outbox, relay, a no-op handler, the recorded
+// result) at 1, 10 and 100 concurrent submitters, beside bare asynq
+// enqueueing and processing the same no-op on the same Redis: the ratio is
+// the cost of durability. It reports jobs/s and the p50/p99 time from
+// submit to done.
+//
+//	go test -run '^$' -bench EndToEnd -benchtime 5000x ./jobs
+func BenchmarkEndToEnd(b *testing.B) {
+	for _, submitters := range []int{1, 10, 100} {
+		b.Run(fmt.Sprintf("platform/submitters=%d", submitters), func(b *testing.B) {
+			benchPlatform(b, submitters)
+		})
+		b.Run(fmt.Sprintf("bare-asynq/submitters=%d", submitters), func(b *testing.B) {
+			benchBareAsynq(b, submitters)
+		})
+	}
+}
+
+func benchPool(b *testing.B) *pgxpool.Pool {
+	storagetest.NewDB(b)
+	pool, err := pgxpool.New(context.Background(), storagetest.URL(b)+"&pool_max_conns=40")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	return pool
+}
+
+func benchPlatform(b *testing.B, submitters int) {
+	pool := benchPool(b)
+	redis := storagetest.NewRedis(b)
+	opt := asynq.RedisClientOpt{Addr: redis.Addr, DB: redis.DB, PoolSize: 40}
+	noop := Define("bench:noop", Options{}, func(context.Context, *Run, struct{}) (any, error) { return nil, nil })
+	kinds, err := Kinds(KindsConfig{}, noop)
+	if err != nil {
+		b.Fatal(err)
+	}
+	company, _, err := storage.EnsureCompany(context.Background(), pool, "Bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	relay := NewRelay(RelayConfig{Pool: pool, Redis: opt, Kinds: kinds, Logger: log})
+	worker := NewWorker(WorkerConfig{Pool: pool, Redis: opt, Kinds: kinds, Concurrency: benchConcurrency, Logger: log})
+	var running sync.WaitGroup
+	running.Add(2)
+	go func() { defer running.Done(); relay.Run(ctx) }()  //nolint:errcheck // returns nil
+	go func() { defer running.Done(); worker.Run(ctx) }() //nolint:errcheck // returns nil
+	defer func() { cancel(); running.Wait(); relay.Close() }()
+
+	b.ResetTimer()
+	start := time.Now()
+	forEachSubmitter(b.N, submitters, func() {
+		if _, _, err := kinds.Submit(ctx, pool, company, Submission{Kind: "bench:noop", SubmittedBy: "bench"}); err != nil {
+			b.Error(err)
+		}
+	})
+	for {
+		var left int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE state <> 'succeeded'`).Scan(&left); err != nil {
+			b.Fatal(err)
+		}
+		if left == 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	rows, err := pool.Query(ctx, `SELECT extract(epoch FROM finished_at - created_at)::float8 FROM jobs`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var latencies []float64
+	for rows.Next() {
+		var s float64
+		if err := rows.Scan(&s); err != nil {
+			b.Fatal(err)
+		}
+		latencies = append(latencies, s)
+	}
+	report(b, elapsed, latencies)
+}
+
+func benchBareAsynq(b *testing.B, submitters int) {
+	redis := storagetest.NewRedis(b)
+	opt := asynq.RedisClientOpt{Addr: redis.Addr, DB: redis.DB, PoolSize: 40}
+	var mu sync.Mutex
+	var latencies []float64
+	var processed atomic.Int64
+	srv := asynq.NewServer(opt, asynq.Config{Concurrency: benchConcurrency, Queues: QueueWeights,
+		TaskCheckInterval: 100 * time.Millisecond, LogLevel: asynq.ErrorLevel})
+	mux := asynq.NewServeMux()
+	mux.HandleFunc("bench:noop", func(_ context.Context, t *asynq.Task) error {
+		sent := time.Unix(0, int64(binary.BigEndian.Uint64(t.Payload())))
+		mu.Lock()
+		latencies = append(latencies, time.Since(sent).Seconds())
+		mu.Unlock()
+		processed.Add(1)
+		return nil
+	})
+	if err := srv.Start(mux); err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Shutdown()
+	client := asynq.NewClient(opt)
+	defer client.Close()
+
+	b.ResetTimer()
+	start := time.Now()
+	forEachSubmitter(b.N, submitters, func() {
+		payload := binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano()))
+		if _, err := client.Enqueue(asynq.NewTask("bench:noop", payload)); err != nil {
+			b.Error(err)
+		}
+	})
+	for processed.Load() < int64(b.N) {
+		time.Sleep(time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	report(b, elapsed, latencies)
+}
+
+// forEachSubmitter calls submit n times from submitters goroutines.
+func forEachSubmitter(n, submitters int, submit func()) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range submitters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(n) {
+				submit()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func report(b *testing.B, elapsed time.Duration, latencies []float64) {
+	slices.Sort(latencies)
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "jobs/s")
+	if len(latencies) > 0 {
+		b.ReportMetric(latencies[len(latencies)/2]*1000, "p50-ms")
+		b.ReportMetric(latencies[len(latencies)*99/100]*1000, "p99-ms")
+	}
+	b.ReportMetric(0, "ns/op")
+}

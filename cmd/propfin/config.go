@@ -21,7 +21,12 @@ type config struct {
 	LogFormat   string        // PROPFIN_LOG_FORMAT: json or text
 	AuthTTL     time.Duration // PROPFIN_AUTH_CACHE_TTL
 	Timeout     time.Duration // PROPFIN_REQUEST_TIMEOUT
+	AdminToken  string        // PROPFIN_ADMIN_TOKEN: the operators' credential; unset, no dashboard nor /metrics on the API
+	MetricsAddr string        // PROPFIN_METRICS_ADDR: serve /metrics there, without credential, instead of on the API
 }
+
+// minAdminToken is the shortest admin token accepted: it guards the queues.
+const minAdminToken = 16
 
 func loadConfig() (config, error) {
 	cfg := config{
@@ -33,6 +38,8 @@ func loadConfig() (config, error) {
 		LogFormat:   envOr("PROPFIN_LOG_FORMAT", "json"),
 		AuthTTL:     30 * time.Second,
 		Timeout:     30 * time.Second,
+		AdminToken:  os.Getenv("PROPFIN_ADMIN_TOKEN"),
+		MetricsAddr: os.Getenv("PROPFIN_METRICS_ADDR"),
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
@@ -60,6 +67,9 @@ func loadConfig() (config, error) {
 			}
 			*d.dst = parsed
 		}
+	}
+	if cfg.AdminToken != "" && len(cfg.AdminToken) < minAdminToken {
+		return cfg, fmt.Errorf("PROPFIN_ADMIN_TOKEN: want at least %d characters (openssl rand -hex 32 makes one)", minAdminToken)
 	}
 	if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
 		return cfg, fmt.Errorf("PROPFIN_LOG_FORMAT=%q: want json or text", cfg.LogFormat)

@@ -86,3 +86,21 @@ func TestNoMetrics(t *testing.T) {
 	e.get(t, "/healthz", http.StatusOK)
 	wantEnvelope(t, "/metrics", e.call(t, http.MethodGet, "/metrics", bearer(testAdminToken)), http.StatusNotFound)
 }
+
+// TestTwoServersShareARegistry: a second server on the same registry
+// records into the same series instead of failing to register.
+func TestTwoServersShareARegistry(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	a, b := newHTTPMetrics(reg), newHTTPMetrics(reg)
+	a.begin()
+	a.end("/healthz", http.MethodGet, http.StatusOK, 0)
+	b.begin()
+	b.end("/healthz", "BREW", http.StatusOK, 0)
+	if got := testutil.ToFloat64(a.requests.WithLabelValues("/healthz", "other", "200")); got != 1 {
+		t.Errorf("a sees %v of b's requests, want 1", got)
+	}
+	if got := testutil.ToFloat64(b.inFlight); got != 0 {
+		t.Errorf("in flight %v, want 0", got)
+	}
+}

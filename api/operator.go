@@ -53,10 +53,10 @@ func newOpsRoutes(cfg Config) *opsRoutes {
 	return ops
 }
 
-// mountOperatorRoutes mounts the operator routes that are on: `/metrics`, and
-// the dashboard at `/monitoring/` and everything under it. `/monitoring`
-// redirects to `/monitoring/` once the credential is checked, so that no
-// operator path answers anything but 401 without it.
+// mountOperatorRoutes mounts the operator routes that are on: `/metrics`,
+// and the dashboard at `/monitoring/` and everything under it.
+// `/monitoring` redirects to `/monitoring/` once the credential is
+// checked, so that no operator path tells anything without it.
 func (s *Server) mountOperatorRoutes(router router) {
 	ops := s.ops
 	if ops == nil {

@@ -15,10 +15,12 @@ import (
 )
 
 // requestState travels in the request context from the outermost
-// middleware inward, so that the request log knows the company.
+// middleware inward, so that the request log and the metrics know the
+// company and the route.
 type requestState struct {
 	principal storage.Principal
 	log       *slog.Logger // the server's logger with the request id
+	route     string       // the pattern of the route serving the request
 }
 
 type requestStateKey struct{}

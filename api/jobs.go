@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/julienschmidt/httprouter"
-
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -115,7 +113,7 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 
 // mountJobs adds the job API to the router: reads through the declared
 // resource, the operations by hand.
-func (s *Server) mountJobs(router *httprouter.Router) {
+func (s *Server) mountJobs(router router) {
 	h := resourceHandlers{store: s.store, res: s.jobsResource(), path: "/jobs"}
 	router.Handler(http.MethodGet, "/jobs", s.authed(h.list))
 	router.Handler(http.MethodGet, "/jobs/:id", s.authed(h.get))

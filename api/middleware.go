@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -64,8 +65,9 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 }
 
 // logRequests gives each request an id (X-Request-Id, kept when the caller
-// sends a sane one), recovers panics outside the router, and logs one
-// structured line per request.
+// sends a sane one), recovers panics outside the router, logs one
+// structured line per request and records it in the metrics, both with the
+// pattern of the route that served it.
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -75,19 +77,24 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		ctx := withRequestState(context.WithValue(r.Context(), requestIDKey{}, id), s.log.With("request_id", id))
+		st := ctx.Value(requestStateKey{}).(*requestState)
 		rec := &statusRecorder{ResponseWriter: w}
+		s.metrics.begin()
 		defer func() {
 			if v := recover(); v != nil {
 				s.panicked(rec, r, v)
 			}
+			elapsed, route := time.Since(start), routeOf(st)
+			s.metrics.end(route, r.Method, cmp.Or(rec.status, http.StatusOK), elapsed)
 			s.log.LogAttrs(ctx, slog.LevelInfo, "request",
 				slog.String("id", id),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
+				slog.String("route", route),
 				slog.Int("status", rec.status),
 				slog.Int("bytes", rec.bytes),
-				slog.Int64("company", principalOf(ctx).CompanyID),
-				slog.Duration("duration", time.Since(start)),
+				slog.Int64("company", st.principal.CompanyID),
+				slog.Duration("duration", elapsed),
 			)
 		}()
 		next.ServeHTTP(rec, r.WithContext(ctx))

@@ -15,6 +15,8 @@ var statusOf = map[storage.Code]int{
 	storage.NotFound:        http.StatusNotFound,
 	storage.Conflict:        http.StatusConflict,
 	storage.Unauthenticated: http.StatusUnauthorized,
+	storage.OperatorOnly:    http.StatusUnauthorized,
+	storage.Forbidden:       http.StatusForbidden,
 	storage.TooManyRequests: http.StatusTooManyRequests,
 	storage.TooLarge:        http.StatusRequestEntityTooLarge,
 	storage.NotAllowed:      http.StatusMethodNotAllowed,
@@ -50,8 +52,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status >= 500 {
 		loggerOf(r.Context()).ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
-	if coded.Code == storage.Retryable || coded.Code == storage.Unavailable {
+	switch coded.Code {
+	case storage.Retryable, storage.Unavailable:
 		w.Header().Set("Retry-After", "1")
+	case storage.OperatorOnly:
+		w.Header().Set("WWW-Authenticate", operatorRealm) // a browser asks for the credential
 	}
 	message := coded.Message
 	switch coded.Code {

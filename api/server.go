@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/julienschmidt/httprouter"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/propfin/propfin/jobs"
@@ -30,6 +31,18 @@ type Config struct {
 	// RequestTimeout bounds one request (default 30s).
 	RequestTimeout time.Duration
 	Logger         *slog.Logger
+
+	// AdminToken is the operators' credential for the operator routes (the
+	// dashboard and /metrics); empty turns them off: they answer 404.
+	AdminToken string
+	// Monitoring is the queue dashboard, served at MonitoringPath/ and under
+	// it behind AdminToken (build it with MonitoringPath as its root); nil: none.
+	Monitoring http.Handler
+	// Metrics receives the HTTP request metrics; nil: no metrics.
+	Metrics *prometheus.Registry
+	// ServeMetrics serves Metrics at /metrics behind AdminToken; leave it
+	// off when they are served elsewhere (a listener on a private network).
+	ServeMetrics bool
 }
 
 // Server serves the API.
@@ -43,6 +56,9 @@ type Server struct {
 	log      *slog.Logger
 	routes   []route
 	timeout  time.Duration
+
+	metrics *httpMetrics
+	ops     *opsRoutes // nil: the operator routes are off
 }
 
 // New returns a Server for cfg.
@@ -69,6 +85,9 @@ func New(cfg Config) *Server {
 		log:      cfg.Logger,
 		routes:   resourceRoutes,
 		timeout:  cfg.RequestTimeout,
+
+		metrics: newHTTPMetrics(cfg.Metrics),
+		ops:     newOpsRoutes(cfg),
 	}
 }
 
@@ -100,7 +119,7 @@ var resourceRoutes = []route{
 
 // Handler returns the whole API: every route in one place.
 func (s *Server) Handler() http.Handler {
-	router := httprouter.New()
+	router := newRouter()
 	// JSON everywhere: a path that is not exactly a route is a JSON 404,
 	// never a body-less redirect.
 	router.RedirectTrailingSlash = false
@@ -118,6 +137,7 @@ func (s *Server) Handler() http.Handler {
 		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
 	}
 	s.mountJobs(router)
+	s.mountOperatorRoutes(router)
 	router.GlobalOPTIONS = http.HandlerFunc(preflight)
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)

@@ -84,6 +84,8 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 	srv.redis = cfg.Redis
 	srv.limiter = newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger)
 	srv.failures = newFailureLimiter(cfg.Redis, cfg.AuthFailureLimit, cfg.Logger)
+	srv.metrics = newHTTPMetrics(cfg.Metrics)
+	srv.ops = newOpsRoutes(cfg)
 	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler()}
 	env.compA, env.keyA = newCompanyKey(t, pool, "Company A")
 	env.compB, env.keyB = newCompanyKey(t, pool, "Company B")

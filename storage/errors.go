@@ -25,6 +25,8 @@ const (
 	TooManyRequests Code = "too_many_requests" // the rate limit is exhausted
 	TooLarge        Code = "too_large"         // the request body is over its limit
 	NotAllowed      Code = "not_allowed"       // the route exists, the method does not
+	OperatorOnly    Code = "operator_only"     // an operator route without the admin credential
+	Forbidden       Code = "forbidden"         // refused whoever asks (a cross-origin write to an operator route)
 )
 
 // Problem is one thing wrong with the input, named by the parameter or body

@@ -1,7 +1,8 @@
 // Package storage is propfin's system of record on PostgreSQL through pgx:
 // the connection pool, the embedded migrations, the resource declarations
 // and the one list/get/create/update/delete machinery they drive, API keys,
-// and the translation of driver errors into coded errors.
+// the translation of driver errors into coded errors, and the pool's
+// figures for Prometheus (NewPoolCollector).
 //
 // Every statement is scoped to a company: every company-owned table keys on
 // (company_id, id) and every query filters on company_id. Identifiers in

@@ -24,6 +24,8 @@ type config struct {
 	LogFormat   string        // PROPFIN_LOG_FORMAT: json or text
 	AuthTTL     time.Duration // PROPFIN_AUTH_CACHE_TTL
 	Timeout     time.Duration // PROPFIN_REQUEST_TIMEOUT
+	AdminToken  string        // PROPFIN_ADMIN_TOKEN: the operators' credential; unset, no dashboard nor /metrics on the API
+	MetricsAddr string        // PROPFIN_METRICS_ADDR: serve /metrics there, without credential, instead of on the API
 
 	Concurrency    int           // PROPFIN_WORKER_CONCURRENCY: jobs a worker runs at once
 	WorkerShutdown time.Duration // PROPFIN_WORKER_SHUTDOWN_TIMEOUT: how long running jobs may finish after SIGTERM
@@ -31,6 +33,9 @@ type config struct {
 	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
 }
+
+// minAdminToken is the shortest admin token accepted: it guards the queues.
+const minAdminToken = 16
 
 func loadConfig() (config, error) {
 	cfg := config{
@@ -42,6 +47,8 @@ func loadConfig() (config, error) {
 		LogFormat:   envOr("PROPFIN_LOG_FORMAT", "json"),
 		AuthTTL:     30 * time.Second,
 		Timeout:     30 * time.Second,
+		AdminToken:  os.Getenv("PROPFIN_ADMIN_TOKEN"),
+		MetricsAddr: os.Getenv("PROPFIN_METRICS_ADDR"),
 
 		Concurrency:    runtime.NumCPU(),
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
@@ -84,6 +91,9 @@ func loadConfig() (config, error) {
 			}
 			*d.dst = parsed
 		}
+	}
+	if cfg.AdminToken != "" && len(cfg.AdminToken) < minAdminToken {
+		return cfg, fmt.Errorf("PROPFIN_ADMIN_TOKEN: want at least %d characters (openssl rand -hex 32 makes one)", minAdminToken)
 	}
 	if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
 		return cfg, fmt.Errorf("PROPFIN_LOG_FORMAT=%q: want json or text", cfg.LogFormat)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,18 +15,19 @@ import (
 	"strings"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
 
 // Demo data of `propfin dev`.
 const (
-	devCompany = "Demo Imobiliária"
-	devKeyFile = "dev-api-key"
+	devCompany        = "Demo Imobiliária"
+	devKeyFile        = "dev-api-key"
+	devAdminTokenFile = "dev-admin-token"
 )
 
 func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -59,6 +62,13 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	if cfg.AdminToken == "" {
+		if cfg.AdminToken, err = devAdminToken(*dataDir); err != nil {
+			return err
+		}
+	}
+	ops := newOperations(cfg, pool, rdb, log)
+	defer ops.close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
@@ -67,14 +77,16 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	background, err := devBackground(ctx, workerDeps{pool: pool, redis: asynq.RedisClientOpt{Addr: rdb.Options().Addr},
-		kinds: kinds, cfg: cfg, log: log})
+	background, err := devBackground(ctx, workerDeps{pool: pool, redis: asynqRedis(rdb),
+		kinds: kinds, cfg: cfg, log: log, metrics: ops.metrics})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "API key: %s\n", key)
+	fmt.Fprintf(stdout, "Admin token: %s\n", cfg.AdminToken)
 	fmt.Fprintf(stdout, "Listening on http://%s\n", ln.Addr())
-	serveErr := serveAPI(ctx, ln, apiHandler(pool, rdb, cfg, log), log)
+	fmt.Fprintf(stdout, "Dashboard: http://%s%s/\n", ln.Addr(), api.MonitoringPath)
+	serveErr := ops.serve(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), cfg.MetricsAddr, log)
 	return errors.Join(serveErr, background())
 }
 
@@ -168,4 +180,24 @@ func devAPIKey(ctx context.Context, pool *pgxpool.Pool, dataDir string) (string,
 		return "", fmt.Errorf("save demo key: %w", err)
 	}
 	return key.Key, nil
+}
+
+// devAdminToken returns the admin token kept in dataDir, making a random
+// one when there is none, so that it stays the same across runs.
+func devAdminToken(dataDir string) (string, error) {
+	path := filepath.Join(dataDir, devAdminTokenFile)
+	saved, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("read dev admin token: %w", err)
+	}
+	if token := strings.TrimSpace(string(saved)); len(token) >= minAdminToken {
+		return token, nil
+	}
+	b := make([]byte, 32)
+	rand.Read(b) //nolint:errcheck // crypto/rand never fails on supported platforms
+	token := hex.EncodeToString(b)
+	if err := os.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("save dev admin token: %w", err)
+	}
+	return token, nil
 }

@@ -16,11 +16,14 @@ import (
 )
 
 // TestDevEndToEnd runs `propfin dev` as the README says, on a fresh data
-// folder: it must print the key and the address, answer with that key,
+// folder: it must print the key, the admin token, the address and the
+// dashboard's, answer with that key, open the dashboard with that token,
 // let `apikey create --data-dir` work beside it, and stop cleanly.
 func TestDevEndToEnd(t *testing.T) {
 	t.Setenv("DATABASE_URL", "")
 	t.Setenv("REDIS_URL", "")
+	t.Setenv("PROPFIN_ADMIN_TOKEN", "")
+	t.Setenv("PROPFIN_METRICS_ADDR", "")
 	tmp := t.TempDir()
 	// the cluster may run as another user (postgres, when tests run as root)
 	for _, dir := range []string{filepath.Dir(tmp), tmp} {
@@ -39,19 +42,30 @@ func TestDevEndToEnd(t *testing.T) {
 		outW.Close()
 	}()
 	lines := bufio.NewScanner(outR)
-	var key, addr string
-	for key == "" || addr == "" {
+	shown := map[string]string{} // the value after each label
+	labels := []string{"API key", "Admin token", "Listening on", "Dashboard"}
+	for _, label := range labels {
 		if !lines.Scan() {
-			t.Fatalf("dev ended before printing its key and address (exit %d):\n%s", <-done, errOut.String())
+			t.Fatalf("dev ended before printing %q (exit %d):\n%s", label, <-done, errOut.String())
 		}
-		if k, ok := strings.CutPrefix(lines.Text(), "API key: "); ok {
-			key = k
+		value, ok := strings.CutPrefix(lines.Text(), label+": ")
+		if label == "Listening on" {
+			value, ok = strings.CutPrefix(lines.Text(), label+" ")
 		}
-		if a, ok := strings.CutPrefix(lines.Text(), "Listening on "); ok {
-			addr = a
+		if !ok {
+			t.Fatalf("line %q, want %q next (in the order %q)", lines.Text(), label, labels)
 		}
+		shown[label] = value
 	}
 	go io.Copy(io.Discard, outR) //nolint:errcheck
+	key, token, addr := shown["API key"], shown["Admin token"], shown["Listening on"]
+	if len(token) != 64 {
+		t.Errorf("admin token %q: want 32 random bytes in hex", token)
+	}
+	if shown["Dashboard"] != addr+"/monitoring/" {
+		t.Errorf("Dashboard: %q, want %q", shown["Dashboard"], addr+"/monitoring/")
+	}
+	devDashboard(t, shown["Dashboard"], token)
 
 	req, _ := http.NewRequest(http.MethodGet, addr+"/buildings/types", nil)
 	req.Header.Set("Authorization", "Bearer "+key)
@@ -105,12 +119,39 @@ func TestDevEndToEnd(t *testing.T) {
 	for !strings.Contains(out2.String(), "Listening on") && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	if !strings.Contains(out2.String(), "API key: "+key) {
-		t.Errorf("second run printed %q, want the same demo key", out2.String())
+	if !strings.Contains(out2.String(), "API key: "+key+"\nAdmin token: "+token+"\n") {
+		t.Errorf("second run printed %q, want the same demo key and admin token", out2.String())
 	}
 	cancel2()
 	if code := <-done2; code != 0 {
 		t.Errorf("second dev run exited %d", code)
+	}
+}
+
+// devDashboard checks the dashboard answers 401 without the admin token
+// and its page with it.
+func devDashboard(t *testing.T, url, token string) {
+	t.Helper()
+	for _, c := range []struct {
+		token  string
+		status int
+	}{{"", http.StatusUnauthorized}, {"not-" + token, http.StatusUnauthorized}, {token, http.StatusOK}} {
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		if c.token != "" {
+			req.SetBasicAuth("dev", c.token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.status {
+			t.Errorf("GET %s with token %q: %d, want %d", url, c.token, res.StatusCode, c.status)
+		}
+		if c.status == http.StatusOK && !strings.Contains(string(body), "<title>Asynq - Monitoring</title>") {
+			t.Errorf("GET %s: not the dashboard: %.200s", url, body)
+		}
 	}
 }
 

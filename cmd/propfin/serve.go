@@ -46,12 +46,17 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 		return err
 	}
 	defer rdb.Close()
+	ops := newOperations(cfg, pool, rdb, log)
+	defer ops.close()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
 	log.Info("listening", "addr", ln.Addr().String())
-	return serveAPI(ctx, ln, apiHandler(pool, rdb, cfg, log), log)
+	if cfg.AdminToken == "" {
+		log.Info("PROPFIN_ADMIN_TOKEN is not set: no queue dashboard, and no /metrics on the API")
+	}
+	return ops.serve(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), cfg.MetricsAddr, log)
 }
 
 func openRedis(ctx context.Context, url string) (*redis.Client, error) {
@@ -67,11 +72,12 @@ func openRedis(ctx context.Context, url string) (*redis.Client, error) {
 	return rdb, nil
 }
 
-func apiHandler(pool *pgxpool.Pool, rdb redis.UniversalClient, cfg config, log *slog.Logger) http.Handler {
+func apiHandler(pool *pgxpool.Pool, rdb redis.UniversalClient, cfg config, ops operations, log *slog.Logger) http.Handler {
 	store := storage.NewStore(pool, storage.DefaultRegistry())
 	return api.New(api.Config{
 		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthFailureLimit: cfg.AuthFails, AuthCacheTTL: cfg.AuthTTL,
 		RequestTimeout: cfg.Timeout, Logger: log,
+		AdminToken: cfg.AdminToken, Monitoring: ops.dashboard, Metrics: ops.metrics, ServeMetrics: cfg.MetricsAddr == "",
 	}).Handler()
 }
 

@@ -2,12 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/alicebob/miniredis/v2"
+
+	"github.com/propfin/propfin/storage/storagetest"
 )
 
 // TestServeFinishesRequestsInFlight: when the context ends (SIGTERM), the
@@ -64,5 +70,163 @@ func TestServeFinishesRequestsInFlight(t *testing.T) {
 	}
 	if err := <-served; err != nil {
 		t.Errorf("serveAPI: %v", err)
+	}
+}
+
+// TestServeOperations runs `propfin serve` with an admin token: the
+// dashboard on REDIS_URL and the metrics answer behind it, or the metrics
+// answer on PROPFIN_METRICS_ADDR without credential and not on the API.
+func TestServeOperations(t *testing.T) {
+	const token = "serve-test-admin-token-0123456789"
+	cases := []struct {
+		name        string
+		metricsAddr string
+	}{
+		{"metrics on the API", ""},
+		{"metrics on their own address", freeAddr(t)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mr := miniredis.RunT(t)
+			t.Setenv("DATABASE_URL", storagetest.URL(t))
+			t.Setenv("REDIS_URL", "redis://"+mr.Addr()+"/0")
+			t.Setenv("PROPFIN_ADDR", "127.0.0.1:0")
+			t.Setenv("PROPFIN_ADMIN_TOKEN", token)
+			t.Setenv("PROPFIN_METRICS_ADDR", c.metricsAddr)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var logs syncBuffer
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, []string{"serve"}, nil, io.Discard, &logs) }()
+			api := "http://" + listeningOn(t, &logs, "")
+
+			if got := get(t, api+"/monitoring/", ""); got.status != http.StatusUnauthorized {
+				t.Errorf("dashboard without token: %d", got.status)
+			}
+			if got := get(t, api+"/monitoring/", token); got.status != http.StatusOK || !strings.Contains(got.body, "<title>Asynq - Monitoring</title>") {
+				t.Errorf("dashboard with token: %d %.200s", got.status, got.body)
+			}
+			if got := get(t, api+"/monitoring/api/queues", token); got.status != http.StatusOK || !strings.Contains(got.body, `"queues"`) {
+				t.Errorf("dashboard API on REDIS_URL: %d %s", got.status, got.body)
+			}
+
+			metrics, cred := api+"/metrics", token
+			if c.metricsAddr == "" {
+				if got := get(t, metrics, ""); got.status != http.StatusUnauthorized {
+					t.Errorf("/metrics on the API without token: %d", got.status)
+				}
+			} else {
+				if got := get(t, metrics, token); got.status != http.StatusNotFound {
+					t.Errorf("/metrics on the API beside PROPFIN_METRICS_ADDR: %d", got.status)
+				}
+				own := "http://" + listeningOn(t, &logs, "metrics")
+				if got := get(t, own+"/healthz", ""); got.status != http.StatusNotFound {
+					t.Errorf("the metrics listener serves %s: %d", own+"/healthz", got.status)
+				}
+				metrics, cred = own+"/metrics", ""
+			}
+			got := get(t, metrics, cred)
+			for _, want := range []string{
+				"go_goroutines ", "process_cpu_seconds_total ", "propfin_db_pool_max_conns ",
+				`propfin_http_requests_total{method="GET",route="/monitoring/*path",status="200"} 2`,
+				`propfin_http_requests_total{method="GET",route="/monitoring/*path",status="401"} 1`,
+			} {
+				if got.status != http.StatusOK || !strings.Contains(got.body, want) {
+					t.Errorf("%s: %d, lacks %s", metrics, got.status, want)
+				}
+			}
+
+			cancel()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Errorf("serve exited %d:\n%s", code, logs.String())
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("serve did not stop")
+			}
+			if c.metricsAddr != "" {
+				if conn, err := net.Dial("tcp", c.metricsAddr); err == nil {
+					conn.Close()
+					t.Error("the metrics listener still accepts connections")
+				}
+			}
+		})
+	}
+}
+
+// freeAddr is a loopback address no one listens on (for a moment).
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// listeningOn waits for serve's "listening" log line of listener ("" for
+// the API) and returns its address.
+func listeningOn(t *testing.T, logs *syncBuffer, listener string) string {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, line := range strings.Split(logs.String(), "\n") {
+			var entry struct{ Msg, Addr, Listener string }
+			if json.Unmarshal([]byte(line), &entry) == nil && entry.Msg == "listening" && entry.Listener == listener {
+				return entry.Addr
+			}
+		}
+	}
+	t.Fatalf("no listening line for %q:\n%s", listener, logs.String())
+	return ""
+}
+
+type answer struct {
+	status int
+	body   string
+}
+
+// get requests url, with token as bearer when given.
+func get(t *testing.T, url, token string) answer {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{res.StatusCode, string(body)}
+}
+
+func TestAdminTokenConfig(t *testing.T) {
+	cases := []struct {
+		token string
+		ok    bool
+	}{
+		{"", true},
+		{"short", false},
+		{"fifteen-chars-x", false},
+		{"sixteen-chars-xx", true},
+	}
+	for _, c := range cases {
+		t.Setenv("PROPFIN_ADMIN_TOKEN", c.token)
+		cfg, err := loadConfig()
+		if (err == nil) != c.ok {
+			t.Errorf("%q: %v", c.token, err)
+		}
+		if err == nil && cfg.AdminToken != c.token {
+			t.Errorf("%q: AdminToken %q", c.token, cfg.AdminToken)
+		}
 	}
 }

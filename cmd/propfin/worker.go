@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -39,15 +38,35 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		return err
 	}
 	defer pool.Close()
-	redisOpt, err := asynqRedis(cfg.RedisURL)
+	rdb, err := openRedis(ctx, cfg.RedisURL)
 	if err != nil {
 		return err
 	}
+	defer rdb.Close()
 	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
 	if err != nil {
 		return err
 	}
-	return runWorkers(ctx, workerDeps{pool: pool, redis: redisOpt, kinds: kinds, cfg: cfg, log: log})
+	reg := newRegistry(pool)
+	d := workerDeps{pool: pool, redis: asynqRedis(rdb), kinds: kinds, cfg: cfg, log: log, metrics: reg}
+	if cfg.MetricsAddr == "" {
+		log.Info("PROPFIN_METRICS_ADDR is not set: this worker's job metrics are not served")
+		return runWorkers(ctx, d)
+	}
+	return runBeside(ctx, func(ctx context.Context) error { return runWorkers(ctx, d) },
+		func(ctx context.Context) error { return serveMetrics(ctx, cfg.MetricsAddr, reg, log) })
+}
+
+// runBeside runs both until ctx ends or either fails, which stops the
+// other.
+func runBeside(ctx context.Context, a, b func(context.Context) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, 2)
+	for _, f := range []func(context.Context) error{a, b} {
+		go func() { err := f(ctx); cancel(); errs <- err }()
+	}
+	return errors.Join(<-errs, <-errs)
 }
 
 // workerDeps is what the worker and the relay run on.
@@ -79,14 +98,4 @@ func runWorkers(ctx context.Context, d workerDeps) error {
 	go func() { defer wg.Done(); errs[1] = worker.Run(ctx) }()
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// asynqRedis reads REDIS_URL for asynq (redis://, rediss://,
-// redis-sentinel://, unix://).
-func asynqRedis(url string) (asynq.RedisConnOpt, error) {
-	opt, err := asynq.ParseRedisURI(url)
-	if err != nil {
-		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
-	}
-	return opt, nil
 }

@@ -1,0 +1,130 @@
+package api
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// MonitoringPath is where the queue dashboard is mounted: build it with
+// this as its root path (asynqmon.Options.RootPath).
+const MonitoringPath = "/monitoring"
+
+// operatorRealm is the realm a browser shows when it asks for the admin
+// credential.
+const operatorRealm = `Basic realm="propfin operators"`
+
+// operatorMethods are the methods the dashboard's routes answer; the
+// dashboard itself decides which of them each of its paths allows.
+var operatorMethods = []string{
+	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+}
+
+// opsRoutes are the routes for the people running propfin: the queue
+// dashboard and the metrics, behind the admin credential.
+type opsRoutes struct {
+	token       [32]byte     // SHA-256 of the admin token
+	monitoring  http.Handler // the dashboard, or nil
+	metrics     http.Handler // /metrics, or nil
+	crossOrigin *http.CrossOriginProtection
+}
+
+// newOpsRoutes returns the operator routes of cfg, or nil when there is
+// no admin token: then they are off and answer 404 like unknown routes.
+func newOpsRoutes(cfg Config) *opsRoutes {
+	if cfg.AdminToken == "" {
+		return nil
+	}
+	ops := &opsRoutes{
+		token:       sha256.Sum256([]byte(cfg.AdminToken)),
+		monitoring:  cfg.Monitoring,
+		crossOrigin: http.NewCrossOriginProtection(),
+	}
+	if cfg.ServeMetrics && cfg.Metrics != nil {
+		ops.metrics = promhttp.HandlerFor(cfg.Metrics, promhttp.HandlerOpts{
+			ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelError),
+		})
+	}
+	return ops
+}
+
+// mountOperatorRoutes mounts the operator routes that are on: `/metrics`,
+// and the dashboard at `/monitoring/` and everything under it.
+// `/monitoring` redirects to `/monitoring/` once the credential is
+// checked, so that no operator path tells anything without it.
+func (s *Server) mountOperatorRoutes(router router) {
+	ops := s.ops
+	if ops == nil {
+		return
+	}
+	if ops.metrics != nil {
+		router.Handler(http.MethodGet, "/metrics", s.operator(ops.metrics))
+	}
+	if ops.monitoring == nil {
+		return
+	}
+	toSlash := s.operator(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := *r.URL
+		u.Path = MonitoringPath + "/"
+		http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+	}))
+	router.Handler(http.MethodGet, MonitoringPath, toSlash)
+	router.Handler(http.MethodHead, MonitoringPath, toSlash)
+	dashboard := s.operator(ops.monitoring)
+	for _, method := range operatorMethods {
+		router.Handler(method, MonitoringPath+"/*path", dashboard)
+	}
+}
+
+// operator puts an operator route behind the admin credential:
+// `Authorization: Bearer <token>`, or basic auth with the token as password
+// (any user name), compared in constant time. A missing or wrong credential
+// is a 401 that makes a browser ask for it, and counts against the client
+// address's failure limit like a bad API key, so the token cannot be
+// guessed; an address over that limit gets 429 whatever it presents. A
+// cross-origin write is refused (403), since a browser sends remembered
+// basic-auth credentials with any site's form. The handler writes its own
+// content types: the API's JSON default is removed before it runs.
+func (s *Server) operator(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.ops.crossOrigin.Check(r); err != nil {
+			writeError(w, r, storage.Errorf(storage.Forbidden, "Cross-origin requests are not allowed here."))
+			return
+		}
+		addr := clientAddr(r)
+		if wait, blocked := s.failures.blockedFor(addr); blocked {
+			writeTooMany(w, r, wait)
+			return
+		}
+		if !s.ops.admits(r) {
+			s.refuse(w, r, addr, storage.Errorf(storage.OperatorOnly, "Operator credential required."))
+			return
+		}
+		w.Header().Del("Content-Type")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// admits says whether r carries the admin token.
+func (o *opsRoutes) admits(r *http.Request) bool {
+	token, ok := adminCredential(r)
+	if !ok {
+		return false
+	}
+	given := sha256.Sum256([]byte(token))
+	return subtle.ConstantTimeCompare(given[:], o.token[:]) == 1
+}
+
+// adminCredential is the token r presents: the basic-auth password, or
+// the bearer token.
+func adminCredential(r *http.Request) (string, bool) {
+	if _, password, ok := r.BasicAuth(); ok {
+		return password, password != ""
+	}
+	return bearerToken(r.Header.Get("Authorization"))
+}

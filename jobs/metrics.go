@@ -2,8 +2,8 @@ package jobs
 
 import (
 	"context"
-	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -87,22 +87,7 @@ func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
-	for queue := range QueueWeights {
-		info, err := c.inspector.GetQueueInfo(queue)
-		switch {
-		case errors.Is(err, asynq.ErrQueueNotFound):
-			info = &asynq.QueueInfo{Queue: queue} // never held a task: zeros
-		case err != nil:
-			c.log.Warn("metrics: queue size", "queue", queue, "err", err)
-			continue
-		}
-		for state, n := range map[string]int{
-			"pending": info.Pending, "active": info.Active, "scheduled": info.Scheduled,
-			"retry": info.Retry, "archived": info.Archived,
-		} {
-			ch <- prometheus.MustNewConstMetric(c.size, prometheus.GaugeValue, float64(n), queue, state)
-		}
-	}
+	c.collectQueues(ch)
 	ctx, cancel := context.WithTimeout(context.Background(), collectTimeout)
 	defer cancel()
 	age, err := storage.OldestPendingJobAge(ctx, c.pool)
@@ -111,6 +96,31 @@ func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, age.Seconds())
+}
+
+// collectQueues reports every queue's size by state; a queue that never
+// held a task is all zeros. Nothing is reported while Redis is down.
+func (c *QueueCollector) collectQueues(ch chan<- prometheus.Metric) {
+	known, err := c.inspector.Queues()
+	if err != nil {
+		c.log.Warn("metrics: queues", "err", err)
+		return
+	}
+	for queue := range QueueWeights {
+		info := &asynq.QueueInfo{Queue: queue}
+		if slices.Contains(known, queue) {
+			if info, err = c.inspector.GetQueueInfo(queue); err != nil {
+				c.log.Warn("metrics: queue size", "queue", queue, "err", err)
+				continue
+			}
+		}
+		for state, n := range map[string]int{
+			"pending": info.Pending, "active": info.Active, "scheduled": info.Scheduled,
+			"retry": info.Retry, "archived": info.Archived,
+		} {
+			ch <- prometheus.MustNewConstMetric(c.size, prometheus.GaugeValue, float64(n), queue, state)
+		}
+	}
 }
 
 // Close releases the collector's Redis connection.

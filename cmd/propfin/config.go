@@ -7,8 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/propfin/propfin/jobs"

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage/pgcluster"
 )
 
@@ -66,6 +70,7 @@ func TestDevEndToEnd(t *testing.T) {
 		t.Errorf("Dashboard: %q, want %q", shown["Dashboard"], addr+"/monitoring/")
 	}
 	devDashboard(t, shown["Dashboard"], token)
+	devJobAndMetrics(t, addr, key, token)
 
 	req, _ := http.NewRequest(http.MethodGet, addr+"/buildings/types", nil)
 	req.Header.Set("Authorization", "Bearer "+key)
@@ -125,6 +130,73 @@ func TestDevEndToEnd(t *testing.T) {
 	cancel2()
 	if code := <-done2; code != 0 {
 		t.Errorf("second dev run exited %d", code)
+	}
+}
+
+// devJobAndMetrics submits a bulk PIX validation to the dev server, waits
+// for its worker to finish it, and finds the job platform's series in
+// /metrics.
+func devJobAndMetrics(t *testing.T, addr, key, token string) {
+	t.Helper()
+	payloads, broken := fakePayloads(t, 150)
+	body, _ := json.Marshal(map[string]any{"payloads": payloads})
+	req, _ := http.NewRequest(http.MethodPost, addr+"/pix/validate", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	location := res.Header.Get("Location")
+	if res.StatusCode != http.StatusAccepted || !strings.HasPrefix(location, "/jobs/") {
+		t.Fatalf("POST /pix/validate of 150 payloads: %d, Location %q", res.StatusCode, location)
+	}
+	var job struct {
+		Data struct {
+			State  string            `json:"state"`
+			Result jobs.PixJobResult `json:"result"`
+		} `json:"data"`
+	}
+	eventually(t, 30*time.Second, "the dev worker to run the job", func() error {
+		req, _ := http.NewRequest(http.MethodGet, addr+location, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		if err := json.NewDecoder(res.Body).Decode(&job); err != nil {
+			return err
+		}
+		if job.Data.State != "succeeded" {
+			return fmt.Errorf("state %s", job.Data.State)
+		}
+		return nil
+	})
+	if job.Data.Result.Total != 150 || job.Data.Result.Invalid != len(broken) {
+		t.Errorf("result %+v, want 150 payloads with %d invalid", job.Data.Result, len(broken))
+	}
+	req, _ = http.NewRequest(http.MethodGet, addr+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, series := range []string{
+		`propfin_jobs_finished_total{kind="pix:validate",state="succeeded"} 1`,
+		`propfin_job_duration_seconds_count{kind="pix:validate"} 1`,
+		`propfin_queue_size{queue="default",state="pending"} 0`,
+		`propfin_queue_size{queue="critical",state="archived"} 0`,
+		`propfin_outbox_oldest_pending_seconds 0`,
+		`propfin_http_requests_total{method="POST",route="/pix/validate",status="202"} 1`,
+		`propfin_db_pool_max_conns`,
+	} {
+		if !strings.Contains(string(metrics), series) {
+			t.Errorf("/metrics lacks %s", series)
+		}
 	}
 }
 

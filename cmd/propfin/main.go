@@ -43,12 +43,12 @@ func commands() map[string]command {
 		"serve":     runServe,
 		"worker":    runWorker,
 		"scheduler": runScheduler,
-		"migrate": runMigrate,
-		"dev":     runDev,
-		"apikey":  runAPIKey,
-		"pix":     runPix,
-		"cnab":    runCnab,
-		"finance": runFinance,
+		"migrate":   runMigrate,
+		"dev":       runDev,
+		"apikey":    runAPIKey,
+		"pix":       runPix,
+		"cnab":      runCnab,
+		"finance":   runFinance,
 	}
 }
 

@@ -90,7 +90,7 @@ func benchPlatform(b *testing.B, submitters int) {
 		if left == 0 {
 			break
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()

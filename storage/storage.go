@@ -12,15 +12,26 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Open connects a pool to the database at url and checks it answers.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return OpenSized(ctx, url, 0)
+}
+
+// OpenSized is Open for a process that needs at least conns connections
+// at once (a worker: its concurrency, the relay and its LISTEN). A
+// pool_max_conns in url is kept as the operator's choice.
+func OpenSized(ctx context.Context, url string, conns int) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") && int(cfg.MaxConns) < conns {
+		cfg.MaxConns = int32(conns)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -121,7 +121,7 @@ func devPostgres(ctx context.Context, cfg config, dataDir string, log *slog.Logg
 			log.Warn("stop local PostgreSQL", "err", err)
 		}
 	}
-	pool, err := storage.Open(ctx, url)
+	pool, err := storage.OpenSized(ctx, url, workerConns(cfg)+8) // the API beside the worker
 	if err != nil {
 		done()
 		return nil, nil, err

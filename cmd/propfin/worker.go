@@ -33,7 +33,7 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		return errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
 	}
 	log := newLogger(cfg.LogFormat, stderr)
-	pool, err := storage.Open(ctx, cfg.DatabaseURL)
+	pool, err := storage.OpenSized(ctx, cfg.DatabaseURL, workerConns(cfg))
 	if err != nil {
 		return err
 	}
@@ -56,6 +56,10 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 	return runBeside(ctx, func(ctx context.Context) error { return runWorkers(ctx, d) },
 		func(ctx context.Context) error { return serveMetrics(ctx, cfg.MetricsAddr, reg, log) })
 }
+
+// workerConns is the connections a worker process needs at once: one per
+// job it runs, the relay and its LISTEN, and a metrics scrape.
+func workerConns(cfg config) int { return cfg.Concurrency + 3 }
 
 // runBeside runs both until ctx ends or either fails, which stops the
 // other.

@@ -27,7 +27,8 @@ func (s *Server) validatePix(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	payloads, err := pixPayloads(r.Header.Get("Content-Type"), body)
+	ndjson := isNDJSON(r.Header.Get("Content-Type"))
+	payloads, err := pixPayloads(ndjson, body)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -36,28 +37,31 @@ func (s *Server) validatePix(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": jobs.ValidatePix(payloads)})
 		return
 	}
-	sub, err := jobs.NewPixValidate(payloads)
-	if err != nil {
-		writeError(w, r, err)
-		return
+	sub := jobs.Submission{Kind: jobs.KindPixValidate, Payload: body} // a JSON body is the payload
+	if ndjson {
+		if sub, err = jobs.NewPixValidate(payloads); err != nil {
+			writeError(w, r, err)
+			return
+		}
 	}
 	s.submitJob(w, r, sub, body)
 }
 
+func isNDJSON(contentType string) bool {
+	mediaType, _, _ := mime.ParseMediaType(contentType)
+	return mediaType == "application/x-ndjson"
+}
+
 // pixPayloads reads the payload list of either body form and checks its
 // size.
-func pixPayloads(contentType string, body []byte) ([]string, error) {
+func pixPayloads(ndjson bool, body []byte) ([]string, error) {
 	var payloads []string
 	var err error
-	if mediaType, _, _ := mime.ParseMediaType(contentType); mediaType == "application/x-ndjson" {
+	if ndjson {
 		payloads, err = ndjsonStrings(body)
 	} else {
-		var req struct {
-			Payloads []string `json:"payloads"`
-		}
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.DisallowUnknownFields()
-		if dec.Decode(&req) != nil {
+		var req jobs.PixValidatePayload
+		if req.UnmarshalJSON(body) != nil {
 			err = storage.InvalidInput([]storage.Problem{{Field: "body",
 				Message: `must be {"payloads": ["...", ...]}, or NDJSON with Content-Type application/x-ndjson`}})
 		}

@@ -328,7 +328,7 @@ func TestChunksResumeAfterAnInterruption(t *testing.T) {
 	})
 	p := startPlatform(t, []*Kind{k})
 	done := p.wait(t, p.submit(t, "test:chunks", struct{}{}).ID, storage.JobSucceeded, storage.JobFailed)
-	if done.State != storage.JobSucceeded || string(done.Result) != "[0, 1, 4, 9, 16, 25]" {
+	if done.State != storage.JobSucceeded || string(done.Result) != "[0,1,4,9,16,25]" {
 		t.Fatalf("state %s result %s", done.State, done.Result)
 	}
 	want := map[int]int{0: 1, 1: 1, 2: 1, 3: 2, 4: 1, 5: 1}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -37,8 +38,8 @@ type Kind struct {
 	// Direct kinds may be started by clients through POST /jobs.
 	Direct bool
 
-	// prepare checks a payload and returns its canonical form and the
-	// job's unique key ("" for none).
+	// prepare checks a payload and returns what to store and the job's
+	// unique key ("" for none).
 	prepare func(raw json.RawMessage) (json.RawMessage, string, error)
 	// run does the work of one job whose payload was prepared.
 	run func(ctx context.Context, r *Run, raw json.RawMessage) (any, error)
@@ -89,15 +90,14 @@ func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 		if err != nil {
 			return nil, "", err
 		}
-		canonical, err := json.Marshal(p)
-		if err != nil {
-			return nil, "", fmt.Errorf("encode %s payload: %w", name, err)
-		}
 		key := ""
 		if keyed, ok := any(p).(Keyed); ok {
 			key = keyed.UniqueKey()
 		}
-		return canonical, key, nil
+		if len(bytes.TrimSpace(raw)) == 0 {
+			raw = json.RawMessage("{}")
+		}
+		return raw, key, nil // stored as given: it decoded strictly
 	}
 	k.run = func(ctx context.Context, r *Run, raw json.RawMessage) (any, error) {
 		p, err := decodePayload[P](raw)
@@ -116,24 +116,48 @@ func decodePayload[P any](raw json.RawMessage) (P, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	if u, ok := any(&p).(json.Unmarshaler); ok {
+		// the payload type reads itself, strictly (PixValidatePayload)
+		if err := u.UnmarshalJSON(raw); err != nil {
+			return p, storage.InvalidInput([]storage.Problem{{Field: "payload", Message: payloadMessage(err)}})
+		}
+		return p, checkPayload(p)
+	}
+	if err := decodeStrict(raw, &p); err != nil {
 		return p, storage.InvalidInput([]storage.Problem{{Field: "payload", Message: payloadMessage(err)}})
 	}
-	if dec.More() {
-		return p, storage.InvalidInput([]storage.Problem{{Field: "payload", Message: "must be one JSON object"}})
+	return p, checkPayload(p)
+}
+
+// errTrailing is JSON after the payload's one value.
+var errTrailing = errors.New("trailing data after the JSON value")
+
+// decodeStrict decodes one JSON value into v, refusing unknown fields and
+// anything after the value.
+func decodeStrict(raw []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
 	}
-	if c, ok := any(&p).(Checker); ok {
+	if _, err := dec.Token(); err != io.EOF {
+		return errTrailing
+	}
+	return nil
+}
+
+// checkPayload applies the payload's own rules, when it has some.
+func checkPayload[P any](p P) error {
+	c, ok := any(p).(Checker)
+	if !ok {
+		c, ok = any(&p).(Checker)
+	}
+	if ok {
 		if problems := c.Check(); len(problems) > 0 {
-			return p, storage.InvalidInput(problems)
-		}
-	} else if c, ok := any(p).(Checker); ok {
-		if problems := c.Check(); len(problems) > 0 {
-			return p, storage.InvalidInput(problems)
+			return storage.InvalidInput(problems)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // payloadMessage says what is wrong with a payload that does not decode,
@@ -142,6 +166,8 @@ func payloadMessage(err error) string {
 	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	switch {
+	case errors.Is(err, errTrailing):
+		return "must be one JSON value"
 	case errors.As(err, &typeErr) && typeErr.Field != "":
 		return fmt.Sprintf("%s has the wrong type (%s)", typeErr.Field, typeErr.Value)
 	case errors.As(err, &syntaxErr):

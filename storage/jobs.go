@@ -49,7 +49,7 @@ type Job struct {
 	Kind        string
 	Queue       string
 	State       string
-	Payload     json.RawMessage
+	Payload     json.RawMessage // read by StartJob only
 	Progress    Progress
 	Result      json.RawMessage
 	Error       string
@@ -94,14 +94,18 @@ type NewJob struct {
 	RequestHash    []byte
 }
 
-const jobColumns = `company_id, id, kind, queue, state, payload, progress, result, error, attempts,
+// jobColumns are the columns of a Job but its payload, which only the
+// worker reads (StartJob): a bulk job's payload is megabytes.
+const jobColumns = `company_id, id, kind, queue, state, progress, result, error, attempts,
 	generation, submitted_by, created_at, started_at, finished_at`
 
+// scanJob reads jobColumns. JSON is read as bytes, as stored: pgx would
+// decode it into a json.RawMessage to check it.
 func scanJob(row pgx.Row) (Job, error) {
 	var j Job
 	var result []byte
 	var errText *string
-	err := row.Scan(&j.CompanyID, &j.ID, &j.Kind, &j.Queue, &j.State, &j.Payload, &j.Progress, &result,
+	err := row.Scan(&j.CompanyID, &j.ID, &j.Kind, &j.Queue, &j.State, &j.Progress, &result,
 		&errText, &j.Attempts, &j.Generation, &j.SubmittedBy, &j.CreatedAt, &j.StartedAt, &j.FinishedAt)
 	if result != nil {
 		j.Result = result
@@ -205,10 +209,12 @@ func GetJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 // there is nothing to run: the job is finished, canceled or gone (a task
 // delivered twice, or after a cancel).
 func StartJob(ctx context.Context, q DBTX, companyID, id int64) (job Job, ok bool, err error) {
-	job, err = scanJob(q.QueryRow(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
+	var payload []byte
+	job, err = scanJob(suffixScan{q.QueryRow(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
 			started_at = coalesce(started_at, now()), updated_at = now()
 		WHERE company_id = $1 AND id = $2 AND state IN ('pending', 'queued', 'running')
-		RETURNING `+jobColumns, companyID, id))
+		RETURNING `+jobColumns+`, payload`, companyID, id), &payload})
+	job.Payload = payload
 	if err == pgx.ErrNoRows {
 		return Job{}, false, nil
 	}
@@ -316,7 +322,7 @@ func JobChunkOutputs(ctx context.Context, q DBTX, companyID, jobID int64) (map[i
 	out := map[int]json.RawMessage{}
 	for rows.Next() {
 		var chunk int
-		var output []byte
+		var output []byte // as stored, unchecked
 		if err := rows.Scan(&chunk, &output); err != nil {
 			return nil, translate(err, "job chunks")
 		}
@@ -326,25 +332,24 @@ func JobChunkOutputs(ctx context.Context, q DBTX, companyID, jobID int64) (map[i
 }
 
 // RecordJobChunk stores one chunk's output with the job's progress, in one
-// transaction. running is false when the job is no longer running: the
-// chunk is not recorded. A chunk recorded already (a duplicate delivery)
-// keeps its first output.
-func RecordJobChunk(ctx context.Context, db Beginner, companyID, jobID int64, chunk int, output json.RawMessage, p Progress) (running bool, err error) {
-	err = pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-		running, err = SetJobProgress(ctx, tx, companyID, jobID, p)
-		if err != nil || !running {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO job_chunks (company_id, job_id, chunk, output) VALUES ($1, $2, $3, $4)
-			ON CONFLICT DO NOTHING`, companyID, jobID, chunk, []byte(output))
-		return err
-	})
-	return running, translate(err, "record job chunk")
-}
-
-// Beginner starts transactions: a pool or a connection.
-type Beginner interface {
-	Begin(ctx context.Context) (pgx.Tx, error)
+// statement. running is false when the job is no longer running: nothing
+// is recorded. A chunk recorded already (a duplicate delivery) keeps its
+// first output.
+func RecordJobChunk(ctx context.Context, q DBTX, companyID, jobID int64, chunk int, output json.RawMessage, p Progress) (running bool, err error) {
+	var n int
+	err = q.QueryRow(ctx, `WITH job AS (
+			UPDATE jobs SET progress = $5, updated_at = now()
+			WHERE company_id = $1 AND id = $2 AND state = 'running'
+			RETURNING company_id, id),
+		chunk AS (
+			INSERT INTO job_chunks (company_id, job_id, chunk, output)
+			SELECT company_id, id, $3, $4 FROM job
+			ON CONFLICT DO NOTHING)
+		SELECT count(*) FROM job`, companyID, jobID, chunk, string(output), p).Scan(&n)
+	if err != nil {
+		return false, translate(err, "record job chunk")
+	}
+	return n == 1, nil
 }
 
 // PendingJob is what the relay needs to enqueue a job.

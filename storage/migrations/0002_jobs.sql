@@ -11,9 +11,11 @@ CREATE TABLE jobs (
     queue           text NOT NULL,
     state           text NOT NULL DEFAULT 'pending'
                     CHECK (state IN ('pending', 'queued', 'running', 'succeeded', 'failed', 'canceled')),
-    payload         jsonb NOT NULL DEFAULT '{}',
+    -- payload and result are json, not jsonb: kept as written, never
+    -- searched, and a bulk job's run to megabytes that jsonb would parse
+    payload         json NOT NULL DEFAULT '{}',
     progress        jsonb NOT NULL DEFAULT '{"done": 0, "total": 0}',
-    result          jsonb,
+    result          json,
     error           text,
     -- attempts counts the runs started; generation counts the retries asked
     -- through the API, and names the asynq task (id, then id.generation).
@@ -53,7 +55,7 @@ CREATE TABLE job_chunks (
     company_id bigint NOT NULL,
     job_id     bigint NOT NULL,
     chunk      integer NOT NULL,
-    output     jsonb NOT NULL,
+    output     json NOT NULL,
     PRIMARY KEY (company_id, job_id, chunk),
     FOREIGN KEY (company_id, job_id) REFERENCES jobs (company_id, id) ON DELETE CASCADE
 );

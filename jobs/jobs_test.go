@@ -370,3 +370,38 @@ func TestRedisDownJobsWaitAndNothingIsLost(t *testing.T) {
 		t.Errorf("%d runs for 21 jobs", runs.Load())
 	}
 }
+
+func TestPruneDeletesOldFinishedJobsOnly(t *testing.T) {
+	t.Parallel()
+	p := startPlatform(t, nil)
+	ctx := context.Background()
+	// jobs of both companies, finished 40 days ago, 10 days ago, and one
+	// still pending from 40 days ago
+	for _, company := range []int64{p.companyA, p.companyB} {
+		for i, age := range []string{"40 days", "40 days", "10 days"} {
+			_, err := p.pool.Exec(ctx, `INSERT INTO jobs (company_id, kind, queue, state, submitted_by, created_at, finished_at)
+				VALUES ($1, 'pix:validate', 'default', $2, 'test', now() - $3::interval, now() - $3::interval)`,
+				company, []string{"succeeded", "failed", "succeeded"}[i], age)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := p.pool.Exec(ctx, `INSERT INTO jobs (company_id, kind, queue, state, submitted_by, created_at)
+			VALUES ($1, 'pix:validate', 'default', 'canceled', 'test', now() - interval '40 days')`, company); err != nil {
+			t.Fatal(err) // canceled without a finish time: kept, it cannot be dated
+		}
+	}
+	job := p.submit(t, KindJobsPrune, DatePayload{Date: "2026-11-24"})
+	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
+	res := decodeResult[map[string]any](t, done)
+	if done.State != storage.JobSucceeded || res["deleted"] != float64(2) {
+		t.Fatalf("state %s result %v, want 2 deleted", done.State, res)
+	}
+	count := func(company int64) (n int) {
+		p.pool.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE company_id = $1`, company).Scan(&n) //nolint:errcheck // compared
+		return n
+	}
+	if a, b := count(p.companyA), count(p.companyB); a != 3 || b != 4 {
+		t.Errorf("jobs left: A %d (want the recent one, the undated one and the prune itself), B %d (want all 4)", a, b)
+	}
+}

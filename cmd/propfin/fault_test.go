@@ -165,7 +165,7 @@ func TestWorkerKilledMidJobResumes(t *testing.T) {
 // job goes back to the queue, and the next worker finishes it.
 func TestWorkerSIGTERMHandsTheJobBack(t *testing.T) {
 	t.Parallel()
-	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=300ms", "PROPFIN_WORKER_SHUTDOWN_TIMEOUT=1s")
+	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=700ms", "PROPFIN_WORKER_SHUTDOWN_TIMEOUT=1s")
 	company := f.company(t, "Term Test", jobs.DefaultTimeZone)
 	payloads, broken := fakePayloads(t, 10_000)
 	kinds, _ := jobs.Kinds(jobs.KindsConfig{})

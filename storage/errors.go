@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -77,9 +78,17 @@ func ErrorCode(err error) Code {
 
 // translate turns driver errors into coded errors, once, at the storage
 // boundary: no rows is not found, a unique or foreign-key violation is a
-// conflict named by its constraint, a deadlock or serialization failure is
-// retryable. what names the record for messages ("building_types 12").
+// conflict, a NOT NULL or CHECK violation is invalid input, a deadlock or
+// serialization failure is retryable. what names the record for messages
+// ("building_types 12"). Constraint names stay in Err (the log), never in
+// the message.
 func translate(err error, what string) error {
+	return translateFor(err, nil, what)
+}
+
+// translateFor is translate for a write to res: a constraint of res's table
+// that can be traced to one of its declared columns names that field.
+func translateFor(err error, res *Resource, what string) error {
 	if err == nil {
 		return nil
 	}
@@ -95,22 +104,75 @@ func translate(err error, what string) error {
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		switch pgErr.Code {
-		case "23505":
-			return &Error{Code: Conflict, Message: "A record with the same values already exists (" + pgErr.ConstraintName + ").", Err: err}
-		case "23503":
-			return &Error{Code: Conflict, Message: "The record is referenced by or refers to another record (" + pgErr.ConstraintName + ").", Err: err}
-		case "22001", "22003", "22007", "22008", "22021", "22P02", "22P05":
-			// input is checked before any SQL; this is the backstop for a
-			// value the database still cannot hold (too long, out of range)
-			field := pgErr.ColumnName
-			if field == "" {
-				field = "body"
-			}
-			return &Error{Code: Invalid, Message: "The given data was invalid.", Problems: []Problem{{Field: field, Message: "has a value the database cannot store"}}, Err: err}
-		case "40001", "40P01":
-			return &Error{Code: Retryable, Message: "The database asked to retry the request.", Err: err}
+		if e := translatePg(err, pgErr, res); e != nil {
+			return e
 		}
 	}
 	return &Error{Code: Internal, Message: "Internal error.", Err: fmt.Errorf("%s: %w", what, err)}
+}
+
+// translatePg codes the SQLSTATEs a client can cause; nil for the others.
+func translatePg(err error, pgErr *pgconn.PgError, res *Resource) *Error {
+	switch pgErr.Code {
+	case "23502": // not_null_violation
+		return invalidField(err, orBody(pgErr.ColumnName), "is required and cannot be null")
+	case "23514": // check_violation
+		field := pgErr.ColumnName
+		if field == "" {
+			field = constraintField(res, pgErr.TableName, pgErr.ConstraintName)
+		}
+		return invalidField(err, orBody(field), "has a value that is not allowed")
+	case "23505":
+		return &Error{Code: Conflict, Message: "A record with the same values already exists (" + pgErr.ConstraintName + ").", Err: err}
+	case "23503":
+		return &Error{Code: Conflict, Message: "The record is referenced by or refers to another record (" + pgErr.ConstraintName + ").", Err: err}
+	case "22001", "22003", "22007", "22008", "22021", "22P02", "22P05":
+		// input is checked before any SQL; this is the backstop for a
+		// value the database still cannot hold (too long, out of range)
+		return invalidField(err, orBody(pgErr.ColumnName), "has a value the database cannot store")
+	case "40001", "40P01":
+		return &Error{Code: Retryable, Message: "The database asked to retry the request.", Err: err}
+	}
+	return nil
+}
+
+func invalidField(err error, field, message string) *Error {
+	e := InvalidInput([]Problem{{Field: field, Message: message}})
+	e.Err = err
+	return e
+}
+
+func orBody(field string) string {
+	if field == "" {
+		return "body"
+	}
+	return field
+}
+
+// constraintField names the declared column of res that a constraint of
+// res's table is about, derived from the constraint's name: PostgreSQL's
+// default names (<table>_<column>_check, _key and _fkey, composite keys
+// led by company_id) and ours (<table>_<column without _id>_fk). It is ""
+// when no single declared column can be derived.
+func constraintField(res *Resource, table, constraint string) string {
+	if res == nil || table != res.Table {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(constraint, table+"_")
+	if !ok {
+		return ""
+	}
+	for _, suffix := range []string{"_check", "_fkey", "_fk", "_key"} {
+		if s, found := strings.CutSuffix(rest, suffix); found {
+			rest = s
+			break
+		}
+	}
+	rest = strings.TrimPrefix(rest, "company_id_")
+	for _, name := range []string{rest, rest + "_id"} {
+		if _, ok := res.Column(name); ok {
+			return name
+		}
+	}
+	return ""
 }

@@ -78,7 +78,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Wr
 		return err
 	})
 	if err != nil {
-		return nil, translate(err, "create "+res.Name)
+		return nil, translateFor(err, res, "create "+res.Name)
 	}
 	return rec, nil
 }
@@ -112,7 +112,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, 
 		return err
 	})
 	if err != nil {
-		return nil, translate(err, "update "+res.Name)
+		return nil, translateFor(err, res, "update "+res.Name)
 	}
 	return rec, nil
 }

@@ -38,3 +38,25 @@ func TestConstraintViolations(t *testing.T) {
 		})
 	}
 }
+
+// TestConflictsHideConstraints: a 409 names the field when the constraint
+// maps to one, and never shows the constraint's name.
+func TestConflictsHideConstraints(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withTestResource())
+	seed(t, e)
+	e.exec(t, `CREATE UNIQUE INDEX test_things_title_key ON test_things (company_id, title)`)
+	dup := e.do(t, http.MethodPost, "/test/things", e.keyA, `{"title":"alpha"}`)
+	if dup.status != http.StatusConflict || !slices.Equal(dup.problemFields(t), []string{"title"}) {
+		t.Errorf("duplicate title: %d %s", dup.status, dup.raw)
+	}
+	inUse := e.do(t, http.MethodDelete, "/buildings/categories/1", e.keyA, nil)
+	if inUse.status != http.StatusConflict {
+		t.Errorf("delete of a category in use: %d %s", inUse.status, inUse.raw)
+	}
+	for _, r := range []response{dup, inUse} {
+		if strings.Contains(r.raw, "_key") || strings.Contains(r.raw, "_fk") {
+			t.Errorf("the answer shows a constraint: %s", r.raw)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func ErrorCode(err error) Code {
 
 // translate turns driver errors into coded errors, once, at the storage
 // boundary: no rows is not found, a unique or foreign-key violation is a
-// conflict, a NOT NULL or CHECK violation is invalid input, a deadlock or
+// conflict (naming the field when its constraint maps to one), a NOT NULL or CHECK violation is invalid input, a deadlock or
 // serialization failure is retryable. what names the record for messages
 // ("building_types 12"). Constraint names stay in Err (the log), never in
 // the message.
@@ -122,10 +122,12 @@ func translatePg(err error, pgErr *pgconn.PgError, res *Resource) *Error {
 			field = constraintField(res, pgErr.TableName, pgErr.ConstraintName)
 		}
 		return invalidField(err, orBody(field), "has a value that is not allowed")
-	case "23505":
-		return &Error{Code: Conflict, Message: "A record with the same values already exists (" + pgErr.ConstraintName + ").", Err: err}
-	case "23503":
-		return &Error{Code: Conflict, Message: "The record is referenced by or refers to another record (" + pgErr.ConstraintName + ").", Err: err}
+	case "23505": // unique_violation
+		return conflict(err, "A record with the same values already exists.",
+			constraintField(res, pgErr.TableName, pgErr.ConstraintName), "is already taken")
+	case "23503": // foreign_key_violation
+		return conflict(err, "The record is referenced by or refers to another record.",
+			constraintField(res, pgErr.TableName, pgErr.ConstraintName), "refers to a record that does not exist")
 	case "22001", "22003", "22007", "22008", "22021", "22P02", "22P05":
 		// input is checked before any SQL; this is the backstop for a
 		// value the database still cannot hold (too long, out of range)
@@ -139,6 +141,16 @@ func translatePg(err error, pgErr *pgconn.PgError, res *Resource) *Error {
 func invalidField(err error, field, message string) *Error {
 	e := InvalidInput([]Problem{{Field: field, Message: message}})
 	e.Err = err
+	return e
+}
+
+// conflict is a 409 whose problem names field when the constraint maps to
+// one; the constraint itself stays in Err.
+func conflict(err error, message, field, problem string) *Error {
+	e := &Error{Code: Conflict, Message: message, Err: err}
+	if field != "" {
+		e.Problems = []Problem{{Field: field, Message: problem}}
+	}
 	return e
 }
 

@@ -30,6 +30,11 @@ func TestTranslatePgErrors(t *testing.T) {
 		{"column check, default name", pgconn.PgError{Code: "23514", TableName: "things", ConstraintName: "things_day_check"}, Invalid, []string{"day"}},
 		{"table check", pgconn.PgError{Code: "23514", TableName: "things", ConstraintName: "things_window"}, Invalid, []string{"body"}},
 		{"check of another table", pgconn.PgError{Code: "23514", TableName: "others", ConstraintName: "others_day_check"}, Invalid, []string{"body"}},
+		{"unique, default name", pgconn.PgError{Code: "23505", TableName: "things", ConstraintName: "things_title_key"}, Conflict, []string{"title"}},
+		{"unique, unknown index", pgconn.PgError{Code: "23505", TableName: "things", ConstraintName: "things_by_anything"}, Conflict, nil},
+		{"foreign key, our name", pgconn.PgError{Code: "23503", TableName: "things", ConstraintName: "things_category_fk"}, Conflict, []string{"category_id"}},
+		{"foreign key, default name", pgconn.PgError{Code: "23503", TableName: "things", ConstraintName: "things_company_id_category_id_fkey"}, Conflict, []string{"category_id"}},
+		{"foreign key of another table", pgconn.PgError{Code: "23503", TableName: "others", ConstraintName: "others_thing_fk"}, Conflict, nil},
 		{"value too long", pgconn.PgError{Code: "22001", ColumnName: "title"}, Invalid, []string{"title"}},
 		{"serialization failure", pgconn.PgError{Code: "40001"}, Retryable, nil},
 		{"syntax error", pgconn.PgError{Code: "42601"}, Internal, nil},
@@ -50,8 +55,12 @@ func TestTranslatePgErrors(t *testing.T) {
 			if !slices.Equal(fields, c.fields) {
 				t.Errorf("problem fields %v, want %v", fields, c.fields)
 			}
-			if pg.ConstraintName != "" && strings.Contains(coded.Message+coded.Problems[0].Message, pg.ConstraintName) {
-				t.Errorf("the message shows the constraint: %+v", coded)
+			shown := coded.Message
+			for _, p := range coded.Problems {
+				shown += " " + p.Message
+			}
+			if pg.ConstraintName != "" && strings.Contains(shown, pg.ConstraintName) {
+				t.Errorf("the message shows the constraint: %q", shown)
 			}
 			if !errors.Is(err, &pg) && !errors.As(err, new(*pgconn.PgError)) {
 				t.Errorf("the cause is lost: %v", err)

@@ -1,11 +1,14 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/propfin/propfin/storage"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -274,5 +277,33 @@ func TestAuthFailureLimit(t *testing.T) {
 	}
 	if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
 		t.Errorf("a known good key from a blocked address: %d", r.status)
+	}
+}
+
+// TestReadOnlyResource: a read-only resource refuses every write, delete
+// included, the same way, and nothing changes.
+func TestReadOnlyResource(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withRoute("/test/states", storage.States))
+	cases := []struct{ method, path, body string }{
+		{http.MethodPost, "/test/states", `{"name":"x"}`},
+		{http.MethodPut, "/test/states/35", `{"name":"x"}`},
+		{http.MethodDelete, "/test/states/35", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.method, func(t *testing.T) {
+			var body any
+			if c.body != "" {
+				body = c.body
+			}
+			r := e.do(t, c.method, c.path, e.keyA, body)
+			if r.status != http.StatusUnprocessableEntity || r.body["message"] != "This resource is read-only." {
+				t.Errorf("%d %s", r.status, r.raw)
+			}
+		})
+	}
+	var n int
+	if err := e.pool.QueryRow(context.Background(), "SELECT count(*) FROM states WHERE id = 35 AND name = 'São Paulo'").Scan(&n); err != nil || n != 1 {
+		t.Errorf("state 35 changed: %d %v", n, err)
 	}
 }

@@ -92,8 +92,13 @@ func redisServerAddr(t testing.TB) string {
 
 // withTestResource mounts the test-only resource of testResource() at /test/things.
 func withTestResource() envOption {
+	return withRoute("/test/things", "test_things")
+}
+
+// withRoute mounts the CRUD routes of a declared resource at path.
+func withRoute(path, resource string) envOption {
 	return func(_ *Config, s *Server) {
-		s.routes = append(append([]route{}, s.routes...), route{path: "/test/things", resource: "test_things"})
+		s.routes = append(append([]route{}, s.routes...), route{path: path, resource: resource})
 	}
 }
 

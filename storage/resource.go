@@ -128,6 +128,15 @@ type Resource struct {
 	columnIndex map[string]int
 }
 
+// CheckWritable refuses every write (create, update, delete) to a
+// read-only resource.
+func (r *Resource) CheckWritable() error {
+	if r.ReadOnly {
+		return Errorf(Invalid, "This resource is read-only.")
+	}
+	return nil
+}
+
 // Column returns the declared column named name.
 func (r *Resource) Column(name string) (Column, bool) {
 	i, ok := r.columnIndex[name]

@@ -139,3 +139,25 @@ func TestRegistryRefusesBadDeclarations(t *testing.T) {
 		t.Errorf("the shipped declarations: %v", err)
 	}
 }
+
+// TestReadOnlyRefusesWrites: every write to a read-only resource is refused
+// by storage itself, whoever the caller.
+func TestReadOnlyRefusesWrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	reg := storage.DefaultRegistry()
+	store := storage.NewStore(pool, reg)
+	states := reg.MustResource(storage.States)
+	w := storage.Write{Values: map[string]any{"name": "x"}}
+	writes := map[string]func() error{
+		"create": func() error { _, err := store.Create(ctx, states, 1, w); return err },
+		"update": func() error { _, err := store.Update(ctx, states, 1, 35, w); return err },
+		"delete": func() error { return store.Delete(ctx, states, 1, 35) },
+	}
+	for name, write := range writes {
+		if err := write(); storage.ErrorCode(err) != storage.Invalid {
+			t.Errorf("%s: %v, want invalid", name, err)
+		}
+	}
+}

@@ -46,6 +46,9 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 // Create inserts a record for a company and returns it with every column
 // and its custom fields.
 func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Write) (*Record, error) {
+	if err := res.CheckWritable(); err != nil {
+		return nil, err
+	}
 	var rec *Record
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
@@ -85,6 +88,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Wr
 
 // Update changes the given columns of a company's record and returns it.
 func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, w Write) (*Record, error) {
+	if err := res.CheckWritable(); err != nil {
+		return nil, err
+	}
 	var rec *Record
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
@@ -118,8 +124,11 @@ func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, 
 }
 
 // Delete removes a company's record. A record still referenced by others
-// is a conflict, and nothing is removed.
+// is a conflict, and nothing is removed; a read-only resource is invalid.
 func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) error {
+	if err := res.CheckWritable(); err != nil {
+		return err
+	}
 	tag, err := s.pool.Exec(ctx, "DELETE FROM "+ident(res.Table)+" WHERE company_id = $1 AND id = $2", companyID, id)
 	if err != nil {
 		err = translate(err, "delete "+res.Name)

@@ -73,7 +73,7 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 			fail(name, "cannot be written")
 			continue
 		}
-		v, msg := bodyValue(col.Type, raw)
+		v, msg := bodyValue(col, raw)
 		switch {
 		case msg != "":
 			fail(name, "%s", msg)
@@ -108,12 +108,12 @@ func sortedKeys(obj map[string]json.RawMessage) []string {
 // bodyValue converts one JSON value to the column's Go value; a non-empty
 // message says why it cannot. Integers and booleans are JSON numbers and
 // booleans; everything else is a JSON string read by its text form.
-func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
+func bodyValue(col storage.Column, raw json.RawMessage) (any, string) {
 	raw = bytes.TrimSpace(raw)
 	if string(raw) == "null" {
 		return nil, ""
 	}
-	switch t {
+	switch t := col.Type; t {
 	case storage.Int:
 		var n int64
 		if err := json.Unmarshal(raw, &n); err != nil {
@@ -127,7 +127,11 @@ func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
 		}
 		return b, ""
 	case storage.Decimal:
-		return decimalValue(raw)
+		v, msg := decimalValue(raw)
+		if msg == "" {
+			msg = col.CheckDecimal(v.(string))
+		}
+		return v, msg
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -136,7 +140,7 @@ func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
 	if !utf8.Valid(raw) {
 		return nil, "must be valid UTF-8 text"
 	}
-	return parseText(t, s)
+	return parseText(col.Type, s)
 }
 
 // decimalValue accepts a JSON number or a numeric string, kept as exact

@@ -1,10 +1,14 @@
 package api
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/propfin/propfin/storage/storagetest"
 )
 
 // TestConstraintViolations: a NOT NULL or CHECK of the schema that the
@@ -58,5 +62,59 @@ func TestConflictsHideConstraints(t *testing.T) {
 		if strings.Contains(r.raw, "_key") || strings.Contains(r.raw, "_fk") {
 			t.Errorf("the answer shows a constraint: %s", r.raw)
 		}
+	}
+}
+
+// TestDecimalPlaces: a decimal with more places than its column holds is
+// refused, never rounded; so is one with more integer digits than it holds.
+// Trailing zeros past the scale lose nothing and are accepted.
+func TestDecimalPlaces(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withTestResource())
+	seed(t, e)
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		amount                   string // read back, when accepted
+	}{
+		{"three places as text", http.MethodPost, "/test/things", `{"title":"a","amount":"10.555"}`, 422, ""},
+		{"three places as a number", http.MethodPost, "/test/things", `{"title":"a","amount":10.555}`, 422, ""},
+		{"three places on update", http.MethodPut, "/test/things/1", `{"amount":"0.001"}`, 422, ""},
+		{"too many integer digits", http.MethodPost, "/test/things", `{"title":"a","amount":"1234567890123"}`, 422, ""},
+		{"trailing zeros", http.MethodPost, "/test/things", `{"title":"a","amount":"10.550"}`, 201, "10.55"},
+		{"largest", http.MethodPost, "/test/things", `{"title":"a","amount":"-999999999999.99"}`, 201, "-999999999999.99"},
+		{"leading zeros", http.MethodPost, "/test/things", `{"title":"a","amount":"000000000000001.5"}`, 201, "1.50"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, c.method, c.path, e.keyA, c.body)
+			if r.status != c.status {
+				t.Fatalf("%d %s, want %d", r.status, r.raw, c.status)
+			}
+			if c.status == 422 && !slices.Equal(r.problemFields(t), []string{"amount"}) {
+				t.Errorf("problem fields %v, want [amount]", r.problemFields(t))
+			}
+			if c.amount != "" && fmt.Sprint(r.record(t)["amount"]) != c.amount {
+				t.Errorf("amount %v, want %s", r.record(t)["amount"], c.amount)
+			}
+		})
+	}
+	if got := fmt.Sprint(e.get(t, "/test/things/1", http.StatusOK).record(t)["amount"]); got != "100.50" {
+		t.Errorf("a refused update changed the amount to %s", got)
+	}
+}
+
+// TestTestResourceMatchesSchema: the test-only resource is declared as its
+// table is made, the scale of its decimal included.
+func TestTestResourceMatchesSchema(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t)
+	createTestTable(t, pool)
+	mismatches, err := storagetest.SchemaMismatches(context.Background(), pool, testResource())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mismatches {
+		t.Error(m)
 	}
 }

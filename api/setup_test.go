@@ -286,7 +286,7 @@ func testResource() *storage.Resource {
 			{Name: "id", Type: storage.Int, Filterable: true},
 			{Name: "title", Type: storage.String, Filterable: true, Writable: true, Required: true},
 			{Name: "day", Type: storage.Date, Filterable: true, Writable: true},
-			{Name: "amount", Type: storage.Decimal, Filterable: true, Writable: true},
+			{Name: "amount", Type: storage.Decimal, Filterable: true, Writable: true, Precision: 14, Scale: 2},
 			{Name: "active", Type: storage.Bool, Filterable: true, Writable: true},
 			{Name: "kind", Type: storage.String, Filterable: true, Writable: true},
 			{Name: "category_id", Type: storage.Int, Filterable: true, Writable: true, References: storage.BuildingCategories},

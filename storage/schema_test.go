@@ -33,7 +33,7 @@ func TestSchemaMismatchesFindsDifferences(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := storagetest.NewDB(t)
-	if _, err := pool.Exec(ctx, `CREATE TABLE drift (id bigint, label text, day timestamptz)`); err != nil {
+	if _, err := pool.Exec(ctx, `CREATE TABLE drift (id bigint, label text, day timestamptz, price numeric(10,2), rate numeric)`); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -47,10 +47,14 @@ func TestSchemaMismatchesFindsDifferences(t *testing.T) {
 			{Name: "label", Type: storage.Int},
 			{Name: "day", Type: storage.Date},
 			{Name: "gone", Type: storage.String},
+			{Name: "price", Type: storage.Decimal, Precision: 10, Scale: 3},
+			{Name: "rate", Type: storage.Decimal, Precision: 10, Scale: 2},
 		}}, []string{
 			"drift.label: declared integer, but the column is text",
 			"drift.day: declared date, but the column is timestamp with time zone",
 			"drift.gone: no such column in the table",
+			"drift.price: declared numeric(10,3), but the column is numeric(10,2)",
+			"drift.rate: declared numeric(10,2), but the column is numeric without precision and scale",
 			`drift: company-owned but table "drift" has no company_id`,
 			`drift: declares custom fields but table "drift" has no jsonb custom_fields`,
 		}},

@@ -126,6 +126,12 @@ func TestRegistryRefusesBadDeclarations(t *testing.T) {
 			Relations: []storage.Relation{{Name: "b", Kind: storage.HasMany, Resource: "b", Key: "a_id"}}}}, "undeclared"},
 		{"missing key column", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int}},
 			Relations: []storage.Relation{{Name: "self", Kind: storage.BelongsTo, Resource: "a", Key: "parent_id"}}}}, "no column"},
+		{"decimal without scale", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "amount", Type: storage.Decimal}}}}, "numeric(precision, scale)"},
+		{"scale over precision", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "amount", Type: storage.Decimal, Precision: 2, Scale: 3}}}}, "numeric(precision, scale)"},
+		{"scale on a string", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "title", Type: storage.String, Scale: 2}}}}, "not a decimal"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -158,6 +164,34 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	for name, write := range writes {
 		if err := write(); storage.ErrorCode(err) != storage.Invalid {
 			t.Errorf("%s: %v, want invalid", name, err)
+		}
+	}
+}
+
+func TestCheckDecimal(t *testing.T) {
+	t.Parallel()
+	money := storage.Column{Name: "amount", Type: storage.Decimal, Precision: 14, Scale: 2}
+	whole := storage.Column{Name: "units", Type: storage.Decimal, Precision: 5, Scale: 0}
+	cases := []struct {
+		col  storage.Column
+		text string
+		want string
+	}{
+		{money, "10.55", ""},
+		{money, "10.550000", ""},
+		{money, "-0.01", ""},
+		{money, "000000000000999999999999.99", ""},
+		{money, "10.555", "must have at most 2 decimal places"},
+		{money, "0.001", "must have at most 2 decimal places"},
+		{money, "1000000000000", "must have at most 12 digits before the decimal point"},
+		{money, "-1000000000000.5", "must have at most 12 digits before the decimal point"},
+		{whole, "99999.0", ""},
+		{whole, "1.5", "must have at most 0 decimal places"},
+		{whole, "100000", "must have at most 5 digits before the decimal point"},
+	}
+	for _, c := range cases {
+		if got := c.col.CheckDecimal(c.text); got != c.want {
+			t.Errorf("numeric(%d,%d) %s: %q, want %q", c.col.Precision, c.col.Scale, c.text, got, c.want)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 // Create inserts a record for a company and returns it with every column
 // and its custom fields.
 func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Write) (*Record, error) {
-	if err := res.CheckWritable(); err != nil {
+	if err := checkWrite(res, w); err != nil {
 		return nil, err
 	}
 	var rec *Record
@@ -88,7 +88,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Wr
 
 // Update changes the given columns of a company's record and returns it.
 func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, w Write) (*Record, error) {
-	if err := res.CheckWritable(); err != nil {
+	if err := checkWrite(res, w); err != nil {
 		return nil, err
 	}
 	var rec *Record
@@ -139,6 +139,29 @@ func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) 
 	}
 	if tag.RowsAffected() == 0 {
 		return recordNotFound(id)
+	}
+	return nil
+}
+
+// checkWrite refuses, before any SQL, a write to a read-only resource and
+// decimals their column cannot hold without rounding.
+func checkWrite(res *Resource, w Write) error {
+	if err := res.CheckWritable(); err != nil {
+		return err
+	}
+	var problems []Problem
+	for _, name := range w.columns() {
+		c, _ := res.Column(name)
+		text, isText := w.Values[name].(string)
+		if c.Type != Decimal || !isText {
+			continue
+		}
+		if msg := c.CheckDecimal(text); msg != "" {
+			problems = append(problems, Problem{Field: name, Message: msg})
+		}
+	}
+	if len(problems) > 0 {
+		return InvalidInput(problems)
 	}
 	return nil
 }

@@ -30,7 +30,8 @@ type dbColumn struct {
 // SchemaMismatches compares a resource declaration with its table in the
 // current schema of pool's database and describes every difference: a
 // missing table, a declared column missing from the table or of a type its
-// declared Type is not compatible with, company_id missing on a
+// declared Type is not compatible with (for a Decimal, another precision or
+// scale than declared), company_id missing on a
 // company-owned table, custom_fields missing (or not jsonb) when
 // CustomFields is set. No mismatch is an empty list.
 func SchemaMismatches(ctx context.Context, pool *pgxpool.Pool, res *storage.Resource) ([]string, error) {
@@ -88,5 +89,19 @@ func columnMismatch(c storage.Column, cols map[string]dbColumn) string {
 	if !slices.Contains(compatible[c.Type], db.dataType) {
 		return fmt.Sprintf("declared %s, but the column is %s", c.Type, db.dataType)
 	}
+	if c.Type == storage.Decimal && !sameNumeric(c, db) {
+		return fmt.Sprintf("declared numeric(%d,%d), but the column is %s", c.Precision, c.Scale, describeNumeric(db))
+	}
 	return ""
+}
+
+func sameNumeric(c storage.Column, db dbColumn) bool {
+	return db.precision != nil && db.scale != nil && int(*db.precision) == c.Precision && int(*db.scale) == c.Scale
+}
+
+func describeNumeric(db dbColumn) string {
+	if db.precision == nil || db.scale == nil {
+		return "numeric without precision and scale"
+	}
+	return fmt.Sprintf("numeric(%d,%d)", *db.precision, *db.scale)
 }

@@ -57,8 +57,10 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 				fail(name, "this resource has no custom fields")
 			case !customFieldName.MatchString(custom):
 				fail(name, "custom field names are letters, digits and _ after the leading _")
-			case !utf8.Valid(raw) || bytes.Contains(raw, []byte(`\u0000`)):
-				fail(name, "must be valid UTF-8 without NUL characters")
+			case !utf8.Valid(raw):
+				fail(name, "must be valid UTF-8")
+			case escapeProblem(raw) != "":
+				fail(name, "%s", escapeProblem(raw))
 			default:
 				w.Custom[custom] = raw
 			}
@@ -74,6 +76,9 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 			continue
 		}
 		v, msg := bodyValue(col, raw)
+		if msg == "" {
+			msg = escapeProblem(raw)
+		}
 		switch {
 		case msg != "":
 			fail(name, "%s", msg)

@@ -118,3 +118,62 @@ func TestTestResourceMatchesSchema(t *testing.T) {
 		t.Error(m)
 	}
 }
+
+// TestUnpairedSurrogates: a UTF-16 surrogate escape without its pair is
+// refused alike in a column and in a custom field (Go would store U+FFFD in
+// the first, PostgreSQL refuses the second); pairs and escaped backslashes
+// are text like any other.
+func TestUnpairedSurrogates(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	refused := []struct{ name, body, field string }{
+		{"in a column", `{"description":"a\ud800","color":"x"}`, "description"},
+		{"low half alone in a column", `{"description":"\udc00b","color":"x"}`, "description"},
+		{"high half then another high half", `{"description":"\ud800\ud800","color":"x"}`, "description"},
+		{"in a custom field", `{"description":"a","color":"x","_c":"\ud800"}`, "_c"},
+		{"in a custom field's key", `{"description":"a","color":"x","_c":{"k\udc00":1}}`, "_c"},
+	}
+	for _, c := range refused {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, c.body)
+			if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{c.field}) {
+				t.Errorf("%d %s, want 422 naming %s", r.status, r.raw, c.field)
+			}
+		})
+	}
+	ok := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, `{"description":"\ud83d\ude00 \\ud800","color":"x","_c":"\\u0000"}`)
+	if ok.status != http.StatusCreated {
+		t.Fatalf("a pair and escaped backslashes: %d %s", ok.status, ok.raw)
+	}
+	if rec := ok.record(t); rec["description"] != "😀 \\ud800" || rec["_c"] != `\u0000` {
+		t.Errorf("stored as %v", rec)
+	}
+}
+
+func TestEscapeProblem(t *testing.T) {
+	t.Parallel()
+	const nul, lone = "must not contain NUL characters", "must not contain a UTF-16 surrogate without its pair"
+	cases := []struct{ raw, want string }{
+		{`"plain"`, ""},
+		{`"\ud83d\ude00"`, ""},
+		{`"\uD83D\uDE00"`, ""},
+		{`"\\ud800"`, ""},
+		{`"\\\\u0000"`, ""},
+		{`"\n\t\"\/"`, ""},
+		{`"\u00e9"`, ""},
+		{`"\u0000"`, nul},
+		{`"\\\u0000"`, nul},
+		{`"\ud800"`, lone},
+		{`"\ud800\u0041"`, lone},
+		{`"\ud800\\udc00"`, lone},
+		{`"\udc00\ud800"`, lone},
+		{`"x\ud83d"`, lone},
+		{`{"\uDFFF":1}`, lone},
+		{`[1,"\ud83d\ude00","\udbff"]`, lone},
+	}
+	for _, c := range cases {
+		if got := escapeProblem([]byte(c.raw)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.raw, got, c.want)
+		}
+	}
+}

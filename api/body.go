@@ -61,6 +61,8 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 				fail(name, "must be valid UTF-8")
 			case escapeProblem(raw) != "":
 				fail(name, "%s", escapeProblem(raw))
+			case customValueProblem(raw) != "":
+				fail(name, "%s", customValueProblem(raw))
 			default:
 				w.Custom[custom] = raw
 			}
@@ -88,6 +90,12 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 			w.Values[name] = v
 		}
 	}
+	if p, err := storage.CustomFieldsProblem(customSet(w.Custom)); err != nil || p != nil {
+		if err != nil {
+			return w, err
+		}
+		problems = append(problems, *p)
+	}
 	if create {
 		for _, col := range res.Columns {
 			if _, given := obj[col.Name]; col.Required && !given {
@@ -99,6 +107,17 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 		return w, storage.InvalidInput(problems)
 	}
 	return w, nil
+}
+
+// customSet leaves out the custom fields a body removes (`_name: null`).
+func customSet(custom map[string]json.RawMessage) map[string]json.RawMessage {
+	set := make(map[string]json.RawMessage, len(custom))
+	for name, v := range custom {
+		if string(v) != "null" {
+			set[name] = v
+		}
+	}
+	return set
 }
 
 func sortedKeys(obj map[string]json.RawMessage) []string {

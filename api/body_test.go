@@ -177,3 +177,91 @@ func TestEscapeProblem(t *testing.T) {
 		}
 	}
 }
+
+// TestCustomFieldBounds: what one custom field may hold is bounded (the
+// 50-byte body `"_a": 1e131071` once stored a 131 KB number), and so are
+// the custom fields of a record, after an update's merge too.
+func TestCustomFieldBounds(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	nested := func(depth int) string { return strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth) }
+	object := func(members int) string { // an open object of members distinct keys
+		var b strings.Builder
+		b.WriteString("{")
+		for i := range members {
+			fmt.Fprintf(&b, `"k%d":1,`, i)
+		}
+		return b.String()
+	}
+	cases := []struct {
+		name, value string
+		ok          bool
+	}{
+		{"the 1e131071 body", `1e131071`, false},
+		{"tiny exponent", `1e-131071`, false},
+		{"zero with a long scale", `0e-99`, false},
+		{"1e15", `1e15`, false},
+		{"16 decimal places", `0.0000000000000001`, false},
+		{"16 decimal places, trailing zeros", `1.0000000000000000`, false},
+		{"below 1e15", `-999999999999999.999999999999999`, true},
+		{"exponent kept small", `1.5e3`, true},
+		{"long text", `"` + strings.Repeat("é", 10_001) + `"`, false},
+		{"text at the limit", `"` + strings.Repeat("é", 10_000) + `"`, true},
+		{"long key", `{"` + strings.Repeat("k", 10_001) + `":1}`, false},
+		{"too deep", nested(11), false},
+		{"deep", nested(10), true},
+		{"too many values", "[" + strings.Repeat("1,", 1000) + "1]", false},
+		{"many values", "[" + strings.Repeat("1,", 999) + "1]", true},
+		{"many keys and values", object(499) + `"last":{}}`, true},
+		{"too many keys and values", object(499) + `"last":[1]}`, false},
+		{"number inside", `{"a":[1,{"b":1e16}]}`, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, `{"description":"x","color":"y","_a":`+c.value+`}`)
+			if c.ok && r.status != http.StatusCreated {
+				t.Errorf("%d %s, want 201", r.status, r.raw[:min(len(r.raw), 300)])
+			}
+			if !c.ok && (r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"_a"})) {
+				t.Errorf("%d %s, want 422 naming _a", r.status, r.raw[:min(len(r.raw), 300)])
+			}
+		})
+	}
+
+	fields := func(from, to int, value string) string {
+		var b strings.Builder
+		for i := from; i < to; i++ {
+			fmt.Fprintf(&b, `,"_f%03d":%s`, i, value)
+		}
+		return b.String()
+	}
+	tooMany := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, `{"description":"x","color":"y"`+fields(0, 101, "1")+`}`)
+	if tooMany.status != http.StatusUnprocessableEntity || !slices.Equal(tooMany.problemFields(t), []string{"customFields"}) {
+		t.Errorf("101 custom fields: %d %s", tooMany.status, tooMany.raw)
+	}
+	created := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, `{"description":"x","color":"y"`+fields(0, 60, "1")+`}`)
+	if created.status != http.StatusCreated {
+		t.Fatalf("60 custom fields: %d %s", created.status, created.raw)
+	}
+	path := fmt.Sprintf("/buildings/categories/%d", num(t, created.record(t)["id"]))
+	if r := e.do(t, http.MethodPut, path, e.keyA, `{"color":"z"`+fields(60, 101, "1")+`}`); r.status != http.StatusUnprocessableEntity ||
+		!slices.Equal(r.problemFields(t), []string{"customFields"}) {
+		t.Errorf("60 stored plus 41 new: %d %s", r.status, r.raw)
+	}
+	if r := e.do(t, http.MethodPut, path, e.keyA, `{"_f000":null`+fields(60, 101, "1")+`}`); r.status != http.StatusOK {
+		t.Errorf("60 stored, 1 removed, 41 new: %d %s", r.status, r.raw)
+	}
+	big := `"` + strings.Repeat("x", 9_000) + `"`
+	if r := e.do(t, http.MethodPut, path, e.keyA, `{"_f001":null,"_f002":null,"_f003":null,"_f004":null,"_f005":null`+
+		fields(200, 205, big)+`}`); r.status != http.StatusOK {
+		t.Errorf("45 KB of custom fields: %d %s", r.status, r.raw[:min(len(r.raw), 300)])
+	}
+	if r := e.do(t, http.MethodPut, path, e.keyA, `{"_f006":null,"_f007":null,"_f008":null`+fields(205, 208, big)+`}`); r.status != http.StatusUnprocessableEntity ||
+		!slices.Equal(r.problemFields(t), []string{"customFields"}) {
+		t.Errorf("over 64 KiB once merged: %d %s", r.status, r.raw[:min(len(r.raw), 300)])
+	}
+	got := e.get(t, path+"?customFields=true", http.StatusOK).record(t)
+	if got["color"] != "y" || got["_f006"] == nil || got["_f205"] != nil || got["_f100"] == nil {
+		t.Errorf("a refused update changed the record: color %v, _f006 %v, _f205 %v", got["color"], got["_f006"], got["_f205"] != nil)
+	}
+}

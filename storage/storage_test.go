@@ -3,6 +3,8 @@ package storage_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -193,5 +195,43 @@ func TestCheckDecimal(t *testing.T) {
 		if got := c.col.CheckDecimal(c.text); got != c.want {
 			t.Errorf("numeric(%d,%d) %s: %q, want %q", c.col.Precision, c.col.Scale, c.text, got, c.want)
 		}
+	}
+}
+
+// TestCustomFieldLimits: storage holds every caller to the limits of one
+// record's custom fields, an update's merge included, and a refused update
+// changes nothing.
+func TestCustomFieldLimits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	companyID, _, err := storage.EnsureCompany(ctx, pool, "Limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := storage.DefaultRegistry()
+	store := storage.NewStore(pool, reg)
+	res := reg.MustResource(storage.BuildingCategories)
+	write := func(from, to int) storage.Write {
+		w := storage.Write{Values: map[string]any{"description": "d", "color": "c"}, Custom: map[string]json.RawMessage{}}
+		for i := from; i < to; i++ {
+			w.Custom[fmt.Sprintf("f%03d", i)] = json.RawMessage("1")
+		}
+		return w
+	}
+	if _, err := store.Create(ctx, res, companyID, write(0, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+		t.Errorf("create with %d custom fields: %v", storage.MaxCustomFields+1, err)
+	}
+	rec, err := store.Create(ctx, res, companyID, write(0, storage.MaxCustomFields))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := rec.ID()
+	if _, err := store.Update(ctx, res, companyID, id, write(storage.MaxCustomFields, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+		t.Errorf("update past the limit once merged: %v", err)
+	}
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM building_categories, jsonb_object_keys(custom_fields) WHERE id = $1", id).Scan(&n); err != nil || n != storage.MaxCustomFields {
+		t.Errorf("after the refused update: %d custom fields (%v)", n, err)
 	}
 }

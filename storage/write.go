@@ -26,19 +26,27 @@ func (w Write) columns() []string {
 	return names
 }
 
+// customSet returns the custom fields set (not removed) by the write.
+func (w Write) customSet() map[string]json.RawMessage {
+	set := map[string]json.RawMessage{}
+	for name, v := range w.Custom {
+		if string(v) != "null" {
+			set[name] = v
+		}
+	}
+	return set
+}
+
 // customPatch splits the custom fields into the object to merge and the
 // names to remove.
 func (w Write) customPatch() (merge []byte, remove []string, err error) {
-	set := map[string]json.RawMessage{}
 	remove = []string{}
 	for name, v := range w.Custom {
 		if string(v) == "null" {
 			remove = append(remove, name)
-			continue
 		}
-		set[name] = v
 	}
-	merge, err = json.Marshal(set)
+	merge, err = json.Marshal(w.customSet())
 	sort.Strings(remove)
 	return merge, remove, err
 }
@@ -114,8 +122,13 @@ func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, 
 		}
 		b.write(" WHERE company_id = ", b.bind(companyID, Int), " AND id = ", b.bind(id, Int))
 		var err error
-		rec, err = returnOne(ctx, tx, &b, res, id)
-		return err
+		if rec, err = returnOne(ctx, tx, &b, res, id); err != nil {
+			return err
+		}
+		if res.CustomFields && len(w.Custom) > 0 {
+			return checkStoredCustomFields(rec)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, translateFor(err, res, "update "+res.Name)
@@ -143,10 +156,15 @@ func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) 
 	return nil
 }
 
-// checkWrite refuses, before any SQL, a write to a read-only resource and
-// decimals their column cannot hold without rounding.
+// checkWrite refuses, before any SQL, a write to a read-only resource,
+// custom fields past the limits of one record (the update's merge is
+// checked again once done) and decimals their column cannot hold without
+// rounding.
 func checkWrite(res *Resource, w Write) error {
 	if err := res.CheckWritable(); err != nil {
+		return err
+	}
+	if err := checkCustomFields(w.customSet()); err != nil {
 		return err
 	}
 	var problems []Problem

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -263,5 +264,45 @@ func TestCustomFieldBounds(t *testing.T) {
 	got := e.get(t, path+"?customFields=true", http.StatusOK).record(t)
 	if got["color"] != "y" || got["_f006"] == nil || got["_f205"] != nil || got["_f100"] == nil {
 		t.Errorf("a refused update changed the record: color %v, _f006 %v, _f205 %v", got["color"], got["_f006"], got["_f205"] != nil)
+	}
+}
+
+// TestDateTimes: date-times are UTC in and out, written YYYY-MM-DD
+// HH:MM:SS; RFC 3339 with an offset is converted to UTC; a date alone is
+// midnight UTC; fractions of a second and years outside 1-9999 are refused.
+func TestDateTimes(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withTestResource())
+	cases := []struct{ sent, stored string }{
+		{"2024-03-01 12:00:00", "2024-03-01 12:00:00"},
+		{"2024-03-01T09:00:00-03:00", "2024-03-01 12:00:00"},
+		{"2024-03-01T12:00:00Z", "2024-03-01 12:00:00"},
+		{"2024-03-01", "2024-03-01 00:00:00"},
+		{"9999-12-31 23:59:59", "9999-12-31 23:59:59"},
+		{"2024-03-01 12:00:00.5", ""},
+		{"2024-03-01T12:00:00.250Z", ""},
+		{"0000-12-31 23:00:00", ""},
+		{"0001-01-01T00:30:00+01:00", ""},
+		{"2024-03-01T12:00:00", ""},
+		{"01/03/2024 12:00", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.sent, func(t *testing.T) {
+			r := e.do(t, http.MethodPost, "/test/things", e.keyA, fmt.Sprintf(`{"title":"a","happened_at":%q}`, c.sent))
+			if c.stored == "" {
+				if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"happened_at"}) {
+					t.Errorf("%d %s, want 422 naming happened_at", r.status, r.raw)
+				}
+				return
+			}
+			if r.status != http.StatusCreated || r.record(t)["happened_at"] != c.stored {
+				t.Errorf("%d %s, want it stored as %s", r.status, r.raw, c.stored)
+			}
+		})
+	}
+	for _, filter := range []string{"2024-03-01 12:00:00", "2024-03-01T09:00:00-03:00", "2024-03-01T12:00:00Z"} {
+		if n := len(e.get(t, "/test/things?filter[happened_at]="+url.QueryEscape(filter), http.StatusOK).data(t)); n != 3 {
+			t.Errorf("filter[happened_at]=%s: %d records, want the 3 at noon UTC", filter, n)
+		}
 	}
 }

@@ -27,6 +27,7 @@ func FuzzParseList(f *testing.F) {
 		"filter[title]=%00", "filter[title|ne]=%8000000", "_=%FF&page=2", "_=\xff\"", "page=1&page=1",
 		"include[category.types.category]=id", "filter[kindIn][]=%C3",
 		"filter[day]=0000-01-01", "filter[day|b]=0001-01-01|9999-12-31", "page=2147483647&perPage=100",
+		"filter[happened_at|b]=0001-01-01 00:00:00|9999-12-31T23:59:59Z", "filter[happened_at|ge]=2024-02-29T23:59:59%2B14:00",
 		"filter[amount]=-99999999999999999999.9999999999", "filter[title|ne]=%25%5C%25", "filter[kindNotIn][]=%E2%82%AC",
 	} {
 		f.Add(seed)
@@ -69,6 +70,7 @@ func FuzzParseWrite(f *testing.F) {
 		`{"title":"a","_c":"\ud800"}`, `{"title":"a","_c":{"k\udc00x":1}}`, `{"title":"\ud83d\ude00","_c":"\\u0000"}`,
 		`{"title":"a","_c":1e131072}`, `{"title":"a","_c":-1E-16384}`, `{"title":"a","_c":[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]}`,
 		`{"title":"a","day":"0000-01-01","amount":"-0.00"}`, `{"title":"a","day":"9999-12-31","amount":"999999999999.99"}`,
+		`{"title":"a","happened_at":"2024-02-29T23:59:59+14:00"}`, `{"title":"a","happened_at":"0001-01-01 00:00:00"}`,
 		`{"title":"a","_c":{"a":1,"a":2}}`, `{"title":"a","title":"b"}`,
 	} {
 		f.Add(seed)

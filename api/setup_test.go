@@ -289,6 +289,7 @@ func testResource() *storage.Resource {
 			{Name: "amount", Type: storage.Decimal, Filterable: true, Writable: true, Precision: 14, Scale: 2},
 			{Name: "active", Type: storage.Bool, Filterable: true, Writable: true},
 			{Name: "kind", Type: storage.String, Filterable: true, Writable: true},
+			{Name: "happened_at", Type: storage.DateTime, Filterable: true, Writable: true},
 			{Name: "category_id", Type: storage.Int, Filterable: true, Writable: true, References: storage.BuildingCategories},
 		},
 		Relations: []storage.Relation{
@@ -312,6 +313,7 @@ func createTestTable(t testing.TB, pool *pgxpool.Pool) {
 		amount numeric(14,2),
 		active boolean,
 		kind text,
+		happened_at timestamptz,
 		category_id bigint,
 		custom_fields jsonb NOT NULL DEFAULT '{}',
 		created_at timestamptz NOT NULL DEFAULT now(),

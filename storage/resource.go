@@ -14,9 +14,13 @@ const (
 	Int Type = iota + 1
 	String
 	Bool
-	Date     // a calendar date, YYYY-MM-DD
-	DateTime // a timestamp, YYYY-MM-DD HH:MM:SS in the company's time
-	Decimal  // numeric: exact, read and written as decimal text
+	Date // a calendar date, YYYY-MM-DD
+	// DateTime is an instant, in UTC both ways: written and read as
+	// YYYY-MM-DD HH:MM:SS in UTC (whole seconds), compared in UTC. Store it
+	// in timestamptz; a timestamp column holds the UTC wall time, since
+	// Open makes every session UTC.
+	DateTime
+	Decimal // numeric: exact, read and written as decimal text
 )
 
 func (t Type) String() string {

@@ -16,11 +16,15 @@ import (
 )
 
 // Open connects a pool to the database at url and checks it answers.
+// Every session runs in UTC, whatever the server's or the database's
+// TimeZone: date-times are UTC in and out (see DateTime), and a timestamp
+// column without time zone must not take the server's local time.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse database url: %w", err)
 	}
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)

@@ -309,7 +309,7 @@ func (p *queryParser) includes(params []param) []*storage.Include {
 	var entries []entry
 	for _, kv := range params {
 		path, ok := strings.CutPrefix(kv.key, "include[")
-		if !ok {
+		if !ok || !p.once(kv.key) {
 			continue
 		}
 		path, ok = strings.CutSuffix(path, "]")

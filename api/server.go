@@ -103,7 +103,7 @@ func (s *Server) Handler() http.Handler {
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	router.PanicHandler = s.panicked
-	return s.logRequests(responseHeaders(withTimeout(s.timeout, router)))
+	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router))))
 }
 
 // authed puts a handler behind authentication and the rate limit.
@@ -116,6 +116,7 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	allowHead(w.Header())
 	writeError(w, r, storage.Errorf(storage.NotAllowed, "The %s method is not supported for this route.", r.Method))
 }
 

@@ -41,8 +41,8 @@ func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMess
 
 // parseWrite checks a create (create=true) or update body against the
 // resource declaration and reports every problem at once: unknown fields,
-// read-only fields, wrong types, missing required fields, nulls in
-// required fields.
+// read-only fields, wrong types, missing required fields, nulls and blank
+// texts in required fields, custom fields past their bounds.
 func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bool) (storage.Write, error) {
 	w := storage.Write{Values: map[string]any{}, Custom: map[string]json.RawMessage{}}
 	var problems []storage.Problem
@@ -81,11 +81,12 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 		if msg == "" {
 			msg = escapeProblem(raw)
 		}
+		if msg == "" && col.Required {
+			msg = requiredProblem(v)
+		}
 		switch {
 		case msg != "":
 			fail(name, "%s", msg)
-		case v == nil && col.Required:
-			fail(name, "is required and cannot be null")
 		default:
 			w.Values[name] = v
 		}
@@ -107,6 +108,20 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 		return w, storage.InvalidInput(problems)
 	}
 	return w, nil
+}
+
+// requiredProblem says why a value given for a required field does not
+// count as given: null, or a text that is empty or only whitespace.
+func requiredProblem(v any) string {
+	switch text, isText := v.(string); {
+	case v == nil:
+		return "is required and cannot be null"
+	case isText && text == "":
+		return "is required"
+	case isText && strings.TrimSpace(text) == "":
+		return "cannot be blank"
+	}
+	return ""
 }
 
 // customSet leaves out the custom fields a body removes (`_name: null`).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
 
@@ -304,5 +305,46 @@ func TestDateTimes(t *testing.T) {
 		if n := len(e.get(t, "/test/things?filter[happened_at]="+url.QueryEscape(filter), http.StatusOK).data(t)); n != 3 {
 			t.Errorf("filter[happened_at]=%s: %d records, want the 3 at noon UTC", filter, n)
 		}
+	}
+}
+
+// TestRequiredTextNotBlank: a required text field refuses "" and
+// whitespace alone, on create and update; other text fields may be empty.
+func TestRequiredTextNotBlank(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	seed(t, e)
+	e.exec(t, `INSERT INTO constructors (company_id, name) VALUES ($1, 'Construtora Sul')`, e.compA)
+	cases := []struct {
+		name, method, path, body string
+		problems                 []storage.Problem
+	}{
+		{"empty", http.MethodPost, "/buildings/categories", `{"description":"","color":"#fff"}`,
+			[]storage.Problem{{Field: "description", Message: "is required"}}},
+		{"blank", http.MethodPost, "/buildings/categories", "{\"description\":\" \\t\\n\u00a0\",\"color\":\"\u3000\"}",
+			[]storage.Problem{{Field: "color", Message: "cannot be blank"}, {Field: "description", Message: "cannot be blank"}}},
+		{"empty on update", http.MethodPut, "/buildings/categories/1", `{"color":""}`,
+			[]storage.Problem{{Field: "color", Message: "is required"}}},
+		{"blank on update", http.MethodPut, "/buildings/constructors/1", `{"name":"  "}`,
+			[]storage.Problem{{Field: "name", Message: "cannot be blank"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, c.method, c.path, e.keyA, c.body)
+			if r.status != http.StatusUnprocessableEntity {
+				t.Fatalf("%d %s, want 422", r.status, r.raw)
+			}
+			var got []storage.Problem
+			for _, it := range r.body["errors"].([]any) {
+				m := it.(map[string]any)
+				got = append(got, storage.Problem{Field: m["field"].(string), Message: m["message"].(string)})
+			}
+			if !slices.Equal(got, c.problems) {
+				t.Errorf("problems %v, want %v", got, c.problems)
+			}
+		})
+	}
+	if r := e.do(t, http.MethodPut, "/buildings/types/1", e.keyA, `{"description":""}`); r.status != http.StatusOK {
+		t.Errorf("a text that is not required may be empty: %d %s", r.status, r.raw)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -21,22 +22,46 @@ const maxBodyBytes = 1 << 20
 // customFieldName is what may follow the `_` of a custom field.
 var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
 
-// readObject reads a request body that must be one JSON object.
-func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
+// readObject reads a request body that must be one JSON object. The
+// problems are those a map cannot show (keys given twice), to be reported
+// with the others.
+func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, []storage.Problem, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		return nil, storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", maxBodyBytes)
+		return nil, nil, storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", maxBodyBytes)
 	}
 	if err != nil {
-		return nil, &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
+		return nil, nil, &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
 			Problems: []storage.Problem{{Field: "body", Message: "could not be read"}}}
 	}
+	return decodeObject(body)
+}
+
+// decodeObject parses a body that must be one JSON object, and names the
+// fields it gives twice.
+func decodeObject(body []byte) (map[string]json.RawMessage, []storage.Problem, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
+		return nil, nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
 	}
-	return obj, nil
+	return obj, duplicateKeys(body), nil
+}
+
+// withProblems adds problems found beside a check to its result: a 422
+// listing them all.
+func withProblems(err error, problems []storage.Problem) error {
+	if len(problems) == 0 {
+		return err
+	}
+	var coded *storage.Error
+	switch {
+	case err == nil:
+		return storage.InvalidInput(problems)
+	case errors.As(err, &coded) && coded.Code == storage.Invalid:
+		return storage.InvalidInput(append(slices.Clone(problems), coded.Problems...))
+	}
+	return err
 }
 
 // parseWrite checks a create (create=true) or update body against the

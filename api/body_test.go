@@ -348,3 +348,60 @@ func TestRequiredTextNotBlank(t *testing.T) {
 		t.Errorf("a text that is not required may be empty: %d %s", r.status, r.raw)
 	}
 }
+
+// TestDuplicateKeys: a key given twice in a body (or in an object inside a
+// custom field) is a 422 naming the field, not last-wins; it is listed with
+// the body's other problems.
+func TestDuplicateKeys(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	cases := []struct {
+		name, body string
+		fields     []string
+	}{
+		{"a column twice", `{"description":"a","description":"b","color":"x"}`, []string{"description"}},
+		{"spelled with an escape", `{"color":"x","descr\u0069ption":"a","description":"b"}`, []string{"description"}},
+		{"a custom field twice", `{"description":"a","color":"x","_c":1,"_c":2}`, []string{"_c"}},
+		{"inside a custom field", `{"description":"a","color":"x","_c":{"k":[{"x":1,"x":2}]}}`, []string{"_c"}},
+		{"with other problems", `{"color":"x","color":"y","extra":1}`, []string{"color", "description", "extra"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, c.body)
+			got := r.problemFields(t)
+			slices.Sort(got)
+			if r.status != http.StatusUnprocessableEntity || !slices.Equal(got, c.fields) {
+				t.Errorf("%d %s, want 422 naming %v", r.status, r.raw, c.fields)
+			}
+		})
+	}
+	ok := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, `{"description":"a","color":"x","_c":[{"k":1},{"k":1}],"_d":{"k":{"k":1}}}`)
+	if ok.status != http.StatusCreated {
+		t.Errorf("the same key in different objects: %d %s", ok.status, ok.raw)
+	}
+}
+
+func TestDuplicateKeysWalk(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		body   string
+		fields []string
+	}{
+		{`{}`, nil},
+		{`{"a":{},"b":[],"c":[{}],"d":""}`, nil},
+		{`{"a":1,"b":{"a":1,"b":{"a":[1,{"a":1}]}}}`, nil},
+		{`{"a":"k","k":1}`, nil},
+		{`{"a":{"b":{},"b":[]}}`, []string{"a"}},
+		{`{"a":[[{"x":1,"y":{},"x":[]}]],"a":2}`, []string{"a"}},
+		{`{"b":1,"a":{"k":1,"k":1,"j":1,"j":1},"b":2}`, []string{"a", "b"}},
+	}
+	for _, c := range cases {
+		var fields []string
+		for _, p := range duplicateKeys([]byte(c.body)) {
+			fields = append(fields, p.Field)
+		}
+		if !slices.Equal(fields, c.fields) {
+			t.Errorf("%s: %v, want %v", c.body, fields, c.fields)
+		}
+	}
+}

@@ -84,12 +84,16 @@ func FuzzParseWrite(f *testing.F) {
 	}
 	id, _ := existing.ID()
 	f.Fuzz(func(t *testing.T, body string) {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal([]byte(body), &obj) != nil || obj == nil {
-			return // readObject refuses it before parseWrite
+		obj, duplicates, err := decodeObject([]byte(body))
+		if err != nil {
+			if storage.ErrorCode(err) != storage.Invalid {
+				t.Fatalf("%q: refusal is not a 422: %v", body, err)
+			}
+			return
 		}
 		for _, create := range []bool{true, false} {
 			w, err := parseWrite(res, obj, create)
+			err = withProblems(err, duplicates)
 			if err != nil {
 				if storage.ErrorCode(err) != storage.Invalid {
 					t.Fatalf("%q: refusal is not a 422: %v", body, err)

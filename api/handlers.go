@@ -96,11 +96,11 @@ func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, crea
 		writeError(w, r, err)
 		return storage.Write{}, false
 	}
-	obj, err := readObject(w, r)
+	obj, duplicates, err := readObject(w, r)
 	if err == nil {
 		var write storage.Write
 		write, err = parseWrite(h.res, obj, create)
-		if err == nil {
+		if err = withProblems(err, duplicates); err == nil {
 			return write, true
 		}
 	}

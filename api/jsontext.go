@@ -1,5 +1,14 @@
 package api
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/propfin/propfin/storage"
+)
+
 // escapeProblem scans the text of one valid JSON value for \u escapes that
 // would not survive as written: \u0000 (PostgreSQL stores no NUL) and a
 // UTF-16 surrogate without its other half (Go decodes it to U+FFFD,
@@ -51,4 +60,59 @@ func hex4(b []byte) rune {
 		}
 	}
 	return r
+}
+
+// jsonFrame is an array or object being read by duplicateKeys.
+type jsonFrame struct {
+	keys    map[string]bool // nil for an array
+	wantKey bool
+}
+
+// duplicateKeys names each top-level field of a valid JSON object that is
+// given twice, or whose value holds an object with a key given twice:
+// encoding/json, like jsonb, would silently keep the last one. Keys are
+// compared decoded ("d\u0069" is "di").
+func duplicateKeys(body []byte) []storage.Problem {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var stack []*jsonFrame
+	var field string // the top-level key whose value is being read
+	var problems []storage.Problem
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return problems // io.EOF: the body was checked to be valid JSON
+		}
+		if key, ok := tok.(string); ok && len(stack) > 0 && stack[len(stack)-1].wantKey {
+			f := stack[len(stack)-1]
+			if len(stack) == 1 {
+				field = key
+			}
+			if f.keys[key] && !slices.ContainsFunc(problems, func(p storage.Problem) bool { return p.Field == field }) {
+				problems = append(problems, duplicateProblem(field, key, len(stack) == 1))
+			}
+			f.keys[key], f.wantKey = true, false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &jsonFrame{keys: map[string]bool{}, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &jsonFrame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && stack[len(stack)-1].keys != nil {
+			stack[len(stack)-1].wantKey = true // a value ended; a key or the end follows
+		}
+	}
+}
+
+func duplicateProblem(field, key string, topLevel bool) storage.Problem {
+	if topLevel {
+		return storage.Problem{Field: field, Message: "is given more than once"}
+	}
+	return storage.Problem{Field: field, Message: fmt.Sprintf("holds an object with the key %q more than once", key)}
 }

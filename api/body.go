@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"regexp"
 	"slices"
@@ -26,6 +27,9 @@ var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
 // problems are those a map cannot show (keys given twice), to be reported
 // with the others.
 func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, []storage.Problem, error) {
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		return nil, nil, err
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
@@ -36,6 +40,23 @@ func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMess
 			Problems: []storage.Problem{{Field: "body", Message: "could not be read"}}}
 	}
 	return decodeObject(body)
+}
+
+// checkContentType accepts a body declared as JSON: application/json or a
+// +json type (application/vnd.api+json), parameters allowed but a charset
+// only UTF-8 (JSON's). No Content-Type at all is read as JSON too: the body
+// must be a JSON object anyway, so there is nothing to mistake.
+func checkContentType(header string) error {
+	if header == "" {
+		return nil
+	}
+	mediaType, params, err := mime.ParseMediaType(header)
+	isJSON := err == nil && (mediaType == "application/json" ||
+		(strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json")))
+	if charset, given := params["charset"]; isJSON && (!given || strings.EqualFold(charset, "utf-8")) {
+		return nil
+	}
+	return storage.Errorf(storage.UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
 }
 
 // decodeObject parses a body that must be one JSON object, and names the

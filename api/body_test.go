@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -403,5 +404,51 @@ func TestDuplicateKeysWalk(t *testing.T) {
 		if !slices.Equal(fields, c.fields) {
 			t.Errorf("%s: %v, want %v", c.body, fields, c.fields)
 		}
+	}
+}
+
+// TestContentType: a body declared as anything but JSON is a 415; JSON with
+// parameters, +json types and a body without Content-Type are read.
+func TestContentType(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	cases := []struct {
+		contentType string
+		status      int
+	}{
+		{"application/json", http.StatusCreated},
+		{"Application/JSON; charset=UTF-8", http.StatusCreated},
+		{"application/vnd.api+json", http.StatusCreated},
+		{"", http.StatusCreated},
+		{"text/plain", http.StatusUnsupportedMediaType},
+		{"application/x-www-form-urlencoded", http.StatusUnsupportedMediaType},
+		{"application/json; charset=iso-8859-1", http.StatusUnsupportedMediaType},
+		{"application/jsonx", http.StatusUnsupportedMediaType},
+		{"json", http.StatusUnsupportedMediaType},
+	}
+	for _, c := range cases {
+		t.Run(c.contentType, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, e.url+"/buildings/categories", strings.NewReader(`{"description":"a","color":"b"}`))
+			req.Header.Set("Authorization", "Bearer "+e.keyA)
+			if c.contentType != "" {
+				req.Header.Set("Content-Type", c.contentType)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var body map[string]any
+			if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != c.status || body["return"] != (c.status == http.StatusCreated) {
+				t.Errorf("%d %v, want %d", res.StatusCode, body, c.status)
+			}
+		})
+	}
+	put := e.do(t, http.MethodPut, "/buildings/categories/1", e.keyA, `{"color":"c"}`)
+	if put.status != http.StatusOK {
+		t.Errorf("update with application/json: %d %s", put.status, put.raw)
 	}
 }

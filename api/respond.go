@@ -11,16 +11,17 @@ import (
 
 // statusOf is the one table from error code to HTTP status.
 var statusOf = map[storage.Code]int{
-	storage.Invalid:         http.StatusUnprocessableEntity,
-	storage.NotFound:        http.StatusNotFound,
-	storage.Conflict:        http.StatusConflict,
-	storage.Unauthenticated: http.StatusUnauthorized,
-	storage.TooManyRequests: http.StatusTooManyRequests,
-	storage.TooLarge:        http.StatusRequestEntityTooLarge,
-	storage.NotAllowed:      http.StatusMethodNotAllowed,
-	storage.Unavailable:     http.StatusServiceUnavailable,
-	storage.Retryable:       http.StatusServiceUnavailable,
-	storage.Internal:        http.StatusInternalServerError,
+	storage.Invalid:              http.StatusUnprocessableEntity,
+	storage.NotFound:             http.StatusNotFound,
+	storage.Conflict:             http.StatusConflict,
+	storage.Unauthenticated:      http.StatusUnauthorized,
+	storage.TooManyRequests:      http.StatusTooManyRequests,
+	storage.TooLarge:             http.StatusRequestEntityTooLarge,
+	storage.NotAllowed:           http.StatusMethodNotAllowed,
+	storage.UnsupportedMediaType: http.StatusUnsupportedMediaType,
+	storage.Unavailable:          http.StatusServiceUnavailable,
+	storage.Retryable:            http.StatusServiceUnavailable,
+	storage.Internal:             http.StatusInternalServerError,
 }
 
 // companyNotIdentified is the spec's message when no company can be

@@ -26,6 +26,9 @@ const (
 	TooManyRequests Code = "too_many_requests" // the rate limit is exhausted
 	TooLarge        Code = "too_large"         // the request body is over its limit
 	NotAllowed      Code = "not_allowed"       // the route exists, the method does not
+	// UnsupportedMediaType: the request body is declared in a format the
+	// API does not read.
+	UnsupportedMediaType Code = "unsupported_media_type"
 )
 
 // Problem is one thing wrong with the input, named by the parameter or body

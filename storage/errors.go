@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -81,7 +84,8 @@ func ErrorCode(err error) Code {
 
 // translate turns driver errors into coded errors, once, at the storage
 // boundary: no rows is not found, a unique or foreign-key violation is a
-// conflict (naming the field when its constraint maps to one), a NOT NULL or CHECK violation is invalid input, a deadlock or
+// conflict (naming the field when its constraint maps to one), a database
+// that cannot be reached is unavailable, a NOT NULL or CHECK violation is invalid input, a deadlock or
 // serialization failure is retryable. what names the record for messages
 // ("building_types 12"). Constraint names stay in Err (the log), never in
 // the message.
@@ -105,6 +109,9 @@ func translateFor(err error, res *Resource, what string) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: Unavailable, Message: "The request was cancelled.", Err: err}
 	}
+	if connectionLost(err) {
+		return &Error{Code: Unavailable, Message: "The database is unavailable; retry shortly.", Err: fmt.Errorf("%s: %w", what, err)}
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		if e := translatePg(err, pgErr, res); e != nil {
@@ -112,6 +119,30 @@ func translateFor(err error, res *Resource, what string) error {
 		}
 	}
 	return &Error{Code: Internal, Message: "Internal error.", Err: fmt.Errorf("%s: %w", what, err)}
+}
+
+// closedPool is the text of the error a closed pgxpool answers with (a
+// sentinel of its pool library, which this package does not import).
+const closedPool = "closed pool"
+
+// connectionLost reports whether err says the database could not be
+// reached or dropped the connection: a failed connect, a network error, a
+// connection closed under the statement or before it was sent, a pool
+// already closed, or PostgreSQL's own connection codes (class 08, the
+// shutdowns 57P01-57P03, too many connections 53300). These are outages,
+// not bugs: the request may succeed once the database is back.
+func connectionLost(err error) bool {
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &connectErr), errors.As(err, &netErr), pgconn.SafeToRetry(err),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), strings.HasSuffix(err.Error(), closedPool):
+		return true
+	case errors.As(err, &pgErr):
+		return strings.HasPrefix(pgErr.Code, "08") || slices.Contains([]string{"57P01", "57P02", "57P03", "53300"}, pgErr.Code)
+	}
+	return false
 }
 
 // translatePg codes the SQLSTATEs a client can cause; nil for the others.

@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -34,4 +35,26 @@ func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("ping database: %w", err)
 	}
 	return pool, nil
+}
+
+// readyQuery is what Ready asks the database: an answer proves the session
+// works end to end.
+const readyQuery = "SELECT 1"
+
+// Ready reports whether the database of pool accepts new sessions and
+// answers: it opens a connection of its own with the pool's settings, runs
+// one query and closes it. A pooled connection answering proves nothing
+// about the next one the pool must open (the server may be refusing new
+// sessions, or the pool's idle connections may be the last ones left).
+func Ready(ctx context.Context, pool *pgxpool.Pool) error {
+	conn, err := pgx.ConnectConfig(ctx, pool.Config().ConnConfig)
+	if err != nil {
+		return translate(err, "ready: connect")
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var one int
+	if err := conn.QueryRow(ctx, readyQuery).Scan(&one); err != nil {
+		return translate(err, "ready: query")
+	}
+	return nil
 }

@@ -1,10 +1,15 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -128,4 +133,97 @@ func TestReadyzNeedsNewConnections(t *testing.T) {
 	if r.status != http.StatusServiceUnavailable || !slices.Equal(r.problemFields(t), []string{"postgres"}) {
 		t.Errorf("readyz while new connections are refused: %d %s", r.status, r.raw)
 	}
+}
+
+// syncBuffer is a log destination the server writes and the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// withLog sends the server's log to w.
+func withLog(w io.Writer) envOption {
+	return func(_ *Config, s *Server) { s.log = slog.New(slog.NewTextHandler(w, nil)) }
+}
+
+// withRequestTimeout sets the time one request may take.
+func withRequestTimeout(d time.Duration) envOption {
+	return func(_ *Config, s *Server) { s.timeout = d }
+}
+
+// blockTypes holds a lock that makes every read of building_types wait
+// until the test ends.
+func blockTypes(t *testing.T, e *testEnv) {
+	ctx := context.Background()
+	tx, err := e.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback(ctx) }) //nolint:errcheck // releasing the lock
+	if _, err := tx.Exec(ctx, "LOCK TABLE building_types IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitForLog waits until the log holds want.
+func waitForLog(t *testing.T, log *syncBuffer, want string) string {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if s := log.String(); strings.Contains(s, want) {
+			return s
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the log never says %q:\n%s", want, log.String())
+	return ""
+}
+
+// TestClientGoneIsNotAnError: a client that goes away before its answer is
+// logged at INFO with status 499, without an error line; a request that
+// runs out of time still answers 503 and logs an error.
+func TestClientGoneIsNotAnError(t *testing.T) {
+	t.Parallel()
+	t.Run("client gone", func(t *testing.T) {
+		t.Parallel()
+		log := &syncBuffer{}
+		e := setup(t, withLog(log))
+		blockTypes(t, e)
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.url+"/buildings/types", nil)
+		req.Header.Set("Authorization", "Bearer "+e.keyA)
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+			t.Fatalf("the request was answered: %d", res.StatusCode)
+		}
+		logged := waitForLog(t, log, "status=499")
+		if strings.Contains(logged, "level=ERROR") || strings.Contains(logged, "status=503") {
+			t.Errorf("a client going away is logged as an error:\n%s", logged)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		t.Parallel()
+		log := &syncBuffer{}
+		e := setup(t, withLog(log), withRequestTimeout(300*time.Millisecond))
+		blockTypes(t, e)
+		r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil)
+		if r.status != http.StatusServiceUnavailable || r.header.Get("Retry-After") == "" {
+			t.Errorf("timeout: %d %s", r.status, r.raw)
+		}
+		if logged := waitForLog(t, log, "status=503"); !strings.Contains(logged, "level=ERROR") {
+			t.Errorf("a timeout is not logged as an error:\n%s", logged)
+		}
+	})
 }

@@ -103,14 +103,12 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 				fail(name, "this resource has no custom fields")
 			case !customFieldName.MatchString(custom):
 				fail(name, "custom field names are letters, digits and _ after the leading _")
-			case !utf8.Valid(raw):
-				fail(name, "must be valid UTF-8")
-			case escapeProblem(raw) != "":
-				fail(name, "%s", escapeProblem(raw))
-			case customValueProblem(raw) != "":
-				fail(name, "%s", customValueProblem(raw))
 			default:
-				w.Custom[custom] = raw
+				if msg := customProblem(raw); msg != "" {
+					fail(name, "%s", msg)
+				} else {
+					w.Custom[custom] = raw
+				}
 			}
 			continue
 		}
@@ -123,21 +121,13 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 			fail(name, "cannot be written")
 			continue
 		}
-		v, msg := bodyValue(col, raw)
-		if msg == "" {
-			msg = escapeProblem(raw)
-		}
-		if msg == "" && col.Required {
-			msg = requiredProblem(v)
-		}
-		switch {
-		case msg != "":
+		if v, msg := columnValue(col, raw); msg != "" {
 			fail(name, "%s", msg)
-		default:
+		} else {
 			w.Values[name] = v
 		}
 	}
-	if p, err := storage.CustomFieldsProblem(customSet(w.Custom)); err != nil || p != nil {
+	if p, err := storage.CustomFieldsProblem(w.CustomSet()); err != nil || p != nil {
 		if err != nil {
 			return w, err
 		}
@@ -156,6 +146,20 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 	return w, nil
 }
 
+// columnValue converts the JSON value of a column, or says why it cannot:
+// wrong type, a \u escape that would not survive, a required field left
+// null or blank.
+func columnValue(col storage.Column, raw json.RawMessage) (any, string) {
+	v, msg := bodyValue(col, raw)
+	if msg == "" {
+		msg = escapeProblem(raw)
+	}
+	if msg == "" && col.Required {
+		msg = requiredProblem(v)
+	}
+	return v, msg
+}
+
 // requiredProblem says why a value given for a required field does not
 // count as given: null, or a text that is empty or only whitespace.
 func requiredProblem(v any) string {
@@ -168,17 +172,6 @@ func requiredProblem(v any) string {
 		return "cannot be blank"
 	}
 	return ""
-}
-
-// customSet leaves out the custom fields a body removes (`_name: null`).
-func customSet(custom map[string]json.RawMessage) map[string]json.RawMessage {
-	set := make(map[string]json.RawMessage, len(custom))
-	for name, v := range custom {
-		if string(v) != "null" {
-			set[name] = v
-		}
-	}
-	return set
 }
 
 func sortedKeys(obj map[string]json.RawMessage) []string {

@@ -28,6 +28,19 @@ const (
 	maxCustomItems = 1_000
 )
 
+// customProblem says why the JSON value of one custom field is refused:
+// not UTF-8, a \u escape jsonb cannot store, past the bounds of a custom
+// field. "" when it is fine.
+func customProblem(raw json.RawMessage) string {
+	if !utf8.Valid(raw) {
+		return "must be valid UTF-8"
+	}
+	if msg := escapeProblem(raw); msg != "" {
+		return msg
+	}
+	return customValueProblem(raw)
+}
+
 // customValueProblem says why the JSON value of one custom field is past
 // the bounds of a custom field; "" when it is within them.
 func customValueProblem(raw json.RawMessage) string {

@@ -84,11 +84,11 @@ func ErrorCode(err error) Code {
 
 // translate turns driver errors into coded errors, once, at the storage
 // boundary: no rows is not found, a unique or foreign-key violation is a
-// conflict (naming the field when its constraint maps to one), a database
-// that cannot be reached is unavailable, a NOT NULL or CHECK violation is invalid input, a deadlock or
-// serialization failure is retryable. what names the record for messages
-// ("building_types 12"). Constraint names stay in Err (the log), never in
-// the message.
+// conflict (naming the field when its constraint maps to one), a NOT NULL
+// or CHECK violation is invalid input, a database that cannot be reached
+// is unavailable, a deadlock or serialization failure is retryable. what
+// names the record for messages ("building_types 12"). Constraint names
+// stay in Err (the log), never in the message.
 func translate(err error, what string) error {
 	return translateFor(err, nil, what)
 }

@@ -26,8 +26,9 @@ func (w Write) columns() []string {
 	return names
 }
 
-// customSet returns the custom fields set (not removed) by the write.
-func (w Write) customSet() map[string]json.RawMessage {
+// CustomSet returns the custom fields the write sets, leaving out those it
+// removes (a JSON null).
+func (w Write) CustomSet() map[string]json.RawMessage {
 	set := map[string]json.RawMessage{}
 	for name, v := range w.Custom {
 		if string(v) != "null" {
@@ -46,7 +47,7 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 			remove = append(remove, name)
 		}
 	}
-	merge, err = json.Marshal(w.customSet())
+	merge, err = json.Marshal(w.CustomSet())
 	sort.Strings(remove)
 	return merge, remove, err
 }
@@ -164,7 +165,7 @@ func checkWrite(res *Resource, w Write) error {
 	if err := res.CheckWritable(); err != nil {
 		return err
 	}
-	if err := checkCustomFields(w.customSet()); err != nil {
+	if err := checkCustomFields(w.CustomSet()); err != nil {
 		return err
 	}
 	var problems []Problem

@@ -1,11 +1,16 @@
 package api
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/propfin/propfin/storage"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -274,5 +279,90 @@ func TestAuthFailureLimit(t *testing.T) {
 	}
 	if r := e.do(t, http.MethodGet, "/buildings/types", e.keyA, nil); r.status != http.StatusOK {
 		t.Errorf("a known good key from a blocked address: %d", r.status)
+	}
+}
+
+// TestReadOnlyResource: a read-only resource refuses every write, delete
+// included, the same way, and nothing changes.
+func TestReadOnlyResource(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withRoute("/test/states", storage.States))
+	cases := []struct{ method, path, body string }{
+		{http.MethodPost, "/test/states", `{"name":"x"}`},
+		{http.MethodPut, "/test/states/35", `{"name":"x"}`},
+		{http.MethodDelete, "/test/states/35", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.method, func(t *testing.T) {
+			var body any
+			if c.body != "" {
+				body = c.body
+			}
+			r := e.do(t, c.method, c.path, e.keyA, body)
+			if r.status != http.StatusUnprocessableEntity || r.body["message"] != "This resource is read-only." {
+				t.Errorf("%d %s", r.status, r.raw)
+			}
+		})
+	}
+	var n int
+	if err := e.pool.QueryRow(context.Background(), "SELECT count(*) FROM states WHERE id = 35 AND name = 'São Paulo'").Scan(&n); err != nil || n != 1 {
+		t.Errorf("state 35 changed: %d %v", n, err)
+	}
+}
+
+// TestHead: every GET route answers HEAD as it answers GET, with the same
+// status and headers and no body.
+func TestHead(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	seed(t, e)
+	send := func(method, path, key string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, e.url+path, nil)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, body
+	}
+	cases := []struct{ path, key string }{
+		{"/buildings/types?perPage=3&include[category]", e.keyA},
+		{"/buildings/types/1", e.keyA},
+		{"/buildings/types/999", e.keyA},
+		{"/buildings/categories", ""},
+		{"/readyz", ""},
+		{"/healthz", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			get, getBody := send(http.MethodGet, c.path, c.key)
+			head, headBody := send(http.MethodHead, c.path, c.key)
+			if head.StatusCode != get.StatusCode || len(headBody) != 0 {
+				t.Fatalf("HEAD: %d with %d bytes; GET: %d", head.StatusCode, len(headBody), get.StatusCode)
+			}
+			for _, name := range []string{"Content-Type", "Content-Length", "Cache-Control", "Access-Control-Allow-Origin"} {
+				if head.Header.Get(name) != get.Header.Get(name) {
+					t.Errorf("%s: HEAD %q, GET %q", name, head.Header.Get(name), get.Header.Get(name))
+				}
+			}
+			if get.Header.Get("Content-Length") != strconv.Itoa(len(getBody)) {
+				t.Errorf("GET Content-Length %s for %d bytes", get.Header.Get("Content-Length"), len(getBody))
+			}
+		})
+	}
+	patch, _ := send(http.MethodPatch, "/buildings/types/1", e.keyA)
+	if allow := patch.Header.Get("Allow"); patch.StatusCode != http.StatusMethodNotAllowed || !strings.Contains(allow, "HEAD") {
+		t.Errorf("405 Allow %q should list HEAD", allow)
+	}
+	if post, _ := send(http.MethodHead, "/nowhere", ""); post.StatusCode != http.StatusNotFound {
+		t.Errorf("HEAD of no route: %d", post.StatusCode)
 	}
 }

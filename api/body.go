@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -21,17 +23,61 @@ const maxBodyBytes = 1 << 20
 // customFieldName is what may follow the `_` of a custom field.
 var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
 
-// readObject reads a request body that must be one JSON object.
-func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, error) {
+// readObject reads a request body that must be one JSON object. The
+// problems are those a map cannot show (keys given twice), to be reported
+// with the others.
+func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, []storage.Problem, error) {
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		return nil, nil, err
+	}
 	body, err := readBody(w, r, maxBodyBytes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	return decodeObject(body)
+}
+
+// checkContentType accepts a body declared as JSON: application/json or a
+// +json type (application/vnd.api+json), parameters allowed but a charset
+// only UTF-8 (JSON's). No Content-Type at all is read as JSON too: the body
+// must be a JSON object anyway, so there is nothing to mistake.
+func checkContentType(header string) error {
+	if header == "" {
+		return nil
+	}
+	mediaType, params, err := mime.ParseMediaType(header)
+	isJSON := err == nil && (mediaType == "application/json" ||
+		(strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json")))
+	if charset, given := params["charset"]; isJSON && (!given || strings.EqualFold(charset, "utf-8")) {
+		return nil
+	}
+	return storage.Errorf(storage.UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
+}
+
+// decodeObject parses a body that must be one JSON object, and names the
+// fields it gives twice.
+func decodeObject(body []byte) (map[string]json.RawMessage, []storage.Problem, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
+		return nil, nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
 	}
-	return obj, nil
+	return obj, duplicateKeys(body), nil
+}
+
+// withProblems adds problems found beside a check to its result: a 422
+// listing them all.
+func withProblems(err error, problems []storage.Problem) error {
+	if len(problems) == 0 {
+		return err
+	}
+	var coded *storage.Error
+	switch {
+	case err == nil:
+		return storage.InvalidInput(problems)
+	case errors.As(err, &coded) && coded.Code == storage.Invalid:
+		return storage.InvalidInput(append(slices.Clone(problems), coded.Problems...))
+	}
+	return err
 }
 
 // readBody reads a request body of at most limit bytes.
@@ -50,8 +96,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 
 // parseWrite checks a create (create=true) or update body against the
 // resource declaration and reports every problem at once: unknown fields,
-// read-only fields, wrong types, missing required fields, nulls in
-// required fields.
+// read-only fields, wrong types, missing required fields, nulls and blank
+// texts in required fields, custom fields past their bounds.
 func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bool) (storage.Write, error) {
 	w := storage.Write{Values: map[string]any{}, Custom: map[string]json.RawMessage{}}
 	var problems []storage.Problem
@@ -66,10 +112,12 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 				fail(name, "this resource has no custom fields")
 			case !customFieldName.MatchString(custom):
 				fail(name, "custom field names are letters, digits and _ after the leading _")
-			case !utf8.Valid(raw) || bytes.Contains(raw, []byte(`\u0000`)):
-				fail(name, "must be valid UTF-8 without NUL characters")
 			default:
-				w.Custom[custom] = raw
+				if msg := customProblem(raw); msg != "" {
+					fail(name, "%s", msg)
+				} else {
+					w.Custom[custom] = raw
+				}
 			}
 			continue
 		}
@@ -82,15 +130,17 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 			fail(name, "cannot be written")
 			continue
 		}
-		v, msg := bodyValue(col.Type, raw)
-		switch {
-		case msg != "":
+		if v, msg := columnValue(col, raw); msg != "" {
 			fail(name, "%s", msg)
-		case v == nil && col.Required:
-			fail(name, "is required and cannot be null")
-		default:
+		} else {
 			w.Values[name] = v
 		}
+	}
+	if p, err := storage.CustomFieldsProblem(w.CustomSet()); err != nil || p != nil {
+		if err != nil {
+			return w, err
+		}
+		problems = append(problems, *p)
 	}
 	if create {
 		for _, col := range res.Columns {
@@ -105,6 +155,34 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 	return w, nil
 }
 
+// columnValue converts the JSON value of a column, or says why it cannot:
+// wrong type, a \u escape that would not survive, a required field left
+// null or blank.
+func columnValue(col storage.Column, raw json.RawMessage) (any, string) {
+	v, msg := bodyValue(col, raw)
+	if msg == "" {
+		msg = escapeProblem(raw)
+	}
+	if msg == "" && col.Required {
+		msg = requiredProblem(v)
+	}
+	return v, msg
+}
+
+// requiredProblem says why a value given for a required field does not
+// count as given: null, or a text that is empty or only whitespace.
+func requiredProblem(v any) string {
+	switch text, isText := v.(string); {
+	case v == nil:
+		return "is required and cannot be null"
+	case isText && text == "":
+		return "is required"
+	case isText && strings.TrimSpace(text) == "":
+		return "cannot be blank"
+	}
+	return ""
+}
+
 func sortedKeys(obj map[string]json.RawMessage) []string {
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -117,12 +195,12 @@ func sortedKeys(obj map[string]json.RawMessage) []string {
 // bodyValue converts one JSON value to the column's Go value; a non-empty
 // message says why it cannot. Integers and booleans are JSON numbers and
 // booleans; everything else is a JSON string read by its text form.
-func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
+func bodyValue(col storage.Column, raw json.RawMessage) (any, string) {
 	raw = bytes.TrimSpace(raw)
 	if string(raw) == "null" {
 		return nil, ""
 	}
-	switch t {
+	switch t := col.Type; t {
 	case storage.Int:
 		var n int64
 		if err := json.Unmarshal(raw, &n); err != nil {
@@ -136,7 +214,11 @@ func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
 		}
 		return b, ""
 	case storage.Decimal:
-		return decimalValue(raw)
+		v, msg := decimalValue(raw)
+		if msg == "" {
+			msg = col.CheckDecimal(v.(string))
+		}
+		return v, msg
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -145,7 +227,7 @@ func bodyValue(t storage.Type, raw json.RawMessage) (any, string) {
 	if !utf8.Valid(raw) {
 		return nil, "must be valid UTF-8 text"
 	}
-	return parseText(t, s)
+	return parseText(col.Type, s)
 }
 
 // decimalValue accepts a JSON number or a numeric string, kept as exact

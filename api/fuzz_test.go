@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
@@ -23,6 +26,9 @@ func FuzzParseList(f *testing.F) {
 		"filter[id|]=1", "filter[[id]]=1", "sort=,", "fields=", "filter[title|ne]=%25_%25",
 		"filter[title]=%00", "filter[title|ne]=%8000000", "_=%FF&page=2", "_=\xff\"", "page=1&page=1",
 		"include[category.types.category]=id", "filter[kindIn][]=%C3",
+		"filter[day]=0000-01-01", "filter[day|b]=0001-01-01|9999-12-31", "page=2147483647&perPage=100",
+		"filter[happened_at|b]=0001-01-01 00:00:00|9999-12-31T23:59:59Z", "filter[happened_at|ge]=2024-02-29T23:59:59%2B14:00",
+		"filter[amount]=-99999999999999999999.9999999999", "filter[title|ne]=%25%5C%25", "filter[kindNotIn][]=%E2%82%AC",
 	} {
 		f.Add(seed)
 	}
@@ -39,11 +45,11 @@ func FuzzParseList(f *testing.F) {
 				continue
 			}
 			page, err := store.List(context.Background(), res, companyID, q)
-			if storage.ErrorCode(err) == storage.Invalid {
-				continue // a limit only known once loaded (include size)
+			if err != nil && !storageRefusal(err, isIncludeLimit) {
+				t.Fatalf("%q: accepted but failed in storage: %v %+v", rawQuery, err, problemsOf(err))
 			}
 			if err != nil {
-				t.Fatalf("%q: accepted but failed in storage: %v", rawQuery, err)
+				continue
 			}
 			if body := pageEnvelope(newPageLinks("/test", rawQuery), q, page); !json.Valid(body) {
 				t.Fatalf("%q: envelope is not valid JSON: %s", rawQuery, body)
@@ -53,34 +59,103 @@ func FuzzParseList(f *testing.F) {
 }
 
 // FuzzParseWrite: no body makes the body parser panic; what it refuses is a
-// 422 with problems, and what it accepts is written without an internal
-// error (a reference to a missing record is a 422 too).
+// 422 with problems, and what it accepts is created, and written over a
+// record, without any error but a reference to a missing record (a 422 that
+// only storage can know): never a rejection by PostgreSQL.
 func FuzzParseWrite(f *testing.F) {
 	for _, seed := range []string{
 		`{"title":"a"}`, `{"title":"a","day":"2024-02-29","amount":"10.50","active":true,"kind":"rent"}`,
 		`{"title":null}`, `{"title":"a","amount":1e999}`, `{"title":"a","_c":{"x":[1,2]}}`, `{"title":"a\u0000"}`,
 		`{"title":"a","category_id":99}`, `[]`, `{}`, `{"id":1}`, `{"title":"a","_":1}`, "{\"title\":\"\xff\"}",
+		`{"title":"a","_c":"\ud800"}`, `{"title":"a","_c":{"k\udc00x":1}}`, `{"title":"\ud83d\ude00","_c":"\\u0000"}`,
+		`{"title":"a","_c":1e131072}`, `{"title":"a","_c":-1E-16384}`, `{"title":"a","_c":[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]}`,
+		`{"title":"a","day":"0000-01-01","amount":"-0.00"}`, `{"title":"a","day":"9999-12-31","amount":"999999999999.99"}`,
+		`{"title":"a","happened_at":"2024-02-29T23:59:59+14:00"}`, `{"title":"a","happened_at":"0001-01-01 00:00:00"}`,
+		`{"title":"a","_c":{"a":1,"a":2}}`, `{"title":"a","title":"b"}`,
 	} {
 		f.Add(seed)
 	}
 	reg, store, companyID := fuzzStore(f)
 	res := reg.MustResource("test_things")
+	ctx := context.Background()
+	existing, err := store.Create(ctx, res, companyID, storage.Write{Values: map[string]any{"title": "fuzz"}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	id, _ := existing.ID()
 	f.Fuzz(func(t *testing.T, body string) {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal([]byte(body), &obj) != nil || obj == nil {
-			return // readObject refuses it before parseWrite
-		}
-		w, err := parseWrite(res, obj, true)
+		obj, duplicates, err := decodeObject([]byte(body))
 		if err != nil {
 			if storage.ErrorCode(err) != storage.Invalid {
 				t.Fatalf("%q: refusal is not a 422: %v", body, err)
 			}
 			return
 		}
-		if _, err := store.Create(context.Background(), res, companyID, w); err != nil && storage.ErrorCode(err) != storage.Invalid {
-			t.Fatalf("%q: accepted but failed in storage: %v", body, err)
+		for _, create := range []bool{true, false} {
+			w, err := parseWrite(res, obj, create)
+			err = withProblems(err, duplicates)
+			if err != nil {
+				if storage.ErrorCode(err) != storage.Invalid {
+					t.Fatalf("%q: refusal is not a 422: %v", body, err)
+				}
+				continue
+			}
+			if create {
+				_, err = store.Create(ctx, res, companyID, w)
+			} else {
+				_, err = updateAlone(ctx, store, res, companyID, id, w)
+			}
+			if err != nil && !storageRefusal(err, isMissingReference) {
+				t.Fatalf("%q (create %v): accepted but failed in storage: %v %+v", body, create, err, problemsOf(err))
+			}
 		}
 	})
+}
+
+// updateAlone updates the record after emptying its custom fields, so that
+// each input is judged on its own and not on what earlier ones merged in.
+func updateAlone(ctx context.Context, store *storage.Store, res *storage.Resource, companyID, id int64, w storage.Write) (*storage.Record, error) {
+	if _, err := store.Pool().Exec(ctx, "UPDATE test_things SET custom_fields = '{}' WHERE id = $1", id); err != nil {
+		return nil, err
+	}
+	return store.Update(ctx, res, companyID, id, w)
+}
+
+func problemsOf(err error) []storage.Problem {
+	var coded *storage.Error
+	if errors.As(err, &coded) {
+		return coded.Problems
+	}
+	return nil
+}
+
+// storageRefusal reports whether err is a 422 that storage alone can make
+// of input the parser accepted, every problem of it passing excused: never
+// one that carries a PostgreSQL error (the translation backstop for values
+// the database cannot hold), which means the parser let a bad value through.
+func storageRefusal(err error, excused func(storage.Problem) bool) bool {
+	var pgErr *pgconn.PgError
+	var coded *storage.Error
+	if errors.As(err, &pgErr) || !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
+		return false
+	}
+	for _, p := range coded.Problems {
+		if !excused(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// isIncludeLimit: the include size is only known once relations are loaded.
+func isIncludeLimit(p storage.Problem) bool {
+	return strings.HasPrefix(p.Field, "include") && strings.Contains(p.Message, "would return more than")
+}
+
+// isMissingReference: whether a referenced record exists is only known to
+// the database.
+func isMissingReference(p storage.Problem) bool {
+	return strings.HasPrefix(p.Message, "no ") && strings.Contains(p.Message, " with id ")
 }
 
 // fuzzStore gives a fuzz target a store over its own database, with the

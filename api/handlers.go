@@ -92,15 +92,15 @@ func (h resourceHandlers) delete(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, create bool) (storage.Write, bool) {
-	if h.res.ReadOnly {
-		writeError(w, r, storage.Errorf(storage.Invalid, "This resource is read-only."))
+	if err := h.res.CheckWritable(); err != nil {
+		writeError(w, r, err)
 		return storage.Write{}, false
 	}
-	obj, err := readObject(w, r)
+	obj, duplicates, err := readObject(w, r)
 	if err == nil {
 		var write storage.Write
 		write, err = parseWrite(h.res, obj, create)
-		if err == nil {
+		if err = withProblems(err, duplicates); err == nil {
 			return write, true
 		}
 	}

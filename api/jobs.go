@@ -62,6 +62,10 @@ func (s *Server) jobsResource() *storage.Resource {
 // startJob is POST /jobs: {"kind": ..., "payload": {...}} for the kinds
 // clients may start themselves; any other kind is a 422.
 func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	body, err := readBody(w, r, maxBodyBytes)
 	if err != nil {
 		writeError(w, r, err)

@@ -25,6 +25,7 @@ func TestHostileInput(t *testing.T) {
 		{"empty operator", "/buildings/types?filter[id|]=1", []string{"filter[id|]"}},
 		{"repeated page", "/buildings/types?page=1&page=2", []string{"page"}},
 		{"repeated sort", "/buildings/types?sort=id&sort=-id", []string{"sort"}},
+		{"repeated include on a record", "/buildings/types/1?include[category]=id&include[category]=color", []string{"include[category]"}},
 		{"include too deep", "/buildings/types?include[category.types.category.types]=id", []string{"include[category.types.category.types]"}},
 		{"too many filters", "/buildings/types?" + strings.Repeat("filter[id|ge]=1&", MaxFilters+1), []string{"filter"}},
 		{"too many In values", "/test/things?" + strings.Repeat("filter[kindIn][]=a&", MaxInValues+1), []string{"filter[kindIn][]"}},

@@ -7,7 +7,10 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/julienschmidt/httprouter"
 )
 
 // responseHeaders sets the spec's headers on every response and answers
@@ -22,8 +25,38 @@ func responseHeaders(next http.Handler) http.Handler {
 	})
 }
 
+// headAsGet serves HEAD on every GET route without a HEAD of its own, as
+// HTTP asks (httprouter registers none by itself): the GET handler runs,
+// and net/http, which still holds the HEAD request, sends its status and
+// headers (Content-Length included) without the body. Routes added later
+// get it too.
+func headAsGet(router *httprouter.Router) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead && !hasRoute(router, http.MethodHead, r.URL.Path) && hasRoute(router, http.MethodGet, r.URL.Path) {
+			r = r.WithContext(r.Context()) // a shallow copy: the caller's request keeps its method
+			r.Method = http.MethodGet
+		}
+		router.ServeHTTP(w, r)
+	})
+}
+
+func hasRoute(router *httprouter.Router, method, path string) bool {
+	h, _, _ := router.Lookup(method, path)
+	return h != nil
+}
+
+// allowHead adds HEAD to the Allow header httprouter computed, wherever it
+// lists GET, since headAsGet serves HEAD there.
+func allowHead(h http.Header) {
+	allow := h.Get("Allow")
+	if strings.Contains(allow, http.MethodGet) && !strings.Contains(allow, http.MethodHead) {
+		h.Set("Allow", allow+", "+http.MethodHead)
+	}
+}
+
 // preflight answers CORS preflight requests for every route.
 func preflight(w http.ResponseWriter, r *http.Request) {
+	allowHead(w.Header())
 	if r.Header.Get("Access-Control-Request-Method") != "" {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")

@@ -22,12 +22,18 @@ const maxPixBody = 64 << 20
 // payloads are checked in the request (200 with every result); more, up to
 // 100,000, become a pix:validate job (202).
 func (s *Server) validatePix(w http.ResponseWriter, r *http.Request) {
+	ndjson := isNDJSON(r.Header.Get("Content-Type"))
+	if !ndjson {
+		if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+			writeError(w, r, err)
+			return
+		}
+	}
 	body, err := readBody(w, r, maxPixBody)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	ndjson := isNDJSON(r.Header.Get("Content-Type"))
 	payloads, err := pixPayloads(ndjson, body)
 	if err != nil {
 		writeError(w, r, err)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -19,6 +20,9 @@ const (
 	MaxFilters = 100
 	// MaxInValues bounds the values of all In-filters of one request.
 	MaxInValues = 1000
+	// MaxOffset bounds the rows a page may skip, (page-1)*perPage: a
+	// deeper page would make PostgreSQL read and drop every row before it.
+	MaxOffset = 100_000
 )
 
 // operators maps every operator name and alias of the query language.
@@ -78,7 +82,7 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 	for _, kv := range params {
 		switch {
 		case kv.key == "page" && p.once(kv.key):
-			q.Page = p.positiveInt(kv, 1<<31-1)
+			q.Page = p.positiveInt(kv, math.MaxInt)
 		case kv.key == "perPage" && p.once(kv.key):
 			q.PerPage = p.positiveInt(kv, MaxPerPage)
 		case kv.key == "withTotal" && p.once(kv.key):
@@ -112,6 +116,10 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 	}
 	if len(q.Filters) > MaxFilters {
 		p.fail("filter", "at most %d filters in one request", MaxFilters)
+	}
+	if maxPage := MaxOffset/q.PerPage + 1; q.Page > maxPage {
+		p.fail("page", "must be at most %d with perPage %d: a page starts at most %d rows in; narrow the filters or reverse the sort",
+			maxPage, q.PerPage, MaxOffset)
 	}
 	q.Includes = p.includes(params)
 	return q, p.err()
@@ -301,7 +309,7 @@ func (p *queryParser) includes(params []param) []*storage.Include {
 	var entries []entry
 	for _, kv := range params {
 		path, ok := strings.CutPrefix(kv.key, "include[")
-		if !ok {
+		if !ok || !p.once(kv.key) {
 			continue
 		}
 		path, ok = strings.CutSuffix(path, "]")

@@ -330,6 +330,9 @@ func TestPagination(t *testing.T) {
 	if n := len(e.get(t, "/buildings/types", http.StatusOK).data(t)); n != DefaultPerPage {
 		t.Errorf("default page size %d", n)
 	}
+	// the last pages within the offset cap are served
+	e.get(t, "/buildings/types?page=10001", http.StatusOK)
+	e.get(t, "/buildings/types?page=1001&perPage=100", http.StatusOK)
 }
 
 func TestQueryErrors(t *testing.T) {
@@ -350,7 +353,12 @@ func TestQueryErrors(t *testing.T) {
 		{"include[owner]", []string{"include[owner]"}},
 		{"include[category.nope]", []string{"include[category.nope]"}},
 		{"include[category]=id,nope", []string{"include[category]"}},
+		{"include[category]=id&include[category]=color", []string{"include[category]"}},
+		{"include[category.types]&include[category]&include%5Bcategory.types%5D=id", []string{"include[category.types]"}},
 		{"page=-1", []string{"page"}},
+		{"page=10002", []string{"page"}},
+		{"perPage=100&page=1002", []string{"page"}},
+		{"page=2147483647&perPage=100", []string{"page"}},
 		{"page=0&perPage=1000", []string{"page", "perPage"}},
 		{"perPage=x", []string{"perPage"}},
 		{"customFields=maybe", []string{"customFields"}},

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -11,18 +12,19 @@ import (
 
 // statusOf is the one table from error code to HTTP status.
 var statusOf = map[storage.Code]int{
-	storage.Invalid:         http.StatusUnprocessableEntity,
-	storage.NotFound:        http.StatusNotFound,
-	storage.Conflict:        http.StatusConflict,
-	storage.Unauthenticated: http.StatusUnauthorized,
-	storage.OperatorOnly:    http.StatusUnauthorized,
-	storage.Forbidden:       http.StatusForbidden,
-	storage.TooManyRequests: http.StatusTooManyRequests,
-	storage.TooLarge:        http.StatusRequestEntityTooLarge,
-	storage.NotAllowed:      http.StatusMethodNotAllowed,
-	storage.Unavailable:     http.StatusServiceUnavailable,
-	storage.Retryable:       http.StatusServiceUnavailable,
-	storage.Internal:        http.StatusInternalServerError,
+	storage.Invalid:              http.StatusUnprocessableEntity,
+	storage.NotFound:             http.StatusNotFound,
+	storage.Conflict:             http.StatusConflict,
+	storage.Unauthenticated:      http.StatusUnauthorized,
+	storage.OperatorOnly:         http.StatusUnauthorized,
+	storage.Forbidden:            http.StatusForbidden,
+	storage.TooManyRequests:      http.StatusTooManyRequests,
+	storage.TooLarge:             http.StatusRequestEntityTooLarge,
+	storage.NotAllowed:           http.StatusMethodNotAllowed,
+	storage.UnsupportedMediaType: http.StatusUnsupportedMediaType,
+	storage.Unavailable:          http.StatusServiceUnavailable,
+	storage.Retryable:            http.StatusServiceUnavailable,
+	storage.Internal:             http.StatusInternalServerError,
 }
 
 // companyNotIdentified is the spec's message when no company can be
@@ -37,10 +39,20 @@ type errorBody struct {
 	Errors  []storage.Problem `json:"errors"`
 }
 
+// statusClientClosed is what the request log records for a request whose
+// client went away before its answer (nginx's 499): no one receives it.
+const statusClientClosed = 499
+
 // writeError writes err in the error envelope. Only coded errors carry
 // their message to the caller; anything else is logged and answered as an
-// internal error, so internal text never leaks.
+// internal error, so internal text never leaks. A request whose client has
+// gone is not an error of ours: it is logged at INFO as 499.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if clientGone(r) {
+		loggerOf(r.Context()).InfoContext(r.Context(), "client went away", "method", r.Method, "path", r.URL.Path, "err", err)
+		w.WriteHeader(statusClientClosed)
+		return
+	}
 	var coded *storage.Error
 	if !errors.As(err, &coded) {
 		coded = &storage.Error{Code: storage.Internal, Message: "Internal error.", Err: err}
@@ -70,6 +82,13 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		problems = []storage.Problem{}
 	}
 	writeJSON(w, status, errorBody{Return: false, Status: status, Message: message, Errors: problems})
+}
+
+// clientGone reports whether the request's context was cancelled rather
+// than timed out: net/http cancels it when the client disconnects (the
+// request timeout ends it with DeadlineExceeded instead).
+func clientGone(r *http.Request) bool {
+	return errors.Is(r.Context().Err(), context.Canceled)
 }
 
 // writeJSON writes v with status.

@@ -142,7 +142,7 @@ func (s *Server) Handler() http.Handler {
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	router.PanicHandler = s.panicked
-	return s.logRequests(responseHeaders(withTimeout(s.timeout, router)))
+	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.Router))))
 }
 
 // authed puts a handler behind authentication and the rate limit.
@@ -155,6 +155,7 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 }
 
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	allowHead(w.Header())
 	writeError(w, r, storage.Errorf(storage.NotAllowed, "The %s method is not supported for this route.", r.Method))
 }
 
@@ -167,13 +168,14 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request, _ httprouter.Pa
 	writeRaw(w, http.StatusOK, []byte(`{"return":true,"status":200,"message":"ok"}`))
 }
 
-// readyz answers 200 when PostgreSQL and Redis both answer, 503 otherwise.
+// readyz answers 200 when PostgreSQL accepts a new session and answers on
+// it (storage.Ready) and Redis answers, 503 otherwise.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	r = r.WithContext(ctx)
 	var problems []storage.Problem
-	if err := s.store.Pool().Ping(r.Context()); err != nil {
+	if err := storage.Ready(r.Context(), s.store.Pool()); err != nil {
 		s.log.WarnContext(r.Context(), "readyz: postgres", "err", err)
 		problems = append(problems, storage.Problem{Field: "postgres", Message: "does not answer"})
 	}

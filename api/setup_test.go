@@ -55,8 +55,13 @@ func withRedisServer(t testing.TB) envOption {
 
 // withTestResource mounts the test-only resource of testResource() at /test/things.
 func withTestResource() envOption {
+	return withRoute("/test/things", "test_things")
+}
+
+// withRoute mounts the CRUD routes of a declared resource at path.
+func withRoute(path, resource string) envOption {
 	return func(_ *Config, s *Server) {
-		s.routes = append(append([]route{}, s.routes...), route{path: "/test/things", resource: "test_things"})
+		s.routes = append(append([]route{}, s.routes...), route{path: path, resource: resource})
 	}
 }
 
@@ -246,9 +251,10 @@ func testResource() *storage.Resource {
 			{Name: "id", Type: storage.Int, Filterable: true},
 			{Name: "title", Type: storage.String, Filterable: true, Writable: true, Required: true},
 			{Name: "day", Type: storage.Date, Filterable: true, Writable: true},
-			{Name: "amount", Type: storage.Decimal, Filterable: true, Writable: true},
+			{Name: "amount", Type: storage.Decimal, Filterable: true, Writable: true, Precision: 14, Scale: 2},
 			{Name: "active", Type: storage.Bool, Filterable: true, Writable: true},
 			{Name: "kind", Type: storage.String, Filterable: true, Writable: true},
+			{Name: "happened_at", Type: storage.DateTime, Filterable: true, Writable: true},
 			{Name: "category_id", Type: storage.Int, Filterable: true, Writable: true, References: storage.BuildingCategories},
 		},
 		Relations: []storage.Relation{
@@ -272,6 +278,7 @@ func createTestTable(t testing.TB, pool *pgxpool.Pool) {
 		amount numeric(14,2),
 		active boolean,
 		kind text,
+		happened_at timestamptz,
 		category_id bigint,
 		custom_fields jsonb NOT NULL DEFAULT '{}',
 		created_at timestamptz NOT NULL DEFAULT now(),

@@ -31,17 +31,12 @@ func parseText(t storage.Type, s string) (any, string) {
 		return b, ""
 	case storage.Date:
 		d, err := time.Parse(time.DateOnly, s)
-		if err != nil {
-			return nil, "must be a date YYYY-MM-DD"
+		if err != nil || d.Year() < 1 {
+			return nil, "must be a date YYYY-MM-DD (years 0001 to 9999)"
 		}
 		return d, ""
 	case storage.DateTime:
-		for _, layout := range []string{time.DateTime, time.RFC3339, time.DateOnly} {
-			if d, err := time.Parse(layout, s); err == nil {
-				return d, ""
-			}
-		}
-		return nil, "must be a date-time YYYY-MM-DD HH:MM:SS"
+		return parseDateTime(s)
 	case storage.Decimal:
 		if !decimalText.MatchString(s) {
 			return nil, "must be a decimal number like 1234.56"
@@ -52,6 +47,24 @@ func parseText(t storage.Type, s string) (any, string) {
 		return nil, msg
 	}
 	return s, ""
+}
+
+// parseDateTime reads a date-time, always in UTC: YYYY-MM-DD HH:MM:SS (the
+// spec's form, taken as UTC), RFC 3339 with its offset (converted to UTC),
+// or a date alone (midnight UTC). Whole seconds only, since that is all a
+// date-time is written back with; years 0001 to 9999 once in UTC.
+func parseDateTime(s string) (any, string) {
+	for _, layout := range []string{time.DateTime, time.RFC3339, time.DateOnly} {
+		d, err := time.Parse(layout, s)
+		if err != nil {
+			continue
+		}
+		if d = d.UTC(); d.Nanosecond() != 0 || d.Year() < 1 || d.Year() > 9999 {
+			break
+		}
+		return d, ""
+	}
+	return nil, "must be a date-time YYYY-MM-DD HH:MM:SS in UTC (whole seconds, years 0001 to 9999)"
 }
 
 // checkText refuses text PostgreSQL cannot store: NUL characters and

@@ -1,6 +1,9 @@
 package storage
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Type is the type of a declared column: it decides how a filter value is
 // parsed, how a body value is checked and how the column is read and written.
@@ -11,10 +14,14 @@ const (
 	Int Type = iota + 1
 	String
 	Bool
-	Date     // a calendar date, YYYY-MM-DD
-	DateTime // a timestamp, YYYY-MM-DD HH:MM:SS in the company's time
-	Decimal  // numeric: exact, read and written as decimal text
-	JSON     // jsonb, read-only: returned as the JSON it holds
+	Date // a calendar date, YYYY-MM-DD
+	// DateTime is an instant, in UTC both ways: written and read as
+	// YYYY-MM-DD HH:MM:SS in UTC (whole seconds), compared in UTC. Store it
+	// in timestamptz; a timestamp column holds the UTC wall time, since
+	// Open makes every session UTC.
+	DateTime
+	Decimal // numeric: exact, read and written as decimal text
+	JSON    // json or jsonb, read-only: returned as the JSON it holds
 )
 
 func (t Type) String() string {
@@ -48,6 +55,29 @@ type Column struct {
 	// company (checked before the write; the composite foreign key is the
 	// backstop). Empty for plain columns.
 	References string
+	// Precision and Scale are a Decimal column's numeric(Precision, Scale),
+	// required for Decimal columns and zero for the others. A value with
+	// more than Scale decimal places, or more than Precision-Scale digits
+	// before the point, is refused before any SQL: PostgreSQL would round
+	// the first silently and refuse the second.
+	Precision, Scale int
+}
+
+// CheckDecimal says why the decimal text s (an optional minus, digits, an
+// optional point and digits) does not fit a Decimal column; "" when it
+// fits. Zeros after the last significant place are accepted: nothing is
+// rounded away.
+func (c Column) CheckDecimal(s string) string {
+	whole, frac, _ := strings.Cut(strings.TrimPrefix(s, "-"), ".")
+	whole = strings.TrimLeft(whole, "0")
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > c.Scale {
+		return fmt.Sprintf("must have at most %d decimal places", c.Scale)
+	}
+	if len(whole) > c.Precision-c.Scale {
+		return fmt.Sprintf("must have at most %d digits before the decimal point", c.Precision-c.Scale)
+	}
+	return ""
 }
 
 // RelationKind says which side holds the key of a relation.
@@ -131,6 +161,15 @@ type Resource struct {
 	columnIndex map[string]int
 }
 
+// CheckWritable refuses every write (create, update, delete) to a
+// read-only resource.
+func (r *Resource) CheckWritable() error {
+	if r.ReadOnly {
+		return Errorf(Invalid, "This resource is read-only.")
+	}
+	return nil
+}
+
 // Column returns the declared column named name.
 func (r *Resource) Column(name string) (Column, bool) {
 	i, ok := r.columnIndex[name]
@@ -195,6 +234,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 		if c, ok := r.Column("id"); !ok || c.Type != Int {
 			return nil, fmt.Errorf("resource %q: needs an integer id column", r.Name)
 		}
+		if err := checkNumericTypes(r); err != nil {
+			return nil, err
+		}
 		reg.resources[r.Name] = r
 	}
 	for _, r := range resources {
@@ -203,6 +245,21 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 		}
 	}
 	return reg, nil
+}
+
+// checkNumericTypes requires a precision and scale on every Decimal
+// column, and neither on the others.
+func checkNumericTypes(r *Resource) error {
+	for _, c := range r.Columns {
+		decimal := c.Type == Decimal
+		if decimal && (c.Precision < 1 || c.Precision > 1000 || c.Scale < 0 || c.Scale > c.Precision) {
+			return fmt.Errorf("resource %q: decimal column %q needs its numeric(precision, scale)", r.Name, c.Name)
+		}
+		if !decimal && (c.Precision != 0 || c.Scale != 0) {
+			return fmt.Errorf("resource %q: column %q is not a decimal and has no precision or scale", r.Name, c.Name)
+		}
+	}
+	return nil
 }
 
 func (reg *Registry) checkLinks(r *Resource) error {

@@ -14,10 +14,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Open connects a pool to the database at url and checks it answers.
+// Every session runs in UTC, whatever the server's or the database's
+// TimeZone: date-times are UTC in and out (see DateTime), and a timestamp
+// column without time zone must not take the server's local time.
 func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {
 	return OpenSized(ctx, url, 0)
 }
@@ -33,6 +37,7 @@ func OpenSized(ctx context.Context, url string, conns int) (*pgxpool.Pool, error
 	if !strings.Contains(url, "pool_max_conns") && int(cfg.MaxConns) < conns {
 		cfg.MaxConns = int32(conns)
 	}
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
@@ -42,4 +47,26 @@ func OpenSized(ctx context.Context, url string, conns int) (*pgxpool.Pool, error
 		return nil, fmt.Errorf("ping database: %w", err)
 	}
 	return pool, nil
+}
+
+// readyQuery is what Ready asks the database: an answer proves the session
+// works end to end.
+const readyQuery = "SELECT 1"
+
+// Ready reports whether the database of pool accepts new sessions and
+// answers: it opens a connection of its own with the pool's settings, runs
+// one query and closes it. A pooled connection answering proves nothing
+// about the next one the pool must open (the server may be refusing new
+// sessions, or the pool's idle connections may be the last ones left).
+func Ready(ctx context.Context, pool *pgxpool.Pool) error {
+	conn, err := pgx.ConnectConfig(ctx, pool.Config().ConnConfig)
+	if err != nil {
+		return translate(err, "ready: connect")
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	var one int
+	if err := conn.QueryRow(ctx, readyQuery).Scan(&one); err != nil {
+		return translate(err, "ready: query")
+	}
+	return nil
 }

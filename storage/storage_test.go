@@ -3,6 +3,8 @@ package storage_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -126,6 +128,12 @@ func TestRegistryRefusesBadDeclarations(t *testing.T) {
 			Relations: []storage.Relation{{Name: "b", Kind: storage.HasMany, Resource: "b", Key: "a_id"}}}}, "undeclared"},
 		{"missing key column", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int}},
 			Relations: []storage.Relation{{Name: "self", Kind: storage.BelongsTo, Resource: "a", Key: "parent_id"}}}}, "no column"},
+		{"decimal without scale", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "amount", Type: storage.Decimal}}}}, "numeric(precision, scale)"},
+		{"scale over precision", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "amount", Type: storage.Decimal, Precision: 2, Scale: 3}}}}, "numeric(precision, scale)"},
+		{"scale on a string", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "title", Type: storage.String, Scale: 2}}}}, "not a decimal"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -137,5 +145,93 @@ func TestRegistryRefusesBadDeclarations(t *testing.T) {
 	}
 	if _, err := storage.NewRegistry(storage.Resources()...); err != nil {
 		t.Errorf("the shipped declarations: %v", err)
+	}
+}
+
+// TestReadOnlyRefusesWrites: every write to a read-only resource is refused
+// by storage itself, whoever the caller.
+func TestReadOnlyRefusesWrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	reg := storage.DefaultRegistry()
+	store := storage.NewStore(pool, reg)
+	states := reg.MustResource(storage.States)
+	w := storage.Write{Values: map[string]any{"name": "x"}}
+	writes := map[string]func() error{
+		"create": func() error { _, err := store.Create(ctx, states, 1, w); return err },
+		"update": func() error { _, err := store.Update(ctx, states, 1, 35, w); return err },
+		"delete": func() error { return store.Delete(ctx, states, 1, 35) },
+	}
+	for name, write := range writes {
+		if err := write(); storage.ErrorCode(err) != storage.Invalid {
+			t.Errorf("%s: %v, want invalid", name, err)
+		}
+	}
+}
+
+func TestCheckDecimal(t *testing.T) {
+	t.Parallel()
+	money := storage.Column{Name: "amount", Type: storage.Decimal, Precision: 14, Scale: 2}
+	whole := storage.Column{Name: "units", Type: storage.Decimal, Precision: 5, Scale: 0}
+	cases := []struct {
+		col  storage.Column
+		text string
+		want string
+	}{
+		{money, "10.55", ""},
+		{money, "10.550000", ""},
+		{money, "-0.01", ""},
+		{money, "000000000000999999999999.99", ""},
+		{money, "10.555", "must have at most 2 decimal places"},
+		{money, "0.001", "must have at most 2 decimal places"},
+		{money, "1000000000000", "must have at most 12 digits before the decimal point"},
+		{money, "-1000000000000.5", "must have at most 12 digits before the decimal point"},
+		{whole, "99999.0", ""},
+		{whole, "1.5", "must have at most 0 decimal places"},
+		{whole, "100000", "must have at most 5 digits before the decimal point"},
+	}
+	for _, c := range cases {
+		if got := c.col.CheckDecimal(c.text); got != c.want {
+			t.Errorf("numeric(%d,%d) %s: %q, want %q", c.col.Precision, c.col.Scale, c.text, got, c.want)
+		}
+	}
+}
+
+// TestCustomFieldLimits: storage holds every caller to the limits of one
+// record's custom fields, an update's merge included, and a refused update
+// changes nothing.
+func TestCustomFieldLimits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	companyID, _, err := storage.EnsureCompany(ctx, pool, "Limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := storage.DefaultRegistry()
+	store := storage.NewStore(pool, reg)
+	res := reg.MustResource(storage.BuildingCategories)
+	write := func(from, to int) storage.Write {
+		w := storage.Write{Values: map[string]any{"description": "d", "color": "c"}, Custom: map[string]json.RawMessage{}}
+		for i := from; i < to; i++ {
+			w.Custom[fmt.Sprintf("f%03d", i)] = json.RawMessage("1")
+		}
+		return w
+	}
+	if _, err := store.Create(ctx, res, companyID, write(0, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+		t.Errorf("create with %d custom fields: %v", storage.MaxCustomFields+1, err)
+	}
+	rec, err := store.Create(ctx, res, companyID, write(0, storage.MaxCustomFields))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := rec.ID()
+	if _, err := store.Update(ctx, res, companyID, id, write(storage.MaxCustomFields, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+		t.Errorf("update past the limit once merged: %v", err)
+	}
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM building_categories, jsonb_object_keys(custom_fields) WHERE id = $1", id).Scan(&n); err != nil || n != storage.MaxCustomFields {
+		t.Errorf("after the refused update: %d custom fields (%v)", n, err)
 	}
 }

@@ -26,19 +26,28 @@ func (w Write) columns() []string {
 	return names
 }
 
+// CustomSet returns the custom fields the write sets, leaving out those it
+// removes (a JSON null).
+func (w Write) CustomSet() map[string]json.RawMessage {
+	set := map[string]json.RawMessage{}
+	for name, v := range w.Custom {
+		if string(v) != "null" {
+			set[name] = v
+		}
+	}
+	return set
+}
+
 // customPatch splits the custom fields into the object to merge and the
 // names to remove.
 func (w Write) customPatch() (merge []byte, remove []string, err error) {
-	set := map[string]json.RawMessage{}
 	remove = []string{}
 	for name, v := range w.Custom {
 		if string(v) == "null" {
 			remove = append(remove, name)
-			continue
 		}
-		set[name] = v
 	}
-	merge, err = json.Marshal(set)
+	merge, err = json.Marshal(w.CustomSet())
 	sort.Strings(remove)
 	return merge, remove, err
 }
@@ -46,6 +55,9 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 // Create inserts a record for a company and returns it with every column
 // and its custom fields.
 func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Write) (*Record, error) {
+	if err := checkWrite(res, w); err != nil {
+		return nil, err
+	}
 	var rec *Record
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
@@ -78,13 +90,16 @@ func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Wr
 		return err
 	})
 	if err != nil {
-		return nil, translate(err, "create "+res.Name)
+		return nil, translateFor(err, res, "create "+res.Name)
 	}
 	return rec, nil
 }
 
 // Update changes the given columns of a company's record and returns it.
 func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, w Write) (*Record, error) {
+	if err := checkWrite(res, w); err != nil {
+		return nil, err
+	}
 	var rec *Record
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
@@ -108,18 +123,26 @@ func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, 
 		}
 		b.write(" WHERE company_id = ", b.bind(companyID, Int), " AND id = ", b.bind(id, Int))
 		var err error
-		rec, err = returnOne(ctx, tx, &b, res, id)
-		return err
+		if rec, err = returnOne(ctx, tx, &b, res, id); err != nil {
+			return err
+		}
+		if res.CustomFields && len(w.Custom) > 0 {
+			return checkStoredCustomFields(rec)
+		}
+		return nil
 	})
 	if err != nil {
-		return nil, translate(err, "update "+res.Name)
+		return nil, translateFor(err, res, "update "+res.Name)
 	}
 	return rec, nil
 }
 
 // Delete removes a company's record. A record still referenced by others
-// is a conflict, and nothing is removed.
+// is a conflict, and nothing is removed; a read-only resource is invalid.
 func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) error {
+	if err := res.CheckWritable(); err != nil {
+		return err
+	}
 	tag, err := s.pool.Exec(ctx, "DELETE FROM "+ident(res.Table)+" WHERE company_id = $1 AND id = $2", companyID, id)
 	if err != nil {
 		err = translate(err, "delete "+res.Name)
@@ -130,6 +153,34 @@ func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) 
 	}
 	if tag.RowsAffected() == 0 {
 		return recordNotFound(id)
+	}
+	return nil
+}
+
+// checkWrite refuses, before any SQL, a write to a read-only resource,
+// custom fields past the limits of one record (the update's merge is
+// checked again once done) and decimals their column cannot hold without
+// rounding.
+func checkWrite(res *Resource, w Write) error {
+	if err := res.CheckWritable(); err != nil {
+		return err
+	}
+	if err := checkCustomFields(w.CustomSet()); err != nil {
+		return err
+	}
+	var problems []Problem
+	for _, name := range w.columns() {
+		c, _ := res.Column(name)
+		text, isText := w.Values[name].(string)
+		if c.Type != Decimal || !isText {
+			continue
+		}
+		if msg := c.CheckDecimal(text); msg != "" {
+			problems = append(problems, Problem{Field: name, Message: msg})
+		}
+	}
+	if len(problems) > 0 {
+		return InvalidInput(problems)
 	}
 	return nil
 }

@@ -41,6 +41,20 @@ func URL(t testing.TB) string {
 	return shared.database(t).url
 }
 
+// AdminURL returns the postgres:// URL of the server's maintenance
+// database (the one TEST_DATABASE_URL names; postgres on the throwaway
+// cluster), for a test that must act on its own database from outside it:
+// ALTER DATABASE ... ALLOW_CONNECTIONS false, say, which PostgreSQL refuses
+// from a session on that database.
+func AdminURL(t testing.TB) string {
+	t.Helper()
+	s, err := shared.prepare()
+	if err != nil {
+		t.Fatalf("storagetest: no PostgreSQL for the tests: %v%s", err, hint(err))
+	}
+	return s.base.String()
+}
+
 // shared is the test binary's server, prepared by the first test asking.
 var shared = &env{
 	getenv:       os.Getenv,

@@ -283,10 +283,11 @@ func TestCancelAndRetryThroughTheAPI(t *testing.T) {
 	ctx := context.Background()
 	failed := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"jobs:prune","payload":{"date":"2026-11-02"}}`, nil)
 	fid := num(t, failed.body["data"].(map[string]any)["id"])
-	if _, _, err := storage.StartJob(ctx, env.pool, env.compA, fid); err != nil {
+	started, _, err := storage.StartJob(ctx, env.pool, storage.TaskRef{JobRef: storage.JobRef{CompanyID: env.compA, ID: fid}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := storage.FinishJob(ctx, env.pool, env.compA, fid, storage.JobFailed, nil, "it broke"); err != nil {
+	if _, err := storage.FinishJob(ctx, env.pool, storage.Outcome{RunRef: started.Run(), State: storage.JobFailed, Error: "it broke"}); err != nil {
 		t.Fatal(err)
 	}
 	r = env.send(t, http.MethodPost, fmt.Sprintf("/jobs/%d/retry", fid), env.keyA, "", nil)

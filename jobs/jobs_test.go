@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/pix"
 	"github.com/propfin/propfin/storage"
@@ -98,7 +102,7 @@ func flakyKind(maxRetry int, runs *atomic.Int32) *Kind {
 	return Define("test:flaky", Options{MaxRetry: maxRetry}, func(_ context.Context, r *Run, p flakyPayload) (any, error) {
 		n := runs.Add(1)
 		if n <= p.Failures {
-			return nil, storage.Errorf(storage.Unavailable, "run %d failed on purpose", n)
+			return nil, storage.Errorf(storage.Invalid, "run %d failed on purpose", n)
 		}
 		return map[string]any{"run": n, "attempts": r.Job.Attempts}, nil
 	})
@@ -127,6 +131,22 @@ func TestTransientFailureIsRetriedToSuccess(t *testing.T) {
 	res := decodeResult[map[string]int](t, done)
 	if done.State != storage.JobSucceeded || done.Attempts != 3 || res["run"] != 3 || res["attempts"] != 3 {
 		t.Fatalf("state %s attempts %d result %v, want succeeded on the third run", done.State, done.Attempts, res)
+	}
+}
+
+func TestAnOutageSpendsNoRetry(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	k := Define("test:outage", Options{MaxRetry: 1}, func(context.Context, *Run, struct{}) (any, error) {
+		if runs.Add(1) <= 3 {
+			return nil, storage.Errorf(storage.Unavailable, "The database does not answer.")
+		}
+		return "done", nil
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:outage", struct{}{}).ID, storage.JobSucceeded, storage.JobFailed)
+	if done.State != storage.JobSucceeded || done.Attempts != 4 {
+		t.Fatalf("state %s after %d attempts, want succeeded on the 4th: three outages spend none of the 1 retry", done.State, done.Attempts)
 	}
 }
 
@@ -172,7 +192,7 @@ func TestPanickingJobFails(t *testing.T) {
 func blockingKind(started chan<- int64) *Kind {
 	return Define("test:blocking", Options{MaxRetry: -1}, func(ctx context.Context, r *Run, _ struct{}) (any, error) {
 		started <- r.Job.ID
-		_, err := r.Chunks(ctx, 10_000, 10_000, func(context.Context, int) (any, int64, error) {
+		_, err := r.Chunks(ctx, 10_000, 10_000, func(context.Context, pgx.Tx, int) (any, int64, error) {
 			time.Sleep(5 * time.Millisecond)
 			return 1, 1, nil
 		})
@@ -296,7 +316,7 @@ func TestDuplicateDeliveryDoesNothing(t *testing.T) {
 	// the first task was gone from Redis
 	relay := NewRelay(RelayConfig{Pool: p.pool, Redis: p.redisOpt(), Kinds: p.kinds})
 	defer relay.Close()
-	if err := relay.enqueue(context.Background(), storage.PendingJob{CompanyID: p.companyA, ID: job.ID, Kind: "test:flaky", Queue: QueueDefault, Generation: 7}); err != nil {
+	if err := relay.enqueueTask(context.Background(), storage.PendingJob{CompanyID: p.companyA, ID: job.ID, Kind: "test:flaky", Queue: QueueDefault}, "again"); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Second)
@@ -312,7 +332,7 @@ func TestChunksResumeAfterAnInterruption(t *testing.T) {
 	var runs atomic.Int32
 	k := Define("test:chunks", Options{MaxRetry: 3}, func(ctx context.Context, r *Run, _ struct{}) (any, error) {
 		run := runs.Add(1)
-		outs, err := r.Chunks(ctx, 6, 60, func(_ context.Context, i int) (any, int64, error) {
+		outs, err := r.Chunks(ctx, 6, 60, func(_ context.Context, _ pgx.Tx, i int) (any, int64, error) {
 			mu.Lock()
 			calls[i]++
 			mu.Unlock()
@@ -403,5 +423,121 @@ func TestPruneDeletesOldFinishedJobsOnly(t *testing.T) {
 	}
 	if a, b := count(p.companyA), count(p.companyB); a != 3 || b != 4 {
 		t.Errorf("jobs left: A %d (want the recent one, the undated one and the prune itself), B %d (want all 4)", a, b)
+	}
+}
+
+func TestAStaleGenerationRunsNothing(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := newPlatform(t, []*Kind{flakyKind(-1, &runs)}, false)
+	ctx := context.Background()
+	job := p.submit(t, "test:flaky", flakyPayload{})
+	// generation 0 ran and failed; the API asked for a retry (generation 1)
+	started, ok, err := storage.StartJob(ctx, p.pool, storage.TaskRef{JobRef: storage.JobRef{CompanyID: p.companyA, ID: job.ID}})
+	if err != nil || !ok {
+		t.Fatal(err, ok)
+	}
+	if _, err := storage.FinishJob(ctx, p.pool, storage.Outcome{RunRef: started.Run(), State: storage.JobFailed, Error: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.RetryJob(ctx, p.pool, p.companyA, job.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := storage.StartJob(ctx, p.pool, storage.TaskRef{JobRef: started.Run().JobRef, Generation: 0}); err != nil || ok {
+		t.Fatalf("a task of generation 0 started the job at generation 1: %v %v", ok, err)
+	}
+	p.run(t)
+	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
+	if done.State != storage.JobSucceeded || runs.Load() != 1 {
+		t.Fatalf("generation 1: %s after %d runs", done.State, runs.Load())
+	}
+}
+
+func TestALaterRunFencesTheEarlierOne(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t, nil, false)
+	ctx := context.Background()
+	job := p.submit(t, KindJobsPrune, DatePayload{Date: "2026-11-24"})
+	task := storage.TaskRef{JobRef: storage.JobRef{CompanyID: p.companyA, ID: job.ID}}
+	first, _, err := storage.StartJob(ctx, p.pool, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the task was handed back at a shutdown and another worker took it
+	second, _, err := storage.StartJob(ctx, p.pool, task)
+	if err != nil || second.Attempts != first.Attempts+1 {
+		t.Fatal(err, second.Attempts)
+	}
+	for name, write := range map[string]func() (bool, error){
+		"progress": func() (bool, error) {
+			return storage.SetJobProgress(ctx, p.pool, first.Run(), storage.Progress{Done: 1, Total: 2})
+		},
+		"chunk": func() (bool, error) {
+			return storage.RecordJobChunk(ctx, p.pool, first.Run(), 0, json.RawMessage(`1`), storage.Progress{Done: 1, Total: 2})
+		},
+		"finish": func() (bool, error) {
+			return storage.FinishJob(ctx, p.pool, storage.Outcome{RunRef: first.Run(), State: storage.JobSucceeded, Result: json.RawMessage(`"first"`)})
+		},
+	} {
+		if ok, err := write(); err != nil || ok {
+			t.Errorf("the earlier run's %s was written (%v)", name, err)
+		}
+	}
+	if err := storage.RequeueJob(ctx, p.pool, first.Run(), "interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := storage.FinishJob(ctx, p.pool, storage.Outcome{RunRef: second.Run(), State: storage.JobSucceeded, Result: json.RawMessage(`"second"`)}); err != nil || !ok {
+		t.Fatalf("the later run could not finish: %v", err)
+	}
+	got, _ := storage.GetJob(ctx, p.pool, p.companyA, job.ID)
+	if got.State != storage.JobSucceeded || string(got.Result) != `"second"` || got.Progress.Done != 0 {
+		t.Fatalf("job %s result %s progress %+v", got.State, got.Result, got.Progress)
+	}
+}
+
+func TestAnArchivedTaskOfAWaitingJobIsEnqueuedAgain(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	p := newPlatform(t, []*Kind{flakyKind(2, &runs)}, false)
+	ctx := context.Background()
+	relay := NewRelay(RelayConfig{Pool: p.pool, Redis: p.redisOpt(), Kinds: p.kinds, QuietAfter: time.Millisecond})
+	defer relay.Close()
+	inspector := asynq.NewInspector(p.redisOpt())
+	defer inspector.Close()
+	archive := func(id int64) {
+		t.Helper()
+		if err := inspector.ArchiveTask(QueueDefault, storage.JobTaskID(id, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// a job whose worker died on its last attempt: asynq archived its task
+	// while the row still says running
+	lost := p.submit(t, "test:flaky", flakyPayload{})
+	if _, err := relay.RelayOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	archive(lost.ID)
+	if _, _, err := storage.StartJob(ctx, p.pool, storage.TaskRef{JobRef: storage.JobRef{CompanyID: p.companyA, ID: lost.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	// one that has had all the runs its kind allows (1 + 2 retries)
+	spent := p.submit(t, "test:flaky", flakyPayload{})
+	if _, err := relay.RelayOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	archive(spent.ID)
+	if _, err := p.pool.Exec(ctx, `UPDATE jobs SET state = 'running', attempts = 3 WHERE id = $1`, spent.ID); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	if err := relay.sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p.run(t)
+	if done := p.wait(t, lost.ID, storage.JobSucceeded, storage.JobFailed); done.State != storage.JobSucceeded || done.Attempts != 2 {
+		t.Errorf("the lost job: %s after %d attempts, want succeeded on its second", done.State, done.Attempts)
+	}
+	if done := p.wait(t, spent.ID, storage.JobSucceeded, storage.JobFailed); done.State != storage.JobFailed || !strings.Contains(done.Error, "3 attempts") {
+		t.Errorf("the spent job: %s (%q), want failed, given up", done.State, done.Error)
 	}
 }

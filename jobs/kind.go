@@ -45,6 +45,10 @@ type Kind struct {
 	run func(ctx context.Context, r *Run, raw json.RawMessage) (any, error)
 }
 
+// DefaultMaxRetry is how many times a failed run is retried when the kind
+// does not say.
+const DefaultMaxRetry = 5
+
 // Options are a kind's settings; zero values take the defaults.
 type Options struct {
 	Queue    string        // default QueueDefault
@@ -78,7 +82,7 @@ func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 	}
 	switch {
 	case k.MaxRetry == 0:
-		k.MaxRetry = 5
+		k.MaxRetry = DefaultMaxRetry
 	case k.MaxRetry < 0:
 		k.MaxRetry = 0
 	}

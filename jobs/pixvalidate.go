@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/propfin/propfin/pix"
 	"github.com/propfin/propfin/storage"
 )
@@ -114,7 +116,7 @@ func PixValidateKind() *Kind {
 
 func runPixValidate(ctx context.Context, r *Run, p PixValidatePayload) (any, error) {
 	n := (len(p.Payloads) + pixChunk - 1) / pixChunk
-	outputs, err := r.Chunks(ctx, n, int64(len(p.Payloads)), func(_ context.Context, i int) (any, int64, error) {
+	outputs, err := r.Chunks(ctx, n, int64(len(p.Payloads)), func(_ context.Context, _ pgx.Tx, i int) (any, int64, error) {
 		from := i * pixChunk
 		part := p.Payloads[from:min(from+pixChunk, len(p.Payloads))]
 		out := pixChunkOutput{Problems: []PixInvalid{}}

@@ -42,9 +42,10 @@ type RelayConfig struct {
 // wakes it as soon as a submission commits; a sweep enqueues again the
 // jobs that went quiet (Redis lost them, or a relay died midway).
 type Relay struct {
-	cfg    RelayConfig
-	client *asynq.Client
-	ping   redis.UniversalClient
+	cfg       RelayConfig
+	client    *asynq.Client
+	inspector *asynq.Inspector
+	ping      redis.UniversalClient
 	log    *slog.Logger
 	wake   chan struct{}
 }
@@ -63,19 +64,23 @@ func NewRelay(cfg RelayConfig) *Relay {
 	if cfg.QuietAfter <= 0 {
 		cfg.QuietAfter = 2 * time.Minute
 	}
-	return &Relay{cfg: cfg, client: asynq.NewClient(cfg.Redis), ping: cfg.Redis.MakeRedisClient().(redis.UniversalClient),
-		log: cfg.Logger, wake: make(chan struct{}, 1)}
+	return &Relay{cfg: cfg, client: asynq.NewClient(cfg.Redis), inspector: asynq.NewInspector(cfg.Redis),
+		ping: cfg.Redis.MakeRedisClient().(redis.UniversalClient), log: cfg.Logger, wake: make(chan struct{}, 1)}
 }
 
 // Close releases the relay's Redis clients.
-func (r *Relay) Close() error { return errors.Join(r.client.Close(), r.ping.Close()) }
+func (r *Relay) Close() error {
+	return errors.Join(r.client.Close(), r.inspector.Close(), r.ping.Close())
+}
 
 // maxBackoff bounds the pause after failures.
 const maxBackoff = 5 * time.Second
 
 // Run relays until ctx ends.
 func (r *Relay) Run(ctx context.Context) error {
-	go r.listen(ctx)
+	listening := make(chan struct{})
+	go func() { r.listen(ctx); close(listening) }()
+	defer func() { <-listening }()
 	backoff := 50 * time.Millisecond
 	nextSweep := time.Now().Add(r.cfg.QuietAfter / 2)
 	for ctx.Err() == nil {
@@ -99,6 +104,11 @@ func (r *Relay) Run(ctx context.Context) error {
 	return nil
 }
 
+// gather is how long the relay lets submissions gather after the first
+// notification wakes it, so that a stream of them is taken in batches
+// rather than one claim per job.
+const gather = 5 * time.Millisecond
+
 // idle waits for a notification, the poll interval or the end.
 func (r *Relay) idle(ctx context.Context) {
 	t := time.NewTimer(r.cfg.Poll)
@@ -106,6 +116,7 @@ func (r *Relay) idle(ctx context.Context) {
 	select {
 	case <-ctx.Done():
 	case <-r.wake:
+		sleep(ctx, gather)
 	case <-t.C:
 	}
 }
@@ -183,15 +194,52 @@ func (r *Relay) sweep(ctx context.Context) error {
 
 // enqueue hands one job to asynq; a task id already there counts as done.
 func (r *Relay) enqueue(ctx context.Context, j storage.PendingJob) error {
-	payload, err := json.Marshal(taskRef{Company: j.CompanyID, Job: j.ID})
+	taskID := storage.JobTaskID(j.ID, j.Generation)
+	err := r.enqueueTask(ctx, j, taskID)
+	if !errors.Is(err, asynq.ErrTaskIDConflict) {
+		return err
+	}
+	return r.resolveConflict(ctx, j, taskID)
+}
+
+// enqueueTask enqueues job j under taskID.
+func (r *Relay) enqueueTask(ctx context.Context, j storage.PendingJob, taskID string) error {
+	payload, err := json.Marshal(taskRef{Company: j.CompanyID, Job: j.ID, Generation: j.Generation})
 	if err != nil {
 		return err
 	}
-	opts := []asynq.Option{asynq.TaskID(storage.JobTaskID(j.ID, j.Generation)), asynq.Queue(j.Queue)}
+	opts := []asynq.Option{asynq.TaskID(taskID), asynq.Queue(j.Queue)}
 	if k, ok := r.cfg.Kinds.Kind(j.Kind); ok {
 		opts = append(opts, asynq.MaxRetry(k.MaxRetry), asynq.Timeout(k.Timeout))
 	}
 	_, err = r.client.EnqueueContext(ctx, asynq.NewTask(j.Kind, payload), opts...)
+	return err
+}
+
+// resolveConflict handles a task id asynq holds already. A task waiting or
+// running is this job's: nothing to do. An archived one is a task asynq
+// gave up on while the row still waits (its worker killed on the last
+// attempt, or a task of an earlier database with the same id): it is
+// deleted and the job enqueued again, unless the job has had more runs
+// than its kind allows, which ends it failed.
+func (r *Relay) resolveConflict(ctx context.Context, j storage.PendingJob, taskID string) error {
+	info, err := r.inspector.GetTaskInfo(j.Queue, taskID)
+	if err != nil || info.State != asynq.TaskStateArchived {
+		return nil // still there (or gone meanwhile: the sweep looks again)
+	}
+	maxRuns := 1 + DefaultMaxRetry
+	if k, ok := r.cfg.Kinds.Kind(j.Kind); ok {
+		maxRuns = 1 + k.MaxRetry
+	}
+	if j.Attempts >= maxRuns {
+		r.log.Warn("relay: a job's task was given up on after its runs; the job fails", "job", j.ID, "attempts", j.Attempts)
+		return storage.AbandonJob(ctx, r.cfg.Pool, storage.JobRef{CompanyID: j.CompanyID, ID: j.ID},
+			fmt.Sprintf("Its runs kept being interrupted (%d attempts); it was given up.", j.Attempts))
+	}
+	if err := r.inspector.DeleteTask(j.Queue, taskID); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+		return fmt.Errorf("delete archived task %s: %w", taskID, err)
+	}
+	err = r.enqueueTask(ctx, j, taskID)
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return nil
 	}

@@ -8,14 +8,16 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/storage"
 )
 
-// errCanceled stops a job canceled while it runs; the worker then ends the
-// task without error (the job row already says canceled).
-var errCanceled = errors.New("job canceled")
+// errStopped ends a run that is over while it works: its job was
+// canceled, or a later run took it over. The worker ends the task
+// without writing anything.
+var errStopped = errors.New("the run is over: the job was canceled or taken over by a later run")
 
 // permanent marks an error that retrying cannot mend (a bad payload, a
 // rule broken by the data): the job ends failed at once.
@@ -28,6 +30,8 @@ func Permanent(err error) error { return permanent(err) }
 
 // Run is one run of a job, handed to its kind's handler: the job row as it
 // was when the run started, and the means to record progress and chunks.
+// Every write of a run is fenced by its attempt: a run taken over by a
+// later one writes nothing more.
 type Run struct {
 	Job storage.Job
 
@@ -38,33 +42,36 @@ type Run struct {
 // CompanyID is the company the job works for.
 func (r *Run) CompanyID() int64 { return r.Job.CompanyID }
 
-// Pool is the database, for handlers that write their results in
-// transactions of their own.
+// Pool is the database, for handlers that write outside chunks.
 func (r *Run) Pool() *pgxpool.Pool { return r.pool }
 
-// Progress records how much is done; it fails with errCanceled when the
-// job was canceled meanwhile.
+// Progress records how much is done; it fails with errStopped when the
+// run is over.
 func (r *Run) Progress(ctx context.Context, done, total int64) error {
-	running, err := storage.SetJobProgress(ctx, r.pool, r.Job.CompanyID, r.Job.ID, storage.Progress{Done: done, Total: total})
+	running, err := storage.SetJobProgress(ctx, r.pool, r.Job.Run(), storage.Progress{Done: done, Total: total})
 	if err != nil {
 		return err
 	}
 	if !running {
-		return errCanceled
+		return errStopped
 	}
 	return nil
 }
 
-// ChunkFunc does chunk i of a job and returns its output (stored as JSON)
-// and how many units of work the chunk held.
-type ChunkFunc func(ctx context.Context, i int) (output any, units int64, err error)
+// ChunkFunc does chunk i of a job in tx, the transaction that also
+// records the chunk: business rows written in tx commit with the record,
+// or not at all. It returns the chunk's output (stored as JSON) and how
+// many units of work the chunk held. It must be idempotent like any write
+// of a job: unique keys and ON CONFLICT.
+type ChunkFunc func(ctx context.Context, tx pgx.Tx, i int) (output any, units int64, err error)
 
-// Chunks does a job in n chunks, in order, each recorded with the job's
-// progress in one transaction, so that a run interrupted anywhere (a
-// worker killed, a deploy) resumes after its last recorded chunk and no
-// chunk's output is recorded twice. It returns every chunk's output, those
-// of earlier runs included, in chunk order. total is the job's size in
-// units, for progress.
+// Chunks does a job in n chunks, in order, each in one transaction with
+// its record and the job's progress, so that a run interrupted anywhere
+// (a worker killed, a deploy) resumes after its last recorded chunk and no
+// chunk is done twice. It returns every chunk's output, those of earlier
+// runs included, in chunk order. total is the job's size in units, for
+// progress. A chunk function holds one connection (its tx); it should not
+// take another from Pool meanwhile.
 func (r *Run) Chunks(ctx context.Context, n int, total int64, do ChunkFunc) ([]json.RawMessage, error) {
 	outputs := make([]json.RawMessage, n)
 	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
@@ -85,25 +92,42 @@ func (r *Run) Chunks(ctx context.Context, n int, total int64, do ChunkFunc) ([]j
 		if err := r.between(ctx); err != nil {
 			return nil, err
 		}
-		out, u, err := do(ctx, i)
-		if err != nil {
-			return nil, fmt.Errorf("chunk %d: %w", i, err)
-		}
-		enc, err := json.Marshal(out)
-		if err != nil {
-			return nil, fmt.Errorf("chunk %d: encode output: %w", i, err)
-		}
-		units += u
-		running, err := storage.RecordJobChunk(ctx, r.pool, r.Job.CompanyID, r.Job.ID, i, enc, storage.Progress{Done: units, Total: total})
+		out, u, err := r.chunk(ctx, i, units, total, do)
 		if err != nil {
 			return nil, err
 		}
-		if !running {
-			return nil, errCanceled
-		}
-		outputs[i] = enc
+		units += u
+		outputs[i] = out
 	}
 	return outputs, nil
+}
+
+// chunk does and records chunk i in one transaction.
+func (r *Run) chunk(ctx context.Context, i int, before, total int64, do ChunkFunc) (json.RawMessage, int64, error) {
+	var enc json.RawMessage
+	var units int64
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		out, u, err := do(ctx, tx, i)
+		if err != nil {
+			return err
+		}
+		if enc, err = json.Marshal(out); err != nil {
+			return fmt.Errorf("encode output: %w", err)
+		}
+		units = u
+		running, err := storage.RecordJobChunk(ctx, tx, r.Job.Run(), i, enc, storage.Progress{Done: before + u, Total: total})
+		if err != nil {
+			return err
+		}
+		if !running {
+			return errStopped // rolls the chunk's writes back
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	return enc, units, nil
 }
 
 // between is the pause between two chunks, and where a worker shutting

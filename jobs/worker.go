@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -22,8 +23,9 @@ import (
 // taskRef is the whole asynq task payload: which job to run. The job's
 // own payload stays in PostgreSQL.
 type taskRef struct {
-	Company int64 `json:"company"`
-	Job     int64 `json:"job"`
+	Company    int64 `json:"company"`
+	Job        int64 `json:"job"`
+	Generation int   `json:"generation,omitempty"`
 }
 
 // WorkerConfig wires a Worker.
@@ -59,10 +61,20 @@ func RetryDelay(n int) time.Duration {
 // Worker runs jobs: an asynq server whose handlers load the job row, mark
 // it running, do the kind's work and write the outcome.
 type Worker struct {
-	cfg WorkerConfig
-	srv *asynq.Server
-	mux *asynq.ServeMux
-	log *slog.Logger
+	cfg      WorkerConfig
+	srv      *asynq.Server
+	mux      *asynq.ServeMux
+	log      *slog.Logger
+	starts   *batcher[storage.TaskRef, startResult]
+	outcomes *batcher[storage.Outcome, bool]
+	running  sync.WaitGroup // the runs in progress
+}
+
+// startResult is a job marked running, or ok false when it had nothing
+// to run.
+type startResult struct {
+	job storage.Job
+	ok  bool
 }
 
 // NewWorker builds a worker for every kind of cfg.Kinds.
@@ -80,6 +92,8 @@ func NewWorker(cfg WorkerConfig) *Worker {
 		cfg.RetryDelay = RetryDelay
 	}
 	w := &Worker{cfg: cfg, log: cfg.Logger}
+	w.starts = newBatcher(w.startJobs)
+	w.outcomes = newBatcher(w.finishJobs)
 	w.srv = asynq.NewServer(cfg.Redis, asynq.Config{
 		Concurrency:              cfg.Concurrency,
 		Queues:                   QueueWeights,
@@ -89,6 +103,8 @@ func NewWorker(cfg WorkerConfig) *Worker {
 		RetryDelayFunc: func(n int, _ error, _ *asynq.Task) time.Duration {
 			return cfg.RetryDelay(n)
 		},
+		// a database or Redis that does not answer spends no retry
+		IsFailure: func(err error) bool { return !transient(err) },
 		Logger:   asynqLogger{cfg.Logger.With("component", "asynq")},
 		LogLevel: asynq.WarnLevel,
 	})
@@ -104,6 +120,12 @@ func NewWorker(cfg WorkerConfig) *Worker {
 // finish for up to the shutdown timeout; unfinished ones go back to the
 // queue and run again (their rows count the attempt).
 func (w *Worker) Run(ctx context.Context) error {
+	// the batched writes outlive ctx: running jobs record their outcome
+	// during the shutdown
+	writes, stopWrites := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWrites()
+	go w.starts.run(writes)
+	go w.outcomes.run(writes)
 	if err := w.srv.Start(w.mux); err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}
@@ -111,7 +133,47 @@ func (w *Worker) Run(ctx context.Context) error {
 	<-ctx.Done()
 	w.log.Info("worker stopping: finishing running jobs", "timeout", w.cfg.ShutdownTimeout)
 	w.srv.Shutdown()
+	// past the timeout asynq hands the tasks back without waiting for
+	// their runs, which stop at their next chunk and record it
+	w.waitRuns(finishTimeout)
 	return nil
+}
+
+// waitRuns waits for the runs in progress, at most d.
+func (w *Worker) waitRuns(d time.Duration) {
+	done := make(chan struct{})
+	go func() { w.running.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		w.log.Warn("worker stopped with runs still in progress")
+	}
+}
+
+// startJobs marks a batch of jobs running, in one statement.
+func (w *Worker) startJobs(ctx context.Context, tasks []storage.TaskRef) ([]startResult, error) {
+	started, err := storage.StartJobs(ctx, w.cfg.Pool, tasks)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]startResult, len(tasks))
+	for i, t := range tasks {
+		out[i].job, out[i].ok = started[t.JobRef]
+	}
+	return out, nil
+}
+
+// finishJobs records a batch of outcomes, in one statement.
+func (w *Worker) finishJobs(ctx context.Context, outcomes []storage.Outcome) ([]bool, error) {
+	done, err := storage.FinishJobs(ctx, w.cfg.Pool, outcomes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(outcomes))
+	for i, o := range outcomes {
+		out[i] = done[o.RunRef]
+	}
+	return out, nil
 }
 
 // handle runs the job a task names. It is idempotent: a task delivered
@@ -126,11 +188,12 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 	if !ok {
 		return permanent(fmt.Errorf("no kind %q in this worker", t.Type()))
 	}
-	job, ok, err := storage.StartJob(ctx, w.cfg.Pool, ref.Company, ref.Job)
+	start, err := w.starts.do(ctx, storage.TaskRef{JobRef: storage.JobRef{CompanyID: ref.Company, ID: ref.Job}, Generation: ref.Generation})
 	if err != nil {
 		return fmt.Errorf("start job %d: %w", ref.Job, err)
 	}
-	if !ok {
+	job := start.job
+	if !start.ok {
 		w.log.Debug("job has nothing to run", "job", ref.Job, "kind", kind.Name)
 		return nil
 	}
@@ -155,60 +218,85 @@ func (w *Worker) runKind(ctx context.Context, kind *Kind, run *Run) (result any,
 // run's context was cancelled by a shutdown.
 const finishTimeout = 10 * time.Second
 
-// finish writes a run's outcome: succeeded with the result, failed with
-// the error once no retry is left, else queued again with the error.
+// finish writes a run's outcome: succeeded with the result; failed with
+// the error once no retry is left or retrying cannot help; else queued
+// again with the error, for asynq to retry. Every write is fenced by the
+// run's attempt.
 func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result any, runErr error) error {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
-	if errors.Is(runErr, errCanceled) {
-		w.cfg.Metrics.finished(kind.Name, storage.JobCanceled)
+	if errors.Is(runErr, errStopped) {
+		w.stopped(wctx, kind, job)
 		return nil
 	}
 	if runErr == nil {
 		enc, err := json.Marshal(result)
-		if err != nil {
-			runErr = permanent(fmt.Errorf("encode result: %w", err))
-		} else {
-			ok, err := storage.FinishJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, storage.JobSucceeded, enc, "")
-			if err != nil {
-				return fmt.Errorf("record success of job %d: %w", job.ID, err)
-			}
-			if ok {
-				w.cfg.Metrics.finished(kind.Name, storage.JobSucceeded)
-			}
-			return nil
+		if err == nil {
+			return w.record(wctx, kind, storage.Outcome{RunRef: job.Run(), State: storage.JobSucceeded, Result: enc})
 		}
+		runErr = permanent(fmt.Errorf("encode result: %w", err))
 	}
-	message := w.publicMessage(job, runErr)
 	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		// the worker is shutting down: asynq hands the task back
-		if err := storage.RequeueJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, "interrupted by a worker shutdown; it runs again"); err != nil {
+		if err := storage.RequeueJob(wctx, w.cfg.Pool, job.Run(), "interrupted by a worker shutdown; it runs again"); err != nil {
 			w.log.Warn("requeue interrupted job", "job", job.ID, "err", err)
 		}
 		return runErr
 	}
+	message := w.publicMessage(job, runErr)
 	retried, _ := asynq.GetRetryCount(ctx)
 	maxRetry, _ := asynq.GetMaxRetry(ctx)
-	if errors.Is(runErr, asynq.SkipRetry) || retried >= maxRetry {
-		ok, err := storage.FinishJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, storage.JobFailed, nil, message)
-		if err != nil {
-			return fmt.Errorf("record failure of job %d: %w (failure: %w)", job.ID, err, runErr)
-		}
-		if ok {
-			w.cfg.Metrics.finished(kind.Name, storage.JobFailed)
+	if !transient(runErr) && (errors.Is(runErr, asynq.SkipRetry) || retried >= maxRetry) {
+		if err := w.record(wctx, kind, storage.Outcome{RunRef: job.Run(), State: storage.JobFailed, Error: message}); err != nil {
+			return fmt.Errorf("%w (failure: %w)", err, runErr)
 		}
 		return permanent(runErr)
 	}
-	if err := storage.RequeueJob(wctx, w.cfg.Pool, job.CompanyID, job.ID, message); err != nil {
+	if err := storage.RequeueJob(wctx, w.cfg.Pool, job.Run(), message); err != nil {
 		w.log.Warn("record retry of job", "job", job.ID, "err", err)
 	}
 	return runErr
+}
+
+// record writes a run's final outcome; a failure to write it is
+// transient: the task is retried, and the run resumes.
+func (w *Worker) record(ctx context.Context, kind *Kind, o storage.Outcome) error {
+	ok, err := w.outcomes.do(ctx, o)
+	if err != nil {
+		return fmt.Errorf("record %s of job %d: %w", o.State, o.ID, err)
+	}
+	if ok {
+		w.cfg.Metrics.finished(kind.Name, o.State)
+	}
+	return nil
+}
+
+// stopped ends a run that found itself over, counting a cancel as one.
+func (w *Worker) stopped(ctx context.Context, kind *Kind, job storage.Job) {
+	now, err := storage.GetJob(ctx, w.cfg.Pool, job.CompanyID, job.ID)
+	if err == nil && now.State == storage.JobCanceled {
+		w.cfg.Metrics.finished(kind.Name, storage.JobCanceled)
+	}
+	w.log.Info("run stopped", "job", job.ID, "kind", kind.Name, "attempt", job.Attempts, "state", now.State)
+}
+
+// transient says whether err is a database or Redis that did not answer,
+// or a conflict to retry: retrying mends it, and it spends no retry.
+func transient(err error) bool {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false // a run over its timeout counts; a shutdown is handled apart
+	}
+	code := storage.ErrorCode(err)
+	return code == storage.Unavailable || code == storage.Retryable
 }
 
 // publicMessage is what the job row says of a failure: a coded error's
 // message (with its problems), which is written for clients; for anything
 // else only that it failed, the cause going to the log.
 func (w *Worker) publicMessage(job storage.Job, err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "The job ran longer than its timeout."
+	}
 	var coded *storage.Error
 	if errors.As(err, &coded) && coded.Code != storage.Internal {
 		var b strings.Builder
@@ -239,6 +327,8 @@ func (w *Worker) recoverPanics(next asynq.Handler) asynq.Handler {
 // logAndMeasure logs each run with its job id and records its duration.
 func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		w.running.Add(1)
+		defer w.running.Done()
 		start := time.Now()
 		id, _ := asynq.GetTaskID(ctx)
 		retried, _ := asynq.GetRetryCount(ctx)

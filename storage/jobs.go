@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -205,65 +204,155 @@ func GetJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 	return job, nil
 }
 
-// StartJob marks a job running and counts the attempt. ok is false when
-// there is nothing to run: the job is finished, canceled or gone (a task
-// delivered twice, or after a cancel).
-func StartJob(ctx context.Context, q DBTX, companyID, id int64) (job Job, ok bool, err error) {
-	var payload []byte
-	job, err = scanJob(suffixScan{q.QueryRow(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
-			started_at = coalesce(started_at, now()), updated_at = now()
-		WHERE company_id = $1 AND id = $2 AND state IN ('pending', 'queued', 'running')
-		RETURNING `+jobColumns+`, payload`, companyID, id), &payload})
-	job.Payload = payload
-	if err == pgx.ErrNoRows {
-		return Job{}, false, nil
-	}
-	if err != nil {
-		return Job{}, false, translate(err, "start job")
-	}
-	return job, true, nil
+// JobRef names one job.
+type JobRef struct {
+	CompanyID int64
+	ID        int64
 }
 
-// SetJobProgress records how much of a running job is done. running is
-// false when the job is no longer running (it was canceled): the worker
-// stops.
-func SetJobProgress(ctx context.Context, q DBTX, companyID, id int64, p Progress) (running bool, err error) {
-	tag, err := q.Exec(ctx, `UPDATE jobs SET progress = $3, updated_at = now()
-		WHERE company_id = $1 AND id = $2 AND state = 'running'`, companyID, id, p)
+// RunRef names one run of a job: its attempt. Every write of a run is
+// fenced by it, so that a run superseded by a later one (a task handed
+// back at a shutdown, a stale generation) writes nothing.
+type RunRef struct {
+	JobRef
+	Attempt int
+}
+
+// Run is the run a started job is in.
+func (j Job) Run() RunRef {
+	return RunRef{JobRef{j.CompanyID, j.ID}, j.Attempts}
+}
+
+// TaskRef names what an asynq task runs: a job at a generation.
+type TaskRef struct {
+	JobRef
+	Generation int
+}
+
+// StartJob marks a job of a generation running and counts the attempt.
+// ok is false when there is nothing to run: the job is finished, canceled,
+// gone, or at another generation (a task delivered twice, after a cancel,
+// or of a generation an API retry replaced).
+func StartJob(ctx context.Context, q DBTX, t TaskRef) (job Job, ok bool, err error) {
+	started, err := StartJobs(ctx, q, []TaskRef{t})
+	job, ok = started[t.JobRef]
+	return job, ok, err
+}
+
+// StartJobs is StartJob for several tasks in one statement (a worker
+// gathers the starts of its concurrent runs); the jobs not started are
+// absent from the map. Each comes with its payload.
+func StartJobs(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, error) {
+	refs := make([]JobRef, len(tasks))
+	generations := make([]int32, len(tasks))
+	for i, t := range tasks {
+		refs[i], generations[i] = t.JobRef, int32(t.Generation)
+	}
+	companies, ids := refColumns(refs)
+	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
+			started_at = coalesce(started_at, now()), updated_at = now()
+		FROM unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
+		WHERE jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
+			AND jobs.state IN ('pending', 'queued', 'running')
+		RETURNING `+jobColumns+`, payload`, companies, ids, generations)
+	if err != nil {
+		return nil, translate(err, "start jobs")
+	}
+	defer rows.Close()
+	started := make(map[JobRef]Job, len(tasks))
+	for rows.Next() {
+		var payload []byte
+		job, err := scanJob(suffixScan{rows, &payload})
+		if err != nil {
+			return nil, translate(err, "start jobs")
+		}
+		job.Payload = payload
+		started[JobRef{job.CompanyID, job.ID}] = job
+	}
+	return started, translate(rows.Err(), "start jobs")
+}
+
+func refColumns(refs []JobRef) (companies, ids []int64) {
+	companies, ids = make([]int64, len(refs)), make([]int64, len(refs))
+	for i, r := range refs {
+		companies[i], ids[i] = r.CompanyID, r.ID
+	}
+	return companies, ids
+}
+
+// SetJobProgress records how much of a run is done. running is false when
+// the run is over: the job was canceled, or a later run took it over; the
+// run stops.
+func SetJobProgress(ctx context.Context, q DBTX, run RunRef, p Progress) (running bool, err error) {
+	tag, err := q.Exec(ctx, `UPDATE jobs SET progress = $4, updated_at = now()
+		WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'`, run.CompanyID, run.ID, run.Attempt, p)
 	if err != nil {
 		return false, translate(err, "job progress")
 	}
 	return tag.RowsAffected() == 1, nil
 }
 
-// FinishJob writes a running job's final state with its result or error,
-// and drops its chunk outputs, in one statement. ok is false when the job
-// was no longer running (canceled meanwhile, or finished by another
-// delivery): nothing is written.
-func FinishJob(ctx context.Context, q DBTX, companyID, id int64, state string, result json.RawMessage, errText string) (ok bool, err error) {
-	var res []byte
-	if result != nil {
-		res = result
-	}
-	var n int
-	err = q.QueryRow(ctx, `WITH done AS (
-			UPDATE jobs SET state = $3, result = $4, error = nullif($5, ''), finished_at = now(), updated_at = now()
-			WHERE company_id = $1 AND id = $2 AND state = 'running'
-			RETURNING company_id, id),
-		dropped AS (
-			DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id)
-		SELECT count(*) FROM done`, companyID, id, state, res, errText).Scan(&n)
-	if err != nil {
-		return false, translate(err, "finish job")
-	}
-	return n == 1, nil
+// Outcome is the final state of a run to record.
+type Outcome struct {
+	RunRef
+	State  string          // JobSucceeded or JobFailed
+	Result json.RawMessage // nil: none
+	Error  string          // "": none
 }
 
-// RequeueJob puts a running job back to queued after a failed attempt
-// that will be retried, keeping the error for whoever looks.
-func RequeueJob(ctx context.Context, q DBTX, companyID, id int64, errText string) error {
-	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'queued', error = $3, updated_at = now()
-		WHERE company_id = $1 AND id = $2 AND state = 'running'`, companyID, id, errText)
+// FinishJob writes a run's final state with its result or error, and
+// drops the job's chunk outputs. ok is false when the run was over
+// (canceled meanwhile, or taken over by a later run): nothing is written.
+func FinishJob(ctx context.Context, q DBTX, o Outcome) (ok bool, err error) {
+	done, err := FinishJobs(ctx, q, []Outcome{o})
+	return done[o.RunRef], err
+}
+
+// FinishJobs is FinishJob for several runs in one statement (a worker
+// gathers the outcomes of its concurrent runs); it returns the runs
+// written.
+func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]bool, error) {
+	n := len(outcomes)
+	companies, ids, attempts := make([]int64, n), make([]int64, n), make([]int32, n)
+	states, results, errs := make([]string, n), make([]*string, n), make([]string, n)
+	for i, o := range outcomes {
+		companies[i], ids[i], attempts[i] = o.CompanyID, o.ID, int32(o.Attempt)
+		states[i], errs[i] = o.State, o.Error
+		if o.Result != nil {
+			r := string(o.Result)
+			results[i] = &r
+		}
+	}
+	rows, err := q.Query(ctx, `WITH done AS (
+			UPDATE jobs SET state = o.state, result = o.result::json, error = nullif(o.error, ''),
+				finished_at = now(), updated_at = now()
+			FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[])
+				AS o (cid, jid, attempt, state, result, error)
+			WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND jobs.attempts = o.attempt AND jobs.state = 'running'
+			RETURNING jobs.company_id, jobs.id, jobs.attempts),
+		dropped AS (
+			DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id)
+		SELECT company_id, id, attempts FROM done`, companies, ids, attempts, states, results, errs)
+	if err != nil {
+		return nil, translate(err, "finish jobs")
+	}
+	done := make(map[RunRef]bool, n)
+	for rows.Next() {
+		var r RunRef
+		if err := rows.Scan(&r.CompanyID, &r.ID, &r.Attempt); err != nil {
+			return nil, translate(err, "finish jobs")
+		}
+		done[r] = true
+	}
+	return done, translate(rows.Err(), "finish jobs")
+}
+
+// RequeueJob puts a running job back to queued after a run that will be
+// retried, keeping the error for whoever looks; a run that is over writes
+// nothing.
+func RequeueJob(ctx context.Context, q DBTX, run RunRef, errText string) error {
+	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'queued', error = $4, updated_at = now()
+		WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'`, run.CompanyID, run.ID, run.Attempt, errText)
 	return translate(err, "requeue job")
 }
 
@@ -280,26 +369,20 @@ func CancelJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 }
 
 // RetryJob sends a failed job round again as a new generation, from the
-// start: its recorded chunks are dropped.
+// start, and signals the relay.
 func RetryJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
-	job, err := scanJob(q.QueryRow(ctx, `UPDATE jobs SET state = 'pending', generation = generation + 1,
-			error = NULL, result = NULL, progress = '{"done": 0, "total": 0}', queued_at = NULL,
-			started_at = NULL, finished_at = NULL, updated_at = now()
-		WHERE company_id = $1 AND id = $2 AND state = 'failed'
-		RETURNING `+jobColumns, companyID, id))
+	var notified bool
+	job, err := scanJob(suffixScan{q.QueryRow(ctx, `WITH retried AS (
+			UPDATE jobs SET state = 'pending', generation = generation + 1,
+				error = NULL, result = NULL, progress = '{"done": 0, "total": 0}', queued_at = NULL,
+				started_at = NULL, finished_at = NULL, updated_at = now()
+			WHERE company_id = $1 AND id = $2 AND state = 'failed'
+			RETURNING `+jobColumns+`)
+		SELECT retried.*, pg_notify($3, '') IS NULL FROM retried`, companyID, id, JobsChannel), &notified})
 	if err == pgx.ErrNoRows {
 		return Job{}, finishedConflict(ctx, q, companyID, id, "retried")
 	}
-	if err != nil {
-		return Job{}, translate(err, "retry job")
-	}
-	if _, err := q.Exec(ctx, `DELETE FROM job_chunks WHERE company_id = $1 AND job_id = $2`, companyID, id); err != nil {
-		return Job{}, translate(err, "retry job: drop chunks")
-	}
-	if _, err := q.Exec(ctx, `SELECT pg_notify($1, '')`, JobsChannel); err != nil {
-		return Job{}, translate(err, "notify relay")
-	}
-	return job, nil
+	return job, translate(err, "retry job")
 }
 
 // finishedConflict explains why a job cannot be canceled or retried: it
@@ -331,21 +414,21 @@ func JobChunkOutputs(ctx context.Context, q DBTX, companyID, jobID int64) (map[i
 	return out, translate(rows.Err(), "job chunks")
 }
 
-// RecordJobChunk stores one chunk's output with the job's progress, in one
-// statement. running is false when the job is no longer running: nothing
-// is recorded. A chunk recorded already (a duplicate delivery) keeps its
-// first output.
-func RecordJobChunk(ctx context.Context, q DBTX, companyID, jobID int64, chunk int, output json.RawMessage, p Progress) (running bool, err error) {
+// RecordJobChunk stores one chunk's output with the run's progress, in one
+// statement, in q: the transaction that wrote the chunk's business rows,
+// when it wrote some. running is false when the run is over: nothing is
+// recorded, and the caller rolls its transaction back.
+func RecordJobChunk(ctx context.Context, q DBTX, run RunRef, chunk int, output json.RawMessage, p Progress) (running bool, err error) {
 	var n int
 	err = q.QueryRow(ctx, `WITH job AS (
-			UPDATE jobs SET progress = $5, updated_at = now()
-			WHERE company_id = $1 AND id = $2 AND state = 'running'
+			UPDATE jobs SET progress = $6, updated_at = now()
+			WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'
 			RETURNING company_id, id),
 		chunk AS (
 			INSERT INTO job_chunks (company_id, job_id, chunk, output)
-			SELECT company_id, id, $3, $4 FROM job
+			SELECT company_id, id, $4, $5 FROM job
 			ON CONFLICT DO NOTHING)
-		SELECT count(*) FROM job`, companyID, jobID, chunk, string(output), p).Scan(&n)
+		SELECT count(*) FROM job`, run.CompanyID, run.ID, run.Attempt, chunk, string(output), p).Scan(&n)
 	if err != nil {
 		return false, translate(err, "record job chunk")
 	}
@@ -359,9 +442,10 @@ type PendingJob struct {
 	Kind       string
 	Queue      string
 	Generation int
+	Attempts   int
 }
 
-// ClaimPendingJobs marks up to limit pending jobs queued, oldest first,
+// ClaimPendingJobs marks up to limit pending jobs queued, in id order,
 // skipping rows another relay holds, and returns them for the caller to
 // enqueue. It commits at once, so that no row stays locked while Redis is
 // called (a worker would wait on it); the caller puts back those it could
@@ -370,9 +454,9 @@ type PendingJob struct {
 func ClaimPendingJobs(ctx context.Context, q DBTX, limit int) ([]PendingJob, error) {
 	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'queued', queued_at = now(), updated_at = now()
 		FROM (SELECT company_id, id FROM jobs WHERE state = 'pending'
-			ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) AS p
+			ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) AS p
 		WHERE jobs.company_id = p.company_id AND jobs.id = p.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation`, limit)
+		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts`, limit)
 	if err != nil {
 		return nil, translate(err, "claim pending jobs")
 	}
@@ -386,11 +470,11 @@ func UnclaimJobs(ctx context.Context, q DBTX, jobs []PendingJob) error {
 	if len(jobs) == 0 {
 		return nil
 	}
-	companies := make([]int64, len(jobs))
-	ids := make([]int64, len(jobs))
+	refs := make([]JobRef, len(jobs))
 	for i, j := range jobs {
-		companies[i], ids[i] = j.CompanyID, j.ID
+		refs[i] = JobRef{j.CompanyID, j.ID}
 	}
+	companies, ids := refColumns(refs)
 	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'pending', queued_at = NULL, updated_at = now()
 		FROM unnest($1::bigint[], $2::bigint[]) AS u (company_id, id)
 		WHERE jobs.company_id = u.company_id AND jobs.id = u.id AND jobs.state = 'queued'`, companies, ids)
@@ -406,18 +490,27 @@ func QuietJobs(ctx context.Context, q DBTX, quiet time.Duration, limit int) ([]P
 			WHERE state IN ('queued', 'running') AND updated_at < now() - $1::interval
 			ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) AS quiet
 		WHERE jobs.company_id = quiet.company_id AND jobs.id = quiet.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation`, quiet, limit)
+		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts`, quiet, limit)
 	if err != nil {
 		return nil, translate(err, "quiet jobs")
 	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
 }
 
-// OldestPendingJobAge is how long the oldest pending job has waited for
-// the relay (zero when none waits).
+// AbandonJob ends a job whose task asynq gave up on while its row was
+// still queued or running (its runs kept being interrupted, each killing
+// its worker): it fails with errText.
+func AbandonJob(ctx context.Context, q DBTX, ref JobRef, errText string) error {
+	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'failed', error = $3, finished_at = now(), updated_at = now()
+		WHERE company_id = $1 AND id = $2 AND state IN ('queued', 'running')`, ref.CompanyID, ref.ID, errText)
+	return translate(err, "abandon job")
+}
+
+// OldestPendingJobAge is how long the job pending longest has waited for
+// the relay since it became pending (zero when none waits).
 func OldestPendingJobAge(ctx context.Context, q DBTX) (time.Duration, error) {
 	var seconds float64
-	err := q.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8
+	err := q.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(updated_at)), 0)::float8
 		FROM jobs WHERE state = 'pending'`).Scan(&seconds)
 	if err != nil {
 		return 0, translate(err, "oldest pending job")
@@ -455,13 +548,6 @@ func CompanyTimeZones(ctx context.Context, q DBTX) ([]string, error) {
 	}
 	zones, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	return zones, translate(err, "company time zones")
-}
-
-// CompanyTimeZone returns one company's time zone.
-func CompanyTimeZone(ctx context.Context, q DBTX, companyID int64) (string, error) {
-	var zone string
-	err := q.QueryRow(ctx, `SELECT time_zone FROM companies WHERE id = $1`, companyID).Scan(&zone)
-	return zone, translate(err, fmt.Sprintf("company %d", companyID))
 }
 
 // SubmitForZone submits one job of a kind for every company in a time

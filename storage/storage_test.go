@@ -42,6 +42,12 @@ func TestMigrateIsIdempotent(t *testing.T) {
 	}
 }
 
+// acrossCompanies are the indexes of the work done across companies by
+// design, and only there: the outbox relay takes the oldest pending jobs
+// of every company, and sweeps the quiet ones (docs/storage.md). Each is
+// partial, so it holds only the jobs in flight.
+var acrossCompanies = map[string]bool{"jobs_relay_pending": true, "jobs_relay_in_flight": true}
+
 // TestKeysLeadWithCompany checks the schema rule: every primary key and
 // index of a company-owned table starts with company_id.
 func TestKeysLeadWithCompany(t *testing.T) {
@@ -65,7 +71,7 @@ func TestKeysLeadWithCompany(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		if first != "company_id" {
+		if first != "company_id" && !acrossCompanies[index] {
 			t.Errorf("index %s starts with %s, not company_id", index, first)
 		}
 	}

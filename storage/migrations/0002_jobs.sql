@@ -40,9 +40,11 @@ CREATE UNIQUE INDEX jobs_unique_key ON jobs (company_id, kind, unique_key)
     WHERE unique_key IS NOT NULL;
 CREATE UNIQUE INDEX jobs_idempotency_key ON jobs (company_id, idempotency_key)
     WHERE idempotency_key IS NOT NULL;
--- what the relay takes, and what it checks again when it goes quiet
-CREATE INDEX jobs_pending ON jobs (company_id, id) WHERE state = 'pending';
-CREATE INDEX jobs_in_flight ON jobs (company_id, updated_at) WHERE state IN ('queued', 'running');
+-- What the relay takes, oldest first, and what it checks again when it
+-- goes quiet: across companies, the one exception to indexes leading with
+-- company_id (partial, so they hold only the jobs in flight).
+CREATE INDEX jobs_relay_pending ON jobs (id) WHERE state = 'pending';
+CREATE INDEX jobs_relay_in_flight ON jobs (updated_at) WHERE state IN ('queued', 'running');
 -- what housekeeping deletes
 CREATE INDEX jobs_finished ON jobs (company_id, finished_at)
     WHERE state IN ('succeeded', 'failed', 'canceled');

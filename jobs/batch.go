@@ -1,0 +1,84 @@
+package jobs
+
+import (
+	"context"
+)
+
+// maxBatch bounds how many writes one statement carries.
+const maxBatch = 256
+
+// batcher gathers the single-row writes of a worker's concurrent runs into
+// one statement (group commit): each call waits for the statement that
+// carries it, so nothing is acknowledged before it is written. Batches
+// form by themselves: the first waiting call goes at once, and those that
+// arrive while a statement runs go together in the next. Under light load
+// every call is its own statement, with no added wait.
+type batcher[Q, R any] struct {
+	calls chan batchCall[Q, R]
+	write func(ctx context.Context, qs []Q) ([]R, error) // a result per q, in order
+}
+
+type batchCall[Q, R any] struct {
+	q     Q
+	reply chan batchReply[R]
+}
+
+type batchReply[R any] struct {
+	r   R
+	err error
+}
+
+func newBatcher[Q, R any](write func(ctx context.Context, qs []Q) ([]R, error)) *batcher[Q, R] {
+	return &batcher[Q, R]{calls: make(chan batchCall[Q, R]), write: write}
+}
+
+// run writes batches until ctx ends; ctx should outlive every caller.
+func (b *batcher[Q, R]) run(ctx context.Context) {
+	for {
+		var first batchCall[Q, R]
+		select {
+		case <-ctx.Done():
+			return
+		case first = <-b.calls:
+		}
+		batch := []batchCall[Q, R]{first}
+	gather:
+		for len(batch) < maxBatch {
+			select {
+			case c := <-b.calls:
+				batch = append(batch, c)
+			default:
+				break gather
+			}
+		}
+		b.flush(ctx, batch)
+	}
+}
+
+func (b *batcher[Q, R]) flush(ctx context.Context, batch []batchCall[Q, R]) {
+	qs := make([]Q, len(batch))
+	for i, c := range batch {
+		qs[i] = c.q
+	}
+	rs, err := b.write(ctx, qs)
+	for i, c := range batch {
+		var r R
+		if err == nil {
+			r = rs[i]
+		}
+		c.reply <- batchReply[R]{r: r, err: err}
+	}
+}
+
+// do hands q to the next statement and waits for it.
+func (b *batcher[Q, R]) do(ctx context.Context, q Q) (R, error) {
+	reply := make(chan batchReply[R], 1)
+	var zero R
+	select {
+	case b.calls <- batchCall[Q, R]{q: q, reply: reply}:
+	case <-ctx.Done():
+		return zero, ctx.Err()
+	}
+	r := <-reply // the statement runs on the batcher's context; it ends
+	return r.r, r.err
+}

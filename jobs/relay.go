@@ -46,8 +46,8 @@ type Relay struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
 	ping      redis.UniversalClient
-	log    *slog.Logger
-	wake   chan struct{}
+	log       *slog.Logger
+	wake      chan struct{}
 }
 
 // NewRelay builds a relay; Close releases its Redis client.

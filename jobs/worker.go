@@ -105,8 +105,8 @@ func NewWorker(cfg WorkerConfig) *Worker {
 		},
 		// a database or Redis that does not answer spends no retry
 		IsFailure: func(err error) bool { return !transient(err) },
-		Logger:   asynqLogger{cfg.Logger.With("component", "asynq")},
-		LogLevel: asynq.WarnLevel,
+		Logger:    asynqLogger{cfg.Logger.With("component", "asynq")},
+		LogLevel:  asynq.WarnLevel,
 	})
 	w.mux = asynq.NewServeMux()
 	w.mux.Use(w.recoverPanics, w.logAndMeasure)

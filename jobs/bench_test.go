@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"os"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -22,7 +23,7 @@ import (
 
 // benchConcurrency is the worker concurrency of both sides of the
 // end-to-end benchmark.
-const benchConcurrency = 16
+const benchConcurrency = 64
 
 // BenchmarkEndToEnd measures jobs per second through the whole platform
 // (submit through the outbox, relay, a no-op handler, the recorded
@@ -35,17 +36,29 @@ const benchConcurrency = 16
 func BenchmarkEndToEnd(b *testing.B) {
 	for _, submitters := range []int{1, 10, 100} {
 		b.Run(fmt.Sprintf("platform/submitters=%d", submitters), func(b *testing.B) {
-			benchPlatform(b, submitters)
+			benchPlatform(b, submitters, 0)
 		})
 		b.Run(fmt.Sprintf("bare-asynq/submitters=%d", submitters), func(b *testing.B) {
-			benchBareAsynq(b, submitters)
+			benchBareAsynq(b, submitters, 0)
 		})
+	}
+}
+
+// BenchmarkPacedLatency submits at a steady rate below capacity, from 20
+// submitters, and reports the time from submit to done: the latency a
+// client sees when the workers keep up.
+//
+//	go test -run '^$' -bench PacedLatency -benchtime 5000x ./jobs
+func BenchmarkPacedLatency(b *testing.B) {
+	for _, rate := range []int{250, 1000, 1500} {
+		b.Run(fmt.Sprintf("platform/rate=%d", rate), func(b *testing.B) { benchPlatform(b, 20, rate) })
+		b.Run(fmt.Sprintf("bare-asynq/rate=%d", rate), func(b *testing.B) { benchBareAsynq(b, 20, rate) })
 	}
 }
 
 func benchPool(b *testing.B) *pgxpool.Pool {
 	storagetest.NewDB(b)
-	pool, err := pgxpool.New(context.Background(), storagetest.URL(b)+"&pool_max_conns=40")
+	pool, err := pgxpool.New(context.Background(), storagetest.URL(b)+"&pool_max_conns=80")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -53,7 +66,7 @@ func benchPool(b *testing.B) *pgxpool.Pool {
 	return pool
 }
 
-func benchPlatform(b *testing.B, submitters int) {
+func benchPlatform(b *testing.B, submitters, rate int) {
 	pool := benchPool(b)
 	redis := storagetest.NewRedis(b)
 	opt := asynq.RedisClientOpt{Addr: redis.Addr, DB: redis.DB, PoolSize: 40}
@@ -78,7 +91,7 @@ func benchPlatform(b *testing.B, submitters int) {
 
 	b.ResetTimer()
 	start := time.Now()
-	forEachSubmitter(b.N, submitters, func() {
+	forEachSubmitter(b.N, submitters, rate, func() {
 		if _, _, err := kinds.Submit(ctx, pool, company, Submission{Kind: "bench:noop", SubmittedBy: "bench"}); err != nil {
 			b.Error(err)
 		}
@@ -95,6 +108,12 @@ func benchPlatform(b *testing.B, submitters int) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
+	if os.Getenv("STATS") != "" {
+		var commits, rollbacks, upd, ins, del, seq, idx int64
+		pool.QueryRow(ctx, `SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()`).Scan(&commits, &rollbacks)
+		pool.QueryRow(ctx, `SELECT n_tup_upd, n_tup_ins, n_tup_del, seq_scan, idx_scan FROM pg_stat_user_tables WHERE relname = 'jobs'`).Scan(&upd, &ins, &del, &seq, &idx)
+		b.Logf("N=%d commits=%d rollbacks=%d jobs upd=%d ins=%d del=%d seq_scan=%d idx_scan=%d", b.N, commits, rollbacks, upd, ins, del, seq, idx)
+	}
 	rows, err := pool.Query(ctx, `SELECT extract(epoch FROM finished_at - created_at)::float8 FROM jobs`)
 	if err != nil {
 		b.Fatal(err)
@@ -110,7 +129,7 @@ func benchPlatform(b *testing.B, submitters int) {
 	report(b, elapsed, latencies)
 }
 
-func benchBareAsynq(b *testing.B, submitters int) {
+func benchBareAsynq(b *testing.B, submitters, rate int) {
 	redis := storagetest.NewRedis(b)
 	opt := asynq.RedisClientOpt{Addr: redis.Addr, DB: redis.DB, PoolSize: 40}
 	var mu sync.Mutex
@@ -136,7 +155,7 @@ func benchBareAsynq(b *testing.B, submitters int) {
 
 	b.ResetTimer()
 	start := time.Now()
-	forEachSubmitter(b.N, submitters, func() {
+	forEachSubmitter(b.N, submitters, rate, func() {
 		payload := binary.BigEndian.AppendUint64(nil, uint64(time.Now().UnixNano()))
 		if _, err := client.Enqueue(asynq.NewTask("bench:noop", payload)); err != nil {
 			b.Error(err)
@@ -150,15 +169,20 @@ func benchBareAsynq(b *testing.B, submitters int) {
 	report(b, elapsed, latencies)
 }
 
-// forEachSubmitter calls submit n times from submitters goroutines.
-func forEachSubmitter(n, submitters int, submit func()) {
+// forEachSubmitter calls submit n times from submitters goroutines, as
+// fast as they can (rate 0) or at rate calls per second.
+func forEachSubmitter(n, submitters, rate int, submit func()) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	start := time.Now()
 	for range submitters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for next.Add(1) <= int64(n) {
+			for i := next.Add(1); i <= int64(n); i = next.Add(1) {
+				if rate > 0 {
+					time.Sleep(time.Until(start.Add(time.Duration(i) * time.Second / time.Duration(rate))))
+				}
 				submit()
 			}
 		}()

@@ -1,12 +1,12 @@
 package jobs
 
 import (
-	"os"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -60,29 +59,36 @@ func (s *Server) jobsResource() *storage.Resource {
 }
 
 // startJob is POST /jobs: {"kind": ..., "payload": {...}} for the kinds
-// clients may start themselves; any other kind is a 422.
+// clients may start themselves; any other kind is a 422. The body is read
+// like any other: JSON declared, one object, no key given twice.
 func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
-	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	body, err := readBody(w, r, maxBodyBytes)
+	obj, problems, err := readObject(w, r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	var req struct {
-		Kind    string          `json:"kind"`
-		Payload json.RawMessage `json:"payload"`
+	var kind string
+	for _, key := range sortedKeys(obj) {
+		switch key {
+		case "kind":
+			if json.Unmarshal(obj[key], &kind) != nil || kind == "" {
+				problems = append(problems, storage.Problem{Field: "kind", Message: "must be the name of a kind of job"})
+			}
+		case "payload":
+		default:
+			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil || req.Kind == "" {
-		writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "body",
-			Message: `must be {"kind": "...", "payload": {...}}`}}))
+	if _, given := obj["kind"]; !given {
+		problems = append(problems, storage.Problem{Field: "kind", Message: "is required"})
+	}
+	if len(problems) > 0 {
+		writeError(w, r, storage.InvalidInput(problems))
 		return
 	}
-	s.submitJob(w, r, jobs.Submission{Kind: req.Kind, Payload: req.Payload, DirectOnly: true}, body)
+	// the request as the Idempotency-Key compares it: kind and payload
+	body, _ := json.Marshal(map[string]json.RawMessage{"kind": obj["kind"], "payload": obj["payload"]})
+	s.submitJob(w, r, jobs.Submission{Kind: kind, Payload: obj["payload"], DirectOnly: true}, body)
 }
 
 // cancelJob is POST /jobs/{id}/cancel: a job not yet finished ends

@@ -254,7 +254,10 @@ func TestStartJobDirectly(t *testing.T) {
 		"not direct":   {`{"kind":"pix:validate","payload":{"payloads":["x"]}}`, "kind"},
 		"unknown kind": {`{"kind":"nope","payload":{}}`, "kind"},
 		"bad payload":  {`{"kind":"jobs:prune","payload":{"date":"24/11/2026"}}`, "payload.date"},
-		"bad body":     {`{"kind":"jobs:prune","extra":1}`, "body"},
+		"extra field":  {`{"kind":"jobs:prune","extra":1}`, "extra"},
+		"twice":        {`{"kind":"jobs:prune","kind":"jobs:prune","payload":{"date":"2026-11-24"}}`, "kind"},
+		"no kind":      {`{"payload":{}}`, "kind"},
+		"not JSON":     {`{"kind":"jobs:prune"} junk`, "body"},
 	} {
 		r := env.send(t, http.MethodPost, "/jobs", env.keyA, c.body, nil)
 		if r.status != http.StatusUnprocessableEntity || r.problemFields(t)[0] != c.field {

@@ -98,10 +98,7 @@ func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 		if keyed, ok := any(p).(Keyed); ok {
 			key = keyed.UniqueKey()
 		}
-		if len(bytes.TrimSpace(raw)) == 0 {
-			raw = json.RawMessage("{}")
-		}
-		return raw, key, nil // stored as given: it decoded strictly
+		return orEmptyObject(raw), key, nil // stored as given: it decoded strictly
 	}
 	k.run = func(ctx context.Context, r *Run, raw json.RawMessage) (any, error) {
 		p, err := decodePayload[P](raw)
@@ -117,9 +114,7 @@ func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 // an Invalid error naming payload fields.
 func decodePayload[P any](raw json.RawMessage) (P, error) {
 	var p P
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = json.RawMessage("{}")
-	}
+	raw = orEmptyObject(raw)
 	if u, ok := any(&p).(json.Unmarshaler); ok {
 		// the payload type reads itself, strictly (PixValidatePayload)
 		if err := u.UnmarshalJSON(raw); err != nil {
@@ -148,6 +143,14 @@ func decodeStrict(raw []byte, v any) error {
 		return errTrailing
 	}
 	return nil
+}
+
+// orEmptyObject is raw, or {} when there is no payload at all.
+func orEmptyObject(raw json.RawMessage) json.RawMessage {
+	if len(trimJSONSpace(raw)) == 0 {
+		return json.RawMessage("{}")
+	}
+	return raw
 }
 
 // checkPayload applies the payload's own rules, when it has some.

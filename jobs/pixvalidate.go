@@ -173,7 +173,7 @@ func joinPixChunks(total int, outputs []json.RawMessage) (json.RawMessage, error
 // Any other form goes through encoding/json, unknown fields refused.
 func (p *PixValidatePayload) UnmarshalJSON(raw []byte) error {
 	const prefix, suffix = `{"payloads":[`, `]}`
-	trimmed := bytes.TrimSpace(raw)
+	trimmed := trimJSONSpace(raw)
 	if bytes.HasPrefix(trimmed, []byte(prefix)) && bytes.HasSuffix(trimmed, []byte(suffix)) {
 		list, ok := scanStrings(trimmed[len(prefix) : len(trimmed)-len(suffix)])
 		if ok {
@@ -234,6 +234,12 @@ func scanStrings(b []byte) (list []string, ok bool) {
 		}
 		i = skipSpace(b, i+1)
 	}
+}
+
+// trimJSONSpace trims what JSON counts as white space (space, tab, CR,
+// LF), and nothing else.
+func trimJSONSpace(b []byte) []byte {
+	return bytes.TrimRight(b[skipSpace(b, 0):], " \t\r\n")
 }
 
 func skipSpace(b []byte, i int) int {

@@ -40,6 +40,9 @@ func TestPixPayloadScanner(t *testing.T) {
 		`{"other":1,"payloads":["a"]}`,
 		`{ "payloads" : ["a"] }`,
 		`{"payloads":null}`,
+		"\v{\"payloads\":[\"a\"]}",
+		"{\"payloads\":[\"a\"]}\u00a0",
+		"\f{\"payloads\":[\"a\"]}\f",
 		`null`,
 		``,
 	} {
@@ -51,7 +54,8 @@ func TestPixPayloadScanner(t *testing.T) {
 }
 
 func FuzzPixPayloadScanner(f *testing.F) {
-	for _, seed := range []string{`{"payloads":["a","b"]}`, `{"payloads":["\"",  "x\\u0041"]}`, `{"payloads":["a"]}]}`} {
+	for _, seed := range []string{`{"payloads":["a","b"]}`, `{"payloads":["\"",  "x\\u0041"]}`, `{"payloads":["a"]}]}`,
+		"\v{\"payloads\":[\"a\"]}", "{\"payloads\":[\"a\"]}\u00a0"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {

@@ -24,10 +24,16 @@ type DatePayload struct {
 	Date string `json:"date"`
 }
 
-// Check implements Checker.
+// Check implements Checker. A date after tomorrow (in UTC, a day ahead
+// of every company's zone) is refused: its run would take the key of a
+// night that has not come.
 func (p DatePayload) Check() []storage.Problem {
-	if _, err := time.Parse(time.DateOnly, p.Date); err != nil {
+	d, err := time.Parse(time.DateOnly, p.Date)
+	if err != nil {
 		return []storage.Problem{{Field: "payload.date", Message: "must be a date, YYYY-MM-DD"}}
+	}
+	if d.After(time.Now().UTC().AddDate(0, 0, 1)) {
+		return []storage.Problem{{Field: "payload.date", Message: "must not be after tomorrow"}}
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -80,11 +79,13 @@ type Scheduler struct {
 	cfg       SchedulerConfig
 	schedules []parsedSchedule
 	zones     map[string]*time.Location
+	badZones  map[string]bool // warned about once
 	log       *slog.Logger
 }
 
-// NewScheduler checks the schedules: each spec parses and names a kind
-// with a date payload.
+// NewScheduler checks the schedules: each spec parses and names a known
+// kind (whose payload must read a DatePayload; it is checked at each
+// firing).
 func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -92,7 +93,7 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	if cfg.LookBack <= 0 {
 		cfg.LookBack = 24 * time.Hour
 	}
-	s := &Scheduler{cfg: cfg, zones: map[string]*time.Location{}, log: cfg.Logger}
+	s := &Scheduler{cfg: cfg, zones: map[string]*time.Location{}, badZones: map[string]bool{}, log: cfg.Logger}
 	for _, sch := range cfg.Schedules {
 		parsed, err := cron.ParseStandard(sch.Spec)
 		if err != nil {
@@ -167,7 +168,10 @@ func (s *Scheduler) Fire(ctx context.Context, from, to time.Time) error {
 	for _, zone := range zones {
 		loc, err := s.location(zone)
 		if err != nil {
-			s.log.Warn("scheduler: company time zone unknown; using the default", "zone", zone, "err", err)
+			if !s.badZones[zone] {
+				s.badZones[zone] = true
+				s.log.Warn("scheduler: company time zone unknown; its companies run on the default zone's times", "zone", zone, "err", err)
+			}
 			loc, _ = s.location(DefaultTimeZone)
 		}
 		for _, sch := range s.schedules {
@@ -181,19 +185,32 @@ func (s *Scheduler) Fire(ctx context.Context, from, to time.Time) error {
 	return nil
 }
 
-// firingDates lists the distinct local dates on which c fires in (from, to].
+// firingDates lists the distinct local dates on which c fires in (from,
+// to]. The schedule is read on loc's wall clock, so that a firing time in
+// a daylight-saving gap (02:30 on the night clocks jump from 02:00 to
+// 03:00) still fires, just after the gap; a time the clocks pass twice is
+// one date, and dates are what runs are keyed by.
 func firingDates(c cron.Schedule, loc *time.Location, from, to time.Time) []string {
 	var dates []string
 	seen := map[string]bool{}
-	for t := c.Next(from.In(loc)); !t.IsZero() && !t.After(to); t = c.Next(t) {
-		d := t.In(loc).Format(time.DateOnly)
-		if !seen[d] {
+	for t := c.Next(wallClock(from, loc)); !t.IsZero(); t = c.Next(t) {
+		at := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, loc)
+		if at.After(to) {
+			break
+		}
+		if d := t.Format(time.DateOnly); !seen[d] {
 			seen[d] = true
 			dates = append(dates, d)
 		}
 	}
-	sort.Strings(dates)
 	return dates
+}
+
+// wallClock is t as loc's clock shows it, written as a UTC time: a clock
+// with no gaps for cron to step through.
+func wallClock(t time.Time, loc *time.Location) time.Time {
+	l := t.In(loc)
+	return time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, time.UTC)
 }
 
 func (s *Scheduler) submit(ctx context.Context, sch parsedSchedule, zone, date string) error {

@@ -93,6 +93,14 @@ type NewJob struct {
 	RequestHash    []byte
 }
 
+// payload is the job's payload, {} when it has none.
+func (nj NewJob) payload() json.RawMessage {
+	if len(nj.Payload) == 0 {
+		return json.RawMessage("{}")
+	}
+	return nj.Payload
+}
+
 // jobColumns are the columns of a Job but its payload, which only the
 // worker reads (StartJob): a bulk job's payload is megabytes.
 const jobColumns = `company_id, id, kind, queue, state, progress, result, error, attempts,
@@ -120,10 +128,7 @@ func scanJob(row pgx.Row) (Job, error) {
 // or idempotency key is taken, it returns the job that holds it and
 // existed = true; an idempotency key sent with another request is Invalid.
 func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job, existed bool, err error) {
-	payload := nj.Payload
-	if len(payload) == 0 {
-		payload = json.RawMessage("{}")
-	}
+	payload := nj.payload()
 	// one statement inserts and signals the relay (delivered at commit)
 	row := q.QueryRow(ctx, `WITH new AS (
 			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id,
@@ -554,10 +559,7 @@ func CompanyTimeZones(ctx context.Context, q DBTX) ([]string, error) {
 // zone, keyed by uniqueKey, in one statement: a company that has its job
 // for that key already gets no second one. It returns how many were new.
 func SubmitForZone(ctx context.Context, q DBTX, zone string, nj NewJob) (int64, error) {
-	payload := nj.Payload
-	if len(payload) == 0 {
-		payload = json.RawMessage("{}")
-	}
+	payload := nj.payload()
 	var n int64
 	err := q.QueryRow(ctx, `WITH new AS (
 			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by)

@@ -77,6 +77,10 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	// the worker and scheduler stop with the API, however it stops (a
+	// metrics port taken ends it at once)
+	ctx, stopBackground := context.WithCancel(ctx)
+	defer stopBackground()
 	background, err := devBackground(ctx, workerDeps{pool: pool, redis: asynqRedis(rdb),
 		kinds: kinds, cfg: cfg, log: log, metrics: ops.metrics})
 	if err != nil {
@@ -87,6 +91,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	fmt.Fprintf(stdout, "Listening on http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "Dashboard: http://%s%s/\n", ln.Addr(), api.MonitoringPath)
 	serveErr := ops.serve(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), cfg.MetricsAddr, log)
+	stopBackground()
 	return errors.Join(serveErr, background())
 }
 

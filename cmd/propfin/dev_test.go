@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -272,5 +273,37 @@ func TestHelpExitsZero(t *testing.T) {
 		if code := run(context.Background(), args, nil, io.Discard, io.Discard); code != 0 {
 			t.Errorf("%v: exit %d", args, code)
 		}
+	}
+}
+
+// TestDevStopsWhenTheMetricsPortIsTaken: dev ends with an error, its
+// worker and scheduler with it, instead of hanging.
+func TestDevStopsWhenTheMetricsPortIsTaken(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	t.Setenv("DATABASE_URL", "")
+	t.Setenv("REDIS_URL", "")
+	t.Setenv("PROPFIN_METRICS_ADDR", taken.Addr().String())
+	tmp := t.TempDir()
+	for _, dir := range []string{filepath.Dir(tmp), tmp} {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan int, 1)
+	var errOut syncBuffer
+	go func() {
+		done <- run(context.Background(), []string{"dev", "--data-dir", filepath.Join(tmp, "data"), "--addr", "127.0.0.1:0"}, nil, io.Discard, &errOut)
+	}()
+	select {
+	case code := <-done:
+		if code == 0 || !strings.Contains(errOut.String(), "metrics listen") {
+			t.Errorf("exit %d, stderr %q; want a failure naming the metrics listener", code, tail(errOut.String(), 5))
+		}
+	case <-time.After(90 * time.Second):
+		t.Fatal("dev hangs when its metrics port is taken")
 	}
 }

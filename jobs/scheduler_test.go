@@ -1,0 +1,99 @@
+package jobs
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/robfig/cron/v3"
+)
+
+func TestFiringDates(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, spec, zone, from, to string
+		want                       []string
+	}{
+		{"nightly, two nights", "30 3 * * *", "America/Sao_Paulo", "2026-11-23 12:00", "2026-11-25 12:00", []string{"2026-11-24", "2026-11-25"}},
+		{"not yet tonight", "30 3 * * *", "America/Sao_Paulo", "2026-11-24 03:31", "2026-11-24 23:59", nil},
+		{"exactly at the time", "30 3 * * *", "America/Sao_Paulo", "2026-11-24 03:29", "2026-11-24 03:30", []string{"2026-11-24"}},
+		{"in the spring gap (New York)", "30 2 * * *", "America/New_York", "2025-03-08 12:00", "2025-03-10 12:00", []string{"2025-03-09", "2025-03-10"}},
+		{"midnight skipped by the clocks (Santiago)", "0 0 * * *", "America/Santiago", "2025-09-06 12:00", "2025-09-08 12:00", []string{"2025-09-07", "2025-09-08"}},
+		{"the hour passed twice (New York)", "30 1 * * *", "America/New_York", "2025-11-01 12:00", "2025-11-02 12:00", []string{"2025-11-02"}},
+		{"every second across midnight", "@every 1s", "America/Manaus", "2026-11-24 23:59:58", "2026-11-25 00:00:02", []string{"2026-11-24", "2026-11-25"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sched, err := cron.ParseStandard(c.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loc, err := time.LoadLocation(c.zone)
+			if err != nil {
+				t.Fatal(err)
+			}
+			from, to := localTime(t, c.from, loc), localTime(t, c.to, loc)
+			if got := firingDates(sched, loc, from, to); !slices.Equal(got, c.want) {
+				t.Errorf("dates %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func localTime(t *testing.T, s string, loc *time.Location) time.Time {
+	t.Helper()
+	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02 15:04"} {
+		if v, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return v
+		}
+	}
+	t.Fatalf("bad time %q", s)
+	return time.Time{}
+}
+
+func TestSchedulerFiresOncePerCompanyAndDate(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t, nil, false)
+	ctx := context.Background()
+	if _, err := p.pool.Exec(ctx, `UPDATE companies SET time_zone = 'America/Manaus' WHERE id = $1`, p.companyB); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.pool.Exec(ctx, `INSERT INTO companies (name, time_zone) VALUES ('Nowhere', 'Mars/Olympus_Mons')`); err != nil {
+		t.Fatal(err)
+	}
+	sched, err := NewScheduler(SchedulerConfig{Pool: p.pool, Kinds: p.kinds,
+		Schedules: []Schedule{{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 03:30 in Sao Paulo is 06:30 UTC; in Manaus, 07:30 UTC
+	from := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
+	for _, to := range []time.Time{from.Add(time.Hour), from.Add(2 * time.Hour), from.Add(2 * time.Hour)} {
+		if err := sched.Fire(ctx, from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := p.pool.Query(ctx, `SELECT c.name, j.payload->>'date', j.submitted_by FROM jobs j JOIN companies c ON c.id = j.company_id ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var name, date, by string
+		if err := rows.Scan(&name, &date, &by); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, name+" "+date+" "+by)
+	}
+	want := []string{"Company A 2026-11-24 scheduler:jobs-prune", "Company B 2026-11-24 scheduler:jobs-prune",
+		"Nowhere 2026-11-24 scheduler:jobs-prune"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("jobs %q, want %q", got, want)
+	}
+	if _, err := NewScheduler(SchedulerConfig{Pool: p.pool, Kinds: p.kinds, Schedules: []Schedule{{Name: "x", Spec: "61 * * * *", Kind: KindJobsPrune}}}); err == nil {
+		t.Error("a bad spec was accepted")
+	}
+	if _, err := NewScheduler(SchedulerConfig{Pool: p.pool, Kinds: p.kinds, Schedules: []Schedule{{Name: "x", Spec: "@daily", Kind: "nope"}}}); err == nil {
+		t.Error("an unknown kind was accepted")
+	}
+}

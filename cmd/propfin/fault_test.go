@@ -112,7 +112,8 @@ func checkPixResult(t *testing.T, job storage.Job, n int, broken map[int]bool) {
 // counts two attempts and records each payload's result once.
 func TestWorkerKilledMidJobResumes(t *testing.T) {
 	t.Parallel()
-	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=250ms", "PROPFIN_WORKER_CONCURRENCY=2")
+	// two chunks of 5,000, a second apart: the kill lands between them
+	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=1s", "PROPFIN_WORKER_CONCURRENCY=2")
 	company := f.company(t, "Kill Test", jobs.DefaultTimeZone)
 	payloads, broken := fakePayloads(t, 10_000)
 	kinds, err := jobs.Kinds(jobs.KindsConfig{})
@@ -165,9 +166,10 @@ func TestWorkerKilledMidJobResumes(t *testing.T) {
 // job goes back to the queue, and the next worker finishes it.
 func TestWorkerSIGTERMHandsTheJobBack(t *testing.T) {
 	t.Parallel()
+	// six chunks, 700 ms apart: more than the shutdown timeout is left
 	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=700ms", "PROPFIN_WORKER_SHUTDOWN_TIMEOUT=1s")
 	company := f.company(t, "Term Test", jobs.DefaultTimeZone)
-	payloads, broken := fakePayloads(t, 10_000)
+	payloads, broken := fakePayloads(t, 30_000)
 	kinds, _ := jobs.Kinds(jobs.KindsConfig{})
 	sub, _ := jobs.NewPixValidate(payloads)
 	job, _, err := kinds.Submit(context.Background(), f.pool, company, sub)
@@ -200,7 +202,7 @@ func TestWorkerSIGTERMHandsTheJobBack(t *testing.T) {
 	if done.Attempts != 2 {
 		t.Errorf("attempts %d, want 2", done.Attempts)
 	}
-	t.Logf("SIGTERM at %d of 10000 (state %s, %q); the worker exited in %s", atStop.Progress.Done, atStop.State, atStop.Error, stopped.Round(time.Millisecond))
+	t.Logf("SIGTERM at %d of 30000 (state %s, %q); the worker exited in %s", atStop.Progress.Done, atStop.State, atStop.Error, stopped.Round(time.Millisecond))
 }
 
 // TestRedisOutageLosesNoJob stops Redis for 30 s while clients submit

@@ -60,6 +60,49 @@ func (f *faultEnv) job(t *testing.T, companyID, id int64) storage.Job {
 	return job
 }
 
+// pixJob submits a pix:validate job of n payloads for company, and gives
+// the payloads and the indexes of the broken ones.
+func (f *faultEnv) pixJob(t *testing.T, company int64, n int) (storage.Job, []string, map[int]bool) {
+	t.Helper()
+	payloads, broken := fakePayloads(t, n)
+	kinds, err := jobs.Kinds(jobs.KindsConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := jobs.NewPixValidate(payloads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, _, err := kinds.Submit(context.Background(), f.pool, company, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job, payloads, broken
+}
+
+// waitProgress waits until a job has done at least done units.
+func (f *faultEnv) waitProgress(t *testing.T, job storage.Job, done int64) {
+	t.Helper()
+	eventually(t, 60*time.Second, fmt.Sprintf("job %d to do %d", job.ID, done), func() error {
+		if j := f.job(t, job.CompanyID, job.ID); j.Progress.Done < done {
+			return fmt.Errorf("progress %+v, state %s", j.Progress, j.State)
+		}
+		return nil
+	})
+}
+
+// waitFinished waits until a job is finished, and returns it.
+func (f *faultEnv) waitFinished(t *testing.T, job storage.Job, timeout time.Duration) storage.Job {
+	t.Helper()
+	eventually(t, timeout, fmt.Sprintf("job %d to finish", job.ID), func() error {
+		if j := f.job(t, job.CompanyID, job.ID); !j.Finished() {
+			return fmt.Errorf("state %s progress %+v", j.State, j.Progress)
+		}
+		return nil
+	})
+	return f.job(t, job.CompanyID, job.ID)
+}
+
 // fakePayloads makes n PIX payloads, every fifth with a broken CRC, and
 // the indexes of the broken ones.
 func fakePayloads(t *testing.T, n int) ([]string, map[int]bool) {
@@ -115,26 +158,9 @@ func TestWorkerKilledMidJobResumes(t *testing.T) {
 	// two chunks of 5,000, a second apart: the kill lands between them
 	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=1s", "PROPFIN_WORKER_CONCURRENCY=2")
 	company := f.company(t, "Kill Test", jobs.DefaultTimeZone)
-	payloads, broken := fakePayloads(t, 10_000)
-	kinds, err := jobs.Kinds(jobs.KindsConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub, err := jobs.NewPixValidate(payloads)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, _, err := kinds.Submit(context.Background(), f.pool, company, sub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	job, payloads, broken := f.pixJob(t, company, 10_000)
 	first := startProc(t, "worker 1", f.env, "worker")
-	eventually(t, 60*time.Second, "the job to be a third done", func() error {
-		if j := f.job(t, company, job.ID); j.Progress.Done < 3_000 {
-			return fmt.Errorf("progress %+v, state %s", j.Progress, j.State)
-		}
-		return nil
-	})
+	f.waitProgress(t, job, 3_000)
 	first.kill()
 	atKill := f.job(t, company, job.ID)
 	if atKill.State != storage.JobRunning || atKill.Progress.Done >= 10_000 {
@@ -143,13 +169,7 @@ func TestWorkerKilledMidJobResumes(t *testing.T) {
 	startProc(t, "worker 2", f.env, "worker")
 	// asynq hands a task back once its lease (30 s) has expired and its
 	// recoverer (every minute) sees it
-	eventually(t, 4*time.Minute, "the job to finish after the restart", func() error {
-		if j := f.job(t, company, job.ID); !j.Finished() {
-			return fmt.Errorf("state %s progress %+v", j.State, j.Progress)
-		}
-		return nil
-	})
-	done := f.job(t, company, job.ID)
+	done := f.waitFinished(t, job, 4*time.Minute)
 	checkPixResult(t, done, len(payloads), broken)
 	if done.Attempts != 2 {
 		t.Errorf("attempts %d, want 2 (the killed run and the resumed one)", done.Attempts)
@@ -169,20 +189,9 @@ func TestWorkerSIGTERMHandsTheJobBack(t *testing.T) {
 	// six chunks, 700 ms apart: more than the shutdown timeout is left
 	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=700ms", "PROPFIN_WORKER_SHUTDOWN_TIMEOUT=1s")
 	company := f.company(t, "Term Test", jobs.DefaultTimeZone)
-	payloads, broken := fakePayloads(t, 30_000)
-	kinds, _ := jobs.Kinds(jobs.KindsConfig{})
-	sub, _ := jobs.NewPixValidate(payloads)
-	job, _, err := kinds.Submit(context.Background(), f.pool, company, sub)
-	if err != nil {
-		t.Fatal(err)
-	}
+	job, payloads, broken := f.pixJob(t, company, 30_000)
 	first := startProc(t, "worker 1", f.env, "worker")
-	eventually(t, 60*time.Second, "the job to start", func() error {
-		if j := f.job(t, company, job.ID); j.Progress.Done < 2_000 {
-			return fmt.Errorf("progress %+v", j.Progress)
-		}
-		return nil
-	})
+	f.waitProgress(t, job, 2_000)
 	start := time.Now()
 	first.stop(t, 15*time.Second)
 	stopped := time.Since(start)
@@ -191,13 +200,7 @@ func TestWorkerSIGTERMHandsTheJobBack(t *testing.T) {
 		t.Fatalf("the job finished during the shutdown; it should have been handed back")
 	}
 	startProc(t, "worker 2", f.env, "worker")
-	eventually(t, 2*time.Minute, "the job to finish", func() error {
-		if j := f.job(t, company, job.ID); !j.Finished() {
-			return fmt.Errorf("state %s progress %+v", j.State, j.Progress)
-		}
-		return nil
-	})
-	done := f.job(t, company, job.ID)
+	done := f.waitFinished(t, job, 2*time.Minute)
 	checkPixResult(t, done, len(payloads), broken)
 	if done.Attempts != 2 {
 		t.Errorf("attempts %d, want 2", done.Attempts)

@@ -32,20 +32,12 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if cfg.DatabaseURL == "" || cfg.RedisURL == "" {
-		return errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
+	pool, rdb, closeServers, err := openServers(ctx, cfg, 0)
+	if err != nil {
+		return err
 	}
+	defer closeServers()
 	log := newLogger(cfg.LogFormat, stderr)
-	pool, err := storage.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	rdb, err := openRedis(ctx, cfg.RedisURL)
-	if err != nil {
-		return err
-	}
-	defer rdb.Close()
 	ops := newOperations(cfg, pool, rdb, log)
 	defer ops.close()
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -57,6 +49,25 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 		log.Info("PROPFIN_ADMIN_TOKEN is not set: no queue dashboard, and no /metrics on the API")
 	}
 	return ops.serve(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), cfg.MetricsAddr, log)
+}
+
+// openServers opens what a long-running process works on: the database
+// pool, holding at least conns connections, and Redis; closeAll releases
+// both.
+func openServers(ctx context.Context, cfg config, conns int) (*pgxpool.Pool, *redis.Client, func(), error) {
+	if cfg.DatabaseURL == "" || cfg.RedisURL == "" {
+		return nil, nil, nil, errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
+	}
+	pool, err := storage.OpenSized(ctx, cfg.DatabaseURL, conns)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rdb, err := openRedis(ctx, cfg.RedisURL)
+	if err != nil {
+		pool.Close()
+		return nil, nil, nil, err
+	}
+	return pool, rdb, func() { rdb.Close(); pool.Close() }, nil
 }
 
 func openRedis(ctx context.Context, url string) (*redis.Client, error) {

@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/propfin/propfin/jobs"
-	"github.com/propfin/propfin/storage"
 )
 
 // runWorker is `propfin worker`: an asynq server running jobs, and the
@@ -29,20 +28,12 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if cfg.DatabaseURL == "" || cfg.RedisURL == "" {
-		return errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
+	pool, rdb, closeServers, err := openServers(ctx, cfg, workerConns(cfg))
+	if err != nil {
+		return err
 	}
+	defer closeServers()
 	log := newLogger(cfg.LogFormat, stderr)
-	pool, err := storage.OpenSized(ctx, cfg.DatabaseURL, workerConns(cfg))
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	rdb, err := openRedis(ctx, cfg.RedisURL)
-	if err != nil {
-		return err
-	}
-	defer rdb.Close()
 	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
 	if err != nil {
 		return err

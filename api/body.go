@@ -82,6 +82,9 @@ func withProblems(err error, problems []storage.Problem) error {
 
 // readBody reads a request body of at most limit bytes.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		return nil, storage.Errorf(storage.UnsupportedMediaType, "The body must not be encoded (Content-Encoding %q is not read).", enc)
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {

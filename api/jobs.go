@@ -26,10 +26,11 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request, sub jobs.Subm
 	p := principalOf(r.Context())
 	sub.SubmittedBy = "api_key:" + strconv.FormatInt(p.KeyID, 10)
 	sub.UserID = p.UserID
-	if key := r.Header.Get("Idempotency-Key"); key != "" {
-		if len(key) > maxIdempotencyKey || !printableASCII(key) {
+	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
+		key := keys[0]
+		if len(keys) > 1 || key == "" || len(key) > maxIdempotencyKey || !printableASCII(key) {
 			writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "Idempotency-Key",
-				Message: "must be printable ASCII of at most 255 characters"}}))
+				Message: "must be one header of printable ASCII, 1 to 255 characters"}}))
 			return
 		}
 		sum := sha256.Sum256(append([]byte(r.Method+" "+r.URL.Path+"\n"), body...))

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -216,9 +217,57 @@ func TestPixValidateRefusesBadBodies(t *testing.T) {
 			t.Errorf("%s: %d %s", name, r.status, r.raw)
 		}
 	}
+	for name, c := range map[string]struct {
+		body, field string
+		header      map[string]string
+		status      int
+	}{
+		"key twice":       {`{"payloads":["a"],"payloads":["b"]}`, "payloads", nil, 422},
+		"a null":          {`{"payloads":["a",null]}`, "payloads.1", nil, 422},
+		"a null line":     {"\"a\"\nnull\n", "line 2", map[string]string{"Content-Type": "application/x-ndjson"}, 422},
+		"not UTF-8":       {"{\"payloads\":[\"\xff\"]}", "body", nil, 422},
+		"gzip":            {`{"payloads":["a"]}`, "", map[string]string{"Content-Encoding": "gzip"}, 415},
+		"form":            {`payloads=a`, "", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415},
+		"idempotency x 2": {pixBody(t, 101), "Idempotency-Key", nil, 422},
+	} {
+		var r response
+		if name == "idempotency x 2" {
+			r = env.sendValues(t, http.MethodPost, "/pix/validate", env.keyA, c.body, "Idempotency-Key", "k1", "k2")
+		} else {
+			r = env.send(t, http.MethodPost, "/pix/validate", env.keyA, c.body, c.header)
+		}
+		if r.status != c.status || (c.field != "" && !slices.Contains(r.problemFields(t), c.field)) {
+			t.Errorf("%s: %d %s", name, r.status, r.raw)
+		}
+	}
 	if n, _ := jobCount(t, env); n != 0 {
 		t.Errorf("refused bodies made %d jobs", n)
 	}
+}
+
+// sendValues is send with one header given several values.
+func (e *testEnv) sendValues(t *testing.T, method, path, key, body, header string, values ...string) response {
+	t.Helper()
+	req, err := http.NewRequest(method, e.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	for _, v := range values {
+		req.Header.Add(header, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := response{status: res.StatusCode, header: res.Header, raw: string(raw)}
+	if err := json.Unmarshal(raw, &r.body); err != nil {
+		t.Fatalf("%s %s: %v\n%s", method, path, err, raw)
+	}
+	return r
 }
 
 func TestIdempotencyKeyReturnsTheFirstJob(t *testing.T) {
@@ -254,6 +303,9 @@ func TestStartJobDirectly(t *testing.T) {
 		"not direct":   {`{"kind":"pix:validate","payload":{"payloads":["x"]}}`, "kind"},
 		"unknown kind": {`{"kind":"nope","payload":{}}`, "kind"},
 		"bad payload":  {`{"kind":"jobs:prune","payload":{"date":"24/11/2026"}}`, "payload.date"},
+		"a number":     {`{"kind":"jobs:prune","payload":{"date":20261124}}`, "payload.date"},
+		"year 0":       {`{"kind":"jobs:prune","payload":{"date":"0000-01-01"}}`, "payload.date"},
+		"future":       {`{"kind":"jobs:prune","payload":{"date":"2999-01-01"}}`, "payload.date"},
 		"extra field":  {`{"kind":"jobs:prune","extra":1}`, "extra"},
 		"twice":        {`{"kind":"jobs:prune","kind":"jobs:prune","payload":{"date":"2026-11-24"}}`, "kind"},
 		"no kind":      {`{"payload":{}}`, "kind"},

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
@@ -32,6 +34,10 @@ func (s *Server) validatePix(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, maxPixBody)
 	if err != nil {
 		writeError(w, r, err)
+		return
+	}
+	if !utf8.Valid(body) {
+		writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be valid UTF-8"}}))
 		return
 	}
 	payloads, err := pixPayloads(ndjson, body)
@@ -66,12 +72,7 @@ func pixPayloads(ndjson bool, body []byte) ([]string, error) {
 	if ndjson {
 		payloads, err = ndjsonStrings(body)
 	} else {
-		var req jobs.PixValidatePayload
-		if req.UnmarshalJSON(body) != nil {
-			err = storage.InvalidInput([]storage.Problem{{Field: "body",
-				Message: `must be {"payloads": ["...", ...]}, or NDJSON with Content-Type application/x-ndjson`}})
-		}
-		payloads = req.Payloads
+		payloads, err = jsonPixPayloads(body)
 	}
 	if err != nil {
 		return nil, err
@@ -84,6 +85,25 @@ func pixPayloads(ndjson bool, body []byte) ([]string, error) {
 			Message: fmt.Sprintf("holds %d payloads; at most %d", len(payloads), jobs.MaxPixPayloads)}})
 	}
 	return payloads, nil
+}
+
+// jsonPixPayloads reads {"payloads": [...]}: a key given twice or an entry
+// that is not a string is named.
+func jsonPixPayloads(body []byte) ([]string, error) {
+	var req jobs.PixValidatePayload
+	err := req.UnmarshalJSON(body)
+	var coded *storage.Error
+	switch {
+	case errors.As(err, &coded):
+		return nil, withProblems(err, duplicateKeys(body))
+	case err != nil:
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "body",
+			Message: `must be {"payloads": ["...", ...]}, or NDJSON with Content-Type application/x-ndjson`}})
+	}
+	if problems := duplicateKeys(body); len(problems) > 0 {
+		return nil, storage.InvalidInput(problems)
+	}
+	return req.Payloads, nil
 }
 
 // ndjsonStrings reads one JSON string per line; blank lines are skipped.
@@ -100,7 +120,7 @@ func ndjsonStrings(body []byte) ([]string, error) {
 			continue
 		}
 		var s string
-		if err := json.Unmarshal(text, &s); err != nil {
+		if err := json.Unmarshal(text, &s); err != nil || text[0] != '"' {
 			return nil, storage.InvalidInput([]storage.Problem{{Field: "line " + strconv.Itoa(line),
 				Message: "must be a JSON string"}})
 		}

@@ -115,17 +115,31 @@ func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 func decodePayload[P any](raw json.RawMessage) (P, error) {
 	var p P
 	raw = orEmptyObject(raw)
+	var err error
 	if u, ok := any(&p).(json.Unmarshaler); ok {
-		// the payload type reads itself, strictly (PixValidatePayload)
-		if err := u.UnmarshalJSON(raw); err != nil {
-			return p, storage.InvalidInput([]storage.Problem{{Field: "payload", Message: payloadMessage(err)}})
-		}
-		return p, checkPayload(p)
+		err = u.UnmarshalJSON(raw) // the payload type reads itself, strictly (PixValidatePayload)
+	} else {
+		err = decodeStrict(raw, &p)
 	}
-	if err := decodeStrict(raw, &p); err != nil {
-		return p, storage.InvalidInput([]storage.Problem{{Field: "payload", Message: payloadMessage(err)}})
+	if err != nil {
+		return p, payloadError(err)
 	}
 	return p, checkPayload(p)
+}
+
+// payloadError is a payload that does not decode, as a 422: a coded error
+// as it is, a field of the wrong type named (payload.date), anything else
+// on the payload.
+func payloadError(err error) error {
+	var coded *storage.Error
+	if errors.As(err, &coded) {
+		return err
+	}
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return storage.InvalidInput([]storage.Problem{{Field: "payload." + typeErr.Field, Message: "has the wrong type (" + typeErr.Value + ")"}})
+	}
+	return storage.InvalidInput([]storage.Problem{{Field: "payload", Message: payloadMessage(err)}})
 }
 
 // errTrailing is JSON after the payload's one value.
@@ -170,13 +184,10 @@ func checkPayload[P any](p P) error {
 // payloadMessage says what is wrong with a payload that does not decode,
 // without the Go type names of encoding/json's messages.
 func payloadMessage(err error) string {
-	var typeErr *json.UnmarshalTypeError
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.Is(err, errTrailing):
 		return "must be one JSON value"
-	case errors.As(err, &typeErr) && typeErr.Field != "":
-		return fmt.Sprintf("%s has the wrong type (%s)", typeErr.Field, typeErr.Value)
 	case errors.As(err, &syntaxErr):
 		return "is not valid JSON"
 	}

@@ -64,6 +64,7 @@ type QueueCollector struct {
 	log       *slog.Logger
 	size      *prometheus.Desc
 	oldest    *prometheus.Desc
+	redisUp   *prometheus.Desc
 }
 
 // NewQueueCollector builds the collector; register it on a registry.
@@ -76,6 +77,8 @@ func NewQueueCollector(redis asynq.RedisConnOpt, pool *pgxpool.Pool, log *slog.L
 			[]string{"queue", "state"}, nil),
 		oldest: prometheus.NewDesc("propfin_outbox_oldest_pending_seconds",
 			"Age of the oldest job row not yet handed to Redis (0 when none waits).", nil, nil),
+		redisUp: prometheus.NewDesc("propfin_redis_up",
+			"1 when Redis answered this scrape, 0 when it did not (the queue sizes are then missing).", nil, nil),
 	}
 }
 
@@ -83,6 +86,7 @@ func NewQueueCollector(redis asynq.RedisConnOpt, pool *pgxpool.Pool, log *slog.L
 func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.size
 	ch <- c.oldest
+	ch <- c.redisUp
 }
 
 // Collect implements prometheus.Collector.
@@ -102,6 +106,11 @@ func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 // held a task is all zeros. Nothing is reported while Redis is down.
 func (c *QueueCollector) collectQueues(ch chan<- prometheus.Metric) {
 	known, err := c.inspector.Queues()
+	up := 1.0
+	if err != nil {
+		up = 0
+	}
+	ch <- prometheus.MustNewConstMetric(c.redisUp, prometheus.GaugeValue, up)
 	if err != nil {
 		c.log.Warn("metrics: queues", "err", err)
 		return

@@ -193,7 +193,9 @@ func joinPixChunks(total int, outputs []json.RawMessage) (json.RawMessage, error
 // scanner of its own when the object has exactly that form (as the API
 // writes it): encoding/json's reflection costs more than validating the
 // payloads themselves, and a job of 100,000 reads its list once per run.
-// Any other form goes through encoding/json, unknown fields refused.
+// Any other form goes through encoding/json, unknown fields refused; an
+// entry that is not a string (null included) is an Invalid error naming
+// it (payloads.N).
 func (p *PixValidatePayload) UnmarshalJSON(raw []byte) error {
 	const prefix, suffix = `{"payloads":[`, `]}`
 	trimmed := trimJSONSpace(raw)
@@ -204,12 +206,25 @@ func (p *PixValidatePayload) UnmarshalJSON(raw []byte) error {
 			return nil
 		}
 	}
-	type plain PixValidatePayload // without this method
-	var v plain
+	var v struct {
+		Payloads []json.RawMessage `json:"payloads"`
+	}
 	if err := decodeStrict(raw, &v); err != nil {
 		return err
 	}
-	*p = PixValidatePayload(v)
+	p.Payloads = nil
+	var problems []storage.Problem
+	for i, entry := range v.Payloads {
+		var s string
+		if entry[0] != '"' || json.Unmarshal(entry, &s) != nil {
+			problems = append(problems, storage.Problem{Field: fmt.Sprintf("payloads.%d", i), Message: "must be a string"})
+			continue
+		}
+		p.Payloads = append(p.Payloads, s)
+	}
+	if len(problems) > 0 {
+		return storage.InvalidInput(problems)
+	}
 	return nil
 }
 

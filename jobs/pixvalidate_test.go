@@ -2,15 +2,16 @@ package jobs
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // plainPixPayload is PixValidatePayload read by encoding/json alone: what
-// its own scanner must agree with.
+// its own scanner must agree with. A null entry is refused.
 type plainPixPayload struct {
-	Payloads []string `json:"payloads"`
+	Payloads []*string `json:"payloads"`
 }
 
 func decodeBoth(raw []byte) (fast, std []string, fastErr, stdErr error) {
@@ -18,7 +19,14 @@ func decodeBoth(raw []byte) (fast, std []string, fastErr, stdErr error) {
 	fastErr = f.UnmarshalJSON(raw)
 	var s plainPixPayload
 	stdErr = decodeStrict(raw, &s)
-	return f.Payloads, s.Payloads, fastErr, stdErr
+	for _, p := range s.Payloads {
+		if p == nil {
+			stdErr = errors.New("a null entry")
+			break
+		}
+		std = append(std, *p)
+	}
+	return f.Payloads, std, fastErr, stdErr
 }
 
 func TestPixPayloadScanner(t *testing.T) {
@@ -40,6 +48,9 @@ func TestPixPayloadScanner(t *testing.T) {
 		`{"other":1,"payloads":["a"]}`,
 		`{ "payloads" : ["a"] }`,
 		`{"payloads":null}`,
+		`{"payloads":[null]}`,
+		`{"payloads":["a",null]}`,
+		`{"payloads":["x"],"payloads":["y"]}`,
 		"\v{\"payloads\":[\"a\"]}",
 		"{\"payloads\":[\"a\"]}\u00a0",
 		"\f{\"payloads\":[\"a\"]}\f",

@@ -19,7 +19,9 @@ const pruneBatch = 1_000
 
 // DatePayload is the payload of the work done once per company and date
 // (the nightly runs): the date in the company's time zone, which is also
-// the job's unique key.
+// the job's unique key. It names the run: work that depends on the date
+// reads it (a readjustment due on it); jobs:prune does not (it always
+// removes what is older than the retention when it runs).
 type DatePayload struct {
 	Date string `json:"date"`
 }
@@ -29,8 +31,8 @@ type DatePayload struct {
 // night that has not come.
 func (p DatePayload) Check() []storage.Problem {
 	d, err := time.Parse(time.DateOnly, p.Date)
-	if err != nil {
-		return []storage.Problem{{Field: "payload.date", Message: "must be a date, YYYY-MM-DD"}}
+	if err != nil || d.Year() < 2000 {
+		return []storage.Problem{{Field: "payload.date", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"}}
 	}
 	if d.After(time.Now().UTC().AddDate(0, 0, 1)) {
 		return []storage.Problem{{Field: "payload.date", Message: "must not be after tomorrow"}}

@@ -91,7 +91,7 @@ func (r *Relay) Run(ctx context.Context) error {
 		}
 		switch {
 		case err != nil && ctx.Err() == nil:
-			r.log.Warn("relay: jobs wait in PostgreSQL", "err", err, "retry_in", backoff)
+			r.log.Warn("relay: jobs wait in PostgreSQL", "err", err, "retry_in", backoff.String())
 			sleep(ctx, backoff)
 			backoff = min(backoff*2, maxBackoff)
 		case n == r.cfg.Batch:
@@ -255,7 +255,7 @@ func (r *Relay) listen(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		r.log.Warn("relay: listen", "err", err, "retry_in", backoff)
+		r.log.Warn("relay: listen", "err", err, "retry_in", backoff.String())
 		sleep(ctx, backoff)
 		backoff = min(backoff*2, maxBackoff)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
@@ -40,18 +39,41 @@ func (s Schedule) EnvName() string {
 }
 
 // ApplyEnv returns the schedules with their specs overridden from the
-// environment, without those turned off.
-func ApplyEnv(schedules []Schedule) []Schedule {
+// environment (env is os.Environ's form), without those turned off
+// ("off", in any case). A PROPFIN_SCHEDULE_ variable that names no
+// schedule is an error: a misspelt name would otherwise leave a schedule
+// as it was without a word.
+func ApplyEnv(schedules []Schedule, env []string) ([]Schedule, error) {
+	given := map[string]string{}
+	for _, kv := range env {
+		if name, value, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(name, "PROPFIN_SCHEDULE_") {
+			given[name] = strings.TrimSpace(value)
+		}
+	}
 	out := make([]Schedule, 0, len(schedules))
 	for _, s := range schedules {
-		if v := strings.TrimSpace(os.Getenv(s.EnvName())); v != "" {
-			s.Spec = v
+		if v, ok := given[s.EnvName()]; ok {
+			delete(given, s.EnvName())
+			if v != "" {
+				s.Spec = v
+			}
 		}
-		if s.Spec != "off" {
+		if !strings.EqualFold(s.Spec, "off") {
 			out = append(out, s)
 		}
 	}
-	return out
+	for name := range given {
+		return nil, fmt.Errorf("%s names no schedule (the schedules: %s)", name, scheduleVars(schedules))
+	}
+	return out, nil
+}
+
+func scheduleVars(schedules []Schedule) string {
+	names := make([]string, len(schedules))
+	for i, s := range schedules {
+		names[i] = s.EnvName()
+	}
+	return strings.Join(names, ", ")
 }
 
 // parsedSchedule is a schedule with its cron parsed.
@@ -95,7 +117,7 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	}
 	s := &Scheduler{cfg: cfg, zones: map[string]*time.Location{}, badZones: map[string]bool{}, log: cfg.Logger}
 	for _, sch := range cfg.Schedules {
-		parsed, err := cron.ParseStandard(sch.Spec)
+		parsed, err := parseSpec(sch.Spec)
 		if err != nil {
 			return nil, fmt.Errorf("schedule %s (%s=%q): %w", sch.Name, sch.EnvName(), sch.Spec, err)
 		}
@@ -106,6 +128,23 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 		s.schedules = append(s.schedules, parsedSchedule{Schedule: sch, cron: parsed, kind: kind})
 	}
 	return s, nil
+}
+
+// parseSpec reads a cron spec. A time zone in it (CRON_TZ=, TZ=) is
+// refused, since every company runs in its own; so is a spec that never
+// fires (30 February).
+func parseSpec(spec string) (cron.Schedule, error) {
+	if strings.Contains(spec, "TZ=") {
+		return nil, fmt.Errorf("a schedule runs in each company's time zone; the spec cannot name one")
+	}
+	parsed, err := cron.ParseStandard(spec)
+	if err != nil {
+		return nil, err
+	}
+	if parsed.Next(time.Now()).IsZero() {
+		return nil, fmt.Errorf("the spec never fires")
+	}
+	return parsed, nil
 }
 
 // Next lists the next n times a schedule fires in loc, after from.

@@ -97,3 +97,35 @@ func TestSchedulerFiresOncePerCompanyAndDate(t *testing.T) {
 		t.Error("an unknown kind was accepted")
 	}
 }
+
+func TestScheduleOverrides(t *testing.T) {
+	t.Parallel()
+	base := []Schedule{{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune}, {Name: "other", Spec: "@daily", Kind: KindJobsPrune}}
+	for _, c := range []struct {
+		name    string
+		env     []string
+		want    []string // specs in force
+		wantErr bool
+	}{
+		{"none", nil, []string{"30 3 * * *", "@daily"}, false},
+		{"override", []string{"PROPFIN_SCHEDULE_JOBS_PRUNE=0 4 * * *"}, []string{"0 4 * * *", "@daily"}, false},
+		{"off", []string{"PROPFIN_SCHEDULE_OTHER=off"}, []string{"30 3 * * *"}, false},
+		{"OFF", []string{"PROPFIN_SCHEDULE_OTHER=OFF"}, []string{"30 3 * * *"}, false},
+		{"empty keeps the default", []string{"PROPFIN_SCHEDULE_OTHER="}, []string{"30 3 * * *", "@daily"}, false},
+		{"a misspelt name", []string{"PROPFIN_SCHEDULE_JOB_PRUNE=0 4 * * *"}, nil, true},
+	} {
+		got, err := ApplyEnv(base, c.env)
+		var specs []string
+		for _, s := range got {
+			specs = append(specs, s.Spec)
+		}
+		if (err != nil) != c.wantErr || !slices.Equal(specs, c.want) {
+			t.Errorf("%s: %v (%v), want %v (error %v)", c.name, specs, err, c.want, c.wantErr)
+		}
+	}
+	for _, spec := range []string{"0 4 30 2 *", "CRON_TZ=UTC 0 4 * * *", "TZ=UTC 0 4 * * *", "61 * * * *", "nope"} {
+		if _, err := parseSpec(spec); err == nil {
+			t.Errorf("spec %q was accepted", spec)
+		}
+	}
+}

@@ -131,7 +131,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	w.log.Info("worker started", "concurrency", w.cfg.Concurrency, "kinds", strings.Join(w.cfg.Kinds.Names(), ","))
 	<-ctx.Done()
-	w.log.Info("worker stopping: finishing running jobs", "timeout", w.cfg.ShutdownTimeout)
+	w.log.Info("worker stopping: finishing running jobs", "timeout", w.cfg.ShutdownTimeout.String())
 	w.srv.Shutdown()
 	// past the timeout asynq hands the tasks back without waiting for
 	// their runs, which stop at their next chunk and record it
@@ -335,10 +335,13 @@ func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 		err := next.ProcessTask(ctx, t)
 		elapsed := time.Since(start)
 		w.cfg.Metrics.observe(t.Type(), elapsed)
-		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed}
-		if err != nil {
+		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed.String()}
+		switch {
+		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			w.log.Info("job run interrupted by the shutdown; it runs again", attrs...)
+		case err != nil:
 			w.log.Warn("job run failed", append(attrs, "err", err)...)
-		} else {
+		default:
 			w.log.Debug("job run done", attrs...)
 		}
 		return err

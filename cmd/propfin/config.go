@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/propfin/propfin/jobs"
 )
@@ -121,9 +124,22 @@ func envOr(name, fallback string) string {
 	return fallback
 }
 
+// newLogger is the process's logger; the Redis client's own lines (a
+// failed dial) go through it too, so that a JSON log stays JSON.
 func newLogger(format string, w io.Writer) *slog.Logger {
+	var log *slog.Logger
 	if format == "text" {
-		return slog.New(slog.NewTextHandler(w, nil))
+		log = slog.New(slog.NewTextHandler(w, nil))
+	} else {
+		log = slog.New(slog.NewJSONHandler(w, nil))
 	}
-	return slog.New(slog.NewJSONHandler(w, nil))
+	redis.SetLogger(redisLog{log.With("library", "go-redis")})
+	return log
+}
+
+// redisLog is go-redis's logger on slog.
+type redisLog struct{ log *slog.Logger }
+
+func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.WarnContext(ctx, fmt.Sprintf(format, v...))
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -30,6 +31,9 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	count := fs.Int("next", 3, "how many next runs --list prints")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *count < 1 {
+		return fmt.Errorf("--next %d: want 1 or more", *count)
 	}
 	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
 	if err != nil {
@@ -60,8 +64,12 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 }
 
 func newScheduler(pool *pgxpool.Pool, kinds *jobs.Registry, log *slog.Logger) (*jobs.Scheduler, error) {
+	schedules, err := jobs.ApplyEnv(jobs.DefaultSchedules(), os.Environ())
+	if err != nil {
+		return nil, err
+	}
 	return jobs.NewScheduler(jobs.SchedulerConfig{Pool: pool, Kinds: kinds,
-		Schedules: jobs.ApplyEnv(jobs.DefaultSchedules()), Logger: log.With("component", "scheduler")})
+		Schedules: schedules, Logger: log.With("component", "scheduler")})
 }
 
 // listSchedules prints one block per schedule: its name, spec, kind, the

@@ -32,12 +32,12 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	pool, rdb, closeServers, err := openServers(ctx, cfg, 0)
+	log := newLogger(cfg.LogFormat, stderr)
+	pool, rdb, closeServers, err := openServers(ctx, cfg, 0, log)
 	if err != nil {
 		return err
 	}
 	defer closeServers()
-	log := newLogger(cfg.LogFormat, stderr)
 	ops := newOperations(cfg, pool, rdb, log)
 	defer ops.close()
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -53,23 +53,31 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 
 // openServers opens what a long-running process works on: the database
 // pool, holding at least conns connections, and Redis; closeAll releases
-// both.
-func openServers(ctx context.Context, cfg config, conns int) (*pgxpool.Pool, *redis.Client, func(), error) {
+// both. A database that does not answer stops the process (the platform
+// starts it again); a Redis that does not answer only delays jobs, so the
+// process starts anyway, saying so, and the client connects when Redis
+// returns.
+func openServers(ctx context.Context, cfg config, conns int, log *slog.Logger) (*pgxpool.Pool, *redis.Client, func(), error) {
 	if cfg.DatabaseURL == "" || cfg.RedisURL == "" {
 		return nil, nil, nil, errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
+	}
+	opts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("parse REDIS_URL: %w", err)
 	}
 	pool, err := storage.OpenSized(ctx, cfg.DatabaseURL, conns)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rdb, err := openRedis(ctx, cfg.RedisURL)
-	if err != nil {
-		pool.Close()
-		return nil, nil, nil, err
+	rdb := redis.NewClient(opts)
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		log.Warn("Redis does not answer; starting anyway: jobs wait in PostgreSQL and the rate limit is off until it does",
+			"err", err)
 	}
 	return pool, rdb, func() { rdb.Close(); pool.Close() }, nil
 }
 
+// openRedis connects to REDIS_URL and checks it answers.
 func openRedis(ctx context.Context, url string) (*redis.Client, error) {
 	opts, err := redis.ParseURL(url)
 	if err != nil {

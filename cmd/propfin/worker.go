@@ -28,12 +28,12 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	pool, rdb, closeServers, err := openServers(ctx, cfg, workerConns(cfg))
+	log := newLogger(cfg.LogFormat, stderr)
+	pool, rdb, closeServers, err := openServers(ctx, cfg, workerConns(cfg), log)
 	if err != nil {
 		return err
 	}
 	defer closeServers()
-	log := newLogger(cfg.LogFormat, stderr)
 	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
 	if err != nil {
 		return err

@@ -123,7 +123,7 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 
 // mountJobs adds the job API to the router: reads through the declared
 // resource, the operations by hand.
-func (s *Server) mountJobs(router router) {
+func (s *Server) mountJobs(router *router) {
 	h := resourceHandlers{store: s.store, res: s.jobsResource(), path: "/jobs"}
 	router.Handler(http.MethodGet, "/jobs", s.authed(h.list))
 	router.Handler(http.MethodGet, "/jobs/:id", s.authed(h.get))

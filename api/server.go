@@ -120,10 +120,6 @@ var resourceRoutes = []route{
 // Handler returns the whole API: every route in one place.
 func (s *Server) Handler() http.Handler {
 	router := newRouter()
-	// JSON everywhere: a path that is not exactly a route is a JSON 404,
-	// never a body-less redirect.
-	router.RedirectTrailingSlash = false
-	router.RedirectFixedPath = false
 	router.GET("/healthz", s.healthz)
 	router.HEAD("/healthz", s.healthz)
 	router.GET("/readyz", s.readyz)
@@ -142,7 +138,10 @@ func (s *Server) Handler() http.Handler {
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	router.PanicHandler = s.panicked
-	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.Router))))
+	if err := router.checkTable(); err != nil {
+		panic("api: " + err.Error())
+	}
+	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.build()))))
 }
 
 // authed puts a handler behind authentication and the rate limit.

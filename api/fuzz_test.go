@@ -44,7 +44,7 @@ func FuzzParseList(f *testing.F) {
 				}
 				continue
 			}
-			page, err := store.List(context.Background(), res, companyID, q)
+			page, err := store.List(context.Background(), res, storage.Company(companyID), q)
 			if err != nil && !storageRefusal(err, isIncludeLimit) {
 				t.Fatalf("%q: accepted but failed in storage: %v %+v", rawQuery, err, problemsOf(err))
 			}
@@ -78,7 +78,7 @@ func FuzzParseWrite(f *testing.F) {
 	reg, store, companyID := fuzzStore(f)
 	res := reg.MustResource("test_things")
 	ctx := context.Background()
-	existing, err := store.Create(ctx, res, companyID, storage.Write{Values: map[string]any{"title": "fuzz"}})
+	existing, err := store.Create(ctx, res, storage.Company(companyID), storage.Write{Values: map[string]any{"title": "fuzz"}})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func FuzzParseWrite(f *testing.F) {
 				continue
 			}
 			if create {
-				_, err = store.Create(ctx, res, companyID, w)
+				_, err = store.Create(ctx, res, storage.Company(companyID), w)
 			} else {
 				_, err = updateAlone(ctx, store, res, companyID, id, w)
 			}
@@ -118,7 +118,7 @@ func updateAlone(ctx context.Context, store *storage.Store, res *storage.Resourc
 	if _, err := store.Pool().Exec(ctx, "UPDATE test_things SET custom_fields = '{}' WHERE id = $1", id); err != nil {
 		return nil, err
 	}
-	return store.Update(ctx, res, companyID, id, w)
+	return store.Update(ctx, res, storage.Company(companyID), id, w)
 }
 
 func problemsOf(err error) []storage.Problem {
@@ -163,7 +163,7 @@ func isMissingReference(p storage.Problem) bool {
 func fuzzStore(f *testing.F) (*storage.Registry, *storage.Store, int64) {
 	pool := storagetest.NewDB(f)
 	createTestTable(f, pool)
-	reg, err := storage.NewRegistry(append(storage.Resources(), testResource())...)
+	reg, err := storage.NewRegistry(append(storage.Resources(), testResources()...)...)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request, sub jobs.Subm
 
 // writeJob answers with the job as GET /jobs/{id} shows it.
 func (s *Server) writeJob(w http.ResponseWriter, r *http.Request, status int, message string, id int64) {
-	rec, err := s.store.Get(r.Context(), s.jobsResource(), principalOf(r.Context()).CompanyID, id, storage.GetQuery{})
+	rec, err := s.store.Get(r.Context(), s.jobsResource(), storage.Company(principalOf(r.Context()).CompanyID), id, storage.GetQuery{})
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -110,6 +111,18 @@ type route struct {
 	resource string
 }
 
+// parentParam is the parameter of a sub-resource's path
+// (`/financial/contracts/:contract/vehicles`: "contract"), "" when the
+// path has none.
+func parentParam(path string) string {
+	for _, seg := range strings.Split(path, "/") {
+		if name, ok := strings.CutPrefix(seg, ":"); ok {
+			return name
+		}
+	}
+	return ""
+}
+
 // resourceRoutes maps each CRUD path of the API to its declared resource.
 var resourceRoutes = []route{
 	{"/buildings/types", storage.BuildingTypes},
@@ -125,7 +138,10 @@ func (s *Server) Handler() http.Handler {
 	router.GET("/readyz", s.readyz)
 	for _, rt := range s.routes {
 		res := s.store.Registry().MustResource(rt.resource)
-		h := resourceHandlers{store: s.store, res: res, path: rt.path}
+		h := resourceHandlers{store: s.store, res: res, path: rt.path, parentParam: parentParam(rt.path)}
+		if (h.parentParam != "") != (res.Parent != nil) {
+			panic("api: " + rt.path + ": a sub-resource's path, and only its path, names its parent's parameter")
+		}
 		router.Handler(http.MethodGet, rt.path, s.authed(h.list))
 		router.Handler(http.MethodPost, rt.path, s.authed(h.create))
 		router.Handler(http.MethodGet, rt.path+"/:id", s.authed(h.get))

@@ -36,14 +36,19 @@ type Page struct {
 	Total   *int64
 }
 
-// List runs a checked list query for a company.
-func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q ListQuery) (Page, error) {
+// List runs a checked list query for a company (under the parent of the
+// scope, for a sub-resource).
+func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) (Page, error) {
+	if err := s.checkParent(ctx, s.pool, res, sc); err != nil {
+		return Page{}, err
+	}
+	companyID := sc.CompanyID
 	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
 	var b sqlBuilder
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, q.Filters, q.Special)
+	writeWhere(&b, res, companyID, scoped(res, sc, q.Filters), q.Special)
 	writeOrder(&b, q.Sort)
 	b.write(fmt.Sprintf(" LIMIT %d OFFSET %d", q.PerPage+1, (q.Page-1)*q.PerPage))
 
@@ -62,7 +67,7 @@ func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q List
 		return Page{}, err
 	}
 	if q.WithTotal {
-		total, err := s.count(ctx, res, companyID, q)
+		total, err := s.count(ctx, res, sc, q)
 		if err != nil {
 			return Page{}, err
 		}
@@ -71,14 +76,19 @@ func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q List
 	return page, nil
 }
 
-// Get reads one record of a company by id.
-func (s *Store) Get(ctx context.Context, res *Resource, companyID, id int64, q GetQuery) (*Record, error) {
+// Get reads one record of a company by id (under the parent of the scope,
+// for a sub-resource).
+func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q GetQuery) (*Record, error) {
+	if err := s.checkParent(ctx, s.pool, res, sc); err != nil {
+		return nil, err
+	}
+	companyID := sc.CompanyID
 	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
 	var b sqlBuilder
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}, nil)
+	writeWhere(&b, res, companyID, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
 	records, err := s.query(ctx, &b, sh)
 	if err != nil {
 		return nil, translate(err, res.Name)
@@ -95,10 +105,10 @@ func (s *Store) Get(ctx context.Context, res *Resource, companyID, id int64, q G
 	return records[0], nil
 }
 
-func (s *Store) count(ctx context.Context, res *Resource, companyID int64, q ListQuery) (int64, error) {
+func (s *Store) count(ctx context.Context, res *Resource, sc Scope, q ListQuery) (int64, error) {
 	var b sqlBuilder
 	b.write("SELECT count(*) FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, q.Filters, q.Special)
+	writeWhere(&b, res, sc.CompanyID, scoped(res, sc, q.Filters), q.Special)
 	var total int64
 	if err := s.pool.QueryRow(ctx, b.String(), b.args...).Scan(&total); err != nil {
 		return 0, translate(err, "count "+res.Name)

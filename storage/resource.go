@@ -157,6 +157,8 @@ type Resource struct {
 	CustomFields bool
 	// ReadOnly resources accept no writes.
 	ReadOnly bool
+	// Parent declares a sub-resource (nil: a top-level resource).
+	Parent *Parent
 
 	columnIndex map[string]int
 }
@@ -273,6 +275,14 @@ func (reg *Registry) checkLinks(r *Resource) error {
 		}
 		if _, ok := target.Column(rel.RemoteKey()); !ok {
 			return fmt.Errorf("resource %q: relation %q: %q has no column %q", r.Name, rel.Name, target.Name, rel.RemoteKey())
+		}
+	}
+	if p := r.Parent; p != nil {
+		if _, ok := reg.resources[p.Resource]; !ok {
+			return fmt.Errorf("resource %q: parent is undeclared resource %q", r.Name, p.Resource)
+		}
+		if c, ok := r.Column(p.Key); !ok || c.Type != Int {
+			return fmt.Errorf("resource %q: parent key %q is not an integer column", r.Name, p.Key)
 		}
 	}
 	for _, c := range r.Columns {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestSubResourceScoping: under /test/parents/:parent/children, every
@@ -75,4 +77,77 @@ func TestSubResourceScoping(t *testing.T) {
 	if err := e.pool.QueryRow(t.Context(), `SELECT count(*) FROM test_children WHERE company_id = $1`, e.compB).Scan(&n); err != nil || n != 0 {
 		t.Errorf("rows written for company B: %d %v", n, err)
 	}
+}
+
+// TestFilterShapes: a filter of each declared shape keeps the rows it
+// must and drops the others; rows of another company never match, not
+// even through a table of the other company.
+func TestFilterShapes(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withMachineryRoutes())
+	a, b := e.compA, e.compB
+	// plans: 10 <- 11 <- 12, 20; persons: 30 (A, tax X), 31 (B, tax X); owners: building 40 of owner 50
+	e.exec(t, `INSERT INTO test_plans (company_id, id, parent_id) VALUES ($1, 10, NULL), ($1, 11, 10), ($1, 12, 11), ($1, 20, NULL), ($2, 21, 10)`, a, b)
+	e.exec(t, `INSERT INTO test_persons (company_id, id, tax_id) VALUES ($1, 30, 'X'), ($2, 31, 'X'), ($2, 32, 'Y')`, a, b)
+	e.exec(t, `INSERT INTO test_owners (company_id, building_id, owner_id) VALUES ($1, 40, 50), ($2, 41, 50)`, a, b)
+	e.exec(t, `INSERT INTO test_bills (company_id, id, title, paid, due_date, period_initial, period_final, position, building_id, payer_id, plan_id) VALUES
+		($1, 1, 'overdue', false, current_date - 30, '2024-03-01', '2024-03-31', 5, 40, 30, 12),
+		($1, 2, 'early', false, current_date + 30, '2024-04-01', '2024-04-30', 1, 41, 31, 20),
+		($1, 3, 'paid', true, current_date - 30, NULL, NULL, NULL, NULL, 32, 21),
+		($2, 4, 'other company', false, current_date - 30, '2024-03-01', '2024-03-31', 9, 40, 30, 12)`, a, b)
+	cases := []struct {
+		query string
+		want  []int64
+	}{
+		{"filter[unpaid]=true", []int64{1, 2}},
+		{"filter[unpaid]=false", []int64{3}},
+		{"filter[overdue]=true", []int64{1}},
+		{"filter[overdue]=0", []int64{2, 3}},
+		{"filter[early]=true", []int64{2}},
+		{"filter[dueDateMin]=" + today(0), []int64{2}},
+		{"filter[dateMax]=" + today(0), []int64{1, 3}},
+		{"filter[periodContains]=2024-03-15", []int64{1, 3}}, // an open period holds every date
+		{"filter[periodContains]=2024-04-15", []int64{2, 3}},
+		{"filter[positionMin]=2", []int64{1}},
+		{"filter[status]=paid", []int64{3}},
+		{"filter[status]=unpaid", []int64{1, 2}},
+		{"filter[ownerIn][]=50", []int64{1}},                       // building 41 is owner 50's in company B only
+		{"filter[payerTaxIdIn][]=X", []int64{1}},                   // person 31 has tax id X in company B only
+		{"filter[payerTaxIdIn][]=Y&filter[payerTaxIdIn][]=Z", nil}, // person 32 is B's
+		{"filter[planAllIn][]=10", []int64{1}},                     // 12 descends from 10; 21 is B's
+		{"filter[planAllIn][]=11&filter[planAllIn][]=20", []int64{1, 2}},
+		{"filter[planAllIn][]=12", []int64{1}},
+		{"filter[overdue]=true&filter[positionMin]=6", nil},
+	}
+	for _, c := range cases {
+		got := e.get(t, "/test/bills?sort=id&"+c.query, http.StatusOK).ids(t)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+	refused := []struct{ query, field, message string }{
+		{"filter[overdue]=maybe", "filter[overdue]", "must be true or false"},
+		{"filter[dueDateMin]=2024-13-01", "filter[dueDateMin]", "must be a date"},
+		{"filter[positionMin]=x", "filter[positionMin]", "must be an integer"},
+		{"filter[status]=late", "filter[status]", "must be one of: paid, unpaid"},
+		{"filter[status][]=paid", "filter[status][]", "takes one value"},
+		{"filter[status]=paid&filter[status]=unpaid", "filter[status]", "more than once"},
+		{"filter[planAllIn][]=x", "filter[planAllIn][]", "must be an integer"},
+		{"filter[overdue|ne]=true", "filter[overdue|ne]", "takes no operator"},
+	}
+	for _, c := range refused {
+		r := e.get(t, "/test/bills?"+c.query, http.StatusUnprocessableEntity)
+		if fields := r.problemFields(t); !slices.Equal(fields, []string{c.field}) || !strings.Contains(r.raw, c.message) {
+			t.Errorf("%s: %v %s", c.query, fields, r.raw)
+		}
+	}
+}
+
+// today is the date days from today in São Paulo, as the filters see it.
+func today(days int) string {
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		panic(err)
+	}
+	return time.Now().In(loc).AddDate(0, 0, days).Format(time.DateOnly)
 }

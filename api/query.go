@@ -101,7 +101,10 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 			if inValues++; inValues == MaxInValues+1 {
 				p.fail(kv.key, "at most %d In-filter values in one request", MaxInValues)
 			}
-			if prev, seen := special[name]; seen {
+			if prev, seen := special[name]; seen && sc.Filter.Scalar {
+				p.fail(kv.key, "is given more than once")
+				continue
+			} else if seen {
 				prev.Values = append(prev.Values, sc.Values...)
 				continue
 			}
@@ -236,11 +239,19 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 	}
 	name, opName, listForm := m[1], m[2], strings.Count(kv.key, "[") == 2
 	if sf, ok := p.res.Filter(name); ok {
-		if opName != "" {
+		if opName != "" || strings.Contains(kv.key, "|") {
 			p.fail(kv.key, "filter %q takes no operator", name)
 			return "", storage.Filter{}, nil, false
 		}
+		if sf.Scalar && listForm {
+			p.fail(kv.key, "filter %q takes one value, not a list", name)
+			return "", storage.Filter{}, nil, false
+		}
 		v, ok := p.value(kv.key, sf.Elem, kv.value)
+		if ok && len(sf.Enum) > 0 && !slices.Contains(sf.Enum, kv.value) {
+			p.fail(kv.key, "must be one of: %s", strings.Join(sf.Enum, ", "))
+			ok = false
+		}
 		return name, storage.Filter{}, &storage.SpecialCondition{Filter: sf, Values: []any{v}}, ok
 	}
 	col, ok := p.res.Column(name)

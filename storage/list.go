@@ -48,7 +48,7 @@ func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) 
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, scoped(res, sc, q.Filters), q.Special)
+	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
 	writeOrder(&b, q.Sort)
 	b.write(fmt.Sprintf(" LIMIT %d OFFSET %d", q.PerPage+1, (q.Page-1)*q.PerPage))
 
@@ -88,7 +88,7 @@ func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q Ge
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
+	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
 	records, err := s.query(ctx, &b, sh)
 	if err != nil {
 		return nil, translate(err, res.Name)
@@ -108,7 +108,7 @@ func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q Ge
 func (s *Store) count(ctx context.Context, res *Resource, sc Scope, q ListQuery) (int64, error) {
 	var b sqlBuilder
 	b.write("SELECT count(*) FROM ", ident(res.Table))
-	writeWhere(&b, res, sc.CompanyID, scoped(res, sc, q.Filters), q.Special)
+	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
 	var total int64
 	if err := s.pool.QueryRow(ctx, b.String(), b.args...).Scan(&total); err != nil {
 		return 0, translate(err, "count "+res.Name)
@@ -165,20 +165,28 @@ func writeSelectList(b *sqlBuilder, sh *shape) {
 	}
 }
 
-func writeWhere(b *sqlBuilder, res *Resource, companyID int64, filters []Filter, special []SpecialCondition) {
+func writeWhere(b *sqlBuilder, res *Resource, sc Scope, filters []Filter, special []SpecialCondition) {
 	b.write(" WHERE ")
+	company := ""
 	if res.Shared {
 		b.write("TRUE")
 	} else {
-		b.write("company_id = ", b.bind(companyID, Int))
+		company = b.bind(sc.CompanyID, Int)
+		b.write("company_id = ", company)
 	}
 	for _, f := range filters {
 		c, _ := res.Column(f.Column)
 		b.write(" AND ")
 		b.condition(c, f)
 	}
-	for _, sc := range special {
-		b.write(" AND ", sc.Filter.Condition(b.bindArray(typedArray(sc.Filter.Elem, sc.Values), sc.Filter.Elem)))
+	for _, cond := range special {
+		f := &FilterSQL{b: b, company: company, companyID: sc.CompanyID, userID: sc.UserID, filter: cond.Filter}
+		if cond.Filter.Scalar {
+			f.value = cond.Values[0]
+		} else {
+			f.value = typedArray(cond.Filter.Elem, cond.Values)
+		}
+		b.write(" AND (", cond.Filter.Condition(f), ")")
 	}
 }
 
@@ -293,7 +301,7 @@ func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Rec
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(target.Table))
-	writeWhere(&b, target, companyID, nil, []SpecialCondition{{Filter: ColumnIn("", ident(inc.Relation.RemoteKey()), Int), Values: keys}})
+	writeWhere(&b, target, Company(companyID), nil, []SpecialCondition{{Filter: ColumnIn("", inc.Relation.RemoteKey(), Int), Values: keys}})
 	writeOrder(&b, nil)
 	b.write(fmt.Sprintf(" LIMIT %d", MaxIncludedRecords+1))
 	children, err := s.query(ctx, &b, sh)

@@ -116,32 +116,6 @@ func (r Relation) RemoteKey() string {
 	return r.Key
 }
 
-// SpecialFilter is a named filter beyond the column filters, such as the
-// spec's In-filters (filter[typeIn][]=...). Its value is a list of Elem
-// values, bound as one array parameter.
-type SpecialFilter struct {
-	Name string
-	Elem Type
-	// Condition returns the SQL condition for the bound array parameter
-	// placeholder (for example "$3"). The condition may only use declared
-	// identifiers; the values are always bound.
-	Condition func(param string) string
-}
-
-// ColumnIn is the common In-filter: column = any(values).
-func ColumnIn(name, column string, elem Type) SpecialFilter {
-	return SpecialFilter{Name: name, Elem: elem, Condition: func(p string) string {
-		return column + " = any(" + p + ")"
-	}}
-}
-
-// ColumnNotIn is the negated In-filter: column is not one of the values.
-func ColumnNotIn(name, column string, elem Type) SpecialFilter {
-	return SpecialFilter{Name: name, Elem: elem, Condition: func(p string) string {
-		return "(" + column + " IS NULL OR NOT (" + column + " = any(" + p + ")))"
-	}}
-}
-
 // Resource declares one table of the API: it drives list, get, create,
 // update and delete.
 type Resource struct {
@@ -238,6 +212,11 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 		}
 		if err := checkNumericTypes(r); err != nil {
 			return nil, err
+		}
+		for _, sf := range r.Filters {
+			if err := checkFilterScope(r, sf); err != nil {
+				return nil, err
+			}
 		}
 		reg.resources[r.Name] = r
 	}

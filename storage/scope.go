@@ -47,7 +47,7 @@ func (s *Store) checkParent(ctx context.Context, q DBTX, res *Resource, sc Scope
 	parent := s.registry.MustResource(res.Parent.Resource)
 	var b sqlBuilder
 	b.write("SELECT EXISTS (SELECT 1 FROM ", ident(parent.Table))
-	writeWhere(&b, parent, sc.CompanyID, []Filter{{Column: "id", Op: Equal, Values: []any{sc.Parent}}}, nil)
+	writeWhere(&b, parent, sc, []Filter{{Column: "id", Op: Equal, Values: []any{sc.Parent}}}, nil)
 	b.write(")")
 	var exists bool
 	if err := q.QueryRow(ctx, b.String(), b.args...).Scan(&exists); err != nil {

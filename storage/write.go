@@ -247,7 +247,7 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 		target := s.registry.MustResource(c.References)
 		var b sqlBuilder
 		b.write("SELECT EXISTS (SELECT 1 FROM ", ident(target.Table))
-		writeWhere(&b, target, companyID, []Filter{{Column: "id", Op: Equal, Values: []any{w.Values[name]}}}, nil)
+		writeWhere(&b, target, Company(companyID), []Filter{{Column: "id", Op: Equal, Values: []any{w.Values[name]}}}, nil)
 		b.write(")")
 		var exists bool
 		if err := tx.QueryRow(ctx, b.String(), b.args...).Scan(&exists); err != nil {

@@ -33,6 +33,16 @@ func testBillsResource() *storage.Resource {
 			{Name: "building_id", Type: storage.Int, Filterable: true, Writable: true},
 			{Name: "payer_id", Type: storage.Int, Filterable: true, Writable: true},
 			{Name: "plan_id", Type: storage.Int, Filterable: true, Writable: true},
+			{Name: "kind", Type: storage.String, Filterable: true, Writable: true, Enum: []string{"single", "contract"}},
+			{Name: "tag", Type: storage.IntArray, Filterable: true, Writable: true},
+			{Name: "protest", Type: storage.JSONText, Writable: true},
+			{Name: "config", Type: storage.JSONText, Writable: true, CreateOnly: true},
+			{Name: "details", Type: storage.IntArray, Writable: true, UpdateOnly: true},
+			{Name: "secret", Type: storage.String, Writable: true, WriteOnly: true},
+			{Name: "item_default", Type: storage.Bool, Filterable: true, FilterOnly: true},
+			{Name: "note", Type: storage.String, Filterable: true, Writable: true, BodyName: "filter[note]"},
+			{Name: "status", Type: storage.String, Filterable: true,
+				Expr: `CASE WHEN "paid" THEN 'paid' WHEN "due_date" < {today} THEN 'overdue' ELSE 'unpaid' END`},
 		},
 		Filters: []storage.SpecialFilter{
 			storage.Predicate("unpaid", notPaid),
@@ -42,12 +52,13 @@ func testBillsResource() *storage.Resource {
 			storage.ColumnMax("dateMax", "due_date", storage.Date),
 			storage.Within("periodContains", "period_initial", "period_final", storage.Date),
 			storage.ColumnMin("positionMin", "position", storage.Int),
-			storage.Scalar("status", storage.String, []string{"paid", "unpaid"}, func(f *storage.FilterSQL) string {
+			storage.Scalar("paidStatus", storage.String, []string{"paid", "unpaid"}, func(f *storage.FilterSQL) string {
 				return `"paid" = (` + f.Value() + ` = 'paid')`
 			}),
 			storage.Through("ownerIn", storage.Int, "building_id", "test_owners", "building_id", "owner_id"),
 			storage.Through("payerTaxIdIn", storage.String, "payer_id", "test_persons", "id", "tax_id"),
 			storage.TreeIn("planAllIn", "plan_id", "test_plans", "parent_id"),
+			storage.ArrayOverlap("tagIn", "tag"),
 		},
 	}
 }
@@ -139,6 +150,14 @@ func createMachineryTables(t testing.TB, pool *pgxpool.Pool) {
 		building_id bigint,
 		payer_id bigint,
 		plan_id bigint,
+		kind text,
+		tag bigint[],
+		protest text,
+		config text,
+		details bigint[],
+		secret text,
+		item_default boolean NOT NULL DEFAULT false,
+		note text,
 		created_at timestamptz NOT NULL DEFAULT now(),
 		updated_at timestamptz NOT NULL DEFAULT now(),
 		PRIMARY KEY (company_id, id));`)

@@ -109,8 +109,8 @@ func TestFilterShapes(t *testing.T) {
 		{"filter[periodContains]=2024-03-15", []int64{1, 3}}, // an open period holds every date
 		{"filter[periodContains]=2024-04-15", []int64{2, 3}},
 		{"filter[positionMin]=2", []int64{1}},
-		{"filter[status]=paid", []int64{3}},
-		{"filter[status]=unpaid", []int64{1, 2}},
+		{"filter[paidStatus]=paid", []int64{3}},
+		{"filter[paidStatus]=unpaid", []int64{1, 2}},
 		{"filter[ownerIn][]=50", []int64{1}},                       // building 41 is owner 50's in company B only
 		{"filter[payerTaxIdIn][]=X", []int64{1}},                   // person 31 has tax id X in company B only
 		{"filter[payerTaxIdIn][]=Y&filter[payerTaxIdIn][]=Z", nil}, // person 32 is B's
@@ -129,9 +129,9 @@ func TestFilterShapes(t *testing.T) {
 		{"filter[overdue]=maybe", "filter[overdue]", "must be true or false"},
 		{"filter[dueDateMin]=2024-13-01", "filter[dueDateMin]", "must be a date"},
 		{"filter[positionMin]=x", "filter[positionMin]", "must be an integer"},
-		{"filter[status]=late", "filter[status]", "must be one of: paid, unpaid"},
-		{"filter[status][]=paid", "filter[status][]", "takes one value"},
-		{"filter[status]=paid&filter[status]=unpaid", "filter[status]", "more than once"},
+		{"filter[paidStatus]=late", "filter[paidStatus]", "must be one of: paid, unpaid"},
+		{"filter[paidStatus][]=paid", "filter[paidStatus][]", "takes one value"},
+		{"filter[paidStatus]=paid&filter[paidStatus]=unpaid", "filter[paidStatus]", "more than once"},
 		{"filter[planAllIn][]=x", "filter[planAllIn][]", "must be an integer"},
 		{"filter[overdue|ne]=true", "filter[overdue|ne]", "takes no operator"},
 	}
@@ -150,4 +150,85 @@ func today(days int) string {
 		panic(err)
 	}
 	return time.Now().In(loc).AddDate(0, 0, days).Format(time.DateOnly)
+}
+
+// TestColumnFeatures: enums, access modes, body names, derived columns,
+// integer arrays and JSON text, each declared on one line of test_bills.
+func TestColumnFeatures(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withMachineryRoutes())
+	create := func(body map[string]any) response {
+		t.Helper()
+		return e.do(t, http.MethodPost, "/test/bills", e.keyA, body)
+	}
+	r := create(map[string]any{"title": "a", "kind": "single", "tag": []int{1, 2}, "protest": `{"status":"open"}`,
+		"config": `{"installment":3}`, "secret": "s", "filter[note]": "n", "paid": false, "due_date": today(-5)})
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.raw)
+	}
+	rec := r.record(t)
+	id := num(t, rec["id"])
+	for _, hidden := range []string{"secret", "item_default"} {
+		if _, shown := rec[hidden]; shown {
+			t.Errorf("%s is returned: %s", hidden, r.raw)
+		}
+	}
+	if rec["status"] != "overdue" || rec["note"] != "n" || rec["protest"] != `{"status":"open"}` || fmt.Sprint(rec["tag"]) != "[1 2]" {
+		t.Errorf("created record: %s", r.raw)
+	}
+	create(map[string]any{"title": "b", "tag": []int{3}, "paid": true})
+	e.exec(t, `UPDATE test_bills SET item_default = true WHERE id = $1`, id)
+
+	refused := []struct {
+		method, path string
+		body         map[string]any
+		field, msg   string
+	}{
+		{"POST", "/test/bills", map[string]any{"title": "x", "kind": "other"}, "kind", "must be one of: single, contract"},
+		{"POST", "/test/bills", map[string]any{"title": "x", "protest": "{nope"}, "protest", "valid JSON"},
+		{"POST", "/test/bills", map[string]any{"title": "x", "protest": map[string]any{"a": 1}}, "protest", "must be a string"},
+		{"POST", "/test/bills", map[string]any{"title": "x", "tag": []any{1, "a"}}, "tag", "array of integers"},
+		{"POST", "/test/bills", map[string]any{"title": "x", "details": []int{1}}, "details", "only be given on update"},
+		{"PUT", fmt.Sprintf("/test/bills/%d", id), map[string]any{"config": "{}"}, "config", "only be given on create"},
+		{"POST", "/test/bills", map[string]any{"title": "x", "note": "n"}, "note", "unknown field"},
+		{"POST", "/test/bills", map[string]any{"title": "x", "status": "paid"}, "status", "cannot be written"},
+		{"POST", "/test/bills", map[string]any{"title": "x", "item_default": true}, "item_default", "cannot be written"},
+	}
+	for _, c := range refused {
+		r := e.do(t, c.method, c.path, e.keyA, c.body)
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{c.field}) || !strings.Contains(r.raw, c.msg) {
+			t.Errorf("%s %v: %d %s", c.method, c.body, r.status, r.raw)
+		}
+	}
+	if r := e.do(t, http.MethodPut, fmt.Sprintf("/test/bills/%d", id), e.keyA, map[string]any{"details": []int{7}, "filter[note]": "m"}); r.status != http.StatusOK || r.record(t)["note"] != "m" {
+		t.Errorf("update: %d %s", r.status, r.raw)
+	}
+
+	lists := []struct {
+		query string
+		want  []int64
+	}{
+		{"filter[tag][]=2&filter[tag][]=9", []int64{id}},
+		{"filter[tag][]=3", []int64{id + 1}},
+		{"filter[tag]=1", []int64{id}},
+		{"filter[tagIn][]=3&filter[tagIn][]=1", []int64{id, id + 1}},
+		{"filter[tagIn][]=4", nil},
+		{"filter[item_default]=true", []int64{id}},
+		{"filter[status]=overdue", []int64{id}},
+		{"filter[status]=paid", []int64{id + 1}},
+		{"filter[kind]=single", []int64{id}},
+		{"sort=-status", []int64{id + 1, id}},
+	}
+	for _, c := range lists {
+		query := c.query
+		if !strings.HasPrefix(query, "sort=") {
+			query = "sort=id&" + query
+		}
+		if got := e.get(t, "/test/bills?"+query, http.StatusOK).ids(t); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+	for _, q := range []string{"filter[kind]=other", "fields=secret", "fields=item_default", "sort=secret", "filter[tag|g]=1", "filter[tag][]=x"} {
+		e.get(t, "/test/bills?"+q, http.StatusUnprocessableEntity)
+	}
 }

@@ -49,7 +49,7 @@ func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) 
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
 	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
-	writeOrder(&b, q.Sort)
+	writeOrder(&b, res, q.Sort)
 	b.write(fmt.Sprintf(" LIMIT %d OFFSET %d", q.PerPage+1, (q.Page-1)*q.PerPage))
 
 	records, err := s.query(ctx, &b, sh)
@@ -133,7 +133,7 @@ func mainShape(res *Resource, fields []string, custom bool, includes []*Include)
 
 func pickColumns(res *Resource, names []string) []Column {
 	if names == nil {
-		return slices.Clone(res.Columns)
+		return slices.DeleteFunc(slices.Clone(res.Columns), func(c Column) bool { return !c.Visible() })
 	}
 	cols := make([]Column, 0, len(names))
 	for _, n := range names {
@@ -211,14 +211,18 @@ func typedArray(t Type, values []any) any {
 
 // writeOrder applies the sort keys left to right and ends with id, the
 // stable tie-breaker that makes pages never overlap.
-func writeOrder(b *sqlBuilder, keys []SortKey) {
+func writeOrder(b *sqlBuilder, res *Resource, keys []SortKey) {
 	b.write(" ORDER BY ")
 	hasID := false
 	for i, k := range keys {
 		if i > 0 {
 			b.write(", ")
 		}
-		b.write(ident(k.Column))
+		if c, ok := res.Column(k.Column); ok {
+			b.write(columnSQL(c))
+		} else {
+			b.write(ident(k.Column))
+		}
 		if k.Desc {
 			b.write(" DESC")
 		}
@@ -302,7 +306,7 @@ func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Rec
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(target.Table))
 	writeWhere(&b, target, Company(companyID), nil, []SpecialCondition{{Filter: ColumnIn("", inc.Relation.RemoteKey(), Int), Values: keys}})
-	writeOrder(&b, nil)
+	writeOrder(&b, target, nil)
 	b.write(fmt.Sprintf(" LIMIT %d", MaxIncludedRecords+1))
 	children, err := s.query(ctx, &b, sh)
 	if err != nil {

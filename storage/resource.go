@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,14 @@ const (
 	DateTime
 	Decimal // numeric: exact, read and written as decimal text
 	JSON    // json or jsonb, read-only: returned as the JSON it holds
+	// IntArray is a bigint[] (tag ids): written as a JSON array of
+	// integers; filter[col][]=a&filter[col][]=b keeps the rows sharing a
+	// value with the list (overlap).
+	IntArray
+	// JSONText is a text column holding JSON (the spec's "string holding
+	// JSON": protest, metadata, config): written and returned as a string,
+	// whose content must be valid JSON.
+	JSONText
 )
 
 func (t Type) String() string {
@@ -40,6 +49,10 @@ func (t Type) String() string {
 		return "number"
 	case JSON:
 		return "JSON"
+	case IntArray:
+		return "array of integers"
+	case JSONText:
+		return "string holding JSON"
 	}
 	return fmt.Sprintf("Type(%d)", int(t))
 }
@@ -61,6 +74,41 @@ type Column struct {
 	// before the point, is refused before any SQL: PostgreSQL would round
 	// the first silently and refuse the second.
 	Precision, Scale int
+	// Enum lists the values a String column accepts, in bodies and in
+	// filters; any other is refused before any SQL (422 listing them).
+	Enum []string
+	// Access modes beyond Filterable and Writable. FilterOnly: never
+	// returned, only filtered on (item_default). WriteOnly: never returned,
+	// only written (groups). CreateOnly and UpdateOnly: writable in the
+	// create (config) or the update (details) body alone.
+	FilterOnly, WriteOnly, CreateOnly, UpdateOnly bool
+	// BodyName is the key of the column in bodies when it is not its name
+	// (the events' `filter[title]`).
+	BodyName string
+	// Expr declares a derived, read-only column: the SQL expression that
+	// computes it from the row's columns (`CASE WHEN paid THEN 'paid' ...`).
+	// {today} in it stands for today's date in the company's time zone.
+	Expr string
+}
+
+// Key is the column's key in bodies.
+func (c Column) Key() string {
+	if c.BodyName != "" {
+		return c.BodyName
+	}
+	return c.Name
+}
+
+// Visible reports whether the column is returned to callers.
+func (c Column) Visible() bool { return !c.FilterOnly && !c.WriteOnly }
+
+// CheckEnum says why a value is not one of the column's allowed values;
+// "" when it is, or when the column has no enum.
+func (c Column) CheckEnum(v string) string {
+	if len(c.Enum) == 0 || slices.Contains(c.Enum, v) {
+		return ""
+	}
+	return "must be one of: " + strings.Join(c.Enum, ", ")
 }
 
 // CheckDecimal says why the decimal text s (an optional minus, digits, an
@@ -155,6 +203,16 @@ func (r *Resource) Column(name string) (Column, bool) {
 	return r.Columns[i], true
 }
 
+// ColumnByKey returns the writable column whose body key is key.
+func (r *Resource) ColumnByKey(key string) (Column, bool) {
+	for _, c := range r.Columns {
+		if c.Key() == key {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
 // Relation returns the declared relation named name.
 func (r *Resource) Relation(name string) (Relation, bool) {
 	for _, rel := range r.Relations {
@@ -205,6 +263,18 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			r.columnIndex[c.Name] = i
 			if c.Type == JSON && (c.Filterable || c.Writable) {
 				return nil, fmt.Errorf("resource %q: JSON column %q can be neither filtered nor written", r.Name, c.Name)
+			}
+			if c.Expr != "" && (c.Writable || c.Required) {
+				return nil, fmt.Errorf("resource %q: derived column %q cannot be written", r.Name, c.Name)
+			}
+			if (c.CreateOnly || c.UpdateOnly || c.WriteOnly) && !c.Writable {
+				return nil, fmt.Errorf("resource %q: column %q has a write mode but is not writable", r.Name, c.Name)
+			}
+			if c.FilterOnly && !c.Filterable {
+				return nil, fmt.Errorf("resource %q: filter-only column %q is not filterable", r.Name, c.Name)
+			}
+			if len(c.Enum) > 0 && c.Type != String {
+				return nil, fmt.Errorf("resource %q: enum column %q must be a string", r.Name, c.Name)
 			}
 		}
 		if c, ok := r.Column("id"); !ok || c.Type != Int {

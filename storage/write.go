@@ -206,11 +206,18 @@ func checkWrite(res *Resource, w Write) error {
 	for _, name := range w.columns() {
 		c, _ := res.Column(name)
 		text, isText := w.Values[name].(string)
-		if c.Type != Decimal || !isText {
+		if !isText {
 			continue
 		}
-		if msg := c.CheckDecimal(text); msg != "" {
-			problems = append(problems, Problem{Field: name, Message: msg})
+		msg := c.CheckEnum(text)
+		switch {
+		case c.Type == Decimal:
+			msg = c.CheckDecimal(text)
+		case c.Type == JSONText && !json.Valid([]byte(text)):
+			msg = "must be a string holding valid JSON"
+		}
+		if msg != "" {
+			problems = append(problems, Problem{Field: c.Key(), Message: msg})
 		}
 	}
 	if len(problems) > 0 {

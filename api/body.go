@@ -124,19 +124,25 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 			}
 			continue
 		}
-		col, ok := res.Column(name)
-		if !ok {
+		col, ok := res.ColumnByKey(name)
+		switch {
+		case !ok:
 			fail(name, "unknown field")
 			continue
-		}
-		if !col.Writable {
+		case !col.Writable:
 			fail(name, "cannot be written")
+			continue
+		case col.CreateOnly && !create:
+			fail(name, "can only be given on create")
+			continue
+		case col.UpdateOnly && create:
+			fail(name, "can only be given on update")
 			continue
 		}
 		if v, msg := columnValue(col, raw); msg != "" {
 			fail(name, "%s", msg)
 		} else {
-			w.Values[name] = v
+			w.Values[col.Name] = v
 		}
 	}
 	if p, err := storage.CustomFieldsProblem(w.CustomSet()); err != nil || p != nil {
@@ -147,8 +153,8 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 	}
 	if create {
 		for _, col := range res.Columns {
-			if _, given := obj[col.Name]; col.Required && !given {
-				fail(col.Name, "is required")
+			if _, given := obj[col.Key()]; col.Required && !given {
+				fail(col.Key(), "is required")
 			}
 		}
 	}
@@ -168,6 +174,9 @@ func columnValue(col storage.Column, raw json.RawMessage) (any, string) {
 	}
 	if msg == "" && col.Required {
 		msg = requiredProblem(v)
+	}
+	if text, ok := v.(string); ok && msg == "" {
+		msg = col.CheckEnum(text)
 	}
 	return v, msg
 }
@@ -216,6 +225,12 @@ func bodyValue(col storage.Column, raw json.RawMessage) (any, string) {
 			return nil, "must be true or false"
 		}
 		return b, ""
+	case storage.IntArray:
+		var ns []int64
+		if err := json.Unmarshal(raw, &ns); err != nil || ns == nil {
+			return nil, "must be an array of integers"
+		}
+		return ns, ""
 	case storage.Decimal:
 		v, msg := decimalValue(raw)
 		if msg == "" {

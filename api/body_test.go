@@ -113,12 +113,14 @@ func TestTestResourceMatchesSchema(t *testing.T) {
 	t.Parallel()
 	pool := storagetest.NewDB(t)
 	createTestTable(t, pool)
-	mismatches, err := storagetest.SchemaMismatches(context.Background(), pool, testResource())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range mismatches {
-		t.Error(m)
+	for _, res := range testResources() {
+		mismatches, err := storagetest.SchemaMismatches(context.Background(), pool, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mismatches {
+			t.Error(res.Name, m)
+		}
 	}
 }
 

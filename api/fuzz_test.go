@@ -29,11 +29,15 @@ func FuzzParseList(f *testing.F) {
 		"filter[day]=0000-01-01", "filter[day|b]=0001-01-01|9999-12-31", "page=2147483647&perPage=100",
 		"filter[happened_at|b]=0001-01-01 00:00:00|9999-12-31T23:59:59Z", "filter[happened_at|ge]=2024-02-29T23:59:59%2B14:00",
 		"filter[amount]=-99999999999999999999.9999999999", "filter[title|ne]=%25%5C%25", "filter[kindNotIn][]=%E2%82%AC",
+		"filter[overdue]=true&filter[early]=0", "filter[dueDateMin]=2024-02-29&filter[dateMax]=9999-12-31",
+		"filter[periodContains]=0001-01-01", "filter[paidStatus]=paid", "filter[ownerIn][]=1&filter[payerTaxIdIn][]=%00",
+		"filter[planAllIn][]=9223372036854775807", "filter[tag][]=1&filter[tag][]=-2", "filter[tagIn][]=3",
+		"filter[status]=overdue&sort=-status", "filter[item_default]=true", "filter[kind|ne]=single", "filter[tag|empty]",
 	} {
 		f.Add(seed)
 	}
 	reg, store, companyID := fuzzStore(f)
-	resources := []*storage.Resource{reg.MustResource("test_things"), reg.MustResource(storage.BuildingTypes)}
+	resources := []*storage.Resource{reg.MustResource("test_things"), reg.MustResource(storage.BuildingTypes), reg.MustResource("test_bills")}
 	f.Fuzz(func(t *testing.T, rawQuery string) {
 		for _, res := range resources {
 			q, err := parseList(reg, res, rawQuery)
@@ -44,7 +48,7 @@ func FuzzParseList(f *testing.F) {
 				}
 				continue
 			}
-			page, err := store.List(context.Background(), res, companyID, q)
+			page, err := store.List(context.Background(), res, storage.Company(companyID), q)
 			if err != nil && !storageRefusal(err, isIncludeLimit) {
 				t.Fatalf("%q: accepted but failed in storage: %v %+v", rawQuery, err, problemsOf(err))
 			}
@@ -72,17 +76,26 @@ func FuzzParseWrite(f *testing.F) {
 		`{"title":"a","day":"0000-01-01","amount":"-0.00"}`, `{"title":"a","day":"9999-12-31","amount":"999999999999.99"}`,
 		`{"title":"a","happened_at":"2024-02-29T23:59:59+14:00"}`, `{"title":"a","happened_at":"0001-01-01 00:00:00"}`,
 		`{"title":"a","_c":{"a":1,"a":2}}`, `{"title":"a","title":"b"}`,
+		`{"title":"a","tag":[1,2],"protest":"{\"status\":1}","kind":"single"}`, `{"title":"a","kind":"x"}`,
+		`{"title":"a","filter[note]":"n","config":"[1]","details":[3]}`, `{"title":"a","tag":[9223372036854775808]}`,
+		`{"title":"a","protest":"\"\\u0000\""}`, `{"title":"a","secret":"s","tag":null}`,
 	} {
 		f.Add(seed)
 	}
 	reg, store, companyID := fuzzStore(f)
 	res := reg.MustResource("test_things")
 	ctx := context.Background()
-	existing, err := store.Create(ctx, res, companyID, storage.Write{Values: map[string]any{"title": "fuzz"}})
+	existing, err := store.Create(ctx, res, storage.Company(companyID), storage.Write{Values: map[string]any{"title": "fuzz"}})
 	if err != nil {
 		f.Fatal(err)
 	}
 	id, _ := existing.ID()
+	bills := reg.MustResource("test_bills")
+	bill, err := store.Create(ctx, bills, storage.Company(companyID), storage.Write{Values: map[string]any{"title": "fuzz"}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	billID, _ := bill.ID()
 	f.Fuzz(func(t *testing.T, body string) {
 		obj, duplicates, err := decodeObject([]byte(body))
 		if err != nil {
@@ -92,21 +105,26 @@ func FuzzParseWrite(f *testing.F) {
 			return
 		}
 		for _, create := range []bool{true, false} {
-			w, err := parseWrite(res, obj, create)
-			err = withProblems(err, duplicates)
-			if err != nil {
-				if storage.ErrorCode(err) != storage.Invalid {
-					t.Fatalf("%q: refusal is not a 422: %v", body, err)
+			for _, target := range []*storage.Resource{res, bills} {
+				w, err := parseWrite(target, obj, create)
+				err = withProblems(err, duplicates)
+				if err != nil {
+					if storage.ErrorCode(err) != storage.Invalid {
+						t.Fatalf("%q: refusal is not a 422: %v", body, err)
+					}
+					continue
 				}
-				continue
-			}
-			if create {
-				_, err = store.Create(ctx, res, companyID, w)
-			} else {
-				_, err = updateAlone(ctx, store, res, companyID, id, w)
-			}
-			if err != nil && !storageRefusal(err, isMissingReference) {
-				t.Fatalf("%q (create %v): accepted but failed in storage: %v %+v", body, create, err, problemsOf(err))
+				switch {
+				case create:
+					_, err = store.Create(ctx, target, storage.Company(companyID), w)
+				case target == res:
+					_, err = updateAlone(ctx, store, res, companyID, id, w)
+				default:
+					_, err = store.Update(ctx, bills, storage.Company(companyID), billID, w)
+				}
+				if err != nil && !storageRefusal(err, isMissingReference) {
+					t.Fatalf("%q (%s, create %v): accepted but failed in storage: %v %+v", body, target.Name, create, err, problemsOf(err))
+				}
 			}
 		}
 	})
@@ -118,7 +136,7 @@ func updateAlone(ctx context.Context, store *storage.Store, res *storage.Resourc
 	if _, err := store.Pool().Exec(ctx, "UPDATE test_things SET custom_fields = '{}' WHERE id = $1", id); err != nil {
 		return nil, err
 	}
-	return store.Update(ctx, res, companyID, id, w)
+	return store.Update(ctx, res, storage.Company(companyID), id, w)
 }
 
 func problemsOf(err error) []storage.Problem {
@@ -163,7 +181,7 @@ func isMissingReference(p storage.Problem) bool {
 func fuzzStore(f *testing.F) (*storage.Registry, *storage.Store, int64) {
 	pool := storagetest.NewDB(f)
 	createTestTable(f, pool)
-	reg, err := storage.NewRegistry(append(storage.Resources(), testResource())...)
+	reg, err := storage.NewRegistry(append(storage.Resources(), testResources()...)...)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -15,23 +15,53 @@ type resourceHandlers struct {
 	store *storage.Store
 	res   *storage.Resource
 	path  string
+	// parentParam names the path parameter holding the parent's id, for a
+	// sub-resource mounted under its parent ("" otherwise).
+	parentParam string
+}
+
+// scope is whom and where the request acts for: the caller's company and
+// user, and the parent of the path for a sub-resource. A parent id that
+// is not a positive integer names no record: 404.
+func (h resourceHandlers) scope(w http.ResponseWriter, r *http.Request) (storage.Scope, bool) {
+	p := principalOf(r.Context())
+	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	if h.parentParam == "" {
+		return sc, true
+	}
+	raw := httprouter.ParamsFromContext(r.Context()).ByName(h.parentParam)
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id < 1 {
+		writeError(w, r, storage.Errorf(storage.NotFound, "Record %q not found.", raw))
+		return sc, false
+	}
+	sc.Parent = id
+	return sc, true
 }
 
 func (h resourceHandlers) list(w http.ResponseWriter, r *http.Request) {
+	sc, ok := h.scope(w, r)
+	if !ok {
+		return
+	}
 	q, err := parseList(h.store.Registry(), h.res, r.URL.RawQuery)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	page, err := h.store.List(r.Context(), h.res, principalOf(r.Context()).CompanyID, q)
+	page, err := h.store.List(r.Context(), h.res, sc, q)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeRaw(w, http.StatusOK, pageEnvelope(newPageLinks(h.path, r.URL.RawQuery), q, page))
+	writeRaw(w, http.StatusOK, pageEnvelope(newPageLinks(r.URL.Path, r.URL.RawQuery), q, page))
 }
 
 func (h resourceHandlers) get(w http.ResponseWriter, r *http.Request) {
+	sc, ok := h.scope(w, r)
+	if !ok {
+		return
+	}
 	id, ok := pathID(w, r)
 	if !ok {
 		return
@@ -41,7 +71,7 @@ func (h resourceHandlers) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	rec, err := h.store.Get(r.Context(), h.res, principalOf(r.Context()).CompanyID, id, q)
+	rec, err := h.store.Get(r.Context(), h.res, sc, id, q)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -50,11 +80,15 @@ func (h resourceHandlers) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h resourceHandlers) create(w http.ResponseWriter, r *http.Request) {
+	sc, ok := h.scope(w, r)
+	if !ok {
+		return
+	}
 	write, ok := h.readWrite(w, r, true)
 	if !ok {
 		return
 	}
-	rec, err := h.store.Create(r.Context(), h.res, principalOf(r.Context()).CompanyID, write)
+	rec, err := h.store.Create(r.Context(), h.res, sc, write)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -63,6 +97,10 @@ func (h resourceHandlers) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h resourceHandlers) update(w http.ResponseWriter, r *http.Request) {
+	sc, ok := h.scope(w, r)
+	if !ok {
+		return
+	}
 	id, ok := pathID(w, r)
 	if !ok {
 		return
@@ -71,7 +109,7 @@ func (h resourceHandlers) update(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	rec, err := h.store.Update(r.Context(), h.res, principalOf(r.Context()).CompanyID, id, write)
+	rec, err := h.store.Update(r.Context(), h.res, sc, id, write)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -80,11 +118,15 @@ func (h resourceHandlers) update(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h resourceHandlers) delete(w http.ResponseWriter, r *http.Request) {
+	sc, ok := h.scope(w, r)
+	if !ok {
+		return
+	}
 	id, ok := pathID(w, r)
 	if !ok {
 		return
 	}
-	if err := h.store.Delete(r.Context(), h.res, principalOf(r.Context()).CompanyID, id); err != nil {
+	if err := h.store.Delete(r.Context(), h.res, sc, id); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -46,7 +46,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request, sub jobs.Subm
 
 // writeJob answers with the job as GET /jobs/{id} shows it.
 func (s *Server) writeJob(w http.ResponseWriter, r *http.Request, status int, message string, id int64) {
-	rec, err := s.store.Get(r.Context(), s.jobsResource(), principalOf(r.Context()).CompanyID, id, storage.GetQuery{})
+	rec, err := s.store.Get(r.Context(), s.jobsResource(), storage.Company(principalOf(r.Context()).CompanyID), id, storage.GetQuery{})
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -124,7 +124,7 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 
 // mountJobs adds the job API to the router: reads through the declared
 // resource, the operations by hand.
-func (s *Server) mountJobs(router router) {
+func (s *Server) mountJobs(router *router) {
 	h := resourceHandlers{store: s.store, res: s.jobsResource(), path: "/jobs"}
 	router.Handler(http.MethodGet, "/jobs", s.authed(h.list))
 	router.Handler(http.MethodGet, "/jobs/:id", s.authed(h.get))

@@ -57,7 +57,7 @@ func newOpsRoutes(cfg Config) *opsRoutes {
 // and the dashboard at `/monitoring/` and everything under it.
 // `/monitoring` redirects to `/monitoring/` once the credential is
 // checked, so that no operator path tells anything without it.
-func (s *Server) mountOperatorRoutes(router router) {
+func (s *Server) mountOperatorRoutes(router *router) {
 	ops := s.ops
 	if ops == nil {
 		return

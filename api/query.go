@@ -95,13 +95,16 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 				continue
 			}
 			if sc == nil {
-				q.Filters = append(q.Filters, f)
+				q.Filters = appendFilter(p.res, q.Filters, f)
 				continue
 			}
 			if inValues++; inValues == MaxInValues+1 {
 				p.fail(kv.key, "at most %d In-filter values in one request", MaxInValues)
 			}
-			if prev, seen := special[name]; seen {
+			if prev, seen := special[name]; seen && sc.Filter.Scalar {
+				p.fail(kv.key, "is given more than once")
+				continue
+			} else if seen {
 				prev.Values = append(prev.Values, sc.Values...)
 				continue
 			}
@@ -198,7 +201,7 @@ func (p *queryParser) columns(field string, res *storage.Resource, list string) 
 	names := strings.Split(list, ",")
 	out := make([]string, 0, len(names))
 	for _, n := range names {
-		if _, ok := res.Column(n); !ok {
+		if c, ok := res.Column(n); !ok || !c.Visible() {
 			p.fail(field, "unknown column %q", n)
 			continue
 		}
@@ -213,7 +216,7 @@ func (p *queryParser) sort(list string) []storage.SortKey {
 	var keys []storage.SortKey
 	for _, item := range strings.Split(list, ",") {
 		name, desc := strings.CutPrefix(item, "-")
-		if _, ok := p.res.Column(name); !ok {
+		if c, ok := p.res.Column(name); !ok || !c.Visible() {
 			p.fail("sort", "unknown column %q", name)
 			continue
 		}
@@ -236,11 +239,19 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 	}
 	name, opName, listForm := m[1], m[2], strings.Count(kv.key, "[") == 2
 	if sf, ok := p.res.Filter(name); ok {
-		if opName != "" {
+		if opName != "" || strings.Contains(kv.key, "|") {
 			p.fail(kv.key, "filter %q takes no operator", name)
 			return "", storage.Filter{}, nil, false
 		}
+		if sf.Scalar && listForm {
+			p.fail(kv.key, "filter %q takes one value, not a list", name)
+			return "", storage.Filter{}, nil, false
+		}
 		v, ok := p.value(kv.key, sf.Elem, kv.value)
+		if ok && len(sf.Enum) > 0 && !slices.Contains(sf.Enum, kv.value) {
+			p.fail(kv.key, "must be one of: %s", strings.Join(sf.Enum, ", "))
+			ok = false
+		}
 		return name, storage.Filter{}, &storage.SpecialCondition{Filter: sf, Values: []any{v}}, ok
 	}
 	col, ok := p.res.Column(name)
@@ -248,7 +259,7 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 		p.fail(kv.key, "unknown filter %q", name)
 		return "", storage.Filter{}, nil, false
 	}
-	if listForm {
+	if listForm && col.Type != storage.IntArray {
 		p.fail(kv.key, "filter %q takes one value, not a list", name)
 		return "", storage.Filter{}, nil, false
 	}
@@ -280,10 +291,20 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 		f.Values = []any{a, b}
 		return f, ok1 && ok2
 	}
+	if col.Type == storage.IntArray && f.Op != storage.Equal {
+		p.fail(kv.key, "an array filter takes no operator but empty and not_empty")
+		return f, false
+	}
 	v, ok := p.value(kv.key, col.Type, kv.value)
 	f.Values = []any{v}
 	if s, isString := v.(string); isString && col.Type == storage.String && strings.Contains(s, "%") {
 		f.Pattern = f.Op == storage.Equal || f.Op == storage.NotEqual
+	}
+	if s, isString := v.(string); ok && isString && !f.Pattern && (f.Op == storage.Equal || f.Op == storage.NotEqual) {
+		if msg := col.CheckEnum(s); msg != "" {
+			p.fail(kv.key, "%s", msg)
+			ok = false
+		}
 	}
 	return f, ok
 }
@@ -365,4 +386,18 @@ func (p *queryParser) includeNode(key, path string, roots *[]*storage.Include, n
 		siblings = &node.Children
 	}
 	return node, res
+}
+
+// appendFilter adds f to filters; the values of an array column's list
+// (filter[tag][]=1&filter[tag][]=2) make one filter: any of them.
+func appendFilter(res *storage.Resource, filters []storage.Filter, f storage.Filter) []storage.Filter {
+	if c, _ := res.Column(f.Column); c.Type == storage.IntArray && f.Op == storage.Equal {
+		for i := range filters {
+			if filters[i].Column == f.Column && filters[i].Op == storage.Equal {
+				filters[i].Values = append(filters[i].Values, f.Values...)
+				return filters
+			}
+		}
+	}
+	return append(filters, f)
 }

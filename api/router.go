@@ -1,7 +1,12 @@
 package api
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 )
@@ -10,64 +15,282 @@ import (
 // unknown path, a method the path does not have, a CORS preflight.
 const unmatched = "unmatched"
 
-// router is httprouter's router whose registration methods label each
-// handler with the pattern it is registered under, so the request log and
-// the metrics name the route (`/buildings/types/:id`), never the raw path,
-// and the labels come from the one route table without any handler
-// knowing. Handle, Handler, HandlerFunc and the per-method shortcuts are
-// shadowed here; ServeFiles is not (the API serves no files from disk).
+// router collects the route table (method, pattern, handler) and builds
+// httprouter's router from it. Each handler is labelled with the pattern it
+// is registered under, so the request log and the metrics name the route
+// (`/buildings/types/:id`), never the raw path.
+//
+// httprouter cannot hold a static segment beside a parameter at the same
+// place (`/buildings/types` beside `/buildings/:id`), nor two parameters of
+// different names there (`/invoices/:id` beside `/invoices/:invoice_id/pixCode`).
+// build resolves both once, from the table: where patterns meet so, they
+// are registered as one pattern with a parameter at that place, and its
+// handler dispatches to the pattern whose static names the path carries
+// (static names first, left to right), else to the one with the parameter,
+// handing it its own parameter names. No handler knows about it.
 type router struct {
-	*httprouter.Router
+	entries []routeEntry
+
+	// NotFound, MethodNotAllowed, GlobalOPTIONS and PanicHandler are
+	// httprouter's, set on the router build makes.
+	NotFound         http.Handler
+	MethodNotAllowed http.Handler
+	GlobalOPTIONS    http.Handler
+	PanicHandler     func(http.ResponseWriter, *http.Request, any)
 }
 
-func newRouter() router {
-	return router{httprouter.New()}
+// routeEntry is one line of the route table.
+type routeEntry struct {
+	method, pattern string
+	handler         http.Handler
+	segments        []string // the pattern split at /
 }
+
+func newRouter() *router { return &router{} }
 
 // Handle registers h for method and pattern.
-func (rt router) Handle(method, pattern string, h httprouter.Handle) {
-	rt.Router.Handle(method, pattern, func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		setRoute(r, pattern)
-		h(w, r, ps)
-	})
-}
-
-// Handler registers h for method and pattern.
-func (rt router) Handler(method, pattern string, h http.Handler) {
-	rt.Router.Handler(method, pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setRoute(r, pattern)
-		h.ServeHTTP(w, r)
+func (rt *router) Handle(method, pattern string, h httprouter.Handle) {
+	rt.Handler(method, pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h(w, r, httprouter.ParamsFromContext(r.Context()))
 	}))
 }
 
+// Handler registers h for method and pattern.
+func (rt *router) Handler(method, pattern string, h http.Handler) {
+	rt.entries = append(rt.entries, routeEntry{method: method, pattern: pattern, handler: h,
+		segments: strings.Split(strings.TrimPrefix(pattern, "/"), "/")})
+}
+
 // HandlerFunc registers h for method and pattern.
-func (rt router) HandlerFunc(method, pattern string, h http.HandlerFunc) {
+func (rt *router) HandlerFunc(method, pattern string, h http.HandlerFunc) {
 	rt.Handler(method, pattern, h)
 }
 
 // GET registers h for GET and pattern.
-func (rt router) GET(pattern string, h httprouter.Handle) { rt.Handle(http.MethodGet, pattern, h) }
+func (rt *router) GET(pattern string, h httprouter.Handle) { rt.Handle(http.MethodGet, pattern, h) }
 
 // HEAD registers h for HEAD and pattern.
-func (rt router) HEAD(pattern string, h httprouter.Handle) { rt.Handle(http.MethodHead, pattern, h) }
-
-// OPTIONS registers h for OPTIONS and pattern.
-func (rt router) OPTIONS(pattern string, h httprouter.Handle) {
-	rt.Handle(http.MethodOptions, pattern, h)
-}
+func (rt *router) HEAD(pattern string, h httprouter.Handle) { rt.Handle(http.MethodHead, pattern, h) }
 
 // POST registers h for POST and pattern.
-func (rt router) POST(pattern string, h httprouter.Handle) { rt.Handle(http.MethodPost, pattern, h) }
+func (rt *router) POST(pattern string, h httprouter.Handle) { rt.Handle(http.MethodPost, pattern, h) }
 
 // PUT registers h for PUT and pattern.
-func (rt router) PUT(pattern string, h httprouter.Handle) { rt.Handle(http.MethodPut, pattern, h) }
-
-// PATCH registers h for PATCH and pattern.
-func (rt router) PATCH(pattern string, h httprouter.Handle) { rt.Handle(http.MethodPatch, pattern, h) }
+func (rt *router) PUT(pattern string, h httprouter.Handle) { rt.Handle(http.MethodPut, pattern, h) }
 
 // DELETE registers h for DELETE and pattern.
-func (rt router) DELETE(pattern string, h httprouter.Handle) {
+func (rt *router) DELETE(pattern string, h httprouter.Handle) {
 	rt.Handle(http.MethodDelete, pattern, h)
+}
+
+func isParam(seg string) bool { return strings.HasPrefix(seg, ":") }
+
+// normalize computes, for every entry, the pattern httprouter is given:
+// position by position, among the entries that agree so far, a place where
+// any of them has a parameter becomes a parameter for all of them, named
+// after its position (`:p2`) unless they all name it alike.
+func normalize(entries []routeEntry) [][]string {
+	norm := make([][]string, len(entries))
+	for i, e := range entries {
+		norm[i] = slices.Clone(e.segments)
+	}
+	for pos := 0; ; pos++ {
+		groups := map[string][]int{}
+		longer := false
+		for i, e := range entries {
+			if len(e.segments) <= pos {
+				continue
+			}
+			longer = true
+			key := strings.Join(norm[i][:pos], "/")
+			groups[key] = append(groups[key], i)
+		}
+		if !longer {
+			return norm
+		}
+		for _, members := range groups {
+			var names []string
+			statics := false
+			for _, i := range members {
+				seg := entries[i].segments[pos]
+				switch {
+				case isParam(seg):
+					if !slices.Contains(names, seg) {
+						names = append(names, seg)
+					}
+				case !strings.HasPrefix(seg, "*"):
+					statics = true
+				}
+			}
+			if len(names) == 0 || (len(names) == 1 && !statics) {
+				continue
+			}
+			for _, i := range members {
+				if !strings.HasPrefix(entries[i].segments[pos], "*") {
+					norm[i][pos] = ":p" + strconv.Itoa(pos)
+				}
+			}
+		}
+	}
+}
+
+// build makes httprouter's router of the table.
+func (rt *router) build() *httprouter.Router {
+	hr := httprouter.New()
+	// JSON everywhere: a path that is not exactly a route is a JSON 404,
+	// never a body-less redirect.
+	hr.RedirectTrailingSlash = false
+	hr.RedirectFixedPath = false
+	hr.NotFound, hr.MethodNotAllowed, hr.GlobalOPTIONS, hr.PanicHandler =
+		rt.NotFound, rt.MethodNotAllowed, rt.GlobalOPTIONS, rt.PanicHandler
+
+	norm := normalize(rt.entries)
+	groups := map[string][]int{}
+	var order []string
+	for i := range rt.entries {
+		p := "/" + strings.Join(norm[i], "/")
+		if _, seen := groups[p]; !seen {
+			order = append(order, p)
+		}
+		groups[p] = append(groups[p], i)
+	}
+	for _, p := range order {
+		members := groups[p]
+		merged := false
+		for _, i := range members {
+			merged = merged || rt.entries[i].pattern != p
+		}
+		if !merged {
+			for _, i := range members {
+				e := rt.entries[i]
+				hr.Handler(e.method, e.pattern, labelled(e.pattern, e.handler))
+			}
+			continue
+		}
+		d := &dispatcher{norm: norm[members[0]], notFound: rt.NotFound, notAllowed: rt.MethodNotAllowed}
+		for _, i := range members {
+			d.entries = append(d.entries, rt.entries[i])
+		}
+		slices.SortStableFunc(d.entries, func(a, b routeEntry) int { return specificity(a.segments, b.segments) })
+		for _, m := range dispatchedMethods {
+			hr.Handler(m, p, d.forMethod(m))
+		}
+	}
+	return hr
+}
+
+// dispatchedMethods are the methods a merged pattern answers itself, so
+// that it can tell 404 from 405 by the patterns it stands for.
+var dispatchedMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
+
+// specificity orders patterns of one merged group: at the first place they
+// differ, a static name comes before a parameter.
+func specificity(a, b []string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		pa, pb := isParam(a[i]), isParam(b[i])
+		if pa != pb {
+			if pb {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// dispatcher serves the patterns merged into one httprouter pattern.
+type dispatcher struct {
+	norm                 []string
+	entries              []routeEntry // most specific first
+	notFound, notAllowed http.Handler
+}
+
+// match says whether e's static names are the path's, and gives e's own
+// parameters.
+func (d *dispatcher) match(e routeEntry, ps httprouter.Params) (httprouter.Params, bool) {
+	var own httprouter.Params
+	for i, seg := range e.segments {
+		got := seg
+		if isParam(d.norm[i]) {
+			got = ps.ByName(d.norm[i][1:])
+		}
+		switch {
+		case isParam(seg):
+			own = append(own, httprouter.Param{Key: seg[1:], Value: got})
+		case strings.HasPrefix(seg, "*"):
+			own = append(own, httprouter.Param{Key: seg[1:], Value: ps.ByName(seg[1:])})
+		case got != seg:
+			return nil, false
+		}
+	}
+	return own, true
+}
+
+func (d *dispatcher) forMethod(method string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ps := httprouter.ParamsFromContext(r.Context())
+		var allowed []string
+		var fallback *routeEntry // GET serves HEAD when no HEAD is declared
+		var fallbackParams httprouter.Params
+		for i, e := range d.entries {
+			own, ok := d.match(e, ps)
+			if !ok {
+				continue
+			}
+			if e.method == method {
+				serve(w, r, e, own)
+				return
+			}
+			if method == http.MethodHead && e.method == http.MethodGet && fallback == nil {
+				fallback, fallbackParams = &d.entries[i], own
+			}
+			if !slices.Contains(allowed, e.method) {
+				allowed = append(allowed, e.method)
+			}
+		}
+		switch {
+		case fallback != nil:
+			serve(w, r, *fallback, fallbackParams)
+		case len(allowed) > 0:
+			if d.notAllowed == nil {
+				http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+				return
+			}
+			slices.Sort(allowed)
+			w.Header().Set("Allow", strings.Join(append(allowed, http.MethodOptions), ", "))
+			d.notAllowed.ServeHTTP(w, r)
+		case d.notFound != nil:
+			d.notFound.ServeHTTP(w, r)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
+func serve(w http.ResponseWriter, r *http.Request, e routeEntry, ps httprouter.Params) {
+	r = r.WithContext(context.WithValue(r.Context(), httprouter.ParamsKey, ps))
+	labelled(e.pattern, e.handler).ServeHTTP(w, r)
+}
+
+// labelled records pattern as the route of the request before h runs.
+func labelled(pattern string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setRoute(r, pattern)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// checkTable refuses a route table with the same method and pattern twice.
+func (rt *router) checkTable() error {
+	seen := map[string]bool{}
+	for _, e := range rt.entries {
+		k := e.method + " " + e.pattern
+		if seen[k] {
+			return fmt.Errorf("route %s registered twice", k)
+		}
+		seen[k] = true
+	}
+	return nil
 }
 
 // setRoute records the pattern that serves r in the request state.

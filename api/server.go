@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -110,6 +111,18 @@ type route struct {
 	resource string
 }
 
+// parentParam is the parameter of a sub-resource's path
+// (`/financial/contracts/:contract/vehicles`: "contract"), "" when the
+// path has none.
+func parentParam(path string) string {
+	for _, seg := range strings.Split(path, "/") {
+		if name, ok := strings.CutPrefix(seg, ":"); ok {
+			return name
+		}
+	}
+	return ""
+}
+
 // resourceRoutes maps each CRUD path of the API to its declared resource.
 var resourceRoutes = []route{
 	{"/buildings/types", storage.BuildingTypes},
@@ -120,16 +133,15 @@ var resourceRoutes = []route{
 // Handler returns the whole API: every route in one place.
 func (s *Server) Handler() http.Handler {
 	router := newRouter()
-	// JSON everywhere: a path that is not exactly a route is a JSON 404,
-	// never a body-less redirect.
-	router.RedirectTrailingSlash = false
-	router.RedirectFixedPath = false
 	router.GET("/healthz", s.healthz)
 	router.HEAD("/healthz", s.healthz)
 	router.GET("/readyz", s.readyz)
 	for _, rt := range s.routes {
 		res := s.store.Registry().MustResource(rt.resource)
-		h := resourceHandlers{store: s.store, res: res, path: rt.path}
+		h := resourceHandlers{store: s.store, res: res, path: rt.path, parentParam: parentParam(rt.path)}
+		if (h.parentParam != "") != (res.Parent != nil) {
+			panic("api: " + rt.path + ": a sub-resource's path, and only its path, names its parent's parameter")
+		}
 		router.Handler(http.MethodGet, rt.path, s.authed(h.list))
 		router.Handler(http.MethodPost, rt.path, s.authed(h.create))
 		router.Handler(http.MethodGet, rt.path+"/:id", s.authed(h.get))
@@ -142,7 +154,10 @@ func (s *Server) Handler() http.Handler {
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
 	router.PanicHandler = s.panicked
-	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.Router))))
+	if err := router.checkTable(); err != nil {
+		panic("api: " + err.Error())
+	}
+	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.build()))))
 }
 
 // authed puts a handler behind authentication and the rate limit.

@@ -74,7 +74,7 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 	t.Cleanup(func() { rdb.Close() })
 
 	createTestTable(t, pool)
-	reg, err := storage.NewRegistry(append(storage.Resources(), testResource())...)
+	reg, err := storage.NewRegistry(append(storage.Resources(), testResources()...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,4 +288,5 @@ func createTestTable(t testing.TB, pool *pgxpool.Pool) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	createMachineryTables(t, pool)
 }

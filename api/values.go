@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,6 +41,19 @@ func parseText(t storage.Type, s string) (any, string) {
 	case storage.Decimal:
 		if !decimalText.MatchString(s) {
 			return nil, "must be a decimal number like 1234.56"
+		}
+		return s, ""
+	case storage.IntArray: // one element, as a filter value
+		return parseText(storage.Int, s)
+	case storage.JSONText:
+		if msg := checkText(s); msg != "" {
+			return nil, msg
+		}
+		if !json.Valid([]byte(s)) {
+			return nil, "must be a string holding valid JSON"
+		}
+		if msg := escapeProblem([]byte(s)); msg != "" {
+			return nil, msg
 		}
 		return s, ""
 	}

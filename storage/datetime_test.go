@@ -42,7 +42,7 @@ func TestDateTimesAreUTC(t *testing.T) {
 	}
 	store := storage.NewStore(pool, reg)
 	noon := time.Date(2024, 3, 1, 12, 0, 0, 0, time.UTC)
-	rec, err := store.Create(ctx, res, 1, storage.Write{Values: map[string]any{"at_tz": noon, "at_local": noon.In(time.FixedZone("BRT", -3*3600))}})
+	rec, err := store.Create(ctx, res, storage.Company(1), storage.Write{Values: map[string]any{"at_tz": noon, "at_local": noon.In(time.FixedZone("BRT", -3*3600))}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestDateTimesAreUTC(t *testing.T) {
 		t.Errorf("written and read back as %s, want %s", got, want)
 	}
 	for _, column := range []string{"at_tz", "at_local"} {
-		page, err := store.List(ctx, res, 1, storage.ListQuery{Page: 1, PerPage: 10,
+		page, err := store.List(ctx, res, storage.Company(1), storage.ListQuery{Page: 1, PerPage: 10,
 			Filters: []storage.Filter{{Column: column, Op: storage.Equal, Values: []any{noon}}}})
 		if err != nil || len(page.Records) != 1 {
 			t.Errorf("filter on %s = 12:00 UTC: %d records (%v)", column, len(page.Records), err)

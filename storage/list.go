@@ -36,15 +36,20 @@ type Page struct {
 	Total   *int64
 }
 
-// List runs a checked list query for a company.
-func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q ListQuery) (Page, error) {
+// List runs a checked list query for a company (under the parent of the
+// scope, for a sub-resource).
+func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) (Page, error) {
+	if err := s.checkParent(ctx, s.pool, res, sc); err != nil {
+		return Page{}, err
+	}
+	companyID := sc.CompanyID
 	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
 	var b sqlBuilder
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, q.Filters, q.Special)
-	writeOrder(&b, q.Sort)
+	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
+	writeOrder(&b, res, q.Sort)
 	b.write(fmt.Sprintf(" LIMIT %d OFFSET %d", q.PerPage+1, (q.Page-1)*q.PerPage))
 
 	records, err := s.query(ctx, &b, sh)
@@ -62,7 +67,7 @@ func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q List
 		return Page{}, err
 	}
 	if q.WithTotal {
-		total, err := s.count(ctx, res, companyID, q)
+		total, err := s.count(ctx, res, sc, q)
 		if err != nil {
 			return Page{}, err
 		}
@@ -71,14 +76,19 @@ func (s *Store) List(ctx context.Context, res *Resource, companyID int64, q List
 	return page, nil
 }
 
-// Get reads one record of a company by id.
-func (s *Store) Get(ctx context.Context, res *Resource, companyID, id int64, q GetQuery) (*Record, error) {
+// Get reads one record of a company by id (under the parent of the scope,
+// for a sub-resource).
+func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q GetQuery) (*Record, error) {
+	if err := s.checkParent(ctx, s.pool, res, sc); err != nil {
+		return nil, err
+	}
+	companyID := sc.CompanyID
 	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
 	var b sqlBuilder
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}, nil)
+	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
 	records, err := s.query(ctx, &b, sh)
 	if err != nil {
 		return nil, translate(err, res.Name)
@@ -95,10 +105,10 @@ func (s *Store) Get(ctx context.Context, res *Resource, companyID, id int64, q G
 	return records[0], nil
 }
 
-func (s *Store) count(ctx context.Context, res *Resource, companyID int64, q ListQuery) (int64, error) {
+func (s *Store) count(ctx context.Context, res *Resource, sc Scope, q ListQuery) (int64, error) {
 	var b sqlBuilder
 	b.write("SELECT count(*) FROM ", ident(res.Table))
-	writeWhere(&b, res, companyID, q.Filters, q.Special)
+	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
 	var total int64
 	if err := s.pool.QueryRow(ctx, b.String(), b.args...).Scan(&total); err != nil {
 		return 0, translate(err, "count "+res.Name)
@@ -123,7 +133,7 @@ func mainShape(res *Resource, fields []string, custom bool, includes []*Include)
 
 func pickColumns(res *Resource, names []string) []Column {
 	if names == nil {
-		return slices.Clone(res.Columns)
+		return slices.DeleteFunc(slices.Clone(res.Columns), func(c Column) bool { return !c.Visible() })
 	}
 	cols := make([]Column, 0, len(names))
 	for _, n := range names {
@@ -155,20 +165,28 @@ func writeSelectList(b *sqlBuilder, sh *shape) {
 	}
 }
 
-func writeWhere(b *sqlBuilder, res *Resource, companyID int64, filters []Filter, special []SpecialCondition) {
+func writeWhere(b *sqlBuilder, res *Resource, sc Scope, filters []Filter, special []SpecialCondition) {
 	b.write(" WHERE ")
+	company := ""
 	if res.Shared {
 		b.write("TRUE")
 	} else {
-		b.write("company_id = ", b.bind(companyID, Int))
+		company = b.bind(sc.CompanyID, Int)
+		b.write("company_id = ", company)
 	}
 	for _, f := range filters {
 		c, _ := res.Column(f.Column)
 		b.write(" AND ")
 		b.condition(c, f)
 	}
-	for _, sc := range special {
-		b.write(" AND ", sc.Filter.Condition(b.bindArray(typedArray(sc.Filter.Elem, sc.Values), sc.Filter.Elem)))
+	for _, cond := range special {
+		f := &FilterSQL{b: b, company: company, companyID: sc.CompanyID, userID: sc.UserID, filter: cond.Filter}
+		if cond.Filter.Scalar {
+			f.value = cond.Values[0]
+		} else {
+			f.value = typedArray(cond.Filter.Elem, cond.Values)
+		}
+		b.write(" AND (", cond.Filter.Condition(f), ")")
 	}
 }
 
@@ -193,14 +211,18 @@ func typedArray(t Type, values []any) any {
 
 // writeOrder applies the sort keys left to right and ends with id, the
 // stable tie-breaker that makes pages never overlap.
-func writeOrder(b *sqlBuilder, keys []SortKey) {
+func writeOrder(b *sqlBuilder, res *Resource, keys []SortKey) {
 	b.write(" ORDER BY ")
 	hasID := false
 	for i, k := range keys {
 		if i > 0 {
 			b.write(", ")
 		}
-		b.write(ident(k.Column))
+		if c, ok := res.Column(k.Column); ok {
+			b.write(columnSQL(c))
+		} else {
+			b.write(ident(k.Column))
+		}
 		if k.Desc {
 			b.write(" DESC")
 		}
@@ -283,8 +305,8 @@ func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Rec
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(target.Table))
-	writeWhere(&b, target, companyID, nil, []SpecialCondition{{Filter: ColumnIn("", ident(inc.Relation.RemoteKey()), Int), Values: keys}})
-	writeOrder(&b, nil)
+	writeWhere(&b, target, Company(companyID), nil, []SpecialCondition{{Filter: ColumnIn("", inc.Relation.RemoteKey(), Int), Values: keys}})
+	writeOrder(&b, target, nil)
 	b.write(fmt.Sprintf(" LIMIT %d", MaxIncludedRecords+1))
 	children, err := s.query(ctx, &b, sh)
 	if err != nil {

@@ -70,7 +70,7 @@ func TestIncludesCostOneQueryPerRelation(t *testing.T) {
 		rel(types, "category"),
 		rel(types, "buildings", rel(buildings, "constructor", rel(constructors, "state"))),
 	}}
-	page, err := storage.NewStore(pool, reg).List(ctx, types, companyID, q)
+	page, err := storage.NewStore(pool, reg).List(ctx, types, storage.Company(companyID), q)
 	if err != nil {
 		t.Fatal(err)
 	}

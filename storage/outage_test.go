@@ -39,7 +39,7 @@ func TestConnectionFailuresAreUnavailable(t *testing.T) {
 	for name, pool := range map[string]*pgxpool.Pool{"closed pool": closed, "connection refused": refused} {
 		t.Run(name, func(t *testing.T) {
 			store := storage.NewStore(pool, reg)
-			_, getErr := store.Get(ctx, res, 1, 1, storage.GetQuery{})
+			_, getErr := store.Get(ctx, res, storage.Company(1), 1, storage.GetQuery{})
 			_, lookupErr := storage.LookupAPIKey(ctx, pool, "pf_1_"+strings.Repeat("0", 64))
 			for _, err := range []error{getErr, lookupErr} {
 				var coded *storage.Error

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,14 @@ const (
 	DateTime
 	Decimal // numeric: exact, read and written as decimal text
 	JSON    // json or jsonb, read-only: returned as the JSON it holds
+	// IntArray is a bigint[] (tag ids): written as a JSON array of
+	// integers; filter[col][]=a&filter[col][]=b keeps the rows sharing a
+	// value with the list (overlap).
+	IntArray
+	// JSONText is a text column holding JSON (the spec's "string holding
+	// JSON": protest, metadata, config): written and returned as a string,
+	// whose content must be valid JSON.
+	JSONText
 )
 
 func (t Type) String() string {
@@ -40,6 +49,10 @@ func (t Type) String() string {
 		return "number"
 	case JSON:
 		return "JSON"
+	case IntArray:
+		return "array of integers"
+	case JSONText:
+		return "string holding JSON"
 	}
 	return fmt.Sprintf("Type(%d)", int(t))
 }
@@ -61,6 +74,41 @@ type Column struct {
 	// before the point, is refused before any SQL: PostgreSQL would round
 	// the first silently and refuse the second.
 	Precision, Scale int
+	// Enum lists the values a String column accepts, in bodies and in
+	// filters; any other is refused before any SQL (422 listing them).
+	Enum []string
+	// Access modes beyond Filterable and Writable. FilterOnly: never
+	// returned, only filtered on (item_default). WriteOnly: never returned,
+	// only written (groups). CreateOnly and UpdateOnly: writable in the
+	// create (config) or the update (details) body alone.
+	FilterOnly, WriteOnly, CreateOnly, UpdateOnly bool
+	// BodyName is the key of the column in bodies when it is not its name
+	// (the events' `filter[title]`).
+	BodyName string
+	// Expr declares a derived, read-only column: the SQL expression that
+	// computes it from the row's columns (`CASE WHEN paid THEN 'paid' ...`).
+	// {today} in it stands for today's date in the company's time zone.
+	Expr string
+}
+
+// Key is the column's key in bodies.
+func (c Column) Key() string {
+	if c.BodyName != "" {
+		return c.BodyName
+	}
+	return c.Name
+}
+
+// Visible reports whether the column is returned to callers.
+func (c Column) Visible() bool { return !c.FilterOnly && !c.WriteOnly }
+
+// CheckEnum says why a value is not one of the column's allowed values;
+// "" when it is, or when the column has no enum.
+func (c Column) CheckEnum(v string) string {
+	if len(c.Enum) == 0 || slices.Contains(c.Enum, v) {
+		return ""
+	}
+	return "must be one of: " + strings.Join(c.Enum, ", ")
 }
 
 // CheckDecimal says why the decimal text s (an optional minus, digits, an
@@ -116,32 +164,6 @@ func (r Relation) RemoteKey() string {
 	return r.Key
 }
 
-// SpecialFilter is a named filter beyond the column filters, such as the
-// spec's In-filters (filter[typeIn][]=...). Its value is a list of Elem
-// values, bound as one array parameter.
-type SpecialFilter struct {
-	Name string
-	Elem Type
-	// Condition returns the SQL condition for the bound array parameter
-	// placeholder (for example "$3"). The condition may only use declared
-	// identifiers; the values are always bound.
-	Condition func(param string) string
-}
-
-// ColumnIn is the common In-filter: column = any(values).
-func ColumnIn(name, column string, elem Type) SpecialFilter {
-	return SpecialFilter{Name: name, Elem: elem, Condition: func(p string) string {
-		return column + " = any(" + p + ")"
-	}}
-}
-
-// ColumnNotIn is the negated In-filter: column is not one of the values.
-func ColumnNotIn(name, column string, elem Type) SpecialFilter {
-	return SpecialFilter{Name: name, Elem: elem, Condition: func(p string) string {
-		return "(" + column + " IS NULL OR NOT (" + column + " = any(" + p + ")))"
-	}}
-}
-
 // Resource declares one table of the API: it drives list, get, create,
 // update and delete.
 type Resource struct {
@@ -157,6 +179,8 @@ type Resource struct {
 	CustomFields bool
 	// ReadOnly resources accept no writes.
 	ReadOnly bool
+	// Parent declares a sub-resource (nil: a top-level resource).
+	Parent *Parent
 
 	columnIndex map[string]int
 }
@@ -177,6 +201,16 @@ func (r *Resource) Column(name string) (Column, bool) {
 		return Column{}, false
 	}
 	return r.Columns[i], true
+}
+
+// ColumnByKey returns the writable column whose body key is key.
+func (r *Resource) ColumnByKey(key string) (Column, bool) {
+	for _, c := range r.Columns {
+		if c.Key() == key {
+			return c, true
+		}
+	}
+	return Column{}, false
 }
 
 // Relation returns the declared relation named name.
@@ -230,12 +264,29 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if c.Type == JSON && (c.Filterable || c.Writable) {
 				return nil, fmt.Errorf("resource %q: JSON column %q can be neither filtered nor written", r.Name, c.Name)
 			}
+			if c.Expr != "" && (c.Writable || c.Required) {
+				return nil, fmt.Errorf("resource %q: derived column %q cannot be written", r.Name, c.Name)
+			}
+			if (c.CreateOnly || c.UpdateOnly || c.WriteOnly) && !c.Writable {
+				return nil, fmt.Errorf("resource %q: column %q has a write mode but is not writable", r.Name, c.Name)
+			}
+			if c.FilterOnly && !c.Filterable {
+				return nil, fmt.Errorf("resource %q: filter-only column %q is not filterable", r.Name, c.Name)
+			}
+			if len(c.Enum) > 0 && c.Type != String {
+				return nil, fmt.Errorf("resource %q: enum column %q must be a string", r.Name, c.Name)
+			}
 		}
 		if c, ok := r.Column("id"); !ok || c.Type != Int {
 			return nil, fmt.Errorf("resource %q: needs an integer id column", r.Name)
 		}
 		if err := checkNumericTypes(r); err != nil {
 			return nil, err
+		}
+		for _, sf := range r.Filters {
+			if err := checkFilterScope(r, sf); err != nil {
+				return nil, err
+			}
 		}
 		reg.resources[r.Name] = r
 	}
@@ -273,6 +324,14 @@ func (reg *Registry) checkLinks(r *Resource) error {
 		}
 		if _, ok := target.Column(rel.RemoteKey()); !ok {
 			return fmt.Errorf("resource %q: relation %q: %q has no column %q", r.Name, rel.Name, target.Name, rel.RemoteKey())
+		}
+	}
+	if p := r.Parent; p != nil {
+		if _, ok := reg.resources[p.Resource]; !ok {
+			return fmt.Errorf("resource %q: parent is undeclared resource %q", r.Name, p.Resource)
+		}
+		if c, ok := r.Column(p.Key); !ok || c.Type != Int {
+			return fmt.Errorf("resource %q: parent key %q is not an integer column", r.Name, p.Key)
 		}
 	}
 	for _, c := range r.Columns {

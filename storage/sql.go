@@ -47,8 +47,25 @@ func castOf(t Type) string {
 		return "::timestamptz"
 	case Decimal:
 		return "::numeric"
+	case IntArray:
+		return "::bigint[]"
+	case JSONText:
+		return "::text"
 	}
 	return ""
+}
+
+// todayOfRow is today's date in the time zone of the row's company, for
+// derived columns ({today} in Column.Expr).
+const todayOfRow = "(SELECT (now() AT TIME ZONE coalesce(tz.time_zone, 'America/Sao_Paulo'))::date FROM companies tz WHERE tz.id = company_id)"
+
+// columnSQL is the SQL of a column: its quoted name, or its declared
+// expression for a derived column.
+func columnSQL(c Column) string {
+	if c.Expr != "" {
+		return "(" + strings.ReplaceAll(c.Expr, "{today}", todayOfRow) + ")"
+	}
+	return ident(c.Name)
 }
 
 // ident quotes a declared identifier.
@@ -60,9 +77,9 @@ func ident(name string) string {
 // decimals as exact text, JSON as its text.
 func selectExpr(c Column) string {
 	if c.Type == Decimal || c.Type == JSON {
-		return ident(c.Name) + "::text"
+		return columnSQL(c) + "::text"
 	}
-	return ident(c.Name)
+	return columnSQL(c)
 }
 
 // likePattern turns a filter value where % is the only wildcard into an
@@ -74,7 +91,18 @@ func likePattern(s string) string {
 
 // condition writes the SQL of one filter.
 func (b *sqlBuilder) condition(c Column, f Filter) {
-	col := ident(c.Name)
+	col := columnSQL(c)
+	if c.Type == IntArray {
+		switch f.Op {
+		case Equal: // any of the values (overlap)
+			b.write(col, " && ", b.bindArray(typedArray(Int, f.Values), Int))
+		case Empty:
+			b.write("coalesce(cardinality(", col, "), 0) = 0")
+		case NotEmpty:
+			b.write("coalesce(cardinality(", col, "), 0) > 0")
+		}
+		return
+	}
 	switch f.Op {
 	case Equal:
 		if f.Pattern {

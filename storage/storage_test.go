@@ -165,9 +165,9 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	states := reg.MustResource(storage.States)
 	w := storage.Write{Values: map[string]any{"name": "x"}}
 	writes := map[string]func() error{
-		"create": func() error { _, err := store.Create(ctx, states, 1, w); return err },
-		"update": func() error { _, err := store.Update(ctx, states, 1, 35, w); return err },
-		"delete": func() error { return store.Delete(ctx, states, 1, 35) },
+		"create": func() error { _, err := store.Create(ctx, states, storage.Company(1), w); return err },
+		"update": func() error { _, err := store.Update(ctx, states, storage.Company(1), 35, w); return err },
+		"delete": func() error { return store.Delete(ctx, states, storage.Company(1), 35) },
 	}
 	for name, write := range writes {
 		if err := write(); storage.ErrorCode(err) != storage.Invalid {
@@ -225,15 +225,15 @@ func TestCustomFieldLimits(t *testing.T) {
 		}
 		return w
 	}
-	if _, err := store.Create(ctx, res, companyID, write(0, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+	if _, err := store.Create(ctx, res, storage.Company(companyID), write(0, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
 		t.Errorf("create with %d custom fields: %v", storage.MaxCustomFields+1, err)
 	}
-	rec, err := store.Create(ctx, res, companyID, write(0, storage.MaxCustomFields))
+	rec, err := store.Create(ctx, res, storage.Company(companyID), write(0, storage.MaxCustomFields))
 	if err != nil {
 		t.Fatal(err)
 	}
 	id, _ := rec.ID()
-	if _, err := store.Update(ctx, res, companyID, id, write(storage.MaxCustomFields, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+	if _, err := store.Update(ctx, res, storage.Company(companyID), id, write(storage.MaxCustomFields, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
 		t.Errorf("update past the limit once merged: %v", err)
 	}
 	var n int

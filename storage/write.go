@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/jackc/pgx/v5"
@@ -54,12 +55,20 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 
 // Create inserts a record for a company and returns it with every column
 // and its custom fields.
-func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Write) (*Record, error) {
+func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*Record, error) {
 	if err := checkWrite(res, w); err != nil {
 		return nil, err
 	}
+	companyID := sc.CompanyID
+	if res.Parent != nil && sc.Parent != 0 {
+		w.Values = maps.Clone(w.Values)
+		w.Values[res.Parent.Key] = sc.Parent
+	}
 	var rec *Record
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.checkParent(ctx, tx, res, sc); err != nil {
+			return err
+		}
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
@@ -96,12 +105,16 @@ func (s *Store) Create(ctx context.Context, res *Resource, companyID int64, w Wr
 }
 
 // Update changes the given columns of a company's record and returns it.
-func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, w Write) (*Record, error) {
+func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w Write) (*Record, error) {
 	if err := checkWrite(res, w); err != nil {
 		return nil, err
 	}
+	companyID := sc.CompanyID
 	var rec *Record
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.checkParent(ctx, tx, res, sc); err != nil {
+			return err
+		}
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
@@ -122,6 +135,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, 
 			}
 		}
 		b.write(" WHERE company_id = ", b.bind(companyID, Int), " AND id = ", b.bind(id, Int))
+		writeParentKey(&b, res, sc)
 		var err error
 		if rec, err = returnOne(ctx, tx, &b, res, id); err != nil {
 			return err
@@ -139,11 +153,26 @@ func (s *Store) Update(ctx context.Context, res *Resource, companyID, id int64, 
 
 // Delete removes a company's record. A record still referenced by others
 // is a conflict, and nothing is removed; a read-only resource is invalid.
-func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) error {
+func (s *Store) Delete(ctx context.Context, res *Resource, sc Scope, id int64) error {
 	if err := res.CheckWritable(); err != nil {
 		return err
 	}
-	tag, err := s.pool.Exec(ctx, "DELETE FROM "+ident(res.Table)+" WHERE company_id = $1 AND id = $2", companyID, id)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := s.checkParent(ctx, tx, res, sc); err != nil {
+			return err
+		}
+		var b sqlBuilder
+		b.write("DELETE FROM ", ident(res.Table), " WHERE company_id = ", b.bind(sc.CompanyID, Int), " AND id = ", b.bind(id, Int))
+		writeParentKey(&b, res, sc)
+		tag, err := tx.Exec(ctx, b.String(), b.args...)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return recordNotFound(id)
+		}
+		return nil
+	})
 	if err != nil {
 		err = translate(err, "delete "+res.Name)
 		if ErrorCode(err) == Conflict {
@@ -151,10 +180,15 @@ func (s *Store) Delete(ctx context.Context, res *Resource, companyID, id int64) 
 		}
 		return err
 	}
-	if tag.RowsAffected() == 0 {
-		return recordNotFound(id)
-	}
 	return nil
+}
+
+// writeParentKey limits an update or delete of a sub-resource reached
+// under its parent to that parent's rows.
+func writeParentKey(b *sqlBuilder, res *Resource, sc Scope) {
+	if res.Parent != nil && sc.Parent != 0 {
+		b.write(" AND ", ident(res.Parent.Key), " = ", b.bind(sc.Parent, Int))
+	}
 }
 
 // checkWrite refuses, before any SQL, a write to a read-only resource,
@@ -172,11 +206,18 @@ func checkWrite(res *Resource, w Write) error {
 	for _, name := range w.columns() {
 		c, _ := res.Column(name)
 		text, isText := w.Values[name].(string)
-		if c.Type != Decimal || !isText {
+		if !isText {
 			continue
 		}
-		if msg := c.CheckDecimal(text); msg != "" {
-			problems = append(problems, Problem{Field: name, Message: msg})
+		msg := c.CheckEnum(text)
+		switch {
+		case c.Type == Decimal:
+			msg = c.CheckDecimal(text)
+		case c.Type == JSONText && !json.Valid([]byte(text)):
+			msg = "must be a string holding valid JSON"
+		}
+		if msg != "" {
+			problems = append(problems, Problem{Field: c.Key(), Message: msg})
 		}
 	}
 	if len(problems) > 0 {
@@ -213,7 +254,7 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 		target := s.registry.MustResource(c.References)
 		var b sqlBuilder
 		b.write("SELECT EXISTS (SELECT 1 FROM ", ident(target.Table))
-		writeWhere(&b, target, companyID, []Filter{{Column: "id", Op: Equal, Values: []any{w.Values[name]}}}, nil)
+		writeWhere(&b, target, Company(companyID), []Filter{{Column: "id", Op: Equal, Values: []any{w.Values[name]}}}, nil)
 		b.write(")")
 		var exists bool
 		if err := tx.QueryRow(ctx, b.String(), b.args...).Scan(&exists); err != nil {

@@ -20,6 +20,8 @@ var compatible = map[storage.Type][]string{
 	storage.DateTime: {"timestamp with time zone", "timestamp without time zone"},
 	storage.Decimal:  {"numeric"},
 	storage.JSON:     {"json", "jsonb"},
+	storage.IntArray: {"ARRAY"},
+	storage.JSONText: {"text"},
 }
 
 // dbColumn is a column as information_schema.columns describes it.
@@ -83,6 +85,9 @@ func tableColumns(ctx context.Context, pool *pgxpool.Pool, table string) (map[st
 // columnMismatch says how a declared column differs from the table's, ""
 // when it does not.
 func columnMismatch(c storage.Column, cols map[string]dbColumn) string {
+	if c.Expr != "" {
+		return "" // derived: no column of its own
+	}
 	db, ok := cols[c.Name]
 	if !ok {
 		return "no such column in the table"

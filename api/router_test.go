@@ -1,0 +1,192 @@
+package api
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/julienschmidt/httprouter"
+)
+
+// specRoutes is every path shape of both spec documents, with the
+// extension paths of the areas whose endpoints are not shown (buildings,
+// users, deals), and the routes of our own (jobs, health, operators).
+var specRoutes = []struct{ method, pattern string }{
+	// spec 000
+	{"GET", "/buildings/types"}, {"POST", "/buildings/types"},
+	{"GET", "/buildings/types/:id"}, {"PUT", "/buildings/types/:id"}, {"DELETE", "/buildings/types/:id"},
+	{"GET", "/buildings/categories"}, {"POST", "/buildings/categories"},
+	{"GET", "/buildings/categories/:id"}, {"PUT", "/buildings/categories/:id"}, {"DELETE", "/buildings/categories/:id"},
+	{"GET", "/condominiums"}, {"POST", "/condominiums"},
+	{"GET", "/condominiums/:id"}, {"PUT", "/condominiums/:id"}, {"DELETE", "/condominiums/:id"},
+	{"DELETE", "/condominiums/groups/:id"},
+	{"GET", "/buildings/constructors"}, {"POST", "/buildings/constructors"},
+	{"GET", "/buildings/constructors/:id"}, {"PUT", "/buildings/constructors/:id"}, {"DELETE", "/buildings/constructors/:id"},
+	{"GET", "/users/teams"}, {"POST", "/users/teams"},
+	{"GET", "/users/teams/:id"}, {"PUT", "/users/teams/:id"}, {"DELETE", "/users/teams/:id"},
+	{"GET", "/users/groups"}, {"POST", "/users/groups"},
+	{"GET", "/users/groups/:id"}, {"PUT", "/users/groups/:id"}, {"DELETE", "/users/groups/:id"},
+	{"GET", "/events"}, {"POST", "/events"},
+	{"GET", "/events/:id"}, {"PUT", "/events/:id"}, {"DELETE", "/events/:id"},
+	{"GET", "/deals/conversion/funnel"}, {"GET", "/deals/conversion/step-deals"},
+	// spec 001
+	{"GET", "/invoices"}, {"POST", "/invoices"},
+	{"GET", "/invoices/:id"}, {"PUT", "/invoices/:id"}, {"DELETE", "/invoices/:id"},
+	{"GET", "/invoices/:invoice_id/receiptLink"}, {"POST", "/invoices/:invoice_id/pixCode"},
+	{"GET", "/transactions"}, {"POST", "/transactions"},
+	{"GET", "/transactions/:id"}, {"PUT", "/transactions/:id"}, {"DELETE", "/transactions/:id"},
+	{"GET", "/transactions/:id/receiptLink"},
+	{"GET", "/financial/transactionItems"}, {"POST", "/financial/transactionItems"},
+	{"GET", "/financial/transactionItems/:id"}, {"PUT", "/financial/transactionItems/:id"}, {"DELETE", "/financial/transactionItems/:id"},
+	{"GET", "/financial/contracts"}, {"POST", "/financial/contracts"},
+	{"GET", "/financial/contracts/:id"}, {"PUT", "/financial/contracts/:id"}, {"DELETE", "/financial/contracts/:id"},
+	{"POST", "/financial/contracts/:id/invoicesCreate"},
+	{"GET", "/financial/contracts/:contract/vehicles"}, {"POST", "/financial/contracts/:contract/vehicles"},
+	{"GET", "/financial/contracts/:contract/vehicles/:vehicle"}, {"PUT", "/financial/contracts/:contract/vehicles/:vehicle"},
+	{"DELETE", "/financial/contracts/:contract/vehicles/:vehicle"},
+	{"GET", "/financial/contracts/:contract/occupants"}, {"POST", "/financial/contracts/:contract/occupants"},
+	{"GET", "/financial/contracts/:contract/occupants/:id"}, {"PUT", "/financial/contracts/:contract/occupants/:id"},
+	{"DELETE", "/financial/contracts/:contract/occupants/:id"},
+	{"GET", "/financial/contracts/:contract/items"}, {"POST", "/financial/contracts/:contract/items"},
+	{"GET", "/financial/contracts/:contract/items/:id"}, {"PUT", "/financial/contracts/:contract/items/:id"},
+	{"DELETE", "/financial/contracts/:contract/items/:id"},
+	{"POST", "/financial/ticketBatch"}, {"POST", "/financial/ticketBatch/:id/addInvoices"},
+	{"POST", "/financial/ticketBatch/:id/removeInvoices"}, {"POST", "/financial/ticketBatch/:id/revertInvoices"},
+	{"GET", "/financial/ticketBatch/:id/downloadBatchFile"}, {"GET", "/financial/ticketBatch/:id/invoices"},
+	{"POST", "/financial/paymentBatch"}, {"POST", "/financial/paymentBatch/:id/addTransactions"},
+	{"POST", "/financial/paymentBatch/:id/removeTransactions"}, {"POST", "/financial/paymentBatch/:id/revertTransactions"},
+	{"GET", "/financial/paymentBatch/:id/downloadBatchFile"}, {"GET", "/financial/paymentBatch/:id/transactions"},
+	// extension paths beside the spec's static names
+	{"GET", "/buildings"}, {"POST", "/buildings"},
+	{"GET", "/buildings/:id"}, {"PUT", "/buildings/:id"}, {"DELETE", "/buildings/:id"},
+	{"GET", "/buildings/:building/owners"}, {"POST", "/buildings/:building/owners"},
+	{"GET", "/buildings/:building/owners/:id"}, {"DELETE", "/buildings/:building/owners/:id"},
+	{"GET", "/users"}, {"GET", "/users/:id"}, {"PUT", "/users/:id"},
+	{"GET", "/deals"}, {"GET", "/deals/:id"}, {"PUT", "/deals/:id"},
+	// ours
+	{"GET", "/healthz"}, {"HEAD", "/healthz"}, {"GET", "/readyz"},
+	{"GET", "/jobs"}, {"POST", "/jobs"}, {"GET", "/jobs/:id"}, {"POST", "/jobs/:id/cancel"}, {"POST", "/jobs/:id/retry"},
+	{"POST", "/pix/validate"}, {"GET", "/metrics"}, {"GET", "/monitoring"}, {"GET", "/monitoring/*path"},
+}
+
+// reached is what a stub handler saw.
+type reached struct {
+	pattern string
+	params  httprouter.Params
+}
+
+// walkRouter registers every spec route with a stub that records what it
+// saw, and builds the router.
+func walkRouter(t *testing.T) (http.Handler, *reached) {
+	t.Helper()
+	rt := newRouter()
+	got := &reached{}
+	for _, r := range specRoutes {
+		pattern := r.pattern
+		rt.Handler(r.method, pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			*got = reached{pattern: pattern, params: httprouter.ParamsFromContext(req.Context())}
+			w.WriteHeader(http.StatusTeapot)
+		}))
+	}
+	rt.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNotFound) })
+	rt.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusMethodNotAllowed) })
+	if err := rt.checkTable(); err != nil {
+		t.Fatal(err)
+	}
+	return rt.build(), got // build panics, as httprouter would, on a table it cannot hold
+}
+
+// concrete fills a pattern's parameters with values of their own.
+func concrete(pattern string) (string, httprouter.Params) {
+	var ps httprouter.Params
+	segs := strings.Split(pattern, "/")
+	for i, s := range segs {
+		if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
+			v := "v" + s[1:] + "7"
+			ps = append(ps, httprouter.Param{Key: s[1:], Value: v})
+			if s[0] == '*' {
+				ps[len(ps)-1].Value = "/" + v
+			}
+			segs[i] = v
+		}
+	}
+	return strings.Join(segs, "/"), ps
+}
+
+func TestRouteWalk(t *testing.T) {
+	t.Parallel()
+	h, got := walkRouter(t)
+	for _, r := range specRoutes {
+		path, want := concrete(r.pattern)
+		*got = reached{}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(r.method, path, nil))
+		if rec.Code != http.StatusTeapot || got.pattern != r.pattern {
+			t.Errorf("%s %s: status %d, reached %q, want %q", r.method, path, rec.Code, got.pattern, r.pattern)
+			continue
+		}
+		if !slices.Equal(got.params, want) {
+			t.Errorf("%s %s: params %v, want %v", r.method, path, got.params, want)
+		}
+	}
+}
+
+// TestRouteStaticFirst: where a static name and a parameter meet, the
+// static name wins; any other value is the parameter; what no pattern
+// matches is 404, and a method the matching patterns lack is 405.
+func TestRouteStaticFirst(t *testing.T) {
+	t.Parallel()
+	h, got := walkRouter(t)
+	cases := []struct {
+		method, path string
+		status       int
+		pattern      string
+		params       string
+	}{
+		{"GET", "/buildings/types", 418, "/buildings/types", ""},
+		{"GET", "/buildings/types/3", 418, "/buildings/types/:id", "id=3"},
+		{"GET", "/buildings/3", 418, "/buildings/:id", "id=3"},
+		{"GET", "/buildings/3/owners", 418, "/buildings/:building/owners", "building=3"},
+		{"GET", "/buildings/types/owners", 418, "/buildings/types/:id", "id=owners"},
+		{"DELETE", "/condominiums/groups/9", 418, "/condominiums/groups/:id", "id=9"},
+		{"DELETE", "/condominiums/groups", 418, "/condominiums/:id", "id=groups"},
+		{"DELETE", "/condominiums/9", 418, "/condominiums/:id", "id=9"},
+		{"GET", "/users/teams", 418, "/users/teams", ""},
+		{"GET", "/users/5", 418, "/users/:id", "id=5"},
+		{"GET", "/deals/conversion/funnel", 418, "/deals/conversion/funnel", ""},
+		{"GET", "/deals/12", 418, "/deals/:id", "id=12"},
+		{"POST", "/invoices/4/pixCode", 418, "/invoices/:invoice_id/pixCode", "invoice_id=4"},
+		{"GET", "/invoices/4", 418, "/invoices/:id", "id=4"},
+		{"GET", "/financial/contracts/2/vehicles/8", 418, "/financial/contracts/:contract/vehicles/:vehicle", "contract=2,vehicle=8"},
+		{"HEAD", "/buildings/types/3", 418, "/buildings/types/:id", "id=3"},
+		{"GET", "/condominiums/groups/9", 405, "", ""},
+		{"GET", "/condominiums/5/7", 404, "", ""},
+		{"GET", "/deals/conversion/other", 404, "", ""},
+		{"PATCH", "/buildings/types/3", 405, "", ""},
+		{"POST", "/users/5", 405, "", ""},
+	}
+	for _, c := range cases {
+		*got = reached{}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil))
+		var params []string
+		for _, p := range got.params {
+			params = append(params, p.Key+"="+p.Value)
+		}
+		if rec.Code != c.status || got.pattern != c.pattern || strings.Join(params, ",") != c.params {
+			t.Errorf("%s %s: %d %q %v, want %d %q %s", c.method, c.path, rec.Code, got.pattern, params, c.status, c.pattern, c.params)
+		}
+	}
+}
+
+func TestRouteTableRefusesDuplicates(t *testing.T) {
+	t.Parallel()
+	rt := newRouter()
+	rt.Handler("GET", "/a/:id", http.NotFoundHandler())
+	rt.Handler("GET", "/a/:id", http.NotFoundHandler())
+	if rt.checkTable() == nil {
+		t.Fatal("duplicate route accepted")
+	}
+}

@@ -175,6 +175,11 @@ func TestPixValidateJobThroughTheAPI(t *testing.T) {
 	if ids := list.ids(t); len(ids) != 1 || ids[0] != id {
 		t.Fatalf("list %s", list.raw)
 	}
+	for _, bogus := range []string{"/jobs?filter[state]=bogus", "/jobs?filter[stateIn][]=done"} {
+		if r := env.send(t, http.MethodGet, bogus, env.keyA, "", nil); r.status != http.StatusUnprocessableEntity {
+			t.Errorf("%s: %d, want 422 naming the states", bogus, r.status)
+		}
+	}
 	if other := env.send(t, http.MethodGet, fmt.Sprintf("/jobs/%d", id), env.keyB, "", nil); other.status != http.StatusNotFound {
 		t.Errorf("company B reads A's job: %d", other.status)
 	}

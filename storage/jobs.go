@@ -23,6 +23,9 @@ const (
 	JobCanceled  = "canceled"
 )
 
+// JobStates are the states of a job, in the order of its life.
+var JobStates = []string{JobPending, JobQueued, JobRunning, JobSucceeded, JobFailed, JobCanceled}
+
 // JobsChannel is the PostgreSQL notification channel a submission signals,
 // so that the relay wakes at once instead of at its next poll.
 const JobsChannel = "propfin_jobs"
@@ -201,7 +204,7 @@ func (p suffixScan) Scan(dest ...any) error {
 func GetJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 	job, err := scanJob(q.QueryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE company_id = $1 AND id = $2`, companyID, id))
 	if err == pgx.ErrNoRows {
-		return Job{}, Errorf(NotFound, "Job %d not found.", id)
+		return Job{}, recordNotFound(id)
 	}
 	if err != nil {
 		return Job{}, translate(err, "job")

@@ -98,7 +98,7 @@ func jobsResource() *Resource {
 		Columns: []Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "kind", Type: String, Filterable: true},
-			{Name: "state", Type: String, Filterable: true},
+			{Name: "state", Type: String, Filterable: true, Enum: JobStates},
 			{Name: "progress", Type: JSON},
 			{Name: "result", Type: JSON},
 			{Name: "error", Type: String, Filterable: true},
@@ -110,9 +110,16 @@ func jobsResource() *Resource {
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("kindIn", "kind", String),
-			ColumnIn("stateIn", "state", String),
+			stateIn(),
 		},
 	}
+}
+
+// stateIn is filter[stateIn][]: job states, each checked.
+func stateIn() SpecialFilter {
+	f := ColumnIn("stateIn", "state", String)
+	f.Enum = JobStates
+	return f
 }
 
 // Resources returns fresh declarations of every resource, so that callers

@@ -128,6 +128,15 @@ var resourceRoutes = []route{
 	{"/buildings/types", storage.BuildingTypes},
 	{"/buildings/categories", storage.BuildingCategories},
 	{"/buildings/constructors", storage.Constructors},
+	// extension resources (docs/api.md)
+	{"/buildings", storage.Buildings},
+	{"/buildings/:building/owners", storage.BuildingOwners},
+	{"/persons", storage.Persons},
+	{"/financial/businesses", storage.Businesses},
+	{"/financial/accounts", storage.Accounts},
+	{"/financial/plans", storage.Plans},
+	{"/financial/billings", storage.Billings},
+	{"/tags", storage.Tags},
 }
 
 // Handler returns the whole API: every route in one place.

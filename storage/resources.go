@@ -69,21 +69,27 @@ func constructorsResource() *Resource {
 	}
 }
 
-// buildingsResource is the minimal property table: enough to be included
-// from types and constructors, and to carry nested includes of its own.
+// buildingsResource is the property table (/buildings): its reference,
+// title, type, constructor and address, and its owners
+// (/buildings/{building}/owners).
 func buildingsResource() *Resource {
 	return &Resource{
 		Name: Buildings, Table: "buildings", CustomFields: true,
-		Columns: []Column{
+		Columns: columns([]Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "reference", Type: String, Filterable: true, Writable: true},
 			{Name: "title", Type: String, Filterable: true, Writable: true},
 			{Name: "type_id", Type: Int, Filterable: true, Writable: true, References: BuildingTypes},
 			{Name: "constructor_id", Type: Int, Filterable: true, Writable: true, References: Constructors},
-		},
+		}, addressColumns()),
 		Relations: []Relation{
 			{Name: "type", Kind: BelongsTo, Resource: BuildingTypes, Key: "type_id"},
 			{Name: "constructor", Kind: BelongsTo, Resource: Constructors, Key: "constructor_id"},
+			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id"},
+		},
+		Filters: []SpecialFilter{
+			// the buildings those persons own a share of
+			Through("ownerIn", Int, "id", "building_owners", "building_id", "person_id"),
 		},
 	}
 }
@@ -132,6 +138,13 @@ func Resources() []*Resource {
 		constructorsResource(),
 		buildingsResource(),
 		jobsResource(),
+		personsResource(),
+		businessesResource(),
+		accountsResource(),
+		plansResource(),
+		billingsResource(),
+		tagsResource(),
+		buildingOwnersResource(),
 	}
 }
 

@@ -152,6 +152,8 @@ func TestBadChildRollsBack(t *testing.T) {
 			line(1, "7"), map[string]any{"id": idOf(twoLine), "amount": "9"}}}, []string{"items.1.id"}},
 		{"another company's line", http.MethodPut, onePath, map[string]any{"items": []any{
 			map[string]any{"id": idOf(bLine), "delete": true}}}, []string{"items.0.id"}},
+		{"same line twice", http.MethodPut, onePath, map[string]any{"items": []any{
+			map[string]any{"id": idOf(oneLine), "amount": "8"}, map[string]any{"id": idOf(oneLine), "delete": true}}}, []string{"items.1.id"}},
 		{"delete without id", http.MethodPut, onePath, map[string]any{"items": []any{map[string]any{"delete": true}}}, []string{"items.0.id"}},
 		{"edit of a good line, bad add", http.MethodPut, onePath, map[string]any{"items": []any{
 			map[string]any{"id": idOf(oneLine), "amount": "8"}, map[string]any{"item_id": 99, "amount": 1}}}, []string{"items.1.item_id"}},

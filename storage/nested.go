@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // MaxChildWrites bounds the elements of one child collection in one write.
@@ -145,8 +147,24 @@ func (r *Resource) AcceptsDeleteOption(name string) bool {
 	return false
 }
 
-// checkChildren checks a resource's child declarations against the registry.
+// checkChildren checks a resource's child collections, hooks and delete
+// options against the registry.
 func (reg *Registry) checkChildren(r *Resource) error {
+	for _, h := range append(slices.Clone(r.Hooks.Before), r.Hooks.After...) {
+		if h == nil {
+			return fmt.Errorf("resource %q: a hook is nil", r.Name)
+		}
+	}
+	if (r.Hooks.any() || len(r.Children) > 0 || len(r.DeleteOptions) > 0) && r.ReadOnly {
+		return fmt.Errorf("resource %q: a read-only resource has no write declarations", r.Name)
+	}
+	options := map[string]bool{}
+	for _, o := range r.DeleteOptions {
+		if o == "" || o == "_" || options[o] {
+			return fmt.Errorf("resource %q: delete option %q is empty, reserved or declared twice", r.Name, o)
+		}
+		options[o] = true
+	}
 	seen := map[string]bool{}
 	for _, ch := range r.Children {
 		if seen[ch.Name] {
@@ -201,15 +219,25 @@ func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc 
 		}
 		child := s.registry.MustResource(ch.Resource)
 		childScope := Scope{CompanyID: sc.CompanyID, UserID: sc.UserID}
+		seen := map[int64]bool{}
 		for i, cw := range elems {
 			prefix := ch.Name + "." + strconv.Itoa(i) + "."
+			if cw.ID != 0 && seen[cw.ID] {
+				problems = append(problems, Problem{Field: prefix + "id", Message: "is given more than once"})
+				continue
+			}
+			seen[cw.ID] = true
 			err := s.writeChild(ctx, tx, child, ch, childScope, parentID, cw)
 			if err == nil {
 				continue
 			}
+			// after a statement PostgreSQL refused, the transaction takes no
+			// other: stop at once
+			var pgErr *pgconn.PgError
+			refusedBySQL := errors.As(err, &pgErr)
 			err = prefixProblems(translateFor(err, child, "write "+child.Name), prefix)
 			var coded *Error
-			if !errors.As(err, &coded) || coded.Code != Invalid {
+			if refusedBySQL || !errors.As(err, &coded) || coded.Code != Invalid {
 				return err
 			}
 			problems = append(problems, coded.Problems...)

@@ -146,7 +146,7 @@ func createWriteTables(t testing.TB, pool *pgxpool.Pool) {
 		id bigint GENERATED ALWAYS AS IDENTITY,
 		invoice_id bigint NOT NULL,
 		item_id bigint NOT NULL,
-		amount numeric(14,2) NOT NULL,
+		amount numeric(14,2) NOT NULL CHECK (amount >= 0),
 		description text,
 		kind text,
 		created_at timestamptz NOT NULL DEFAULT now(),

@@ -143,6 +143,9 @@ func TestBadChildRollsBack(t *testing.T) {
 		{"parent key in a line", http.MethodPost, "/test/invoices", invoiceBody("x", map[string]any{"item_id": 1, "amount": 1, "invoice_id": one}),
 			[]string{"items.0.invoice_id"}},
 		{"id on create", http.MethodPost, "/test/invoices", invoiceBody("x", map[string]any{"id": 5, "item_id": 1, "amount": 1}), []string{"items.0.id"}},
+		// refused by PostgreSQL (a CHECK): the write stops at that line
+		{"refused by the schema", http.MethodPost, "/test/invoices", invoiceBody("x", line(1, "1"), line(1, "-1"), line(2, "1")),
+			[]string{"items.1.amount"}},
 		{"no items", http.MethodPost, "/test/invoices", map[string]any{"title": "x"}, []string{"items"}},
 		{"empty items", http.MethodPost, "/test/invoices", invoiceBody("x"), []string{"items"}},
 		{"items not an array", http.MethodPost, "/test/invoices", map[string]any{"title": "x", "items": "a"}, []string{"items"}},

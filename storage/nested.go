@@ -81,7 +81,7 @@ type Change struct {
 	Options map[string]bool
 }
 
-// Old returns the stored value of a column before the write (nil when
+// OldValue returns the stored value of a column before the write (nil when
 // there is no old row or the column was not read).
 func (c *Change) OldValue(column string) any {
 	if c.Old == nil {

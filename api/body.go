@@ -100,8 +100,10 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 // parseWrite checks a create (create=true) or update body against the
 // resource declaration and reports every problem at once: unknown fields,
 // read-only fields, wrong types, missing required fields, nulls and blank
-// texts in required fields, custom fields past their bounds.
-func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bool) (storage.Write, error) {
+// texts in required fields, custom fields past their bounds, and each
+// element of the declared child collections (read through reg; a nil reg
+// takes no child collections).
+func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]json.RawMessage, create bool) (storage.Write, error) {
 	w := storage.Write{Values: map[string]any{}, Custom: map[string]json.RawMessage{}}
 	var problems []storage.Problem
 	fail := func(field, format string, args ...any) {
@@ -122,6 +124,16 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 					w.Custom[custom] = raw
 				}
 			}
+			continue
+		}
+		if ch, isChild := res.Child(name); isChild && reg != nil {
+			child := reg.MustResource(ch.Resource)
+			writes, childProblems := parseChild(child, ch, raw, create)
+			problems = append(problems, childProblems...)
+			if w.Children == nil {
+				w.Children = map[string][]storage.ChildWrite{}
+			}
+			w.Children[name] = writes
 			continue
 		}
 		col, ok := res.ColumnByKey(name)
@@ -155,6 +167,11 @@ func parseWrite(res *storage.Resource, obj map[string]json.RawMessage, create bo
 		for _, col := range res.Columns {
 			if _, given := obj[col.Key()]; col.Required && !given {
 				fail(col.Key(), "is required")
+			}
+		}
+		for _, ch := range res.Children {
+			if _, given := obj[ch.Name]; ch.Required && !given {
+				fail(ch.Name, "is required")
 			}
 		}
 	}

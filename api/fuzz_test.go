@@ -106,7 +106,7 @@ func FuzzParseWrite(f *testing.F) {
 		}
 		for _, create := range []bool{true, false} {
 			for _, target := range []*storage.Resource{res, bills} {
-				w, err := parseWrite(target, obj, create)
+				w, err := parseWrite(nil, target, obj, create)
 				err = withProblems(err, duplicates)
 				if err != nil {
 					if storage.ErrorCode(err) != storage.Invalid {

@@ -126,7 +126,12 @@ func (h resourceHandlers) delete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.store.Delete(r.Context(), h.res, sc, id); err != nil {
+	opts, err := parseDeleteOptions(h.res, r.URL.RawQuery)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := h.store.DeleteWith(r.Context(), h.res, sc, id, opts); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -141,7 +146,7 @@ func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, crea
 	obj, duplicates, err := readObject(w, r)
 	if err == nil {
 		var write storage.Write
-		write, err = parseWrite(h.res, obj, create)
+		write, err = parseWrite(h.store.Registry(), h.res, obj, create)
 		if err = withProblems(err, duplicates); err == nil {
 			return write, true
 		}

@@ -14,7 +14,8 @@ import (
 
 // testResources is every test-only resource.
 func testResources() []*storage.Resource {
-	return []*storage.Resource{testResource(), testParentsResource(), testChildrenResource(), testBillsResource()}
+	return append([]*storage.Resource{testResource(), testParentsResource(), testChildrenResource(), testBillsResource()},
+		writeResources()...)
 }
 
 // testBillsResource has a special filter of each shape.

@@ -289,4 +289,5 @@ func createTestTable(t testing.TB, pool *pgxpool.Pool) {
 		t.Fatal(err)
 	}
 	createMachineryTables(t, pool)
+	createWriteTables(t, pool)
 }

@@ -50,6 +50,25 @@ type Record struct {
 	values  []any
 	custom  []byte
 	related []any // per include: *Record (nil when absent) or []*Record
+	// children are the child collections of a write's record, encoded
+	// after the relations.
+	children []namedRecords
+}
+
+// namedRecords is one child collection of a record.
+type namedRecords struct {
+	name    string
+	records []*Record
+}
+
+// Children returns the records of a child collection loaded with a write.
+func (r *Record) Children(name string) ([]*Record, bool) {
+	for _, c := range r.children {
+		if c.name == name {
+			return c.records, true
+		}
+	}
+	return nil, false
 }
 
 // Value returns the value of a selected column (visible or key).
@@ -87,6 +106,10 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	for i, inc := range r.shape.includes {
 		b = appendKey(b, inc.Relation.Name, &first)
 		b = appendRelated(b, inc.Relation.Kind, r.related[i])
+	}
+	for _, c := range r.children {
+		b = appendKey(b, c.name, &first)
+		b = appendRelated(b, HasMany, c.records)
 	}
 	return append(b, '}')
 }

@@ -181,6 +181,15 @@ type Resource struct {
 	ReadOnly bool
 	// Parent declares a sub-resource (nil: a top-level resource).
 	Parent *Parent
+	// Children declares child collections written with the record, in
+	// its transaction (an invoice's items); see Child.
+	Children []Child
+	// Hooks are the resource's rules run inside its writes' transaction.
+	Hooks Hooks
+	// DeleteOptions names the boolean query options DELETE accepts
+	// (removeLiquidated); they reach the hooks as Change.Options, and any
+	// other query parameter of a DELETE is refused.
+	DeleteOptions []string
 
 	columnIndex map[string]int
 }
@@ -292,6 +301,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 	}
 	for _, r := range resources {
 		if err := reg.checkLinks(r); err != nil {
+			return nil, err
+		}
+		if err := reg.checkChildren(r); err != nil {
 			return nil, err
 		}
 	}

@@ -3,11 +3,13 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"sort"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Write is a checked create or update body: Values by column (nil is SQL
@@ -16,6 +18,9 @@ import (
 type Write struct {
 	Values map[string]any
 	Custom map[string]json.RawMessage
+	// Children holds the elements of each declared child collection the
+	// body gives, by the collection's name (Resource.Children).
+	Children map[string][]ChildWrite
 }
 
 func (w Write) columns() []string {
@@ -53,10 +58,14 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 	return merge, remove, err
 }
 
-// Create inserts a record for a company and returns it with every column
-// and its custom fields.
+// Create inserts a record for a company, with its child collections and
+// around its hooks, in one transaction, and returns it with every column,
+// its custom fields and its children.
 func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*Record, error) {
 	if err := checkWrite(res, w); err != nil {
+		return nil, err
+	}
+	if err := checkCreateChildren(res, w); err != nil {
 		return nil, err
 	}
 	companyID := sc.CompanyID
@@ -72,31 +81,16 @@ func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
-		cols := w.columns()
-		var b sqlBuilder
-		b.write("INSERT INTO ", ident(res.Table), " (company_id")
-		for _, c := range cols {
-			b.write(", ", ident(c))
+		change := &Change{Op: OpCreate, Resource: res, Scope: sc, New: w}
+		if err := runHooks(ctx, tx, res.Hooks.Before, change); err != nil {
+			return err
 		}
-		if res.CustomFields {
-			b.write(", custom_fields")
-		}
-		b.write(") VALUES (", b.bind(companyID, Int))
-		for _, name := range cols {
-			c, _ := res.Column(name)
-			b.write(", ", b.bind(w.Values[name], c.Type))
-		}
-		if res.CustomFields {
-			merge, _, err := w.customPatch()
-			if err != nil {
-				return fmt.Errorf("encode custom fields: %w", err)
-			}
-			b.write(", ", b.bind(string(merge), String), "::jsonb")
-		}
-		b.write(")")
 		var err error
-		rec, err = returnOne(ctx, tx, &b, res, 0)
-		return err
+		if rec, err = insertRow(ctx, tx, res, companyID, w); err != nil {
+			return err
+		}
+		change.ID, _ = rec.ID()
+		return s.finishWrite(ctx, tx, res, sc, change, rec)
 	})
 	if err != nil {
 		return nil, translateFor(err, res, "create "+res.Name)
@@ -104,7 +98,49 @@ func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*
 	return rec, nil
 }
 
-// Update changes the given columns of a company's record and returns it.
+// finishWrite writes the child collections of a create or update, reads
+// them back into rec and runs the after-write hooks.
+func (s *Store) finishWrite(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, change *Change, rec *Record) error {
+	if err := s.writeChildren(ctx, tx, res, sc, change.ID, change.New); err != nil {
+		return err
+	}
+	if err := s.loadChildren(ctx, tx, res, sc, rec); err != nil {
+		return err
+	}
+	change.Record = rec
+	return runHooks(ctx, tx, res.Hooks.After, change)
+}
+
+// insertRow inserts one checked row and returns it.
+func insertRow(ctx context.Context, tx pgx.Tx, res *Resource, companyID int64, w Write) (*Record, error) {
+	cols := w.columns()
+	var b sqlBuilder
+	b.write("INSERT INTO ", ident(res.Table), " (company_id")
+	for _, c := range cols {
+		b.write(", ", ident(c))
+	}
+	if res.CustomFields {
+		b.write(", custom_fields")
+	}
+	b.write(") VALUES (", b.bind(companyID, Int))
+	for _, name := range cols {
+		c, _ := res.Column(name)
+		b.write(", ", b.bind(w.Values[name], c.Type))
+	}
+	if res.CustomFields {
+		merge, _, err := w.customPatch()
+		if err != nil {
+			return nil, fmt.Errorf("encode custom fields: %w", err)
+		}
+		b.write(", ", b.bind(string(merge), String), "::jsonb")
+	}
+	b.write(")")
+	return returnOne(ctx, tx, &b, res, 0)
+}
+
+// Update changes the given columns of a company's record, applies its
+// child collection changes and runs its hooks, in one transaction, and
+// returns the record with its children.
 func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w Write) (*Record, error) {
 	if err := checkWrite(res, w); err != nil {
 		return nil, err
@@ -115,35 +151,25 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 		if err := s.checkParent(ctx, tx, res, sc); err != nil {
 			return err
 		}
+		change := &Change{Op: OpUpdate, Resource: res, Scope: sc, ID: id, New: w}
+		if res.Hooks.any() {
+			old, err := lockRow(ctx, tx, res, sc, id)
+			if err != nil {
+				return err
+			}
+			change.Old = old
+		}
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
-		var b sqlBuilder
-		b.write("UPDATE ", ident(res.Table), " SET updated_at = now()")
-		for _, name := range w.columns() {
-			c, _ := res.Column(name)
-			b.write(", ", ident(name), " = ", b.bind(w.Values[name], c.Type))
-		}
-		if res.CustomFields && len(w.Custom) > 0 {
-			merge, remove, err := w.customPatch()
-			if err != nil {
-				return fmt.Errorf("encode custom fields: %w", err)
-			}
-			b.write(", custom_fields = (custom_fields || ", b.bind(string(merge), String), "::jsonb)")
-			if len(remove) > 0 {
-				b.write(" - ", b.bindArray(remove, String))
-			}
-		}
-		b.write(" WHERE company_id = ", b.bind(companyID, Int), " AND id = ", b.bind(id, Int))
-		writeParentKey(&b, res, sc)
-		var err error
-		if rec, err = returnOne(ctx, tx, &b, res, id); err != nil {
+		if err := runHooks(ctx, tx, res.Hooks.Before, change); err != nil {
 			return err
 		}
-		if res.CustomFields && len(w.Custom) > 0 {
-			return checkStoredCustomFields(rec)
+		var err error
+		if rec, err = updateRow(ctx, tx, res, sc, id, w, func(b *sqlBuilder) { writeParentKey(b, res, sc) }); err != nil {
+			return err
 		}
-		return nil
+		return s.finishWrite(ctx, tx, res, sc, change, rec)
 	})
 	if err != nil {
 		return nil, translateFor(err, res, "update "+res.Name)
@@ -151,14 +177,84 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 	return rec, nil
 }
 
+// updateRow updates one checked row (more conditions from where) and
+// returns it; no row is not found.
+func updateRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64, w Write, where func(*sqlBuilder)) (*Record, error) {
+	var b sqlBuilder
+	b.write("UPDATE ", ident(res.Table), " SET updated_at = now()")
+	for _, name := range w.columns() {
+		c, _ := res.Column(name)
+		b.write(", ", ident(name), " = ", b.bind(w.Values[name], c.Type))
+	}
+	if res.CustomFields && len(w.Custom) > 0 {
+		merge, remove, err := w.customPatch()
+		if err != nil {
+			return nil, fmt.Errorf("encode custom fields: %w", err)
+		}
+		b.write(", custom_fields = (custom_fields || ", b.bind(string(merge), String), "::jsonb)")
+		if len(remove) > 0 {
+			b.write(" - ", b.bindArray(remove, String))
+		}
+	}
+	b.write(" WHERE company_id = ", b.bind(sc.CompanyID, Int), " AND id = ", b.bind(id, Int))
+	where(&b)
+	rec, err := returnOne(ctx, tx, &b, res, id)
+	if err != nil {
+		return nil, err
+	}
+	if res.CustomFields && len(w.Custom) > 0 {
+		if err := checkStoredCustomFields(rec); err != nil {
+			return nil, err
+		}
+	}
+	return rec, nil
+}
+
 // Delete removes a company's record. A record still referenced by others
 // is a conflict, and nothing is removed; a read-only resource is invalid.
 func (s *Store) Delete(ctx context.Context, res *Resource, sc Scope, id int64) error {
+	return s.DeleteWith(ctx, res, sc, id, nil)
+}
+
+// DeleteWith is Delete with the request's delete options (names declared
+// in res.DeleteOptions; any other is refused), which reach the hooks. The
+// record's child collections are removed with it, in its transaction.
+func (s *Store) DeleteWith(ctx context.Context, res *Resource, sc Scope, id int64, options map[string]bool) error {
 	if err := res.CheckWritable(); err != nil {
 		return err
 	}
+	opts := make(map[string]bool, len(res.DeleteOptions))
+	for _, name := range res.DeleteOptions {
+		opts[name] = false
+	}
+	var problems []Problem
+	for name, v := range options {
+		if !res.AcceptsDeleteOption(name) {
+			problems = append(problems, Problem{Field: name, Message: "unknown query parameter"})
+			continue
+		}
+		opts[name] = v
+	}
+	if len(problems) > 0 {
+		sort.Slice(problems, func(i, j int) bool { return problems[i].Field < problems[j].Field })
+		return InvalidInput(problems)
+	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.checkParent(ctx, tx, res, sc); err != nil {
+			return err
+		}
+		change := &Change{Op: OpDelete, Resource: res, Scope: sc, ID: id, Options: opts}
+		if res.Hooks.any() {
+			old, err := lockRow(ctx, tx, res, sc, id)
+			if err != nil {
+				return err
+			}
+			change.Old = old
+			if err := runHooks(ctx, tx, res.Hooks.Before, change); err != nil {
+				return err
+			}
+		}
+		if err := s.deleteChildren(ctx, tx, res, sc, id); err != nil {
 			return err
 		}
 		var b sqlBuilder
@@ -171,11 +267,12 @@ func (s *Store) Delete(ctx context.Context, res *Resource, sc Scope, id int64) e
 		if tag.RowsAffected() == 0 {
 			return recordNotFound(id)
 		}
-		return nil
+		return runHooks(ctx, tx, res.Hooks.After, change)
 	})
 	if err != nil {
 		err = translate(err, "delete "+res.Name)
-		if ErrorCode(err) == Conflict {
+		var pgErr *pgconn.PgError
+		if ErrorCode(err) == Conflict && errors.As(err, &pgErr) {
 			return &Error{Code: Conflict, Message: "The record is still referenced by other records and was not deleted.", Err: err}
 		}
 		return err
@@ -201,6 +298,14 @@ func checkWrite(res *Resource, w Write) error {
 	}
 	if err := checkCustomFields(w.CustomSet()); err != nil {
 		return err
+	}
+	for name, elems := range w.Children {
+		if _, ok := res.Child(name); !ok {
+			return InvalidInput([]Problem{{Field: name, Message: "unknown field"}})
+		}
+		if len(elems) > MaxChildWrites {
+			return InvalidInput([]Problem{{Field: name, Message: fmt.Sprintf("must have at most %d elements", MaxChildWrites)}})
+		}
 	}
 	var problems []Problem
 	for _, name := range w.columns() {
@@ -262,6 +367,27 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 		}
 		if !exists {
 			problems = append(problems, Problem{Field: name, Message: fmt.Sprintf("no %s with id %v", target.Name, w.Values[name])})
+		}
+	}
+	if len(problems) > 0 {
+		return InvalidInput(problems)
+	}
+	return nil
+}
+
+// checkCreateChildren requires the required child collections on create,
+// where every element is an add.
+func checkCreateChildren(res *Resource, w Write) error {
+	var problems []Problem
+	for _, ch := range res.Children {
+		elems := w.Children[ch.Name]
+		if ch.Required && len(elems) == 0 {
+			problems = append(problems, Problem{Field: ch.Name, Message: "is required"})
+		}
+		for i, cw := range elems {
+			if cw.ID != 0 || cw.Delete {
+				problems = append(problems, Problem{Field: fmt.Sprintf("%s.%d.id", ch.Name, i), Message: "cannot be given on create"})
+			}
 		}
 	}
 	if len(problems) > 0 {

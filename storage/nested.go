@@ -1,0 +1,353 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// MaxChildWrites bounds the elements of one child collection in one write.
+const MaxChildWrites = 1000
+
+// Child declares a child collection written with its parent in the
+// parent's transaction (an invoice's `items`): Name is its key in bodies
+// and in the write's response, Resource the child resource declaring the
+// rows' columns, Key the child's column holding the parent's id (set by the
+// machinery, so it must not be writable). Required: a create must give at
+// least one element.
+type Child struct {
+	Name     string
+	Resource string
+	Key      string
+	Required bool
+}
+
+// ChildWrite is one element of a child collection in a write. On create
+// every element is an add. On update an element without ID is an add,
+// one with ID an edit of that child (Values are the changed columns), one
+// with ID and Delete a removal. An ID that is not a child of the record
+// written is a problem named `<child>.<index>.id`.
+type ChildWrite struct {
+	ID     int64
+	Delete bool
+	Write  Write
+}
+
+// Op is the kind of write a hook runs for.
+type Op int
+
+// Write operations.
+const (
+	OpCreate Op = iota + 1
+	OpUpdate
+	OpDelete
+)
+
+func (o Op) String() string {
+	switch o {
+	case OpCreate:
+		return "create"
+	case OpUpdate:
+		return "update"
+	case OpDelete:
+		return "delete"
+	}
+	return "Op(" + strconv.Itoa(int(o)) + ")"
+}
+
+// Change is what a hook sees of a write.
+type Change struct {
+	Op       Op
+	Resource *Resource
+	Scope    Scope
+	// ID is the record's id (0 before a create's insert).
+	ID int64
+	// Old is the row as stored before the write, read FOR UPDATE in the
+	// write's transaction (nil on create).
+	Old *Record
+	// New is the checked body of a create or update (its Children
+	// included); empty on delete.
+	New Write
+	// Record is the written record with its children, for after-write
+	// hooks of a create or update (nil before the write and on delete).
+	Record *Record
+	// Options are the delete options of the request (DeleteOptions), each
+	// false unless given.
+	Options map[string]bool
+}
+
+// OldValue returns the stored value of a column before the write (nil when
+// there is no old row or the column was not read).
+func (c *Change) OldValue(column string) any {
+	if c.Old == nil {
+		return nil
+	}
+	v, _ := c.Old.Value(column)
+	return v
+}
+
+// Value returns the value a column will have after the write: the value
+// the write sets, else the stored one.
+func (c *Change) Value(column string) any {
+	if v, ok := c.New.Values[column]; ok {
+		return v
+	}
+	return c.OldValue(column)
+}
+
+// Hook is a per-resource rule run inside the write's transaction: it may
+// read and write through tx (history rows, SubmitJob) and refuses the write
+// by returning an error: InvalidInput(problems) is a 422, a coded error its
+// code's status (Errorf(Conflict, ...) a 409). Any error rolls the whole
+// write back, including what earlier hooks wrote.
+type Hook func(ctx context.Context, tx pgx.Tx, c *Change) error
+
+// Hooks are a resource's rules around its writes. Before hooks run in
+// order before the row is written (after the old row is read), After hooks
+// once the row and its children are written, both in the same
+// transaction; each sees Change.Op.
+type Hooks struct {
+	Before []Hook
+	After  []Hook
+}
+
+func (h Hooks) any() bool { return len(h.Before) > 0 || len(h.After) > 0 }
+
+func runHooks(ctx context.Context, tx pgx.Tx, hooks []Hook, c *Change) error {
+	for _, h := range hooks {
+		if err := h(ctx, tx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Child returns the declared child collection named name.
+func (r *Resource) Child(name string) (Child, bool) {
+	for _, c := range r.Children {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Child{}, false
+}
+
+// AcceptsDeleteOption reports whether DELETE takes the boolean option name.
+func (r *Resource) AcceptsDeleteOption(name string) bool {
+	for _, o := range r.DeleteOptions {
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkChildren checks a resource's child collections, hooks and delete
+// options against the registry.
+func (reg *Registry) checkChildren(r *Resource) error {
+	for _, h := range append(slices.Clone(r.Hooks.Before), r.Hooks.After...) {
+		if h == nil {
+			return fmt.Errorf("resource %q: a hook is nil", r.Name)
+		}
+	}
+	if (r.Hooks.any() || len(r.Children) > 0 || len(r.DeleteOptions) > 0) && r.ReadOnly {
+		return fmt.Errorf("resource %q: a read-only resource has no write declarations", r.Name)
+	}
+	options := map[string]bool{}
+	for _, o := range r.DeleteOptions {
+		if o == "" || o == "_" || options[o] {
+			return fmt.Errorf("resource %q: delete option %q is empty, reserved or declared twice", r.Name, o)
+		}
+		options[o] = true
+	}
+	seen := map[string]bool{}
+	for _, ch := range r.Children {
+		if seen[ch.Name] {
+			return fmt.Errorf("resource %q: child %q declared twice", r.Name, ch.Name)
+		}
+		seen[ch.Name] = true
+		if _, clash := r.ColumnByKey(ch.Name); clash {
+			return fmt.Errorf("resource %q: child %q has the body key of a column", r.Name, ch.Name)
+		}
+		target, ok := reg.resources[ch.Resource]
+		if !ok {
+			return fmt.Errorf("resource %q: child %q is undeclared resource %q", r.Name, ch.Name, ch.Resource)
+		}
+		if target.ReadOnly || len(target.Children) > 0 {
+			return fmt.Errorf("resource %q: child %q must be a writable resource without children of its own", r.Name, ch.Name)
+		}
+		if target.Shared != r.Shared {
+			return fmt.Errorf("resource %q: child %q must be company-owned like its parent", r.Name, ch.Name)
+		}
+		if c, ok := target.Column(ch.Key); !ok || c.Type != Int || c.Writable {
+			return fmt.Errorf("resource %q: child %q: key %q must be a non-writable integer column of %q", r.Name, ch.Name, ch.Key, target.Name)
+		}
+	}
+	return nil
+}
+
+// prefixProblems names problems of one child element (`items.2.amount`).
+func prefixProblems(err error, prefix string) error {
+	var coded *Error
+	if !errors.As(err, &coded) || coded.Code != Invalid {
+		return err
+	}
+	out := &Error{Code: coded.Code, Message: coded.Message, Err: coded.Err}
+	for _, p := range coded.Problems {
+		out.Problems = append(out.Problems, Problem{Field: prefix + p.Field, Message: p.Message})
+	}
+	if len(out.Problems) == 0 {
+		out.Problems = []Problem{{Field: prefix[:len(prefix)-1], Message: coded.Message}}
+	}
+	return out
+}
+
+// writeChildren applies the child collections of w to the record parentID
+// inside tx, collecting the problems of every element; any problem is an
+// InvalidInput and the caller rolls back.
+func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, parentID int64, w Write) error {
+	var problems []Problem
+	for _, ch := range res.Children {
+		elems, given := w.Children[ch.Name]
+		if !given {
+			continue
+		}
+		child := s.registry.MustResource(ch.Resource)
+		childScope := Scope{CompanyID: sc.CompanyID, UserID: sc.UserID}
+		seen := map[int64]bool{}
+		for i, cw := range elems {
+			prefix := ch.Name + "." + strconv.Itoa(i) + "."
+			if cw.ID != 0 && seen[cw.ID] {
+				problems = append(problems, Problem{Field: prefix + "id", Message: "is given more than once"})
+				continue
+			}
+			seen[cw.ID] = true
+			err := s.writeChild(ctx, tx, child, ch, childScope, parentID, cw)
+			if err == nil {
+				continue
+			}
+			// after a statement PostgreSQL refused, the transaction takes no
+			// other: stop at once
+			var pgErr *pgconn.PgError
+			refusedBySQL := errors.As(err, &pgErr)
+			err = prefixProblems(translateFor(err, child, "write "+child.Name), prefix)
+			var coded *Error
+			if refusedBySQL || !errors.As(err, &coded) || coded.Code != Invalid {
+				return err
+			}
+			problems = append(problems, coded.Problems...)
+		}
+	}
+	if len(problems) > 0 {
+		return InvalidInput(problems)
+	}
+	return nil
+}
+
+func (s *Store) writeChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Scope, parentID int64, cw ChildWrite) error {
+	notOurs := func() error {
+		return InvalidInput([]Problem{{Field: "id", Message: fmt.Sprintf("no %s with id %d on this record", ch.Name, cw.ID)}})
+	}
+	if cw.Delete {
+		var b sqlBuilder
+		b.write("DELETE FROM ", ident(child.Table), " WHERE company_id = ", b.bind(sc.CompanyID, Int),
+			" AND id = ", b.bind(cw.ID, Int), " AND ", ident(ch.Key), " = ", b.bind(parentID, Int))
+		tag, err := tx.Exec(ctx, b.String(), b.args...)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			return notOurs()
+		}
+		return nil
+	}
+	if err := checkWrite(child, cw.Write); err != nil {
+		return err
+	}
+	if err := s.checkReferences(ctx, tx, child, sc.CompanyID, cw.Write); err != nil {
+		return err
+	}
+	if cw.ID == 0 {
+		values := make(map[string]any, len(cw.Write.Values)+1)
+		for k, v := range cw.Write.Values {
+			values[k] = v
+		}
+		values[ch.Key] = parentID
+		_, err := insertRow(ctx, tx, child, sc.CompanyID, Write{Values: values, Custom: cw.Write.Custom})
+		return err
+	}
+	_, err := updateRow(ctx, tx, child, sc, cw.ID, cw.Write, func(b *sqlBuilder) {
+		b.write(" AND ", ident(ch.Key), " = ", b.bind(parentID, Int))
+	})
+	if ErrorCode(err) == NotFound {
+		return notOurs()
+	}
+	return err
+}
+
+// loadChildren reads every child collection of the record rec (its
+// columns and custom fields, by id) and attaches them for the response.
+func (s *Store) loadChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, rec *Record) error {
+	id, ok := rec.ID()
+	if !ok || len(res.Children) == 0 {
+		return nil
+	}
+	for _, ch := range res.Children {
+		child := s.registry.MustResource(ch.Resource)
+		sh := mainShape(child, nil, true, nil)
+		var b sqlBuilder
+		b.write("SELECT ")
+		writeSelectList(&b, sh)
+		b.write(" FROM ", ident(child.Table))
+		writeWhere(&b, child, Company(sc.CompanyID), []Filter{{Column: ch.Key, Op: Equal, Values: []any{id}}}, nil)
+		b.write(" ORDER BY id")
+		records, err := queryRecords(ctx, tx, &b, sh)
+		if err != nil {
+			return fmt.Errorf("load %s: %w", ch.Name, err)
+		}
+		if records == nil {
+			records = []*Record{}
+		}
+		rec.children = append(rec.children, namedRecords{name: ch.Name, records: records})
+	}
+	return nil
+}
+
+// deleteChildren removes the child rows of a record about to be deleted.
+func (s *Store) deleteChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64) error {
+	for _, ch := range res.Children {
+		child := s.registry.MustResource(ch.Resource)
+		var b sqlBuilder
+		b.write("DELETE FROM ", ident(child.Table), " WHERE company_id = ", b.bind(sc.CompanyID, Int),
+			" AND ", ident(ch.Key), " = ", b.bind(id, Int))
+		if _, err := tx.Exec(ctx, b.String(), b.args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockRow reads a record FOR UPDATE in tx, for the hooks' old row; no row
+// is not found.
+func lockRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64) (*Record, error) {
+	sh := mainShape(res, nil, true, nil)
+	var b sqlBuilder
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(res.Table))
+	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
+	b.write(" FOR UPDATE")
+	records, err := queryRecords(ctx, tx, &b, sh)
+	if err != nil {
+		return nil, err
+	}
+	if len(records) == 0 {
+		return nil, recordNotFound(id)
+	}
+	return records[0], nil
+}

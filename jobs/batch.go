@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"fmt"
+	"time"
 )
 
 // maxBatch bounds how many writes one statement carries.
@@ -55,12 +57,25 @@ func (b *batcher[Q, R]) run(ctx context.Context) {
 	}
 }
 
+// flushTimeout bounds one statement: a database that hangs (a failover)
+// fails the calls instead of holding every run of the worker.
+const flushTimeout = 30 * time.Second
+
+// flush writes a batch. When the statement fails and the batch holds more
+// than one call, each is written alone, so that a row the database
+// refuses fails only its own call.
 func (b *batcher[Q, R]) flush(ctx context.Context, batch []batchCall[Q, R]) {
 	qs := make([]Q, len(batch))
 	for i, c := range batch {
 		qs[i] = c.q
 	}
-	rs, err := b.write(ctx, qs)
+	rs, err := b.safeWrite(ctx, qs)
+	if err != nil && len(batch) > 1 {
+		for _, c := range batch {
+			b.flush(ctx, []batchCall[Q, R]{c})
+		}
+		return
+	}
 	for i, c := range batch {
 		var r R
 		if err == nil {
@@ -68,6 +83,23 @@ func (b *batcher[Q, R]) flush(ctx context.Context, batch []batchCall[Q, R]) {
 		}
 		c.reply <- batchReply[R]{r: r, err: err}
 	}
+}
+
+// safeWrite runs one statement with its timeout, turning a panic or a
+// result of the wrong length into an error for the calls.
+func (b *batcher[Q, R]) safeWrite(ctx context.Context, qs []Q) (rs []R, err error) {
+	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
+	defer cancel()
+	defer func() {
+		if v := recover(); v != nil {
+			rs, err = nil, fmt.Errorf("batched write panicked: %v", v)
+		}
+	}()
+	rs, err = b.write(ctx, qs)
+	if err == nil && len(rs) != len(qs) {
+		return nil, fmt.Errorf("batched write gave %d results for %d calls", len(rs), len(qs))
+	}
+	return rs, err
 }
 
 // do hands q to the next statement and waits for it.
@@ -79,6 +111,10 @@ func (b *batcher[Q, R]) do(ctx context.Context, q Q) (R, error) {
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	}
-	r := <-reply // the statement runs on the batcher's context; it ends
-	return r.r, r.err
+	select {
+	case r := <-reply:
+		return r.r, r.err
+	case <-ctx.Done(): // the write may still happen; every write of a run is fenced
+		return zero, ctx.Err()
+	}
 }

@@ -504,29 +504,16 @@ func TestAnArchivedTaskOfAWaitingJobIsEnqueuedAgain(t *testing.T) {
 	defer relay.Close()
 	inspector := asynq.NewInspector(p.redisOpt())
 	defer inspector.Close()
-	archive := func(id int64) {
-		t.Helper()
-		if err := inspector.ArchiveTask(QueueDefault, storage.JobTaskID(id, 0)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// a job whose worker died on its last attempt: asynq archived its task
-	// while the row still says running
+	// a job whose task an operator archived in the dashboard while its
+	// row still says running
 	lost := p.submit(t, "test:flaky", flakyPayload{})
 	if _, err := relay.RelayOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
-	archive(lost.ID)
+	if err := inspector.ArchiveTask(QueueDefault, storage.JobTaskID(lost.ID, 0)); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := storage.StartJob(ctx, p.pool, storage.TaskRef{JobRef: storage.JobRef{CompanyID: p.companyA, ID: lost.ID}}); err != nil {
-		t.Fatal(err)
-	}
-	// one that has had all the runs its kind allows (1 + 2 retries)
-	spent := p.submit(t, "test:flaky", flakyPayload{})
-	if _, err := relay.RelayOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
-	archive(spent.ID)
-	if _, err := p.pool.Exec(ctx, `UPDATE jobs SET state = 'running', attempts = 3 WHERE id = $1`, spent.ID); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(5 * time.Millisecond)
@@ -537,7 +524,79 @@ func TestAnArchivedTaskOfAWaitingJobIsEnqueuedAgain(t *testing.T) {
 	if done := p.wait(t, lost.ID, storage.JobSucceeded, storage.JobFailed); done.State != storage.JobSucceeded || done.Attempts != 2 {
 		t.Errorf("the lost job: %s after %d attempts, want succeeded on its second", done.State, done.Attempts)
 	}
-	if done := p.wait(t, spent.ID, storage.JobSucceeded, storage.JobFailed); done.State != storage.JobFailed || !strings.Contains(done.Error, "3 attempts") {
-		t.Errorf("the spent job: %s (%q), want failed, given up", done.State, done.Error)
+}
+
+func TestBatcher(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var statements atomic.Int32
+	b := newBatcher(func(_ context.Context, qs []int) ([]int, error) {
+		statements.Add(1)
+		for _, q := range qs {
+			switch q {
+			case -1:
+				return nil, errors.New("the database refused a row")
+			case -2:
+				panic("boom")
+			}
+		}
+		out := make([]int, len(qs))
+		for i, q := range qs {
+			out[i] = q * 10
+		}
+		return out, nil
+	})
+	go b.run(ctx)
+	var wg sync.WaitGroup
+	results := make([]int, 40)
+	errs := make([]error, 40)
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q := i
+			if i == 7 {
+				q = -1 // a poison row
+			}
+			if i == 9 {
+				q = -2 // a panic
+			}
+			results[i], errs[i] = b.do(ctx, q)
+		}()
+	}
+	wg.Wait()
+	for i := range 40 {
+		switch {
+		case i == 7 || i == 9:
+			if errs[i] == nil {
+				t.Errorf("call %d: no error", i)
+			}
+		case errs[i] != nil || results[i] != i*10:
+			t.Errorf("call %d: %d, %v; a bad row in its batch must fail only itself", i, results[i], errs[i])
+		}
+	}
+	// a caller whose context ends stops waiting
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	if _, err := b.do(done, 1); err == nil {
+		t.Error("a cancelled caller got no error")
+	}
+}
+
+func TestABatchStartsATaskOnce(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t, nil, false)
+	ctx := context.Background()
+	job := p.submit(t, KindJobsPrune, DatePayload{Date: "2026-11-24"})
+	w := NewWorker(WorkerConfig{Pool: p.pool, Redis: p.redisOpt(), Kinds: p.kinds})
+	task := storage.TaskRef{JobRef: storage.JobRef{CompanyID: p.companyA, ID: job.ID}}
+	stale := storage.TaskRef{JobRef: task.JobRef, Generation: 5}
+	got, err := w.startJobs(ctx, []storage.TaskRef{task, stale, task})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[0].ok || got[1].ok || got[2].ok {
+		t.Fatalf("started %v %v %v, want the first only", got[0].ok, got[1].ok, got[2].ok)
 	}
 }

@@ -32,7 +32,7 @@ type Kind struct {
 	Name  string
 	Queue string
 	// MaxRetry is how many times a failed run is retried before the job
-	// ends failed; Timeout bounds one run.
+	// ends failed (the worker counts, not asynq); Timeout bounds one run.
 	MaxRetry int
 	Timeout  time.Duration
 	// Direct kinds may be started by clients through POST /jobs.

@@ -208,33 +208,29 @@ func (r *Relay) enqueueTask(ctx context.Context, j storage.PendingJob, taskID st
 	if err != nil {
 		return err
 	}
-	opts := []asynq.Option{asynq.TaskID(taskID), asynq.Queue(j.Queue)}
+	// asynq never gives up on a task by itself: the worker ends a job that
+	// has used its kind's retries (so that an outage, which spends none,
+	// cannot make asynq archive a job still waiting)
+	opts := []asynq.Option{asynq.TaskID(taskID), asynq.Queue(j.Queue), asynq.MaxRetry(asynqMaxRetry)}
 	if k, ok := r.cfg.Kinds.Kind(j.Kind); ok {
-		opts = append(opts, asynq.MaxRetry(k.MaxRetry), asynq.Timeout(k.Timeout))
+		opts = append(opts, asynq.Timeout(k.Timeout))
 	}
 	_, err = r.client.EnqueueContext(ctx, asynq.NewTask(j.Kind, payload), opts...)
 	return err
 }
 
+// asynqMaxRetry is asynq's retry limit of every task: in effect none.
+const asynqMaxRetry = 1 << 30
+
 // resolveConflict handles a task id asynq holds already. A task waiting or
 // running is this job's: nothing to do. An archived one is a task asynq
-// gave up on while the row still waits (its worker killed on the last
-// attempt, or a task of an earlier database with the same id): it is
-// deleted and the job enqueued again, unless the job has had more runs
-// than its kind allows, which ends it failed.
+// no longer runs while the row still waits (an operator archived it in the
+// dashboard, or it is a task of an earlier database with the same id): it
+// is deleted and the job enqueued again.
 func (r *Relay) resolveConflict(ctx context.Context, j storage.PendingJob, taskID string) error {
 	info, err := r.inspector.GetTaskInfo(j.Queue, taskID)
 	if err != nil || info.State != asynq.TaskStateArchived {
 		return nil // still there (or gone meanwhile: the sweep looks again)
-	}
-	maxRuns := 1 + DefaultMaxRetry
-	if k, ok := r.cfg.Kinds.Kind(j.Kind); ok {
-		maxRuns = 1 + k.MaxRetry
-	}
-	if j.Attempts >= maxRuns {
-		r.log.Warn("relay: a job's task was given up on after its runs; the job fails", "job", j.ID, "attempts", j.Attempts)
-		return storage.AbandonJob(ctx, r.cfg.Pool, storage.JobRef{CompanyID: j.CompanyID, ID: j.ID},
-			fmt.Sprintf("Its runs kept being interrupted (%d attempts); it was given up.", j.Attempts))
 	}
 	if err := r.inspector.DeleteTask(j.Queue, taskID); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
 		return fmt.Errorf("delete archived task %s: %w", taskID, err)

@@ -156,9 +156,15 @@ func (w *Worker) startJobs(ctx context.Context, tasks []storage.TaskRef) ([]star
 	if err != nil {
 		return nil, err
 	}
+	// a task given twice in one batch (delivered again while its first
+	// run starts) starts once; a task of another generation than the row's
+	// starts nothing
 	out := make([]startResult, len(tasks))
+	seen := make(map[storage.TaskRef]bool, len(tasks))
 	for i, t := range tasks {
-		out[i].job, out[i].ok = started[t.JobRef]
+		job, ok := started[t.JobRef]
+		out[i].job, out[i].ok = job, ok && job.Generation == t.Generation && !seen[t]
+		seen[t] = true
 	}
 	return out, nil
 }
@@ -196,6 +202,13 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 	if !start.ok {
 		w.log.Debug("job has nothing to run", "job", ref.Job, "kind", kind.Name)
 		return nil
+	}
+	if retried, _ := asynq.GetRetryCount(ctx); retried > kind.MaxRetry {
+		// more failed runs than the kind allows, none of which recorded its
+		// failure: each lost its worker (a job that kills it)
+		err := w.record(context.WithoutCancel(ctx), kind, storage.Outcome{RunRef: job.Run(), State: storage.JobFailed,
+			Error: fmt.Sprintf("Its runs kept being interrupted (%d attempts); it was given up.", job.Attempts)})
+		return permanent(errors.Join(err, errors.New("runs kept being interrupted")))
 	}
 	run := &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause}
 	result, runErr := w.runKind(ctx, kind, run)
@@ -244,9 +257,8 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result
 		return runErr
 	}
 	message := w.publicMessage(job, runErr)
-	retried, _ := asynq.GetRetryCount(ctx)
-	maxRetry, _ := asynq.GetMaxRetry(ctx)
-	if !transient(runErr) && (errors.Is(runErr, asynq.SkipRetry) || retried >= maxRetry) {
+	retried, _ := asynq.GetRetryCount(ctx) // failed runs before this one
+	if !transient(runErr) && (errors.Is(runErr, asynq.SkipRetry) || retried >= kind.MaxRetry) {
 		if err := w.record(wctx, kind, storage.Outcome{RunRef: job.Run(), State: storage.JobFailed, Error: message}); err != nil {
 			return fmt.Errorf("%w (failure: %w)", err, runErr)
 		}
@@ -304,10 +316,15 @@ func (w *Worker) publicMessage(job storage.Job, err error) string {
 		for _, p := range coded.Problems {
 			fmt.Fprintf(&b, " %s: %s.", p.Field, p.Message)
 		}
-		return b.String()
+		return storableText(b.String())
 	}
 	w.log.Error("job failed", "job", job.ID, "kind", job.Kind, "company", job.CompanyID, "err", err)
 	return fmt.Sprintf("Internal error (job %d); the cause is in the worker's log.", job.ID)
+}
+
+// storableText is text PostgreSQL takes: valid UTF-8 without NUL.
+func storableText(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
 }
 
 // recoverPanics is the outermost middleware: a panic outside a kind's

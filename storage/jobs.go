@@ -385,7 +385,9 @@ func RetryJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 				error = NULL, result = NULL, progress = '{"done": 0, "total": 0}', queued_at = NULL,
 				started_at = NULL, finished_at = NULL, updated_at = now()
 			WHERE company_id = $1 AND id = $2 AND state = 'failed'
-			RETURNING `+jobColumns+`)
+			RETURNING `+jobColumns+`),
+		dropped AS (
+			DELETE FROM job_chunks c USING retried WHERE c.company_id = retried.company_id AND c.job_id = retried.id)
 		SELECT retried.*, pg_notify($3, '') IS NULL FROM retried`, companyID, id, JobsChannel), &notified})
 	if err == pgx.ErrNoRows {
 		return Job{}, finishedConflict(ctx, q, companyID, id, "retried")
@@ -503,15 +505,6 @@ func QuietJobs(ctx context.Context, q DBTX, quiet time.Duration, limit int) ([]P
 		return nil, translate(err, "quiet jobs")
 	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
-}
-
-// AbandonJob ends a job whose task asynq gave up on while its row was
-// still queued or running (its runs kept being interrupted, each killing
-// its worker): it fails with errText.
-func AbandonJob(ctx context.Context, q DBTX, ref JobRef, errText string) error {
-	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'failed', error = $3, finished_at = now(), updated_at = now()
-		WHERE company_id = $1 AND id = $2 AND state IN ('queued', 'running')`, ref.CompanyID, ref.ID, errText)
-	return translate(err, "abandon job")
 }
 
 // OldestPendingJobAge is how long the job pending longest has waited for

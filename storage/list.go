@@ -306,6 +306,9 @@ func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Rec
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(target.Table))
 	writeWhere(&b, target, Company(companyID), nil, []SpecialCondition{{Filter: ColumnIn("", inc.Relation.RemoteKey(), Int), Values: keys}})
+	if inc.Relation.Where != "" {
+		b.write(" AND (", inc.Relation.Where, ")")
+	}
 	writeOrder(&b, target, nil)
 	b.write(fmt.Sprintf(" LIMIT %d", MaxIncludedRecords+1))
 	children, err := s.query(ctx, &b, sh)
@@ -326,14 +329,34 @@ func distinctKeys(records []*Record, idx int) []any {
 	seen := make(map[int64]bool, len(records))
 	keys := make([]any, 0, len(records))
 	for _, r := range records {
-		k, ok := asInt64(r.values[idx])
-		if !ok || seen[k] {
-			continue
+		for _, k := range keysOf(r.values[idx]) {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
 		}
-		seen[k] = true
-		keys = append(keys, k)
 	}
 	return keys
+}
+
+// keysOf reads a key value: one integer, or each of an integer array's.
+func keysOf(v any) []int64 {
+	switch x := v.(type) {
+	case []int64:
+		return x
+	case []any: // an array as pgx reads it into any
+		keys := make([]int64, 0, len(x))
+		for _, e := range x {
+			if k, ok := asInt64(e); ok {
+				keys = append(keys, k)
+			}
+		}
+		return keys
+	}
+	if k, ok := asInt64(v); ok {
+		return []int64{k}
+	}
+	return nil
 }
 
 func asInt64(v any) (int64, bool) {
@@ -349,7 +372,7 @@ func asInt64(v any) (int64, bool) {
 }
 
 // attach hangs the loaded children on their parents: one record (or nil)
-// for BelongsTo, a list (possibly empty) for HasMany.
+// for BelongsTo, a list (possibly empty) for HasMany and InArray.
 func attach(parents []*Record, localIdx, slot int, kind RelationKind, children []*Record, remoteIdx int) {
 	byKey := make(map[int64][]*Record, len(children))
 	for _, c := range children {
@@ -358,10 +381,9 @@ func attach(parents []*Record, localIdx, slot int, kind RelationKind, children [
 		}
 	}
 	for _, p := range parents {
-		k, ok := asInt64(p.values[localIdx])
-		matched := byKey[k]
-		if !ok {
-			matched = nil
+		var matched []*Record
+		for _, k := range keysOf(p.values[localIdx]) {
+			matched = append(matched, byKey[k]...)
 		}
 		if kind == BelongsTo {
 			if len(matched) > 0 {

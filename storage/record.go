@@ -151,7 +151,7 @@ func appendRelated(b []byte, kind RelationKind, v any) []byte {
 		}
 		return append(b, ']')
 	}
-	if kind == HasMany {
+	if kind != BelongsTo {
 		return append(b, "[]"...)
 	}
 	return append(b, "null"...)

@@ -136,6 +136,9 @@ const (
 	BelongsTo RelationKind = iota + 1
 	// HasMany: the related rows hold the key (category.id <- type.category_id).
 	HasMany
+	// InArray: the parent's Key column is an integer array (tag) and the
+	// related rows are those whose id it lists (invoice.tag -> tags).
+	InArray
 )
 
 // Relation is a declared include of a resource.
@@ -143,26 +146,40 @@ type Relation struct {
 	Name     string
 	Kind     RelationKind
 	Resource string // name of the related resource
-	// Key is the column holding the reference: on the parent for BelongsTo,
-	// on the related resource for HasMany.
+	// Key is the column holding the reference: on the parent for BelongsTo
+	// and InArray, on the related resource for HasMany.
 	Key string
+	// From is, for HasMany, the parent's column the related rows' Key is
+	// matched against when it is not the parent's id (an invoice's
+	// building owners: building_owners.building_id = invoice.building_id).
+	From string
+	// Where is a fixed SQL condition on the related rows' columns, declared
+	// here and never taken from a request (an invoice's client-written
+	// lines: `kind = 'line'`).
+	Where string
 }
 
 // LocalKey is the parent's column a relation is resolved from.
 func (r Relation) LocalKey() string {
-	if r.Kind == BelongsTo {
+	switch {
+	case r.Kind != HasMany:
 		return r.Key
+	case r.From != "":
+		return r.From
 	}
 	return "id"
 }
 
 // RemoteKey is the related resource's column matched against LocalKey.
 func (r Relation) RemoteKey() string {
-	if r.Kind == BelongsTo {
-		return "id"
+	if r.Kind == HasMany {
+		return r.Key
 	}
-	return r.Key
+	return "id"
 }
+
+// Many reports whether the relation yields a list.
+func (r Relation) Many() bool { return r.Kind != BelongsTo }
 
 // Resource declares one table of the API: it drives list, get, create,
 // update and delete.
@@ -331,8 +348,12 @@ func (reg *Registry) checkLinks(r *Resource) error {
 		if !ok {
 			return fmt.Errorf("resource %q: relation %q points at undeclared resource %q", r.Name, rel.Name, rel.Resource)
 		}
-		if _, ok := r.Column(rel.LocalKey()); !ok {
+		local, ok := r.Column(rel.LocalKey())
+		if !ok {
 			return fmt.Errorf("resource %q: relation %q: no column %q", r.Name, rel.Name, rel.LocalKey())
+		}
+		if (rel.Kind == InArray) != (local.Type == IntArray) || (rel.From != "" && rel.Kind != HasMany) {
+			return fmt.Errorf("resource %q: relation %q: an InArray relation, and only it, has an integer-array key; From is for HasMany", r.Name, rel.Name)
 		}
 		if _, ok := target.Column(rel.RemoteKey()); !ok {
 			return fmt.Errorf("resource %q: relation %q: %q has no column %q", r.Name, rel.Name, target.Name, rel.RemoteKey())

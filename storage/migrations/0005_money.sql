@@ -4,8 +4,32 @@
 --
 -- As everywhere: keys lead with company_id, every reference is a composite
 -- foreign key through company_id, and amounts are numeric, never floats.
--- Contracts come with their own migration, which adds the foreign keys of
--- the contract_id columns below.
+
+-- A minimal contracts table: what invoices and ledger entries point at and
+-- filter through (reference, id2, type, activity, property, tenant). The
+-- contracts resource completes it in its own migration.
+CREATE TABLE contracts (
+    company_id  bigint NOT NULL REFERENCES companies (id),
+    id          bigint GENERATED ALWAYS AS IDENTITY,
+    id2         bigint,
+    reference   text,
+    type        text NOT NULL CONSTRAINT contracts_type_check
+                    CHECK (type IN ('rent', 'season', 'sale', 'subscription')),
+    active      text NOT NULL DEFAULT 'active' CONSTRAINT contracts_active_check CHECK (active IN (
+                    'active', 'pre_reserved', 'reserved', 'suspended', 'canceled', 'finished')),
+    building_id bigint,
+    tenant_id   bigint,
+    custom_fields jsonb NOT NULL DEFAULT '{}',
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    updated_at  timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (company_id, id),
+    CONSTRAINT contracts_building_fk FOREIGN KEY (company_id, building_id) REFERENCES buildings (company_id, id),
+    CONSTRAINT contracts_tenant_fk FOREIGN KEY (company_id, tenant_id) REFERENCES persons (company_id, id)
+);
+CREATE UNIQUE INDEX contracts_id2_key ON contracts (company_id, id2);
+CREATE INDEX contracts_reference ON contracts (company_id, reference);
+CREATE INDEX contracts_building ON contracts (company_id, building_id);
+CREATE INDEX contracts_tenant ON contracts (company_id, tenant_id);
 
 -- What an invoice line or a ledger entry is booked as: who is debited and
 -- who is credited (business, owner, customer, broker), and its kind.
@@ -122,6 +146,7 @@ CREATE TABLE invoices (
     CONSTRAINT invoices_period_check CHECK (period_final >= period_initial),
     CONSTRAINT invoices_paid_check CHECK (NOT paid OR paid_at IS NOT NULL),
     CONSTRAINT invoices_payer_fk FOREIGN KEY (company_id, payer_id) REFERENCES persons (company_id, id),
+    CONSTRAINT invoices_contract_fk FOREIGN KEY (company_id, contract_id) REFERENCES contracts (company_id, id),
     CONSTRAINT invoices_building_fk FOREIGN KEY (company_id, building_id) REFERENCES buildings (company_id, id),
     CONSTRAINT invoices_business_fk FOREIGN KEY (company_id, business_id) REFERENCES businesses (company_id, id),
     CONSTRAINT invoices_account_fk FOREIGN KEY (company_id, account_id) REFERENCES accounts (company_id, id),
@@ -301,6 +326,7 @@ CREATE TABLE transactions (
     CONSTRAINT transactions_user_fk FOREIGN KEY (company_id, user_id) REFERENCES users (company_id, id),
     CONSTRAINT transactions_item_fk FOREIGN KEY (company_id, item_id) REFERENCES transaction_items (company_id, id),
     CONSTRAINT transactions_person_fk FOREIGN KEY (company_id, person_id) REFERENCES persons (company_id, id),
+    CONSTRAINT transactions_contract_fk FOREIGN KEY (company_id, contract_id) REFERENCES contracts (company_id, id),
     CONSTRAINT transactions_building_fk FOREIGN KEY (company_id, building_id) REFERENCES buildings (company_id, id),
     CONSTRAINT transactions_broker_fk FOREIGN KEY (company_id, broker_id) REFERENCES persons (company_id, id),
     CONSTRAINT transactions_owner_fk FOREIGN KEY (company_id, owner_id) REFERENCES persons (company_id, id),

@@ -9,6 +9,9 @@
 //   - Settle: late fee, interest and punctuality discount on a payment date;
 //   - InvoiceStatusAsOf, PaymentStatusAsOf, EventStatusAsOf: overdue
 //     classification on a date.
+//   - PostPayment: the ledger entries of a paid invoice, line by line,
+//     owners' sides split by share (SplitByShares), and Reverse, the
+//     entries that undo them (docs/ledger.md).
 //
 // Every rule takes plain values and returns plain values, does no I/O and
 // never reads the clock: "today" is always an argument, so a rule gives

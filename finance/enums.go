@@ -344,3 +344,48 @@ const (
 	PartyCustomer Party = "customer"
 	PartyBroker   Party = "broker"
 )
+
+// DiscountAction is `ticket_discount_action`: who bears the punctuality
+// discount.
+type DiscountAction string
+
+// Discount actions.
+const (
+	DiscountByBusiness DiscountAction = "business"
+	DiscountByOwner    DiscountAction = "owner"
+)
+
+// Valid reports whether a is empty or a discount action.
+func (a DiscountAction) Valid() bool {
+	return a == "" || a == DiscountByBusiness || a == DiscountByOwner
+}
+
+// LineKind is the `kind` of an invoice line.
+type LineKind string
+
+// Line kinds: the lines a client writes, and the settlement lines the
+// posting of a payment adds.
+const (
+	LineLine     LineKind = "line"
+	LineLateFee  LineKind = "late_fee"
+	LineInterest LineKind = "interest"
+	LineDiscount LineKind = "discount"
+)
+
+// EntryType is a ledger entry's `type` on its party's statement.
+type EntryType string
+
+// Entry types (the spec's `transfer` is not written by the posting).
+const (
+	Debit  EntryType = "debit"
+	Credit EntryType = "credit"
+)
+
+// EntryMode is a ledger entry's `mode`.
+type EntryMode string
+
+// The modes the posting writes.
+const (
+	ModeInvoice    EntryMode = "invoice"
+	ModeChargeback EntryMode = "chargeback"
+)

@@ -103,6 +103,10 @@ type TransactionItem struct {
 	FiscalNote         bool                `json:"fiscal_note"`
 	Dimob              bool                `json:"dimob"`
 	Blocked            bool                `json:"blocked"`
+	// DebitPlanID and CreditPlanID are the chart-of-accounts entries
+	// (plans) each side of the item is booked to; 0 when not set.
+	DebitPlanID  int64 `json:"debit_plan_id,omitempty"`
+	CreditPlanID int64 `json:"credit_plan_id,omitempty"`
 }
 
 // Invoice is an invoice (`/invoices`) with the fields the rules read and
@@ -128,14 +132,25 @@ type Invoice struct {
 	Items         []InvoiceItem   `json:"items"`
 	PeriodInitial Date            `json:"period_initial"`
 	PeriodFinal   Date            `json:"period_final"`
+	// TicketDiscountAction says who bears the punctuality discount when the
+	// payment is posted: the owner or the business.
+	TicketDiscountAction DiscountAction `json:"ticket_discount_action,omitempty"`
 	LateFee
 }
 
-// InvoiceItem is one line of an invoice.
+// InvoiceItem is one line of an invoice. Kind is empty or `line` for the
+// lines a client writes; the posting of a payment adds the settlement
+// lines (late_fee, interest, discount). OwnerID names the owner a line to
+// or from `owner` is booked to (0: the building's owners by their
+// shares); BrokerID the broker of a line to or from `broker`.
 type InvoiceItem struct {
+	ID          int64           `json:"id,omitempty"`
+	Kind        LineKind        `json:"kind,omitempty"`
 	ItemID      int64           `json:"item_id"`
 	Amount      decimal.Decimal `json:"amount"`
 	Description string          `json:"description,omitempty"`
+	OwnerID     int64           `json:"owner_id,omitempty"`
+	BrokerID    int64           `json:"broker_id,omitempty"`
 }
 
 // number writes a decimal as a JSON number, as the API does for amounts.

@@ -396,3 +396,57 @@ func TestBuildingOwners(t *testing.T) {
 		t.Errorf("delete building without owners: %d %s", r.status, r.raw)
 	}
 }
+
+// TestTaxIDAndPixKeyChecks: tax ids are CPFs or CNPJs (numeric or
+// alphanumeric) with valid check digits, a business's a CNPJ; PIX keys are
+// of one of the PIX key types. Refusals are 422s naming the field, on
+// create and update alike.
+func TestTaxIDAndPixKeyChecks(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	business := e.create(t, "/financial/businesses", map[string]any{"name": "B", "tax_id": "11222333000181"})
+	person := e.create(t, "/persons", map[string]any{"name": "P"})
+	cases := []struct {
+		name, method, path string
+		body               map[string]any
+		field              string // "" when accepted
+	}{
+		{"person CPF", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "52998224725"}, ""},
+		{"person numeric CNPJ", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "11444777000161"}, ""},
+		{"person alphanumeric CNPJ", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "12ABC34501DE35"}, ""},
+		{"business numeric CNPJ", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "11444777000161"}, ""},
+		{"business alphanumeric CNPJ", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "12ABC34501DE35"}, ""},
+		{"person CPF wrong digit", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "52998224724"}, "tax_id"},
+		{"person CPF repeated digits", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "11111111111"}, "tax_id"},
+		{"person CNPJ wrong digit", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "11222333000180"}, "tax_id"},
+		{"person alphanumeric CNPJ wrong digit", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "12ABC34501DE36"}, "tax_id"},
+		{"person CNPJ in lower case", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "12abc34501de35"}, "tax_id"},
+		{"person phone as tax id", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "+5573988899345"}, "tax_id"},
+		{"business CNPJ wrong digit", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "12ABC34501DE36"}, "tax_id"},
+		{"business CPF", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "52998224725"}, "tax_id"},
+		{"person pix CPF", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "52998224725"}, ""},
+		{"person pix e-mail", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "maria@example.com"}, ""},
+		{"person pix phone", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "+5573988899345"}, ""},
+		{"person pix EVP", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "123e4567-e12b-12d1-a456-426655440000"}, ""},
+		{"account pix alphanumeric CNPJ", http.MethodPost, "/financial/accounts", map[string]any{"business_id": business, "pix_key": "12ABC34501DE35"}, ""},
+		{"person pix bad CPF", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "52998224724"}, "pix_key"},
+		{"person pix phone without +55", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "73988899345a"}, "pix_key"},
+		{"person pix e-mail without domain", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "maria@"}, "pix_key"},
+		{"account pix landline", http.MethodPost, "/financial/accounts", map[string]any{"business_id": business, "pix_key": "+551133334444"}, "pix_key"},
+		{"account pix bad EVP", http.MethodPost, "/financial/accounts", map[string]any{"business_id": business, "pix_key": "123e4567-e12b-12d1-a456-42665544000g"}, "pix_key"},
+		{"update person bad tax id", http.MethodPut, fmt.Sprintf("/persons/%d", person), map[string]any{"tax_id": "52998224724"}, "tax_id"},
+		{"update person bad pix key", http.MethodPut, fmt.Sprintf("/persons/%d", person), map[string]any{"pix_key": "x"}, "pix_key"},
+		{"update business bad tax id", http.MethodPut, fmt.Sprintf("/financial/businesses/%d", business), map[string]any{"tax_id": "11222333000182"}, "tax_id"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, c.method, c.path, e.keyA, c.body)
+			switch {
+			case c.field == "" && r.status/100 != 2:
+				t.Errorf("%s %s %v: %d %s, want accepted", c.method, c.path, c.body, r.status, r.raw)
+			case c.field != "" && (r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{c.field})):
+				t.Errorf("%s %s %v: %d %s, want 422 naming %s", c.method, c.path, c.body, r.status, r.raw, c.field)
+			}
+		})
+	}
+}

@@ -67,8 +67,9 @@ type Change struct {
 	Scope    Scope
 	// ID is the record's id (0 before a create's insert).
 	ID int64
-	// Old is the row as stored before the write, read FOR UPDATE in the
-	// write's transaction (nil on create).
+	// Old is the row as stored before the write, read and locked in the
+	// write's transaction (FOR NO KEY UPDATE before an update, FOR UPDATE
+	// before a delete; nil on create).
 	Old *Record
 	// New is the checked body of a create or update (its Children
 	// included); empty on delete.
@@ -332,16 +333,19 @@ func (s *Store) deleteChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc
 	return nil
 }
 
-// lockRow reads a record FOR UPDATE in tx, for the hooks' old row; no row
-// is not found.
-func lockRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64) (*Record, error) {
+// lockRow reads a record in tx for the hooks' old row, locked for the
+// write to come: FOR NO KEY UPDATE before an update (the lock the UPDATE of
+// non-key columns takes itself: the machinery never changes an id, and
+// other rows' foreign-key checks against this one are not blocked), FOR
+// UPDATE before a delete. No row is not found.
+func lockRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64, op Op) (*Record, error) {
 	sh := mainShape(res, nil, true, nil)
 	var b sqlBuilder
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
 	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
-	b.write(" FOR UPDATE")
+	b.write(lockClause(op))
 	records, err := queryRecords(ctx, tx, &b, sh)
 	if err != nil {
 		return nil, err
@@ -350,4 +354,12 @@ func lockRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64) 
 		return nil, recordNotFound(id)
 	}
 	return records[0], nil
+}
+
+// lockClause is the row lock an operation's old row is read with.
+func lockClause(op Op) string {
+	if op == OpDelete {
+		return " FOR UPDATE"
+	}
+	return " FOR NO KEY UPDATE"
 }

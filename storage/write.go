@@ -153,7 +153,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 		}
 		change := &Change{Op: OpUpdate, Resource: res, Scope: sc, ID: id, New: w}
 		if res.Hooks.any() {
-			old, err := lockRow(ctx, tx, res, sc, id)
+			old, err := lockRow(ctx, tx, res, sc, id, OpUpdate)
 			if err != nil {
 				return err
 			}
@@ -245,7 +245,7 @@ func (s *Store) DeleteWith(ctx context.Context, res *Resource, sc Scope, id int6
 		}
 		change := &Change{Op: OpDelete, Resource: res, Scope: sc, ID: id, Options: opts}
 		if res.Hooks.any() {
-			old, err := lockRow(ctx, tx, res, sc, id)
+			old, err := lockRow(ctx, tx, res, sc, id, OpDelete)
 			if err != nil {
 				return err
 			}

@@ -150,6 +150,7 @@ func plansResource() *Resource {
 			// the plans given and every plan below them
 			TreeIn("planAllIn", "id", "plans", "parent_id"),
 		},
+		Hooks: Hooks{Before: []Hook{refusePlanCycle}},
 	}
 }
 
@@ -212,5 +213,6 @@ func buildingOwnersResource() *Resource {
 		Filters: []SpecialFilter{
 			ColumnIn("personIn", "person_id", Int),
 		},
+		Hooks: Hooks{Before: []Hook{limitOwnerShares}},
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/propfin/propfin/storage"
 )
 
 // TestSubResourceScoping: under /test/parents/:parent/children, every
@@ -230,5 +232,44 @@ func TestColumnFeatures(t *testing.T) {
 	}
 	for _, q := range []string{"filter[kind]=other", "fields=secret", "fields=item_default", "sort=secret", "filter[tag|g]=1", "filter[tag][]=x"} {
 		e.get(t, "/test/bills?"+q, http.StatusUnprocessableEntity)
+	}
+}
+
+// TestFilterOnUser: a special filter on the caller's user (f.User()) keeps
+// the rows of the user whose key calls, not those of another user of the
+// same company, whatever their other columns.
+func TestFilterOnUser(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withMachineryRoutes())
+	var first int64
+	if err := e.pool.QueryRow(t.Context(), `SELECT min(id) FROM users WHERE company_id = $1`, e.compA).Scan(&first); err != nil {
+		t.Fatal(err)
+	}
+	var second int64
+	if err := e.pool.QueryRow(t.Context(), `INSERT INTO users (company_id, name) VALUES ($1, 'Second') RETURNING id`, e.compA).Scan(&second); err != nil {
+		t.Fatal(err)
+	}
+	secondKey, err := storage.CreateAPIKey(t.Context(), e.pool, e.compA, second, "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.exec(t, `INSERT INTO test_bills (company_id, id, title, user_id) VALUES
+		($1, 1, 'first user''s', $3), ($1, 2, 'second user''s', $4), ($1, 3, 'nobody''s', NULL),
+		($2, 4, 'another company''s, same user id', $3)`, e.compA, e.compB, first, second)
+	cases := []struct {
+		name, key, query string
+		want             []int64
+	}{
+		{"first user, mine", e.keyA, "filter[mine]=true", []int64{1}},
+		{"first user, not mine", e.keyA, "filter[mine]=false", []int64{2, 3}},
+		{"second user, mine", secondKey.Key, "filter[mine]=true", []int64{2}},
+		{"second user, not mine", secondKey.Key, "filter[mine]=false", []int64{1, 3}},
+		{"company B's user", e.keyB, "filter[mine]=true", nil},
+	}
+	for _, c := range cases {
+		r := e.do(t, http.MethodGet, "/test/bills?sort=id&"+c.query, c.key, nil)
+		if got := r.ids(t); r.status != http.StatusOK || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %d %v, want %v", c.name, r.status, got, c.want)
+		}
 	}
 }

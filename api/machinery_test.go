@@ -273,3 +273,64 @@ func TestFilterOnUser(t *testing.T) {
 		}
 	}
 }
+
+// TestTodayFollowsTimeZone: Today() and {today} are the date in the
+// company's time zone (companies.time_zone): moving the company from one
+// side of the date line to the other changes what a filter and a derived
+// column say about the same rows. Kiritimati (UTC+14) is always a day or
+// two ahead of Pago Pago (UTC-11); the dates come from the clock, so the
+// test holds on any day (a run across a midnight is tried again).
+func TestTodayFollowsTimeZone(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withMachineryRoutes())
+	for attempt := 0; ; attempt++ {
+		ahead, behind := zoneDate(t, "Pacific/Kiritimati"), zoneDate(t, "Pacific/Pago_Pago")
+		e.exec(t, `DELETE FROM test_bills WHERE company_id = $1`, e.compA)
+		e.exec(t, `INSERT INTO test_bills (company_id, id, title, due_date) VALUES
+			($1, 1, 'due today behind the line', $2), ($1, 2, 'due today ahead of the line', $3)`, e.compA, behind, ahead)
+		problems := todayProblems(t, e)
+		if ahead == zoneDate(t, "Pacific/Kiritimati") && behind == zoneDate(t, "Pacific/Pago_Pago") || attempt == 2 {
+			for _, p := range problems {
+				t.Error(p)
+			}
+			return
+		}
+	}
+}
+
+// todayProblems moves company A between the two zones and says where the
+// filters and the status disagree with the dates.
+func todayProblems(t *testing.T, e *testEnv) []string {
+	t.Helper()
+	cases := []struct {
+		zone, query string
+		want        []int64
+	}{
+		{"Pacific/Kiritimati", "filter[overdue]=true", []int64{1}},
+		{"Pacific/Kiritimati", "filter[early]=true", nil},
+		{"Pacific/Kiritimati", "filter[status]=overdue", []int64{1}},
+		{"Pacific/Kiritimati", "filter[status]=unpaid", []int64{2}},
+		{"Pacific/Pago_Pago", "filter[overdue]=true", nil},
+		{"Pacific/Pago_Pago", "filter[early]=true", []int64{2}},
+		{"Pacific/Pago_Pago", "filter[status]=overdue", nil},
+		{"Pacific/Pago_Pago", "filter[status]=unpaid", []int64{1, 2}},
+	}
+	var problems []string
+	for _, c := range cases {
+		e.exec(t, `UPDATE companies SET time_zone = $2 WHERE id = $1`, e.compA, c.zone)
+		if got := e.get(t, "/test/bills?sort=id&"+c.query, http.StatusOK).ids(t); !slices.Equal(got, c.want) {
+			problems = append(problems, fmt.Sprintf("%s %s: %v, want %v", c.zone, c.query, got, c.want))
+		}
+	}
+	return problems
+}
+
+// zoneDate is today's date in the named zone.
+func zoneDate(t *testing.T, zone string) string {
+	t.Helper()
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return time.Now().In(loc).Format(time.DateOnly)
+}

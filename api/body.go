@@ -183,7 +183,7 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 
 // columnValue converts the JSON value of a column, or says why it cannot:
 // wrong type, a \u escape that would not survive, a required field left
-// null or blank.
+// null or blank, a text outside the column's enum or refused by its Check.
 func columnValue(col storage.Column, raw json.RawMessage) (any, string) {
 	v, msg := bodyValue(col, raw)
 	if msg == "" {
@@ -194,6 +194,9 @@ func columnValue(col storage.Column, raw json.RawMessage) (any, string) {
 	}
 	if text, ok := v.(string); ok && msg == "" {
 		msg = col.CheckEnum(text)
+		if msg == "" {
+			msg = col.CheckValue(text)
+		}
 	}
 	return v, msg
 }

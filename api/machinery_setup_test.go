@@ -34,6 +34,7 @@ func testBillsResource() *storage.Resource {
 			{Name: "building_id", Type: storage.Int, Filterable: true, Writable: true},
 			{Name: "payer_id", Type: storage.Int, Filterable: true, Writable: true},
 			{Name: "plan_id", Type: storage.Int, Filterable: true, Writable: true},
+			{Name: "user_id", Type: storage.Int, Filterable: true, Writable: true},
 			{Name: "kind", Type: storage.String, Filterable: true, Writable: true, Enum: []string{"single", "contract"}},
 			{Name: "tag", Type: storage.IntArray, Filterable: true, Writable: true},
 			{Name: "protest", Type: storage.JSONText, Writable: true},
@@ -60,6 +61,8 @@ func testBillsResource() *storage.Resource {
 			storage.Through("payerTaxIdIn", storage.String, "payer_id", "test_persons", "id", "tax_id"),
 			storage.TreeIn("planAllIn", "plan_id", "test_plans", "parent_id"),
 			storage.ArrayOverlap("tagIn", "tag"),
+			// the bills of the calling user
+			storage.Predicate("mine", func(f *storage.FilterSQL) string { return `"user_id" = ` + f.User() }),
 		},
 	}
 }
@@ -151,6 +154,7 @@ func createMachineryTables(t testing.TB, pool *pgxpool.Pool) {
 		building_id bigint,
 		payer_id bigint,
 		plan_id bigint,
+		user_id bigint,
 		kind text,
 		tag bigint[],
 		protest text,

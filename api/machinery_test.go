@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/propfin/propfin/storage"
 )
 
 // TestSubResourceScoping: under /test/parents/:parent/children, every
@@ -231,4 +233,104 @@ func TestColumnFeatures(t *testing.T) {
 	for _, q := range []string{"filter[kind]=other", "fields=secret", "fields=item_default", "sort=secret", "filter[tag|g]=1", "filter[tag][]=x"} {
 		e.get(t, "/test/bills?"+q, http.StatusUnprocessableEntity)
 	}
+}
+
+// TestFilterOnUser: a special filter on the caller's user (f.User()) keeps
+// the rows of the user whose key calls, not those of another user of the
+// same company, whatever their other columns.
+func TestFilterOnUser(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withMachineryRoutes())
+	var first int64
+	if err := e.pool.QueryRow(t.Context(), `SELECT min(id) FROM users WHERE company_id = $1`, e.compA).Scan(&first); err != nil {
+		t.Fatal(err)
+	}
+	var second int64
+	if err := e.pool.QueryRow(t.Context(), `INSERT INTO users (company_id, name) VALUES ($1, 'Second') RETURNING id`, e.compA).Scan(&second); err != nil {
+		t.Fatal(err)
+	}
+	secondKey, err := storage.CreateAPIKey(t.Context(), e.pool, e.compA, second, "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.exec(t, `INSERT INTO test_bills (company_id, id, title, user_id) VALUES
+		($1, 1, 'first user''s', $3), ($1, 2, 'second user''s', $4), ($1, 3, 'nobody''s', NULL),
+		($2, 4, 'another company''s, same user id', $3)`, e.compA, e.compB, first, second)
+	cases := []struct {
+		name, key, query string
+		want             []int64
+	}{
+		{"first user, mine", e.keyA, "filter[mine]=true", []int64{1}},
+		{"first user, not mine", e.keyA, "filter[mine]=false", []int64{2, 3}},
+		{"second user, mine", secondKey.Key, "filter[mine]=true", []int64{2}},
+		{"second user, not mine", secondKey.Key, "filter[mine]=false", []int64{1, 3}},
+		{"company B's user", e.keyB, "filter[mine]=true", nil},
+	}
+	for _, c := range cases {
+		r := e.do(t, http.MethodGet, "/test/bills?sort=id&"+c.query, c.key, nil)
+		if got := r.ids(t); r.status != http.StatusOK || !slices.Equal(got, c.want) {
+			t.Errorf("%s: %d %v, want %v", c.name, r.status, got, c.want)
+		}
+	}
+}
+
+// TestTodayFollowsTimeZone: Today() and {today} are the date in the
+// company's time zone (companies.time_zone): moving the company from one
+// side of the date line to the other changes what a filter and a derived
+// column say about the same rows. Kiritimati (UTC+14) is always a day or
+// two ahead of Pago Pago (UTC-11); the dates come from the clock, so the
+// test holds on any day (a run across a midnight is tried again).
+func TestTodayFollowsTimeZone(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withMachineryRoutes())
+	for attempt := 0; ; attempt++ {
+		ahead, behind := zoneDate(t, "Pacific/Kiritimati"), zoneDate(t, "Pacific/Pago_Pago")
+		e.exec(t, `DELETE FROM test_bills WHERE company_id = $1`, e.compA)
+		e.exec(t, `INSERT INTO test_bills (company_id, id, title, due_date) VALUES
+			($1, 1, 'due today behind the line', $2), ($1, 2, 'due today ahead of the line', $3)`, e.compA, behind, ahead)
+		problems := todayProblems(t, e)
+		if ahead == zoneDate(t, "Pacific/Kiritimati") && behind == zoneDate(t, "Pacific/Pago_Pago") || attempt == 2 {
+			for _, p := range problems {
+				t.Error(p)
+			}
+			return
+		}
+	}
+}
+
+// todayProblems moves company A between the two zones and says where the
+// filters and the status disagree with the dates.
+func todayProblems(t *testing.T, e *testEnv) []string {
+	t.Helper()
+	cases := []struct {
+		zone, query string
+		want        []int64
+	}{
+		{"Pacific/Kiritimati", "filter[overdue]=true", []int64{1}},
+		{"Pacific/Kiritimati", "filter[early]=true", nil},
+		{"Pacific/Kiritimati", "filter[status]=overdue", []int64{1}},
+		{"Pacific/Kiritimati", "filter[status]=unpaid", []int64{2}},
+		{"Pacific/Pago_Pago", "filter[overdue]=true", nil},
+		{"Pacific/Pago_Pago", "filter[early]=true", []int64{2}},
+		{"Pacific/Pago_Pago", "filter[status]=overdue", nil},
+		{"Pacific/Pago_Pago", "filter[status]=unpaid", []int64{1, 2}},
+	}
+	var problems []string
+	for _, c := range cases {
+		e.exec(t, `UPDATE companies SET time_zone = $2 WHERE id = $1`, e.compA, c.zone)
+		if got := e.get(t, "/test/bills?sort=id&"+c.query, http.StatusOK).ids(t); !slices.Equal(got, c.want) {
+			problems = append(problems, fmt.Sprintf("%s %s: %v, want %v", c.zone, c.query, got, c.want))
+		}
+	}
+	return problems
+}
+
+// zoneDate is today's date in the named zone.
+func zoneDate(t *testing.T, zone string) string {
+	t.Helper()
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return time.Now().In(loc).Format(time.DateOnly)
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -62,7 +63,8 @@ var specRoutes = []struct{ method, pattern string }{
 	{"GET", "/buildings"}, {"POST", "/buildings"},
 	{"GET", "/buildings/:id"}, {"PUT", "/buildings/:id"}, {"DELETE", "/buildings/:id"},
 	{"GET", "/buildings/:building/owners"}, {"POST", "/buildings/:building/owners"},
-	{"GET", "/buildings/:building/owners/:id"}, {"DELETE", "/buildings/:building/owners/:id"},
+	{"GET", "/buildings/:building/owners/:id"}, {"PUT", "/buildings/:building/owners/:id"},
+	{"DELETE", "/buildings/:building/owners/:id"},
 	{"GET", "/users"}, {"GET", "/users/:id"}, {"PUT", "/users/:id"},
 	{"GET", "/deals"}, {"GET", "/deals/:id"}, {"PUT", "/deals/:id"},
 	// ours
@@ -188,5 +190,32 @@ func TestRouteTableRefusesDuplicates(t *testing.T) {
 	rt.Handler("GET", "/a/:id", http.NotFoundHandler())
 	if rt.checkTable() == nil {
 		t.Fatal("duplicate route accepted")
+	}
+}
+
+// TestOwnerRoutesServed: the real server serves every route of the
+// building owners, PUT included.
+func TestOwnerRoutesServed(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	building := e.create(t, "/buildings", map[string]any{"title": "Um"})
+	person := e.create(t, "/persons", map[string]any{"name": "Ana"})
+	owners := "/buildings/" + strconv.FormatInt(building, 10) + "/owners"
+	owner := e.create(t, owners, map[string]any{"person_id": person, "percentage": "10"})
+	one := owners + "/" + strconv.FormatInt(owner, 10)
+	cases := []struct {
+		method, path string
+		body         any
+		status       int
+	}{
+		{http.MethodGet, owners, nil, http.StatusOK},
+		{http.MethodGet, one, nil, http.StatusOK},
+		{http.MethodPut, one, map[string]any{"percentage": "20"}, http.StatusOK},
+		{http.MethodDelete, one, nil, http.StatusOK},
+	}
+	for _, c := range cases {
+		if r := e.do(t, c.method, c.path, e.keyA, c.body); r.status != c.status {
+			t.Errorf("%s %s: %d %s, want %d", c.method, c.path, r.status, r.raw, c.status)
+		}
 	}
 }

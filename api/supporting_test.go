@@ -1,10 +1,15 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -395,4 +400,209 @@ func TestBuildingOwners(t *testing.T) {
 	if r := e.do(t, http.MethodDelete, fmt.Sprintf("/buildings/%d", b2), e.keyA, nil); r.status != http.StatusOK {
 		t.Errorf("delete building without owners: %d %s", r.status, r.raw)
 	}
+}
+
+// TestTaxIDAndPixKeyChecks: tax ids are CPFs or CNPJs (numeric or
+// alphanumeric) with valid check digits, a business's a CNPJ; PIX keys are
+// of one of the PIX key types. Refusals are 422s naming the field, on
+// create and update alike.
+func TestTaxIDAndPixKeyChecks(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	business := e.create(t, "/financial/businesses", map[string]any{"name": "B", "tax_id": "11222333000181"})
+	person := e.create(t, "/persons", map[string]any{"name": "P"})
+	cases := []struct {
+		name, method, path string
+		body               map[string]any
+		field              string // "" when accepted
+	}{
+		{"person CPF", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "52998224725"}, ""},
+		{"person numeric CNPJ", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "11444777000161"}, ""},
+		{"person alphanumeric CNPJ", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "12ABC34501DE35"}, ""},
+		{"business numeric CNPJ", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "11444777000161"}, ""},
+		{"business alphanumeric CNPJ", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "12ABC34501DE35"}, ""},
+		{"person CPF wrong digit", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "52998224724"}, "tax_id"},
+		{"person CPF repeated digits", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "11111111111"}, "tax_id"},
+		{"person CNPJ wrong digit", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "11222333000180"}, "tax_id"},
+		{"person alphanumeric CNPJ wrong digit", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "12ABC34501DE36"}, "tax_id"},
+		{"person CNPJ in lower case", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "12abc34501de35"}, "tax_id"},
+		{"person phone as tax id", http.MethodPost, "/persons", map[string]any{"name": "x", "tax_id": "+5573988899345"}, "tax_id"},
+		{"business CNPJ wrong digit", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "12ABC34501DE36"}, "tax_id"},
+		{"business CPF", http.MethodPost, "/financial/businesses", map[string]any{"name": "x", "tax_id": "52998224725"}, "tax_id"},
+		{"person pix CPF", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "52998224725"}, ""},
+		{"person pix e-mail", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "maria@example.com"}, ""},
+		{"person pix phone", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "+5573988899345"}, ""},
+		{"person pix EVP", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "123e4567-e12b-12d1-a456-426655440000"}, ""},
+		{"account pix alphanumeric CNPJ", http.MethodPost, "/financial/accounts", map[string]any{"business_id": business, "pix_key": "12ABC34501DE35"}, ""},
+		{"person pix bad CPF", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "52998224724"}, "pix_key"},
+		{"person pix phone without +55", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "73988899345a"}, "pix_key"},
+		{"person pix e-mail without domain", http.MethodPost, "/persons", map[string]any{"name": "x", "pix_key": "maria@"}, "pix_key"},
+		{"account pix landline", http.MethodPost, "/financial/accounts", map[string]any{"business_id": business, "pix_key": "+551133334444"}, "pix_key"},
+		{"account pix bad EVP", http.MethodPost, "/financial/accounts", map[string]any{"business_id": business, "pix_key": "123e4567-e12b-12d1-a456-42665544000g"}, "pix_key"},
+		{"update person bad tax id", http.MethodPut, fmt.Sprintf("/persons/%d", person), map[string]any{"tax_id": "52998224724"}, "tax_id"},
+		{"update person bad pix key", http.MethodPut, fmt.Sprintf("/persons/%d", person), map[string]any{"pix_key": "x"}, "pix_key"},
+		{"update business bad tax id", http.MethodPut, fmt.Sprintf("/financial/businesses/%d", business), map[string]any{"tax_id": "11222333000182"}, "tax_id"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, c.method, c.path, e.keyA, c.body)
+			switch {
+			case c.field == "" && r.status/100 != 2:
+				t.Errorf("%s %s %v: %d %s, want accepted", c.method, c.path, c.body, r.status, r.raw)
+			case c.field != "" && (r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{c.field})):
+				t.Errorf("%s %s %v: %d %s, want 422 naming %s", c.method, c.path, c.body, r.status, r.raw, c.field)
+			}
+		})
+	}
+}
+
+// TestPlanCycles: a plan's parent may not be the plan itself nor any plan
+// below it, at any depth; moving a plan elsewhere in its tree is fine.
+func TestPlanCycles(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	a := e.create(t, "/financial/plans", map[string]any{"name": "A"})
+	b := e.create(t, "/financial/plans", map[string]any{"name": "B", "parent_id": a})
+	c := e.create(t, "/financial/plans", map[string]any{"name": "C", "parent_id": b})
+	d := e.create(t, "/financial/plans", map[string]any{"name": "D"})
+	plan := func(id int64) string { return fmt.Sprintf("/financial/plans/%d", id) }
+	cases := []struct {
+		name          string
+		id, parent    int64
+		status        int
+		wantParentOfA any
+	}{
+		{"A under C: A -> B -> C -> A", a, c, http.StatusUnprocessableEntity, nil},
+		{"A under B", a, b, http.StatusUnprocessableEntity, nil},
+		{"A under itself", a, a, http.StatusUnprocessableEntity, nil},
+		{"B under C", b, c, http.StatusUnprocessableEntity, nil},
+		{"C under A (a move up)", c, a, http.StatusOK, nil},
+		{"A under D", a, d, http.StatusOK, json.Number(strconv.FormatInt(d, 10))},
+		{"D under C, now below A", d, c, http.StatusUnprocessableEntity, json.Number(strconv.FormatInt(d, 10))},
+	}
+	for _, tc := range cases {
+		r := e.do(t, http.MethodPut, plan(tc.id), e.keyA, map[string]any{"parent_id": tc.parent})
+		if r.status != tc.status || tc.status != http.StatusOK && !slices.Equal(r.problemFields(t), []string{"parent_id"}) {
+			t.Errorf("%s: %d %s, want %d", tc.name, r.status, r.raw, tc.status)
+		}
+		if got := e.get(t, plan(a), http.StatusOK).record(t)["parent_id"]; got != tc.wantParentOfA {
+			t.Errorf("%s: A's parent is %v, want %v", tc.name, got, tc.wantParentOfA)
+		}
+	}
+}
+
+// TestPlanCyclesConcurrent: two updates at once, X under Y and Y under X,
+// never both succeed: one is refused, and neither fails for the lock.
+func TestPlanCyclesConcurrent(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	x := e.create(t, "/financial/plans", map[string]any{"name": "X"})
+	y := e.create(t, "/financial/plans", map[string]any{"name": "Y"})
+	for round := range 10 {
+		statuses := make([]int, 2)
+		var wg sync.WaitGroup
+		for i, pair := range [][2]int64{{x, y}, {y, x}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i] = e.status(http.MethodPut, fmt.Sprintf("/financial/plans/%d", pair[0]), map[string]any{"parent_id": pair[1]})
+			}()
+		}
+		wg.Wait()
+		slices.Sort(statuses)
+		if !slices.Equal(statuses, []int{http.StatusOK, http.StatusUnprocessableEntity}) {
+			t.Fatalf("round %d: statuses %v, want one 200 and one 422", round, statuses)
+		}
+		e.exec(t, `UPDATE plans SET parent_id = NULL WHERE company_id = $1`, e.compA)
+	}
+}
+
+// TestOwnerShares: the owners of a building hold at most 100 in all (less
+// while they are being entered); a refusal names percentage and the share
+// the other owners hold.
+func TestOwnerShares(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	building := e.create(t, "/buildings", map[string]any{"title": "Um"})
+	other := e.create(t, "/buildings", map[string]any{"title": "Dois"})
+	var persons []int64
+	for i := range 4 {
+		persons = append(persons, e.create(t, "/persons", map[string]any{"name": fmt.Sprintf("P%d", i)}))
+	}
+	owners := fmt.Sprintf("/buildings/%d/owners", building)
+	o1 := e.create(t, owners, map[string]any{"person_id": persons[0], "percentage": "60"})
+	o2 := e.create(t, owners, map[string]any{"person_id": persons[1], "percentage": "30"})
+	cases := []struct {
+		name, method, path string
+		body               map[string]any
+		status             int
+		message            string
+	}{
+		{"a third owner past 100", http.MethodPost, owners, map[string]any{"person_id": persons[2], "percentage": "10.01"}, 422, "the other owners hold 90.00, so at most 10.00 is left"},
+		{"a first owner's share raised past 100", http.MethodPut, fmt.Sprintf("%s/%d", owners, o1), map[string]any{"percentage": "70.5"}, 422, "the other owners hold 30.00, so at most 70.00 is left"},
+		{"a share lowered", http.MethodPut, fmt.Sprintf("%s/%d", owners, o1), map[string]any{"percentage": "50"}, 200, ""},
+		{"a third owner up to 100", http.MethodPost, owners, map[string]any{"person_id": persons[2], "percentage": "20"}, 201, ""},
+		{"an owner without a share", http.MethodPost, owners, map[string]any{"person_id": persons[3]}, 201, ""},
+		{"a share raised past 100", http.MethodPut, fmt.Sprintf("%s/%d", owners, o2), map[string]any{"percentage": "30.01"}, 422, "the other owners hold 70.00, so at most 30.00 is left"},
+		{"another building's shares are its own", http.MethodPost, fmt.Sprintf("/buildings/%d/owners", other), map[string]any{"person_id": persons[0], "percentage": "100"}, 201, ""},
+	}
+	for _, c := range cases {
+		r := e.do(t, c.method, c.path, e.keyA, c.body)
+		if r.status != c.status || c.message != "" && (!slices.Equal(r.problemFields(t), []string{"percentage"}) || !strings.Contains(r.raw, c.message)) {
+			t.Errorf("%s: %d %s, want %d %q", c.name, r.status, r.raw, c.status, c.message)
+		}
+	}
+	var total string
+	if err := e.pool.QueryRow(t.Context(), `SELECT sum(percentage)::text FROM building_owners WHERE building_id = $1`, building).Scan(&total); err != nil || total != "100.00" {
+		t.Errorf("shares of the building: %s %v", total, err)
+	}
+}
+
+// TestOwnerSharesConcurrent: owners entered at once never sum past 100:
+// the writes of one building wait for each other.
+func TestOwnerSharesConcurrent(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	building := e.create(t, "/buildings", map[string]any{"title": "Um"})
+	const n = 6
+	statuses := make([]int, n)
+	var persons []int64
+	for i := range n {
+		persons = append(persons, e.create(t, "/persons", map[string]any{"name": fmt.Sprintf("P%d", i)}))
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = e.status(http.MethodPost, fmt.Sprintf("/buildings/%d/owners", building), map[string]any{"person_id": persons[i], "percentage": "30"})
+		}()
+	}
+	wg.Wait()
+	slices.Sort(statuses)
+	if !slices.Equal(statuses, []int{201, 201, 201, 422, 422, 422}) {
+		t.Errorf("statuses %v, want three 201 and three 422", statuses)
+	}
+}
+
+// status sends a JSON request with company A's key and returns its status
+// (0 when it could not be sent); safe off the test's goroutine.
+func (e *testEnv) status(method, path string, body any) int {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return 0
+	}
+	req, err := http.NewRequest(method, e.url+path, bytes.NewReader(b))
+	if err != nil {
+		return 0
+	}
+	req.Header.Set("Authorization", "Bearer "+e.keyA)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	return res.StatusCode
 }

@@ -18,7 +18,60 @@ import (
 
 // writeResources are the test-only resources of the write machinery.
 func writeResources() []*storage.Resource {
-	return []*storage.Resource{testCatalogResource(), testInvoiceLinesResource(), testInvoicesResource()}
+	return []*storage.Resource{testCatalogResource(), testInvoiceLinesResource(), testInvoicesResource(),
+		testOrderLinesResource(), testOrdersResource()}
+}
+
+// testOrdersResource has a child collection whose resource declares hooks
+// of its own (test_order_lines).
+func testOrdersResource() *storage.Resource {
+	return &storage.Resource{
+		Name: "test_orders", Table: "test_orders",
+		Columns: []storage.Column{
+			{Name: "id", Type: storage.Int, Filterable: true},
+			{Name: "title", Type: storage.String, Filterable: true, Writable: true, Required: true},
+		},
+		Children: []storage.Child{{Name: "items", Resource: "test_order_lines", Key: "order_id"}},
+	}
+}
+
+// testOrderLinesResource is a child resource with hooks: before each write
+// of a line a log row records the operation, the line, its old and new
+// note; a note "refuse" is refused, and so is the removal of a line noted
+// "keep" (both 422 on note); after each write a log row records the line.
+func testOrderLinesResource() *storage.Resource {
+	return &storage.Resource{
+		Name: "test_order_lines", Table: "test_order_lines",
+		Columns: []storage.Column{
+			{Name: "id", Type: storage.Int, Filterable: true},
+			{Name: "order_id", Type: storage.Int, Filterable: true},
+			{Name: "note", Type: storage.String, Filterable: true, Writable: true, Required: true},
+		},
+		Hooks: storage.Hooks{
+			Before: []storage.Hook{logLine("before"), refuseLine},
+			After:  []storage.Hook{logLine("after")},
+		},
+	}
+}
+
+// logLine writes what a line hook sees: "before update of line 7 under
+// order 3: x -> y".
+func logLine(when string) storage.Hook {
+	return func(ctx context.Context, tx pgx.Tx, c *storage.Change) error {
+		note := fmt.Sprintf("%s %s of line %d under order %d: %v -> %v", when, c.Op, c.ID, c.Scope.Parent, c.OldValue("note"), c.Value("note"))
+		_, err := tx.Exec(ctx, `INSERT INTO test_order_log (company_id, note) VALUES ($1, $2)`, c.Scope.CompanyID, note)
+		return err
+	}
+}
+
+func refuseLine(_ context.Context, _ pgx.Tx, c *storage.Change) error {
+	switch {
+	case c.Op != storage.OpDelete && c.Value("note") == "refuse":
+		return storage.InvalidInput([]storage.Problem{{Field: "note", Message: "is refused by the line hook"}})
+	case c.Op == storage.OpDelete && c.OldValue("note") == "keep":
+		return storage.InvalidInput([]storage.Problem{{Field: "note", Message: "a kept line is not removed"}})
+	}
+	return nil
 }
 
 // testCatalogResource is what an invoice line references (item_id).
@@ -154,6 +207,27 @@ func createWriteTables(t testing.TB, pool *pgxpool.Pool) {
 		PRIMARY KEY (company_id, id),
 		FOREIGN KEY (company_id, invoice_id) REFERENCES test_invoices (company_id, id),
 		FOREIGN KEY (company_id, item_id) REFERENCES test_catalog (company_id, id));
+	CREATE TABLE test_orders (
+		company_id bigint NOT NULL REFERENCES companies (id),
+		id bigint GENERATED ALWAYS AS IDENTITY,
+		title text NOT NULL,
+		created_at timestamptz NOT NULL DEFAULT now(),
+		updated_at timestamptz NOT NULL DEFAULT now(),
+		PRIMARY KEY (company_id, id));
+	CREATE TABLE test_order_lines (
+		company_id bigint NOT NULL REFERENCES companies (id),
+		id bigint GENERATED ALWAYS AS IDENTITY,
+		order_id bigint NOT NULL,
+		note text NOT NULL,
+		created_at timestamptz NOT NULL DEFAULT now(),
+		updated_at timestamptz NOT NULL DEFAULT now(),
+		PRIMARY KEY (company_id, id),
+		FOREIGN KEY (company_id, order_id) REFERENCES test_orders (company_id, id));
+	CREATE TABLE test_order_log (
+		company_id bigint NOT NULL REFERENCES companies (id),
+		id bigint GENERATED ALWAYS AS IDENTITY,
+		note text NOT NULL,
+		PRIMARY KEY (company_id, id));
 	CREATE TABLE test_invoice_history (
 		company_id bigint NOT NULL REFERENCES companies (id),
 		id bigint GENERATED ALWAYS AS IDENTITY,
@@ -170,5 +244,6 @@ func createWriteTables(t testing.TB, pool *pgxpool.Pool) {
 func withWriteRoutes() envOption {
 	return func(c *Config, s *Server) {
 		withRoute("/test/invoices", "test_invoices")(c, s)
+		withRoute("/test/orders", "test_orders")(c, s)
 	}
 }

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // writesEnv is a test environment with the write machinery's resources
@@ -275,5 +278,108 @@ func TestHooks(t *testing.T) {
 	if r := e.do(t, http.MethodDelete, "/test/parents/1?removeLiquidated=true", e.keyA, nil); r.status != http.StatusUnprocessableEntity ||
 		!slices.Equal(r.problemFields(t), []string{"removeLiquidated"}) {
 		t.Errorf("delete option on a resource without any: %d %s", r.status, r.raw)
+	}
+}
+
+// orderLog lists the notes the order lines' hooks wrote, in order.
+func (e *testEnv) orderLog(t *testing.T) []string {
+	t.Helper()
+	rows, err := e.pool.Query(t.Context(), `SELECT note FROM test_order_log WHERE company_id = $1 ORDER BY id`, e.compA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return notes
+}
+
+// TestChildHooks: a child resource's own hooks run for each element of a
+// nested write (the element's operation, its old row on edit and removal,
+// the parent's id as the scope's parent) and for each child removed with
+// its parent; a child hook's refusal of one element rolls the whole write
+// back, named items.N.field.
+func TestChildHooks(t *testing.T) {
+	t.Parallel()
+	e := writesEnv(t)
+	lineIDs := func(r response) []int64 {
+		t.Helper()
+		var ids []int64
+		for _, it := range r.record(t)["items"].([]any) {
+			ids = append(ids, num(t, it.(map[string]any)["id"]))
+		}
+		return ids
+	}
+	r := e.do(t, http.MethodPost, "/test/orders", e.keyA, map[string]any{"title": "o", "items": []any{
+		map[string]any{"note": "a"}, map[string]any{"note": "b"}}})
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.raw)
+	}
+	order, lines := num(t, r.record(t)["id"]), lineIDs(r)
+	one := fmt.Sprintf("/test/orders/%d", order)
+	r = e.do(t, http.MethodPut, one, e.keyA, map[string]any{"items": []any{
+		map[string]any{"id": lines[0], "note": "a2"}, map[string]any{"id": lines[1], "delete": true}, map[string]any{"note": "keep"}}})
+	if r.status != http.StatusOK {
+		t.Fatalf("update: %d %s", r.status, r.raw)
+	}
+	kept := lineIDs(r)[1]
+	want := []string{
+		fmt.Sprintf("before create of line 0 under order %d: <nil> -> a", order),
+		fmt.Sprintf("after create of line %d under order %d: <nil> -> a", lines[0], order),
+		fmt.Sprintf("before create of line 0 under order %d: <nil> -> b", order),
+		fmt.Sprintf("after create of line %d under order %d: <nil> -> b", lines[1], order),
+		fmt.Sprintf("before update of line %d under order %d: a -> a2", lines[0], order),
+		fmt.Sprintf("after update of line %d under order %d: a -> a2", lines[0], order),
+		fmt.Sprintf("before delete of line %d under order %d: b -> b", lines[1], order),
+		fmt.Sprintf("after delete of line %d under order %d: b -> b", lines[1], order),
+		fmt.Sprintf("before create of line 0 under order %d: <nil> -> keep", order),
+		fmt.Sprintf("after create of line %d under order %d: <nil> -> keep", kept, order),
+	}
+	if got := e.orderLog(t); !slices.Equal(got, want) {
+		t.Errorf("hook log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	logged, stored := len(want), e.count(t, "test_order_lines")
+	refused := []struct {
+		name, method, path string
+		body               map[string]any
+		field              string
+	}{
+		{"an add refused on create", http.MethodPost, "/test/orders", map[string]any{"title": "p", "items": []any{
+			map[string]any{"note": "fine"}, map[string]any{"note": "refuse"}}}, "items.1.note"},
+		{"an edit refused on update", http.MethodPut, one, map[string]any{"title": "renamed", "items": []any{
+			map[string]any{"note": "fine"}, map[string]any{"id": lines[0], "note": "refuse"}}}, "items.1.note"},
+		{"a removal refused on update", http.MethodPut, one, map[string]any{"title": "renamed", "items": []any{
+			map[string]any{"id": kept, "delete": true}}}, "items.0.note"},
+		{"a removal refused with the parent", http.MethodDelete, one, nil, "items.1.note"},
+	}
+	for _, c := range refused {
+		r := e.do(t, c.method, c.path, e.keyA, c.body)
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{c.field}) {
+			t.Errorf("%s: %d %s, want 422 naming %s", c.name, r.status, r.raw, c.field)
+		}
+		if n, l, o := len(e.orderLog(t)), e.count(t, "test_order_lines"), e.count(t, "test_orders"); n != logged || l != stored || o != 1 {
+			t.Errorf("%s: %d log rows, %d lines, %d orders; want %d, %d, 1 (all rolled back)", c.name, n, l, o, logged, stored)
+		}
+	}
+	if title := e.get(t, one, http.StatusOK).record(t)["title"]; title != "o" {
+		t.Errorf("title after the refusals: %v", title)
+	}
+
+	// the parent's delete runs the children's delete hooks once nothing refuses
+	e.exec(t, `UPDATE test_order_lines SET note = 'done' WHERE id = $1`, kept)
+	if r := e.do(t, http.MethodDelete, one, e.keyA, nil); r.status != http.StatusOK {
+		t.Fatalf("delete: %d %s", r.status, r.raw)
+	}
+	got := e.orderLog(t)[logged:]
+	want = []string{
+		fmt.Sprintf("before delete of line %d under order %d: a2 -> a2", lines[0], order),
+		fmt.Sprintf("before delete of line %d under order %d: done -> done", kept, order),
+		fmt.Sprintf("after delete of line %d under order %d: a2 -> a2", lines[0], order),
+		fmt.Sprintf("after delete of line %d under order %d: done -> done", kept, order),
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("hook log of the delete:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

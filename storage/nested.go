@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -67,8 +68,9 @@ type Change struct {
 	Scope    Scope
 	// ID is the record's id (0 before a create's insert).
 	ID int64
-	// Old is the row as stored before the write, read FOR UPDATE in the
-	// write's transaction (nil on create).
+	// Old is the row as stored before the write, read and locked in the
+	// write's transaction (FOR NO KEY UPDATE before an update, FOR UPDATE
+	// before a delete; nil on create).
 	Old *Record
 	// New is the checked body of a create or update (its Children
 	// included); empty on delete.
@@ -110,7 +112,9 @@ type Hook func(ctx context.Context, tx pgx.Tx, c *Change) error
 // Hooks are a resource's rules around its writes. Before hooks run in
 // order before the row is written (after the old row is read), After hooks
 // once the row and its children are written, both in the same
-// transaction; each sees Change.Op.
+// transaction; each sees Change.Op. A child resource's hooks also run for
+// each element of a nested write through its parent, and for each child
+// removed with its parent.
 type Hooks struct {
 	Before []Hook
 	After  []Hook
@@ -249,45 +253,113 @@ func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc 
 	return nil
 }
 
+// writeChild applies one element of a child collection around the child
+// resource's own hooks: its before hooks see the element's operation
+// (create, update, delete), the old row of an edit or removal (locked) and
+// the element's values; its after hooks the written child.
 func (s *Store) writeChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Scope, parentID int64, cw ChildWrite) error {
-	notOurs := func() error {
-		return InvalidInput([]Problem{{Field: "id", Message: fmt.Sprintf("no %s with id %d on this record", ch.Name, cw.ID)}})
+	if !cw.Delete {
+		if err := checkWrite(child, cw.Write); err != nil {
+			return err
+		}
+		if err := s.checkReferences(ctx, tx, child, sc.CompanyID, cw.Write); err != nil {
+			return err
+		}
 	}
+	if cw.ID == 0 {
+		cw.Write.Values = maps.Clone(cw.Write.Values)
+		if cw.Write.Values == nil {
+			cw.Write.Values = map[string]any{}
+		}
+		cw.Write.Values[ch.Key] = parentID
+	}
+	if !child.Hooks.any() {
+		_, err := applyChild(ctx, tx, child, ch, sc, parentID, cw)
+		return err
+	}
+	change := childChange(child, sc, parentID, cw)
+	if cw.ID != 0 {
+		old, err := lockRow(ctx, tx, child, sc, cw.ID, change.Op, Filter{Column: ch.Key, Op: Equal, Values: []any{parentID}})
+		if ErrorCode(err) == NotFound {
+			return notOurChild(ch, cw.ID)
+		}
+		if err != nil {
+			return err
+		}
+		change.Old = old
+	}
+	if err := runHooks(ctx, tx, child.Hooks.Before, change); err != nil {
+		return err
+	}
+	rec, err := applyChild(ctx, tx, child, ch, sc, parentID, cw)
+	if err != nil {
+		return err
+	}
+	if rec != nil {
+		change.ID, _ = rec.ID()
+		change.Record = rec
+	}
+	return runHooks(ctx, tx, child.Hooks.After, change)
+}
+
+// childChange is what the child resource's hooks see of one element: its
+// operation, the parent's id as the scope's parent, and no delete option
+// given.
+func childChange(child *Resource, sc Scope, parentID int64, cw ChildWrite) *Change {
+	change := &Change{Op: OpCreate, Resource: child, Scope: sc, ID: cw.ID, New: cw.Write}
+	change.Scope.Parent = parentID
+	switch {
+	case cw.Delete:
+		change.Op, change.New = OpDelete, Write{}
+		change.Options = noDeleteOptions(child)
+	case cw.ID != 0:
+		change.Op = OpUpdate
+	}
+	return change
+}
+
+// noDeleteOptions is every delete option of a resource, false.
+func noDeleteOptions(res *Resource) map[string]bool {
+	opts := make(map[string]bool, len(res.DeleteOptions))
+	for _, name := range res.DeleteOptions {
+		opts[name] = false
+	}
+	return opts
+}
+
+// notOurChild is the problem of an element whose id is not a child of
+// the record written.
+func notOurChild(ch Child, id int64) error {
+	return InvalidInput([]Problem{{Field: "id", Message: fmt.Sprintf("no %s with id %d on this record", ch.Name, id)}})
+}
+
+// applyChild writes one checked element of a child collection (its key
+// already set on an add) and returns the child written (nil for a
+// removal).
+func applyChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Scope, parentID int64, cw ChildWrite) (*Record, error) {
 	if cw.Delete {
 		var b sqlBuilder
 		b.write("DELETE FROM ", ident(child.Table), " WHERE company_id = ", b.bind(sc.CompanyID, Int),
 			" AND id = ", b.bind(cw.ID, Int), " AND ", ident(ch.Key), " = ", b.bind(parentID, Int))
 		tag, err := tx.Exec(ctx, b.String(), b.args...)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if tag.RowsAffected() == 0 {
-			return notOurs()
+			return nil, notOurChild(ch, cw.ID)
 		}
-		return nil
-	}
-	if err := checkWrite(child, cw.Write); err != nil {
-		return err
-	}
-	if err := s.checkReferences(ctx, tx, child, sc.CompanyID, cw.Write); err != nil {
-		return err
+		return nil, nil
 	}
 	if cw.ID == 0 {
-		values := make(map[string]any, len(cw.Write.Values)+1)
-		for k, v := range cw.Write.Values {
-			values[k] = v
-		}
-		values[ch.Key] = parentID
-		_, err := insertRow(ctx, tx, child, sc.CompanyID, Write{Values: values, Custom: cw.Write.Custom})
-		return err
+		return insertRow(ctx, tx, child, sc.CompanyID, cw.Write)
 	}
-	_, err := updateRow(ctx, tx, child, sc, cw.ID, cw.Write, func(b *sqlBuilder) {
+	rec, err := updateRow(ctx, tx, child, sc, cw.ID, cw.Write, func(b *sqlBuilder) {
 		b.write(" AND ", ident(ch.Key), " = ", b.bind(parentID, Int))
 	})
 	if ErrorCode(err) == NotFound {
-		return notOurs()
+		return nil, notOurChild(ch, cw.ID)
 	}
-	return err
+	return rec, err
 }
 
 // loadChildren reads every child collection of the record rec (its
@@ -318,31 +390,63 @@ func (s *Store) loadChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc S
 	return nil
 }
 
-// deleteChildren removes the child rows of a record about to be deleted.
+// deleteChildren removes the child rows of a record about to be deleted,
+// around the child resource's own delete hooks when it declares any.
 func (s *Store) deleteChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64) error {
 	for _, ch := range res.Children {
 		child := s.registry.MustResource(ch.Resource)
+		changes, err := s.childDeletes(ctx, tx, child, ch, sc, id)
+		if err != nil {
+			return err
+		}
 		var b sqlBuilder
 		b.write("DELETE FROM ", ident(child.Table), " WHERE company_id = ", b.bind(sc.CompanyID, Int),
 			" AND ", ident(ch.Key), " = ", b.bind(id, Int))
 		if _, err := tx.Exec(ctx, b.String(), b.args...); err != nil {
 			return err
 		}
+		for i, change := range changes {
+			if err := runHooks(ctx, tx, child.Hooks.After, change); err != nil {
+				return prefixProblems(err, ch.Name+"."+strconv.Itoa(i)+".")
+			}
+		}
 	}
 	return nil
 }
 
-// lockRow reads a record FOR UPDATE in tx, for the hooks' old row; no row
-// is not found.
-func lockRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64) (*Record, error) {
-	sh := mainShape(res, nil, true, nil)
-	var b sqlBuilder
-	b.write("SELECT ")
-	writeSelectList(&b, sh)
-	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
-	b.write(" FOR UPDATE")
-	records, err := queryRecords(ctx, tx, &b, sh)
+// childDeletes locks the children of the record id (by id) and runs the
+// child resource's before hooks for the removal of each; it returns their
+// changes for the after hooks. A refusal is named `items.N.field`, N the
+// child's place by id. Nothing is read for a child without hooks.
+func (s *Store) childDeletes(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Scope, id int64) ([]*Change, error) {
+	if !child.Hooks.any() {
+		return nil, nil
+	}
+	childScope := Scope{CompanyID: sc.CompanyID, UserID: sc.UserID}
+	olds, err := lockRows(ctx, tx, child, childScope, OpDelete, []Filter{{Column: ch.Key, Op: Equal, Values: []any{id}}})
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", ch.Name, err)
+	}
+	changes := make([]*Change, len(olds))
+	for i, old := range olds {
+		childID, _ := old.ID()
+		changes[i] = childChange(child, childScope, id, ChildWrite{ID: childID, Delete: true})
+		changes[i].Old = old
+		if err := runHooks(ctx, tx, child.Hooks.Before, changes[i]); err != nil {
+			return nil, prefixProblems(err, ch.Name+"."+strconv.Itoa(i)+".")
+		}
+	}
+	return changes, nil
+}
+
+// lockRow reads a record in tx for the hooks' old row, locked for the
+// write to come: FOR NO KEY UPDATE before an update (the lock the UPDATE of
+// non-key columns takes itself: the machinery never changes an id, and
+// other rows' foreign-key checks against this one are not blocked), FOR
+// UPDATE before a delete. More conditions (a child's parent key) come in
+// extra. No row is not found.
+func lockRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64, op Op, extra ...Filter) (*Record, error) {
+	records, err := lockRows(ctx, tx, res, sc, op, append([]Filter{{Column: "id", Op: Equal, Values: []any{id}}}, extra...))
 	if err != nil {
 		return nil, err
 	}
@@ -350,4 +454,25 @@ func lockRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64) 
 		return nil, recordNotFound(id)
 	}
 	return records[0], nil
+}
+
+// lockRows reads the company's rows of res matching filters, by id, locked
+// for the operation op.
+func lockRows(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, op Op, filters []Filter) ([]*Record, error) {
+	sh := mainShape(res, nil, true, nil)
+	var b sqlBuilder
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(res.Table))
+	writeWhere(&b, res, sc, scoped(res, sc, filters), nil)
+	b.write(" ORDER BY id", lockClause(op))
+	return queryRecords(ctx, tx, &b, sh)
+}
+
+// lockClause is the row lock an operation's old row is read with.
+func lockClause(op Op) string {
+	if op == OpDelete {
+		return " FOR UPDATE"
+	}
+	return " FOR NO KEY UPDATE"
 }

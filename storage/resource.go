@@ -89,6 +89,13 @@ type Column struct {
 	// computes it from the row's columns (`CASE WHEN paid THEN 'paid' ...`).
 	// {today} in it stands for today's date in the company's time zone.
 	Expr string
+	// Check, when set, says why a text value written to the column is not
+	// acceptable beyond its type and enum (a CPF's check digits), "" when
+	// it is. It runs wherever body values are checked (the API's body
+	// parser, Store.Create and Store.Update, each element of a child
+	// collection), before any SQL; its message becomes a 422 problem named
+	// by the column's body key. Null is not checked.
+	Check func(string) string
 }
 
 // Key is the column's key in bodies.
@@ -109,6 +116,15 @@ func (c Column) CheckEnum(v string) string {
 		return ""
 	}
 	return "must be one of: " + strings.Join(c.Enum, ", ")
+}
+
+// CheckValue says why a text value does not pass the column's own Check;
+// "" when it does or when the column declares none.
+func (c Column) CheckValue(v string) string {
+	if c.Check == nil {
+		return ""
+	}
+	return c.Check(v)
 }
 
 // CheckDecimal says why the decimal text s (an optional minus, digits, an
@@ -301,6 +317,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			}
 			if len(c.Enum) > 0 && c.Type != String {
 				return nil, fmt.Errorf("resource %q: enum column %q must be a string", r.Name, c.Name)
+			}
+			if c.Check != nil && (!c.Writable || c.Type != String) {
+				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)
 			}
 		}
 		if c, ok := r.Column("id"); !ok || c.Type != Int {

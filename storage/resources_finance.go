@@ -60,7 +60,7 @@ func personsResource() *Resource {
 		Columns: columns([]Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
-			{Name: "tax_id", Type: String, Filterable: true, Writable: true},
+			{Name: "tax_id", Type: String, Filterable: true, Writable: true, Check: CheckTaxID},
 			{Name: "email", Type: String, Filterable: true, Writable: true},
 			{Name: "phone", Type: String, Filterable: true, Writable: true},
 		}, addressColumns(), []Column{
@@ -70,7 +70,7 @@ func personsResource() *Resource {
 			{Name: "account", Type: String, Filterable: true, Writable: true},
 			{Name: "account_digit", Type: String, Filterable: true, Writable: true},
 			{Name: "account_type", Type: String, Filterable: true, Writable: true, Enum: []string{"checking", "savings", "payment"}},
-			{Name: "pix_key", Type: String, Filterable: true, Writable: true},
+			{Name: "pix_key", Type: String, Filterable: true, Writable: true, Check: CheckPixKey},
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "ownerships", Kind: HasMany, Resource: BuildingOwners, Key: "person_id"},
@@ -87,7 +87,7 @@ func businessesResource() *Resource {
 		Columns: columns([]Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
-			{Name: "tax_id", Type: String, Filterable: true, Writable: true},
+			{Name: "tax_id", Type: String, Filterable: true, Writable: true, Check: CheckCNPJ},
 		}, addressColumns(), timestampColumns()),
 		Relations: []Relation{
 			{Name: "accounts", Kind: HasMany, Resource: Accounts, Key: "business_id"},
@@ -117,7 +117,7 @@ func accountsResource() *Resource {
 			{Name: "transmission_code", Type: String, Filterable: true, Writable: true},
 			{Name: "station", Type: String, Filterable: true, Writable: true},
 			{Name: "modality", Type: String, Filterable: true, Writable: true},
-			{Name: "pix_key", Type: String, Filterable: true, Writable: true},
+			{Name: "pix_key", Type: String, Filterable: true, Writable: true, Check: CheckPixKey},
 			// kept by the remittance work, never by CRUD
 			{Name: "next_file_sequence", Type: Int, Filterable: true},
 			{Name: "next_nosso_numero", Type: Int, Filterable: true},
@@ -150,6 +150,7 @@ func plansResource() *Resource {
 			// the plans given and every plan below them
 			TreeIn("planAllIn", "id", "plans", "parent_id"),
 		},
+		Hooks: Hooks{Before: []Hook{refusePlanCycle}},
 	}
 }
 
@@ -212,5 +213,6 @@ func buildingOwnersResource() *Resource {
 		Filters: []SpecialFilter{
 			ColumnIn("personIn", "person_id", Int),
 		},
+		Hooks: Hooks{Before: []Hook{limitOwnerShares}},
 	}
 }

@@ -8,7 +8,8 @@ import (
 // Scope is whom and where a storage call acts for: the company every
 // statement is scoped to, the user of the request (0: none, such as a
 // job), and, for a sub-resource reached under its parent's path, the
-// parent record's id (0: not under a parent).
+// parent record's id (0: not under a parent); in the hooks of a child
+// collection's element, the id of the record the child belongs to.
 type Scope struct {
 	CompanyID int64
 	UserID    int64

@@ -153,7 +153,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 		}
 		change := &Change{Op: OpUpdate, Resource: res, Scope: sc, ID: id, New: w}
 		if res.Hooks.any() {
-			old, err := lockRow(ctx, tx, res, sc, id)
+			old, err := lockRow(ctx, tx, res, sc, id, OpUpdate)
 			if err != nil {
 				return err
 			}
@@ -245,7 +245,7 @@ func (s *Store) DeleteWith(ctx context.Context, res *Resource, sc Scope, id int6
 		}
 		change := &Change{Op: OpDelete, Resource: res, Scope: sc, ID: id, Options: opts}
 		if res.Hooks.any() {
-			old, err := lockRow(ctx, tx, res, sc, id)
+			old, err := lockRow(ctx, tx, res, sc, id, OpDelete)
 			if err != nil {
 				return err
 			}
@@ -290,8 +290,8 @@ func writeParentKey(b *sqlBuilder, res *Resource, sc Scope) {
 
 // checkWrite refuses, before any SQL, a write to a read-only resource,
 // custom fields past the limits of one record (the update's merge is
-// checked again once done) and decimals their column cannot hold without
-// rounding.
+// checked again once done), texts outside their column's enum or refused
+// by its Check, and decimals their column cannot hold without rounding.
 func checkWrite(res *Resource, w Write) error {
 	if err := res.CheckWritable(); err != nil {
 		return err
@@ -315,6 +315,9 @@ func checkWrite(res *Resource, w Write) error {
 			continue
 		}
 		msg := c.CheckEnum(text)
+		if msg == "" {
+			msg = c.CheckValue(text)
+		}
 		switch {
 		case c.Type == Decimal:
 			msg = c.CheckDecimal(text)

@@ -212,16 +212,11 @@ func (p *poster) bookLines() {
 			p.ps.add(field+".item_id", "transaction item %d not found", l.ItemID)
 			continue
 		}
-		if it.Debit == "" || it.Credit == "" {
-			p.ps.add(field+".item_id", "transaction item %d needs both a debit and a credit party to be booked", it.ID)
+		if msg := Bookable(it); msg != "" {
+			p.ps.add(field+".item_id", "%s", msg)
 			continue
 		}
-		if it.Debit == PartyCustomer {
-			charged = charged.Add(l.Amount)
-		}
-		if it.Credit == PartyCustomer {
-			charged = charged.Sub(l.Amount)
-		}
+		charged = charged.Add(Charged(l.Amount, it))
 		p.book(booking{field: field, kind: LineLine, item: it, amount: l.Amount, debit: it.Debit, credit: it.Credit,
 			ownerID: l.OwnerID, brokerID: l.BrokerID, description: l.Description})
 	}
@@ -229,6 +224,30 @@ func (p *poster) bookLines() {
 		p.ps.add("total", "%s is not what the lines charge the customer (%s: lines debiting the customer less lines crediting it)",
 			p.in.Invoice.Total.StringFixed(2), charged.StringFixed(2))
 	}
+}
+
+// Charged is what a line of amount booked as item charges the payer: the
+// amount when the item debits the customer, minus it when the item credits
+// the customer, zero otherwise (an administration fee, debit owner and
+// credit business, is a deduction from the owner, not a charge). An
+// invoice's total is the sum over its lines.
+func Charged(amount decimal.Decimal, item TransactionItem) decimal.Decimal {
+	switch {
+	case item.Debit == PartyCustomer && item.Credit != PartyCustomer:
+		return amount
+	case item.Credit == PartyCustomer && item.Debit != PartyCustomer:
+		return amount.Neg()
+	}
+	return decimal.Zero
+}
+
+// Bookable says why a transaction item cannot book an invoice line ("" when
+// it can): both its parties must be set.
+func Bookable(item TransactionItem) string {
+	if item.Debit == "" || item.Credit == "" {
+		return fmt.Sprintf("transaction item %d needs both a debit and a credit party to be booked", item.ID)
+	}
+	return ""
 }
 
 // bookSettlement books the late fee, the interest and the discount as

@@ -369,6 +369,23 @@ func newSplit() (string, error) {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:]), nil
 }
 
+// checkLastInstallment refuses a recurrence whose last installment would
+// have a date past 9999-12-31, which the API could not write back.
+func checkLastInstallment(ctx context.Context, tx pgx.Tx, c *Change, step Periodicity, total int64) error {
+	var past bool
+	err := tx.QueryRow(ctx, `SELECT greatest(date, due_date, competence)
+		+ make_interval(months => ($3::int - 1) * $4::int, days => ($3::int - 1) * $5::int) > '9999-12-31'
+		FROM `+ident(c.Resource.Table)+` WHERE company_id = $1 AND id = $2`,
+		c.Scope.CompanyID, c.ID, total, step.Months, step.Days).Scan(&past)
+	if err != nil {
+		return fmt.Errorf("check the last installment of %d: %w", c.ID, err)
+	}
+	if past {
+		return InvalidInput([]Problem{{Field: "recurrency_total", Message: "the last installment would fall after 9999-12-31"}})
+	}
+	return nil
+}
+
 // installmentFixed are the columns an installment does not copy from the
 // first one: its identity and timestamps, and what the recurrence advances
 // or numbers.
@@ -389,6 +406,9 @@ func createInstallments(ctx context.Context, tx pgx.Tx, c *Change) error {
 	}
 	p, _ := c.Value("recurrency_periodicity").(string)
 	step := Periodicities[p]
+	if err := checkLastInstallment(ctx, tx, c, step, total); err != nil {
+		return err
+	}
 	var copied []string
 	for _, col := range c.Resource.Columns {
 		if col.Expr == "" && !slices.Contains(installmentFixed, col.Name) {

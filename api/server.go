@@ -137,6 +137,10 @@ var resourceRoutes = []route{
 	{"/financial/plans", storage.Plans},
 	{"/financial/billings", storage.Billings},
 	{"/tags", storage.Tags},
+	// the ledger
+	{"/financial/transactionItems", storage.TransactionItems},
+	{"/transactions", storage.Transactions},
+	{"/transactions/:transaction/files", storage.TransactionFiles},
 }
 
 // Handler returns the whole API: every route in one place.

@@ -178,6 +178,42 @@ func ArrayOverlap(name, column string) SpecialFilter {
 	}}
 }
 
+// EnumIn is ColumnIn on a String column whose values are checked against
+// enum before any SQL (filter[typeIn][]=rent: a 422 listing the values
+// for any other).
+func EnumIn(name, column string, enum []string) SpecialFilter {
+	f := ColumnIn(name, column, String)
+	f.Enum = enum
+	return f
+}
+
+// AnyColumnIn is an In-filter over several columns: the rows where any of
+// them is one of the values (filter[involvedIn][]=owner: debit or credit
+// is owner).
+func AnyColumnIn(name string, elem Type, columns ...string) SpecialFilter {
+	if len(columns) == 0 {
+		panic("storage: AnyColumnIn: no columns")
+	}
+	return SpecialFilter{Name: name, Elem: elem, Condition: func(f *FilterSQL) string {
+		v := f.Value()
+		parts := make([]string, len(columns))
+		for i, c := range columns {
+			parts[i] = ident(c) + " = any(" + v + ")"
+		}
+		return strings.Join(parts, " OR ")
+	}}
+}
+
+// Related writes, for a Condition, the SQL of "column holds the id of a row
+// of table, of the caller's company, where cond holds": the filters that
+// look at the record a row points at (the invoice's status, the item's
+// type, the contract's activity). cond is the declaration's SQL over
+// table's columns and f's placeholders.
+func Related(f *FilterSQL, column, table, cond string) string {
+	return ident(column) + " IN (SELECT id FROM " + ident(table) + " WHERE company_id = " + f.Company() +
+		" AND (" + cond + "))"
+}
+
 // tableRef finds each table a filter's SQL reads (FROM or JOIN), and
 // cteName the names of its common table expressions, which are not tables.
 var (

@@ -32,6 +32,11 @@ func TestFilterScopeCheck(t *testing.T) {
 		{"column", storage.ColumnIn("f", "x", storage.Int), true},
 		{"through", storage.Through("f", storage.String, "payer_id", "persons", "id", "tax_id"), true},
 		{"tree", storage.TreeIn("f", "plan_id", "plans", "parent_id"), true},
+		{"any column", storage.AnyColumnIn("f", storage.String, "debit", "credit"), true},
+		{"enum in", storage.EnumIn("f", "kind", []string{"a"}), true},
+		{"related", cond(func(f *storage.FilterSQL) string {
+			return storage.Related(f, "invoice_id", "invoices", `"status" = 'paid' AND "due_date" < `+f.Today())
+		}), true},
 		{"today", storage.Predicate("f", func(f *storage.FilterSQL) string { return `"due" < ` + f.Today() }), true},
 		{"subquery without company", cond(func(f *storage.FilterSQL) string {
 			return `"payer_id" IN (SELECT id FROM persons WHERE tax_id = any(` + f.Value() + `))`

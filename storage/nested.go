@@ -102,6 +102,18 @@ func (c *Change) Value(column string) any {
 	return c.OldValue(column)
 }
 
+// Set makes the write set column to v: a before hook of a create or
+// update fills in what the body cannot give (the acting user, a value
+// derived from others). The column must be a declared, non-derived column
+// of the resource; the value is written as given, without the body's
+// checks. The body's own map is not changed.
+func (c *Change) Set(column string, v any) {
+	values := make(map[string]any, len(c.New.Values)+1)
+	maps.Copy(values, c.New.Values)
+	values[column] = v
+	c.New.Values = values
+}
+
 // Hook is a per-resource rule run inside the write's transaction: it may
 // read and write through tx (history rows, SubmitJob) and refuses the write
 // by returning an error: InvalidInput(problems) is a 422, a coded error its

@@ -145,6 +145,11 @@ func Resources() []*Resource {
 		billingsResource(),
 		tagsResource(),
 		buildingOwnersResource(),
+		invoicesResource(),
+		contractsResource(),
+		transactionItemsResource(),
+		transactionsResource(),
+		transactionFilesResource(),
 	}
 }
 

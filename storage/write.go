@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -86,7 +89,7 @@ func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*
 			return err
 		}
 		var err error
-		if rec, err = insertRow(ctx, tx, res, companyID, w); err != nil {
+		if rec, err = insertRow(ctx, tx, res, companyID, change.New); err != nil {
 			return err
 		}
 		change.ID, _ = rec.ID()
@@ -166,7 +169,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 			return err
 		}
 		var err error
-		if rec, err = updateRow(ctx, tx, res, sc, id, w, func(b *sqlBuilder) { writeParentKey(b, res, sc) }); err != nil {
+		if rec, err = updateRow(ctx, tx, res, sc, id, change.New, func(b *sqlBuilder) { writeParentKey(b, res, sc) }); err != nil {
 			return err
 		}
 		return s.finishWrite(ctx, tx, res, sc, change, rec)
@@ -360,6 +363,16 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 			continue
 		}
 		target := s.registry.MustResource(c.References)
+		if c.Type == IntArray {
+			missing, err := missingIDs(ctx, tx, target, companyID, w.Values[name])
+			if err != nil {
+				return fmt.Errorf("check %s: %w", name, err)
+			}
+			if len(missing) > 0 {
+				problems = append(problems, Problem{Field: c.Key(), Message: fmt.Sprintf("no %s with id %s", target.Name, joinInts(missing))})
+			}
+			continue
+		}
 		var b sqlBuilder
 		b.write("SELECT EXISTS (SELECT 1 FROM ", ident(target.Table))
 		writeWhere(&b, target, Company(companyID), []Filter{{Column: "id", Op: Equal, Values: []any{w.Values[name]}}}, nil)
@@ -376,6 +389,45 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 		return InvalidInput(problems)
 	}
 	return nil
+}
+
+// missingIDs lists the ids of an integer array (a tag list) that name no
+// record of target for the company, in the array's order.
+func missingIDs(ctx context.Context, tx pgx.Tx, target *Resource, companyID int64, v any) ([]int64, error) {
+	ids, _ := v.([]int64)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var b sqlBuilder
+	b.write("SELECT coalesce(array_agg(DISTINCT id), '{}') FROM ", ident(target.Table))
+	writeWhere(&b, target, Company(companyID), nil, []SpecialCondition{{Filter: ColumnIn("", "id", Int), Values: int64sAsAny(ids)}})
+	var found []int64
+	if err := tx.QueryRow(ctx, b.String(), b.args...).Scan(&found); err != nil {
+		return nil, err
+	}
+	var missing []int64
+	for _, id := range ids {
+		if !slices.Contains(found, id) && !slices.Contains(missing, id) {
+			missing = append(missing, id)
+		}
+	}
+	return missing, nil
+}
+
+func int64sAsAny(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+func joinInts(ids []int64) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // checkCreateChildren requires the required child collections on create,

@@ -174,6 +174,12 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 				fail(ch.Name, "is required")
 			}
 		}
+	} else {
+		for _, col := range res.Columns {
+			if _, given := obj[col.Key()]; col.UpdateRequired && !given {
+				fail(col.Key(), "is required")
+			}
+		}
 	}
 	if len(problems) > 0 {
 		return w, storage.InvalidInput(problems)

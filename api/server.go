@@ -141,6 +141,11 @@ var resourceRoutes = []route{
 	{"/financial/transactionItems", storage.TransactionItems},
 	{"/transactions", storage.Transactions},
 	{"/transactions/:transaction/files", storage.TransactionFiles},
+	// spec 001
+	{"/invoices", storage.Invoices},
+	{"/invoices/:invoice/files", storage.InvoiceFiles},
+	{"/invoices/:invoice/messages", storage.InvoiceMessages},
+	{"/invoices/:invoice/history", storage.InvoiceHistory},
 }
 
 // Handler returns the whole API: every route in one place.

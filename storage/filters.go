@@ -157,6 +157,25 @@ func Through(name string, elem Type, column, table, key, match string) SpecialFi
 	}}
 }
 
+// ThroughOne is Through for one value (filter[referenceId]=AB-12: the
+// rows whose column is the key of a row of table whose match column is
+// the value).
+func ThroughOne(name string, elem Type, column, table, key, match string) SpecialFilter {
+	return SpecialFilter{Name: name, Elem: elem, Scalar: true, Condition: func(f *FilterSQL) string {
+		return ident(column) + " IN (SELECT " + ident(key) + " FROM " + ident(table) +
+			" WHERE company_id = " + f.Company() + " AND " + ident(match) + " = " + f.Value() + ")"
+	}}
+}
+
+// ColumnInText is an In-filter of integers on a text column holding
+// numbers (an invoice's id2, its number in a former system): the values
+// are compared as their decimal text, so 0042 is not 42.
+func ColumnInText(name, column string) SpecialFilter {
+	return SpecialFilter{Name: name, Elem: Int, Condition: func(f *FilterSQL) string {
+		return ident(column) + " = any(" + f.Value() + "::text[])"
+	}}
+}
+
 // TreeIn is an In-filter over a tree of the company (table with parent
 // column parent): the rows whose column is one of the values or one of
 // their descendants, found by a recursive CTE (filter[planAllIn][]).

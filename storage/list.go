@@ -309,7 +309,11 @@ func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Rec
 	if inc.Relation.Where != "" {
 		b.write(" AND (", inc.Relation.Where, ")")
 	}
-	writeOrder(&b, target, nil)
+	if inc.Relation.Order != "" {
+		b.write(" ORDER BY ", inc.Relation.Order, `, "id"`)
+	} else {
+		writeOrder(&b, target, nil)
+	}
 	b.write(fmt.Sprintf(" LIMIT %d", MaxIncludedRecords+1))
 	children, err := s.query(ctx, &b, sh)
 	if err != nil {

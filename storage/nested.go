@@ -20,12 +20,17 @@ const MaxChildWrites = 1000
 // and in the write's response, Resource the child resource declaring the
 // rows' columns, Key the child's column holding the parent's id (set by the
 // machinery, so it must not be writable). Required: a create must give at
-// least one element.
+// least one element. Where, when set, is a fixed SQL condition on the
+// child's columns (`kind = 'line'`) that limits the children a write may
+// edit or delete and those the write's response carries; rows outside it
+// (an invoice's settlement lines) are refused by id, named
+// `<child>.<index>.id`, and removed only with their parent.
 type Child struct {
 	Name     string
 	Resource string
 	Key      string
 	Required bool
+	Where    string
 }
 
 // ChildWrite is one element of a child collection in a write. On create
@@ -81,6 +86,37 @@ type Change struct {
 	// Options are the delete options of the request (DeleteOptions), each
 	// false unless given.
 	Options map[string]bool
+	// Memo holds what a hook of this write hands to the later hooks of the
+	// same write (the lines before an update, for the after hook that
+	// writes the history).
+	Memo map[string]any
+}
+
+// Given reports whether the write sets column (the body gives it, or a
+// hook set it).
+func (c *Change) Given(column string) bool {
+	_, ok := c.New.Values[column]
+	return ok
+}
+
+// Changed reports whether the write sets column to a value other than the
+// stored one (on create: to a value other than null), comparing by the
+// column's type (decimals by value: 100 is 100.00).
+func (c *Change) Changed(column string) bool {
+	v, ok := c.New.Values[column]
+	if !ok {
+		return false
+	}
+	col, _ := c.Resource.Column(column)
+	return !SameValue(col.Type, v, c.OldValue(column))
+}
+
+// Remember keeps v under key for the later hooks of the write.
+func (c *Change) Remember(key string, v any) {
+	if c.Memo == nil {
+		c.Memo = map[string]any{}
+	}
+	c.Memo[key] = v
 }
 
 // OldValue returns the stored value of a column before the write (nil when
@@ -103,8 +139,8 @@ func (c *Change) Value(column string) any {
 }
 
 // Set makes the write set column to v: a before hook of a create or
-// update fills in what the body cannot give (the acting user, a value
-// derived from others). The column must be a declared, non-derived column
+// update fills in what the body cannot give or what the rule decides (the
+// acting user, an invoice's stored status, a discarded PIX code). The column must be a declared, non-derived column
 // of the resource; the value is written as given, without the body's
 // checks. The body's own map is not changed.
 func (c *Change) Set(column string, v any) {
@@ -353,12 +389,13 @@ func applyChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Sc
 		var b sqlBuilder
 		b.write("DELETE FROM ", ident(child.Table), " WHERE company_id = ", b.bind(sc.CompanyID, Int),
 			" AND id = ", b.bind(cw.ID, Int), " AND ", ident(ch.Key), " = ", b.bind(parentID, Int))
+		writeChildWhere(&b, ch)
 		tag, err := tx.Exec(ctx, b.String(), b.args...)
 		if err != nil {
 			return nil, err
 		}
 		if tag.RowsAffected() == 0 {
-			return nil, notOurChild(ch, cw.ID)
+			return nil, childRefused(ctx, tx, child, ch, sc, parentID, cw.ID)
 		}
 		return nil, nil
 	}
@@ -367,11 +404,39 @@ func applyChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Sc
 	}
 	rec, err := updateRow(ctx, tx, child, sc, cw.ID, cw.Write, func(b *sqlBuilder) {
 		b.write(" AND ", ident(ch.Key), " = ", b.bind(parentID, Int))
+		writeChildWhere(b, ch)
 	})
 	if ErrorCode(err) == NotFound {
-		return nil, notOurChild(ch, cw.ID)
+		return nil, childRefused(ctx, tx, child, ch, sc, parentID, cw.ID)
 	}
 	return rec, err
+}
+
+// writeChildWhere adds a child collection's declared condition.
+func writeChildWhere(b *sqlBuilder, ch Child) {
+	if ch.Where != "" {
+		b.write(" AND (", ch.Where, ")")
+	}
+}
+
+// childRefused says why the child id of an edit or a delete was not
+// written: not a child of the record, or one outside the collection's
+// Where (a settlement line), which clients cannot change.
+func childRefused(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Scope, parentID, id int64) error {
+	msg := fmt.Sprintf("no %s with id %d on this record", ch.Name, id)
+	if ch.Where != "" {
+		var b sqlBuilder
+		b.write("SELECT EXISTS (SELECT 1 FROM ", ident(child.Table), " WHERE company_id = ", b.bind(sc.CompanyID, Int),
+			" AND id = ", b.bind(id, Int), " AND ", ident(ch.Key), " = ", b.bind(parentID, Int), ")")
+		var exists bool
+		if err := tx.QueryRow(ctx, b.String(), b.args...).Scan(&exists); err != nil {
+			return fmt.Errorf("check %s %d: %w", ch.Name, id, err)
+		}
+		if exists {
+			msg = fmt.Sprintf("%s %d is not written through %s and cannot be changed or deleted", child.Name, id, ch.Name)
+		}
+	}
+	return InvalidInput([]Problem{{Field: "id", Message: msg}})
 }
 
 // loadChildren reads every child collection of the record rec (its
@@ -389,6 +454,7 @@ func (s *Store) loadChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc S
 		writeSelectList(&b, sh)
 		b.write(" FROM ", ident(child.Table))
 		writeWhere(&b, child, Company(sc.CompanyID), []Filter{{Column: ch.Key, Op: Equal, Values: []any{id}}}, nil)
+		writeChildWhere(&b, ch)
 		b.write(" ORDER BY id")
 		records, err := queryRecords(ctx, tx, &b, sh)
 		if err != nil {
@@ -487,4 +553,24 @@ func lockClause(op Op) string {
 		return " FOR UPDATE"
 	}
 	return " FOR NO KEY UPDATE"
+}
+
+// readRow reads a record with every column and its custom fields in tx
+// (suffix ends the statement: a lock); no row is not found.
+func readRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64, suffix string) (*Record, error) {
+	sh := mainShape(res, nil, true, nil)
+	var b sqlBuilder
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(res.Table))
+	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
+	b.write(suffix)
+	records, err := queryRecords(ctx, tx, &b, sh)
+	if err != nil {
+		return nil, err
+	}
+	if len(records) == 0 {
+		return nil, recordNotFound(id)
+	}
+	return records[0], nil
 }

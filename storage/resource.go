@@ -64,6 +64,9 @@ type Column struct {
 	Filterable bool // accepted in filter[...]
 	Writable   bool // accepted in create and update bodies
 	Required   bool // must be present (and not null) on create
+	// UpdateRequired: must be present in update bodies too (the spec's
+	// invoice billing_method, "required on create and update").
+	UpdateRequired bool
 	// References names the resource a write must point at within the same
 	// company (checked before the write; the composite foreign key is the
 	// backstop). Empty for plain columns.
@@ -96,6 +99,12 @@ type Column struct {
 	// collection), before any SQL; its message becomes a 422 problem named
 	// by the column's body key. Null is not checked.
 	Check func(string) string
+	// Stored, with Expr, declares a stored column read through Expr: writes
+	// (when Writable, and hooks' Change.Set) go to the table's column of
+	// the same name, while reads, filters and sorts see the expression (an
+	// invoice's status: stored 'unpaid', read 'overdue' once its due date
+	// has passed, before any nightly run writes it).
+	Stored bool
 }
 
 // Key is the column's key in bodies.
@@ -171,8 +180,13 @@ type Relation struct {
 	From string
 	// Where is a fixed SQL condition on the related rows' columns, declared
 	// here and never taken from a request (an invoice's client-written
-	// lines: `kind = 'line'`).
+	// lines: `kind = 'line'`). A subquery in it must limit the tables it
+	// reads to the related row's company (`t.company_id = <table>.company_id`).
 	Where string
+	// Order is a declared ORDER BY of the related rows (`owner_id NULLS
+	// LAST`), never taken from a request; id is always the last key. Empty:
+	// by id.
+	Order string
 }
 
 // LocalKey is the parent's column a relation is resolved from.
@@ -306,8 +320,14 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if c.Type == JSON && (c.Filterable || c.Writable) {
 				return nil, fmt.Errorf("resource %q: JSON column %q can be neither filtered nor written", r.Name, c.Name)
 			}
-			if c.Expr != "" && (c.Writable || c.Required) {
+			if c.Expr != "" && !c.Stored && (c.Writable || c.Required) {
 				return nil, fmt.Errorf("resource %q: derived column %q cannot be written", r.Name, c.Name)
+			}
+			if c.UpdateRequired && (!c.Writable || !c.Required) {
+				return nil, fmt.Errorf("resource %q: column %q required on update must be writable and required", r.Name, c.Name)
+			}
+			if c.Stored && c.Expr == "" {
+				return nil, fmt.Errorf("resource %q: stored column %q needs the expression it is read through", r.Name, c.Name)
 			}
 			if (c.CreateOnly || c.UpdateOnly || c.WriteOnly) && !c.Writable {
 				return nil, fmt.Errorf("resource %q: column %q has a write mode but is not writable", r.Name, c.Name)

@@ -145,11 +145,15 @@ func Resources() []*Resource {
 		billingsResource(),
 		tagsResource(),
 		buildingOwnersResource(),
-		invoicesResource(),
 		contractsResource(),
 		transactionItemsResource(),
 		transactionsResource(),
 		transactionFilesResource(),
+		invoicesResource(),
+		invoiceItemsResource(),
+		invoiceFilesResource(),
+		invoiceMessagesResource(),
+		invoiceHistoryResource(),
 	}
 }
 

@@ -45,8 +45,6 @@ var (
 	// active enums, as the ledger's filters take them.
 	ContractTypes      = []string{"rent", "season", "sale", "subscription"}
 	ContractActivities = []string{"active", "pre_reserved", "reserved", "suspended", "canceled", "finished"}
-	// InvoiceStatuses are the invoice statuses of the invoiceStatus filter.
-	InvoiceStatuses = []string{"paid", "unpaid", "overdue", "in_protest", "refunded", "partially_paid", "canceled", "uncollectible"}
 )
 
 // Periodicity is the step between two installments of a recurring entry.

@@ -102,7 +102,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*
 }
 
 // finishWrite writes the child collections of a create or update, reads
-// them back into rec and runs the after-write hooks.
+// them back into rec and runs the after-write hooks. After hooks may
+// write the record again (a payment's posting writes its amounts), so
+// when there are any the record is read again after them.
 func (s *Store) finishWrite(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, change *Change, rec *Record) error {
 	if err := s.writeChildren(ctx, tx, res, sc, change.ID, change.New); err != nil {
 		return err
@@ -111,7 +113,21 @@ func (s *Store) finishWrite(ctx context.Context, tx pgx.Tx, res *Resource, sc Sc
 		return err
 	}
 	change.Record = rec
-	return runHooks(ctx, tx, res.Hooks.After, change)
+	if len(res.Hooks.After) == 0 {
+		return nil
+	}
+	if err := runHooks(ctx, tx, res.Hooks.After, change); err != nil {
+		return err
+	}
+	fresh, err := readRow(ctx, tx, res, Scope{CompanyID: sc.CompanyID}, change.ID, "")
+	if err != nil {
+		return fmt.Errorf("read %s %d again: %w", res.Name, change.ID, err)
+	}
+	if err := s.loadChildren(ctx, tx, res, sc, fresh); err != nil {
+		return err
+	}
+	*rec = *fresh
+	return nil
 }
 
 // insertRow inserts one checked row and returns it.

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"testing"
+)
+
+// invoiceFixture is company A's data an invoice points at.
+type invoiceFixture struct {
+	*testEnv
+	business, account, billing   int64
+	payer, tenant, owner, broker int64
+	building, building2          int64
+	contract                     int64
+	rent, adminFee, plain        int64 // transaction items: debit customer, debit owner, no debit party
+	tag1, tag2                   int64
+}
+
+// invoiceEnv is a test environment with company A's fixture: a building
+// owned by owner, a contract of that building whose tenant is tenant,
+// and three transaction items.
+func invoiceEnv(t *testing.T) *invoiceFixture {
+	t.Helper()
+	f := &invoiceFixture{testEnv: setup(t)}
+	f.business = f.create(t, "/financial/businesses", map[string]any{"name": "Horizonte"})
+	f.account = f.create(t, "/financial/accounts", map[string]any{"business_id": f.business, "bank": "341"})
+	f.billing = f.create(t, "/financial/billings", map[string]any{"name": "Boleto", "account_id": f.account})
+	f.payer = f.create(t, "/persons", map[string]any{"name": "Paula Pagadora", "tax_id": "52998224725"})
+	f.tenant = f.create(t, "/persons", map[string]any{"name": "Tiago Inquilino"})
+	f.owner = f.create(t, "/persons", map[string]any{"name": "Olga Proprietária"})
+	f.broker = f.create(t, "/persons", map[string]any{"name": "Beto Corretor"})
+	f.building = f.create(t, "/buildings", map[string]any{"title": "Aurora", "reference": "AU-1"})
+	f.building2 = f.create(t, "/buildings", map[string]any{"title": "Brisa", "reference": "BR-2"})
+	f.create(t, fmt.Sprintf("/buildings/%d/owners", f.building), map[string]any{"person_id": f.owner, "percentage": "100"})
+	f.tag1 = f.create(t, "/tags", map[string]any{"name": "VIP"})
+	f.tag2 = f.create(t, "/tags", map[string]any{"name": "Atraso"})
+	f.contract = f.scalar(t, `INSERT INTO contracts (company_id, id2, reference, type, building_id, tenant_id)
+		VALUES ($1, 501, 'CT-501', 'rent', $2, $3) RETURNING id`, f.compA, f.building, f.tenant)
+	f.rent = f.scalar(t, `INSERT INTO transaction_items (company_id, description, debit, credit, type)
+		VALUES ($1, 'Aluguel', 'customer', 'owner', 'rent') RETURNING id`, f.compA)
+	f.adminFee = f.scalar(t, `INSERT INTO transaction_items (company_id, description, debit, credit, type)
+		VALUES ($1, 'Taxa de administração', 'owner', 'business', 'fee') RETURNING id`, f.compA)
+	f.plain = f.scalar(t, `INSERT INTO transaction_items (company_id, description) VALUES ($1, 'Diversos') RETURNING id`, f.compA)
+	return f
+}
+
+// scalar runs a fixture statement returning one integer.
+func (e *testEnv) scalar(t *testing.T, sql string, args ...any) int64 {
+	t.Helper()
+	var n int64
+	if err := e.pool.QueryRow(t.Context(), sql, args...).Scan(&n); err != nil {
+		t.Fatalf("fixture %q: %v", sql, err)
+	}
+	return n
+}
+
+// body is a valid single invoice of total 1000.00 (one rent line), with
+// the overrides applied (a nil value removes the key).
+func (f *invoiceFixture) body(overrides map[string]any) map[string]any {
+	b := map[string]any{
+		"type": "single", "payer_id": f.payer, "business_id": f.business, "account_id": f.account,
+		"description": "Aluguel de março", "total": "1000.00", "date": today(0), "due_date": today(10),
+		"billing_method": "ticket", "items": []any{map[string]any{"item_id": f.rent, "amount": "1000.00"}},
+	}
+	maps.Copy(b, overrides)
+	for k, v := range overrides {
+		if v == nil {
+			delete(b, k)
+		}
+	}
+	return b
+}
+
+// invoice creates an invoice of company A from body(overrides); its id.
+func (f *invoiceFixture) invoice(t *testing.T, overrides map[string]any) int64 {
+	t.Helper()
+	return f.create(t, "/invoices", f.body(overrides))
+}
+
+// put updates invoice id with company A's key; billing_method is added
+// unless given.
+func (f *invoiceFixture) put(t *testing.T, id int64, body map[string]any) response {
+	t.Helper()
+	b := map[string]any{"billing_method": "ticket"}
+	maps.Copy(b, body)
+	return f.do(t, http.MethodPut, fmt.Sprintf("/invoices/%d", id), f.keyA, b)
+}
+
+// lines is a list of line bodies (item, amount) pairs.
+func lines(pairs ...any) []any {
+	var out []any
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, map[string]any{"item_id": pairs[i], "amount": pairs[i+1]})
+	}
+	return out
+}

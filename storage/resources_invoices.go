@@ -1,0 +1,301 @@
+package storage
+
+// The invoices of spec 001 (/invoices) with their lines, files, messages
+// and history. The rules around their writes are in invoices.go; the
+// decisions clients rely on are in docs/api.md, "Invoices".
+
+// Resource names of the invoices.
+const (
+	Invoices        = "invoices"
+	InvoiceItems    = "invoice_items"
+	InvoiceFiles    = "invoice_files"
+	InvoiceMessages = "invoice_messages"
+	InvoiceHistory  = "invoice_history"
+)
+
+// InvoiceStatuses are the spec's invoice statuses.
+var InvoiceStatuses = []string{"paid", "unpaid", "overdue", "in_protest", "refunded", "partially_paid", "canceled", "uncollectible"}
+
+// invoiceStatusExpr reads the stored status as of today in the company's
+// time zone: an open invoice stored unpaid or overdue is overdue once its
+// due date has passed and unpaid before, whatever the nightly run wrote.
+const invoiceStatusExpr = `CASE WHEN NOT "paid" AND "status" IN ('unpaid', 'overdue') ` +
+	`THEN CASE WHEN "due_date" < {today} THEN 'overdue' ELSE 'unpaid' END ELSE "status" END`
+
+// invoiceOpen holds for an invoice still owed: not paid, and neither
+// canceled, refunded nor written off.
+const invoiceOpen = `NOT "paid" AND "status" NOT IN ('paid', 'canceled', 'refunded', 'uncollectible')`
+
+// linesChargedToPayer holds for the invoice lines that count toward the
+// invoice's total: every client line except those whose transaction item
+// debits a party other than the customer (an administration fee debited
+// to the owner is a deduction from the owner, not a charge to the payer).
+const linesChargedToPayer = `"kind" = 'line' AND EXISTS (SELECT 1 FROM transaction_items ti ` +
+	`WHERE ti.company_id = invoice_items.company_id AND ti.id = invoice_items.item_id ` +
+	`AND (coalesce(ti.debit, '') = 'customer') <> (coalesce(ti.credit, '') = 'customer'))`
+
+func invoicesResource() *Resource {
+	money := func(name string) Column {
+		return Column{Name: name, Type: Decimal, Filterable: true, Writable: true, Precision: 14, Scale: 2}
+	}
+	percent := func(name string) Column {
+		return Column{Name: name, Type: Decimal, Filterable: true, Writable: true, Precision: 5, Scale: 2}
+	}
+	readMoney := func(name string) Column {
+		return Column{Name: name, Type: Decimal, Filterable: true, Precision: 14, Scale: 2}
+	}
+	w := func(name string, t Type) Column { return Column{Name: name, Type: t, Filterable: true, Writable: true} }
+	ref := func(name, resource string) Column {
+		return Column{Name: name, Type: Int, Filterable: true, Writable: true, References: resource}
+	}
+	required := func(c Column) Column { c.Required = true; return c }
+	enum := func(c Column, values ...string) Column { c.Enum = values; return c }
+	billingMethod := enum(required(w("billing_method", String)), BillingMethods...)
+	billingMethod.UpdateRequired = true
+	return &Resource{
+		Name: Invoices, Table: "invoices", CustomFields: true,
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			w("id2", String),
+			enum(required(w("type", String)), "single", "contract"),
+			required(ref("payer_id", Persons)),
+			ref("contract_id", Contracts),
+			ref("building_id", Buildings),
+			required(ref("business_id", Businesses)),
+			required(ref("account_id", Accounts)),
+			ref("billing_id", Billings),
+			billingMethod,
+			{Name: "status", Type: String, Filterable: true, Writable: true, Enum: InvoiceStatuses, Stored: true, Expr: invoiceStatusExpr},
+			w("paid", Bool),
+			w("paid_at", Date),
+			w("credit_at", Date),
+			w("payment_error", Bool),
+			readMoney("paid_amount"), readMoney("paid_late_fee"), readMoney("paid_interest"), readMoney("paid_discount"),
+			required(w("description", String)),
+			required(money("total")),
+			required(w("date", Date)),
+			required(w("due_date", Date)),
+			w("guaranteed_transfer", Bool),
+			w("period_initial", Date),
+			w("period_final", Date),
+			w("tag", IntArray),
+			w("ticket_registered", Bool),
+			w("ticket_date", DateTime),
+			w("ticket_key", String),
+			w("ticket_id", Int),
+			money("ticket_fee"),
+			w("ticket_link", String),
+			w("ticket_barcode", String),
+			w("ticket_info", String),
+			w("ticket_digitable", String),
+			w("ticket_without_pix", Bool),
+			w("ticket_late_fee", Bool),
+			ref("ticket_late_fee_item_id", TransactionItems),
+			percent("ticket_late_fee_percentage"),
+			percent("ticket_late_fee_interest"),
+			w("ticket_discount", Bool),
+			enum(w("ticket_discount_mode", String), "fixed", "percentage"),
+			money("ticket_discount_fixed"),
+			percent("ticket_discount_percentage"),
+			enum(w("ticket_discount_action", String), "business", "owner"),
+			w("ticket_discount_days", Int),
+			w("transfer_auto_disabled", Bool),
+			// kept by the automatic transfer, never by CRUD
+			{Name: "auto_transfer_status", Type: String, Filterable: true},
+			{Name: "protest", Type: JSONText, Filterable: true, Writable: true},
+			// written by POST /invoices/{id}/pixCode, discarded by the rules
+			{Name: "pix_code", Type: String, Filterable: true},
+		}, timestampColumns()),
+		Relations: []Relation{
+			{Name: "items", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id", Where: `"kind" = 'line'`},
+			{Name: "itemsPayer", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id", Where: linesChargedToPayer},
+			{Name: "itemsAllGroupTransfer", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id",
+				Order: `"owner_id" NULLS LAST, "kind" <> 'line'`},
+			{Name: "itemsAll", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id"},
+			{Name: "autoTransactions", Kind: HasMany, Resource: Transactions, Key: "invoice_id", Where: `"mode" IN ('invoice', 'chargeback')`},
+			{Name: "building", Kind: BelongsTo, Resource: Buildings, Key: "building_id"},
+			{Name: "billing", Kind: BelongsTo, Resource: Billings, Key: "billing_id"},
+			{Name: "payer", Kind: BelongsTo, Resource: Persons, Key: "payer_id"},
+			{Name: "account", Kind: BelongsTo, Resource: Accounts, Key: "account_id"},
+			{Name: "contract", Kind: BelongsTo, Resource: Contracts, Key: "contract_id"},
+			{Name: "business", Kind: BelongsTo, Resource: Businesses, Key: "business_id"},
+			{Name: "lateFeeItem", Kind: BelongsTo, Resource: TransactionItems, Key: "ticket_late_fee_item_id"},
+			{Name: "files", Kind: HasMany, Resource: InvoiceFiles, Key: "invoice_id"},
+			{Name: "tags", Kind: InArray, Resource: Tags, Key: "tag"},
+			{Name: "messages", Kind: HasMany, Resource: InvoiceMessages, Key: "invoice_id"},
+			// extension: the shares of the invoice's building
+			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id", From: "building_id"},
+		},
+		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
+		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
+		Hooks: Hooks{
+			Before: []Hook{invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
+			After:  []Hook{checkInvoiceTotal, postInvoicePayment, writeInvoiceHistory},
+		},
+		Filters: []SpecialFilter{
+			ColumnIn("ticketIdIn", "ticket_key", String),
+			ColumnInText("idOldIn", "id2"),
+			ThroughOne("referenceId", String, "contract_id", "contracts", "id", "reference"),
+			Predicate("emptyProtest", func(*FilterSQL) string {
+				return `"protest" IS NULL OR "protest" ~ '^\s*(\{\s*\}|\[\s*\]|null|""|)\s*$'`
+			}),
+			protestIDIn(),
+			Predicate("unpaid", func(*FilterSQL) string { return invoiceOpen }),
+			Predicate("overdue", func(f *FilterSQL) string { return invoiceOpen + ` AND "due_date" < ` + f.Today() }),
+			Predicate("early", func(f *FilterSQL) string { return invoiceOpen + ` AND "due_date" > ` + f.Today() }),
+			ColumnIn("contractIn", "contract_id", Int),
+			Through("contractIdIn", Int, "contract_id", "contracts", "id", "id2"),
+			invoiceBuildingIn("buildingIn", "id"),
+			invoiceBuildingIn("buildingId2In", "reference"),
+			ColumnMin("dateMin", "date", Date),
+			ColumnMax("dateMax", "date", Date),
+			ColumnMin("dueDateMin", "due_date", Date),
+			ColumnIn("businessIn", "business_id", Int),
+			ColumnIn("accountIn", "account_id", Int),
+			ColumnIn("payerIn", "payer_id", Int),
+			invoiceOwnerIn(),
+			invoiceTenantIn(),
+			Predicate("registered", func(*FilterSQL) string { return `"ticket_registered"` }),
+			Predicate("registeredOrPix", func(*FilterSQL) string { return `"ticket_registered" OR coalesce("pix_code", '') <> ''` }),
+			enumIn(ColumnIn("billingMethodIn", "billing_method", String), BillingMethods),
+			ArrayOverlap("tagIn", "tag"),
+			ColumnIn("autoTransferStatus", "auto_transfer_status", String),
+			Within("periodContains", "period_initial", "period_final", Date),
+			Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"),
+		},
+	}
+}
+
+// enumIn checks an In-filter's values against an enum.
+func enumIn(f SpecialFilter, values []string) SpecialFilter {
+	f.Enum = values
+	return f
+}
+
+// invoiceBuilding is an invoice's building: its own, else its contract's.
+func invoiceBuilding(f *FilterSQL) string {
+	return `coalesce("building_id", (SELECT c.building_id FROM contracts c WHERE c.company_id = ` + f.Company() +
+		` AND c.id = "contract_id"))`
+}
+
+// invoiceBuildingIn keeps the invoices whose building (its own, else its
+// contract's) has one of the values in column: id (buildingIn) or
+// reference (buildingId2In, the property code).
+func invoiceBuildingIn(name, column string) SpecialFilter {
+	elem := Int
+	if column != "id" {
+		elem = String
+	}
+	return SpecialFilter{Name: name, Elem: elem, Condition: func(f *FilterSQL) string {
+		return invoiceBuilding(f) + ` IN (SELECT b.id FROM buildings b WHERE b.company_id = ` + f.Company() +
+			` AND b.` + ident(column) + ` = any(` + f.Value() + `))`
+	}}
+}
+
+// invoiceOwnerIn keeps the invoices of the buildings (their own, else
+// their contract's) those persons own a share of (ownerIn[]).
+func invoiceOwnerIn() SpecialFilter {
+	return SpecialFilter{Name: "ownerIn", Elem: Int, Condition: func(f *FilterSQL) string {
+		return invoiceBuilding(f) + ` IN (SELECT o.building_id FROM building_owners o WHERE o.company_id = ` + f.Company() +
+			` AND o.person_id = any(` + f.Value() + `))`
+	}}
+}
+
+// invoiceTenantIn keeps the invoices of contracts whose tenant is one of
+// the persons, and the invoices without a contract whose payer is
+// (tenantIn[]).
+func invoiceTenantIn() SpecialFilter {
+	return SpecialFilter{Name: "tenantIn", Elem: Int, Condition: func(f *FilterSQL) string {
+		v := f.Value()
+		return `CASE WHEN "contract_id" IS NULL THEN "payer_id" = any(` + v + `) ELSE "contract_id" IN ` +
+			`(SELECT c.id FROM contracts c WHERE c.company_id = ` + f.Company() + ` AND c.tenant_id = any(` + v + `)) END`
+	}}
+}
+
+// protestIDIn keeps the invoices whose protest JSON is an object with an
+// "id" among the values (compared as text: 7 and "7" alike).
+func protestIDIn() SpecialFilter {
+	return SpecialFilter{Name: "protestIdIn", Elem: String, Condition: func(f *FilterSQL) string {
+		return `CASE WHEN "protest" ~ '^\s*\{' THEN "protest"::jsonb ->> 'id' END = any(` + f.Value() + `)`
+	}}
+}
+
+// invoiceItemsResource is an invoice's lines, written through the
+// invoice's `items` (never on a route of their own). Clients write lines
+// of kind 'line'; the payment posting writes the settlement lines.
+func invoiceItemsResource() *Resource {
+	return &Resource{
+		Name: InvoiceItems, Table: "invoice_items",
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "kind", Type: String, Filterable: true, Enum: []string{"line", "late_fee", "interest", "discount"}},
+			{Name: "item_id", Type: Int, Filterable: true, Writable: true, Required: true, References: TransactionItems},
+			{Name: "amount", Type: Decimal, Filterable: true, Writable: true, Required: true, Precision: 14, Scale: 2},
+			{Name: "description", Type: String, Filterable: true, Writable: true},
+			{Name: "owner_id", Type: Int, Filterable: true, Writable: true, References: Persons},
+			{Name: "broker_id", Type: Int, Filterable: true, Writable: true, References: Persons},
+			{Name: "fiscal_note", Type: String, Filterable: true, Writable: true},
+		}, timestampColumns()),
+		Relations: []Relation{
+			{Name: "item", Kind: BelongsTo, Resource: TransactionItems, Key: "item_id"},
+			{Name: "owner", Kind: BelongsTo, Resource: Persons, Key: "owner_id"},
+			{Name: "broker", Kind: BelongsTo, Resource: Persons, Key: "broker_id"},
+		},
+	}
+}
+
+// invoiceFilesResource is /invoices/{invoice}/files: a minimal record of a
+// file a client stores elsewhere (name, URL, content type).
+func invoiceFilesResource() *Resource {
+	return &Resource{
+		Name: InvoiceFiles, Table: "invoice_files",
+		Parent: &Parent{Resource: Invoices, Key: "invoice_id"},
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "url", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "content_type", Type: String, Filterable: true, Writable: true},
+		}, timestampColumns()),
+		Relations: []Relation{{Name: "invoice", Kind: BelongsTo, Resource: Invoices, Key: "invoice_id"}},
+	}
+}
+
+// invoiceMessagesResource is /invoices/{invoice}/messages: a minimal
+// record of a message about the invoice (channel, recipient, body, when
+// sent), filled by the client that sends it.
+func invoiceMessagesResource() *Resource {
+	return &Resource{
+		Name: InvoiceMessages, Table: "invoice_messages",
+		Parent: &Parent{Resource: Invoices, Key: "invoice_id"},
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "channel", Type: String, Filterable: true, Writable: true, Required: true, Enum: []string{"email", "sms", "whatsapp", "other"}},
+			{Name: "recipient", Type: String, Filterable: true, Writable: true},
+			{Name: "body", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "sent_at", Type: DateTime, Filterable: true, Writable: true},
+		}, timestampColumns()),
+		Relations: []Relation{{Name: "invoice", Kind: BelongsTo, Resource: Invoices, Key: "invoice_id"}},
+	}
+}
+
+// invoiceHistoryResource is GET /invoices/{invoice}/history: the rows
+// WriteInvoiceHistory writes, read-only.
+func invoiceHistoryResource() *Resource {
+	return &Resource{
+		Name: InvoiceHistory, Table: "invoice_history", ReadOnly: true,
+		Parent: &Parent{Resource: Invoices, Key: "invoice_id"},
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "at", Type: DateTime, Filterable: true},
+			{Name: "actor", Type: String, Filterable: true, Enum: []string{ActorUser, ActorJob, ActorReturnFile, ActorSystem}},
+			{Name: "actor_id", Type: Int, Filterable: true},
+			{Name: "origin", Type: String, Filterable: true},
+			{Name: "changes", Type: JSON},
+			{Name: "note", Type: String, Filterable: true},
+		},
+	}
+}

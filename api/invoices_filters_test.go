@@ -28,8 +28,9 @@ func TestInvoiceFilters(t *testing.T) {
 	if r := f.put(t, i3, map[string]any{"status": "canceled"}); r.status != http.StatusOK {
 		t.Fatalf("cancel: %s", r.raw)
 	}
-	// i4: was overdue, paid
-	i4 := f.invoice(t, map[string]any{"due_date": today(-5), "date": today(-10)})
+	// i4: was overdue, paid; no building, its line names the owner credited
+	i4 := f.invoice(t, map[string]any{"due_date": today(-5), "date": today(-10),
+		"items": []any{map[string]any{"item_id": f.rent, "amount": "1000.00", "owner_id": f.owner}}})
 	if r := f.put(t, i4, map[string]any{"paid": true, "paid_at": today(0)}); r.status != http.StatusOK {
 		t.Fatalf("pay: %s", r.raw)
 	}

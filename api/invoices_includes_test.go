@@ -39,18 +39,18 @@ func TestInvoiceIncludes(t *testing.T) {
 	f := invoiceEnv(t)
 	id := f.invoice(t, map[string]any{
 		"type": "contract", "contract_id": f.contract, "building_id": f.building, "billing_id": f.billing,
-		"ticket_late_fee_item_id": f.plain, "tag": []int64{f.tag2, f.tag1}, "total": "1050.00",
+		"ticket_late_fee_item_id": f.rent, "tag": []int64{f.tag2, f.tag1}, "total": "1050.00",
 		"items": []any{
 			map[string]any{"item_id": f.rent, "amount": "1000.00"},
 			map[string]any{"item_id": f.adminFee, "amount": "100.00", "owner_id": f.owner},
-			map[string]any{"item_id": f.plain, "amount": "50.00", "owner_id": f.owner},
+			map[string]any{"item_id": f.condo, "amount": "50.00", "owner_id": f.owner},
 		},
 	})
 	other := f.invoice(t, map[string]any{"tag": []int64{f.tag1}})
 	lineIDs := relatedIDs(t, f.get(t, fmt.Sprintf("/invoices/%d?include[items]=id", id), http.StatusOK).record(t), "items")
-	rent, fee, plain := lineIDs[0], lineIDs[1], lineIDs[2]
+	rent, fee, condo := lineIDs[0], lineIDs[1], lineIDs[2]
 	interest := f.scalar(t, `INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount)
-		VALUES ($1, $2, 'interest', $3, 5) RETURNING id`, f.compA, id, f.plain)
+		VALUES ($1, $2, 'interest', $3, 5) RETURNING id`, f.compA, id, f.fee)
 	file := f.create(t, fmt.Sprintf("/invoices/%d/files", id), map[string]any{"name": "boleto.pdf", "url": "https://files.example.com/b.pdf"})
 	message := f.create(t, fmt.Sprintf("/invoices/%d/messages", id), map[string]any{"channel": "email", "body": "Seu boleto"})
 	var tx []int64
@@ -66,10 +66,10 @@ func TestInvoiceIncludes(t *testing.T) {
 		name string
 		want []int64
 	}{
-		{"items", []int64{rent, fee, plain}},                           // client lines only
-		{"itemsPayer", []int64{rent, plain}},                           // not the fee debited to the owner
-		{"itemsAll", []int64{rent, fee, plain, interest}},              // settlement lines too
-		{"itemsAllGroupTransfer", []int64{fee, plain, rent, interest}}, // the owner's lines together, then the rest
+		{"items", []int64{rent, fee, condo}},                           // client lines only
+		{"itemsPayer", []int64{rent, condo}},                           // not the fee debited to the owner
+		{"itemsAll", []int64{rent, fee, condo, interest}},              // settlement lines too
+		{"itemsAllGroupTransfer", []int64{fee, condo, rent, interest}}, // the owner's lines together, then the rest
 		{"autoTransactions", []int64{tx[0], tx[1]}},                    // invoice and chargeback entries
 		{"files", []int64{file}},
 		{"messages", []int64{message}},
@@ -85,7 +85,7 @@ func TestInvoiceIncludes(t *testing.T) {
 		want int64
 	}{
 		{"building", f.building}, {"billing", f.billing}, {"payer", f.payer}, {"account", f.account},
-		{"contract", f.contract}, {"business", f.business}, {"lateFeeItem", f.plain},
+		{"contract", f.contract}, {"business", f.business}, {"lateFeeItem", f.rent},
 	}
 	for _, c := range ones {
 		if got := relatedID(t, rec, c.name); got != c.want {

@@ -44,7 +44,7 @@ func change(t *testing.T, row map[string]any, field string) map[string]any {
 func TestInvoiceStatusAndPayment(t *testing.T) {
 	t.Parallel()
 	f := invoiceEnv(t)
-	id := f.invoice(t, nil)
+	id := f.invoice(t, map[string]any{"building_id": f.building})
 	steps := []struct {
 		name   string
 		body   map[string]any
@@ -66,7 +66,7 @@ func TestInvoiceStatusAndPayment(t *testing.T) {
 		{"paid", map[string]any{"paid": true, "paid_at": today(-1)}, 200, "", "paid"},
 		{"a paid invoice's total", map[string]any{"total": "900.00", "items": []any{}}, 409, "total", "paid"},
 		{"a paid invoice's due date", map[string]any{"due_date": today(30)}, 409, "due_date", "paid"},
-		{"a paid invoice's lines", map[string]any{"items": lines(f.plain, "0")}, 409, "items", "paid"},
+		{"a paid invoice's lines", map[string]any{"items": lines(f.condo, "0")}, 409, "items", "paid"},
 		{"the same values change nothing", map[string]any{"total": "1000", "due_date": today(10), "description": "pago"}, 200, "", "paid"},
 		{"a paid invoice is not canceled", map[string]any{"status": "canceled"}, 422, "status", "paid"},
 		{"refunded", map[string]any{"status": "refunded"}, 200, "", "refunded"},
@@ -173,13 +173,13 @@ func TestInvoiceDelete(t *testing.T) {
 	del := func(id int64, query string) response {
 		return f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d%s", id, query), f.keyA, nil)
 	}
-	noted := map[string]any{"items": []any{map[string]any{"item_id": f.rent, "amount": "1000.00", "fiscal_note": "NF-123"}}}
+	noted := map[string]any{"building_id": f.building, "items": []any{map[string]any{"item_id": f.rent, "amount": "1000.00", "fiscal_note": "NF-123"}}}
 	plain := f.invoice(t, nil)
-	paid := f.invoice(t, nil)
-	f.put(t, paid, map[string]any{"paid": true, "paid_at": today(0)})
+	paid := f.invoice(t, map[string]any{"building_id": f.building})
+	f.pay(t, paid, today(0))
 	withNote := f.invoice(t, noted)
 	both := f.invoice(t, noted)
-	f.put(t, both, map[string]any{"paid": true, "paid_at": today(0)})
+	f.pay(t, both, today(0))
 
 	cases := []struct {
 		name   string
@@ -230,5 +230,15 @@ func TestInvoiceDelete(t *testing.T) {
 	}
 	if n := f.count(t, "invoice_items"); n != 0 {
 		t.Errorf("lines left: %d", n)
+	}
+	// the two payments' entries (rent: debit customer, credit owner) and
+	// their reversals stay in the book, unlinked from the deleted invoices
+	var posted, reversed, linked int
+	if err := f.pool.QueryRow(t.Context(), `SELECT count(*) FILTER (WHERE mode = 'invoice'), count(*) FILTER (WHERE mode = 'chargeback'),
+		count(invoice_id) FROM transactions WHERE company_id = $1`, f.compA).Scan(&posted, &reversed, &linked); err != nil {
+		t.Fatal(err)
+	}
+	if posted != 4 || reversed != 4 || linked != 0 {
+		t.Errorf("entries after the deletes: %d posted, %d reversals, %d linked; want 4, 4, 0", posted, reversed, linked)
 	}
 }

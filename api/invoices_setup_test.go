@@ -14,13 +14,19 @@ type invoiceFixture struct {
 	payer, tenant, owner, broker int64
 	building, building2          int64
 	contract                     int64
-	rent, adminFee, plain        int64 // transaction items: debit customer, debit owner, no debit party
+	rent, condo, adminFee        int64 // transaction items a line charges with (see invoiceEnv)
+	fee, discount                int64 // the items the posting books a settlement with
+	partyless                    int64 // an item without parties: no line may use it
 	tag1, tag2                   int64
 }
 
 // invoiceEnv is a test environment with company A's fixture: a building
-// owned by owner, a contract of that building whose tenant is tenant,
-// and three transaction items.
+// owned by owner (100%), a contract of that building whose tenant is
+// tenant, and the transaction items a payment is booked with: rent and
+// condo (debit customer, credit owner), the administration fee (debit
+// owner, credit business: not charged to the payer), the company's fee
+// item (debit customer, credit owner: late fee and interest) and discount
+// item (debit owner, credit customer), and one item without parties.
 func invoiceEnv(t *testing.T) *invoiceFixture {
 	t.Helper()
 	f := &invoiceFixture{testEnv: setup(t)}
@@ -38,12 +44,20 @@ func invoiceEnv(t *testing.T) *invoiceFixture {
 	f.tag2 = f.create(t, "/tags", map[string]any{"name": "Atraso"})
 	f.contract = f.scalar(t, `INSERT INTO contracts (company_id, id2, reference, type, building_id, tenant_id)
 		VALUES ($1, 501, 'CT-501', 'rent', $2, $3) RETURNING id`, f.compA, f.building, f.tenant)
-	f.rent = f.scalar(t, `INSERT INTO transaction_items (company_id, description, debit, credit, type)
-		VALUES ($1, 'Aluguel', 'customer', 'owner', 'rent') RETURNING id`, f.compA)
-	f.adminFee = f.scalar(t, `INSERT INTO transaction_items (company_id, description, debit, credit, type)
-		VALUES ($1, 'Taxa de administração', 'owner', 'business', 'fee') RETURNING id`, f.compA)
-	f.plain = f.scalar(t, `INSERT INTO transaction_items (company_id, description) VALUES ($1, 'Diversos') RETURNING id`, f.compA)
+	f.rent = f.item(t, "Aluguel", "customer", "owner", "rent")
+	f.condo = f.item(t, "Condomínio", "customer", "owner", "default")
+	f.adminFee = f.item(t, "Taxa de administração", "owner", "business", "default")
+	f.fee = f.item(t, "Multa e juros", "customer", "owner", "fee")
+	f.discount = f.item(t, "Desconto", "owner", "customer", "discount")
+	f.partyless = f.scalar(t, `INSERT INTO transaction_items (company_id, description) VALUES ($1, 'Diversos') RETURNING id`, f.compA)
 	return f
+}
+
+// item seeds a transaction item of company A; its id.
+func (f *invoiceFixture) item(t *testing.T, description, debit, credit, typ string) int64 {
+	t.Helper()
+	return f.scalar(t, `INSERT INTO transaction_items (company_id, description, debit, credit, type)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id`, f.compA, description, debit, credit, typ)
 }
 
 // scalar runs a fixture statement returning one integer.
@@ -77,6 +91,17 @@ func (f *invoiceFixture) body(overrides map[string]any) map[string]any {
 func (f *invoiceFixture) invoice(t *testing.T, overrides map[string]any) int64 {
 	t.Helper()
 	return f.create(t, "/invoices", f.body(overrides))
+}
+
+// pay marks invoice id paid on paidAt (credited the same day) and fails
+// the test unless the payment is posted; the record written.
+func (f *invoiceFixture) pay(t *testing.T, id int64, paidAt string) map[string]any {
+	t.Helper()
+	r := f.put(t, id, map[string]any{"paid": true, "paid_at": paidAt})
+	if r.status != http.StatusOK {
+		t.Fatalf("pay invoice %d: %d %s", id, r.status, r.raw)
+	}
+	return r.record(t)
 }
 
 // put updates invoice id with company A's key; billing_method is added

@@ -15,7 +15,7 @@ func TestInvoiceCreate(t *testing.T) {
 	f := invoiceEnv(t)
 	r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(map[string]any{
 		"tag": []int64{f.tag1}, "protest": `{"status":"none"}`, "ticket_late_fee_percentage": "2.50", "building_id": f.building,
-		"items": append(lines(f.rent, "1000.00", f.adminFee, "100.00"), map[string]any{"item_id": f.plain, "amount": "0.00", "description": "nada"}),
+		"items": append(lines(f.rent, "1000.00", f.adminFee, "100.00"), map[string]any{"item_id": f.condo, "amount": "0.00", "description": "nada"}),
 	}))
 	if r.status != http.StatusCreated {
 		t.Fatalf("create: %d %s", r.status, r.raw)
@@ -38,6 +38,9 @@ func TestInvoiceCreate(t *testing.T) {
 		{"no lines", f.body(map[string]any{"items": []any{}}), []string{"items"}},
 		{"total above the lines", f.body(map[string]any{"total": "1100.00", "items": lines(f.rent, "1000", f.adminFee, "100")}), []string{"total", "items"}},
 		{"total below the lines", f.body(map[string]any{"total": "999.99"}), []string{"total", "items"}},
+		{"a line crediting the customer counted as a charge", f.body(map[string]any{"total": "1100.00", "items": lines(f.rent, "1000", f.discount, "100")}), []string{"total", "items"}},
+		{"a line whose item has no parties", f.body(map[string]any{"items": lines(f.rent, "1000", f.partyless, "0")}), []string{"items"}},
+		{"a line whose item has no parties, counted", f.body(map[string]any{"total": "1050.00", "items": lines(f.rent, "1000", f.partyless, "50")}), []string{"items"}},
 		{"a line without amount", f.body(map[string]any{"items": []any{map[string]any{"item_id": f.rent}}}), []string{"items.0.amount"}},
 		{"a line of an unknown item", f.body(map[string]any{"items": lines(999999, "1000")}), []string{"items.0.item_id"}},
 		{"a billing method off the list", f.body(map[string]any{"billing_method": "boleto"}), []string{"billing_method"}},
@@ -58,8 +61,15 @@ func TestInvoiceCreate(t *testing.T) {
 	if r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(map[string]any{"total": "1100.00", "items": lines(f.rent, "1000", f.adminFee, "100")})); !strings.Contains(r.raw, "1100.00") || !strings.Contains(r.raw, "1000.00") {
 		t.Errorf("the mismatch names both amounts: %s", r.raw)
 	}
+	if r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(map[string]any{"items": lines(f.rent, "1000", f.partyless, "0")})); !strings.Contains(r.raw, "needs both a debit and a credit party") {
+		t.Errorf("the refusal of a line without parties says why: %s", r.raw)
+	}
 	if n := f.count(t, "invoices"); n != 1 {
 		t.Errorf("invoices stored: %d, want 1", n)
+	}
+	// a line crediting the customer (a rebate) is taken off the total
+	if r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(map[string]any{"total": "900.00", "items": lines(f.rent, "1000", f.discount, "100")})); r.status != http.StatusCreated {
+		t.Errorf("a rebate line: %d %s", r.status, r.raw)
 	}
 	// update requires billing_method
 	id := num(t, rec["id"])
@@ -74,15 +84,15 @@ func TestInvoiceCreate(t *testing.T) {
 func TestInvoiceItemOperations(t *testing.T) {
 	t.Parallel()
 	f := invoiceEnv(t)
-	id := f.invoice(t, map[string]any{"total": "1050.00", "items": lines(f.rent, "1000.00", f.plain, "50.00")})
+	id := f.invoice(t, map[string]any{"total": "1050.00", "items": lines(f.rent, "1000.00", f.condo, "50.00")})
 	rec := f.get(t, fmt.Sprintf("/invoices/%d?include[items]", id), http.StatusOK).record(t)
 	got := items(t, rec)
-	rentLine, plainLine := idOf(got[0][0]), idOf(got[1][0])
+	rentLine, condoLine := idOf(got[0][0]), idOf(got[1][0])
 
 	r := f.put(t, id, map[string]any{"total": "1225.00", "items": []any{
 		map[string]any{"id": rentLine, "amount": "1200.00"},
-		map[string]any{"id": plainLine, "item_id": f.plain, "delete": true},
-		map[string]any{"item_id": f.plain, "amount": "25.00", "description": "condomínio"},
+		map[string]any{"id": condoLine, "item_id": f.condo, "delete": true},
+		map[string]any{"item_id": f.condo, "amount": "25.00", "description": "condomínio"},
 		map[string]any{"item_id": f.adminFee, "amount": "120.00"}, // debited to the owner: not in the total
 	}})
 	if r.status != http.StatusOK {
@@ -95,7 +105,7 @@ func TestInvoiceItemOperations(t *testing.T) {
 
 	// settlement line written by the posting
 	settlement := f.scalar(t, `INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount)
-		VALUES ($1, $2, 'late_fee', $3, 20) RETURNING id`, f.compA, id, f.plain)
+		VALUES ($1, $2, 'late_fee', $3, 20) RETURNING id`, f.compA, id, f.fee)
 	before := f.get(t, fmt.Sprintf("/invoices/%d?include[itemsAll]", id), http.StatusOK).raw
 
 	refused := []struct {
@@ -105,8 +115,10 @@ func TestInvoiceItemOperations(t *testing.T) {
 	}{
 		{"a bad amount in the second element", map[string]any{"total": "1300.00", "items": []any{
 			map[string]any{"id": rentLine, "amount": "1275.00"},
-			map[string]any{"item_id": f.plain, "amount": "abc"},
+			map[string]any{"item_id": f.condo, "amount": "abc"},
 		}}, []string{"items.1.amount"}},
+		{"a line added whose item has no parties", map[string]any{"items": []any{map[string]any{"item_id": f.partyless, "amount": "0"}}}, []string{"items"}},
+		{"a line moved to an item without parties", map[string]any{"items": []any{map[string]any{"id": rentLine, "item_id": f.partyless}}}, []string{"items"}},
 		{"an amount of three places", map[string]any{"items": []any{map[string]any{"id": rentLine, "amount": "1.001"}}}, []string{"items.0.amount"}},
 		{"the total left behind", map[string]any{"items": []any{map[string]any{"id": rentLine, "amount": "1300.00"}}}, []string{"total", "items"}},
 		{"the total alone", map[string]any{"total": "1.00"}, []string{"total", "items"}},

@@ -108,9 +108,16 @@ func TestInvoiceStatusAndPayment(t *testing.T) {
 		t.Errorf("create's total: %v", rows[0]["changes"])
 	}
 	payment := rows[5]
-	for field, to := range map[string]string{"paid": "true", "status": "paid", "paid_at": today(-1), "credit_at": today(-1)} {
+	// the payment's row says what the posting settled, too
+	for field, to := range map[string]string{"paid": "true", "status": "paid", "paid_at": today(-1), "credit_at": today(-1),
+		"paid_amount": "1000.00", "paid_late_fee": "0.00", "paid_interest": "0.00", "paid_discount": "0.00"} {
 		if c := change(t, payment, field); c == nil || fmt.Sprint(c["to"]) != to {
 			t.Errorf("payment's %s: %v", field, payment["changes"])
+		}
+	}
+	for _, field := range []string{"paid_amount", "paid_late_fee", "paid_interest", "paid_discount"} {
+		if c := change(t, rows[8], field); c == nil || c["from"] == nil || c["to"] != nil {
+			t.Errorf("undo's %s: %v", field, rows[8]["changes"])
 		}
 	}
 	if c := change(t, rows[6], "description"); c == nil || c["to"] != "pago" || change(t, rows[6], "total") != nil {

@@ -309,16 +309,15 @@ func writeInvoiceHistory(ctx context.Context, tx pgx.Tx, c *Change) error {
 	case undoing(c):
 		origin = OriginPaymentUndone
 	}
-	var record *Record
-	if c.Op != OpDelete {
-		record = c.Record
+	record, err := historyRecord(ctx, tx, c)
+	if err != nil {
+		return err
 	}
 	changes := RecordChanges(c.Resource, c.Old, record)
 	before, remembered := c.Memo["lines"].([]invoiceLine)
 	if c.Op == OpCreate || remembered {
 		after := []invoiceLine{}
 		if c.Op != OpDelete {
-			var err error
 			if after, err = readInvoiceLines(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
 				return err
 			}
@@ -331,6 +330,24 @@ func writeInvoiceHistory(ctx context.Context, tx pgx.Tx, c *Change) error {
 		}
 	}
 	return WriteInvoiceHistory(ctx, tx, c.Scope.CompanyID, c.ID, ActorOf(c.Scope), origin, changes)
+}
+
+// historyRecord is the invoice as the write leaves it: none after a
+// delete; read again after a payment's posting, so that the history lists
+// the amounts it settled (paid_amount, paid_late_fee, paid_interest,
+// paid_discount); else the record written.
+func historyRecord(ctx context.Context, tx pgx.Tx, c *Change) (*Record, error) {
+	switch {
+	case c.Op == OpDelete:
+		return nil, nil
+	case !paying(c):
+		return c.Record, nil
+	}
+	rec, err := readRow(ctx, tx, c.Resource, Scope{CompanyID: c.Scope.CompanyID}, c.ID, "")
+	if err != nil {
+		return nil, fmt.Errorf("invoice %d as paid: %w", c.ID, err)
+	}
+	return rec, nil
 }
 
 // invoiceLine is a client line as the history shows it.

@@ -173,6 +173,11 @@ func TestTransactionWrites(t *testing.T) {
 		{"POST", "/transactions", map[string]any{"type": "debit", "amount": "1", "date": today(0), "tag": []int64{tag1, tagB, 999999}}, []string{"tag"}, fmt.Sprintf("no tags with id %d, 999999", tagB)},
 		{"PUT", fmt.Sprintf("/transactions/%d", id), map[string]any{"owner_id": personB}, []string{"owner_id"}, "no persons with id"},
 		{"PUT", fmt.Sprintf("/transactions/%d", id), map[string]any{"item_id": itemB, "commission_item_id": itemB}, []string{"commission_item_id", "item_id"}, "no transaction_items with id"},
+		// the modes of a payment's posting are the posting's to write
+		{"POST", "/transactions", map[string]any{"type": "credit", "amount": "1", "date": today(0), "mode": "invoice", "invoice_id": invoice1}, []string{"mode"}, "payment posting of an invoice only"},
+		{"POST", "/transactions", map[string]any{"type": "credit", "amount": "1", "date": today(0), "mode": "invoice"}, []string{"mode"}, "payment posting of an invoice only"},
+		{"POST", "/transactions", map[string]any{"type": "debit", "amount": "1", "date": today(0), "mode": "chargeback", "invoice_id": invoice1}, []string{"mode"}, "payment posting of an invoice only"},
+		{"PUT", fmt.Sprintf("/transactions/%d", id), map[string]any{"mode": "chargeback"}, []string{"mode"}, "payment posting of an invoice only"},
 	}
 	for _, c := range refused {
 		r := e.do(t, c.method, c.path, e.keyA, c.body)
@@ -269,9 +274,10 @@ func TestPostedEntriesAreTheBook(t *testing.T) {
 		method string
 		body   any
 	}{
-		{9009, http.MethodPut, map[string]any{"notes": "x"}}, // mode transaction with an invoice
-		{9005, http.MethodPut, map[string]any{"notes": "x"}}, // mode commission with an invoice
-		{9006, http.MethodPut, map[string]any{"notes": "x"}}, // chargeback without an invoice
+		{9009, http.MethodPut, map[string]any{"notes": "x"}},                       // mode transaction with an invoice
+		{9005, http.MethodPut, map[string]any{"notes": "x"}},                       // mode commission with an invoice
+		{9006, http.MethodPut, map[string]any{"notes": "x"}},                       // chargeback without an invoice
+		{9006, http.MethodPut, map[string]any{"mode": "chargeback", "notes": "y"}}, // its own mode is not a move
 	} {
 		if r := e.do(t, c.method, fmt.Sprintf("/transactions/%d", c.id), e.keyA, c.body); r.status != http.StatusOK {
 			t.Errorf("%s %d: %d %s", c.method, c.id, r.status, r.raw)

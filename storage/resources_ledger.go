@@ -255,7 +255,7 @@ func transactionsResource() *Resource {
 		},
 		Filters: transactionFilters(),
 		Hooks: Hooks{
-			Before: []Hook{refusePostedEntry, prepareEntry},
+			Before: []Hook{refusePostedEntry, refusePostingMode, prepareEntry},
 			After:  []Hook{createInstallments},
 		},
 	}
@@ -293,6 +293,23 @@ func refusePostedEntry(_ context.Context, _ pgx.Tx, c *Change) error {
 			map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op])
 	}
 	return nil
+}
+
+// refusePostingMode refuses (422 on mode) a create, or an update, that
+// gives an entry the mode of a payment's posting (invoice, chargeback):
+// those entries are written by PostInvoicePayment and
+// UndoInvoicePayment only. An update sending the entry's current mode
+// changes nothing and passes.
+func refusePostingMode(_ context.Context, _ pgx.Tx, c *Change) error {
+	if c.Op == OpDelete {
+		return nil
+	}
+	mode, _ := c.New.Values["mode"].(string)
+	if !slices.Contains(postedModes, mode) || (c.Op == OpUpdate && !c.Changed("mode")) {
+		return nil
+	}
+	return InvalidInput([]Problem{{Field: "mode", Message: fmt.Sprintf(
+		"%s entries are written by the payment posting of an invoice only (pay the invoice, or undo its payment); use another mode", mode)}})
 }
 
 // prepareEntry fills in, on create, what the body does not give: the

@@ -68,3 +68,20 @@ func TestTranslatePgErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestDottedField: a finance problem's field is named as the API names a
+// child's fields.
+func TestDottedField(t *testing.T) {
+	for in, want := range map[string]string{
+		"items[0].owner_id": "items.0.owner_id",
+		"items[12].amount":  "items.12.amount",
+		"items[3]":          "items.3",
+		"paid":              "paid",
+		"owners":            "owners",
+		"items[":            "items[",
+	} {
+		if got := dottedField(in); got != want {
+			t.Errorf("dottedField(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

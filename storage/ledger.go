@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -382,9 +383,24 @@ func problemsError(err error, what string) error {
 	}
 	problems := make([]Problem, len(ps))
 	for i, p := range ps {
-		problems[i] = Problem{Field: p.Field, Message: p.Message}
+		problems[i] = Problem{Field: dottedField(p.Field), Message: p.Message}
 	}
 	e := InvalidInput(problems)
 	e.Err = fmt.Errorf("%s: %w", what, err)
 	return e
+}
+
+// dottedField names a finance problem's field as the API names a child's
+// fields: items[2].owner_id is items.2.owner_id (the invoice's lines by
+// id, as include[items] lists them).
+func dottedField(field string) string {
+	name, rest, ok := strings.Cut(field, "[")
+	if !ok {
+		return field
+	}
+	index, rest, ok := strings.Cut(rest, "]")
+	if !ok {
+		return field
+	}
+	return name + "." + index + rest
 }

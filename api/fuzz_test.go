@@ -37,29 +37,151 @@ func FuzzParseList(f *testing.F) {
 		f.Add(seed)
 	}
 	reg, store, companyID := fuzzStore(f)
-	resources := []*storage.Resource{reg.MustResource("test_things"), reg.MustResource(storage.BuildingTypes), reg.MustResource("test_bills")}
+	fuzzLists(f, reg, store, companyID, "test_things", storage.BuildingTypes, "test_bills")
+}
+
+// FuzzInvoiceList is FuzzParseList on /invoices, over a seeded invoice
+// with lines, a posted payment, files and a building with owners: every
+// filter, include and sort of the resource the parser accepts runs on
+// PostgreSQL without error.
+func FuzzInvoiceList(f *testing.F) {
+	for _, seed := range []string{
+		"", "sort=-status,due_date&include[items]&include[itemsPayer]&include[itemsAll]&include[itemsAllGroupTransfer]",
+		"include[autoTransactions]=id,amount&include[building]&include[billing]&include[payer]&include[account]",
+		"include[contract]=reference&include[business]&include[lateFeeItem]&include[files]&include[tags]&include[messages]&include[owners.person]",
+		"include[items.item]&include[items.owner]=name&include[autoTransactions.item]&include[owners]=percentage",
+		"filter[ticketIdIn][]=K1&filter[idOldIn][]=42&filter[referenceId]=CT-1", "filter[idOldIn][]=-0&filter[idOldIn][]=9223372036854775807",
+		"filter[emptyProtest]=true&filter[protestIdIn][]=P1", "filter[protestIdIn][]=%00", "filter[unpaid]=false&filter[overdue]=1&filter[early]=0",
+		"filter[contractIn][]=1&filter[contractIdIn][]=1", "filter[buildingIn][]=1&filter[buildingId2In][]=AU-1",
+		"filter[dateMin]=0001-01-01&filter[dateMax]=9999-12-31&filter[dueDateMin]=2024-02-29",
+		"filter[businessIn][]=1&filter[accountIn][]=1&filter[payerIn][]=1&filter[ownerIn][]=1&filter[tenantIn][]=1",
+		"filter[registered]=true&filter[registeredOrPix]=false&filter[billingMethodIn][]=ticket", "filter[tagIn][]=1&filter[tag][]=1",
+		"filter[autoTransferStatus][]=done&filter[periodContains]=2024-03-15&filter[payerTaxIdIn][]=52998224725",
+		"filter[status]=overdue&sort=status", "filter[status|ne]=paid", "filter[total|b]=0|99999999999.99", "filter[paid_amount|empty]",
+		"filter[ticket_late_fee_percentage|ge]=0.33&filter[protest|not_empty]", "filter[pix_code]=%25", "filter[items]=1",
+		"sort=-paid_amount,ticket_discount_days&fields=id,total,status", "filter[ticket_date|l]=2024-02-29 23:59:59",
+	} {
+		f.Add(seed)
+	}
+	reg, store, companyID := fuzzStore(f)
+	seedFuzzLedger(f, store, companyID)
+	fuzzLists(f, reg, store, companyID, storage.Invoices, storage.InvoiceHistory)
+}
+
+// FuzzTransactionList is FuzzParseList on /transactions and
+// /financial/transactionItems, over seeded entries of every mode.
+func FuzzTransactionList(f *testing.F) {
+	for _, seed := range []string{
+		"", "sort=-date,position&include[item]&include[commissionItem]&include[contract]&include[owner]&include[person]",
+		"include[tenant]&include[building]&include[account]&include[plan]&include[invoice]=id2&include[files]&include[tags]",
+		"include[transferredBy]&include[transferredItems]=id&include[invoice.items]", "include[transactions]&include[debitPlan]&include[creditPlan]",
+		"filter[onlyVisible]=true&filter[transfer]=false&filter[brokerTransfer]=1&filter[autoTransfer]=0&filter[manualTransfer]=true",
+		"filter[bill]=true&filter[billPayment]=true&filter[ownerPlan]=true&filter[brokerPlan]=false&filter[tenantPlan]=true",
+		"filter[unpaid]=true&filter[paidOrGuaranteed]=false&filter[paidGuaranteedOrTransfer]=true&filter[isNotInvoice]=false&filter[onlyInvoice]=true",
+		"filter[onlyAllowed]=true&filter[itemListOwnerReport]=true&filter[overdue]=true&filter[early]=false",
+		"filter[forBusiness]=true&filter[forOwner]=false&filter[forBroker]=true&filter[forTenant]=false&filter[forPayer]=true",
+		"filter[invoiceTypeIn]=true&filter[brokerCommission]=true&filter[guaranteedTransferIn][]=1&filter[haveTransfer][]=1",
+		"filter[personIn][]=1&filter[tenantIn][]=1&filter[ownerIn][]=1&filter[brokerIn][]=1&filter[buildingIn][]=1&filter[accountIn][]=1",
+		"filter[businessIn][]=1&filter[itemIn][]=1&filter[planIn][]=1&filter[contractIn][]=1&filter[invoiceIn][]=1&filter[businessAllowedIn][]=1",
+		"filter[planAllIn][]=1&filter[contractIdIn][]=1&filter[contractActiveIn][]=active&filter[invoiceIdIn][]=42&filter[tagIn][]=1",
+		"filter[billIdIn][]=1&filter[typeIn][]=credit&filter[typeInvoiceIn][]=credit&filter[modeIn][]=chargeback&filter[itemType][]=fee",
+		"filter[contractTypeIn][]=rent&filter[billingMethodIn][]=pix&filter[extractIn][]=owner&filter[status]=paid",
+		"filter[invoiceStatus]=overdue&filter[ticketRegister]=registered&filter[invoicePaidIn]=unpaid&filter[positionMin]=0&filter[positionMax]=2147483647",
+		"filter[reverses_id|empty]&filter[split|ne]=invoice-%25&filter[amount|b]=-1|1000", "filter[percentage|ge]=33.3333",
+		"filter[typeIn][]=%00&filter[invoiceIdIn][]=x", "filter[positionMin]=9223372036854775808", "filter[metadata]=1",
+		"filter[involvedIn][]=owner&filter[debitIn][]=customer&filter[creditIn][]=business&filter[withReadjust]=true&filter[onlyRent]=false",
+		"filter[purposeIn][]=rent&filter[generatesFiscalNote]=true&filter[onlySale]=true&sort=-type,description",
+	} {
+		f.Add(seed)
+	}
+	reg, store, companyID := fuzzStore(f)
+	seedFuzzLedger(f, store, companyID)
+	fuzzLists(f, reg, store, companyID, storage.Transactions, storage.TransactionItems)
+}
+
+// fuzzLists checks one fuzzed query string on every resource named: a
+// refusal is a 422 with problems; what is accepted runs on PostgreSQL
+// without error (an include past its size limit aside) and makes a valid
+// envelope.
+func fuzzLists(f *testing.F, reg *storage.Registry, store *storage.Store, companyID int64, names ...string) {
+	resources := make([]*storage.Resource, len(names))
+	for i, n := range names {
+		resources[i] = reg.MustResource(n)
+	}
 	f.Fuzz(func(t *testing.T, rawQuery string) {
 		for _, res := range resources {
 			q, err := parseList(reg, res, rawQuery)
 			if err != nil {
 				var coded *storage.Error
 				if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
-					t.Fatalf("%q: refusal is not a 422 with problems: %v", rawQuery, err)
+					t.Fatalf("%s %q: refusal is not a 422 with problems: %v", res.Name, rawQuery, err)
 				}
 				continue
 			}
 			page, err := store.List(context.Background(), res, storage.Company(companyID), q)
 			if err != nil && !storageRefusal(err, isIncludeLimit) {
-				t.Fatalf("%q: accepted but failed in storage: %v %+v", rawQuery, err, problemsOf(err))
+				t.Fatalf("%s %q: accepted but failed in storage: %v %+v", res.Name, rawQuery, err, problemsOf(err))
 			}
 			if err != nil {
 				continue
 			}
 			if body := pageEnvelope(newPageLinks("/test", rawQuery), q, page); !json.Valid(body) {
-				t.Fatalf("%q: envelope is not valid JSON: %s", rawQuery, body)
+				t.Fatalf("%s %q: envelope is not valid JSON: %s", res.Name, rawQuery, body)
 			}
 		}
 	})
+}
+
+// seedFuzzLedger gives the fuzzed lists rows to filter and include: a
+// building owned by a person, a contract, items of every party, an
+// invoice with lines, a file, a message, a history row, and entries of
+// the modes a payment posts, a transfer and a reversal.
+func seedFuzzLedger(f *testing.F, store *storage.Store, companyID int64) {
+	ctx := context.Background()
+	var id int64
+	err := store.Pool().QueryRow(ctx, `
+		WITH p AS (INSERT INTO persons (company_id, name, tax_id) VALUES ($1, 'Fuzz', '52998224725') RETURNING id),
+		b AS (INSERT INTO businesses (company_id, name) VALUES ($1, 'Fuzz') RETURNING id),
+		a AS (INSERT INTO accounts (company_id, business_id) SELECT $1, id FROM b RETURNING id),
+		bl AS (INSERT INTO buildings (company_id, title, reference) VALUES ($1, 'Fuzz', 'AU-1') RETURNING id),
+		o AS (INSERT INTO building_owners (company_id, building_id, person_id, percentage) SELECT $1, bl.id, p.id, 100 FROM bl, p),
+		c AS (INSERT INTO contracts (company_id, id2, reference, type, building_id, tenant_id)
+			SELECT $1, 1, 'CT-1', 'rent', bl.id, p.id FROM bl, p RETURNING id),
+		it AS (INSERT INTO transaction_items (company_id, description, debit, credit, type, owner_report)
+			VALUES ($1, 'Aluguel', 'customer', 'owner', 'rent', true) RETURNING id),
+		tg AS (INSERT INTO tags (company_id, name) VALUES ($1, 'Fuzz') RETURNING id)
+		INSERT INTO invoices (company_id, id2, type, payer_id, contract_id, building_id, business_id, account_id, billing_method,
+			description, total, date, due_date, paid, paid_at, status, paid_amount, tag, protest, ticket_key, ticket_late_fee_item_id)
+		SELECT $1, '42', 'contract', p.id, c.id, bl.id, b.id, a.id, 'ticket', 'Fuzz', 100, '2024-03-01', '2024-03-10', true,
+			'2024-03-12', 'paid', 100, ARRAY[tg.id], '{"id":"P1"}', 'K1', it.id
+		FROM p, c, bl, b, a, tg, it RETURNING id`, companyID).Scan(&id)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, sql := range []string{
+		`INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, owner_id)
+			SELECT company_id, id, 'line', ticket_late_fee_item_id, 100, payer_id FROM invoices WHERE id = $1`,
+		`INSERT INTO invoice_files (company_id, invoice_id, name, url) SELECT company_id, id, 'a', 'https://a' FROM invoices WHERE id = $1`,
+		`INSERT INTO invoice_messages (company_id, invoice_id, channel, body) SELECT company_id, id, 'sms', 'a' FROM invoices WHERE id = $1`,
+		`INSERT INTO invoice_history (company_id, invoice_id, actor, origin, changes) SELECT company_id, id, 'system', 'create', '[]' FROM invoices WHERE id = $1`,
+		`INSERT INTO transactions (company_id, invoice_id, mode, type, extract, date, due_date, amount, item_id, person_id, owner_id,
+			building_id, contract_id, business_id, account_id, tag, split, position, paid, percentage)
+		SELECT i.company_id, i.id, m.mode, m.type, m.extract, '2024-03-12', i.due_date, 100, i.ticket_late_fee_item_id, i.payer_id,
+			CASE m.extract WHEN 'owner' THEN i.payer_id END, i.building_id, i.contract_id, i.business_id, i.account_id, i.tag,
+			'invoice-' || i.id || '-payment-1', m.position, true, 100
+		FROM invoices i, (VALUES ('invoice', 'debit', 'customer', 1), ('invoice', 'credit', 'owner', 2),
+			('transfer', 'transfer', 'owner', 3), ('transaction', 'debit', 'business', 4)) AS m(mode, type, extract, position)
+		WHERE i.id = $1`,
+		`INSERT INTO transactions (company_id, invoice_id, mode, type, extract, date, amount, item_id, person_id, business_id, reverses_id, transfer_id)
+		SELECT company_id, invoice_id, 'chargeback', 'credit', extract, '2024-03-20', amount, item_id, person_id, business_id, id,
+			(SELECT max(id) FROM transactions WHERE mode = 'transfer')
+		FROM transactions WHERE invoice_id = $1 AND position = 1`,
+		`INSERT INTO transaction_files (company_id, transaction_id, name, url) SELECT company_id, id, 'a', 'https://a' FROM transactions WHERE invoice_id = $1`,
+	} {
+		if _, err := store.Pool().Exec(ctx, sql, id); err != nil {
+			f.Fatalf("seed %q: %v", sql, err)
+		}
+	}
 }
 
 // FuzzParseWrite: no body makes the body parser panic; what it refuses is a

@@ -21,9 +21,9 @@ type invoiceFixture struct {
 // invoiceEnv is a test environment with company A's fixture: a building
 // owned by owner, a contract of that building whose tenant is tenant,
 // and three transaction items.
-func invoiceEnv(t *testing.T) *invoiceFixture {
+func invoiceEnv(t *testing.T, opts ...envOption) *invoiceFixture {
 	t.Helper()
-	f := &invoiceFixture{testEnv: setup(t)}
+	f := &invoiceFixture{testEnv: setup(t, opts...)}
 	f.business = f.create(t, "/financial/businesses", map[string]any{"name": "Horizonte"})
 	f.account = f.create(t, "/financial/accounts", map[string]any{"business_id": f.business, "bank": "341"})
 	f.billing = f.create(t, "/financial/billings", map[string]any{"name": "Boleto", "account_id": f.account})

@@ -83,4 +83,3 @@ func CopyButtonShown(t *testing.T, dom, id string) bool {
 	}
 	return !strings.Contains(b, "hidden")
 }
-

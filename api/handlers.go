@@ -158,7 +158,12 @@ func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, crea
 // pathID reads the {id} of the route; anything but a positive integer
 // names no record.
 func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
-	raw := httprouter.ParamsFromContext(r.Context()).ByName("id")
+	return pathParamID(w, r, "id")
+}
+
+// pathParamID reads the record id the route's parameter name holds.
+func pathParamID(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
+	raw := httprouter.ParamsFromContext(r.Context()).ByName(name)
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil || id < 1 {
 		writeError(w, r, storage.Errorf(storage.NotFound, "Record %q not found.", raw))

@@ -27,9 +27,9 @@ type invoiceFixture struct {
 // owner, credit business: not charged to the payer), the company's fee
 // item (debit customer, credit owner: late fee and interest) and discount
 // item (debit owner, credit customer), and one item without parties.
-func invoiceEnv(t *testing.T) *invoiceFixture {
+func invoiceEnv(t *testing.T, opts ...envOption) *invoiceFixture {
 	t.Helper()
-	f := &invoiceFixture{testEnv: setup(t)}
+	f := &invoiceFixture{testEnv: setup(t, opts...)}
 	f.business = f.create(t, "/financial/businesses", map[string]any{"name": "Horizonte"})
 	f.account = f.create(t, "/financial/accounts", map[string]any{"business_id": f.business, "bank": "341"})
 	f.billing = f.create(t, "/financial/billings", map[string]any{"name": "Boleto", "account_id": f.account})

@@ -44,6 +44,17 @@ type Config struct {
 	// ServeMetrics serves Metrics at /metrics behind AdminToken; leave it
 	// off when they are served elsewhere (a listener on a private network).
 	ServeMetrics bool
+
+	// ReceiptSecret signs the links to the public receipt page (at least
+	// receipt.MinSecretLen bytes; New panics on a shorter one). Empty turns
+	// the links off: receiptLink answers 503 and every link a 404 page.
+	ReceiptSecret []byte
+	// PublicURL is the scheme and host receipt links start with
+	// (https://pay.example.com); empty takes the request's Host.
+	PublicURL string
+	// ReceiptLifetime is how long a receipt link works
+	// (receipt.DefaultLifetime when zero).
+	ReceiptLifetime time.Duration
 }
 
 // Server serves the API.
@@ -58,8 +69,9 @@ type Server struct {
 	routes   []route
 	timeout  time.Duration
 
-	metrics *httpMetrics
-	ops     *opsRoutes // nil: the operator routes are off
+	metrics  *httpMetrics
+	ops      *opsRoutes // nil: the operator routes are off
+	receipts *receiptLinks
 }
 
 // New returns a Server for cfg.
@@ -76,7 +88,12 @@ func New(cfg Config) *Server {
 	if cfg.Jobs == nil {
 		cfg.Jobs = defaultKinds()
 	}
+	receipts, err := newReceiptLinks(cfg.ReceiptSecret, cfg.PublicURL, cfg.ReceiptLifetime)
+	if err != nil {
+		panic("api: " + err.Error())
+	}
 	return &Server{
+		receipts: receipts,
 		store:    cfg.Store,
 		redis:    cfg.Redis,
 		jobs:     cfg.Jobs,
@@ -167,6 +184,7 @@ func (s *Server) Handler() http.Handler {
 		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
 	}
 	s.mountJobs(router)
+	s.mountMoneyOperations(router)
 	s.mountOperatorRoutes(router)
 	router.GlobalOPTIONS = http.HandlerFunc(preflight)
 	router.NotFound = http.HandlerFunc(notFound)

@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/jobs"
 )
 
@@ -29,6 +32,10 @@ type config struct {
 	Timeout     time.Duration // PROPFIN_REQUEST_TIMEOUT
 	AdminToken  string        // PROPFIN_ADMIN_TOKEN: the operators' credential; unset, no dashboard nor /metrics on the API
 	MetricsAddr string        // PROPFIN_METRICS_ADDR: serve /metrics there, without credential, instead of on the API
+
+	ReceiptSecret   string        // PROPFIN_RECEIPT_SECRET: signs the receipt links; unset, no receipt links
+	PublicURL       string        // PROPFIN_PUBLIC_URL: where clients reach the API (receipt links start with it)
+	ReceiptLifetime time.Duration // PROPFIN_RECEIPT_LINK_LIFETIME: how long a receipt link works
 
 	Concurrency    int           // PROPFIN_WORKER_CONCURRENCY: jobs a worker runs at once
 	WorkerShutdown time.Duration // PROPFIN_WORKER_SHUTDOWN_TIMEOUT: how long running jobs may finish after SIGTERM
@@ -52,6 +59,10 @@ func loadConfig() (config, error) {
 		Timeout:     30 * time.Second,
 		AdminToken:  os.Getenv("PROPFIN_ADMIN_TOKEN"),
 		MetricsAddr: os.Getenv("PROPFIN_METRICS_ADDR"),
+
+		ReceiptSecret:   os.Getenv("PROPFIN_RECEIPT_SECRET"),
+		PublicURL:       os.Getenv("PROPFIN_PUBLIC_URL"),
+		ReceiptLifetime: receipt.DefaultLifetime,
 
 		Concurrency:    runtime.NumCPU(),
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
@@ -86,6 +97,7 @@ func loadConfig() (config, error) {
 		{"PROPFIN_AUTH_CACHE_TTL", &cfg.AuthTTL, false}, {"PROPFIN_REQUEST_TIMEOUT", &cfg.Timeout, false},
 		{"PROPFIN_WORKER_SHUTDOWN_TIMEOUT", &cfg.WorkerShutdown, false}, {"PROPFIN_JOB_RETENTION", &cfg.JobRetention, false},
 		{"PROPFIN_JOB_CHUNK_PAUSE", &cfg.ChunkPause, true}, {"PROPFIN_JOB_QUIET_AFTER", &cfg.JobQuietAfter, false},
+		{"PROPFIN_RECEIPT_LINK_LIFETIME", &cfg.ReceiptLifetime, false},
 	} {
 		if v := os.Getenv(d.name); v != "" {
 			parsed, err := time.ParseDuration(v)
@@ -97,6 +109,9 @@ func loadConfig() (config, error) {
 	}
 	if cfg.AdminToken != "" && len(cfg.AdminToken) < minAdminToken {
 		return cfg, fmt.Errorf("PROPFIN_ADMIN_TOKEN: want at least %d characters (openssl rand -hex 32 makes one)", minAdminToken)
+	}
+	if err := checkReceiptConfig(cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.LogFormat != "json" && cfg.LogFormat != "text" {
 		return cfg, fmt.Errorf("PROPFIN_LOG_FORMAT=%q: want json or text", cfg.LogFormat)
@@ -142,4 +157,21 @@ type redisLog struct{ log *slog.Logger }
 
 func (l redisLog) Printf(ctx context.Context, format string, v ...any) {
 	l.log.WarnContext(ctx, fmt.Sprintf(format, v...))
+}
+
+// checkReceiptConfig refuses a receipt secret too short to sign with and
+// a public URL that is not an absolute http(s) URL without a path.
+func checkReceiptConfig(cfg config) error {
+	if cfg.ReceiptSecret != "" && len(cfg.ReceiptSecret) < receipt.MinSecretLen {
+		return fmt.Errorf("PROPFIN_RECEIPT_SECRET: want at least %d characters (openssl rand -hex 32 makes one)", receipt.MinSecretLen)
+	}
+	if cfg.PublicURL == "" {
+		return nil
+	}
+	u, err := url.Parse(cfg.PublicURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.Trim(u.Path, "/") != "" ||
+		u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("PROPFIN_PUBLIC_URL=%q: want the scheme and host clients reach the API at, such as https://api.example.com", cfg.PublicURL)
+	}
+	return nil
 }

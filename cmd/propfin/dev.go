@@ -19,6 +19,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/propfin/propfin/api"
+	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -28,6 +29,9 @@ const (
 	devCompany        = "Demo Imobiliária"
 	devKeyFile        = "dev-api-key"
 	devAdminTokenFile = "dev-admin-token"
+	// devReceiptSecretFile keeps the dev receipt secret, so that receipt
+	// links stay valid across runs.
+	devReceiptSecretFile = "dev-receipt-secret"
 )
 
 func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -63,7 +67,12 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	if cfg.AdminToken == "" {
-		if cfg.AdminToken, err = devAdminToken(*dataDir); err != nil {
+		if cfg.AdminToken, err = devSecret(*dataDir, devAdminTokenFile, minAdminToken); err != nil {
+			return err
+		}
+	}
+	if cfg.ReceiptSecret == "" {
+		if cfg.ReceiptSecret, err = devSecret(*dataDir, devReceiptSecretFile, receipt.MinSecretLen); err != nil {
 			return err
 		}
 	}
@@ -187,22 +196,24 @@ func devAPIKey(ctx context.Context, pool *pgxpool.Pool, dataDir string) (string,
 	return key.Key, nil
 }
 
-// devAdminToken returns the admin token kept in dataDir, making a random
-// one when there is none, so that it stays the same across runs.
-func devAdminToken(dataDir string) (string, error) {
-	path := filepath.Join(dataDir, devAdminTokenFile)
+// devSecret returns the secret (the admin token, the receipt secret) kept
+// in the file name of dataDir, making a random one of 64 hex digits when
+// there is none or it is shorter than minLen, so that it stays the same
+// across runs.
+func devSecret(dataDir, name string, minLen int) (string, error) {
+	path := filepath.Join(dataDir, name)
 	saved, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("read dev admin token: %w", err)
+		return "", fmt.Errorf("read %s: %w", name, err)
 	}
-	if token := strings.TrimSpace(string(saved)); len(token) >= minAdminToken {
-		return token, nil
+	if secret := strings.TrimSpace(string(saved)); len(secret) >= minLen {
+		return secret, nil
 	}
 	b := make([]byte, 32)
 	rand.Read(b) //nolint:errcheck // crypto/rand never fails on supported platforms
-	token := hex.EncodeToString(b)
-	if err := os.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("save dev admin token: %w", err)
+	secret := hex.EncodeToString(b)
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("save %s: %w", name, err)
 	}
-	return token, nil
+	return secret, nil
 }

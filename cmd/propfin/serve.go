@@ -48,6 +48,9 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 	if cfg.AdminToken == "" {
 		log.Info("PROPFIN_ADMIN_TOKEN is not set: no queue dashboard, and no /metrics on the API")
 	}
+	if cfg.ReceiptSecret == "" {
+		log.Warn("PROPFIN_RECEIPT_SECRET is not set: receiptLink answers 503 and no receipt page is served")
+	}
 	return ops.serve(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), cfg.MetricsAddr, log)
 }
 
@@ -97,6 +100,7 @@ func apiHandler(pool *pgxpool.Pool, rdb redis.UniversalClient, cfg config, ops o
 		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthFailureLimit: cfg.AuthFails, AuthCacheTTL: cfg.AuthTTL,
 		RequestTimeout: cfg.Timeout, Logger: log,
 		AdminToken: cfg.AdminToken, Monitoring: ops.dashboard, Metrics: ops.metrics, ServeMetrics: cfg.MetricsAddr == "",
+		ReceiptSecret: []byte(cfg.ReceiptSecret), PublicURL: cfg.PublicURL, ReceiptLifetime: cfg.ReceiptLifetime,
 	}).Handler()
 }
 

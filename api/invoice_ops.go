@@ -1,0 +1,86 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/propfin/propfin/pix"
+	"github.com/propfin/propfin/storage"
+)
+
+// The invoice operations that are not CRUD (spec 001): storing the bank's
+// PIX code on an invoice. Receipt links are in receipts.go.
+
+// setPixCode is POST /invoices/{invoice_id}/pixCode with {"pixCode": "..."}:
+// the payload is validated by the pix package (EMV structure, PIX scheme,
+// key or URL, mandatory fields, CRC16, at most 512 characters) and stored
+// with its check digit in upper case, its origin in the invoice's history.
+// A payload with problems stores nothing and is a 422 listing each; an
+// invoice that takes no PIX code is a 409 saying why. The answer is the
+// invoice as GET shows it.
+func (s *Server) setPixCode(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathParamID(w, r, "invoice_id")
+	if !ok {
+		return
+	}
+	code, err := readPixCode(w, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p := principalOf(r.Context())
+	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	if err := s.store.SetInvoicePixCode(r.Context(), sc, id, code); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rec, err := s.store.Get(r.Context(), s.store.Registry().MustResource(storage.Invoices), sc, id, storage.GetQuery{})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeRaw(w, http.StatusOK, recordEnvelope(http.StatusOK, "PIX code stored.", rec))
+}
+
+// readPixCode reads the body {"pixCode": "..."} and returns the payload
+// normalized for storage, or a 422 naming every problem.
+func readPixCode(w http.ResponseWriter, r *http.Request) (string, error) {
+	obj, problems, err := readObject(w, r)
+	if err != nil {
+		return "", err
+	}
+	for _, key := range sortedKeys(obj) {
+		if key != "pixCode" {
+			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+		}
+	}
+	raw, given := obj["pixCode"]
+	var code string
+	switch {
+	case !given:
+		problems = append(problems, storage.Problem{Field: "pixCode", Message: "is required"})
+	case json.Unmarshal(raw, &code) != nil:
+		problems = append(problems, storage.Problem{Field: "pixCode", Message: "must be a string"})
+	default:
+		normalized, probs := pix.Normalize(code)
+		for _, p := range probs {
+			problems = append(problems, pixProblem(p))
+		}
+		code = normalized
+	}
+	if len(problems) > 0 {
+		return "", storage.InvalidInput(problems)
+	}
+	return code, nil
+}
+
+// pixProblem is one problem of a PIX payload as a client reads it: the
+// field named under pixCode (pixCode.crc, pixCode.merchant_city), the
+// message and the package's code.
+func pixProblem(p pix.Problem) storage.Problem {
+	field := "pixCode"
+	if p.Field != "" && p.Field != pix.FieldPayload {
+		field += "." + p.Field
+	}
+	return storage.Problem{Field: field, Message: p.Message + " (" + p.Code + ")"}
+}

@@ -1,0 +1,156 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/propfin/propfin/api/receipt"
+	"github.com/propfin/propfin/storage"
+)
+
+// receiptPath is where the public receipt pages are served, without an
+// API key: /receipts/{token}.
+const receiptPath = "/receipts/"
+
+// receiptLinks signs the links to the public receipt page.
+type receiptLinks struct {
+	signer    *receipt.Signer // nil: receipt links are not configured
+	publicURL string          // the base of the links; "" derives it from the request
+	lifetime  time.Duration
+}
+
+// newReceiptLinks builds the links from the configuration; a secret too
+// short is a configuration error.
+func newReceiptLinks(secret []byte, publicURL string, lifetime time.Duration) (*receiptLinks, error) {
+	links := &receiptLinks{publicURL: strings.TrimRight(publicURL, "/"), lifetime: lifetime}
+	if links.lifetime <= 0 {
+		links.lifetime = receipt.DefaultLifetime
+	}
+	if len(secret) == 0 {
+		return links, nil
+	}
+	signer, err := receipt.NewSigner(secret)
+	if err != nil {
+		return nil, fmt.Errorf("receipt secret: %w", err)
+	}
+	links.signer = signer
+	return links, nil
+}
+
+// base is the scheme and host the links start with.
+func (l *receiptLinks) base(r *http.Request) string {
+	if l.publicURL != "" {
+		return l.publicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// invoiceReceiptLink is GET /invoices/{invoice_id}/receiptLink.
+func (s *Server) invoiceReceiptLink(w http.ResponseWriter, r *http.Request) {
+	s.receiptLink(w, r, "invoice_id", receipt.KindInvoice, s.store.InvoiceReceipt)
+}
+
+// transactionReceiptLink is GET /transactions/{id}/receiptLink.
+func (s *Server) transactionReceiptLink(w http.ResponseWriter, r *http.Request) {
+	s.receiptLink(w, r, "id", receipt.KindTransaction, s.store.TransactionReceipt)
+}
+
+// receiptLink answers {"url", "expires_at"}: a signed link to the record's
+// public page, valid for the links' lifetime. The record must be the
+// caller's company's (404 otherwise); without a configured secret the
+// links are a 503 that says so.
+func (s *Server) receiptLink(w http.ResponseWriter, r *http.Request, param, kind string,
+	read func(context.Context, int64, int64) (storage.Receipt, error)) {
+	id, ok := pathParamID(w, r, param)
+	if !ok {
+		return
+	}
+	if s.receipts.signer == nil {
+		writeError(w, r, storage.Errorf(storage.Unavailable,
+			"Receipt links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
+		return
+	}
+	companyID := principalOf(r.Context()).CompanyID
+	if _, err := read(r.Context(), companyID, id); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	expires := time.Now().Add(s.receipts.lifetime).UTC().Truncate(time.Second)
+	token := s.receipts.signer.Sign(kind, companyID, id, expires)
+	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": map[string]string{
+		"url":        s.receipts.base(r) + receiptPath + token,
+		"expires_at": expires.Format(time.DateTime),
+	}})
+}
+
+// receiptPage serves the public page of a signed link; without a
+// configured secret every link is a 404 page.
+func (s *Server) receiptPage() http.Handler {
+	if s.receipts.signer == nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			w.WriteHeader(http.StatusNotFound)
+			receipt.RenderNotFound(w) //nolint:errcheck // the status is written
+		})
+	}
+	return receipt.Handler(s.loadReceipt, s.receipts.signer, nil)
+}
+
+// loadReceipt reads the page of a verified link.
+func (s *Server) loadReceipt(ctx context.Context, ref receipt.Ref) (receipt.Page, error) {
+	read := s.store.InvoiceReceipt
+	if ref.Kind == receipt.KindTransaction {
+		read = s.store.TransactionReceipt
+	}
+	rec, err := read(ctx, ref.CompanyID, ref.ID)
+	switch storage.ErrorCode(err) {
+	case storage.NotFound:
+		return receipt.Page{}, fmt.Errorf("%w: %w", receipt.ErrNotFound, err)
+	case storage.Unavailable:
+		return receipt.Page{}, fmt.Errorf("%w: %w", receipt.ErrUnavailable, err)
+	}
+	if err != nil {
+		return receipt.Page{}, err
+	}
+	return receiptPageOf(ref.Kind, rec), nil
+}
+
+// receiptPageOf turns what storage read into the page's values.
+func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
+	page := receipt.Page{
+		Kind: kind, Number: rec.Number,
+		Business:    receipt.Party{Name: rec.BusinessName, TaxID: rec.BusinessTaxID},
+		Payer:       receipt.Party{Name: rec.PayerName, TaxID: rec.PayerTaxID},
+		Description: rec.Description, Competence: rec.Competence, DueDate: rec.DueDate,
+		Total: rec.Total, Status: receipt.Status(rec.Status), PixCode: rec.PixCode,
+	}
+	for _, l := range rec.Lines {
+		page.Items = append(page.Items, receipt.Item{Description: l.Description, Amount: l.Amount})
+	}
+	if rec.Paid {
+		page.Payment = &receipt.Payment{PaidAt: rec.PaidAt, CreditAt: rec.CreditAt, Amount: rec.PaidAmount,
+			LateFee: rec.LateFee, Interest: rec.Interest, Discount: rec.Discount, Method: rec.Method}
+	}
+	if rec.Digitable != "" && rec.Barcode != "" {
+		page.Boleto = &receipt.Boleto{DigitableLine: rec.Digitable, Barcode: rec.Barcode}
+	}
+	return page
+}
+
+// mountMoneyOperations adds the operations of spec 001 that are not CRUD,
+// and the public receipt page (no API key: the signed token is the
+// credential).
+func (s *Server) mountMoneyOperations(router *router) {
+	router.Handler(http.MethodPost, "/invoices/:invoice_id/pixCode", s.authed(s.setPixCode))
+	router.Handler(http.MethodGet, "/invoices/:invoice_id/receiptLink", s.authed(s.invoiceReceiptLink))
+	router.Handler(http.MethodGet, "/transactions/:id/receiptLink", s.authed(s.transactionReceiptLink))
+	router.Handler(http.MethodGet, receiptPath+":token", s.receiptPage())
+}

@@ -1,0 +1,188 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+)
+
+// Receipt is what the public receipt page of an invoice or a ledger entry
+// shows, read in one call: plain values, the status as of today in the
+// company's time zone.
+type Receipt struct {
+	Number        string // the invoice's id2, or its id
+	BusinessName  string
+	BusinessTaxID string
+	PayerName     string
+	PayerTaxID    string
+	Description   string
+	Competence    time.Time // zero: none
+	DueDate       time.Time
+	Lines         []ReceiptLine
+	Total         decimal.Decimal
+	Status        string // one of InvoiceStatuses
+	Paid          bool
+	PaidAt        time.Time
+	CreditAt      time.Time
+	PaidAmount    decimal.Decimal
+	LateFee       decimal.Decimal
+	Interest      decimal.Decimal
+	Discount      decimal.Decimal
+	Method        string // the billing method
+	Digitable     string // the boleto's digitable line, when it has one
+	Barcode       string // and its 44-digit barcode
+	PixCode       string
+}
+
+// ReceiptLine is one line of a receipt.
+type ReceiptLine struct {
+	Description string
+	Amount      decimal.Decimal
+}
+
+// invoiceReceiptSQL reads an invoice with its business and payer; the
+// status as the invoices resource reads it.
+var invoiceReceiptSQL = `SELECT coalesce(i.id2, i.id::text), coalesce(b.name, ''), coalesce(b.tax_id, ''),
+	coalesce(p.name, ''), coalesce(p.tax_id, ''), i.description, i.date, i.due_date, i.total::text,
+	` + qualified(invoiceStatusExpr, "i") + `,
+	i.paid, i.paid_at, i.credit_at, coalesce(i.paid_amount, i.total)::text, coalesce(i.paid_late_fee, 0)::text,
+	coalesce(i.paid_interest, 0)::text, coalesce(i.paid_discount, 0)::text, i.billing_method,
+	coalesce(i.ticket_digitable, ''), coalesce(i.ticket_barcode, ''), coalesce(i.pix_code, '')
+	FROM invoices i
+	LEFT JOIN businesses b ON b.company_id = i.company_id AND b.id = i.business_id
+	LEFT JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
+	WHERE i.company_id = $1 AND i.id = $2`
+
+// qualified rewrites a declared expression over one table's quoted
+// columns for a query that names the table alias (and today of the row's
+// company).
+func qualified(expr, alias string) string {
+	expr = quotedColumn.ReplaceAllString(expr, alias+".$1")
+	return strings.ReplaceAll(expr, "{today}", todayOf(alias+".company_id"))
+}
+
+var quotedColumn = regexp.MustCompile(`"([a-z_0-9]+)"`)
+
+// todayOf is today's date in the time zone of the company whose id is the
+// SQL expression company.
+func todayOf(company string) string {
+	return "(SELECT (now() AT TIME ZONE tz.time_zone)::date FROM companies tz WHERE tz.id = " + company + ")"
+}
+
+// InvoiceReceipt reads what the receipt page of an invoice shows: the
+// lines written by the client and, once paid, what the payment settled.
+// Another company's invoice, or none, is not found.
+func (s *Store) InvoiceReceipt(ctx context.Context, companyID, id int64) (Receipt, error) {
+	var r Receipt
+	var total, paidAmount, lateFee, interest, discount string
+	var paidAt, creditAt *time.Time
+	err := s.pool.QueryRow(ctx, invoiceReceiptSQL, companyID, id).Scan(&r.Number, &r.BusinessName, &r.BusinessTaxID,
+		&r.PayerName, &r.PayerTaxID, &r.Description, &r.Competence, &r.DueDate, &total, &r.Status, &r.Paid,
+		&paidAt, &creditAt, &paidAmount, &lateFee, &interest, &discount, &r.Method, &r.Digitable, &r.Barcode, &r.PixCode)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Receipt{}, recordNotFound(id)
+	}
+	if err != nil {
+		return Receipt{}, translate(err, fmt.Sprintf("receipt of invoice %d", id))
+	}
+	r.PaidAt, r.CreditAt = orZero(paidAt), orZero(creditAt)
+	if err := parseDecimals(map[*decimal.Decimal]string{&r.Total: total, &r.PaidAmount: paidAmount,
+		&r.LateFee: lateFee, &r.Interest: interest, &r.Discount: discount}); err != nil {
+		return Receipt{}, fmt.Errorf("receipt of invoice %d: %w", id, err)
+	}
+	r.Lines, err = s.receiptLines(ctx, companyID, id)
+	return r, err
+}
+
+// receiptLines reads an invoice's client lines, described by their own
+// text or their item's.
+func (s *Store) receiptLines(ctx context.Context, companyID, invoiceID int64) ([]ReceiptLine, error) {
+	rows, err := s.pool.Query(ctx, `SELECT coalesce(l.description, ti.description), l.amount::text
+		FROM invoice_items l JOIN transaction_items ti ON ti.company_id = l.company_id AND ti.id = l.item_id
+		WHERE l.company_id = $1 AND l.invoice_id = $2 AND l.kind = 'line' ORDER BY l.id`, companyID, invoiceID)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("lines of invoice %d", invoiceID))
+	}
+	lines, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ReceiptLine, error) {
+		var l ReceiptLine
+		var amount string
+		if err := row.Scan(&l.Description, &amount); err != nil {
+			return l, err
+		}
+		l.Amount, err = decimal.NewFromString(amount)
+		return l, err
+	})
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("lines of invoice %d", invoiceID))
+	}
+	return lines, nil
+}
+
+// TransactionReceipt reads what the receipt page of a ledger entry shows:
+// the entry as one line, charged by its business to its person (or its
+// tenant, or its owner). A paid entry is receipted on its date; an unpaid
+// one is overdue after its due date (its date when it has none).
+func (s *Store) TransactionReceipt(ctx context.Context, companyID, id int64) (Receipt, error) {
+	var r Receipt
+	var amount string
+	var description, method *string
+	var competence, due *time.Time
+	err := s.pool.QueryRow(ctx, `SELECT t.id::text, coalesce(b.name, ''), coalesce(b.tax_id, ''),
+		coalesce(p.name, ''), coalesce(p.tax_id, ''), t.description, t.competence, coalesce(t.due_date, t.date),
+		t.amount::text, t.paid, t.date, t.billing_method,
+		CASE WHEN t.paid THEN 'paid' WHEN coalesce(t.due_date, t.date) < `+todayOf("t.company_id")+` THEN 'overdue' ELSE 'unpaid' END
+		FROM transactions t
+		LEFT JOIN businesses b ON b.company_id = t.company_id AND b.id = t.business_id
+		LEFT JOIN persons p ON p.company_id = t.company_id AND p.id = coalesce(t.person_id, t.tenant_id, t.owner_id)
+		WHERE t.company_id = $1 AND t.id = $2`, companyID, id).Scan(&r.Number, &r.BusinessName, &r.BusinessTaxID,
+		&r.PayerName, &r.PayerTaxID, &description, &competence, &due, &amount, &r.Paid, &r.PaidAt, &method, &r.Status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Receipt{}, recordNotFound(id)
+	}
+	if err != nil {
+		return Receipt{}, translate(err, fmt.Sprintf("receipt of transaction %d", id))
+	}
+	r.Description, r.Method = deref(description), deref(method)
+	r.Competence, r.DueDate = orZero(competence), orZero(due)
+	if r.Total, err = decimal.NewFromString(amount); err != nil {
+		return Receipt{}, fmt.Errorf("receipt of transaction %d: %w", id, err)
+	}
+	r.Lines = []ReceiptLine{{Description: r.Description, Amount: r.Total}}
+	if r.Paid {
+		r.CreditAt, r.PaidAmount = r.PaidAt, r.Total
+	} else {
+		r.PaidAt = time.Time{}
+	}
+	return r, nil
+}
+
+func parseDecimals(fields map[*decimal.Decimal]string) error {
+	for dst, text := range fields {
+		d, err := decimal.NewFromString(text)
+		if err != nil {
+			return fmt.Errorf("decimal %q: %w", text, err)
+		}
+		*dst = d
+	}
+	return nil
+}
+
+func orZero(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -281,14 +281,16 @@ func transactionFilesResource() *Resource {
 }
 
 // refusePostedEntry refuses to change or delete an entry an invoice
-// payment posted: the book is changed by undoing the payment, which writes
-// reversing entries.
+// payment posted, or its reversal (modes invoice and chargeback, written by
+// the posting alone): the book is changed by undoing the payment, which
+// writes reversing entries. They stay protected once their invoice is
+// deleted (invoice_id null).
 func refusePostedEntry(_ context.Context, _ pgx.Tx, c *Change) error {
 	if c.Op == OpCreate {
 		return nil
 	}
 	mode, _ := c.OldValue("mode").(string)
-	if slices.Contains(postedModes, mode) && c.OldValue("invoice_id") != nil {
+	if slices.Contains(postedModes, mode) {
 		return Errorf(Conflict, "This entry was posted from an invoice payment and cannot be %s; undo the invoice payment instead.",
 			map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op])
 	}

@@ -193,20 +193,57 @@ func TestScheduleExamples(t *testing.T) {
 			},
 		},
 		{
-			name:  "a first due date after the second one's does not hold the second back",
+			name:   "S1 with a due_date after the second period's due day: nothing is due before due_date",
+			edit:   func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
+			until:  "2024-02-09",
+			expect: []string{},
+		},
+		{
+			name:  "S1 with a due_date after the second period's due day: each later invoice a month after the one before",
 			edit:  func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
-			until: "2024-02-07",
+			until: "2024-04-30",
 			expect: []string{
-				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+				"2024-01-15..2024-01-31 due 2024-02-10 total 822.58 [1:822.58]",
+				"2024-02-01..2024-02-29 due 2024-03-05 total 1500.00 [1:1500.00]",
+				"2024-03-01..2024-03-31 due 2024-04-05 total 1500.00 [1:1500.00]",
 			},
 		},
 		{
-			name:  "a first due date after the second one's, both due",
-			edit:  func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
-			until: "2024-02-10",
+			name: "S1 start modality with due_date on the second period's due date: not repeated",
+			edit: func(c *Contract) {
+				c.Modality, c.StartAt, c.DueDay, c.DueDate, c.Proportional = ModalityStart, MustDate("2026-01-10"), 10, MustDate("2026-02-10"), false
+			},
+			until: "2026-04-10",
 			expect: []string{
-				"2024-01-15..2024-01-31 due 2024-02-10 total 822.58 [1:822.58]",
-				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+				"2026-01-10..2026-02-09 due 2026-02-10 total 1500.00 [1:1500.00]",
+				"2026-02-10..2026-03-09 due 2026-03-10 total 1500.00 [1:1500.00]",
+				"2026-03-10..2026-04-09 due 2026-04-10 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S3 pre, due day 30 before the boundary day 31 also where both clamp to the 30th: due the 30th of the next month",
+			edit: func(c *Contract) {
+				c.Modality, c.StartAt, c.DueDay, c.DueDate = ModalityStart, MustDate("2024-01-31"), 30, MustDate("2024-01-31")
+			},
+			until: "2024-06-30",
+			expect: []string{
+				"2024-01-31..2024-02-28 due 2024-01-31 total 1500.00 [1:1500.00]",
+				"2024-02-29..2024-03-30 due 2024-03-30 total 1500.00 [1:1500.00]",
+				"2024-03-31..2024-04-29 due 2024-04-30 total 1500.00 [1:1500.00]",
+				"2024-04-30..2024-05-30 due 2024-05-30 total 1500.00 [1:1500.00]",
+				"2024-05-31..2024-06-29 due 2024-06-30 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S5 post, a period cut by end_at is due when the full period would have been, after the previous one",
+			edit: func(c *Contract) {
+				c.BillingTiming, c.StartAt, c.EndAt, c.DueDay, c.DueDate = BillingPost, MustDate("2024-04-01"), MustDate("2024-06-14"), 20, MustDate("2024-05-20")
+			},
+			until: "2030-12-31",
+			expect: []string{
+				"2024-04-01..2024-04-30 due 2024-05-20 total 1500.00 [1:1500.00]",
+				"2024-05-01..2024-05-31 due 2024-06-20 total 1500.00 [1:1500.00]",
+				"2024-06-01..2024-06-14 due 2024-07-20 total 700.00 [1:700.00]",
 			},
 		},
 		{

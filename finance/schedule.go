@@ -151,7 +151,7 @@ type generator struct {
 	n           int           // installments produced so far
 	cursor      Date          // start of the next period
 	boundaryDay int           // day of the month where monthly periods begin
-	timing      BillingTiming // billing_timing, pre when not set
+	timing      BillingTiming // billing_timing, or the type's default
 	first, last period        // periods of the current installment
 	due         Date          // of the current installment
 	done        bool
@@ -162,7 +162,7 @@ func (g *generator) init(c *Contract, items []ContractItem, rentItemID int64) {
 	*g = generator{c: *c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type)}
 	g.timing = c.BillingTiming
 	if g.timing == "" {
-		g.timing = BillingPre
+		g.timing = DefaultBillingTiming(c.Type)
 	}
 	g.dueDay = c.DueDay
 	if g.dueDay == 0 {
@@ -258,24 +258,28 @@ func (g *generator) nextPeriod() (period, bool) {
 // due_date set after the first period moves the whole sequence, and due
 // dates never repeat nor go back. With daily recurrence: the period's day
 // (pre) or the next day (post), and at least the day after the previous
-// due date. It reads g.due, still the previous installment's.
+// due date. A sale's installments are due on their dates, month after
+// month (day after day) from due_date: its periods are only a reference,
+// and billing_timing does not apply. It reads g.due, still the previous
+// installment's.
 func (g *generator) dueDate() Date {
 	if g.n == 1 {
 		return g.c.DueDate
 	}
+	sale := g.c.Type == ContractSale
 	if g.c.Recurrency == Daily {
-		d := g.first.start
+		d, next := g.first.start, g.due.AddDays(1)
 		if g.timing == BillingPost {
 			d = d.AddDays(1)
 		}
-		if next := g.due.AddDays(1); next.After(d) {
+		if sale || d.Before(next) {
 			return next
 		}
 		return d
 	}
-	m := g.dueMonth()
-	if next := MonthOf(g.due).Add(1); next > m {
-		m = next
+	m := MonthOf(g.due).Add(1)
+	if !sale {
+		m = max(m, g.dueMonth())
 	}
 	return dayInMonth(m, g.dueDay)
 }

@@ -268,7 +268,10 @@ func TestSchedulePropertyDueDatesIncrease(t *testing.T) {
 		invs := mustSchedule(t, in)
 		timing := c.BillingTiming
 		if timing == "" {
-			timing = BillingPre
+			timing = DefaultBillingTiming(c.Type)
+		}
+		if c.Type == ContractSale {
+			timing = "" // installments are due on their dates
 		}
 		for k := 1; k < len(invs); k++ {
 			prev, inv := invs[k-1], invs[k]

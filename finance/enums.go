@@ -147,8 +147,24 @@ const (
 	BillingPost BillingTiming = "post"
 )
 
-// Valid reports whether b is empty (meaning pre) or a billing timing.
+// Valid reports whether b is empty (meaning the contract type's default,
+// DefaultBillingTiming) or a billing timing.
 func (b BillingTiming) Valid() bool { return b == "" || b == BillingPre || b == BillingPost }
+
+// DefaultBillingTiming is the billing_timing of a contract of type t that
+// does not set one (docs/finance.md, "Billing timing by contract type"):
+// post for a rent, since Lei 8.245/91 art. 20 forbids demanding rent in
+// advance; pre for a season rent (art. 49 allows it) and a subscription
+// (a service, paid for the period ahead); pre for a sale, whose
+// installments are due on their dates whatever the timing. An unknown
+// type is treated as a rent.
+func DefaultBillingTiming(t ContractType) BillingTiming {
+	switch t {
+	case ContractSeason, ContractSale, ContractSubscription:
+		return BillingPre
+	}
+	return BillingPost
+}
 
 // Indicator is the contract's `readjust_indicator`: a price index or a
 // rule choosing among several.

@@ -15,8 +15,10 @@ func ExampleScheduleInvoices() {
 		Amount: decimal.RequireFromString("1500.00"), DueDay: 5, DueDate: finance.MustDate("2024-01-15"),
 		Proportional: true, RecurrencyAmount: 12,
 	}
+	// Without billing_timing a rent is billed in arrears: each month is due
+	// on the 5th of the next; the first invoice on due_date.
 	s, err := finance.ScheduleInvoices(finance.ScheduleInput{
-		Contract: contract, RentItemID: 1, Until: finance.MustDate("2024-03-05"),
+		Contract: contract, RentItemID: 1, Until: finance.MustDate("2024-04-05"),
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -27,8 +29,8 @@ func ExampleScheduleInvoices() {
 	}
 	// Output:
 	// 2024-01-15 822.58 Aluguel 1/12 - 15/01/2024 a 31/01/2024
-	// 2024-02-05 1500.00 Aluguel 2/12 - 01/02/2024 a 29/02/2024
-	// 2024-03-05 1500.00 Aluguel 3/12 - 01/03/2024 a 31/03/2024
+	// 2024-03-05 1500.00 Aluguel 2/12 - 01/02/2024 a 29/02/2024
+	// 2024-04-05 1500.00 Aluguel 3/12 - 01/03/2024 a 31/03/2024
 }
 
 func ExampleReadjust() {

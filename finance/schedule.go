@@ -96,13 +96,7 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	)
 	for g.next() {
 		if g.due.After(in.Until) {
-			if g.n == 1 {
-				// The first due date is the contract's due_date, set by
-				// hand, and may fall after the second's; from the second on
-				// due dates never go back.
-				continue
-			}
-			break
+			break // due dates only go forward
 		}
 		if g.n > maxInvoices {
 			return Schedule{}, Problems{{Field: "until", Message: fmt.Sprintf(
@@ -154,17 +148,22 @@ type generator struct {
 	cacheOK    bool
 	lineBuf    []InvoiceItem // backing store the invoices' lines are cut from
 
-	n           int    // installments produced so far
-	cursor      Date   // start of the next period
-	boundaryDay int    // day of the month where monthly periods begin
-	first, last period // periods of the current installment
-	due         Date
+	n           int           // installments produced so far
+	cursor      Date          // start of the next period
+	boundaryDay int           // day of the month where monthly periods begin
+	timing      BillingTiming // billing_timing, or the type's default
+	first, last period        // periods of the current installment
+	due         Date          // of the current installment
 	done        bool
 }
 
 // init prepares g to walk the installments of c.
 func (g *generator) init(c *Contract, items []ContractItem, rentItemID int64) {
 	*g = generator{c: *c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type)}
+	g.timing = c.BillingTiming
+	if g.timing == "" {
+		g.timing = DefaultBillingTiming(c.Type)
+	}
 	g.dueDay = c.DueDay
 	if g.dueDay == 0 {
 		g.dueDay = c.DueDate.Day()
@@ -253,24 +252,55 @@ func (g *generator) nextPeriod() (period, bool) {
 	return p, true
 }
 
-// dueDate is due_date for the first installment; later ones fall on the
-// first due day on or after the period's start (pre) or after its end (post).
+// dueDate is due_date for the first installment. A later one falls on
+// the due day of its period's due month (see dueMonth), or of the month
+// after the previous installment's due date when that is later: a
+// due_date set after the first period moves the whole sequence, and due
+// dates never repeat nor go back. With daily recurrence: the period's day
+// (pre) or the next day (post), and at least the day after the previous
+// due date. A sale's installments are due on their dates, month after
+// month (day after day) from due_date: its periods are only a reference,
+// and billing_timing does not apply. It reads g.due, still the previous
+// installment's.
 func (g *generator) dueDate() Date {
 	if g.n == 1 {
 		return g.c.DueDate
 	}
-	from := g.first.start
-	if g.c.BillingTiming == BillingPost {
-		from = g.last.end.AddDays(1)
-	}
+	sale := g.c.Type == ContractSale
 	if g.c.Recurrency == Daily {
-		return from
-	}
-	m := MonthOf(from)
-	if d := dayInMonth(m, g.dueDay); !d.Before(from) {
+		d, next := g.first.start, g.due.AddDays(1)
+		if g.timing == BillingPost {
+			d = d.AddDays(1)
+		}
+		if sale || d.Before(next) {
+			return next
+		}
 		return d
 	}
-	return dayInMonth(m.Add(1), g.dueDay)
+	m := MonthOf(g.due).Add(1)
+	if !sale {
+		m = max(m, g.dueMonth())
+	}
+	return dayInMonth(m, g.dueDay)
+}
+
+// dueMonth is the month of the first due day on or after the period's
+// first day (pre) or the first day of the period after it (post), for a
+// monthly installment after the first, which bills one period starting
+// on a boundary. Due day and boundary day are compared as numbers, before
+// clamping: a due day of the 30th comes before a boundary day of the
+// 31st also in April, where both fall on the 30th, so the due date is
+// always the same number of months after the period's start. A period
+// cut short by end_at is due when the full period would have been.
+func (g *generator) dueMonth() Month {
+	m := MonthOf(g.first.start)
+	if g.timing == BillingPost {
+		m = m.Add(1)
+	}
+	if g.dueDay < g.boundaryDay {
+		m = m.Add(1)
+	}
+	return m
 }
 
 // periodRent is the rent line for one period: the full rent, or the

@@ -87,12 +87,9 @@ func TestSchedulePropertyIncrementalEqualsAtOnce(t *testing.T) {
 		part := mustSchedule(t, in)
 		in.Until, in.Invoices = final, part
 		rest := mustSchedule(t, in)
-		// The same invoices; the order may differ when the first due date
-		// falls after the second's and only the second was due mid-way.
+		// The same invoices in the same order: due dates only go forward.
 		got := append(briefs(part), briefs(rest)...)
 		want := briefs(all)
-		slices.Sort(got)
-		slices.Sort(want)
 		if len(got) != len(want) {
 			t.Fatalf("case %d: %d+%d invoices in two runs, %d at once", i, len(part), len(rest), len(all))
 		}
@@ -131,9 +128,9 @@ func TestSchedulePropertyTotalsAndPeriods(t *testing.T) {
 				t.Fatalf("case %d invoice %d: %s beyond end_at %s", i, k, brief(inv), in.Contract.EndAt)
 			}
 			if k == 0 {
-				// The first installment, due on due_date, waits when that is
-				// after until; the second may be due before.
-				if inv.PeriodInitial != in.Contract.StartAt && !in.Contract.DueDate.After(in.Until) {
+				// Due dates only go forward, so the first invoice is always
+				// the first installment.
+				if inv.PeriodInitial != in.Contract.StartAt {
 					t.Fatalf("case %d: first period starts %s, contract %s", i, inv.PeriodInitial, in.Contract.StartAt)
 				}
 				continue
@@ -186,7 +183,7 @@ func TestSchedulePropertySubsetExisting(t *testing.T) {
 
 // TestSchedulePropertyCompleteUpToUntil: a run up to a date returns
 // exactly the invoices a run up to a later date has with a due date up to
-// it, whatever order the due dates come in.
+// it.
 func TestSchedulePropertyCompleteUpToUntil(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(9, 10))
@@ -230,6 +227,70 @@ func TestSchedulePartialNeverAboveFull(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// randomDueInput is randomInput pushed to where due dates used to repeat
+// or go back: due days and start days of the 28th to the 31st (clamped in
+// short months), and a due_date from ten days before start_at to two
+// months after it.
+func randomDueInput(r *rand.Rand) ScheduleInput {
+	in := randomInput(r)
+	c := &in.Contract
+	c.DueDay = 1 + r.IntN(31)
+	if r.IntN(2) == 0 {
+		c.DueDay = 28 + r.IntN(4)
+	}
+	if r.IntN(3) == 0 {
+		m := MonthOf(c.StartAt)
+		c.StartAt = dayInMonth(m, 28+r.IntN(4))
+		in.Until = c.StartAt.AddDays(r.IntN(4 * 365))
+	}
+	c.DueDate = c.StartAt.AddDays(r.IntN(70) - 10)
+	if !c.EndAt.IsZero() && c.EndAt.Before(c.StartAt) {
+		c.EndAt = c.StartAt
+	}
+	return in
+}
+
+// TestSchedulePropertyDueDatesIncrease: from the second invoice on, each
+// is due in a later month than the one before (a later day for daily
+// recurrence), exactly one month (day) after it from the third on, never
+// before its period starts (pre) or ends (post); and the schedule fed its
+// own output yields nothing more.
+func TestSchedulePropertyDueDatesIncrease(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(11, 12))
+	for i := 0; i < 5000; i++ {
+		in := randomDueInput(r)
+		c := &in.Contract
+		invs := mustSchedule(t, in)
+		timing := c.BillingTiming
+		if timing == "" {
+			timing = DefaultBillingTiming(c.Type)
+		}
+		if c.Type == ContractSale {
+			timing = "" // installments are due on their dates
+		}
+		for k := 1; k < len(invs); k++ {
+			prev, inv := invs[k-1], invs[k]
+			step := MonthOf(prev.DueDate).Add(1) == MonthOf(inv.DueDate)
+			later := MonthOf(inv.DueDate) > MonthOf(prev.DueDate)
+			if c.Recurrency == Daily {
+				step, later = prev.DueDate.AddDays(1) == inv.DueDate, inv.DueDate.After(prev.DueDate)
+			}
+			if !later || (k >= 2 && !step) {
+				t.Fatalf("case %d: invoice %d %s after %s\ncontract %+v", i, k+1, brief(inv), brief(prev), *c)
+			}
+			if timing == BillingPre && inv.DueDate.Before(inv.PeriodInitial) ||
+				timing == BillingPost && !inv.DueDate.After(inv.PeriodFinal) {
+				t.Fatalf("case %d: invoice %d %s is not %s\ncontract %+v", i, k+1, brief(inv), timing, *c)
+			}
+		}
+		in.Invoices = invs
+		if again := mustSchedule(t, in); len(again) != 0 {
+			t.Fatalf("case %d: %d invoices more on its own output, first %s\ncontract %+v", i, len(again), brief(again[0]), *c)
 		}
 	}
 }

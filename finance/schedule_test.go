@@ -193,20 +193,57 @@ func TestScheduleExamples(t *testing.T) {
 			},
 		},
 		{
-			name:  "a first due date after the second one's does not hold the second back",
+			name:   "S1 with a due_date after the second period's due day: nothing is due before due_date",
+			edit:   func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
+			until:  "2024-02-09",
+			expect: []string{},
+		},
+		{
+			name:  "S1 with a due_date after the second period's due day: each later invoice a month after the one before",
 			edit:  func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
-			until: "2024-02-07",
+			until: "2024-04-30",
 			expect: []string{
-				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+				"2024-01-15..2024-01-31 due 2024-02-10 total 822.58 [1:822.58]",
+				"2024-02-01..2024-02-29 due 2024-03-05 total 1500.00 [1:1500.00]",
+				"2024-03-01..2024-03-31 due 2024-04-05 total 1500.00 [1:1500.00]",
 			},
 		},
 		{
-			name:  "a first due date after the second one's, both due",
-			edit:  func(c *Contract) { c.DueDate = MustDate("2024-02-10") },
-			until: "2024-02-10",
+			name: "S1 start modality with due_date on the second period's due date: not repeated",
+			edit: func(c *Contract) {
+				c.Modality, c.StartAt, c.DueDay, c.DueDate, c.Proportional = ModalityStart, MustDate("2026-01-10"), 10, MustDate("2026-02-10"), false
+			},
+			until: "2026-04-10",
 			expect: []string{
-				"2024-01-15..2024-01-31 due 2024-02-10 total 822.58 [1:822.58]",
-				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+				"2026-01-10..2026-02-09 due 2026-02-10 total 1500.00 [1:1500.00]",
+				"2026-02-10..2026-03-09 due 2026-03-10 total 1500.00 [1:1500.00]",
+				"2026-03-10..2026-04-09 due 2026-04-10 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S3 pre, due day 30 before the boundary day 31 also where both clamp to the 30th: due the 30th of the next month",
+			edit: func(c *Contract) {
+				c.Modality, c.StartAt, c.DueDay, c.DueDate = ModalityStart, MustDate("2024-01-31"), 30, MustDate("2024-01-31")
+			},
+			until: "2024-06-30",
+			expect: []string{
+				"2024-01-31..2024-02-28 due 2024-01-31 total 1500.00 [1:1500.00]",
+				"2024-02-29..2024-03-30 due 2024-03-30 total 1500.00 [1:1500.00]",
+				"2024-03-31..2024-04-29 due 2024-04-30 total 1500.00 [1:1500.00]",
+				"2024-04-30..2024-05-30 due 2024-05-30 total 1500.00 [1:1500.00]",
+				"2024-05-31..2024-06-29 due 2024-06-30 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S5 post, a period cut by end_at is due when the full period would have been, after the previous one",
+			edit: func(c *Contract) {
+				c.BillingTiming, c.StartAt, c.EndAt, c.DueDay, c.DueDate = BillingPost, MustDate("2024-04-01"), MustDate("2024-06-14"), 20, MustDate("2024-05-20")
+			},
+			until: "2030-12-31",
+			expect: []string{
+				"2024-04-01..2024-04-30 due 2024-05-20 total 1500.00 [1:1500.00]",
+				"2024-05-01..2024-05-31 due 2024-06-20 total 1500.00 [1:1500.00]",
+				"2024-06-01..2024-06-14 due 2024-07-20 total 700.00 [1:700.00]",
 			},
 		},
 		{
@@ -295,6 +332,100 @@ func TestScheduleExamples(t *testing.T) {
 				tt.edit(&c)
 			}
 			got := briefs(schedule(t, c, tt.items, nil, tt.until))
+			if strings.Join(got, "\n") != strings.Join(tt.expect, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.expect, "\n"))
+			}
+		})
+	}
+}
+
+func TestDefaultBillingTiming(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		typ  ContractType
+		want BillingTiming
+	}{
+		{ContractRent, BillingPost},          // Lei 8.245/91 art. 20: no rent in advance
+		{ContractSeason, BillingPre},         // art. 49: season rent may be taken in advance
+		{ContractSale, BillingPre},           // installments are due on their dates
+		{ContractSubscription, BillingPre},   // a service, paid for the period ahead
+		{ContractType("lease"), BillingPost}, // unknown: treated as a rent
+	}
+	for _, tt := range tests {
+		if got := DefaultBillingTiming(tt.typ); got != tt.want {
+			t.Errorf("DefaultBillingTiming(%q) = %q, want %q", tt.typ, got, tt.want)
+		}
+	}
+}
+
+// TestScheduleDefaultBillingTiming: a contract without billing_timing is
+// billed with its type's default; one that names it, as named.
+func TestScheduleDefaultBillingTiming(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		edit   func(*Contract)
+		expect []string
+	}{
+		{
+			name: "S1 rent without billing_timing: in arrears",
+			edit: func(c *Contract) { c.BillingTiming = "" },
+			expect: []string{
+				"2024-01-15..2024-01-31 due 2024-01-15 total 822.58 [1:822.58]",
+				"2024-02-01..2024-02-29 due 2024-03-05 total 1500.00 [1:1500.00]",
+				"2024-03-01..2024-03-31 due 2024-04-05 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S1 rent asking for pre: ahead",
+			expect: []string{
+				"2024-01-15..2024-01-31 due 2024-01-15 total 822.58 [1:822.58]",
+				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+				"2024-03-01..2024-03-31 due 2024-03-05 total 1500.00 [1:1500.00]",
+				"2024-04-01..2024-04-30 due 2024-04-05 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S1 season without billing_timing: ahead",
+			edit: func(c *Contract) { c.Type, c.BillingTiming = ContractSeason, "" },
+			expect: []string{
+				"2024-01-15..2024-01-31 due 2024-01-15 total 822.58 [1:822.58]",
+				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+				"2024-03-01..2024-03-31 due 2024-03-05 total 1500.00 [1:1500.00]",
+				"2024-04-01..2024-04-30 due 2024-04-05 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S1 subscription without billing_timing: ahead",
+			edit: func(c *Contract) { c.Type, c.BillingTiming = ContractSubscription, "" },
+			expect: []string{
+				"2024-01-15..2024-01-31 due 2024-01-15 total 822.58 [1:822.58]",
+				"2024-02-01..2024-02-29 due 2024-02-05 total 1500.00 [1:1500.00]",
+				"2024-03-01..2024-03-31 due 2024-03-05 total 1500.00 [1:1500.00]",
+				"2024-04-01..2024-04-30 due 2024-04-05 total 1500.00 [1:1500.00]",
+			},
+		},
+		{
+			name: "S8 sale: installments due month after month from due_date, whatever billing_timing says",
+			edit: func(c *Contract) {
+				c.Type, c.BillingTiming, c.Modality, c.RecurrencyAmount = ContractSale, BillingPost, ModalityStart, 3
+				c.DueDay, c.DueDate = 10, MustDate("2024-01-20")
+			},
+			expect: []string{
+				"2024-01-15..2024-02-14 due 2024-01-20 total 500.00 [1:500.00]",
+				"2024-02-15..2024-03-14 due 2024-02-10 total 500.00 [1:500.00]",
+				"2024-03-15..2024-04-14 due 2024-03-10 total 500.00 [1:500.00]",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := rentContract()
+			if tt.edit != nil {
+				tt.edit(&c)
+			}
+			got := briefs(schedule(t, c, nil, nil, "2024-04-30"))
 			if strings.Join(got, "\n") != strings.Join(tt.expect, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.expect, "\n"))
 			}

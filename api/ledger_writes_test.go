@@ -274,8 +274,8 @@ func TestPostedEntriesAreTheBook(t *testing.T) {
 		method string
 		body   any
 	}{
-		{9009, http.MethodPut, map[string]any{"notes": "x"}},                       // mode transaction with an invoice
-		{9005, http.MethodPut, map[string]any{"notes": "x"}},                       // mode commission with an invoice
+		{9009, http.MethodPut, map[string]any{"notes": "x"}}, // mode transaction with an invoice
+		{9005, http.MethodPut, map[string]any{"notes": "x"}}, // mode commission with an invoice
 	} {
 		if r := e.do(t, c.method, fmt.Sprintf("/transactions/%d", c.id), e.keyA, c.body); r.status != http.StatusOK {
 			t.Errorf("%s %d: %d %s", c.method, c.id, r.status, r.raw)

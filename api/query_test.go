@@ -378,3 +378,29 @@ func TestQueryErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSortDecimalNumerically sorts on a decimal column with and without
+// the column in fields: both orders are numeric (10.50 before 100.00 when
+// ascending), never the order of the decimal's text.
+func TestSortDecimalNumerically(t *testing.T) {
+	e := setup(t)
+	for _, fixed := range []string{"100.00", "10.50", "9.00", "1000.00"} {
+		e.create(t, "/financial/billings", map[string]any{"name": "B " + fixed, "ticket_discount_fixed": fixed})
+	}
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"sort=ticket_discount_fixed&fields=id,name,ticket_discount_fixed", []string{"B 9.00", "B 10.50", "B 100.00", "B 1000.00"}},
+		{"sort=-ticket_discount_fixed&fields=id,name,ticket_discount_fixed", []string{"B 1000.00", "B 100.00", "B 10.50", "B 9.00"}},
+		{"sort=-ticket_discount_fixed&fields=id,name", []string{"B 1000.00", "B 100.00", "B 10.50", "B 9.00"}},
+	} {
+		var got []string
+		for _, rec := range e.get(t, "/financial/billings?"+c.query, http.StatusOK).data(t) {
+			got = append(got, rec["name"].(string))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+}

@@ -210,7 +210,9 @@ func typedArray(t Type, values []any) any {
 }
 
 // writeOrder applies the sort keys left to right and ends with id, the
-// stable tie-breaker that makes pages never overlap.
+// stable tie-breaker that makes pages never overlap. Columns are named
+// with their table: a bare name would sort by the output column of the
+// same name, which for a decimal is its text (10.50 after 100.00).
 func writeOrder(b *sqlBuilder, res *Resource, keys []SortKey) {
 	b.write(" ORDER BY ")
 	hasID := false
@@ -218,10 +220,10 @@ func writeOrder(b *sqlBuilder, res *Resource, keys []SortKey) {
 		if i > 0 {
 			b.write(", ")
 		}
-		if c, ok := res.Column(k.Column); ok {
+		if c, ok := res.Column(k.Column); ok && c.Expr != "" {
 			b.write(columnSQL(c))
 		} else {
-			b.write(ident(k.Column))
+			b.write(ident(res.Table), ".", ident(k.Column))
 		}
 		if k.Desc {
 			b.write(" DESC")
@@ -232,7 +234,7 @@ func writeOrder(b *sqlBuilder, res *Resource, keys []SortKey) {
 		if len(keys) > 0 {
 			b.write(", ")
 		}
-		b.write(`"id"`)
+		b.write(ident(res.Table), `."id"`)
 	}
 }
 

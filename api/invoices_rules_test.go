@@ -249,3 +249,28 @@ func TestInvoiceDelete(t *testing.T) {
 		t.Errorf("entries after the deletes: %d posted, %d reversals, %d linked; want 4, 4, 0", posted, reversed, linked)
 	}
 }
+
+// TestInvoiceWriteGuards: a tag of another company (or none) is refused,
+// a payment dated after today is refused, and an invoice a client's ledger
+// entry points at is not deleted.
+func TestInvoiceWriteGuards(t *testing.T) {
+	f := invoiceEnv(t)
+	tagB := f.scalar(t, `INSERT INTO tags (company_id, name) VALUES ($1, 'B') RETURNING id`, f.compB)
+	for _, tags := range [][]int64{{tagB}, {999}} {
+		r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(map[string]any{"tag": tags}))
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"tag"}) {
+			t.Errorf("tag %v: %d %s, want a 422 naming tag", tags, r.status, r.raw)
+		}
+	}
+	id := f.invoice(t, map[string]any{"building_id": f.building})
+	r := f.put(t, id, map[string]any{"paid": true, "paid_at": today(2)})
+	if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"paid_at"}) {
+		t.Errorf("paid the day after tomorrow: %d %s, want a 422 naming paid_at", r.status, r.raw)
+	}
+	f.exec(t, `INSERT INTO transactions (company_id, type, amount, date, invoice_id) VALUES ($1, 'credit', 5, current_date, $2)`,
+		f.compA, id)
+	r = f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d", id), f.keyA, nil)
+	if r.status != http.StatusConflict || !strings.Contains(r.raw, "ledger entries") {
+		t.Errorf("delete with a client's entry pointing at it: %d %s, want 409", r.status, r.raw)
+	}
+}

@@ -39,8 +39,8 @@ func TestInvoiceCreate(t *testing.T) {
 		{"total above the lines", f.body(map[string]any{"total": "1100.00", "items": lines(f.rent, "1000", f.adminFee, "100")}), []string{"total", "items"}},
 		{"total below the lines", f.body(map[string]any{"total": "999.99"}), []string{"total", "items"}},
 		{"a line crediting the customer counted as a charge", f.body(map[string]any{"total": "1100.00", "items": lines(f.rent, "1000", f.discount, "100")}), []string{"total", "items"}},
-		{"a line whose item has no parties", f.body(map[string]any{"items": lines(f.rent, "1000", f.partyless, "0")}), []string{"items"}},
-		{"a line whose item has no parties, counted", f.body(map[string]any{"total": "1050.00", "items": lines(f.rent, "1000", f.partyless, "50")}), []string{"items"}},
+		{"a line whose item has no parties", f.body(map[string]any{"items": lines(f.rent, "1000", f.partyless, "0")}), []string{"items.1.item_id"}},
+		{"a line whose item has no parties, counted", f.body(map[string]any{"total": "1050.00", "items": lines(f.rent, "1000", f.partyless, "50")}), []string{"items.1.item_id"}},
 		{"a line without amount", f.body(map[string]any{"items": []any{map[string]any{"item_id": f.rent}}}), []string{"items.0.amount"}},
 		{"a line of an unknown item", f.body(map[string]any{"items": lines(999999, "1000")}), []string{"items.0.item_id"}},
 		{"a billing method off the list", f.body(map[string]any{"billing_method": "boleto"}), []string{"billing_method"}},
@@ -117,8 +117,8 @@ func TestInvoiceItemOperations(t *testing.T) {
 			map[string]any{"id": rentLine, "amount": "1275.00"},
 			map[string]any{"item_id": f.condo, "amount": "abc"},
 		}}, []string{"items.1.amount"}},
-		{"a line added whose item has no parties", map[string]any{"items": []any{map[string]any{"item_id": f.partyless, "amount": "0"}}}, []string{"items"}},
-		{"a line moved to an item without parties", map[string]any{"items": []any{map[string]any{"id": rentLine, "item_id": f.partyless}}}, []string{"items"}},
+		{"a line added whose item has no parties", map[string]any{"items": []any{map[string]any{"item_id": f.partyless, "amount": "0"}}}, []string{"items.0.item_id"}},
+		{"a line moved to an item without parties", map[string]any{"items": []any{map[string]any{"id": rentLine, "item_id": f.partyless}}}, []string{"items.0.item_id"}},
 		{"an amount of three places", map[string]any{"items": []any{map[string]any{"id": rentLine, "amount": "1.001"}}}, []string{"items.0.amount"}},
 		{"the total left behind", map[string]any{"items": []any{map[string]any{"id": rentLine, "amount": "1300.00"}}}, []string{"total", "items"}},
 		{"the total alone", map[string]any{"total": "1.00"}, []string{"total", "items"}},
@@ -134,5 +134,17 @@ func TestInvoiceItemOperations(t *testing.T) {
 	}
 	if after := f.get(t, fmt.Sprintf("/invoices/%d?include[itemsAll]", id), http.StatusOK).raw; after != before {
 		t.Errorf("a refused write changed the invoice:\n%s\n%s", before, after)
+	}
+}
+
+// TestInvoiceKeepsALine refuses an update that deletes every line.
+func TestInvoiceKeepsALine(t *testing.T) {
+	f := invoiceEnv(t)
+	id := f.invoice(t, nil)
+	rec := f.get(t, fmt.Sprintf("/invoices/%d?include[items]", id), http.StatusOK).record(t)
+	line := num(t, rec["items"].([]any)[0].(map[string]any)["id"])
+	r := f.put(t, id, map[string]any{"total": "0", "items": []any{map[string]any{"id": line, "delete": true}}})
+	if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"items"}) {
+		t.Fatalf("every line deleted: %d %s, want a 422 naming items", r.status, r.raw)
 	}
 }

@@ -3,10 +3,12 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/propfin/propfin/finance"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -110,6 +112,9 @@ func invoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
 		if c.New.Values["paid_at"] == nil {
 			return problem("paid_at", "is required when paid is true")
 		}
+		if err := notAfterToday(ctx, tx, c.Scope.CompanyID, "paid_at", c.New.Values["paid_at"]); err != nil {
+			return err
+		}
 		if !c.Given("credit_at") || c.New.Values["credit_at"] == nil {
 			c.Set("credit_at", c.New.Values["paid_at"])
 		}
@@ -129,6 +134,22 @@ func invoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
 				return problem(col, "can only be set with paid: true")
 			}
 		}
+	}
+	return nil
+}
+
+// notAfterToday refuses (422 on field) a date after today in the
+// company's time zone: a payment is recorded once it happened.
+func notAfterToday(ctx context.Context, tx pgx.Tx, companyID int64, field string, date any) error {
+	var future bool
+	var today time.Time
+	err := tx.QueryRow(ctx, `SELECT $2::date > (now() AT TIME ZONE time_zone)::date, (now() AT TIME ZONE time_zone)::date
+		FROM companies WHERE id = $1`, companyID, date).Scan(&future, &today)
+	if err != nil {
+		return fmt.Errorf("today of company %d: %w", companyID, err)
+	}
+	if future {
+		return problem(field, "is after today ("+today.Format(time.DateOnly)+" in the company's time zone): a payment is recorded once made")
 	}
 	return nil
 }
@@ -203,6 +224,9 @@ func invoiceDeleteRules(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if len(missing) > 0 {
 		return Errorf(Conflict, "The invoice was not deleted: %s.", strings.Join(missing, "; "))
 	}
+	if err := refuseLinkedEntries(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
+		return err
+	}
 	if !oldPaid(c) {
 		return nil
 	}
@@ -213,10 +237,28 @@ func invoiceDeleteRules(ctx context.Context, tx pgx.Tx, c *Change) error {
 		[]FieldChange{{Field: "paid", From: true, To: false}})
 }
 
-// checkInvoiceTotal requires, once the lines are written, every line to
-// be bookable (its item has both parties: finance.Bookable) and the total
-// to be what the lines charge the payer (finance.Charged, summed): on
-// create, and on an update that gives items or total.
+// refuseLinkedEntries refuses (409) to delete an invoice that ledger
+// entries written by clients point at (invoice_id): the entries of its
+// payment posting are the book and stay, unlinked, but a client's entry
+// is not silently cut from its invoice.
+func refuseLinkedEntries(ctx context.Context, tx pgx.Tx, companyID, id int64) error {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE company_id = $1 AND invoice_id = $2
+		AND mode NOT IN ('invoice', 'chargeback')`, companyID, id).Scan(&n)
+	if err != nil {
+		return fmt.Errorf("entries of invoice %d: %w", id, err)
+	}
+	if n > 0 {
+		return Errorf(Conflict, "The invoice was not deleted: %d ledger entries written by clients point at it (invoice_id); "+
+			"change or delete them first.", n)
+	}
+	return nil
+}
+
+// checkInvoiceTotal requires, once the lines are written, at least one
+// line and the total to be what the lines charge the payer
+// (finance.Charged, summed): on create, and on an update that gives items
+// or total. Each line's item is bookable (checkBookableLine).
 func checkInvoiceTotal(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpDelete || (c.Op == OpUpdate && len(c.New.Children["items"]) == 0 && !c.Given("total")) {
 		return nil
@@ -225,16 +267,12 @@ func checkInvoiceTotal(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if err != nil {
 		return err
 	}
-	charged := decimal.Zero
-	var problems []Problem
-	for _, l := range lines {
-		if msg := finance.Bookable(l.item); msg != "" {
-			problems = append(problems, Problem{Field: "items", Message: fmt.Sprintf("line %d: %s", l.id, msg)})
-		}
-		charged = charged.Add(finance.Charged(l.amount, l.item))
+	if len(lines) == 0 {
+		return problem("items", "an invoice keeps at least one line; delete the invoice instead")
 	}
-	if len(problems) > 0 {
-		return InvalidInput(problems)
+	charged := decimal.Zero
+	for _, l := range lines {
+		charged = charged.Add(finance.Charged(l.amount, l.item))
 	}
 	if total.Equal(charged) {
 		return nil
@@ -386,4 +424,30 @@ func readInvoiceLines(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64
 // problem is a 422 naming one field.
 func problem(field, message string) error {
 	return InvalidInput([]Problem{{Field: field, Message: message}})
+}
+
+// checkBookableLine is a hook of the invoice lines: the transaction item
+// of a line written by a client must have both parties (finance.Bookable),
+// or the line could never be posted. Its problem is named by the line's
+// place in the body (items.2.item_id).
+func checkBookableLine(ctx context.Context, tx pgx.Tx, c *Change) error {
+	itemID, given := c.New.Values["item_id"]
+	if c.Op == OpDelete || !given || itemID == nil {
+		return nil
+	}
+	var item finance.TransactionItem
+	var debit, credit string
+	err := tx.QueryRow(ctx, `SELECT id, coalesce(debit, ''), coalesce(credit, '') FROM transaction_items
+		WHERE company_id = $1 AND id = $2`, c.Scope.CompanyID, itemID).Scan(&item.ID, &debit, &credit)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // the reference check names it
+	}
+	if err != nil {
+		return fmt.Errorf("transaction item of a line: %w", err)
+	}
+	item.Debit, item.Credit = finance.Party(debit), finance.Party(credit)
+	if msg := finance.Bookable(item); msg != "" {
+		return problem("item_id", msg)
+	}
+	return nil
 }

@@ -78,7 +78,7 @@ func invoicesResource() *Resource {
 			w("guaranteed_transfer", Bool),
 			w("period_initial", Date),
 			w("period_final", Date),
-			w("tag", IntArray),
+			{Name: "tag", Type: IntArray, Filterable: true, Writable: true, References: Tags},
 			w("ticket_registered", Bool),
 			w("ticket_date", DateTime),
 			w("ticket_key", String),
@@ -237,6 +237,7 @@ func invoiceItemsResource() *Resource {
 			{Name: "broker_id", Type: Int, Filterable: true, Writable: true, References: Persons},
 			{Name: "fiscal_note", Type: String, Filterable: true, Writable: true},
 		}, timestampColumns()),
+		Hooks: Hooks{Before: []Hook{checkBookableLine}},
 		Relations: []Relation{
 			{Name: "item", Kind: BelongsTo, Resource: TransactionItems, Key: "item_id"},
 			{Name: "owner", Kind: BelongsTo, Resource: Persons, Key: "owner_id"},

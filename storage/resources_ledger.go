@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 )
 
 // The ledger of spec 001: the transaction-item catalogue
@@ -255,7 +256,7 @@ func transactionsResource() *Resource {
 		},
 		Filters: transactionFilters(),
 		Hooks: Hooks{
-			Before: []Hook{refusePostedEntry, refusePostingMode, prepareEntry},
+			Before: []Hook{refusePostedEntry, refusePostingMode, positiveAmount, prepareEntry},
 			After:  []Hook{createInstallments},
 		},
 	}
@@ -278,6 +279,24 @@ func transactionFilesResource() *Resource {
 			{Name: "transaction", Kind: BelongsTo, Resource: Transactions, Key: "transaction_id"},
 		},
 	}
+}
+
+// positiveAmount refuses (422 on amount) an entry of zero or less: an
+// entry's amount is always positive, its type (debit, credit) gives the
+// direction (docs/ledger.md).
+func positiveAmount(_ context.Context, _ pgx.Tx, c *Change) error {
+	v, given := c.New.Values["amount"]
+	if c.Op == OpDelete || !given || v == nil {
+		return nil
+	}
+	d, err := decimal.NewFromString(fmt.Sprint(v))
+	if err != nil {
+		return fmt.Errorf("amount %v: %w", v, err)
+	}
+	if !d.IsPositive() {
+		return problem("amount", "must be more than zero: the type (debit or credit) gives the direction")
+	}
+	return nil
 }
 
 // refusePostedEntry refuses to change or delete an entry an invoice

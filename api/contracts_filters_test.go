@@ -71,7 +71,9 @@ func TestContractFilters(t *testing.T) {
 	s := seedContractFilters(t)
 	c1, c2 := []int64{s.c1}, []int64{s.c2}
 	both := []int64{s.c1, s.c2}
-	in := func(name string, v any) string { return fmt.Sprintf("filter[%s][]=%s", name, url.QueryEscape(fmt.Sprint(v))) }
+	in := func(name string, v any) string {
+		return fmt.Sprintf("filter[%s][]=%s", name, url.QueryEscape(fmt.Sprint(v)))
+	}
 	cases := []struct {
 		query string
 		want  []int64

@@ -166,3 +166,43 @@ func TestContractDocumentables(t *testing.T) {
 		t.Errorf("%d documents left after the contract's delete", n)
 	}
 }
+
+// TestContractIsolationAndDelete: company B reaches nothing of A's
+// contract; a contract with invoices is not deleted (409); deleting one
+// removes its sub-records and unlinks its events.
+func TestContractIsolationAndDelete(t *testing.T) {
+	t.Parallel()
+	f := contractEnv(t)
+	id := f.newContract(t, nil)
+	for _, c := range []struct {
+		method string
+		body   any
+	}{{http.MethodGet, nil}, {http.MethodPut, map[string]any{"notes": "B"}}, {http.MethodDelete, nil}} {
+		if r := f.do(t, c.method, contractPath(id), f.keyB, c.body); r.status != http.StatusNotFound {
+			t.Errorf("B %s: %d %s, want 404", c.method, r.status, r.raw)
+		}
+	}
+	if r := f.do(t, http.MethodGet, "/financial/contracts", f.keyB, nil); r.status != http.StatusOK || len(r.ids(t)) != 0 {
+		t.Errorf("B lists A's contracts: %s", r.raw)
+	}
+	billed := f.newContract(t, nil)
+	f.invoice(t, map[string]any{"type": "contract", "contract_id": billed})
+	if r := f.do(t, http.MethodDelete, contractPath(billed), f.keyA, nil); r.status != http.StatusConflict {
+		t.Errorf("delete a billed contract: %d %s, want 409", r.status, r.raw)
+	}
+	f.create(t, contractPath(id, "vehicles"), map[string]any{"plate": "ABC1D23"})
+	f.create(t, contractPath(id, "occupants"), map[string]any{"type": "resident"})
+	f.create(t, contractPath(id, "items"), map[string]any{"item_id": f.rent})
+	event := f.scalar(t, `INSERT INTO events (company_id, contract_id, title) VALUES ($1, $2, 'Visita') RETURNING id`, f.compA, id)
+	if r := f.do(t, http.MethodDelete, contractPath(id), f.keyA, nil); r.status != http.StatusOK {
+		t.Fatalf("delete: %d %s", r.status, r.raw)
+	}
+	left := f.scalar(t, `SELECT (SELECT count(*) FROM contract_vehicles WHERE contract_id = $1)
+		+ (SELECT count(*) FROM contract_occupants WHERE contract_id = $1) + (SELECT count(*) FROM contract_items WHERE contract_id = $1)`, id)
+	if left != 0 {
+		t.Errorf("%d sub-records left", left)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM events WHERE id = $1 AND contract_id IS NULL`, event); n != 1 {
+		t.Errorf("the event was not kept unlinked")
+	}
+}

@@ -244,7 +244,7 @@ func bodyValue(col storage.Column, raw json.RawMessage) (any, string) {
 		if err := json.Unmarshal(raw, &n); err != nil {
 			return nil, "must be an integer"
 		}
-		return n, ""
+		return n, col.CheckInt(n)
 	case storage.Bool:
 		var b bool
 		if err := json.Unmarshal(raw, &b); err != nil {

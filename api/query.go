@@ -115,7 +115,11 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 		}
 	}
 	for _, name := range specialOrder {
-		q.Special = append(q.Special, *special[name])
+		sc := special[name]
+		if msg := sc.Filter.CheckCount(len(sc.Values)); msg != "" {
+			p.fail("filter["+name+"]", "%s", msg)
+		}
+		q.Special = append(q.Special, *sc)
 	}
 	if len(q.Filters) > MaxFilters {
 		p.fail("filter", "at most %d filters in one request", MaxFilters)

@@ -163,6 +163,14 @@ var resourceRoutes = []route{
 	{"/invoices/:invoice/files", storage.InvoiceFiles},
 	{"/invoices/:invoice/messages", storage.InvoiceMessages},
 	{"/invoices/:invoice/history", storage.InvoiceHistory},
+	{"/financial/contracts", storage.Contracts},
+	{"/financial/contracts/:contract/vehicles", storage.ContractVehicles},
+	{"/financial/contracts/:contract/occupants", storage.ContractOccupants},
+	{"/financial/contracts/:contract/items", storage.ContractItems},
+	// extensions (docs/api.md, "Contracts")
+	{"/financial/contracts/:contract/files", storage.ContractFiles},
+	{"/financial/contracts/:contract/inspects", storage.ContractInspections},
+	{"/financial/contracts/:contract/insurances", storage.ContractInsurances},
 }
 
 // Handler returns the whole API: every route in one place.

@@ -38,6 +38,12 @@ func parseText(t storage.Type, s string) (any, string) {
 		return d, ""
 	case storage.DateTime:
 		return parseDateTime(s)
+	case storage.Month:
+		d, err := time.Parse("2006-01", s)
+		if err != nil || d.Year() < 1 {
+			return nil, "must be a year and month YYYY-MM (years 0001 to 9999)"
+		}
+		return d, ""
 	case storage.Decimal:
 		if !decimalText.MatchString(s) {
 			return nil, "must be a decimal number like 1234.56"

@@ -3,6 +3,7 @@ package storage
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,10 @@ type SpecialFilter struct {
 	// Enum, when set, lists the values a String filter accepts; any other
 	// is refused before any SQL.
 	Enum []string
+	// Len, when set, is the exact number of values a list filter takes
+	// (two for a range of dates: filter[paidPeriod][]); any other count is
+	// refused before any SQL.
+	Len int
 	// Condition writes the SQL condition. It may only use declared
 	// identifiers and the placeholders of f. Every table it reads beside
 	// the resource's own must be limited to f.Company() (NewRegistry
@@ -136,6 +141,37 @@ func Within(name, from, to string, elem Type) SpecialFilter {
 		return "(" + ident(from) + " IS NULL OR " + ident(from) + " <= " + v + ") AND (" +
 			ident(to) + " IS NULL OR " + ident(to) + " >= " + v + ")"
 	}}
+}
+
+// CheckCount says why n values do not suit a list filter with a Len; ""
+// when they do.
+func (sf SpecialFilter) CheckCount(n int) string {
+	if sf.Len == 0 || sf.Scalar || n == sf.Len {
+		return ""
+	}
+	return fmt.Sprintf("takes exactly %d values", sf.Len)
+}
+
+// ValueAt is the SQL of the i-th value (from 1) of a list filter's array.
+func (f *FilterSQL) ValueAt(i int) string {
+	return "(" + f.Value() + ")[" + strconv.Itoa(i) + "]"
+}
+
+// InRange is a list filter of exactly two values of elem, a range with
+// both ends included, given in either order: the rows whose expression
+// (the SQL expr writes) falls inside it. Subqueries in expr are scoped
+// like any filter's.
+func InRange(name string, elem Type, cond func(f *FilterSQL, low, high string) string) SpecialFilter {
+	return SpecialFilter{Name: name, Elem: elem, Len: 2, Condition: func(f *FilterSQL) string {
+		a, b := f.ValueAt(1), f.ValueAt(2)
+		return cond(f, "least("+a+", "+b+")", "greatest("+a+", "+b+")")
+	}}
+}
+
+// InMonth writes, for a Month filter's Condition, that the date expr
+// falls in the month whose first day is month.
+func InMonth(expr, month string) string {
+	return "(" + expr + " >= " + month + " AND " + expr + " < " + month + " + interval '1 month')"
 }
 
 // Scalar is a filter of one value of elem, checked against enum when

@@ -67,3 +67,38 @@ func TestFilterScopeCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterShapes: a list with a Len takes exactly that many values, an
+// integer range bounds a column both ways, and NewRegistry refuses a range
+// on a non-integer and a year-month column.
+func TestFilterShapes(t *testing.T) {
+	t.Parallel()
+	between := storage.InRange("f", storage.Date, func(_ *storage.FilterSQL, low, high string) string {
+		return `"d" BETWEEN ` + low + ` AND ` + high
+	})
+	for n, want := range map[int]string{1: "takes exactly 2 values", 2: "", 3: "takes exactly 2 values"} {
+		if got := between.CheckCount(n); got != want {
+			t.Errorf("%d values: %q, want %q", n, got, want)
+		}
+	}
+	if got := storage.ColumnIn("f", "x", storage.Int).CheckCount(7); got != "" {
+		t.Errorf("a list without Len: %q", got)
+	}
+	day := storage.Column{Name: "due_day", Type: storage.Int, Range: &storage.IntRange{Min: 1, Max: 31}}
+	for n, ok := range map[int64]bool{0: false, 1: true, 31: true, 32: false} {
+		if got := day.CheckInt(n); (got == "") != ok {
+			t.Errorf("due_day %d: %q", n, got)
+		}
+	}
+	bad := []storage.Column{
+		{Name: "x", Type: storage.String, Range: &storage.IntRange{Max: 1}},
+		{Name: "x", Type: storage.Int, Range: &storage.IntRange{Min: 2, Max: 1}},
+		{Name: "x", Type: storage.Month},
+	}
+	for _, c := range bad {
+		res := &storage.Resource{Name: "r", Table: "r", Columns: []storage.Column{{Name: "id", Type: storage.Int}, c}}
+		if _, err := storage.NewRegistry(res); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+}

@@ -31,6 +31,9 @@ const (
 	// JSON": protest, metadata, config): written and returned as a string,
 	// whose content must be valid JSON.
 	JSONText
+	// Month is a year and month, YYYY-MM, for filter values only
+	// (filter[atMonth]=2024-03): bound as the month's first day (a date).
+	Month
 )
 
 func (t Type) String() string {
@@ -53,6 +56,8 @@ func (t Type) String() string {
 		return "array of integers"
 	case JSONText:
 		return "string holding JSON"
+	case Month:
+		return "year-month"
 	}
 	return fmt.Sprintf("Type(%d)", int(t))
 }
@@ -99,6 +104,9 @@ type Column struct {
 	// collection), before any SQL; its message becomes a 422 problem named
 	// by the column's body key. Null is not checked.
 	Check func(string) string
+	// Range, when set, bounds an Int column's values (a contract's due_day,
+	// 1 to 31): any other is refused before any SQL, like an enum.
+	Range *IntRange
 	// Stored, with Expr, declares a stored column read through Expr: writes
 	// (when Writable, and hooks' Change.Set) go to the table's column of
 	// the same name, while reads, filters and sorts see the expression (an
@@ -125,6 +133,18 @@ func (c Column) CheckEnum(v string) string {
 		return ""
 	}
 	return "must be one of: " + strings.Join(c.Enum, ", ")
+}
+
+// IntRange is the inclusive bounds of an Int column's values.
+type IntRange struct{ Min, Max int64 }
+
+// CheckInt says why an integer is outside the column's Range; "" when it
+// is inside, or when the column has no Range.
+func (c Column) CheckInt(n int64) string {
+	if c.Range == nil || n >= c.Range.Min && n <= c.Range.Max {
+		return ""
+	}
+	return fmt.Sprintf("must be between %d and %d", c.Range.Min, c.Range.Max)
 }
 
 // CheckValue says why a text value does not pass the column's own Check;
@@ -337,6 +357,12 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			}
 			if len(c.Enum) > 0 && c.Type != String {
 				return nil, fmt.Errorf("resource %q: enum column %q must be a string", r.Name, c.Name)
+			}
+			if c.Type == Month {
+				return nil, fmt.Errorf("resource %q: column %q: a year-month is a filter value, not a column type", r.Name, c.Name)
+			}
+			if c.Range != nil && (c.Type != Int || c.Range.Min > c.Range.Max) {
+				return nil, fmt.Errorf("resource %q: column %q: a range is for integer columns, min not above max", r.Name, c.Name)
 			}
 			if c.Check != nil && (!c.Writable || c.Type != String) {
 				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)

@@ -41,7 +41,7 @@ func castOf(t Type) string {
 		return "::text"
 	case Bool:
 		return "::boolean"
-	case Date:
+	case Date, Month:
 		return "::date"
 	case DateTime:
 		return "::timestamptz"

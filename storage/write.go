@@ -329,6 +329,12 @@ func checkWrite(res *Resource, w Write) error {
 	var problems []Problem
 	for _, name := range w.columns() {
 		c, _ := res.Column(name)
+		if n, isInt := w.Values[name].(int64); isInt {
+			if msg := c.CheckInt(n); msg != "" {
+				problems = append(problems, Problem{Field: c.Key(), Message: msg})
+			}
+			continue
+		}
 		text, isText := w.Values[name].(string)
 		if !isText {
 			continue

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/propfin/propfin/pix"
@@ -23,14 +24,14 @@ func (s *Server) setPixCode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	code, err := readPixCode(w, r)
+	code, amount, err := readPixCode(w, r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-	if err := s.store.SetInvoicePixCode(r.Context(), sc, id, code); err != nil {
+	if err := s.store.SetInvoicePixCode(r.Context(), sc, id, code, amount); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -43,11 +44,12 @@ func (s *Server) setPixCode(w http.ResponseWriter, r *http.Request) {
 }
 
 // readPixCode reads the body {"pixCode": "..."} and returns the payload
-// normalized for storage, or a 422 naming every problem.
-func readPixCode(w http.ResponseWriter, r *http.Request) (string, error) {
+// normalized for storage with the amount it charges ("" when none), or a
+// 422 naming every problem.
+func readPixCode(w http.ResponseWriter, r *http.Request) (code, amount string, err error) {
 	obj, problems, err := readObject(w, r)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	for _, key := range sortedKeys(obj) {
 		if key != "pixCode" {
@@ -55,7 +57,6 @@ func readPixCode(w http.ResponseWriter, r *http.Request) (string, error) {
 		}
 	}
 	raw, given := obj["pixCode"]
-	var code string
 	switch {
 	case !given:
 		problems = append(problems, storage.Problem{Field: "pixCode", Message: "is required"})
@@ -69,9 +70,13 @@ func readPixCode(w http.ResponseWriter, r *http.Request) (string, error) {
 		code = normalized
 	}
 	if len(problems) > 0 {
-		return "", storage.InvalidInput(problems)
+		return "", "", storage.InvalidInput(problems)
 	}
-	return code, nil
+	payload, err := pix.Parse(code)
+	if err != nil {
+		return "", "", fmt.Errorf("parse a validated PIX payload: %w", err)
+	}
+	return code, payload.Amount, nil
 }
 
 // pixProblem is one problem of a PIX payload as a client reads it: the

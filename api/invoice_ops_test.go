@@ -50,6 +50,15 @@ func TestPixCode(t *testing.T) {
 		badCRC = stored[:len(stored)-4] + "1111"
 	}
 	open := f.invoice(t, map[string]any{"billing_id": f.billing})
+	noAmountOn := f.invoice(t, map[string]any{"billing_id": f.billing})
+	otherAmount, err := pix.BuildStatic(pix.Static{Key: "52998224725", Name: "Horizonte Imoveis", City: "Sao Paulo", Amount: "10.00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noAmount, err := pix.BuildStatic(pix.Static{Key: "52998224725", Name: "Horizonte Imoveis", City: "Sao Paulo"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	manual := f.invoice(t, nil) // no billing linked
 	settled := map[string]int64{}
 	for _, status := range []string{"paid", "canceled", "refunded", "uncollectible"} {
@@ -79,6 +88,8 @@ func TestPixCode(t *testing.T) {
 		{"refunded", settled["refunded"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is refunded"},
 		{"uncollectible", settled["uncollectible"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is uncollectible"},
 		{"another company's invoice", open, f.keyB, map[string]any{"pixCode": sent}, 404, nil, ""},
+		{"another amount than the total", open, f.keyA, map[string]any{"pixCode": otherAmount}, 422, []string{"pixCode.amount"}, ""},
+		{"no amount: the payer types it", noAmountOn, f.keyA, map[string]any{"pixCode": noAmount}, 200, nil, ""},
 	}
 	for _, c := range cases {
 		r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", c.id), c.key, c.body)
@@ -109,8 +120,8 @@ func TestPixCode(t *testing.T) {
 			t.Errorf("invoice %d: %d pix_code history rows, want %d", id, n, want)
 		}
 	}
-	if n := f.scalar(t, `SELECT count(*) FROM invoices WHERE pix_code IS NOT NULL`); n != 1 {
-		t.Errorf("%d invoices hold a PIX code, want 1: a refused request stored one", n)
+	if n := f.scalar(t, `SELECT count(*) FROM invoices WHERE pix_code IS NOT NULL`); n != 2 {
+		t.Errorf("%d invoices hold a PIX code, want 2: a refused request stored one", n)
 	}
 }
 
@@ -162,7 +173,8 @@ func page(t *testing.T, url string) (int, string) {
 func TestReceiptLinks(t *testing.T) {
 	f := invoiceEnv(t, withReceipts())
 	_, stored := testPixCode(t)
-	unpaid := f.invoice(t, map[string]any{"billing_id": f.billing, "description": "Aluguel de dezembro"})
+	unpaid := f.invoice(t, map[string]any{"billing_id": f.billing, "description": "Aluguel de dezembro",
+		"items": lines(f.rent, "1000.00", f.adminFee, "100.00")})
 	f.exec(t, `UPDATE invoices SET ticket_digitable = $3, ticket_barcode = $4, pix_code = $5
 		WHERE company_id = $1 AND id = $2`, f.compA, unpaid,
 		"34191.09008 01015.271248 80212.460002 4 25480000675787", "34194254800006757871090001015271248021246000", stored)
@@ -190,6 +202,9 @@ func TestReceiptLinks(t *testing.T) {
 		if status != http.StatusOK {
 			t.Errorf("%s: %d", c.name, status)
 			continue
+		}
+		if strings.Contains(body, "Taxa de administra") {
+			t.Errorf("%s: the page shows the administration fee, a deduction the payer does not pay", c.name)
 		}
 		for _, s := range c.want {
 			if !strings.Contains(body, s) {

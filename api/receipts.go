@@ -62,6 +62,19 @@ func (s *Server) transactionReceiptLink(w http.ResponseWriter, r *http.Request) 
 	s.receiptLink(w, r, "id", receipt.KindTransaction, s.store.TransactionReceipt)
 }
 
+// linkEnvelope is the answer of receiptLink, its keys in the envelope's
+// order.
+type linkEnvelope struct {
+	Return bool            `json:"return"`
+	Status int             `json:"status"`
+	Data   receiptLinkData `json:"data"`
+}
+
+type receiptLinkData struct {
+	URL       string `json:"url"`
+	ExpiresAt string `json:"expires_at"`
+}
+
 // receiptLink answers {"url", "expires_at"}: a signed link to the record's
 // public page, valid for the links' lifetime. The record must be the
 // caller's company's (404 otherwise); without a configured secret the
@@ -84,9 +97,8 @@ func (s *Server) receiptLink(w http.ResponseWriter, r *http.Request, param, kind
 	}
 	expires := time.Now().Add(s.receipts.lifetime).UTC().Truncate(time.Second)
 	token := s.receipts.signer.Sign(kind, companyID, id, expires)
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": map[string]string{
-		"url":        s.receipts.base(r) + receiptPath + token,
-		"expires_at": expires.Format(time.DateTime),
+	writeJSON(w, http.StatusOK, linkEnvelope{Return: true, Status: http.StatusOK, Data: receiptLinkData{
+		URL: s.receipts.base(r) + receiptPath + token, ExpiresAt: expires.Format(time.DateTime),
 	}})
 }
 

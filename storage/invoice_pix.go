@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 )
 
 // pixRefusedStatuses are the invoice statuses that take no PIX code: the
@@ -16,20 +17,21 @@ import (
 var pixRefusedStatuses = []string{"paid", "canceled", "refunded", "uncollectible"}
 
 // SetInvoicePixCode stores code, a PIX copy-and-paste payload already
-// validated and normalized by the caller (pix.Normalize), as the invoice's
-// pix_code, and records it in the invoice's history with origin pix_code,
+// validated and normalized by the caller (pix.Normalize), whose amount
+// (field 54, "" when it has none) must be the invoice's total, as the
+// invoice's pix_code, and records it in the invoice's history with origin pix_code,
 // in one transaction. The invoice must have a billing linked (billing_id:
 // manual billing has no slip in any channel) and be open; otherwise
 // nothing is stored and the error (Conflict) says why. Another company's
 // invoice is not found.
-func (s *Store) SetInvoicePixCode(ctx context.Context, sc Scope, id int64, code string) error {
+func (s *Store) SetInvoicePixCode(ctx context.Context, sc Scope, id int64, code, amount string) error {
 	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var billingID *int64
-		var status string
+		var status, total string
 		var paid bool
 		var old *string
-		err := tx.QueryRow(ctx, `SELECT billing_id, status, paid, pix_code FROM invoices
-			WHERE company_id = $1 AND id = $2 FOR NO KEY UPDATE`, sc.CompanyID, id).Scan(&billingID, &status, &paid, &old)
+		err := tx.QueryRow(ctx, `SELECT billing_id, status, paid, pix_code, total::text FROM invoices
+			WHERE company_id = $1 AND id = $2 FOR NO KEY UPDATE`, sc.CompanyID, id).Scan(&billingID, &status, &paid, &old, &total)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return recordNotFound(id)
 		}
@@ -37,6 +39,9 @@ func (s *Store) SetInvoicePixCode(ctx context.Context, sc Scope, id int64, code 
 			return translate(err, fmt.Sprintf("read invoice %d", id))
 		}
 		if err := pixCodeAccepted(billingID, status, paid); err != nil {
+			return err
+		}
+		if err := pixAmountMatches(amount, total); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE invoices SET pix_code = $3, updated_at = now()
@@ -65,4 +70,23 @@ func pixCodeAccepted(billingID *int64, status string, paid bool) error {
 		return Errorf(Conflict, "The invoice is %s: a PIX code is stored only on an invoice still to be paid.", status)
 	}
 	return nil
+}
+
+// pixAmountMatches refuses (422 on pixCode.amount) a payload charging an
+// amount other than the invoice's total: the payer would see two amounts.
+// A payload without an amount (the payer types it) is accepted.
+func pixAmountMatches(amount, total string) error {
+	if amount == "" {
+		return nil
+	}
+	a, errA := decimal.NewFromString(amount)
+	t, errT := decimal.NewFromString(total)
+	if errA != nil || errT != nil {
+		return fmt.Errorf("compare PIX amount %q with total %q", amount, total)
+	}
+	if a.Equal(t) {
+		return nil
+	}
+	return InvalidInput([]Problem{{Field: "pixCode.amount", Message: fmt.Sprintf(
+		"the payload charges %s (field 54) but the invoice's total is %s", a.StringFixed(2), t.StringFixed(2))}})
 }

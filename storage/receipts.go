@@ -100,12 +100,18 @@ func (s *Store) InvoiceReceipt(ctx context.Context, companyID, id int64) (Receip
 	return r, err
 }
 
-// receiptLines reads an invoice's client lines, described by their own
-// text or their item's.
+// receiptLines reads the lines of an invoice the payer is charged
+// (finance.Charged: an item debiting the customer, or crediting it with a
+// minus), described by their own text or their item's: they add up to the
+// total. Deductions between owner and business (an administration fee)
+// are not the payer's and are not shown.
 func (s *Store) receiptLines(ctx context.Context, companyID, invoiceID int64) ([]ReceiptLine, error) {
-	rows, err := s.pool.Query(ctx, `SELECT coalesce(l.description, ti.description), l.amount::text
+	rows, err := s.pool.Query(ctx, `SELECT coalesce(l.description, ti.description),
+		(CASE WHEN ti.credit = 'customer' THEN -l.amount ELSE l.amount END)::text
 		FROM invoice_items l JOIN transaction_items ti ON ti.company_id = l.company_id AND ti.id = l.item_id
-		WHERE l.company_id = $1 AND l.invoice_id = $2 AND l.kind = 'line' ORDER BY l.id`, companyID, invoiceID)
+		WHERE l.company_id = $1 AND l.invoice_id = $2 AND l.kind = 'line'
+		AND (coalesce(ti.debit, '') = 'customer') <> (coalesce(ti.credit, '') = 'customer')
+		ORDER BY l.id`, companyID, invoiceID)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("lines of invoice %d", invoiceID))
 	}
@@ -125,19 +131,20 @@ func (s *Store) receiptLines(ctx context.Context, companyID, invoiceID int64) ([
 }
 
 // TransactionReceipt reads what the receipt page of a ledger entry shows:
-// the entry as one line, charged by its business to its person (or its
-// tenant, or its owner). A paid entry is receipted on its date; an unpaid
+// the entry as one line, charged by its business (the company when it has
+// none) to its person (or its tenant, or its owner). A paid entry is receipted on its date; an unpaid
 // one is overdue after its due date (its date when it has none).
 func (s *Store) TransactionReceipt(ctx context.Context, companyID, id int64) (Receipt, error) {
 	var r Receipt
 	var amount string
 	var description, method *string
 	var competence, due *time.Time
-	err := s.pool.QueryRow(ctx, `SELECT t.id::text, coalesce(b.name, ''), coalesce(b.tax_id, ''),
+	err := s.pool.QueryRow(ctx, `SELECT t.id::text, coalesce(b.name, c.name), coalesce(b.tax_id, ''),
 		coalesce(p.name, ''), coalesce(p.tax_id, ''), t.description, t.competence, coalesce(t.due_date, t.date),
 		t.amount::text, t.paid, t.date, t.billing_method,
 		CASE WHEN t.paid THEN 'paid' WHEN coalesce(t.due_date, t.date) < `+todayOf("t.company_id")+` THEN 'overdue' ELSE 'unpaid' END
 		FROM transactions t
+		JOIN companies c ON c.id = t.company_id
 		LEFT JOIN businesses b ON b.company_id = t.company_id AND b.id = t.business_id
 		LEFT JOIN persons p ON p.company_id = t.company_id AND p.id = coalesce(t.person_id, t.tenant_id, t.owner_id)
 		WHERE t.company_id = $1 AND t.id = $2`, companyID, id).Scan(&r.Number, &r.BusinessName, &r.BusinessTaxID,

@@ -83,7 +83,7 @@ func buildingsResource() *Resource {
 			{Name: "constructor_id", Type: Int, Filterable: true, Writable: true, References: Constructors},
 			// read-only until the condominiums resource, which writes it
 			{Name: "condominium_id", Type: Int, Filterable: true},
-		}, addressColumns()),
+		}, addressColumns(), timestampColumns()),
 		Relations: []Relation{
 			{Name: "type", Kind: BelongsTo, Resource: BuildingTypes, Key: "type_id"},
 			{Name: "constructor", Kind: BelongsTo, Resource: Constructors, Key: "constructor_id"},

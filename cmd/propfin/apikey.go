@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -15,7 +16,7 @@ import (
 
 func runAPIKey(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "create" {
-		fmt.Fprintln(stderr, "usage: propfin apikey create --company NAME [--name LABEL] [--data-dir DIR]")
+		fmt.Fprintln(stderr, "usage: propfin apikey create --company NAME [--name LABEL] [--data-dir DIR (default: .propfin when DATABASE_URL is unset)]")
 		return errReported
 	}
 	fs := flag.NewFlagSet("apikey create", flag.ContinueOnError)
@@ -56,13 +57,17 @@ func openAPIKeyDatabase(ctx context.Context, dataDir string, log *slog.Logger) (
 	}
 	url := cfg.DatabaseURL
 	stop := func(context.Context) error { return nil }
+	if dataDir == "" && url == "" && isDir(defaultDevDataDir) {
+		dataDir = defaultDevDataDir // the cluster `propfin dev` made here
+	}
 	if dataDir != "" {
 		url, stop, err = startDevDatabase(ctx, dataDir, false, log)
 		if err != nil {
 			return nil, nil, err
 		}
 	} else if url == "" {
-		return nil, nil, errors.New("set DATABASE_URL, or pass --data-dir to use the local cluster of `propfin dev`")
+		return nil, nil, errors.New("set DATABASE_URL, or pass --data-dir to use the local cluster of `propfin dev` " +
+			"(" + defaultDevDataDir + " is taken when it exists)")
 	}
 	pool, err := storage.Open(ctx, url)
 	if err == nil && dataDir != "" {
@@ -81,4 +86,9 @@ func openAPIKeyDatabase(ctx context.Context, dataDir string, log *slog.Logger) (
 			log.Warn("stop local cluster", "err", err)
 		}
 	}, nil
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }

@@ -29,6 +29,9 @@ const (
 	devCompany        = "Demo Imobiliária"
 	devKeyFile        = "dev-api-key"
 	devAdminTokenFile = "dev-admin-token"
+	// defaultDevDataDir is where `propfin dev` keeps its cluster, and
+	// where `propfin apikey` looks for it when DATABASE_URL is unset.
+	defaultDevDataDir = ".propfin"
 	// devReceiptSecretFile keeps the dev receipt secret, so that receipt
 	// links stay valid across runs.
 	devReceiptSecretFile = "dev-receipt-secret"
@@ -41,7 +44,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	}
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data-dir", ".propfin", "folder of the local PostgreSQL cluster and the demo key, kept between runs")
+	dataDir := fs.String("data-dir", defaultDevDataDir, "folder of the local PostgreSQL cluster and the demo key, kept between runs")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -54,7 +54,7 @@ func (h resourceHandlers) list(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeRaw(w, http.StatusOK, pageEnvelope(newPageLinks(r.URL.Path, r.URL.RawQuery), q, page))
+	writePage(w, newPageLinks(r.URL.Path, r.URL.RawQuery), q, page)
 }
 
 func (h resourceHandlers) get(w http.ResponseWriter, r *http.Request) {

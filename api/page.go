@@ -2,8 +2,10 @@ package api
 
 import (
 	"encoding/json"
+	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/propfin/propfin/storage"
 )
@@ -61,7 +63,30 @@ func (l pageLinks) appendURL(b []byte, page int) []byte {
 // pageEnvelope writes the paginated envelope of the spec, plus total and
 // last_page when the query asked for them.
 func pageEnvelope(links pageLinks, q storage.ListQuery, page storage.Page) []byte {
-	b := make([]byte, 0, 256+len(page.Records)*256)
+	return appendPageEnvelope(make([]byte, 0, 256+len(page.Records)*256), links, q, page)
+}
+
+// pageBuffers keeps the buffers list pages were written into: a page of
+// records with includes is often 100 KB, and a new buffer for each (grown
+// by doubling) is garbage the collector pays for again and again.
+var pageBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledPage is the largest buffer kept for the next page.
+const maxPooledPage = 1 << 20
+
+// writePage writes the page's envelope through a pooled buffer.
+func writePage(w http.ResponseWriter, links pageLinks, q storage.ListQuery, page storage.Page) {
+	buf := pageBuffers.Get().(*[]byte)
+	body := appendPageEnvelope((*buf)[:0], links, q, page)
+	writeRaw(w, http.StatusOK, body)
+	if cap(body) <= maxPooledPage {
+		*buf = body[:0]
+		pageBuffers.Put(buf)
+	}
+}
+
+// appendPageEnvelope appends the page's envelope to b.
+func appendPageEnvelope(b []byte, links pageLinks, q storage.ListQuery, page storage.Page) []byte {
 	b = append(b, `{"return":true,"status":200,"current_page":`...)
 	b = strconv.AppendInt(b, int64(q.Page), 10)
 	b = append(b, `,"first_page_url":`...)

@@ -105,6 +105,16 @@ func ColumnNotIn(name, column string, elem Type) SpecialFilter {
 // where cond holds, false those where it does not (null counting as not).
 func Predicate(name string, cond func(f *FilterSQL) string) SpecialFilter {
 	return SpecialFilter{Name: name, Elem: Bool, Scalar: true, Condition: func(f *FilterSQL) string {
+		// The value is known when the statement is written: true keeps
+		// the condition as declared, so that the planner can match it to
+		// an index (a partial index's predicate, a range of a column);
+		// false keeps the rows where it does not hold.
+		if v, ok := f.value.(bool); ok {
+			if v {
+				return cond(f)
+			}
+			return "(" + cond(f) + ") IS NOT TRUE"
+		}
 		return "((" + cond(f) + ") IS TRUE) = " + f.Value()
 	}}
 }

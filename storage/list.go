@@ -44,15 +44,8 @@ func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) 
 	}
 	companyID := sc.CompanyID
 	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
-	var b sqlBuilder
-	b.write("SELECT ")
-	writeSelectList(&b, sh)
-	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
-	writeOrder(&b, res, q.Sort)
-	b.write(fmt.Sprintf(" LIMIT %d OFFSET %d", q.PerPage+1, (q.Page-1)*q.PerPage))
-
-	records, err := s.query(ctx, &b, sh)
+	b := listStatement(res, sc, q, sh)
+	records, err := s.query(ctx, b, sh)
 	if err != nil {
 		return Page{}, translate(err, "list "+res.Name)
 	}
@@ -85,6 +78,9 @@ func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q Ge
 	companyID := sc.CompanyID
 	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
 	var b sqlBuilder
+	if !res.Shared {
+		b.forCompany(companyID)
+	}
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(res.Table))
@@ -103,6 +99,21 @@ func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q Ge
 		return nil, err
 	}
 	return records[0], nil
+}
+
+// listStatement is the select of one page of a list.
+func listStatement(res *Resource, sc Scope, q ListQuery, sh *shape) *sqlBuilder {
+	var b sqlBuilder
+	if !res.Shared {
+		b.forCompany(sc.CompanyID)
+	}
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(res.Table))
+	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
+	writeOrder(&b, res, q.Sort)
+	b.write(fmt.Sprintf(" LIMIT %d OFFSET %d", q.PerPage+1, (q.Page-1)*q.PerPage))
+	return &b
 }
 
 func (s *Store) count(ctx context.Context, res *Resource, sc Scope, q ListQuery) (int64, error) {
@@ -158,7 +169,7 @@ func writeSelectList(b *sqlBuilder, sh *shape) {
 		if i > 0 {
 			b.write(", ")
 		}
-		b.write(selectExpr(c))
+		b.write(b.selectExpr(c))
 	}
 	if sh.custom {
 		b.write(", custom_fields::text")
@@ -171,7 +182,14 @@ func writeWhere(b *sqlBuilder, res *Resource, sc Scope, filters []Filter, specia
 	if res.Shared {
 		b.write("TRUE")
 	} else {
-		company = b.bind(sc.CompanyID, Int)
+		if b.companyID == 0 {
+			b.forCompany(sc.CompanyID)
+		}
+		if b.companyID == sc.CompanyID {
+			company = b.companyParam()
+		} else {
+			company = b.bind(sc.CompanyID, Int)
+		}
 		b.write("company_id = ", company)
 	}
 	for _, f := range filters {
@@ -221,7 +239,7 @@ func writeOrder(b *sqlBuilder, res *Resource, keys []SortKey) {
 			b.write(", ")
 		}
 		if c, ok := res.Column(k.Column); ok && c.Expr != "" {
-			b.write(columnSQL(c))
+			b.write(b.columnSQL(c))
 		} else {
 			b.write(ident(res.Table), ".", ident(k.Column))
 		}
@@ -304,6 +322,9 @@ func (s *Store) loadInclude(ctx context.Context, companyID int64, parents []*Rec
 	addHidden(sh, target, inc.Relation.RemoteKey())
 
 	var b sqlBuilder
+	if !target.Shared {
+		b.forCompany(companyID)
+	}
 	b.write("SELECT ")
 	writeSelectList(&b, sh)
 	b.write(" FROM ", ident(target.Table))

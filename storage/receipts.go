@@ -64,16 +64,10 @@ var invoiceReceiptSQL = `SELECT coalesce(i.id2, i.id::text), coalesce(b.name, ''
 // company).
 func qualified(expr, alias string) string {
 	expr = quotedColumn.ReplaceAllString(expr, alias+".$1")
-	return strings.ReplaceAll(expr, "{today}", todayOf(alias+".company_id"))
+	return strings.ReplaceAll(expr, "{today}", fmt.Sprintf(todayOf, alias+".company_id"))
 }
 
 var quotedColumn = regexp.MustCompile(`"([a-z_0-9]+)"`)
-
-// todayOf is today's date in the time zone of the company whose id is the
-// SQL expression company.
-func todayOf(company string) string {
-	return "(SELECT (now() AT TIME ZONE tz.time_zone)::date FROM companies tz WHERE tz.id = " + company + ")"
-}
 
 // InvoiceReceipt reads what the receipt page of an invoice shows: the
 // lines written by the client and, once paid, what the payment settled.
@@ -142,7 +136,7 @@ func (s *Store) TransactionReceipt(ctx context.Context, companyID, id int64) (Re
 	err := s.pool.QueryRow(ctx, `SELECT t.id::text, coalesce(b.name, c.name), coalesce(b.tax_id, ''),
 		coalesce(p.name, ''), coalesce(p.tax_id, ''), t.description, t.competence, coalesce(t.due_date, t.date),
 		t.amount::text, t.paid, t.date, t.billing_method,
-		CASE WHEN t.paid THEN 'paid' WHEN coalesce(t.due_date, t.date) < `+todayOf("t.company_id")+` THEN 'overdue' ELSE 'unpaid' END
+		CASE WHEN t.paid THEN 'paid' WHEN coalesce(t.due_date, t.date) < `+fmt.Sprintf(todayOf, "t.company_id")+` THEN 'overdue' ELSE 'unpaid' END
 		FROM transactions t
 		JOIN companies c ON c.id = t.company_id
 		LEFT JOIN businesses b ON b.company_id = t.company_id AND b.id = t.business_id

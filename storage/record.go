@@ -191,9 +191,9 @@ func appendValue(b []byte, t Type, v any) []byte {
 	case time.Time:
 		b = append(b, '"')
 		if t == Date {
-			b = x.AppendFormat(b, time.DateOnly)
+			b = appendDate(b, x)
 		} else {
-			b = x.UTC().AppendFormat(b, time.DateTime)
+			b = appendDateTime(b, x.UTC())
 		}
 		return append(b, '"')
 	}
@@ -202,6 +202,45 @@ func appendValue(b []byte, t Type, v any) []byte {
 		return append(b, "null"...)
 	}
 	return append(b, enc...)
+}
+
+// appendDate writes t as YYYY-MM-DD (time.DateOnly) without parsing a
+// layout: a list page writes hundreds of dates.
+func appendDate(b []byte, t time.Time) []byte {
+	y, m, d := t.Date()
+	if y < 0 || y > 9999 {
+		return t.AppendFormat(b, time.DateOnly)
+	}
+	b = appendDigits(b, y, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(m), 2)
+	b = append(b, '-')
+	return appendDigits(b, d, 2)
+}
+
+// appendDateTime writes t as YYYY-MM-DD hh:mm:ss (time.DateTime).
+func appendDateTime(b []byte, t time.Time) []byte {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return t.AppendFormat(b, time.DateTime)
+	}
+	b = appendDate(b, t)
+	h, m, s := t.Clock()
+	b = append(b, ' ')
+	b = appendDigits(b, h, 2)
+	b = append(b, ':')
+	b = appendDigits(b, m, 2)
+	b = append(b, ':')
+	return appendDigits(b, s, 2)
+}
+
+// appendDigits writes n (0 <= n < 10^width) in width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	var buf [4]byte
+	for i := width - 1; i >= 0; i-- {
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, buf[:width]...)
 }
 
 const hexDigits = "0123456789abcdef"

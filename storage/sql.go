@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -10,6 +11,23 @@ import (
 type sqlBuilder struct {
 	sb   strings.Builder
 	args []any
+	// companyID, when set (forCompany), is the one company every row of
+	// the statement belongs to: {today} is then read once per statement
+	// instead of once per row, and company is its placeholder.
+	companyID int64
+	company   string
+}
+
+// forCompany says that every row the statement reads belongs to the
+// company, which lets derived columns read today's date once.
+func (b *sqlBuilder) forCompany(id int64) { b.companyID = id }
+
+// companyParam is the placeholder of the statement's company, bound once.
+func (b *sqlBuilder) companyParam() string {
+	if b.company == "" {
+		b.company = b.bind(b.companyID, Int)
+	}
+	return b.company
 }
 
 func (b *sqlBuilder) write(parts ...string) {
@@ -55,17 +73,24 @@ func castOf(t Type) string {
 	return ""
 }
 
-// todayOfRow is today's date in the time zone of the row's company, for
-// derived columns ({today} in Column.Expr).
-const todayOfRow = "(SELECT (now() AT TIME ZONE coalesce(tz.time_zone, 'America/Sao_Paulo'))::date FROM companies tz WHERE tz.id = company_id)"
+// todayOf is today's date in the time zone of a company, for derived
+// columns ({today} in Column.Expr); %s is the company's id.
+const todayOf = "(SELECT (now() AT TIME ZONE coalesce(tz.time_zone, 'America/Sao_Paulo'))::date FROM companies tz WHERE tz.id = %s)"
 
 // columnSQL is the SQL of a column: its quoted name, or its declared
-// expression for a derived column.
-func columnSQL(c Column) string {
-	if c.Expr != "" {
-		return "(" + strings.ReplaceAll(c.Expr, "{today}", todayOfRow) + ")"
+// expression for a derived column. {today} is the row's company's today, a
+// subquery run for every row, unless the statement is for one company
+// (forCompany): then it is bound to that company's id and PostgreSQL runs
+// it once (an InitPlan), whatever the number of rows.
+func (b *sqlBuilder) columnSQL(c Column) string {
+	if c.Expr == "" {
+		return ident(c.Name)
 	}
-	return ident(c.Name)
+	company := "company_id"
+	if b.companyID != 0 {
+		company = b.companyParam()
+	}
+	return "(" + strings.ReplaceAll(c.Expr, "{today}", fmt.Sprintf(todayOf, company)) + ")"
 }
 
 // ident quotes a declared identifier.
@@ -75,11 +100,11 @@ func ident(name string) string {
 
 // selectExpr reads a column in the form the record encoder expects:
 // decimals as exact text, JSON as its text.
-func selectExpr(c Column) string {
+func (b *sqlBuilder) selectExpr(c Column) string {
 	if c.Type == Decimal || c.Type == JSON {
-		return columnSQL(c) + "::text"
+		return b.columnSQL(c) + "::text"
 	}
-	return columnSQL(c)
+	return b.columnSQL(c)
 }
 
 // likePattern turns a filter value where % is the only wildcard into an
@@ -91,7 +116,7 @@ func likePattern(s string) string {
 
 // condition writes the SQL of one filter.
 func (b *sqlBuilder) condition(c Column, f Filter) {
-	col := columnSQL(c)
+	col := b.columnSQL(c)
 	if c.Type == IntArray {
 		switch f.Op {
 		case Equal: // any of the values (overlap)

@@ -15,7 +15,7 @@ type contractFilterSet struct {
 	c1, c2                                   int64
 	business2, account2, billing2            int64
 	formerOwner, buyer, resident, guarantorP int64
-	c1Item                                   int64
+	c1Item, condominium                      int64
 }
 
 // seedContractFilters makes c1, a rent contract of the owned building in
@@ -23,7 +23,7 @@ type contractFilterSet struct {
 // active), with a guarantor, a buyer occupant, a fire insurance covering
 // today, an item of rent paid out to a former owner, a private document
 // of template 7, an invoice paid three days ago and one open, ten days
-// overdue; and c2, a finished sale of building 2 (condominium 77, RJ),
+// overdue; and c2, a finished sale of building 2 (of a condominium, RJ),
 // signed 2024-03-15, renewing c1, run 2024-01-10 to 2024-12-31, with a
 // resident occupant, an expired fire insurance, a public document of
 // template 8 and an open invoice two days overdue.
@@ -39,7 +39,8 @@ func seedContractFilters(t *testing.T) *contractFilterSet {
 	s.guarantorP = s.create(t, "/persons", map[string]any{"name": "Gustavo Fiador"})
 	s.do(t, http.MethodPut, fmt.Sprintf("/buildings/%d", s.building), s.keyA, map[string]any{"city": "São Paulo", "state": "SP", "district": "Centro"})
 	s.do(t, http.MethodPut, fmt.Sprintf("/buildings/%d", s.building2), s.keyA, map[string]any{"city": "Rio de Janeiro", "state": "RJ", "district": "Lapa"})
-	s.exec(t, `UPDATE buildings SET condominium_id = 77 WHERE id = $1`, s.building2)
+	s.condominium = newCondominium(t, s.testEnv, nil)
+	s.do(t, http.MethodPut, fmt.Sprintf("/buildings/%d", s.building2), s.keyA, map[string]any{"condominium_id": s.condominium})
 
 	s.c1 = s.newContract(t, map[string]any{"end_at": today(-10), "user_id": s.user, "team_id": s.team, "deal_id": s.deal,
 		"guarantor_1": s.guarantorP, "guarantee": "fiador", "readjust_at": "2025-07-01", "receipt_document_id": 5,
@@ -95,8 +96,8 @@ func TestContractFilters(t *testing.T) {
 		{in("buildingIn", s.building2), c2},
 		{in("buildingId2In", "AU-1"), c1},
 		{in("buildingId2In", "XX-9"), nil},
-		{in("condominiumIn", 77), c2},
-		{in("condominiumIn", 78), nil},
+		{in("condominiumIn", s.condominium), c2},
+		{in("condominiumIn", s.condominium+1000), nil},
 		{in("dealIn", s.deal), c1},
 		{in("dealIn", s.deal+1000), nil},
 		{in("ownerIn", s.owner), c1},

@@ -171,6 +171,29 @@ var resourceRoutes = []route{
 	{"/financial/contracts/:contract/files", storage.ContractFiles},
 	{"/financial/contracts/:contract/inspects", storage.ContractInspections},
 	{"/financial/contracts/:contract/insurances", storage.ContractInsurances},
+	// spec 000
+	{"/condominiums", storage.Condominiums},
+	{"/users/teams", storage.Teams},
+	{"/users/teams/:team/users", storage.TeamUsers},
+	{"/users/groups", storage.UserGroups},
+	// extensions (docs/api.md, "Condominiums", "Users, user teams and user groups")
+	{"/condominiums/:condominium/units", storage.CondominiumUnits},
+	{"/condominiums/:condominium/related", storage.CondominiumRelated},
+	{"/locations/countries", storage.Countries},
+	{"/locations/cities", storage.Cities},
+	{"/locations/districts", storage.Districts},
+	{"/users", storage.Users},
+	{"/users/groups/:group/users", storage.UserGroupUsers},
+	{"/users/groups/:group/permissions", storage.UserGroupPermissions},
+	{"/users/groups/:group/buildings", storage.UserGroupBuildings},
+	{"/users/groups/:group/persons", storage.UserGroupPersons},
+}
+
+// deleteRoutes are resources whose records are written through another
+// resource and read through its includes, with a DELETE of their own
+// (`DELETE /condominiums/groups/{id}`, spec 000).
+var deleteRoutes = []route{
+	{"/condominiums/groups", storage.CondominiumGroups},
 }
 
 // Handler returns the whole API: every route in one place.
@@ -189,6 +212,10 @@ func (s *Server) Handler() http.Handler {
 		router.Handler(http.MethodPost, rt.path, s.authed(h.create))
 		router.Handler(http.MethodGet, rt.path+"/:id", s.authed(h.get))
 		router.Handler(http.MethodPut, rt.path+"/:id", s.authed(h.update))
+		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
+	}
+	for _, rt := range deleteRoutes {
+		h := resourceHandlers{store: s.store, res: s.store.Registry().MustResource(rt.resource), path: rt.path}
 		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
 	}
 	s.mountJobs(router)

@@ -90,6 +90,11 @@ type Column struct {
 	// only written (groups). CreateOnly and UpdateOnly: writable in the
 	// create (config) or the update (details) body alone.
 	FilterOnly, WriteOnly, CreateOnly, UpdateOnly bool
+	// Unstored marks a write-only column no table column holds: its value
+	// is checked like any body value and reaches the resource's hooks
+	// (Change.New), which store it elsewhere (a condominium's groups, as
+	// rows of their own); it is never written to the row.
+	Unstored bool
 	// BodyName is the key of the column in bodies when it is not its name
 	// (the events' `filter[title]`).
 	BodyName string
@@ -351,6 +356,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			}
 			if (c.CreateOnly || c.UpdateOnly || c.WriteOnly) && !c.Writable {
 				return nil, fmt.Errorf("resource %q: column %q has a write mode but is not writable", r.Name, c.Name)
+			}
+			if c.Unstored && (!c.WriteOnly || c.Filterable || !r.Hooks.any()) {
+				return nil, fmt.Errorf("resource %q: unstored column %q must be write-only, not filterable, and stored by the resource's hooks", r.Name, c.Name)
 			}
 			if c.FilterOnly && !c.Filterable {
 				return nil, fmt.Errorf("resource %q: filter-only column %q is not filterable", r.Name, c.Name)

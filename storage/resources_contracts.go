@@ -4,7 +4,7 @@ package storage
 // occupants and items, their documents (documentables, written with the
 // contract), the minimal records a client fills (files, inspections,
 // insurances) and the minimal read-only records their includes point at
-// (users, teams, deals, events). The rules around their writes are in
+// (deals, events). The rules around their writes are in
 // rules_contracts.go; what each filter means is in docs/api.md,
 // "Contracts".
 
@@ -359,33 +359,9 @@ func contractInsurancesResource() *Resource {
 	return res
 }
 
-// usersResource is a minimal, read-only declaration of the company's users
-// (a contract's user_id and agent_id, include[user]).
-func usersResource() *Resource {
-	return &Resource{
-		Name: Users, Table: "users", ReadOnly: true,
-		Columns: []Column{
-			{Name: "id", Type: Int, Filterable: true},
-			{Name: "name", Type: String, Filterable: true},
-			{Name: "email", Type: String, Filterable: true},
-			{Name: "created_at", Type: DateTime, Filterable: true},
-		},
-	}
-}
-
-// teamsResource, dealsResource and eventsResource are minimal, read-only
-// declarations of what a contract points at; the user teams, deals and
-// calendar events resources complete them.
-func teamsResource() *Resource {
-	return &Resource{
-		Name: Teams, Table: "teams", ReadOnly: true,
-		Columns: columns([]Column{
-			{Name: "id", Type: Int, Filterable: true},
-			{Name: "name", Type: String, Filterable: true},
-		}, timestampColumns()),
-	}
-}
-
+// dealsResource and eventsResource are minimal, read-only declarations of
+// what a contract points at; the deals and calendar events resources
+// complete them. Users and teams are in resources_users.go.
 func dealsResource() *Resource {
 	return &Resource{
 		Name: Deals, Table: "deals", ReadOnly: true,

@@ -35,6 +35,15 @@ func (w Write) columns() []string {
 	return names
 }
 
+// storedColumns are the columns of w the row holds: every one but the
+// resource's unstored columns, which its hooks store.
+func (w Write) storedColumns(res *Resource) []string {
+	return slices.DeleteFunc(w.columns(), func(name string) bool {
+		c, _ := res.Column(name)
+		return c.Unstored
+	})
+}
+
 // CustomSet returns the custom fields the write sets, leaving out those it
 // removes (a JSON null).
 func (w Write) CustomSet() map[string]json.RawMessage {
@@ -132,7 +141,7 @@ func (s *Store) finishWrite(ctx context.Context, tx pgx.Tx, res *Resource, sc Sc
 
 // insertRow inserts one checked row and returns it.
 func insertRow(ctx context.Context, tx pgx.Tx, res *Resource, companyID int64, w Write) (*Record, error) {
-	cols := w.columns()
+	cols := w.storedColumns(res)
 	var b sqlBuilder
 	b.write("INSERT INTO ", ident(res.Table), " (company_id")
 	for _, c := range cols {
@@ -201,7 +210,7 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 func updateRow(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, id int64, w Write, where func(*sqlBuilder)) (*Record, error) {
 	var b sqlBuilder
 	b.write("UPDATE ", ident(res.Table), " SET updated_at = now()")
-	for _, name := range w.columns() {
+	for _, name := range w.storedColumns(res) {
 		c, _ := res.Column(name)
 		b.write(", ", ident(name), " = ", b.bind(w.Values[name], c.Type))
 	}

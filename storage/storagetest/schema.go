@@ -85,8 +85,8 @@ func tableColumns(ctx context.Context, pool *pgxpool.Pool, table string) (map[st
 // columnMismatch says how a declared column differs from the table's, ""
 // when it does not.
 func columnMismatch(c storage.Column, cols map[string]dbColumn) string {
-	if c.Expr != "" && !c.Stored {
-		return "" // derived: no column of its own
+	if c.Expr != "" && !c.Stored || c.Unstored {
+		return "" // derived, or stored by hooks elsewhere: no column of its own
 	}
 	db, ok := cols[c.Name]
 	if !ok {

@@ -37,6 +37,13 @@ func TestRegistryRefusesBadWriteDeclarations(t *testing.T) {
 		{"child twice", func(r *Resource) { r.Children = append(r.Children, r.Children[0]) }, "twice"},
 		{"nil hook", func(r *Resource) { r.Hooks.After = []Hook{nil} }, "nil"},
 		{"option twice", func(r *Resource) { r.DeleteOptions = []string{"a", "a"} }, "twice"},
+		{"unstored without hooks", func(r *Resource) {
+			r.Columns = append(r.Columns, Column{Name: "groups", Type: JSONText, Writable: true, WriteOnly: true, Unstored: true})
+		}, "unstored"},
+		{"unstored and returned", func(r *Resource) {
+			r.Columns = append(r.Columns, Column{Name: "groups", Type: JSONText, Writable: true, Unstored: true})
+			r.Hooks.After = []Hook{func(context.Context, pgx.Tx, *Change) error { return nil }}
+		}, "unstored"},
 		{"read-only with hooks", func(r *Resource) {
 			r.ReadOnly = true
 			r.Children = nil

@@ -34,6 +34,10 @@ const (
 	// Month is a year and month, YYYY-MM, for filter values only
 	// (filter[atMonth]=2024-03): bound as the month's first day (a date).
 	Month
+	// TextArray is a text[] (an event's reminders): written as a JSON
+	// array of strings, each checked against the column's Enum when it has
+	// one; filtered like IntArray (overlap).
+	TextArray
 )
 
 func (t Type) String() string {
@@ -58,6 +62,8 @@ func (t Type) String() string {
 		return "string holding JSON"
 	case Month:
 		return "year-month"
+	case TextArray:
+		return "array of strings"
 	}
 	return fmt.Sprintf("Type(%d)", int(t))
 }
@@ -91,7 +97,9 @@ type Column struct {
 	// create (config) or the update (details) body alone.
 	FilterOnly, WriteOnly, CreateOnly, UpdateOnly bool
 	// BodyName is the key of the column in bodies when it is not its name
-	// (the events' `filter[title]`).
+	// (the events' `filter[title]`, `filter[guest][]`). Bodies may also
+	// give the column under its plain name; both keys in one body are a
+	// 422. Problems name the column by BodyName.
 	BodyName string
 	// Expr declares a derived, read-only column: the SQL expression that
 	// computes it from the row's columns (`CASE WHEN paid THEN 'paid' ...`).
@@ -126,8 +134,9 @@ func (c Column) Key() string {
 // Visible reports whether the column is returned to callers.
 func (c Column) Visible() bool { return !c.FilterOnly && !c.WriteOnly }
 
-// CheckEnum says why a value is not one of the column's allowed values;
-// "" when it is, or when the column has no enum.
+// CheckEnum says why a value (of a TextArray, one element) is not one of
+// the column's allowed values; "" when it is, or when the column has no
+// enum.
 func (c Column) CheckEnum(v string) string {
 	if len(c.Enum) == 0 || slices.Contains(c.Enum, v) {
 		return ""
@@ -279,15 +288,23 @@ func (r *Resource) Column(name string) (Column, bool) {
 	return r.Columns[i], true
 }
 
-// ColumnByKey returns the writable column whose body key is key.
+// ColumnByKey returns the column whose body key is key: its BodyName, or
+// its plain name (the form a column with a BodyName also takes).
 func (r *Resource) ColumnByKey(key string) (Column, bool) {
 	for _, c := range r.Columns {
 		if c.Key() == key {
 			return c, true
 		}
 	}
+	if c, ok := r.Column(key); ok && c.BodyName != "" {
+		return c, true
+	}
 	return Column{}, false
 }
+
+// IsArray reports whether the type is an array column type (IntArray,
+// TextArray): list filters, overlap.
+func (t Type) IsArray() bool { return t == IntArray || t == TextArray }
 
 // Relation returns the declared relation named name.
 func (r *Resource) Relation(name string) (Relation, bool) {
@@ -355,8 +372,8 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if c.FilterOnly && !c.Filterable {
 				return nil, fmt.Errorf("resource %q: filter-only column %q is not filterable", r.Name, c.Name)
 			}
-			if len(c.Enum) > 0 && c.Type != String {
-				return nil, fmt.Errorf("resource %q: enum column %q must be a string", r.Name, c.Name)
+			if len(c.Enum) > 0 && c.Type != String && c.Type != TextArray {
+				return nil, fmt.Errorf("resource %q: enum column %q must be a string or an array of strings", r.Name, c.Name)
 			}
 			if c.Type == Month {
 				return nil, fmt.Errorf("resource %q: column %q: a year-month is a filter value, not a column type", r.Name, c.Name)

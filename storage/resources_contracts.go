@@ -4,7 +4,8 @@ package storage
 // occupants and items, their documents (documentables, written with the
 // contract), the minimal records a client fills (files, inspections,
 // insurances) and the minimal read-only records their includes point at
-// (users, teams, deals, events). The rules around their writes are in
+// (users, teams; deals and events are declared with their own resources,
+// resources_deals.go and resources_events.go). The rules around their writes are in
 // rules_contracts.go; what each filter means is in docs/api.md,
 // "Contracts".
 
@@ -20,8 +21,6 @@ const (
 	ContractInsurances  = "contract_insurances"
 	Users               = "users"
 	Teams               = "teams"
-	Deals               = "deals"
-	Events              = "events"
 )
 
 // Enums of the contracts (ContractTypes and ContractActivities are with
@@ -373,36 +372,14 @@ func usersResource() *Resource {
 	}
 }
 
-// teamsResource, dealsResource and eventsResource are minimal, read-only
-// declarations of what a contract points at; the user teams, deals and
-// calendar events resources complete them.
+// teamsResource is a minimal, read-only declaration of what a contract
+// points at; the user teams resource completes it.
 func teamsResource() *Resource {
 	return &Resource{
 		Name: Teams, Table: "teams", ReadOnly: true,
 		Columns: columns([]Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "name", Type: String, Filterable: true},
-		}, timestampColumns()),
-	}
-}
-
-func dealsResource() *Resource {
-	return &Resource{
-		Name: Deals, Table: "deals", ReadOnly: true,
-		Columns: columns([]Column{
-			{Name: "id", Type: Int, Filterable: true},
-			{Name: "title", Type: String, Filterable: true},
-		}, timestampColumns()),
-	}
-}
-
-func eventsResource() *Resource {
-	return &Resource{
-		Name: Events, Table: "events", ReadOnly: true,
-		Columns: columns([]Column{
-			{Name: "id", Type: Int, Filterable: true},
-			{Name: "contract_id", Type: Int, Filterable: true},
-			{Name: "title", Type: String, Filterable: true},
 		}, timestampColumns()),
 	}
 }

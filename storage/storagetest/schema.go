@@ -21,6 +21,7 @@ var compatible = map[storage.Type][]string{
 	storage.Decimal:  {"numeric"},
 	storage.JSON:     {"json", "jsonb"},
 	storage.IntArray: {"ARRAY"},
+	storage.TextArray: {"ARRAY"},
 	storage.JSONText: {"text"},
 }
 

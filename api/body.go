@@ -141,7 +141,7 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 		case !ok:
 			fail(name, "unknown field")
 			continue
-		case col.BodyName != "" && name == col.Name && obj[col.BodyName] != nil:
+		case col.PlainName && name == col.Name && obj[col.BodyName] != nil:
 			fail(name, "is given twice, as %s and as %s", col.BodyName, col.Name)
 			continue
 		case !col.Writable:
@@ -191,13 +191,13 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 }
 
 // givenIn reports whether a body gives the column, under its body key or,
-// for a column with a BodyName, its plain name.
+// when it declares PlainName, its plain name.
 func givenIn(obj map[string]json.RawMessage, col storage.Column) bool {
 	if _, given := obj[col.Key()]; given {
 		return true
 	}
 	_, given := obj[col.Name]
-	return given && col.BodyName != ""
+	return given && col.PlainName
 }
 
 // columnValue converts the JSON value of a column, or says why it cannot:

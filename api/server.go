@@ -171,6 +171,15 @@ var resourceRoutes = []route{
 	{"/financial/contracts/:contract/files", storage.ContractFiles},
 	{"/financial/contracts/:contract/inspects", storage.ContractInspections},
 	{"/financial/contracts/:contract/insurances", storage.ContractInsurances},
+	// spec 000: calendar events (docs/api.md, "Calendar events")
+	{"/events", storage.Events},
+	{"/events/:event/files", storage.EventFiles},
+	{"/events/:event/feedbacks", storage.EventFeedbacks},
+	{"/calendars", storage.Calendars},
+	// deals, funnels and steps; the conversion reports are mountDealReports'
+	{"/funnels", storage.Funnels},
+	{"/funnels/:funnel/steps", storage.FunnelSteps},
+	{"/deals", storage.Deals},
 }
 
 // Handler returns the whole API: every route in one place.
@@ -193,6 +202,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	s.mountJobs(router)
 	s.mountMoneyOperations(router)
+	s.mountDealReports(router)
 	s.mountOperatorRoutes(router)
 	router.GlobalOPTIONS = http.HandlerFunc(preflight)
 	router.NotFound = http.HandlerFunc(notFound)

@@ -97,10 +97,13 @@ type Column struct {
 	// create (config) or the update (details) body alone.
 	FilterOnly, WriteOnly, CreateOnly, UpdateOnly bool
 	// BodyName is the key of the column in bodies when it is not its name
-	// (the events' `filter[title]`, `filter[guest][]`). Bodies may also
-	// give the column under its plain name; both keys in one body are a
-	// 422. Problems name the column by BodyName.
+	// (the events' `filter[title]`, `filter[guest][]`). Problems name the
+	// column by it.
 	BodyName string
+	// PlainName, with BodyName, accepts the column's plain name in bodies
+	// too (`title` beside `filter[title]`); both keys in one body are a
+	// 422.
+	PlainName bool
 	// Expr declares a derived, read-only column: the SQL expression that
 	// computes it from the row's columns (`CASE WHEN paid THEN 'paid' ...`).
 	// {today} in it stands for today's date in the company's time zone.
@@ -288,15 +291,15 @@ func (r *Resource) Column(name string) (Column, bool) {
 	return r.Columns[i], true
 }
 
-// ColumnByKey returns the column whose body key is key: its BodyName, or
-// its plain name (the form a column with a BodyName also takes).
+// ColumnByKey returns the column whose body key is key: its Key(), or its
+// plain name when it declares PlainName.
 func (r *Resource) ColumnByKey(key string) (Column, bool) {
 	for _, c := range r.Columns {
 		if c.Key() == key {
 			return c, true
 		}
 	}
-	if c, ok := r.Column(key); ok && c.BodyName != "" {
+	if c, ok := r.Column(key); ok && c.PlainName {
 		return c, true
 	}
 	return Column{}, false
@@ -380,6 +383,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			}
 			if c.Range != nil && (c.Type != Int || c.Range.Min > c.Range.Max) {
 				return nil, fmt.Errorf("resource %q: column %q: a range is for integer columns, min not above max", r.Name, c.Name)
+			}
+			if c.PlainName && c.BodyName == "" {
+				return nil, fmt.Errorf("resource %q: column %q accepts its plain name beside a body name it does not declare", r.Name, c.Name)
 			}
 			if c.Check != nil && (!c.Writable || c.Type != String) {
 				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)

@@ -65,7 +65,7 @@ func eventColumn(name string, t Type) Column {
 	if t.IsArray() {
 		key += "[]"
 	}
-	return Column{Name: name, Type: t, Filterable: true, Writable: true, BodyName: key}
+	return Column{Name: name, Type: t, Filterable: true, Writable: true, BodyName: key, PlainName: true}
 }
 
 func eventRef(name, resource string) Column {

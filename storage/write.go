@@ -404,7 +404,7 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 			return fmt.Errorf("check %s: %w", name, err)
 		}
 		if !exists {
-			problems = append(problems, Problem{Field: name, Message: fmt.Sprintf("no %s with id %v", target.Name, w.Values[name])})
+			problems = append(problems, Problem{Field: c.Key(), Message: fmt.Sprintf("no %s with id %v", target.Name, w.Values[name])})
 		}
 	}
 	if len(problems) > 0 {

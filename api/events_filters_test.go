@@ -56,7 +56,9 @@ func TestEventFilters(t *testing.T) {
 		}
 		return q[1:]
 	}
-	is := func(name string, v any) string { return fmt.Sprintf("filter[%s]=%s", name, url.QueryEscape(fmt.Sprint(v))) }
+	is := func(name string, v any) string {
+		return fmt.Sprintf("filter[%s]=%s", name, url.QueryEscape(fmt.Sprint(v)))
+	}
 	cases := []struct {
 		query string
 		want  []int64

@@ -211,6 +211,9 @@ func columnValue(col storage.Column, raw json.RawMessage) (any, string) {
 	if msg == "" && col.Required {
 		msg = requiredProblem(v)
 	}
+	if msg == "" && v == nil && col.NotNull {
+		msg = "cannot be null"
+	}
 	if text, ok := v.(string); ok && msg == "" {
 		msg = col.CheckEnum(text)
 		if msg == "" {

@@ -100,6 +100,10 @@ type Column struct {
 	// (the events' `filter[title]`, `filter[guest][]`). Problems name the
 	// column by it.
 	BodyName string
+	// NotNull refuses a null in bodies (422 `cannot be null`) for a column
+	// that may be left out (the table's default applies) but not emptied:
+	// a boolean or an array NOT NULL in the table, which is the backstop.
+	NotNull bool
 	// PlainName, with BodyName, accepts the column's plain name in bodies
 	// too (`title` beside `filter[title]`); both keys in one body are a
 	// 422.

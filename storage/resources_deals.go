@@ -60,6 +60,7 @@ func funnelStepsResource() *Resource {
 func dealsResource() *Resource {
 	var k contractColumnKit
 	status := k.enum("status", DealStatuses...)
+	status.NotNull = true // open unless given
 	return &Resource{
 		Name: Deals, Table: "deals", CustomFields: true,
 		Columns: columns([]Column{

@@ -82,6 +82,17 @@ func eventEnum(name string, t Type, values []string) Column {
 
 func createOnly(c Column) Column { c.CreateOnly = true; return c }
 
+// notNull marks the columns NOT NULL in the table that a body may leave
+// out but not set to null: booleans, arrays, the time zone.
+func notNull(cols []Column) []Column {
+	for i, c := range cols {
+		if c.Writable && (c.Type == Bool || c.Type.IsArray() || c.Name == "time_zone") {
+			cols[i].NotNull = true
+		}
+	}
+	return cols
+}
+
 // eventColumns are every field of the spec's event table, with the
 // extensions google_id, last_feedback_id, created_at and updated_at.
 func eventColumns() []Column {
@@ -93,7 +104,7 @@ func eventColumns() []Column {
 	tag.Type, tag.BodyName = IntArray, "filter[tag][]"
 	status := required(eventEnum("status", String, EventStatuses))
 	status.Stored, status.Expr = true, eventStatusSQL("{today}")
-	return columns([]Column{
+	return notNull(columns([]Column{
 		{Name: "id", Type: Int, Filterable: true},
 		eventRef("father_id", Events),
 		eventRef("recurrence_id", Events),
@@ -124,7 +135,7 @@ func eventColumns() []Column {
 		eventColumn("google_id", String),
 		// kept by the feedbacks' hook (include[lastFeedback])
 		{Name: "last_feedback_id", Type: Int, Filterable: true},
-	}, timestampColumns())
+	}, timestampColumns()))
 }
 
 func eventsResource() *Resource {

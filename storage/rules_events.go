@@ -13,7 +13,7 @@ import (
 
 // eventDefaults fills in, on create, what the body leaves out: the creator
 // is the acting user, and the time zone the company's when it is one of
-// the spec's zones (else the table's default, America/Sao_Paulo).
+// the spec's zones (else America/Sao_Paulo).
 func eventDefaults(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op != OpCreate {
 		return nil
@@ -21,7 +21,7 @@ func eventDefaults(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if !c.Given("created_by") && c.Scope.UserID != 0 {
 		c.Set("created_by", c.Scope.UserID)
 	}
-	if c.Given("time_zone") && c.Value("time_zone") != nil {
+	if c.Given("time_zone") {
 		return nil
 	}
 	var zone string

@@ -329,6 +329,19 @@ func checkWrite(res *Resource, w Write) error {
 	var problems []Problem
 	for _, name := range w.columns() {
 		c, _ := res.Column(name)
+		if w.Values[name] == nil && c.NotNull {
+			problems = append(problems, Problem{Field: c.Key(), Message: "cannot be null"})
+			continue
+		}
+		if texts, isTexts := w.Values[name].([]string); isTexts {
+			for _, text := range texts {
+				if msg := c.CheckEnum(text); msg != "" {
+					problems = append(problems, Problem{Field: c.Key(), Message: msg})
+					break
+				}
+			}
+			continue
+		}
 		if n, isInt := w.Values[name].(int64); isInt {
 			if msg := c.CheckInt(n); msg != "" {
 				problems = append(problems, Problem{Field: c.Key(), Message: msg})

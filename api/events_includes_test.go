@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -66,4 +67,32 @@ func TestEventIncludes(t *testing.T) {
 		t.Errorf("contract include[events]: %v", got)
 	}
 	f.get(t, eventPath(series)+"?include[nothing]", http.StatusUnprocessableEntity)
+
+	// the deal's, funnel's and step's includes, and the feedbacks'
+	deal := fmt.Sprintf("/deals/%d", f.dealID)
+	if r := f.do(t, http.MethodPut, deal, f.keyA, map[string]any{"person_id": f.tenant, "building_id": f.building}); r.status != http.StatusOK {
+		t.Fatalf("PUT %s: %d %s", deal, r.status, r.raw)
+	}
+	rec = f.get(t, deal+"?include[person]&include[building]&include[events]&include[funnel]&include[step]", http.StatusOK).record(t)
+	if relatedID(t, rec, "person") != f.tenant || relatedID(t, rec, "building") != f.building || relatedID(t, rec, "funnel") != f.funnel ||
+		relatedID(t, rec, "step") != f.step || !slices.Equal(relatedIDs(t, rec, "events"), []int64{series}) {
+		t.Errorf("deal includes: %v", rec)
+	}
+	if got := relatedIDs(t, f.get(t, fmt.Sprintf("/funnels/%d?include[deals]", f.funnel), http.StatusOK).record(t), "deals"); !slices.Equal(got, []int64{f.dealID}) {
+		t.Errorf("funnel include[deals]: %v", got)
+	}
+	rec = f.get(t, fmt.Sprintf("/funnels/%d/steps/%d?include[deals]&include[funnel]", f.funnel, f.step), http.StatusOK).record(t)
+	if relatedID(t, rec, "funnel") != f.funnel || !slices.Equal(relatedIDs(t, rec, "deals"), []int64{f.dealID}) {
+		t.Errorf("step includes: %v", rec)
+	}
+	rec = f.get(t, eventPath(series, "feedbacks", feedback)+"?include[user]&include[event]", http.StatusOK).record(t)
+	if relatedID(t, rec, "user") != f.u1 || relatedID(t, rec, "event") != series {
+		t.Errorf("feedback includes: %v", rec)
+	}
+	if got := relatedIDs(t, f.get(t, fmt.Sprintf("/calendars/%d?include[events]", f.cal1), http.StatusOK).record(t), "events"); len(got) != 3 {
+		t.Errorf("calendar include[events]: %v", got)
+	}
+	if r := f.do(t, http.MethodDelete, deal, f.keyA, nil); r.status != http.StatusConflict {
+		t.Errorf("delete a deal with events: %d %s", r.status, r.raw)
+	}
 }

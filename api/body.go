@@ -141,6 +141,9 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 		case !ok:
 			fail(name, "unknown field")
 			continue
+		case col.PlainName && name == col.Name && obj[col.BodyName] != nil:
+			fail(name, "is given twice, as %s and as %s", col.BodyName, col.Name)
+			continue
 		case !col.Writable:
 			fail(name, "cannot be written")
 			continue
@@ -165,7 +168,7 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 	}
 	if create {
 		for _, col := range res.Columns {
-			if _, given := obj[col.Key()]; col.Required && !given {
+			if col.Required && !givenIn(obj, col) {
 				fail(col.Key(), "is required")
 			}
 		}
@@ -176,7 +179,7 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 		}
 	} else {
 		for _, col := range res.Columns {
-			if _, given := obj[col.Key()]; col.UpdateRequired && !given {
+			if col.UpdateRequired && !givenIn(obj, col) {
 				fail(col.Key(), "is required")
 			}
 		}
@@ -185,6 +188,16 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 		return w, storage.InvalidInput(problems)
 	}
 	return w, nil
+}
+
+// givenIn reports whether a body gives the column, under its body key or,
+// when it declares PlainName, its plain name.
+func givenIn(obj map[string]json.RawMessage, col storage.Column) bool {
+	if _, given := obj[col.Key()]; given {
+		return true
+	}
+	_, given := obj[col.Name]
+	return given && col.PlainName
 }
 
 // columnValue converts the JSON value of a column, or says why it cannot:
@@ -198,10 +211,20 @@ func columnValue(col storage.Column, raw json.RawMessage) (any, string) {
 	if msg == "" && col.Required {
 		msg = requiredProblem(v)
 	}
+	if msg == "" && v == nil && col.NotNull {
+		msg = "cannot be null"
+	}
 	if text, ok := v.(string); ok && msg == "" {
 		msg = col.CheckEnum(text)
 		if msg == "" {
 			msg = col.CheckValue(text)
+		}
+	}
+	if texts, ok := v.([]string); ok && msg == "" {
+		for _, text := range texts {
+			if msg = col.CheckEnum(text); msg != "" {
+				break
+			}
 		}
 	}
 	return v, msg
@@ -257,6 +280,8 @@ func bodyValue(col storage.Column, raw json.RawMessage) (any, string) {
 			return nil, "must be an array of integers"
 		}
 		return ns, ""
+	case storage.TextArray:
+		return textArrayValue(raw)
 	case storage.Decimal:
 		v, msg := decimalValue(raw)
 		if msg == "" {
@@ -284,4 +309,19 @@ func decimalValue(raw json.RawMessage) (any, string) {
 		}
 	}
 	return parseText(storage.Decimal, text)
+}
+
+// textArrayValue reads a JSON array of strings, each valid text (UTF-8,
+// no NUL).
+func textArrayValue(raw json.RawMessage) (any, string) {
+	var texts []string
+	if err := json.Unmarshal(raw, &texts); err != nil || texts == nil || !utf8.Valid(raw) {
+		return nil, "must be an array of strings"
+	}
+	for _, text := range texts {
+		if msg := checkText(text); msg != "" {
+			return nil, msg
+		}
+	}
+	return texts, ""
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
-
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -471,4 +470,168 @@ func groupsOrMissing(p storage.Problem) bool {
 func slugTaken(err error) bool {
 	ps := problemsOf(err)
 	return storage.ErrorCode(err) == storage.Conflict && len(ps) == 1 && ps[0].Field == "slug" && strings.Contains(ps[0].Message, "taken")
+}
+
+// FuzzEventList is FuzzParseList on /events, /calendars, /funnels and
+// /deals, over seeded events of every recurrency (with guests, groups,
+// reminders, a parent, an occurrence written apart, a file and a
+// feedback) and a deal moved through a funnel: every filter (the
+// recurrence ranges among them), include and sort the parser accepts runs
+// on PostgreSQL without error.
+func FuzzEventList(f *testing.F) {
+	for _, seed := range []string{
+		"", "sort=-initial_date,status&include[guests]&include[guestGroups]&include[tags]&include[creator]&include[calendar]",
+		"include[person]&include[building]&include[deal]&include[parent]&include[childs]&include[arisingFrom]=id,title",
+		"include[recurrences]&include[cancelled]&include[files]&include[lastFeedback]&include[contract]&include[childs.lastFeedback]",
+		"filter[occurrenceBetween][]=0001-01-01&filter[occurrenceBetween][]=9999-12-31", "filter[yearBetween][]=2024-02-29&filter[yearBetween][]=2023-02-28",
+		"filter[monthBetween][]=2024-02-29&filter[monthBetween][]=2024-02-29", "filter[weekBetween][]=2024-01-10&filter[weekBetween][]=2024-01-10",
+		"filter[dayBetween][]=9999-12-31&filter[dayBetween][]=9999-12-31", "filter[scheduledBetween][]=2024-01-01&filter[scheduledBetween][]=2024-12-31",
+		"filter[createdBetween][]=2024-01-01&filter[createdBetween][]=2030-01-01&filter[dateMinMax][]=0001-01-01&filter[dateMinMax][]=0001-01-01",
+		"filter[accessible]=1&filter[descendant][]=1&filter[guestsIn][]=1&filter[responsibleIn][]=1&filter[userIn][]=1",
+		"filter[responsibleGroupIn][]=1&filter[creatorIn][]=1&filter[calendarIn][]=1&filter[calendarOrInvitedIn][]=1",
+		"filter[typeIn][]=visit&filter[statusIn][]=late&filter[statusNotIn][]=cancelled&filter[recurrencyIn][]=monthly",
+		"filter[isLate]=true&filter[isNotRecurrence]=false&filter[isCancelled]=1&filter[notCancelled]=0&filter[active]=true",
+		"filter[hasReminder]=true&filter[hasAnyReminder]=false&filter[nonRecurring]=true&filter[googleId]=%25",
+		"filter[buildingIn][]=1&filter[dealIn][]=1&filter[personIn][]=1", "filter[reminder][]=START&filter[guest][]=1&filter[tag|empty]",
+		"filter[status]=late&sort=status", "filter[time_zone]=America/Manaus&filter[initial_date|b]=0001-01-01|9999-12-31 23:59:59",
+		"filter[title]=%25%00", "filter[reminder][]=%E2%82%AC", "filter[funnelIn][]=1&filter[stepIn][]=1&filter[teamIn][]=1&include[history]",
+		"include[steps]&include[deals]&include[events]&filter[statusIn][]=won",
+	} {
+		f.Add(seed)
+	}
+	reg, store, companyID := fuzzStore(f)
+	seedFuzzEvents(f, store, companyID)
+	fuzzLists(f, reg, store, companyID, storage.Events, storage.Calendars, storage.Funnels, storage.Deals)
+}
+
+// seedFuzzEvents gives the fuzzed lists and writes a calendar, a user
+// group, a funnel with a step, a deal moved into it, and events of every
+// recurrency (one endless, one ending), one of them a child and one an
+// occurrence written apart, with a file and a feedback.
+func seedFuzzEvents(f *testing.F, store *storage.Store, companyID int64) {
+	ctx := context.Background()
+	for _, sql := range []string{
+		`INSERT INTO calendars (company_id, name) VALUES ($1, 'Fuzz')`,
+		`INSERT INTO user_groups (company_id, name) VALUES ($1, 'Fuzz')`,
+		`INSERT INTO funnels (company_id, name) VALUES ($1, 'Fuzz')`,
+		`INSERT INTO funnel_steps (company_id, funnel_id, name, position) SELECT $1, id, 'Fuzz', 1 FROM funnels WHERE company_id = $1`,
+		`INSERT INTO deals (company_id, title, funnel_id, step_id, status) SELECT $1, 'Fuzz', funnel_id, id, 'won' FROM funnel_steps WHERE company_id = $1`,
+		`INSERT INTO deal_step_history (company_id, deal_id, funnel_id, step_id) SELECT $1, id, funnel_id, step_id FROM deals WHERE company_id = $1`,
+		`INSERT INTO events (company_id, title, calendar_id, type, status, guest, guest_group, guest_access, initial_date, final_date,
+			recurrency, endless, reminder, private, created_by, deal_id)
+		SELECT $1, r, c.id, 'meet', 'recurrent', ARRAY[u.id], ARRAY[g.id], 'full', '2024-01-31 12:00:00+00', '2024-12-31 12:00:00+00',
+			r, r = 'yearly', ARRAY['START', '1_DAY'], r = 'daily', u.id, d.id
+		FROM (VALUES ('daily'), ('weekly'), ('monthly'), ('yearly')) AS v(r),
+			(SELECT min(id) AS id FROM calendars WHERE company_id = $1) c, (SELECT min(id) AS id FROM users WHERE company_id = $1) u,
+			(SELECT min(id) AS id FROM user_groups WHERE company_id = $1) g, (SELECT min(id) AS id FROM deals WHERE company_id = $1) d`,
+		`INSERT INTO events (company_id, title, calendar_id, type, status, guest_access, initial_date, father_id, recurrence_id)
+		SELECT $1, 'child', calendar_id, 'task', s, 'view', '2024-02-29 12:00:00+00', id, CASE WHEN s = 'cancelled' THEN id END
+		FROM events, (VALUES ('cancelled'), ('scheduled')) AS v(s) WHERE company_id = $1 AND recurrency = 'monthly'`,
+		`INSERT INTO event_files (company_id, event_id, name, url) SELECT $1, min(id), 'a', 'https://a' FROM events WHERE company_id = $1`,
+		`INSERT INTO event_feedbacks (company_id, event_id, feedback) SELECT $1, min(id), 'ok' FROM events WHERE company_id = $1`,
+		`UPDATE events SET last_feedback_id = (SELECT max(id) FROM event_feedbacks WHERE company_id = $1) WHERE company_id = $1`,
+	} {
+		if _, err := store.Pool().Exec(ctx, sql, companyID); err != nil {
+			f.Fatalf("seed %q: %v", sql, err)
+		}
+	}
+}
+
+// FuzzEventWrite is FuzzParseWrite on /events and /deals: what the body
+// parser accepts (in the filter[...] form or plain) is created and
+// written over a seeded record without any error but a reference to a
+// missing record or a rule's 422: never a rejection by PostgreSQL.
+func FuzzEventWrite(f *testing.F) {
+	for _, seed := range []string{
+		`{"filter[calendar_id]":1,"filter[title]":"a","filter[guest][]":[],"filter[guest_group][]":[],"filter[guest_access]":"view","filter[type]":"task","filter[status]":"scheduled","filter[initial_date]":"2024-03-01"}`,
+		`{"calendar_id":1,"title":"a","guest":[1],"guest_group":[1],"guest_access":"full","type":"billing","status":"late","initial_date":"9999-12-31 23:59:59"}`,
+		`{"filter[title]":"a","title":"b"}`, `{"filter[reminder][]":["START","1_MONTH"],"filter[recurrency]":"yearly","filter[endless]":true}`,
+		`{"filter[reminder][]":["\u0000"]}`, `{"filter[reminder][]":[1]}`, `{"filter[reminder][]":null}`, `{"reminder":["3_DAY"]}`,
+		`{"filter[initial_date]":"0001-01-01 00:00:00","filter[final_date]":"0001-01-01","filter[time_zone]":"Pacific/Midway"}`,
+		`{"filter[time_zone]":null,"filter[father_id]":1,"filter[recurrence_id]":1,"filter[created_by]":1}`,
+		`{"filter[guest][]":[9223372036854775807],"filter[tag][]":[-1]}`, `{"filter[last_feedback_id]":1}`, `{"_c":1}`,
+		`{"title":"a","funnel_id":1,"step_id":1,"status":"won","team_id":1}`, `{"funnel_id":1,"step_id":99}`, `{"status":"closed"}`,
+	} {
+		f.Add(seed)
+	}
+	reg, store, companyID := fuzzStore(f)
+	seedFuzzEvents(f, store, companyID)
+	ctx := context.Background()
+	sc := storage.Company(companyID)
+	if err := store.Pool().QueryRow(ctx, `SELECT min(id) FROM users WHERE company_id = $1`, companyID).Scan(&sc.UserID); err != nil {
+		f.Fatal(err)
+	}
+	targets := []struct {
+		res *storage.Resource
+		id  int64
+	}{{res: reg.MustResource(storage.Events)}, {res: reg.MustResource(storage.Deals)}}
+	for i, table := range []string{"events", "deals"} {
+		if err := store.Pool().QueryRow(ctx, `SELECT min(id) FROM `+table+` WHERE company_id = $1`, companyID).Scan(&targets[i].id); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		obj, duplicates, err := decodeObject([]byte(body))
+		if err != nil {
+			return
+		}
+		for _, create := range []bool{true, false} {
+			for _, target := range targets {
+				w, err := parseWrite(reg, target.res, obj, create)
+				if err = withProblems(err, duplicates); err != nil {
+					if storage.ErrorCode(err) != storage.Invalid {
+						t.Fatalf("%q: refusal is not a 422: %v", body, err)
+					}
+					continue
+				}
+				if create {
+					_, err = store.Create(ctx, target.res, sc, w)
+				} else {
+					_, err = store.Update(ctx, target.res, sc, target.id, w)
+				}
+				if err != nil && !storageRefusal(err, isRuleRefusal) {
+					t.Fatalf("%q (%s, create %v): accepted but failed in storage: %v %+v", body, target.res.Name, create, err, problemsOf(err))
+				}
+			}
+		}
+	})
+}
+
+// isRuleRefusal: a missing reference, or a rule only storage can check
+// (an event's period against its stored dates, an event as its own parent,
+// a deal's step of another funnel).
+func isRuleRefusal(p storage.Problem) bool {
+	return isMissingReference(p) || strings.Contains(p.Message, "cannot be before") ||
+		strings.Contains(p.Message, "cannot be the record itself") || strings.Contains(p.Message, "is not a step of funnel")
+}
+
+// FuzzDealReports: no query string makes the reports' parser panic; what
+// it refuses is a 422 with problems, and what it accepts runs both
+// reports on PostgreSQL without error.
+func FuzzDealReports(f *testing.F) {
+	for _, seed := range []string{
+		"", "filter[funnel_id]=1&limit=1000", "filter[period][]=0001-01-01&filter[period][]=9999-12-31", "filter[userIn][0]=1&filter[teamIn][]=-1",
+		"filter[period][]=2024-02-30", "limit=0", "filter[funnel_id]=9223372036854775807", "filter[x]=1", "_=1&filter[userIn]=1",
+		"filter[period][]=%00", "limit=1&limit=1",
+	} {
+		f.Add(seed)
+	}
+	_, store, companyID := fuzzStore(f)
+	seedFuzzEvents(f, store, companyID)
+	f.Fuzz(func(t *testing.T, rawQuery string) {
+		q, err := parseConversion(rawQuery, true)
+		if err != nil {
+			var coded *storage.Error
+			if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
+				t.Fatalf("%q: refusal is not a 422 with problems: %v", rawQuery, err)
+			}
+			return
+		}
+		if _, err := store.FunnelReport(context.Background(), companyID, q); err != nil {
+			t.Fatalf("%q: funnel report: %v", rawQuery, err)
+		}
+		if _, err := store.StepDealsReport(context.Background(), companyID, q); err != nil {
+			t.Fatalf("%q: step-deals report: %v", rawQuery, err)
+		}
+	})
 }

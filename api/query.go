@@ -263,7 +263,7 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 		p.fail(kv.key, "unknown filter %q", name)
 		return "", storage.Filter{}, nil, false
 	}
-	if listForm && col.Type != storage.IntArray {
+	if listForm && !col.Type.IsArray() {
 		p.fail(kv.key, "filter %q takes one value, not a list", name)
 		return "", storage.Filter{}, nil, false
 	}
@@ -295,7 +295,7 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 		f.Values = []any{a, b}
 		return f, ok1 && ok2
 	}
-	if col.Type == storage.IntArray && f.Op != storage.Equal {
+	if col.Type.IsArray() && f.Op != storage.Equal {
 		p.fail(kv.key, "an array filter takes no operator but empty and not_empty")
 		return f, false
 	}
@@ -395,7 +395,7 @@ func (p *queryParser) includeNode(key, path string, roots *[]*storage.Include, n
 // appendFilter adds f to filters; the values of an array column's list
 // (filter[tag][]=1&filter[tag][]=2) make one filter: any of them.
 func appendFilter(res *storage.Resource, filters []storage.Filter, f storage.Filter) []storage.Filter {
-	if c, _ := res.Column(f.Column); c.Type == storage.IntArray && f.Op == storage.Equal {
+	if c, _ := res.Column(f.Column); c.Type.IsArray() && f.Op == storage.Equal {
 		for i := range filters {
 			if filters[i].Column == f.Column && filters[i].Op == storage.Equal {
 				filters[i].Values = append(filters[i].Values, f.Values...)

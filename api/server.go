@@ -187,6 +187,15 @@ var resourceRoutes = []route{
 	{"/users/groups/:group/permissions", storage.UserGroupPermissions},
 	{"/users/groups/:group/buildings", storage.UserGroupBuildings},
 	{"/users/groups/:group/persons", storage.UserGroupPersons},
+	// spec 000: calendar events (docs/api.md, "Calendar events")
+	{"/events", storage.Events},
+	{"/events/:event/files", storage.EventFiles},
+	{"/events/:event/feedbacks", storage.EventFeedbacks},
+	{"/calendars", storage.Calendars},
+	// deals, funnels and steps; the conversion reports are mountDealReports'
+	{"/funnels", storage.Funnels},
+	{"/funnels/:funnel/steps", storage.FunnelSteps},
+	{"/deals", storage.Deals},
 }
 
 // deleteRoutes are resources whose records are written through another
@@ -220,6 +229,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	s.mountJobs(router)
 	s.mountMoneyOperations(router)
+	s.mountDealReports(router)
 	s.mountOperatorRoutes(router)
 	router.GlobalOPTIONS = http.HandlerFunc(preflight)
 	router.NotFound = http.HandlerFunc(notFound)

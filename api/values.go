@@ -51,6 +51,8 @@ func parseText(t storage.Type, s string) (any, string) {
 		return s, ""
 	case storage.IntArray: // one element, as a filter value
 		return parseText(storage.Int, s)
+	case storage.TextArray:
+		return parseText(storage.String, s)
 	case storage.JSONText:
 		if msg := checkText(s); msg != "" {
 			return nil, msg

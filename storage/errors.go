@@ -218,8 +218,8 @@ func constraintField(res *Resource, table, constraint string) string {
 	}
 	rest = strings.TrimPrefix(rest, "company_id_")
 	for _, name := range []string{rest, rest + "_id"} {
-		if _, ok := res.Column(name); ok {
-			return name
+		if c, ok := res.Column(name); ok {
+			return c.Key()
 		}
 	}
 	return ""

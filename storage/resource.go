@@ -34,6 +34,10 @@ const (
 	// Month is a year and month, YYYY-MM, for filter values only
 	// (filter[atMonth]=2024-03): bound as the month's first day (a date).
 	Month
+	// TextArray is a text[] (an event's reminders): written as a JSON
+	// array of strings, each checked against the column's Enum when it has
+	// one; filtered like IntArray (overlap).
+	TextArray
 )
 
 func (t Type) String() string {
@@ -58,6 +62,8 @@ func (t Type) String() string {
 		return "string holding JSON"
 	case Month:
 		return "year-month"
+	case TextArray:
+		return "array of strings"
 	}
 	return fmt.Sprintf("Type(%d)", int(t))
 }
@@ -96,8 +102,17 @@ type Column struct {
 	// rows of their own); it is never written to the row.
 	Unstored bool
 	// BodyName is the key of the column in bodies when it is not its name
-	// (the events' `filter[title]`).
+	// (the events' `filter[title]`, `filter[guest][]`). Problems name the
+	// column by it.
 	BodyName string
+	// NotNull refuses a null in bodies (422 `cannot be null`) for a column
+	// that may be left out (the table's default applies) but not emptied:
+	// a boolean or an array NOT NULL in the table, which is the backstop.
+	NotNull bool
+	// PlainName, with BodyName, accepts the column's plain name in bodies
+	// too (`title` beside `filter[title]`); both keys in one body are a
+	// 422.
+	PlainName bool
 	// Expr declares a derived, read-only column: the SQL expression that
 	// computes it from the row's columns (`CASE WHEN paid THEN 'paid' ...`).
 	// {today} in it stands for today's date in the company's time zone.
@@ -131,8 +146,9 @@ func (c Column) Key() string {
 // Visible reports whether the column is returned to callers.
 func (c Column) Visible() bool { return !c.FilterOnly && !c.WriteOnly }
 
-// CheckEnum says why a value is not one of the column's allowed values;
-// "" when it is, or when the column has no enum.
+// CheckEnum says why a value (of a TextArray, one element) is not one of
+// the column's allowed values; "" when it is, or when the column has no
+// enum.
 func (c Column) CheckEnum(v string) string {
 	if len(c.Enum) == 0 || slices.Contains(c.Enum, v) {
 		return ""
@@ -284,15 +300,23 @@ func (r *Resource) Column(name string) (Column, bool) {
 	return r.Columns[i], true
 }
 
-// ColumnByKey returns the writable column whose body key is key.
+// ColumnByKey returns the column whose body key is key: its Key(), or its
+// plain name when it declares PlainName.
 func (r *Resource) ColumnByKey(key string) (Column, bool) {
 	for _, c := range r.Columns {
 		if c.Key() == key {
 			return c, true
 		}
 	}
+	if c, ok := r.Column(key); ok && c.PlainName {
+		return c, true
+	}
 	return Column{}, false
 }
+
+// IsArray reports whether the type is an array column type (IntArray,
+// TextArray): list filters, overlap.
+func (t Type) IsArray() bool { return t == IntArray || t == TextArray }
 
 // Relation returns the declared relation named name.
 func (r *Resource) Relation(name string) (Relation, bool) {
@@ -363,14 +387,17 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if c.FilterOnly && !c.Filterable {
 				return nil, fmt.Errorf("resource %q: filter-only column %q is not filterable", r.Name, c.Name)
 			}
-			if len(c.Enum) > 0 && c.Type != String {
-				return nil, fmt.Errorf("resource %q: enum column %q must be a string", r.Name, c.Name)
+			if len(c.Enum) > 0 && c.Type != String && c.Type != TextArray {
+				return nil, fmt.Errorf("resource %q: enum column %q must be a string or an array of strings", r.Name, c.Name)
 			}
 			if c.Type == Month {
 				return nil, fmt.Errorf("resource %q: column %q: a year-month is a filter value, not a column type", r.Name, c.Name)
 			}
 			if c.Range != nil && (c.Type != Int || c.Range.Min > c.Range.Max) {
 				return nil, fmt.Errorf("resource %q: column %q: a range is for integer columns, min not above max", r.Name, c.Name)
+			}
+			if c.PlainName && c.BodyName == "" {
+				return nil, fmt.Errorf("resource %q: column %q accepts its plain name beside a body name it does not declare", r.Name, c.Name)
 			}
 			if c.Check != nil && (!c.Writable || c.Type != String) {
 				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)

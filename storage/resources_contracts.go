@@ -3,8 +3,9 @@ package storage
 // The contracts of spec 001 (/financial/contracts) with their vehicles,
 // occupants and items, their documents (documentables, written with the
 // contract), the minimal records a client fills (files, inspections,
-// insurances) and the minimal read-only records their includes point at
-// (deals, events). The rules around their writes are in
+// insurances); what their includes point at is declared elsewhere (users
+// and teams in resources_users.go, deals in resources_deals.go, events in
+// resources_events.go). The rules around their writes are in
 // rules_contracts.go; what each filter means is in docs/api.md,
 // "Contracts".
 
@@ -20,8 +21,6 @@ const (
 	ContractInsurances  = "contract_insurances"
 	Users               = "users"
 	Teams               = "teams"
-	Deals               = "deals"
-	Events              = "events"
 )
 
 // Enums of the contracts (ContractTypes and ContractActivities are with
@@ -357,28 +356,4 @@ func contractInsurancesResource() *Resource {
 	})
 	res.Hooks = Hooks{Before: []Hook{DatesInOrder("start_at", "end_at")}}
 	return res
-}
-
-// dealsResource and eventsResource are minimal, read-only declarations of
-// what a contract points at; the deals and calendar events resources
-// complete them. Users and teams are in resources_users.go.
-func dealsResource() *Resource {
-	return &Resource{
-		Name: Deals, Table: "deals", ReadOnly: true,
-		Columns: columns([]Column{
-			{Name: "id", Type: Int, Filterable: true},
-			{Name: "title", Type: String, Filterable: true},
-		}, timestampColumns()),
-	}
-}
-
-func eventsResource() *Resource {
-	return &Resource{
-		Name: Events, Table: "events", ReadOnly: true,
-		Columns: columns([]Column{
-			{Name: "id", Type: Int, Filterable: true},
-			{Name: "contract_id", Type: Int, Filterable: true},
-			{Name: "title", Type: String, Filterable: true},
-		}, timestampColumns()),
-	}
 }

@@ -24,7 +24,8 @@ func DatesInOrder(from, to string) Hook {
 		if !ok1 || !ok2 || !end.Before(start) {
 			return nil
 		}
-		return InvalidInput([]Problem{{Field: to, Message: fmt.Sprintf("cannot be before %s (%s)", from, start.Format(time.DateOnly))}})
+		return InvalidInput([]Problem{{Field: columnKey(c.Resource, to), Message: fmt.Sprintf("cannot be before %s (%s)",
+			columnKey(c.Resource, from), start.Format(time.DateOnly))}})
 	}
 }
 

@@ -67,6 +67,8 @@ func castOf(t Type) string {
 		return "::numeric"
 	case IntArray:
 		return "::bigint[]"
+	case TextArray:
+		return "::text[]"
 	case JSONText:
 		return "::text"
 	}
@@ -117,10 +119,14 @@ func likePattern(s string) string {
 // condition writes the SQL of one filter.
 func (b *sqlBuilder) condition(c Column, f Filter) {
 	col := b.columnSQL(c)
-	if c.Type == IntArray {
+	if c.Type.IsArray() {
+		elem := Int
+		if c.Type == TextArray {
+			elem = String
+		}
 		switch f.Op {
 		case Equal: // any of the values (overlap)
-			b.write(col, " && ", b.bindArray(typedArray(Int, f.Values), Int))
+			b.write(col, " && ", b.bindArray(typedArray(elem, f.Values), elem))
 		case Empty:
 			b.write("coalesce(cardinality(", col, "), 0) = 0")
 		case NotEmpty:

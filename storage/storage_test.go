@@ -140,6 +140,10 @@ func TestRegistryRefusesBadDeclarations(t *testing.T) {
 			{Name: "amount", Type: storage.Decimal, Precision: 2, Scale: 3}}}}, "numeric(precision, scale)"},
 		{"scale on a string", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
 			{Name: "title", Type: storage.String, Scale: 2}}}}, "not a decimal"},
+		{"plain name without a body name", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "title", Type: storage.String, Writable: true, PlainName: true}}}}, "body name"},
+		{"enum on integers", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "tag", Type: storage.IntArray, Enum: []string{"a"}}}}}, "must be a string"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

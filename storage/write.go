@@ -338,6 +338,19 @@ func checkWrite(res *Resource, w Write) error {
 	var problems []Problem
 	for _, name := range w.columns() {
 		c, _ := res.Column(name)
+		if w.Values[name] == nil && c.NotNull {
+			problems = append(problems, Problem{Field: c.Key(), Message: "cannot be null"})
+			continue
+		}
+		if texts, isTexts := w.Values[name].([]string); isTexts {
+			for _, text := range texts {
+				if msg := c.CheckEnum(text); msg != "" {
+					problems = append(problems, Problem{Field: c.Key(), Message: msg})
+					break
+				}
+			}
+			continue
+		}
 		if n, isInt := w.Values[name].(int64); isInt {
 			if msg := c.CheckInt(n); msg != "" {
 				problems = append(problems, Problem{Field: c.Key(), Message: msg})
@@ -413,7 +426,7 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 			return fmt.Errorf("check %s: %w", name, err)
 		}
 		if !exists {
-			problems = append(problems, Problem{Field: name, Message: fmt.Sprintf("no %s with id %v", target.Name, w.Values[name])})
+			problems = append(problems, Problem{Field: c.Key(), Message: fmt.Sprintf("no %s with id %v", target.Name, w.Values[name])})
 		}
 	}
 	if len(problems) > 0 {

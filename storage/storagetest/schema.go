@@ -13,15 +13,16 @@ import (
 // compatible lists, per declared column type, the information_schema
 // data types the resource machinery reads and writes correctly.
 var compatible = map[storage.Type][]string{
-	storage.Int:      {"bigint", "integer", "smallint"},
-	storage.String:   {"text", "character", "character varying"},
-	storage.Bool:     {"boolean"},
-	storage.Date:     {"date"},
-	storage.DateTime: {"timestamp with time zone", "timestamp without time zone"},
-	storage.Decimal:  {"numeric"},
-	storage.JSON:     {"json", "jsonb"},
-	storage.IntArray: {"ARRAY"},
-	storage.JSONText: {"text"},
+	storage.Int:       {"bigint", "integer", "smallint"},
+	storage.String:    {"text", "character", "character varying"},
+	storage.Bool:      {"boolean"},
+	storage.Date:      {"date"},
+	storage.DateTime:  {"timestamp with time zone", "timestamp without time zone"},
+	storage.Decimal:   {"numeric"},
+	storage.JSON:      {"json", "jsonb"},
+	storage.IntArray:  {"ARRAY"},
+	storage.TextArray: {"ARRAY"},
+	storage.JSONText:  {"text"},
 }
 
 // dbColumn is a column as information_schema.columns describes it.

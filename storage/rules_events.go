@@ -1,0 +1,82 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The rules around the calendar events' writes (docs/api.md, "Calendar
+// events").
+
+// eventDefaults fills in, on create, what the body leaves out: the creator
+// is the acting user, and the time zone the company's when it is one of
+// the spec's zones (else America/Sao_Paulo).
+func eventDefaults(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op != OpCreate {
+		return nil
+	}
+	if !c.Given("created_by") && c.Scope.UserID != 0 {
+		c.Set("created_by", c.Scope.UserID)
+	}
+	if c.Given("time_zone") {
+		return nil
+	}
+	var zone string
+	err := tx.QueryRow(ctx, `SELECT time_zone FROM companies WHERE id = $1`, c.Scope.CompanyID).Scan(&zone)
+	if err != nil {
+		return fmt.Errorf("time zone of company %d: %w", c.Scope.CompanyID, err)
+	}
+	if !slices.Contains(EventTimeZones, zone) {
+		zone = EventTimeZones[0]
+	}
+	c.Set("time_zone", zone)
+	return nil
+}
+
+// notItsOwn refuses a record whose column names the record itself (an
+// event as its own parent or series), naming the column.
+func notItsOwn(column string) Hook {
+	return func(_ context.Context, _ pgx.Tx, c *Change) error {
+		if c.Op != OpUpdate {
+			return nil
+		}
+		if id, _ := asInt64(c.New.Values[column]); id != 0 && id == c.ID {
+			return InvalidInput([]Problem{{Field: columnKey(c.Resource, column), Message: "cannot be the record itself"}})
+		}
+		return nil
+	}
+}
+
+// columnKey is the body key of a declared column.
+func columnKey(res *Resource, column string) string {
+	if col, ok := res.Column(column); ok {
+		return col.Key()
+	}
+	return column
+}
+
+// feedbackAuthor makes the acting user the author of a new feedback.
+func feedbackAuthor(_ context.Context, _ pgx.Tx, c *Change) error {
+	if c.Op == OpCreate && c.Scope.UserID != 0 {
+		c.Set("user_id", c.Scope.UserID)
+	}
+	return nil
+}
+
+// keepLastFeedback points the event at its latest feedback after every
+// feedback write (include[lastFeedback]).
+func keepLastFeedback(ctx context.Context, tx pgx.Tx, c *Change) error {
+	event := c.Scope.Parent
+	if event == 0 {
+		event, _ = asInt64(c.Value("event_id"))
+	}
+	_, err := tx.Exec(ctx, `UPDATE events SET last_feedback_id = (SELECT max(id) FROM event_feedbacks
+		WHERE company_id = $1 AND event_id = $2) WHERE company_id = $1 AND id = $2`, c.Scope.CompanyID, event)
+	if err != nil {
+		return fmt.Errorf("last feedback of event %d: %w", event, err)
+	}
+	return nil
+}

@@ -57,9 +57,9 @@ func (b Billing) MonthlyContracts(t testing.TB, pool *pgxpool.Pool, n int, start
 	rows, err := pool.Query(ctx, `INSERT INTO contracts (company_id, type, active, building_id, tenant_id, billing_id,
 			business_id, account_id, billing_method, start_at, recurrency, modality, amount, due_date, due_day,
 			billing_timing, ticket_late_fee, ticket_late_fee_percentage, ticket_late_fee_interest)
-		SELECT $1, 'rent', 'active', $2, $3, $4, $5, $6, 'ticket', $7::date, 'monthly', 'monthly', 2000.00,
+		SELECT $1::bigint, 'rent', 'active', $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::bigint, 'ticket', $7::date, 'monthly', 'monthly', 2000.00,
 			$8::date, extract(day FROM $8::date)::int, 'pre', true, 2, 1
-		FROM generate_series(1, $9) ORDER BY 1
+		FROM generate_series(1, $9::int) AS g ORDER BY g
 		RETURNING id`, b.Company, b.Building, b.Tenant, b.Billing, b.Business, b.Account, start, due, n)
 	if err != nil {
 		t.Fatal(err)

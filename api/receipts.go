@@ -164,5 +164,6 @@ func (s *Server) mountMoneyOperations(router *router) {
 	router.Handler(http.MethodPost, "/invoices/:invoice_id/pixCode", s.authed(s.setPixCode))
 	router.Handler(http.MethodGet, "/invoices/:invoice_id/receiptLink", s.authed(s.invoiceReceiptLink))
 	router.Handler(http.MethodGet, "/transactions/:id/receiptLink", s.authed(s.transactionReceiptLink))
+	router.Handler(http.MethodPost, "/financial/contracts/:id/invoicesCreate", s.authed(s.invoicesCreate))
 	router.Handler(http.MethodGet, receiptPath+":token", s.receiptPage())
 }

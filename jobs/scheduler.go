@@ -28,6 +28,7 @@ type Schedule struct {
 // DefaultSchedules are the schedules of a scheduler process.
 func DefaultSchedules() []Schedule {
 	return []Schedule{
+		{Name: "invoices-generate", Spec: "0 2 * * *", Kind: KindInvoicesGenerate},
 		{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune},
 	}
 }

@@ -1,0 +1,199 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/storage"
+)
+
+// invoicesCreateBody is the body of POST /financial/contracts/{id}/invoicesCreate.
+type invoicesCreateBody struct {
+	preview bool
+	until   finance.Date // zero: the company's today plus its lead time
+}
+
+// readInvoicesCreate reads {"preview": bool, "until": "YYYY-MM-DD"}, both
+// optional; an empty body is {}. It returns the body as the
+// Idempotency-Key compares it.
+func readInvoicesCreate(w http.ResponseWriter, r *http.Request) (invoicesCreateBody, []byte, error) {
+	var b invoicesCreateBody
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		return b, nil, err
+	}
+	raw, err := readBody(w, r, maxBodyBytes)
+	if err != nil {
+		return b, nil, err
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	obj, problems, err := decodeObject(raw)
+	if err != nil {
+		return b, nil, err
+	}
+	for _, key := range sortedKeys(obj) {
+		switch key {
+		case "preview":
+			if json.Unmarshal(obj[key], &b.preview) != nil {
+				problems = append(problems, storage.Problem{Field: "preview", Message: "must be true or false"})
+			}
+		case "until":
+			var s string
+			d, err := finance.Date{}, json.Unmarshal(obj[key], &s)
+			if err == nil {
+				d, err = finance.ParseDate(s)
+			}
+			if err != nil || d.Year() < 2000 {
+				problems = append(problems, storage.Problem{Field: "until", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"})
+			}
+			b.until = d
+		default:
+			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+		}
+	}
+	if len(problems) > 0 {
+		return b, nil, storage.InvalidInput(problems)
+	}
+	return b, raw, nil
+}
+
+// invoicesCreate is POST /financial/contracts/{id}/invoicesCreate: the
+// contract's invoices due up to until that it does not have yet. With
+// preview, 200 and the invoices a run would create, nothing stored;
+// otherwise an invoices:generate job (202). A contract that cannot be
+// billed is a 422 saying why, for both; another company's is a 404.
+func (s *Server) invoicesCreate(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathID(w, r)
+	if !ok {
+		return
+	}
+	body, raw, err := readInvoicesCreate(w, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	companyID := principalOf(r.Context()).CompanyID
+	if body.until.IsZero() {
+		zone, lead, err := storage.InvoiceLead(r.Context(), s.store.Pool(), companyID)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		body.until = jobs.DefaultUntil(time.Now(), zone, lead)
+	}
+	// the check, and the preview: the generation without its write
+	gen, err := storage.GenerateInvoices(r.Context(), s.store.Pool(), companyID, []int64{id}, body.until,
+		storage.GenerateOptions{Preview: true})
+	if err == nil {
+		err = gen.ContractError(id)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if body.preview {
+		writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK,
+			"data": previewOf(id, body.until, gen.Invoices)})
+		return
+	}
+	sub, err := jobs.NewContractGeneration(id, body.until)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.submitJob(w, r, sub, raw)
+}
+
+// invoicePreview is a scheduled invoice as the preview shows it: the
+// fields a run writes, with its lines.
+type invoicePreview struct {
+	Type                     finance.InvoiceType  `json:"type"`
+	ContractID               int64                `json:"contract_id"`
+	PayerID                  int64                `json:"payer_id"`
+	BuildingID               *int64               `json:"building_id"`
+	BusinessID               int64                `json:"business_id"`
+	AccountID                int64                `json:"account_id"`
+	BillingID                *int64               `json:"billing_id"`
+	BillingMethod            string               `json:"billing_method"`
+	Description              string               `json:"description"`
+	Total                    json.Number          `json:"total"`
+	Date                     finance.Date         `json:"date"`
+	DueDate                  finance.Date         `json:"due_date"`
+	PeriodInitial            finance.Date         `json:"period_initial"`
+	PeriodFinal              finance.Date         `json:"period_final"`
+	TicketLateFee            bool                 `json:"ticket_late_fee"`
+	TicketLateFeeItemID      *int64               `json:"ticket_late_fee_item_id"`
+	TicketLateFeePercentage  json.Number          `json:"ticket_late_fee_percentage"`
+	TicketLateFeeInterest    json.Number          `json:"ticket_late_fee_interest"`
+	TicketDiscount           bool                 `json:"ticket_discount"`
+	TicketDiscountMode       *string              `json:"ticket_discount_mode"`
+	TicketDiscountFixed      json.Number          `json:"ticket_discount_fixed"`
+	TicketDiscountPercentage json.Number          `json:"ticket_discount_percentage"`
+	TicketDiscountDays       int                  `json:"ticket_discount_days"`
+	TicketDiscountAction     *string              `json:"ticket_discount_action"`
+	Items                    []invoiceLinePreview `json:"items"`
+}
+
+// invoiceLinePreview is one line of a previewed invoice.
+type invoiceLinePreview struct {
+	ItemID      int64       `json:"item_id"`
+	Amount      json.Number `json:"amount"`
+	Description *string     `json:"description"`
+}
+
+// previewOf is the data of a preview: the contract, until, how many
+// invoices and their sum, and the invoices.
+func previewOf(contractID int64, until finance.Date, invoices []storage.GeneratedInvoice) map[string]any {
+	out := make([]invoicePreview, len(invoices))
+	total := decimal.Zero
+	for i, g := range invoices {
+		out[i] = previewInvoice(g)
+		total = total.Add(g.Total)
+	}
+	return map[string]any{"contract_id": contractID, "until": until, "count": len(out),
+		"total": money(total), "invoices": out}
+}
+
+func previewInvoice(g storage.GeneratedInvoice) invoicePreview {
+	inv := g.Invoice
+	p := invoicePreview{
+		Type: inv.Type, ContractID: inv.ContractID, PayerID: inv.PayerID, BuildingID: optID(g.BuildingID),
+		BusinessID: inv.BusinessID, AccountID: inv.AccountID, BillingID: optID(inv.BillingID),
+		BillingMethod: inv.BillingMethod, Description: inv.Description, Total: money(inv.Total),
+		Date: inv.Date, DueDate: inv.DueDate, PeriodInitial: inv.PeriodInitial, PeriodFinal: inv.PeriodFinal,
+		TicketLateFee: inv.TicketLateFee, TicketLateFeeItemID: optID(inv.TicketLateFeeItemID),
+		TicketLateFeePercentage: money(inv.TicketLateFeePercentage), TicketLateFeeInterest: money(inv.TicketLateFeeInterest),
+		TicketDiscount: inv.TicketDiscount, TicketDiscountMode: optString(string(inv.TicketDiscountMode)),
+		TicketDiscountFixed: money(inv.TicketDiscountFixed), TicketDiscountPercentage: money(inv.TicketDiscountPercentage),
+		TicketDiscountDays: inv.TicketDiscountDays, TicketDiscountAction: optString(string(inv.TicketDiscountAction)),
+		Items: make([]invoiceLinePreview, len(inv.Items)),
+	}
+	for j, l := range inv.Items {
+		p.Items[j] = invoiceLinePreview{ItemID: l.ItemID, Amount: money(l.Amount), Description: optString(l.Description)}
+	}
+	return p
+}
+
+// money is an amount as the API writes it: a number with two decimals.
+func money(d decimal.Decimal) json.Number { return json.Number(d.StringFixed(2)) }
+
+func optID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,151 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/storage/storagetest"
+)
+
+// benchContracts is the size of the nightly run the benchmark measures.
+const benchContracts = 100_000
+
+// BenchmarkNightlyGeneration measures the nightly invoice generation of
+// 100,000 contracts (one invoice each, two lines: the rent and one
+// contract item), the job's handler run as a worker runs it (chunks of
+// 1,000 contracts, each read, scheduled and written in its transaction
+// with its record), beside the bare insert of the same rows (COPY of the
+// invoices and their lines into the same tables), each in a fresh
+// database. It reports the seconds of each; run it once a count:
+//
+//	go test -run '^$' -bench NightlyGeneration -benchtime 1x -count 3 ./jobs
+func BenchmarkNightlyGeneration(b *testing.B) {
+	b.Run("generate", func(b *testing.B) {
+		pool, company := benchGenerationDB(b)
+		for range b.N {
+			b.ReportMetric(benchGenerate(b, pool, company).Seconds(), "cold-s/run")
+			// the same run again once its invoices are deleted: the
+			// database's cached plans were made with invoices full
+			if _, err := pool.Exec(context.Background(), `DELETE FROM invoices`); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(benchGenerate(b, pool, company).Seconds(), "warm-s/run")
+		}
+	})
+	b.Run("bare-copy", func(b *testing.B) {
+		pool, company := benchGenerationDB(b)
+		invoices := benchInvoices(b, pool, company)
+		for range b.N {
+			b.ResetTimer()
+			start := time.Now()
+			benchCopy(b, pool, company, invoices)
+			elapsed := time.Since(start)
+			b.StopTimer()
+			b.ReportMetric(elapsed.Seconds(), "s/run")
+		}
+	})
+}
+
+// benchGenerate times one nightly run of the job's handler.
+func benchGenerate(b *testing.B, pool *pgxpool.Pool, company int64) time.Duration {
+	b.Helper()
+	r := benchRun(b, pool, company)
+	start := time.Now()
+	res, err := runGenerate(context.Background(), r, GeneratePayload{Date: "2026-11-20"})
+	elapsed := time.Since(start)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if n := res.(NightlyGeneration).Created; n != benchContracts {
+		b.Fatalf("created %d invoices, want %d", n, benchContracts)
+	}
+	return elapsed
+}
+
+// benchGenerationDB is a fresh database with a company of 100,000 monthly
+// contracts, each with its first invoice due within the run's lead time.
+func benchGenerationDB(b *testing.B) (*pgxpool.Pool, int64) {
+	b.Helper()
+	pool := storagetest.NewDB(b)
+	company, _, err := storage.EnsureCompany(context.Background(), pool, "Bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	billing := storagetest.NewBilling(b, pool, company)
+	billing.MonthlyContracts(b, pool, benchContracts, "2026-12-01", "2026-12-05")
+	return pool, company
+}
+
+// benchRun is a started invoices:generate job, as a worker hands it to
+// its handler.
+func benchRun(b *testing.B, pool *pgxpool.Pool, company int64) *Run {
+	b.Helper()
+	ctx := context.Background()
+	job, _, err := storage.SubmitJob(ctx, pool, company, storage.NewJob{Kind: KindInvoicesGenerate, Queue: QueueCritical,
+		Payload: json.RawMessage(`{"date":"2026-11-20"}`), SubmittedBy: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	started, ok, err := storage.StartJob(ctx, pool, storage.TaskRef{JobRef: storage.JobRef{CompanyID: company, ID: job.ID}})
+	if err != nil || !ok {
+		b.Fatalf("start: %v %t", err, ok)
+	}
+	return &Run{Job: started, pool: pool}
+}
+
+// benchInvoices is what the run would insert (its preview), computed
+// before the clock starts.
+func benchInvoices(b *testing.B, pool *pgxpool.Pool, company int64) []storage.GeneratedInvoice {
+	b.Helper()
+	ids, err := storage.BillableContractIDs(context.Background(), pool, company, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gen, err := storage.GenerateInvoices(context.Background(), pool, company, ids, finance.MustDate("2026-12-20"),
+		storage.GenerateOptions{Preview: true})
+	if err != nil || len(gen.Invoices) != benchContracts {
+		b.Fatalf("%d invoices (%v)", len(gen.Invoices), err)
+	}
+	return gen.Invoices
+}
+
+// benchCopy inserts the invoices and their lines with COPY, ids given,
+// in one transaction: the floor of any writer of these rows.
+func benchCopy(b *testing.B, pool *pgxpool.Pool, company int64, invoices []storage.GeneratedInvoice) {
+	b.Helper()
+	ctx := context.Background()
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		invRows := make([][]any, len(invoices))
+		var lineRows [][]any
+		for i, g := range invoices {
+			inv := g.Invoice
+			id := int64(i + 1)
+			invRows[i] = []any{company, id, "contract", inv.ContractID, inv.PayerID, g.BuildingID, inv.BusinessID,
+				inv.AccountID, inv.BillingID, inv.BillingMethod, inv.Description, inv.Total.String(),
+				inv.Date.Time(), inv.DueDate.Time(), inv.PeriodInitial.Time(), inv.PeriodFinal.Time(),
+				inv.TicketLateFee, inv.TicketLateFeePercentage.String(), inv.TicketLateFeeInterest.String()}
+			for _, l := range inv.Items {
+				lineRows = append(lineRows, []any{company, id, l.ItemID, l.Amount.String(), l.Description})
+			}
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"invoices"}, []string{"company_id", "id", "type", "contract_id",
+			"payer_id", "building_id", "business_id", "account_id", "billing_id", "billing_method", "description", "total",
+			"date", "due_date", "period_initial", "period_final", "ticket_late_fee", "ticket_late_fee_percentage",
+			"ticket_late_fee_interest"}, pgx.CopyFromRows(invRows)); err != nil {
+			return err
+		}
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"invoice_items"}, []string{"company_id", "invoice_id", "item_id", "amount",
+			"description"}, pgx.CopyFromRows(lineRows))
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,335 @@
+package storage_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/storage/storagetest"
+)
+
+// genFixture is a company ready to bill, with rent items for every
+// contract purpose.
+type genFixture struct {
+	pool    *pgxpool.Pool
+	b       storagetest.Billing
+	company int64
+}
+
+func newGenFixture(t *testing.T) *genFixture {
+	t.Helper()
+	ctx := context.Background()
+	f := &genFixture{pool: storagetest.NewDB(t)}
+	var err error
+	if f.company, _, err = storage.EnsureCompany(ctx, f.pool, "Imobiliária Geradora"); err != nil {
+		t.Fatal(err)
+	}
+	f.b = storagetest.NewBilling(t, f.pool, f.company)
+	f.exec(t, `INSERT INTO transaction_items (company_id, description, debit, credit, type, purpose) VALUES
+		($1, 'Parcela', 'customer', 'owner', 'rent', 'sale'), ($1, 'Assinatura', 'customer', 'business', 'rent', 'subscription')`)
+	return f
+}
+
+func (f *genFixture) exec(t *testing.T, sql string, args ...any) {
+	t.Helper()
+	if _, err := f.pool.Exec(context.Background(), sql, append([]any{f.company}, args...)...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// contract inserts a contract of f's parties with the columns given
+// (column = value, SQL) and returns its id.
+func (f *genFixture) contract(t *testing.T, set string) int64 {
+	t.Helper()
+	var id int64
+	err := f.pool.QueryRow(context.Background(), `INSERT INTO contracts (company_id, type, building_id, tenant_id, billing_id,
+			business_id, account_id, billing_method, start_at, recurrency, modality, amount, due_date)
+		VALUES ($1, 'rent', $2, $3, $4, $5, $6, 'ticket', '2026-01-01', 'monthly', 'monthly', 1500.00, '2026-01-10')
+		RETURNING id`, f.company, f.b.Building, f.b.Tenant, f.b.Billing, f.b.Business, f.b.Account).Scan(&id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set != "" {
+		f.exec(t, `UPDATE contracts SET `+set+` WHERE company_id = $1 AND id = $2`, id)
+	}
+	return id
+}
+
+// randomContract inserts a contract with random billing settings and up
+// to three items.
+func (f *genFixture) randomContract(t *testing.T, rng *rand.Rand) int64 {
+	t.Helper()
+	pick := func(options ...string) string { return options[rng.IntN(len(options))] }
+	start := time.Date(2025, time.Month(1+rng.IntN(12)), 1+rng.IntN(28), 0, 0, 0, 0, time.UTC)
+	due := start.AddDate(0, 0, rng.IntN(40))
+	typ := pick("'rent'", "'rent'", "'season'", "'subscription'", "'sale'")
+	recurrency := pick("'monthly'", "'monthly'", "'monthly'", "'daily'")
+	amount := fmt.Sprintf("%d.%02d", 500+rng.IntN(5000), rng.IntN(100))
+	set := []string{
+		"type = " + typ, "recurrency = " + recurrency, "active = " + pick("'active'", "'active'", "'active'", "'active'", "'canceled'"),
+		"modality = " + pick("'start'", "'due_date'", "'monthly'", "NULL"),
+		"billing_timing = " + pick("'pre'", "'post'", "NULL"),
+		"proportional = " + pick("true", "false"), "unify_first_invoice = " + pick("true", "false"),
+		"start_at = '" + start.Format(time.DateOnly) + "'", "due_date = '" + due.Format(time.DateOnly) + "'",
+		"amount = " + amount,
+		"current_amount = " + pick("NULL", "NULL", amount+" * 1.05"),
+		"due_day = " + pick("NULL", "NULL", fmt.Sprint(1+rng.IntN(31))),
+		"ticket_late_fee = " + pick("true", "false"), "ticket_late_fee_percentage = " + pick("NULL", "2"),
+		"ticket_late_fee_interest = " + pick("NULL", "1"),
+		"ticket_discount = " + pick("true", "false"), "ticket_discount_mode = " + pick("NULL", "'fixed'", "'percentage'"),
+		"ticket_discount_fixed = " + pick("NULL", "50"), "ticket_discount_percentage = " + pick("NULL", "5"),
+		"ticket_discount_days = " + pick("NULL", "5"), "ticket_discount_action = " + pick("NULL", "'owner'", "'business'"),
+		"billing_id = " + pick("NULL", fmt.Sprint(f.b.Billing)),
+		"building_id = " + pick("NULL", fmt.Sprint(f.b.Building)),
+	}
+	switch {
+	case typ == "'sale'":
+		set = append(set, fmt.Sprintf("recurrency_amount = %d, signal_amount = %s * 0.1", 2+rng.IntN(24), amount))
+	case rng.IntN(3) == 0:
+		set = append(set, fmt.Sprintf("recurrency_amount = %d", 1+rng.IntN(24)))
+	}
+	if rng.IntN(3) == 0 && recurrency == "'monthly'" {
+		set = append(set, "end_at = '"+start.AddDate(0, 3+rng.IntN(12), rng.IntN(20)).Format(time.DateOnly)+"'")
+	}
+	id := f.contract(t, strings.Join(set, ", "))
+	for range rng.IntN(4) {
+		f.exec(t, `INSERT INTO contract_items (company_id, contract_id, mode, item_id, description, calculate_mode,
+				amount, percentage, percentage_mode, start_at, end_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, id,
+			pick("item", "item", "service", "commission"), f.b.CondoItem, pick("Condomínio", "IPTU", ""),
+			pick("fixed", "percentage"), fmt.Sprintf("%d.%02d", rng.IntN(600), rng.IntN(100)),
+			fmt.Sprintf("%d.%d", rng.IntN(20), rng.IntN(10)), []any{nil, "rental_value", "recurring_commission"}[rng.IntN(3)],
+			[]any{nil, start.AddDate(0, rng.IntN(6), 0)}[rng.IntN(2)], []any{nil, start.AddDate(0, 6+rng.IntN(6), 0)}[rng.IntN(2)])
+	}
+	return id
+}
+
+// describeInvoice writes every field of a generated invoice, its lines
+// included, amounts to the cent: two invoices are the same when their
+// descriptions are.
+func describeInvoice(g storage.GeneratedInvoice) string {
+	inv := g.Invoice
+	var b strings.Builder
+	fmt.Fprintf(&b, "type=%s contract=%d payer=%d building=%d business=%d account=%d billing=%d method=%s desc=%q total=%s "+
+		"date=%s due=%s period=%s..%s late_fee=%t/%d/%s/%s discount=%t/%s/%s/%s/%d action=%s items:",
+		inv.Type, inv.ContractID, inv.PayerID, g.BuildingID, inv.BusinessID, inv.AccountID, inv.BillingID, inv.BillingMethod,
+		inv.Description, inv.Total.StringFixed(2), inv.Date, inv.DueDate, inv.PeriodInitial, inv.PeriodFinal,
+		inv.TicketLateFee, inv.TicketLateFeeItemID, inv.TicketLateFeePercentage.StringFixed(2), inv.TicketLateFeeInterest.StringFixed(2),
+		inv.TicketDiscount, inv.TicketDiscountMode, inv.TicketDiscountFixed.StringFixed(2), inv.TicketDiscountPercentage.StringFixed(2),
+		inv.TicketDiscountDays, inv.TicketDiscountAction)
+	for _, l := range inv.Items {
+		fmt.Fprintf(&b, " [%d %s %q]", l.ItemID, l.Amount.StringFixed(2), l.Description)
+	}
+	return b.String()
+}
+
+// storedInvoices reads the company's contract invoices back, in the
+// order generation lists them (contract, due date), as described.
+func storedInvoices(t *testing.T, pool *pgxpool.Pool, company int64, ids []int64) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT i.type, i.contract_id, i.payer_id, coalesce(i.building_id, 0),
+			i.business_id, i.account_id, coalesce(i.billing_id, 0), i.billing_method, i.description, i.total::text,
+			i.date::text, i.due_date::text, i.period_initial::text, i.period_final::text,
+			i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0), coalesce(i.ticket_late_fee_percentage, 0)::text,
+			coalesce(i.ticket_late_fee_interest, 0)::text, i.ticket_discount, coalesce(i.ticket_discount_mode, ''),
+			coalesce(i.ticket_discount_fixed, 0)::text, coalesce(i.ticket_discount_percentage, 0)::text,
+			coalesce(i.ticket_discount_days, 0), coalesce(i.ticket_discount_action, ''),
+			(SELECT string_agg(format(' [%s %s %s]', l.item_id, l.amount, to_json(coalesce(l.description, ''))), '' ORDER BY l.id)
+			 FROM invoice_items l WHERE l.company_id = i.company_id AND l.invoice_id = i.id)
+		FROM invoices i WHERE i.company_id = $1 AND i.id = any($2) ORDER BY i.contract_id, i.due_date, i.id`, company, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		var (
+			typ, method, desc, total, date, due, pi, pf, lfPct, lfInt, mode, fixed, pct, action string
+			items                                                                               *string
+			contract, payer, building, business, account, billing, lfItem                       int64
+			lateFee, discount                                                                   bool
+			days                                                                                int
+		)
+		if err := rows.Scan(&typ, &contract, &payer, &building, &business, &account, &billing, &method, &desc, &total,
+			&date, &due, &pi, &pf, &lateFee, &lfItem, &lfPct, &lfInt, &discount, &mode, &fixed, &pct, &days, &action, &items); err != nil {
+			t.Fatal(err)
+		}
+		s := fmt.Sprintf("type=%s contract=%d payer=%d building=%d business=%d account=%d billing=%d method=%s desc=%q total=%s "+
+			"date=%s due=%s period=%s..%s late_fee=%t/%d/%s/%s discount=%t/%s/%s/%s/%d action=%s items:",
+			typ, contract, payer, building, business, account, billing, method, desc, total, date, due, pi, pf,
+			lateFee, lfItem, lfPct, lfInt, discount, mode, fixed, pct, days, action)
+		if items != nil {
+			s += *items
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func generate(t *testing.T, pool *pgxpool.Pool, company int64, ids []int64, until string, preview bool) storage.Generation {
+	t.Helper()
+	var gen storage.Generation
+	err := pgx.BeginFunc(context.Background(), pool, func(tx pgx.Tx) error {
+		var err error
+		gen, err = storage.GenerateInvoices(context.Background(), tx, company, ids, finance.MustDate(until),
+			storage.GenerateOptions{Preview: preview, Actor: storage.Actor{Kind: storage.ActorJob, ID: 7}})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen
+}
+
+// TestPreviewIsWhatTheRunInserts generates the invoices of random
+// contracts, some billed up to an earlier date first: the preview lists,
+// field by field and line by line, what the run then inserts; a second
+// run inserts nothing.
+func TestPreviewIsWhatTheRunInserts(t *testing.T) {
+	t.Parallel()
+	f := newGenFixture(t)
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 42))
+	t.Logf("seed %d", seed)
+	ids := make([]int64, 120)
+	for i := range ids {
+		ids[i] = f.randomContract(t, rng)
+	}
+	generate(t, f.pool, f.company, ids[:40], "2025-09-30", false) // earlier invoices: slots taken
+	until := "2026-" + fmt.Sprintf("%02d-%02d", 1+rng.IntN(12), 1+rng.IntN(28))
+	preview := generate(t, f.pool, f.company, ids, until, true)
+	run := generate(t, f.pool, f.company, ids, until, false)
+	if len(preview.Invoices) == 0 {
+		t.Fatal("the random contracts scheduled no invoice; the test checks nothing")
+	}
+	want := make([]string, len(preview.Invoices))
+	for i, inv := range preview.Invoices {
+		want[i] = describeInvoice(inv)
+	}
+	got := storedInvoices(t, f.pool, f.company, run.Created)
+	if len(run.Created) != len(preview.Invoices) || !slices.Equal(got, want) {
+		for i := range max(len(got), len(want)) {
+			if i >= len(got) || i >= len(want) || got[i] != want[i] {
+				t.Errorf("invoice %d:\n got %s\nwant %s", i, at(got, i), at(want, i))
+				break
+			}
+		}
+		t.Fatalf("the run inserted %d invoices, the preview showed %d", len(run.Created), len(preview.Invoices))
+	}
+	if again := generate(t, f.pool, f.company, ids, until, false); len(again.Created) != 0 {
+		t.Errorf("a second run inserted %d invoices", len(again.Created))
+	}
+	var history int
+	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM invoice_history
+		WHERE company_id = $1 AND invoice_id = any($2) AND origin = 'create' AND actor = 'job' AND actor_id = 7`,
+		f.company, run.Created).Scan(&history); err != nil || history != len(run.Created) {
+		t.Errorf("%d history rows for %d invoices (%v)", history, len(run.Created), err)
+	}
+	t.Logf("%d contracts: %d invoices, %d skipped, %d refused", len(ids), len(run.Created), len(run.Skipped), len(run.Refused))
+}
+
+func at(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return "(none)"
+}
+
+// TestContractsThatCannotBeBilled: each contract that cannot be billed is
+// named with why, and nothing is written for it.
+func TestContractsThatCannotBeBilled(t *testing.T) {
+	t.Parallel()
+	f := newGenFixture(t)
+	other, _, err := storage.EnsureCompany(context.Background(), f.pool, "Outra")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, set, field, message string
+		setup                     func(t *testing.T, id int64)
+	}{
+		{name: "canceled", set: "active = 'canceled'", field: "contract", message: "canceled"},
+		{name: "finished", set: "status = 'terminated'", field: "contract", message: "finished"},
+		{name: "suspended", set: "status = 'suspended'", field: "contract", message: "suspended"},
+		{name: "not active", set: "active = 'reserved'", field: "contract", message: "not active"},
+		{name: "no due date", set: "due_date = NULL", field: "due_date", message: "required"},
+		{name: "no recurrency", set: "recurrency = NULL", field: "recurrency", message: "daily or monthly"},
+		{name: "no business", set: "business_id = NULL", field: "business_id", message: "required to bill"},
+		{name: "no amount", set: "amount = NULL", field: "amount", message: "required to bill"},
+		{name: "no rent item", set: "type = 'subscription'", field: "rent_item", message: "no active transaction item of type rent",
+			setup: func(t *testing.T, _ int64) {
+				f.exec(t, `UPDATE transaction_items SET active = false WHERE company_id = $1 AND purpose = 'subscription'`)
+			}},
+		{name: "item without a credit party", field: "items[0].item_id", message: "needs both a debit and a credit party",
+			setup: func(t *testing.T, id int64) {
+				f.exec(t, `WITH ti AS (INSERT INTO transaction_items (company_id, description, debit) VALUES ($1, 'Meio', 'customer') RETURNING id)
+					INSERT INTO contract_items (company_id, contract_id, item_id, amount) SELECT $1, $2, id, 10 FROM ti`, id)
+			}},
+		{name: "item that does not charge the payer", field: "items[0].item_id", message: "does not charge the payer",
+			setup: func(t *testing.T, id int64) {
+				f.exec(t, `INSERT INTO contract_items (company_id, contract_id, item_id, amount) VALUES ($1, $2, $3, 10)`, id, f.b.AdminItem)
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			id := f.contract(t, tc.set)
+			if tc.setup != nil {
+				tc.setup(t, id)
+			}
+			for _, preview := range []bool{true, false} {
+				gen := generate(t, f.pool, f.company, []int64{id}, "2026-06-30", preview)
+				err := gen.ContractError(id)
+				var coded *storage.Error
+				if !asCoded(err, &coded) || coded.Code != storage.Invalid {
+					t.Fatalf("preview %t: error %v, want Invalid", preview, err)
+				}
+				if !hasProblem(coded.Problems, tc.field, tc.message) {
+					t.Errorf("preview %t: problems %+v, want %s: …%s…", preview, coded.Problems, tc.field, tc.message)
+				}
+				if len(gen.Created) != 0 || len(gen.Invoices) != 0 {
+					t.Errorf("preview %t: %d invoices scheduled, %d created", preview, len(gen.Invoices), len(gen.Created))
+				}
+			}
+		})
+	}
+	t.Run("another company's contract", func(t *testing.T) {
+		id := f.contract(t, "")
+		gen := generate(t, f.pool, other, []int64{id}, "2026-06-30", false)
+		if code := storage.ErrorCode(gen.ContractError(id)); code != storage.NotFound {
+			t.Errorf("code %s, want not_found", code)
+		}
+	})
+	t.Run("a billable contract", func(t *testing.T) {
+		id := f.contract(t, "billing_timing = 'pre'")
+		gen := generate(t, f.pool, f.company, []int64{id}, "2026-03-31", false)
+		if err := gen.ContractError(id); err != nil || len(gen.Created) != 3 {
+			t.Errorf("error %v, %d invoices created, want 3 (January to March)", err, len(gen.Created))
+		}
+	})
+}
+
+func asCoded(err error, target **storage.Error) bool {
+	e, ok := err.(*storage.Error)
+	*target = e
+	return ok
+}
+
+func hasProblem(ps []storage.Problem, field, message string) bool {
+	for _, p := range ps {
+		if p.Field == field && strings.Contains(p.Message, message) {
+			return true
+		}
+	}
+	return false
+}

@@ -185,7 +185,7 @@ func condominiumUnitsResource() *Resource {
 		Relation{Name: "building", Kind: BelongsTo, Resource: Buildings, Key: "building_id"},
 	)
 	res.Filters = []SpecialFilter{EnumIn("statusIn", "status", UnitStatuses), ColumnIn("groupIn", "group_id", Int)}
-	res.Hooks = Hooks{Before: []Hook{groupOfSameCondominium}}
+	res.Hooks = Hooks{Before: []Hook{SameParent("group_id", "condominium_groups", "condominium_id", "group", "condominium")}}
 	return res
 }
 

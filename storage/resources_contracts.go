@@ -328,7 +328,8 @@ func contractItemsResource() *Resource {
 			return Related(f, "item_id", "transaction_items", `"readjust"`)
 		}),
 	}
-	res.Hooks = Hooks{Before: []Hook{DatesInOrder("start_at", "end_at"), parentOfSameContract}}
+	res.Hooks = Hooks{Before: []Hook{DatesInOrder("start_at", "end_at"),
+		SameParent("parent_id", "contract_items", "contract_id", "contract item", "contract")}}
 	return res
 }
 

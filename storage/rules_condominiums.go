@@ -377,27 +377,3 @@ func writeGroup(ctx context.Context, tx pgx.Tx, company, condominium int64, g gr
 	}
 	return g.ID, nil
 }
-
-// groupOfSameCondominium refuses a unit whose group_id is a group of
-// another condominium (422 naming group_id); the reference check has
-// already made sure it is one of the company's.
-func groupOfSameCondominium(ctx context.Context, tx pgx.Tx, c *Change) error {
-	group, _ := c.New.Values["group_id"].(int64)
-	if c.Op == OpDelete || group == 0 {
-		return nil
-	}
-	condominium, _ := asInt64(c.Value("condominium_id"))
-	if condominium == 0 {
-		condominium = c.Scope.Parent
-	}
-	var same bool
-	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM condominium_groups WHERE company_id = $1 AND id = $2 AND condominium_id = $3)`,
-		c.Scope.CompanyID, group, condominium).Scan(&same)
-	if err != nil {
-		return fmt.Errorf("check group %d: %w", group, err)
-	}
-	if !same {
-		return InvalidInput([]Problem{{Field: "group_id", Message: fmt.Sprintf("group %d is not a group of this condominium", group)}})
-	}
-	return nil
-}

@@ -29,6 +29,37 @@ func DatesInOrder(from, to string) Hook {
 	}
 }
 
+// SameParent is the rule that a sub-resource's record points, through
+// column, at a record of the same parent: the row of table whose id is the
+// column's value must have parentKey equal to the record's own parentKey
+// (a contract item's parent_id an item of the same contract, a unit's
+// group_id a group of the same condominium). It refuses with a 422 naming
+// column; the reference check has already made sure the record is the
+// company's. noun names the pointed-at record and parent the parent in
+// the message.
+func SameParent(column, table, parentKey, noun, parent string) Hook {
+	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
+		target, _ := c.New.Values[column].(int64)
+		if c.Op == OpDelete || target == 0 {
+			return nil
+		}
+		owner, _ := asInt64(c.Value(parentKey))
+		if owner == 0 {
+			owner = c.Scope.Parent
+		}
+		var same bool
+		err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+ident(table)+` WHERE company_id = $1 AND id = $2 AND `+
+			ident(parentKey)+` = $3)`, c.Scope.CompanyID, target, owner).Scan(&same)
+		if err != nil {
+			return fmt.Errorf("check %s %d: %w", noun, target, err)
+		}
+		if !same {
+			return InvalidInput([]Problem{{Field: column, Message: fmt.Sprintf("%s %d is not a %s of this %s", noun, target, noun, parent)}})
+		}
+		return nil
+	}
+}
+
 // stampChangeDate dates a change of a status column: when a write changes
 // status and does not give its date column, the date is today in the
 // company's time zone.
@@ -55,28 +86,4 @@ func companyToday(ctx context.Context, tx pgx.Tx, companyID int64) (time.Time, e
 		return today, fmt.Errorf("today of company %d: %w", companyID, err)
 	}
 	return today, nil
-}
-
-// parentOfSameContract refuses a contract item whose parent_id is an item
-// of another contract (422 naming parent_id); the reference check has
-// already made sure it is one of the company's.
-func parentOfSameContract(ctx context.Context, tx pgx.Tx, c *Change) error {
-	parent, _ := c.New.Values["parent_id"].(int64)
-	if c.Op == OpDelete || parent == 0 {
-		return nil
-	}
-	contract, _ := asInt64(c.Value("contract_id"))
-	if contract == 0 {
-		contract = c.Scope.Parent
-	}
-	var same bool
-	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM contract_items WHERE company_id = $1 AND id = $2 AND contract_id = $3)`,
-		c.Scope.CompanyID, parent, contract).Scan(&same)
-	if err != nil {
-		return fmt.Errorf("check parent item %d: %w", parent, err)
-	}
-	if !same {
-		return InvalidInput([]Problem{{Field: "parent_id", Message: fmt.Sprintf("contract item %d is not an item of this contract", parent)}})
-	}
-	return nil
 }

@@ -308,3 +308,38 @@ func TestCondominiumIsolation(t *testing.T) {
 		t.Errorf("a unit with another condominium's group: %d %s", r.status, r.raw)
 	}
 }
+
+// TestCondominiumDetails: the details catalogue has CRUD; a condominium's
+// details (update only) name the company's details, come back through
+// include[details], and another company's detail is refused.
+func TestCondominiumDetails(t *testing.T) {
+	s := seedCondominiums(t)
+	pool := s.create(t, "/condominiums/details", map[string]any{"name": "Piscina"})
+	gym := s.create(t, "/condominiums/details", map[string]any{"name": "Academia"})
+	var other int64
+	if err := s.pool.QueryRow(t.Context(), `INSERT INTO condominium_details (company_id, name) VALUES ($1, 'Quadra') RETURNING id`,
+		s.compB).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	path := fmt.Sprintf("/condominiums/%d", s.c1)
+	if r := s.do(t, http.MethodPut, path, s.keyA, map[string]any{"title": "Residencial Aurora", "details": []int64{gym, pool}}); r.status != http.StatusOK {
+		t.Fatalf("PUT details: %d %s", r.status, r.raw)
+	}
+	rec := s.get(t, path+"?include[details]=name", http.StatusOK).record(t)
+	var names []string
+	for _, d := range rec["details"].([]any) {
+		names = append(names, d.(map[string]any)["name"].(string))
+	}
+	if !slices.Equal(names, []string{"Academia", "Piscina"}) {
+		t.Errorf("include[details]: %v, want [Academia Piscina] (in the order given)", names)
+	}
+	for _, ids := range [][]int64{{other}, {999}} {
+		r := s.do(t, http.MethodPut, path, s.keyA, map[string]any{"title": "Residencial Aurora", "details": ids})
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"details"}) {
+			t.Errorf("details %v: %d %s, want a 422 naming details", ids, r.status, r.raw)
+		}
+	}
+	if r := s.do(t, http.MethodGet, fmt.Sprintf("/condominiums/details/%d", pool), s.keyB, nil); r.status != http.StatusNotFound {
+		t.Errorf("company B reads A's detail: %d", r.status)
+	}
+}

@@ -94,6 +94,8 @@ var specRoutes = []struct{ method, pattern string }{
 	{"GET", "/condominiums/:condominium/related"}, {"POST", "/condominiums/:condominium/related"},
 	{"GET", "/condominiums/:condominium/related/:id"}, {"PUT", "/condominiums/:condominium/related/:id"},
 	{"DELETE", "/condominiums/:condominium/related/:id"},
+	{"GET", "/condominiums/details"}, {"POST", "/condominiums/details"},
+	{"GET", "/condominiums/details/:id"}, {"PUT", "/condominiums/details/:id"}, {"DELETE", "/condominiums/details/:id"},
 	{"GET", "/locations/countries"}, {"POST", "/locations/countries"},
 	{"GET", "/locations/countries/:id"}, {"PUT", "/locations/countries/:id"}, {"DELETE", "/locations/countries/:id"},
 	{"GET", "/locations/cities"}, {"POST", "/locations/cities"},

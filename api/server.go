@@ -179,6 +179,7 @@ var resourceRoutes = []route{
 	// extensions (docs/api.md, "Condominiums", "Users, user teams and user groups")
 	{"/condominiums/:condominium/units", storage.CondominiumUnits},
 	{"/condominiums/:condominium/related", storage.CondominiumRelated},
+	{"/condominiums/details", storage.CondominiumDetails},
 	{"/locations/countries", storage.Countries},
 	{"/locations/cities", storage.Cities},
 	{"/locations/districts", storage.Districts},

@@ -168,6 +168,7 @@ func Resources() []*Resource {
 		condominiumPurposesResource(),
 		condominiumUnitsResource(),
 		condominiumRelatedResource(),
+		condominiumDetailsResource(),
 		countriesResource(),
 		citiesResource(),
 		districtsResource(),

@@ -14,6 +14,7 @@ const (
 	CondominiumPurposes = "condominium_group_purposes"
 	CondominiumUnits    = "condominium_units"
 	CondominiumRelated  = "condominium_related"
+	CondominiumDetails  = "condominium_details"
 	Countries           = "countries"
 	Cities              = "cities"
 	Districts           = "districts"
@@ -77,8 +78,8 @@ func condominiumColumns() []Column {
 		k.w("html_keyword", String),
 		k.w("html_description", String),
 		{Name: "groups", Type: JSONText, Writable: true, WriteOnly: true, Unstored: true},
-		// detail ids: the details area is not shown, so no reference
-		{Name: "details", Type: IntArray, Writable: true, UpdateOnly: true},
+		// ids of the company's condominium details (/condominiums/details)
+		{Name: "details", Type: IntArray, Writable: true, UpdateOnly: true, References: CondominiumDetails},
 	}, timestampColumns())
 }
 
@@ -106,6 +107,7 @@ func condominiumsResource() *Resource {
 			one("city", Cities, "city_id"),
 			one("district", Districts, "district_id"),
 			{Name: "tags", Kind: InArray, Resource: Tags, Key: "tag"},
+			{Name: "details", Kind: InArray, Resource: CondominiumDetails, Key: "details"},
 		},
 		Hooks: Hooks{
 			Before: []Hook{stampAuthor, checkGroups},
@@ -197,6 +199,19 @@ func condominiumRelatedResource() *Resource {
 		required(k.ref("person_id", Persons)),
 		k.w("role", String),
 	}, Relation{Name: "person", Kind: BelongsTo, Resource: Persons, Key: "person_id"})
+}
+
+// condominiumDetailsResource is the company's catalogue of the details a
+// condominium lists (a pool, a gym): its `details` are ids of these.
+func condominiumDetailsResource() *Resource {
+	var k contractColumnKit
+	return &Resource{
+		Name: CondominiumDetails, Table: "condominium_details",
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			required(k.w("name", String)),
+		}, timestampColumns()),
+	}
 }
 
 func countriesResource() *Resource {

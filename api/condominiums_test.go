@@ -207,8 +207,10 @@ func TestCondominiumWrites(t *testing.T) {
 			t.Errorf("update %v: %d %s", body, r.status, r.raw)
 		}
 	}
-	r = e.do(t, http.MethodPut, condominiumPath(id), e.keyA, map[string]any{"title": "Aurora", "details": []int64{3, 4}, "content": "<b>x</b>"})
-	if r.status != http.StatusOK || fmt.Sprint(r.record(t)["details"]) != "[3 4]" {
+	d1 := e.create(t, "/condominiums/details", map[string]any{"name": "Piscina"})
+	d2 := e.create(t, "/condominiums/details", map[string]any{"name": "Academia"})
+	r = e.do(t, http.MethodPut, condominiumPath(id), e.keyA, map[string]any{"title": "Aurora", "details": []int64{d1, d2}, "content": "<b>x</b>"})
+	if r.status != http.StatusOK || fmt.Sprint(r.record(t)["details"]) != fmt.Sprint([]int64{d1, d2}) {
 		t.Errorf("details on update: %d %s", r.status, r.raw)
 	}
 	r = e.do(t, http.MethodPost, "/condominiums", e.keyA, condominiumBody(t, e, map[string]any{"slug": "aurora"}))

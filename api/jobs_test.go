@@ -356,3 +356,20 @@ func TestCancelAndRetryThroughTheAPI(t *testing.T) {
 		t.Fatalf("retry: %d %s", r.status, r.raw)
 	}
 }
+
+// TestStartTransferDirectly: contracts:transfer is started by POST /jobs
+// for a date, once per company and date, its date checked.
+func TestStartTransferDirectly(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	body := `{"kind":"contracts:transfer","payload":{"date":"2024-03-26"}}`
+	first := env.send(t, http.MethodPost, "/jobs", env.keyA, body, nil)
+	second := env.send(t, http.MethodPost, "/jobs", env.keyA, body, nil)
+	if first.status != http.StatusAccepted || num(t, first.body["data"].(map[string]any)["id"]) != num(t, second.body["data"].(map[string]any)["id"]) {
+		t.Fatalf("one run per company and date: %s / %s", first.raw, second.raw)
+	}
+	bad := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"contracts:transfer","payload":{"date":"2999-01-01"}}`, nil)
+	if bad.status != http.StatusUnprocessableEntity || bad.problemFields(t)[0] != "payload.date" {
+		t.Errorf("a date after tomorrow: %d %s", bad.status, bad.raw)
+	}
+}

@@ -411,3 +411,23 @@ func str(v any) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// TestTransferRunEntriesAreKept: a transfer or a guaranteed transfer the
+// owners' transfer run wrote (transfer_key set) is neither changed nor
+// deleted (409); the same modes made through the API are.
+func TestTransferRunEntriesAreKept(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	body := map[string]any{"type": "transfer", "mode": "transfer", "amount": "10.00", "date": today(0)}
+	byRun, byHand := e.create(t, "/transactions", body), e.create(t, "/transactions", body)
+	e.exec(t, `UPDATE transactions SET transfer_key = 'invoice-1-owner-2-transfer-1' WHERE company_id = $1 AND id = $2`, e.compA, byRun)
+	for _, m := range []string{http.MethodPut, http.MethodDelete} {
+		r := e.do(t, m, fmt.Sprintf("/transactions/%d", byRun), e.keyA, map[string]any{"notes": "x"})
+		if r.status != http.StatusConflict || !strings.Contains(fmt.Sprint(r.body["message"]), "transfer run") {
+			t.Errorf("%s a run's transfer: %d %s, want 409", m, r.status, r.raw)
+		}
+	}
+	if r := e.do(t, http.MethodPut, fmt.Sprintf("/transactions/%d", byHand), e.keyA, map[string]any{"notes": "x"}); r.status != http.StatusOK {
+		t.Errorf("PUT a transfer made by hand: %d %s", r.status, r.raw)
+	}
+}

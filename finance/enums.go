@@ -391,17 +391,26 @@ const (
 // EntryType is a ledger entry's `type` on its party's statement.
 type EntryType string
 
-// Entry types (the spec's `transfer` is not written by the posting).
+// Entry types. A transfer is money paid out of a bank account to the
+// party of the statement: it is a debit on that statement (the manager no
+// longer holds the amount for the party) whose other side is the bank
+// account (account_id), so one transfer entry balances by itself.
 const (
-	Debit  EntryType = "debit"
-	Credit EntryType = "credit"
+	Debit    EntryType = "debit"
+	Credit   EntryType = "credit"
+	Transfer EntryType = "transfer"
 )
 
 // EntryMode is a ledger entry's `mode`.
 type EntryMode string
 
-// The modes the posting writes.
+// The modes the posting writes, and those of the owners' transfers.
 const (
 	ModeInvoice    EntryMode = "invoice"
 	ModeChargeback EntryMode = "chargeback"
+	// ModeTransfer pays a party out (type transfer).
+	ModeTransfer EntryMode = "transfer"
+	// ModeGuaranteedRent is the owners' share the business advances under
+	// a guaranteed transfer, before the tenant pays.
+	ModeGuaranteedRent EntryMode = "guaranteed_rent"
 )

@@ -33,6 +33,9 @@ type Entry struct {
 	// building's owners; zero otherwise.
 	Percentage  decimal.Decimal `json:"percentage"`
 	Description string          `json:"description,omitempty"`
+	// GuaranteedTransferID is, on the entries settling a guaranteed
+	// transfer, the guarantee's credit on the owner's statement.
+	GuaranteedTransferID int64 `json:"guaranteed_transfer_id,omitempty"`
 }
 
 // Holder is whose statement an entry is on: the extract and the party's
@@ -53,9 +56,10 @@ func (e Entry) Holder() Holder {
 }
 
 // Signed is e's amount as its party sees it: positive for a credit (the
-// party is owed it), negative for a debit (the party owes it).
+// party is owed it), negative for a debit (the party owes it) and for a
+// transfer (the party was paid it).
 func (e Entry) Signed() decimal.Decimal {
-	if e.Type == Debit {
+	if e.Type == Debit || e.Type == Transfer {
 		return e.Amount.Neg()
 	}
 	return e.Amount
@@ -74,12 +78,16 @@ func Balances(entries []Entry) map[Holder]decimal.Decimal {
 }
 
 // Totals returns the sum of the debits and the sum of the credits; a
-// balanced set of entries has them equal.
+// balanced set of entries has them equal. A transfer is both: the debit of
+// its party and the credit of the bank account it leaves.
 func Totals(entries []Entry) (debits, credits decimal.Decimal) {
 	for _, e := range entries {
-		if e.Type == Debit {
+		switch e.Type {
+		case Debit:
 			debits = debits.Add(e.Amount)
-		} else {
+		case Transfer:
+			debits, credits = debits.Add(e.Amount), credits.Add(e.Amount)
+		default:
 			credits = credits.Add(e.Amount)
 		}
 	}

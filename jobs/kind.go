@@ -246,5 +246,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		PixValidateKind(),
 		PruneKind(cfg.Retention),
 		InvoicesGenerateKind(),
+		TransferKind(),
 	}, extra...)...)
 }

@@ -30,6 +30,7 @@ func DefaultSchedules() []Schedule {
 	return []Schedule{
 		{Name: "invoices-generate", Spec: "0 2 * * *", Kind: KindInvoicesGenerate},
 		{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune},
+		{Name: "contracts-transfer", Spec: "0 6 * * *", Kind: KindContractsTransfer},
 	}
 }
 

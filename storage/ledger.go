@@ -23,6 +23,9 @@ import (
 // (finance.PostPayment), dated credit_at (the day the money is in the
 // account; paid_at when credit_at is not set), in one statement, grouped by
 // split `invoice-<id>-payment-<n>` (n counts the invoice's payments).
+// When the owners' share of the invoice was advanced by a guaranteed
+// transfer, the payment also settles it (finance.SettleGuarantees): the
+// business is made whole, the owners are not paid twice.
 //
 // Errors: NotFound for an invoice of another company or none; Conflict
 // when the payment is already posted and not undone; Invalid (Problems)
@@ -52,6 +55,11 @@ func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if err != nil {
 		return problemsError(err, what+": post payment")
 	}
+	guarantees, err := openGuarantees(ctx, tx, companyID, invoiceID)
+	if err != nil {
+		return translate(err, what+": guarantees")
+	}
+	posting.Entries = append(posting.Entries, finance.SettleGuarantees(guarantees, pi.inv.BusinessID)...)
 	split := fmt.Sprintf("invoice-%d-payment-%d", invoiceID, n+1)
 	if err := writeSettlement(ctx, tx, companyID, invoiceID, in.Settlement, posting.Lines); err != nil {
 		return translate(err, what+": settlement")
@@ -312,11 +320,34 @@ func clearSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64)
 	return err
 }
 
+// openGuarantees reads the guaranteed transfers of an invoice (the
+// credits the transfer run wrote on the owners' statements) that no
+// payment posted and not undone has settled.
+func openGuarantees(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) ([]finance.Guarantee, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT g.id, g.owner_id, g.amount::text
+		FROM transactions g
+		WHERE g.company_id = $1 AND g.invoice_id = $2 AND g.mode = 'guaranteed_rent' AND g.extract = 'owner'
+		  AND g.type = 'credit' AND g.transfer_key IS NOT NULL
+		  AND NOT EXISTS (SELECT 1 FROM transactions s
+		                  WHERE s.company_id = g.company_id AND s.guaranteed_transfer_id = g.id AND s.mode = 'invoice'
+		                    AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = s.company_id AND r.reverses_id = s.id))
+		ORDER BY g.id`, companyID, invoiceID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.Guarantee, error) {
+		var g finance.Guarantee
+		err := row.Scan(&g.ID, &g.OwnerID, &g.Amount)
+		return g, err
+	})
+}
+
 // entryColumns are the entries of a posting, column by column, for one
 // INSERT over unnest.
 type entryColumns struct {
-	types, extracts, amounts, percentages, descriptions         []string
-	plans, items, persons, owners, tenants, brokers, businesses []int64
+	types, extracts, amounts, percentages, descriptions                     []string
+	plans, items, persons, owners, tenants, brokers, businesses, guarantees []int64
 }
 
 func columnsOf(entries []finance.Entry) entryColumns {
@@ -338,6 +369,7 @@ func columnsOf(entries []finance.Entry) entryColumns {
 		c.tenants = append(c.tenants, e.TenantID)
 		c.brokers = append(c.brokers, e.BrokerID)
 		c.businesses = append(c.businesses, e.BusinessID)
+		c.guarantees = append(c.guarantees, e.GuaranteedTransferID)
 	}
 	return c
 }
@@ -357,20 +389,21 @@ func insertEntries(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingI
 	_, err := tx.Exec(ctx, `
 		INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
 		    plan_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
-		    date, position, amount, percentage, competence, description, paid, due_date, billing_method)
+		    date, position, amount, percentage, competence, description, paid, due_date, billing_method,
+		    guaranteed_transfer_id)
 		SELECT $1, $2, $3, 'invoice', $4, u.type, $5, nullif(u.business_id, 0),
-		    nullif(u.plan_id, 0), u.item_id, nullif(u.person_id, 0), nullif($6::bigint, 0), nullif($7::bigint, 0),
+		    nullif(u.plan_id, 0), nullif(u.item_id, 0), nullif(u.person_id, 0), nullif($6::bigint, 0), nullif($7::bigint, 0),
 		    nullif(u.broker_id, 0), nullif(u.owner_id, 0), nullif(u.tenant_id, 0), u.extract,
 		    $8, u.position, u.amount::numeric, nullif(u.percentage, '')::numeric, $9, nullif(u.description, ''),
-		    true, $10, $11
+		    true, $10, $11, nullif(u.guarantee_id, 0)
 		FROM unnest($12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::bigint[], $18::bigint[],
-		    $19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[]) WITH ORDINALITY
+		    $19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[], $24::bigint[]) WITH ORDINALITY
 		    AS u(type, extract, amount, percentage, description, plan_id, item_id, person_id, owner_id, tenant_id,
-		         broker_id, business_id, position)`,
+		         broker_id, business_id, guarantee_id, position)`,
 		companyID, split, inv.ID, string(finance.ModeInvoice), inv.AccountID, pi.buildingID, inv.ContractID,
 		date, inv.Date, inv.DueDate, inv.BillingMethod,
 		c.types, c.extracts, c.amounts, c.percentages, c.descriptions, c.plans, c.items,
-		c.persons, c.owners, c.tenants, c.brokers, c.businesses)
+		c.persons, c.owners, c.tenants, c.brokers, c.businesses, c.guarantees)
 	return err
 }
 

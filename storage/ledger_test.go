@@ -29,10 +29,17 @@ type ledgerFixture struct {
 
 func newLedgerFixture(t *testing.T) *ledgerFixture {
 	t.Helper()
+	return newLedgerFixtureIn(t, storagetest.NewDB(t), "Imobiliária Livro-Razão")
+}
+
+// newLedgerFixtureIn sets the fixture up as the company named name in
+// pool's database (several companies may share one).
+func newLedgerFixtureIn(t *testing.T, pool *pgxpool.Pool, name string) *ledgerFixture {
+	t.Helper()
 	ctx := context.Background()
-	f := &ledgerFixture{pool: storagetest.NewDB(t)}
+	f := &ledgerFixture{pool: pool}
 	var err error
-	if f.company, _, err = storage.EnsureCompany(ctx, f.pool, "Imobiliária Livro-Razão"); err != nil {
+	if f.company, _, err = storage.EnsureCompany(ctx, f.pool, name); err != nil {
 		t.Fatal(err)
 	}
 	id := func(sql string, args ...any) int64 {

@@ -256,7 +256,7 @@ func transactionsResource() *Resource {
 		},
 		Filters: transactionFilters(),
 		Hooks: Hooks{
-			Before: []Hook{refusePostedEntry, refusePostingMode, positiveAmount, prepareEntry},
+			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry},
 			After:  []Hook{createInstallments},
 		},
 	}
@@ -311,6 +311,31 @@ func refusePostedEntry(_ context.Context, _ pgx.Tx, c *Change) error {
 	mode, _ := c.OldValue("mode").(string)
 	if slices.Contains(postedModes, mode) {
 		return Errorf(Conflict, "This entry was posted from an invoice payment and cannot be %s; undo the invoice payment instead.",
+			map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op])
+	}
+	return nil
+}
+
+// refuseTransferRunEntry refuses to change or delete an entry the
+// owners' transfer run wrote (a transfer or a guaranteed transfer, keyed
+// by transfer_key): the entries it paid out point at it, and the payment
+// of a guaranteed invoice settles it (docs/ledger.md). A transfer or a
+// guaranteed_rent entry made through the API stays editable.
+func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op == OpCreate {
+		return nil
+	}
+	if mode, _ := c.OldValue("mode").(string); mode != "transfer" && mode != "guaranteed_rent" {
+		return nil
+	}
+	var byRun bool
+	err := tx.QueryRow(ctx, `SELECT transfer_key IS NOT NULL FROM transactions WHERE company_id = $1 AND id = $2`,
+		c.Scope.CompanyID, c.ID).Scan(&byRun)
+	if err != nil {
+		return fmt.Errorf("read entry %d: %w", c.ID, err)
+	}
+	if byRun {
+		return Errorf(Conflict, "This entry was written by the owners' transfer run and cannot be %s.",
 			map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op])
 	}
 	return nil

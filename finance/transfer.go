@@ -1,0 +1,276 @@
+package finance
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// The owners' transfers (repasse): when what a payment credited to an
+// owner's statement is paid out to the owner, and the guaranteed
+// transfer the business advances before the tenant pays. docs/ledger.md,
+// "Transfers to the owners".
+
+// TransferSchedule is how a contract pays its owners out: its
+// transfer_mode and transfer_after_days, which is the number of days
+// after the credit for after_receive and the day of the month (1 to 31)
+// for fixed_day and fixed_day_or_next.
+type TransferSchedule struct {
+	Mode      TransferMode
+	AfterDays int
+}
+
+// Automatic reports whether the transfers of the schedule are made by the
+// nightly run: after_receive, and the fixed days with a day from 1 to 31.
+// manually, none and a fixed day out of range are left to people.
+func (s TransferSchedule) Automatic() bool {
+	switch s.Mode {
+	case TransferAfterReceive:
+		return s.AfterDays >= 0
+	case TransferFixedDay, TransferFixedDayOrNext:
+		return s.AfterDays >= 1 && s.AfterDays <= 31
+	}
+	return false
+}
+
+// DueOn returns the day an owner's credit dated credited (the day the
+// money is in the account) is transferred, and false when the schedule
+// is not automatic:
+//   - after_receive: credited plus AfterDays days;
+//   - fixed_day: the first day AfterDays of a month on or after credited
+//     (a day past the month's end is its last day: 31 is April 30);
+//   - fixed_day_or_next: the same, moved to the Monday after when it falls
+//     on a Saturday or a Sunday (holidays are not known: out of scope).
+func (s TransferSchedule) DueOn(credited Date) (Date, bool) {
+	if !s.Automatic() {
+		return Date{}, false
+	}
+	if s.Mode == TransferAfterReceive {
+		return credited.AddDays(s.AfterDays), true
+	}
+	d := dayInMonth(MonthOf(credited), s.AfterDays)
+	if d.Before(credited) {
+		d = dayInMonth(MonthOf(credited).Add(1), s.AfterDays)
+	}
+	if s.Mode == TransferFixedDayOrNext {
+		d = NextBusinessDay(d)
+	}
+	return d, true
+}
+
+// NextBusinessDay is d, or the Monday after when d is a Saturday or a
+// Sunday. Holidays are not considered.
+func NextBusinessDay(d Date) Date {
+	switch d.Weekday() {
+	case time.Saturday:
+		return d.AddDays(2)
+	case time.Sunday:
+		return d.AddDays(1)
+	}
+	return d
+}
+
+// Guaranty is a contract's guaranteed transfer: whether it has one, for
+// how many months from its start (0: the whole contract), and how many
+// days after an invoice's due date the guaranteed share is released.
+type Guaranty struct {
+	Active       bool
+	Start        Date
+	Months       int
+	ReleaseAfter int
+}
+
+// Covers reports whether an invoice due on due is guaranteed: the
+// guaranty is active and, when it has months and the contract a start,
+// the due date is before the start plus the months.
+func (g Guaranty) Covers(due Date) bool {
+	if !g.Active {
+		return false
+	}
+	if g.Months <= 0 || g.Start.IsZero() {
+		return true
+	}
+	return due.Before(g.Start.AddMonths(g.Months))
+}
+
+// ReleaseOn is the day the guaranteed share of an invoice due on due is
+// advanced and transferred: the due date plus the release days.
+func (g Guaranty) ReleaseOn(due Date) Date { return due.AddDays(g.ReleaseAfter) }
+
+// OwnerAmount is an amount of one owner, with its share of the building
+// (zero when the owner was named by the line).
+type OwnerAmount struct {
+	OwnerID    int64           `json:"owner_id"`
+	Amount     decimal.Decimal `json:"amount"`
+	Percentage decimal.Decimal `json:"percentage"`
+}
+
+// OwnersNet sums entries by owner: each owner's credits less its debits
+// and transfers, in owner id order. The share is the one the entries
+// carry.
+func OwnersNet(entries []Entry) []OwnerAmount {
+	var out []OwnerAmount
+	for _, e := range entries {
+		if e.Extract != PartyOwner {
+			continue
+		}
+		i := slices.IndexFunc(out, func(o OwnerAmount) bool { return o.OwnerID == e.OwnerID })
+		if i < 0 {
+			out = append(out, OwnerAmount{OwnerID: e.OwnerID, Percentage: e.Percentage})
+			i = len(out) - 1
+		}
+		out[i].Amount = out[i].Amount.Add(e.Signed())
+	}
+	slices.SortFunc(out, func(a, b OwnerAmount) int { return cmp.Compare(a.OwnerID, b.OwnerID) })
+	return out
+}
+
+// GuaranteedShares is what a guaranteed transfer advances each owner for
+// an unpaid invoice: the owners' net of its lines booked at face value
+// (PostPayment with no late fee, interest or discount), so the
+// administration fee and what lines assign to others are deducted as the
+// payment would. Owners netting zero or less are left out. The problems
+// are PostPayment's.
+func GuaranteedShares(in PostingInput) ([]OwnerAmount, error) {
+	in.Settlement = Settlement{}
+	posting, err := PostPayment(in)
+	if err != nil {
+		return nil, err
+	}
+	net := OwnersNet(posting.Entries)
+	return slices.DeleteFunc(net, func(o OwnerAmount) bool { return !o.Amount.IsPositive() }), nil
+}
+
+// GuaranteeEntries are the entries of a guaranteed transfer, mode
+// guaranteed_rent: per owner, a credit of the share on the owner's
+// statement and a debit of it on the business's (the business carries
+// it until the tenant pays). Balanced.
+func GuaranteeEntries(shares []OwnerAmount, businessID int64, description string) []Entry {
+	out := make([]Entry, 0, 2*len(shares))
+	for _, s := range shares {
+		e := Entry{Mode: ModeGuaranteedRent, Amount: s.Amount, BusinessID: businessID, Description: description}
+		owner, business := e, e
+		owner.Type, owner.Extract, owner.PersonID, owner.OwnerID, owner.Percentage = Credit, PartyOwner, s.OwnerID, s.OwnerID, s.Percentage
+		business.Type, business.Extract = Debit, PartyBusiness
+		out = append(out, owner, business)
+	}
+	return out
+}
+
+// Guarantee is an open guaranteed transfer of an invoice: the id of its
+// credit on an owner's statement, the owner and the amount advanced.
+type Guarantee struct {
+	ID      int64
+	OwnerID int64
+	Amount  decimal.Decimal
+}
+
+// SettleGuarantees returns the entries that make the business whole when
+// the payment of a guaranteed invoice is posted: per open guarantee, a
+// debit of the amount advanced on the owner's statement and a credit of
+// it on the business's, mode invoice (they belong to the payment and are
+// undone with it), pointing at the guarantee (GuaranteedTransferID). The
+// owner keeps what the payment credited beyond the guarantee (late fee,
+// interest) and owes what it credited less. Balanced.
+func SettleGuarantees(open []Guarantee, businessID int64) []Entry {
+	out := make([]Entry, 0, 2*len(open))
+	for _, g := range open {
+		e := Entry{Mode: ModeInvoice, Amount: g.Amount, BusinessID: businessID, GuaranteedTransferID: g.ID,
+			Description: "Compensação de repasse garantido"}
+		owner, business := e, e
+		owner.Type, owner.Extract, owner.PersonID, owner.OwnerID = Debit, PartyOwner, g.OwnerID, g.OwnerID
+		business.Type, business.Extract = Credit, PartyBusiness
+		out = append(out, owner, business)
+	}
+	return out
+}
+
+// PendingEntry is an entry on an owner's statement, of an invoice, not
+// paid out yet (no transfer_id).
+type PendingEntry struct {
+	ID        int64
+	InvoiceID int64
+	OwnerID   int64
+	Type      EntryType
+	Mode      EntryMode
+	Amount    decimal.Decimal
+	Date      Date
+}
+
+// Payout is one transfer to make: what an owner is paid for an invoice,
+// the day it fell due (the latest of the credits it pays out), and the
+// entries it pays out.
+type Payout struct {
+	InvoiceID int64           `json:"invoice_id"`
+	OwnerID   int64           `json:"owner_id"`
+	Amount    decimal.Decimal `json:"amount"`
+	DueOn     Date            `json:"due_on"`
+	EntryIDs  []int64         `json:"entry_ids"`
+}
+
+// Payouts says what the run on day on transfers, from the owners' entries
+// not paid out yet and the schedule of each invoice's contract. Per
+// invoice and owner it counts:
+//   - a credit of the payment (mode invoice) once due by the schedule
+//     (TransferSchedule.DueOn of its date) on or before on;
+//   - a guaranteed_rent credit once dated on or before on (it is released
+//     on its date);
+//   - every debit at once (an administration fee, a chargeback of a share
+//     paid out, the settlement of a guarantee): a debit never waits, so a
+//     transfer never pays out more than the owner is owed.
+//
+// When what is counted adds up to more than zero, it is one payout, of
+// the sum, paying out every counted entry. Zero or less is left for later
+// (the owner owes it: it nets against the invoice's next credits).
+// Payouts are in invoice, then owner order.
+func Payouts(pending []PendingEntry, schedules map[int64]TransferSchedule, on Date) []Payout {
+	type key struct{ invoice, owner int64 }
+	byKey := map[key]*Payout{}
+	var keys []key
+	for _, e := range pending {
+		due, counted := countedOn(e, schedules[e.InvoiceID], on)
+		if !counted {
+			continue
+		}
+		k := key{e.InvoiceID, e.OwnerID}
+		p, ok := byKey[k]
+		if !ok {
+			p = &Payout{InvoiceID: e.InvoiceID, OwnerID: e.OwnerID}
+			byKey[k] = p
+			keys = append(keys, k)
+		}
+		p.EntryIDs = append(p.EntryIDs, e.ID)
+		if e.Type == Credit {
+			p.Amount = p.Amount.Add(e.Amount)
+			if due.After(p.DueOn) {
+				p.DueOn = due
+			}
+		} else {
+			p.Amount = p.Amount.Sub(e.Amount)
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.invoice, b.invoice), cmp.Compare(a.owner, b.owner)) })
+	var out []Payout
+	for _, k := range keys {
+		if p := byKey[k]; p.Amount.IsPositive() {
+			slices.Sort(p.EntryIDs)
+			out = append(out, *p)
+		}
+	}
+	return out
+}
+
+// countedOn says whether a pending entry counts in the run on day on, and
+// the day a credit fell due.
+func countedOn(e PendingEntry, s TransferSchedule, on Date) (Date, bool) {
+	switch {
+	case e.Type != Credit:
+		return Date{}, true
+	case e.Mode == ModeGuaranteedRent:
+		return e.Date, !e.Date.After(on)
+	}
+	due, ok := s.DueOn(e.Date)
+	return due, ok && !due.After(on)
+}

@@ -1,0 +1,179 @@
+package finance
+
+import (
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+func TestTransferScheduleDueOn(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		mode     TransferMode
+		days     int
+		credited string
+		want     string // "" never
+	}{
+		{TransferAfterReceive, 0, "2024-03-26", "2024-03-26"},
+		{TransferAfterReceive, 5, "2024-03-26", "2024-03-31"},
+		{TransferAfterReceive, 10, "2024-12-28", "2025-01-07"},
+		{TransferFixedDay, 10, "2024-03-26", "2024-04-10"},
+		{TransferFixedDay, 10, "2024-03-10", "2024-03-10"},
+		{TransferFixedDay, 10, "2024-03-09", "2024-03-10"},
+		{TransferFixedDay, 31, "2024-04-02", "2024-04-30"}, // clamped to the month's end
+		{TransferFixedDay, 30, "2024-01-31", "2024-02-29"},
+		{TransferFixedDay, 13, "2024-03-26", "2024-04-13"}, // a Saturday, kept
+		{TransferFixedDayOrNext, 13, "2024-03-26", "2024-04-15"},
+		{TransferFixedDayOrNext, 14, "2024-03-26", "2024-04-15"}, // a Sunday
+		{TransferFixedDayOrNext, 10, "2024-03-26", "2024-04-10"}, // a Wednesday
+		{TransferFixedDayOrNext, 31, "2024-08-26", "2024-09-02"}, // Saturday 2024-08-31
+		{TransferManually, 5, "2024-03-26", ""},
+		{"", 5, "2024-03-26", ""},
+		{TransferFixedDay, 0, "2024-03-26", ""},
+		{TransferFixedDayOrNext, 32, "2024-03-26", ""},
+		{TransferAfterReceive, -1, "2024-03-26", ""},
+	}
+	for _, c := range cases {
+		got, ok := TransferSchedule{Mode: c.mode, AfterDays: c.days}.DueOn(MustDate(c.credited))
+		if (c.want == "") == ok || (ok && got.String() != c.want) {
+			t.Errorf("%s %d from %s: got %s %v, want %q", c.mode, c.days, c.credited, got, ok, c.want)
+		}
+	}
+}
+
+func TestGuarantyCovers(t *testing.T) {
+	t.Parallel()
+	start := MustDate("2024-01-31")
+	cases := []struct {
+		g    Guaranty
+		due  string
+		want bool
+	}{
+		{Guaranty{}, "2024-02-10", false},
+		{Guaranty{Active: true}, "2030-02-10", true},
+		{Guaranty{Active: true, Start: start, Months: 1}, "2024-02-28", true},
+		{Guaranty{Active: true, Start: start, Months: 1}, "2024-02-29", false}, // start + 1 month is 2024-02-29
+		{Guaranty{Active: true, Months: 1}, "2030-02-10", true},                // no start: no limit
+	}
+	for _, c := range cases {
+		if got := c.g.Covers(MustDate(c.due)); got != c.want {
+			t.Errorf("%+v covers %s: %v, want %v", c.g, c.due, got, c.want)
+		}
+	}
+	if got := (Guaranty{ReleaseAfter: 5}).ReleaseOn(MustDate("2024-03-10")); got.String() != "2024-03-15" {
+		t.Errorf("release: %s", got)
+	}
+}
+
+// TestGuaranteedSharesExample: docs/ledger.md's invoice at face value,
+// owners 60/40: the rent and condominium less the administration fee.
+func TestGuaranteedSharesExample(t *testing.T) {
+	t.Parallel()
+	in := exampleInput(t)
+	in.Settlement = Settlement{LateFee: decimal.RequireFromString("47.00")} // ignored: face value
+	shares, err := GuaranteedShares(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"1 1290.00 60", "2 860.00 40"}
+	if len(shares) != len(want) {
+		t.Fatalf("got %v", shares)
+	}
+	for i, s := range shares {
+		if got := s.String(); got != want[i] {
+			t.Errorf("share %d: %s, want %s", i, got, want[i])
+		}
+	}
+	entries := GuaranteeEntries(shares, 9, "Repasse garantido")
+	checkBalancedEntries(t, entries)
+	settle := SettleGuarantees([]Guarantee{{ID: 77, OwnerID: 1, Amount: shares[0].Amount}}, 9)
+	checkBalancedEntries(t, settle)
+	if b := Balances(append(entries[:2:2], settle...)); !b[Holder{PartyOwner, 1}].IsZero() || !b[Holder{PartyBusiness, 9}].IsZero() {
+		t.Errorf("a guarantee and its settlement do not net to zero: %v", b)
+	}
+	if settle[0].GuaranteedTransferID != 77 || settle[0].Mode != ModeInvoice {
+		t.Errorf("settlement: %+v", settle[0])
+	}
+}
+
+func (o OwnerAmount) String() string {
+	return decimal.NewFromInt(o.OwnerID).String() + " " + o.Amount.StringFixed(2) + " " + o.Percentage.String()
+}
+
+func checkBalancedEntries(t *testing.T, entries []Entry) {
+	t.Helper()
+	if d, c := Totals(entries); !d.Equal(c) {
+		t.Errorf("debits %s, credits %s", d, c)
+	}
+}
+
+// exampleInput is docs/ledger.md's invoice: rent 2,000.00 and condominium
+// 350.00 to the owners (1: 60%, 2: 40%), administration fee 200.00 from
+// them to the business 9.
+func exampleInput(t *testing.T) PostingInput {
+	t.Helper()
+	d := decimal.RequireFromString
+	return PostingInput{
+		Invoice: Invoice{ID: 1, Type: InvoiceContract, Total: d("2350.00"), Items: []InvoiceItem{
+			{ItemID: 1, Amount: d("2000.00")}, {ItemID: 2, Amount: d("350.00")}, {ItemID: 3, Amount: d("200.00")}}},
+		Items: []TransactionItem{
+			{ID: 1, Description: "Aluguel", Debit: PartyCustomer, Credit: PartyOwner},
+			{ID: 2, Description: "Condomínio", Debit: PartyCustomer, Credit: PartyOwner},
+			{ID: 3, Description: "Taxa de administração", Debit: PartyOwner, Credit: PartyBusiness},
+		},
+		Parties: Parties{PayerID: 5, BusinessID: 9, Owners: []Share{{PersonID: 1, Percentage: d("60")}, {PersonID: 2, Percentage: d("40")}}},
+	}
+}
+
+func TestPayouts(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	after2 := TransferSchedule{Mode: TransferAfterReceive, AfterDays: 2}
+	schedules := map[int64]TransferSchedule{10: after2, 20: {Mode: TransferManually}}
+	pending := []PendingEntry{
+		{ID: 1, InvoiceID: 10, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("1200.00"), Date: MustDate("2024-03-26")},
+		{ID: 2, InvoiceID: 10, OwnerID: 1, Type: Debit, Mode: ModeInvoice, Amount: d("120.00"), Date: MustDate("2024-03-26")},
+		{ID: 3, InvoiceID: 10, OwnerID: 2, Type: Credit, Mode: ModeInvoice, Amount: d("800.00"), Date: MustDate("2024-03-27")},
+		{ID: 4, InvoiceID: 10, OwnerID: 2, Type: Debit, Mode: ModeChargeback, Amount: d("900.00"), Date: MustDate("2024-04-01")},
+		{ID: 5, InvoiceID: 20, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("50.00"), Date: MustDate("2024-03-01")},
+		{ID: 6, InvoiceID: 20, OwnerID: 1, Type: Credit, Mode: ModeGuaranteedRent, Amount: d("40.00"), Date: MustDate("2024-03-20")},
+	}
+	cases := []struct {
+		on   string
+		want []string
+	}{
+		{"2024-03-27", []string{"20/1 40.00 due 2024-03-20 [6]"}},
+		{"2024-03-28", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]"}},
+		// owner 2's chargeback counts at once: 800.00 − 900.00, nothing to pay
+		{"2024-03-29", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]"}},
+	}
+	for _, c := range cases {
+		got := Payouts(pending, schedules, MustDate(c.on))
+		var s []string
+		for _, p := range got {
+			s = append(s, p.String())
+		}
+		if len(s) != len(c.want) {
+			t.Errorf("on %s: %q, want %q", c.on, s, c.want)
+			continue
+		}
+		for i := range s {
+			if s[i] != c.want[i] {
+				t.Errorf("on %s: %q, want %q", c.on, s, c.want)
+				break
+			}
+		}
+	}
+}
+
+func (p Payout) String() string {
+	ids := ""
+	for i, id := range p.EntryIDs {
+		if i > 0 {
+			ids += " "
+		}
+		ids += decimal.NewFromInt(id).String()
+	}
+	return decimal.NewFromInt(p.InvoiceID).String() + "/" + decimal.NewFromInt(p.OwnerID).String() + " " +
+		p.Amount.StringFixed(2) + " due " + p.DueOn.String() + " [" + ids + "]"
+}

@@ -181,6 +181,8 @@ func Resources() []*Resource {
 		invoiceFilesResource(),
 		invoiceMessagesResource(),
 		invoiceHistoryResource(),
+		priceIndicesResource(),
+		contractReadjustmentsResource(),
 	}
 }
 

@@ -29,6 +29,8 @@ type Schedule struct {
 func DefaultSchedules() []Schedule {
 	return []Schedule{
 		{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune},
+		// before the night's invoice generation, so that new invoices bill the new rent
+		{Name: "contracts-readjust", Spec: "0 1 * * *", Kind: KindContractsReadjust},
 	}
 }
 

@@ -35,7 +35,7 @@ func contractReadjustmentsResource() *Resource {
 			{Name: "indicator", Type: String, Filterable: true},
 			{Name: "index_used", Type: String, Filterable: true},
 			{Name: "months", Type: JSON, Expr: `to_jsonb("months")`},
-			{Name: "factor", Type: Decimal, Filterable: true, Precision: 1000, Scale: 990},
+			{Name: "factor", Type: Decimal, Filterable: true, Precision: 1000, Scale: 990, Expr: `trim_scale("factor")`},
 			{Name: "variation", Type: Decimal, Filterable: true, Precision: 12, Scale: 4},
 			{Name: "old_amount", Type: Decimal, Filterable: true, Precision: 14, Scale: 2},
 			{Name: "new_amount", Type: Decimal, Filterable: true, Precision: 14, Scale: 2},

@@ -41,7 +41,8 @@ CREATE TABLE contract_readjustments (
     indicator        text NOT NULL,
     index_used       text NOT NULL,
     months           text[] NOT NULL,
-    factor           numeric NOT NULL,
+    -- exact: at most 120 months of 4-decimal rates, 480 places
+    factor           numeric(1000,990) NOT NULL,
     variation        numeric(12,4) NOT NULL,
     old_amount       numeric(14,2) NOT NULL,
     new_amount       numeric(14,2) NOT NULL,

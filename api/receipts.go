@@ -158,11 +158,13 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 }
 
 // mountMoneyOperations adds the operations of spec 001 that are not CRUD,
-// and the public receipt page (no API key: the signed token is the
+// the readjustment operations (readjust.go), and the public receipt page (no API key: the signed token is the
 // credential).
 func (s *Server) mountMoneyOperations(router *router) {
 	router.Handler(http.MethodPost, "/invoices/:invoice_id/pixCode", s.authed(s.setPixCode))
 	router.Handler(http.MethodGet, "/invoices/:invoice_id/receiptLink", s.authed(s.invoiceReceiptLink))
 	router.Handler(http.MethodGet, "/transactions/:id/receiptLink", s.authed(s.transactionReceiptLink))
 	router.Handler(http.MethodGet, receiptPath+":token", s.receiptPage())
+	router.Handler(http.MethodPut, "/financial/indices", s.authed(s.putIndices))
+	router.Handler(http.MethodPost, "/financial/contracts/:id/readjust", s.authed(s.readjustContract))
 }

@@ -66,6 +66,9 @@ type ReadjustSelection struct {
 // answer, and the invoices whose rent line moved (readjusted only).
 type ContractReadjustment struct {
 	ContractID int64 `json:"contract_id"`
+	// ContractIndicator is the contract's readjust_indicator (Indicator,
+	// the index used: for highest_index and lowest_index, the one chosen).
+	ContractIndicator finance.Indicator `json:"contract_indicator"`
 	finance.Readjustment
 	InvoicesUpdated []int64 `json:"invoices_updated"`
 }
@@ -147,7 +150,7 @@ func readjustStep(ctx context.Context, tx pgx.Tx, idx finance.Indices, sel Readj
 		if err != nil {
 			return nil, fmt.Errorf("readjust contract %d: %w", contracts[i].ID, asInvalid(err))
 		}
-		out = append(out, ContractReadjustment{ContractID: contracts[i].ID, Readjustment: r})
+		out = append(out, ContractReadjustment{ContractID: contracts[i].ID, ContractIndicator: contracts[i].ReadjustIndicator, Readjustment: r})
 	}
 	if err := updateReadjustedInvoices(ctx, tx, sel, out); err != nil {
 		return nil, err
@@ -394,3 +397,42 @@ func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelect
 	}
 	return translate(rows.Err(), "update readjusted invoices")
 }
+
+// ReadjustContract is the contract operation: contract id of the scope's
+// company readjusted on date (zero: today in the company's time zone) by
+// the user of the scope. A preview runs the very same writes in a
+// transaction it rolls back, so that it shows what a run would do and
+// stores nothing. A run's date may not be after today. It returns the
+// answers and the date used.
+func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date finance.Date, preview bool) ([]ContractReadjustment, finance.Date, error) {
+	var out []ContractReadjustment
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		today, err := companyToday(ctx, tx, sc.CompanyID)
+		if err != nil {
+			return err
+		}
+		t := finance.NewDate(today.Year(), today.Month(), today.Day())
+		switch {
+		case date.IsZero():
+			date = t
+		case !preview && t.Before(date):
+			return InvalidInput([]Problem{{Field: "date", Message: "must not be after today (" + t.String() + ") unless preview"}})
+		}
+		idx, err := LoadIndices(ctx, tx)
+		if err != nil {
+			return err
+		}
+		out, err = ReadjustContracts(ctx, tx, idx, ReadjustSelection{CompanyID: sc.CompanyID, Date: date, ContractID: id, Actor: ActorOf(sc)})
+		if err == nil && preview {
+			return errPreview
+		}
+		return err
+	})
+	if errors.Is(err, errPreview) {
+		err = nil
+	}
+	return out, date, err
+}
+
+// errPreview rolls a preview's transaction back.
+var errPreview = errors.New("preview: roll back")

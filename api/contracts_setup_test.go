@@ -18,9 +18,9 @@ type contractFixture struct {
 // contracts: its user, a team and a deal beside the invoice fixture's
 // business, account, billing, persons, buildings (the first owned by
 // owner), items and tags.
-func contractEnv(t *testing.T) *contractFixture {
+func contractEnv(t *testing.T, opts ...envOption) *contractFixture {
 	t.Helper()
-	f := &contractFixture{invoiceFixture: invoiceEnv(t)}
+	f := &contractFixture{invoiceFixture: invoiceEnv(t, opts...)}
 	f.exec(t, `DELETE FROM contracts WHERE id = $1`, f.contract)
 	f.contract = 0
 	f.user = f.scalar(t, `SELECT min(id) FROM users WHERE company_id = $1`, f.compA)

@@ -158,7 +158,7 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 }
 
 // mountMoneyOperations adds the operations of spec 001 that are not CRUD,
-// and the public receipt page (no API key: the signed token is the
+// the readjustment operations (readjust.go), and the public receipt page (no API key: the signed token is the
 // credential).
 func (s *Server) mountMoneyOperations(router *router) {
 	router.Handler(http.MethodPost, "/invoices/:invoice_id/pixCode", s.authed(s.setPixCode))
@@ -166,4 +166,8 @@ func (s *Server) mountMoneyOperations(router *router) {
 	router.Handler(http.MethodGet, "/transactions/:id/receiptLink", s.authed(s.transactionReceiptLink))
 	router.Handler(http.MethodPost, "/financial/contracts/:id/invoicesCreate", s.authed(s.invoicesCreate))
 	router.Handler(http.MethodGet, receiptPath+":token", s.receiptPage())
+	if s.ops != nil { // the indices are every company's: operators write them
+		router.Handler(http.MethodPut, "/financial/indices", s.operator(http.HandlerFunc(s.putIndices)))
+	}
+	router.Handler(http.MethodPost, "/financial/contracts/:id/readjust", s.authed(s.readjustContract))
 }

@@ -171,6 +171,9 @@ var resourceRoutes = []route{
 	{"/financial/contracts/:contract/files", storage.ContractFiles},
 	{"/financial/contracts/:contract/inspects", storage.ContractInspections},
 	{"/financial/contracts/:contract/insurances", storage.ContractInsurances},
+	// readjustment (docs/api.md, "Readjustment"): read-only
+	{"/financial/indices", storage.PriceIndices},
+	{"/financial/contracts/:contract/readjustments", storage.ContractReadjustments},
 	// spec 000
 	{"/condominiums", storage.Condominiums},
 	{"/users/teams", storage.Teams},

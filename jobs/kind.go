@@ -247,5 +247,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		PruneKind(cfg.Retention),
 		InvoicesGenerateKind(),
 		TransferKind(),
+		ReadjustKind(),
 	}, extra...)...)
 }

@@ -31,6 +31,8 @@ func DefaultSchedules() []Schedule {
 		{Name: "invoices-generate", Spec: "0 2 * * *", Kind: KindInvoicesGenerate},
 		{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune},
 		{Name: "contracts-transfer", Spec: "0 6 * * *", Kind: KindContractsTransfer},
+		// before the night's invoice generation, so that new invoices bill the new rent
+		{Name: "contracts-readjust", Spec: "0 1 * * *", Kind: KindContractsReadjust},
 	}
 }
 

@@ -58,8 +58,9 @@ func Migrations() ([]Migration, error) {
 }
 
 // Migrate applies every embedded migration not applied yet, each in its own
-// transaction together with its row in schema_migrations. Running it again
-// is a no-op. It returns the names of the migrations it applied.
+// transaction together with its row in schema_migrations, then loads the
+// shipped price indices (LoadShippedIndices). Running it again changes
+// nothing.
 func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	_, err := MigrateVerbose(ctx, pool)
 	return err
@@ -100,6 +101,9 @@ func MigrateVerbose(ctx context.Context, pool *pgxpool.Pool) ([]string, error) {
 			return names, err
 		}
 		names = append(names, m.Name)
+	}
+	if _, err := LoadShippedIndices(ctx, conn.Conn()); err != nil {
+		return names, fmt.Errorf("migrate: load the shipped price indices: %w", err)
 	}
 	return names, nil
 }

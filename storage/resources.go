@@ -188,6 +188,8 @@ func Resources() []*Resource {
 		invoiceFilesResource(),
 		invoiceMessagesResource(),
 		invoiceHistoryResource(),
+		priceIndicesResource(),
+		contractReadjustmentsResource(),
 	}
 }
 

@@ -36,6 +36,7 @@ commands:
   pix        PIX BR Code tools (validate, build, qr)
   cnab       boleto and CNAB tools (line, barcode, remessa)
   finance    finance rules (schedule)
+  indices    price indices (import FILE: CSV or JSON months of IGP-M, IPCA, ...)
 `
 
 func commands() map[string]command {
@@ -49,6 +50,7 @@ func commands() map[string]command {
 		"pix":       runPix,
 		"cnab":      runCnab,
 		"finance":   runFinance,
+		"indices":   runIndices,
 	}
 }
 

@@ -1,0 +1,243 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/storage"
+)
+
+// The readjustment operations that are not CRUD (docs/api.md,
+// "Readjustment"): the upsert of price-index months, and the readjustment
+// of one contract, previewed or run. The lists (GET /financial/indices,
+// GET /financial/contracts/{contract}/readjustments) are declared
+// resources.
+
+// maxIndexBodyBytes bounds a PUT /financial/indices body: ten thousand
+// rows and room to spare.
+const maxIndexBodyBytes = 2 << 20
+
+// putIndices is PUT /financial/indices with {"data": [{"indicator",
+// "month", "rate"}, ...]}: every row is checked, and the rows are stored
+// all or none (422 naming data[i].field for each problem). The answer
+// counts the months inserted, updated and unchanged.
+func (s *Server) putIndices(w http.ResponseWriter, r *http.Request) {
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	body, err := readBody(w, r, maxIndexBodyBytes)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rows, err := parseIndexBody(body)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p := principalOf(r.Context())
+	res, err := storage.UpsertIndices(r.Context(), s.store.Pool(), rows, storage.IndexAPI,
+		storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Indices stored.", Data: res})
+}
+
+// dataEnvelope is {"return", "status", "message", "data"}.
+type dataEnvelope struct {
+	Return  bool   `json:"return"`
+	Status  int    `json:"status"`
+	Message string `json:"message,omitempty"`
+	Data    any    `json:"data"`
+}
+
+// parseIndexBody reads {"data": [...]} into rows, naming every problem.
+func parseIndexBody(body []byte) ([]storage.IndexRow, error) {
+	obj, problems, err := decodeObject(body)
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range sortedKeys(obj) {
+		if key != "data" {
+			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+		}
+	}
+	var items []map[string]json.RawMessage
+	if err := json.Unmarshal(obj["data"], &items); err != nil || items == nil {
+		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: "data", Message: "must be an array of {indicator, month, rate}"}))
+	}
+	rows := make([]storage.IndexRow, 0, len(items))
+	for i, item := range items {
+		row, ps := parseIndexItem(item)
+		for _, p := range ps {
+			problems = append(problems, storage.Problem{Field: fmt.Sprintf("data[%d].%s", i, p.Field), Message: p.Message})
+		}
+		rows = append(rows, row)
+	}
+	if len(problems) > 0 {
+		return nil, storage.InvalidInput(problems)
+	}
+	return rows, nil
+}
+
+// parseIndexItem reads one {indicator, month, rate}; the rate may be a
+// JSON number or a string.
+func parseIndexItem(item map[string]json.RawMessage) (storage.IndexRow, []storage.Problem) {
+	var ps []storage.Problem
+	text := func(key string) string {
+		raw, ok := item[key]
+		if !ok || string(raw) == "null" {
+			ps = append(ps, storage.Problem{Field: key, Message: "is required"})
+			return ""
+		}
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+		if key == "rate" && len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+			return string(raw)
+		}
+		ps = append(ps, storage.Problem{Field: key, Message: "must be a string"})
+		return ""
+	}
+	for key := range item {
+		if key != "indicator" && key != "month" && key != "rate" {
+			ps = append(ps, storage.Problem{Field: key, Message: "unknown field"})
+		}
+	}
+	indicator, month, rate := text("indicator"), text("month"), text("rate")
+	if len(ps) > 0 {
+		return storage.IndexRow{}, ps
+	}
+	return storage.ParseIndexRow(indicator, month, rate)
+}
+
+// readjustContract is POST /financial/contracts/{id}/readjust with an
+// optional {"preview": bool, "date": "YYYY-MM-DD"}: the contract is
+// readjusted on date (default today in the company's time zone) as the
+// nightly run would, or, with preview, shown without storing anything.
+func (s *Server) readjustContract(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathParamID(w, r, "id")
+	if !ok {
+		return
+	}
+	preview, date, err := readReadjustBody(w, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p := principalOf(r.Context())
+	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	rs, used, err := s.store.ReadjustContract(r.Context(), sc, id, date, preview)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	message := "Contract readjusted."
+	if preview {
+		message = "Readjustment previewed; nothing was stored."
+	}
+	views := make([]readjustView, len(rs))
+	for i, r := range rs {
+		views[i] = viewOf(r)
+	}
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message,
+		Data: readjustAnswer{ContractID: id, Preview: preview, Date: used, Readjustments: views}})
+}
+
+// readjustAnswer is the data of the readjust operation: one readjustment
+// per period done (several for a contract behind), or the one answer
+// not_due or waiting.
+type readjustAnswer struct {
+	ContractID    int64          `json:"contract_id"`
+	Preview       bool           `json:"preview"`
+	Date          finance.Date   `json:"date"`
+	Readjustments []readjustView `json:"readjustments"`
+}
+
+// readjustView is one answer with the names and number forms of the
+// readjustments sub-resource: amounts as numbers with two places, the
+// factor exact, the variation to four places; factor and variation null
+// unless readjusted or kept.
+type readjustView struct {
+	Outcome         finance.ReadjustOutcome `json:"outcome"`
+	ReadjustAt      finance.Date            `json:"readjust_at"`
+	Indicator       finance.Indicator       `json:"indicator"`
+	IndexUsed       *finance.Indicator      `json:"index_used"`
+	Months          []finance.Month         `json:"months"`
+	Missing         []finance.IndexMonth    `json:"missing"`
+	Factor          *json.Number            `json:"factor"`
+	Variation       *json.Number            `json:"variation"`
+	OldAmount       json.Number             `json:"old_amount"`
+	NewAmount       json.Number             `json:"new_amount"`
+	NextReadjustAt  finance.Date            `json:"next_readjust_at"`
+	ContractStatus  finance.ContractStatus  `json:"contract_status"`
+	InvoicesUpdated []int64                 `json:"invoices_updated"`
+}
+
+func viewOf(r storage.ContractReadjustment) readjustView {
+	v := readjustView{Outcome: r.Outcome, ReadjustAt: r.ReadjustAt, Indicator: r.ContractIndicator,
+		Months: orEmpty(r.Months), Missing: orEmpty(r.Missing),
+		OldAmount: json.Number(r.OldAmount.StringFixed(2)), NewAmount: json.Number(r.NewAmount.StringFixed(2)),
+		NextReadjustAt: r.NextReadjustAt, ContractStatus: r.ContractStatus, InvoicesUpdated: orEmpty(r.InvoicesUpdated)}
+	if r.Outcome == finance.ReadjustApplied || r.Outcome == finance.ReadjustKept {
+		used := r.Indicator
+		factor, variation := json.Number(r.Factor.String()), json.Number(r.Variation.StringFixed(4))
+		v.IndexUsed, v.Factor, v.Variation = &used, &factor, &variation
+	}
+	return v
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// readReadjustBody reads the optional body of the readjust operation.
+func readReadjustBody(w http.ResponseWriter, r *http.Request) (bool, finance.Date, error) {
+	body, err := readBody(w, r, maxBodyBytes)
+	if err != nil || len(strings.TrimSpace(string(body))) == 0 {
+		return false, finance.Date{}, err
+	}
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		return false, finance.Date{}, err
+	}
+	obj, problems, err := decodeObject(body)
+	if err != nil {
+		return false, finance.Date{}, err
+	}
+	var preview bool
+	var date finance.Date
+	for _, key := range sortedKeys(obj) {
+		switch key {
+		case "preview":
+			if json.Unmarshal(obj[key], &preview) != nil {
+				problems = append(problems, storage.Problem{Field: key, Message: "must be a boolean"})
+			}
+		case "date":
+			var s string
+			d, err := finance.Date{}, json.Unmarshal(obj[key], &s)
+			if err == nil {
+				d, err = finance.ParseDate(s)
+			}
+			if err != nil || d.IsZero() {
+				problems = append(problems, storage.Problem{Field: key, Message: "must be a date, YYYY-MM-DD"})
+			}
+			date = d
+		default:
+			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+		}
+	}
+	if len(problems) > 0 {
+		return false, finance.Date{}, storage.InvalidInput(problems)
+	}
+	return preview, date, nil
+}

@@ -1,0 +1,196 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"testing"
+)
+
+func TestIndicesListAndUpsert(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withAdminToken(testAdminToken))
+	r := e.get(t, "/financial/indices?filter[indicator]=IGP-M&filter[month]=2024-01", http.StatusOK)
+	rows := r.data(t)
+	if len(rows) != 1 || toJSON(t, rows[0]["rate"]) != "0.0700" || rows[0]["month"] != "2024-01" || rows[0]["source"] != "shipped" {
+		t.Fatalf("IGP-M 2024-01: %s", r.raw)
+	}
+	r = e.get(t, "/financial/indices?filter[indicator]=IPCA&filter[month|b]=2024-01|2024-12&perPage=100", http.StatusOK)
+	if n := len(r.data(t)); n != 12 {
+		t.Errorf("IPCA 2024: %d months", n)
+	}
+
+	// Bad rows are named and nothing is stored.
+	bad := map[string]any{"data": []any{
+		map[string]any{"indicator": "IVAR", "month": "2026-01", "rate": 0.5},
+		map[string]any{"indicator": "IVAR", "month": "2026-13", "rate": 0.5},
+		map[string]any{"indicator": "IVAR", "month": "2026-02", "rate": "abc"},
+		map[string]any{"indicator": "IGPX", "month": "2026-03"},
+	}}
+	r = e.do(t, http.MethodPut, "/financial/indices", testAdminToken, bad)
+	want := []string{"data[1].month", "data[2].rate", "data[3].rate"}
+	if got := r.problemFields(t); r.status != http.StatusUnprocessableEntity || !slices.Equal(got, want) {
+		t.Errorf("bad rows: %d %v, want 422 %v", r.status, got, want)
+	}
+	if n := len(e.get(t, "/financial/indices?filter[indicator]=IVAR", http.StatusOK).data(t)); n != 0 {
+		t.Errorf("%d IVAR months stored from a refused body", n)
+	}
+
+	good := map[string]any{"data": []any{
+		map[string]any{"indicator": "IVAR", "month": "2026-01", "rate": 0.5},
+		map[string]any{"indicator": "IVAR", "month": "2026-02", "rate": "-0.25"},
+		map[string]any{"indicator": "IGP-M", "month": "2024-01", "rate": "0.07"},
+	}}
+	// the indices are every company's: a company's API key does not write them
+	if r := e.do(t, http.MethodPut, "/financial/indices", e.keyA, good); r.status != http.StatusUnauthorized && r.status != http.StatusForbidden {
+		t.Errorf("PUT with a company's key: %d %s, want the operator credential asked for", r.status, r.raw)
+	}
+	r = e.do(t, http.MethodPut, "/financial/indices", testAdminToken, good)
+	if d := toJSON(t, r.record(t)); r.status != http.StatusOK || d != `{"inserted":2,"unchanged":1,"updated":0}` {
+		t.Fatalf("upsert: %d %s", r.status, r.raw)
+	}
+	// shared: company B reads what A stored
+	rows = e.do(t, http.MethodGet, "/financial/indices?filter[indicator]=IVAR&sort=month", e.keyB, nil).data(t)
+	if len(rows) != 2 || toJSON(t, rows[1]["rate"]) != "-0.2500" || rows[1]["source"] != "api" {
+		t.Errorf("IVAR: %v", rows)
+	}
+	if r := e.do(t, http.MethodPost, "/financial/indices", e.keyA, good["data"].([]any)[0]); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("POST /financial/indices: %d", r.status)
+	}
+}
+
+// readjustBody is a rent contract of 2,000.00 readjusted every 12 months
+// by indicator from readjustAt.
+func (f *contractFixture) readjustContract(t *testing.T, indicator, readjustAt string) int64 {
+	t.Helper()
+	return f.newContract(t, map[string]any{"amount": "2000.00", "start_at": "2024-01-15", "due_date": "2024-02-05",
+		"readjust_active": true, "readjust_indicator": indicator, "readjust_with": 12, "readjust_at": readjustAt})
+}
+
+func (f *contractFixture) readjust(t *testing.T, id int64, key string, body map[string]any) response {
+	t.Helper()
+	return f.do(t, http.MethodPost, contractPath(id, "readjust"), key, body)
+}
+
+func TestReadjustContractPreviewAndRun(t *testing.T) {
+	t.Parallel()
+	f := contractEnv(t)
+	id := f.readjustContract(t, "highest_index", "2025-01-15")
+	body := map[string]any{"preview": true, "date": "2025-01-15"}
+	preview := f.readjust(t, id, f.keyA, body)
+	if preview.status != http.StatusOK {
+		t.Fatalf("preview: %d %s", preview.status, preview.raw)
+	}
+	p := preview.record(t)["readjustments"].([]any)[0].(map[string]any)
+	if p["outcome"] != "readjusted" || p["indicator"] != "highest_index" || p["index_used"] != "IGP-M" ||
+		toJSON(t, p["old_amount"]) != "2000.00" || toJSON(t, p["new_amount"]) != "2130.72" || toJSON(t, p["variation"]) != "6.5362" ||
+		len(p["months"].([]any)) != 12 || p["next_readjust_at"] != "2026-01-15" {
+		t.Errorf("preview: %s", preview.raw)
+	}
+	c := f.get(t, contractPath(id), http.StatusOK).record(t)
+	if c["current_amount"] != nil || c["readjust_at"] != "2025-01-15" {
+		t.Errorf("the preview stored: %v %v", c["current_amount"], c["readjust_at"])
+	}
+	if n := len(f.get(t, contractPath(id, "readjustments"), http.StatusOK).data(t)); n != 0 {
+		t.Errorf("the preview recorded %d readjustments", n)
+	}
+
+	run := f.readjust(t, id, f.keyA, map[string]any{"date": "2025-01-15"})
+	if run.status != http.StatusOK {
+		t.Fatalf("run: %d %s", run.status, run.raw)
+	}
+	got := run.record(t)["readjustments"].([]any)[0].(map[string]any)
+	for _, k := range []string{"outcome", "indicator", "index_used", "factor", "variation", "old_amount", "new_amount", "next_readjust_at", "months"} {
+		if a, b := toJSON(t, p[k]), toJSON(t, got[k]); a != b {
+			t.Errorf("%s: preview %s, run %s", k, a, b)
+		}
+	}
+	c = f.get(t, contractPath(id), http.StatusOK).record(t)
+	if c["readjust_at"] != "2026-01-15" || c["readjusted_at"] != "2025-01-15" {
+		t.Errorf("after the run: %v", c)
+	}
+	recs := f.get(t, contractPath(id, "readjustments"), http.StatusOK).data(t)
+	if len(recs) != 1 || toJSON(t, recs[0]["new_amount"]) != "2130.72" || toJSON(t, recs[0]["factor"]) != toJSON(t, got["factor"]) || recs[0]["index_used"] != "IGP-M" ||
+		recs[0]["indicator"] != "highest_index" || recs[0]["actor"] != "user" || recs[0]["outcome"] != "readjusted" {
+		t.Errorf("readjustments: %v", recs)
+	}
+	// a second run on the same date finds nothing due
+	again := f.readjust(t, id, f.keyA, map[string]any{"date": "2025-01-15"})
+	if o := again.record(t)["readjustments"].([]any)[0].(map[string]any)["outcome"]; o != "not_due" {
+		t.Errorf("again: %s", again.raw)
+	}
+	if r := f.readjust(t, id, f.keyA, map[string]any{"date": "2999-01-01"}); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("a run in the future: %d", r.status)
+	}
+	if r := f.readjust(t, id, f.keyA, map[string]any{"preview": "yes", "when": 1}); !slices.Equal(r.problemFields(t), []string{"preview", "when"}) {
+		t.Errorf("bad body: %s", r.raw)
+	}
+}
+
+func TestReadjustContractWaitsForTheMonth(t *testing.T) {
+	t.Parallel()
+	f := contractEnv(t, withAdminToken(testAdminToken))
+	id := f.readjustContract(t, "IPCA", "2026-02-01")
+	r := f.readjust(t, id, f.keyA, map[string]any{"date": "2026-02-03"})
+	a := r.record(t)["readjustments"].([]any)[0].(map[string]any)
+	if a["outcome"] != "waiting" || toJSON(t, a["missing"]) != `[{"indicator":"IPCA","month":"2026-01"}]` {
+		t.Fatalf("waiting: %s", r.raw)
+	}
+	if s := f.get(t, contractPath(id), http.StatusOK).record(t)["status"]; s != "readjust" {
+		t.Errorf("status %v", s)
+	}
+	f.do(t, http.MethodPut, "/financial/indices", testAdminToken, map[string]any{"data": []any{
+		map[string]any{"indicator": "IPCA", "month": "2026-01", "rate": "0.33"}}})
+	r = f.readjust(t, id, f.keyA, map[string]any{"date": "2026-02-04"})
+	a = r.record(t)["readjustments"].([]any)[0].(map[string]any)
+	if a["outcome"] != "readjusted" || a["contract_status"] != "progress" {
+		t.Errorf("after the month came: %s", r.raw)
+	}
+	if s := f.get(t, contractPath(id), http.StatusOK).record(t)["status"]; s != "progress" {
+		t.Errorf("status %v", s)
+	}
+}
+
+func TestReadjustIsolation(t *testing.T) {
+	t.Parallel()
+	f := contractEnv(t)
+	id := f.readjustContract(t, "IPCA", "2025-01-15")
+	if r := f.readjust(t, id, f.keyA, map[string]any{"date": "2025-01-15"}); r.status != http.StatusOK {
+		t.Fatalf("run: %d %s", r.status, r.raw)
+	}
+	for _, req := range []struct {
+		method, path string
+		body         map[string]any
+	}{
+		{http.MethodPost, contractPath(id, "readjust"), map[string]any{"preview": true}},
+		{http.MethodPost, contractPath(id, "readjust"), nil},
+		{http.MethodGet, contractPath(id, "readjustments"), nil},
+	} {
+		var body any
+		if req.body != nil {
+			body = req.body
+		}
+		if r := f.do(t, req.method, req.path, f.keyB, body); r.status != http.StatusNotFound {
+			t.Errorf("company B %s %s: %d %s", req.method, req.path, r.status, r.raw)
+		}
+	}
+	recs := f.get(t, contractPath(id, "readjustments"), http.StatusOK).data(t)
+	if len(recs) != 1 {
+		t.Fatalf("records: %v", recs)
+	}
+	if r := f.do(t, http.MethodGet, contractPath(id, "readjustments", num(t, recs[0]["id"])), f.keyB, nil); r.status != http.StatusNotFound {
+		t.Errorf("company B reads a record: %d", r.status)
+	}
+	if r := f.do(t, http.MethodDelete, contractPath(id, "readjustments", num(t, recs[0]["id"])), f.keyA, nil); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("delete a record: %d", r.status)
+	}
+}
+
+func toJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

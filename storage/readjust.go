@@ -1,0 +1,438 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+)
+
+// Readjustment of contracts (docs/finance.md, "Readjustment"): the
+// nightly job and the contract operation both call ReadjustContracts, the
+// operation's preview in a transaction it rolls back.
+
+// ContractReadjustments is the resource of
+// GET /financial/contracts/{contract}/readjustments.
+const ContractReadjustments = "contract_readjustments"
+
+// OriginReadjust is the history origin of an invoice whose rent line a
+// readjustment changed.
+const OriginReadjust = "readjust"
+
+func contractReadjustmentsResource() *Resource {
+	return &Resource{
+		Name: ContractReadjustments, Table: "contract_readjustments", ReadOnly: true,
+		Parent: &Parent{Resource: Contracts, Key: "contract_id"},
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "contract_id", Type: Int, Filterable: true},
+			{Name: "readjust_at", Type: Date, Filterable: true},
+			{Name: "outcome", Type: String, Filterable: true, Enum: []string{string(finance.ReadjustApplied), string(finance.ReadjustKept)}},
+			{Name: "indicator", Type: String, Filterable: true},
+			{Name: "index_used", Type: String, Filterable: true},
+			{Name: "months", Type: JSON, Expr: `to_jsonb("months")`},
+			{Name: "factor", Type: Decimal, Filterable: true, Precision: 1000, Scale: 990, Expr: `trim_scale("factor")`},
+			{Name: "variation", Type: Decimal, Filterable: true, Precision: 12, Scale: 4},
+			{Name: "old_amount", Type: Decimal, Filterable: true, Precision: 14, Scale: 2},
+			{Name: "new_amount", Type: Decimal, Filterable: true, Precision: 14, Scale: 2},
+			{Name: "next_readjust_at", Type: Date, Filterable: true},
+			{Name: "invoices_updated", Type: Int, Filterable: true},
+			{Name: "actor", Type: String, Filterable: true, Enum: []string{ActorUser, ActorJob, ActorSystem}},
+			{Name: "actor_id", Type: Int, Filterable: true},
+			{Name: "created_at", Type: DateTime, Filterable: true},
+		},
+	}
+}
+
+// ReadjustSelection says which contracts of a company ReadjustContracts
+// takes: one contract by id (whatever its state: the rule says whether it
+// is due), or the next Limit contracts due on Date with an id above After
+// (the nightly run's keyset chunks).
+type ReadjustSelection struct {
+	CompanyID  int64
+	Date       finance.Date
+	ContractID int64 // one contract; 0: the due ones after After
+	After      int64
+	Limit      int
+	Actor      Actor
+	Options    finance.ReadjustOptions
+}
+
+// ContractReadjustment is what happened to one contract: the rule's
+// answer, and the invoices whose rent line moved (readjusted only).
+type ContractReadjustment struct {
+	ContractID int64 `json:"contract_id"`
+	// ContractIndicator is the contract's readjust_indicator (Indicator,
+	// the index used: for highest_index and lowest_index, the one chosen).
+	ContractIndicator finance.Indicator `json:"contract_indicator"`
+	finance.Readjustment
+	InvoicesUpdated []int64 `json:"invoices_updated"`
+}
+
+// dueContractsSQL selects the contracts a run may readjust: active, in
+// progress or awaiting readjustment, readjust_active, and due on $2 by
+// their readjust_at (or, when it is not set, readjusted_at or start_at
+// plus readjust_with months, as the rule derives it).
+const readjustColumns = `id, status, active, start_at, coalesce(amount, 0)::text, current_amount::text, readjust_active,
+	coalesce(readjust_indicator, ''), coalesce(readjust_with, 0), readjust_at, readjusted_at`
+
+const dueContractsSQL = `SELECT ` + readjustColumns + ` FROM contracts
+	WHERE company_id = $1 AND readjust_active AND active = 'active' AND status IN ('progress', 'readjust')
+	  AND coalesce(readjust_at, (coalesce(readjusted_at, start_at) + make_interval(months => coalesce(readjust_with, 12)))::date) <= $2
+	  AND id > $3
+	ORDER BY id LIMIT $4 FOR NO KEY UPDATE`
+
+const oneContractSQL = `SELECT ` + readjustColumns + ` FROM contracts
+	WHERE company_id = $1 AND id = $2 FOR NO KEY UPDATE`
+
+// CountDueReadjustments counts the contracts due on date with an id above
+// after, for a run's progress and chunk count.
+func CountDueReadjustments(ctx context.Context, db DBTX, companyID int64, date finance.Date, after int64) (int64, error) {
+	var n int64
+	err := db.QueryRow(ctx, `SELECT count(*) FROM contracts
+		WHERE company_id = $1 AND readjust_active AND active = 'active' AND status IN ('progress', 'readjust')
+		  AND coalesce(readjust_at, (coalesce(readjusted_at, start_at) + make_interval(months => coalesce(readjust_with, 12)))::date) <= $2
+		  AND id > $3`, companyID, date, after).Scan(&n)
+	if err != nil {
+		return 0, translate(err, "count due readjustments")
+	}
+	return n, nil
+}
+
+// maxReadjustSteps bounds the periods one call catches up for a contract
+// (ten years of monthly readjustments).
+const maxReadjustSteps = 120
+
+// ReadjustContracts readjusts the selected contracts on sel.Date in tx:
+// each gets the rule's answer (finance.Readjust over idx); a readjusted or
+// kept one its new current_amount, readjusted_at, next readjust_at, status
+// and readjustment record, and its unpaid invoices of periods from the
+// readjustment date on their rent line at the new amount (with history);
+// a waiting one the status readjust. A contract several periods behind
+// is taken through each period in turn, so that nothing is left due on
+// sel.Date that can be done. Each step is written with a few set-based
+// statements for the whole selection. It returns the answers in step
+// order, then id order (one per contract and period; the not-due and
+// waiting ones once). A contract of another company is a 404
+// (sel.ContractID).
+func ReadjustContracts(ctx context.Context, tx pgx.Tx, idx finance.Indices, sel ReadjustSelection) ([]ContractReadjustment, error) {
+	contracts, err := readjustContractsOf(ctx, tx, sel)
+	if err != nil {
+		return nil, err
+	}
+	if sel.ContractID != 0 {
+		if err := checkReadjustable(&contracts[0]); err != nil {
+			return nil, err
+		}
+	}
+	var out []ContractReadjustment
+	for step := 0; len(contracts) > 0 && step < maxReadjustSteps; step++ {
+		answers, err := readjustStep(ctx, tx, idx, sel, contracts)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, answers...)
+		contracts = stillDue(contracts, answers, sel.Date)
+	}
+	return out, nil
+}
+
+// readjustStep applies the rule once to each contract and writes the
+// answers.
+func readjustStep(ctx context.Context, tx pgx.Tx, idx finance.Indices, sel ReadjustSelection, contracts []finance.Contract) ([]ContractReadjustment, error) {
+	out := make([]ContractReadjustment, 0, len(contracts))
+	for i := range contracts {
+		r, err := finance.Readjust(contracts[i], idx, sel.Date, sel.Options)
+		if err != nil {
+			return nil, fmt.Errorf("readjust contract %d: %w", contracts[i].ID, asInvalid(err))
+		}
+		out = append(out, ContractReadjustment{ContractID: contracts[i].ID, ContractIndicator: contracts[i].ReadjustIndicator, Readjustment: r})
+	}
+	if err := updateReadjustedInvoices(ctx, tx, sel, out); err != nil {
+		return nil, err
+	}
+	if err := writeReadjustments(ctx, tx, sel, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// stillDue is the contracts moved on by answers as they now are, those
+// whose next readjustment is due on date too.
+func stillDue(contracts []finance.Contract, answers []ContractReadjustment, date finance.Date) []finance.Contract {
+	var due []finance.Contract
+	for i, r := range answers {
+		if r.Outcome != finance.ReadjustApplied && r.Outcome != finance.ReadjustKept || date.Before(r.NextReadjustAt) {
+			continue
+		}
+		c := contracts[i]
+		c.CurrentAmount = decimal.NewNullDecimal(r.NewAmount)
+		c.ReadjustedAt, c.ReadjustAt, c.Status = r.ReadjustAt, r.NextReadjustAt, r.ContractStatus
+		due = append(due, c)
+	}
+	return due
+}
+
+// checkReadjustable refuses a contract the nightly run would not take:
+// one not active, or neither in progress nor awaiting its readjustment.
+func checkReadjustable(c *finance.Contract) error {
+	if c.Active != finance.ActiveActive || (c.Status != finance.StatusProgress && c.Status != finance.StatusReadjust) {
+		return Errorf(Conflict, "Contract %d is not readjusted: it is %s with status %s (only an active contract in progress or awaiting readjustment is).",
+			c.ID, c.Active, c.Status)
+	}
+	return nil
+}
+
+// asInvalid turns the rule's Problems into a 422.
+func asInvalid(err error) error {
+	var ps finance.Problems
+	if !errors.As(err, &ps) {
+		return err
+	}
+	problems := make([]Problem, len(ps))
+	for i, p := range ps {
+		problems[i] = Problem{Field: p.Field, Message: p.Message}
+	}
+	return InvalidInput(problems)
+}
+
+// readjustContractsOf reads and locks the selected contracts.
+func readjustContractsOf(ctx context.Context, tx pgx.Tx, sel ReadjustSelection) ([]finance.Contract, error) {
+	var rows pgx.Rows
+	var err error
+	if sel.ContractID != 0 {
+		rows, err = tx.Query(ctx, oneContractSQL, sel.CompanyID, sel.ContractID)
+	} else {
+		rows, err = tx.Query(ctx, dueContractsSQL, sel.CompanyID, sel.Date, sel.After, sel.Limit)
+	}
+	if err != nil {
+		return nil, translate(err, "read contracts to readjust")
+	}
+	contracts, err := pgx.CollectRows(rows, scanReadjustContract)
+	if err != nil {
+		return nil, translate(err, "read contracts to readjust")
+	}
+	if sel.ContractID != 0 && len(contracts) == 0 {
+		return nil, recordNotFound(sel.ContractID)
+	}
+	return contracts, nil
+}
+
+func scanReadjustContract(row pgx.CollectableRow) (finance.Contract, error) {
+	var c finance.Contract
+	var status, active, indicator, amount string
+	var current *string
+	err := row.Scan(&c.ID, &status, &active, &c.StartAt, &amount, &current, &c.ReadjustActive,
+		&indicator, &c.ReadjustWith, &c.ReadjustAt, &c.ReadjustedAt)
+	if err != nil {
+		return c, err
+	}
+	c.Status, c.Active, c.ReadjustIndicator = finance.ContractStatus(status), finance.ContractActive(active), finance.Indicator(indicator)
+	if c.Amount, err = decimal.NewFromString(amount); err != nil {
+		return c, err
+	}
+	if current != nil {
+		d, err := decimal.NewFromString(*current)
+		if err != nil {
+			return c, err
+		}
+		c.CurrentAmount.Decimal, c.CurrentAmount.Valid = d, true
+	}
+	return c, nil
+}
+
+// writeReadjustments moves the contracts forward and records the
+// readjustments, each set in one statement.
+func writeReadjustments(ctx context.Context, tx pgx.Tx, sel ReadjustSelection, rs []ContractReadjustment) error {
+	var b readjustBatch
+	for _, r := range rs {
+		b.add(r)
+	}
+	if len(b.ids) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE contracts c SET current_amount = u.amount::numeric, readjusted_at = u.at::date,
+				readjust_at = u.next::date, status = u.status, updated_at = now()
+			FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, amount, at, next, status)
+			WHERE c.company_id = $1 AND c.id = u.id`, sel.CompanyID, b.ids, b.newAmounts, b.ats, b.nexts, b.statuses); err != nil {
+			return translate(err, "write readjusted contracts")
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO contract_readjustments (company_id, contract_id, readjust_at, outcome,
+				indicator, index_used, months, factor, variation, old_amount, new_amount, next_readjust_at,
+				invoices_updated, actor, actor_id)
+			SELECT $1, u.id, u.at::date, u.outcome, c.readjust_indicator, u.used, string_to_array(u.months, ','),
+				u.factor::numeric, round(u.variation::numeric, 4), u.old::numeric, u.amount::numeric, u.next::date,
+				u.invoices, $13, $14
+			FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+				$9::text[], $10::text[], $11::int[], $12::text[])
+				AS u(id, at, outcome, used, months, factor, variation, old, amount, invoices, next)
+			JOIN contracts c ON c.company_id = $1 AND c.id = u.id
+			ON CONFLICT (company_id, contract_id, readjust_at) DO NOTHING`,
+			sel.CompanyID, b.ids, b.ats, b.outcomes, b.used, b.months, b.factors, b.variations,
+			b.oldAmounts, b.newAmounts, b.invoices, b.nexts, sel.Actor.Kind, actorID(sel.Actor)); err != nil {
+			return translate(err, "record readjustments")
+		}
+	}
+	if len(b.waiting) > 0 {
+		if _, err := tx.Exec(ctx, `UPDATE contracts SET status = 'readjust', updated_at = now()
+			WHERE company_id = $1 AND id = any($2) AND status <> 'readjust'`, sel.CompanyID, b.waiting); err != nil {
+			return translate(err, "mark contracts awaiting readjustment")
+		}
+	}
+	return nil
+}
+
+func actorID(a Actor) *int64 {
+	if a.ID == 0 {
+		return nil
+	}
+	return &a.ID
+}
+
+// readjustBatch holds the columns of the readjusted and kept contracts,
+// as arrays for unnest, and the ids of those waiting.
+type readjustBatch struct {
+	ids                                                 []int64
+	ats, nexts, statuses, outcomes, used                []string
+	months, factors, variations, oldAmounts, newAmounts []string
+	invoices                                            []int32
+	waiting                                             []int64
+}
+
+func (b *readjustBatch) add(r ContractReadjustment) {
+	switch r.Outcome {
+	case finance.ReadjustWaiting:
+		b.waiting = append(b.waiting, r.ContractID)
+		return
+	case finance.ReadjustApplied, finance.ReadjustKept:
+	default:
+		return
+	}
+	months := make([]byte, 0, 8*len(r.Months))
+	for i, m := range r.Months {
+		if i > 0 {
+			months = append(months, ',')
+		}
+		months = append(months, m.String()...)
+	}
+	b.ids = append(b.ids, r.ContractID)
+	b.ats = append(b.ats, r.ReadjustAt.String())
+	b.nexts = append(b.nexts, r.NextReadjustAt.String())
+	b.statuses = append(b.statuses, string(r.ContractStatus))
+	b.outcomes = append(b.outcomes, string(r.Outcome))
+	b.used = append(b.used, string(r.Indicator))
+	b.months = append(b.months, string(months))
+	b.factors = append(b.factors, r.Factor.String())
+	b.variations = append(b.variations, r.Variation.String())
+	b.oldAmounts = append(b.oldAmounts, r.OldAmount.StringFixed(2))
+	b.newAmounts = append(b.newAmounts, r.NewAmount.StringFixed(2))
+	b.invoices = append(b.invoices, int32(len(r.InvoicesUpdated)))
+}
+
+// updateReadjustedInvoices moves the rent line of the contracts' unpaid
+// invoices of periods from the readjustment date on to the new amount,
+// and their total by the difference, with a history row each: one
+// statement for every contract of the batch. The rule (docs/finance.md):
+// invoices of type contract, status unpaid or overdue, not paid, boleto
+// not registered, period_initial >= the readjustment date; lines of kind
+// line whose transaction item is of type rent and whose amount is the old
+// rent (a full period's line; a prorated or hand-edited line is left).
+func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelection, rs []ContractReadjustment) error {
+	var ids []int64
+	var ats, olds, news []string
+	pos := map[int64]int{}
+	for i, r := range rs {
+		if r.Outcome != finance.ReadjustApplied || r.NewAmount.Equal(r.OldAmount) {
+			continue
+		}
+		pos[r.ContractID] = i
+		ids = append(ids, r.ContractID)
+		ats = append(ats, r.ReadjustAt.String())
+		olds = append(olds, r.OldAmount.StringFixed(2))
+		news = append(news, r.NewAmount.StringFixed(2))
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	note := fmt.Sprintf("rent readjusted on %s", sel.Date)
+	rows, err := tx.Query(ctx, `WITH r AS (
+			SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS r(contract_id, at, old, new)
+		), lines AS (
+			UPDATE invoice_items ii SET amount = r.new::numeric, updated_at = now()
+			FROM invoices i, r, transaction_items t
+			WHERE i.company_id = $1 AND i.contract_id = r.contract_id AND i.type = 'contract'
+			  AND i.status IN ('unpaid', 'overdue') AND NOT i.paid AND NOT i.ticket_registered
+			  AND i.period_initial >= r.at::date
+			  AND ii.company_id = $1 AND ii.invoice_id = i.id AND ii.kind = 'line' AND ii.amount = r.old::numeric
+			  AND t.company_id = $1 AND t.id = ii.item_id AND t.type = 'rent'
+			RETURNING ii.invoice_id, i.contract_id, ii.id AS line_id, r.old::numeric AS old, r.new::numeric AS new
+		), totals AS (
+			UPDATE invoices i SET total = i.total + d.delta, updated_at = now()
+			FROM (SELECT invoice_id, min(contract_id) AS contract_id, sum(new - old) AS delta,
+			             jsonb_agg(jsonb_build_object('field', 'items[' || line_id || '].amount', 'from', old, 'to', new) ORDER BY line_id) AS lines
+			      FROM lines GROUP BY invoice_id) d
+			WHERE i.company_id = $1 AND i.id = d.invoice_id
+			RETURNING i.id, d.contract_id, i.total - d.delta AS old_total, i.total AS new_total, d.lines
+		), history AS (
+			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
+			SELECT $1, id, $6, $7, $8,
+			       jsonb_build_array(jsonb_build_object('field', 'total', 'from', old_total, 'to', new_total)) || lines, $9
+			FROM totals
+		)
+		SELECT contract_id, id FROM totals ORDER BY contract_id, id`,
+		sel.CompanyID, ids, ats, olds, news, sel.Actor.Kind, actorID(sel.Actor), OriginReadjust, note)
+	if err != nil {
+		return translate(err, "update readjusted invoices")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var contract, invoice int64
+		if err := rows.Scan(&contract, &invoice); err != nil {
+			return translate(err, "update readjusted invoices")
+		}
+		r := &rs[pos[contract]]
+		r.InvoicesUpdated = append(r.InvoicesUpdated, invoice)
+	}
+	return translate(rows.Err(), "update readjusted invoices")
+}
+
+// ReadjustContract is the contract operation: contract id of the scope's
+// company readjusted on date (zero: today in the company's time zone) by
+// the user of the scope. A preview runs the very same writes in a
+// transaction it rolls back, so that it shows what a run would do and
+// stores nothing. A run's date may not be after today. It returns the
+// answers and the date used.
+func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date finance.Date, preview bool) ([]ContractReadjustment, finance.Date, error) {
+	var out []ContractReadjustment
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		today, err := companyToday(ctx, tx, sc.CompanyID)
+		if err != nil {
+			return err
+		}
+		t := finance.NewDate(today.Year(), today.Month(), today.Day())
+		switch {
+		case date.IsZero():
+			date = t
+		case !preview && t.Before(date):
+			return InvalidInput([]Problem{{Field: "date", Message: "must not be after today (" + t.String() + ") unless preview"}})
+		}
+		idx, err := LoadIndices(ctx, tx)
+		if err != nil {
+			return err
+		}
+		out, err = ReadjustContracts(ctx, tx, idx, ReadjustSelection{CompanyID: sc.CompanyID, Date: date, ContractID: id, Actor: ActorOf(sc)})
+		if err == nil && preview {
+			return errPreview
+		}
+		return err
+	})
+	if errors.Is(err, errPreview) {
+		err = nil
+	}
+	return out, date, err
+}
+
+// errPreview rolls a preview's transaction back.
+var errPreview = errors.New("preview: roll back")

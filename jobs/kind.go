@@ -245,5 +245,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 	return NewRegistry(append([]*Kind{
 		PixValidateKind(),
 		PruneKind(cfg.Retention),
+		OverdueKind(),
 	}, extra...)...)
 }

@@ -29,6 +29,7 @@ type Schedule struct {
 func DefaultSchedules() []Schedule {
 	return []Schedule{
 		{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune},
+		{Name: "finance-overdue", Spec: "5 0 * * *", Kind: KindFinanceOverdue},
 	}
 }
 

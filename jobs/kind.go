@@ -248,5 +248,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		InvoicesGenerateKind(),
 		TransferKind(),
 		ReadjustKind(),
+		OverdueKind(),
 	}, extra...)...)
 }

@@ -33,6 +33,7 @@ func DefaultSchedules() []Schedule {
 		{Name: "contracts-transfer", Spec: "0 6 * * *", Kind: KindContractsTransfer},
 		// before the night's invoice generation, so that new invoices bill the new rent
 		{Name: "contracts-readjust", Spec: "0 1 * * *", Kind: KindContractsReadjust},
+		{Name: "finance-overdue", Spec: "5 0 * * *", Kind: KindFinanceOverdue},
 	}
 }
 

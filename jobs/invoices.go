@@ -164,6 +164,11 @@ func generateNightly(ctx context.Context, r *Run, p GeneratePayload) (any, error
 		if err != nil {
 			return nil, 0, err
 		}
+		if i == done { // the run's first chunk: plans made on an empty table would stay
+			if err := storage.RefreshInvoiceStats(ctx, tx); err != nil {
+				return nil, 0, err
+			}
+		}
 		return nightlyChunk{LastID: part[len(part)-1], Contracts: gen.Contracts, Created: len(gen.Created),
 			Skipped: len(gen.Skipped), Refused: gen.Refused}, int64(len(part)), nil
 	})

@@ -333,3 +333,44 @@ func hasProblem(ps []storage.Problem, field, message string) bool {
 	}
 	return false
 }
+
+// TestRefreshInvoiceStats: on a table the planner believes empty, the
+// refresh analyzes it inside the transaction, counting the rows that
+// transaction inserted; on a table it already knows large it does nothing.
+func TestRefreshInvoiceStats(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	estimate := func() float64 {
+		var n float64
+		if err := pool.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'invoices'::regclass`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := estimate(); n > 0 {
+		t.Fatalf("a new database's invoices estimate %v rows", n)
+	}
+	company, _, err := storage.EnsureCompany(ctx, pool, "Estatísticas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `
+			WITH p AS (INSERT INTO persons (company_id, name) VALUES ($1, 'P') RETURNING id),
+			     b AS (INSERT INTO businesses (company_id, name) VALUES ($1, 'B') RETURNING id),
+			     a AS (INSERT INTO accounts (company_id, business_id) SELECT $1, id FROM b RETURNING id, business_id)
+			INSERT INTO invoices (company_id, type, payer_id, business_id, account_id, billing_method, description, total, date, due_date)
+			SELECT $1, 'single', p.id, a.business_id, a.id, 'pix', 'x', 1, current_date, current_date
+			FROM p, a, generate_series(1, 2000)`, company); err != nil {
+			return err
+		}
+		return storage.RefreshInvoiceStats(ctx, tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := estimate(); n < 1000 {
+		t.Errorf("after the refresh invoices estimate %v rows, want the 2,000 inserted", n)
+	}
+}

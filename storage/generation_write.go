@@ -2,7 +2,10 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/finance"
 )
@@ -164,4 +167,28 @@ func writeGenerated(ctx context.Context, q DBTX, companyID int64, gen *Generatio
 type slotKey struct {
 	contract int64
 	period   finance.Date
+}
+
+// smallInvoiceTable is the planner's estimate of invoices below which a
+// generation run refreshes the statistics after its first chunk.
+const smallInvoiceTable = 10_000
+
+// RefreshInvoiceStats analyzes invoices and invoice_items when the
+// planner believes invoices nearly empty (a first bulk generation into a
+// new database). Inside tx, the rows tx inserted count. Without it, the
+// foreign-key check of the lines keeps the plan it made while invoices was
+// empty, a sequential scan, and each chunk is slower than the last; the
+// new statistics make PostgreSQL plan it again, on the primary key.
+func RefreshInvoiceStats(ctx context.Context, tx pgx.Tx) error {
+	var estimate float64
+	if err := tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'invoices'::regclass`).Scan(&estimate); err != nil {
+		return fmt.Errorf("estimate invoices: %w", err)
+	}
+	if estimate >= smallInvoiceTable {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `ANALYZE invoices, invoice_items`); err != nil {
+		return fmt.Errorf("analyze invoices: %w", err)
+	}
+	return nil
 }

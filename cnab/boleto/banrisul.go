@@ -10,6 +10,9 @@ import "strconv"
 // Free field: product "2" (slips issued by the beneficiary), "1", agency
 // (4), beneficiary code (Covenant, 7), nosso número (8), "40", and the NC
 // of these 23 digits.
+//
+// Covenant is the 7-digit beneficiary code without its own NC; the slip
+// and the remittances print it with the NC (see BanrisulCode).
 func init() {
 	banks["041"] = bankRule{name: "Banrisul", check: checkWith(banrisulParse), nossoNumero: banrisulNossoNumero, digit: banrisulDigit, freeField: banrisulFreeField}
 }
@@ -24,10 +27,35 @@ func banrisulParse(b Beneficiary) (banrisulFields, error) {
 	if f.agency, err = digits(banrisul, "Agency", b.Agency, 4); err != nil {
 		return f, err
 	}
-	if f.covenant, err = digits(banrisul, "Covenant", b.Covenant, 7); err != nil {
+	if f.covenant, err = banrisulCovenant(b.Covenant); err != nil {
 		return f, err
 	}
 	return f, nil
+}
+
+// banrisulCovenant is the 7-digit beneficiary code. Nine digits whose
+// last two are the NC of the first seven are the code as the bank prints
+// it: they are rejected with a reason that says so, rather than read as
+// another code once their leading zeros are dropped.
+func banrisulCovenant(covenant string) (string, error) {
+	if len(covenant) == 9 && isDigits(covenant) && banrisulNC(covenant[:7]) == covenant[7:] {
+		return "", fieldErr(banrisul, "Covenant", covenant,
+			"is the beneficiary code %s followed by its NC %s: give the 7 digits alone", covenant[:7], covenant[7:])
+	}
+	return digits(banrisul, "Covenant", covenant, 7)
+}
+
+// BanrisulCode returns Banrisul's código do beneficiário as the bank
+// prints it and as its CNAB 240 and CNAB 400 remittances carry it: the
+// 7-digit code (the Covenant of the slip's rules) followed by its two
+// check digits, the same NC as the nosso número's (9000150 gives
+// 900015046). An error is a *FieldError on "Covenant".
+func BanrisulCode(covenant string) (string, error) {
+	code, err := banrisulCovenant(covenant)
+	if err != nil {
+		return "", err
+	}
+	return code + banrisulNC(code), nil
 }
 
 func banrisulNumber(b Beneficiary, sequence int64) (string, error) {

@@ -23,6 +23,8 @@
 //   - NewNossoNumero(b, sequence) (NossoNumero, error): the nosso número for
 //     a sequence number; NossoNumero has Number, Digit, Printed and Full().
 //     At Sicredi the sequence is YYBNNNNN (see SicrediSequence).
+//   - BanrisulCode(covenant) (string, error): Banrisul's beneficiary code
+//     with its NC, as its remittances carry it.
 //   - FreeField(b, nn, amount) (string, error): the 25-digit free field.
 //   - New(b, nn, amount, due) (Barcode, error), and Assemble(bank, factor,
 //     amount, freeField) from parts.

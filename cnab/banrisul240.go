@@ -3,12 +3,12 @@ package cnab
 // Banrisul (041), CNAB 240: "Cobrança Banrisul – Leiaute CNAB 240
 // Posições Padrão Febraban" (leiaute do arquivo 040, do lote 020). Positions
 // below are the document's "Posição De/Até". Banrisul departs from the
-// FEBRABAN fields in the convênio (agency and beneficiary code in its first
-// 13 positions), the reserved "BE" in the file header, the protest code 3
-// ("não protestar", 2 reserved), the species AA (Cobrança Credenciada
-// Banrisul: the beneficiary prints the slip) and the fee rate with one
-// decimal place; like its CNAB 400, the file ends with the character 0x1A
-// after the trailer's CR LF.
+// FEBRABAN fields in the convênio (agency and beneficiary code with its NC
+// in its first 13 positions, as in its CNAB 400), the reserved "BE" in the
+// file header, the protest code 3 ("não protestar", 2 reserved), the
+// species AA (Cobrança Credenciada Banrisul: the beneficiary prints the
+// slip) and the fee rate with one decimal place; like its CNAB 400, the
+// file ends with the character 0x1A after the trailer's CR LF.
 var banrisul240 = register(&spec{
 	bank: "041", bankName: "Banrisul", layout: CNAB240,
 	versions: []string{"040"},
@@ -29,8 +29,9 @@ var banrisul240 = register(&spec{
 
 var banrisulBatchVersions = versionPair{"040": "020"}
 
-// banrisulConvenio240 is the 20-position convênio: the agency (4) and the
-// beneficiary code (9) in its first 13 positions, blanks after.
+// banrisulConvenio240 is the 20-position convênio: the código de cedente
+// of the CNAB 400 (agency, and beneficiary code with its NC) in its first
+// 13 positions, blanks after.
 func banrisulConvenio240(start int) []field {
 	return append(banrisulCedente(start), blank(start+13, start+19, "Código do Beneficiário: brancos"))
 }

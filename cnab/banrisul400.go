@@ -1,5 +1,7 @@
 package cnab
 
+import "github.com/propfin/propfin/cnab/boleto"
+
 // Banrisul (041), CNAB 400: "Cobrança Banrisul – Leiaute CNAB 400 Posições
 // Padrão Febraban com Código de Agência com 4 Dígitos – Possibilita a
 // Partilha dos Créditos", last updated Julho de 2015. Positions below are
@@ -23,12 +25,27 @@ var banrisul400 = register(&spec{
 })
 
 // banrisulCedente is the código de cedente AAAACCCCCCCCC: the agency (4)
-// and the beneficiary code (9).
+// and the beneficiary code (9) as the bank prints it, the 7-digit code
+// followed by its two check digits NC (code 9000150 is 900015046). Both
+// layouts carry it: CNAB 400 in its header and detail, CNAB 240 in the
+// first 13 positions of its convênio.
 func banrisulCedente(start int) []field {
 	return []field{
 		digits(start, start+3, "Código de cedente: agência", "beneficiary.agency", agency),
-		digits(start+4, start+12, "Código de cedente: código de cedente", "beneficiary.covenant", covenant),
+		digits(start+4, start+12, "Código de cedente: código de cedente com NC", "beneficiary.covenant", banrisulCode),
 	}
+}
+
+// banrisulCode is the beneficiary code with its NC, from package boleto:
+// the Covenant is the 7-digit code the slip's free field takes, and the
+// NC is the rule of the nosso número. The remittance check has already
+// validated the Covenant, so an error here is recorded, not expected.
+func banrisulCode(s *state) string {
+	code, err := boleto.BanrisulCode(covenant(s))
+	if err != nil {
+		s.failSlip(err)
+	}
+	return code
 }
 
 var banrisul400Header = record{name: "header", fields: fields(

@@ -238,3 +238,40 @@ func TestEventRecurrenceFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestEventFiltersCountGroupMembers: accessible and calendarOrInvitedIn
+// count a user as a guest of an event when the user is a member of a
+// group in its guest_group, from the moment the membership is written to
+// the moment it is deleted.
+func TestEventFiltersCountGroupMembers(t *testing.T) {
+	t.Parallel()
+	f := eventEnv(t)
+	other := f.create(t, "/users/groups", map[string]any{"name": "Vistoriadores"})
+	member := f.create(t, fmt.Sprintf("/users/groups/%d/users", f.group), map[string]any{"user_id": f.u1})
+	f.create(t, fmt.Sprintf("/users/groups/%d/users", other), map[string]any{"user_id": f.u2})
+	// private events of calendar 2, created by u3, with no guest but a group
+	ofGroup := f.event(t, map[string]any{"calendar_id": f.cal2, "created_by": f.u3, "private": true, "guest_group": []int64{f.group}})
+	ofOther := f.event(t, map[string]any{"calendar_id": f.cal2, "created_by": f.u3, "private": true, "guest_group": []int64{other}})
+	noGroup := f.event(t, map[string]any{"calendar_id": f.cal2, "created_by": f.u3, "private": true})
+	check := func(query string, want ...int64) {
+		t.Helper()
+		if got := f.get(t, "/events?sort=id&"+query, http.StatusOK).ids(t); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", query, got, want)
+		}
+	}
+	check(fmt.Sprintf("filter[accessible]=%d", f.u1), ofGroup)
+	check(fmt.Sprintf("filter[accessible]=%d", f.u2), ofOther)
+	check(fmt.Sprintf("filter[accessible]=%d", f.u3), ofGroup, ofOther, noGroup) // the creator
+	// the key's user is u1, a member of the group
+	check(fmt.Sprintf("filter[calendarOrInvitedIn][]=%d", f.cal1), ofGroup)
+
+	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/users/groups/%d/users/%d", f.group, member), f.keyA, nil); r.status >= 300 {
+		t.Fatalf("leaving the group: %d %s", r.status, r.raw)
+	}
+	check(fmt.Sprintf("filter[accessible]=%d", f.u1))
+	check(fmt.Sprintf("filter[calendarOrInvitedIn][]=%d", f.cal1))
+	// another company sees none of them, whoever it asks about
+	if r := f.do(t, http.MethodGet, fmt.Sprintf("/events?filter[accessible]=%d", f.u2), f.keyB, nil); r.status != http.StatusOK || len(r.ids(t)) != 0 {
+		t.Errorf("B: %s", r.raw)
+	}
+}

@@ -56,7 +56,7 @@ func FuzzInvoiceList(f *testing.F) {
 		"filter[dateMin]=0001-01-01&filter[dateMax]=9999-12-31&filter[dueDateMin]=2024-02-29",
 		"filter[businessIn][]=1&filter[accountIn][]=1&filter[payerIn][]=1&filter[ownerIn][]=1&filter[tenantIn][]=1",
 		"filter[registered]=true&filter[registeredOrPix]=false&filter[billingMethodIn][]=ticket", "filter[tagIn][]=1&filter[tag][]=1",
-		"filter[autoTransferStatus][]=done&filter[periodContains]=2024-03-15&filter[payerTaxIdIn][]=52998224725",
+		"filter[autoTransferStatus][]=waiting&filter[periodContains]=2024-03-15&filter[payerTaxIdIn][]=52998224725",
 		"filter[status]=overdue&sort=status", "filter[status|ne]=paid", "filter[total|b]=0|99999999999.99", "filter[paid_amount|empty]",
 		"filter[ticket_late_fee_percentage|ge]=0.33&filter[protest|not_empty]", "filter[pix_code]=%25", "filter[items]=1",
 		"sort=-paid_amount,ticket_discount_days&fields=id,total,status", "filter[ticket_date|l]=2024-02-29 23:59:59",

@@ -22,7 +22,7 @@ func TestInvoiceFilters(t *testing.T) {
 	// i2: a single invoice of building 2, not yet due, with a PIX code
 	i2 := f.invoice(t, map[string]any{"building_id": f.building2, "payer_id": f.broker, "due_date": today(5),
 		"business_id": business2, "account_id": account2, "billing_method": "pix", "tag": []int64{f.tag2}})
-	f.exec(t, `UPDATE invoices SET pix_code = 'PIX', auto_transfer_status = 'done' WHERE id = $1`, i2)
+	f.exec(t, `UPDATE invoices SET pix_code = 'PIX', auto_transfer_status = 'waiting' WHERE id = $1`, i2)
 	// i3: due today, canceled
 	i3 := f.invoice(t, map[string]any{"due_date": today(0), "date": today(-10)})
 	if r := f.put(t, i3, map[string]any{"status": "canceled"}); r.status != http.StatusOK {
@@ -78,8 +78,8 @@ func TestInvoiceFilters(t *testing.T) {
 		{"filter[registeredOrPix]=true", []int64{i1, i2}},
 		{"filter[billingMethodIn][]=pix", []int64{i2}},
 		{fmt.Sprintf("filter[tagIn][]=%d", f.tag2), []int64{i2}},
-		{"filter[autoTransferStatus][]=done", []int64{i2}},
-		{"filter[autoTransferStatus][]=pending", nil},
+		{"filter[autoTransferStatus][]=waiting", []int64{i2}},
+		{"filter[autoTransferStatus][]=transferred&filter[autoTransferStatus][]=chargeback", nil},
 		{"filter[periodContains]=2024-03-15", all}, // an open period holds every date
 		{"filter[periodContains]=2024-05-01", []int64{i2, i3, i4}},
 		{"filter[payerTaxIdIn][]=52998224725", []int64{i1, i3, i4}},
@@ -103,7 +103,8 @@ func TestInvoiceFilters(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"filter[billingMethodIn][]=boleto", "filter[status]=late", "filter[idOldIn][]=x", "filter[overdue]=maybe",
-		"filter[items]=1", "filter[referenceId][]=a", "filter[periodContains]=2024-13-01"} {
+		"filter[items]=1", "filter[referenceId][]=a", "filter[periodContains]=2024-13-01",
+		"filter[autoTransferStatus][]=done", "filter[auto_transfer_status]=done"} {
 		f.get(t, "/invoices?"+q, http.StatusUnprocessableEntity)
 	}
 	// company B sees none of them, through any filter

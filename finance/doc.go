@@ -12,6 +12,9 @@
 //   - PostPayment: the ledger entries of a paid invoice, line by line,
 //     owners' sides split by share (SplitByShares), and Reverse, the
 //     entries that undo them (docs/ledger.md).
+//   - TransferSchedule, Guaranty, GuaranteedShares, SettleGuarantees and
+//     Payouts: the owners' transfers, and AutoTransferFacts.Status, where
+//     an invoice's transfer stands (docs/ledger.md).
 //
 // Every rule takes plain values and returns plain values, does no I/O and
 // never reads the clock: "today" is always an argument, so a rule gives

@@ -274,3 +274,83 @@ func countedOn(e PendingEntry, s TransferSchedule, on Date) (Date, bool) {
 	due, ok := s.DueOn(e.Date)
 	return due, ok && !due.After(on)
 }
+
+// AutoTransferStatus is an invoice's auto_transfer_status: where the
+// automatic transfer of its owners' share stands (docs/ledger.md, "The
+// invoice's auto_transfer_status"). AutoTransferNone is null.
+type AutoTransferStatus string
+
+// The values of auto_transfer_status.
+const (
+	// AutoTransferNone (null): the run does not transfer the invoice, or
+	// nothing of it is owed to its owners yet.
+	AutoTransferNone AutoTransferStatus = ""
+	// AutoTransferWaiting: an owner is owed a share of the invoice the run
+	// has not paid out yet; it will be on its day.
+	AutoTransferWaiting AutoTransferStatus = "waiting"
+	// AutoTransferGuaranteed: the owners' share was advanced (and paid out)
+	// under a guaranteed transfer, and the tenant's payment is not posted.
+	AutoTransferGuaranteed AutoTransferStatus = "guaranteed"
+	// AutoTransferTransferred: the payment is posted and every owner has
+	// been paid out all the invoice owes them.
+	AutoTransferTransferred AutoTransferStatus = "transferred"
+	// AutoTransferChargeback: the owners were paid out a payment that was
+	// undone since: they owe what they were paid.
+	AutoTransferChargeback AutoTransferStatus = "chargeback"
+)
+
+// AutoTransferStatuses are the values auto_transfer_status takes besides
+// null.
+var AutoTransferStatuses = []AutoTransferStatus{
+	AutoTransferWaiting, AutoTransferGuaranteed, AutoTransferTransferred, AutoTransferChargeback,
+}
+
+// AutoTransferFacts are what an invoice's auto_transfer_status is read
+// from: its contract's schedule and the ledger.
+type AutoTransferFacts struct {
+	// Automatic: a contract's invoice whose contract's schedule is
+	// Automatic, without transfer_auto_disabled.
+	Automatic bool
+	// Posted: its payment is posted and not undone.
+	Posted bool
+	// Guaranteed: the run advanced its owners' share under a guaranteed
+	// transfer.
+	Guaranteed bool
+	// Owed: the entries of an owner of the invoice not paid out yet add up
+	// to more than zero (credits less debits).
+	Owed bool
+	// Transferred: the run has paid out some of the invoice to an owner.
+	Transferred bool
+}
+
+// Status is the auto_transfer_status the facts say, the first that holds:
+//   - none when the run does not transfer the invoice;
+//   - guaranteed when its share was advanced and its payment is not
+//     posted (before the tenant pays, or after the payment is undone);
+//   - waiting when an owner is owed something not paid out yet;
+//   - transferred when the payment is posted and something was paid out
+//     (every owner has what the invoice owes them);
+//   - chargeback when something was paid out and the payment is no longer
+//     posted (undone);
+//   - else none: nothing was owed to the owners (not paid yet, or the
+//     owners' share nets to zero or less).
+//
+// There is no partial state: the credits of one payment (or one guarantee)
+// fall due on the same day for every owner, so the run pays all the
+// owners of an invoice in the same run; an owner whose entries net to zero
+// or less is owed nothing.
+func (f AutoTransferFacts) Status() AutoTransferStatus {
+	switch {
+	case !f.Automatic:
+		return AutoTransferNone
+	case f.Guaranteed && !f.Posted:
+		return AutoTransferGuaranteed
+	case f.Owed:
+		return AutoTransferWaiting
+	case f.Transferred && f.Posted:
+		return AutoTransferTransferred
+	case f.Transferred:
+		return AutoTransferChargeback
+	}
+	return AutoTransferNone
+}

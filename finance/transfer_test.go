@@ -177,3 +177,35 @@ func (p Payout) String() string {
 	return decimal.NewFromInt(p.InvoiceID).String() + "/" + decimal.NewFromInt(p.OwnerID).String() + " " +
 		p.Amount.StringFixed(2) + " due " + p.DueOn.String() + " [" + ids + "]"
 }
+
+// TestAutoTransferStatus follows an invoice through the run, the payment
+// and its undoing, with the facts each step leaves.
+func TestAutoTransferStatus(t *testing.T) {
+	t.Parallel()
+	type facts = AutoTransferFacts
+	cases := []struct {
+		name  string
+		facts facts
+		want  AutoTransferStatus
+	}{
+		{"manual contract, paid and owed", facts{Posted: true, Owed: true}, AutoTransferNone},
+		{"manual contract, transferred by a run before", facts{Posted: true, Transferred: true}, AutoTransferNone},
+		{"not paid yet", facts{Automatic: true}, AutoTransferNone},
+		{"paid, not due yet", facts{Automatic: true, Posted: true, Owed: true}, AutoTransferWaiting},
+		{"paid, paid out", facts{Automatic: true, Posted: true, Transferred: true}, AutoTransferTransferred},
+		{"paid, the owners' share nets to nothing", facts{Automatic: true, Posted: true}, AutoTransferNone},
+		{"undone before the transfer", facts{Automatic: true}, AutoTransferNone},
+		{"undone after the transfer", facts{Automatic: true, Transferred: true}, AutoTransferChargeback},
+		{"paid again after that, netting the debt", facts{Automatic: true, Posted: true, Transferred: true}, AutoTransferTransferred},
+		{"paid again for more", facts{Automatic: true, Posted: true, Transferred: true, Owed: true}, AutoTransferWaiting},
+		{"guaranteed and paid out", facts{Automatic: true, Guaranteed: true, Transferred: true}, AutoTransferGuaranteed},
+		{"guaranteed, then paid with a late fee", facts{Automatic: true, Guaranteed: true, Posted: true, Transferred: true, Owed: true}, AutoTransferWaiting},
+		{"guaranteed, paid, the rest paid out", facts{Automatic: true, Guaranteed: true, Posted: true, Transferred: true}, AutoTransferTransferred},
+		{"guaranteed, paid, then undone", facts{Automatic: true, Guaranteed: true, Transferred: true}, AutoTransferGuaranteed},
+	}
+	for _, c := range cases {
+		if got := c.facts.Status(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

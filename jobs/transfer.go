@@ -42,7 +42,7 @@ func TransferKind() *Kind {
 			}
 			parts := int(total/transferPart) + 1
 			outs, err := r.Chunks(ctx, parts, total, func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
-				s, err := storage.TransferOwners(ctx, tx, r.CompanyID(), on, parts, i)
+				s, err := storage.TransferOwners(ctx, tx, r.CompanyID(), r.Job.ID, on, parts, i)
 				return s, s.Invoices, err
 			})
 			if err != nil {

@@ -59,8 +59,17 @@ func TestTransferJob(t *testing.T) {
 
 	job := p.wait(t, p.submit(t, KindContractsTransfer, DatePayload{Date: "2024-03-26"}).ID, "succeeded", "failed")
 	res := decodeResult[TransferResult](t, job)
-	if job.State != "succeeded" || res.Transfers != 2 || res.Amount.StringFixed(2) != "1800.00" || res.Invoices != 1 {
+	if job.State != "succeeded" || res.Transfers != 2 || res.Amount.StringFixed(2) != "1800.00" || res.Invoices != 1 || res.Statuses != 1 {
 		t.Fatalf("job %s (%s): %+v", job.State, job.Error, res)
+	}
+	// the invoice's auto_transfer_status, with a history row of the job
+	var status string
+	var actor int64
+	err := p.pool.QueryRow(context.Background(), `SELECT i.auto_transfer_status, h.actor_id FROM invoices i
+		JOIN invoice_history h ON h.company_id = i.company_id AND h.invoice_id = i.id AND h.origin = 'transfer'
+		WHERE i.company_id = $1`, p.companyA).Scan(&status, &actor)
+	if err != nil || status != "transferred" || actor != job.ID {
+		t.Errorf("status %q, history of job %d (%v); want transferred, job %d", status, actor, err, job.ID)
 	}
 	if job.Progress.Done != 1 || job.Progress.Total != 1 {
 		t.Errorf("progress %+v", job.Progress)
@@ -70,7 +79,7 @@ func TestTransferJob(t *testing.T) {
 		t.Errorf("a later run: %+v", res)
 	}
 	var a, b int
-	err := p.pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE company_id = $1), count(*) FILTER (WHERE company_id = $2)
+	err = p.pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE company_id = $1), count(*) FILTER (WHERE company_id = $2)
 		FROM transactions WHERE mode = 'transfer'`, p.companyA, p.companyB).Scan(&a, &b)
 	if err != nil || a != 2 || b != 0 {
 		t.Errorf("transfers: A %d, B %d (%v); want 2 and 0", a, b, err)

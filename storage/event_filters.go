@@ -53,14 +53,21 @@ func eventPeopleFilters() []SpecialFilter {
 		// the user created it, is a guest, or it is not private
 		Scalar("accessible", Int, nil, func(f *FilterSQL) string {
 			v := f.Value()
-			return `NOT "private" OR "created_by" = ` + v + ` OR ` + v + ` = any("guest")`
+			return `NOT "private" OR "created_by" = ` + v + ` OR ` + eventGuest(f, v)
 		}),
 		// the calendars, plus the events of other calendars the caller is
 		// a guest of
 		{Name: "calendarOrInvitedIn", Elem: Int, Condition: func(f *FilterSQL) string {
-			return `"calendar_id" = any(` + f.Value() + `) OR ` + f.User() + ` = any("guest")`
+			return `"calendar_id" = any(` + f.Value() + `) OR ` + eventGuest(f, f.User())
 		}},
 	}
+}
+
+// eventGuest is the condition "the user is a guest of the event": listed
+// in its guest, or a member of a user group listed in its guest_group.
+func eventGuest(f *FilterSQL, user string) string {
+	return `(` + user + ` = any("guest") OR EXISTS (SELECT 1 FROM user_group_users m WHERE m.company_id = ` +
+		f.Company() + ` AND m.user_id = ` + user + ` AND m.group_id = any("guest_group")))`
 }
 
 // eventStateFilters look at an event's status, recurrence and reminders.

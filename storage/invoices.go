@@ -373,12 +373,13 @@ func writeInvoiceHistory(ctx context.Context, tx pgx.Tx, c *Change) error {
 // historyRecord is the invoice as the write leaves it: none after a
 // delete; read again after a payment's posting, so that the history lists
 // the amounts it settled (paid_amount, paid_late_fee, paid_interest,
-// paid_discount); else the record written.
+// paid_discount), and after an after hook that wrote the row again (an
+// auto_transfer_status changed, memoReread); else the record written.
 func historyRecord(ctx context.Context, tx pgx.Tx, c *Change) (*Record, error) {
 	switch {
 	case c.Op == OpDelete:
 		return nil, nil
-	case !paying(c):
+	case !paying(c) && c.Memo[memoReread] == nil:
 		return c.Record, nil
 	}
 	rec, err := readRow(ctx, tx, c.Resource, Scope{CompanyID: c.Scope.CompanyID}, c.ID, "")

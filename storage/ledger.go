@@ -25,7 +25,9 @@ import (
 // split `invoice-<id>-payment-<n>` (n counts the invoice's payments).
 // When the owners' share of the invoice was advanced by a guaranteed
 // transfer, the payment also settles it (finance.SettleGuarantees): the
-// business is made whole, the owners are not paid twice.
+// business is made whole, the owners are not paid twice. It brings the
+// invoice's auto_transfer_status to what the payment makes it (waiting,
+// transferred; docs/ledger.md), for the caller's history row to list.
 //
 // Errors: NotFound for an invoice of another company or none; Conflict
 // when the payment is already posted and not undone; Invalid (Problems)
@@ -67,6 +69,9 @@ func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if err := insertEntries(ctx, tx, companyID, pi, split, posting.Entries); err != nil {
 		return translate(err, what+": entries")
 	}
+	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
 	return nil
 }
 
@@ -76,9 +81,11 @@ func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 // `<split>-chargeback`), dated today in the company's time zone (the day
 // the payment is undone: the books of the payment's day are left as they
 // were); it deletes the settlement lines and clears the paid_* amounts.
-// No entry is ever deleted. Undoing an invoice with nothing left to
-// reverse reverses nothing and is not an error. NotFound for an invoice of
-// another company or none.
+// No entry is ever deleted. It brings the invoice's auto_transfer_status
+// to what the undoing makes it (null, chargeback, guaranteed again), for
+// the caller's history row to list. Undoing an invoice with nothing left
+// to reverse reverses nothing and is not an error. NotFound for an
+// invoice of another company or none.
 func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
 	what := fmt.Sprintf("invoice %d", invoiceID)
 	var one int
@@ -92,6 +99,9 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	}
 	if err := clearSettlement(ctx, tx, companyID, invoiceID); err != nil {
 		return translate(err, what+": clear settlement")
+	}
+	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

@@ -191,11 +191,14 @@ func contractsResource() *Resource {
 		Relations: contractRelations(),
 		Children:  []Child{{Name: "documentables", Resource: ContractDocuments, Key: "contract_id"}},
 		Filters:   contractFilters(),
-		Hooks: Hooks{Before: []Hook{
-			DatesInOrder("start_at", "end_at"),
-			stampChangeDate("status", "status_date"),
-			stampChangeDate("active", "active_date"),
-		}},
+		Hooks: Hooks{
+			Before: []Hook{
+				DatesInOrder("start_at", "end_at"),
+				stampChangeDate("status", "status_date"),
+				stampChangeDate("active", "active_date"),
+			},
+			After: []Hook{keepContractAutoTransferStatus},
+		},
 	}
 }
 

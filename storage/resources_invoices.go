@@ -4,6 +4,8 @@ package storage
 // and history. The rules around their writes are in invoices.go; the
 // decisions clients rely on are in docs/api.md, "Invoices".
 
+import "github.com/propfin/propfin/finance"
+
 // Resource names of the invoices.
 const (
 	Invoices        = "invoices"
@@ -15,6 +17,18 @@ const (
 
 // InvoiceStatuses are the spec's invoice statuses.
 var InvoiceStatuses = []string{"paid", "unpaid", "overdue", "in_protest", "refunded", "partially_paid", "canceled", "uncollectible"}
+
+// AutoTransferStatuses are the values of an invoice's
+// auto_transfer_status besides null (finance.AutoTransferStatuses).
+var AutoTransferStatuses = autoTransferStatuses()
+
+func autoTransferStatuses() []string {
+	out := make([]string, len(finance.AutoTransferStatuses))
+	for i, s := range finance.AutoTransferStatuses {
+		out[i] = string(s)
+	}
+	return out
+}
 
 // invoiceStatusExpr reads the stored status as of today in the company's
 // time zone: an open invoice stored unpaid or overdue is overdue once its
@@ -100,8 +114,9 @@ func invoicesResource() *Resource {
 			enum(w("ticket_discount_action", String), "business", "owner"),
 			w("ticket_discount_days", Int),
 			w("transfer_auto_disabled", Bool),
-			// kept by the automatic transfer, never by CRUD
-			{Name: "auto_transfer_status", Type: String, Filterable: true},
+			// kept by the transfer run, the payment posting and the writes
+			// that change the run's facts (transfer_status.go), never by CRUD
+			{Name: "auto_transfer_status", Type: String, Filterable: true, Enum: AutoTransferStatuses},
 			{Name: "protest", Type: JSONText, Filterable: true, Writable: true},
 			// written by POST /invoices/{id}/pixCode, discarded by the rules
 			{Name: "pix_code", Type: String, Filterable: true},
@@ -130,7 +145,7 @@ func invoicesResource() *Resource {
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
 			Before: []Hook{invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
-			After:  []Hook{checkInvoiceTotal, postInvoicePayment, writeInvoiceHistory},
+			After:  []Hook{checkInvoiceTotal, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),
@@ -159,7 +174,7 @@ func invoicesResource() *Resource {
 			Predicate("registeredOrPix", func(*FilterSQL) string { return `"ticket_registered" OR coalesce("pix_code", '') <> ''` }),
 			enumIn(ColumnIn("billingMethodIn", "billing_method", String), BillingMethods),
 			ArrayOverlap("tagIn", "tag"),
-			ColumnIn("autoTransferStatus", "auto_transfer_status", String),
+			enumIn(ColumnIn("autoTransferStatus", "auto_transfer_status", String), AutoTransferStatuses),
 			Within("periodContains", "period_initial", "period_final", Date),
 			Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"),
 		},

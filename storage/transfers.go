@@ -26,6 +26,7 @@ type TransferSummary struct {
 	Transfers  int64             `json:"transfers"`  // transfer entries written
 	Amount     decimal.Decimal   `json:"amount"`     // the amount paid out
 	Skipped    []TransferSkipped `json:"skipped"`    // invoices whose guarantee could not be computed
+	Statuses   int64             `json:"statuses"`   // invoices whose auto_transfer_status changed
 }
 
 // TransferSkipped is an invoice the run could not guarantee, and why.
@@ -42,22 +43,19 @@ func (s TransferSummary) Add(o TransferSummary) TransferSummary {
 	s.Transfers += o.Transfers
 	s.Amount = s.Amount.Add(o.Amount)
 	s.Skipped = append(s.Skipped, o.Skipped...)
+	s.Statuses += o.Statuses
 	return s
 }
 
 // transferCandidates is the condition on invoices i (joined to their
 // contract c) the run on $2 has work for, in company $1: a contract's
-// invoice whose contract transfers automatically (transfer_mode
-// after_receive, fixed_day or fixed_day_or_next), not disabled on the
-// invoice, with owners' entries not paid out yet, or unpaid, guaranteed,
-// due by $2 and not guaranteed yet.
+// invoice the run transfers (automaticTransfer: after_receive, or a fixed
+// day from 1 to 31, not disabled on the invoice), with owners' entries not
+// paid out yet, or unpaid, guaranteed, due by $2 and not guaranteed yet.
 const transferCandidates = `
-	i.company_id = $1 AND c.transfer_mode IN ('after_receive', 'fixed_day', 'fixed_day_or_next')
-	AND NOT i.transfer_auto_disabled
+	i.company_id = $1 AND ` + automaticTransfer + `
 	AND (EXISTS (SELECT 1 FROM transactions t
-	             WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND t.transfer_id IS NULL
-	               AND t.extract = 'owner' AND t.type IN ('debit', 'credit')
-	               AND t.mode IN ('invoice', 'chargeback', 'guaranteed_rent'))
+	             WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND ` + ownerPending + `)
 	     OR (c.guaranteed_transfer AND NOT i.paid AND i.status NOT IN ('canceled', 'refunded')
 	         AND i.due_date <= $2::date AND NOT EXISTS (` + guaranteeWritten + `)))`
 
@@ -79,14 +77,16 @@ func CountTransferInvoices(ctx context.Context, db DBTX, companyID int64, on fin
 }
 
 // TransferOwners does, in tx, part k of n of the company's transfer run
-// on day on: of the invoices it has work for whose id is k modulo n, it
-// locks them (FOR UPDATE, as the posting of a payment does), advances the
-// owners' share of those due under a guaranteed transfer, and pays out
-// what each owner is owed. Every entry it writes has a unique key
-// (transfer_key) and is inserted ON CONFLICT DO NOTHING, and an entry is
-// paid out only by the transfer inserted with it: done twice, it writes
-// nothing the second time.
-func TransferOwners(ctx context.Context, tx pgx.Tx, companyID int64, on finance.Date, n, k int) (TransferSummary, error) {
+// (job jobID) on day on: of the invoices it has work for whose id is k
+// modulo n, it locks them (FOR UPDATE, as the posting of a payment does),
+// advances the owners' share of those due under a guaranteed transfer,
+// pays out what each owner is owed, and brings their auto_transfer_status
+// to what it wrote (a history row for each one changed, actor the job,
+// origin transfer). Every entry it writes has a unique key (transfer_key)
+// and is inserted ON CONFLICT DO NOTHING, an entry is paid out only by the
+// transfer inserted with it, and a status is written only when it
+// changes: done twice, it writes nothing the second time.
+func TransferOwners(ctx context.Context, tx pgx.Tx, companyID, jobID int64, on finance.Date, n, k int) (TransferSummary, error) {
 	var sum TransferSummary
 	ids, err := lockTransferInvoices(ctx, tx, companyID, on, n, k)
 	if err != nil || len(ids) == 0 {
@@ -99,6 +99,9 @@ func TransferOwners(ctx context.Context, tx pgx.Tx, companyID int64, on finance.
 	}
 	t, err := writeTransfers(ctx, tx, companyID, on, ids)
 	if err != nil {
+		return sum, err
+	}
+	if sum.Statuses, err = writeAutoTransferStatus(ctx, tx, companyID, ids, Actor{Kind: ActorJob, ID: jobID}, OriginTransfer); err != nil {
 		return sum, err
 	}
 	return sum.Add(g).Add(t), nil
@@ -428,11 +431,10 @@ SELECT (SELECT count(*) FROM ins), (SELECT coalesce(sum(amount), 0)::text FROM i
 // out yet: the payment's, its reversal's and the guarantees'.
 func pendingOwnerEntries(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) ([]finance.PendingEntry, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT id, invoice_id, owner_id, type, mode, amount::text, date
-		FROM transactions
-		WHERE company_id = $1 AND invoice_id = any($2) AND transfer_id IS NULL AND extract = 'owner'
-		  AND owner_id IS NOT NULL AND type IN ('debit', 'credit') AND mode IN ('invoice', 'chargeback', 'guaranteed_rent')
-		ORDER BY id`, companyID, ids)
+		SELECT t.id, t.invoice_id, t.owner_id, t.type, t.mode, t.amount::text, t.date
+		FROM transactions t
+		WHERE t.company_id = $1 AND t.invoice_id = any($2) AND `+ownerPending+`
+		ORDER BY t.id`, companyID, ids)
 	if err != nil {
 		return nil, translate(err, "pending owner entries")
 	}

@@ -62,13 +62,16 @@ func (f *ledgerFixture) exec(t *testing.T, sql string, args ...any) {
 	}
 }
 
+// transferJobID is the job the fixture's transfer runs act as.
+const transferJobID = 9001
+
 // transfer runs the transfer of the day on, in parts parts.
 func (f *ledgerFixture) transfer(t *testing.T, on string, parts int) storage.TransferSummary {
 	t.Helper()
 	var sum storage.TransferSummary
 	for k := range parts {
 		err := inTx(t, f.pool, func(tx pgx.Tx) error {
-			s, err := storage.TransferOwners(context.Background(), tx, f.company, finance.MustDate(on), parts, k)
+			s, err := storage.TransferOwners(context.Background(), tx, f.company, transferJobID, finance.MustDate(on), parts, k)
 			sum = sum.Add(s)
 			return err
 		})

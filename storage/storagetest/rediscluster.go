@@ -101,8 +101,10 @@ func NewRedisSentinel(t testing.TB) *RedisSentinel {
 	t.Helper()
 	server, _ := realRedisPrograms(t, "redis-server")
 	s := &RedisSentinel{Master: sentinelMaster, nodes: map[string]*redisProcess{}}
-	master := &redisProcess{bin: server, port: freePort(t)}
-	replica := &redisProcess{bin: server, port: freePort(t), args: []string{"--replicaof", "127.0.0.1", strconv.Itoa(master.port)}}
+	// a replica writes the copy it receives to its folder: not the test's
+	master := &redisProcess{bin: server, port: freePort(t), args: []string{"--dir", t.TempDir()}}
+	replica := &redisProcess{bin: server, port: freePort(t), args: []string{"--dir", t.TempDir(),
+		"--replicaof", "127.0.0.1", strconv.Itoa(master.port)}}
 	for _, p := range []*redisProcess{master, replica} {
 		if err := p.start(); err != nil {
 			t.Fatal(err)
@@ -157,9 +159,10 @@ func (s *RedisSentinel) KillMaster(t testing.TB) string {
 		t.Fatalf("storagetest: the Sentinel names %s, which this test did not start", old)
 	}
 	p.stop()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	start := time.Now()
+	for time.Since(start) < 30*time.Second {
 		if now := s.MasterAddr(t); now != old {
+			t.Logf("storagetest: the Sentinel promoted %s %s after the master was killed", now, time.Since(start).Round(100*time.Millisecond))
 			return now
 		}
 		time.Sleep(100 * time.Millisecond)

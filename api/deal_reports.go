@@ -90,7 +90,7 @@ func (s *Server) funnelReport(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	funnels, err := s.store.FunnelReport(r.Context(), principalOf(r.Context()).CompanyID, q)
+	funnels, err := s.reads.FunnelReport(r.Context(), principalOf(r.Context()).CompanyID, q)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -114,7 +114,7 @@ func (s *Server) stepDealsReport(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	steps, err := s.store.StepDealsReport(r.Context(), principalOf(r.Context()).CompanyID, q)
+	steps, err := s.reads.StepDealsReport(r.Context(), principalOf(r.Context()).CompanyID, q)
 	if err != nil {
 		writeError(w, r, err)
 		return

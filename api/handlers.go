@@ -13,6 +13,9 @@ import (
 // declared resource.
 type resourceHandlers struct {
 	store *storage.Store
+	// reads is the store list and get read from: store itself, or store
+	// on a replica of its database.
+	reads *storage.Store
 	res   *storage.Resource
 	path  string
 	// parentParam names the path parameter holding the parent's id, for a
@@ -49,7 +52,7 @@ func (h resourceHandlers) list(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	page, err := h.store.List(r.Context(), h.res, sc, q)
+	page, err := h.reads.List(r.Context(), h.res, sc, q)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -71,7 +74,7 @@ func (h resourceHandlers) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	rec, err := h.store.Get(r.Context(), h.res, sc, id, q)
+	rec, err := h.reads.Get(r.Context(), h.res, sc, id, q)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -123,9 +123,11 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 }
 
 // mountJobs adds the job API to the router: reads through the declared
-// resource, the operations by hand.
+// resource, the operations by hand. Jobs are read on the primary even when
+// there is a replica: a client polls the job it has just submitted, and a
+// replica that lags would answer 404 for it.
 func (s *Server) mountJobs(router *router) {
-	h := resourceHandlers{store: s.store, res: s.jobsResource(), path: "/jobs"}
+	h := resourceHandlers{store: s.store, reads: s.store, res: s.jobsResource(), path: "/jobs"}
 	router.Handler(http.MethodGet, "/jobs", s.authed(h.list))
 	router.Handler(http.MethodGet, "/jobs/:id", s.authed(h.get))
 	router.Handler(http.MethodPost, "/jobs", s.authed(s.startJob))

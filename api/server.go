@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/julienschmidt/httprouter"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
@@ -18,7 +19,12 @@ import (
 // Config wires a Server.
 type Config struct {
 	Store *storage.Store
-	Redis redis.UniversalClient
+	// Replica, when set, is a pool on a replica of Store's database: the
+	// lists and gets of resources and the reports read from it (they may
+	// lag the primary by the replication delay); writes, jobs and
+	// everything else stay on Store's pool.
+	Replica *pgxpool.Pool
+	Redis   redis.UniversalClient
 	// Jobs is the registry of job kinds the API may submit.
 	Jobs *jobs.Registry
 	// RateLimit is the number of requests per minute one API key may make.
@@ -60,6 +66,7 @@ type Config struct {
 // Server serves the API.
 type Server struct {
 	store    *storage.Store
+	reads    *storage.Store // lists, gets and reports: store, or store on the replica
 	redis    redis.UniversalClient
 	jobs     *jobs.Registry
 	auth     *authenticator
@@ -92,9 +99,14 @@ func New(cfg Config) *Server {
 	if err != nil {
 		panic("api: " + err.Error())
 	}
+	reads := cfg.Store
+	if cfg.Replica != nil {
+		reads = cfg.Store.WithReplica(cfg.Replica)
+	}
 	return &Server{
 		receipts: receipts,
 		store:    cfg.Store,
+		reads:    reads,
 		redis:    cfg.Redis,
 		jobs:     cfg.Jobs,
 		auth:     newAuthenticator(cfg.Store.Pool(), cfg.AuthCacheTTL),
@@ -217,7 +229,7 @@ func (s *Server) Handler() http.Handler {
 	router.GET("/readyz", s.readyz)
 	for _, rt := range s.routes {
 		res := s.store.Registry().MustResource(rt.resource)
-		h := resourceHandlers{store: s.store, res: res, path: rt.path, parentParam: parentParam(rt.path)}
+		h := resourceHandlers{store: s.store, reads: s.reads, res: res, path: rt.path, parentParam: parentParam(rt.path)}
 		if (h.parentParam != "") != (res.Parent != nil) {
 			panic("api: " + rt.path + ": a sub-resource's path, and only its path, names its parent's parameter")
 		}
@@ -228,7 +240,7 @@ func (s *Server) Handler() http.Handler {
 		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
 	}
 	for _, rt := range deleteRoutes {
-		h := resourceHandlers{store: s.store, res: s.store.Registry().MustResource(rt.resource), path: rt.path}
+		h := resourceHandlers{store: s.store, reads: s.reads, res: s.store.Registry().MustResource(rt.resource), path: rt.path}
 		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
 	}
 	s.mountJobs(router)

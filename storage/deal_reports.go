@@ -105,7 +105,7 @@ ORDER BY f.id, st.position, st.id`
 // FunnelReport is the funnel report: every funnel of the company (or the
 // one asked for), its steps in order, each with its conversion rate.
 func (s *Store) FunnelReport(ctx context.Context, companyID int64, q ConversionQuery) ([]FunnelConversion, error) {
-	rows, err := s.pool.Query(ctx, funnelReportSQL, conversionArgs(companyID, q)...)
+	rows, err := s.reads.Query(ctx, funnelReportSQL, conversionArgs(companyID, q)...)
 	if err != nil {
 		return nil, translate(err, "funnel report")
 	}
@@ -181,7 +181,7 @@ ORDER BY f.id, s.position, s.id, r.n`
 // StepDealsReport is the step-deals report: every step of the company's
 // funnels (or of the one asked for), in order, with the deals in it.
 func (s *Store) StepDealsReport(ctx context.Context, companyID int64, q ConversionQuery) ([]StepDeals, error) {
-	rows, err := s.pool.Query(ctx, stepDealsSQL, append(conversionArgs(companyID, q), q.Limit)...)
+	rows, err := s.reads.Query(ctx, stepDealsSQL, append(conversionArgs(companyID, q), q.Limit)...)
 	if err != nil {
 		return nil, translate(err, "step-deals report")
 	}

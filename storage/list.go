@@ -14,18 +14,27 @@ import (
 // statement it runs is scoped to the company it is given.
 type Store struct {
 	pool     *pgxpool.Pool
+	reads    *pgxpool.Pool // lists, gets and reports: pool, or a replica of it
 	registry *Registry
 }
 
 // NewStore returns a Store over pool for the resources of registry.
 func NewStore(pool *pgxpool.Pool, registry *Registry) *Store {
-	return &Store{pool: pool, registry: registry}
+	return &Store{pool: pool, reads: pool, registry: registry}
+}
+
+// WithReplica returns a Store like s whose List, Get and reports read from
+// replica, a pool on a replica of s's database; its writes, and what they
+// read in their transactions, still go to s's pool. What a replica returns
+// may lag the primary: a record written a moment ago may not be listed yet.
+func (s *Store) WithReplica(replica *pgxpool.Pool) *Store {
+	return &Store{pool: s.pool, reads: replica, registry: s.registry}
 }
 
 // Registry returns the store's resource declarations.
 func (s *Store) Registry() *Registry { return s.registry }
 
-// Pool returns the store's connection pool.
+// Pool returns the store's connection pool: the primary's.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
 // Page is one page of a list: HasNext is known by reading one row more than
@@ -39,7 +48,7 @@ type Page struct {
 // List runs a checked list query for a company (under the parent of the
 // scope, for a sub-resource).
 func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) (Page, error) {
-	if err := s.checkParent(ctx, s.pool, res, sc); err != nil {
+	if err := s.checkParent(ctx, s.reads, res, sc); err != nil {
 		return Page{}, err
 	}
 	companyID := sc.CompanyID
@@ -72,7 +81,7 @@ func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) 
 // Get reads one record of a company by id (under the parent of the scope,
 // for a sub-resource).
 func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q GetQuery) (*Record, error) {
-	if err := s.checkParent(ctx, s.pool, res, sc); err != nil {
+	if err := s.checkParent(ctx, s.reads, res, sc); err != nil {
 		return nil, err
 	}
 	companyID := sc.CompanyID
@@ -121,7 +130,7 @@ func (s *Store) count(ctx context.Context, res *Resource, sc Scope, q ListQuery)
 	b.write("SELECT count(*) FROM ", ident(res.Table))
 	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
 	var total int64
-	if err := s.pool.QueryRow(ctx, b.String(), b.args...).Scan(&total); err != nil {
+	if err := s.reads.QueryRow(ctx, b.String(), b.args...).Scan(&total); err != nil {
 		return 0, translate(err, "count "+res.Name)
 	}
 	return total, nil
@@ -261,9 +270,10 @@ type querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
-// query runs a select on the pool and reads its rows into records.
+// query runs a select on the pool reads go to and reads its rows into
+// records.
 func (s *Store) query(ctx context.Context, b *sqlBuilder, sh *shape) ([]*Record, error) {
-	return queryRecords(ctx, s.pool, b, sh)
+	return queryRecords(ctx, s.reads, b, sh)
 }
 
 // queryRecords runs a statement and reads its rows into records of shape sh.

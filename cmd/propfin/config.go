@@ -23,7 +23,8 @@ import (
 // config is what the server processes read from the environment.
 type config struct {
 	DatabaseURL string        // DATABASE_URL
-	RedisURL    string        // REDIS_URL
+	ReplicaURL  string        // DATABASE_REPLICA_URL: lists and gets read there when set
+	RedisURL    string        // REDIS_URL: one server, a cluster or a Sentinel set (jobs/redisurl)
 	Addr        string        // PROPFIN_ADDR, else :$PORT, else :8080
 	RateLimit   int           // PROPFIN_RATE_LIMIT, requests per minute per API key
 	AuthFails   int           // PROPFIN_AUTH_FAILURE_LIMIT, failed authentications per minute per address
@@ -50,6 +51,7 @@ const minAdminToken = 16
 func loadConfig() (config, error) {
 	cfg := config{
 		DatabaseURL: os.Getenv("DATABASE_URL"),
+		ReplicaURL:  os.Getenv("DATABASE_REPLICA_URL"),
 		RedisURL:    os.Getenv("REDIS_URL"),
 		Addr:        os.Getenv("PROPFIN_ADDR"),
 		RateLimit:   600,

@@ -16,7 +16,6 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/api/receipt"
@@ -59,11 +58,18 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer stopDB()
-	rdb, stopRedis, err := devRedis(ctx, cfg, log)
+	rc, stopRedis, err := devRedis(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer stopRedis()
+	replica, err := openReplica(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	if replica != nil {
+		defer replica.Close()
+	}
 
 	key, err := devAPIKey(ctx, pool, *dataDir)
 	if err != nil {
@@ -79,7 +85,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 			return err
 		}
 	}
-	ops := newOperations(cfg, pool, rdb, log)
+	ops := newOperations(cfg, pool, rc, log)
 	defer ops.close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -93,7 +99,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	// metrics port taken ends it at once)
 	ctx, stopBackground := context.WithCancel(ctx)
 	defer stopBackground()
-	background, err := devBackground(ctx, workerDeps{pool: pool, redis: asynqRedis(rdb),
+	background, err := devBackground(ctx, workerDeps{pool: pool, redis: rc.target.Asynq(),
 		kinds: kinds, cfg: cfg, log: log, metrics: ops.metrics})
 	if err != nil {
 		return err
@@ -102,7 +108,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	fmt.Fprintf(stdout, "Admin token: %s\n", cfg.AdminToken)
 	fmt.Fprintf(stdout, "Listening on http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "Dashboard: http://%s%s/\n", ln.Addr(), api.MonitoringPath)
-	serveErr := ops.serve(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), cfg.MetricsAddr, log)
+	serveErr := ops.serve(ctx, ln, apiHandler(pool, replica, rc.client, cfg, ops, log), cfg.MetricsAddr, log)
 	stopBackground()
 	return errors.Join(serveErr, background())
 }
@@ -154,21 +160,25 @@ func devPostgres(ctx context.Context, cfg config, dataDir string, log *slog.Logg
 }
 
 // devRedis connects to REDIS_URL, or runs Redis in process.
-func devRedis(ctx context.Context, cfg config, log *slog.Logger) (*redis.Client, func(), error) {
+func devRedis(ctx context.Context, cfg config, log *slog.Logger) (redisConn, func(), error) {
 	if cfg.RedisURL != "" {
-		rdb, err := openRedis(ctx, cfg.RedisURL)
+		rc, err := openRedis(ctx, cfg.RedisURL)
 		if err != nil {
-			return nil, nil, err
+			return redisConn{}, nil, err
 		}
-		return rdb, func() { rdb.Close() }, nil
+		return rc, func() { rc.client.Close() }, nil
 	}
 	mr, err := miniredis.Run()
 	if err != nil {
-		return nil, nil, fmt.Errorf("start in-process redis: %w", err)
+		return redisConn{}, nil, fmt.Errorf("start in-process redis: %w", err)
 	}
 	log.Info("in-process Redis", "addr", mr.Addr())
-	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
-	return rdb, func() { rdb.Close(); mr.Close() }, nil
+	rc, err := openRedis(ctx, "redis://"+mr.Addr())
+	if err != nil {
+		mr.Close()
+		return redisConn{}, nil, err
+	}
+	return rc, func() { rc.client.Close(); mr.Close() }, nil
 }
 
 // devAPIKey returns the demo company's key kept in dataDir, issuing a new

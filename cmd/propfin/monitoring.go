@@ -8,16 +8,15 @@ import (
 	"net"
 	"net/http"
 
-	"github.com/hibiken/asynq"
 	"github.com/hibiken/asynqmon"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/jobs/redisurl"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -32,14 +31,14 @@ type operations struct {
 // newOperations builds the registry (Go runtime, process, database pool,
 // queue sizes and the outbox's age; the API adds its request metrics, a
 // worker its job metrics) and, when there is an admin token to guard it,
-// the dashboard on the Redis rdb talks to.
-func newOperations(cfg config, pool *pgxpool.Pool, rdb *redis.Client, log *slog.Logger) operations {
+// the dashboard on the Redis of rc.
+func newOperations(cfg config, pool *pgxpool.Pool, rc redisConn, log *slog.Logger) operations {
 	ops := operations{metrics: newRegistry(pool), close: func() {}}
-	queues := jobs.NewQueueCollector(asynqRedis(rdb), pool, log)
+	queues := jobs.NewQueueCollector(rc.target.Asynq(), pool, log)
 	ops.metrics.MustRegister(queues)
 	ops.close = func() { queues.Close() }
 	if cfg.AdminToken != "" {
-		dash := newDashboard(rdb)
+		dash := newDashboard(rc.target)
 		ops.dashboard, ops.close = dash, func() { dash.Close(); queues.Close() }
 	}
 	return ops
@@ -57,21 +56,10 @@ func newRegistry(pool *pgxpool.Pool) *prometheus.Registry {
 }
 
 // newDashboard is asynqmon, rooted at the API's mount point, on the Redis
-// rdb talks to: REDIS_URL as the rest of the process parsed it (user name,
-// TLS and unix sockets included), or the in-process Redis of `propfin dev`.
-func newDashboard(rdb *redis.Client) *asynqmon.HTTPHandler {
-	return asynqmon.New(asynqmon.Options{RootPath: api.MonitoringPath, RedisConnOpt: asynqRedis(rdb)})
-}
-
-// asynqRedis is the Redis of rdb for asynq: REDIS_URL as the rest of the
-// process parsed it (user name, TLS and unix sockets included), or the
+// of REDIS_URL (a server, a cluster or a Sentinel-watched master) or the
 // in-process Redis of `propfin dev`.
-func asynqRedis(rdb *redis.Client) asynq.RedisClientOpt {
-	o := rdb.Options()
-	return asynq.RedisClientOpt{
-		Network: o.Network, Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLSConfig,
-		PoolSize: o.PoolSize,
-	}
+func newDashboard(target *redisurl.Target) *asynqmon.HTTPHandler {
+	return asynqmon.New(asynqmon.Options{RootPath: api.MonitoringPath, RedisConnOpt: target.Asynq()})
 }
 
 // serve serves the API on ln and, when metricsAddr is set, the metrics on

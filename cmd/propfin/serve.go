@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/propfin/propfin/api"
+	"github.com/propfin/propfin/jobs/redisurl"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -33,12 +34,19 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 		return err
 	}
 	log := newLogger(cfg.LogFormat, stderr)
-	pool, rdb, closeServers, err := openServers(ctx, cfg, 0, log)
+	pool, rc, closeServers, err := openServers(ctx, cfg, 0, log)
 	if err != nil {
 		return err
 	}
 	defer closeServers()
-	ops := newOperations(cfg, pool, rdb, log)
+	replica, err := openReplica(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	if replica != nil {
+		defer replica.Close()
+	}
+	ops := newOperations(cfg, pool, rc, log)
 	defer ops.close()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -51,7 +59,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 	if cfg.ReceiptSecret == "" {
 		log.Warn("PROPFIN_RECEIPT_SECRET is not set: receiptLink answers 503 and no receipt page is served")
 	}
-	return ops.serve(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), cfg.MetricsAddr, log)
+	return ops.serve(ctx, ln, apiHandler(pool, replica, rc.client, cfg, ops, log), cfg.MetricsAddr, log)
 }
 
 // openServers opens what a long-running process works on: the database
@@ -60,44 +68,70 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 // starts it again); a Redis that does not answer only delays jobs, so the
 // process starts anyway, saying so, and the client connects when Redis
 // returns.
-func openServers(ctx context.Context, cfg config, conns int, log *slog.Logger) (*pgxpool.Pool, *redis.Client, func(), error) {
+func openServers(ctx context.Context, cfg config, conns int, log *slog.Logger) (*pgxpool.Pool, redisConn, func(), error) {
 	if cfg.DatabaseURL == "" || cfg.RedisURL == "" {
-		return nil, nil, nil, errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
+		return nil, redisConn{}, nil, errors.New("DATABASE_URL and REDIS_URL must be set (or use `propfin dev`)")
 	}
-	opts, err := redis.ParseURL(cfg.RedisURL)
+	target, err := redisurl.Parse(cfg.RedisURL)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("parse REDIS_URL: %w", err)
+		return nil, redisConn{}, nil, fmt.Errorf("REDIS_URL: %w", err)
 	}
 	pool, err := storage.OpenSized(ctx, cfg.DatabaseURL, conns)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, redisConn{}, nil, err
 	}
-	rdb := redis.NewClient(opts)
-	if err := rdb.Ping(ctx).Err(); err != nil {
+	rc := redisConn{client: target.Client(), target: target}
+	log.Info("Redis", "target", target.String())
+	if err := rc.client.Ping(ctx).Err(); err != nil {
 		log.Warn("Redis does not answer; starting anyway: jobs wait in PostgreSQL and the rate limit is off until it does",
 			"err", err)
 	}
-	return pool, rdb, func() { rdb.Close(); pool.Close() }, nil
+	return pool, rc, func() { rc.client.Close(); pool.Close() }, nil
 }
 
-// openRedis connects to REDIS_URL and checks it answers.
-func openRedis(ctx context.Context, url string) (*redis.Client, error) {
-	opts, err := redis.ParseURL(url)
+// redisConn is the Redis of REDIS_URL (one server, a cluster or a
+// Sentinel-watched master): the client the process shares (rate limit,
+// readiness) and the target asynq opens its own clients on.
+type redisConn struct {
+	client redis.UniversalClient
+	target *redisurl.Target
+}
+
+// openRedis connects to the Redis of url and checks it answers.
+func openRedis(ctx context.Context, url string) (redisConn, error) {
+	target, err := redisurl.Parse(url)
 	if err != nil {
-		return nil, fmt.Errorf("parse REDIS_URL: %w", err)
+		return redisConn{}, fmt.Errorf("REDIS_URL: %w", err)
 	}
-	rdb := redis.NewClient(opts)
+	rdb := target.Client()
 	if err := rdb.Ping(ctx).Err(); err != nil {
 		rdb.Close()
-		return nil, fmt.Errorf("ping redis: %w", err)
+		return redisConn{}, fmt.Errorf("ping redis (%s): %w", target, err)
 	}
-	return rdb, nil
+	return redisConn{client: rdb, target: target}, nil
 }
 
-func apiHandler(pool *pgxpool.Pool, rdb redis.UniversalClient, cfg config, ops operations, log *slog.Logger) http.Handler {
+// openReplica opens the pool lists and gets read from, when
+// DATABASE_REPLICA_URL is set (nil otherwise). Like the primary, it must
+// answer at start.
+func openReplica(ctx context.Context, cfg config, log *slog.Logger) (*pgxpool.Pool, error) {
+	if cfg.ReplicaURL == "" {
+		return nil, nil
+	}
+	replica, err := storage.Open(ctx, cfg.ReplicaURL)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_REPLICA_URL: %w", err)
+	}
+	log.Info("lists, gets and reports read from DATABASE_REPLICA_URL; writes and jobs from DATABASE_URL")
+	return replica, nil
+}
+
+// apiHandler is the API on pool, reading lists and gets from replica when
+// it is not nil.
+func apiHandler(pool, replica *pgxpool.Pool, rdb redis.UniversalClient, cfg config, ops operations, log *slog.Logger) http.Handler {
 	store := storage.NewStore(pool, storage.DefaultRegistry())
 	return api.New(api.Config{
-		Store: store, Redis: rdb, RateLimit: cfg.RateLimit, AuthFailureLimit: cfg.AuthFails, AuthCacheTTL: cfg.AuthTTL,
+		Store: store, Replica: replica, Redis: rdb, RateLimit: cfg.RateLimit, AuthFailureLimit: cfg.AuthFails, AuthCacheTTL: cfg.AuthTTL,
 		RequestTimeout: cfg.Timeout, Logger: log,
 		AdminToken: cfg.AdminToken, Monitoring: ops.dashboard, Metrics: ops.metrics, ServeMetrics: cfg.MetricsAddr == "",
 		ReceiptSecret: []byte(cfg.ReceiptSecret), PublicURL: cfg.PublicURL, ReceiptLifetime: cfg.ReceiptLifetime,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 
+	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
 
@@ -229,4 +230,76 @@ func TestAdminTokenConfig(t *testing.T) {
 			t.Errorf("%q: AdminToken %q", c.token, cfg.AdminToken)
 		}
 	}
+}
+
+// TestServeReadsFromTheReplica: with DATABASE_REPLICA_URL, serve lists
+// from that database and writes to DATABASE_URL; a replica that does not
+// answer stops serve at start, naming the variable. The "replica" is a
+// second database holding other rows.
+func TestServeReadsFromTheReplica(t *testing.T) {
+	primaryURL := storagetest.URL(t)
+	primary := storagetest.NewDB(t)
+	t.Run("replica", func(t *testing.T) { // a subtest has a database of its own
+		replica := storagetest.NewDB(t)
+		ctx := context.Background()
+		company, user, err := storage.EnsureCompany(ctx, primary, "Replica Serve")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id, _, err := storage.EnsureCompany(ctx, replica, "Replica Serve"); err != nil || id != company {
+			t.Fatalf("the company is %d on the replica, %d on the primary (%v)", id, company, err)
+		}
+		key, err := storage.CreateAPIKey(ctx, primary, company, user, "replica")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := replica.Exec(ctx, `INSERT INTO building_categories (company_id, description, color)
+			VALUES ($1, 'on the replica', '#ffffff')`, company); err != nil {
+			t.Fatal(err)
+		}
+		mr := miniredis.RunT(t)
+		t.Setenv("DATABASE_URL", primaryURL)
+		t.Setenv("DATABASE_REPLICA_URL", storagetest.URL(t))
+		t.Setenv("REDIS_URL", "redis://"+mr.Addr())
+		t.Setenv("PROPFIN_ADDR", "127.0.0.1:0")
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		var logs syncBuffer
+		done := make(chan int, 1)
+		go func() { done <- run(ctx, []string{"serve"}, nil, io.Discard, &logs) }()
+		api := "http://" + listeningOn(t, &logs, "")
+
+		req, _ := http.NewRequest(http.MethodPost, api+"/buildings/categories",
+			strings.NewReader(`{"description":"on the primary","color":"#000000"}`))
+		req.Header.Set("Authorization", "Bearer "+key.Key)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		var written int
+		primary.QueryRow(ctx, `SELECT count(*) FROM building_categories WHERE description = 'on the primary'`).Scan(&written) //nolint:errcheck // compared below
+		if res.StatusCode != http.StatusCreated || written != 1 {
+			t.Errorf("POST answered %d and wrote %d rows on the primary", res.StatusCode, written)
+		}
+		if got := get(t, api+"/buildings/categories", key.Key); got.status != http.StatusOK ||
+			!strings.Contains(got.body, "on the replica") || strings.Contains(got.body, "on the primary") {
+			t.Errorf("the list is not the replica's: %d %s", got.status, got.body)
+		}
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve exited %d:\n%s", code, logs.String())
+		}
+	})
+	t.Run("replica does not answer", func(t *testing.T) {
+		t.Setenv("DATABASE_URL", primaryURL)
+		t.Setenv("DATABASE_REPLICA_URL", "postgres://127.0.0.1:1/propfin?connect_timeout=2")
+		t.Setenv("REDIS_URL", "redis://"+miniredis.RunT(t).Addr())
+		var stderr syncBuffer
+		if code := run(context.Background(), []string{"serve"}, nil, io.Discard, &stderr); code != 1 ||
+			!strings.Contains(stderr.String(), "DATABASE_REPLICA_URL") {
+			t.Errorf("serve exited %d:\n%s", code, stderr.String())
+		}
+	})
 }

@@ -29,7 +29,7 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		return err
 	}
 	log := newLogger(cfg.LogFormat, stderr)
-	pool, rdb, closeServers, err := openServers(ctx, cfg, workerConns(cfg), log)
+	pool, rc, closeServers, err := openServers(ctx, cfg, workerConns(cfg), log)
 	if err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		return err
 	}
 	reg := newRegistry(pool)
-	d := workerDeps{pool: pool, redis: asynqRedis(rdb), kinds: kinds, cfg: cfg, log: log, metrics: reg}
+	d := workerDeps{pool: pool, redis: rc.target.Asynq(), kinds: kinds, cfg: cfg, log: log, metrics: reg}
 	if cfg.MetricsAddr == "" {
 		log.Info("PROPFIN_METRICS_ADDR is not set: this worker's job metrics are not served")
 		return runWorkers(ctx, d)

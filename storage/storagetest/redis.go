@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -128,10 +129,12 @@ func (r *Redis) Start(t testing.TB) {
 	}
 }
 
-// redisProcess is a throwaway redis-server without persistence.
+// redisProcess is a throwaway redis-server without persistence; args are
+// added to its command line (a cluster node's or a Sentinel's settings).
 type redisProcess struct {
 	bin  string
 	port int
+	args []string
 
 	mu  sync.Mutex
 	cmd *exec.Cmd
@@ -144,8 +147,9 @@ func (p *redisProcess) addr() string {
 func (p *redisProcess) start() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	cmd := exec.Command(p.bin, "--port", strconv.Itoa(p.port), "--bind", "127.0.0.1",
+	args := append(slices.Clone(p.args), "--port", strconv.Itoa(p.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
+	cmd := exec.Command(p.bin, args...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start redis-server: %w", err)
 	}

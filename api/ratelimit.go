@@ -113,11 +113,11 @@ type rateLimiter struct {
 
 // keyLease is what one process holds of one key's bucket.
 type keyLease struct {
-	left      int       // requests leased and not spent
-	expires   time.Time // when what is left may no longer be spent
-	remaining int       // what the bucket held after the last lease
-	refused   time.Time // the bucket refused until then: refuse without asking
-	leasing   chan struct{}
+	left      int           // requests leased and not spent
+	expires   time.Time     // when what is left may no longer be spent
+	remaining int           // what the bucket held after the last lease
+	refused   time.Time     // the bucket refused until then: refuse without asking
+	leasing   chan struct{} // closed when the lease in flight ends; nil when none is
 }
 
 func newRateLimiter(rdb redis.UniversalClient, perMinute int, log *slog.Logger) *rateLimiter {
@@ -134,9 +134,9 @@ func newRateLimiter(rdb redis.UniversalClient, perMinute int, log *slog.Logger) 
 }
 
 // leaseSize is what a lease asks for: what the limit's rate gives in one
-// lease lifetime, at least one request and at most maxLease. A lease's
-// tokens regenerate within its lifetime, so one a process forgets costs a
-// key at most that long at its full rate.
+// lease lifetime, at least one request and at most maxLease. The bucket
+// refills a lease within that lifetime, so one a process forgets costs a
+// key at most one second of its rate.
 func leaseSize(perMinute int) int {
 	n := math.Ceil(float64(perMinute) * leaseLifetime.Seconds() / time.Minute.Seconds())
 	return int(min(max(n, 1), maxLease))

@@ -266,7 +266,7 @@ func TestLeaseShared(t *testing.T) {
 		if mustAllow(t, a, 1).allowed || callsA.roundTrips.Load() != before {
 			t.Error("A, refused, should refuse again from memory until the wait has passed")
 		}
-		if mustAllow(t, b, 2).allowed != true {
+		if !mustAllow(t, b, 2).allowed {
 			t.Error("another key has its own limit")
 		}
 	})

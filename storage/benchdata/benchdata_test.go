@@ -86,13 +86,35 @@ func TestGenerate(t *testing.T) {
 	if err != nil || !slices.Equal(found, res.Companies) {
 		t.Errorf("Find: %+v %v, want %+v", found, err, res.Companies)
 	}
-	t.Run("same seed, same data set", func(t *testing.T) {
+	t.Run("same seed, same data set, same indexes", func(t *testing.T) {
 		again := storagetest.NewDB(t)
+		migrated := indexes(t, again)
 		generate(t, again)
 		if a, b := checksum(t, pool), checksum(t, again); a != b {
 			t.Errorf("checksums %s and %s", a, b)
 		}
+		if written := indexes(t, again); !slices.Equal(written, migrated) {
+			t.Errorf("indexes after the copy:\n%s\nas migrated:\n%s", strings.Join(written, "\n"), strings.Join(migrated, "\n"))
+		}
 	})
+}
+
+// indexes are the definitions of every index of the database, which the
+// copy drops and creates again.
+func indexes(t *testing.T, pool *pgxpool.Pool) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) < 100 {
+		t.Fatalf("%d indexes in the schema", len(defs))
+	}
+	return defs
 }
 
 // checksum sums up the invoices, their lines and the ledger.

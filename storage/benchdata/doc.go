@@ -7,7 +7,10 @@
 // to the ledger, and the businesses' own bills.
 //
 // The rows are written with COPY, one statement per table, in one
-// transaction: a failed run leaves nothing behind. They are not invented
+// transaction: a failed run leaves nothing behind. As in a restore, a
+// table's indexes are created again after its rows are in, and foreign
+// keys are not checked row by row when the role may turn that off (the
+// tests check them). They are not invented
 // table by table: the invoices are what finance.ScheduleInvoices
 // schedules for each contract (what the nightly invoices:generate writes,
 // with its history row), a payment is settled by finance.Settle and booked

@@ -132,8 +132,9 @@ func Find(ctx context.Context, pool *pgxpool.Pool) ([]Company, error) {
 }
 
 // Generate writes the data set into pool's database, which must hold no
-// company yet (ErrNotEmpty), in one transaction, then vacuums and
-// analyzes the tables it wrote.
+// company yet (ErrNotEmpty), in one transaction (each table's indexes
+// dropped for its COPY and created again after it, as a restore does),
+// then vacuums and analyzes the tables it wrote.
 func Generate(ctx context.Context, pool *pgxpool.Pool, opts Options) (Result, error) {
 	if err := opts.check(); err != nil {
 		return Result{}, err
@@ -167,9 +168,16 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, opts Options) (Result, er
 		for _, cp := range plans {
 			res.Companies = append(res.Companies, Company{ID: cp.id, UserID: cp.userID, Name: cp.name, Contracts: cp.contracts})
 		}
+		if _, err := tx.Exec(ctx, `SET LOCAL maintenance_work_mem = '256MB'`); err != nil {
+			return err
+		}
 		for _, t := range tables {
 			start := time.Now()
-			n, err := copyTable(ctx, tx, plans, t)
+			var n int64
+			err := withoutIndexes(ctx, tx, t.name, func() (err error) {
+				n, err = copyTable(ctx, tx, plans, t)
+				return err
+			})
 			if err != nil {
 				return fmt.Errorf("copy %s: %w", t.name, err)
 			}
@@ -244,6 +252,39 @@ func reserveIDs(ctx context.Context, tx pgx.Tx, cp *companyPlan) error {
 		if err := tx.QueryRow(ctx, `WITH s AS (SELECT pg_get_serial_sequence($1, 'id')::regclass AS seq)
 			SELECT setval(seq, nextval(seq) + $2 - 1) - $2 + 1 FROM s`, r.table, max(r.n, 1)).Scan(r.first); err != nil {
 			return fmt.Errorf("reserve %d ids of %s: %w", r.n, r.table, err)
+		}
+	}
+	return nil
+}
+
+// withoutIndexes runs f with the table's indexes dropped, then creates
+// them again from their definitions in the catalogue, as a restore does:
+// building an index once over the rows costs less than keeping it row by
+// row. The indexes of constraints (primary key, unique) stay. All in the
+// caller's transaction, so that no one else ever sees them missing.
+func withoutIndexes(ctx context.Context, tx pgx.Tx, table string, f func() error) error {
+	rows, err := tx.Query(ctx, `SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i
+		WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
+		ORDER BY 1`, table)
+	if err != nil {
+		return fmt.Errorf("indexes of %s: %w", table, err)
+	}
+	type index struct{ Name, Def string }
+	indexes, err := pgx.CollectRows(rows, pgx.RowToStructByPos[index])
+	if err != nil {
+		return fmt.Errorf("indexes of %s: %w", table, err)
+	}
+	for _, ix := range indexes {
+		if _, err := tx.Exec(ctx, `DROP INDEX `+ix.Name); err != nil {
+			return fmt.Errorf("drop index %s: %w", ix.Name, err)
+		}
+	}
+	if err := f(); err != nil {
+		return err
+	}
+	for _, ix := range indexes {
+		if _, err := tx.Exec(ctx, ix.Def); err != nil {
+			return fmt.Errorf("create index %s: %w", ix.Name, err)
 		}
 	}
 	return nil

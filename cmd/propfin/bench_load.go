@@ -246,7 +246,11 @@ func money(cents int) string { return fmt.Sprintf("%d.%02d", cents/100, cents%10
 func invoicesByMonth(r *rand.Rand, l *benchLoad) benchRequest {
 	first, last := finance.MonthOf(l.s.FirstDue), finance.MonthOf(l.s.LastDue)
 	m := first.Add(r.IntN(int(last-first) + 1))
-	status := []string{"paid", "paid", "paid", "paid", "paid", "overdue", "overdue", "overdue", "unpaid", "unpaid"}[r.IntN(10)]
+	// a past month's paid or overdue invoices, this month's or the next's open or paid ones
+	status := []string{"paid", "paid", "paid", "paid", "paid", "paid", "paid", "overdue", "overdue", "overdue"}[r.IntN(10)]
+	if m >= finance.MonthOf(l.s.Today) {
+		status = []string{"unpaid", "unpaid", "unpaid", "paid", "paid"}[r.IntN(5)]
+	}
 	return benchRequest{http.MethodGet, query("/invoices", "filter[due_date|b]", m.First().String()+"|"+m.Last().String(),
 		"filter[status]", status, "sort", "due_date", "perPage", "25", "include[items]", "", "include[payer]", ""), nil}
 }

@@ -68,7 +68,8 @@ const (
 	streamBill
 )
 
-// payer is how a tenant pays: the chance of paying each invoice, of paying
+// payer is how a tenant pays: the chance of paying an invoice about when
+// it is due (otherwise it is paid one to four months late), of paying
 // early (up to a week) or late (up to maxLate days), and, for those who
 // stopped paying, how many of their last invoices due are still open.
 type payer struct {
@@ -121,8 +122,11 @@ func (cp *companyPlan) contract(k int) *contractPlan {
 		Recurrency: finance.Monthly, Modality: finance.ModalityMonthly, Amount: rentAmount(r), DueDay: dueDay,
 		DueDate: due, BillingTiming: finance.BillingPre, Proportional: startDay != 1, ReadjustActive: true,
 		ReadjustIndicator: []finance.Indicator{finance.IGPM, finance.IGPM, finance.IPCA}[r.IntN(3)], ReadjustWith: 12,
-		ReadjustAt: start.AddMonths(12), TransferMode: finance.TransferAfterReceive,
+		TransferMode: finance.TransferAfterReceive,
 	}
+	// the anniversary the contract is readjusted on, in the coming year
+	next := finance.MonthOf(cp.today).Add(1 + r.IntN(12))
+	c.ReadjustAt = finance.NewDate(next.Year(), next.Month(), startDay)
 	if r.Float64() < 0.3 {
 		c.TransferMode = finance.TransferFixedDay
 	}
@@ -265,16 +269,19 @@ func (cp *companyPlan) invoices(p *contractPlan, next int64) ([]invoicePlan, err
 // The draws are the same whatever is decided, so that one invoice's
 // payment does not move the next one's.
 func (cp *companyPlan) pay(r *rand.Rand, p *contractPlan, inv *invoicePlan, keepOpen bool) error {
-	pays, kind, early, late, cancel := r.Float64(), r.Float64(), 1+r.IntN(7), 1+r.IntN(p.payer.maxLate), r.Float64()
+	pays, kind, cancel := r.Float64(), r.Float64(), r.Float64()
+	early, late, veryLate := 1+r.IntN(7), 1+r.IntN(p.payer.maxLate), 30+r.IntN(91)
 	paidAt := inv.DueDate
 	switch b := p.payer; {
+	case pays >= b.pays:
+		paidAt = paidAt.AddDays(veryLate)
 	case kind < b.early:
 		paidAt = paidAt.AddDays(-early)
 	case kind < b.early+b.late:
 		paidAt = paidAt.AddDays(late)
 	}
 	switch {
-	case !keepOpen && pays < p.payer.pays && !paidAt.After(cp.today):
+	case !keepOpen && !paidAt.After(cp.today):
 		return cp.settle(inv, paidAt)
 	case cancel < 0.004 && inv.DueDate.Before(cp.today):
 		inv.Status = finance.InvoiceCanceled

@@ -79,7 +79,7 @@ func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
 // database DATABASE_URL names (or takes the one written before, -reuse),
 // then sends the mixed load of benchRoutes at each number of clients and
 // prints what each route answered. Any 5xx fails the command.
-func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
+func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) (err error) {
 	cfg, err := loadConfig()
 	if err != nil {
 		return err

@@ -130,7 +130,7 @@ func (l *benchLoad) run(ctx context.Context, base string, clients int, warmup, d
 		}()
 	}
 	wg.Wait()
-	lv := benchLevel{clients: clients, warmup: warmup, routes: make([]routeResult, len(benchRoutes))}
+	lv := benchLevel{clients: clients, warmup: warmup, elapsed: duration, routes: make([]routeResult, len(benchRoutes))}
 	for c := range clients {
 		for i := range benchRoutes {
 			lv.routes[i].merge(&results[c][i])
@@ -167,7 +167,11 @@ func (l *benchLoad) client(ctx context.Context, hc *http.Client, base, key strin
 		status, answer, took := send(ctx, hc, base, key, req)
 		if measuring {
 			res[i].record(status, took, benchRoutes[i].status, func() string {
-				return req.method + " " + req.path + ": " + string(answer)
+				path, err := url.QueryUnescape(req.path)
+				if err != nil {
+					path = req.path
+				}
+				return req.method + " " + path + ": " + string(answer)
 			})
 			last = now.Add(took)
 		}

@@ -239,3 +239,27 @@ func snapshot(t *testing.T, pool *pgxpool.Pool, company int64, n int) []string {
 func has(part string) func(string) bool {
 	return func(s string) bool { return strings.Contains(s, part) }
 }
+
+// BenchmarkGenerate writes a data set of 2,000 contracts and 12 months
+// (about 26,000 invoices and 130,000 ledger entries) into the benchmark's
+// database, once, and reports the rows the copy wrote per second.
+//
+//	go test -run '^$' -bench Generate -benchtime 1x ./storage/benchdata
+func BenchmarkGenerate(b *testing.B) {
+	pool := storagetest.NewDB(b)
+	for i := range b.N {
+		if i > 0 {
+			b.Fatal("one data set per database: run with -benchtime 1x")
+		}
+		res, err := benchdata.Generate(context.Background(), pool, benchdata.Options{Contracts: 2_000, Months: 12, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var rows int64
+		for _, t := range res.Tables {
+			rows += t.Rows
+			b.ReportMetric(t.Took.Seconds(), t.Table+"-s")
+		}
+		b.ReportMetric(float64(rows)/res.Copy.Seconds(), "rows/s")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/finance"
@@ -79,7 +80,7 @@ func ownerRows(cp *companyPlan, yield func([]any) bool) error {
 	for k := range cp.contracts {
 		p := cp.contract(k)
 		for _, o := range p.owners {
-			if !yield([]any{cp.id, p.buildingID, o.PersonID, o.Percentage.StringFixed(2)}) {
+			if !yield([]any{cp.id, p.buildingID, o.PersonID, numeric(o.Percentage)}) {
 				return nil
 			}
 		}
@@ -109,7 +110,7 @@ func contractRows(cp *companyPlan, yield func([]any) bool) error {
 		return yield([]any{cp.id, c.ID, c.ID2, c.Reference, string(c.Type), string(c.Active), c.StartAt.Time(),
 			c.BuildingID, c.TenantID, c.BillingID, string(c.Status), c.StartAt.Time(), string(c.PaymentStatus),
 			cp.today.Time(), cp.userID, c.StartAt.Time(), c.EndAt.Time(), p.signedAt.Time(), string(c.Recurrency),
-			string(c.Modality), c.Amount.String(), c.DueDay, c.DueDate.Time(), string(c.BillingTiming), c.Proportional,
+			string(c.Modality), numeric(c.Amount), c.DueDay, c.DueDate.Time(), string(c.BillingTiming), c.Proportional,
 			c.ReadjustActive, string(c.ReadjustIndicator), c.ReadjustWith, c.ReadjustAt.Time(), p.guarantee,
 			lf.TicketLateFee, nullID(lf.TicketLateFeeItemID), nullDecimal(lf.TicketLateFee, lf.TicketLateFeePercentage),
 			nullDecimal(lf.TicketLateFee, lf.TicketLateFeeInterest), lf.TicketDiscount, nullText(string(lf.TicketDiscountMode)),
@@ -125,7 +126,7 @@ func contractItemRows(cp *companyPlan, yield func([]any) bool) error {
 		p := cp.contract(k)
 		for _, it := range p.items {
 			if !yield([]any{cp.id, p.c.ID, string(it.Mode), it.ItemID, it.Description, string(it.CalculateMode),
-				it.Amount.StringFixed(2)}) {
+				numeric(it.Amount)}) {
 				return nil
 			}
 		}
@@ -148,15 +149,15 @@ func invoiceRows(cp *companyPlan, yield func([]any) bool) error {
 			inv := &invoices[i]
 			row := []any{cp.id, inv.ID, string(inv.Type), inv.PayerID, inv.ContractID, p.buildingID, inv.BusinessID,
 				inv.AccountID, nullID(inv.BillingID), inv.BillingMethod, string(inv.Status), inv.Paid, nil, nil, nil, nil, nil, nil,
-				inv.Description, inv.Total.String(), inv.Date.Time(), inv.DueDate.Time(), inv.PeriodInitial.Time(),
-				inv.PeriodFinal.Time(), inv.TicketLateFee, nullID(inv.TicketLateFeeItemID), inv.TicketLateFeePercentage.String(),
-				inv.TicketLateFeeInterest.String(), inv.TicketDiscount, nullText(string(inv.TicketDiscountMode)),
-				inv.TicketDiscountFixed.String(), inv.TicketDiscountPercentage.String(), inv.TicketDiscountDays,
+				inv.Description, numeric(inv.Total), inv.Date.Time(), inv.DueDate.Time(), inv.PeriodInitial.Time(),
+				inv.PeriodFinal.Time(), inv.TicketLateFee, nullID(inv.TicketLateFeeItemID), numeric(inv.TicketLateFeePercentage),
+				numeric(inv.TicketLateFeeInterest), inv.TicketDiscount, nullText(string(inv.TicketDiscountMode)),
+				numeric(inv.TicketDiscountFixed), numeric(inv.TicketDiscountPercentage), inv.TicketDiscountDays,
 				nullText(string(inv.TicketDiscountAction))}
 			if inv.Paid {
 				s := &inv.settlement
 				row[12], row[13], row[14], row[15], row[16], row[17] = inv.PaidAt.Time(), inv.creditAt.Time(),
-					s.Total.String(), s.LateFee.String(), s.Interest.String(), s.Discount.String()
+					numeric(s.Total), numeric(s.LateFee), numeric(s.Interest), numeric(s.Discount)
 			}
 			if !yield(row) {
 				return false
@@ -174,7 +175,7 @@ func invoiceItemRows(cp *companyPlan, yield func([]any) bool) error {
 		for i := range invoices {
 			inv := &invoices[i]
 			for _, l := range inv.Items {
-				if !yield([]any{cp.id, inv.ID, string(finance.LineLine), l.ItemID, l.Amount.String(), nullText(l.Description)}) {
+				if !yield([]any{cp.id, inv.ID, string(finance.LineLine), l.ItemID, numeric(l.Amount), nullText(l.Description)}) {
 					return false
 				}
 			}
@@ -186,7 +187,7 @@ func invoiceItemRows(cp *companyPlan, yield func([]any) bool) error {
 				return false
 			}
 			for _, l := range posting.Lines {
-				if !yield([]any{cp.id, inv.ID, string(l.Kind), l.ItemID, l.Amount.String(), l.Description}) {
+				if !yield([]any{cp.id, inv.ID, string(l.Kind), l.ItemID, numeric(l.Amount), l.Description}) {
 					return false
 				}
 			}
@@ -249,12 +250,12 @@ func entryRows(cp *companyPlan, yield func([]any) bool) error {
 func paymentEntry(cp *companyPlan, p *contractPlan, inv *invoicePlan, split string, position int, e finance.Entry) []any {
 	var pct any
 	if !e.Percentage.IsZero() {
-		pct = e.Percentage.String()
+		pct = numeric(e.Percentage)
 	}
 	return []any{cp.id, split, inv.ID, "invoice", string(finance.ModeInvoice), string(e.Type), inv.AccountID,
 		nullID(e.BusinessID), nullID(e.PlanID), nullID(e.ItemID), nullID(e.PersonID), p.buildingID, inv.ContractID,
 		nullID(e.BrokerID), nullID(e.OwnerID), nullID(e.TenantID), string(e.Extract), inv.creditAt.Time(), position,
-		e.Amount.String(), pct, inv.Date.Time(), nullText(e.Description), true, inv.DueDate.Time(), inv.BillingMethod, nil}
+		numeric(e.Amount), pct, inv.Date.Time(), nullText(e.Description), true, inv.DueDate.Time(), inv.BillingMethod, nil}
 }
 
 // billRows: the business's own bills (utilities, services, bank tariffs),
@@ -290,7 +291,7 @@ func billRow(cp *companyPlan, r *rand.Rand, m finance.Month, date finance.Date) 
 	paid := !due.After(cp.today) && r.Float64() < 0.9
 	amount := decimal.New(int64(8000+r.IntN(592_000)), -2)
 	return []any{cp.id, nil, nil, nil, "transaction", string(finance.Debit), cp.accounts[0], cp.businesses[0], plan,
-		item, nil, nil, nil, nil, nil, nil, string(finance.PartyBusiness), date.Time(), 0, amount.String(), nil,
+		item, nil, nil, nil, nil, nil, nil, string(finance.PartyBusiness), date.Time(), 0, numeric(amount), nil,
 		m.First().Time(), fmt.Sprintf("%s - %02d/%d", what, m.Month(), m.Year()), paid, due.Time(), "ticket", cp.userID}
 }
 
@@ -308,12 +309,17 @@ func nullText(s string) any {
 	return s
 }
 
-// nullDecimal is d as text when set, NULL otherwise.
+// numeric is d as pgx writes a numeric column without parsing text.
+func numeric(d decimal.Decimal) pgtype.Numeric {
+	return pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}
+}
+
+// nullDecimal is d when set, NULL otherwise.
 func nullDecimal(set bool, d decimal.Decimal) any {
 	if !set {
 		return nil
 	}
-	return d.String()
+	return numeric(d)
 }
 
 func nullInt(set bool, n int) any {

@@ -10,15 +10,16 @@ import (
 )
 
 // TestBenchEndToEnd runs `propfin bench` small (200 contracts, two months,
-// two levels of a second and a half) against the test database: it must
-// write the data set, then answer every route of the mix at every level
-// with its success and nothing else (no 4xx, no 5xx); the writes and the
-// jobs must reach the database. A second run on the same database is
-// refused without -reuse and runs with it.
+// two levels of a second and a half) against the test database and the
+// tests' Redis: it must write the data set, then answer every route of
+// the mix at every level with its success and nothing else (no 4xx, no
+// 5xx); the writes and the jobs must reach the database. A second run on
+// the same database is refused without -reuse, and runs with it (on Redis
+// in process).
 func TestBenchEndToEnd(t *testing.T) {
 	pool := storagetest.NewDB(t)
 	t.Setenv("DATABASE_URL", storagetest.URL(t))
-	t.Setenv("REDIS_URL", "")
+	t.Setenv("REDIS_URL", storagetest.NewRedis(t).URL())
 	ctx := context.Background()
 	out := runBenchCommand(t, 0, "-contracts", "200", "-months", "2", "-clients", "2,4", "-duration", "1500ms", "-warmup", "0s")
 	if !strings.Contains(out, "invoices ") || !strings.Contains(out, "transactions ") {
@@ -54,6 +55,7 @@ func TestBenchEndToEnd(t *testing.T) {
 	if out := runBenchCommand(t, 1, "-contracts", "200", "-months", "2"); !strings.Contains(out, "-reuse") {
 		t.Errorf("a second run without -reuse: %s", out)
 	}
+	t.Setenv("REDIS_URL", "")
 	out = runBenchCommand(t, 0, "-reuse", "-clients", "2", "-duration", "1s", "-warmup", "200ms")
 	if levels := benchLevels(t, out); len(levels) != 1 || levels[0].rows["all"].requests == 0 {
 		t.Errorf("the run with -reuse:\n%s", out)

@@ -37,6 +37,7 @@ commands:
   cnab       boleto and CNAB tools (line, barcode, remessa)
   finance    finance rules (schedule)
   indices    price indices (import FILE: CSV or JSON months of IGP-M, IPCA, ...)
+  bench      write a large data set and measure the API under a mixed load
 `
 
 func commands() map[string]command {
@@ -51,6 +52,7 @@ func commands() map[string]command {
 		"cnab":      runCnab,
 		"finance":   runFinance,
 		"indices":   runIndices,
+		"bench":     runBench,
 	}
 }
 

@@ -192,9 +192,9 @@ func startBenchServer(ctx context.Context, cfg config, pool *pgxpool.Pool, stdou
 	ops := newOperations(cfg, pool, rdb, log)
 	ctx, cancel := context.WithCancel(ctx)
 	served, worked := make(chan error, 1), make(chan error, 1)
-	go func() { served <- serveAPI(ctx, ln, apiHandler(pool, rdb, cfg, ops, log), log) }()
+	go func() { served <- serveAPI(ctx, ln, apiHandler(pool, nil, rdb.client, cfg, ops, log), log) }()
 	go func() {
-		worked <- runWorkers(ctx, workerDeps{pool: pool, redis: asynqRedis(rdb), kinds: kinds, cfg: cfg, log: log})
+		worked <- runWorkers(ctx, workerDeps{pool: pool, redis: rdb.target.Asynq(), kinds: kinds, cfg: cfg, log: log})
 	}()
 	return "http://" + ln.Addr().String(), func() error {
 		cancel()

@@ -186,6 +186,31 @@ func (c *Cluster) Stop(ctx context.Context) error {
 	return c.stopErr
 }
 
+// Shutdown stops the server as `pg_ctl stop -m fast` does (sessions are
+// ended, a shutdown checkpoint written) and keeps the data directory, so
+// that Restart can start it again: for a test of what clients see while
+// the database is restarted. Stop still removes a throwaway cluster
+// afterwards. It refuses a cluster Start attached to.
+func (c *Cluster) Shutdown(ctx context.Context) error {
+	if c.attached {
+		return errors.New("shut down PostgreSQL: this process did not start it")
+	}
+	if out, err := c.run(ctx, "pg_ctl", "stop", "-w", "-m", "fast", "-D", c.dataDir); err != nil {
+		return fmt.Errorf("shut down PostgreSQL in %s: %w: %s", c.dataDir, err, out)
+	}
+	c.log.Info("PostgreSQL shut down", "port", c.port)
+	return nil
+}
+
+// Restart starts a cluster stopped by Shutdown again, on the port it had,
+// and returns once it accepts connections.
+func (c *Cluster) Restart(ctx context.Context) error {
+	if c.attached {
+		return errors.New("restart PostgreSQL: this process did not start it")
+	}
+	return c.pgCtlStart(ctx, c.port, c.watchdog != nil)
+}
+
 // Adopt makes this process the owner of a cluster Start attached to, so
 // that Stop shuts it down: for a caller that knows the process that started
 // the server has gone (a development run that crashed and left it running).

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/storage/storagetest"
 )
 
 // The outage tests of the fault suite: an API process and a worker under
@@ -95,36 +96,49 @@ func TestRedisOutageUnderLoad(t *testing.T) {
 	}
 }
 
-// TestPostgresRestartUnderLoad stops PostgreSQL (pg_ctl stop -m fast) for
-// 5 s under the load and starts it again on the same port: while it is
-// down the API answers 503 in the envelope with Retry-After (never a 500,
-// never no answer), the processes recover by themselves, and afterwards
-// every request answered 2xx is in the database once, the submissions
-// and payments sent again double nothing, nothing is half-written, and
-// every job succeeds.
+// TestPostgresRestartUnderLoad stops PostgreSQL for 5 s under the load,
+// as a restart does (pg_ctl stop -m fast) and as a crash does (-m
+// immediate: transactions in flight are lost, the start recovers from the
+// WAL), and starts it again on the same port. While it is down the API
+// answers 503 in the envelope with Retry-After (never a 500, never no
+// answer), the processes recover by themselves, and afterwards every
+// request answered 2xx is in the database once, the submissions and
+// payments sent again double nothing, nothing is half-written, and every
+// job succeeds.
 func TestPostgresRestartUnderLoad(t *testing.T) {
 	t.Parallel()
-	o := startOutage(t, newFaultEnvOwnPostgres(t, outageEnv...), "Postgres Restart")
-	o.load.run(o.plan.clients, "before")
-	time.Sleep(o.plan.steady)
-	o.load.setPhase("pg down")
-	o.postgres.Stop(t)
-	time.Sleep(o.plan.postgresDown)
-	o.postgres.Start(t)
-	o.load.phaseFor("pg back", 2*time.Second)
-	o.load.phaseFor("after", o.plan.steady)
-	o.load.halt()
-	o.load.retryUnsure("retries")
-	alive(t, o.api, o.worker)
-	o.load.only(t, "before", http.StatusOK)
-	o.load.only(t, "pg down", http.StatusOK, http.StatusServiceUnavailable)
-	o.load.only(t, "pg back", http.StatusOK, http.StatusServiceUnavailable)
-	o.load.only(t, "after", http.StatusOK)
-	o.load.only(t, "retries", http.StatusOK)
-	if s := o.load.statuses("pg down"); s[http.StatusServiceUnavailable] == 0 {
-		t.Errorf("no 503 while PostgreSQL was down: %v", s)
+	for _, c := range []struct {
+		name string
+		stop func(*storagetest.Postgres, testing.TB)
+	}{
+		{"restart", (*storagetest.Postgres).Stop},
+		{"crash", (*storagetest.Postgres).Crash},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			o := startOutage(t, newFaultEnvOwnPostgres(t, outageEnv...), "Postgres "+c.name)
+			o.load.run(o.plan.clients, "before")
+			time.Sleep(o.plan.steady)
+			o.load.setPhase("pg down")
+			c.stop(o.postgres, t)
+			time.Sleep(o.plan.postgresDown)
+			o.postgres.Start(t)
+			o.load.phaseFor("pg back", 2*time.Second)
+			o.load.phaseFor("after", o.plan.steady)
+			o.load.halt()
+			o.load.retryUnsure("retries")
+			alive(t, o.api, o.worker)
+			o.load.only(t, "before", http.StatusOK)
+			o.load.only(t, "pg down", http.StatusOK, http.StatusServiceUnavailable)
+			o.load.only(t, "pg back", http.StatusOK, http.StatusServiceUnavailable)
+			o.load.only(t, "after", http.StatusOK)
+			o.load.only(t, "retries", http.StatusOK)
+			if s := o.load.statuses("pg down"); s[http.StatusServiceUnavailable] == 0 {
+				t.Errorf("no 503 while PostgreSQL was down: %v", s)
+			}
+			o.finish(t, 3*time.Minute)
+		})
 	}
-	o.finish(t, 3*time.Minute)
 }
 
 // TestAPIKilledDuringWrites kills the API process (kill -9) while clients

@@ -339,6 +339,30 @@ func TestShutdownRestartKeepsPortAndData(t *testing.T) {
 	}
 }
 
+// TestCrashKeepsSynchronousCommits: after a crash (immediate stop) and a
+// restart, a row committed with synchronous_commit on is there.
+func TestCrashKeepsSynchronousCommits(t *testing.T) {
+	t.Parallel()
+	c := start(t, Options{DataDir: filepath.Join(reachableTempDir(t), "data"), Throwaway: true})
+	conn := connect(t, c)
+	if _, err := conn.Exec(t.Context(), "SET synchronous_commit = on"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(t.Context(), "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('committed')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Crash(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Restart(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	if err := connect(t, c).QueryRow(t.Context(), "SELECT v FROM kept").Scan(&v); err != nil || v != "committed" {
+		t.Errorf("after the crash: %q, %v", v, err)
+	}
+}
+
 // TestShutdownRefusesAttachedCluster: a process that found the server
 // running cannot shut it down under its owner.
 func TestShutdownRefusesAttachedCluster(t *testing.T) {
@@ -351,6 +375,9 @@ func TestShutdownRefusesAttachedCluster(t *testing.T) {
 	}
 	if err := guest.Shutdown(t.Context()); err == nil {
 		t.Error("an attached cluster was shut down")
+	}
+	if err := guest.Crash(t.Context()); err == nil {
+		t.Error("an attached cluster was crashed")
 	}
 	if _, err := connect(t, owner).Exec(t.Context(), "SELECT 1"); err != nil {
 		t.Errorf("the owner's server is gone: %v", err)

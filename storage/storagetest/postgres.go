@@ -13,9 +13,10 @@ import (
 )
 
 // Postgres is a PostgreSQL server of one test's own, which the test may
-// shut down and start again (Stop, Start) without disturbing the other
-// tests of the binary, which share the binary's server. It holds one
-// migrated database.
+// shut down or crash and start again (Stop, Crash, Start) without
+// disturbing the other tests of the binary, which share the binary's
+// server. It holds one migrated database, where commits are synchronous
+// (an answered commit survives a crash).
 type Postgres struct {
 	// URL is the postgres:// URL of the migrated database.
 	URL string
@@ -58,6 +59,13 @@ func NewPostgres(t testing.TB) *Postgres {
 	admin, err := pgxpool.New(ctx, cluster.URL("postgres"))
 	if err == nil {
 		_, err = admin.Exec(ctx, "CREATE DATABASE "+ident(ownDatabase)+" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
+	}
+	if err == nil {
+		// a commit answered survives Crash (the throwaway cluster's
+		// default leaves the last ones in memory)
+		_, err = admin.Exec(ctx, "ALTER DATABASE "+ident(ownDatabase)+" SET synchronous_commit = on")
+	}
+	if admin != nil {
 		admin.Close()
 	}
 	if err != nil {
@@ -80,6 +88,16 @@ func NewPostgres(t testing.TB) *Postgres {
 func (p *Postgres) Stop(t testing.TB) {
 	t.Helper()
 	if err := p.cluster.Shutdown(context.Background()); err != nil {
+		t.Fatalf("storagetest: %v", err)
+	}
+}
+
+// Crash stops the server as a crash of PostgreSQL would (pg_ctl stop -m
+// immediate): sessions are cut, transactions in flight are lost, what was
+// committed is recovered at Start.
+func (p *Postgres) Crash(t testing.TB) {
+	t.Helper()
+	if err := p.cluster.Crash(context.Background()); err != nil {
 		t.Fatalf("storagetest: %v", err)
 	}
 }

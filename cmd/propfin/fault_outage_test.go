@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -78,9 +79,11 @@ func TestRedisOutageUnderLoad(t *testing.T) {
 	o.load.run(o.plan.clients, "before")
 	time.Sleep(o.plan.steady)
 	o.load.setPhase("redis down")
+	stopped := time.Now()
 	o.redis.Stop(t)
 	time.Sleep(o.plan.redisDown)
 	o.redis.Start(t)
+	back := time.Now()
 	o.load.phaseFor("after", o.plan.steady)
 	o.load.halt()
 	alive(t, o.api, o.worker)
@@ -94,6 +97,14 @@ func TestRedisOutageUnderLoad(t *testing.T) {
 	if a.maxAttempts != 1 {
 		t.Errorf("a job ran %d times; want each once", a.maxAttempts)
 	}
+	var waited int
+	var last time.Time
+	if err := o.pool.QueryRow(context.Background(), `SELECT count(*), max(started_at) FROM jobs
+		WHERE company_id = $1 AND created_at BETWEEN $2 AND $3`, o.company, stopped, back).Scan(&waited, &last); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d jobs submitted during the outage waited for Redis; the last started %.1fs after Redis was back",
+		waited, last.Sub(back).Seconds())
 }
 
 // TestPostgresRestartUnderLoad stops PostgreSQL for 5 s under the load,

@@ -111,7 +111,7 @@ type faultRequest struct {
 }
 
 // newFaultLoad prepares the load on the API at addr for company, with its
-// billing fixture and perContract contracts to generate invoices for.
+// billing fixture and that many contracts to generate invoices for.
 func newFaultLoad(t *testing.T, f *faultEnv, addr string, company int64, contracts int) *faultLoad {
 	t.Helper()
 	l := newFaultClients(t, f, addr, company)
@@ -490,7 +490,8 @@ func (c *faultClient) update() {
 	}
 }
 
-// payBody marks an invoice paid today.
+// payBody marks an invoice paid on 2026-11-20, before its due date (no
+// late fee: the posting is one debit and one credit entry a line).
 var payBody, _ = json.Marshal(map[string]any{"billing_method": "ticket", "paid": true, "paid_at": "2026-11-20"})
 
 // pay marks the client's oldest updated invoice paid.

@@ -186,6 +186,46 @@ func (c *Cluster) Stop(ctx context.Context) error {
 	return c.stopErr
 }
 
+// Shutdown stops the server as `pg_ctl stop -m fast` does (sessions are
+// ended, a shutdown checkpoint written) and keeps the data directory, so
+// that Restart can start it again: for a test of what clients see while
+// the database is restarted. Stop still removes a throwaway cluster
+// afterwards. It refuses a cluster Start attached to.
+func (c *Cluster) Shutdown(ctx context.Context) error {
+	return c.halt(ctx, "fast")
+}
+
+// Crash stops the server as a crash of PostgreSQL would (pg_ctl stop -m
+// immediate: every process quits at once, no checkpoint), keeping the
+// data directory; Restart then recovers from the write-ahead log. A
+// commit survives it when it waited for its WAL to be written
+// (synchronous_commit on, which a throwaway cluster turns off by
+// default): the OS keeps what was written, fsync or not.
+func (c *Cluster) Crash(ctx context.Context) error {
+	return c.halt(ctx, "immediate")
+}
+
+// halt stops the server with pg_ctl's mode, keeping the data directory.
+func (c *Cluster) halt(ctx context.Context, mode string) error {
+	if c.attached {
+		return errors.New("stop PostgreSQL: this process did not start it")
+	}
+	if out, err := c.run(ctx, "pg_ctl", "stop", "-w", "-m", mode, "-D", c.dataDir); err != nil {
+		return fmt.Errorf("stop PostgreSQL in %s (%s): %w: %s", c.dataDir, mode, err, out)
+	}
+	c.log.Info("PostgreSQL stopped for a restart", "mode", mode, "port", c.port)
+	return nil
+}
+
+// Restart starts a cluster stopped by Shutdown or Crash again, on the
+// port it had, and returns once it accepts connections.
+func (c *Cluster) Restart(ctx context.Context) error {
+	if c.attached {
+		return errors.New("restart PostgreSQL: this process did not start it")
+	}
+	return c.pgCtlStart(ctx, c.port, c.watchdog != nil)
+}
+
 // Adopt makes this process the owner of a cluster Start attached to, so
 // that Stop shuts it down: for a caller that knows the process that started
 // the server has gone (a development run that crashed and left it running).

@@ -298,3 +298,88 @@ func TestStartLosingTheRaceLeavesTheOtherServerAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestShutdownRestartKeepsPortAndData: a cluster shut down refuses
+// connections, and once restarted answers on the same port with its
+// data; a throwaway one is still removed by Stop afterwards.
+func TestShutdownRestartKeepsPortAndData(t *testing.T) {
+	t.Parallel()
+	dataDir := filepath.Join(reachableTempDir(t), "data")
+	c, err := Start(t.Context(), Options{DataDir: dataDir, Throwaway: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Stop(context.Background()) }) //nolint:errcheck // checked below
+	port := c.Port()
+	conn := connect(t, c)
+	if _, err := conn.Exec(t.Context(), "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('still here')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Shutdown(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pgx.Connect(t.Context(), c.URL("postgres")); err == nil {
+		t.Fatal("a connection succeeded while the cluster was shut down")
+	}
+	if err := c.Restart(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if c.Port() != port {
+		t.Errorf("restarted on port %d, want %d", c.Port(), port)
+	}
+	var v string
+	if err := connect(t, c).QueryRow(t.Context(), "SELECT v FROM kept").Scan(&v); err != nil || v != "still here" {
+		t.Errorf("after the restart: %q, %v", v, err)
+	}
+	if err := c.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dataDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("data directory after Stop: %v; want it removed", err)
+	}
+}
+
+// TestCrashKeepsSynchronousCommits: after a crash (immediate stop) and a
+// restart, a row committed with synchronous_commit on is there.
+func TestCrashKeepsSynchronousCommits(t *testing.T) {
+	t.Parallel()
+	c := start(t, Options{DataDir: filepath.Join(reachableTempDir(t), "data"), Throwaway: true})
+	conn := connect(t, c)
+	if _, err := conn.Exec(t.Context(), "SET synchronous_commit = on"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(t.Context(), "CREATE TABLE kept (v text); INSERT INTO kept VALUES ('committed')"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Crash(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Restart(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	if err := connect(t, c).QueryRow(t.Context(), "SELECT v FROM kept").Scan(&v); err != nil || v != "committed" {
+		t.Errorf("after the crash: %q, %v", v, err)
+	}
+}
+
+// TestShutdownRefusesAttachedCluster: a process that found the server
+// running cannot shut it down under its owner.
+func TestShutdownRefusesAttachedCluster(t *testing.T) {
+	t.Parallel()
+	dataDir := filepath.Join(reachableTempDir(t), "data")
+	owner := start(t, Options{DataDir: dataDir})
+	guest, err := Start(t.Context(), Options{DataDir: dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := guest.Shutdown(t.Context()); err == nil {
+		t.Error("an attached cluster was shut down")
+	}
+	if err := guest.Crash(t.Context()); err == nil {
+		t.Error("an attached cluster was crashed")
+	}
+	if _, err := connect(t, owner).Exec(t.Context(), "SELECT 1"); err != nil {
+		t.Errorf("the owner's server is gone: %v", err)
+	}
+}

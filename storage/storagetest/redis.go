@@ -89,6 +89,23 @@ func NewRedisProcess(t testing.TB) *Redis {
 		t.Logf("storagetest: Redis is miniredis (in process) at %s; install redis-server to test on a real one", mr.Addr())
 		return &Redis{Addr: mr.Addr(), mini: mr}
 	}
+	return startRedisServer(t, bin)
+}
+
+// NewRedisServer gives the test a real redis-server it controls (Stop and
+// Start), for the fault tests, whose subject is how propfin lives with a
+// real server's scripts, leases and restarts. Without redis-server the
+// test is skipped, saying what to install; under PROPFIN_TEST_REAL_REDIS=1
+// (CI) it fails instead.
+func NewRedisServer(t testing.TB) *Redis {
+	t.Helper()
+	bin, _ := realRedisPrograms(t, "redis-server")
+	return startRedisServer(t, bin)
+}
+
+// startRedisServer starts bin on a free loopback port until the test ends.
+func startRedisServer(t testing.TB, bin string) *Redis {
+	t.Helper()
 	p := &redisProcess{bin: bin, port: freePort(t)}
 	if err := p.start(); err != nil {
 		t.Fatal(err)

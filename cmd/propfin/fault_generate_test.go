@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -51,13 +52,17 @@ func expectedSlots(t *testing.T, b storagetest.Billing, ids []int64, g generatio
 }
 
 // TestNightlyGenerationKilledMidRun kills a worker (kill -9) in the middle
-// of the nightly generation of 10,000 contracts; a new worker finishes
-// the run, and the invoices are exactly those finance schedules for each
-// contract: none twice, none missing.
+// of the nightly generation of 10,000 contracts, while clients read the
+// job and the invoices through the API; a new worker finishes the run.
+// The clients are answered 200 throughout; the invoices are exactly those
+// finance schedules for each contract, none twice, none missing, each
+// whole (its two lines, its total, one history row); one job row, two
+// attempts; no ledger entry.
 func TestNightlyGenerationKilledMidRun(t *testing.T) {
 	t.Parallel()
 	// ten chunks of 1,000, 400 ms apart: the kill lands between them
-	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=400ms", "PROPFIN_WORKER_CONCURRENCY=2")
+	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=400ms", "PROPFIN_WORKER_CONCURRENCY=2",
+		fmt.Sprintf("PROPFIN_RATE_LIMIT=%d", faultLoadRateLimit))
 	company := f.company(t, "Generation Kill Test", jobs.DefaultTimeZone)
 	b := storagetest.NewBilling(t, f.pool, company)
 	until := finance.MustDate("2026-12-20") // the date below plus the default lead of 30 days
@@ -81,15 +86,30 @@ func TestNightlyGenerationKilledMidRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	addr := freeAddr(t)
+	f.startAPI(t, "api", addr)
+	clients := newFaultClients(t, f, addr, company)
+	watch := clients.watchJob(job.ID)
+	clients.runReads(2, "worker 1",
+		faultRequest{op: opList, method: http.MethodGet, path: "/invoices?perPage=50&sort=-id&include[items]"},
+		faultRequest{op: opRead, method: http.MethodGet, path: "/jobs?filter[kind]=" + jobs.KindInvoicesGenerate})
 	first := startProc(t, "worker 1", f.env, "worker")
 	f.waitProgress(t, job, 3_000)
+	clients.setPhase("killed")
 	first.kill()
+	killed := time.Now()
 	atKill := f.job(t, company, job.ID)
 	if atKill.State != storage.JobRunning || atKill.Progress.Done >= 10_000 {
 		t.Fatalf("after kill -9 the job is %s at %+v; the kill came too late to test anything", atKill.State, atKill.Progress)
 	}
 	startProc(t, "worker 2", f.env, "worker")
 	done := f.waitFinished(t, job, 4*time.Minute)
+	time.Sleep(500 * time.Millisecond) // the watching client sees the end too
+	clients.halt()
+	clients.checkAnswers(t)
+	for _, phase := range clients.phases {
+		clients.only(t, phase, http.StatusOK)
+	}
 	if done.State != storage.JobSucceeded || done.Attempts != 2 {
 		t.Fatalf("job %s after %d attempts (%s)", done.State, done.Attempts, done.Error)
 	}
@@ -117,18 +137,28 @@ func TestNightlyGenerationKilledMidRun(t *testing.T) {
 	if err := json.Unmarshal(done.Result, &res); err != nil || res.Created != len(want) || res.Contracts != 10_000 {
 		t.Errorf("result %s (%v), want %d created of 10000 contracts", done.Result, err, len(want))
 	}
-	var lines int
-	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM invoice_items WHERE company_id = $1`, company).Scan(&lines); err != nil || lines != 2*len(want) {
-		t.Errorf("%d invoice lines, want %d (%v)", lines, 2*len(want), err)
+	var lines, entries, jobRows int
+	err = f.pool.QueryRow(context.Background(), `SELECT
+			(SELECT count(*) FROM invoice_items WHERE company_id = $1),
+			(SELECT count(*) FROM transactions WHERE company_id = $1),
+			(SELECT count(*) FROM jobs WHERE company_id = $1)`, company).Scan(&lines, &entries, &jobRows)
+	if err != nil || lines != 2*len(want) || entries != 0 || jobRows != 1 {
+		t.Errorf("%d invoice lines (want %d), %d ledger entries (want 0), %d job rows (want 1): %v",
+			lines, 2*len(want), entries, jobRows, err)
 	}
+	var a afterFault
+	checkWholeInvoices(t, f, company, &a)
 	t.Logf("killed at %d of 10000 contracts; %d invoices after the restart, %d attempts", atKill.Progress.Done, len(got), done.Attempts)
+	t.Logf("what the clients saw (status×count):\n%sthe job as a client polling it saw it, from the kill: %s",
+		clients.report(), watch.since(killed))
 }
 
-// storedSlots reads the company's invoices as expectedSlots writes them.
+// storedSlots reads the company's contract invoices as expectedSlots
+// writes them.
 func storedSlots(t *testing.T, f *faultEnv, company int64) []string {
 	t.Helper()
 	rows, err := f.pool.Query(context.Background(), `SELECT contract_id, period_initial::text, due_date::text, total::text, description
-		FROM invoices WHERE company_id = $1 ORDER BY id`, company)
+		FROM invoices WHERE company_id = $1 AND type = 'contract' ORDER BY id`, company)
 	if err != nil {
 		t.Fatal(err)
 	}

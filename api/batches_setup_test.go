@@ -187,6 +187,12 @@ func bradescoReturn(created time.Time, titles ...retTitle) []byte {
 	return b.Bytes()
 }
 
+// now is the time in São Paulo, the companies' zone.
+func (f *batchFixture) now(t *testing.T) time.Time {
+	t.Helper()
+	return time.Now().In(saoPaulo(t))
+}
+
 // ddmmyy is a date as CNAB 400 writes it; zeros for none.
 func ddmmyy(d time.Time) string {
 	if d.IsZero() {

@@ -229,8 +229,8 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 	}
 	expected, diff := sp.Expected, sp.Difference
 	l.Expected, l.Difference = &expected, &diff
-	l.Message = fmt.Sprintf("paid %s on %s (late fee %s, interest %s, discount %s); the rules expected %s",
-		p.Paid.StringFixed(2), p.PaidAt, p.LateFee.StringFixed(2), p.Interest.StringFixed(2), p.Discount.StringFixed(2),
+	l.Message = fmt.Sprintf("paid %s on %s, booked with late fee %s, interest %s and discount %s; the rules expected %s",
+		p.Paid.StringFixed(2), p.PaidAt, sp.LateFee.StringFixed(2), sp.Interest.StringFixed(2), sp.Discount.StringFixed(2),
 		sp.Expected.StringFixed(2))
 	if !sp.Booked.Equal(sp.Paid) {
 		l.Message += fmt.Sprintf("; the bank's parts add up to %s, booked as such", sp.Booked.StringFixed(2))

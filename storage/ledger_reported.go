@@ -45,8 +45,8 @@ const (
 // SettledPayment is what became of a reported payment: its outcome (and
 // the problem when not settled), what the rules expected on the payment
 // date (finance.Settle's total), what was booked (the invoice's total
-// with the bank's late fee and interest, less its discount), what the
-// bank says was paid, and Paid - Expected.
+// with the late fee and interest, less the discount, each as booked),
+// what the bank says was paid, and Paid - Expected.
 type SettledPayment struct {
 	InvoiceID  int64
 	Outcome    string
@@ -55,6 +55,8 @@ type SettledPayment struct {
 	Booked     decimal.Decimal
 	Paid       decimal.Decimal
 	Difference decimal.Decimal
+	// LateFee, Interest and Discount are the settlement as booked.
+	LateFee, Interest, Discount decimal.Decimal
 }
 
 // payingInvoice is an invoice as the settlement reads it.
@@ -153,6 +155,7 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	}
 	booked.Total = booked.Invoice.Add(booked.LateFee).Add(booked.Interest).Sub(booked.Discount)
 	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
+	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: booked, FeeItem: inv.fee, DiscountItem: inv.discount})
 	if err != nil {

@@ -295,3 +295,80 @@ func TestTicketBatchSlipOnReceipt(t *testing.T) {
 		t.Errorf("the receipt page (%d) does not show %s", status, bc.FormattedLine())
 	}
 }
+
+// TestTicketReturnMatching: two accounts of the bank with the same nosso
+// número make a line ambiguous, and nothing is done; the same file
+// uploaded naming one of them settles that account's title only, and
+// again with the same account is the same job. An unreadable line and an
+// occurrence that changes nothing are reported as such.
+func TestTicketReturnMatching(t *testing.T) {
+	t.Parallel()
+	f := batchEnv(t)
+	withWorkers(t, f.testEnv)
+	second := f.create(t, "/financial/accounts", bradescoAccount(f.biz))
+	x := f.ticketInvoice(t, nil)
+	y := f.ticketInvoice(t, map[string]any{"account_id": second})
+	b1 := f.newBatch(t)
+	b2 := f.create(t, "/financial/ticketBatch", map[string]any{"account_id": second})
+	n1, n2 := addedNumbers(t, f.members(t, b1, "addInvoices", x)), addedNumbers(t, f.members(t, b2, "addInvoices", y))
+	if n1[x] != 1 || n2[y] != 1 {
+		t.Fatalf("each account's first nosso número: %v %v", n1, n2)
+	}
+	f1, _, _ := f.batchFile(t, b1)
+	f.batchFile(t, b2)
+	d := records(t, f1, 400)[1]
+	now := f.now(t)
+	paid := retTitle{nosso: field(d, 71, 81), digit: field(d, 82, 82), code: "06", date: now, credit: now, amount: 100000,
+		paid: 100000, due: now.AddDate(0, 0, 10)}
+	fee := paid
+	fee.code, fee.paid, fee.fee = "28", 0, 250
+	ret := bradescoReturn(now, paid, fee, paid)
+	// the third title's amount is not a number: that line cannot be read
+	recs := strings.Split(string(ret), "\r\n")
+	recs[3] = recs[3][:152] + "00000000ABC00" + recs[3][165:]
+	ret = []byte(strings.Join(recs, "\r\n"))
+
+	outcomes := func(path string) (int64, map[string]any) {
+		t.Helper()
+		r := f.do(t, http.MethodPost, path, f.keyA, string(ret))
+		if r.status != http.StatusAccepted {
+			t.Fatalf("POST %s: %d %s", path, r.status, r.raw)
+		}
+		id := num(t, r.record(t)["id"])
+		job := f.waitJob(t, f.keyA, id)
+		if job["state"] != "succeeded" {
+			t.Fatalf("job %d: %v", id, job)
+		}
+		return id, job["result"].(map[string]any)["outcomes"].(map[string]any)
+	}
+	_, got := outcomes("/financial/ticketBatch/returnFile")
+	if got["ambiguous"] != json.Number("1") || got["recorded"] != json.Number("1") || got["unreadable"] != json.Number("1") || len(got) != 3 {
+		t.Errorf("without an account: %v", got)
+	}
+	for _, inv := range []int64{x, y} {
+		if rec := f.get(t, fmt.Sprintf("/invoices/%d", inv), http.StatusOK).record(t); rec["paid"] != false {
+			t.Errorf("invoice %d paid by an ambiguous line", inv)
+		}
+	}
+	withAccount := fmt.Sprintf("/financial/ticketBatch/returnFile?account_id=%d", second)
+	job, got := outcomes(withAccount)
+	if got["settled"] != json.Number("1") || got["recorded"] != json.Number("1") || got["unreadable"] != json.Number("1") {
+		t.Errorf("with account %d: %v", second, got)
+	}
+	if rec := f.get(t, fmt.Sprintf("/invoices/%d", y), http.StatusOK).record(t); rec["paid"] != true {
+		t.Errorf("the second account's invoice is not paid")
+	}
+	if rec := f.get(t, fmt.Sprintf("/invoices/%d", x), http.StatusOK).record(t); rec["paid"] != false {
+		t.Errorf("the first account's invoice was paid by the second's line")
+	}
+	if again, _ := outcomes(withAccount); again != job {
+		t.Errorf("the same file with the same account: job %d, want %d", again, job)
+	}
+	if r := f.do(t, http.MethodPost, "/financial/ticketBatch/returnFile?account_id=x", f.keyA, string(ret)); !hasProblem(r, "account_id") {
+		t.Errorf("account_id x: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, http.MethodPost, "/financial/ticketBatch/returnFile", f.keyA, string(f1)); r.status != http.StatusUnprocessableEntity ||
+		!hasProblem(r, "file") || !strings.Contains(r.raw, "remittance") {
+		t.Errorf("a remittance uploaded as a return: %d %s", r.status, r.raw)
+	}
+}

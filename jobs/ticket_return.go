@@ -27,7 +27,9 @@ const (
 // title is found by its nosso número among the titles sent from the file's
 // accounts, never guessed: none is unmatched, several (two accounts of the
 // bank with the same number) are ambiguous unless the check digit tells
-// them apart. Then, by the occurrence's class:
+// them apart; a line of an occurrence that changes nothing is recorded
+// either way, the matching's words in its message. Then, by the
+// occurrence's class:
 //   - entry confirmed: the invoice is registered (ticket_registered,
 //     ticket_date: the occurrence's date);
 //   - rejected: a title not registered yet was refused (its entry): it
@@ -45,8 +47,12 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	companyID := rf.File.CompanyID
 	actor := storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}
 	numbers := make([]string, 0, len(items))
+	seen := make(map[string]bool, len(items))
 	for _, it := range items {
-		numbers = append(numbers, it.Event.OurNumber)
+		if n := it.Event.OurNumber; !seen[n] {
+			seen[n] = true
+			numbers = append(numbers, n)
+		}
 	}
 	matches, err := storage.MatchTickets(ctx, tx, companyID, rf.Accounts, numbers)
 	if err != nil {
@@ -61,13 +67,17 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		ev := &items[i].Event
 		l := &out[i]
 		*l = storage.ReturnLine{Line: ev.Line, Code: ev.Code, Occurrence: string(ev.Occurrence), OurNumber: ev.FullOurNumber()}
+		words := bankWords(ev)
 		m, outcome, msg := matchTitle(matches[ev.OurNumber], ev, rf)
-		if outcome != "" {
+		switch {
+		case outcome != "" && !acting(ev.Occurrence):
+			l.Outcome, l.Message = storage.OutcomeRecorded, words+" ("+msg+")"
+			continue
+		case outcome != "":
 			l.Outcome, l.Message = outcome, msg
 			continue
 		}
 		l.MemberID = m.InvoiceID
-		words := bankWords(ev)
 		fresh := m.State == "sent" && !m.Registered && !changed[m.MemberID]
 		switch ev.Occurrence {
 		case retorno.EntryConfirmed:
@@ -116,6 +126,16 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		describeSettlement(&out[payAt[k]], sp, &pays[k])
 	}
 	return out, nil
+}
+
+// acting reports whether an occurrence changes its title (the others are
+// recorded only).
+func acting(o retorno.Occurrence) bool {
+	switch o {
+	case retorno.EntryConfirmed, retorno.Rejected, retorno.WrittenOff, retorno.Paid:
+		return true
+	}
+	return false
 }
 
 // matchTitle picks the title of a line among the titles with its number:

@@ -261,10 +261,11 @@ type ReturnFile struct {
 	Content   []byte
 }
 
-// SaveReturnFile stores an uploaded return file once per content: the
-// same bytes uploaded again are the row stored first (existed), whatever
-// the name or account given. accountID, when not 0, must be an account of
-// the company (422 naming account_id).
+// SaveReturnFile stores an uploaded return file once per content and
+// account named: the same bytes uploaded again with the same account (or
+// none) are the row stored first (existed), whatever the name given.
+// accountID, when not 0, must be an account of the company (422 naming
+// account_id).
 func SaveReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID int64, name string, accountID int64, content []byte) (f *ReturnFile, existed bool, err error) {
 	sum := sha256.Sum256(content)
 	f = &ReturnFile{Type: bt, CompanyID: companyID, SHA256: sum[:], Name: name, AccountID: accountID, Content: content}
@@ -281,11 +282,13 @@ func SaveReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID int64,
 		}
 	}
 	err = q.QueryRow(ctx, `INSERT INTO batch_return_files (company_id, batch_type, sha256, name, account_id, content)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6) ON CONFLICT (company_id, batch_type, sha256) DO NOTHING RETURNING id`,
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6)
+		ON CONFLICT (company_id, batch_type, sha256, (coalesce(account_id, 0))) DO NOTHING RETURNING id`,
 		companyID, bt.Name, f.SHA256, name, account, content).Scan(&f.ID)
 	if errors.Is(err, pgx.ErrNoRows) {
-		err = q.QueryRow(ctx, `SELECT id, coalesce(name, ''), coalesce(account_id, 0) FROM batch_return_files
-			WHERE company_id = $1 AND batch_type = $2 AND sha256 = $3`, companyID, bt.Name, f.SHA256).Scan(&f.ID, &f.Name, &f.AccountID)
+		err = q.QueryRow(ctx, `SELECT id, coalesce(name, '') FROM batch_return_files
+			WHERE company_id = $1 AND batch_type = $2 AND sha256 = $3 AND coalesce(account_id, 0) = $4`,
+			companyID, bt.Name, f.SHA256, accountID).Scan(&f.ID, &f.Name)
 		existed = true
 	}
 	if err != nil {

@@ -103,8 +103,10 @@ CREATE INDEX ticket_batch_invoices_invoice ON ticket_batch_invoices (company_id,
 CREATE INDEX ticket_batch_invoices_nosso_numero ON ticket_batch_invoices
     (company_id, account_id, (ltrim(nosso_numero, '0')));
 
--- A bank return file as uploaded, once per content (sha256): the same file
--- uploaded again is this row, and its job.
+-- A bank return file as uploaded, once per content (sha256) and account
+-- named: the same file uploaded again is this row, and its job; uploaded
+-- naming an account (to read numbers several accounts have), it is read
+-- again for that account.
 CREATE TABLE batch_return_files (
     company_id bigint NOT NULL REFERENCES companies (id),
     id         bigint GENERATED ALWAYS AS IDENTITY,
@@ -116,9 +118,10 @@ CREATE TABLE batch_return_files (
     content    bytea NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (company_id, id),
-    CONSTRAINT batch_return_files_sha256_key UNIQUE (company_id, batch_type, sha256),
     CONSTRAINT batch_return_files_account_fk FOREIGN KEY (company_id, account_id) REFERENCES accounts (company_id, id)
 );
+CREATE UNIQUE INDEX batch_return_files_sha256_key ON batch_return_files
+    (company_id, batch_type, sha256, (coalesce(account_id, 0)));
 ALTER TABLE batch_return_files ALTER COLUMN content SET STORAGE EXTERNAL;
 CREATE INDEX batch_return_files_account ON batch_return_files (company_id, account_id);
 

@@ -227,6 +227,15 @@ func TestTicketBatchRemoveRevertDelete(t *testing.T) {
 	if r := f.members(t, batch, "revertInvoices", b); !strings.Contains(r.raw, "is reverted in this batch, not sent") {
 		t.Errorf("reverting twice: %d %s", r.status, r.raw)
 	}
+	states := map[int64]any{}
+	items := f.get(t, fmt.Sprintf("/financial/ticketBatch/%d?include[items]=invoice_id,state", batch), http.StatusOK).record(t)["items"]
+	for _, it := range items.([]any) {
+		m := it.(map[string]any)
+		states[num(t, m["invoice_id"])] = m["state"]
+	}
+	if states[a] != "sent" || states[b] != "reverted" || states[c] != "sent" || len(states) != 3 {
+		t.Errorf("the batch's items: %v", states)
+	}
 	// the reverted invoice goes in a new batch; that file's report lists the
 	// title the bank still holds
 	next := f.newBatch(t)

@@ -31,7 +31,9 @@ type BatchKind struct {
 	Change func(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.MemberOp, actor storage.Actor, ids []int64) (storage.MemberAnswer, error)
 	// WriteFile writes the remittance of a locked batch, numbered seq, to
 	// w; a title the bank's layout refuses is an Invalid error naming it.
-	// Sent then records that its members went in the file.
+	// Sent, when set, then records that its members went in the file (a
+	// closed batch's members are sent: the collection batch records
+	// nothing more).
 	WriteFile func(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error)
 	Sent      func(ctx context.Context, tx pgx.Tx, b *storage.Batch) error
 	// Events is the kind of return event it reads (titles or payments);
@@ -201,8 +203,10 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 	if err := storage.SaveBatchFile(ctx, tx, b, jobID, bank, f); err != nil {
 		return nil, err
 	}
-	if err := k.Sent(ctx, tx, b); err != nil {
-		return nil, err
+	if k.Sent != nil {
+		if err := k.Sent(ctx, tx, b); err != nil {
+			return nil, err
+		}
 	}
 	res.FileID, res.Sequence, res.Name, res.Bytes, res.FileReport = f.ID, seq, f.Name, len(f.Content), rep
 	return res, nil

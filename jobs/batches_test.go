@@ -26,10 +26,10 @@ type ticketSetup struct {
 	company   int64
 	account   int64
 	payer     int64
-	invoiceOf func(t *testing.T, total string) int64
+	invoiceOf func(t testing.TB, total string) int64
 }
 
-func newTicketSetup(t *testing.T, pool *pgxpool.Pool, company int64) *ticketSetup {
+func newTicketSetup(t testing.TB, pool *pgxpool.Pool, company int64) *ticketSetup {
 	t.Helper()
 	ctx := context.Background()
 	s := &ticketSetup{pool: pool, company: company}
@@ -46,7 +46,7 @@ func newTicketSetup(t *testing.T, pool *pgxpool.Pool, company int64) *ticketSetu
 		wallet, covenant) VALUES ($1, $2, '237', 'cnab400', '1234', '5', '0012345', '6', '09', '00000000000004567890') RETURNING id`, business)
 	s.payer = id(`INSERT INTO persons (company_id, name, tax_id, street, number, district, city, state, zip_code)
 		VALUES ($1, 'João da Silva', '12345678909', 'Rua das Acácias', '123', 'Centro', 'Porto Alegre', 'RS', '90000123') RETURNING id`)
-	s.invoiceOf = func(t *testing.T, total string) int64 {
+	s.invoiceOf = func(t testing.TB, total string) int64 {
 		return id(`INSERT INTO invoices (company_id, type, payer_id, business_id, account_id, billing_method, description,
 			total, date, due_date) VALUES ($1, 'single', $2, $3, $4, 'ticket', 'Aluguel', $5::numeric, current_date,
 			current_date + 10) RETURNING id`, s.payer, business, s.account, total)

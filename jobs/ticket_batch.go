@@ -27,7 +27,6 @@ var TicketBatchKind = registerBatchKind(&BatchKind{
 	Type:      storage.TicketBatch,
 	Change:    changeTickets,
 	WriteFile: writeTicketFile,
-	Sent:      storage.MarkTicketsSent,
 	Events:    retorno.KindTitle,
 	Apply:     applyTicketReturn,
 	MemberKey: "invoice_id",
@@ -174,18 +173,25 @@ func (s *slipIssuer) termsOf(inv finance.Invoice) (ticketTerms, error) {
 
 // title is a batch member as package cnab takes it.
 func (s *slipIssuer) title(invoiceID int64, document string, ourNumber int64, amount decimal.Decimal, due finance.Date,
-	t ticketTerms, p storage.TicketPayer) cnab.Title {
+	t ticketTerms, p *storage.TitlePayer) cnab.Title {
 	issued := s.today
 	if due.Before(issued) {
 		issued = due // a title is not issued after it falls due
 	}
-	address := strings.TrimSpace(strings.Join(nonEmpty(p.Street, p.Number, p.Complement), " "))
 	return cnab.Title{OurNumber: ourNumber, DocumentNumber: document, Control: strconv.FormatInt(invoiceID, 10),
 		Kind: cnab.KindRecibo, Amount: amount, Issued: cnabDate(issued), Due: cnabDate(due),
-		Payer: cnab.Payer{Name: p.Name, Document: p.TaxID, Address: address, District: p.District, City: p.City,
+		Payer: cnab.Payer{Name: p.Name, Document: p.Document, Address: p.Address, District: p.District, City: p.City,
 			State: p.State, ZIP: p.ZIP},
 		FinePercent: t.fine, InterestPerDay: t.perDay, InterestMonthlyPercent: t.monthly,
 		Discount: t.discount, DiscountUntil: cnabDate(t.until)}
+}
+
+// payerOf is an invoice's payer as a title carries it: the street, number
+// and complement in one address line.
+func payerOf(p storage.TicketPayer) storage.TitlePayer {
+	return storage.TitlePayer{Name: p.Name, Document: p.TaxID,
+		Address:  strings.TrimSpace(strings.Join(nonEmpty(p.Street, p.Number, p.Complement), " ")),
+		District: p.District, City: p.City, State: p.State, ZIP: p.ZIP}
 }
 
 // nonEmpty keeps the strings that are not blank.
@@ -271,7 +277,8 @@ func addTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.
 		}
 		seq, err := s.sequenceOf(next + int64(len(ok)))
 		if err == nil {
-			err = check.Write(s.title(c.Invoice.ID, documentOf(c), seq, c.Invoice.Total, c.Invoice.DueDate, terms, c.Payer))
+			payer := payerOf(c.Payer)
+			err = check.Write(s.title(c.Invoice.ID, documentOf(c), seq, c.Invoice.Total, c.Invoice.DueDate, terms, &payer))
 		}
 		if err != nil {
 			refused[c.Invoice.ID] = "bank " + acc.Bank + " cannot carry its title: " + problemsText(err)
@@ -374,7 +381,8 @@ func (s *slipIssuer) member(c *storage.TicketCandidate, n int64, t ticketTerms) 
 	if err != nil {
 		return storage.TicketMember{}, err
 	}
-	return storage.TicketMember{InvoiceID: inv.ID, OurNumber: seq, NossoNumero: nn.Number, Digit: nn.Digit,
+	return storage.TicketMember{InvoiceID: inv.ID, Document: documentOf(c), Payer: payerOf(c.Payer),
+		OurNumber: seq, NossoNumero: nn.Number, Digit: nn.Digit,
 		Barcode: bc.String(), Digitable: bc.Line(), Amount: inv.Total, Due: inv.DueDate,
 		FinePercent: t.fine, InterestPerDay: t.perDay, InterestMonthlyPercent: t.monthly,
 		Discount: t.discount, DiscountUntil: t.until,
@@ -383,9 +391,9 @@ func (s *slipIssuer) member(c *storage.TicketCandidate, n int64, t ticketTerms) 
 
 // writeTicketFile writes a batch's collection remittance: the account's
 // header and the titles added, in nosso número order, streamed from the
-// database through the writer (one title in memory at a time). Any title
-// the layout refuses fails the file, with every problem named by its
-// invoice. The report lists the layout's warnings and the account's titles
+// batch's rows (as fixed when added) through the writer (one title in
+// memory at a time). Any title the layout refuses (a file too full)
+// fails the file, with every problem named by its invoice. The report lists the layout's warnings and the account's titles
 // reverted that the bank has not dropped: package cnab writes entries
 // only (movement 01), so the request to drop them is not in the file.
 func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error) {
@@ -422,7 +430,7 @@ func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64
 		ids = append(ids, t.InvoiceID)
 		terms := ticketTerms{fine: t.FinePercent, perDay: t.InterestPerDay, monthly: t.InterestMonthlyPercent,
 			discount: t.Discount, until: t.DiscountUntil}
-		err := wr.Write(s.title(t.InvoiceID, t.DocumentNumber, t.OurNumber, t.Amount, t.Due, terms, t.Payer))
+		err := wr.Write(s.title(t.InvoiceID, t.DocumentNumber, t.OurNumber, t.Amount, t.Due, terms, &t.Payer))
 		if err != nil && len(problems) < maxFileWarnings {
 			problems = append(problems, storage.Problem{Field: fmt.Sprintf("invoices.%d", t.InvoiceID), Message: problemsText(err)})
 		}

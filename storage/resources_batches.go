@@ -65,10 +65,15 @@ func ticketBatchInvoicesResource() *Resource {
 			{Name: "batch_id", Type: Int, Filterable: true},
 			{Name: "invoice_id", Type: Int, Filterable: true},
 			{Name: "account_id", Type: Int, Filterable: true},
-			{Name: "state", Type: String, Filterable: true, Enum: []string{"added", "sent", "reverted", "rejected", "written_off"}},
+			// added reads sent once the batch's file is written
+			{Name: "state", Type: String, Filterable: true, Enum: []string{"added", "sent", "reverted", "rejected", "written_off"},
+				Expr: `CASE WHEN "state" = 'added' AND EXISTS (SELECT 1 FROM ticket_batches tb
+					WHERE tb.company_id = "ticket_batch_invoices"."company_id" AND tb.id = "ticket_batch_invoices"."batch_id"
+					AND tb.status = 'closed') THEN 'sent' ELSE "state" END`},
 			{Name: "our_number", Type: Int, Filterable: true},
 			{Name: "nosso_numero", Type: String, Filterable: true},
 			{Name: "nosso_numero_digit", Type: String, Filterable: true},
+			{Name: "document_number", Type: String, Filterable: true},
 			{Name: "amount", Type: Decimal, Precision: 14, Scale: 2, Filterable: true},
 			{Name: "due_date", Type: Date, Filterable: true},
 			{Name: "fine_percent", Type: Decimal, Precision: 5, Scale: 2, Filterable: true},

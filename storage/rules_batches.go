@@ -130,9 +130,10 @@ func invoiceInBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
 		}
 	}
 	var batch int64
-	var state string
-	err := tx.QueryRow(ctx, `SELECT batch_id, state FROM ticket_batch_invoices WHERE company_id = $1 AND invoice_id = $2
-		AND state IN ('added', 'sent')`, c.Scope.CompanyID, c.ID).Scan(&batch, &state)
+	var status string
+	err := tx.QueryRow(ctx, `SELECT m.batch_id, b.status FROM ticket_batch_invoices m
+		JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
+		WHERE m.company_id = $1 AND m.invoice_id = $2 AND m.state = 'added'`, c.Scope.CompanyID, c.ID).Scan(&batch, &status)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
@@ -140,7 +141,7 @@ func invoiceInBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
 		return fmt.Errorf("batch of invoice %d: %w", c.ID, err)
 	}
 	how := "remove it from the batch (removeInvoices)"
-	if state == "sent" {
+	if status == "closed" {
 		how = "revert it in the batch (revertInvoices)"
 	}
 	if c.Op == OpDelete {

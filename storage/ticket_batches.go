@@ -72,7 +72,13 @@ func CompanyToday(ctx context.Context, q DBTX, companyID int64) (finance.Date, e
 	return today, translate(err, fmt.Sprintf("today of company %d", companyID))
 }
 
-// TicketPayer is an invoice's payer as a title carries it.
+// TitlePayer is a title's payer as the remittance carries it: the
+// address in one line.
+type TitlePayer struct {
+	Name, Document, Address, District, City, State, ZIP string
+}
+
+// TicketPayer is an invoice's payer as the persons table has it.
 type TicketPayer struct {
 	Name, TaxID                                            string
 	Street, Number, Complement, District, City, State, ZIP string
@@ -107,7 +113,7 @@ func ReadTicketCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids [
 		       p.name, coalesce(p.tax_id, ''), coalesce(p.street, ''), coalesce(p.number, ''), coalesce(p.complement, ''),
 		       coalesce(p.district, ''), coalesce(p.city, ''), coalesce(p.state, ''), coalesce(p.zip_code, ''),
 		       coalesce((SELECT m.batch_id FROM ticket_batch_invoices m WHERE m.company_id = i.company_id
-		                 AND m.invoice_id = i.id AND m.state IN ('added', 'sent')), 0)
+		                 AND m.invoice_id = i.id AND m.state = 'added'), 0)
 		FROM invoices i JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
 		WHERE i.company_id = $1 AND i.id = any($2)
 		ORDER BY i.id
@@ -202,9 +208,11 @@ func TakeNossoNumeros(ctx context.Context, tx pgx.Tx, companyID, accountID, n in
 // TicketMember is an invoice to add to a batch with its title: the
 // sequence given to the bank's rule, the nosso número as the slip prints
 // it (number and check digit), the barcode and digitable line, and the
-// amount, due date and terms the bank gets.
+// amount, due date, terms, document number and payer the bank gets.
 type TicketMember struct {
 	InvoiceID              int64
+	Document               string
+	Payer                  TitlePayer
 	OurNumber              int64
 	NossoNumero, Digit     string
 	Barcode, Digitable     string
@@ -233,6 +241,8 @@ func InsertTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, 
 	numbers, digits, amounts, fines, perDay, monthly, discounts := make([]string, n), make([]string, n),
 		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	dues, until := make([]finance.Date, n), make([]*finance.Date, n)
+	docs, names, payerDocs, addresses, districts, cities, states, zips := make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	for i, m := range members {
 		invoices[i], ours[i], numbers[i], digits[i] = m.InvoiceID, m.OurNumber, m.NossoNumero, m.Digit
 		amounts[i], fines[i], perDay[i], monthly[i], discounts[i] = m.Amount.String(), m.FinePercent.String(),
@@ -242,19 +252,27 @@ func InsertTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, 
 			d := m.DiscountUntil
 			until[i] = &d
 		}
+		p := &m.Payer
+		docs[i], names[i], payerDocs[i], addresses[i] = m.Document, p.Name, p.Document, p.Address
+		districts[i], cities[i], states[i], zips[i] = p.District, p.City, p.State, p.ZIP
 	}
 	rows, err := tx.Query(ctx, `
 		INSERT INTO ticket_batch_invoices (company_id, batch_id, invoice_id, account_id, our_number, nosso_numero,
 		    nosso_numero_digit, amount, due_date, fine_percent, interest_per_day, interest_monthly_percent,
-		    discount, discount_until)
+		    discount, discount_until, document_number, payer_name, payer_document, payer_address, payer_district,
+		    payer_city, payer_state, payer_zip)
 		SELECT $1, $2, u.invoice_id, $3, u.our_number, u.nosso_numero, u.digit, u.amount::numeric, u.due_date,
-		    u.fine::numeric, u.per_day::numeric, u.monthly::numeric, u.discount::numeric, u.until
+		    u.fine::numeric, u.per_day::numeric, u.monthly::numeric, u.discount::numeric, u.until,
+		    u.doc, u.name, u.payer_doc, u.address, u.district, u.city, u.state, u.zip
 		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::date[], $10::text[],
-		            $11::text[], $12::text[], $13::text[], $14::date[])
-		  AS u(invoice_id, our_number, nosso_numero, digit, amount, due_date, fine, per_day, monthly, discount, until)
-		ON CONFLICT (company_id, invoice_id) WHERE state IN ('added', 'sent') DO NOTHING
+		            $11::text[], $12::text[], $13::text[], $14::date[], $15::text[], $16::text[], $17::text[],
+		            $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
+		  AS u(invoice_id, our_number, nosso_numero, digit, amount, due_date, fine, per_day, monthly, discount, until,
+		       doc, name, payer_doc, address, district, city, state, zip)
+		ON CONFLICT (company_id, invoice_id) WHERE state = 'added' DO NOTHING
 		RETURNING invoice_id`,
-		b.CompanyID, b.ID, b.AccountID, invoices, ours, numbers, digits, amounts, dues, fines, perDay, monthly, discounts, until)
+		b.CompanyID, b.ID, b.AccountID, invoices, ours, numbers, digits, amounts, dues, fines, perDay, monthly, discounts, until,
+		docs, names, payerDocs, addresses, districts, cities, states, zips)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("add to ticket batch %d", b.ID))
 	}
@@ -468,7 +486,7 @@ func RevertTicketInvoices(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor,
 		case !ok:
 			ans.Refuse(id, "is not in this batch")
 			continue
-		case m.state != "sent":
+		case m.state != "added":
 			ans.Refuse(id, "is %s in this batch, not sent", m.state)
 			continue
 		case m.paid:
@@ -527,36 +545,36 @@ type TicketTitle struct {
 	InterestMonthlyPercent decimal.Decimal
 	Discount               decimal.Decimal
 	DiscountUntil          finance.Date
-	Payer                  TicketPayer
+	Payer                  TitlePayer
 }
 
-// EachTicketTitle reads the titles of a batch's file, the members added
-// and not sent yet, in nosso número order, and hands each to fn; reading
-// stops at fn's first error. One row is in memory at a time.
+// EachTicketTitle reads the titles of a batch's file, its members added,
+// in nosso número order, and hands each to fn; reading stops at fn's first
+// error. One row is in memory at a time. A title is read from its member
+// row alone, as it was fixed when added (amounts read in cents).
 func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTitle) error) error {
 	rows, err := tx.Query(ctx, `
-		SELECT m.invoice_id, coalesce(i.id2, i.id::text), m.our_number, m.amount, m.due_date, m.fine_percent,
-		       m.interest_per_day, m.interest_monthly_percent, m.discount, m.discount_until,
-		       p.name, coalesce(p.tax_id, ''), coalesce(p.street, ''), coalesce(p.number, ''), coalesce(p.complement, ''),
-		       coalesce(p.district, ''), coalesce(p.city, ''), coalesce(p.state, ''), coalesce(p.zip_code, '')
-		FROM ticket_batch_invoices m
-		JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
-		JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
-		WHERE m.company_id = $1 AND m.batch_id = $2 AND m.state = 'added'
-		ORDER BY m.our_number`, b.CompanyID, b.ID)
+		SELECT invoice_id, document_number, our_number, (amount * 100)::bigint, due_date, (fine_percent * 100)::bigint,
+		       (interest_per_day * 100)::bigint, (interest_monthly_percent * 100)::bigint, (discount * 100)::bigint,
+		       discount_until, payer_name, payer_document, payer_address, payer_district, payer_city, payer_state, payer_zip
+		FROM ticket_batch_invoices
+		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
+		ORDER BY our_number`, b.CompanyID, b.ID)
 	if err != nil {
 		return translate(err, fmt.Sprintf("titles of ticket batch %d", b.ID))
 	}
 	defer rows.Close()
 	var t TicketTitle
+	var amount, fine, perDay, monthly, discount int64
 	var until *finance.Date
 	for rows.Next() {
 		p := &t.Payer
-		if err := rows.Scan(&t.InvoiceID, &t.DocumentNumber, &t.OurNumber, &t.Amount, &t.Due, &t.FinePercent,
-			&t.InterestPerDay, &t.InterestMonthlyPercent, &t.Discount, &until, &p.Name, &p.TaxID, &p.Street, &p.Number,
-			&p.Complement, &p.District, &p.City, &p.State, &p.ZIP); err != nil {
+		if err := rows.Scan(&t.InvoiceID, &t.DocumentNumber, &t.OurNumber, &amount, &t.Due, &fine, &perDay, &monthly,
+			&discount, &until, &p.Name, &p.Document, &p.Address, &p.District, &p.City, &p.State, &p.ZIP); err != nil {
 			return translate(err, fmt.Sprintf("titles of ticket batch %d", b.ID))
 		}
+		t.Amount, t.FinePercent, t.InterestPerDay = decimal.New(amount, -2), decimal.New(fine, -2), decimal.New(perDay, -2)
+		t.InterestMonthlyPercent, t.Discount = decimal.New(monthly, -2), decimal.New(discount, -2)
 		t.DiscountUntil = finance.Date{}
 		if until != nil {
 			t.DiscountUntil = *until
@@ -566,13 +584,6 @@ func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTi
 		}
 	}
 	return translate(rows.Err(), fmt.Sprintf("titles of ticket batch %d", b.ID))
-}
-
-// MarkTicketsSent marks the members added to a batch as sent in its file.
-func MarkTicketsSent(ctx context.Context, tx pgx.Tx, b *Batch) error {
-	_, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = 'sent', updated_at = now()
-		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'`, b.CompanyID, b.ID)
-	return translate(err, fmt.Sprintf("ticket batch %d sent", b.ID))
 }
 
 // RevertedTicket is a title taken back after its file that the bank has
@@ -616,15 +627,17 @@ type TicketMatch struct {
 
 // MatchTickets finds the titles of the company's accounts (among
 // accounts) whose nosso número is one of numbers, leading zeros aside,
-// and not only added (a title never sent has no return). The answer maps
-// each number as given to its titles: none, one, or several (on several
-// accounts).
+// in batches whose file is written (a title never sent has no return),
+// with their state there (added reads sent). The answer maps each number
+// as given to its titles: none, one, or several (on several accounts).
 func MatchTickets(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, numbers []string) (map[string][]TicketMatch, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT n.number, m.id, m.batch_id, m.invoice_id, m.account_id, m.state, m.nosso_numero_digit, i.ticket_registered
+		SELECT n.number, m.id, m.batch_id, m.invoice_id, m.account_id,
+		       CASE m.state WHEN 'added' THEN 'sent' ELSE m.state END, m.nosso_numero_digit, i.ticket_registered
 		FROM unnest($3::text[]) AS n(number)
 		JOIN ticket_batch_invoices m ON m.company_id = $1 AND m.account_id = any($2)
-		     AND ltrim(m.nosso_numero, '0') = ltrim(n.number, '0') AND m.state <> 'added'
+		     AND ltrim(m.nosso_numero, '0') = ltrim(n.number, '0')
+		JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id AND b.status = 'closed'
 		JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
 		ORDER BY m.id`, companyID, accounts, numbers)
 	if err != nil {
@@ -734,7 +747,7 @@ func dropTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, s
 			{Field: "ticket_info", To: e.Reasons}}}
 	}
 	_, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = $3, updated_at = now()
-		WHERE company_id = $1 AND id = any($2) AND state IN ('sent', 'reverted')`, companyID, members, state)
+		WHERE company_id = $1 AND id = any($2) AND state IN ('added', 'reverted')`, companyID, members, state)
 	if err != nil {
 		return translate(err, "titles "+state)
 	}
@@ -744,7 +757,7 @@ func dropTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, s
 		FROM unnest($2::bigint[], $3::text[]) AS u(id, info)
 		WHERE i.company_id = $1 AND i.id = u.id
 		  AND NOT EXISTS (SELECT 1 FROM ticket_batch_invoices m WHERE m.company_id = i.company_id
-		                  AND m.invoice_id = i.id AND m.state IN ('added', 'sent'))`, companyID, ids, infos)
+		                  AND m.invoice_id = i.id AND m.state = 'added')`, companyID, ids, infos)
 	if err != nil {
 		return translate(err, "titles "+state)
 	}

@@ -90,7 +90,7 @@ func TestTicketBatchEndToEnd(t *testing.T) {
 		t.Errorf("Content-Disposition: %q", cd)
 	}
 	result := job["result"].(map[string]any)
-	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != "4500" {
+	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != "4500.00" {
 		t.Errorf("file job result: %v", result)
 	}
 	recs := records(t, file, 400)

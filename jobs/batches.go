@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -78,12 +80,13 @@ func ChangeBatchMembers(ctx context.Context, pool *pgxpool.Pool, k *BatchKind, s
 	return ans, err
 }
 
-// FileReport is what a remittance carries: its titles and their total,
-// the warnings of the bank's layout (texts truncated, characters
-// replaced), and what the kind adds.
+// FileReport is what a remittance carries: its titles and their total
+// (in the result with two decimal places), the warnings of the bank's
+// layout (texts truncated, characters replaced), and what the kind adds.
 type FileReport struct {
 	Titles   int64           `json:"titles"`
-	Total    decimal.Decimal `json:"total"`
+	Total    decimal.Decimal `json:"-"`
+	Amount   string          `json:"total"`
 	Warnings []FileWarning   `json:"warnings"`
 	Details  map[string]any  `json:"details,omitempty"`
 }
@@ -119,7 +122,12 @@ func (p BatchFilePayload) UniqueKey() string { return p.Batch + ":" + strconv.Fo
 func checkBatchPayload(batch, idField string, id int64) []storage.Problem {
 	var ps []storage.Problem
 	if _, ok := batchKinds[batch]; !ok {
-		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: ticket"})
+		names := make([]string, 0, len(batchKinds))
+		for n := range batchKinds {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: " + strings.Join(names, ", ")})
 	}
 	if id < 1 {
 		ps = append(ps, storage.Problem{Field: "payload." + idField, Message: "must be 1 or more"})
@@ -184,7 +192,7 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 			return nil, err
 		}
 		res.FileID, res.Sequence, res.Name, res.Titles, res.Total = f.ID, f.Sequence, f.Name, f.Titles, f.Total
-		res.Warnings = []FileWarning{}
+		res.Amount, res.Warnings = f.Total.StringFixed(2), []FileWarning{}
 		return res, nil
 	}
 	if b.Titles == 0 {
@@ -209,5 +217,6 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 		}
 	}
 	res.FileID, res.Sequence, res.Name, res.Bytes, res.FileReport = f.ID, seq, f.Name, len(f.Content), rep
+	res.Amount = rep.Total.StringFixed(2)
 	return res, nil
 }

@@ -239,3 +239,35 @@ func readCnabInput(t *testing.T, bank string, width int) cnab.Input {
 	}
 	return in
 }
+
+// TestBatchPayloads: the payloads of batch:file and batch:return name a
+// kind of batch and an id, and their unique keys make one job per batch
+// and per stored file.
+func TestBatchPayloads(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		p        interface{ Check() []storage.Problem }
+		problems []string
+	}{
+		{"file", BatchFilePayload{Batch: "ticket", ID: 7}, nil},
+		{"file of no kind", BatchFilePayload{Batch: "boleto", ID: 7}, []string{"payload.batch"}},
+		{"file without id", BatchFilePayload{Batch: "ticket"}, []string{"payload.id"}},
+		{"return", BatchReturnPayload{Batch: "ticket", FileID: 3}, nil},
+		{"return of nothing", BatchReturnPayload{FileID: -1}, []string{"payload.batch", "payload.file_id"}},
+	} {
+		var fields []string
+		for _, p := range c.p.Check() {
+			fields = append(fields, p.Field)
+		}
+		if !slices.Equal(fields, c.problems) {
+			t.Errorf("%s: problems %v, want %v", c.name, fields, c.problems)
+		}
+	}
+	if k := (BatchFilePayload{Batch: "ticket", ID: 7}).UniqueKey(); k != "ticket:7" {
+		t.Errorf("file key %q", k)
+	}
+	if k := (BatchReturnPayload{Batch: "ticket", FileID: 3}).UniqueKey(); k != "ticket:return:3" {
+		t.Errorf("return key %q", k)
+	}
+}

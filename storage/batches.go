@@ -45,9 +45,6 @@ var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ti
 	Members: "invoices", MemberResource: Invoices, MemberFilter: "ticketBatchIn",
 	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca"}
 
-// BatchTypes are the kinds of batch, by name.
-var BatchTypes = map[string]*BatchType{TicketBatch.Name: TicketBatch}
-
 // Batch is a batch's row as the shared machinery reads it.
 type Batch struct {
 	Type      *BatchType

@@ -33,6 +33,9 @@ var batchRoutes = []struct {
 func (s *Server) mountBatches(router *router) {
 	for _, br := range batchRoutes {
 		k, members := br.kind, br.kind.Type.Members
+		if _, ok := s.store.Registry().MustResource(k.Type.MemberResource).Filter(k.Type.MemberFilter); !ok {
+			panic("api: " + br.path + ": " + k.Type.MemberResource + " has no filter " + k.Type.MemberFilter)
+		}
 		Members := strings.ToUpper(members[:1]) + members[1:]
 		router.Handler(http.MethodPost, br.path+"/:id/add"+Members, s.authed(s.changeMembers(k, storage.OpAdd)))
 		router.Handler(http.MethodPost, br.path+"/:id/remove"+Members, s.authed(s.changeMembers(k, storage.OpRemove)))

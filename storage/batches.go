@@ -127,16 +127,16 @@ func (op MemberOp) Past() string {
 func CheckMemberOp(b *Batch, op MemberOp) error {
 	switch {
 	case op == OpRevert && b.Open:
-		return Errorf(Conflict, "The batch's file is not written yet: take %s out with remove%s.", b.Type.Members, title(b.Type.Members))
+		return Errorf(Conflict, "The batch's file is not written yet: take %s out with remove%s.", b.Type.Members, capitalized(b.Type.Members))
 	case op != OpRevert && !b.Open:
 		return Errorf(Conflict, "The batch's file is written: it is closed to changes; take %s back with revert%s.",
-			b.Type.Members, title(b.Type.Members))
+			b.Type.Members, capitalized(b.Type.Members))
 	}
 	return nil
 }
 
-// title is s with its first letter in upper case (ASCII).
-func title(s string) string {
+// capitalized is s with its first letter in upper case (ASCII).
+func capitalized(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
 		return s
 	}

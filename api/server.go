@@ -186,6 +186,8 @@ var resourceRoutes = []route{
 	// readjustment (docs/api.md, "Readjustment"): read-only
 	{"/financial/indices", storage.PriceIndices},
 	{"/financial/contracts/:contract/readjustments", storage.ContractReadjustments},
+	// collection batches (docs/api.md, "Batches"); their operations are mountBatches'
+	{"/financial/ticketBatch", storage.TicketBatches},
 	// spec 000
 	{"/condominiums", storage.Condominiums},
 	{"/users/teams", storage.Teams},
@@ -245,6 +247,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	s.mountJobs(router)
 	s.mountMoneyOperations(router)
+	s.mountBatches(router)
 	s.mountDealReports(router)
 	s.mountOperatorRoutes(router)
 	router.GlobalOPTIONS = http.HandlerFunc(preflight)

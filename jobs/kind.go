@@ -249,5 +249,7 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		TransferKind(),
 		ReadjustKind(),
 		OverdueKind(),
+		BatchFileKind(),
+		BatchReturnKind(),
 	}, extra...)...)
 }

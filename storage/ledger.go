@@ -235,6 +235,13 @@ func postingItems(ctx context.Context, tx pgx.Tx, companyID int64, lines []finan
 	for i, l := range lines {
 		ids[i] = l.ItemID
 	}
+	return postingItemsOf(ctx, tx, companyID, ids)
+}
+
+// postingItemsOf reads the items ids and the company's active items of
+// type fee and discount, as postingItems.
+func postingItemsOf(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) (
+	items []finance.TransactionItem, fee, discount *finance.TransactionItem, err error) {
 	rows, err := tx.Query(ctx, `
 		SELECT id, description, coalesce(debit, ''), coalesce(credit, ''), type, active,
 		       coalesce(debit_plan_id, 0), coalesce(credit_plan_id, 0)

@@ -190,6 +190,8 @@ func Resources() []*Resource {
 		invoiceHistoryResource(),
 		priceIndicesResource(),
 		contractReadjustmentsResource(),
+		ticketBatchesResource(),
+		ticketBatchInvoicesResource(),
 	}
 }
 

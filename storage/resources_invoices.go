@@ -144,7 +144,7 @@ func invoicesResource() *Resource {
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
-			Before: []Hook{invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
+			Before: []Hook{invoiceInBatch, invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
 			After:  []Hook{checkInvoiceTotal, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
 		},
 		Filters: []SpecialFilter{
@@ -177,6 +177,8 @@ func invoicesResource() *Resource {
 			enumIn(ColumnIn("autoTransferStatus", "auto_transfer_status", String), AutoTransferStatuses),
 			Within("periodContains", "period_initial", "period_final", Date),
 			Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"),
+			// extension: the invoices of collection batches (docs/api.md, "Batches")
+			Through("ticketBatchIn", Int, "id", "ticket_batch_invoices", "invoice_id", "batch_id"),
 		},
 	}
 }

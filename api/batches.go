@@ -1,0 +1,340 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/storage"
+)
+
+// The batch operations (docs/api.md, "Batches"): for each kind of batch,
+// besides its CRUD routes, adding, removing and reverting members, the
+// remittance file, the members' list and the upload of a bank's return
+// file. The kinds are package jobs's; each is mounted under its path.
+
+// batchRoutes are the kinds of batch and their paths.
+var batchRoutes = []struct {
+	path string
+	kind *jobs.BatchKind
+}{
+	{"/financial/ticketBatch", jobs.TicketBatchKind},
+}
+
+// mountBatches adds the batch operations of every kind to the router.
+func (s *Server) mountBatches(router *router) {
+	for _, br := range batchRoutes {
+		k, members := br.kind, br.kind.Type.Members
+		if _, ok := s.store.Registry().MustResource(k.Type.MemberResource).Filter(k.Type.MemberFilter); !ok {
+			panic("api: " + br.path + ": " + k.Type.MemberResource + " has no filter " + k.Type.MemberFilter)
+		}
+		Members := strings.ToUpper(members[:1]) + members[1:]
+		router.Handler(http.MethodPost, br.path+"/:id/add"+Members, s.authed(s.changeMembers(k, storage.OpAdd)))
+		router.Handler(http.MethodPost, br.path+"/:id/remove"+Members, s.authed(s.changeMembers(k, storage.OpRemove)))
+		router.Handler(http.MethodPost, br.path+"/:id/revert"+Members, s.authed(s.changeMembers(k, storage.OpRevert)))
+		router.Handler(http.MethodGet, br.path+"/:id/downloadBatchFile", s.authed(s.downloadBatchFile(k)))
+		router.Handler(http.MethodGet, br.path+"/:id/"+members, s.authed(s.listMembers(k)))
+		router.Handler(http.MethodPost, br.path+"/returnFile", s.authed(s.uploadReturnFile(k)))
+	}
+}
+
+// changeMembers is POST {batch}/{id}/addInvoices (removeInvoices,
+// revertInvoices) with {"invoices": [ids]}: a body that is not that is a
+// 422 and changes nothing; otherwise 200 with the batch as it is after,
+// the ids changed (with what the kind says of each) and the ids refused
+// with their reasons. 409 when the batch's state does not allow the
+// operation; 404 for another company's batch.
+func (s *Server) changeMembers(k *jobs.BatchKind, op storage.MemberOp) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathID(w, r)
+		if !ok {
+			return
+		}
+		ids, err := readMemberIDs(w, r, k.Type.Members)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		p := principalOf(r.Context())
+		sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+		ans, err := jobs.ChangeBatchMembers(r.Context(), s.store.Pool(), k, sc, id, op, ids)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		rec, err := s.store.Get(r.Context(), s.store.Registry().MustResource(k.Type.Resource), sc, id, storage.GetQuery{})
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writeRaw(w, http.StatusOK, memberAnswerEnvelope(k, op, len(ids), ans, rec))
+	}
+}
+
+// memberAnswerEnvelope is {"return":true,"status":200,"message":"2 of 3
+// invoices added.","data":{"batch":{...},"added":[...],"refused":[...]}}.
+func memberAnswerEnvelope(k *jobs.BatchKind, op storage.MemberOp, asked int, ans storage.MemberAnswer, rec *storage.Record) []byte {
+	done, refused := ans.Done, ans.Refused
+	if done == nil {
+		done = []map[string]any{}
+	}
+	if refused == nil {
+		refused = []storage.Refusal{}
+	}
+	doneJSON, _ := json.Marshal(done)       // ids, numbers and texts: cannot fail
+	refusedJSON, _ := json.Marshal(refused) // idem
+	message, _ := json.Marshal(fmt.Sprintf("%d of %d %s %s.", len(ans.Done), asked, k.Type.Members, op.Past()))
+	b := make([]byte, 0, 256+len(doneJSON)+len(refusedJSON))
+	b = append(b, `{"return":true,"status":200,"message":`...)
+	b = append(b, message...)
+	b = append(b, `,"data":{"batch":`...)
+	b = rec.AppendJSON(b)
+	b = append(b, `,"`...)
+	b = append(b, op.Past()...)
+	b = append(b, `":`...)
+	b = append(b, doneJSON...)
+	b = append(b, `,"refused":`...)
+	b = append(b, refusedJSON...)
+	return append(b, "}}"...)
+}
+
+// readMemberIDs reads the body {"<members>": [ids]}: one key, a list of 1
+// to storage.MaxMembersPerCall positive integer ids, none twice. Every
+// problem is named (invoices, invoices.3, an unknown key).
+func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64, error) {
+	obj, problems, err := readObject(w, r)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range sortedKeys(obj) {
+		if k != key {
+			problems = append(problems, storage.Problem{Field: k, Message: "unknown field"})
+		}
+	}
+	raw, given := obj[key]
+	if !given {
+		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: key, Message: "is required"}))
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
+		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: key, Message: "must be an array of ids"}))
+	}
+	switch {
+	case len(list) == 0:
+		problems = append(problems, storage.Problem{Field: key, Message: "must hold at least one id"})
+	case len(list) > storage.MaxMembersPerCall:
+		problems = append(problems, storage.Problem{Field: key,
+			Message: fmt.Sprintf("holds %d ids; at most %d", len(list), storage.MaxMembersPerCall)})
+	}
+	ids := make([]int64, 0, len(list))
+	seen := make(map[int64]bool, len(list))
+	for i, el := range list {
+		field := key + "." + strconv.Itoa(i)
+		id, err := strconv.ParseInt(string(bytes.TrimSpace(el)), 10, 64)
+		switch {
+		case err != nil || id < 1:
+			problems = append(problems, storage.Problem{Field: field, Message: "must be a positive integer id"})
+		case seen[id]:
+			problems = append(problems, storage.Problem{Field: field, Message: fmt.Sprintf("id %d is given twice", id)})
+		default:
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, storage.InvalidInput(problems)
+	}
+	return ids, nil
+}
+
+// downloadBatchFile is GET {batch}/{id}/downloadBatchFile: the stored
+// remittance (200, the bytes as the bank takes them, as an attachment
+// named by the file) once written; before, the first call submits the
+// batch:file job (202 with it), and calls while it runs answer the same
+// job. A batch without members is a 422.
+func (s *Server) downloadBatchFile(k *jobs.BatchKind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathID(w, r)
+		if !ok {
+			return
+		}
+		companyID := principalOf(r.Context()).CompanyID
+		b, err := storage.GetBatch(r.Context(), s.store.Pool(), k.Type, companyID, id)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if b.FileID == 0 {
+			if b.Titles == 0 {
+				writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: k.Type.Members,
+					Message: "the batch has none: add some before asking for its file"}}))
+				return
+			}
+			s.submitJob(w, r, jobs.NewBatchFile(k.Type, id), nil)
+			return
+		}
+		f, err := storage.ReadBatchFile(r.Context(), s.store.Pool(), companyID, b.FileID, true)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "application/octet-stream")
+		h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": f.Name}))
+		h.Set("Content-Length", strconv.Itoa(len(f.Content)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(f.Content) //nolint:errcheck // the client went away; nothing to do
+	}
+}
+
+// listMembers is GET {batch}/{id}/invoices: the members' resource
+// (invoices) with the query language, limited to the batch's; 404 for
+// another company's batch.
+func (s *Server) listMembers(k *jobs.BatchKind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathID(w, r)
+		if !ok {
+			return
+		}
+		p := principalOf(r.Context())
+		if _, err := storage.GetBatch(r.Context(), s.store.Pool(), k.Type, p.CompanyID, id); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		res := s.store.Registry().MustResource(k.Type.MemberResource)
+		q, err := parseList(s.store.Registry(), res, r.URL.RawQuery)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		f, _ := res.Filter(k.Type.MemberFilter)
+		q.Special = append(q.Special, storage.SpecialCondition{Filter: f, Values: []any{id}})
+		page, err := s.store.List(r.Context(), res, storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, q)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		writePage(w, newPageLinks(r.URL.Path, r.URL.RawQuery), q, page)
+	}
+}
+
+// maxReturnBody bounds an uploaded return file: a CNAB 240 return of
+// 100,000 titles (two segments each) is about 48 MB.
+const maxReturnBody = 64 << 20
+
+// uploadReturnFile is POST {batch}/returnFile: the bank's return file as
+// the raw body, or as the field file of a multipart/form-data body, and
+// optionally account_id (a query parameter or a form field), the account
+// whose titles its numbers are. A file that is not a return file read here
+// is a 422 naming file; otherwise it is stored once per content and read
+// by a batch:return job: 202 with the job (the same file uploaded again
+// answers the job of the first upload).
+func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		up, err := readReturnUpload(w, r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if err := jobs.CheckReturnFile(k, up.content); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		companyID := principalOf(r.Context()).CompanyID
+		f, _, err := storage.SaveReturnFile(r.Context(), s.store.Pool(), k.Type, companyID, up.name, up.accountID, up.content)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		s.submitJob(w, r, jobs.NewBatchReturn(k.Type, f.ID), append([]byte(up.account+"\n"), up.content...))
+	}
+}
+
+// returnUpload is an uploaded return file: its bytes, its name when the
+// form gives one, and the account named.
+type returnUpload struct {
+	content   []byte
+	name      string
+	account   string // as given
+	accountID int64
+}
+
+// readReturnUpload reads the file of a return upload (raw or multipart)
+// and account_id.
+func readReturnUpload(w http.ResponseWriter, r *http.Request) (*returnUpload, error) {
+	up := &returnUpload{account: r.URL.Query().Get("account_id")}
+	mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	var err error
+	if mediaType == "multipart/form-data" {
+		err = readMultipartReturn(w, r, params["boundary"], up)
+	} else {
+		up.content, err = readBody(w, r, maxReturnBody)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if up.account != "" {
+		id, err := strconv.ParseInt(up.account, 10, 64)
+		if err != nil || id < 1 {
+			return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: "must be a positive integer id"}})
+		}
+		up.accountID = id
+	}
+	if len(up.content) == 0 {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "file", Message: "is required: the return file as the body, or the form field file"}})
+	}
+	return up, nil
+}
+
+// readMultipartReturn reads the parts file and account_id of a form; any
+// other part is a 422 naming it.
+func readMultipartReturn(w http.ResponseWriter, r *http.Request, boundary string, up *returnUpload) error {
+	if boundary == "" {
+		return storage.InvalidInput([]storage.Problem{{Field: "body", Message: "a multipart body needs its boundary"}})
+	}
+	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, maxReturnBody), boundary)
+	var problems []storage.Problem
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return uploadError(err)
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return uploadError(err)
+		}
+		switch part.FormName() {
+		case "file":
+			up.content, up.name = data, part.FileName()
+		case "account_id":
+			up.account = strings.TrimSpace(string(data))
+		default:
+			problems = append(problems, storage.Problem{Field: part.FormName(), Message: "unknown field"})
+		}
+	}
+	if len(problems) > 0 {
+		return storage.InvalidInput(problems)
+	}
+	return nil
+}
+
+// uploadError is a multipart body that could not be read: too large (413)
+// or malformed (422).
+func uploadError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", maxReturnBody)
+	}
+	return storage.InvalidInput([]storage.Problem{{Field: "body", Message: "is not a readable multipart form: " + err.Error()}})
+}

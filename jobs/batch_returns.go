@@ -1,0 +1,373 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/cnab"
+	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/storage"
+)
+
+// KindBatchReturn reads a bank's return file for a kind of batch.
+const KindBatchReturn = "batch:return"
+
+// BatchReturnPayload names the return file (stored by the upload) and the
+// kind of batch it is read for. Once per file.
+type BatchReturnPayload struct {
+	Batch  string `json:"batch"`
+	FileID int64  `json:"file_id"`
+}
+
+// Check implements Checker.
+func (p BatchReturnPayload) Check() []storage.Problem {
+	return checkBatchPayload(p.Batch, "file_id", p.FileID)
+}
+
+// UniqueKey implements Keyed: one job per stored file (the same bytes
+// uploaded again are the same file).
+func (p BatchReturnPayload) UniqueKey() string {
+	return p.Batch + ":return:" + strconv.FormatInt(p.FileID, 10)
+}
+
+// NewBatchReturn is the submission of the job reading a stored return
+// file.
+func NewBatchReturn(bt *storage.BatchType, fileID int64) Submission {
+	raw, _ := json.Marshal(BatchReturnPayload{Batch: bt.Name, FileID: fileID}) // plain values: cannot fail
+	return Submission{Kind: KindBatchReturn, Payload: raw}
+}
+
+// CheckReturnFile reads the header of an uploaded return file for a kind
+// of batch: a file that is not a return file read here is refused with the
+// reader's reason (a 422 naming file), before anything is stored.
+func CheckReturnFile(k *BatchKind, content []byte) error {
+	if len(content) == 0 {
+		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: "is empty"}})
+	}
+	if _, err := retorno.NewReader(bytes.NewReader(content), retorno.Options{}); err != nil {
+		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}})
+	}
+	return nil
+}
+
+// ReturnRead is a return file as its job reads it: the stored file, what
+// its header says, the accounts its numbers are looked for in (the one
+// the upload named, else the company's accounts at the file's bank), and
+// the job.
+type ReturnRead struct {
+	File     *storage.ReturnFile
+	Header   retorno.Header
+	Accounts []int64
+	JobID    int64
+}
+
+// ReturnItem is one line of a return file as read: its event, or the
+// reader's error for it.
+type ReturnItem struct {
+	Line  int
+	Event retorno.Event
+	Err   *retorno.LineError
+}
+
+// returnChunk is how many lines one chunk of the job reads.
+const returnChunk = 2000
+
+// BatchReturnResult is the result of a batch:return job, besides the
+// per-line report joined from the chunks.
+type BatchReturnResult struct {
+	Batch    string         `json:"batch"`
+	FileID   int64          `json:"file_id"`
+	SHA256   string         `json:"sha256"`
+	Bank     string         `json:"bank"`
+	Layout   int            `json:"layout"`
+	Sequence int            `json:"sequence"`
+	Created  string         `json:"created"`
+	Lines    int            `json:"lines"`
+	Outcomes map[string]int `json:"outcomes"`
+}
+
+// BatchReturnKind declares batch:return: the stored file is read with
+// cnab/retorno, its lines taken two thousand at a time (each chunk one
+// transaction with its record): the lines not read before are claimed
+// (storage.ClaimReturnLines, keyed by file and line), the kind acts on
+// them, and what it did is written. The result counts the outcomes and
+// lists every line, in order: what was done, or why nothing was.
+func BatchReturnKind() *Kind {
+	return Define(KindBatchReturn, Options{Queue: QueueCritical}, runBatchReturn)
+}
+
+func runBatchReturn(ctx context.Context, r *Run, p BatchReturnPayload) (any, error) {
+	k := batchKinds[p.Batch]
+	rf, items, err := readReturnFile(ctx, r, k, p.FileID)
+	if err != nil {
+		return nil, err
+	}
+	n := (len(items) + returnChunk - 1) / returnChunk
+	outputs, err := r.Chunks(ctx, n, int64(len(items)), func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
+		part := items[i*returnChunk : min((i+1)*returnChunk, len(items))]
+		lines, err := readReturnChunk(ctx, tx, k, rf, part)
+		if err != nil {
+			return nil, 0, err
+		}
+		return returnChunkOutput(k, lines), int64(len(part)), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	h := rf.Header
+	res := BatchReturnResult{Batch: k.Type.Name, FileID: rf.File.ID, SHA256: hex.EncodeToString(rf.File.SHA256),
+		Bank: h.Bank, Layout: int(h.Layout), Sequence: h.Sequence, Created: h.Created.String(), Lines: len(items)}
+	return joinReturnChunks(res, outputs)
+}
+
+// readReturnFile reads the stored file whole: its header and every line
+// (events and unreadable lines), and the accounts to match its numbers
+// in. A file the reader refuses, or whose account is at another bank,
+// fails the job at once.
+func readReturnFile(ctx context.Context, r *Run, k *BatchKind, fileID int64) (*ReturnRead, []ReturnItem, error) {
+	f, err := storage.ReadReturnFile(ctx, r.Pool(), k.Type, r.CompanyID(), fileID)
+	if err != nil {
+		return nil, nil, permanentIf(err, storage.NotFound)
+	}
+	rd, err := retorno.NewReader(bytes.NewReader(f.Content), retorno.Options{})
+	if err != nil {
+		return nil, nil, permanent(storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}}))
+	}
+	rf := &ReturnRead{File: f, Header: rd.Header(), JobID: r.Job.ID}
+	if rf.Accounts, err = returnAccounts(ctx, r, rf); err != nil {
+		return nil, nil, err
+	}
+	var items []ReturnItem
+	for ev, err := range rd.All() {
+		var le *retorno.LineError
+		switch {
+		case errors.As(err, &le):
+			items = append(items, ReturnItem{Line: le.Line, Err: le})
+		case err != nil:
+			return nil, nil, permanent(storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}}))
+		default:
+			items = append(items, ReturnItem{Line: ev.Line, Event: ev})
+		}
+	}
+	return rf, items, nil
+}
+
+// returnAccounts are the accounts a file's numbers are looked for in: the
+// one the upload named (at the file's bank), else the company's accounts
+// at the file's bank.
+func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead) ([]int64, error) {
+	bank := rf.Header.Bank
+	if id := rf.File.AccountID; id != 0 {
+		acc, err := storage.ReadBankAccount(ctx, r.Pool(), r.CompanyID(), id)
+		if err != nil {
+			return nil, err
+		}
+		if acc.Bank != bank {
+			return nil, permanent(storage.InvalidInput([]storage.Problem{{Field: "account_id",
+				Message: fmt.Sprintf("account %d is at bank %q; the file is of bank %s", id, acc.Bank, bank)}}))
+		}
+		return []int64{id}, nil
+	}
+	return storage.AccountsOfBank(ctx, r.Pool(), r.CompanyID(), bank)
+}
+
+// permanentIf makes a coded error of one of codes permanent.
+func permanentIf(err error, codes ...storage.Code) error {
+	for _, c := range codes {
+		if storage.ErrorCode(err) == c {
+			return permanent(err)
+		}
+	}
+	return err
+}
+
+// readReturnChunk claims a part of the file's lines, has the kind act on
+// those not read before, records what it did, and returns the part's
+// report in line order (lines read before are duplicates).
+func readReturnChunk(ctx context.Context, tx pgx.Tx, k *BatchKind, rf *ReturnRead, part []ReturnItem) ([]storage.ReturnLine, error) {
+	nums := make([]int, len(part))
+	for i, it := range part {
+		nums[i] = it.Line
+	}
+	claimed, err := storage.ClaimReturnLines(ctx, tx, rf.File, nums)
+	if err != nil {
+		return nil, err
+	}
+	var fresh []ReturnItem
+	for _, it := range part {
+		if claimed[it.Line] {
+			fresh = append(fresh, it)
+		}
+	}
+	done, err := applyReturnItems(ctx, tx, k, rf, fresh)
+	if err != nil {
+		return nil, err
+	}
+	if err := storage.FinishReturnLines(ctx, tx, rf.File, rf.JobID, done); err != nil {
+		return nil, err
+	}
+	byLine := make(map[int]storage.ReturnLine, len(done))
+	for _, l := range done {
+		byLine[l.Line] = l
+	}
+	out := make([]storage.ReturnLine, len(part))
+	for i, it := range part {
+		l, ok := byLine[it.Line]
+		if !ok {
+			l = storage.ReturnLine{Line: it.Line, Outcome: storage.OutcomeDuplicate,
+				Message: "read before from this file: nothing was done again"}
+			if it.Err == nil {
+				l.Code, l.Occurrence, l.OurNumber = it.Event.Code, string(it.Event.Occurrence), it.Event.FullOurNumber()
+			}
+		}
+		out[i] = l
+	}
+	return out, nil
+}
+
+// applyReturnItems reports the unreadable lines and the events of another
+// kind (a payment in a collection return), and hands the others to the
+// kind.
+func applyReturnItems(ctx context.Context, tx pgx.Tx, k *BatchKind, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
+	var out []storage.ReturnLine
+	var mine []ReturnItem
+	for _, it := range items {
+		switch {
+		case it.Err != nil:
+			out = append(out, storage.ReturnLine{Line: it.Line, Outcome: storage.OutcomeUnreadable, Message: it.Err.Error()})
+		case it.Event.Kind != k.Events:
+			ev := &it.Event
+			out = append(out, storage.ReturnLine{Line: it.Line, Code: ev.Code, Occurrence: string(ev.Occurrence),
+				OurNumber: ev.FullOurNumber(), Outcome: storage.OutcomeRecorded,
+				Message: fmt.Sprintf("a %s, not read by %s batches: nothing was done", ev.Kind, k.Type.Name)})
+		default:
+			mine = append(mine, it)
+		}
+	}
+	if len(mine) == 0 {
+		return out, nil
+	}
+	lines, err := k.Apply(ctx, tx, rf, mine)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, lines...), nil
+}
+
+// returnChunkOutput is what a chunk records: its outcomes counted and its
+// lines as the report lists them (JSON, joined as they are).
+type chunkReport struct {
+	Outcomes map[string]int  `json:"outcomes"`
+	Lines    json.RawMessage `json:"lines"`
+}
+
+func returnChunkOutput(k *BatchKind, lines []storage.ReturnLine) chunkReport {
+	out := chunkReport{Outcomes: map[string]int{}}
+	b := make([]byte, 0, 128*len(lines))
+	b = append(b, '[')
+	for i, l := range lines {
+		out.Outcomes[l.Outcome]++
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendReturnLine(b, k.MemberKey, l)
+	}
+	out.Lines = append(b, ']')
+	return out
+}
+
+// appendReturnLine writes one line of the report as JSON: the line, what
+// the bank said, the member it is about (under memberKey), the outcome and
+// message, and the amounts of a payment.
+func appendReturnLine(b []byte, memberKey string, l storage.ReturnLine) []byte {
+	b = append(b, `{"line":`...)
+	b = strconv.AppendInt(b, int64(l.Line), 10)
+	b = appendField(b, "code", l.Code)
+	b = appendField(b, "occurrence", l.Occurrence)
+	b = appendField(b, "our_number", l.OurNumber)
+	if l.MemberID != 0 {
+		b = append(b, `,"`...)
+		b = append(b, memberKey...)
+		b = append(b, `":`...)
+		b = strconv.AppendInt(b, l.MemberID, 10)
+	}
+	b = append(b, `,"outcome":`...)
+	b = strconv.AppendQuote(b, l.Outcome)
+	b = appendField(b, "message", l.Message)
+	b = appendMoney(b, "paid", l.Paid)
+	b = appendMoney(b, "expected", l.Expected)
+	b = appendMoney(b, "difference", l.Difference)
+	return append(b, '}')
+}
+
+// appendMoney writes ,"name":"1234.56" for an amount that is given.
+func appendMoney(b []byte, name string, d *decimal.Decimal) []byte {
+	if d == nil {
+		return b
+	}
+	b = append(b, `,"`...)
+	b = append(b, name...)
+	b = append(b, `":"`...)
+	b = append(b, d.StringFixed(2)...)
+	return append(b, '"')
+}
+
+// appendField writes ,"name":"value" for a value that is not empty, the
+// value escaped as JSON.
+func appendField(b []byte, name, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, `,"`...)
+	b = append(b, name...)
+	b = append(b, `":`...)
+	enc, _ := json.Marshal(value) // a string: cannot fail; escapes as JSON does
+	return append(b, enc...)
+}
+
+// joinReturnChunks writes the job's result from its chunks' outputs: the
+// file, the outcomes counted, and the report, the chunks' lines joined as
+// they are.
+func joinReturnChunks(res BatchReturnResult, outputs []json.RawMessage) (json.RawMessage, error) {
+	res.Outcomes = map[string]int{}
+	lists := make([][]byte, 0, len(outputs))
+	for i, raw := range outputs {
+		var out chunkReport
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, fmt.Errorf("chunk %d output: %w", i, err)
+		}
+		for o, n := range out.Outcomes {
+			res.Outcomes[o] += n
+		}
+		list := bytes.TrimSpace(out.Lines)
+		if len(list) < 2 || list[0] != '[' || list[len(list)-1] != ']' {
+			return nil, fmt.Errorf("chunk %d output: lines is not a list", i)
+		}
+		if inner := bytes.TrimSpace(list[1 : len(list)-1]); len(inner) > 0 {
+			lists = append(lists, inner)
+		}
+	}
+	head, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encode return result: %w", err)
+	}
+	b := append(head[:len(head)-1], `,"report":[`...)
+	b = append(b, bytes.Join(lists, []byte(","))...)
+	return append(b, "]}"...), nil
+}
+
+// layoutOf is an account's layout as package cnab names it.
+func layoutOf(layout string) cnab.Layout {
+	if layout == "cnab240" {
+		return cnab.CNAB240
+	}
+	return cnab.CNAB400
+}

@@ -1,0 +1,222 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/storage"
+)
+
+// Batches (docs/api.md, "Batches"; docs/jobs.md, batch:file and
+// batch:return). A kind of batch is a BatchKind: its rows are storage's
+// (a storage.BatchType), what it does with the bank's formats is here. The
+// two job kinds and the member operations are shared: a kind of batch
+// plugs in its member changes, its remittance writer and its reading of
+// return lines. Collection batches are TicketBatchKind (ticket_batch.go).
+
+// BatchKind is one kind of batch.
+type BatchKind struct {
+	Type *storage.BatchType
+	// Change adds, removes or reverts members of a locked batch whose
+	// state allows the operation; the actor writes the histories.
+	Change func(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.MemberOp, actor storage.Actor, ids []int64) (storage.MemberAnswer, error)
+	// WriteFile writes the remittance of a locked batch, numbered seq, to
+	// w; a title the bank's layout refuses is an Invalid error naming it.
+	// Sent, when set, then records that its members went in the file (a
+	// closed batch's members are sent: the collection batch records
+	// nothing more).
+	WriteFile func(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error)
+	Sent      func(ctx context.Context, tx pgx.Tx, b *storage.Batch) error
+	// Events is the kind of return event it reads (titles or payments);
+	// Apply acts on a part of a return file's lines (those not read
+	// before), in tx, and says what it did with each.
+	Events retorno.Kind
+	Apply  func(ctx context.Context, tx pgx.Tx, rf *ReturnRead, lines []ReturnItem) ([]storage.ReturnLine, error)
+	// MemberKey names the member of a return line in the job's report
+	// ("invoice_id").
+	MemberKey string
+}
+
+// batchKinds are the kinds of batch, by name.
+var batchKinds = map[string]*BatchKind{}
+
+func registerBatchKind(k *BatchKind) *BatchKind {
+	batchKinds[k.Type.Name] = k
+	return k
+}
+
+// BatchKindOf returns the kind of batch of a storage type.
+func BatchKindOf(bt *storage.BatchType) *BatchKind { return batchKinds[bt.Name] }
+
+// ChangeBatchMembers adds, removes or reverts members of a company's
+// batch, in one transaction: the batch is locked, its state checked
+// (storage.CheckMemberOp: 409), and the kind's change run; every id is
+// either changed or refused with its reason. NotFound for another
+// company's batch.
+func ChangeBatchMembers(ctx context.Context, pool *pgxpool.Pool, k *BatchKind, sc storage.Scope, batchID int64,
+	op storage.MemberOp, ids []int64) (ans storage.MemberAnswer, err error) {
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		b, err := storage.LockBatch(ctx, tx, k.Type, sc.CompanyID, batchID)
+		if err != nil {
+			return err
+		}
+		if err := storage.CheckMemberOp(b, op); err != nil {
+			return err
+		}
+		ans, err = k.Change(ctx, tx, b, op, storage.ActorOf(sc), ids)
+		return err
+	})
+	return ans, err
+}
+
+// FileReport is what a remittance carries: its titles and their total
+// (in the result with two decimal places), the warnings of the bank's
+// layout (texts truncated, characters replaced), and what the kind adds.
+type FileReport struct {
+	Titles   int64           `json:"titles"`
+	Total    decimal.Decimal `json:"-"`
+	Amount   string          `json:"total"`
+	Warnings []FileWarning   `json:"warnings"`
+	Details  map[string]any  `json:"details,omitempty"`
+}
+
+// FileWarning is a warning of the remittance writer about one title (its
+// member's id; 0 for the file's header).
+type FileWarning struct {
+	ID      int64  `json:"id,omitempty"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// maxFileWarnings bounds the warnings a file job reports.
+const maxFileWarnings = 1000
+
+// KindBatchFile writes a batch's remittance file.
+const KindBatchFile = "batch:file"
+
+// BatchFilePayload names the batch: its kind and id. Once per batch.
+type BatchFilePayload struct {
+	Batch string `json:"batch"`
+	ID    int64  `json:"id"`
+}
+
+// Check implements Checker.
+func (p BatchFilePayload) Check() []storage.Problem {
+	return checkBatchPayload(p.Batch, "id", p.ID)
+}
+
+// UniqueKey implements Keyed: one file job per batch.
+func (p BatchFilePayload) UniqueKey() string { return p.Batch + ":" + strconv.FormatInt(p.ID, 10) }
+
+func checkBatchPayload(batch, idField string, id int64) []storage.Problem {
+	var ps []storage.Problem
+	if _, ok := batchKinds[batch]; !ok {
+		names := make([]string, 0, len(batchKinds))
+		for n := range batchKinds {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: " + strings.Join(names, ", ")})
+	}
+	if id < 1 {
+		ps = append(ps, storage.Problem{Field: "payload." + idField, Message: "must be 1 or more"})
+	}
+	return ps
+}
+
+// NewBatchFile is the submission of a batch's file job.
+func NewBatchFile(bt *storage.BatchType, id int64) Submission {
+	raw, _ := json.Marshal(BatchFilePayload{Batch: bt.Name, ID: id}) // plain values: cannot fail
+	return Submission{Kind: KindBatchFile, Payload: raw}
+}
+
+// BatchFileResult is the result of a batch:file job.
+type BatchFileResult struct {
+	Batch    string `json:"batch"`
+	BatchID  int64  `json:"batch_id"`
+	FileID   int64  `json:"file_id"`
+	Sequence int64  `json:"sequence"`
+	Name     string `json:"name"`
+	Bytes    int    `json:"bytes"`
+	FileReport
+}
+
+// BatchFileKind declares batch:file: in one transaction (one chunk) the
+// batch is locked, the account's next file sequence number taken, the
+// kind's remittance written to memory, stored with its number, and the
+// batch closed. A batch whose file exists answers that file: a job run
+// again writes nothing. A title the layout refuses fails the job at once
+// with every problem; nothing is stored and the number is not used.
+func BatchFileKind() *Kind {
+	return Define(KindBatchFile, Options{Queue: QueueCritical}, runBatchFile)
+}
+
+func runBatchFile(ctx context.Context, r *Run, p BatchFilePayload) (any, error) {
+	k := batchKinds[p.Batch]
+	outputs, err := r.Chunks(ctx, 1, 1, func(ctx context.Context, tx pgx.Tx, _ int) (any, int64, error) {
+		res, err := writeBatchFile(ctx, tx, k, r.CompanyID(), p.ID, r.Job.ID)
+		return res, 1, err
+	})
+	if err != nil {
+		var coded *storage.Error
+		if errors.As(err, &coded) && (coded.Code == storage.Invalid || coded.Code == storage.NotFound) {
+			return nil, permanent(err)
+		}
+		return nil, err
+	}
+	return outputs[0], nil
+}
+
+// writeBatchFile writes and stores the file of batch id, or reads the one
+// stored.
+func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id, jobID int64) (*BatchFileResult, error) {
+	b, err := storage.LockBatch(ctx, tx, k.Type, companyID, id)
+	if err != nil {
+		return nil, err
+	}
+	res := &BatchFileResult{Batch: k.Type.Name, BatchID: id}
+	if b.FileID != 0 {
+		f, err := storage.ReadBatchFile(ctx, tx, companyID, b.FileID, false)
+		if err != nil {
+			return nil, err
+		}
+		res.FileID, res.Sequence, res.Name, res.Titles, res.Total = f.ID, f.Sequence, f.Name, f.Titles, f.Total
+		res.Amount, res.Warnings = f.Total.StringFixed(2), []FileWarning{}
+		return res, nil
+	}
+	if b.Titles == 0 {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: k.Type.Members, Message: "the batch has none: there is nothing to send"}})
+	}
+	seq, bank, err := storage.TakeFileSequence(ctx, tx, b)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	rep, err := k.WriteFile(ctx, tx, b, seq, &buf)
+	if err != nil {
+		return nil, err
+	}
+	f := &storage.BatchFile{Sequence: seq, Content: buf.Bytes(), Titles: rep.Titles, Total: rep.Total}
+	if err := storage.SaveBatchFile(ctx, tx, b, jobID, bank, f); err != nil {
+		return nil, err
+	}
+	if k.Sent != nil {
+		if err := k.Sent(ctx, tx, b); err != nil {
+			return nil, err
+		}
+	}
+	res.FileID, res.Sequence, res.Name, res.Bytes, res.FileReport = f.ID, seq, f.Name, len(f.Content), rep
+	res.Amount = rep.Total.StringFixed(2)
+	return res, nil
+}

@@ -1,0 +1,266 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/cnab"
+	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/storage"
+)
+
+// The outcomes of a collection return file's line, besides the shared
+// ones (storage.Outcome*) and the payments' (storage.Payment*).
+const (
+	OutcomeRegistered = "registered"  // the bank registered the title
+	OutcomeRejected   = "rejected"    // the bank refused the title's entry
+	OutcomeWrittenOff = "written_off" // the bank dropped the title
+)
+
+// applyTicketReturn acts on a part of a collection return file's lines
+// (docs/ledger.md, "Settlement from a bank return file"). Each line's
+// title is found by its nosso número among the titles sent from the file's
+// accounts, never guessed: none is unmatched, several (two accounts of the
+// bank with the same number) are ambiguous unless the check digit tells
+// them apart; a line of an occurrence that changes nothing is recorded
+// either way, the matching's words in its message. Then, by the
+// occurrence's class:
+//   - entry confirmed: the invoice is registered (ticket_registered,
+//     ticket_date: the occurrence's date);
+//   - rejected: a title not registered yet was refused (its entry): it
+//     leaves its batch and the invoice may be billed again; for a
+//     registered title it is an instruction refused, recorded;
+//   - written off: the title leaves its batch;
+//   - paid: the invoice is settled with what the bank reports
+//     (storage.SettleReportedPayments), the rules' expected amount and the
+//     difference beside it;
+//   - anything else is recorded.
+//
+// Every change writes the invoice's history (actor: the return file's
+// job).
+func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
+	companyID := rf.File.CompanyID
+	actor := storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}
+	numbers := make([]string, 0, len(items))
+	seen := make(map[string]bool, len(items))
+	for _, it := range items {
+		if n := it.Event.OurNumber; !seen[n] {
+			seen[n] = true
+			numbers = append(numbers, n)
+		}
+	}
+	matches, err := storage.MatchTickets(ctx, tx, companyID, rf.Accounts, numbers)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]storage.ReturnLine, len(items))
+	var events []storage.TicketEvent
+	var pays []storage.ReportedPayment
+	var payAt []int // the line of each payment, by index in out
+	changed := map[int64]bool{}
+	for i := range items {
+		ev := &items[i].Event
+		l := &out[i]
+		*l = storage.ReturnLine{Line: ev.Line, Code: ev.Code, Occurrence: string(ev.Occurrence), OurNumber: ev.FullOurNumber()}
+		words := bankWords(ev)
+		m, outcome, msg := matchTitle(matches[ev.OurNumber], ev, rf)
+		switch {
+		case outcome != "" && !acting(ev.Occurrence):
+			l.Outcome, l.Message = storage.OutcomeRecorded, words+" ("+msg+")"
+			continue
+		case outcome != "":
+			l.Outcome, l.Message = outcome, msg
+			continue
+		}
+		l.MemberID = m.InvoiceID
+		fresh := m.State == "sent" && !m.Registered && !changed[m.MemberID]
+		switch ev.Occurrence {
+		case retorno.EntryConfirmed:
+			if !fresh {
+				l.Outcome, l.Message = storage.OutcomeRecorded, notChanged(m, words)
+				break
+			}
+			changed[m.MemberID] = true
+			events = append(events, storage.TicketEvent{Match: *m, Kind: storage.TicketRegistered, At: eventTime(ev), Reasons: words})
+			l.Outcome, l.Message = OutcomeRegistered, words
+		case retorno.Rejected:
+			if !fresh {
+				l.Outcome, l.Message = storage.OutcomeRecorded, "an instruction refused: "+words
+				break
+			}
+			changed[m.MemberID] = true
+			events = append(events, storage.TicketEvent{Match: *m, Kind: storage.TicketRejected, At: eventTime(ev), Reasons: words})
+			l.Outcome, l.Message = OutcomeRejected, words
+		case retorno.WrittenOff:
+			if (m.State != "sent" && m.State != "reverted") || changed[m.MemberID] {
+				l.Outcome, l.Message = storage.OutcomeRecorded, notChanged(m, words)
+				break
+			}
+			changed[m.MemberID] = true
+			events = append(events, storage.TicketEvent{Match: *m, Kind: storage.TicketWrittenOff, At: eventTime(ev), Reasons: words})
+			l.Outcome, l.Message = OutcomeWrittenOff, words
+		case retorno.Paid:
+			p, problem := reportedPayment(ev, m, rf, words)
+			if problem != "" {
+				l.Outcome, l.Message = storage.PaymentNotSettled, problem
+				break
+			}
+			pays, payAt = append(pays, p), append(payAt, i)
+		default:
+			l.Outcome, l.Message = storage.OutcomeRecorded, words
+		}
+	}
+	if err := storage.ApplyTicketEvents(ctx, tx, companyID, actor, events); err != nil {
+		return nil, err
+	}
+	settled, err := storage.SettleReportedPayments(ctx, tx, companyID, actor, pays)
+	if err != nil {
+		return nil, err
+	}
+	for k, sp := range settled {
+		describeSettlement(&out[payAt[k]], sp, &pays[k])
+	}
+	return out, nil
+}
+
+// acting reports whether an occurrence changes its title (the others are
+// recorded only).
+func acting(o retorno.Occurrence) bool {
+	switch o {
+	case retorno.EntryConfirmed, retorno.Rejected, retorno.WrittenOff, retorno.Paid:
+		return true
+	}
+	return false
+}
+
+// matchTitle picks the title of a line among the titles with its number:
+// by its check digit when the file gives one. It returns the outcome and
+// message when there is no single title.
+func matchTitle(found []storage.TicketMatch, ev *retorno.Event, rf *ReturnRead) (*storage.TicketMatch, string, string) {
+	var ms []storage.TicketMatch
+	for _, m := range found {
+		if ev.OurNumberDigit == "" || m.Digit == "" || strings.EqualFold(ev.OurNumberDigit, m.Digit) {
+			ms = append(ms, m)
+		}
+	}
+	switch {
+	case len(ms) == 1:
+		return &ms[0], "", ""
+	case len(ms) > 1:
+		accounts := make([]string, len(ms))
+		for i, m := range ms {
+			accounts[i] = fmt.Sprint(m.AccountID)
+		}
+		return nil, storage.OutcomeAmbiguous, fmt.Sprintf("accounts %s each have a title with nosso número %s: upload the file with account_id",
+			strings.Join(accounts, ", "), ev.FullOurNumber())
+	case len(found) > 0:
+		return nil, storage.OutcomeUnmatched, fmt.Sprintf("nosso número %s has check digit %s in the file; the title's is %s",
+			ev.OurNumber, ev.OurNumberDigit, found[0].Digit)
+	}
+	return nil, storage.OutcomeUnmatched, fmt.Sprintf("no title sent from the company's accounts at bank %s has nosso número %s",
+		rf.Header.Bank, ev.FullOurNumber())
+}
+
+// bankWords is what the bank said of a line, for people: the code, its
+// meaning and the reasons.
+func bankWords(ev *retorno.Event) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", ev.Code, ev.Description)
+	if ev.Description == "" {
+		b.WriteString("(a code the bank's table does not list)")
+	}
+	for i, r := range ev.Reasons {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(r.Code)
+		if r.Description != "" {
+			b.WriteString(" " + r.Description)
+		}
+	}
+	return b.String()
+}
+
+// notChanged says why a line changed nothing on its title.
+func notChanged(m *storage.TicketMatch, words string) string {
+	switch {
+	case m.State != "sent":
+		return fmt.Sprintf("the title is %s in batch %d: nothing changed (%s)", m.State, m.BatchID, words)
+	case m.Registered:
+		return "the title is registered already: " + words
+	}
+	return "nothing changed: " + words
+}
+
+// eventTime is the instant a title event is dated with: its occurrence's
+// date (midnight UTC), or now when the line has none.
+func eventTime(ev *retorno.Event) time.Time {
+	if ev.Date.IsZero() {
+		return time.Now().UTC()
+	}
+	return ev.Date.Time()
+}
+
+// reportedPayment is a paid line as a payment of its invoice: paid on the
+// occurrence's date (the credit date when the line has none), credited on
+// the credit date, the amount paid, the late fee (where the layout has it
+// apart), the interest (interest and fee together where it has one value)
+// and the discount with the abatement.
+func reportedPayment(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, words string) (storage.ReportedPayment, string) {
+	paidAt := financeDate(ev.Date)
+	if paidAt.IsZero() {
+		paidAt = financeDate(ev.CreditDate)
+	}
+	switch {
+	case paidAt.IsZero():
+		return storage.ReportedPayment{}, "the line gives no payment date: nothing was done (" + words + ")"
+	case ev.Paid == 0:
+		return storage.ReportedPayment{}, "the line gives no amount paid: nothing was done (" + words + ")"
+	}
+	note := fmt.Sprintf("return file %d, line %d: %s", rf.File.ID, ev.Line, words)
+	if m.State != "sent" {
+		note += fmt.Sprintf(" (the title is %s in batch %d)", m.State, m.BatchID)
+	}
+	return storage.ReportedPayment{InvoiceID: m.InvoiceID, PaidAt: paidAt, CreditAt: financeDate(ev.CreditDate),
+		Paid: ev.Paid.Decimal(), LateFee: ev.Fine.Decimal(), Interest: ev.Interest.Decimal(),
+		Discount: ev.Discount.Decimal().Add(ev.Abatement.Decimal()), Note: note}, ""
+}
+
+// describeSettlement fills a paid line's outcome, amounts and message.
+func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *storage.ReportedPayment) {
+	l.Outcome = sp.Outcome
+	paid := sp.Paid
+	l.Paid = &paid
+	switch sp.Outcome {
+	case storage.PaymentAlreadyPaid:
+		l.Message = fmt.Sprintf("%s: the bank reports %s paid on %s; nothing was done (check for a payment made twice)",
+			sp.Problem, p.Paid.StringFixed(2), p.PaidAt)
+		return
+	case storage.PaymentNotSettled:
+		l.Message = sp.Problem + ": nothing was done"
+		return
+	}
+	expected, diff := sp.Expected, sp.Difference
+	l.Expected, l.Difference = &expected, &diff
+	l.Message = fmt.Sprintf("paid %s on %s, booked with late fee %s, interest %s and discount %s; the rules expected %s",
+		p.Paid.StringFixed(2), p.PaidAt, sp.LateFee.StringFixed(2), sp.Interest.StringFixed(2), sp.Discount.StringFixed(2),
+		sp.Expected.StringFixed(2))
+	if !sp.Booked.Equal(sp.Paid) {
+		l.Message += fmt.Sprintf("; the bank's parts add up to %s, booked as such", sp.Booked.StringFixed(2))
+	}
+}
+
+// financeDate is a CNAB date as a finance date; zero for none.
+func financeDate(d cnab.Date) finance.Date {
+	if d.IsZero() {
+		return finance.Date{}
+	}
+	return finance.NewDate(d.Year, d.Month, d.Day)
+}

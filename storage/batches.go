@@ -1,0 +1,416 @@
+package storage
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+)
+
+// Batches (docs/api.md, "Batches"). A batch gathers what goes to a bank in
+// one remittance file of one account: the invoices of a collection batch
+// (ticket_batches.go), the payable ledger entries of a payment batch. What
+// every kind of batch shares is here: the batch's row and its lock, the
+// answer of adding, removing and reverting members, the remittance file
+// with its sequence number (NSA), and the bank return files with a record
+// of each line read. The bank formats are package jobs' (it may use
+// package cnab); this file holds the rows.
+
+// BatchType declares one kind of batch to the shared machinery.
+type BatchType struct {
+	// Name is the kind's name in job payloads and in the shared tables
+	// (batch_files.batch_type): "ticket", "payment".
+	Name string
+	// Resource is the registry name of its batches, Table their table.
+	Resource, Table string
+	// Members is the body key of its member lists (addInvoices:
+	// {"invoices": [...]}) and the last segment of its members' route.
+	Members string
+	// MemberResource is the resource its members are listed through, and
+	// MemberFilter that resource's special filter keeping a batch's.
+	MemberResource, MemberFilter string
+	// SequenceColumn is the accounts column counting the kind's file
+	// sequence numbers: the next one to use.
+	SequenceColumn string
+	// FilePrefix starts the name of its remittance files.
+	FilePrefix string
+}
+
+// TicketBatch is the collection batch (/financial/ticketBatch).
+var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ticket_batches",
+	Members: "invoices", MemberResource: Invoices, MemberFilter: "ticketBatchIn",
+	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca"}
+
+// Batch is a batch's row as the shared machinery reads it.
+type Batch struct {
+	Type      *BatchType
+	CompanyID int64
+	ID        int64
+	AccountID int64
+	Open      bool // no file yet: members may be added and removed
+	Titles    int64
+	FileID    int64 // 0: none yet
+}
+
+// LockBatch reads a batch of the company and locks its row for the rest
+// of tx (FOR UPDATE): member changes and the writing of its file are
+// serialised on it. NotFound for another company's batch or none.
+func LockBatch(ctx context.Context, tx pgx.Tx, bt *BatchType, companyID, id int64) (*Batch, error) {
+	return readBatch(ctx, tx, bt, companyID, id, " FOR UPDATE")
+}
+
+// GetBatch reads a batch of the company without locking it.
+func GetBatch(ctx context.Context, q DBTX, bt *BatchType, companyID, id int64) (*Batch, error) {
+	return readBatch(ctx, q, bt, companyID, id, "")
+}
+
+func readBatch(ctx context.Context, q DBTX, bt *BatchType, companyID, id int64, suffix string) (*Batch, error) {
+	b := &Batch{Type: bt, CompanyID: companyID, ID: id}
+	var status string
+	var fileID *int64
+	err := q.QueryRow(ctx, `SELECT account_id, status, titles, file_id FROM `+ident(bt.Table)+`
+		WHERE company_id = $1 AND id = $2`+suffix, companyID, id).Scan(&b.AccountID, &status, &b.Titles, &fileID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, recordNotFound(id)
+	}
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("%s batch %d", bt.Name, id))
+	}
+	b.Open = status == "open"
+	if fileID != nil {
+		b.FileID = *fileID
+	}
+	return b, nil
+}
+
+// CountMembers moves a batch's count of titles and their total by n and
+// amount (negative to take away).
+func CountMembers(ctx context.Context, tx pgx.Tx, b *Batch, n int64, amount decimal.Decimal) error {
+	_, err := tx.Exec(ctx, `UPDATE `+ident(b.Type.Table)+` SET titles = titles + $3, total = total + $4::numeric,
+		updated_at = now() WHERE company_id = $1 AND id = $2`, b.CompanyID, b.ID, n, amount.String())
+	if err != nil {
+		return translate(err, fmt.Sprintf("count of %s batch %d", b.Type.Name, b.ID))
+	}
+	return nil
+}
+
+// MemberOp is a change of a batch's members: add, remove or revert.
+type MemberOp string
+
+// The member operations. Remove takes members out of a batch whose file
+// is not written; revert takes them back after it.
+const (
+	OpAdd    MemberOp = "add"
+	OpRemove MemberOp = "remove"
+	OpRevert MemberOp = "revert"
+)
+
+// Past is the operation's past participle, the key of the ids it changed
+// in its answer ("added").
+func (op MemberOp) Past() string {
+	switch op {
+	case OpAdd:
+		return "added"
+	case OpRemove:
+		return "removed"
+	}
+	return "reverted"
+}
+
+// CheckMemberOp refuses (409) an operation the batch's state does not
+// allow: adding to or removing from a batch whose file is written,
+// reverting in one whose file is not.
+func CheckMemberOp(b *Batch, op MemberOp) error {
+	switch {
+	case op == OpRevert && b.Open:
+		return Errorf(Conflict, "The batch's file is not written yet: take %s out with remove%s.", b.Type.Members, capitalized(b.Type.Members))
+	case op != OpRevert && !b.Open:
+		return Errorf(Conflict, "The batch's file is written: it is closed to changes; take %s back with revert%s.",
+			b.Type.Members, capitalized(b.Type.Members))
+	}
+	return nil
+}
+
+// capitalized is s with its first letter in upper case (ASCII).
+func capitalized(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// MemberAnswer is what a member operation did, id by id: the ids changed
+// (each with what the kind says about it) and the ids refused, each with
+// its reason. Ids appear in the order of the request within each list.
+type MemberAnswer struct {
+	Done    []map[string]any `json:"-"`
+	Refused []Refusal        `json:"refused"`
+}
+
+// Refusal is an id a member operation did not change, and why.
+type Refusal struct {
+	ID     int64  `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// Refuse adds a refusal.
+func (a *MemberAnswer) Refuse(id int64, format string, args ...any) {
+	a.Refused = append(a.Refused, Refusal{ID: id, Reason: fmt.Sprintf(format, args...)})
+}
+
+// MaxMembersPerCall bounds the ids of one member operation.
+const MaxMembersPerCall = 100_000
+
+// BatchFile is a batch's remittance file as stored.
+type BatchFile struct {
+	ID        int64
+	Sequence  int64
+	Name      string
+	Content   []byte
+	Titles    int64
+	Total     decimal.Decimal
+	CreatedAt time.Time
+}
+
+// TakeFileSequence allocates the next file sequence number (NSA) of the
+// batch's account for its kind: one UPDATE ... RETURNING, which holds the
+// account's row lock until tx ends, so that two files of the account
+// written at once get consecutive numbers, in the order they take it, and
+// a number is never used twice (a file rolled back gives its number back
+// with everything else).
+func TakeFileSequence(ctx context.Context, tx pgx.Tx, b *Batch) (seq int64, bank string, err error) {
+	col := ident(b.Type.SequenceColumn)
+	var bankText *string
+	err = tx.QueryRow(ctx, `UPDATE accounts SET `+col+` = `+col+` + 1, updated_at = now()
+		WHERE company_id = $1 AND id = $2 RETURNING `+col+` - 1, bank`, b.CompanyID, b.AccountID).Scan(&seq, &bankText)
+	if err != nil {
+		return 0, "", translate(err, fmt.Sprintf("file sequence of account %d", b.AccountID))
+	}
+	if bankText != nil {
+		bank = *bankText
+	}
+	return seq, bank, nil
+}
+
+// SaveBatchFile stores the remittance file of a locked batch and closes
+// the batch (status closed, its file's number and name). The file's name
+// is the kind's prefix, the bank, the account and the NSA
+// (cobranca-341-7-000012.REM).
+func SaveBatchFile(ctx context.Context, tx pgx.Tx, b *Batch, jobID int64, bank string, f *BatchFile) error {
+	what := fmt.Sprintf("file of %s batch %d", b.Type.Name, b.ID)
+	f.Name = fmt.Sprintf("%s-%s-%d-%06d.REM", b.Type.FilePrefix, bank, b.AccountID, f.Sequence)
+	var job *int64
+	if jobID != 0 {
+		job = &jobID
+	}
+	err := tx.QueryRow(ctx, `INSERT INTO batch_files (company_id, batch_type, batch_id, account_id, sequence, name,
+		content, titles, total, job_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10)
+		RETURNING id, created_at`, b.CompanyID, b.Type.Name, b.ID, b.AccountID, f.Sequence, f.Name,
+		f.Content, f.Titles, f.Total.String(), job).Scan(&f.ID, &f.CreatedAt)
+	if err != nil {
+		return translate(err, what)
+	}
+	_, err = tx.Exec(ctx, `UPDATE `+ident(b.Type.Table)+` SET status = 'closed', file_id = $3, file_sequence = $4,
+		file_name = $5, closed_at = $6, updated_at = now() WHERE company_id = $1 AND id = $2`,
+		b.CompanyID, b.ID, f.ID, f.Sequence, f.Name, f.CreatedAt)
+	if err != nil {
+		return translate(err, what+": close the batch")
+	}
+	b.Open, b.FileID = false, f.ID
+	return nil
+}
+
+// ReadBatchFile reads a stored remittance file of the company, with its
+// content when withContent.
+func ReadBatchFile(ctx context.Context, q DBTX, companyID, fileID int64, withContent bool) (*BatchFile, error) {
+	f := &BatchFile{ID: fileID}
+	content := "NULL::bytea"
+	if withContent {
+		content = "content"
+	}
+	var total string
+	err := q.QueryRow(ctx, `SELECT sequence, name, `+content+`, titles, total::text, created_at FROM batch_files
+		WHERE company_id = $1 AND id = $2`, companyID, fileID).Scan(&f.Sequence, &f.Name, &f.Content, &f.Titles, &total, &f.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, recordNotFound(fileID)
+	}
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("batch file %d", fileID))
+	}
+	if f.Total, err = decimal.NewFromString(total); err != nil {
+		return nil, fmt.Errorf("batch file %d: total: %w", fileID, err)
+	}
+	return f, nil
+}
+
+// ReturnFile is a bank return file as uploaded for a kind of batch.
+type ReturnFile struct {
+	Type      *BatchType
+	CompanyID int64
+	ID        int64
+	SHA256    []byte
+	Name      string
+	AccountID int64 // the account the upload named; 0: none
+	Content   []byte
+}
+
+// SaveReturnFile stores an uploaded return file once per content and
+// account named: the same bytes uploaded again with the same account (or
+// none) are the row stored first (existed), whatever the name given.
+// accountID, when not 0, must be an account of the company (422 naming
+// account_id).
+func SaveReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID int64, name string, accountID int64, content []byte) (f *ReturnFile, existed bool, err error) {
+	sum := sha256.Sum256(content)
+	f = &ReturnFile{Type: bt, CompanyID: companyID, SHA256: sum[:], Name: name, AccountID: accountID, Content: content}
+	var account *int64
+	if accountID != 0 {
+		account = &accountID
+		var ok bool
+		if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE company_id = $1 AND id = $2)`,
+			companyID, accountID).Scan(&ok); err != nil {
+			return nil, false, translate(err, "account of a return file")
+		}
+		if !ok {
+			return nil, false, InvalidInput([]Problem{{Field: "account_id", Message: fmt.Sprintf("no accounts with id %d", accountID)}})
+		}
+	}
+	err = q.QueryRow(ctx, `INSERT INTO batch_return_files (company_id, batch_type, sha256, name, account_id, content)
+		VALUES ($1, $2, $3, nullif($4, ''), $5, $6)
+		ON CONFLICT (company_id, batch_type, sha256, (coalesce(account_id, 0))) DO NOTHING RETURNING id`,
+		companyID, bt.Name, f.SHA256, name, account, content).Scan(&f.ID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = q.QueryRow(ctx, `SELECT id, coalesce(name, '') FROM batch_return_files
+			WHERE company_id = $1 AND batch_type = $2 AND sha256 = $3 AND coalesce(account_id, 0) = $4`,
+			companyID, bt.Name, f.SHA256, accountID).Scan(&f.ID, &f.Name)
+		existed = true
+	}
+	if err != nil {
+		return nil, false, translate(err, "save a return file")
+	}
+	return f, existed, nil
+}
+
+// ReadReturnFile reads a stored return file of the company.
+func ReadReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID, id int64) (*ReturnFile, error) {
+	f := &ReturnFile{Type: bt, CompanyID: companyID, ID: id}
+	err := q.QueryRow(ctx, `SELECT sha256, coalesce(name, ''), coalesce(account_id, 0), content FROM batch_return_files
+		WHERE company_id = $1 AND id = $2 AND batch_type = $3`, companyID, id, bt.Name).Scan(&f.SHA256, &f.Name, &f.AccountID, &f.Content)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, recordNotFound(id)
+	}
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("return file %d", id))
+	}
+	return f, nil
+}
+
+// ReturnLine is what reading one line of a return file did: the line and
+// what the bank said (code, occurrence class, its number for the title),
+// the member it is about (an invoice, a ledger entry; 0: none matched),
+// the outcome and a message for people, and for a payment the amounts
+// paid and expected and their difference.
+type ReturnLine struct {
+	Line       int              `json:"line"`
+	Code       string           `json:"code,omitempty"`
+	Occurrence string           `json:"occurrence,omitempty"`
+	OurNumber  string           `json:"our_number,omitempty"`
+	MemberID   int64            `json:"-"`
+	Outcome    string           `json:"outcome"`
+	Message    string           `json:"message,omitempty"`
+	Paid       *decimal.Decimal `json:"paid,omitempty"`
+	Expected   *decimal.Decimal `json:"expected,omitempty"`
+	Difference *decimal.Decimal `json:"difference,omitempty"`
+}
+
+// The outcomes of a return file's line that every kind shares.
+const (
+	// OutcomeDuplicate: the line was read before (the same file): nothing
+	// was done again.
+	OutcomeDuplicate = "duplicate"
+	// OutcomeUnreadable: the line could not be read (its message says
+	// why).
+	OutcomeUnreadable = "unreadable"
+	// OutcomeUnmatched: no title or payment of the company has the line's
+	// number; nothing was done.
+	OutcomeUnmatched = "unmatched"
+	// OutcomeAmbiguous: several accounts of the bank have a title with the
+	// line's number; nothing was done (upload it with account_id).
+	OutcomeAmbiguous = "ambiguous"
+	// OutcomeRecorded: an occurrence that changes nothing (an instruction
+	// confirmed, a fee, a protest step): recorded only.
+	OutcomeRecorded = "recorded"
+)
+
+// ClaimReturnLines records that lines of a return file are being read:
+// the lines not read before are inserted (ON CONFLICT DO NOTHING on the
+// file and line) and returned, in tx; the others are read before, and
+// their outcome is duplicate. The caller fills the outcome of those
+// returned and writes it with FinishReturnLines in the same tx.
+func ClaimReturnLines(ctx context.Context, tx pgx.Tx, f *ReturnFile, lines []int) (map[int]bool, error) {
+	rows, err := tx.Query(ctx, `INSERT INTO batch_return_lines (company_id, file_id, line, batch_type, outcome)
+		SELECT $1, $2, l, $3, 'pending' FROM unnest($4::int[]) AS l
+		ON CONFLICT (company_id, file_id, line) DO NOTHING RETURNING line`, f.CompanyID, f.ID, f.Type.Name, lines)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("claim lines of return file %d", f.ID))
+	}
+	claimed, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("claim lines of return file %d", f.ID))
+	}
+	out := make(map[int]bool, len(claimed))
+	for _, l := range claimed {
+		out[l] = true
+	}
+	return out, nil
+}
+
+// FinishReturnLines writes what reading the claimed lines did, in one
+// statement.
+func FinishReturnLines(ctx context.Context, tx pgx.Tx, f *ReturnFile, jobID int64, lines []ReturnLine) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	n := len(lines)
+	nums, members := make([]int32, n), make([]int64, n)
+	codes, occurrences, ours, outcomes, messages := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	paid, expected, diff := make([]*string, n), make([]*string, n), make([]*string, n)
+	for i, l := range lines {
+		nums[i], members[i] = int32(l.Line), l.MemberID
+		codes[i], occurrences[i], ours[i], outcomes[i], messages[i] = l.Code, l.Occurrence, l.OurNumber, l.Outcome, l.Message
+		paid[i], expected[i], diff[i] = decimalText(l.Paid), decimalText(l.Expected), decimalText(l.Difference)
+	}
+	_, err := tx.Exec(ctx, `UPDATE batch_return_lines r SET code = nullif(u.code, ''), occurrence = nullif(u.occurrence, ''),
+		our_number = nullif(u.our_number, ''), member_id = nullif(u.member_id, 0), outcome = u.outcome,
+		message = nullif(u.message, ''), paid = u.paid::numeric, expected = u.expected::numeric,
+		difference = u.difference::numeric, job_id = $3
+		FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[],
+		            $11::text[], $12::text[], $13::text[])
+		  AS u(line, code, occurrence, our_number, member_id, outcome, message, paid, expected, difference)
+		WHERE r.company_id = $1 AND r.file_id = $2 AND r.line = u.line`,
+		f.CompanyID, f.ID, nullID(jobID), nums, codes, occurrences, ours, members, outcomes, messages, paid, expected, diff)
+	if err != nil {
+		return translate(err, fmt.Sprintf("lines of return file %d", f.ID))
+	}
+	return nil
+}
+
+// decimalText is a decimal as text for a numeric parameter; nil for none.
+func decimalText(d *decimal.Decimal) *string {
+	if d == nil {
+		return nil
+	}
+	s := d.String()
+	return &s
+}
+
+// nullID is an id for a nullable column: nil for 0.
+func nullID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}

@@ -1,0 +1,516 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+)
+
+// Payments reported by a bank (a return file's paid titles), settled
+// set-based: docs/ledger.md, "Settlement from a bank return file". The
+// posting is the one of PostInvoicePayment (finance.PostPayment, the same
+// entries, splits, settlement lines and paid_* amounts), with the late
+// fee, interest and discount the bank reports instead of the ones the
+// rules compute; what the rules expected is kept beside it, and the
+// difference recorded.
+
+// ReportedPayment is the payment of an invoice as a bank reports it: when
+// it was paid and credited, what the payer paid, and the late fee,
+// interest and discount in it.
+type ReportedPayment struct {
+	InvoiceID        int64
+	PaidAt, CreditAt finance.Date
+	Paid             decimal.Decimal
+	LateFee          decimal.Decimal
+	Interest         decimal.Decimal
+	Discount         decimal.Decimal
+	// Note goes to the invoice's history with the payment (the file's
+	// line).
+	Note string
+}
+
+// The outcomes of a reported payment.
+const (
+	PaymentSettled     = "settled"      // marked paid and posted
+	PaymentAlreadyPaid = "already_paid" // the invoice was paid: nothing done
+	PaymentNotSettled  = "not_settled"  // refused by a rule: Problem says which
+)
+
+// SettledPayment is what became of a reported payment: its outcome (and
+// the problem when not settled), what the rules expected on the payment
+// date (finance.Settle's total), what was booked (the invoice's total
+// with the late fee and interest, less the discount, each as booked),
+// what the bank says was paid, and Paid - Expected.
+type SettledPayment struct {
+	InvoiceID  int64
+	Outcome    string
+	Problem    string
+	Expected   decimal.Decimal
+	Booked     decimal.Decimal
+	Paid       decimal.Decimal
+	Difference decimal.Decimal
+	// LateFee, Interest and Discount are the settlement as booked.
+	LateFee, Interest, Discount decimal.Decimal
+}
+
+// payingInvoice is an invoice as the settlement reads it.
+type payingInvoice struct {
+	postingInvoice
+	status     string
+	creditDate finance.Date
+	payments   int // payments posted before (their splits)
+	open       int // payment entries not reversed
+	posting    finance.Posting
+	booked     finance.Settlement
+	report     *ReportedPayment
+	guarantees []finance.Guarantee
+	items      []finance.TransactionItem
+	fee        *finance.TransactionItem
+	discount   *finance.TransactionItem
+	parties    finance.Parties
+}
+
+// SettleReportedPayments marks the invoices of payments paid and posts
+// them, in tx, a few statements for all of them: the invoices are locked
+// (FOR UPDATE, in id order), read with their lines, items, owners and open
+// guarantees set-based, posted one by one in Go (finance.PostPayment), and
+// written together: the invoices (paid, paid_at, credit_at, status paid,
+// the paid_* amounts), their settlement lines, the entries and a history
+// row each (actor). An invoice already paid is left as it is
+// (already_paid); one a rule refuses (canceled, no fee item for a late
+// payment, ...) is not settled, with the rule's words. A second payment of
+// the same invoice in payments is already_paid. The answer is in the
+// order of payments.
+func SettleReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, payments []ReportedPayment) ([]SettledPayment, error) {
+	out := make([]SettledPayment, len(payments))
+	byID := make(map[int64]*payingInvoice, len(payments))
+	var ids []int64
+	for i := range payments {
+		p := &payments[i]
+		out[i] = SettledPayment{InvoiceID: p.InvoiceID, Paid: p.Paid}
+		if _, dup := byID[p.InvoiceID]; !dup {
+			byID[p.InvoiceID] = nil
+			ids = append(ids, p.InvoiceID)
+		}
+	}
+	slices.Sort(ids)
+	invoices, err := lockPayingInvoices(ctx, tx, companyID, ids)
+	if err != nil {
+		return nil, err
+	}
+	if err := loadPayingData(ctx, tx, companyID, invoices); err != nil {
+		return nil, err
+	}
+	var settled []*payingInvoice
+	for i := range payments {
+		p, o := &payments[i], &out[i]
+		inv := invoices[p.InvoiceID]
+		switch {
+		case inv == nil:
+			o.Outcome, o.Problem = PaymentNotSettled, "the invoice no longer exists"
+		case inv.report != nil || inv.inv.Paid:
+			o.Outcome, o.Problem = PaymentAlreadyPaid, "the invoice is paid"
+		default:
+			settle(inv, p, o)
+			if o.Outcome == PaymentSettled {
+				settled = append(settled, inv)
+			}
+		}
+	}
+	if err := writeReportedPayments(ctx, tx, companyID, actor, settled); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// settle posts one reported payment in memory: the rules' settlement on
+// the payment date (expected), the bank's (booked), and the posting.
+func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
+	if !slices.Contains(payableStatuses, inv.status) {
+		o.Outcome, o.Problem = PaymentNotSettled, fmt.Sprintf("the invoice is %s: a %s invoice cannot be marked paid", inv.status, inv.status)
+		return
+	}
+	if inv.posted || inv.open > 0 {
+		o.Outcome, o.Problem = PaymentNotSettled, "a payment of the invoice is posted and not undone"
+		return
+	}
+	paid := inv.inv
+	paid.Paid, paid.PaidAt = true, p.PaidAt
+	expected, err := finance.Settle(paid, p.PaidAt)
+	if err != nil {
+		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		return
+	}
+	booked := expected
+	booked.LateFee, booked.Interest, booked.Discount = p.LateFee, p.Interest, p.Discount
+	if p.LateFee.IsZero() && p.Interest.Equal(expected.LateFee.Add(expected.Interest)) {
+		// a layout with one value for both: the rule's parts when they add up
+		booked.LateFee, booked.Interest = expected.LateFee, expected.Interest
+	}
+	booked.Total = booked.Invoice.Add(booked.LateFee).Add(booked.Interest).Sub(booked.Discount)
+	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
+	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
+	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
+		Settlement: booked, FeeItem: inv.fee, DiscountItem: inv.discount})
+	if err != nil {
+		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		return
+	}
+	posting.Entries = append(posting.Entries, finance.SettleGuarantees(inv.guarantees, inv.inv.BusinessID)...)
+	inv.inv, inv.posting, inv.booked, inv.report, inv.creditDate = paid, posting, booked, p, p.CreditAt
+	o.Outcome = PaymentSettled
+}
+
+// lockPayingInvoices reads and locks the invoices of ids (of the company
+// only), as lockPostingInvoice does one.
+func lockPayingInvoices(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) (map[int64]*payingInvoice, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT i.id, i.type, i.payer_id, coalesce(i.contract_id, 0), coalesce(i.building_id, c.building_id, 0),
+		       i.business_id, i.account_id, i.billing_method, i.paid, i.paid_amount IS NOT NULL, i.status,
+		       i.total, i.date, i.due_date,
+		       i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0),
+		       coalesce(i.ticket_late_fee_percentage, 0), coalesce(i.ticket_late_fee_interest, 0),
+		       i.ticket_discount, coalesce(i.ticket_discount_mode, ''), coalesce(i.ticket_discount_fixed, 0),
+		       coalesce(i.ticket_discount_percentage, 0), coalesce(i.ticket_discount_action, ''),
+		       coalesce(i.ticket_discount_days, 0)
+		FROM invoices i
+		LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
+		WHERE i.company_id = $1 AND i.id = any($2)
+		ORDER BY i.id
+		FOR UPDATE OF i`, companyID, ids)
+	if err != nil {
+		return nil, translate(err, "invoices paid")
+	}
+	defer rows.Close()
+	out := make(map[int64]*payingInvoice, len(ids))
+	for rows.Next() {
+		pi := &payingInvoice{}
+		inv := &pi.inv
+		var typ, mode, action string
+		if err := rows.Scan(&inv.ID, &typ, &inv.PayerID, &inv.ContractID, &pi.buildingID, &inv.BusinessID, &inv.AccountID,
+			&inv.BillingMethod, &inv.Paid, &pi.posted, &pi.status, &inv.Total, &inv.Date, &inv.DueDate,
+			&inv.TicketLateFee, &inv.TicketLateFeeItemID, &inv.TicketLateFeePercentage, &inv.TicketLateFeeInterest,
+			&inv.TicketDiscount, &mode, &inv.TicketDiscountFixed, &inv.TicketDiscountPercentage, &action,
+			&inv.TicketDiscountDays); err != nil {
+			return nil, translate(err, "invoices paid")
+		}
+		inv.Type, inv.TicketDiscountMode, inv.TicketDiscountAction =
+			finance.InvoiceType(typ), finance.DiscountMode(mode), finance.DiscountAction(action)
+		out[inv.ID] = pi
+	}
+	return out, translate(rows.Err(), "invoices paid")
+}
+
+// loadPayingData reads, set-based, what the posting of the invoices needs:
+// their payments so far, lines, the items of the lines with the company's
+// fee and discount items, their buildings' owners, their open guarantees.
+func loadPayingData(ctx context.Context, tx pgx.Tx, companyID int64, invoices map[int64]*payingInvoice) error {
+	if len(invoices) == 0 {
+		return nil
+	}
+	ids := sortedIDs(invoices)
+	if err := readPaymentCounts(ctx, tx, companyID, ids, invoices); err != nil {
+		return err
+	}
+	if err := readPayingLines(ctx, tx, companyID, ids, invoices); err != nil {
+		return err
+	}
+	if err := readPayingItems(ctx, tx, companyID, invoices); err != nil {
+		return err
+	}
+	if err := readPayingOwners(ctx, tx, companyID, invoices); err != nil {
+		return err
+	}
+	return readPayingGuarantees(ctx, tx, companyID, ids, invoices)
+}
+
+func readPaymentCounts(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
+	rows, err := tx.Query(ctx, `
+		SELECT t.invoice_id, count(DISTINCT t.split), count(*) FILTER (WHERE r.id IS NULL)
+		FROM transactions t
+		LEFT JOIN transactions r ON r.company_id = t.company_id AND r.reverses_id = t.id
+		WHERE t.company_id = $1 AND t.invoice_id = any($2) AND t.mode = 'invoice'
+		GROUP BY t.invoice_id`, companyID, ids)
+	if err != nil {
+		return translate(err, "payments of invoices paid")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var payments, open int
+		if err := rows.Scan(&id, &payments, &open); err != nil {
+			return translate(err, "payments of invoices paid")
+		}
+		invoices[id].payments, invoices[id].open = payments, open
+	}
+	return translate(rows.Err(), "payments of invoices paid")
+}
+
+func readPayingLines(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
+	rows, err := tx.Query(ctx, `
+		SELECT invoice_id, id, item_id, amount, coalesce(description, ''), coalesce(owner_id, 0), coalesce(broker_id, 0)
+		FROM invoice_items
+		WHERE company_id = $1 AND invoice_id = any($2) AND kind = 'line'
+		ORDER BY invoice_id, id`, companyID, ids)
+	if err != nil {
+		return translate(err, "lines of invoices paid")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		l := finance.InvoiceItem{Kind: finance.LineLine}
+		if err := rows.Scan(&id, &l.ID, &l.ItemID, &l.Amount, &l.Description, &l.OwnerID, &l.BrokerID); err != nil {
+			return translate(err, "lines of invoices paid")
+		}
+		inv := &invoices[id].inv
+		inv.Items = append(inv.Items, l)
+	}
+	return translate(rows.Err(), "lines of invoices paid")
+}
+
+// readPayingItems reads the items of every line and the company's active
+// fee and discount items once, as postingItems does for one invoice, and
+// gives each invoice the items of its lines and the fee and discount item.
+func readPayingItems(ctx context.Context, tx pgx.Tx, companyID int64, invoices map[int64]*payingInvoice) error {
+	seen := map[int64]bool{}
+	var ids []int64
+	for _, pi := range invoices {
+		for _, l := range pi.inv.Items {
+			if !seen[l.ItemID] {
+				seen[l.ItemID] = true
+				ids = append(ids, l.ItemID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	items, fee, discount, err := postingItemsOf(ctx, tx, companyID, ids)
+	if err != nil {
+		return translate(err, "items of invoices paid")
+	}
+	for _, pi := range invoices {
+		pi.items, pi.fee, pi.discount = items, fee, discount
+		pi.parties = finance.Parties{PayerID: pi.inv.PayerID, BusinessID: pi.inv.BusinessID}
+	}
+	return nil
+}
+
+func readPayingOwners(ctx context.Context, tx pgx.Tx, companyID int64, invoices map[int64]*payingInvoice) error {
+	seen := map[int64]bool{}
+	var buildings []int64
+	for _, pi := range invoices {
+		if b := pi.buildingID; b != 0 && !seen[b] {
+			seen[b] = true
+			buildings = append(buildings, b)
+		}
+	}
+	if len(buildings) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `
+		SELECT building_id, person_id, coalesce(percentage, 0)
+		FROM building_owners
+		WHERE company_id = $1 AND building_id = any($2)
+		ORDER BY building_id, person_id`, companyID, buildings)
+	if err != nil {
+		return translate(err, "owners of invoices paid")
+	}
+	defer rows.Close()
+	owners := map[int64][]finance.Share{}
+	for rows.Next() {
+		var building int64
+		var s finance.Share
+		if err := rows.Scan(&building, &s.PersonID, &s.Percentage); err != nil {
+			return translate(err, "owners of invoices paid")
+		}
+		owners[building] = append(owners[building], s)
+	}
+	if err := rows.Err(); err != nil {
+		return translate(err, "owners of invoices paid")
+	}
+	for _, pi := range invoices {
+		pi.parties.Owners = owners[pi.buildingID]
+	}
+	return nil
+}
+
+func readPayingGuarantees(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
+	rows, err := tx.Query(ctx, `
+		SELECT g.invoice_id, g.id, g.owner_id, g.amount
+		FROM transactions g
+		WHERE g.company_id = $1 AND g.invoice_id = any($2) AND g.mode = 'guaranteed_rent' AND g.extract = 'owner'
+		  AND g.type = 'credit' AND g.transfer_key IS NOT NULL
+		  AND NOT EXISTS (SELECT 1 FROM transactions s
+		                  WHERE s.company_id = g.company_id AND s.guaranteed_transfer_id = g.id AND s.mode = 'invoice'
+		                    AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = s.company_id AND r.reverses_id = s.id))
+		ORDER BY g.invoice_id, g.id`, companyID, ids)
+	if err != nil {
+		return translate(err, "guarantees of invoices paid")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var g finance.Guarantee
+		if err := rows.Scan(&id, &g.ID, &g.OwnerID, &g.Amount); err != nil {
+			return translate(err, "guarantees of invoices paid")
+		}
+		invoices[id].guarantees = append(invoices[id].guarantees, g)
+	}
+	return translate(rows.Err(), "guarantees of invoices paid")
+}
+
+// writeReportedPayments writes the settled invoices together: the
+// invoices, their settlement lines, their entries, their history.
+func writeReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, settled []*payingInvoice) error {
+	if len(settled) == 0 {
+		return nil
+	}
+	if err := markReportedPaid(ctx, tx, companyID, settled); err != nil {
+		return err
+	}
+	if err := writeSettlementLines(ctx, tx, companyID, settled); err != nil {
+		return err
+	}
+	if err := insertReportedEntries(ctx, tx, companyID, settled); err != nil {
+		return err
+	}
+	hist := make([]historyRow, len(settled))
+	for i, pi := range settled {
+		s := pi.booked
+		changes := []FieldChange{
+			{Field: "paid", From: false, To: true},
+			{Field: "paid_at", To: pi.report.PaidAt.String()},
+			{Field: "credit_at", To: pi.creditOrPaid().String()},
+			{Field: "status", From: pi.status, To: "paid"},
+			{Field: "paid_amount", To: money(s.Total)},
+			{Field: "paid_late_fee", To: money(s.LateFee)},
+			{Field: "paid_interest", To: money(s.Interest)},
+			{Field: "paid_discount", To: money(s.Discount)},
+		}
+		hist[i] = historyRow{invoiceID: pi.inv.ID, changes: changes, note: pi.report.Note}
+	}
+	return writeHistories(ctx, tx, companyID, actor, OriginPayment, hist)
+}
+
+// money is an amount as the API shows it in a history: a JSON number
+// with two decimal places.
+func money(d decimal.Decimal) any { return jsonNumber(d.StringFixed(2)) }
+
+// jsonNumber is a decimal text written as a JSON number.
+type jsonNumber string
+
+func (n jsonNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }
+
+// creditOrPaid is the day the money is in the account: credit_at, else
+// paid_at.
+func (pi *payingInvoice) creditOrPaid() finance.Date {
+	if !pi.creditDate.IsZero() {
+		return pi.creditDate
+	}
+	return pi.report.PaidAt
+}
+
+func markReportedPaid(ctx context.Context, tx pgx.Tx, companyID int64, settled []*payingInvoice) error {
+	n := len(settled)
+	ids := make([]int64, n)
+	paidAt, creditAt := make([]finance.Date, n), make([]finance.Date, n)
+	totals, fees, interests, discounts := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, pi := range settled {
+		s := pi.booked
+		ids[i], paidAt[i], creditAt[i] = pi.inv.ID, pi.report.PaidAt, pi.creditOrPaid()
+		totals[i], fees[i], interests[i], discounts[i] = s.Total.String(), s.LateFee.String(), s.Interest.String(), s.Discount.String()
+	}
+	_, err := tx.Exec(ctx, `
+		UPDATE invoices i SET paid = true, status = 'paid', paid_at = u.paid_at, credit_at = u.credit_at,
+		    paid_amount = u.total::numeric, paid_late_fee = u.fee::numeric, paid_interest = u.interest::numeric,
+		    paid_discount = u.discount::numeric, updated_at = now()
+		FROM unnest($2::bigint[], $3::date[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[])
+		  AS u(id, paid_at, credit_at, total, fee, interest, discount)
+		WHERE i.company_id = $1 AND i.id = u.id`, companyID, ids, paidAt, creditAt, totals, fees, interests, discounts)
+	return translate(err, "mark invoices paid")
+}
+
+func writeSettlementLines(ctx context.Context, tx pgx.Tx, companyID int64, settled []*payingInvoice) error {
+	ids := make([]int64, len(settled))
+	var invoices, items []int64
+	var kinds, amounts, descs []string
+	for i, pi := range settled {
+		ids[i] = pi.inv.ID
+		for _, l := range pi.posting.Lines {
+			invoices, items = append(invoices, pi.inv.ID), append(items, l.ItemID)
+			kinds, amounts, descs = append(kinds, string(l.Kind)), append(amounts, l.Amount.String()), append(descs, l.Description)
+		}
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND invoice_id = any($2) AND kind <> 'line'`,
+		companyID, ids); err != nil {
+		return translate(err, "settlement lines")
+	}
+	if len(invoices) == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `
+		INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description)
+		SELECT $1, u.invoice_id, u.kind, u.item_id, u.amount::numeric, u.description
+		FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u(invoice_id, kind, item_id, amount, description)`,
+		companyID, invoices, kinds, items, amounts, descs)
+	return translate(err, "settlement lines")
+}
+
+// insertReportedEntries inserts the entries of every settled invoice in
+// one statement, each invoice's as insertEntries writes them: its split
+// (invoice-<id>-payment-<n>), its columns, dated credit_at (paid_at
+// without one), position by rank in its posting.
+func insertReportedEntries(ctx context.Context, tx pgx.Tx, companyID int64, settled []*payingInvoice) error {
+	var c entryColumns
+	var splits, billing []string
+	var invoiceIDs, accounts, buildings, contracts, positions []int64
+	var dates, competences, dues []finance.Date
+	for _, pi := range settled {
+		inv := &pi.inv
+		split := "invoice-" + strconv.FormatInt(inv.ID, 10) + "-payment-" + strconv.Itoa(pi.payments+1)
+		cols := columnsOf(pi.posting.Entries)
+		c.types, c.extracts, c.amounts = append(c.types, cols.types...), append(c.extracts, cols.extracts...), append(c.amounts, cols.amounts...)
+		c.percentages, c.descriptions = append(c.percentages, cols.percentages...), append(c.descriptions, cols.descriptions...)
+		c.plans, c.items, c.persons = append(c.plans, cols.plans...), append(c.items, cols.items...), append(c.persons, cols.persons...)
+		c.owners, c.tenants, c.brokers = append(c.owners, cols.owners...), append(c.tenants, cols.tenants...), append(c.brokers, cols.brokers...)
+		c.businesses, c.guarantees = append(c.businesses, cols.businesses...), append(c.guarantees, cols.guarantees...)
+		for k := range pi.posting.Entries {
+			splits, billing = append(splits, split), append(billing, inv.BillingMethod)
+			invoiceIDs, accounts = append(invoiceIDs, inv.ID), append(accounts, inv.AccountID)
+			buildings, contracts = append(buildings, pi.buildingID), append(contracts, inv.ContractID)
+			positions = append(positions, int64(k+1))
+			dates, competences, dues = append(dates, pi.creditOrPaid()), append(competences, inv.Date), append(dues, inv.DueDate)
+		}
+	}
+	if len(c.types) == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `
+		INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
+		    plan_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
+		    date, position, amount, percentage, competence, description, paid, due_date, billing_method,
+		    guaranteed_transfer_id)
+		SELECT $1, u.split, u.invoice_id, 'invoice', $2, u.type, u.account_id, nullif(u.business_id, 0),
+		    nullif(u.plan_id, 0), nullif(u.item_id, 0), nullif(u.person_id, 0), nullif(u.building_id, 0),
+		    nullif(u.contract_id, 0), nullif(u.broker_id, 0), nullif(u.owner_id, 0), nullif(u.tenant_id, 0), u.extract,
+		    u.date, u.position, u.amount::numeric, nullif(u.percentage, '')::numeric, u.competence,
+		    nullif(u.description, ''), true, u.due_date, u.billing_method, nullif(u.guarantee_id, 0)
+		FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[],
+		    $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::bigint[],
+		    $16::text[], $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[], $21::bigint[],
+		    $22::date[], $23::date[], $24::date[], $25::text[]) WITH ORDINALITY
+		    AS u(type, extract, amount, percentage, description, plan_id, item_id, person_id, owner_id, tenant_id,
+		         broker_id, business_id, guarantee_id, split, invoice_id, account_id, building_id, contract_id,
+		         position, date, competence, due_date, billing_method, n)
+		ORDER BY u.n`,
+		companyID, string(finance.ModeInvoice),
+		c.types, c.extracts, c.amounts, c.percentages, c.descriptions, c.plans, c.items,
+		c.persons, c.owners, c.tenants, c.brokers, c.businesses, c.guarantees,
+		splits, invoiceIDs, accounts, buildings, contracts, positions, dates, competences, dues, billing)
+	return translate(err, "entries of invoices paid")
+}

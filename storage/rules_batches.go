@@ -1,0 +1,152 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Write rules of the batches (docs/api.md, "Batches"), run as hooks in the
+// write's transaction.
+
+// remittanceLayouts are the banks and layouts package cnab writes
+// collection remittances for, as an account names them (bank code and
+// layout): the batches of an account must be writable. Package jobs's
+// tests hold this table to cnab.Supported().
+var remittanceLayouts = map[string][]string{
+	"001": {"cnab240", "cnab400"},
+	"033": {"cnab240", "cnab400"},
+	"041": {"cnab240", "cnab400"},
+	"104": {"cnab240"},
+	"237": {"cnab240", "cnab400"},
+	"341": {"cnab240", "cnab400"},
+	"748": {"cnab240", "cnab400"},
+	"756": {"cnab240", "cnab400"},
+}
+
+// RemittanceLayouts lists the bank and layout pairs a collection batch's
+// account may have, as "341/400", sorted.
+func RemittanceLayouts() []string {
+	var out []string
+	for bank, layouts := range remittanceLayouts {
+		for _, l := range layouts {
+			out = append(out, bank+"/"+strings.TrimPrefix(l, "cnab"))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// checkBatchAccount requires, on create, an account (already known to be
+// the company's) with its bank and layout set, a layout collection
+// remittances are written in for that bank (422 naming account_id).
+func checkBatchAccount(ctx context.Context, tx pgx.Tx, c *Change) error {
+	id, given := c.New.Values["account_id"]
+	if c.Op != OpCreate || !given || id == nil {
+		return nil
+	}
+	var bank, layout string
+	err := tx.QueryRow(ctx, `SELECT coalesce(bank, ''), coalesce(layout, '') FROM accounts WHERE company_id = $1 AND id = $2`,
+		c.Scope.CompanyID, id).Scan(&bank, &layout)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // the reference check names it
+	}
+	if err != nil {
+		return fmt.Errorf("account of a batch: %w", err)
+	}
+	if msg := remittanceAccountProblem(bank, layout); msg != "" {
+		return problem("account_id", msg)
+	}
+	return nil
+}
+
+// remittanceAccountProblem says why an account with bank and layout cannot
+// send collection remittances; "" when it can.
+func remittanceAccountProblem(bank, layout string) string {
+	layouts, known := remittanceLayouts[bank]
+	switch {
+	case bank == "" || layout == "":
+		return "the account needs its bank and its layout (cnab240 or cnab400) to send a remittance"
+	case !known:
+		return fmt.Sprintf("bank %s has no collection remittance layout here; the banks are %s", bank, strings.Join(sortedBanks(), ", "))
+	case !slices.Contains(layouts, layout):
+		return fmt.Sprintf("bank %s takes collection remittances in %s, not %s", bank, strings.Join(layouts, ", "), layout)
+	}
+	return ""
+}
+
+func sortedBanks() []string {
+	banks := make([]string, 0, len(remittanceLayouts))
+	for b := range remittanceLayouts {
+		banks = append(banks, b)
+	}
+	slices.Sort(banks)
+	return banks
+}
+
+// deleteTicketBatch refuses (409) to delete a batch whose file is written
+// (the bank has its titles: revert them instead), and takes the invoices
+// out of an open one first, as removeInvoices does.
+func deleteTicketBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op != OpDelete {
+		return nil
+	}
+	if c.OldValue("status") != "open" {
+		return Errorf(Conflict, "The batch's file is written: the batch is kept; take its invoices back with revertInvoices.")
+	}
+	b, err := LockBatch(ctx, tx, TicketBatch, c.Scope.CompanyID, c.ID)
+	if err != nil {
+		return err
+	}
+	_, err = RemoveTicketInvoices(ctx, tx, b, ActorOf(c.Scope), nil)
+	return err
+}
+
+// batchFrozenColumns are the invoice columns its slip in a batch depends
+// on: the amount and due date it carries, the account and billing method
+// that made it a slip of that batch.
+var batchFrozenColumns = []string{"total", "due_date", "account_id", "billing_method"}
+
+// invoiceInBatch refuses (409) a change of the columns an invoice's slip
+// depends on, and its delete, while it is in a collection batch (added or
+// sent): the slip and the bank's title would no longer be the invoice's.
+func invoiceInBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op == OpCreate {
+		return nil
+	}
+	var changed []string
+	if c.Op == OpUpdate {
+		for _, col := range batchFrozenColumns {
+			if c.Changed(col) {
+				changed = append(changed, col)
+			}
+		}
+		if len(changed) == 0 {
+			return nil
+		}
+	}
+	var batch int64
+	var status string
+	err := tx.QueryRow(ctx, `SELECT m.batch_id, b.status FROM ticket_batch_invoices m
+		JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
+		WHERE m.company_id = $1 AND m.invoice_id = $2 AND m.state = 'added'`, c.Scope.CompanyID, c.ID).Scan(&batch, &status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("batch of invoice %d: %w", c.ID, err)
+	}
+	how := "remove it from the batch (removeInvoices)"
+	if status == "closed" {
+		how = "revert it in the batch (revertInvoices)"
+	}
+	if c.Op == OpDelete {
+		return Errorf(Conflict, "The invoice is in collection batch %d: %s before deleting it.", batch, how)
+	}
+	return Errorf(Conflict, "The invoice is in collection batch %d: its %s cannot change; %s first.",
+		batch, strings.Join(changed, ", "), how)
+}

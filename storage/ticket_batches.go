@@ -1,0 +1,765 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+)
+
+// The rows of the collection batches (docs/api.md, "Batches"): the
+// invoices a batch may take, their titles (nosso número from the
+// account's counter, the barcode and digitable line, the amounts and
+// terms the bank gets), their removal and reversal, and what a bank's
+// return file changes on them. The bank's rules (package cnab) are applied
+// by the batch's kind in package jobs; every statement here is set-based
+// and scoped to the company.
+
+// Origins of the invoice history rows a collection batch writes.
+const (
+	OriginTicketBatch = "ticket_batch" // added to, removed from, reverted in a batch
+	OriginReturnFile  = "return_file"  // registered, rejected or written off by the bank
+)
+
+// BankAccount is an account as a remittance and a slip need it: the bank
+// and layout, the branch and account numbers, the collection agreement,
+// and its business (the beneficiary).
+type BankAccount struct {
+	ID               int64
+	Bank, Layout     string // "341", "cnab400"
+	Agency           string
+	AgencyDigit      string
+	Account          string
+	AccountDigit     string
+	Wallet           string
+	WalletVariation  string
+	Covenant         string
+	TransmissionCode string
+	Station          string
+	Modality         string
+	BusinessName     string
+	BusinessTaxID    string
+}
+
+// ReadBankAccount reads an account of the company with its business.
+func ReadBankAccount(ctx context.Context, q DBTX, companyID, id int64) (*BankAccount, error) {
+	a := &BankAccount{ID: id}
+	err := q.QueryRow(ctx, `SELECT coalesce(a.bank, ''), coalesce(a.layout, ''), coalesce(a.agency, ''),
+		coalesce(a.agency_digit, ''), coalesce(a.account, ''), coalesce(a.account_digit, ''), coalesce(a.wallet, ''),
+		coalesce(a.wallet_variation, ''), coalesce(a.covenant, ''), coalesce(a.transmission_code, ''),
+		coalesce(a.station, ''), coalesce(a.modality, ''), b.name, coalesce(b.tax_id, '')
+		FROM accounts a JOIN businesses b ON b.company_id = a.company_id AND b.id = a.business_id
+		WHERE a.company_id = $1 AND a.id = $2`, companyID, id).Scan(&a.Bank, &a.Layout, &a.Agency, &a.AgencyDigit,
+		&a.Account, &a.AccountDigit, &a.Wallet, &a.WalletVariation, &a.Covenant, &a.TransmissionCode, &a.Station,
+		&a.Modality, &a.BusinessName, &a.BusinessTaxID)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("account %d", id))
+	}
+	return a, nil
+}
+
+// CompanyToday is today's date in the company's time zone.
+func CompanyToday(ctx context.Context, q DBTX, companyID int64) (finance.Date, error) {
+	var today finance.Date
+	err := q.QueryRow(ctx, `SELECT (now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo'))::date
+		FROM companies WHERE id = $1`, companyID).Scan(&today)
+	return today, translate(err, fmt.Sprintf("today of company %d", companyID))
+}
+
+// TitlePayer is a title's payer as the remittance carries it: the
+// address in one line.
+type TitlePayer struct {
+	Name, Document, Address, District, City, State, ZIP string
+}
+
+// TicketPayer is an invoice's payer as the persons table has it.
+type TicketPayer struct {
+	Name, TaxID                                            string
+	Street, Number, Complement, District, City, State, ZIP string
+}
+
+// TicketCandidate is an invoice asked to be added to a collection batch,
+// as read (and locked) for the checks: found or not, its state, the
+// batch it is in (0: none), its terms and its payer.
+type TicketCandidate struct {
+	Invoice   finance.Invoice // with its lines when its late fee has an item base
+	Found     bool
+	Status    string
+	InBatch   int64
+	ID2       string
+	Payer     TicketPayer
+	Barcode   string // the invoice's ticket_barcode and ticket_digitable before
+	Digitable string
+}
+
+// ReadTicketCandidates reads the invoices of ids (of the company only) and
+// locks them (FOR NO KEY UPDATE, in id order) for the rest of tx, so that
+// a payment or an edit cannot slip between the checks and the add. The
+// answer has one candidate per id, in the order of ids; an id of another
+// company, or of none, is not Found.
+func ReadTicketCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) ([]TicketCandidate, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT i.id, i.paid, i.status, i.billing_method, i.account_id, i.total, i.date, i.due_date, coalesce(i.id2, ''),
+		       i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0), coalesce(i.ticket_late_fee_percentage, 0),
+		       coalesce(i.ticket_late_fee_interest, 0), i.ticket_discount, coalesce(i.ticket_discount_mode, ''),
+		       coalesce(i.ticket_discount_fixed, 0), coalesce(i.ticket_discount_percentage, 0),
+		       coalesce(i.ticket_discount_days, 0), coalesce(i.ticket_barcode, ''), coalesce(i.ticket_digitable, ''),
+		       p.name, coalesce(p.tax_id, ''), coalesce(p.street, ''), coalesce(p.number, ''), coalesce(p.complement, ''),
+		       coalesce(p.district, ''), coalesce(p.city, ''), coalesce(p.state, ''), coalesce(p.zip_code, ''),
+		       coalesce((SELECT m.batch_id FROM ticket_batch_invoices m WHERE m.company_id = i.company_id
+		                 AND m.invoice_id = i.id AND m.state = 'added'), 0)
+		FROM invoices i JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
+		WHERE i.company_id = $1 AND i.id = any($2)
+		ORDER BY i.id
+		FOR NO KEY UPDATE OF i`, companyID, ids)
+	if err != nil {
+		return nil, translate(err, "invoices for a batch")
+	}
+	found := make(map[int64]TicketCandidate, len(ids))
+	var withBase []int64
+	for rows.Next() {
+		c := TicketCandidate{Found: true}
+		inv := &c.Invoice
+		var mode string
+		if err := rows.Scan(&inv.ID, &inv.Paid, &c.Status, &inv.BillingMethod, &inv.AccountID, &inv.Total, &inv.Date,
+			&inv.DueDate, &c.ID2, &inv.TicketLateFee, &inv.TicketLateFeeItemID, &inv.TicketLateFeePercentage,
+			&inv.TicketLateFeeInterest, &inv.TicketDiscount, &mode, &inv.TicketDiscountFixed,
+			&inv.TicketDiscountPercentage, &inv.TicketDiscountDays, &c.Barcode, &c.Digitable,
+			&c.Payer.Name, &c.Payer.TaxID, &c.Payer.Street, &c.Payer.Number, &c.Payer.Complement,
+			&c.Payer.District, &c.Payer.City, &c.Payer.State, &c.Payer.ZIP, &c.InBatch); err != nil {
+			rows.Close()
+			return nil, translate(err, "invoices for a batch")
+		}
+		inv.TicketDiscountMode = finance.DiscountMode(mode)
+		if inv.TicketLateFeeItemID != 0 {
+			withBase = append(withBase, inv.ID)
+		}
+		found[inv.ID] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "invoices for a batch")
+	}
+	if err := readBaseLines(ctx, tx, companyID, withBase, found); err != nil {
+		return nil, err
+	}
+	out := make([]TicketCandidate, len(ids))
+	for i, id := range ids {
+		c, ok := found[id]
+		if !ok {
+			c.Invoice.ID = id
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// readBaseLines reads the client lines of the invoices whose late fee is
+// computed on an item's lines, into their candidates.
+func readBaseLines(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, into map[int64]TicketCandidate) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `SELECT invoice_id, item_id, amount FROM invoice_items
+		WHERE company_id = $1 AND invoice_id = any($2) AND kind = 'line' ORDER BY invoice_id, id`, companyID, ids)
+	if err != nil {
+		return translate(err, "lines of invoices for a batch")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var invoiceID int64
+		l := finance.InvoiceItem{Kind: finance.LineLine}
+		if err := rows.Scan(&invoiceID, &l.ItemID, &l.Amount); err != nil {
+			return translate(err, "lines of invoices for a batch")
+		}
+		c := into[invoiceID]
+		c.Invoice.Items = append(c.Invoice.Items, l)
+		into[invoiceID] = c
+	}
+	return translate(rows.Err(), "lines of invoices for a batch")
+}
+
+// PeekNossoNumero reads the next sequence of the account's nosso número
+// counter, without taking it: for checks only.
+func PeekNossoNumero(ctx context.Context, q DBTX, companyID, accountID int64) (int64, error) {
+	var next int64
+	err := q.QueryRow(ctx, `SELECT next_nosso_numero FROM accounts WHERE company_id = $1 AND id = $2`,
+		companyID, accountID).Scan(&next)
+	return next, translate(err, fmt.Sprintf("nosso número of account %d", accountID))
+}
+
+// TakeNossoNumeros allocates n consecutive sequences of the account's
+// nosso número counter and returns the first: one UPDATE ... RETURNING,
+// which holds the account's row lock until tx ends, so that two batches
+// adding at once never get the same number, and a number once taken is
+// never given again (the counter only grows).
+func TakeNossoNumeros(ctx context.Context, tx pgx.Tx, companyID, accountID, n int64) (int64, error) {
+	var first int64
+	err := tx.QueryRow(ctx, `UPDATE accounts SET next_nosso_numero = next_nosso_numero + $3, updated_at = now()
+		WHERE company_id = $1 AND id = $2 RETURNING next_nosso_numero - $3`, companyID, accountID, n).Scan(&first)
+	return first, translate(err, fmt.Sprintf("nosso número of account %d", accountID))
+}
+
+// TicketMember is an invoice to add to a batch with its title: the
+// sequence given to the bank's rule, the nosso número as the slip prints
+// it (number and check digit), the barcode and digitable line, and the
+// amount, due date, terms, document number and payer the bank gets.
+type TicketMember struct {
+	InvoiceID              int64
+	Document               string
+	Payer                  TitlePayer
+	OurNumber              int64
+	NossoNumero, Digit     string
+	Barcode, Digitable     string
+	Amount                 decimal.Decimal
+	Due                    finance.Date
+	FinePercent            decimal.Decimal
+	InterestPerDay         decimal.Decimal
+	InterestMonthlyPercent decimal.Decimal
+	Discount               decimal.Decimal
+	DiscountUntil          finance.Date // zero: no discount
+	// PreviousBarcode and PreviousDigitable are the invoice's before, for
+	// its history.
+	PreviousBarcode, PreviousDigitable string
+}
+
+// InsertTicketMembers adds members to a locked open batch: their rows (an
+// invoice already in a batch, added there meanwhile, is left out and
+// returned in lost), the slips on the invoices with a history row each,
+// and the batch's count and total.
+func InsertTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, members []TicketMember) (lost []int64, err error) {
+	if len(members) == 0 {
+		return nil, nil
+	}
+	n := len(members)
+	invoices, ours := make([]int64, n), make([]int64, n)
+	numbers, digits, amounts, fines, perDay, monthly, discounts := make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	dues, until := make([]finance.Date, n), make([]*finance.Date, n)
+	docs, names, payerDocs, addresses, districts, cities, states, zips := make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, m := range members {
+		invoices[i], ours[i], numbers[i], digits[i] = m.InvoiceID, m.OurNumber, m.NossoNumero, m.Digit
+		amounts[i], fines[i], perDay[i], monthly[i], discounts[i] = m.Amount.String(), m.FinePercent.String(),
+			m.InterestPerDay.String(), m.InterestMonthlyPercent.String(), m.Discount.String()
+		dues[i] = m.Due
+		if !m.DiscountUntil.IsZero() {
+			d := m.DiscountUntil
+			until[i] = &d
+		}
+		p := &m.Payer
+		docs[i], names[i], payerDocs[i], addresses[i] = m.Document, p.Name, p.Document, p.Address
+		districts[i], cities[i], states[i], zips[i] = p.District, p.City, p.State, p.ZIP
+	}
+	rows, err := tx.Query(ctx, `
+		INSERT INTO ticket_batch_invoices (company_id, batch_id, invoice_id, account_id, our_number, nosso_numero,
+		    nosso_numero_digit, amount, due_date, fine_percent, interest_per_day, interest_monthly_percent,
+		    discount, discount_until, document_number, payer_name, payer_document, payer_address, payer_district,
+		    payer_city, payer_state, payer_zip)
+		SELECT $1, $2, u.invoice_id, $3, u.our_number, u.nosso_numero, u.digit, u.amount::numeric, u.due_date,
+		    u.fine::numeric, u.per_day::numeric, u.monthly::numeric, u.discount::numeric, u.until,
+		    u.doc, u.name, u.payer_doc, u.address, u.district, u.city, u.state, u.zip
+		FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::date[], $10::text[],
+		            $11::text[], $12::text[], $13::text[], $14::date[], $15::text[], $16::text[], $17::text[],
+		            $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
+		  AS u(invoice_id, our_number, nosso_numero, digit, amount, due_date, fine, per_day, monthly, discount, until,
+		       doc, name, payer_doc, address, district, city, state, zip)
+		ON CONFLICT (company_id, invoice_id) WHERE state = 'added' DO NOTHING
+		RETURNING invoice_id`,
+		b.CompanyID, b.ID, b.AccountID, invoices, ours, numbers, digits, amounts, dues, fines, perDay, monthly, discounts, until,
+		docs, names, payerDocs, addresses, districts, cities, states, zips)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("add to ticket batch %d", b.ID))
+	}
+	added, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("add to ticket batch %d", b.ID))
+	}
+	inserted := make(map[int64]bool, len(added))
+	for _, id := range added {
+		inserted[id] = true
+	}
+	var kept []TicketMember
+	total := decimal.Zero
+	for _, m := range members {
+		if !inserted[m.InvoiceID] {
+			lost = append(lost, m.InvoiceID)
+			continue
+		}
+		kept = append(kept, m)
+		total = total.Add(m.Amount)
+	}
+	if err := setTicketSlips(ctx, tx, b, actor, kept); err != nil {
+		return nil, err
+	}
+	return lost, CountMembers(ctx, tx, b, int64(len(kept)), total)
+}
+
+// setTicketSlips writes the members' slips on their invoices (the slip is
+// not registered yet) with a history row each.
+func setTicketSlips(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, members []TicketMember) error {
+	n := len(members)
+	if n == 0 {
+		return nil
+	}
+	ids, barcodes, lines := make([]int64, n), make([]string, n), make([]string, n)
+	hist := make([]historyRow, n)
+	for i, m := range members {
+		ids[i], barcodes[i], lines[i] = m.InvoiceID, m.Barcode, m.Digitable
+		hist[i] = historyRow{invoiceID: m.InvoiceID, changes: slipChanges(m.PreviousBarcode, m.Barcode, m.PreviousDigitable, m.Digitable),
+			note: fmt.Sprintf("added to collection batch %d, nosso número %s", b.ID, printedNumber(m.NossoNumero, m.Digit))}
+	}
+	_, err := tx.Exec(ctx, `UPDATE invoices i SET ticket_barcode = u.barcode, ticket_digitable = u.line,
+		ticket_registered = false, updated_at = now()
+		FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, barcode, line)
+		WHERE i.company_id = $1 AND i.id = u.id`, b.CompanyID, ids, barcodes, lines)
+	if err != nil {
+		return translate(err, fmt.Sprintf("slips of ticket batch %d", b.ID))
+	}
+	return writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist)
+}
+
+// printedNumber is a nosso número with its check digit after a hyphen.
+func printedNumber(number, digit string) string {
+	if digit == "" {
+		return number
+	}
+	return number + "-" + digit
+}
+
+// slipChanges are the history changes of an invoice's slip.
+func slipChanges(fromBarcode, toBarcode, fromLine, toLine string) []FieldChange {
+	var out []FieldChange
+	if fromBarcode != toBarcode {
+		out = append(out, FieldChange{Field: "ticket_barcode", From: orNil(fromBarcode), To: orNil(toBarcode)})
+	}
+	if fromLine != toLine {
+		out = append(out, FieldChange{Field: "ticket_digitable", From: orNil(fromLine), To: orNil(toLine)})
+	}
+	return out
+}
+
+// orNil is s, or nil (JSON null) when empty.
+func orNil(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// historyRow is one invoice's history row of a set-based write.
+type historyRow struct {
+	invoiceID int64
+	changes   []FieldChange
+	note      string
+}
+
+// writeHistories writes the history rows of many invoices in one
+// statement, with one actor and origin.
+func writeHistories(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, origin string, rows []historyRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids, docs, notes := make([]int64, len(rows)), make([]string, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		changes := r.changes
+		if changes == nil {
+			changes = []FieldChange{}
+		}
+		doc, err := json.Marshal(changes)
+		if err != nil {
+			return fmt.Errorf("encode history of invoice %d: %w", r.invoiceID, err)
+		}
+		ids[i], docs[i], notes[i] = r.invoiceID, string(doc), r.note
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
+		SELECT $1, u.id, $2, $3, $4, u.doc::jsonb, nullif(u.note, '')
+		FROM unnest($5::bigint[], $6::text[], $7::text[]) WITH ORDINALITY AS u(id, doc, note, n) ORDER BY u.n`,
+		companyID, actor.Kind, nullID(actor.ID), origin, ids, docs, notes)
+	if err != nil {
+		return translate(err, "invoice history")
+	}
+	return nil
+}
+
+// ticketMemberRow is a member of a batch as removal and reversal read it.
+type ticketMemberRow struct {
+	invoiceID          int64
+	state              string
+	amount             decimal.Decimal
+	barcode, digitable string
+	paid               bool
+}
+
+// lockTicketMembers reads the members of a batch among ids (all of them
+// when ids is nil) with their invoices, locking both.
+func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]ticketMemberRow, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT m.invoice_id, m.state, m.amount, coalesce(i.ticket_barcode, ''), coalesce(i.ticket_digitable, ''), i.paid
+		FROM ticket_batch_invoices m JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
+		WHERE m.company_id = $1 AND m.batch_id = $2 AND ($3::bigint[] IS NULL OR m.invoice_id = any($3))
+		ORDER BY m.invoice_id
+		FOR NO KEY UPDATE`, b.CompanyID, b.ID, ids)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("members of ticket batch %d", b.ID))
+	}
+	out := map[int64]ticketMemberRow{}
+	for rows.Next() {
+		var r ticketMemberRow
+		if err := rows.Scan(&r.invoiceID, &r.state, &r.amount, &r.barcode, &r.digitable, &r.paid); err != nil {
+			rows.Close()
+			return nil, translate(err, fmt.Sprintf("members of ticket batch %d", b.ID))
+		}
+		out[r.invoiceID] = r
+	}
+	return out, translate(rows.Err(), fmt.Sprintf("members of ticket batch %d", b.ID))
+}
+
+// RemoveTicketInvoices takes invoices out of a locked open batch (ids nil:
+// all of them): their rows go (their nosso números are not given again),
+// their slips are cleared with a history row each, and the batch's count
+// and total go down. An id not in the batch is refused.
+func RemoveTicketInvoices(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
+	var ans MemberAnswer
+	members, err := lockTicketMembers(ctx, tx, b, ids)
+	if err != nil {
+		return ans, err
+	}
+	if ids == nil {
+		ids = sortedIDs(members)
+	}
+	var gone []int64
+	var hist []historyRow
+	total := decimal.Zero
+	for _, id := range ids {
+		m, ok := members[id]
+		if !ok {
+			ans.Refuse(id, "is not in this batch")
+			continue
+		}
+		gone = append(gone, id)
+		total = total.Add(m.amount)
+		hist = append(hist, historyRow{invoiceID: id, changes: slipChanges(m.barcode, "", m.digitable, ""),
+			note: fmt.Sprintf("removed from collection batch %d", b.ID)})
+		ans.Done = append(ans.Done, map[string]any{"id": id})
+	}
+	if len(gone) == 0 {
+		return ans, nil
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM ticket_batch_invoices WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`,
+		b.CompanyID, b.ID, gone); err != nil {
+		return ans, translate(err, fmt.Sprintf("remove from ticket batch %d", b.ID))
+	}
+	if err := clearSlips(ctx, tx, b.CompanyID, gone); err != nil {
+		return ans, err
+	}
+	if err := writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist); err != nil {
+		return ans, err
+	}
+	return ans, CountMembers(ctx, tx, b, -int64(len(gone)), total.Neg())
+}
+
+// RevertTicketInvoices takes back invoices sent in a locked batch's file:
+// they go back to unsent (state reverted, their slips cleared and no
+// longer registered, with a history row each; they may be added to
+// another batch, with a new nosso número), and the batch's count and
+// total go down. The bank still holds the titles until it drops them
+// (docs/api.md: the request to drop them). A paid invoice, or one not
+// sent in this batch, is refused.
+func RevertTicketInvoices(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
+	var ans MemberAnswer
+	members, err := lockTicketMembers(ctx, tx, b, ids)
+	if err != nil {
+		return ans, err
+	}
+	var back []int64
+	var hist []historyRow
+	total := decimal.Zero
+	for _, id := range ids {
+		m, ok := members[id]
+		switch {
+		case !ok:
+			ans.Refuse(id, "is not in this batch")
+			continue
+		case m.state != "added":
+			ans.Refuse(id, "is %s in this batch, not sent", m.state)
+			continue
+		case m.paid:
+			ans.Refuse(id, "is paid")
+			continue
+		}
+		back = append(back, id)
+		total = total.Add(m.amount)
+		changes := append(slipChanges(m.barcode, "", m.digitable, ""), FieldChange{Field: "ticket_registered", To: false})
+		hist = append(hist, historyRow{invoiceID: id, changes: changes,
+			note: fmt.Sprintf("reverted in collection batch %d: the bank is to drop the title", b.ID)})
+		ans.Done = append(ans.Done, map[string]any{"id": id})
+	}
+	if len(back) == 0 {
+		return ans, nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = 'reverted', reverted_at = now(), updated_at = now()
+		WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`, b.CompanyID, b.ID, back); err != nil {
+		return ans, translate(err, fmt.Sprintf("revert in ticket batch %d", b.ID))
+	}
+	if err := clearSlips(ctx, tx, b.CompanyID, back); err != nil {
+		return ans, err
+	}
+	if err := writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist); err != nil {
+		return ans, err
+	}
+	return ans, CountMembers(ctx, tx, b, -int64(len(back)), total.Neg())
+}
+
+// clearSlips clears the slips of invoices: no barcode, no digitable line,
+// not registered.
+func clearSlips(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) error {
+	_, err := tx.Exec(ctx, `UPDATE invoices SET ticket_barcode = NULL, ticket_digitable = NULL, ticket_registered = false,
+		updated_at = now() WHERE company_id = $1 AND id = any($2)`, companyID, ids)
+	return translate(err, "clear slips")
+}
+
+func sortedIDs[V any](m map[int64]V) []int64 {
+	keys := make([]int64, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// TicketTitle is a member of a batch as its remittance carries it.
+type TicketTitle struct {
+	InvoiceID              int64
+	DocumentNumber         string // the invoice's id2, or its id
+	OurNumber              int64
+	Amount                 decimal.Decimal
+	Due                    finance.Date
+	FinePercent            decimal.Decimal
+	InterestPerDay         decimal.Decimal
+	InterestMonthlyPercent decimal.Decimal
+	Discount               decimal.Decimal
+	DiscountUntil          finance.Date
+	Payer                  TitlePayer
+}
+
+// EachTicketTitle reads the titles of a batch's file, its members added,
+// in nosso número order, and hands each to fn; reading stops at fn's first
+// error. One row is in memory at a time. A title is read from its member
+// row alone, as it was fixed when added (amounts read in cents).
+func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTitle) error) error {
+	rows, err := tx.Query(ctx, `
+		SELECT invoice_id, document_number, our_number, (amount * 100)::bigint, due_date, (fine_percent * 100)::bigint,
+		       (interest_per_day * 100)::bigint, (interest_monthly_percent * 100)::bigint, (discount * 100)::bigint,
+		       discount_until, payer_name, payer_document, payer_address, payer_district, payer_city, payer_state, payer_zip
+		FROM ticket_batch_invoices
+		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
+		ORDER BY our_number`, b.CompanyID, b.ID)
+	if err != nil {
+		return translate(err, fmt.Sprintf("titles of ticket batch %d", b.ID))
+	}
+	defer rows.Close()
+	var t TicketTitle
+	var amount, fine, perDay, monthly, discount int64
+	var until *finance.Date
+	for rows.Next() {
+		p := &t.Payer
+		if err := rows.Scan(&t.InvoiceID, &t.DocumentNumber, &t.OurNumber, &amount, &t.Due, &fine, &perDay, &monthly,
+			&discount, &until, &p.Name, &p.Document, &p.Address, &p.District, &p.City, &p.State, &p.ZIP); err != nil {
+			return translate(err, fmt.Sprintf("titles of ticket batch %d", b.ID))
+		}
+		t.Amount, t.FinePercent, t.InterestPerDay = decimal.New(amount, -2), decimal.New(fine, -2), decimal.New(perDay, -2)
+		t.InterestMonthlyPercent, t.Discount = decimal.New(monthly, -2), decimal.New(discount, -2)
+		t.DiscountUntil = finance.Date{}
+		if until != nil {
+			t.DiscountUntil = *until
+		}
+		if err := fn(&t); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), fmt.Sprintf("titles of ticket batch %d", b.ID))
+}
+
+// RevertedTicket is a title taken back after its file that the bank has
+// not confirmed dropping.
+type RevertedTicket struct {
+	BatchID     int64  `json:"batch_id"`
+	InvoiceID   int64  `json:"invoice_id"`
+	NossoNumero string `json:"nosso_numero"`
+}
+
+// RevertedTickets lists an account's titles reverted and not confirmed
+// dropped by a return file, at most limit of them, by nosso número.
+func RevertedTickets(ctx context.Context, q DBTX, companyID, accountID int64, limit int) ([]RevertedTicket, error) {
+	rows, err := q.Query(ctx, `SELECT batch_id, invoice_id, nosso_numero || CASE WHEN nosso_numero_digit = '' THEN ''
+		ELSE '-' || nosso_numero_digit END FROM ticket_batch_invoices
+		WHERE company_id = $1 AND account_id = $2 AND state = 'reverted' ORDER BY our_number LIMIT $3`,
+		companyID, accountID, limit)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("reverted titles of account %d", accountID))
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RevertedTicket, error) {
+		var r RevertedTicket
+		err := row.Scan(&r.BatchID, &r.InvoiceID, &r.NossoNumero)
+		return r, err
+	})
+	return out, translate(err, fmt.Sprintf("reverted titles of account %d", accountID))
+}
+
+// TicketMatch is a title a return file's number names: the member, its
+// invoice and account, its state in its batch and whether the invoice is
+// registered.
+type TicketMatch struct {
+	MemberID   int64
+	BatchID    int64
+	InvoiceID  int64
+	AccountID  int64
+	State      string
+	Digit      string
+	Registered bool
+}
+
+// MatchTickets finds the titles of the company's accounts (among
+// accounts) whose nosso número is one of numbers, leading zeros aside,
+// in batches whose file is written (a title never sent has no return),
+// with their state there (added reads sent). The answer maps each number
+// as given to its titles: none, one, or several (on several accounts).
+func MatchTickets(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, numbers []string) (map[string][]TicketMatch, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT n.number, m.id, m.batch_id, m.invoice_id, m.account_id,
+		       CASE m.state WHEN 'added' THEN 'sent' ELSE m.state END, m.nosso_numero_digit, i.ticket_registered
+		FROM unnest($3::text[]) AS n(number)
+		JOIN ticket_batch_invoices m ON m.company_id = $1 AND m.account_id = any($2)
+		     AND ltrim(m.nosso_numero, '0') = ltrim(n.number, '0')
+		JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id AND b.status = 'closed'
+		JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
+		ORDER BY m.id`, companyID, accounts, numbers)
+	if err != nil {
+		return nil, translate(err, "titles of a return file")
+	}
+	defer rows.Close()
+	out := make(map[string][]TicketMatch, len(numbers))
+	for rows.Next() {
+		var number string
+		var m TicketMatch
+		if err := rows.Scan(&number, &m.MemberID, &m.BatchID, &m.InvoiceID, &m.AccountID, &m.State, &m.Digit, &m.Registered); err != nil {
+			return nil, translate(err, "titles of a return file")
+		}
+		out[number] = append(out[number], m)
+	}
+	return out, translate(rows.Err(), "titles of a return file")
+}
+
+// AccountsOfBank lists the company's accounts at a bank.
+func AccountsOfBank(ctx context.Context, q DBTX, companyID int64, bank string) ([]int64, error) {
+	rows, err := q.Query(ctx, `SELECT id FROM accounts WHERE company_id = $1 AND bank = $2 ORDER BY id`, companyID, bank)
+	if err != nil {
+		return nil, translate(err, "accounts of bank "+bank)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return ids, translate(err, "accounts of bank "+bank)
+}
+
+// TicketEvent is what a return file says of one title that changes it:
+// registered (the bank confirmed the entry, on At), rejected (the bank
+// refused the entry, for Reasons), or written off (the bank dropped it).
+type TicketEvent struct {
+	Match   TicketMatch
+	Kind    string // TicketRegistered, TicketRejected, TicketWrittenOff
+	At      time.Time
+	Reasons string // the bank's code, description and reasons, for people
+}
+
+// The kinds of TicketEvent.
+const (
+	TicketRegistered = "registered"
+	TicketRejected   = "rejected"
+	TicketWrittenOff = "written_off"
+)
+
+// ApplyTicketEvents writes what a return file says of titles, set-based,
+// with a history row on each invoice (actor: the return file's job):
+//   - registered: ticket_registered and ticket_date on the invoice;
+//   - rejected: the title leaves its batch (state rejected), the
+//     invoice's slip is cleared and its ticket_info says why, so that it
+//     may be added again;
+//   - written off: the title leaves its batch (state written_off) and the
+//     invoice's slip is cleared; an unpaid invoice may be added again.
+func ApplyTicketEvents(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []TicketEvent) error {
+	var reg, rej, off []TicketEvent
+	for _, e := range events {
+		switch e.Kind {
+		case TicketRegistered:
+			reg = append(reg, e)
+		case TicketRejected:
+			rej = append(rej, e)
+		case TicketWrittenOff:
+			off = append(off, e)
+		}
+	}
+	if err := registerTickets(ctx, tx, companyID, actor, reg); err != nil {
+		return err
+	}
+	if err := dropTickets(ctx, tx, companyID, actor, "rejected", rej); err != nil {
+		return err
+	}
+	return dropTickets(ctx, tx, companyID, actor, "written_off", off)
+}
+
+func registerTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []TicketEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	ids, ats := make([]int64, len(events)), make([]time.Time, len(events))
+	hist := make([]historyRow, len(events))
+	for i, e := range events {
+		ids[i], ats[i] = e.Match.InvoiceID, e.At
+		hist[i] = historyRow{invoiceID: e.Match.InvoiceID, note: e.Reasons,
+			changes: []FieldChange{{Field: "ticket_registered", From: false, To: true}}}
+	}
+	_, err := tx.Exec(ctx, `UPDATE invoices i SET ticket_registered = true, ticket_date = u.at, updated_at = now()
+		FROM unnest($2::bigint[], $3::timestamptz[]) AS u(id, at)
+		WHERE i.company_id = $1 AND i.id = u.id`, companyID, ids, ats)
+	if err != nil {
+		return translate(err, "register titles")
+	}
+	return writeHistories(ctx, tx, companyID, actor, OriginReturnFile, hist)
+}
+
+// dropTickets moves titles out of their batches (state) and clears their
+// invoices' slips, noting the bank's words in ticket_info.
+func dropTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, state string, events []TicketEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	members, ids, infos := make([]int64, len(events)), make([]int64, len(events)), make([]string, len(events))
+	hist := make([]historyRow, len(events))
+	for i, e := range events {
+		members[i], ids[i], infos[i] = e.Match.MemberID, e.Match.InvoiceID, e.Reasons
+		hist[i] = historyRow{invoiceID: e.Match.InvoiceID, note: e.Reasons, changes: []FieldChange{
+			{Field: "ticket_registered", From: e.Match.Registered, To: false},
+			{Field: "ticket_info", To: e.Reasons}}}
+	}
+	_, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = $3, updated_at = now()
+		WHERE company_id = $1 AND id = any($2) AND state IN ('added', 'reverted')`, companyID, members, state)
+	if err != nil {
+		return translate(err, "titles "+state)
+	}
+	// an invoice added to another batch since keeps that batch's slip
+	_, err = tx.Exec(ctx, `UPDATE invoices i SET ticket_registered = false, ticket_info = u.info,
+		ticket_barcode = NULL, ticket_digitable = NULL, updated_at = now()
+		FROM unnest($2::bigint[], $3::text[]) AS u(id, info)
+		WHERE i.company_id = $1 AND i.id = u.id
+		  AND NOT EXISTS (SELECT 1 FROM ticket_batch_invoices m WHERE m.company_id = i.company_id
+		                  AND m.invoice_id = i.id AND m.state = 'added')`, companyID, ids, infos)
+	if err != nil {
+		return translate(err, "titles "+state)
+	}
+	return writeHistories(ctx, tx, companyID, actor, OriginReturnFile, hist)
+}

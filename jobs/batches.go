@@ -117,7 +117,7 @@ func (p BatchFilePayload) UniqueKey() string { return p.Batch + ":" + strconv.Fo
 func checkBatchPayload(batch, idField string, id int64) []storage.Problem {
 	var ps []storage.Problem
 	if _, ok := batchKinds[batch]; !ok {
-		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: ticket"})
+		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: " + batchKindNames()})
 	}
 	if id < 1 {
 		ps = append(ps, storage.Problem{Field: "payload." + idField, Message: "must be 1 or more"})

@@ -46,7 +46,7 @@ var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ti
 	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca"}
 
 // BatchTypes are the kinds of batch, by name.
-var BatchTypes = map[string]*BatchType{TicketBatch.Name: TicketBatch}
+var BatchTypes = map[string]*BatchType{TicketBatch.Name: TicketBatch, PaymentBatch.Name: PaymentBatch}
 
 // Batch is a batch's row as the shared machinery reads it.
 type Batch struct {
@@ -324,6 +324,10 @@ type ReturnLine struct {
 	Paid       *decimal.Decimal `json:"paid,omitempty"`
 	Expected   *decimal.Decimal `json:"expected,omitempty"`
 	Difference *decimal.Decimal `json:"difference,omitempty"`
+
+	// DocumentNumber is the company's number of the title or payment as
+	// the line gives it (seu número: a payment's reference).
+	DocumentNumber string `json:"document_number,omitempty"`
 }
 
 // The outcomes of a return file's line that every kind shares.

@@ -71,7 +71,7 @@ func (f *paymentFixture) bill(t *testing.T, person int64, method, amount string,
 }
 
 // boletoBarcode is an Itaú boleto of amount due in days, as its barcode.
-func boletoBarcode(t *testing.T, amount string, days int) string {
+func boletoBarcode(t testing.TB, amount string, days int) string {
 	t.Helper()
 	slip := boleto.Beneficiary{Bank: "341", Agency: "0057", Account: "12345", AccountDigit: "7", Wallet: "109"}
 	nn, err := boleto.NewNossoNumero(slip, 4321)
@@ -184,11 +184,27 @@ type paidLine struct {
 // (retorno), and over each payment's segment A or J (by reference) what
 // the bank says: the codes in 231-240, the real date and amount (A 155-162
 // and 163-177; J 145-152 and 153-167, with J 130-144 the interest).
-func paymentReturn(t *testing.T, rem []byte, lines map[string]paidLine) []byte {
+func paymentReturn(t testing.TB, rem []byte, lines map[string]paidLine) []byte {
 	t.Helper()
-	recs := records(t, rem, 240)
+	return paymentReturnOf(t, rem, func(ref string) paidLine {
+		l, ok := lines[ref]
+		if !ok {
+			t.Fatalf("the return names no line for reference %q", ref)
+		}
+		return l
+	})
+}
+
+// paymentReturnOf is paymentReturn with the line of each reference given
+// by a function.
+func paymentReturnOf(t testing.TB, rem []byte, line func(ref string) paidLine) []byte {
+	t.Helper()
+	recs := strings.Split(strings.TrimSuffix(string(rem), "\r\n"), "\r\n")
 	out := make([][]byte, len(recs))
 	for i, r := range recs {
+		if len(r) != 240 {
+			t.Fatalf("record %d is %d characters", i+1, len(r))
+		}
 		out[i] = []byte(r)
 	}
 	put := func(rec []byte, from int, s string) { copy(rec[from-1:], s) }
@@ -204,11 +220,7 @@ func paymentReturn(t *testing.T, rem []byte, lines map[string]paidLine) []byte {
 		default:
 			continue
 		}
-		ref := strings.TrimSpace(string(rec[refAt-1 : refAt+19]))
-		l, ok := lines[ref]
-		if !ok {
-			t.Fatalf("the return names no line for reference %q", ref)
-		}
+		l := line(strings.TrimSpace(string(rec[refAt-1 : refAt+19])))
 		put(rec, 231, fmt.Sprintf("%-10s", l.codes))
 		if l.ref != "" {
 			put(rec, refAt, fmt.Sprintf("%-20s", l.ref))

@@ -28,7 +28,7 @@ var PaymentBatchKind = registerBatchKind(&BatchKind{
 	Type:      storage.PaymentBatch,
 	Change:    changePayments,
 	WriteFile: writePaymentFile,
-	Sent:      storage.MarkPaymentsSent,
+	Sent:      paymentsSent,
 	Events:    retorno.KindPayment,
 	Apply:     applyPaymentReturn,
 	MemberKey: "transaction_id",
@@ -44,6 +44,12 @@ func changePayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage
 	return storage.RevertPaymentTransactions(ctx, tx, b, ids)
 }
 
+// paymentsSent records that a batch's payments went in its file: nothing
+// to write, since a payment added to a batch whose file is written is sent
+// (storage.PaymentMatch, the members' state as read), so that a file of
+// 100,000 payments writes no payment row.
+func paymentsSent(context.Context, pgx.Tx, *storage.Batch) error { return nil }
+
 // batchKindNames lists the kinds of batch, sorted, for messages.
 func batchKindNames() string {
 	return strings.Join(slices.Sorted(maps.Keys(batchKinds)), ", ")
@@ -53,9 +59,10 @@ func batchKindNames() string {
 // the bank's layout takes (checked once) and the day payments are made
 // from.
 type paymentIssuer struct {
-	acc   *storage.PaymentAccount
-	rem   pagamento.Remittance
-	today finance.Date
+	acc    *storage.PaymentAccount
+	rem    pagamento.Remittance
+	today  finance.Date
+	checks map[bool]*pagamento.Writer // the check writers, by PIX file
 }
 
 // newPaymentIssuer reads the account's payment remittance header, numbered
@@ -66,7 +73,7 @@ func newPaymentIssuer(acc *storage.PaymentAccount, now time.Time, seq int64, pix
 	if msg := paymentAccountProblem(acc); msg != "" {
 		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: msg}})
 	}
-	p := &paymentIssuer{acc: acc, today: finance.NewDate(now.Year(), now.Month(), now.Day())}
+	p := &paymentIssuer{acc: acc, today: finance.NewDate(now.Year(), now.Month(), now.Day()), checks: map[bool]*pagamento.Writer{}}
 	p.rem = pagamento.Remittance{Bank: acc.Bank, Sequence: int(seq), Created: now, PIX: pixFile,
 		Payer: pagamento.Payer{Name: acc.BusinessName, Document: acc.BusinessTaxID, Agency: acc.Agency,
 			AgencyDigit: acc.AgencyDigit, Account: acc.Account, AccountDigit: acc.AccountDigit,
@@ -208,6 +215,28 @@ func (p *paymentIssuer) payment(m *storage.PaymentMember) pagamento.Payment {
 	return pay
 }
 
+// maxCheckBatches is how many of the bank's batches a check writer may
+// open before it is replaced: a file numbers its batches with four digits,
+// and payments checked in the order of a request change forma often.
+const maxCheckBatches = 9000
+
+// check has the bank's layout check a member's payment, in a remittance
+// that takes it (a PIX file for a PIX) and is written nowhere.
+func (p *paymentIssuer) check(m *storage.PaymentMember) error {
+	pixFile := storage.IsPIX(m.Method)
+	w := p.checks[pixFile]
+	if w == nil || w.Batches() >= maxCheckBatches {
+		rem := p.rem
+		rem.PIX = pixFile
+		var err error
+		if w, err = pagamento.NewWriter(io.Discard, rem, nil); err != nil {
+			return err
+		}
+		p.checks[pixFile] = w
+	}
+	return w.Write(p.payment(m))
+}
+
 // paymentRefusal says why an entry cannot join batch b; "" when it can
 // (its payee's data and the bank's layout have their say after).
 func paymentRefusal(b *storage.Batch, c *storage.PaymentCandidate) string {
@@ -272,13 +301,6 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 	if err != nil {
 		return ans, err
 	}
-	pixRem := p.rem
-	pixRem.PIX = true
-	check, _ := pagamento.NewWriter(io.Discard, p.rem, nil) // the header was checked by newPaymentIssuer
-	checkPIX, err := pagamento.NewWriter(io.Discard, pixRem, nil)
-	if err != nil {
-		return ans, fmt.Errorf("payment batch %d: the PIX header: %w", b.ID, err)
-	}
 	var members []storage.PaymentMember
 	refused, already := map[int64]string{}, map[int64]*storage.PaymentCandidate{}
 	for i := range cands {
@@ -299,11 +321,7 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 			refused[c.ID] = reason
 			continue
 		}
-		w := check
-		if storage.IsPIX(m.Method) {
-			w = checkPIX
-		}
-		if err := w.Write(p.payment(&m)); err != nil {
+		if err := p.check(&m); err != nil {
 			refused[c.ID] = "bank " + acc.Bank + " cannot make its payment: " + problemsText(err)
 			continue
 		}

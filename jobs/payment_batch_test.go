@@ -199,3 +199,24 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 		t.Errorf("the boleto's payment: %+v, line %+v", e, l)
 	}
 }
+
+// TestPaymentCheckManyBatches: payments checked in an order that changes
+// the bank's forma at every one (a TED, a credit in account, ...) are all
+// taken, however many: the check never runs out of the four-digit batch
+// numbers a file has.
+func TestPaymentCheckManyBatches(t *testing.T) {
+	t.Parallel()
+	p := testIssuer(t)
+	for i := range 2*maxCheckBatches + 10 {
+		bank := "001"
+		if i%2 == 1 {
+			bank = "237"
+		}
+		m := storage.PaymentMember{Reference: "PAG-1-1", Method: storage.MethodTransfer, Amount: decimal.RequireFromString("10.00"),
+			Due: finance.NewDate(2026, 11, 30), PayeeName: "Construtora", PayeeDocument: "60746948000112",
+			Bank: bank, Agency: "3456", Account: "123456", AccountDigit: "8"}
+		if err := p.check(&m); err != nil {
+			t.Fatalf("payment %d: %v", i, err)
+		}
+	}
+}

@@ -135,7 +135,7 @@ func ReadPaymentCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids 
 		FROM transactions t
 		LEFT JOIN persons p ON p.company_id = t.company_id AND p.id = t.person_id
 		LEFT JOIN payment_batch_transactions m ON m.company_id = t.company_id AND m.transaction_id = t.id
-		     AND m.state IN ('added', 'sent')
+		     AND m.state = 'added'
 		WHERE t.company_id = $1 AND t.id = any($2)
 		ORDER BY t.id
 		FOR NO KEY UPDATE OF t`, companyID, ids)
@@ -169,12 +169,12 @@ func ReadPaymentCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids 
 	return out, nil
 }
 
-// PaymentMethods counts the payments of a batch still in it (added or
-// sent) that are PIX and those that are not.
+// PaymentMethods counts the payments of a batch still in it (added) that
+// are PIX and those that are not.
 func PaymentMethods(ctx context.Context, q DBTX, b *Batch) (pix, other int64, err error) {
 	err = q.QueryRow(ctx, `SELECT count(*) FILTER (WHERE method IN ('pix_account', 'pix_key')),
 		count(*) FILTER (WHERE method NOT IN ('pix_account', 'pix_key'))
-		FROM payment_batch_transactions WHERE company_id = $1 AND batch_id = $2 AND state IN ('added', 'sent')`,
+		FROM payment_batch_transactions WHERE company_id = $1 AND batch_id = $2 AND state = 'added'`,
 		b.CompanyID, b.ID).Scan(&pix, &other)
 	return pix, other, translate(err, fmt.Sprintf("methods of payment batch %d", b.ID))
 }
@@ -338,10 +338,11 @@ func RemovePaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []i
 }
 
 // RevertPaymentTransactions takes back entries sent in a locked batch's
-// file: their payments become reverted (the bank still holds them until
-// it cancels them: docs/api.md), the entries may join another batch, and
-// the batch's count and total go down. A paid entry, or one not sent in
-// this batch, is refused.
+// file (the batch is closed: its payments still added are sent): their
+// payments become reverted (the bank still holds them until it cancels
+// them: docs/api.md), the entries may join another batch, and the batch's
+// count and total go down. A paid entry, or one not sent in this batch,
+// is refused.
 func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (MemberAnswer, error) {
 	var ans MemberAnswer
 	members, err := lockPaymentMembers(ctx, tx, b, ids)
@@ -356,7 +357,7 @@ func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []i
 		case !ok:
 			ans.Refuse(id, "is not in this batch")
 			continue
-		case m.state != "sent":
+		case m.state != "added":
 			ans.Refuse(id, "is %s in this batch, not sent", m.state)
 			continue
 		case m.paid:
@@ -412,13 +413,6 @@ func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, payerBank, paye
 	return translate(rows.Err(), fmt.Sprintf("payments of payment batch %d", b.ID))
 }
 
-// MarkPaymentsSent marks the members added to a batch as sent in its file.
-func MarkPaymentsSent(ctx context.Context, tx pgx.Tx, b *Batch) error {
-	_, err := tx.Exec(ctx, `UPDATE payment_batch_transactions SET state = 'sent', updated_at = now()
-		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'`, b.CompanyID, b.ID)
-	return translate(err, fmt.Sprintf("payment batch %d sent", b.ID))
-}
-
 // RevertedPayment is a payment taken back after its file that the bank
 // has not reported on since.
 type RevertedPayment struct {
@@ -445,8 +439,9 @@ func RevertedPayments(ctx context.Context, q DBTX, companyID, accountID int64, l
 
 // PaymentMatch is the payment a return file's reference names: the
 // member, its batch, entry (0: the entry was deleted) and account, its
-// state and amount, whether the entry is paid, and another batch the
-// entry is in as added or sent since (0: none).
+// state as the API reads it (sent: added to a batch whose file is
+// written) and amount, whether the entry is paid, and another batch the
+// entry is in since (0: none).
 type PaymentMatch struct {
 	MemberID      int64
 	BatchID       int64
@@ -465,11 +460,13 @@ type PaymentMatch struct {
 // each reference to its payment; a reference of none is absent.
 func MatchPayments(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, references []string) (map[string]*PaymentMatch, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT m.reference, m.id, m.batch_id, coalesce(m.transaction_id, 0), m.account_id, m.state, m.method, m.amount
+		SELECT m.reference, m.id, m.batch_id, coalesce(m.transaction_id, 0), m.account_id,
+		       CASE WHEN m.state = 'added' AND b.status = 'closed' THEN 'sent' ELSE m.state END, m.method, m.amount
 		FROM payment_batch_transactions m
+		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
 		WHERE m.company_id = $1 AND m.account_id = any($2) AND m.reference = any($3)
 		ORDER BY m.id
-		FOR NO KEY UPDATE`, companyID, accounts, references)
+		FOR NO KEY UPDATE OF m`, companyID, accounts, references)
 	if err != nil {
 		return nil, translate(err, "payments of a return file")
 	}
@@ -503,7 +500,7 @@ func lockMatchedEntries(ctx context.Context, tx pgx.Tx, companyID int64, entries
 	}
 	rows, err := tx.Query(ctx, `
 		SELECT t.id, t.paid, coalesce((SELECT o.batch_id FROM payment_batch_transactions o WHERE o.company_id = t.company_id
-		           AND o.transaction_id = t.id AND o.state IN ('added', 'sent')), 0)
+		           AND o.transaction_id = t.id AND o.state = 'added'), 0)
 		FROM transactions t WHERE t.company_id = $1 AND t.id = any($2)
 		ORDER BY t.id
 		FOR NO KEY UPDATE`, companyID, entries)

@@ -12,8 +12,15 @@ const (
 	PaymentBatchTransactions = "payment_batch_transactions"
 )
 
-// paymentStates are the states of a payment in its batch.
+// paymentStates are the states of a payment in its batch, as read.
 var paymentStates = []string{"added", "sent", "reverted", "paid", "failed"}
+
+// paymentStateExpr reads a payment's state: one stored added is sent once
+// its batch's file is written (the batch closed), which writes no payment
+// row.
+const paymentStateExpr = `CASE WHEN "state" = 'added' AND EXISTS (SELECT 1 FROM payment_batches b ` +
+	`WHERE b.company_id = "payment_batch_transactions"."company_id" AND b.id = "payment_batch_transactions"."batch_id" ` +
+	`AND b.status = 'closed') THEN 'sent' ELSE "state" END`
 
 // paymentMethods are the ways a payment is made.
 var paymentMethods = []string{MethodTransfer, MethodPIXAccount, MethodPIXKey, MethodBoleto}
@@ -49,7 +56,7 @@ func paymentBatchTransactionsResource() *Resource {
 			{Name: "batch_id", Type: Int, Filterable: true},
 			{Name: "transaction_id", Type: Int, Filterable: true},
 			{Name: "account_id", Type: Int, Filterable: true},
-			{Name: "state", Type: String, Filterable: true, Enum: paymentStates},
+			{Name: "state", Type: String, Filterable: true, Enum: paymentStates, Stored: true, Expr: paymentStateExpr},
 			text("reference"),
 			{Name: "method", Type: String, Filterable: true, Enum: paymentMethods},
 			money("amount"), money("nominal"), money("discount"), money("surcharge"),

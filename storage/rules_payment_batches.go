@@ -102,9 +102,10 @@ func transactionInPaymentBatch(ctx context.Context, tx pgx.Tx, c *Change) error 
 		}
 	}
 	var batch int64
-	var state string
-	err := tx.QueryRow(ctx, `SELECT batch_id, state FROM payment_batch_transactions WHERE company_id = $1
-		AND transaction_id = $2 AND state IN ('added', 'sent')`, c.Scope.CompanyID, c.ID).Scan(&batch, &state)
+	var status string
+	err := tx.QueryRow(ctx, `SELECT m.batch_id, b.status FROM payment_batch_transactions m
+		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
+		WHERE m.company_id = $1 AND m.transaction_id = $2 AND m.state = 'added'`, c.Scope.CompanyID, c.ID).Scan(&batch, &status)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
@@ -112,7 +113,7 @@ func transactionInPaymentBatch(ctx context.Context, tx pgx.Tx, c *Change) error 
 		return fmt.Errorf("payment batch of entry %d: %w", c.ID, err)
 	}
 	how := "remove it from the batch (removeTransactions)"
-	if state == "sent" {
+	if status == "closed" {
 		how = "revert it in the batch (revertTransactions)"
 	}
 	if c.Op == OpDelete {

@@ -58,12 +58,13 @@ CREATE INDEX payment_batches_file ON payment_batches (company_id, file_id);
 -- returns unchanged, by which a return file's line finds it; the method
 -- (a transfer to an account, a PIX to account data or to a key, a boleto by
 -- its barcode), the amounts, the day it falls due, and the payee's data.
---   added:    in a batch whose file is not written yet
---   sent:     in the batch's file
+--   added:    in the batch: not sent while the batch is open, sent once
+--             its file is written (the API reads it 'sent' then), so that
+--             writing a file of 100,000 payments writes no payment row
 --   reverted: taken back after the file; the bank is to cancel it
 --   paid:     the bank paid it (return file); the entry is paid
 --   failed:   the bank refused it (return file); info says why
--- An entry is in at most one batch as added or sent.
+-- An entry is in at most one batch as added.
 CREATE TABLE payment_batch_transactions (
     company_id     bigint NOT NULL REFERENCES companies (id),
     id             bigint GENERATED ALWAYS AS IDENTITY,
@@ -71,7 +72,7 @@ CREATE TABLE payment_batch_transactions (
     transaction_id bigint,
     account_id     bigint NOT NULL,
     state          text NOT NULL DEFAULT 'added' CONSTRAINT payment_batch_transactions_state_check
-                       CHECK (state IN ('added', 'sent', 'reverted', 'paid', 'failed')),
+                       CHECK (state IN ('added', 'reverted', 'paid', 'failed')),
     reference      text NOT NULL,
     method         text NOT NULL CONSTRAINT payment_batch_transactions_method_check
                        CHECK (method IN ('transfer', 'pix_account', 'pix_key', 'boleto')),
@@ -116,7 +117,7 @@ CREATE TABLE payment_batch_transactions (
         REFERENCES persons (company_id, id) ON DELETE SET NULL (payee_id)
 );
 CREATE UNIQUE INDEX payment_batch_transactions_active ON payment_batch_transactions (company_id, transaction_id)
-    WHERE state IN ('added', 'sent');
+    WHERE state = 'added';
 CREATE INDEX payment_batch_transactions_batch ON payment_batch_transactions (company_id, batch_id, id);
 CREATE INDEX payment_batch_transactions_transaction ON payment_batch_transactions (company_id, transaction_id);
 CREATE INDEX payment_batch_transactions_account ON payment_batch_transactions (company_id, account_id);

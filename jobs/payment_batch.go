@@ -136,7 +136,7 @@ func (p *paymentIssuer) member(c *storage.PaymentCandidate) (storage.PaymentMemb
 	payee := &c.Payee
 	m := storage.PaymentMember{TransactionID: c.ID, Reference: fmt.Sprintf("PAG-%d-%d", c.ID, c.Attempts+1),
 		Amount: c.Amount.Add(c.Interest).Sub(c.Discount), Nominal: c.Amount, Discount: c.Discount, Surcharge: c.Interest,
-		Due: c.Due, PayeeID: payee.ID, PayeeName: payee.Name, PayeeDocument: payee.TaxID}
+		Due: c.Due, PayeeName: payee.Name, PayeeDocument: payee.TaxID}
 	switch {
 	case payee.ID == 0:
 		return m, "names no payee: set its person_id, the person paid"

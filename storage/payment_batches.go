@@ -192,7 +192,6 @@ type PaymentMember struct {
 	Discount            decimal.Decimal
 	Surcharge           decimal.Decimal
 	Due                 finance.Date
-	PayeeID             int64
 	PayeeName           string
 	PayeeDocument       string
 	Bank, ISPB          string
@@ -212,36 +211,36 @@ func InsertPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, members []Pa
 		return nil, nil
 	}
 	n := len(members)
-	ids, payees := make([]int64, n), make([]int64, n)
+	ids := make([]int64, n)
 	dues := make([]finance.Date, n)
 	text := make([][]string, 18)
 	for i := range text {
 		text[i] = make([]string, n)
 	}
 	for i, m := range members {
-		ids[i], payees[i], dues[i] = m.TransactionID, m.PayeeID, m.Due
+		ids[i], dues[i] = m.TransactionID, m.Due
 		for k, v := range []string{m.Reference, m.Method, m.Amount.String(), m.Nominal.String(), m.Discount.String(),
 			m.Surcharge.String(), m.PayeeName, m.PayeeDocument, m.Bank, m.ISPB, m.Agency, m.AgencyDigit, m.Account,
 			m.AccountDigit, m.AccountType, m.PIXKey, m.PIXKeyType, m.Barcode} {
 			text[k][i] = v
 		}
 	}
-	args := []any{b.CompanyID, b.ID, b.AccountID, ids, payees, dues}
+	args := []any{b.CompanyID, b.ID, ids, dues}
 	for _, col := range text {
 		args = append(args, col)
 	}
 	rows, err := tx.Query(ctx, `
-		INSERT INTO payment_batch_transactions (company_id, batch_id, account_id, transaction_id, payee_id, due_date,
+		INSERT INTO payment_batch_transactions (company_id, batch_id, transaction_id, due_date,
 		    reference, method, amount, nominal, discount, surcharge, payee_name, payee_document, bank, ispb, agency,
 		    agency_digit, account, account_digit, account_type, pix_key, pix_key_type, barcode)
-		SELECT $1, $2, $3, u.tx, nullif(u.payee, 0), u.due, u.reference, u.method, u.amount::numeric, u.nominal::numeric,
+		SELECT $1, $2, u.tx, u.due, u.reference, u.method, u.amount::numeric, u.nominal::numeric,
 		    u.discount::numeric, u.surcharge::numeric, u.name, u.document, nullif(u.bank, ''), nullif(u.ispb, ''),
 		    nullif(u.agency, ''), nullif(u.agency_digit, ''), nullif(u.account, ''), nullif(u.account_digit, ''),
 		    nullif(u.account_type, ''), nullif(u.pix_key, ''), nullif(u.pix_key_type, ''), nullif(u.barcode, '')
-		FROM unnest($4::bigint[], $5::bigint[], $6::date[], $7::text[], $8::text[], $9::text[], $10::text[],
-		            $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
-		            $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[])
-		  AS u(tx, payee, due, reference, method, amount, nominal, discount, surcharge, name, document, bank, ispb,
+		FROM unnest($3::bigint[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+		            $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+		            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
+		  AS u(tx, due, reference, method, amount, nominal, discount, surcharge, name, document, bank, ispb,
 		       agency, agency_digit, account, account_digit, account_type, pix_key, pix_key_type, barcode)
 		ON CONFLICT DO NOTHING
 		RETURNING transaction_id`, args...)
@@ -387,8 +386,7 @@ func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []i
 // boletos of the paying bank first, then by entry.
 func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, payerBank, payerDocument string, fn func(*PaymentMember) error) error {
 	rows, err := tx.Query(ctx, `
-		SELECT transaction_id, reference, method, amount, nominal, discount, surcharge, due_date, coalesce(payee_id, 0),
-		       payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
+		SELECT transaction_id, reference, method, amount, nominal, discount, surcharge, due_date, payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
 		       coalesce(agency_digit, ''), coalesce(account, ''), coalesce(account_digit, ''),
 		       coalesce(account_type, ''), coalesce(pix_key, ''), coalesce(pix_key_type, ''), coalesce(barcode, '')
 		FROM payment_batch_transactions
@@ -402,7 +400,7 @@ func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, payerBank, paye
 	var m PaymentMember
 	for rows.Next() {
 		if err := rows.Scan(&m.TransactionID, &m.Reference, &m.Method, &m.Amount, &m.Nominal, &m.Discount, &m.Surcharge,
-			&m.Due, &m.PayeeID, &m.PayeeName, &m.PayeeDocument, &m.Bank, &m.ISPB, &m.Agency, &m.AgencyDigit, &m.Account,
+			&m.Due, &m.PayeeName, &m.PayeeDocument, &m.Bank, &m.ISPB, &m.Agency, &m.AgencyDigit, &m.Account,
 			&m.AccountDigit, &m.AccountType, &m.PIXKey, &m.PIXKeyType, &m.Barcode); err != nil {
 			return translate(err, fmt.Sprintf("payments of payment batch %d", b.ID))
 		}
@@ -424,8 +422,9 @@ type RevertedPayment struct {
 // RevertedPayments lists an account's payments reverted, at most limit of
 // them, by reference.
 func RevertedPayments(ctx context.Context, q DBTX, companyID, accountID int64, limit int) ([]RevertedPayment, error) {
-	rows, err := q.Query(ctx, `SELECT batch_id, coalesce(transaction_id, 0), reference FROM payment_batch_transactions
-		WHERE company_id = $1 AND account_id = $2 AND state = 'reverted' ORDER BY id LIMIT $3`, companyID, accountID, limit)
+	rows, err := q.Query(ctx, `SELECT m.batch_id, coalesce(m.transaction_id, 0), m.reference FROM payment_batch_transactions m
+		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
+		WHERE m.company_id = $1 AND b.account_id = $2 AND m.state = 'reverted' ORDER BY m.id LIMIT $3`, companyID, accountID, limit)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("reverted payments of account %d", accountID))
 	}
@@ -460,11 +459,11 @@ type PaymentMatch struct {
 // each reference to its payment; a reference of none is absent.
 func MatchPayments(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, references []string) (map[string]*PaymentMatch, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT m.reference, m.id, m.batch_id, coalesce(m.transaction_id, 0), m.account_id,
+		SELECT m.reference, m.id, m.batch_id, coalesce(m.transaction_id, 0), b.account_id,
 		       CASE WHEN m.state = 'added' AND b.status = 'closed' THEN 'sent' ELSE m.state END, m.method, m.amount
 		FROM payment_batch_transactions m
 		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
-		WHERE m.company_id = $1 AND m.account_id = any($2) AND m.reference = any($3)
+		WHERE m.company_id = $1 AND b.account_id = any($2) AND m.reference = any($3)
 		ORDER BY m.id
 		FOR NO KEY UPDATE OF m`, companyID, accounts, references)
 	if err != nil {

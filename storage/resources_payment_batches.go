@@ -55,13 +55,11 @@ func paymentBatchTransactionsResource() *Resource {
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "batch_id", Type: Int, Filterable: true},
 			{Name: "transaction_id", Type: Int, Filterable: true},
-			{Name: "account_id", Type: Int, Filterable: true},
 			{Name: "state", Type: String, Filterable: true, Enum: paymentStates, Stored: true, Expr: paymentStateExpr},
 			text("reference"),
 			{Name: "method", Type: String, Filterable: true, Enum: paymentMethods},
 			money("amount"), money("nominal"), money("discount"), money("surcharge"),
 			{Name: "due_date", Type: Date, Filterable: true},
-			{Name: "payee_id", Type: Int, Filterable: true},
 			text("payee_name"), text("payee_document"), text("bank"), text("ispb"), text("agency"), text("agency_digit"),
 			text("account"), text("account_digit"), text("account_type"), text("pix_key"), text("pix_key_type"),
 			text("barcode"), text("bank_number"),
@@ -73,7 +71,6 @@ func paymentBatchTransactionsResource() *Resource {
 		Relations: []Relation{
 			{Name: "transaction", Kind: BelongsTo, Resource: Transactions, Key: "transaction_id"},
 			{Name: "batch", Kind: BelongsTo, Resource: PaymentBatches, Key: "batch_id"},
-			{Name: "payee", Kind: BelongsTo, Resource: Persons, Key: "payee_id"},
 		},
 	}
 }

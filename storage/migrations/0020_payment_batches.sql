@@ -57,7 +57,11 @@ CREATE INDEX payment_batches_file ON payment_batches (company_id, file_id);
 -- it, fixed when it was added: the reference (seu número) the bank
 -- returns unchanged, by which a return file's line finds it; the method
 -- (a transfer to an account, a PIX to account data or to a key, a boleto by
--- its barcode), the amounts, the day it falls due, and the payee's data.
+-- its barcode), the amounts, the day it falls due, and the payee's data,
+-- copied (the person is not referenced: the payment pays what was
+-- checked). The account is the batch's. A batch holds up to 100,000 of
+-- them at a time: every index and foreign key here is paid for at each
+-- insert.
 --   added:    in the batch: not sent while the batch is open, sent once
 --             its file is written (the API reads it 'sent' then), so that
 --             writing a file of 100,000 payments writes no payment row
@@ -70,7 +74,6 @@ CREATE TABLE payment_batch_transactions (
     id             bigint GENERATED ALWAYS AS IDENTITY,
     batch_id       bigint NOT NULL,
     transaction_id bigint,
-    account_id     bigint NOT NULL,
     state          text NOT NULL DEFAULT 'added' CONSTRAINT payment_batch_transactions_state_check
                        CHECK (state IN ('added', 'reverted', 'paid', 'failed')),
     reference      text NOT NULL,
@@ -81,7 +84,6 @@ CREATE TABLE payment_batch_transactions (
     discount       numeric(14,2) NOT NULL DEFAULT 0,
     surcharge      numeric(14,2) NOT NULL DEFAULT 0,
     due_date       date NOT NULL,
-    payee_id       bigint,
     payee_name     text NOT NULL,
     payee_document text NOT NULL,
     bank           text,
@@ -110,15 +112,13 @@ CREATE TABLE payment_batch_transactions (
         REFERENCES payment_batches (company_id, id) ON DELETE CASCADE,
     -- a deleted entry leaves the record of its payment
     CONSTRAINT payment_batch_transactions_transaction_fk FOREIGN KEY (company_id, transaction_id)
-        REFERENCES transactions (company_id, id) ON DELETE SET NULL (transaction_id),
-    CONSTRAINT payment_batch_transactions_account_fk FOREIGN KEY (company_id, account_id)
-        REFERENCES accounts (company_id, id),
-    CONSTRAINT payment_batch_transactions_payee_fk FOREIGN KEY (company_id, payee_id)
-        REFERENCES persons (company_id, id) ON DELETE SET NULL (payee_id)
+        REFERENCES transactions (company_id, id) ON DELETE SET NULL (transaction_id)
 );
 CREATE UNIQUE INDEX payment_batch_transactions_active ON payment_batch_transactions (company_id, transaction_id)
     WHERE state = 'added';
 CREATE INDEX payment_batch_transactions_batch ON payment_batch_transactions (company_id, batch_id, id);
 CREATE INDEX payment_batch_transactions_transaction ON payment_batch_transactions (company_id, transaction_id);
-CREATE INDEX payment_batch_transactions_account ON payment_batch_transactions (company_id, account_id);
-CREATE INDEX payment_batch_transactions_payee ON payment_batch_transactions (company_id, payee_id);
+-- the payments taken back and not reported on since, which every file of
+-- the account lists
+CREATE INDEX payment_batch_transactions_reverted ON payment_batch_transactions (company_id, batch_id)
+    WHERE state = 'reverted';

@@ -201,7 +201,7 @@ func barePaymentFile(b *testing.B, e *paymentBench, batchID int64) (time.Duratio
 		if err != nil {
 			return err
 		}
-		return storage.EachPaymentMember(ctx, tx, bt, "237", "11222333000181", func(m *storage.PaymentMember) error {
+		return storage.EachPaymentMember(ctx, tx, bt, func(m *storage.PaymentMember) error {
 			payments = append(payments, benchPayment(m))
 			return nil
 		})

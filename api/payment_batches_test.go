@@ -449,6 +449,20 @@ func TestPaymentBatchBadBodies(t *testing.T) {
 		t.Errorf("the file of an empty batch: %d %s", r.status, r.raw)
 	}
 	for _, c := range []struct {
+		path  string
+		body  map[string]any
+		field string
+	}{
+		{"/persons", map[string]any{"name": "X", "ispb": "1823612"}, "ispb"},
+		{"/transactions", map[string]any{"type": "debit", "amount": "1.00", "date": today(0), "ticket_barcode": "3419.1090"}, "ticket_barcode"},
+		{"/financial/accounts", map[string]any{"business_id": f.biz, "payment_covenant": strings.Repeat("9", 21)}, "payment_covenant"},
+	} {
+		if r := f.do(t, http.MethodPost, c.path, f.keyA, c.body); r.status != http.StatusUnprocessableEntity ||
+			!slices.Equal(r.problemFields(t), []string{c.field}) {
+			t.Errorf("POST %s %v: %d %s", c.path, c.body, r.status, r.raw)
+		}
+	}
+	for _, c := range []struct {
 		body    map[string]any
 		problem string
 	}{

@@ -179,7 +179,36 @@ func (p *paymentIssuer) member(c *storage.PaymentCandidate) (storage.PaymentMemb
 	default:
 		return m, fmt.Sprintf("is paid by %s: a payment batch pays by %s", c.BillingMethod, strings.Join(payableMethods, ", "))
 	}
+	m.FileOrder = p.fileOrder(&m)
 	return m, ""
+}
+
+// methodOrder is the order of the methods in a file.
+var methodOrder = map[string]int16{storage.MethodBoleto: 0, storage.MethodPIXAccount: 1, storage.MethodPIXKey: 2,
+	storage.MethodTransfer: 3}
+
+// accountTypeOrder is the order of the credited accounts' types.
+var accountTypeOrder = map[string]int16{"": 0, "checking": 0, "savings": 1, "payment": 2}
+
+// fileOrder is where a payment goes in the file: what the bank's forma de
+// lançamento depends on (the method; whether the credited account, or the
+// boleto's bank, is the paying bank; the account's type; whether the
+// payee is the payer), so that payments of one forma come together and
+// each of the bank's batches opens once.
+func (p *paymentIssuer) fileOrder(m *storage.PaymentMember) int16 {
+	bank := m.Bank
+	if m.Method == storage.MethodBoleto {
+		bank = m.Barcode[:min(3, len(m.Barcode))]
+	}
+	order := methodOrder[m.Method] * 16
+	if bank != p.acc.Bank {
+		order += 8
+	}
+	order += accountTypeOrder[m.AccountType] * 2
+	if cnab.OnlyDigits(m.PayeeDocument) != cnab.OnlyDigits(p.acc.BusinessTaxID) {
+		order++
+	}
+	return order
 }
 
 // keyTypeOf is a PIX key's type as a payment remittance names it.
@@ -404,7 +433,7 @@ func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int6
 			Message: "the account cannot send a payment remittance: " + problemsText(err)}})
 	}
 	var problems []storage.Problem
-	err = storage.EachPaymentMember(ctx, tx, b, acc.Bank, acc.BusinessTaxID, func(m *storage.PaymentMember) error {
+	err = storage.EachPaymentMember(ctx, tx, b, func(m *storage.PaymentMember) error {
 		ids = append(ids, m.TransactionID)
 		if err := wr.Write(p.payment(m)); err != nil && len(problems) < maxFileWarnings {
 			problems = append(problems, storage.Problem{Field: fmt.Sprintf("transactions.%d", m.TransactionID), Message: problemsText(err)})

@@ -220,3 +220,39 @@ func TestPaymentCheckManyBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestFileOrder: payments of one forma de lançamento share a place in the
+// file, payments of different formas do not, and boletos come first.
+func TestFileOrder(t *testing.T) {
+	t.Parallel()
+	p := testIssuer(t) // Bradesco, business 11222333000181
+	order := func(method, bank, accountType, document, barcode string) int16 {
+		return p.fileOrder(&storage.PaymentMember{Method: method, Bank: bank, AccountType: accountType,
+			PayeeDocument: document, Barcode: barcode})
+	}
+	const itau = "34191090080101527124806378950000195160000015000"
+	ted := order(storage.MethodTransfer, "001", "checking", "60746948000112", "")
+	if got := order(storage.MethodTransfer, "341", "", "11144477735", ""); got != ted {
+		t.Errorf("two TEDs to other payees at other banks: places %d and %d", ted, got)
+	}
+	places := map[string]int16{
+		"a TED":                           ted,
+		"a boleto of Itaú":                order(storage.MethodBoleto, "", "", "60746948000112", itau),
+		"a boleto of Bradesco":            order(storage.MethodBoleto, "", "", "60746948000112", "237"+itau[3:]),
+		"a PIX by key":                    order(storage.MethodPIXKey, "", "", "39053344705", ""),
+		"a PIX to account data":           order(storage.MethodPIXAccount, "260", "payment", "39053344705", ""),
+		"a credit at Bradesco":            order(storage.MethodTransfer, "237", "checking", "11144477735", ""),
+		"a credit to savings at Bradesco": order(storage.MethodTransfer, "237", "savings", "11144477735", ""),
+		"a TED to the company itself":     order(storage.MethodTransfer, "001", "checking", "11.222.333/0001-81", ""),
+	}
+	seen := map[int16]string{}
+	for name, place := range places {
+		if other, ok := seen[place]; ok {
+			t.Errorf("%s and %s share place %d", name, other, place)
+		}
+		seen[place] = name
+	}
+	if places["a boleto of Itaú"] >= ted || places["a boleto of Bradesco"] >= ted {
+		t.Errorf("boletos (%d, %d) after transfers (%d)", places["a boleto of Itaú"], places["a boleto of Bradesco"], ted)
+	}
+}

@@ -192,6 +192,7 @@ type PaymentMember struct {
 	Discount            decimal.Decimal
 	Surcharge           decimal.Decimal
 	Due                 finance.Date
+	FileOrder           int16 // where it goes in the file (EachPaymentMember)
 	PayeeName           string
 	PayeeDocument       string
 	Bank, ISPB          string
@@ -213,34 +214,35 @@ func InsertPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, members []Pa
 	n := len(members)
 	ids := make([]int64, n)
 	dues := make([]finance.Date, n)
+	orders := make([]int16, n)
 	text := make([][]string, 18)
 	for i := range text {
 		text[i] = make([]string, n)
 	}
 	for i, m := range members {
-		ids[i], dues[i] = m.TransactionID, m.Due
+		ids[i], dues[i], orders[i] = m.TransactionID, m.Due, m.FileOrder
 		for k, v := range []string{m.Reference, m.Method, m.Amount.String(), m.Nominal.String(), m.Discount.String(),
 			m.Surcharge.String(), m.PayeeName, m.PayeeDocument, m.Bank, m.ISPB, m.Agency, m.AgencyDigit, m.Account,
 			m.AccountDigit, m.AccountType, m.PIXKey, m.PIXKeyType, m.Barcode} {
 			text[k][i] = v
 		}
 	}
-	args := []any{b.CompanyID, b.ID, ids, dues}
+	args := []any{b.CompanyID, b.ID, ids, dues, orders}
 	for _, col := range text {
 		args = append(args, col)
 	}
 	rows, err := tx.Query(ctx, `
-		INSERT INTO payment_batch_transactions (company_id, batch_id, transaction_id, due_date,
+		INSERT INTO payment_batch_transactions (company_id, batch_id, transaction_id, due_date, file_order,
 		    reference, method, amount, nominal, discount, surcharge, payee_name, payee_document, bank, ispb, agency,
 		    agency_digit, account, account_digit, account_type, pix_key, pix_key_type, barcode)
-		SELECT $1, $2, u.tx, u.due, u.reference, u.method, u.amount::numeric, u.nominal::numeric,
+		SELECT $1, $2, u.tx, u.due, u.file_order, u.reference, u.method, u.amount::numeric, u.nominal::numeric,
 		    u.discount::numeric, u.surcharge::numeric, u.name, u.document, nullif(u.bank, ''), nullif(u.ispb, ''),
 		    nullif(u.agency, ''), nullif(u.agency_digit, ''), nullif(u.account, ''), nullif(u.account_digit, ''),
 		    nullif(u.account_type, ''), nullif(u.pix_key, ''), nullif(u.pix_key_type, ''), nullif(u.barcode, '')
-		FROM unnest($3::bigint[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+		FROM unnest($3::bigint[], $4::date[], $5::smallint[], $6::text[], $7::text[], $8::text[], $9::text[],
 		            $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-		            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
-		  AS u(tx, due, reference, method, amount, nominal, discount, surcharge, name, document, bank, ispb,
+		            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
+		  AS u(tx, due, file_order, reference, method, amount, nominal, discount, surcharge, name, document, bank, ispb,
 		       agency, agency_digit, account, account_digit, account_type, pix_key, pix_key_type, barcode)
 		ON CONFLICT DO NOTHING
 		RETURNING transaction_id`, args...)
@@ -379,20 +381,16 @@ func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []i
 
 // EachPaymentMember reads the payments of a batch's file, the members
 // added and not sent yet, and hands each to fn; reading stops at fn's
-// first error. One row is in memory at a time. They come grouped so that
-// the bank's batches (one per forma de lançamento) open as few times as
-// can be: by method, then those at the paying bank (payerBank) first, by
-// account type and by whether the payee is the payer (payerDocument),
-// boletos of the paying bank first, then by entry.
-func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, payerBank, payerDocument string, fn func(*PaymentMember) error) error {
+// first error. They come in their file order, then by entry, read in the
+// order of an index: nothing is sorted, one row is in memory at a time.
+func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*PaymentMember) error) error {
 	rows, err := tx.Query(ctx, `
-		SELECT transaction_id, reference, method, amount, nominal, discount, surcharge, due_date, payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
+		SELECT transaction_id, reference, method, amount, nominal, discount, surcharge, due_date, file_order, payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
 		       coalesce(agency_digit, ''), coalesce(account, ''), coalesce(account_digit, ''),
 		       coalesce(account_type, ''), coalesce(pix_key, ''), coalesce(pix_key_type, ''), coalesce(barcode, '')
 		FROM payment_batch_transactions
 		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
-		ORDER BY method, bank IS DISTINCT FROM $3, account_type, payee_document IS DISTINCT FROM $4,
-		         left(barcode, 3) IS DISTINCT FROM $3, id`, b.CompanyID, b.ID, payerBank, payerDocument)
+		ORDER BY file_order, id`, b.CompanyID, b.ID)
 	if err != nil {
 		return translate(err, fmt.Sprintf("payments of payment batch %d", b.ID))
 	}
@@ -400,7 +398,7 @@ func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, payerBank, paye
 	var m PaymentMember
 	for rows.Next() {
 		if err := rows.Scan(&m.TransactionID, &m.Reference, &m.Method, &m.Amount, &m.Nominal, &m.Discount, &m.Surcharge,
-			&m.Due, &m.PayeeName, &m.PayeeDocument, &m.Bank, &m.ISPB, &m.Agency, &m.AgencyDigit, &m.Account,
+			&m.Due, &m.FileOrder, &m.PayeeName, &m.PayeeDocument, &m.Bank, &m.ISPB, &m.Agency, &m.AgencyDigit, &m.Account,
 			&m.AccountDigit, &m.AccountType, &m.PIXKey, &m.PIXKeyType, &m.Barcode); err != nil {
 			return translate(err, fmt.Sprintf("payments of payment batch %d", b.ID))
 		}

@@ -84,6 +84,9 @@ CREATE TABLE payment_batch_transactions (
     discount       numeric(14,2) NOT NULL DEFAULT 0,
     surcharge      numeric(14,2) NOT NULL DEFAULT 0,
     due_date       date NOT NULL,
+    -- where the payment goes in the file: payments of one forma de
+    -- lançamento together (package jobs computes it), read in index order
+    file_order     smallint NOT NULL DEFAULT 0,
     payee_name     text NOT NULL,
     payee_document text NOT NULL,
     bank           text,
@@ -116,7 +119,7 @@ CREATE TABLE payment_batch_transactions (
 );
 CREATE UNIQUE INDEX payment_batch_transactions_active ON payment_batch_transactions (company_id, transaction_id)
     WHERE state = 'added';
-CREATE INDEX payment_batch_transactions_batch ON payment_batch_transactions (company_id, batch_id, id);
+CREATE INDEX payment_batch_transactions_batch ON payment_batch_transactions (company_id, batch_id, file_order, id);
 CREATE INDEX payment_batch_transactions_transaction ON payment_batch_transactions (company_id, transaction_id);
 -- the payments taken back and not reported on since, which every file of
 -- the account lists

@@ -34,7 +34,8 @@ const benchPayments = 100_000
 // one call; the batch:file job (worker time, from its start to its
 // recorded end), beside the bare cnab/pagamento writer writing the same
 // payments from memory (and the two files compared record by record, the
-// header's time aside); the download of the stored file over loopback
+// header's time aside) and beside the read of the same rows into memory
+// (storage.EachPaymentMember, as the job reads them); the download of the stored file over loopback
 // HTTP; and a return file of 100,000 paid payments made from the file,
 // uploaded and settled by batch:return (worker time), beside the bare
 // cnab/retorno reader reading the same bytes. Every entry must be paid at
@@ -58,7 +59,7 @@ func BenchmarkPaymentBatch(b *testing.B) {
 		b.Fatalf("%d of %d refused, the first: %v", len(refused), benchPayments, refused[0])
 	}
 
-	bare, bareFile := barePaymentFile(b, e, batchID)
+	bareDB, bare, bareFile := barePaymentFile(b, e, batchID)
 	path := fmt.Sprintf("/financial/paymentBatch/%d/downloadBatchFile", batchID)
 	job := benchJSON(b, e, http.MethodGet, path, nil, http.StatusAccepted)
 	fileJob := benchJobTime(b, e, int64(job["data"].(map[string]any)["id"].(float64)))
@@ -88,13 +89,14 @@ func BenchmarkPaymentBatch(b *testing.B) {
 		e.company).Scan(&paid); err != nil || paid != benchPayments {
 		b.Fatalf("entries paid: %d (%v)", paid, err)
 	}
-	b.Logf("file %d bytes; add %s; file job %s, bare writer %s; download %s; return upload %s, job %s, bare reader %s",
-		len(file), add.Round(time.Millisecond), fileJob.Round(time.Millisecond), bare.Round(time.Millisecond),
+	b.Logf("file %d bytes; add %s; file job %s, the rows read %s, bare writer %s; download %s; return upload %s, job %s, bare reader %s",
+		len(file), add.Round(time.Millisecond), fileJob.Round(time.Millisecond), bareDB.Round(time.Millisecond), bare.Round(time.Millisecond),
 		download.Round(time.Millisecond), upload.Round(time.Millisecond), returnJob.Round(time.Millisecond),
 		bareRead.Round(time.Millisecond))
 	b.ReportMetric(add.Seconds(), "add-s")
 	b.ReportMetric(benchPayments/fileJob.Seconds(), "file-payments/s")
 	b.ReportMetric(benchPayments/bare.Seconds(), "bare-write-payments/s")
+	b.ReportMetric(bareDB.Seconds(), "rows-read-s")
 	b.ReportMetric(download.Seconds(), "download-s")
 	b.ReportMetric(returnJob.Seconds(), "return-s")
 	b.ReportMetric(bareRead.Seconds(), "bare-read-s")
@@ -187,11 +189,13 @@ func seedPaymentBench(b *testing.B, e *paymentBench) []int64 {
 
 // barePaymentFile writes the batch's payments, read from the database
 // before its file job in the order the job reads them, with the bare
-// cnab/pagamento writer into memory; it times the writer alone.
-func barePaymentFile(b *testing.B, e *paymentBench, batchID int64) (time.Duration, []byte) {
+// cnab/pagamento writer into memory. It times the read (the rows into
+// memory) and the writer apart.
+func barePaymentFile(b *testing.B, e *paymentBench, batchID int64) (read, write time.Duration, file []byte) {
 	ctx := context.Background()
 	var payments []pagamento.Payment
 	var today finance.Date
+	began := time.Now()
 	err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
 		var err error
 		if today, err = storage.CompanyToday(ctx, tx, e.company); err != nil {
@@ -209,12 +213,13 @@ func barePaymentFile(b *testing.B, e *paymentBench, batchID int64) (time.Duratio
 	if err != nil {
 		b.Fatal(err)
 	}
+	read = time.Since(began)
 	rem := pagamento.Remittance{Bank: "237", Sequence: 1, Created: today.Time(), Payer: pagamento.Payer{
 		Name: "Imobiliária", Document: "11222333000181", Agency: "1234", AgencyDigit: "5", Account: "12345",
 		AccountDigit: "6", Covenant: "123456"}}
 	var out bytes.Buffer
 	out.Grow(benchPayments * 2 * 242)
-	began := time.Now()
+	began = time.Now()
 	sum, err := pagamento.WriteAll(&out, rem, func(yield func(pagamento.Payment) bool) {
 		for _, p := range payments {
 			if !yield(p) {
@@ -222,11 +227,11 @@ func barePaymentFile(b *testing.B, e *paymentBench, batchID int64) (time.Duratio
 			}
 		}
 	})
-	took := time.Since(began)
+	write = time.Since(began)
 	if err != nil || sum.Payments != benchPayments {
 		b.Fatalf("bare writer: %d payments, %v %v", sum.Payments, err, sum.Problems)
 	}
-	return took, out.Bytes()
+	return read, write, out.Bytes()
 }
 
 // benchPayment is a member of the benchmark's batch (a TED, a credit in

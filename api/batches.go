@@ -27,6 +27,7 @@ var batchRoutes = []struct {
 	kind *jobs.BatchKind
 }{
 	{"/financial/ticketBatch", jobs.TicketBatchKind},
+	{"/financial/paymentBatch", jobs.PaymentBatchKind},
 }
 
 // mountBatches adds the batch operations of every kind to the router.

@@ -22,7 +22,7 @@ import (
 
 // withWorkers runs a relay and a worker beside the API, on its database
 // and Redis, for the life of the test.
-func withWorkers(t *testing.T, env *testEnv) {
+func withWorkers(t testing.TB, env *testEnv) {
 	t.Helper()
 	kinds, err := jobs.Kinds(jobs.KindsConfig{})
 	if err != nil {

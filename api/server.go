@@ -188,6 +188,8 @@ var resourceRoutes = []route{
 	{"/financial/contracts/:contract/readjustments", storage.ContractReadjustments},
 	// collection batches (docs/api.md, "Batches"); their operations are mountBatches'
 	{"/financial/ticketBatch", storage.TicketBatches},
+	// payment batches (docs/api.md, "Payment batches"), likewise
+	{"/financial/paymentBatch", storage.PaymentBatches},
 	// spec 000
 	{"/condominiums", storage.Condominiums},
 	{"/users/teams", storage.Teams},

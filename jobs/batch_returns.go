@@ -228,6 +228,9 @@ func readReturnChunk(ctx context.Context, tx pgx.Tx, k *BatchKind, rf *ReturnRea
 				l.Code, l.Occurrence, l.OurNumber = it.Event.Code, string(it.Event.Occurrence), it.Event.FullOurNumber()
 			}
 		}
+		if it.Err == nil {
+			l.DocumentNumber = it.Event.DocumentNumber
+		}
 		out[i] = l
 	}
 	return out, nil
@@ -293,6 +296,7 @@ func appendReturnLine(b []byte, memberKey string, l storage.ReturnLine) []byte {
 	b = appendField(b, "code", l.Code)
 	b = appendField(b, "occurrence", l.Occurrence)
 	b = appendField(b, "our_number", l.OurNumber)
+	b = appendField(b, "document_number", l.DocumentNumber)
 	if l.MemberID != 0 {
 		b = append(b, `,"`...)
 		b = append(b, memberKey...)

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -122,12 +120,7 @@ func (p BatchFilePayload) UniqueKey() string { return p.Batch + ":" + strconv.Fo
 func checkBatchPayload(batch, idField string, id int64) []storage.Problem {
 	var ps []storage.Problem
 	if _, ok := batchKinds[batch]; !ok {
-		names := make([]string, 0, len(batchKinds))
-		for n := range batchKinds {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: " + strings.Join(names, ", ")})
+		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: " + batchKindNames()})
 	}
 	if id < 1 {
 		ps = append(ps, storage.Problem{Field: "payload." + idField, Message: "must be 1 or more"})

@@ -45,6 +45,9 @@ var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ti
 	Members: "invoices", MemberResource: Invoices, MemberFilter: "ticketBatchIn",
 	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca"}
 
+// BatchTypes are the kinds of batch, by name.
+var BatchTypes = map[string]*BatchType{TicketBatch.Name: TicketBatch, PaymentBatch.Name: PaymentBatch}
+
 // Batch is a batch's row as the shared machinery reads it.
 type Batch struct {
 	Type      *BatchType
@@ -324,6 +327,10 @@ type ReturnLine struct {
 	Paid       *decimal.Decimal `json:"paid,omitempty"`
 	Expected   *decimal.Decimal `json:"expected,omitempty"`
 	Difference *decimal.Decimal `json:"difference,omitempty"`
+
+	// DocumentNumber is the company's number of the title or payment as
+	// the line gives it (seu número: a payment's reference).
+	DocumentNumber string `json:"document_number,omitempty"`
 }
 
 // The outcomes of a return file's line that every kind shares.

@@ -192,6 +192,8 @@ func Resources() []*Resource {
 		contractReadjustmentsResource(),
 		ticketBatchesResource(),
 		ticketBatchInvoicesResource(),
+		paymentBatchesResource(),
+		paymentBatchTransactionsResource(),
 	}
 }
 

@@ -71,6 +71,8 @@ func personsResource() *Resource {
 			{Name: "account_digit", Type: String, Filterable: true, Writable: true},
 			{Name: "account_type", Type: String, Filterable: true, Writable: true, Enum: []string{"checking", "savings", "payment"}},
 			{Name: "pix_key", Type: String, Filterable: true, Writable: true, Check: CheckPixKey},
+			// the institution's ISPB, for a PIX to the account (payment batches)
+			{Name: "ispb", Type: String, Filterable: true, Writable: true, Check: checkISPB},
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "ownerships", Kind: HasMany, Resource: BuildingOwners, Key: "person_id"},
@@ -121,6 +123,10 @@ func accountsResource() *Resource {
 			// kept by the remittance work, never by CRUD
 			{Name: "next_file_sequence", Type: Int, Filterable: true},
 			{Name: "next_nosso_numero", Type: Int, Filterable: true},
+			// payment batches: the payment agreement's code, and the file
+			// sequence of payment remittances (kept by the remittance work)
+			{Name: "payment_covenant", Type: String, Filterable: true, Writable: true},
+			{Name: "next_payment_file_sequence", Type: Int, Filterable: true},
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "business", Kind: BelongsTo, Resource: Businesses, Key: "business_id"},

@@ -235,6 +235,8 @@ func transactionsResource() *Resource {
 			{Name: "metadata", Type: JSONText, Writable: true},
 			// the entry an undone payment's reversal reverses (read-only)
 			{Name: "reverses_id", Type: Int, Filterable: true},
+			// the boleto a payable entry is paid with (payment batches)
+			{Name: "ticket_barcode", Type: String, Filterable: true, Writable: true, Check: checkBarcodeShape},
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "item", Kind: BelongsTo, Resource: TransactionItems, Key: "item_id"},
@@ -256,7 +258,7 @@ func transactionsResource() *Resource {
 		},
 		Filters: transactionFilters(),
 		Hooks: Hooks{
-			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry},
+			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry, transactionInPaymentBatch},
 			After:  []Hook{createInstallments},
 		},
 	}
@@ -448,9 +450,10 @@ func checkLastInstallment(ctx context.Context, tx pgx.Tx, c *Change, step Period
 }
 
 // installmentFixed are the columns an installment does not copy from the
-// first one: its identity and timestamps, and what the recurrence advances
-// or numbers.
-var installmentFixed = []string{"id", "company_id", "created_at", "updated_at", "date", "due_date", "competence", "recurrency_installment"}
+// first one: its identity and timestamps, what the recurrence advances or
+// numbers, and the boleto it is paid with (one installment's).
+var installmentFixed = []string{"id", "company_id", "created_at", "updated_at", "date", "due_date", "competence", "recurrency_installment",
+	"ticket_barcode"}
 
 // createInstallments writes installments 2..N of a recurring create, in
 // its transaction: copies of the first, with date, due date and
@@ -641,5 +644,7 @@ func relatedFilters() []SpecialFilter {
 		Scalar("invoicePaidIn", String, []string{"paid", "unpaid"}, invoice(func(f *FilterSQL) string {
 			return `"paid" = (` + f.Value() + ` = 'paid')`
 		})),
+		// extension: the entries of payment batches (docs/api.md, "Payment batches")
+		Through("paymentBatchIn", Int, "id", "payment_batch_transactions", "transaction_id", "batch_id"),
 	}
 }

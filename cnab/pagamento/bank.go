@@ -65,6 +65,14 @@ func Supported() []string {
 	return out
 }
 
+// PIXFileOnly reports whether the bank takes PIX payments only in a file
+// of their own (Remittance.PIX): Bradesco and Itaú. False for a bank not
+// written here.
+func PIXFileOnly(code string) bool {
+	b, ok := banks[code]
+	return ok && b.pixFileOnly
+}
+
 // batchHeader returns the header of a batch of the given forma.
 func (b *bank) batchHeader(forma string) *record {
 	if isBoletoForma(forma) {

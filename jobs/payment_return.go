@@ -1,0 +1,172 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/storage"
+)
+
+// The outcomes of a payment return file's line, besides the shared ones
+// (storage.Outcome*) and storage.PaymentAlreadyPaid and
+// storage.PaymentNotSettled.
+const (
+	OutcomePaid      = "paid"      // the bank paid: the entry is paid
+	OutcomeFailed    = "failed"    // the bank refused the payment
+	OutcomeScheduled = "scheduled" // the bank took the payment for its date
+)
+
+// applyPaymentReturn acts on a part of a payment return file's lines
+// (docs/ledger.md, "A payable paid from a bank return file"). Each line's
+// payment is found by its reference (seu número, which the bank returns
+// as it was sent) among the payments sent from the file's accounts, never
+// guessed: none is unmatched. Then, by the occurrence's class:
+//   - paid: the payment and its entry are paid, on the date and with the
+//     amount the bank reports (storage.ApplyPaymentEvents); the amount sent
+//     is beside it, and the difference;
+//   - rejected: the payment failed, with the bank's reasons; the entry may
+//     join another batch;
+//   - scheduled: the bank's number is kept;
+//   - anything else is recorded.
+func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
+	companyID := rf.File.CompanyID
+	refs := make([]string, 0, len(items))
+	for _, it := range items {
+		refs = append(refs, strings.ToUpper(it.Event.DocumentNumber))
+	}
+	matches, err := storage.MatchPayments(ctx, tx, companyID, rf.Accounts, refs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]storage.ReturnLine, len(items))
+	var events []storage.PaymentEvent
+	changed := map[int64]bool{}
+	for i := range items {
+		ev := &items[i].Event
+		l := &out[i]
+		*l = storage.ReturnLine{Line: ev.Line, Code: ev.Code, Occurrence: string(ev.Occurrence), OurNumber: ev.OurNumber}
+		m := matches[refs[i]]
+		if m == nil {
+			l.Outcome, l.Message = storage.OutcomeUnmatched, unmatchedPayment(ev, rf)
+			continue
+		}
+		l.MemberID = m.TransactionID
+		e, ok := paymentEvent(l, ev, m, changed[m.MemberID])
+		if ok {
+			changed[m.MemberID] = true
+			events = append(events, e)
+		}
+	}
+	if err := storage.ApplyPaymentEvents(ctx, tx, companyID, events); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// unmatchedPayment says why a line names no payment.
+func unmatchedPayment(ev *retorno.Event, rf *ReturnRead) string {
+	if ev.DocumentNumber == "" {
+		return "the line gives no reference (seu número): nothing was done"
+	}
+	return fmt.Sprintf("no payment sent from the company's accounts at bank %s has reference %s",
+		rf.Header.Bank, ev.DocumentNumber)
+}
+
+// paymentEvent fills a matched line's outcome and message and returns the
+// change it makes, if any. seen: an earlier line of the same part changed
+// the payment.
+func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, seen bool) (storage.PaymentEvent, bool) {
+	words := bankWords(ev)
+	e := storage.PaymentEvent{Match: *m, BankNumber: ev.OurNumber, Info: words}
+	switch {
+	case seen:
+		l.Outcome, l.Message = storage.OutcomeRecorded, "an earlier line of this file changed the payment: nothing more was done ("+words+")"
+		return e, false
+	case ev.Occurrence == retorno.Paid:
+		return paidEvent(l, ev, m, e)
+	case ev.Occurrence == retorno.Rejected && (m.State == "sent" || m.State == "reverted"):
+		e.Kind = storage.PaymentFailed
+		l.Outcome, l.Message = OutcomeFailed, words
+		return e, true
+	case ev.Occurrence == retorno.Scheduled && m.State == "sent":
+		e.Kind = storage.PaymentScheduled
+		l.Outcome, l.Message = OutcomeScheduled, words
+		return e, true
+	case ev.Occurrence == retorno.Rejected, ev.Occurrence == retorno.Scheduled:
+		l.Outcome, l.Message = storage.OutcomeRecorded, fmt.Sprintf("the payment is %s in batch %d: nothing changed (%s)",
+			m.State, m.BatchID, words)
+		return e, false
+	}
+	l.Outcome, l.Message = storage.OutcomeRecorded, words
+	return e, false
+}
+
+// paidEvent is a paid line as the payment of its entry: on the date the
+// bank paid (the date it was scheduled for when the line has none), of the
+// amount it paid (the amount sent when the line has none), with a boleto's
+// interest and discount as the bank reports them. A payment that cannot be
+// settled (its entry paid or deleted, or in another batch since) changes
+// nothing.
+func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
+	var notes []string
+	paidAt := financeDate(ev.Date)
+	if paidAt.IsZero() {
+		paidAt = financeDate(ev.Due)
+		notes = append(notes, "the line gives no date of payment: the date it was scheduled for is taken")
+	}
+	paid := ev.Paid.Decimal()
+	if ev.Paid == 0 {
+		paid = ev.Amount.Decimal()
+		notes = append(notes, "the line gives no amount paid: the amount sent is taken")
+	}
+	l.Paid = &paid
+	problem := ""
+	switch {
+	case m.TransactionID == 0:
+		problem = "the entry was deleted"
+	case m.State == "paid" || m.Paid:
+		l.Outcome = storage.PaymentAlreadyPaid
+		l.Message = fmt.Sprintf("the entry is paid: the bank reports %s paid on %s; nothing was done (check for a payment made twice)",
+			paid.StringFixed(2), paidAt)
+		return e, false
+	case m.State == "added":
+		problem = fmt.Sprintf("the payment is not in a file yet (added to batch %d)", m.BatchID)
+	case m.OtherBatch != 0:
+		problem = fmt.Sprintf("the entry is in payment batch %d since; check for a payment made twice", m.OtherBatch)
+	case paidAt.IsZero():
+		problem = "the line gives no date"
+	case !paid.IsPositive():
+		problem = "the line gives no amount"
+	}
+	if problem != "" {
+		l.Outcome, l.Message = storage.PaymentNotSettled, problem+": nothing was done ("+e.Info+")"
+		return e, false
+	}
+	e.Kind, e.PaidAt, e.Paid = storage.PaymentPaid, paidAt, paid
+	if ev.Barcode != "" { // a boleto's line (segment J) gives the interest and discount in the amount
+		e.Parts, e.Interest, e.Discount = true, ev.Interest.Decimal(), ev.Discount.Decimal().Add(ev.Abatement.Decimal())
+	}
+	expected, diff := m.Amount, paid.Sub(m.Amount)
+	l.Expected, l.Difference = &expected, &diff
+	l.Outcome = OutcomePaid
+	l.Message = fmt.Sprintf("paid %s on %s; the batch sent %s", paid.StringFixed(2), paidAt, m.Amount.StringFixed(2))
+	if e.Parts && !(e.Interest.IsZero() && e.Discount.IsZero()) {
+		l.Message += fmt.Sprintf(" (interest %s, discount %s)", e.Interest.StringFixed(2), e.Discount.StringFixed(2))
+	}
+	if m.State == "reverted" {
+		notes = append(notes, fmt.Sprintf("the payment had been reverted in batch %d; the bank paid it all the same", m.BatchID))
+	}
+	if m.State == "failed" {
+		notes = append(notes, "an earlier return file had reported it failed")
+	}
+	if !diff.IsZero() {
+		notes = append(notes, "the amount paid differs from the amount sent by "+diff.StringFixed(2))
+	}
+	if len(notes) > 0 {
+		l.Message += "; " + strings.Join(notes, "; ")
+	}
+	return e, true
+}

@@ -1,0 +1,629 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+)
+
+// The rows of the payment batches (docs/api.md, "Payment batches"): the
+// payable ledger entries a batch may take, their payments as the bank
+// gets them (fixed when added), their removal and reversal, and what a
+// bank's payment return file changes on them. How a payment is made
+// (package cnab/pagamento) is decided by the batch's kind in package jobs;
+// every statement here is set-based and scoped to the company.
+
+// PaymentBatch is the payment batch (/financial/paymentBatch). Its files
+// are numbered by the account's own counter of payment remittances.
+var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: "payment_batches",
+	Members: "transactions", MemberResource: Transactions, MemberFilter: "paymentBatchIn",
+	SequenceColumn: "next_payment_file_sequence", FilePrefix: "pagamento"}
+
+// The payment methods of a batch's member (payment_batch_transactions.method).
+const (
+	MethodTransfer   = "transfer"    // a credit to an account: same bank, or a TED
+	MethodPIXAccount = "pix_account" // a PIX to account data
+	MethodPIXKey     = "pix_key"     // a PIX to a key
+	MethodBoleto     = "boleto"      // a boleto paid by its barcode
+)
+
+// IsPIX reports whether a payment method is a PIX.
+func IsPIX(method string) bool { return method == MethodPIXAccount || method == MethodPIXKey }
+
+// PaymentAccount is the account a payment batch pays from, as a payment
+// remittance needs it: the bank account, the payment agreement's code and
+// the business's address.
+type PaymentAccount struct {
+	BankAccount
+	PaymentCovenant                                        string
+	Street, Number, Complement, District, City, State, ZIP string
+}
+
+// ReadPaymentAccount reads an account of the company with its business.
+func ReadPaymentAccount(ctx context.Context, q DBTX, companyID, id int64) (*PaymentAccount, error) {
+	acc, err := ReadBankAccount(ctx, q, companyID, id)
+	if err != nil {
+		return nil, err
+	}
+	a := &PaymentAccount{BankAccount: *acc}
+	err = q.QueryRow(ctx, `SELECT coalesce(a.payment_covenant, ''), coalesce(b.street, ''), coalesce(b.number, ''),
+		coalesce(b.complement, ''), coalesce(b.district, ''), coalesce(b.city, ''), coalesce(b.state, ''),
+		coalesce(b.zip_code, '')
+		FROM accounts a JOIN businesses b ON b.company_id = a.company_id AND b.id = a.business_id
+		WHERE a.company_id = $1 AND a.id = $2`, companyID, id).Scan(&a.PaymentCovenant, &a.Street, &a.Number,
+		&a.Complement, &a.District, &a.City, &a.State, &a.ZIP)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("payment account %d", id))
+	}
+	return a, nil
+}
+
+// CompanyNow is the wall-clock time in the company's time zone (its
+// fields are the local ones; the location is UTC).
+func CompanyNow(ctx context.Context, q DBTX, companyID int64) (time.Time, error) {
+	var now time.Time
+	err := q.QueryRow(ctx, `SELECT now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo')
+		FROM companies WHERE id = $1`, companyID).Scan(&now)
+	return now, translate(err, fmt.Sprintf("now of company %d", companyID))
+}
+
+// Payee is a person as a payment to them needs it: name and tax id, the
+// bank account (with the institution's ISPB) and the PIX key.
+type Payee struct {
+	ID                                 int64 // 0: the entry names none
+	Name, TaxID                        string
+	Bank, ISPB, Agency, AgencyDigit    string
+	Account, AccountDigit, AccountType string
+	PIXKey                             string
+}
+
+// HasAccount reports whether the payee's bank account is known: bank,
+// agency, account and its check digit.
+func (p *Payee) HasAccount() bool {
+	return p.Bank != "" && p.Agency != "" && p.Account != "" && p.AccountDigit != ""
+}
+
+// PaymentCandidate is a ledger entry asked to be added to a payment batch,
+// as read (and locked) for the checks: found or not, its kind and state,
+// what it costs (amount, interest, discount), when it falls due (its due
+// date, else its date), the boleto it is paid with, its active membership
+// (in a batch as added or sent) and how many payments it had, and its
+// payee (the entry's person).
+type PaymentCandidate struct {
+	ID            int64
+	Found         bool
+	Type, Mode    string
+	Paid          bool
+	AccountID     int64 // 0: none
+	BillingMethod string
+	Amount        decimal.Decimal
+	Interest      decimal.Decimal
+	Discount      decimal.Decimal
+	Due           finance.Date
+	Barcode       string
+	Description   string
+	// InBatch is the batch it is in as added or sent (0: none), with that
+	// payment's reference, method and amount.
+	InBatch               int64
+	InReference, InMethod string
+	InAmount              decimal.Decimal
+	Attempts              int64 // payments of it so far, in any state
+	Payee                 Payee
+}
+
+// ReadPaymentCandidates reads the ledger entries of ids (of the company
+// only) with their payees, and locks the entries (FOR NO KEY UPDATE, in
+// id order) for the rest of tx, so that an edit or a payment by hand
+// cannot slip between the checks and the add. The answer has one
+// candidate per id, in the order of ids; an id of another company, or of
+// none, is not Found.
+func ReadPaymentCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) ([]PaymentCandidate, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT t.id, t.type, t.mode, t.paid, coalesce(t.account_id, 0), coalesce(t.billing_method, ''), t.amount,
+		       coalesce(t.interest, 0), coalesce(t.discount, 0), coalesce(t.due_date, t.date),
+		       coalesce(t.ticket_barcode, ''), coalesce(t.description, ''),
+		       coalesce(m.batch_id, 0), coalesce(m.reference, ''), coalesce(m.method, ''), coalesce(m.amount, 0),
+		       (SELECT count(*) FROM payment_batch_transactions a WHERE a.company_id = t.company_id AND a.transaction_id = t.id),
+		       coalesce(p.id, 0), coalesce(p.name, ''), coalesce(p.tax_id, ''), coalesce(p.bank, ''), coalesce(p.ispb, ''),
+		       coalesce(p.agency, ''), coalesce(p.agency_digit, ''), coalesce(p.account, ''),
+		       coalesce(p.account_digit, ''), coalesce(p.account_type, ''), coalesce(p.pix_key, '')
+		FROM transactions t
+		LEFT JOIN persons p ON p.company_id = t.company_id AND p.id = t.person_id
+		LEFT JOIN payment_batch_transactions m ON m.company_id = t.company_id AND m.transaction_id = t.id
+		     AND m.state = 'added'
+		WHERE t.company_id = $1 AND t.id = any($2)
+		ORDER BY t.id
+		FOR NO KEY UPDATE OF t`, companyID, ids)
+	if err != nil {
+		return nil, translate(err, "entries for a payment batch")
+	}
+	defer rows.Close()
+	found := make(map[int64]PaymentCandidate, len(ids))
+	for rows.Next() {
+		c := PaymentCandidate{Found: true}
+		p := &c.Payee
+		if err := rows.Scan(&c.ID, &c.Type, &c.Mode, &c.Paid, &c.AccountID, &c.BillingMethod, &c.Amount, &c.Interest,
+			&c.Discount, &c.Due, &c.Barcode, &c.Description, &c.InBatch, &c.InReference, &c.InMethod, &c.InAmount,
+			&c.Attempts, &p.ID, &p.Name, &p.TaxID, &p.Bank, &p.ISPB, &p.Agency, &p.AgencyDigit, &p.Account,
+			&p.AccountDigit, &p.AccountType, &p.PIXKey); err != nil {
+			return nil, translate(err, "entries for a payment batch")
+		}
+		found[c.ID] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "entries for a payment batch")
+	}
+	out := make([]PaymentCandidate, len(ids))
+	for i, id := range ids {
+		c, ok := found[id]
+		if !ok {
+			c.ID = id
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// PaymentMethods counts the payments of a batch still in it (added) that
+// are PIX and those that are not.
+func PaymentMethods(ctx context.Context, q DBTX, b *Batch) (pix, other int64, err error) {
+	err = q.QueryRow(ctx, `SELECT count(*) FILTER (WHERE method IN ('pix_account', 'pix_key')),
+		count(*) FILTER (WHERE method NOT IN ('pix_account', 'pix_key'))
+		FROM payment_batch_transactions WHERE company_id = $1 AND batch_id = $2 AND state = 'added'`,
+		b.CompanyID, b.ID).Scan(&pix, &other)
+	return pix, other, translate(err, fmt.Sprintf("methods of payment batch %d", b.ID))
+}
+
+// PaymentMember is a payable entry in a payment batch with its payment:
+// the reference the bank returns, the method, the amount paid (nominal
+// less discount plus surcharge), the day it falls due, and the payee's
+// data the method uses.
+type PaymentMember struct {
+	TransactionID       int64
+	Reference           string
+	Method              string
+	Amount              decimal.Decimal
+	Nominal             decimal.Decimal
+	Discount            decimal.Decimal
+	Surcharge           decimal.Decimal
+	Due                 finance.Date
+	FileOrder           int16 // where it goes in the file (EachPaymentMember)
+	PayeeName           string
+	PayeeDocument       string
+	Bank, ISPB          string
+	Agency, AgencyDigit string
+	Account             string
+	AccountDigit        string
+	AccountType         string
+	PIXKey, PIXKeyType  string
+	Barcode             string
+}
+
+// InsertPaymentMembers adds members to a locked open batch: their rows
+// (an entry added to a batch meanwhile is left out and returned in lost)
+// and the batch's count and total.
+func InsertPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, members []PaymentMember) (lost []int64, err error) {
+	if len(members) == 0 {
+		return nil, nil
+	}
+	n := len(members)
+	ids := make([]int64, n)
+	dues := make([]finance.Date, n)
+	orders := make([]int16, n)
+	text := make([][]string, 18)
+	for i := range text {
+		text[i] = make([]string, n)
+	}
+	for i, m := range members {
+		ids[i], dues[i], orders[i] = m.TransactionID, m.Due, m.FileOrder
+		for k, v := range []string{m.Reference, m.Method, m.Amount.String(), m.Nominal.String(), m.Discount.String(),
+			m.Surcharge.String(), m.PayeeName, m.PayeeDocument, m.Bank, m.ISPB, m.Agency, m.AgencyDigit, m.Account,
+			m.AccountDigit, m.AccountType, m.PIXKey, m.PIXKeyType, m.Barcode} {
+			text[k][i] = v
+		}
+	}
+	args := []any{b.CompanyID, b.ID, ids, dues, orders}
+	for _, col := range text {
+		args = append(args, col)
+	}
+	rows, err := tx.Query(ctx, `
+		INSERT INTO payment_batch_transactions (company_id, batch_id, transaction_id, due_date, file_order,
+		    reference, method, amount, nominal, discount, surcharge, payee_name, payee_document, bank, ispb, agency,
+		    agency_digit, account, account_digit, account_type, pix_key, pix_key_type, barcode)
+		SELECT $1, $2, u.tx, u.due, u.file_order, u.reference, u.method, u.amount::numeric, u.nominal::numeric,
+		    u.discount::numeric, u.surcharge::numeric, u.name, u.document, nullif(u.bank, ''), nullif(u.ispb, ''),
+		    nullif(u.agency, ''), nullif(u.agency_digit, ''), nullif(u.account, ''), nullif(u.account_digit, ''),
+		    nullif(u.account_type, ''), nullif(u.pix_key, ''), nullif(u.pix_key_type, ''), nullif(u.barcode, '')
+		FROM unnest($3::bigint[], $4::date[], $5::smallint[], $6::text[], $7::text[], $8::text[], $9::text[],
+		            $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
+		            $17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[])
+		  AS u(tx, due, file_order, reference, method, amount, nominal, discount, surcharge, name, document, bank, ispb,
+		       agency, agency_digit, account, account_digit, account_type, pix_key, pix_key_type, barcode)
+		ON CONFLICT DO NOTHING
+		RETURNING transaction_id`, args...)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("add to payment batch %d", b.ID))
+	}
+	added, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("add to payment batch %d", b.ID))
+	}
+	inserted := make(map[int64]bool, len(added))
+	for _, id := range added {
+		inserted[id] = true
+	}
+	total := decimal.Zero
+	for _, m := range members {
+		if !inserted[m.TransactionID] {
+			lost = append(lost, m.TransactionID)
+			continue
+		}
+		total = total.Add(m.Amount)
+	}
+	return lost, CountMembers(ctx, tx, b, int64(len(added)), total)
+}
+
+// paymentMemberRow is a member of a batch as removal and reversal read it.
+type paymentMemberRow struct {
+	id     int64
+	state  string
+	amount decimal.Decimal
+	paid   bool
+}
+
+// lockPaymentMembers reads the members of a batch among the entries ids
+// (all of them when ids is nil), locking them, by entry.
+func lockPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]paymentMemberRow, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT m.transaction_id, m.id, m.state, m.amount, coalesce(t.paid, false)
+		FROM payment_batch_transactions m
+		LEFT JOIN transactions t ON t.company_id = m.company_id AND t.id = m.transaction_id
+		WHERE m.company_id = $1 AND m.batch_id = $2 AND m.transaction_id IS NOT NULL
+		  AND ($3::bigint[] IS NULL OR m.transaction_id = any($3))
+		ORDER BY m.id
+		FOR NO KEY UPDATE OF m`, b.CompanyID, b.ID, ids)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("members of payment batch %d", b.ID))
+	}
+	defer rows.Close()
+	out := map[int64]paymentMemberRow{}
+	for rows.Next() {
+		var tx int64
+		var r paymentMemberRow
+		if err := rows.Scan(&tx, &r.id, &r.state, &r.amount, &r.paid); err != nil {
+			return nil, translate(err, fmt.Sprintf("members of payment batch %d", b.ID))
+		}
+		out[tx] = r
+	}
+	return out, translate(rows.Err(), fmt.Sprintf("members of payment batch %d", b.ID))
+}
+
+// RemovePaymentTransactions takes entries out of a locked open batch (ids
+// nil: all of them): their rows go (their references are not given
+// again) and the batch's count and total go down. An id not in the batch
+// is refused.
+func RemovePaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (MemberAnswer, error) {
+	var ans MemberAnswer
+	members, err := lockPaymentMembers(ctx, tx, b, ids)
+	if err != nil {
+		return ans, err
+	}
+	if ids == nil {
+		ids = sortedIDs(members)
+	}
+	var gone []int64
+	total := decimal.Zero
+	for _, id := range ids {
+		m, ok := members[id]
+		if !ok {
+			ans.Refuse(id, "is not in this batch")
+			continue
+		}
+		gone = append(gone, m.id)
+		total = total.Add(m.amount)
+		ans.Done = append(ans.Done, map[string]any{"id": id})
+	}
+	if len(gone) == 0 {
+		return ans, nil
+	}
+	if _, err := tx.Exec(ctx, `DELETE FROM payment_batch_transactions WHERE company_id = $1 AND id = any($2)`,
+		b.CompanyID, gone); err != nil {
+		return ans, translate(err, fmt.Sprintf("remove from payment batch %d", b.ID))
+	}
+	return ans, CountMembers(ctx, tx, b, -int64(len(gone)), total.Neg())
+}
+
+// RevertPaymentTransactions takes back entries sent in a locked batch's
+// file (the batch is closed: its payments still added are sent): their
+// payments become reverted (the bank still holds them until it cancels
+// them: docs/api.md), the entries may join another batch, and the batch's
+// count and total go down. A paid entry, or one not sent in this batch,
+// is refused.
+func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (MemberAnswer, error) {
+	var ans MemberAnswer
+	members, err := lockPaymentMembers(ctx, tx, b, ids)
+	if err != nil {
+		return ans, err
+	}
+	var back []int64
+	total := decimal.Zero
+	for _, id := range ids {
+		m, ok := members[id]
+		switch {
+		case !ok:
+			ans.Refuse(id, "is not in this batch")
+			continue
+		case m.state != "added":
+			ans.Refuse(id, "is %s in this batch, not sent", m.state)
+			continue
+		case m.paid:
+			ans.Refuse(id, "is paid")
+			continue
+		}
+		back = append(back, m.id)
+		total = total.Add(m.amount)
+		ans.Done = append(ans.Done, map[string]any{"id": id})
+	}
+	if len(back) == 0 {
+		return ans, nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE payment_batch_transactions SET state = 'reverted', reverted_at = now(),
+		updated_at = now() WHERE company_id = $1 AND id = any($2)`, b.CompanyID, back); err != nil {
+		return ans, translate(err, fmt.Sprintf("revert in payment batch %d", b.ID))
+	}
+	return ans, CountMembers(ctx, tx, b, -int64(len(back)), total.Neg())
+}
+
+// EachPaymentMember reads the payments of a batch's file, the members
+// added and not sent yet, and hands each to fn; reading stops at fn's
+// first error. They come in their file order, then by entry, read in the
+// order of an index: nothing is sorted, one row is in memory at a time.
+func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*PaymentMember) error) error {
+	rows, err := tx.Query(ctx, `
+		SELECT transaction_id, reference, method, (amount * 100)::bigint, (nominal * 100)::bigint, (discount * 100)::bigint,
+		       (surcharge * 100)::bigint, due_date, file_order, payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
+		       coalesce(agency_digit, ''), coalesce(account, ''), coalesce(account_digit, ''),
+		       coalesce(account_type, ''), coalesce(pix_key, ''), coalesce(pix_key_type, ''), coalesce(barcode, '')
+		FROM payment_batch_transactions
+		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
+		ORDER BY file_order, id`, b.CompanyID, b.ID)
+	if err != nil {
+		return translate(err, fmt.Sprintf("payments of payment batch %d", b.ID))
+	}
+	defer rows.Close()
+	var m PaymentMember
+	var amount, nominal, discount, surcharge int64 // cents: numeric's text costs more to read
+	for rows.Next() {
+		if err := rows.Scan(&m.TransactionID, &m.Reference, &m.Method, &amount, &nominal, &discount, &surcharge,
+			&m.Due, &m.FileOrder, &m.PayeeName, &m.PayeeDocument, &m.Bank, &m.ISPB, &m.Agency, &m.AgencyDigit, &m.Account,
+			&m.AccountDigit, &m.AccountType, &m.PIXKey, &m.PIXKeyType, &m.Barcode); err != nil {
+			return translate(err, fmt.Sprintf("payments of payment batch %d", b.ID))
+		}
+		m.Amount, m.Nominal, m.Discount, m.Surcharge = cents(amount), cents(nominal), cents(discount), cents(surcharge)
+		if err := fn(&m); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), fmt.Sprintf("payments of payment batch %d", b.ID))
+}
+
+// cents is an amount in cents as a decimal.
+func cents(c int64) decimal.Decimal { return decimal.New(c, -2) }
+
+// RevertedPayment is a payment taken back after its file that the bank
+// has not reported on since.
+type RevertedPayment struct {
+	BatchID       int64  `json:"batch_id"`
+	TransactionID int64  `json:"transaction_id"`
+	Reference     string `json:"reference"`
+}
+
+// RevertedPayments lists an account's payments reverted, at most limit of
+// them, by reference.
+func RevertedPayments(ctx context.Context, q DBTX, companyID, accountID int64, limit int) ([]RevertedPayment, error) {
+	rows, err := q.Query(ctx, `SELECT m.batch_id, coalesce(m.transaction_id, 0), m.reference FROM payment_batch_transactions m
+		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
+		WHERE m.company_id = $1 AND b.account_id = $2 AND m.state = 'reverted' ORDER BY m.id LIMIT $3`, companyID, accountID, limit)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("reverted payments of account %d", accountID))
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RevertedPayment, error) {
+		var r RevertedPayment
+		err := row.Scan(&r.BatchID, &r.TransactionID, &r.Reference)
+		return r, err
+	})
+	return out, translate(err, fmt.Sprintf("reverted payments of account %d", accountID))
+}
+
+// PaymentMatch is the payment a return file's reference names: the
+// member, its batch, entry (0: the entry was deleted) and account, its
+// state as the API reads it (sent: added to a batch whose file is
+// written) and amount, whether the entry is paid, and another batch the
+// entry is in since (0: none).
+type PaymentMatch struct {
+	MemberID      int64
+	BatchID       int64
+	TransactionID int64
+	AccountID     int64
+	State         string
+	Method        string
+	Amount        decimal.Decimal
+	Paid          bool
+	OtherBatch    int64
+}
+
+// MatchPayments finds the payments of the company's accounts (among
+// accounts) whose reference is one of references, and locks them and
+// their entries (FOR NO KEY UPDATE) for the rest of tx. The answer maps
+// each reference to its payment; a reference of none is absent.
+func MatchPayments(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, references []string) (map[string]*PaymentMatch, error) {
+	rows, err := tx.Query(ctx, `
+		SELECT m.reference, m.id, m.batch_id, coalesce(m.transaction_id, 0), b.account_id,
+		       CASE WHEN m.state = 'added' AND b.status = 'closed' THEN 'sent' ELSE m.state END, m.method, m.amount
+		FROM payment_batch_transactions m
+		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
+		WHERE m.company_id = $1 AND b.account_id = any($2) AND m.reference = any($3)
+		ORDER BY m.id
+		FOR NO KEY UPDATE OF m`, companyID, accounts, references)
+	if err != nil {
+		return nil, translate(err, "payments of a return file")
+	}
+	out := make(map[string]*PaymentMatch, len(references))
+	byEntry := map[int64]*PaymentMatch{}
+	var entries []int64
+	for rows.Next() {
+		var ref string
+		m := &PaymentMatch{}
+		if err := rows.Scan(&ref, &m.MemberID, &m.BatchID, &m.TransactionID, &m.AccountID, &m.State, &m.Method, &m.Amount); err != nil {
+			rows.Close()
+			return nil, translate(err, "payments of a return file")
+		}
+		out[ref] = m
+		if m.TransactionID != 0 {
+			byEntry[m.TransactionID] = m
+			entries = append(entries, m.TransactionID)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "payments of a return file")
+	}
+	return out, lockMatchedEntries(ctx, tx, companyID, entries, byEntry)
+}
+
+// lockMatchedEntries locks the entries of matched payments (in id order)
+// and reads whether each is paid and in another batch.
+func lockMatchedEntries(ctx context.Context, tx pgx.Tx, companyID int64, entries []int64, byEntry map[int64]*PaymentMatch) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `
+		SELECT t.id, t.paid, coalesce((SELECT o.batch_id FROM payment_batch_transactions o WHERE o.company_id = t.company_id
+		           AND o.transaction_id = t.id AND o.state = 'added'), 0)
+		FROM transactions t WHERE t.company_id = $1 AND t.id = any($2)
+		ORDER BY t.id
+		FOR NO KEY UPDATE`, companyID, entries)
+	if err != nil {
+		return translate(err, "entries of a return file")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, other int64
+		var paid bool
+		if err := rows.Scan(&id, &paid, &other); err != nil {
+			return translate(err, "entries of a return file")
+		}
+		m := byEntry[id]
+		m.Paid = paid
+		if other != m.BatchID {
+			m.OtherBatch = other
+		}
+	}
+	return translate(rows.Err(), "entries of a return file")
+}
+
+// PaymentEvent is what a return file says of one payment that changes it:
+// paid (on PaidAt, Paid in all; a boleto's line gives the interest and
+// discount in it, Parts), failed (the bank refused it), or scheduled (the
+// bank accepted it for its date). BankNumber is the bank's own number of
+// the payment, Info its words.
+type PaymentEvent struct {
+	Match      PaymentMatch
+	Kind       string // PaymentPaid, PaymentFailed, PaymentScheduled
+	PaidAt     finance.Date
+	Paid       decimal.Decimal
+	Parts      bool
+	Interest   decimal.Decimal
+	Discount   decimal.Decimal
+	BankNumber string
+	Info       string
+}
+
+// The kinds of PaymentEvent.
+const (
+	PaymentPaid      = "paid"
+	PaymentFailed    = "failed"
+	PaymentScheduled = "scheduled"
+)
+
+// ApplyPaymentEvents writes what a return file says of payments,
+// set-based (docs/ledger.md, "A payable paid from a bank return file"):
+//   - paid: the payment is paid (paid_at, paid_amount) and so is its
+//     entry: paid, dated the day the bank paid it, from the batch's account
+//     when it named none, its amount what the bank paid (amount_primary
+//     keeping the amount it had), and for a boleto the interest and
+//     discount the bank reports;
+//   - failed: the payment failed, with the bank's words; the entry stays
+//     unpaid and may join another batch;
+//   - scheduled: the bank's number and words are kept.
+func ApplyPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
+	var paid, other []PaymentEvent
+	for _, e := range events {
+		if e.Kind == PaymentPaid {
+			paid = append(paid, e)
+		} else {
+			other = append(other, e)
+		}
+	}
+	if err := markPaymentsPaid(ctx, tx, companyID, paid); err != nil {
+		return err
+	}
+	return notePayments(ctx, tx, companyID, other)
+}
+
+func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	n := len(events)
+	members, entries, accounts := make([]int64, n), make([]int64, n), make([]int64, n)
+	days := make([]finance.Date, n)
+	amounts, numbers, infos, interest, discount := make([]string, n), make([]string, n), make([]string, n),
+		make([]*string, n), make([]*string, n)
+	for i, e := range events {
+		members[i], entries[i], accounts[i], days[i] = e.Match.MemberID, e.Match.TransactionID, e.Match.AccountID, e.PaidAt
+		amounts[i], numbers[i], infos[i] = e.Paid.String(), e.BankNumber, e.Info
+		if e.Parts {
+			interest[i], discount[i] = decimalText(&e.Interest), decimalText(&e.Discount)
+		}
+	}
+	_, err := tx.Exec(ctx, `UPDATE payment_batch_transactions m SET state = 'paid', paid_at = u.day,
+		paid_amount = u.amount::numeric, bank_number = coalesce(nullif(u.number, ''), m.bank_number),
+		info = nullif(u.info, ''), updated_at = now()
+		FROM unnest($2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[]) AS u(id, day, amount, number, info)
+		WHERE m.company_id = $1 AND m.id = u.id`, companyID, members, days, amounts, numbers, infos)
+	if err != nil {
+		return translate(err, "payments paid")
+	}
+	_, err = tx.Exec(ctx, `UPDATE transactions t SET paid = true, date = u.day, account_id = coalesce(t.account_id, u.account),
+		amount_primary = coalesce(t.amount_primary, t.amount), amount = u.amount::numeric,
+		interest = coalesce(u.interest::numeric, t.interest), discount = coalesce(u.discount::numeric, t.discount),
+		updated_at = now()
+		FROM unnest($2::bigint[], $3::date[], $4::bigint[], $5::text[], $6::text[], $7::text[])
+		  AS u(id, day, account, amount, interest, discount)
+		WHERE t.company_id = $1 AND t.id = u.id`, companyID, entries, days, accounts, amounts, interest, discount)
+	return translate(err, "entries paid")
+}
+
+// notePayments writes failures and schedulings on the payments.
+func notePayments(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
+	if len(events) == 0 {
+		return nil
+	}
+	n := len(events)
+	members := make([]int64, n)
+	kinds, numbers, infos := make([]string, n), make([]string, n), make([]string, n)
+	for i, e := range events {
+		members[i], kinds[i], numbers[i], infos[i] = e.Match.MemberID, e.Kind, e.BankNumber, e.Info
+	}
+	_, err := tx.Exec(ctx, `UPDATE payment_batch_transactions m
+		SET state = CASE WHEN u.kind = 'failed' THEN 'failed' ELSE m.state END,
+		    bank_number = coalesce(nullif(u.number, ''), m.bank_number), info = nullif(u.info, ''), updated_at = now()
+		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, kind, number, info)
+		WHERE m.company_id = $1 AND m.id = u.id`, companyID, members, kinds, numbers, infos)
+	return translate(err, "payments noted")
+}

@@ -84,7 +84,7 @@ func TestPaymentBatchEndToEnd(t *testing.T) {
 		t.Errorf("Content-Disposition: %q", cd)
 	}
 	result := job["result"].(map[string]any)
-	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != "3860.5" {
+	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != "3860.50" {
 		t.Errorf("file job result: %v", result)
 	}
 	recs := records(t, file, 240)

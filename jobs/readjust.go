@@ -54,15 +54,19 @@ func (s *ReadjustSummary) add(o ReadjustSummary) {
 	s.InvoicesUpdated += o.InvoicesUpdated
 }
 
-// runReadjust does the run: the indices are read once, then chunks of
-// due contracts after the last one done (so that a resumed run goes on
-// where it stopped).
+// runReadjust does the run: the indices and the company's readjustment
+// settings are read once, then chunks of due contracts after the last one
+// done (so that a resumed run goes on where it stopped).
 func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 	date, err := finance.ParseDate(p.Date)
 	if err != nil {
 		return nil, permanent(err)
 	}
 	idx, err := storage.LoadIndices(ctx, r.Pool())
+	if err != nil {
+		return nil, err
+	}
+	settings, err := storage.ReadjustSettingsOf(ctx, r.Pool(), r.CompanyID())
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +84,7 @@ func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 	}
 	n := len(done) + int((remaining+readjustChunk-1)/readjustChunk)
 	sel := storage.ReadjustSelection{CompanyID: r.CompanyID(), Date: date, Limit: readjustChunk,
-		Actor: storage.Actor{Kind: storage.ActorJob, ID: r.Job.ID}}
+		Actor: storage.Actor{Kind: storage.ActorJob, ID: r.Job.ID}, Options: settings.Options()}
 	outputs, err := r.Chunks(ctx, n, r.Job.Progress.Done+remaining, func(ctx context.Context, tx pgx.Tx, _ int) (any, int64, error) {
 		sel.After = after
 		rs, err := storage.ReadjustContracts(ctx, tx, idx, sel)

@@ -400,7 +400,7 @@ func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelect
 
 // ReadjustContract is the contract operation: contract id of the scope's
 // company readjusted on date (zero: today in the company's time zone) by
-// the user of the scope. A preview runs the very same writes in a
+// the user of the scope, with the company's settings. A preview runs the very same writes in a
 // transaction it rolls back, so that it shows what a run would do and
 // stores nothing. A run's date may not be after today. It returns the
 // answers and the date used.
@@ -422,7 +422,12 @@ func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date f
 		if err != nil {
 			return err
 		}
-		out, err = ReadjustContracts(ctx, tx, idx, ReadjustSelection{CompanyID: sc.CompanyID, Date: date, ContractID: id, Actor: ActorOf(sc)})
+		settings, err := ReadjustSettingsOf(ctx, tx, sc.CompanyID)
+		if err != nil {
+			return err
+		}
+		out, err = ReadjustContracts(ctx, tx, idx, ReadjustSelection{CompanyID: sc.CompanyID, Date: date, ContractID: id,
+			Actor: ActorOf(sc), Options: settings.Options()})
 		if err == nil && preview {
 			return errPreview
 		}

@@ -80,6 +80,50 @@ func TestReadjustJob(t *testing.T) {
 	}
 }
 
+// TestReadjustJobInChunks: 4,500 contracts are three chunks (the first
+// alone, with the plan, then two at once); every contract and its invoice
+// is readjusted once, and company B's contracts are left alone.
+func TestReadjustJobInChunks(t *testing.T) {
+	t.Parallel()
+	p := startPlatform(t, nil)
+	ctx := context.Background()
+	seedReadjustContracts(t, p.pool, p.companyA, 4_500)
+	seedReadjustContracts(t, p.pool, p.companyB, 10)
+	job := p.submit(t, KindContractsReadjust, DatePayload{Date: "2025-01-15"})
+	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
+	res := decodeResult[ReadjustSummary](t, done)
+	if done.State != storage.JobSucceeded || res != (ReadjustSummary{Contracts: 4_500, Readjusted: 4_500, InvoicesUpdated: 4_500}) {
+		t.Fatalf("state %s %s, result %+v", done.State, done.Error, res)
+	}
+	if done.Progress != (storage.Progress{Done: 4_500, Total: 4_500}) {
+		t.Errorf("progress %+v", done.Progress)
+	}
+	count := func(sql string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := p.pool.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// each contract: one record, moved on, its invoice's rent line at the
+	// record's new amount and its total 350.00 above it
+	if n := count(`SELECT count(*) FROM contracts c
+		JOIN contract_readjustments r ON r.company_id = c.company_id AND r.contract_id = c.id
+		JOIN invoices i ON i.company_id = c.company_id AND i.contract_id = c.id
+		JOIN invoice_items ii ON ii.company_id = i.company_id AND ii.invoice_id = i.id AND ii.amount <> 350.00
+		WHERE c.company_id = $1 AND c.readjust_at = '2026-01-15' AND c.current_amount = r.new_amount
+		  AND ii.amount = r.new_amount AND i.total = r.new_amount + 350.00 AND r.new_amount > 2000.00`, p.companyA); n != 4_500 {
+		t.Errorf("%d contracts readjusted with their invoice, want 4500", n)
+	}
+	if n := count(`SELECT count(*) FROM invoice_history WHERE company_id = $1 AND origin = 'readjust'`, p.companyA); n != 4_500 {
+		t.Errorf("%d history rows, want 4500", n)
+	}
+	if n := count(`SELECT count(*) FROM contracts WHERE company_id = $1 AND readjust_at = '2025-01-15' AND current_amount IS NULL`, p.companyB); n != 10 {
+		t.Errorf("company B: %d of 10 contracts left alone", n)
+	}
+}
+
 // TestReadjustJobFollowsCompanySettings: the nightly run takes each
 // company's settings: company A applies reductions and compares IPCA and
 // INPC for highest_index, company B keeps the defaults.

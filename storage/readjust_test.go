@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -442,6 +443,40 @@ func TestUpdateReadjustSettingsRefusesBadCandidates(t *testing.T) {
 	}
 	if _, err := f.pool.Exec(ctx, `UPDATE companies SET readjust_candidates = '{IPCA,IGPX}' WHERE id = $1`, f.company); err == nil {
 		t.Error("the schema stored an unknown index")
+	}
+}
+
+// TestPlanReadjustChunks: the due contracts cut into chunks by their last
+// ids, and a chunk reads exactly its range.
+func TestPlanReadjustChunks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newReadjustFixture(t)
+	var due []int64
+	for i := range 5 {
+		due = append(due, f.contract(t, "IPCA", "2025-01-15"))
+		if i == 2 {
+			f.contract(t, "IPCA", "2025-02-01") // not due yet
+		}
+	}
+	company := f.company
+	f.setUpCompany(t, "Outra Imobiliária")
+	f.contract(t, "IPCA", "2025-01-15")
+	lasts, n, err := storage.PlanReadjustChunks(ctx, f.pool, company, finance.MustDate("2025-01-15"), 2)
+	if err != nil || n != 5 || !slices.Equal(lasts, []int64{due[1], due[3], due[4]}) {
+		t.Fatalf("plan %v of %d (%v), want %v of 5", lasts, n, err, []int64{due[1], due[3], due[4]})
+	}
+	f.company = company
+	got := f.readjust(t, storage.ReadjustSelection{Date: finance.MustDate("2025-01-15"), After: lasts[0], Through: lasts[1]}, false)
+	var ids []int64
+	for _, r := range got {
+		ids = append(ids, r.ContractID)
+	}
+	if !slices.Equal(ids, due[2:4]) {
+		t.Errorf("chunk (%d, %d] read %v, want %v", lasts[0], lasts[1], ids, due[2:4])
+	}
+	if lasts, n, err := storage.PlanReadjustChunks(ctx, f.pool, company, finance.MustDate("2025-01-14"), 2); err != nil || n != 0 || lasts != nil {
+		t.Errorf("nothing due: %v of %d (%v)", lasts, n, err)
 	}
 }
 

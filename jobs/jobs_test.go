@@ -384,7 +384,7 @@ func TestChunksAtOnce(t *testing.T) {
 					return nil, 0, Permanent(fmt.Errorf("chunk %d started before chunk 0 was stored (%d, %v)", i, first, err))
 				}
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // long enough for two chunks to overlap
 			if run == 1 && i == 5 {
 				return nil, 0, storage.Errorf(storage.Unavailable, "interrupted at chunk 5")
 			}

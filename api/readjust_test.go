@@ -194,3 +194,72 @@ func toJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+func TestFinanceSettings(t *testing.T) {
+	t.Parallel()
+	f := contractEnv(t)
+	defaults := `{"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC"]}`
+	if r := f.get(t, "/financial/settings", http.StatusOK); toJSON(t, r.record(t)) != defaults {
+		t.Fatalf("defaults: %s", r.raw)
+	}
+	for _, c := range []struct {
+		name   string
+		body   map[string]any
+		fields []string
+	}{
+		{"unknown index, not a boolean, unknown field",
+			map[string]any{"readjust_candidates": []any{"IPCA", "IGPX"}, "readjust_allow_reduction": "yes", "color": 1},
+			[]string{"color", "readjust_allow_reduction", "readjust_candidates"}},
+		{"no index", map[string]any{"readjust_candidates": []any{}}, []string{"readjust_candidates"}},
+		{"an index twice", map[string]any{"readjust_candidates": []any{"IPCA", "INPC", "IPCA"}}, []string{"readjust_candidates"}},
+		{"a rule, not an index", map[string]any{"readjust_candidates": []any{"highest_index"}}, []string{"readjust_candidates"}},
+		{"null", map[string]any{"readjust_candidates": nil, "readjust_allow_reduction": nil}, []string{"readjust_allow_reduction", "readjust_candidates"}},
+		{"not an array", map[string]any{"readjust_candidates": "IPCA"}, []string{"readjust_candidates"}},
+	} {
+		r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, c.body)
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), c.fields) {
+			t.Errorf("%s: %d %s, want 422 naming %v", c.name, r.status, r.raw, c.fields)
+		}
+	}
+	if r := f.get(t, "/financial/settings", http.StatusOK); toJSON(t, r.record(t)) != defaults {
+		t.Fatalf("refused bodies stored something: %s", r.raw)
+	}
+
+	// The preview follows the settings: IGP-M accumulated −3.1783% in 2023,
+	// and IPC-BR was the lowest of the five shipped indices in 2024.
+	falling := f.readjustContract(t, "IGP-M", "2024-01-10")
+	lowest := f.readjustContract(t, "lowest_index", "2025-01-15")
+	preview := func(id int64, date string) (string, string, string) {
+		t.Helper()
+		r := f.readjust(t, id, f.keyA, map[string]any{"preview": true, "date": date})
+		a := r.record(t)["readjustments"].([]any)[0].(map[string]any)
+		used, _ := a["index_used"].(string)
+		return a["outcome"].(string), used, toJSON(t, a["new_amount"])
+	}
+	if o, used, amount := preview(falling, "2024-01-10"); o != "kept" || used != "IGP-M" || amount != "2000.00" {
+		t.Errorf("falling index by default: %s %s %s, want kept", o, used, amount)
+	}
+	if o, used, amount := preview(lowest, "2025-01-15"); o != "readjusted" || used != "INPC" || amount != "2095.36" {
+		t.Errorf("lowest_index by default: %s %s %s, want INPC 2095.36", o, used, amount)
+	}
+	r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"readjust_allow_reduction": true,
+		"readjust_candidates": []any{"IGP-M", "IPCA", "INPC", "IPC-BR", "IPC-FIPE"}})
+	want := `{"readjust_allow_reduction":true,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"]}`
+	if r.status != http.StatusOK || toJSON(t, r.record(t)) != want {
+		t.Fatalf("put: %d %s", r.status, r.raw)
+	}
+	if o, used, amount := preview(falling, "2024-01-10"); o != "readjusted" || used != "IGP-M" || amount != "1936.43" {
+		t.Errorf("falling index with reductions: %s %s %s, want readjusted 1936.43", o, used, amount)
+	}
+	if o, used, amount := preview(lowest, "2025-01-15"); o != "readjusted" || used != "IPC-BR" || amount != "2079.74" {
+		t.Errorf("lowest_index of five: %s %s %s, want IPC-BR 2079.74", o, used, amount)
+	}
+	// A body changes what it gives and keeps the rest; company B keeps its own.
+	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"readjust_allow_reduction": false})
+	if want := `{"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"]}`; toJSON(t, r.record(t)) != want {
+		t.Errorf("partial put: %s", r.raw)
+	}
+	if r := f.do(t, http.MethodGet, "/financial/settings", f.keyB, nil); toJSON(t, r.record(t)) != defaults {
+		t.Errorf("company B: %s", r.raw)
+	}
+}

@@ -170,4 +170,6 @@ func (s *Server) mountMoneyOperations(router *router) {
 		router.Handler(http.MethodPut, "/financial/indices", s.operator(http.HandlerFunc(s.putIndices)))
 	}
 	router.Handler(http.MethodPost, "/financial/contracts/:id/readjust", s.authed(s.readjustContract))
+	router.Handler(http.MethodGet, "/financial/settings", s.authed(s.getSettings))
+	router.Handler(http.MethodPut, "/financial/settings", s.authed(s.putSettings))
 }

@@ -362,6 +362,62 @@ func TestChunksResumeAfterAnInterruption(t *testing.T) {
 	}
 }
 
+func TestChunksAtOnce(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	calls := map[int]int{}
+	var runs, inFlight, most atomic.Int32
+	k := Define("test:at-once", Options{MaxRetry: 3}, func(ctx context.Context, r *Run, _ struct{}) (any, error) {
+		run := runs.Add(1)
+		outs, err := r.ChunksAtOnce(ctx, 8, 2, 80, func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
+			mu.Lock()
+			calls[i]++
+			mu.Unlock()
+			n := inFlight.Add(1)
+			defer inFlight.Add(-1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			if i > 0 { // chunk 0 is stored before any other starts
+				var first int
+				if err := tx.QueryRow(ctx, `SELECT count(*) FROM job_chunks WHERE company_id = $1 AND job_id = $2 AND chunk = 0`,
+					r.CompanyID(), r.Job.ID).Scan(&first); err != nil || first != 1 {
+					return nil, 0, Permanent(fmt.Errorf("chunk %d started before chunk 0 was stored (%d, %v)", i, first, err))
+				}
+			}
+			time.Sleep(50 * time.Millisecond) // long enough for two chunks to overlap
+			if run == 1 && i == 5 {
+				return nil, 0, storage.Errorf(storage.Unavailable, "interrupted at chunk 5")
+			}
+			return i * i, 10, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return outs, nil
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:at-once", struct{}{}).ID, storage.JobSucceeded, storage.JobFailed)
+	if done.State != storage.JobSucceeded || string(done.Result) != "[0,1,4,9,16,25,36,49]" {
+		t.Fatalf("state %s %s result %s", done.State, done.Error, done.Result)
+	}
+	if done.Attempts != 2 || done.Progress != (storage.Progress{Done: 80, Total: 80}) {
+		t.Errorf("attempts %d progress %+v", done.Attempts, done.Progress)
+	}
+	if m := most.Load(); m != 2 {
+		t.Errorf("at most %d chunks in flight, want 2", m)
+	}
+	// chunk 0 and those recorded by the first run are not done again; chunk
+	// 5 failed once, and a chunk in flight beside it may have been rolled back
+	if calls[0] != 1 || calls[5] != 2 {
+		t.Errorf("chunk 0 ran %d times, chunk 5 %d (all: %v)", calls[0], calls[5], calls)
+	}
+	for i, n := range calls {
+		if n > 2 {
+			t.Errorf("chunk %d ran %d times (all: %v)", i, n, calls)
+		}
+	}
+}
+
 func TestRedisDownJobsWaitAndNothingIsLost(t *testing.T) {
 	t.Parallel()
 	var runs atomic.Int32

@@ -18,6 +18,11 @@ const KindContractsReadjust = "contracts:readjust"
 // readjustChunk is how many contracts one chunk reads and writes.
 const readjustChunk = 2_000
 
+// readjustWorkers is how many chunks of a run are in flight at once: two
+// transactions, each on its own contracts, so that the writes of a run
+// use two of the database's CPUs.
+const readjustWorkers = MaxChunksAtOnce
+
 // ReadjustKind declares contracts:readjust: every active contract in
 // progress (or awaiting its readjustment) with readjust_active and its
 // readjustment date on or before the payload's date is readjusted, in
@@ -27,10 +32,21 @@ func ReadjustKind() *Kind {
 	return Define(KindContractsReadjust, Options{Direct: true}, runReadjust)
 }
 
-// ReadjustChunk is the output of one chunk: the last contract it read
-// (where the next chunk starts) and what happened.
+// readjustPlan is what a run covers: the contracts due when it began, cut
+// into chunks by the last contract id of each, and how many they were. It
+// is recorded with the first chunk, so that a resumed run cuts the same
+// chunks.
+type readjustPlan struct {
+	Lasts []int64 `json:"lasts"`
+	Due   int64   `json:"due"`
+}
+
+// ReadjustChunk is the output of one chunk: the contract ids it covered,
+// (After, Through], what happened, and, for the first chunk, the plan.
 type ReadjustChunk struct {
-	LastID int64 `json:"last_id"`
+	Plan    *readjustPlan `json:"plan,omitempty"`
+	After   int64         `json:"after"`
+	Through int64         `json:"through"`
 	ReadjustSummary
 }
 
@@ -54,9 +70,9 @@ func (s *ReadjustSummary) add(o ReadjustSummary) {
 	s.InvoicesUpdated += o.InvoicesUpdated
 }
 
-// runReadjust does the run: the indices are read once, then chunks of
-// due contracts after the last one done (so that a resumed run goes on
-// where it stopped).
+// runReadjust does the run: the indices and the company's readjustment
+// settings are read once, then the plan's chunks, two at a time (the
+// first alone, with the plan).
 func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 	date, err := finance.ParseDate(p.Date)
 	if err != nil {
@@ -66,29 +82,31 @@ func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	done, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	settings, err := storage.ReadjustSettingsOf(ctx, r.Pool(), r.CompanyID())
 	if err != nil {
 		return nil, err
 	}
-	after, err := lastReadjusted(done)
-	if err != nil {
-		return nil, permanent(err)
-	}
-	remaining, err := storage.CountDueReadjustments(ctx, r.Pool(), r.CompanyID(), date, after)
+	plan, err := readjustPlanOf(ctx, r, date)
 	if err != nil {
 		return nil, err
 	}
-	n := len(done) + int((remaining+readjustChunk-1)/readjustChunk)
-	sel := storage.ReadjustSelection{CompanyID: r.CompanyID(), Date: date, Limit: readjustChunk,
-		Actor: storage.Actor{Kind: storage.ActorJob, ID: r.Job.ID}}
-	outputs, err := r.Chunks(ctx, n, r.Job.Progress.Done+remaining, func(ctx context.Context, tx pgx.Tx, _ int) (any, int64, error) {
-		sel.After = after
+	base := storage.ReadjustSelection{CompanyID: r.CompanyID(), Date: date,
+		Actor: storage.Actor{Kind: storage.ActorJob, ID: r.Job.ID}, Options: settings.Options()}
+	outputs, err := r.ChunksAtOnce(ctx, len(plan.Lasts), readjustWorkers, plan.Due, func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
+		sel := base
+		sel.Through = plan.Lasts[i]
+		if i > 0 {
+			sel.After = plan.Lasts[i-1]
+		}
 		rs, err := storage.ReadjustContracts(ctx, tx, idx, sel)
 		if err != nil {
 			return nil, 0, err
 		}
-		out := summarize(rs, after)
-		after = out.LastID
+		out := summarize(rs)
+		out.After, out.Through = sel.After, sel.Through
+		if i == 0 {
+			out.Plan = &plan
+		}
 		return out, out.Contracts, nil
 	})
 	if err != nil {
@@ -97,30 +115,36 @@ func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 	return totalOf(outputs)
 }
 
-// lastReadjusted is the last contract id of the chunks done already.
-func lastReadjusted(done map[int]json.RawMessage) (int64, error) {
-	var last int64
-	for i, raw := range done {
-		var c ReadjustChunk
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return 0, fmt.Errorf("chunk %d output: %w", i, err)
-		}
-		last = max(last, c.LastID)
+// readjustPlanOf returns the plan a resumed run recorded with its first
+// chunk, or a new one.
+func readjustPlanOf(ctx context.Context, r *Run, date finance.Date) (readjustPlan, error) {
+	done, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	if err != nil {
+		return readjustPlan{}, err
 	}
-	return last, nil
+	if raw, ok := done[0]; ok {
+		var out ReadjustChunk
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return readjustPlan{}, permanent(fmt.Errorf("read the plan of job %d: %w", r.Job.ID, err))
+		}
+		if out.Plan == nil {
+			return readjustPlan{}, permanent(fmt.Errorf("job %d: its first chunk recorded no plan", r.Job.ID))
+		}
+		return *out.Plan, nil
+	}
+	lasts, due, err := storage.PlanReadjustChunks(ctx, r.Pool(), r.CompanyID(), date, readjustChunk)
+	return readjustPlan{Lasts: lasts, Due: due}, err
 }
 
-// summarize counts a chunk's answers; LastID stays after when it read
-// nothing.
-func summarize(rs []storage.ContractReadjustment, after int64) ReadjustChunk {
-	out := ReadjustChunk{LastID: after}
+// summarize counts a chunk's answers.
+func summarize(rs []storage.ContractReadjustment) ReadjustChunk {
+	var out ReadjustChunk
 	seen := map[int64]bool{}
 	for _, r := range rs {
 		if !seen[r.ContractID] {
 			seen[r.ContractID] = true
 			out.Contracts++
 		}
-		out.LastID = max(out.LastID, r.ContractID)
 		out.InvoicesUpdated += int64(len(r.InvoicesUpdated))
 		switch r.Outcome {
 		case finance.ReadjustApplied:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -100,6 +101,137 @@ func (r *Run) Chunks(ctx context.Context, n int, total int64, do ChunkFunc) ([]j
 		outputs[i] = out
 	}
 	return outputs, nil
+}
+
+// MaxChunksAtOnce is the most chunks of one run ChunksAtOnce has in
+// flight, hence the most connections a run holds at once; a worker's pool
+// is sized for it.
+const MaxChunksAtOnce = 2
+
+// ChunksAtOnce is Chunks with up to workers (at most MaxChunksAtOnce)
+// chunks in flight, each in a transaction (and a connection) of its own,
+// for a job whose chunks write disjoint rows. Chunk 0 is done alone first, so that what it records (a
+// run's plan, which a resumed run reads back) is stored before any other
+// chunk commits; the others start in order. Each chunk records the
+// progress of the chunks committed before it and itself, so progress only
+// grows. The first error stops the chunks not yet started and is returned
+// once those in flight have ended (they roll back).
+func (r *Run) ChunksAtOnce(ctx context.Context, n, workers int, total int64, do ChunkFunc) ([]json.RawMessage, error) {
+	outputs := make([]json.RawMessage, n)
+	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
+	if err != nil {
+		return nil, err
+	}
+	progress := &chunkProgress{total: total}
+	if len(done) > 0 {
+		progress.done = r.Job.Progress.Done
+	} else if err := r.Progress(ctx, 0, total); err != nil {
+		return nil, err
+	}
+	var todo []int
+	for i := range n {
+		if out, ok := done[i]; ok {
+			outputs[i] = out
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) > 0 && todo[0] == 0 {
+		if outputs[0], err = r.sharedChunk(ctx, 0, do, progress); err != nil {
+			return nil, err
+		}
+		todo = todo[1:]
+	}
+	return outputs, r.chunksInParallel(ctx, todo, min(workers, MaxChunksAtOnce), do, progress, outputs)
+}
+
+// chunksInParallel does the chunks todo on up to workers goroutines,
+// storing each output at its index.
+func (r *Run) chunksInParallel(ctx context.Context, todo []int, workers int, do ChunkFunc, progress *chunkProgress, outputs []json.RawMessage) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	errs := make(chan error, max(workers, 1))
+	var wg sync.WaitGroup
+	for range max(min(workers, len(todo)), 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out, err := r.sharedChunk(ctx, i, do, progress)
+				if err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+				outputs[i] = out
+			}
+		}()
+	}
+	for _, i := range todo {
+		if err := r.between(ctx); err != nil {
+			break
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	if err, failed := <-errs; failed {
+		return err
+	}
+	return context.Cause(ctx)
+}
+
+// chunkProgress is the units of the chunks committed, shared by the
+// chunks in flight.
+type chunkProgress struct {
+	mu          sync.Mutex
+	done, total int64
+}
+
+// sharedChunk does and records chunk i in one transaction, like chunk;
+// its record and commit hold progress's lock, so that chunks commit their
+// progress one at a time and in the order of the amounts they record.
+func (r *Run) sharedChunk(ctx context.Context, i int, do ChunkFunc, progress *chunkProgress) (json.RawMessage, error) {
+	var enc json.RawMessage
+	var units int64
+	locked := false
+	defer func() {
+		if locked {
+			progress.mu.Unlock()
+		}
+	}()
+	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		out, u, err := do(ctx, tx, i)
+		if err != nil {
+			return err
+		}
+		if enc, err = json.Marshal(out); err != nil {
+			return fmt.Errorf("encode output: %w", err)
+		}
+		progress.mu.Lock()
+		locked, units = true, u
+		running, err := storage.RecordJobChunk(ctx, tx, r.Job.Run(), i, enc, storage.Progress{Done: progress.done + u, Total: progress.total})
+		if err != nil {
+			return err
+		}
+		if !running {
+			return errStopped // rolls the chunk's writes back
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	progress.done += units
+	return enc, nil
 }
 
 // chunk does and records chunk i in one transaction.

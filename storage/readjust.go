@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -50,14 +52,15 @@ func contractReadjustmentsResource() *Resource {
 
 // ReadjustSelection says which contracts of a company ReadjustContracts
 // takes: one contract by id (whatever its state: the rule says whether it
-// is due), or the next Limit contracts due on Date with an id above After
-// (the nightly run's keyset chunks).
+// is due), or the contracts due on Date with an id above After and up to
+// Through, the first Limit of them (the nightly run's chunks).
 type ReadjustSelection struct {
 	CompanyID  int64
 	Date       finance.Date
-	ContractID int64 // one contract; 0: the due ones after After
+	ContractID int64 // one contract; 0: the due ones in (After, Through]
 	After      int64
-	Limit      int
+	Through    int64 // 0: no bound
+	Limit      int   // 0: no limit
 	Actor      Actor
 	Options    finance.ReadjustOptions
 }
@@ -73,34 +76,48 @@ type ContractReadjustment struct {
 	InvoicesUpdated []int64 `json:"invoices_updated"`
 }
 
-// dueContractsSQL selects the contracts a run may readjust: active, in
-// progress or awaiting readjustment, readjust_active, and due on $2 by
-// their readjust_at (or, when it is not set, readjusted_at or start_at
-// plus readjust_with months, as the rule derives it).
+// readjustColumns are what the rule reads of a contract.
 const readjustColumns = `id, status, active, start_at, coalesce(amount, 0)::text, current_amount::text, readjust_active,
 	coalesce(readjust_indicator, ''), coalesce(readjust_with, 0), readjust_at, readjusted_at`
 
+// dueReadjustment is the condition of the contracts of company $1 a run on
+// $2 may readjust: active, in progress or awaiting readjustment,
+// readjust_active, and due by their readjust_at (or, when it is not set,
+// readjusted_at or start_at plus readjust_with months, as the rule derives
+// it).
+const dueReadjustment = `company_id = $1 AND readjust_active AND active = 'active' AND status IN ('progress', 'readjust')
+	AND coalesce(readjust_at, (coalesce(readjusted_at, start_at) + make_interval(months => coalesce(readjust_with, 12)))::date) <= $2`
+
+// dueContractsSQL reads and locks the due contracts with an id in
+// ($3, $4], at most $5 (none: all), in id order.
 const dueContractsSQL = `SELECT ` + readjustColumns + ` FROM contracts
-	WHERE company_id = $1 AND readjust_active AND active = 'active' AND status IN ('progress', 'readjust')
-	  AND coalesce(readjust_at, (coalesce(readjusted_at, start_at) + make_interval(months => coalesce(readjust_with, 12)))::date) <= $2
-	  AND id > $3
-	ORDER BY id LIMIT $4 FOR NO KEY UPDATE`
+	WHERE ` + dueReadjustment + ` AND id > $3 AND id <= $4
+	ORDER BY id LIMIT $5 FOR NO KEY UPDATE`
 
 const oneContractSQL = `SELECT ` + readjustColumns + ` FROM contracts
 	WHERE company_id = $1 AND id = $2 FOR NO KEY UPDATE`
 
-// CountDueReadjustments counts the contracts due on date with an id above
-// after, for a run's progress and chunk count.
-func CountDueReadjustments(ctx context.Context, db DBTX, companyID int64, date finance.Date, after int64) (int64, error) {
-	var n int64
-	err := db.QueryRow(ctx, `SELECT count(*) FROM contracts
-		WHERE company_id = $1 AND readjust_active AND active = 'active' AND status IN ('progress', 'readjust')
-		  AND coalesce(readjust_at, (coalesce(readjusted_at, start_at) + make_interval(months => coalesce(readjust_with, 12)))::date) <= $2
-		  AND id > $3`, companyID, date, after).Scan(&n)
+// PlanReadjustChunks cuts the contracts due on date into chunks of size
+// contracts in id order: it returns the last id of each chunk (a chunk
+// runs from the id after the previous chunk's last, or the first, to its
+// own last) and how many contracts are due.
+func PlanReadjustChunks(ctx context.Context, db DBTX, companyID int64, date finance.Date, size int) (lasts []int64, due int64, err error) {
+	rows, err := db.Query(ctx, `SELECT id, total FROM (
+			SELECT id, row_number() OVER (ORDER BY id) AS n, count(*) OVER () AS total
+			FROM contracts WHERE `+dueReadjustment+`) d
+		WHERE n % $3 = 0 OR n = total ORDER BY id`, companyID, date, size)
 	if err != nil {
-		return 0, translate(err, "count due readjustments")
+		return nil, 0, translate(err, "plan readjustment chunks")
 	}
-	return n, nil
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &due); err != nil {
+			return nil, 0, translate(err, "plan readjustment chunks")
+		}
+		lasts = append(lasts, id)
+	}
+	return lasts, due, translate(rows.Err(), "plan readjustment chunks")
 }
 
 // maxReadjustSteps bounds the periods one call catches up for a contract
@@ -207,7 +224,14 @@ func readjustContractsOf(ctx context.Context, tx pgx.Tx, sel ReadjustSelection) 
 	if sel.ContractID != 0 {
 		rows, err = tx.Query(ctx, oneContractSQL, sel.CompanyID, sel.ContractID)
 	} else {
-		rows, err = tx.Query(ctx, dueContractsSQL, sel.CompanyID, sel.Date, sel.After, sel.Limit)
+		through, limit := sel.Through, &sel.Limit
+		if through == 0 {
+			through = math.MaxInt64
+		}
+		if sel.Limit == 0 {
+			limit = nil
+		}
+		rows, err = tx.Query(ctx, dueContractsSQL, sel.CompanyID, sel.Date, sel.After, through, limit)
 	}
 	if err != nil {
 		return nil, translate(err, "read contracts to readjust")
@@ -245,34 +269,23 @@ func scanReadjustContract(row pgx.CollectableRow) (finance.Contract, error) {
 	return c, nil
 }
 
-// writeReadjustments moves the contracts forward and records the
-// readjustments, each set in one statement.
+// writeReadjustments records the readjustments and moves the contracts
+// forward, each set in one statement. The records go first: their
+// foreign-key checks then find the contract rows already locked by this
+// transaction (FOR NO KEY UPDATE, a stronger lock) instead of locking the
+// new row versions the update writes (a little less work: about 0.1 s of
+// the records' 1.7 s of CPU per 100,000).
 func writeReadjustments(ctx context.Context, tx pgx.Tx, sel ReadjustSelection, rs []ContractReadjustment) error {
 	var b readjustBatch
 	for _, r := range rs {
 		b.add(r)
 	}
 	if len(b.ids) > 0 {
-		if _, err := tx.Exec(ctx, `UPDATE contracts c SET current_amount = u.amount::numeric, readjusted_at = u.at::date,
-				readjust_at = u.next::date, status = u.status, updated_at = now()
-			FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, amount, at, next, status)
-			WHERE c.company_id = $1 AND c.id = u.id`, sel.CompanyID, b.ids, b.newAmounts, b.ats, b.nexts, b.statuses); err != nil {
-			return translate(err, "write readjusted contracts")
+		if err := recordReadjustments(ctx, tx, sel, &b); err != nil {
+			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO contract_readjustments (company_id, contract_id, readjust_at, outcome,
-				indicator, index_used, months, factor, variation, old_amount, new_amount, next_readjust_at,
-				invoices_updated, actor, actor_id)
-			SELECT $1, u.id, u.at::date, u.outcome, c.readjust_indicator, u.used, string_to_array(u.months, ','),
-				u.factor::numeric, round(u.variation::numeric, 4), u.old::numeric, u.amount::numeric, u.next::date,
-				u.invoices, $13, $14
-			FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-				$9::text[], $10::text[], $11::int[], $12::text[])
-				AS u(id, at, outcome, used, months, factor, variation, old, amount, invoices, next)
-			JOIN contracts c ON c.company_id = $1 AND c.id = u.id
-			ON CONFLICT (company_id, contract_id, readjust_at) DO NOTHING`,
-			sel.CompanyID, b.ids, b.ats, b.outcomes, b.used, b.months, b.factors, b.variations,
-			b.oldAmounts, b.newAmounts, b.invoices, b.nexts, sel.Actor.Kind, actorID(sel.Actor)); err != nil {
-			return translate(err, "record readjustments")
+		if err := moveContracts(ctx, tx, sel, &b); err != nil {
+			return err
 		}
 	}
 	if len(b.waiting) > 0 {
@@ -282,6 +295,36 @@ func writeReadjustments(ctx context.Context, tx pgx.Tx, sel ReadjustSelection, r
 		}
 	}
 	return nil
+}
+
+// recordReadjustments inserts the batch's rows of contract_readjustments.
+func recordReadjustments(ctx context.Context, tx pgx.Tx, sel ReadjustSelection, b *readjustBatch) error {
+	_, err := tx.Exec(ctx, `INSERT INTO contract_readjustments (company_id, contract_id, readjust_at, outcome,
+			indicator, index_used, months, factor, variation, old_amount, new_amount, next_readjust_at,
+			invoices_updated, actor, actor_id)
+		SELECT $1, u.id, u.at::date, u.outcome, u.indicator, u.used, string_to_array(u.months, ','),
+			u.factor::numeric, round(u.variation::numeric, 4), u.old::numeric, u.amount::numeric, u.next::date,
+			u.invoices, $14, $15
+		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+			$9::text[], $10::text[], $11::int[], $12::text[], $13::text[])
+			AS u(id, at, outcome, used, months, factor, variation, old, amount, invoices, next, indicator)
+		ON CONFLICT (company_id, contract_id, readjust_at) DO NOTHING`,
+		sel.CompanyID, b.ids, b.ats, b.outcomes, b.used, b.months, b.factors, b.variations,
+		b.oldAmounts, b.newAmounts, b.invoices, b.nexts, b.indicators, sel.Actor.Kind, actorID(sel.Actor))
+	return translate(err, "record readjustments")
+}
+
+// moveContracts writes the batch's new current_amount, readjusted_at,
+// readjust_at and status. The id range keeps the plan on the primary key
+// (the batch is a run of ids) instead of a hash of every contract of the
+// company, whatever the planner guesses of unnest.
+func moveContracts(ctx context.Context, tx pgx.Tx, sel ReadjustSelection, b *readjustBatch) error {
+	_, err := tx.Exec(ctx, `UPDATE contracts c SET current_amount = u.amount::numeric, readjusted_at = u.at::date,
+			readjust_at = u.next::date, status = u.status, updated_at = now()
+		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS u(id, amount, at, next, status)
+		WHERE c.company_id = $1 AND c.id = u.id AND c.id BETWEEN $7 AND $8`,
+		sel.CompanyID, b.ids, b.newAmounts, b.ats, b.nexts, b.statuses, b.low, b.high)
+	return translate(err, "write readjusted contracts")
 }
 
 func actorID(a Actor) *int64 {
@@ -295,7 +338,8 @@ func actorID(a Actor) *int64 {
 // as arrays for unnest, and the ids of those waiting.
 type readjustBatch struct {
 	ids                                                 []int64
-	ats, nexts, statuses, outcomes, used                []string
+	low, high                                           int64 // the least and greatest of ids
+	ats, nexts, statuses, outcomes, indicators, used    []string
 	months, factors, variations, oldAmounts, newAmounts []string
 	invoices                                            []int32
 	waiting                                             []int64
@@ -317,7 +361,12 @@ func (b *readjustBatch) add(r ContractReadjustment) {
 		}
 		months = append(months, m.String()...)
 	}
+	if len(b.ids) == 0 || r.ContractID < b.low {
+		b.low = r.ContractID
+	}
+	b.high = max(b.high, r.ContractID)
 	b.ids = append(b.ids, r.ContractID)
+	b.indicators = append(b.indicators, string(r.ContractIndicator))
 	b.ats = append(b.ats, r.ReadjustAt.String())
 	b.nexts = append(b.nexts, r.NextReadjustAt.String())
 	b.statuses = append(b.statuses, string(r.ContractStatus))
@@ -338,7 +387,10 @@ func (b *readjustBatch) add(r ContractReadjustment) {
 // invoices of type contract, status unpaid or overdue, not paid, boleto
 // not registered, period_initial >= the readjustment date; lines of kind
 // line whose transaction item is of type rent and whose amount is the old
-// rent (a full period's line; a prorated or hand-edited line is left).
+// rent (a full period's line; a prorated or hand-edited line is left). The
+// range of the batch's contract ids keeps the plan on invoices_contract:
+// without it PostgreSQL hashed every invoice of the company for each
+// chunk, so that a run's cost grew with the square of its size.
 func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelection, rs []ContractReadjustment) error {
 	var ids []int64
 	var ats, olds, news []string
@@ -362,7 +414,7 @@ func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelect
 		), lines AS (
 			UPDATE invoice_items ii SET amount = r.new::numeric, updated_at = now()
 			FROM invoices i, r, transaction_items t
-			WHERE i.company_id = $1 AND i.contract_id = r.contract_id AND i.type = 'contract'
+			WHERE i.company_id = $1 AND i.contract_id = r.contract_id AND i.contract_id BETWEEN $10 AND $11 AND i.type = 'contract'
 			  AND i.status IN ('unpaid', 'overdue') AND NOT i.paid AND NOT i.ticket_registered
 			  AND i.period_initial >= r.at::date
 			  AND ii.company_id = $1 AND ii.invoice_id = i.id AND ii.kind = 'line' AND ii.amount = r.old::numeric
@@ -382,7 +434,7 @@ func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelect
 			FROM totals
 		)
 		SELECT contract_id, id FROM totals ORDER BY contract_id, id`,
-		sel.CompanyID, ids, ats, olds, news, sel.Actor.Kind, actorID(sel.Actor), OriginReadjust, note)
+		sel.CompanyID, ids, ats, olds, news, sel.Actor.Kind, actorID(sel.Actor), OriginReadjust, note, slices.Min(ids), slices.Max(ids))
 	if err != nil {
 		return translate(err, "update readjusted invoices")
 	}
@@ -400,7 +452,7 @@ func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelect
 
 // ReadjustContract is the contract operation: contract id of the scope's
 // company readjusted on date (zero: today in the company's time zone) by
-// the user of the scope. A preview runs the very same writes in a
+// the user of the scope, with the company's settings. A preview runs the very same writes in a
 // transaction it rolls back, so that it shows what a run would do and
 // stores nothing. A run's date may not be after today. It returns the
 // answers and the date used.
@@ -422,7 +474,12 @@ func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date f
 		if err != nil {
 			return err
 		}
-		out, err = ReadjustContracts(ctx, tx, idx, ReadjustSelection{CompanyID: sc.CompanyID, Date: date, ContractID: id, Actor: ActorOf(sc)})
+		settings, err := ReadjustSettingsOf(ctx, tx, sc.CompanyID)
+		if err != nil {
+			return err
+		}
+		out, err = ReadjustContracts(ctx, tx, idx, ReadjustSelection{CompanyID: sc.CompanyID, Date: date, ContractID: id,
+			Actor: ActorOf(sc), Options: settings.Options()})
 		if err == nil && preview {
 			return errPreview
 		}

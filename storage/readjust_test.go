@@ -2,6 +2,9 @@ package storage_test
 
 import (
 	"context"
+	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -332,6 +335,148 @@ func TestReadjustOneContractIsTheCompanys(t *testing.T) {
 	})
 	if storage.ErrorCode(err) != storage.NotFound {
 		t.Errorf("another company's contract: %v", err)
+	}
+}
+
+// TestReadjustFollowsCompanySettings: the contract operation and its
+// preview readjust with the company's settings, each company its own: one
+// applies reductions and compares five indices for lowest_index, the other
+// keeps the defaults (reductions kept; IGP-M, IPCA and INPC).
+func TestReadjustFollowsCompanySettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newReadjustFixture(t)
+	store := storage.NewStore(f.pool, storage.DefaultRegistry())
+	type company struct {
+		id, falling, lowest, highest int64
+	}
+	setUp := func(name string) company {
+		c := company{id: f.setUpCompany(t, name)}
+		c.falling = f.contract(t, "IGP-M", "2024-01-10")
+		f.invoice(t, c.falling, "2024-01-10", "2000.00", false)
+		c.lowest = f.contract(t, "lowest_index", "2025-01-15")
+		c.highest = f.contract(t, "highest_index", "2025-01-15")
+		return c
+	}
+	keeper, reducer := setUp("Imobiliária Mantém"), setUp("Imobiliária Reduz")
+	allow := true
+	settings, err := store.UpdateReadjustSettings(ctx, storage.Company(reducer.id), storage.ReadjustSettingsChange{
+		AllowReduction: &allow, Candidates: []string{"IPCA", "INPC", "IPC-BR", "IPC-FIPE"}})
+	if err != nil || !settings.AllowReduction || len(settings.Candidates) != 4 {
+		t.Fatalf("update: %+v %v", settings, err)
+	}
+	type answer struct {
+		outcome finance.ReadjustOutcome
+		used    finance.Indicator
+		amount  string
+		updated int
+	}
+	for _, c := range []struct {
+		name     string
+		company  company
+		contract func(company) int64
+		date     string
+		want     answer
+	}{
+		// IGP-M accumulated −3.1783% in 2023
+		{"keeper, falling index", keeper, func(c company) int64 { return c.falling }, "2024-01-10", answer{finance.ReadjustKept, "IGP-M", "2000.00", 0}},
+		{"reducer, falling index", reducer, func(c company) int64 { return c.falling }, "2024-01-10", answer{finance.ReadjustApplied, "IGP-M", "1936.43", 1}},
+		// 2024: IGP-M +6.5362%, IPCA +4.8313%, INPC +4.7679%, IPC-BR +3.9869%
+		{"keeper, lowest of three", keeper, func(c company) int64 { return c.lowest }, "2025-01-15", answer{finance.ReadjustApplied, "INPC", "2095.36", 0}},
+		{"reducer, lowest of four", reducer, func(c company) int64 { return c.lowest }, "2025-01-15", answer{finance.ReadjustApplied, "IPC-BR", "2079.74", 0}},
+		{"keeper, highest of three", keeper, func(c company) int64 { return c.highest }, "2025-01-15", answer{finance.ReadjustApplied, "IGP-M", "2130.72", 0}},
+		{"reducer, highest without IGP-M", reducer, func(c company) int64 { return c.highest }, "2025-01-15", answer{finance.ReadjustApplied, "IPCA", "2096.63", 0}},
+	} {
+		id, sc := c.contract(c.company), storage.Company(c.company.id)
+		preview, _, err := store.ReadjustContract(ctx, sc, id, finance.MustDate(c.date), true)
+		if err != nil {
+			t.Fatalf("%s: preview: %v", c.name, err)
+		}
+		run, _, err := store.ReadjustContract(ctx, sc, id, finance.MustDate(c.date), false)
+		if err != nil {
+			t.Fatalf("%s: run: %v", c.name, err)
+		}
+		for what, rs := range map[string][]storage.ContractReadjustment{"preview": preview, "run": run} {
+			if len(rs) != 1 {
+				t.Fatalf("%s: %s: %d answers", c.name, what, len(rs))
+			}
+			got := answer{rs[0].Outcome, rs[0].Indicator, rs[0].NewAmount.StringFixed(2), len(rs[0].InvoicesUpdated)}
+			if got != c.want {
+				t.Errorf("%s: %s %+v, want %+v", c.name, what, got, c.want)
+			}
+		}
+		f.company = c.company.id
+		stored := f.text(t, `SELECT current_amount::text || ' ' || r.outcome || ' ' || r.index_used FROM contracts c
+			JOIN contract_readjustments r ON r.company_id = c.company_id AND r.contract_id = c.id
+			WHERE c.company_id = $1 AND c.id = $2`, id)
+		if want := c.want.amount + " " + string(c.want.outcome) + " " + string(c.want.used); stored != want {
+			t.Errorf("%s: stored %s, want %s", c.name, stored, want)
+		}
+	}
+	f.company = reducer.id
+	if total := f.text(t, `SELECT total::text FROM invoices WHERE company_id = $1 AND contract_id = $2`, reducer.falling); total != "2286.43" {
+		t.Errorf("the reducer's invoice total %s, want 2286.43", total)
+	}
+}
+
+func TestUpdateReadjustSettingsRefusesBadCandidates(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newReadjustFixture(t)
+	store := storage.NewStore(f.pool, storage.DefaultRegistry())
+	allow := true
+	for _, bad := range [][]string{{}, {"IPCA", "IGPX"}, {"IPCA", "IPCA"}, {"lowest_index"}, {""}} {
+		_, err := store.UpdateReadjustSettings(ctx, storage.Company(f.company), storage.ReadjustSettingsChange{AllowReduction: &allow, Candidates: bad})
+		var coded *storage.Error
+		if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) != 1 || coded.Problems[0].Field != "readjust_candidates" {
+			t.Errorf("%q: %v, want a 422 naming readjust_candidates", bad, err)
+		}
+	}
+	got, err := storage.ReadjustSettingsOf(ctx, f.pool, f.company)
+	if err != nil || got.AllowReduction || strings.Join(got.Candidates, ",") != "IGP-M,IPCA,INPC" {
+		t.Errorf("after refused changes: %+v %v, want the defaults", got, err)
+	}
+	// every index the table holds may be compared, and only those: the
+	// schema's check and CheckReadjustCandidates agree
+	if _, err := store.UpdateReadjustSettings(ctx, storage.Company(f.company), storage.ReadjustSettingsChange{Candidates: storage.IndexIndicators}); err != nil {
+		t.Errorf("all indices: %v", err)
+	}
+	if _, err := f.pool.Exec(ctx, `UPDATE companies SET readjust_candidates = '{IPCA,IGPX}' WHERE id = $1`, f.company); err == nil {
+		t.Error("the schema stored an unknown index")
+	}
+}
+
+// TestPlanReadjustChunks: the due contracts cut into chunks by their last
+// ids, and a chunk reads exactly its range.
+func TestPlanReadjustChunks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newReadjustFixture(t)
+	var due []int64
+	for i := range 5 {
+		due = append(due, f.contract(t, "IPCA", "2025-01-15"))
+		if i == 2 {
+			f.contract(t, "IPCA", "2025-02-01") // not due yet
+		}
+	}
+	company := f.company
+	f.setUpCompany(t, "Outra Imobiliária")
+	f.contract(t, "IPCA", "2025-01-15")
+	lasts, n, err := storage.PlanReadjustChunks(ctx, f.pool, company, finance.MustDate("2025-01-15"), 2)
+	if err != nil || n != 5 || !slices.Equal(lasts, []int64{due[1], due[3], due[4]}) {
+		t.Fatalf("plan %v of %d (%v), want %v of 5", lasts, n, err, []int64{due[1], due[3], due[4]})
+	}
+	f.company = company
+	got := f.readjust(t, storage.ReadjustSelection{Date: finance.MustDate("2025-01-15"), After: lasts[0], Through: lasts[1]}, false)
+	var ids []int64
+	for _, r := range got {
+		ids = append(ids, r.ContractID)
+	}
+	if !slices.Equal(ids, due[2:4]) {
+		t.Errorf("chunk (%d, %d] read %v, want %v", lasts[0], lasts[1], ids, due[2:4])
+	}
+	if lasts, n, err := storage.PlanReadjustChunks(ctx, f.pool, company, finance.MustDate("2025-01-14"), 2); err != nil || n != 0 || lasts != nil {
+		t.Errorf("nothing due: %v of %d (%v)", lasts, n, err)
 	}
 }
 

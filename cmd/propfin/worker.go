@@ -48,9 +48,10 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		func(ctx context.Context) error { return serveMetrics(ctx, cfg.MetricsAddr, reg, log) })
 }
 
-// workerConns is the connections a worker process needs at once: one per
-// job it runs, the relay and its LISTEN, and a metrics scrape.
-func workerConns(cfg config) int { return cfg.Concurrency + 3 }
+// workerConns is the connections a worker process needs at once: up to
+// jobs.MaxChunksAtOnce per job it runs, the relay and its LISTEN, and a
+// metrics scrape.
+func workerConns(cfg config) int { return cfg.Concurrency*jobs.MaxChunksAtOnce + 3 }
 
 // runBeside runs both until ctx ends or either fails, which stops the
 // other.

@@ -1,0 +1,92 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// The company's finance settings (docs/api.md, "/financial/settings"): read
+// and changed by the company's own keys. Today they are the readjustment
+// options; they live on the company's row.
+
+// maxSettingsBodyBytes bounds a PUT /financial/settings body.
+const maxSettingsBodyBytes = 64 << 10
+
+// getSettings is GET /financial/settings.
+func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
+	settings, err := storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Data: settings})
+}
+
+// putSettings is PUT /financial/settings: the fields given are changed,
+// the others kept; any problem is a 422 naming its field, and nothing is
+// stored. The answer is the settings as stored.
+func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
+	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	body, err := readBody(w, r, maxSettingsBodyBytes)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	change, err := parseSettingsBody(body)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p := principalOf(r.Context())
+	settings, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Settings stored.", Data: settings})
+}
+
+// parseSettingsBody reads {"readjust_allow_reduction": bool,
+// "readjust_candidates": [index, ...]}, either or both, naming every
+// problem.
+func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
+	var change storage.ReadjustSettingsChange
+	obj, problems, err := decodeObject(body)
+	if err != nil {
+		return change, err
+	}
+	fail := func(field, message string) {
+		problems = append(problems, storage.Problem{Field: field, Message: message})
+	}
+	for _, key := range sortedKeys(obj) {
+		raw := obj[key]
+		switch key {
+		case "readjust_allow_reduction":
+			var allow *bool
+			if json.Unmarshal(raw, &allow) != nil || allow == nil {
+				fail(key, "must be a boolean")
+				continue
+			}
+			change.AllowReduction = allow
+		case "readjust_candidates":
+			var candidates []string
+			if json.Unmarshal(raw, &candidates) != nil || candidates == nil {
+				fail(key, "must be an array of index names")
+				continue
+			}
+			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
+			change.Candidates = candidates
+		default:
+			fail(key, "unknown field")
+		}
+	}
+	if len(problems) > 0 {
+		return change, storage.InvalidInput(problems)
+	}
+	return change, nil
+}

@@ -27,36 +27,34 @@ var overdueChunkIDs = map[string]int64{"contracts": 10_000, "events": 50_000}
 // order it writes them, after the invoices.
 var overdueRangedTables = []string{"contracts", "events"}
 
-// overduePlan is what a run covers: the payload's date, how many invoices
-// change status on it, and, per table cut into id ranges, the span of the
-// company's ids, all read when the run began. It is recorded with the
+// overduePlan is what a run covers: the payload's date, where the runs of
+// overdueChunkInvoices invoices whose status changes on it begin (their
+// first ids, in id order), and, per table cut into id ranges, the span of
+// the company's ids, all read when the run began. It is recorded with the
 // first chunk, so that a resumed run cuts the same chunks even when rows
 // were added or removed meanwhile.
 type overduePlan struct {
-	Date  string                    `json:"date"`
-	Moves int64                     `json:"moves"`
-	Spans map[string]storage.IDSpan `json:"spans"` // no events entry: the events table has no status yet
+	Date   string                    `json:"date"`
+	Moving []int64                   `json:"moving"`
+	Spans  map[string]storage.IDSpan `json:"spans"` // per table of overdueRangedTables
 }
 
-// overdueChunk is one chunk: up to Limit invoices (0: every one left), or
-// one id range of contracts or events. First and Last mark the run's first
-// and last range of contracts.
+// overdueChunk is one id range of one table. First and Last mark the
+// run's first and last range of contracts.
 type overdueChunk struct {
 	Table       string
-	Limit       int64
 	From, To    int64
 	First, Last bool
 }
 
-// overdueOutput is what a chunk records: its table and range (or limit),
-// how many rows it changed, for contracts how many it recalculated and
+// overdueOutput is what a chunk records: its table and range, how many
+// rows it changed, for contracts how many it recalculated and
 // whether those were all of the range, and, for the first chunk, the plan.
 type overdueOutput struct {
 	Plan    *overduePlan `json:"plan,omitempty"`
 	Table   string       `json:"table"`
-	Limit   int64        `json:"limit,omitempty"`
-	From    int64        `json:"from,omitempty"`
-	To      int64        `json:"to,omitempty"`
+	From    int64        `json:"from"`
+	To      int64        `json:"to"`
 	Visited int64        `json:"visited,omitempty"`
 	All     bool         `json:"all,omitempty"`
 	Updated int64        `json:"updated"`
@@ -125,15 +123,15 @@ func overduePlanOf(ctx context.Context, r *Run, date string) (overduePlan, error
 	return newOverduePlan(ctx, r, date)
 }
 
-// newOverduePlan counts the invoices that move and reads the spans of the
-// company's ids.
+// newOverduePlan cuts the invoices that move into runs and reads the spans
+// of the company's ids.
 func newOverduePlan(ctx context.Context, r *Run, date string) (overduePlan, error) {
 	asOf, err := finance.ParseDate(date)
 	if err != nil {
 		return overduePlan{}, err
 	}
 	plan := overduePlan{Date: date, Spans: map[string]storage.IDSpan{}}
-	if plan.Moves, err = storage.CountInvoiceStatusMoves(ctx, r.Pool(), r.CompanyID(), asOf); err != nil {
+	if plan.Moving, err = storage.InvoiceStatusMoveRanges(ctx, r.Pool(), r.CompanyID(), asOf, overdueChunkInvoices); err != nil {
 		return overduePlan{}, err
 	}
 	for _, table := range overdueRangedTables {
@@ -146,21 +144,28 @@ func newOverduePlan(ctx context.Context, r *Run, date string) (overduePlan, erro
 	return plan, nil
 }
 
-// chunks are the invoices that move, overdueChunkInvoices a chunk, and one
-// more that takes every one left (those that came to move after the
-// count; reading where the chunk before moved also clears the index of
-// the entries the moves left behind, which the next run would read
-// otherwise); then each ranged table's span cut into ranges of
-// overdueChunkIDs ids. The contracts' first range starts at the lowest id
-// and their last has no upper end, so that the marks of any contract id
-// are read, deleted ones' included (storage.UpdatePaymentStatuses).
+// chunks are the runs of invoices that move, one id range each (the first
+// from id 1, the last without an upper end), and one more over every id,
+// which moves those that came to move after the plan in a range already
+// done, and, reading the index from the start, clears it of the entries
+// that the chunk before left behind (storage.UpdateInvoiceStatuses), so
+// that the next run does not visit them; then each ranged table's span cut
+// into ranges of overdueChunkIDs ids. The contracts' first range also
+// starts at 1 and their last has no upper end, so that the marks of any
+// contract id are read, deleted ones' included
+// (storage.UpdatePaymentStatuses).
 func (p overduePlan) chunks() []overdueChunk {
 	var out []overdueChunk
-	for moved := int64(0); moved < p.Moves; moved += overdueChunkInvoices {
-		out = append(out, overdueChunk{Table: "invoices", Limit: overdueChunkInvoices})
+	for i, from := range p.Moving {
+		to := int64(math.MaxInt64)
+		if i+1 < len(p.Moving) {
+			to = p.Moving[i+1] - 1
+		}
+		out = append(out, overdueChunk{Table: "invoices", From: from, To: to})
 	}
-	if p.Moves > 0 {
-		out = append(out, overdueChunk{Table: "invoices"})
+	if len(out) > 0 {
+		out[0].From = 1
+		out = append(out, overdueChunk{Table: "invoices", From: 1, To: math.MaxInt64})
 	}
 	for _, table := range overdueRangedTables {
 		span, ok := p.Spans[table]
@@ -182,11 +187,11 @@ func (p overduePlan) chunks() []overdueChunk {
 
 // runOverdueChunk does one chunk in tx.
 func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, c overdueChunk) (overdueOutput, error) {
-	out := overdueOutput{Table: c.Table, Limit: c.Limit, From: c.From, To: c.To}
+	out := overdueOutput{Table: c.Table, From: c.From, To: c.To}
 	var err error
 	switch c.Table {
 	case "invoices":
-		out.Updated, err = storage.UpdateInvoiceStatuses(ctx, tx, r.CompanyID(), r.Job.ID, c.Limit, asOf)
+		out.Updated, err = storage.UpdateInvoiceStatuses(ctx, tx, r.CompanyID(), r.Job.ID, c.From, c.To, asOf)
 	case "contracts":
 		var res storage.PaymentChunkResult
 		res, err = storage.UpdatePaymentStatuses(ctx, tx, storage.PaymentChunk{CompanyID: r.CompanyID(), JobID: r.Job.ID,

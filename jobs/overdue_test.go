@@ -197,43 +197,36 @@ func TestOverdueJobOfAnEmptyCompany(t *testing.T) {
 func TestOverduePlanChunks(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		moves int64
-		spans map[string]storage.IDSpan
-		want  string
+		moving []int64
+		spans  map[string]storage.IDSpan
+		want   string
 	}{
-		{0, map[string]storage.IDSpan{"contracts": {}, "events": {}}, "[]"},
-		{1, map[string]storage.IDSpan{}, "[invoices 50000 invoices all]"},
-		{100_000, map[string]storage.IDSpan{"contracts": {Min: 3, Max: 3}},
-			"[invoices 50000 invoices 50000 invoices all contracts 1-max first last]"},
-		{100_001, map[string]storage.IDSpan{"contracts": {Min: 7, Max: 20_007}, "events": {Min: 5, Max: 50_005}},
-			"[invoices 50000 invoices 50000 invoices 50000 invoices all contracts 1-10006 first contracts 10007-20006 contracts 20007-max last events 5-50004 events 50005-50005]"},
+		{nil, map[string]storage.IDSpan{"contracts": {}, "events": {}}, "[]"},
+		{[]int64{40}, map[string]storage.IDSpan{}, "[invoices 1-max invoices 1-max]"},
+		{[]int64{40, 90_000}, map[string]storage.IDSpan{"contracts": {Min: 3, Max: 3}},
+			"[invoices 1-89999 invoices 90000-max invoices 1-max contracts 1-max first last]"},
+		{nil, map[string]storage.IDSpan{"contracts": {Min: 7, Max: 20_007}, "events": {Min: 5, Max: 50_005}},
+			"[contracts 1-10006 first contracts 10007-20006 contracts 20007-max last events 5-50004 events 50005-50005]"},
 	}
 	for _, tt := range tests {
-		plan := overduePlan{Date: overdueDate, Moves: tt.moves, Spans: tt.spans}
+		plan := overduePlan{Date: overdueDate, Moving: tt.moving, Spans: tt.spans}
 		got := []string{}
 		for _, c := range plan.chunks() {
-			switch {
-			case c.Table == "invoices" && c.Limit == 0:
-				got = append(got, "invoices all")
-			case c.Table == "invoices":
-				got = append(got, fmt.Sprintf("invoices %d", c.Limit))
-			default:
-				to := fmt.Sprint(c.To)
-				if c.To == math.MaxInt64 {
-					to = "max"
-				}
-				chunk := fmt.Sprintf("%s %d-%s", c.Table, c.From, to)
-				if c.First {
-					chunk += " first"
-				}
-				if c.Last {
-					chunk += " last"
-				}
-				got = append(got, chunk)
+			to := fmt.Sprint(c.To)
+			if c.To == math.MaxInt64 {
+				to = "max"
 			}
+			chunk := fmt.Sprintf("%s %d-%s", c.Table, c.From, to)
+			if c.First {
+				chunk += " first"
+			}
+			if c.Last {
+				chunk += " last"
+			}
+			got = append(got, chunk)
 		}
 		if fmt.Sprint(got) != tt.want {
-			t.Errorf("%d moves, spans %v: chunks\n%v\nwant\n%s", tt.moves, tt.spans, got, tt.want)
+			t.Errorf("moving %v, spans %v: chunks\n%v\nwant\n%s", tt.moving, tt.spans, got, tt.want)
 		}
 	}
 }

@@ -60,44 +60,54 @@ func overdueTable(table string) bool {
 	return false
 }
 
+// planned runs a statement unprepared, as an unnamed statement that
+// PostgreSQL plans for the values of each run (the mode is the first of
+// the arguments). A prepared statement may be given a generic plan after
+// five runs, one that cannot tell a chunk's date or range from another's:
+// it read the invoices of a chunk by their primary key instead of the
+// moves in invoices_open_status, so that the rows moved before were never
+// found dead and the next run visited them all (docs/performance.md).
+func planned(args ...any) []any {
+	return append([]any{pgx.QueryExecModeDescribeExec}, args...)
+}
+
 // invoiceStatusAsOf is finance.InvoiceStatusAsOf for the invoices it
 // moves, those not paid and stored unpaid or overdue: overdue from the day
 // after the due date ($4), unpaid up to it. The stored status is read the
 // same way by the API (invoiceStatusExpr).
 const invoiceStatusAsOf = `CASE WHEN due_date < $4::date THEN 'overdue' ELSE 'unpaid' END`
 
-// invoiceMoves are the three ranges of invoices_open_status (migration
-// 0017) that hold the company's ($1) invoices whose status changes on the
-// date (a placeholder): unpaid ones due before it, overdue ones due on it
-// or later, overdue ones without a due date. Every other open invoice
-// already has its status of that date, so a run reads only the rows it
-// moves. Each condition holds invoiceOpen, so that the index's predicate
-// is implied.
-func invoiceMoves(date string) []string {
+// invoiceMovesIDs selects the ids of the company's ($1) invoices whose
+// status changes on the date (a placeholder), from three ranges of
+// invoices_open_status (migration 0017) without visiting the rows: unpaid
+// ones due before it, overdue ones due on it or later, overdue ones without
+// a due date. Every other open invoice already has its status of that
+// date, so a run reads only the rows it moves. Each condition holds
+// invoiceOpen, so that the index's predicate is implied.
+func invoiceMovesIDs(date string) string {
 	moves := []string{
 		`"status" = 'unpaid' AND "due_date" < ` + date,
 		`"status" = 'overdue' AND "due_date" >= ` + date,
 		`"status" = 'overdue' AND "due_date" IS NULL`,
 	}
 	for i, m := range moves {
-		moves[i] = `"company_id" = $1 AND ` + invoiceOpen + ` AND ` + m
+		moves[i] = `SELECT id FROM invoices WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND ` + m
 	}
-	return moves
+	return strings.Join(moves, " UNION ALL ")
 }
 
-// CountInvoiceStatusMoves returns how many of the company's invoices change
-// status on asOf.
-func CountInvoiceStatusMoves(ctx context.Context, q DBTX, companyID int64, asOf finance.Date) (int64, error) {
-	moves := invoiceMoves("$2::date")
-	counts := make([]string, len(moves))
-	for i, m := range moves {
-		counts[i] = `(SELECT count(*) FROM invoices WHERE ` + m + `)`
+// InvoiceStatusMoveRanges cuts the company's invoices whose status changes
+// on asOf, in id order, into runs of size: it returns the first id of each
+// run (none when no invoice changes).
+func InvoiceStatusMoveRanges(ctx context.Context, q DBTX, companyID int64, asOf finance.Date, size int64) ([]int64, error) {
+	var starts []int64
+	err := q.QueryRow(ctx, `SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM (
+			SELECT id, row_number() OVER (ORDER BY id) AS n FROM (`+invoiceMovesIDs("$2::date")+`) m) numbered
+		WHERE n % $3 = 1`, planned(companyID, asOf, size)...).Scan(&starts)
+	if err != nil {
+		return nil, translate(err, "ranges of invoice status moves")
 	}
-	var n int64
-	if err := q.QueryRow(ctx, `SELECT `+strings.Join(counts, " + "), companyID, asOf).Scan(&n); err != nil {
-		return 0, translate(err, "count invoice status moves")
-	}
-	return n, nil
+	return starts, nil
 }
 
 // The two history entries an overdue run writes, as FieldChange lists.
@@ -106,38 +116,31 @@ const (
 	historyToUnpaid  = `[{"field":"status","from":"overdue","to":"unpaid"}]`
 )
 
-// UpdateInvoiceStatuses moves up to limit (0: every one) of the company's
-// invoices whose status changes on asOf (not paid, stored unpaid or
+// UpdateInvoiceStatuses moves the company's invoices with ids from..to
+// (inclusive) whose status changes on asOf (not paid, stored unpaid or
 // overdue, and on the other side of their due date) to their status on
 // asOf, and writes a history row (actor job jobID, origin overdue) for each
 // one moved, in one statement. Other statuses are left as they are. It
-// returns how many invoices it moved; the ones moved no longer change on
-// asOf, so calls one after another go through them all.
-func UpdateInvoiceStatuses(ctx context.Context, q DBTX, companyID, jobID, limit int64, asOf finance.Date) (int64, error) {
-	// Each range is read in index order, which also marks the index
-	// entries of the rows moved by the call before as dead as it passes
-	// them, so that the next run does not visit them again.
-	moves := invoiceMoves("$4::date")
-	picks := make([]string, len(moves))
-	for i, m := range moves {
-		picks[i] = `(SELECT id FROM invoices WHERE ` + m + ` ORDER BY "due_date" LIMIT $2)`
-	}
-	var most any // LIMIT NULL: no limit
-	if limit > 0 {
-		most = limit
-	}
+// returns how many invoices it moved.
+//
+// The invoices are found in invoices_open_status, in index order, which
+// also marks as dead the entries of the rows that earlier statements moved
+// (an update leaves the old entry until a vacuum) as it passes them, so
+// that the next statement does not visit those rows again; they are then
+// updated in id order, the order of the table.
+func UpdateInvoiceStatuses(ctx context.Context, q DBTX, companyID, jobID, from, to int64, asOf finance.Date) (int64, error) {
 	// Only unpaid and overdue are moved, and only between the two, so a
 	// row's status before the update is the other one. The conditions are
 	// checked again on the row updated, which a payment may have changed
-	// since it was picked.
+	// since it was found.
 	tag, err := q.Exec(ctx, `WITH moved AS (
 			UPDATE invoices SET status = `+invoiceStatusAsOf+`, updated_at = now()
-			WHERE company_id = $1 AND id = ANY (ARRAY(SELECT id FROM (`+strings.Join(picks, " UNION ALL ")+`) picked LIMIT $2))
+			WHERE company_id = $1 AND id = ANY (ARRAY(SELECT id FROM (`+invoiceMovesIDs("$4::date")+`) m WHERE id BETWEEN $2 AND $3))
 				AND NOT paid AND status IN ('unpaid', 'overdue') AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
 			RETURNING id, status)
 		INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
-		SELECT $1, id, $5, $3, $6, CASE status WHEN 'overdue' THEN $7::jsonb ELSE $8::jsonb END FROM moved`,
-		companyID, most, jobID, asOf, ActorJob, OriginOverdue, historyToOverdue, historyToUnpaid)
+		SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved`,
+		planned(companyID, from, to, asOf, ActorJob, jobID, OriginOverdue, historyToOverdue, historyToUnpaid)...)
 	if err != nil {
 		return 0, translate(err, "update invoice statuses")
 	}
@@ -261,10 +264,10 @@ func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c PaymentChunk) (Paym
 		written AS (
 			UPDATE contracts c SET payment_status = n.payment_status, payment_status_date = $4, updated_at = now()
 			FROM classified n
-			WHERE c.company_id = $1 AND c.id = n.id
+			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3 AND c.id = n.id
 				AND (c.payment_status IS DISTINCT FROM n.payment_status OR c.payment_status_date IS NULL)
 			RETURNING 1)
-		SELECT (SELECT count(*) FROM classified), (SELECT count(*) FROM written)`, args...).Scan(&res.Visited, &res.Updated)
+		SELECT (SELECT count(*) FROM classified), (SELECT count(*) FROM written)`, planned(args...)...).Scan(&res.Visited, &res.Updated)
 	if err != nil {
 		return PaymentChunkResult{}, translate(err, "update payment statuses")
 	}

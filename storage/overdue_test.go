@@ -244,7 +244,7 @@ func TestInvoiceStatusSQL(t *testing.T) {
 		}
 	}
 	const jobID = 77
-	n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, jobID, 0, today)
+	n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, jobID, allFrom, allTo, today)
 	if err != nil || n != int64(moved) {
 		t.Fatalf("moved %d (%v), want %d", n, err, moved)
 	}
@@ -267,8 +267,48 @@ func TestInvoiceStatusSQL(t *testing.T) {
 			t.Errorf("%s %d days late: history %q, want %q", tt.status, tt.late, history, wantHistory)
 		}
 	}
-	if n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, jobID, 0, today); err != nil || n != 0 {
+	if n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, jobID, allFrom, allTo, today); err != nil || n != 0 {
 		t.Errorf("second run on the same date moved %d (%v), want 0", n, err)
+	}
+}
+
+// TestInvoiceStatusMoveRanges cuts the invoices that move, and those
+// only, into runs in id order, of the company only; a range moves its own.
+func TestInvoiceStatusMoveRanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Em Lotes")
+	other := newOverdueFixture(t, pool, "Imobiliária Vizinha")
+	today := finance.MustDate("2024-03-06")
+	var moving []int64
+	for i := range 8 {
+		other.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(-3)})
+		moving = append(moving, f.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(-1 - i)}))             // unpaid, late
+		f.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(i)})                                           // unpaid, not late
+		f.invoice(t, 0, finance.Invoice{Status: finance.InvoiceOverdue, DueDate: today.AddDays(-1 - i)})      // overdue, late
+		f.invoice(t, 0, finance.Invoice{Status: finance.InvoicePaid, Paid: true, DueDate: today.AddDays(-i)}) // paid
+	}
+	moving = append(moving, f.invoice(t, 0, finance.Invoice{Status: finance.InvoiceOverdue, DueDate: today})) // due date moved ahead
+	starts, err := storage.InvoiceStatusMoveRanges(ctx, pool, f.company, today, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{moving[0], moving[4], moving[8]}; fmt.Sprint(starts) != fmt.Sprint(want) {
+		t.Fatalf("runs of 4 begin at %v, want %v", starts, want)
+	}
+	for i, from := range starts {
+		to := allTo
+		if i+1 < len(starts) {
+			to = starts[i+1] - 1
+		}
+		n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, 1, from, to, today)
+		if want := int64(min(4, len(moving)-4*i)); err != nil || n != want {
+			t.Errorf("range %d-%d moved %d (%v), want %d", from, to, n, err, want)
+		}
+	}
+	if starts, err := storage.InvoiceStatusMoveRanges(ctx, pool, f.company, today, 4); err != nil || len(starts) != 0 {
+		t.Errorf("after the moves: runs %v (%v), want none", starts, err)
 	}
 }
 
@@ -345,7 +385,7 @@ func TestOverdueStatementsKeepToTheCompany(t *testing.T) {
 	a.id(t, `INSERT INTO events (company_id, title, initial_date) VALUES ($1, 'Visita', $2) RETURNING id`, today.AddDays(-40))
 	counts := map[string]int64{}
 	var err error
-	if counts["invoices"], err = storage.UpdateInvoiceStatuses(ctx, pool, a.company, 1, 0, today); err != nil {
+	if counts["invoices"], err = storage.UpdateInvoiceStatuses(ctx, pool, a.company, 1, allFrom, allTo, today); err != nil {
 		t.Fatal(err)
 	}
 	counts["contracts"] = a.payments(t, 1, today).Updated
@@ -564,7 +604,7 @@ func TestPaymentPassDayByDay(t *testing.T) {
 			edit()
 		}
 		today := day(n)
-		if _, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, int64(n+1), 0, today); err != nil {
+		if _, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, int64(n+1), allFrom, allTo, today); err != nil {
 			t.Fatal(err)
 		}
 		res := f.payments(t, int64(n+1), today)

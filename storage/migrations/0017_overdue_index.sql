@@ -4,11 +4,11 @@
 
 -- Open invoices (storage's invoiceOpen: not paid, and neither paid,
 -- canceled, refunded nor uncollectible) by status and due date. The invoice
--- pass reads the ones that move: unpaid with a due date before the date,
--- overdue with one on or after it (or none). The contract pass reads the
--- contracts of the ones due on the days where a contract's payment status
--- can change, contract_id included so that it need not visit the rows.
-CREATE INDEX invoices_open_status ON invoices (company_id, status, due_date, contract_id)
+-- pass reads the ones that move, with their ids: unpaid with a due date
+-- before the date, overdue with one on or after it (or none). The contract
+-- pass reads the contracts of the ones due on the days where a contract's
+-- payment status can change. Neither visits the rows to read them.
+CREATE INDEX invoices_open_status ON invoices (company_id, status, due_date, contract_id) INCLUDE (id)
     WHERE NOT paid AND status NOT IN ('paid', 'canceled', 'refunded', 'uncollectible');
 
 -- A contract whose payment status may no longer be the one stored: a new

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/jackc/pgx/v5"
 
@@ -15,49 +16,67 @@ import (
 // invoice status, contract payment_status and calendar event status.
 const KindFinanceOverdue = "finance:overdue"
 
-// How many ids of each table one chunk covers: a chunk is one statement
-// and one transaction.
-var overdueChunkIDs = map[string]int64{"invoices": 50_000, "contracts": 10_000, "events": 50_000}
+// The size of a chunk, one statement and one transaction: how many
+// invoices it moves, and how many ids of the contracts and events it
+// covers.
+const overdueChunkInvoices = 50_000
 
-// overduePlan is what a run covers: the payload's date and, per table, the
-// span of the company's ids when the run began. It is recorded with the
+var overdueChunkIDs = map[string]int64{"contracts": 10_000, "events": 50_000}
+
+// overdueRangedTables are the tables a run cuts into id ranges, in the
+// order it writes them, after the invoices.
+var overdueRangedTables = []string{"contracts", "events"}
+
+// overduePlan is what a run covers: the payload's date, where the runs of
+// overdueChunkInvoices invoices whose status changes on it begin (their
+// first ids, in id order), and, per table cut into id ranges, the span of
+// the company's ids, all read when the run began. It is recorded with the
 // first chunk, so that a resumed run cuts the same chunks even when rows
 // were added or removed meanwhile.
 type overduePlan struct {
-	Date  string                    `json:"date"`
-	Spans map[string]storage.IDSpan `json:"spans"` // no events entry: the events table has no status yet
+	Date   string                    `json:"date"`
+	Moving []int64                   `json:"moving"`
+	Spans  map[string]storage.IDSpan `json:"spans"` // per table of overdueRangedTables
 }
 
-// overdueChunk is one id range of one table.
+// overdueChunk is one id range of one table. First and Last mark the
+// run's first and last range of contracts.
 type overdueChunk struct {
-	Table    string
-	From, To int64
+	Table       string
+	From, To    int64
+	First, Last bool
 }
 
-// overdueOutput is what a chunk records: its range, how many rows it
-// changed, and, for the first chunk, the plan.
+// overdueOutput is what a chunk records: its table and range, how many
+// rows it changed, for contracts how many it recalculated and
+// whether those were all of the range, and, for the first chunk, the plan.
 type overdueOutput struct {
 	Plan    *overduePlan `json:"plan,omitempty"`
 	Table   string       `json:"table"`
 	From    int64        `json:"from"`
 	To      int64        `json:"to"`
+	Visited int64        `json:"visited,omitempty"`
+	All     bool         `json:"all,omitempty"`
 	Updated int64        `json:"updated"`
 }
 
-// OverdueResult is the result of a finance:overdue job: the date and how
-// many rows of each table changed (Events nil when the events table has no
-// status to recalculate).
+// OverdueResult is the result of a finance:overdue job: the date, how many
+// rows of each table changed (Events nil when the events table has no
+// status to recalculate), and how many contracts were recalculated to
+// find the ones that changed.
 type OverdueResult struct {
-	Date      string `json:"date"`
-	Invoices  int64  `json:"invoices"`
-	Contracts int64  `json:"contracts"`
-	Events    *int64 `json:"events"`
+	Date             string `json:"date"`
+	Invoices         int64  `json:"invoices"`
+	Contracts        int64  `json:"contracts"`
+	ContractsVisited int64  `json:"contracts_visited"`
+	Events           *int64 `json:"events"`
 }
 
 // OverdueKind declares finance:overdue: bring the company's invoice,
 // contract and event statuses to what package finance's rules say on the
-// payload's date, set-based, one id range per chunk. Clients may start it
-// for a date; the scheduler runs it just after midnight.
+// payload's date, set-based, reading only the rows that can change.
+// Clients may start it for a date; the scheduler runs it just after
+// midnight.
 func OverdueKind() *Kind {
 	return Define(KindFinanceOverdue, Options{Queue: QueueCritical, Direct: true},
 		func(ctx context.Context, r *Run, p DatePayload) (any, error) {
@@ -104,10 +123,18 @@ func overduePlanOf(ctx context.Context, r *Run, date string) (overduePlan, error
 	return newOverduePlan(ctx, r, date)
 }
 
-// newOverduePlan reads the spans of the company's ids.
+// newOverduePlan cuts the invoices that move into runs and reads the spans
+// of the company's ids.
 func newOverduePlan(ctx context.Context, r *Run, date string) (overduePlan, error) {
+	asOf, err := finance.ParseDate(date)
+	if err != nil {
+		return overduePlan{}, err
+	}
 	plan := overduePlan{Date: date, Spans: map[string]storage.IDSpan{}}
-	for _, table := range storage.OverdueTables {
+	if plan.Moving, err = storage.InvoiceStatusMoveRanges(ctx, r.Pool(), r.CompanyID(), asOf, overdueChunkInvoices); err != nil {
+		return overduePlan{}, err
+	}
+	for _, table := range overdueRangedTables {
 		span, err := storage.CompanyIDSpan(ctx, r.Pool(), table, r.CompanyID())
 		if err != nil {
 			return overduePlan{}, err
@@ -117,24 +144,48 @@ func newOverduePlan(ctx context.Context, r *Run, date string) (overduePlan, erro
 	return plan, nil
 }
 
-// chunks cuts each table's span into ranges of overdueChunkIDs ids, in
-// the order of storage.OverdueTables.
+// chunks are the runs of invoices that move, one id range each (the first
+// from id 1, the last without an upper end), and one more over every id,
+// which moves those that came to move after the plan in a range already
+// done, and, reading the index from the start, clears it of the entries
+// that the chunk before left behind (storage.UpdateInvoiceStatuses), so
+// that the next run does not visit them; then each ranged table's span cut
+// into ranges of overdueChunkIDs ids. The contracts' first range also
+// starts at 1 and their last has no upper end, so that the marks of any
+// contract id are read, deleted ones' included
+// (storage.UpdatePaymentStatuses).
 func (p overduePlan) chunks() []overdueChunk {
 	var out []overdueChunk
-	for _, table := range storage.OverdueTables {
+	for i, from := range p.Moving {
+		to := int64(math.MaxInt64)
+		if i+1 < len(p.Moving) {
+			to = p.Moving[i+1] - 1
+		}
+		out = append(out, overdueChunk{Table: "invoices", From: from, To: to})
+	}
+	if len(out) > 0 {
+		out[0].From = 1
+		out = append(out, overdueChunk{Table: "invoices", From: 1, To: math.MaxInt64})
+	}
+	for _, table := range overdueRangedTables {
 		span, ok := p.Spans[table]
 		if !ok || span.Empty() {
 			continue
 		}
 		width := overdueChunkIDs[table]
+		first := len(out)
 		for from := span.Min; from <= span.Max; from += width {
 			out = append(out, overdueChunk{Table: table, From: from, To: min(from+width-1, span.Max)})
+		}
+		if table == "contracts" {
+			out[first].First, out[first].From = true, 1
+			out[len(out)-1].Last, out[len(out)-1].To = true, math.MaxInt64
 		}
 	}
 	return out
 }
 
-// runOverdueChunk brings one range of one table up to date in tx.
+// runOverdueChunk does one chunk in tx.
 func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, c overdueChunk) (overdueOutput, error) {
 	out := overdueOutput{Table: c.Table, From: c.From, To: c.To}
 	var err error
@@ -142,7 +193,10 @@ func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, 
 	case "invoices":
 		out.Updated, err = storage.UpdateInvoiceStatuses(ctx, tx, r.CompanyID(), r.Job.ID, c.From, c.To, asOf)
 	case "contracts":
-		out.Updated, err = storage.UpdatePaymentStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
+		var res storage.PaymentChunkResult
+		res, err = storage.UpdatePaymentStatuses(ctx, tx, storage.PaymentChunk{CompanyID: r.CompanyID(), JobID: r.Job.ID,
+			From: c.From, To: c.To, AsOf: asOf, First: c.First, Last: c.Last})
+		out.Updated, out.Visited, out.All = res.Updated, res.Visited, res.All
 	case "events":
 		out.Updated, err = storage.UpdateEventStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
 	default:
@@ -167,6 +221,7 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 			res.Invoices += out.Updated
 		case "contracts":
 			res.Contracts += out.Updated
+			res.ContractsVisited += out.Visited
 		case "events":
 			*res.Events += out.Updated
 		}

@@ -3,12 +3,14 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -73,7 +75,14 @@ func overdueState(t *testing.T, pool *pgxpool.Pool, company int64) string {
 // waits for its result.
 func runOverdue(t *testing.T, p *platform) OverdueResult {
 	t.Helper()
-	job := p.submit(t, KindFinanceOverdue, DatePayload{Date: overdueDate})
+	return runOverdueOn(t, p, overdueDate)
+}
+
+// runOverdueOn submits finance:overdue for company A on date and waits
+// for its result.
+func runOverdueOn(t *testing.T, p *platform, date string) OverdueResult {
+	t.Helper()
+	job := p.submit(t, KindFinanceOverdue, DatePayload{Date: date})
 	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
 	if done.State != storage.JobSucceeded {
 		t.Fatalf("finance:overdue %s: %s", done.State, done.Error)
@@ -90,8 +99,8 @@ func TestOverdueJobRecalculatesItsCompanyOnce(t *testing.T) {
 	before := overdueState(t, p.pool, p.companyB)
 
 	first := runOverdue(t, p)
-	if first.Invoices != 1 || first.Contracts != 3 || first.Events == nil || *first.Events != 1 {
-		t.Fatalf("first run: %+v, want 1 invoice, 3 contracts (dated the first time), 1 event", first)
+	if first.Invoices != 1 || first.Contracts != 3 || first.ContractsVisited != 3 || first.Events == nil || *first.Events != 1 {
+		t.Fatalf("first run: %+v, want 1 invoice, 3 contracts (visited and dated the first time), 1 event", first)
 	}
 	var statuses string
 	if err := p.pool.QueryRow(ctx, `SELECT concat_ws(' ',
@@ -122,11 +131,57 @@ func TestOverdueJobRecalculatesItsCompanyOnce(t *testing.T) {
 	}
 	time.Sleep(10 * time.Millisecond) // a write now would show in updated_at
 	second := runOverdue(t, p)
-	if second.Invoices != 0 || second.Contracts != 0 || second.Events == nil || *second.Events != 0 {
-		t.Errorf("second run on the same date: %+v, want nothing written", second)
+	if second.Invoices != 0 || second.Contracts != 0 || second.ContractsVisited != 0 || second.Events == nil || *second.Events != 0 {
+		t.Errorf("second run on the same date: %+v, want nothing visited nor written", second)
 	}
 	if again := overdueState(t, p.pool, p.companyA); again != settled {
 		t.Errorf("second run changed company A:\n%s\nwas\n%s", again, settled)
+	}
+}
+
+// TestOverdueJobOnLaterDays: after a first run, a later run recalculates
+// a contract whose invoice was paid since, and one whose invoice comes
+// near enough to its due date to change its status, visiting only the
+// contracts whose status can have changed.
+func TestOverdueJobOnLaterDays(t *testing.T) {
+	t.Parallel()
+	p := startPlatform(t, nil)
+	ctx := context.Background()
+	seedOverdue(t, p.pool, p.companyA) // invoices due overdueDate - 10, + 3, and a paid one
+	due := finance.MustDate(overdueDate)
+	statuses := func() string {
+		var s string
+		if err := p.pool.QueryRow(ctx, `SELECT string_agg(payment_status || '@' || payment_status_date, ',' ORDER BY id)
+			FROM contracts WHERE company_id = $1`, p.companyA).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	days := []struct {
+		date             finance.Date
+		paid             bool // the first contract's invoice paid before the run
+		want             string
+		visited, written int64
+	}{
+		{due.AddDays(-15), false, "due_5_days@2026-11-09,ok@2026-11-09,ok@2026-11-09", 3, 3},
+		{due.AddDays(-14), true, "ok@2026-11-10,ok@2026-11-09,ok@2026-11-09", 1, 1},
+		{due.AddDays(-13), false, "ok@2026-11-10,ok@2026-11-09,ok@2026-11-09", 0, 0},
+		// the second contract's invoice due in 10 days, then in 5
+		{due.AddDays(-7), false, "ok@2026-11-10,due_10_days@2026-11-17,ok@2026-11-09", 1, 1},
+		{due.AddDays(-2), false, "ok@2026-11-10,due_5_days@2026-11-22,ok@2026-11-09", 1, 1},
+	}
+	for _, d := range days {
+		if d.paid {
+			if _, err := p.pool.Exec(ctx, `UPDATE invoices SET paid = true, paid_at = due_date, status = 'paid'
+				WHERE company_id = $1 AND due_date = $2 AND NOT paid`, p.companyA, due.AddDays(-10)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := runOverdueOn(t, p, d.date.String())
+		if got := statuses(); got != d.want || res.ContractsVisited != d.visited || res.Contracts != d.written {
+			t.Errorf("run on %s: %s, %d visited, %d written; want %s, %d, %d",
+				d.date, got, res.ContractsVisited, res.Contracts, d.want, d.visited, d.written)
+		}
 	}
 }
 
@@ -141,18 +196,38 @@ func TestOverdueJobOfAnEmptyCompany(t *testing.T) {
 
 func TestOverduePlanChunks(t *testing.T) {
 	t.Parallel()
-	plan := overduePlan{Date: overdueDate, Spans: map[string]storage.IDSpan{
-		"invoices":  {Min: 7, Max: 100_006},
-		"contracts": {Min: 3, Max: 3},
-		"events":    {},
-	}}
-	var got []string
-	for _, c := range plan.chunks() {
-		got = append(got, fmt.Sprintf("%s %d-%d", c.Table, c.From, c.To))
+	tests := []struct {
+		moving []int64
+		spans  map[string]storage.IDSpan
+		want   string
+	}{
+		{nil, map[string]storage.IDSpan{"contracts": {}, "events": {}}, "[]"},
+		{[]int64{40}, map[string]storage.IDSpan{}, "[invoices 1-max invoices 1-max]"},
+		{[]int64{40, 90_000}, map[string]storage.IDSpan{"contracts": {Min: 3, Max: 3}},
+			"[invoices 1-89999 invoices 90000-max invoices 1-max contracts 1-max first last]"},
+		{nil, map[string]storage.IDSpan{"contracts": {Min: 7, Max: 20_007}, "events": {Min: 5, Max: 50_005}},
+			"[contracts 1-10006 first contracts 10007-20006 contracts 20007-max last events 5-50004 events 50005-50005]"},
 	}
-	want := "[invoices 7-50006 invoices 50007-100006 contracts 3-3]"
-	if fmt.Sprint(got) != want {
-		t.Errorf("chunks %v, want %s", got, want)
+	for _, tt := range tests {
+		plan := overduePlan{Date: overdueDate, Moving: tt.moving, Spans: tt.spans}
+		got := []string{}
+		for _, c := range plan.chunks() {
+			to := fmt.Sprint(c.To)
+			if c.To == math.MaxInt64 {
+				to = "max"
+			}
+			chunk := fmt.Sprintf("%s %d-%s", c.Table, c.From, to)
+			if c.First {
+				chunk += " first"
+			}
+			if c.Last {
+				chunk += " last"
+			}
+			got = append(got, chunk)
+		}
+		if fmt.Sprint(got) != tt.want {
+			t.Errorf("moving %v, spans %v: chunks\n%v\nwant\n%s", tt.moving, tt.spans, got, tt.want)
+		}
 	}
 }
 

@@ -3,12 +3,17 @@ package storage
 // The nightly overdue recalculation (docs/jobs.md, finance:overdue): set-based
 // statements that bring a company's invoice statuses, contract payment
 // statuses and calendar event statuses to what package finance's rules say
-// on a date, one id range at a time. Each statement writes only the rows
-// whose value changes, so a second run on the same date writes nothing.
+// on a date, a chunk at a time. The invoice and contract statements read
+// only the rows whose status can change on the date (migration 0017), and
+// each statement writes only the rows whose value changes, so a second run
+// on the same date reads next to nothing and writes nothing.
 
 import (
 	"context"
 	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/finance"
 )
@@ -55,11 +60,55 @@ func overdueTable(table string) bool {
 	return false
 }
 
+// planned runs a statement unprepared, as an unnamed statement that
+// PostgreSQL plans for the values of each run (the mode is the first of
+// the arguments). A prepared statement may be given a generic plan after
+// five runs, one that cannot tell a chunk's date or range from another's:
+// it read the invoices of a chunk by their primary key instead of the
+// moves in invoices_open_status, so that the rows moved before were never
+// found dead and the next run visited them all (docs/performance.md).
+func planned(args ...any) []any {
+	return append([]any{pgx.QueryExecModeDescribeExec}, args...)
+}
+
 // invoiceStatusAsOf is finance.InvoiceStatusAsOf for the invoices it
 // moves, those not paid and stored unpaid or overdue: overdue from the day
 // after the due date ($4), unpaid up to it. The stored status is read the
 // same way by the API (invoiceStatusExpr).
 const invoiceStatusAsOf = `CASE WHEN due_date < $4::date THEN 'overdue' ELSE 'unpaid' END`
+
+// invoiceMovesIDs selects the ids of the company's ($1) invoices whose
+// status changes on the date (a placeholder), from three ranges of
+// invoices_open_status (migration 0017) without visiting the rows: unpaid
+// ones due before it, overdue ones due on it or later, overdue ones without
+// a due date. Every other open invoice already has its status of that
+// date, so a run reads only the rows it moves. Each condition holds
+// invoiceOpen, so that the index's predicate is implied.
+func invoiceMovesIDs(date string) string {
+	moves := []string{
+		`"status" = 'unpaid' AND "due_date" < ` + date,
+		`"status" = 'overdue' AND "due_date" >= ` + date,
+		`"status" = 'overdue' AND "due_date" IS NULL`,
+	}
+	for i, m := range moves {
+		moves[i] = `SELECT id FROM invoices WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND ` + m
+	}
+	return strings.Join(moves, " UNION ALL ")
+}
+
+// InvoiceStatusMoveRanges cuts the company's invoices whose status changes
+// on asOf, in id order, into runs of size: it returns the first id of each
+// run (none when no invoice changes).
+func InvoiceStatusMoveRanges(ctx context.Context, q DBTX, companyID int64, asOf finance.Date, size int64) ([]int64, error) {
+	var starts []int64
+	err := q.QueryRow(ctx, `SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM (
+			SELECT id, row_number() OVER (ORDER BY id) AS n FROM (`+invoiceMovesIDs("$2::date")+`) m) numbered
+		WHERE n % $3 = 1`, planned(companyID, asOf, size)...).Scan(&starts)
+	if err != nil {
+		return nil, translate(err, "ranges of invoice status moves")
+	}
+	return starts, nil
+}
 
 // The two history entries an overdue run writes, as FieldChange lists.
 const (
@@ -68,21 +117,30 @@ const (
 )
 
 // UpdateInvoiceStatuses moves the company's invoices with ids from..to
-// (inclusive) that are not paid and stored unpaid or overdue to their
-// status on asOf, and writes a history row (actor job jobID, origin
-// overdue) for each one moved, in one statement. Other statuses are left
-// as they are. It returns how many invoices it moved.
-func UpdateInvoiceStatuses(ctx context.Context, q DBTX, companyID, jobID int64, from, to int64, asOf finance.Date) (int64, error) {
+// (inclusive) whose status changes on asOf (not paid, stored unpaid or
+// overdue, and on the other side of their due date) to their status on
+// asOf, and writes a history row (actor job jobID, origin overdue) for each
+// one moved, in one statement. Other statuses are left as they are. It
+// returns how many invoices it moved.
+//
+// The invoices are found in invoices_open_status, in index order, which
+// also marks as dead the entries of the rows that earlier statements moved
+// (an update leaves the old entry until a vacuum) as it passes them, so
+// that the next statement does not visit those rows again; they are then
+// updated in id order, the order of the table.
+func UpdateInvoiceStatuses(ctx context.Context, q DBTX, companyID, jobID, from, to int64, asOf finance.Date) (int64, error) {
 	// Only unpaid and overdue are moved, and only between the two, so a
-	// row's status before the update is the other one.
+	// row's status before the update is the other one. The conditions are
+	// checked again on the row updated, which a payment may have changed
+	// since it was found.
 	tag, err := q.Exec(ctx, `WITH moved AS (
 			UPDATE invoices SET status = `+invoiceStatusAsOf+`, updated_at = now()
-			WHERE company_id = $1 AND id BETWEEN $2 AND $3 AND NOT paid AND status IN ('unpaid', 'overdue')
-				AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
+			WHERE company_id = $1 AND id = ANY (ARRAY(SELECT id FROM (`+invoiceMovesIDs("$4::date")+`) m WHERE id BETWEEN $2 AND $3))
+				AND NOT paid AND status IN ('unpaid', 'overdue') AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
 			RETURNING id, status)
 		INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
 		SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved`,
-		companyID, from, to, asOf, ActorJob, jobID, OriginOverdue, historyToOverdue, historyToUnpaid)
+		planned(companyID, from, to, asOf, ActorJob, jobID, OriginOverdue, historyToOverdue, historyToUnpaid)...)
 	if err != nil {
 		return 0, translate(err, "update invoice statuses")
 	}
@@ -107,31 +165,194 @@ const paymentStatusAsOf = `CASE
 	WHEN oldest_open - $4::date <= 10 THEN 'due_10_days'
 	ELSE 'ok' END`
 
-// UpdatePaymentStatuses sets payment_status of the company's contracts
-// with ids from..to (inclusive) to their status on asOf, computed from
-// their invoices in one statement, and payment_status_date to asOf where
-// the status changes (or was never dated). It returns how many contracts
-// it wrote.
-func UpdatePaymentStatuses(ctx context.Context, q DBTX, companyID, from, to int64, asOf finance.Date) (int64, error) {
-	tag, err := q.Exec(ctx, `WITH invoiced AS (
-			SELECT contract_id,
-				bool_or(status <> 'canceled') AS counted,
-				min(due_date) FILTER (WHERE `+invoiceOpen+`) AS oldest_open
-			FROM invoices WHERE company_id = $1 AND contract_id BETWEEN $2 AND $3
-			GROUP BY contract_id),
+// paymentStatusSteps are the days late (negative: days before the due
+// date) of a contract's oldest open invoice on which PaymentStatusAsOf
+// gives another status than on the day before: due_10_days from 10 days
+// before the due date, due_5_days from 5 before, 5_days from 1 day late,
+// 30_days from 5, month from 31, 3_months from 91. Between two steps the
+// status does not change with the date. TestPaymentStatusSteps holds the
+// list to the Go rule.
+var paymentStatusSteps = []int{-10, -5, 1, 5, 31, 91}
+
+// openInvoiceStatuses are the statuses of invoiceOpen's invoices, for the
+// index ranges of invoices_open_status. TestPaymentStatusSteps holds the
+// list to the Go rule.
+var openInvoiceStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
+
+// maxPaymentStepDays bounds how far apart the dates a contract pass looks
+// for steps between may be (those the stored statuses hold for, and its
+// own): further apart, it recalculates every contract of its range.
+const maxPaymentStepDays = 31
+
+// paymentStepDates are the due dates on which a contract's oldest open
+// invoice gives its contract a status on some day from low to high that
+// differs from its status on another of those days: for each step s, the
+// days s days before a day after low up to high. Empty when low is high.
+func paymentStepDates(low, high finance.Date) []finance.Date {
+	seen := map[finance.Date]bool{}
+	var dates []finance.Date
+	for _, s := range paymentStatusSteps {
+		for d := low.AddDays(1 - s); !d.After(high.AddDays(-s)); d = d.AddDays(1) {
+			if !seen[d] {
+				seen[d] = true
+				dates = append(dates, d)
+			}
+		}
+	}
+	return dates
+}
+
+// PaymentChunk is one range of contract ids in one run of the contract
+// pass: the company, the run's job, the date, and whether the range is the
+// run's first or last.
+type PaymentChunk struct {
+	CompanyID, JobID int64
+	From, To         int64
+	AsOf             finance.Date
+	First, Last      bool
+}
+
+// PaymentChunkResult is what a chunk did: how many contracts it
+// recalculated (Visited) and wrote (Updated), and whether it recalculated
+// every contract of its range (All) or only those whose status can have
+// changed.
+type PaymentChunkResult struct {
+	Visited, Updated int64
+	All              bool
+}
+
+// paymentState is the company's row of contract_payment_state as a chunk
+// leaves it: the dates the stored statuses hold for (zero: not known),
+// and the job whose chunks have followed one another since its first.
+type paymentState struct {
+	low, high finance.Date
+	sweepJob  int64
+}
+
+// UpdatePaymentStatuses brings payment_status of the company's contracts
+// with ids c.From..c.To (inclusive) to their status on c.AsOf, computed
+// from their invoices, and sets payment_status_date to c.AsOf where the
+// status changes (or was never dated).
+//
+// It recalculates only the contracts whose status can differ from the one
+// stored (docs/jobs.md, finance:overdue): those created or whose invoices
+// changed since they were last recalculated (a mark, written by triggers of
+// contracts and invoices), and those with an open invoice due on a day
+// where the status changes between the dates the stored statuses hold for
+// and c.AsOf. When those dates are not known or too far apart, it
+// recalculates every contract of the range. It keeps those dates in
+// contract_payment_state, whose row it locks, so that the chunks of two
+// runs of a company never overlap; tx is the chunk's transaction.
+func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c PaymentChunk) (PaymentChunkResult, error) {
+	st, err := takePaymentState(ctx, tx, c)
+	if err != nil {
+		return PaymentChunkResult{}, err
+	}
+	all := st.low.IsZero() || st.low.DaysUntil(st.high) > maxPaymentStepDays
+	args := []any{c.CompanyID, c.From, c.To, c.AsOf}
+	visit := paymentVisitAll
+	if !all {
+		visit = paymentVisitChanged
+		args = append(args, openInvoiceStatuses, paymentStepDates(st.low, st.high))
+	}
+	var res PaymentChunkResult
+	err = tx.QueryRow(ctx, visit+`,
 		classified AS (
 			SELECT c.id, `+paymentStatusAsOf+` AS payment_status
 			FROM contracts c LEFT JOIN invoiced i ON i.contract_id = c.id
-			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3)
-		UPDATE contracts c SET payment_status = n.payment_status, payment_status_date = $4, updated_at = now()
-		FROM classified n
-		WHERE c.company_id = $1 AND c.id = n.id
-			AND (c.payment_status IS DISTINCT FROM n.payment_status OR c.payment_status_date IS NULL)`,
-		companyID, from, to, asOf)
+			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3 AND `+paymentVisited("c.id", all)+`),
+		written AS (
+			UPDATE contracts c SET payment_status = n.payment_status, payment_status_date = $4, updated_at = now()
+			FROM classified n
+			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3 AND c.id = n.id
+				AND (c.payment_status IS DISTINCT FROM n.payment_status OR c.payment_status_date IS NULL)
+			RETURNING 1)
+		SELECT (SELECT count(*) FROM classified), (SELECT count(*) FROM written)`, planned(args...)...).Scan(&res.Visited, &res.Updated)
 	if err != nil {
-		return 0, translate(err, "update payment statuses")
+		return PaymentChunkResult{}, translate(err, "update payment statuses")
 	}
-	return tag.RowsAffected(), nil
+	if c.Last && st.sweepJob == c.JobID {
+		if err := narrowPaymentState(ctx, tx, c); err != nil {
+			return PaymentChunkResult{}, err
+		}
+	}
+	res.All = all
+	return res, nil
+}
+
+// paymentVisitAll reads the invoices of every contract of the range, and
+// deletes the range's marks: they are all recalculated.
+const paymentVisitAll = `WITH marked AS (
+		DELETE FROM contract_payment_marks WHERE company_id = $1 AND contract_id BETWEEN $2 AND $3),
+	invoiced AS (
+		SELECT contract_id,
+			bool_or(status <> 'canceled') AS counted,
+			min(due_date) FILTER (WHERE ` + invoiceOpen + `) AS oldest_open
+		FROM invoices WHERE company_id = $1 AND contract_id BETWEEN $2 AND $3
+		GROUP BY contract_id)`
+
+// paymentVisitChanged finds the contracts of the range whose status can
+// have changed (visited): those marked (new ones, and those whose invoices
+// changed), whose marks it deletes; those with an open invoice ($5, its
+// statuses) due on one of the dates $6 (paymentStepDates). It reads the
+// invoices of those alone.
+const paymentVisitChanged = `WITH marked AS (
+		DELETE FROM contract_payment_marks WHERE company_id = $1 AND contract_id BETWEEN $2 AND $3
+		RETURNING contract_id),
+	visited AS (
+		SELECT contract_id AS id FROM marked
+		UNION
+		SELECT contract_id FROM invoices
+		WHERE company_id = $1 AND ` + invoiceOpen + ` AND status = ANY ($5::text[]) AND due_date = ANY ($6::date[])
+			AND contract_id BETWEEN $2 AND $3),
+	invoiced AS (
+		SELECT contract_id,
+			bool_or(status <> 'canceled') AS counted,
+			min(due_date) FILTER (WHERE ` + invoiceOpen + `) AS oldest_open
+		FROM invoices WHERE company_id = $1 AND contract_id IN (SELECT id FROM visited)
+		GROUP BY contract_id)`
+
+// paymentVisited is the condition on a contract id of being visited.
+func paymentVisited(id string, all bool) string {
+	if all {
+		return "true"
+	}
+	return id + " IN (SELECT id FROM visited)"
+}
+
+// takePaymentState locks the company's row of contract_payment_state
+// (creating it, with its dates not known), widens its dates to include
+// c.AsOf, and records c's job as the last to write: the sweep goes on when
+// the previous chunk was the same job's, starts at a run's first chunk,
+// and is broken by any other. It returns the row as it leaves it.
+func takePaymentState(ctx context.Context, tx pgx.Tx, c PaymentChunk) (paymentState, error) {
+	var st paymentState
+	var sweep *int64
+	err := tx.QueryRow(ctx, `INSERT INTO contract_payment_state AS s (company_id, last_job, sweep_job)
+		VALUES ($1, $2, CASE WHEN $4 THEN $2::bigint END)
+		ON CONFLICT (company_id) DO UPDATE SET
+			as_of_low = CASE WHEN s.as_of_low IS NOT NULL THEN least(s.as_of_low, $3::date) END,
+			as_of_high = CASE WHEN s.as_of_high IS NOT NULL THEN greatest(s.as_of_high, $3::date) END,
+			sweep_job = CASE WHEN $4 THEN $2::bigint WHEN s.last_job = $2 AND s.sweep_job = $2 THEN $2::bigint END,
+			last_job = $2
+		RETURNING as_of_low, as_of_high, sweep_job`,
+		c.CompanyID, c.JobID, c.AsOf, c.First).Scan(&st.low, &st.high, &sweep)
+	if err != nil {
+		return paymentState{}, translate(err, "take the payment status state")
+	}
+	if sweep != nil {
+		st.sweepJob = *sweep
+	}
+	return st, nil
+}
+
+// narrowPaymentState sets the dates the statuses hold for to c.AsOf alone,
+// at the end of a sweep: every contract was recalculated for c.AsOf by
+// chunks of c's job with no other run's chunk between them.
+func narrowPaymentState(ctx context.Context, tx pgx.Tx, c PaymentChunk) error {
+	_, err := tx.Exec(ctx, `UPDATE contract_payment_state SET as_of_low = $2, as_of_high = $2
+		WHERE company_id = $1 AND sweep_job = $3`, c.CompanyID, c.AsOf, c.JobID)
+	return translate(err, "narrow the payment status state")
 }
 
 // eventStatusAsOf is finance.EventStatusAsOf in SQL on the date $4: the

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/finance"
@@ -73,6 +75,23 @@ func (f *overdueFixture) invoice(t *testing.T, contract int64, inv finance.Invoi
 // all is the widest id range.
 const allFrom, allTo = int64(1), int64(math.MaxInt64)
 
+// payments runs the contract pass of the company on asOf as a run of job
+// with one chunk, every contract id, and returns what it did.
+func (f *overdueFixture) payments(t *testing.T, job int64, asOf finance.Date) storage.PaymentChunkResult {
+	t.Helper()
+	var res storage.PaymentChunkResult
+	err := pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
+		var err error
+		res, err = storage.UpdatePaymentStatuses(context.Background(), tx, storage.PaymentChunk{CompanyID: f.company, JobID: job,
+			From: allFrom, To: allTo, AsOf: asOf, First: true, Last: true})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("contract pass on %s: %v", asOf, err)
+	}
+	return res
+}
+
 // TestPaymentStatusSQL runs the cases of finance.PaymentStatusAsOf through
 // the Go rule and through the SQL of UpdatePaymentStatuses, one contract a
 // case: both must give the same answer, each boundary included.
@@ -128,8 +147,8 @@ func TestPaymentStatusSQL(t *testing.T) {
 			f.invoice(t, contracts[i], inv)
 		}
 	}
-	if _, err := storage.UpdatePaymentStatuses(ctx, pool, f.company, allFrom, allTo, today); err != nil {
-		t.Fatal(err)
+	if res := f.payments(t, 1, today); !res.All || res.Updated != int64(len(tests)) {
+		t.Fatalf("first pass: %+v, want every contract recalculated and written", res)
 	}
 	for i, tt := range tests {
 		var got string
@@ -146,9 +165,8 @@ func TestPaymentStatusSQL(t *testing.T) {
 			t.Errorf("%s: payment_status_date %s, want %s", tt.name, dated, today)
 		}
 	}
-	n, err := storage.UpdatePaymentStatuses(ctx, pool, f.company, allFrom, allTo, today)
-	if err != nil || n != 0 {
-		t.Errorf("second run on the same date wrote %d contracts (%v), want 0", n, err)
+	if res := f.payments(t, 2, today); res.All || res.Visited != 0 || res.Updated != 0 {
+		t.Errorf("second run on the same date: %+v, want only the changed contracts visited and none written", res)
 	}
 }
 
@@ -176,9 +194,7 @@ func TestPaymentStatusDateMovesWithTheStatus(t *testing.T) {
 		{"2024-06-02", "due_10_days", "2024-06-01"}, // unchanged: date kept
 		{"2024-06-11", "5_days", "2024-06-11"},
 	} {
-		if _, err := storage.UpdatePaymentStatuses(ctx, pool, f.company, allFrom, allTo, finance.MustDate(step.day)); err != nil {
-			t.Fatal(err)
-		}
+		f.payments(t, 1, finance.MustDate(step.day))
 		if s, d := read(); s != step.status || d != step.dated {
 			t.Errorf("on %s: %s dated %s, want %s dated %s", step.day, s, d, step.status, step.dated)
 		}
@@ -253,6 +269,46 @@ func TestInvoiceStatusSQL(t *testing.T) {
 	}
 	if n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, jobID, allFrom, allTo, today); err != nil || n != 0 {
 		t.Errorf("second run on the same date moved %d (%v), want 0", n, err)
+	}
+}
+
+// TestInvoiceStatusMoveRanges cuts the invoices that move, and those
+// only, into runs in id order, of the company only; a range moves its own.
+func TestInvoiceStatusMoveRanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Em Lotes")
+	other := newOverdueFixture(t, pool, "Imobiliária Vizinha")
+	today := finance.MustDate("2024-03-06")
+	var moving []int64
+	for i := range 8 {
+		other.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(-3)})
+		moving = append(moving, f.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(-1 - i)}))             // unpaid, late
+		f.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(i)})                                           // unpaid, not late
+		f.invoice(t, 0, finance.Invoice{Status: finance.InvoiceOverdue, DueDate: today.AddDays(-1 - i)})      // overdue, late
+		f.invoice(t, 0, finance.Invoice{Status: finance.InvoicePaid, Paid: true, DueDate: today.AddDays(-i)}) // paid
+	}
+	moving = append(moving, f.invoice(t, 0, finance.Invoice{Status: finance.InvoiceOverdue, DueDate: today})) // due date moved ahead
+	starts, err := storage.InvoiceStatusMoveRanges(ctx, pool, f.company, today, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{moving[0], moving[4], moving[8]}; fmt.Sprint(starts) != fmt.Sprint(want) {
+		t.Fatalf("runs of 4 begin at %v, want %v", starts, want)
+	}
+	for i, from := range starts {
+		to := allTo
+		if i+1 < len(starts) {
+			to = starts[i+1] - 1
+		}
+		n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, 1, from, to, today)
+		if want := int64(min(4, len(moving)-4*i)); err != nil || n != want {
+			t.Errorf("range %d-%d moved %d (%v), want %d", from, to, n, err, want)
+		}
+	}
+	if starts, err := storage.InvoiceStatusMoveRanges(ctx, pool, f.company, today, 4); err != nil || len(starts) != 0 {
+		t.Errorf("after the moves: runs %v (%v), want none", starts, err)
 	}
 }
 
@@ -332,9 +388,7 @@ func TestOverdueStatementsKeepToTheCompany(t *testing.T) {
 	if counts["invoices"], err = storage.UpdateInvoiceStatuses(ctx, pool, a.company, 1, allFrom, allTo, today); err != nil {
 		t.Fatal(err)
 	}
-	if counts["contracts"], err = storage.UpdatePaymentStatuses(ctx, pool, a.company, allFrom, allTo, today); err != nil {
-		t.Fatal(err)
-	}
+	counts["contracts"] = a.payments(t, 1, today).Updated
 	if counts["events"], err = storage.UpdateEventStatuses(ctx, pool, a.company, allFrom, allTo, today); err != nil {
 		t.Fatal(err)
 	}
@@ -373,5 +427,331 @@ func TestCompanyIDSpan(t *testing.T) {
 	}
 	if _, err := storage.CompanyIDSpan(ctx, pool, "persons", a.company); err == nil {
 		t.Error("a table outside the recalculation was read")
+	}
+}
+
+// TestPaymentStatusSteps: the steps the contract pass looks for are the
+// days on which the Go rule's status changes, and its open statuses are
+// the ones the Go rule counts as owed.
+func TestPaymentStatusSteps(t *testing.T) {
+	t.Parallel()
+	today := finance.MustDate("2024-06-30")
+	status := func(late int) finance.PaymentStatus {
+		return finance.PaymentStatusAsOf([]finance.Invoice{{DueDate: today.AddDays(-late)}}, today)
+	}
+	var steps []int
+	for late := -400; late <= 400; late++ {
+		if status(late) != status(late-1) {
+			steps = append(steps, late)
+		}
+	}
+	if fmt.Sprint(steps) != fmt.Sprint(storage.PaymentStatusSteps) {
+		t.Errorf("the Go rule changes status %d days late, the pass looks for %v", steps, storage.PaymentStatusSteps)
+	}
+	var open []string
+	for _, s := range storage.InvoiceStatuses {
+		late := finance.Invoice{Status: finance.InvoiceStatus(s), DueDate: today.AddDays(-40)}
+		if finance.PaymentStatusAsOf([]finance.Invoice{late}, today) == finance.PaymentMonth {
+			open = append(open, s)
+		}
+	}
+	slices.Sort(open)
+	want := slices.Sorted(slices.Values(storage.OpenInvoiceStatuses))
+	if fmt.Sprint(open) != fmt.Sprint(want) {
+		t.Errorf("the Go rule owes invoices %v, the pass reads %v", open, want)
+	}
+}
+
+// TestPaymentStepDates: a contract whose oldest open invoice gives it
+// another status on two days from low to high has that invoice due on
+// one of the step dates, for every due date around and every two days;
+// and there are none when low is high.
+func TestPaymentStepDates(t *testing.T) {
+	t.Parallel()
+	low := finance.MustDate("2024-06-30")
+	status := func(due, day finance.Date) finance.PaymentStatus {
+		return finance.PaymentStatusAsOf([]finance.Invoice{{DueDate: due}}, day)
+	}
+	for width := 0; width <= 4; width++ {
+		high := low.AddDays(width)
+		dates := storage.PaymentStepDates(low, high)
+		if width == 0 && len(dates) != 0 {
+			t.Errorf("from %s to itself: %v, want none", low, dates)
+		}
+		for due := low.AddDays(-120); due.Before(high.AddDays(30)); due = due.AddDays(1) {
+			for a := low; !a.After(high); a = a.AddDays(1) {
+				for b := a; !b.After(high); b = b.AddDays(1) {
+					if status(due, a) != status(due, b) && !slices.Contains(dates, due) {
+						t.Errorf("due %s: %s on %s, %s on %s, but not among the step dates from %s to %s",
+							due, status(due, a), a, status(due, b), b, low, high)
+					}
+				}
+			}
+		}
+	}
+}
+
+// paymentsRule fails unless every contract of the company holds the Go
+// rule's status on today for its invoices as stored, dated, and no mark is
+// left.
+func (f *overdueFixture) paymentsRule(t *testing.T, today finance.Date) {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := f.pool.Query(ctx, `SELECT c.id, c.payment_status, c.payment_status_date IS NOT NULL,
+			coalesce(array_agg(i.status ORDER BY i.id) FILTER (WHERE i.id IS NOT NULL), '{}'),
+			coalesce(array_agg(i.paid ORDER BY i.id) FILTER (WHERE i.id IS NOT NULL), '{}'),
+			coalesce(array_agg(i.due_date::text ORDER BY i.id) FILTER (WHERE i.id IS NOT NULL), '{}')
+		FROM contracts c LEFT JOIN invoices i ON i.company_id = c.company_id AND i.contract_id = c.id
+		WHERE c.company_id = $1 GROUP BY c.company_id, c.id ORDER BY c.id`, f.company)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var stored string
+		var dated bool
+		var statuses, dues []string
+		var paid []bool
+		if err := rows.Scan(&id, &stored, &dated, &statuses, &paid, &dues); err != nil {
+			t.Fatal(err)
+		}
+		invoices := make([]finance.Invoice, len(statuses))
+		for i := range statuses {
+			invoices[i] = finance.Invoice{Status: finance.InvoiceStatus(statuses[i]), Paid: paid[i], DueDate: finance.MustDate(dues[i])}
+		}
+		if want := finance.PaymentStatusAsOf(invoices, today); finance.PaymentStatus(stored) != want || !dated {
+			t.Errorf("on %s contract %d (%v %v %v): %s (dated %v), want %s", today, id, statuses, paid, dues, stored, dated, want)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var marks int
+	if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM contract_payment_marks WHERE company_id = $1`, f.company).Scan(&marks); err != nil || marks != 0 {
+		t.Errorf("on %s: %d marks left (%v)", today, marks, err)
+	}
+}
+
+// exec runs a statement of the company's ($1) or fails the test.
+func (f *overdueFixture) exec(t *testing.T, sql string, args ...any) {
+	t.Helper()
+	if _, err := f.pool.Exec(context.Background(), sql, append([]any{f.company}, args...)...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// TestPaymentPassDayByDay runs the invoice and contract passes as the
+// nightly run does, day after day for five months, with gaps of days
+// without a run, while invoices and contracts are written between runs as
+// clients would: after every run every contract holds the Go rule's status
+// on its invoices as they are that day, although after the first run only
+// the contracts whose status can have changed are visited (until a gap
+// longer than the steps are apart makes the pass visit them all).
+func TestPaymentPassDayByDay(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Diária")
+	start := finance.MustDate("2024-03-01")
+	var contracts, invoices []int64
+	for i := range 16 {
+		c := f.contract(t)
+		contracts = append(contracts, c)
+		// open invoices due at every distance from start, a month apart
+		for k := range 3 {
+			invoices = append(invoices, f.invoice(t, c, finance.Invoice{DueDate: start.AddDays(-110 + 13*i + 30*k)}))
+		}
+	}
+	f.invoice(t, f.contract(t), finance.Invoice{Status: finance.InvoicePaid, Paid: true, DueDate: start.AddDays(-3)})
+	f.contract(t)
+	day := func(n int) finance.Date { return start.AddDays(n) }
+	edits := map[int]func(){
+		3: func() { // paid, through an update
+			f.exec(t, `UPDATE invoices SET paid = true, paid_at = $3, status = 'paid' WHERE company_id = $1 AND id = $2`, invoices[6], day(3))
+		},
+		10: func() { // due date moved ahead
+			f.exec(t, `UPDATE invoices SET due_date = due_date + 40 WHERE company_id = $1 AND id = $2`, invoices[15])
+		},
+		15: func() {
+			f.exec(t, `UPDATE invoices SET status = 'canceled' WHERE company_id = $1 AND id = $2`, invoices[21])
+		},
+		20: func() { f.invoice(t, contracts[1], finance.Invoice{DueDate: day(23)}) },
+		25: func() { f.exec(t, `DELETE FROM invoices WHERE company_id = $1 AND id = $2`, invoices[27]) },
+		30: func() { // moved to another contract
+			f.exec(t, `UPDATE invoices SET contract_id = $3 WHERE company_id = $1 AND id = $2`, invoices[9], contracts[12])
+		},
+		35: func() { f.invoice(t, f.contract(t), finance.Invoice{DueDate: day(43)}) },
+		40: func() { f.contract(t) },
+		45: func() { // the payment undone
+			f.exec(t, `UPDATE invoices SET paid = false, paid_at = NULL, status = 'unpaid' WHERE company_id = $1 AND id = $2`, invoices[6])
+		},
+		90: func() {
+			f.exec(t, `UPDATE invoices SET status = 'partially_paid' WHERE company_id = $1 AND id = $2`, invoices[40])
+			f.exec(t, `UPDATE invoices SET status = 'in_protest' WHERE company_id = $1 AND id = $2`, invoices[43])
+			f.exec(t, `UPDATE invoices SET status = 'uncollectible' WHERE company_id = $1 AND id = $2`, invoices[46])
+		},
+	}
+	runs := []int{}
+	for n := 0; n <= 120; n++ {
+		if n < 60 || n >= 80 { // no run for 20 days
+			runs = append(runs, n)
+		}
+	}
+	runs = append(runs, 160) // nor for 40
+	ctx := context.Background()
+	for _, n := range runs {
+		if edit, ok := edits[n]; ok {
+			edit()
+		}
+		today := day(n)
+		if _, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, int64(n+1), allFrom, allTo, today); err != nil {
+			t.Fatal(err)
+		}
+		res := f.payments(t, int64(n+1), today)
+		if wantAll := n == 0 || n == 160; res.All != wantAll {
+			t.Errorf("on day %d: every contract visited %v, want %v", n, res.All, wantAll)
+		}
+		f.paymentsRule(t, today)
+	}
+}
+
+// paymentsChunk runs one chunk of the contract pass of job on asOf, over
+// the contracts with ids from..to.
+func (f *overdueFixture) paymentsChunk(t *testing.T, job int64, asOf finance.Date, from, to int64, first, last bool) {
+	t.Helper()
+	err := pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
+		_, err := storage.UpdatePaymentStatuses(context.Background(), tx, storage.PaymentChunk{CompanyID: f.company, JobID: job,
+			From: from, To: to, AsOf: asOf, First: first, Last: last})
+		return err
+	})
+	if err != nil {
+		t.Fatalf("job %d on %s, contracts %d-%d: %v", job, asOf, from, to, err)
+	}
+}
+
+// paymentState reads the company's contract_payment_state.
+func (f *overdueFixture) paymentState(t *testing.T) string {
+	t.Helper()
+	var s string
+	err := f.pool.QueryRow(context.Background(), `SELECT concat_ws(' ', coalesce(as_of_low::text, '-'), coalesce(as_of_high::text, '-'),
+			'last', coalesce(last_job::text, '-'), 'sweep', coalesce(sweep_job::text, '-'))
+		FROM contract_payment_state WHERE company_id = $1`, f.company).Scan(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestPaymentStateAcrossRuns: the dates the stored statuses hold for
+// narrow to a run's date only when its chunks followed one another, with
+// no other run's chunk between them; chunks of two runs interleaved leave
+// both dates, and the next run sets right the contracts that the earlier
+// date left behind.
+func TestPaymentStateAcrossRuns(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Concorrida")
+	d1, d2 := finance.MustDate("2024-06-01"), finance.MustDate("2024-06-11")
+	// two ranges of contracts, each with an invoice due in 3 days on d1:
+	// due_5_days on d1, 30_days on d2
+	var split int64
+	for i := range 4 {
+		c := f.contract(t)
+		f.invoice(t, c, finance.Invoice{DueDate: d1.AddDays(3)})
+		if i == 1 {
+			split = c
+		}
+	}
+	steps := []struct {
+		job         int64
+		asOf        finance.Date
+		from, to    int64
+		first, last bool
+		want        string
+	}{
+		{1, d1, allFrom, split, true, false, "- - last 1 sweep 1"},                     // run 1 begins, dates not known
+		{2, d2, allFrom, split, true, false, "- - last 2 sweep 2"},                     // run 2 begins
+		{2, d2, split + 1, allTo, false, true, "2024-06-11 2024-06-11 last 2 sweep 2"}, // and sweeps every contract
+		{1, d1, split + 1, allTo, false, true, "2024-06-01 2024-06-11 last 1 sweep -"}, // run 1 ends after: both dates held
+	}
+	for i, s := range steps {
+		f.paymentsChunk(t, s.job, s.asOf, s.from, s.to, s.first, s.last)
+		if got := f.paymentState(t); got != s.want {
+			t.Errorf("step %d: state %q, want %q", i, got, s.want)
+		}
+	}
+	// the second range holds d1's status, the first d2's: a run on d2
+	// finds the second range's contracts among those due on a step date
+	if res := f.payments(t, 3, d2); res.All || res.Updated != 2 {
+		t.Errorf("run 3: %+v, want the two contracts of the second range written, not every contract visited", res)
+	}
+	f.paymentsRule(t, d2)
+	if got := f.paymentState(t); got != "2024-06-11 2024-06-11 last 3 sweep 3" {
+		t.Errorf("after run 3: state %q", got)
+	}
+	// a run resumed after another run's chunk does not narrow: the first
+	// range holds d1's status (run 5), the second d2's (run 4)
+	f.paymentsChunk(t, 4, d2, allFrom, split, true, false)
+	f.paymentsChunk(t, 5, d1, allFrom, allTo, true, true)
+	f.paymentsChunk(t, 4, d2, split+1, allTo, false, true)
+	if got := f.paymentState(t); got != "2024-06-01 2024-06-11 last 4 sweep -" {
+		t.Errorf("after runs 4 and 5: state %q", got)
+	}
+	if res := f.payments(t, 6, d2); res.All || res.Updated != 2 {
+		t.Errorf("run 6: %+v, want the two contracts of the first range written", res)
+	}
+	f.paymentsRule(t, d2)
+}
+
+// TestPaymentMarks: the triggers mark a contract when what its payment
+// status is computed from changes, and only then.
+func TestPaymentMarks(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Marcada")
+	c1, c2 := f.contract(t), f.contract(t)
+	var inv, loose int64
+	steps := []struct {
+		name string
+		do   func()
+		want []int64
+	}{
+		{"invoice added", func() { inv = f.invoice(t, c1, finance.Invoice{DueDate: finance.MustDate("2024-06-10")}) }, []int64{c1}},
+		{"invoice without a contract", func() { loose = f.invoice(t, 0, finance.Invoice{DueDate: finance.MustDate("2024-06-10")}) }, nil},
+		{"moved to overdue", func() { f.exec(t, `UPDATE invoices SET status = 'overdue' WHERE company_id = $1 AND id = $2`, inv) }, nil},
+		{"total and description", func() {
+			f.exec(t, `UPDATE invoices SET total = 1600, description = 'Aluguel reajustado' WHERE company_id = $1 AND id = $2`, inv)
+		}, nil},
+		{"due date", func() {
+			f.exec(t, `UPDATE invoices SET due_date = '2024-06-15' WHERE company_id = $1 AND id = $2`, inv)
+		}, []int64{c1}},
+		{"in protest", func() { f.exec(t, `UPDATE invoices SET status = 'in_protest' WHERE company_id = $1 AND id = $2`, inv) }, nil},
+		{"paid", func() {
+			f.exec(t, `UPDATE invoices SET paid = true, paid_at = '2024-06-20', status = 'paid' WHERE company_id = $1 AND id = $2`, inv)
+		}, []int64{c1}},
+		{"unpaid again", func() {
+			f.exec(t, `UPDATE invoices SET paid = false, paid_at = NULL, status = 'unpaid' WHERE company_id = $1 AND id = $2`, inv)
+		}, []int64{c1}},
+		{"canceled", func() { f.exec(t, `UPDATE invoices SET status = 'canceled' WHERE company_id = $1 AND id = $2`, inv) }, []int64{c1}},
+		{"to another contract", func() { f.exec(t, `UPDATE invoices SET contract_id = $3 WHERE company_id = $1 AND id = $2`, inv, c2) }, []int64{c1, c2}},
+		{"given a contract", func() { f.exec(t, `UPDATE invoices SET contract_id = $3 WHERE company_id = $1 AND id = $2`, loose, c1) }, []int64{c1}},
+		{"deleted", func() { f.exec(t, `DELETE FROM invoices WHERE company_id = $1 AND id = $2`, inv) }, []int64{c2}},
+		{"new contract", func() { c1 = f.contract(t) }, nil}, // want set below
+	}
+	for _, s := range steps {
+		f.exec(t, `DELETE FROM contract_payment_marks WHERE company_id = $1`)
+		s.do()
+		want := s.want
+		if s.name == "new contract" {
+			want = []int64{c1}
+		}
+		var got []int64
+		if err := pool.QueryRow(context.Background(), `SELECT coalesce(array_agg(contract_id ORDER BY contract_id), '{}')
+			FROM contract_payment_marks WHERE company_id = $1`, f.company).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: marks %v, want %v", s.name, got, want)
+		}
 	}
 }

@@ -30,6 +30,7 @@ type testEnv struct {
 	compA   int64
 	compB   int64
 	handler http.Handler
+	srv     *Server
 }
 
 type envOption func(*Config, *Server)
@@ -91,7 +92,7 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 	srv.failures = newFailureLimiter(cfg.Redis, cfg.AuthFailureLimit, cfg.Logger)
 	srv.metrics = newHTTPMetrics(cfg.Metrics)
 	srv.ops = newOpsRoutes(cfg)
-	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler()}
+	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler(), srv: srv}
 	env.compA, env.keyA = newCompanyKey(t, pool, "Company A")
 	env.compB, env.keyB = newCompanyKey(t, pool, "Company B")
 	ts := httptest.NewServer(env.handler)

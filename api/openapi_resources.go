@@ -200,8 +200,10 @@ func visibleColumns(res *storage.Resource) []string {
 
 func sortKeys(res *storage.Resource) []string {
 	var keys []string
-	for _, name := range visibleColumns(res) {
-		keys = append(keys, name, "-"+name)
+	for _, c := range res.Columns {
+		if c.Sortable() {
+			keys = append(keys, c.Name, "-"+c.Name)
+		}
 	}
 	return keys
 }

@@ -33,7 +33,19 @@ func (d resourceDoc) scopeNote() string {
 }
 
 // readOnlyNote is said of the writes of a read-only resource.
-const readOnlyNote = "This resource is read-only: the operation is refused with a 422 `This resource is read-only.`"
+const readOnlyNote = "This resource is read-only: the operation is refused with a 422 `This resource is read-only.` " +
+	"(a 404 first when an id of the path names no record)."
+
+// refused is the operation of a write to a read-only resource: 422, or
+// 404 for an id of its path (the parent's, the record's) that names none.
+func (d resourceDoc) refused(op operation, withID bool) operation {
+	op.description = readOnlyNote
+	op.responses = answers(nil, http.StatusUnprocessableEntity)
+	if withID || d.res.Parent != nil {
+		op.responses = answers(nil, http.StatusUnprocessableEntity, http.StatusNotFound)
+	}
+	return op
+}
 
 func (d resourceDoc) list() operation {
 	return operation{
@@ -68,9 +80,7 @@ func (d resourceDoc) get() operation {
 func (d resourceDoc) create() operation {
 	op := operation{tag: d.tag(), summary: "Create one of " + d.what()}
 	if d.res.ReadOnly {
-		op.description = readOnlyNote
-		op.responses = answers(nil, http.StatusUnprocessableEntity)
-		return op
+		return d.refused(op, false)
 	}
 	op.description = "Creates a record from a JSON body of its writable fields (docs/api.md, \"Writes\"): every problem " +
 		"is listed in one 422, unknown fields included; references must name records of the caller's company. " +
@@ -91,9 +101,7 @@ func (d resourceDoc) create() operation {
 func (d resourceDoc) update() operation {
 	op := operation{tag: d.tag(), summary: "Update one of " + d.what()}
 	if d.res.ReadOnly {
-		op.description = readOnlyNote
-		op.responses = answers(nil, http.StatusUnprocessableEntity)
-		return op
+		return d.refused(op, true)
 	}
 	op.description = "A partial update: only the fields sent change (docs/api.md, \"Writes\"). " + d.scopeNote() +
 		" Answers the record with every column and custom field."
@@ -107,9 +115,7 @@ func (d resourceDoc) update() operation {
 func (d resourceDoc) delete() operation {
 	op := operation{tag: d.tag(), summary: "Delete one of " + d.what()}
 	if d.res.ReadOnly {
-		op.description = readOnlyNote
-		op.responses = answers(nil, http.StatusUnprocessableEntity)
-		return op
+		return d.refused(op, true)
 	}
 	op.description = "Deletes the record (and its child collections); a record others still refer to is a 409 and " +
 		"nothing is deleted. " + d.scopeNote()

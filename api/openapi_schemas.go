@@ -96,11 +96,12 @@ func recordSchema(res *storage.Resource) *openapi.Schema {
 	return s
 }
 
-// outSchema is a column's value in a response. Every value but the id, a
-// column the body must give non-null and a NOT NULL one may be null.
+// outSchema is a column's value in a response. Every value but the id and
+// a NOT NULL column's may be null: a body must give a required column,
+// but rows written otherwise (jobs, imports, older rules) may lack it.
 func outSchema(c storage.Column) *openapi.Schema {
 	s := valueSchema(c, false)
-	if c.Name == "id" || c.NotNull || (c.Required && c.Writable) {
+	if c.Name == "id" || c.NotNull {
 		return s
 	}
 	return openapi.Nullable(s)

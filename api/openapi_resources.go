@@ -175,7 +175,7 @@ func getParams(reg *storage.Registry, res *storage.Resource) []*openapi.Paramete
 	for _, rel := range res.Relations {
 		target := reg.MustResource(rel.Resource)
 		p := commaList("include["+rel.Name+"]", includeNote(rel, target), openapi.Enum(visibleColumns(target)...))
-		p.AllowEmptyValue = true
+		p.AllowEmptyValue, p.Schema.References = true, rel.Resource
 		params = append(params, p)
 	}
 	return append(params, cacheBuster())

@@ -66,7 +66,7 @@ func withRoute(path, resource string) envOption {
 	}
 }
 
-func setup(t *testing.T, opts ...envOption) *testEnv {
+func setup(t testing.TB, opts ...envOption) *testEnv {
 	t.Helper()
 	ctx := context.Background()
 	pool := storagetest.NewDB(t)
@@ -102,7 +102,7 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 	return env
 }
 
-func newCompanyKey(t *testing.T, pool *pgxpool.Pool, name string) (int64, string) {
+func newCompanyKey(t testing.TB, pool *pgxpool.Pool, name string) (int64, string) {
 	t.Helper()
 	ctx := context.Background()
 	companyID, userID, err := storage.EnsureCompany(ctx, pool, name)
@@ -177,7 +177,7 @@ func (e *testEnv) get(t *testing.T, path string, status int) response {
 }
 
 // exec runs SQL fixtures.
-func (e *testEnv) exec(t *testing.T, sql string, args ...any) {
+func (e *testEnv) exec(t testing.TB, sql string, args ...any) {
 	t.Helper()
 	if _, err := e.pool.Exec(context.Background(), sql, args...); err != nil {
 		t.Fatalf("fixture %q: %v", sql, err)

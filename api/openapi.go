@@ -41,9 +41,9 @@ func openapiPath(pattern string) string {
 	return strings.Join(segs, "/")
 }
 
-// buildDocument describes every route of entries; component schemas the
-// operations refer to are resolved by resolve (a resource's) beside the
-// shared ones.
+// buildDocument describes every route of entries; the component schemas
+// the operations refer to are the shared ones and those of the resources
+// of reg (resolveSchemas).
 func buildDocument(entries []routeEntry, reg *storage.Registry) (*openapi.Document, error) {
 	doc := &openapi.Document{
 		OpenAPI: openapi.Version,

@@ -25,6 +25,9 @@ func (d resourceDoc) what() string { return "`" + d.tag() + "`" }
 
 // scopeNote says whose records an operation reaches.
 func (d resourceDoc) scopeNote() string {
+	if d.res.Shared {
+		return "Reference data, the same for every company."
+	}
 	if d.res.Parent == nil {
 		return "Records of the caller's company only; another company's record is a 404."
 	}
@@ -142,8 +145,8 @@ func cacheBuster() *openapi.Parameter {
 	return &openapi.Parameter{Ref: "#/components/parameters/cacheBuster"}
 }
 
-// explodeFalse is style form, explode false: one parameter, values
-// separated by commas.
+// commaList is a parameter of style form, explode false: one parameter,
+// its values separated by commas.
 func commaList(name, description string, items *openapi.Schema) *openapi.Parameter {
 	no := false
 	return &openapi.Parameter{Name: name, In: "query", Description: description, Style: "form", Explode: &no,

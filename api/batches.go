@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -38,12 +39,13 @@ func (s *Server) mountBatches(router *router) {
 			panic("api: " + br.path + ": " + k.Type.MemberResource + " has no filter " + k.Type.MemberFilter)
 		}
 		Members := strings.ToUpper(members[:1]) + members[1:]
-		router.Handler(http.MethodPost, br.path+"/:id/add"+Members, s.authed(s.changeMembers(k, storage.OpAdd)))
-		router.Handler(http.MethodPost, br.path+"/:id/remove"+Members, s.authed(s.changeMembers(k, storage.OpRemove)))
-		router.Handler(http.MethodPost, br.path+"/:id/revert"+Members, s.authed(s.changeMembers(k, storage.OpRevert)))
-		router.Handler(http.MethodGet, br.path+"/:id/downloadBatchFile", s.authed(s.downloadBatchFile(k)))
-		router.Handler(http.MethodGet, br.path+"/:id/"+members, s.authed(s.listMembers(k)))
-		router.Handler(http.MethodPost, br.path+"/returnFile", s.authed(s.uploadReturnFile(k)))
+		doc := batchDoc{reg: s.store.Registry(), kind: k, path: br.path}
+		router.HandleFunc(http.MethodPost, br.path+"/:id/add"+Members, doc.change("Add", "added to"), s.changeMembers(k, storage.OpAdd))
+		router.HandleFunc(http.MethodPost, br.path+"/:id/remove"+Members, doc.change("Remove", "removed from (before its file is written)"), s.changeMembers(k, storage.OpRemove))
+		router.HandleFunc(http.MethodPost, br.path+"/:id/revert"+Members, doc.change("Revert", "taken back from (after its file is written)"), s.changeMembers(k, storage.OpRevert))
+		router.HandleFunc(http.MethodGet, br.path+"/:id/downloadBatchFile", doc.download(), s.downloadBatchFile(k))
+		router.HandleFunc(http.MethodGet, br.path+"/:id/"+members, doc.members(), s.listMembers(k))
+		router.HandleFunc(http.MethodPost, br.path+"/returnFile", doc.returnFile(), s.uploadReturnFile(k))
 	}
 }
 
@@ -338,4 +340,86 @@ func uploadError(err error) error {
 		return storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", maxReturnBody)
 	}
 	return storage.InvalidInput([]storage.Problem{{Field: "body", Message: "is not a readable multipart form: " + err.Error()}})
+}
+
+// batchDoc describes the operations of one kind of batch (docs/api.md,
+// "Batches").
+type batchDoc struct {
+	reg  *storage.Registry
+	kind *jobs.BatchKind
+	path string
+}
+
+func (d batchDoc) tag() string { return strings.TrimPrefix(d.path, "/") }
+
+// change describes add, remove and revert of members.
+func (d batchDoc) change(verb, what string) operation {
+	members := d.kind.Type.Members
+	return operation{
+		tag:     d.tag(),
+		summary: verb + " " + members + " of a batch",
+		description: "The body `{\"" + members + "\": [ids]}` names the " + members + " " + what + " the batch. 200 with the batch " +
+			"as it is after, the ids changed and the ids refused with their reasons (docs/api.md, \"Batches\"); a malformed " +
+			"body is a 422 and changes nothing; 409 when the batch's state does not allow it; 404 for a batch of another company.",
+		body: jsonBody("The ids.", true, openapi.Object(map[string]*openapi.Schema{
+			members: openapi.Array(openapi.Integer())}, members)),
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The batch and what was done to each id.",
+			envelope(&openapi.Schema{Type: "object"}, true))},
+			http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType,
+			http.StatusUnprocessableEntity),
+	}
+}
+
+// download describes downloadBatchFile.
+func (d batchDoc) download() operation {
+	return operation{
+		tag:     d.tag(),
+		summary: "The batch's remittance file (.REM)",
+		description: "Once written, the stored file as the bank takes it (200, an attachment named by the file). Before, " +
+			"the first call starts the `batch:file` job and answers 202 with it; calls while it runs answer the same job. " +
+			"A batch without members is a 422.",
+		responses: answers(map[int]*openapi.Response{
+			http.StatusOK: {Description: "The file.", Content: map[string]*openapi.MediaType{
+				"application/octet-stream": {Schema: openapi.String()}}},
+			http.StatusAccepted: jobAccepted(),
+		}, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity),
+	}
+}
+
+// members describes the list of a batch's members.
+func (d batchDoc) members() operation {
+	res := d.reg.MustResource(d.kind.Type.MemberResource)
+	return operation{
+		tag:     d.tag(),
+		summary: "List the " + d.kind.Type.Members + " of a batch",
+		description: "The " + d.kind.Type.Members + " of the batch with the query language of their own list " +
+			"(docs/api.md, \"Query language\"); 404 for a batch of another company.",
+		params: listParams(d.reg, res),
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("A page of records.", pageOf(res))},
+			http.StatusNotFound, http.StatusUnprocessableEntity),
+	}
+}
+
+// returnFile describes the upload of a bank's return file.
+func (d batchDoc) returnFile() operation {
+	file := openapi.String()
+	file.Format = "binary"
+	return operation{
+		tag:     d.tag(),
+		summary: "Upload a bank's return file",
+		description: "The return file as the raw body, or as the field `file` of a multipart form (with an optional " +
+			"`account_id`, also accepted as a query parameter). A file that is not a return file read here is a 422 " +
+			"naming `file`; otherwise it is stored once per content and read by a `batch:return` job: 202 with the job " +
+			"(the same file uploaded again answers the job of the first upload).",
+		params: []*openapi.Parameter{queryParam("account_id", "The account whose titles the file's numbers are.",
+			openapi.Integer())},
+		body: &openapi.RequestBody{Description: "The return file.", Required: true, Content: map[string]*openapi.MediaType{
+			"application/octet-stream": {Schema: file},
+			"multipart/form-data": {Schema: openapi.Object(map[string]*openapi.Schema{
+				"file": file, "account_id": openapi.String()}, "file")},
+		}},
+		responses: answers(map[int]*openapi.Response{http.StatusAccepted: jobAccepted()},
+			http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType,
+			http.StatusUnprocessableEntity),
+	}
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"regexp"
+	"strconv"
 	"time"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -22,8 +24,47 @@ const (
 // mountDealReports adds the two reports beside /deals/{id}: the route
 // layer dispatches the static names before the parameter.
 func (s *Server) mountDealReports(router *router) {
-	router.Handler(http.MethodGet, "/deals/conversion/funnel", s.authed(s.funnelReport))
-	router.Handler(http.MethodGet, "/deals/conversion/step-deals", s.authed(s.stepDealsReport))
+	router.HandleFunc(http.MethodGet, "/deals/conversion/funnel", reportOp([]funnelJSON{}, false,
+		"Conversion by funnel",
+		"One object per funnel (by id), its steps by position: the deals of the report in the funnel, open, won and "+
+			"lost; per step the deals that reached it (entered it or a step further on) and those in it, and the "+
+			"conversion from the previous step. Rates have 4 places, null where there is nothing to divide by "+
+			"(docs/api.md, \"Deal-conversion reports\")."), s.funnelReport)
+	router.HandleFunc(http.MethodGet, "/deals/conversion/step-deals", reportOp([]stepDealsJSON{}, true,
+		"The deals in each step",
+		"One object per step of each funnel, with the deals of the report whose current step it is, the latest to "+
+			"enter it first: `count` is all of them, `deals` the first `limit`."), s.stepDealsReport)
+}
+
+// reportOp describes a deal-conversion report whose data is data's type;
+// withLimit adds the limit parameter.
+func reportOp(data any, withLimit bool, summary, description string) operation {
+	schema, err := reflector.SchemaFor(data)
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	ids := func(name, what string) *openapi.Parameter {
+		return listFilter("filter["+name+"][]", "Deals whose "+what+" is one of the values.", openapi.Integer())
+	}
+	period := listFilter("filter[period][]", "Deals that entered the funnel (their first step entry, a day in the "+
+		"company's time zone) between the two dates, in either order, both included.", &openapi.Schema{Type: "string", Format: "date"})
+	period.Schema.MinItems, period.Schema.MaxItems = openapi.Int(2), openapi.Int(2)
+	params := []*openapi.Parameter{
+		queryParam("filter[funnel_id]", "One funnel only.", openapi.Integer()),
+		ids("userIn", "responsible user (`user_id`)"), ids("teamIn", "team (`team_id`)"), period, cacheBuster(),
+	}
+	if withLimit {
+		limit := openapi.Integer()
+		limit.Minimum, limit.Maximum, limit.Default = "1", json.Number(strconv.Itoa(maxStepDeals)), defaultStepDeals
+		params = append(params, queryParam("limit", "At most that many deals listed per step.", limit))
+	}
+	return operation{
+		tag: "deals/conversion", summary: summary,
+		description: description + " Any other parameter is a 422.",
+		params:      params,
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The report.", envelope(schema, false))},
+			http.StatusUnprocessableEntity),
+	}
 }
 
 // reportFilterKey splits filter[name], filter[name][] and filter[name][N].
@@ -140,7 +181,7 @@ type (
 		Open     int64           `json:"open"`
 		Won      int64           `json:"won"`
 		Lost     int64           `json:"lost"`
-		WinRate  json.RawMessage `json:"win_rate"`
+		WinRate  json.RawMessage `json:"win_rate" openapi:"number,null"`
 		Steps    []stepJSON      `json:"steps"`
 	}
 	stepJSON struct {
@@ -149,7 +190,7 @@ type (
 		Position       int64           `json:"position"`
 		Reached        int64           `json:"reached"`
 		InStep         int64           `json:"in_step"`
-		ConversionRate json.RawMessage `json:"conversion_rate"`
+		ConversionRate json.RawMessage `json:"conversion_rate" openapi:"number,null"`
 	}
 	stepDealsJSON struct {
 		FunnelID   int64          `json:"funnel_id"`

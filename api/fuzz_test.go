@@ -136,7 +136,7 @@ func fuzzLists(f *testing.F, reg *storage.Registry, store *storage.Store, compan
 // building owned by a person, a contract, items of every party, an
 // invoice with lines, a file, a message, a history row, and entries of
 // the modes a payment posts, a transfer and a reversal.
-func seedFuzzLedger(f *testing.F, store *storage.Store, companyID int64) {
+func seedFuzzLedger(f testing.TB, store *storage.Store, companyID int64) {
 	ctx := context.Background()
 	var id int64
 	err := store.Pool().QueryRow(ctx, `

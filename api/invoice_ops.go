@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/pix"
 	"github.com/propfin/propfin/storage"
 )
@@ -88,4 +89,19 @@ func pixProblem(p pix.Problem) storage.Problem {
 		field += "." + p.Field
 	}
 	return storage.Problem{Field: field, Message: p.Message + " (" + p.Code + ")"}
+}
+
+// pixCodeOp describes POST /invoices/{invoice_id}/pixCode.
+var pixCodeOp = operation{
+	tag:     "invoices",
+	summary: "Store the bank's PIX code on an invoice",
+	description: "Validates the BR Code (docs/pix.md) and stores it with its check digit in upper case; the history " +
+		"records it. Every problem of the payload is a 422 named under `pixCode`; an invoice without a billing, or " +
+		"paid, canceled, refunded or uncollectible, is a 409; a payload charging another amount than the invoice's " +
+		"total is a 422 on `pixCode.amount`. Answers the invoice as `GET /invoices/{id}` shows it.",
+	body: jsonBody("The payload.", true, openapi.Object(map[string]*openapi.Schema{
+		"pixCode": {Type: "string", MaxLength: openapi.Int(512), Description: "The copy-and-paste BR Code."}}, "pixCode")),
+	responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The invoice, with its code.",
+		envelope(openapi.Ref(storage.Invoices), true))}, http.StatusNotFound, http.StatusConflict,
+		http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
@@ -148,17 +149,25 @@ type invoiceLinePreview struct {
 	Description *string     `json:"description"`
 }
 
-// previewOf is the data of a preview: the contract, until, how many
-// invoices and their sum, and the invoices.
-func previewOf(contractID int64, until finance.Date, invoices []storage.GeneratedInvoice) map[string]any {
+// generationPreview is the data of a preview: the contract, until, how
+// many invoices and their sum, and the invoices (keys in name order).
+type generationPreview struct {
+	ContractID int64            `json:"contract_id"`
+	Count      int              `json:"count"`
+	Invoices   []invoicePreview `json:"invoices"`
+	Total      json.Number      `json:"total"`
+	Until      finance.Date     `json:"until"`
+}
+
+// previewOf is the data of a preview.
+func previewOf(contractID int64, until finance.Date, invoices []storage.GeneratedInvoice) generationPreview {
 	out := make([]invoicePreview, len(invoices))
 	total := decimal.Zero
 	for i, g := range invoices {
 		out[i] = previewInvoice(g)
 		total = total.Add(g.Total)
 	}
-	return map[string]any{"contract_id": contractID, "until": until, "count": len(out),
-		"total": money(total), "invoices": out}
+	return generationPreview{ContractID: contractID, Until: until, Count: len(out), Total: money(total), Invoices: out}
 }
 
 func previewInvoice(g storage.GeneratedInvoice) invoicePreview {
@@ -196,4 +205,31 @@ func optString(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// invoicesCreateOp describes POST /financial/contracts/{id}/invoicesCreate.
+func invoicesCreateOp() operation {
+	preview, err := reflector.SchemaFor(generationPreview{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	until := &openapi.Schema{Type: "string", Format: "date", Description: "The last due date to bill, inclusive, " +
+		"from 2000-01-01; default the company's today plus its lead time (`invoice_lead_days`)."}
+	return operation{
+		tag:     "financial/contracts",
+		summary: "Generate a contract's invoices",
+		description: "The contract's invoices due up to `until` that it does not have yet (docs/api.md, " +
+			"\"Generating a contract's invoices\"). With `preview`, 200 and the invoices a run would create, nothing " +
+			"stored; otherwise an `invoices:generate` job (202). A contract that cannot be billed is a 422 with one " +
+			"problem per reason, for both.",
+		params: []*openapi.Parameter{idempotencyKey()},
+		body: jsonBody("Both fields optional; an empty body is `{}`.", false, openapi.Object(map[string]*openapi.Schema{
+			"preview": openapi.Boolean().WithDescription("Answer what a run would create, storing nothing."),
+			"until":   until,
+		})),
+		responses: answers(map[int]*openapi.Response{
+			http.StatusOK:       jsonAnswer("The preview.", envelope(preview, false)),
+			http.StatusAccepted: jobAccepted(),
+		}, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+	}
 }

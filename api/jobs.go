@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -128,12 +130,77 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 // replica that lags would answer 404 for it.
 func (s *Server) mountJobs(router *router) {
 	h := resourceHandlers{store: s.store, reads: s.store, res: s.jobsResource(), path: "/jobs"}
-	router.Handler(http.MethodGet, "/jobs", s.authed(h.list))
-	router.Handler(http.MethodGet, "/jobs/:id", s.authed(h.get))
-	router.Handler(http.MethodPost, "/jobs", s.authed(s.startJob))
-	router.Handler(http.MethodPost, "/jobs/:id/cancel", s.authed(s.cancelJob))
-	router.Handler(http.MethodPost, "/jobs/:id/retry", s.authed(s.retryJob))
-	router.Handler(http.MethodPost, "/pix/validate", s.authed(s.validatePix))
+	doc := resourceDoc{reg: s.store.Registry(), res: h.res, path: "/jobs"}
+	router.HandleFunc(http.MethodGet, "/jobs", doc.list(), h.list)
+	router.HandleFunc(http.MethodGet, "/jobs/:id", doc.get(), h.get)
+	router.HandleFunc(http.MethodPost, "/jobs", s.startJobOp(), s.startJob)
+	router.HandleFunc(http.MethodPost, "/jobs/:id/cancel", changeJobOp("Cancel a job",
+		"A job not finished yet ends `canceled` (a running one stops at its next chunk): 200 with the job. "+
+			"A finished job is a 409."), s.cancelJob)
+	router.HandleFunc(http.MethodPost, "/jobs/:id/retry", changeJobOp("Retry a failed job",
+		"A `failed` job runs again from the start: 202 with the job, `pending` again. Any other state is a 409."), s.retryJob)
+	router.HandleFunc(http.MethodPost, "/pix/validate", validatePixOp(), s.validatePix)
+}
+
+// jobAccepted is the answer of an operation that starts a job: 202, the
+// job, and its Location.
+func jobAccepted() *openapi.Response {
+	r := jsonAnswer("The job was recorded (or, with the same `Idempotency-Key` and body, found): poll its Location.",
+		envelope(openapi.Ref(storage.Jobs), true))
+	r.Headers = map[string]*openapi.Header{"Location": {Description: "`/jobs/{id}`.", Schema: openapi.String()}}
+	return r
+}
+
+// idempotencyKey is the header that makes a job-starting request
+// repeatable.
+func idempotencyKey() *openapi.Parameter {
+	maxLen := maxIdempotencyKey
+	return &openapi.Parameter{Name: "Idempotency-Key", In: "header", Description: "Makes the request repeatable: " +
+		"the same key with the same body returns the first job; with another body it is a 422. Printable ASCII, 1 to 255 characters.",
+		Schema: &openapi.Schema{Type: "string", MinLength: openapi.Int(1), MaxLength: &maxLen}}
+}
+
+// startJobOp describes POST /jobs with one body shape per kind clients
+// may start, the payload read from the kind's payload type.
+func (s *Server) startJobOp() operation {
+	var shapes []*openapi.Schema
+	var names []string
+	for _, name := range s.jobs.Names() {
+		k, _ := s.jobs.Kind(name)
+		if !k.Direct {
+			continue
+		}
+		payload, err := reflector.SchemaOf(k.Payload)
+		if err != nil {
+			panic("api: the payload of job kind " + name + ": " + err.Error())
+		}
+		names = append(names, "`"+name+"`")
+		shapes = append(shapes, openapi.Object(map[string]*openapi.Schema{
+			"kind": {Const: name}, "payload": payload}, "kind"))
+	}
+	return operation{
+		tag:     "jobs",
+		summary: "Start a job",
+		description: "Records a job of a kind clients may start (" + strings.Join(names, ", ") + ") with its payload " +
+			"(docs/jobs.md): a payload that does not fit the kind is a 422 naming `payload.field`; a kind whose work may " +
+			"happen once per key returns the job already recorded for the key.",
+		params: []*openapi.Parameter{idempotencyKey()},
+		body:   jsonBody("The kind and its payload.", true, &openapi.Schema{OneOf: shapes}),
+		responses: answers(map[int]*openapi.Response{http.StatusAccepted: jobAccepted()},
+			http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+	}
+}
+
+// changeJobOp describes the cancel and retry of a job.
+func changeJobOp(summary, description string) operation {
+	job := envelope(openapi.Ref(storage.Jobs), true)
+	return operation{
+		tag: "jobs", summary: summary, description: description,
+		responses: answers(map[int]*openapi.Response{
+			http.StatusOK:       jsonAnswer("The job, changed.", job),
+			http.StatusAccepted: jsonAnswer("The job, pending again.", job),
+		}, http.StatusNotFound, http.StatusConflict),
+	}
 }
 
 func printableASCII(s string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -63,22 +64,49 @@ func (s *Server) mountOperatorRoutes(router *router) {
 		return
 	}
 	if ops.metrics != nil {
-		router.Handler(http.MethodGet, "/metrics", s.operator(ops.metrics))
+		router.Handle(http.MethodGet, "/metrics", metricsOp, ops.metrics)
 	}
 	if ops.monitoring == nil {
 		return
 	}
-	toSlash := s.operator(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	toSlash := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u := *r.URL
 		u.Path = MonitoringPath + "/"
 		http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
-	}))
-	router.Handler(http.MethodGet, MonitoringPath, toSlash)
-	router.Handler(http.MethodHead, MonitoringPath, toSlash)
-	dashboard := s.operator(ops.monitoring)
+	})
+	router.Handle(http.MethodGet, MonitoringPath, monitoringRedirectOp, toSlash)
+	router.Handle(http.MethodHead, MonitoringPath, monitoringRedirectOp, toSlash)
 	for _, method := range operatorMethods {
-		router.Handler(method, MonitoringPath+"/*path", dashboard)
+		router.Handle(method, MonitoringPath+"/*path", dashboardOp, ops.monitoring)
 	}
+}
+
+var metricsOp = operation{
+	access:  byOperator,
+	tag:     "operators",
+	summary: "Metrics, in the Prometheus text format",
+	description: "The series of docs/operations.md. Not served here when `PROPFIN_METRICS_ADDR` puts them on a " +
+		"listener of their own.",
+	responses: map[int]*openapi.Response{http.StatusOK: {Description: "The metrics.",
+		Content: map[string]*openapi.MediaType{"text/plain": {Schema: openapi.String()}}}},
+}
+
+var monitoringRedirectOp = operation{
+	access:      byOperator,
+	tag:         "operators",
+	summary:     "Redirect to the queue dashboard",
+	description: "A 301 to `/monitoring/`, once the credential is checked.",
+	responses:   map[int]*openapi.Response{http.StatusMovedPermanently: {Description: "To `/monitoring/`."}},
+}
+
+var dashboardOp = operation{
+	access:  byOperator,
+	tag:     "operators",
+	summary: "The queue dashboard",
+	description: "The asynq dashboard's pages, scripts and its own JSON calls, under `/monitoring/` (`{path}` is " +
+		"everything after it, slashes included). It decides what each of its paths answers.",
+	pathParams: map[string]*openapi.Parameter{"path": {Description: "Any path under `/monitoring/`.", Schema: openapi.String()}},
+	responses:  map[int]*openapi.Response{http.StatusOK: {Description: "What the dashboard serves."}},
 }
 
 // operator puts an operator route behind the admin credential:

@@ -33,7 +33,7 @@ func withMetrics(reg *prometheus.Registry, serve bool) envOption {
 }
 
 // withDashboard mounts the real asynqmon dashboard on the test's Redis.
-func withDashboard(t *testing.T) envOption {
+func withDashboard(t testing.TB) envOption {
 	return func(c *Config, _ *Server) {
 		dash := asynqmon.New(asynqmon.Options{
 			RootPath:     MonitoringPath,

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -130,4 +131,30 @@ func ndjsonStrings(body []byte) ([]string, error) {
 		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "could not be read as NDJSON"}})
 	}
 	return out, nil
+}
+
+// validatePixOp describes POST /pix/validate.
+func validatePixOp() operation {
+	payloads := openapi.Array(openapi.String())
+	payloads.MinItems, payloads.MaxItems = openapi.Int(1), openapi.Int(jobs.MaxPixPayloads)
+	report, err := reflector.SchemaFor(jobs.PixReport{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	return operation{
+		tag:     "pix",
+		summary: "Validate PIX payloads",
+		description: fmt.Sprintf("Checks BR Code payloads (docs/pix.md): up to %d in the request (200 with every "+
+			"result), more, up to %d, as a `pix:validate` job (202). The body is `{\"payloads\": [...]}` or NDJSON "+
+			"(`application/x-ndjson`, one JSON string a line), at most 64 MiB.", jobs.MaxInlinePix, jobs.MaxPixPayloads),
+		params: []*openapi.Parameter{idempotencyKey()},
+		body: &openapi.RequestBody{Required: true, Content: map[string]*openapi.MediaType{
+			"application/json":     {Schema: openapi.Object(map[string]*openapi.Schema{"payloads": payloads}, "payloads")},
+			"application/x-ndjson": {Schema: openapi.String().WithDescription("One JSON string a line; blank lines are skipped.")},
+		}},
+		responses: answers(map[int]*openapi.Response{
+			http.StatusOK:       jsonAnswer("Every payload's result, in order.", envelope(report, false)),
+			http.StatusAccepted: jobAccepted(),
+		}, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+	}
 }

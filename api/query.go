@@ -220,8 +220,13 @@ func (p *queryParser) sort(list string) []storage.SortKey {
 	var keys []storage.SortKey
 	for _, item := range strings.Split(list, ",") {
 		name, desc := strings.CutPrefix(item, "-")
-		if c, ok := p.res.Column(name); !ok || !c.Visible() {
+		c, ok := p.res.Column(name)
+		if !ok || !c.Visible() {
 			p.fail("sort", "unknown column %q", name)
+			continue
+		}
+		if !c.Sortable() {
+			p.fail("sort", "column %q holds JSON and cannot be sorted on", name)
 			continue
 		}
 		keys = append(keys, storage.SortKey{Column: name, Desc: desc})

@@ -404,3 +404,24 @@ func TestSortDecimalNumerically(t *testing.T) {
 		}
 	}
 }
+
+// TestSortRefusesJSON: a column holding JSON cannot be sorted on (a 422
+// naming sort); PostgreSQL has no order for json, so a job list sorted on
+// its result was a 500.
+func TestSortRefusesJSON(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, path := range []string{"/jobs?sort=result,submitted_by", "/jobs?sort=-progress", "/jobs/1?sort=result"} {
+		r := e.do(t, http.MethodGet, path, e.keyA, nil)
+		if path == "/jobs/1?sort=result" { // a single record: the sort is refused before the lookup
+			if r.status != http.StatusUnprocessableEntity {
+				t.Errorf("GET %s: %d %s, want 422", path, r.status, r.raw)
+			}
+			continue
+		}
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"sort"}) {
+			t.Errorf("GET %s: %d %s, want a 422 naming sort", path, r.status, r.raw)
+		}
+	}
+	e.get(t, "/jobs?sort=-submitted_by,state", http.StatusOK)
+}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
@@ -240,4 +241,55 @@ func readReadjustBody(w http.ResponseWriter, r *http.Request) (bool, finance.Dat
 		return false, finance.Date{}, storage.InvalidInput(problems)
 	}
 	return preview, date, nil
+}
+
+// putIndicesOp describes PUT /financial/indices.
+func putIndicesOp() operation {
+	counts, err := reflector.SchemaFor(storage.UpsertResult{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	row := openapi.Object(map[string]*openapi.Schema{
+		"indicator": openapi.Enum(storage.IndexIndicators...),
+		"month":     {Type: "string", Pattern: `^[0-9]{4}-[0-9]{2}(-01)?$`, Description: "`YYYY-MM` or `YYYY-MM-01`."},
+		"rate": {Type: []string{"number", "string"}, Description: "The month's variation in percent: at most four " +
+			"places, above -100 and below 10,000; a number or its decimal text."},
+	}, "indicator", "month", "rate")
+	rows := openapi.Array(row)
+	rows.MaxItems = openapi.Int(10_000)
+	return operation{
+		access:  byOperator,
+		tag:     "financial/indices",
+		summary: "Store price-index months (operators)",
+		description: "An upsert of the shared monthly variations, all rows or none (docs/api.md, \"Readjustment\"): " +
+			"a month not stored is inserted, one stored with another rate is updated, an equal one is left. Any bad " +
+			"row is a 422 naming `data[i].field`, and nothing is stored. Body limit 2 MiB. A company's API key is refused.",
+		body: jsonBody("The months.", true, openapi.Object(map[string]*openapi.Schema{"data": rows}, "data")),
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("What was stored.", envelope(counts, true))},
+			http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+	}
+}
+
+// readjustOp describes POST /financial/contracts/{id}/readjust.
+func readjustOp() operation {
+	answer, err := reflector.SchemaFor(readjustAnswer{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	return operation{
+		tag:     "financial/contracts",
+		summary: "Readjust a contract's rent, or preview it",
+		description: "The contract is readjusted on `date` exactly as the nightly run would (docs/finance.md, " +
+			"\"Readjustment\"); with `preview` the same writes are rolled back, so the answer is what a run would do. " +
+			"One entry per period when the contract was several behind. A contract not active, or whose status is " +
+			"neither `progress` nor `readjust`, is a 409.",
+		body: jsonBody("Optional.", false, openapi.Object(map[string]*openapi.Schema{
+			"preview": openapi.Boolean(),
+			"date": {Type: "string", Format: "date", Description: "Default today in the company's time zone; a run " +
+				"refuses a date after today."},
+		})),
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The readjustments.", envelope(answer, true))},
+			http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType,
+			http.StatusUnprocessableEntity),
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/storage"
 )
@@ -161,15 +162,54 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 // the readjustment operations (readjust.go), and the public receipt page (no API key: the signed token is the
 // credential).
 func (s *Server) mountMoneyOperations(router *router) {
-	router.Handler(http.MethodPost, "/invoices/:invoice_id/pixCode", s.authed(s.setPixCode))
-	router.Handler(http.MethodGet, "/invoices/:invoice_id/receiptLink", s.authed(s.invoiceReceiptLink))
-	router.Handler(http.MethodGet, "/transactions/:id/receiptLink", s.authed(s.transactionReceiptLink))
-	router.Handler(http.MethodPost, "/financial/contracts/:id/invoicesCreate", s.authed(s.invoicesCreate))
-	router.Handler(http.MethodGet, receiptPath+":token", s.receiptPage())
+	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/pixCode", pixCodeOp, s.setPixCode)
+	router.HandleFunc(http.MethodGet, "/invoices/:invoice_id/receiptLink", receiptLinkOp("invoices", "invoice"), s.invoiceReceiptLink)
+	router.HandleFunc(http.MethodGet, "/transactions/:id/receiptLink", receiptLinkOp("transactions", "ledger entry"), s.transactionReceiptLink)
+	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/invoicesCreate", invoicesCreateOp(), s.invoicesCreate)
+	router.Handle(http.MethodGet, receiptPath+":token", receiptPageOp, s.receiptPage())
 	if s.ops != nil { // the indices are every company's: operators write them
-		router.Handler(http.MethodPut, "/financial/indices", s.operator(http.HandlerFunc(s.putIndices)))
+		router.HandleFunc(http.MethodPut, "/financial/indices", putIndicesOp(), s.putIndices)
 	}
-	router.Handler(http.MethodPost, "/financial/contracts/:id/readjust", s.authed(s.readjustContract))
-	router.Handler(http.MethodGet, "/financial/settings", s.authed(s.getSettings))
-	router.Handler(http.MethodPut, "/financial/settings", s.authed(s.putSettings))
+	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/readjust", readjustOp(), s.readjustContract)
+	router.HandleFunc(http.MethodGet, "/financial/settings", settingsOp(false), s.getSettings)
+	router.HandleFunc(http.MethodPut, "/financial/settings", settingsOp(true), s.putSettings)
+}
+
+// receiptLinkOp describes GET /{records}/{id}/receiptLink.
+func receiptLinkOp(tag, what string) operation {
+	link, err := reflector.SchemaFor(linkEnvelope{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	return operation{
+		tag:     tag,
+		summary: "A signed link to the " + what + "'s public receipt page",
+		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
+			"`/receipts/{token}`, valid for 60 days (`expires_at`, UTC). Without a configured secret, a 503 that says so " +
+			"(docs/api.md, \"Receipt links\").",
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)}, http.StatusNotFound),
+	}
+}
+
+// receiptPageOp describes the public page a receipt link opens.
+var receiptPageOp = operation{
+	access:  public,
+	tag:     "receipts",
+	summary: "The public receipt page of a signed link",
+	description: "Server-rendered HTML for the payer: the invoice or ledger entry as it is now, with the boleto's " +
+		"digitable line and barcode and the PIX code while unpaid, or the receipt once paid. It requests nothing " +
+		"from elsewhere. A bad, tampered or expired link, or a record that no longer exists, is the 404 page.",
+	pathParams: map[string]*openapi.Parameter{"token": {Description: "The token of the link (78 characters of base64url).",
+		Schema: openapi.String()}},
+	responses: map[int]*openapi.Response{
+		http.StatusOK:                 htmlAnswer("The page."),
+		http.StatusNotFound:           htmlAnswer("The not-found page."),
+		http.StatusServiceUnavailable: htmlAnswer("The record cannot be read now; retry after `Retry-After`."),
+	},
+}
+
+// htmlAnswer is an HTML page.
+func htmlAnswer(description string) *openapi.Response {
+	return &openapi.Response{Description: description,
+		Content: map[string]*openapi.MediaType{"text/html": {Schema: openapi.String()}}}
 }

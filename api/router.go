@@ -30,6 +30,9 @@ const unmatched = "unmatched"
 // handing it its own parameter names. No handler knows about it.
 type router struct {
 	entries []routeEntry
+	// guard puts a handler behind the credential of its access (nil: as
+	// it is, for tests of the routing alone).
+	guard func(access, http.Handler) http.Handler
 
 	// NotFound, MethodNotAllowed, GlobalOPTIONS and PanicHandler are
 	// httprouter's, set on the router build makes.
@@ -42,45 +45,28 @@ type router struct {
 // routeEntry is one line of the route table.
 type routeEntry struct {
 	method, pattern string
+	op              operation
 	handler         http.Handler
 	segments        []string // the pattern split at /
 }
 
-func newRouter() *router { return &router{} }
+func newRouter(guard func(access, http.Handler) http.Handler) *router { return &router{guard: guard} }
 
-// Handle registers h for method and pattern.
-func (rt *router) Handle(method, pattern string, h httprouter.Handle) {
-	rt.Handler(method, pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h(w, r, httprouter.ParamsFromContext(r.Context()))
-	}))
-}
-
-// Handler registers h for method and pattern.
-func (rt *router) Handler(method, pattern string, h http.Handler) {
-	rt.entries = append(rt.entries, routeEntry{method: method, pattern: pattern, handler: h,
+// Handle registers h for method and pattern, described by op in the
+// OpenAPI document: a route cannot be registered without its description
+// (checkTable refuses an operation without summary or description), and
+// h is put behind the credential op.access names.
+func (rt *router) Handle(method, pattern string, op operation, h http.Handler) {
+	if rt.guard != nil {
+		h = rt.guard(op.access, h)
+	}
+	rt.entries = append(rt.entries, routeEntry{method: method, pattern: pattern, op: op, handler: h,
 		segments: strings.Split(strings.TrimPrefix(pattern, "/"), "/")})
 }
 
-// HandlerFunc registers h for method and pattern.
-func (rt *router) HandlerFunc(method, pattern string, h http.HandlerFunc) {
-	rt.Handler(method, pattern, h)
-}
-
-// GET registers h for GET and pattern.
-func (rt *router) GET(pattern string, h httprouter.Handle) { rt.Handle(http.MethodGet, pattern, h) }
-
-// HEAD registers h for HEAD and pattern.
-func (rt *router) HEAD(pattern string, h httprouter.Handle) { rt.Handle(http.MethodHead, pattern, h) }
-
-// POST registers h for POST and pattern.
-func (rt *router) POST(pattern string, h httprouter.Handle) { rt.Handle(http.MethodPost, pattern, h) }
-
-// PUT registers h for PUT and pattern.
-func (rt *router) PUT(pattern string, h httprouter.Handle) { rt.Handle(http.MethodPut, pattern, h) }
-
-// DELETE registers h for DELETE and pattern.
-func (rt *router) DELETE(pattern string, h httprouter.Handle) {
-	rt.Handle(http.MethodDelete, pattern, h)
+// HandleFunc is Handle for a handler function.
+func (rt *router) HandleFunc(method, pattern string, op operation, h http.HandlerFunc) {
+	rt.Handle(method, pattern, op, h)
 }
 
 func isParam(seg string) bool { return strings.HasPrefix(seg, ":") }
@@ -280,7 +266,8 @@ func labelled(pattern string, h http.Handler) http.Handler {
 	})
 }
 
-// checkTable refuses a route table with the same method and pattern twice.
+// checkTable refuses a route table with the same method and pattern
+// twice, or a route whose operation is not described.
 func (rt *router) checkTable() error {
 	seen := map[string]bool{}
 	for _, e := range rt.entries {
@@ -289,6 +276,9 @@ func (rt *router) checkTable() error {
 			return fmt.Errorf("route %s registered twice", k)
 		}
 		seen[k] = true
+		if e.op.summary == "" || e.op.description == "" {
+			return fmt.Errorf("route %s has no summary or description: describe its operation where it is registered (docs/api.md, \"OpenAPI\")", k)
+		}
 	}
 	return nil
 }

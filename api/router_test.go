@@ -128,11 +128,11 @@ type reached struct {
 // saw, and builds the router.
 func walkRouter(t *testing.T) (http.Handler, *reached) {
 	t.Helper()
-	rt := newRouter()
+	rt := newRouter(nil)
 	got := &reached{}
 	for _, r := range specRoutes {
 		pattern := r.pattern
-		rt.Handler(r.method, pattern, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		rt.Handle(r.method, pattern, stubOp, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			*got = reached{pattern: pattern, params: httprouter.ParamsFromContext(req.Context())}
 			w.WriteHeader(http.StatusTeapot)
 		}))
@@ -242,13 +242,30 @@ func TestRouteStaticFirst(t *testing.T) {
 
 func TestRouteTableRefusesDuplicates(t *testing.T) {
 	t.Parallel()
-	rt := newRouter()
-	rt.Handler("GET", "/a/:id", http.NotFoundHandler())
-	rt.Handler("GET", "/a/:id", http.NotFoundHandler())
+	rt := newRouter(nil)
+	rt.Handle("GET", "/a/:id", stubOp, http.NotFoundHandler())
+	rt.Handle("GET", "/a/:id", stubOp, http.NotFoundHandler())
 	if rt.checkTable() == nil {
 		t.Fatal("duplicate route accepted")
 	}
 }
+
+// TestRouteTableRefusesUndescribed: a route registered without the
+// summary or the description of its operation is refused.
+func TestRouteTableRefusesUndescribed(t *testing.T) {
+	t.Parallel()
+	for _, op := range []operation{{}, {summary: "A summary"}, {description: "A description."}} {
+		rt := newRouter(nil)
+		rt.Handle("POST", "/financial/ticketBatch", op, http.NotFoundHandler())
+		err := rt.checkTable()
+		if err == nil || !strings.Contains(err.Error(), "POST /financial/ticketBatch") {
+			t.Errorf("operation %+v: %v, want a refusal naming the route", op, err)
+		}
+	}
+}
+
+// stubOp describes the stub routes of these tests.
+var stubOp = operation{summary: "A stub", description: "A route of the routing tests."}
 
 // TestOwnerRoutesServed: the real server serves every route of the
 // building owners, PUT included.

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/julienschmidt/httprouter"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -227,31 +227,7 @@ var deleteRoutes = []route{
 
 // Handler returns the whole API: every route in one place.
 func (s *Server) Handler() http.Handler {
-	router := newRouter()
-	router.GET("/healthz", s.healthz)
-	router.HEAD("/healthz", s.healthz)
-	router.GET("/readyz", s.readyz)
-	for _, rt := range s.routes {
-		res := s.store.Registry().MustResource(rt.resource)
-		h := resourceHandlers{store: s.store, reads: s.reads, res: res, path: rt.path, parentParam: parentParam(rt.path)}
-		if (h.parentParam != "") != (res.Parent != nil) {
-			panic("api: " + rt.path + ": a sub-resource's path, and only its path, names its parent's parameter")
-		}
-		router.Handler(http.MethodGet, rt.path, s.authed(h.list))
-		router.Handler(http.MethodPost, rt.path, s.authed(h.create))
-		router.Handler(http.MethodGet, rt.path+"/:id", s.authed(h.get))
-		router.Handler(http.MethodPut, rt.path+"/:id", s.authed(h.update))
-		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
-	}
-	for _, rt := range deleteRoutes {
-		h := resourceHandlers{store: s.store, reads: s.reads, res: s.store.Registry().MustResource(rt.resource), path: rt.path}
-		router.Handler(http.MethodDelete, rt.path+"/:id", s.authed(h.delete))
-	}
-	s.mountJobs(router)
-	s.mountMoneyOperations(router)
-	s.mountBatches(router)
-	s.mountDealReports(router)
-	s.mountOperatorRoutes(router)
+	router := s.routeTable()
 	router.GlobalOPTIONS = http.HandlerFunc(preflight)
 	router.NotFound = http.HandlerFunc(notFound)
 	router.MethodNotAllowed = http.HandlerFunc(methodNotAllowed)
@@ -262,8 +238,56 @@ func (s *Server) Handler() http.Handler {
 	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.build()))))
 }
 
+// routeTable registers every route with its operation (docs/api.md,
+// "OpenAPI").
+func (s *Server) routeTable() *router {
+	router := newRouter(s.guard)
+	router.HandleFunc(http.MethodGet, "/healthz", healthzOp, s.healthz)
+	router.HandleFunc(http.MethodHead, "/healthz", healthzOp, s.healthz)
+	router.HandleFunc(http.MethodGet, "/readyz", readyzOp, s.readyz)
+	reg := s.store.Registry()
+	for _, rt := range s.routes {
+		res := reg.MustResource(rt.resource)
+		h := resourceHandlers{store: s.store, reads: s.reads, res: res, path: rt.path, parentParam: parentParam(rt.path)}
+		if (h.parentParam != "") != (res.Parent != nil) {
+			panic("api: " + rt.path + ": a sub-resource's path, and only its path, names its parent's parameter")
+		}
+		doc := resourceDoc{reg: reg, res: res, path: rt.path}
+		router.HandleFunc(http.MethodGet, rt.path, doc.list(), h.list)
+		router.HandleFunc(http.MethodPost, rt.path, doc.create(), h.create)
+		router.HandleFunc(http.MethodGet, rt.path+"/:id", doc.get(), h.get)
+		router.HandleFunc(http.MethodPut, rt.path+"/:id", doc.update(), h.update)
+		router.HandleFunc(http.MethodDelete, rt.path+"/:id", doc.delete(), h.delete)
+	}
+	for _, rt := range deleteRoutes {
+		h := resourceHandlers{store: s.store, reads: s.reads, res: reg.MustResource(rt.resource), path: rt.path}
+		router.HandleFunc(http.MethodDelete, rt.path+"/:id", resourceDoc{reg: reg, res: h.res, path: rt.path}.delete(), h.delete)
+	}
+	s.mountJobs(router)
+	s.mountMoneyOperations(router)
+	s.mountBatches(router)
+	s.mountDealReports(router)
+	s.mountOperatorRoutes(router)
+	s.mountReference(router)
+	return router
+}
+
+// guard puts a route's handler behind the credential of its access.
+func (s *Server) guard(a access, h http.Handler) http.Handler {
+	switch a {
+	case public:
+		return h
+	case byOperator:
+		if s.ops == nil {
+			panic("api: an operator route is registered while the operator routes are off (no admin token)")
+		}
+		return s.operator(h)
+	}
+	return s.authed(h)
+}
+
 // authed puts a handler behind authentication and the rate limit.
-func (s *Server) authed(h http.HandlerFunc) http.Handler {
+func (s *Server) authed(h http.Handler) http.Handler {
 	return s.authenticate(s.limiter.middleware(h))
 }
 
@@ -281,13 +305,34 @@ func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
 	writeError(w, r, storage.Errorf(storage.Internal, "panic"))
 }
 
-func (s *Server) healthz(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+var healthzOp = operation{
+	access:      public,
+	tag:         "health",
+	summary:     "Liveness",
+	description: "200 while the process serves; it checks nothing else.",
+	responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The process serves.",
+		openapi.Object(map[string]*openapi.Schema{"return": {Const: true}, "status": openapi.Integer(),
+			"message": openapi.String()}, "return", "status", "message"))}),
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	writeRaw(w, http.StatusOK, []byte(`{"return":true,"status":200,"message":"ok"}`))
 }
 
 // readyz answers 200 when PostgreSQL accepts a new session and answers on
 // it (storage.Ready) and Redis answers, 503 otherwise.
-func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+var readyzOp = operation{
+	access:  public,
+	tag:     "health",
+	summary: "Readiness",
+	description: "200 when PostgreSQL accepts a new session and answers on it and Redis answers, each within 2 s; " +
+		"otherwise 503 naming `postgres` and/or `redis` in `errors`.",
+	responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("Ready.",
+		openapi.Object(map[string]*openapi.Schema{"return": {Const: true}, "status": openapi.Integer(),
+			"message": openapi.String()}, "return", "status", "message"))}, http.StatusServiceUnavailable),
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	r = r.WithContext(ctx)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -89,4 +90,27 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 		return change, storage.InvalidInput(problems)
 	}
 	return change, nil
+}
+
+// settingsOp describes GET (put false) and PUT /financial/settings.
+func settingsOp(put bool) operation {
+	settings, err := reflector.SchemaFor(storage.ReadjustSettings{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	answer := answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, put))})
+	if !put {
+		return operation{tag: "financial/settings", summary: "The company's finance settings",
+			description: "The readjustment options of the caller's company (docs/api.md, \"/financial/settings\"): " +
+				"`readjust_allow_reduction` and `readjust_candidates`.", responses: answer}
+	}
+	answer = answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings as stored.", envelope(settings, true))},
+		http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity)
+	return operation{tag: "financial/settings", summary: "Change the company's finance settings",
+		description: "The fields given are changed, the others kept; any problem is a 422 naming its field and nothing " +
+			"is stored.",
+		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
+			"readjust_allow_reduction": {Type: "boolean"},
+			"readjust_candidates":      openapi.Array(openapi.String())})),
+		responses: answer}
 }

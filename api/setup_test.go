@@ -30,6 +30,7 @@ type testEnv struct {
 	compA   int64
 	compB   int64
 	handler http.Handler
+	srv     *Server
 }
 
 type envOption func(*Config, *Server)
@@ -65,7 +66,7 @@ func withRoute(path, resource string) envOption {
 	}
 }
 
-func setup(t *testing.T, opts ...envOption) *testEnv {
+func setup(t testing.TB, opts ...envOption) *testEnv {
 	t.Helper()
 	ctx := context.Background()
 	pool := storagetest.NewDB(t)
@@ -91,7 +92,7 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 	srv.failures = newFailureLimiter(cfg.Redis, cfg.AuthFailureLimit, cfg.Logger)
 	srv.metrics = newHTTPMetrics(cfg.Metrics)
 	srv.ops = newOpsRoutes(cfg)
-	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler()}
+	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler(), srv: srv}
 	env.compA, env.keyA = newCompanyKey(t, pool, "Company A")
 	env.compB, env.keyB = newCompanyKey(t, pool, "Company B")
 	ts := httptest.NewServer(env.handler)
@@ -101,7 +102,7 @@ func setup(t *testing.T, opts ...envOption) *testEnv {
 	return env
 }
 
-func newCompanyKey(t *testing.T, pool *pgxpool.Pool, name string) (int64, string) {
+func newCompanyKey(t testing.TB, pool *pgxpool.Pool, name string) (int64, string) {
 	t.Helper()
 	ctx := context.Background()
 	companyID, userID, err := storage.EnsureCompany(ctx, pool, name)
@@ -176,7 +177,7 @@ func (e *testEnv) get(t *testing.T, path string, status int) response {
 }
 
 // exec runs SQL fixtures.
-func (e *testEnv) exec(t *testing.T, sql string, args ...any) {
+func (e *testEnv) exec(t testing.TB, sql string, args ...any) {
 	t.Helper()
 	if _, err := e.pool.Exec(context.Background(), sql, args...); err != nil {
 		t.Fatalf("fixture %q: %v", sql, err)

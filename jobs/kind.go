@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -37,6 +38,9 @@ type Kind struct {
 	Timeout  time.Duration
 	// Direct kinds may be started by clients through POST /jobs.
 	Direct bool
+	// Payload is the Go type a payload decodes into (Define's P): the API
+	// describes the payload from it (GET /openapi.json).
+	Payload reflect.Type
 
 	// prepare checks a payload and returns what to store and the job's
 	// unique key ("" for none).
@@ -76,7 +80,8 @@ type Handler[P any] func(ctx context.Context, r *Run, p P) (any, error)
 // Define declares a kind whose payload is a P, decoded strictly (unknown
 // fields are refused) and checked when P is a Checker.
 func Define[P any](name string, opts Options, h Handler[P]) *Kind {
-	k := &Kind{Name: name, Queue: opts.Queue, MaxRetry: opts.MaxRetry, Timeout: opts.Timeout, Direct: opts.Direct}
+	k := &Kind{Name: name, Queue: opts.Queue, MaxRetry: opts.MaxRetry, Timeout: opts.Timeout, Direct: opts.Direct,
+		Payload: reflect.TypeFor[P]()}
 	if k.Queue == "" {
 		k.Queue = QueueDefault
 	}

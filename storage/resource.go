@@ -146,6 +146,11 @@ func (c Column) Key() string {
 // Visible reports whether the column is returned to callers.
 func (c Column) Visible() bool { return !c.FilterOnly && !c.WriteOnly }
 
+// Sortable reports whether a list may be sorted on the column: a visible
+// one of any type but JSON, whose values have no order (PostgreSQL has
+// none for json at all).
+func (c Column) Sortable() bool { return c.Visible() && c.Type != JSON }
+
 // CheckEnum says why a value (of a TextArray, one element) is not one of
 // the column's allowed values; "" when it is, or when the column has no
 // enum.

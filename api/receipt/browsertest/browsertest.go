@@ -1,5 +1,6 @@
-// Package browsertest loads the public receipt page in headless Chromium
-// for tests: the text a payer reads and whether its images were drawn.
+// Package browsertest loads pages in headless Chromium for tests: the
+// public receipt page (the text a payer reads and whether its images were
+// drawn) and the API reference page.
 package browsertest
 
 import (
@@ -29,7 +30,7 @@ func Chromium(t *testing.T) string {
 		}
 	}
 	msg := "this test needs headless Chromium (chromium, chromium-browser or google-chrome on PATH); " +
-		"install it (apt-get install chromium) to check the receipt page in a real browser"
+		"install it (apt-get install chromium) to check the page in a real browser"
 	if os.Getenv(RequireBrowserEnv) == "1" {
 		t.Fatal(msg + " (" + RequireBrowserEnv + "=1 makes its absence an error)")
 	}
@@ -41,11 +42,21 @@ func Chromium(t *testing.T) string {
 // page's load event and scripts.
 func DumpDOM(t *testing.T, browser, url string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	dom, _ := Load(t, browser, url)
+	return dom
+}
+
+// Load loads url in headless Chromium with the extra command-line
+// arguments, and returns the DOM after the page's load event and scripts,
+// and what the browser logged: its console messages (a
+// Content-Security-Policy refusal among them) with --enable-logging=stderr.
+func Load(t *testing.T, browser, url string, args ...string) (dom, log string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
-		"--disable-dev-shm-usage", "--no-first-run", "--user-data-dir="+t.TempDir(),
-		"--virtual-time-budget=5000", "--dump-dom", url)
+	cmd := exec.CommandContext(ctx, browser, append(append([]string{"--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + t.TempDir(),
+		"--virtual-time-budget=5000"}, args...), "--dump-dom", url)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -54,7 +65,7 @@ func DumpDOM(t *testing.T, browser, url string) string {
 	if stdout.Len() == 0 {
 		t.Fatalf("%s dumped no DOM:\n%s", browser, stderr.Bytes())
 	}
-	return stdout.String()
+	return stdout.String(), stderr.String()
 }
 
 // ImageState returns the data-state the page's script gave the image of

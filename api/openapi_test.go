@@ -1,0 +1,311 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/propfin/propfin/api/openapi"
+)
+
+// withEveryRoute turns on every route a configuration can add: the
+// operator routes with the metrics and the dashboard, and receipt links.
+func withEveryRoute(t *testing.T) []envOption {
+	return []envOption{withAdminToken(testAdminToken), withMetrics(prometheus.NewRegistry(), true), withDashboard(t),
+		withReceipts()}
+}
+
+// fetchDocument reads GET /openapi.json without a key.
+func fetchDocument(t testing.TB, e *testEnv) (*openapi.Document, []byte) {
+	t.Helper()
+	res, err := http.Get(e.url + OpenAPIPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET %s: %d %s\n%.500s", OpenAPIPath, res.StatusCode, res.Header.Get("Content-Type"), raw)
+	}
+	var doc openapi.Document
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("the document does not decode: %v", err)
+	}
+	return &doc, raw
+}
+
+// howToDescribe is what a failure of the route checks tells the reader.
+const howToDescribe = "every route is registered with its operation (router.Handle(method, pattern, operation{...}, h)); " +
+	"see docs/api.md, \"OpenAPI\""
+
+// TestOpenAPIMatchesRoutes: the document served at /openapi.json holds
+// exactly the routes the server serves, with every configuration-dependent
+// route on.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withEveryRoute(t)...)
+	doc, _ := fetchDocument(t, e)
+	table := e.srv.routeTable()
+	if len(table.entries) < 250 {
+		t.Fatalf("the route table has %d routes; expected every resource's", len(table.entries))
+	}
+	for _, problem := range routeMismatches(doc, table.entries, e.handler) {
+		t.Error(problem)
+	}
+}
+
+// TestOpenAPIFollowsConfiguration: routes a configuration leaves off are
+// not in the document.
+func TestOpenAPIFollowsConfiguration(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	doc, _ := fetchDocument(t, e)
+	for path, method := range map[string]string{"/metrics": "GET", "/monitoring/{path}": "GET", "/financial/indices": "PUT"} {
+		if item := doc.Paths[path]; item != nil && item.Operation(method) != nil {
+			t.Errorf("%s %s is in the document of a server that does not serve it", method, path)
+		}
+	}
+	for _, problem := range routeMismatches(doc, e.srv.routeTable().entries, e.handler) {
+		t.Error(problem)
+	}
+}
+
+// routeMismatches compares a document with a route table and the handler
+// serving it: a route of the table missing from the document, and an
+// operation of the document the handler does not route (the router's own
+// 404 or 405 for it).
+func routeMismatches(doc *openapi.Document, entries []routeEntry, h http.Handler) []string {
+	var problems []string
+	inTable := map[string]bool{}
+	for _, e := range entries {
+		path := openapiPath(e.pattern)
+		inTable[e.method+" "+path] = true
+		if item := doc.Paths[path]; item == nil || item.Operation(e.method) == nil {
+			problems = append(problems, fmt.Sprintf("%s %s is served but missing from %s: %s", e.method, path, OpenAPIPath, howToDescribe))
+		}
+	}
+	for path, item := range doc.Paths {
+		for _, method := range item.Operations() {
+			if !inTable[method+" "+path] {
+				problems = append(problems, fmt.Sprintf("%s %s is in %s but not in the route table", method, path, OpenAPIPath))
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(method, concretePath(path), nil))
+			if routerRefusal(rec) {
+				problems = append(problems, fmt.Sprintf("%s %s is in %s but the server does not route it: %d %s",
+					method, path, OpenAPIPath, rec.Code, rec.Body.String()))
+			}
+		}
+	}
+	sort.Strings(problems)
+	return problems
+}
+
+// concretePath fills a document path's parameters with an id.
+func concretePath(path string) string {
+	return regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(path, "7")
+}
+
+// routerRefusal reports whether an answer is the router's own 404 (no
+// such route) or 405 (no such method), rather than a handler's.
+func routerRefusal(rec *httptest.ResponseRecorder) bool {
+	var body errorBody
+	if json.Unmarshal(rec.Body.Bytes(), &body) != nil {
+		return false
+	}
+	return (rec.Code == http.StatusNotFound && strings.HasPrefix(body.Message, "The route ")) ||
+		(rec.Code == http.StatusMethodNotAllowed && strings.HasSuffix(body.Message, "is not supported for this route."))
+}
+
+// TestRouteMismatchesFails: the comparison finds a route missing from the
+// document and an operation that names no route.
+func TestRouteMismatchesFails(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	doc, _ := fetchDocument(t, e)
+	entries := e.srv.routeTable().entries
+	extra := append(slices.Clone(entries), routeEntry{method: http.MethodPost, pattern: "/financial/fooBatch",
+		segments: []string{"financial", "fooBatch"}})
+	doc.Paths["/financial/fooBatch/{id}/things"] = &openapi.PathItem{Get: &openapi.Operation{Summary: "x"}}
+	got := strings.Join(routeMismatches(doc, extra, e.handler), "\n")
+	for _, want := range []string{
+		"POST /financial/fooBatch is served but missing from /openapi.json: " + howToDescribe,
+		"GET /financial/fooBatch/{id}/things is in /openapi.json but not in the route table",
+		"GET /financial/fooBatch/{id}/things is in /openapi.json but the server does not route it: 404",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("mismatches do not say %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestOpenAPIDocument: the document is OpenAPI 3.1, every operation is
+// described and identified once, every path parameter declared, every
+// reference resolves, every error answer is the error envelope, and every
+// schema is valid JSON Schema 2020-12.
+func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withEveryRoute(t)...)
+	doc, raw := fetchDocument(t, e)
+	if doc.OpenAPI != "3.1.0" || doc.Info.Title == "" || doc.Info.Version == "" {
+		t.Errorf("openapi %q, info %+v", doc.OpenAPI, doc.Info)
+	}
+	ids := map[string]string{}
+	for path, item := range doc.Paths {
+		vars := regexp.MustCompile(`\{([^}]+)\}`).FindAllStringSubmatch(path, -1)
+		for _, method := range item.Operations() {
+			op := item.Operation(method)
+			where := method + " " + path
+			checkOperation(t, where, op, vars)
+			if prev, dup := ids[op.OperationID]; dup {
+				t.Errorf("%s: operationId %q is also %s's", where, op.OperationID, prev)
+			}
+			ids[op.OperationID] = where
+		}
+	}
+	checkRefs(t, raw)
+	compileSchemas(t, raw)
+}
+
+// checkOperation holds one operation to the document's rules.
+func checkOperation(t *testing.T, where string, op *openapi.Operation, vars [][]string) {
+	t.Helper()
+	if op.Summary == "" || op.Description == "" || op.OperationID == "" || len(op.Tags) != 1 || op.Tags[0] == "" {
+		t.Errorf("%s: summary %q, description %q, id %q, tags %v", where, op.Summary, op.Description, op.OperationID, op.Tags)
+	}
+	if op.Security == nil {
+		t.Errorf("%s: no security requirement (public operations say [])", where)
+	}
+	declared := map[string]bool{}
+	for _, p := range op.Parameters {
+		if p.In == "path" {
+			declared[p.Name] = true
+			if !p.Required {
+				t.Errorf("%s: path parameter %s is not required", where, p.Name)
+			}
+		}
+	}
+	for _, v := range vars {
+		if !declared[v[1]] {
+			t.Errorf("%s: path parameter %s is not declared", where, v[1])
+		}
+		delete(declared, v[1])
+	}
+	if len(declared) > 0 {
+		t.Errorf("%s: declares path parameters the path has not: %v", where, declared)
+	}
+	if len(op.Responses) == 0 {
+		t.Errorf("%s: no responses", where)
+	}
+	for status, r := range op.Responses {
+		if status >= "400" && r.Ref == "" && r.Content["text/html"] == nil {
+			t.Errorf("%s: %s answer is not the shared error envelope", where, status)
+		}
+	}
+}
+
+// checkRefs: every $ref of the document points at something in it.
+func checkRefs(t *testing.T, raw []byte) {
+	t.Helper()
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range regexp.MustCompile(`"\$ref":"([^"]+)"`).FindAllSubmatch(raw, -1) {
+		pointer, ok := strings.CutPrefix(string(ref[1]), "#/")
+		if !ok {
+			t.Errorf("$ref %s is not local", ref[1])
+			continue
+		}
+		node := tree
+		for _, step := range strings.Split(pointer, "/") {
+			m, isMap := node.(map[string]any)
+			if !isMap {
+				node = nil
+				break
+			}
+			node = m[strings.ReplaceAll(strings.ReplaceAll(step, "~1", "/"), "~0", "~")]
+		}
+		if node == nil {
+			t.Errorf("$ref %s resolves to nothing", ref[1])
+		}
+	}
+}
+
+// compileSchemas compiles every schema of the document as JSON Schema
+// 2020-12 (the compiler checks each against the metaschema).
+func compileSchemas(t *testing.T, raw []byte) *schemaSet {
+	t.Helper()
+	set, err := newSchemaSet(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tree struct {
+		Components struct {
+			Schemas map[string]json.RawMessage `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		t.Fatal(err)
+	}
+	for name := range tree.Components.Schemas {
+		if _, err := set.compile("#/components/schemas/" + escapePointer(name)); err != nil {
+			t.Errorf("schema %s: %v", name, err)
+		}
+	}
+	return set
+}
+
+// schemaSet compiles schemas of one document, by location.
+type schemaSet struct {
+	compiler *jsonschema.Compiler
+	cache    map[string]*jsonschema.Schema
+}
+
+// documentURL is the address the document is compiled under.
+const documentURL = "https://propfin.invalid/openapi.json"
+
+func newSchemaSet(raw []byte) (*schemaSet, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(documentURL, doc); err != nil {
+		return nil, err
+	}
+	return &schemaSet{compiler: c, cache: map[string]*jsonschema.Schema{}}, nil
+}
+
+// compile compiles the schema at a fragment of the document (#/...).
+func (s *schemaSet) compile(fragment string) (*jsonschema.Schema, error) {
+	if sch, ok := s.cache[fragment]; ok {
+		return sch, nil
+	}
+	sch, err := s.compiler.Compile(documentURL + fragment)
+	if err != nil {
+		return nil, err
+	}
+	s.cache[fragment] = sch
+	return sch, nil
+}
+
+// escapePointer escapes a name for a JSON pointer.
+func escapePointer(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+}

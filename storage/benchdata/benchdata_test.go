@@ -156,9 +156,10 @@ func TestGeneratedAsTheAPIWouldWrite(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			rated, err := storage.UpdatePaymentStatuses(ctx, tx, c.ID, 0, 1<<62, res.Today)
-			if err == nil && (moved != 0 || rated != 0) {
-				err = fmt.Errorf("the overdue run would move %d invoices and %d contracts", moved, rated)
+			rated, err := storage.UpdatePaymentStatuses(ctx, tx, storage.PaymentChunk{CompanyID: c.ID,
+				From: 0, To: 1 << 62, AsOf: res.Today, First: true, Last: true})
+			if err == nil && (moved != 0 || rated.Updated != 0) {
+				err = fmt.Errorf("the overdue run would move %d invoices and %d contracts", moved, rated.Updated)
 			}
 			return errors.Join(err, errors.New("rolled back"))
 		})

@@ -16,31 +16,26 @@ import (
 // invoice status, contract payment_status and calendar event status.
 const KindFinanceOverdue = "finance:overdue"
 
-// The size of a chunk, one statement and one transaction: how many
-// invoices it moves, and how many ids of the contracts and events it
-// covers.
-const overdueChunkInvoices = 50_000
+// The size of a chunk, one statement and one transaction, when a pass
+// cannot look for changes only: how many invoices it moves, how many ids of
+// contracts it covers; and how many ids of events a chunk covers.
+const (
+	overdueChunkInvoices  = 50_000
+	overdueChunkContracts = 10_000
+	overdueChunkEvents    = 50_000
+)
 
-var overdueChunkIDs = map[string]int64{"contracts": 10_000, "events": 50_000}
-
-// overdueRangedTables are the tables a run cuts into id ranges, in the
-// order it writes them, after the invoices.
-var overdueRangedTables = []string{"contracts", "events"}
-
-// overduePlan is what a run covers: the payload's date, where the runs of
-// overdueChunkInvoices invoices whose status changes on it begin (their
-// first ids, in id order), and, per table cut into id ranges, the span of
-// the company's ids, all read when the run began. It is recorded with the
-// first chunk, so that a resumed run cuts the same chunks even when rows
-// were added or removed meanwhile.
+// overduePlan is what a run covers: the payload's date and, per table, the
+// ranges of ids of its chunks, in order, cut when the run began. It is
+// recorded with the first chunk, so that a resumed run cuts the same
+// chunks even when rows were added or removed meanwhile.
 type overduePlan struct {
-	Date   string                    `json:"date"`
-	Moving []int64                   `json:"moving"`
-	Spans  map[string]storage.IDSpan `json:"spans"` // per table of overdueRangedTables
+	Date   string                      `json:"date"`
+	Ranges map[string][]storage.IDSpan `json:"ranges"`
 }
 
 // overdueChunk is one id range of one table. First and Last mark the
-// run's first and last range of contracts.
+// run's first and last range of the table.
 type overdueChunk struct {
 	Table       string
 	From, To    int64
@@ -48,8 +43,9 @@ type overdueChunk struct {
 }
 
 // overdueOutput is what a chunk records: its table and range, how many
-// rows it changed, for contracts how many it recalculated and
-// whether those were all of the range, and, for the first chunk, the plan.
+// rows it looked at and changed, whether it took every row of its range
+// that can change or looked for changes only, and, for the first chunk,
+// the plan.
 type overdueOutput struct {
 	Plan    *overduePlan `json:"plan,omitempty"`
 	Table   string       `json:"table"`
@@ -62,11 +58,12 @@ type overdueOutput struct {
 
 // OverdueResult is the result of a finance:overdue job: the date, how many
 // rows of each table changed (Events nil when the events table has no
-// status to recalculate), and how many contracts were recalculated to
-// find the ones that changed.
+// status to recalculate), and how many invoices and contracts were looked
+// at to find the ones that changed.
 type OverdueResult struct {
 	Date             string `json:"date"`
 	Invoices         int64  `json:"invoices"`
+	InvoicesVisited  int64  `json:"invoices_visited"`
 	Contracts        int64  `json:"contracts"`
 	ContractsVisited int64  `json:"contracts_visited"`
 	Events           *int64 `json:"events"`
@@ -84,7 +81,7 @@ func OverdueKind() *Kind {
 			if err != nil {
 				return nil, Permanent(fmt.Errorf("payload date: %w", err))
 			}
-			plan, err := overduePlanOf(ctx, r, p.Date)
+			plan, err := overduePlanOf(ctx, r, asOf)
 			if err != nil {
 				return nil, err
 			}
@@ -105,7 +102,7 @@ func OverdueKind() *Kind {
 
 // overduePlanOf returns the plan a resumed run recorded with its first
 // chunk, or a new one.
-func overduePlanOf(ctx context.Context, r *Run, date string) (overduePlan, error) {
+func overduePlanOf(ctx context.Context, r *Run, asOf finance.Date) (overduePlan, error) {
 	done, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
 	if err != nil {
 		return overduePlan{}, err
@@ -115,71 +112,116 @@ func overduePlanOf(ctx context.Context, r *Run, date string) (overduePlan, error
 		if err := json.Unmarshal(raw, &out); err != nil {
 			return overduePlan{}, fmt.Errorf("read the plan of job %d: %w", r.Job.ID, err)
 		}
-		if out.Plan == nil {
+		if out.Plan == nil || out.Plan.Ranges == nil {
 			return overduePlan{}, fmt.Errorf("job %d: its first chunk recorded no plan", r.Job.ID)
 		}
 		return *out.Plan, nil
 	}
-	return newOverduePlan(ctx, r, date)
+	return newOverduePlan(ctx, r.Pool(), r.CompanyID(), asOf)
 }
 
-// newOverduePlan cuts the invoices that move into runs and reads the spans
-// of the company's ids.
-func newOverduePlan(ctx context.Context, r *Run, date string) (overduePlan, error) {
-	asOf, err := finance.ParseDate(date)
+// newOverduePlan reads what a plan is cut from: the dates each pass's
+// statuses hold for, the spans of the company's ids, and, when needed, the
+// runs of invoices that move (cutOverduePlan).
+func newOverduePlan(ctx context.Context, q storage.DBTX, companyID int64, asOf finance.Date) (overduePlan, error) {
+	windows, err := storage.OverdueWindows(ctx, q, companyID)
 	if err != nil {
 		return overduePlan{}, err
 	}
-	plan := overduePlan{Date: date, Spans: map[string]storage.IDSpan{}}
-	if plan.Moving, err = storage.InvoiceStatusMoveRanges(ctx, r.Pool(), r.CompanyID(), asOf, overdueChunkInvoices); err != nil {
-		return overduePlan{}, err
+	spans := map[string]storage.IDSpan{}
+	for _, table := range storage.OverdueTables {
+		if spans[table], err = storage.CompanyIDSpan(ctx, q, table, companyID); err != nil {
+			return overduePlan{}, err
+		}
 	}
-	for _, table := range overdueRangedTables {
-		span, err := storage.CompanyIDSpan(ctx, r.Pool(), table, r.CompanyID())
+	return cutOverduePlan(asOf, windows, spans, func() ([]int64, error) {
+		return storage.InvoiceStatusMoveRanges(ctx, q, companyID, asOf, overdueChunkInvoices)
+	})
+}
+
+// cutOverduePlan cuts each table into chunks. A pass whose stored
+// statuses hold for dates near asOf (storage.OverdueWindow.Narrow) looks
+// for changes only, and is one chunk over every id. Otherwise the invoices
+// are the runs of overdueChunkInvoices of those that move (moving: the
+// first id of each, in id order), one chunk over each run's range of ids,
+// so that a chunk updates rows that lie together in the table; and the
+// contracts ranges of overdueChunkContracts ids. The first range starts at
+// id 1 and the last has no upper end, so that the marks of any id are
+// read. Events are always cut into ranges of overdueChunkEvents ids. A
+// table without rows has no chunk.
+func cutOverduePlan(asOf finance.Date, windows map[string]storage.OverdueWindow, spans map[string]storage.IDSpan,
+	moving func() ([]int64, error)) (overduePlan, error) {
+	plan := overduePlan{Date: asOf.String(), Ranges: map[string][]storage.IDSpan{}}
+	every := []storage.IDSpan{{Min: 1, Max: math.MaxInt64}}
+	switch {
+	case spans["invoices"].Empty():
+	case windows[storage.PassInvoices].Narrow(asOf):
+		plan.Ranges["invoices"] = every
+	default:
+		starts, err := moving()
 		if err != nil {
 			return overduePlan{}, err
 		}
-		plan.Spans[table] = span
+		plan.Ranges["invoices"] = rangesFrom(starts)
 	}
+	switch {
+	case spans["contracts"].Empty():
+	case windows[storage.PassContracts].Narrow(asOf):
+		plan.Ranges["contracts"] = every
+	default:
+		plan.Ranges["contracts"] = stretched(cut(spans["contracts"], overdueChunkContracts))
+	}
+	plan.Ranges["events"] = cut(spans["events"], overdueChunkEvents)
 	return plan, nil
 }
 
-// chunks are the runs of invoices that move, one id range each (the first
-// from id 1, the last without an upper end), and one more over every id,
-// which moves those that came to move after the plan in a range already
-// done, and, reading the index from the start, clears it of the entries
-// that the chunk before left behind (storage.UpdateInvoiceStatuses), so
-// that the next run does not visit them; then each ranged table's span cut
-// into ranges of overdueChunkIDs ids. The contracts' first range also
-// starts at 1 and their last has no upper end, so that the marks of any
-// contract id are read, deleted ones' included
-// (storage.UpdatePaymentStatuses).
+// rangesFrom are the ranges of ids that begin at starts, in order, the
+// first stretched down to id 1 and the last without an upper end; one
+// range over every id when there are no starts, so that the pass still
+// runs and records the date its statuses hold for.
+func rangesFrom(starts []int64) []storage.IDSpan {
+	if len(starts) == 0 {
+		return []storage.IDSpan{{Min: 1, Max: math.MaxInt64}}
+	}
+	out := make([]storage.IDSpan, len(starts))
+	for i, from := range starts {
+		out[i] = storage.IDSpan{Min: from, Max: math.MaxInt64}
+		if i+1 < len(starts) {
+			out[i].Max = starts[i+1] - 1
+		}
+	}
+	return stretched(out)
+}
+
+// cut cuts span into ranges of width ids.
+func cut(span storage.IDSpan, width int64) []storage.IDSpan {
+	var out []storage.IDSpan
+	if span.Empty() {
+		return out
+	}
+	for from := span.Min; from <= span.Max; from += width {
+		out = append(out, storage.IDSpan{Min: from, Max: min(from+width-1, span.Max)})
+	}
+	return out
+}
+
+// stretched returns ranges with the first starting at id 1 and the last
+// without an upper end.
+func stretched(ranges []storage.IDSpan) []storage.IDSpan {
+	if len(ranges) > 0 {
+		ranges[0].Min = 1
+		ranges[len(ranges)-1].Max = math.MaxInt64
+	}
+	return ranges
+}
+
+// chunks are the plan's ranges as chunks, table after table.
 func (p overduePlan) chunks() []overdueChunk {
 	var out []overdueChunk
-	for i, from := range p.Moving {
-		to := int64(math.MaxInt64)
-		if i+1 < len(p.Moving) {
-			to = p.Moving[i+1] - 1
-		}
-		out = append(out, overdueChunk{Table: "invoices", From: from, To: to})
-	}
-	if len(out) > 0 {
-		out[0].From = 1
-		out = append(out, overdueChunk{Table: "invoices", From: 1, To: math.MaxInt64})
-	}
-	for _, table := range overdueRangedTables {
-		span, ok := p.Spans[table]
-		if !ok || span.Empty() {
-			continue
-		}
-		width := overdueChunkIDs[table]
-		first := len(out)
-		for from := span.Min; from <= span.Max; from += width {
-			out = append(out, overdueChunk{Table: table, From: from, To: min(from+width-1, span.Max)})
-		}
-		if table == "contracts" {
-			out[first].First, out[first].From = true, 1
-			out[len(out)-1].Last, out[len(out)-1].To = true, math.MaxInt64
+	for _, table := range storage.OverdueTables {
+		ranges := p.Ranges[table]
+		for i, r := range ranges {
+			out = append(out, overdueChunk{Table: table, From: r.Min, To: r.Max, First: i == 0, Last: i == len(ranges)-1})
 		}
 	}
 	return out
@@ -188,27 +230,27 @@ func (p overduePlan) chunks() []overdueChunk {
 // runOverdueChunk does one chunk in tx.
 func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, c overdueChunk) (overdueOutput, error) {
 	out := overdueOutput{Table: c.Table, From: c.From, To: c.To}
+	chunk := storage.OverdueChunk{CompanyID: r.CompanyID(), JobID: r.Job.ID, From: c.From, To: c.To, AsOf: asOf, First: c.First, Last: c.Last}
+	var res storage.OverdueChunkResult
 	var err error
 	switch c.Table {
 	case "invoices":
-		out.Updated, err = storage.UpdateInvoiceStatuses(ctx, tx, r.CompanyID(), r.Job.ID, c.From, c.To, asOf)
+		res, err = storage.UpdateInvoiceStatuses(ctx, tx, chunk)
 	case "contracts":
-		var res storage.PaymentChunkResult
-		res, err = storage.UpdatePaymentStatuses(ctx, tx, storage.PaymentChunk{CompanyID: r.CompanyID(), JobID: r.Job.ID,
-			From: c.From, To: c.To, AsOf: asOf, First: c.First, Last: c.Last})
-		out.Updated, out.Visited, out.All = res.Updated, res.Visited, res.All
+		res, err = storage.UpdatePaymentStatuses(ctx, tx, chunk)
 	case "events":
-		out.Updated, err = storage.UpdateEventStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
+		res.Updated, err = storage.UpdateEventStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
 	default:
 		err = fmt.Errorf("overdue chunk of unknown table %q", c.Table)
 	}
+	out.Visited, out.Updated, out.All = res.Visited, res.Updated, res.All
 	return out, err
 }
 
 // overdueResult adds up the chunks' counts.
 func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, error) {
 	res := OverdueResult{Date: plan.Date}
-	if _, ok := plan.Spans["events"]; ok {
+	if _, ok := plan.Ranges["events"]; ok {
 		res.Events = new(int64)
 	}
 	for i, raw := range outputs {
@@ -219,6 +261,7 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 		switch out.Table {
 		case "invoices":
 			res.Invoices += out.Updated
+			res.InvoicesVisited += out.Visited
 		case "contracts":
 			res.Contracts += out.Updated
 			res.ContractsVisited += out.Visited

@@ -99,8 +99,9 @@ func TestOverdueJobRecalculatesItsCompanyOnce(t *testing.T) {
 	before := overdueState(t, p.pool, p.companyB)
 
 	first := runOverdue(t, p)
-	if first.Invoices != 1 || first.Contracts != 3 || first.ContractsVisited != 3 || first.Events == nil || *first.Events != 1 {
-		t.Fatalf("first run: %+v, want 1 invoice, 3 contracts (visited and dated the first time), 1 event", first)
+	if first.Invoices != 1 || first.InvoicesVisited != 1 || first.Contracts != 3 || first.ContractsVisited != 3 ||
+		first.Events == nil || *first.Events != 1 {
+		t.Fatalf("first run: %+v, want 1 invoice (the one that moves), 3 contracts (visited and dated the first time), 1 event", first)
 	}
 	var statuses string
 	if err := p.pool.QueryRow(ctx, `SELECT concat_ws(' ',
@@ -131,7 +132,8 @@ func TestOverdueJobRecalculatesItsCompanyOnce(t *testing.T) {
 	}
 	time.Sleep(10 * time.Millisecond) // a write now would show in updated_at
 	second := runOverdue(t, p)
-	if second.Invoices != 0 || second.Contracts != 0 || second.ContractsVisited != 0 || second.Events == nil || *second.Events != 0 {
+	if second.Invoices != 0 || second.InvoicesVisited != 0 || second.Contracts != 0 || second.ContractsVisited != 0 ||
+		second.Events == nil || *second.Events != 0 {
 		t.Errorf("second run on the same date: %+v, want nothing visited nor written", second)
 	}
 	if again := overdueState(t, p.pool, p.companyA); again != settled {
@@ -196,37 +198,70 @@ func TestOverdueJobOfAnEmptyCompany(t *testing.T) {
 
 func TestOverduePlanChunks(t *testing.T) {
 	t.Parallel()
+	const max = math.MaxInt64
+	plan := overduePlan{Date: overdueDate, Ranges: map[string][]storage.IDSpan{
+		"invoices":  rangesFrom([]int64{40, 90_000}),
+		"contracts": stretched(cut(storage.IDSpan{Min: 7, Max: 20_007}, 10_000)),
+		"events":    cut(storage.IDSpan{Min: 5, Max: 50_005}, 50_000),
+	}}
+	var got []string
+	for _, c := range plan.chunks() {
+		to := fmt.Sprint(c.To)
+		if c.To == max {
+			to = "max"
+		}
+		chunk := fmt.Sprintf("%s %d-%s", c.Table, c.From, to)
+		if c.First {
+			chunk += " first"
+		}
+		if c.Last {
+			chunk += " last"
+		}
+		got = append(got, chunk)
+	}
+	want := "[invoices 1-89999 first invoices 90000-max last " +
+		"contracts 1-10006 first contracts 10007-20006 contracts 20007-max last " +
+		"events 5-50004 first events 50005-50005 last]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("chunks\n%v\nwant\n%s", got, want)
+	}
+	if r := rangesFrom(nil); fmt.Sprint(r) != fmt.Sprint([]storage.IDSpan{{Min: 1, Max: max}}) {
+		t.Errorf("no invoice moves: ranges %v, want one over every id", r)
+	}
+	if r := cut(storage.IDSpan{}, 10); len(r) != 0 {
+		t.Errorf("empty span: ranges %v, want none", r)
+	}
+}
+
+// TestOverduePlanLooksForChanges: a pass whose statuses hold for dates
+// near the run's is one chunk over every id; otherwise the invoices are cut
+// by the runs of those that move and the contracts by ids.
+func TestOverduePlanLooksForChanges(t *testing.T) {
+	t.Parallel()
+	asOf := finance.MustDate(overdueDate)
+	spans := map[string]storage.IDSpan{"invoices": {Min: 3, Max: 900_000}, "contracts": {Min: 1, Max: 25_000}, "events": {}}
+	known := func(days int) storage.OverdueWindow {
+		return storage.OverdueWindow{Low: asOf.AddDays(-days), High: asOf.AddDays(-days)}
+	}
 	tests := []struct {
-		moving []int64
-		spans  map[string]storage.IDSpan
-		want   string
+		name    string
+		windows map[string]storage.OverdueWindow
+		want    string
 	}{
-		{nil, map[string]storage.IDSpan{"contracts": {}, "events": {}}, "[]"},
-		{[]int64{40}, map[string]storage.IDSpan{}, "[invoices 1-max invoices 1-max]"},
-		{[]int64{40, 90_000}, map[string]storage.IDSpan{"contracts": {Min: 3, Max: 3}},
-			"[invoices 1-89999 invoices 90000-max invoices 1-max contracts 1-max first last]"},
-		{nil, map[string]storage.IDSpan{"contracts": {Min: 7, Max: 20_007}, "events": {Min: 5, Max: 50_005}},
-			"[contracts 1-10006 first contracts 10007-20006 contracts 20007-max last events 5-50004 events 50005-50005]"},
+		{"not known", nil, "[{1 59999} {60000 max}] [{1 10000} {10001 20000} {20001 max}]"},
+		{"same date", map[string]storage.OverdueWindow{"invoices": known(0), "contracts": known(0)}, "[{1 max}] [{1 max}]"},
+		{"a month before", map[string]storage.OverdueWindow{"invoices": known(31), "contracts": known(31)}, "[{1 max}] [{1 max}]"},
+		{"more than a month before", map[string]storage.OverdueWindow{"invoices": known(32), "contracts": known(1)},
+			"[{1 59999} {60000 max}] [{1 max}]"},
 	}
 	for _, tt := range tests {
-		plan := overduePlan{Date: overdueDate, Moving: tt.moving, Spans: tt.spans}
-		got := []string{}
-		for _, c := range plan.chunks() {
-			to := fmt.Sprint(c.To)
-			if c.To == math.MaxInt64 {
-				to = "max"
-			}
-			chunk := fmt.Sprintf("%s %d-%s", c.Table, c.From, to)
-			if c.First {
-				chunk += " first"
-			}
-			if c.Last {
-				chunk += " last"
-			}
-			got = append(got, chunk)
+		plan, err := cutOverduePlan(asOf, tt.windows, spans, func() ([]int64, error) { return []int64{20, 60_000}, nil })
+		if err != nil {
+			t.Fatal(err)
 		}
-		if fmt.Sprint(got) != tt.want {
-			t.Errorf("moving %v, spans %v: chunks\n%v\nwant\n%s", tt.moving, tt.spans, got, tt.want)
+		got := strings.ReplaceAll(fmt.Sprint(plan.Ranges["invoices"], plan.Ranges["contracts"]), fmt.Sprint(int64(math.MaxInt64)), "max")
+		if got != tt.want || plan.Ranges["events"] != nil {
+			t.Errorf("%s: ranges %s, events %v; want %s, none", tt.name, got, plan.Ranges["events"], tt.want)
 		}
 	}
 }

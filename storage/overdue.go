@@ -65,10 +65,131 @@ func overdueTable(table string) bool {
 // the arguments). A prepared statement may be given a generic plan after
 // five runs, one that cannot tell a chunk's date or range from another's:
 // it read the invoices of a chunk by their primary key instead of the
-// moves in invoices_open_status, so that the rows moved before were never
-// found dead and the next run visited them all (docs/performance.md).
+// moves in invoices_open_status (docs/performance.md).
 func planned(args ...any) []any {
 	return append([]any{pgx.QueryExecModeDescribeExec}, args...)
+}
+
+// The passes of the recalculation that keep the dates their stored
+// statuses hold for (overdue_state).
+const (
+	PassInvoices  = "invoices"
+	PassContracts = "contracts"
+)
+
+// OverdueWindow is the dates from Low to High that the stored statuses of a
+// pass hold for: every row of the pass without a mark holds its status of
+// some day between them (both zero: not known).
+type OverdueWindow struct {
+	Low, High finance.Date
+}
+
+// Known reports whether the dates are known.
+func (w OverdueWindow) Known() bool { return !w.Low.IsZero() }
+
+// With returns w widened to include d (not known stays not known).
+func (w OverdueWindow) With(d finance.Date) OverdueWindow {
+	if !w.Known() {
+		return w
+	}
+	if d.Before(w.Low) {
+		w.Low = d
+	}
+	if d.After(w.High) {
+		w.High = d
+	}
+	return w
+}
+
+// maxOverdueWindowDays bounds how far apart the dates a pass looks for
+// changes between may be (those the stored statuses hold for, and its
+// own): further apart, the contract pass recalculates every contract, and
+// a run cuts both passes into chunks as it does when they are not known.
+const maxOverdueWindowDays = 31
+
+// Narrow reports whether a run on asOf finds the rows that change by
+// looking for changes only: the dates are known and, with asOf, at most
+// maxOverdueWindowDays apart.
+func (w OverdueWindow) Narrow(asOf finance.Date) bool {
+	w = w.With(asOf)
+	return w.Known() && w.Low.DaysUntil(w.High) <= maxOverdueWindowDays
+}
+
+// OverdueWindows reads the company's windows of both passes as they are,
+// without waiting for a run that holds them, to plan a run.
+func OverdueWindows(ctx context.Context, q DBTX, companyID int64) (map[string]OverdueWindow, error) {
+	rows, err := q.Query(ctx, `SELECT pass, as_of_low, as_of_high FROM overdue_state WHERE company_id = $1`, companyID)
+	if err != nil {
+		return nil, translate(err, "overdue windows")
+	}
+	windows := map[string]OverdueWindow{}
+	for rows.Next() {
+		var pass string
+		var w OverdueWindow
+		if err := rows.Scan(&pass, &w.Low, &w.High); err != nil {
+			return nil, translate(err, "overdue windows")
+		}
+		windows[pass] = w
+	}
+	return windows, translate(rows.Err(), "overdue windows")
+}
+
+// OverdueChunk is one range of ids in one run of a pass: the company, the
+// run's job, the date, and whether the range is the run's first or last
+// of the pass.
+type OverdueChunk struct {
+	CompanyID, JobID int64
+	From, To         int64
+	AsOf             finance.Date
+	First, Last      bool
+}
+
+// OverdueChunkResult is what a chunk did: how many rows it recalculated
+// (Visited) and wrote (Updated), and whether it recalculated every row of
+// its range that can change (All) or looked for changes only.
+type OverdueChunkResult struct {
+	Visited, Updated int64
+	All              bool
+}
+
+// takeOverdueState locks the company's row of overdue_state for pass
+// (creating it, with its dates not known), widens its dates to include
+// c.AsOf, and records c's job as the last to write: the sweep goes on when
+// the previous chunk of the pass was the same job's, starts at a run's
+// first chunk, and is broken by any other. It returns the dates as it
+// leaves them and the job sweeping.
+func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (OverdueWindow, int64, error) {
+	var w OverdueWindow
+	var sweep *int64
+	err := tx.QueryRow(ctx, `INSERT INTO overdue_state AS s (company_id, pass, last_job, sweep_job)
+		VALUES ($1, $2, $3, CASE WHEN $5 THEN $3::bigint END)
+		ON CONFLICT (company_id, pass) DO UPDATE SET
+			as_of_low = CASE WHEN s.as_of_low IS NOT NULL THEN least(s.as_of_low, $4::date) END,
+			as_of_high = CASE WHEN s.as_of_high IS NOT NULL THEN greatest(s.as_of_high, $4::date) END,
+			sweep_job = CASE WHEN $5 THEN $3::bigint WHEN s.last_job = $3 AND s.sweep_job = $3 THEN $3::bigint END,
+			last_job = $3
+		RETURNING as_of_low, as_of_high, sweep_job`,
+		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&w.Low, &w.High, &sweep)
+	if err != nil {
+		return OverdueWindow{}, 0, translate(err, "take the overdue state of "+pass)
+	}
+	if sweep == nil {
+		return w, 0, nil
+	}
+	return w, *sweep, nil
+}
+
+// endOverdueChunk sets the dates the statuses of pass hold for to c.AsOf
+// alone at the end of a sweep (c is the last chunk and every chunk of its
+// run followed one another with no other run's between them: every row was
+// recalculated for c.AsOf, or is marked).
+func endOverdueChunk(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk, sweepJob int64) error {
+	if !c.Last || sweepJob != c.JobID {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `UPDATE overdue_state SET as_of_low = $3, as_of_high = $3
+		WHERE company_id = $1 AND pass = $2 AND sweep_job = $4`, c.CompanyID, pass, c.AsOf, c.JobID)
+	return translate(err, "narrow the overdue state of "+pass)
 }
 
 // invoiceStatusAsOf is finance.InvoiceStatusAsOf for the invoices it
@@ -77,23 +198,33 @@ func planned(args ...any) []any {
 // same way by the API (invoiceStatusExpr).
 const invoiceStatusAsOf = `CASE WHEN due_date < $4::date THEN 'overdue' ELSE 'unpaid' END`
 
-// invoiceMovesIDs selects the ids of the company's ($1) invoices whose
-// status changes on the date (a placeholder), from three ranges of
-// invoices_open_status (migration 0017) without visiting the rows: unpaid
-// ones due before it, overdue ones due on it or later, overdue ones without
-// a due date. Every other open invoice already has its status of that
-// date, so a run reads only the rows it moves. Each condition holds
-// invoiceOpen, so that the index's predicate is implied.
-func invoiceMovesIDs(date string) string {
-	moves := []string{
-		`"status" = 'unpaid' AND "due_date" < ` + date,
-		`"status" = 'overdue' AND "due_date" >= ` + date,
-		`"status" = 'overdue' AND "due_date" IS NULL`,
+// invoicesWhere selects the ids of the company's ($1) invoices that are
+// open and meet one of conds, each a range of invoices_open_status
+// (migration 0017), so that the rows are not visited; invoiceOpen is
+// repeated so that the index's predicate is implied.
+func invoicesWhere(conds ...string) string {
+	for i, c := range conds {
+		conds[i] = `SELECT id FROM invoices WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND ` + c
 	}
-	for i, m := range moves {
-		moves[i] = `SELECT id FROM invoices WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND ` + m
-	}
-	return strings.Join(moves, " UNION ALL ")
+	return strings.Join(conds, " UNION ALL ")
+}
+
+// invoiceMoves selects the ids of the company's invoices whose status
+// changes on the date (a placeholder): unpaid ones due before it, overdue
+// ones due on it or later, overdue ones without a due date.
+func invoiceMoves(date string) string {
+	return invoicesWhere(
+		`"status" = 'unpaid' AND "due_date" < `+date,
+		`"status" = 'overdue' AND "due_date" >= `+date,
+		`"status" = 'overdue' AND "due_date" IS NULL`)
+}
+
+// invoicesDueBetween selects the ids of the company's unpaid and overdue
+// invoices due on a day from low up to the day before high (placeholders):
+// those whose status on some day from low to high differs from another's.
+func invoicesDueBetween(low, high string) string {
+	between := `"due_date" >= ` + low + ` AND "due_date" < ` + high
+	return invoicesWhere(`"status" = 'unpaid' AND `+between, `"status" = 'overdue' AND `+between)
 }
 
 // InvoiceStatusMoveRanges cuts the company's invoices whose status changes
@@ -102,7 +233,7 @@ func invoiceMovesIDs(date string) string {
 func InvoiceStatusMoveRanges(ctx context.Context, q DBTX, companyID int64, asOf finance.Date, size int64) ([]int64, error) {
 	var starts []int64
 	err := q.QueryRow(ctx, `SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM (
-			SELECT id, row_number() OVER (ORDER BY id) AS n FROM (`+invoiceMovesIDs("$2::date")+`) m) numbered
+			SELECT id, row_number() OVER (ORDER BY id) AS n FROM (`+invoiceMoves("$2::date")+`) m) numbered
 		WHERE n % $3 = 1`, planned(companyID, asOf, size)...).Scan(&starts)
 	if err != nil {
 		return nil, translate(err, "ranges of invoice status moves")
@@ -116,35 +247,58 @@ const (
 	historyToUnpaid  = `[{"field":"status","from":"overdue","to":"unpaid"}]`
 )
 
-// UpdateInvoiceStatuses moves the company's invoices with ids from..to
-// (inclusive) whose status changes on asOf (not paid, stored unpaid or
+// UpdateInvoiceStatuses moves the company's invoices with ids c.From..c.To
+// (inclusive) whose status changes on c.AsOf (not paid, stored unpaid or
 // overdue, and on the other side of their due date) to their status on
-// asOf, and writes a history row (actor job jobID, origin overdue) for each
-// one moved, in one statement. Other statuses are left as they are. It
-// returns how many invoices it moved.
+// c.AsOf, and writes a history row (actor job c.JobID, origin overdue) for
+// each one moved, in one statement. Other statuses are left as they are.
 //
-// The invoices are found in invoices_open_status, in index order, which
-// also marks as dead the entries of the rows that earlier statements moved
-// (an update leaves the old entry until a vacuum) as it passes them, so
-// that the next statement does not visit those rows again; they are then
-// updated in id order, the order of the table.
-func UpdateInvoiceStatuses(ctx context.Context, q DBTX, companyID, jobID, from, to int64, asOf finance.Date) (int64, error) {
+// It looks only at the invoices whose status can differ from the one
+// stored (docs/jobs.md, finance:overdue): those marked since they were last
+// recalculated (written by the triggers of invoices), and those due between
+// the dates the stored statuses hold for and c.AsOf. When those dates are
+// not known, it takes every invoice of the range that moves. It keeps the
+// dates in overdue_state, whose row it locks, so that the chunks of two
+// runs of a company never overlap; tx is the chunk's transaction.
+func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
+	w, sweep, err := takeOverdueState(ctx, tx, PassInvoices, c)
+	if err != nil {
+		return OverdueChunkResult{}, err
+	}
+	res := OverdueChunkResult{All: !w.Known()}
+	args := []any{c.CompanyID, c.From, c.To, c.AsOf, ActorJob, c.JobID, OriginOverdue, historyToOverdue, historyToUnpaid}
+	candidates := `SELECT id FROM (` + invoiceMoves("$4::date") + `) m WHERE id BETWEEN $2 AND $3`
+	if !res.All {
+		candidates = `SELECT invoice_id FROM marked
+			UNION SELECT id FROM (` + invoicesDueBetween("$10::date", "$11::date") + `) w WHERE id BETWEEN $2 AND $3`
+		args = append(args, w.Low, w.High)
+	}
 	// Only unpaid and overdue are moved, and only between the two, so a
 	// row's status before the update is the other one. The conditions are
 	// checked again on the row updated, which a payment may have changed
-	// since it was found.
-	tag, err := q.Exec(ctx, `WITH moved AS (
+	// since it was found. The rows are updated in id order, the table's.
+	err = tx.QueryRow(ctx, `WITH marked AS (
+			DELETE FROM invoice_status_marks WHERE company_id = $1 AND invoice_id BETWEEN $2 AND $3
+			RETURNING invoice_id),
+		candidates (id) AS (`+candidates+`),
+		moved AS (
 			UPDATE invoices SET status = `+invoiceStatusAsOf+`, updated_at = now()
-			WHERE company_id = $1 AND id = ANY (ARRAY(SELECT id FROM (`+invoiceMovesIDs("$4::date")+`) m WHERE id BETWEEN $2 AND $3))
+			WHERE company_id = $1 AND id = ANY (ARRAY(SELECT id FROM candidates))
 				AND NOT paid AND status IN ('unpaid', 'overdue') AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
-			RETURNING id, status)
-		INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
-		SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved`,
-		planned(companyID, from, to, asOf, ActorJob, jobID, OriginOverdue, historyToOverdue, historyToUnpaid)...)
+			RETURNING id, status),
+		logged AS (
+			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
+			SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved
+			RETURNING 1)
+		SELECT (SELECT count(*) FROM candidates), (SELECT count(*) FROM logged)`,
+		planned(args...)...).Scan(&res.Visited, &res.Updated)
 	if err != nil {
-		return 0, translate(err, "update invoice statuses")
+		return OverdueChunkResult{}, translate(err, "update invoice statuses")
 	}
-	return tag.RowsAffected(), nil
+	if err := endOverdueChunk(ctx, tx, PassInvoices, c, sweep); err != nil {
+		return OverdueChunkResult{}, err
+	}
+	return res, nil
 }
 
 // paymentStatusAsOf is finance.PaymentStatusAsOf in SQL, over a row with
@@ -179,11 +333,6 @@ var paymentStatusSteps = []int{-10, -5, 1, 5, 31, 91}
 // list to the Go rule.
 var openInvoiceStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
 
-// maxPaymentStepDays bounds how far apart the dates a contract pass looks
-// for steps between may be (those the stored statuses hold for, and its
-// own): further apart, it recalculates every contract of its range.
-const maxPaymentStepDays = 31
-
 // paymentStepDates are the due dates on which a contract's oldest open
 // invoice gives its contract a status on some day from low to high that
 // differs from its status on another of those days: for each step s, the
@@ -202,33 +351,6 @@ func paymentStepDates(low, high finance.Date) []finance.Date {
 	return dates
 }
 
-// PaymentChunk is one range of contract ids in one run of the contract
-// pass: the company, the run's job, the date, and whether the range is the
-// run's first or last.
-type PaymentChunk struct {
-	CompanyID, JobID int64
-	From, To         int64
-	AsOf             finance.Date
-	First, Last      bool
-}
-
-// PaymentChunkResult is what a chunk did: how many contracts it
-// recalculated (Visited) and wrote (Updated), and whether it recalculated
-// every contract of its range (All) or only those whose status can have
-// changed.
-type PaymentChunkResult struct {
-	Visited, Updated int64
-	All              bool
-}
-
-// paymentState is the company's row of contract_payment_state as a chunk
-// leaves it: the dates the stored statuses hold for (zero: not known),
-// and the job whose chunks have followed one another since its first.
-type paymentState struct {
-	low, high finance.Date
-	sweepJob  int64
-}
-
 // UpdatePaymentStatuses brings payment_status of the company's contracts
 // with ids c.From..c.To (inclusive) to their status on c.AsOf, computed
 // from their invoices, and sets payment_status_date to c.AsOf where the
@@ -240,27 +362,26 @@ type paymentState struct {
 // contracts and invoices), and those with an open invoice due on a day
 // where the status changes between the dates the stored statuses hold for
 // and c.AsOf. When those dates are not known or too far apart, it
-// recalculates every contract of the range. It keeps those dates in
-// contract_payment_state, whose row it locks, so that the chunks of two
-// runs of a company never overlap; tx is the chunk's transaction.
-func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c PaymentChunk) (PaymentChunkResult, error) {
-	st, err := takePaymentState(ctx, tx, c)
+// recalculates every contract of the range. It keeps the dates in
+// overdue_state, whose row it locks, so that the chunks of two runs of a
+// company never overlap; tx is the chunk's transaction.
+func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
+	w, sweep, err := takeOverdueState(ctx, tx, PassContracts, c)
 	if err != nil {
-		return PaymentChunkResult{}, err
+		return OverdueChunkResult{}, err
 	}
-	all := st.low.IsZero() || st.low.DaysUntil(st.high) > maxPaymentStepDays
+	res := OverdueChunkResult{All: !w.Narrow(c.AsOf)}
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf}
 	visit := paymentVisitAll
-	if !all {
+	if !res.All {
 		visit = paymentVisitChanged
-		args = append(args, openInvoiceStatuses, paymentStepDates(st.low, st.high))
+		args = append(args, openInvoiceStatuses, paymentStepDates(w.Low, w.High))
 	}
-	var res PaymentChunkResult
 	err = tx.QueryRow(ctx, visit+`,
 		classified AS (
 			SELECT c.id, `+paymentStatusAsOf+` AS payment_status
 			FROM contracts c LEFT JOIN invoiced i ON i.contract_id = c.id
-			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3 AND `+paymentVisited("c.id", all)+`),
+			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3 AND `+paymentVisited("c.id", res.All)+`),
 		written AS (
 			UPDATE contracts c SET payment_status = n.payment_status, payment_status_date = $4, updated_at = now()
 			FROM classified n
@@ -269,14 +390,11 @@ func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c PaymentChunk) (Paym
 			RETURNING 1)
 		SELECT (SELECT count(*) FROM classified), (SELECT count(*) FROM written)`, planned(args...)...).Scan(&res.Visited, &res.Updated)
 	if err != nil {
-		return PaymentChunkResult{}, translate(err, "update payment statuses")
+		return OverdueChunkResult{}, translate(err, "update payment statuses")
 	}
-	if c.Last && st.sweepJob == c.JobID {
-		if err := narrowPaymentState(ctx, tx, c); err != nil {
-			return PaymentChunkResult{}, err
-		}
+	if err := endOverdueChunk(ctx, tx, PassContracts, c, sweep); err != nil {
+		return OverdueChunkResult{}, err
 	}
-	res.All = all
 	return res, nil
 }
 
@@ -318,41 +436,6 @@ func paymentVisited(id string, all bool) string {
 		return "true"
 	}
 	return id + " IN (SELECT id FROM visited)"
-}
-
-// takePaymentState locks the company's row of contract_payment_state
-// (creating it, with its dates not known), widens its dates to include
-// c.AsOf, and records c's job as the last to write: the sweep goes on when
-// the previous chunk was the same job's, starts at a run's first chunk,
-// and is broken by any other. It returns the row as it leaves it.
-func takePaymentState(ctx context.Context, tx pgx.Tx, c PaymentChunk) (paymentState, error) {
-	var st paymentState
-	var sweep *int64
-	err := tx.QueryRow(ctx, `INSERT INTO contract_payment_state AS s (company_id, last_job, sweep_job)
-		VALUES ($1, $2, CASE WHEN $4 THEN $2::bigint END)
-		ON CONFLICT (company_id) DO UPDATE SET
-			as_of_low = CASE WHEN s.as_of_low IS NOT NULL THEN least(s.as_of_low, $3::date) END,
-			as_of_high = CASE WHEN s.as_of_high IS NOT NULL THEN greatest(s.as_of_high, $3::date) END,
-			sweep_job = CASE WHEN $4 THEN $2::bigint WHEN s.last_job = $2 AND s.sweep_job = $2 THEN $2::bigint END,
-			last_job = $2
-		RETURNING as_of_low, as_of_high, sweep_job`,
-		c.CompanyID, c.JobID, c.AsOf, c.First).Scan(&st.low, &st.high, &sweep)
-	if err != nil {
-		return paymentState{}, translate(err, "take the payment status state")
-	}
-	if sweep != nil {
-		st.sweepJob = *sweep
-	}
-	return st, nil
-}
-
-// narrowPaymentState sets the dates the statuses hold for to c.AsOf alone,
-// at the end of a sweep: every contract was recalculated for c.AsOf by
-// chunks of c's job with no other run's chunk between them.
-func narrowPaymentState(ctx context.Context, tx pgx.Tx, c PaymentChunk) error {
-	_, err := tx.Exec(ctx, `UPDATE contract_payment_state SET as_of_low = $2, as_of_high = $2
-		WHERE company_id = $1 AND sweep_job = $3`, c.CompanyID, c.AsOf, c.JobID)
-	return translate(err, "narrow the payment status state")
 }
 
 // eventStatusAsOf is finance.EventStatusAsOf in SQL on the date $4: the

@@ -75,21 +75,37 @@ func (f *overdueFixture) invoice(t *testing.T, contract int64, inv finance.Invoi
 // all is the widest id range.
 const allFrom, allTo = int64(1), int64(math.MaxInt64)
 
-// payments runs the contract pass of the company on asOf as a run of job
-// with one chunk, every contract id, and returns what it did.
-func (f *overdueFixture) payments(t *testing.T, job int64, asOf finance.Date) storage.PaymentChunkResult {
+// pass runs one chunk of a pass (update is storage.UpdateInvoiceStatuses
+// or storage.UpdatePaymentStatuses) of job on asOf over the ids from..to,
+// in its own transaction.
+func (f *overdueFixture) pass(t *testing.T, update func(context.Context, pgx.Tx, storage.OverdueChunk) (storage.OverdueChunkResult, error),
+	job int64, asOf finance.Date, from, to int64, first, last bool) storage.OverdueChunkResult {
 	t.Helper()
-	var res storage.PaymentChunkResult
+	var res storage.OverdueChunkResult
 	err := pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
 		var err error
-		res, err = storage.UpdatePaymentStatuses(context.Background(), tx, storage.PaymentChunk{CompanyID: f.company, JobID: job,
-			From: allFrom, To: allTo, AsOf: asOf, First: true, Last: true})
+		res, err = update(context.Background(), tx, storage.OverdueChunk{CompanyID: f.company, JobID: job,
+			From: from, To: to, AsOf: asOf, First: first, Last: last})
 		return err
 	})
 	if err != nil {
-		t.Fatalf("contract pass on %s: %v", asOf, err)
+		t.Fatalf("job %d on %s, ids %d-%d: %v", job, asOf, from, to, err)
 	}
 	return res
+}
+
+// invoices runs the invoice pass of the company on asOf as a run of job
+// with one chunk, every invoice id.
+func (f *overdueFixture) invoices(t *testing.T, job int64, asOf finance.Date) storage.OverdueChunkResult {
+	t.Helper()
+	return f.pass(t, storage.UpdateInvoiceStatuses, job, asOf, allFrom, allTo, true, true)
+}
+
+// payments runs the contract pass of the company on asOf as a run of job
+// with one chunk, every contract id.
+func (f *overdueFixture) payments(t *testing.T, job int64, asOf finance.Date) storage.OverdueChunkResult {
+	t.Helper()
+	return f.pass(t, storage.UpdatePaymentStatuses, job, asOf, allFrom, allTo, true, true)
 }
 
 // TestPaymentStatusSQL runs the cases of finance.PaymentStatusAsOf through
@@ -244,9 +260,8 @@ func TestInvoiceStatusSQL(t *testing.T) {
 		}
 	}
 	const jobID = 77
-	n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, jobID, allFrom, allTo, today)
-	if err != nil || n != int64(moved) {
-		t.Fatalf("moved %d (%v), want %d", n, err, moved)
+	if res := f.invoices(t, jobID, today); !res.All || res.Updated != int64(moved) {
+		t.Fatalf("first pass: %+v, want every invoice that moves taken, %d moved", res, moved)
 	}
 	for i, tt := range tests {
 		var got string
@@ -267,8 +282,14 @@ func TestInvoiceStatusSQL(t *testing.T) {
 			t.Errorf("%s %d days late: history %q, want %q", tt.status, tt.late, history, wantHistory)
 		}
 	}
-	if n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, jobID, allFrom, allTo, today); err != nil || n != 0 {
-		t.Errorf("second run on the same date moved %d (%v), want 0", n, err)
+	// The two moved back to unpaid are marked (only a move to overdue is
+	// known to be the run's own): the next run looks at them and moves
+	// nothing, the one after at nothing.
+	if res := f.invoices(t, jobID+1, today); res.All || res.Visited != 2 || res.Updated != 0 {
+		t.Errorf("second run on the same date: %+v, want the 2 moved back looked at, none moved", res)
+	}
+	if res := f.invoices(t, jobID+2, today); res.All || res.Visited != 0 || res.Updated != 0 {
+		t.Errorf("third run on the same date: %+v, want nothing looked at nor moved", res)
 	}
 }
 
@@ -302,9 +323,9 @@ func TestInvoiceStatusMoveRanges(t *testing.T) {
 		if i+1 < len(starts) {
 			to = starts[i+1] - 1
 		}
-		n, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, 1, from, to, today)
-		if want := int64(min(4, len(moving)-4*i)); err != nil || n != want {
-			t.Errorf("range %d-%d moved %d (%v), want %d", from, to, n, err, want)
+		res := f.pass(t, storage.UpdateInvoiceStatuses, 1, today, from, to, i == 0, i == len(starts)-1)
+		if want := int64(min(4, len(moving)-4*i)); !res.All || res.Updated != want {
+			t.Errorf("range %d-%d: %+v, want %d moved", from, to, res, want)
 		}
 	}
 	if starts, err := storage.InvoiceStatusMoveRanges(ctx, pool, f.company, today, 4); err != nil || len(starts) != 0 {
@@ -385,9 +406,7 @@ func TestOverdueStatementsKeepToTheCompany(t *testing.T) {
 	a.id(t, `INSERT INTO events (company_id, title, initial_date) VALUES ($1, 'Visita', $2) RETURNING id`, today.AddDays(-40))
 	counts := map[string]int64{}
 	var err error
-	if counts["invoices"], err = storage.UpdateInvoiceStatuses(ctx, pool, a.company, 1, allFrom, allTo, today); err != nil {
-		t.Fatal(err)
-	}
+	counts["invoices"] = a.invoices(t, 1, today).Updated
 	counts["contracts"] = a.payments(t, 1, today).Updated
 	if counts["events"], err = storage.UpdateEventStatuses(ctx, pool, a.company, allFrom, allTo, today); err != nil {
 		t.Fatal(err)
@@ -491,13 +510,58 @@ func TestPaymentStepDates(t *testing.T) {
 	}
 }
 
-// paymentsRule fails unless every contract of the company holds the Go
-// rule's status on today for its invoices as stored, dated, and no mark is
-// left.
-func (f *overdueFixture) paymentsRule(t *testing.T, today finance.Date) {
+// followsRules fails unless every invoice and every contract of the
+// company holds the Go rule's status on today (invoicesRule, paymentsRule).
+func (f *overdueFixture) followsRules(t *testing.T, today finance.Date) {
+	t.Helper()
+	f.invoicesRule(t, today)
+	f.paymentsRule(t, today)
+}
+
+// invoicesRule fails unless every invoice of the company holds the Go
+// rule's status on today for what is stored, and no invoice mark is left.
+func (f *overdueFixture) invoicesRule(t *testing.T, today finance.Date) {
 	t.Helper()
 	ctx := context.Background()
-	rows, err := f.pool.Query(ctx, `SELECT c.id, c.payment_status, c.payment_status_date IS NOT NULL,
+	rows, err := f.pool.Query(ctx, `SELECT id, status, paid, coalesce(due_date::text, '') FROM invoices WHERE company_id = $1 ORDER BY id`, f.company)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		var inv finance.Invoice
+		var due string
+		if err := rows.Scan(&id, &inv.Status, &inv.Paid, &due); err != nil {
+			t.Fatal(err)
+		}
+		if due != "" {
+			inv.DueDate = finance.MustDate(due)
+		}
+		if want := finance.InvoiceStatusAsOf(inv, today); inv.Status != want {
+			t.Errorf("on %s invoice %d (due %s, paid %v): %s, want %s", today, id, due, inv.Paid, inv.Status, want)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	f.noMarks(t, today, "invoice_status_marks")
+}
+
+// noMarks fails unless the company has no row left in table.
+func (f *overdueFixture) noMarks(t *testing.T, today finance.Date, table string) {
+	t.Helper()
+	var marks int
+	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM `+table+` WHERE company_id = $1`, f.company).Scan(&marks); err != nil || marks != 0 {
+		t.Errorf("on %s: %d rows left in %s (%v)", today, marks, table, err)
+	}
+}
+
+// paymentsRule fails unless every contract of the company holds the Go
+// rule's status on today for its invoices as stored, dated, and no
+// contract mark is left.
+func (f *overdueFixture) paymentsRule(t *testing.T, today finance.Date) {
+	t.Helper()
+	rows, err := f.pool.Query(context.Background(), `SELECT c.id, c.payment_status, c.payment_status_date IS NOT NULL,
 			coalesce(array_agg(i.status ORDER BY i.id) FILTER (WHERE i.id IS NOT NULL), '{}'),
 			coalesce(array_agg(i.paid ORDER BY i.id) FILTER (WHERE i.id IS NOT NULL), '{}'),
 			coalesce(array_agg(i.due_date::text ORDER BY i.id) FILTER (WHERE i.id IS NOT NULL), '{}')
@@ -527,10 +591,7 @@ func (f *overdueFixture) paymentsRule(t *testing.T, today finance.Date) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	var marks int
-	if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM contract_payment_marks WHERE company_id = $1`, f.company).Scan(&marks); err != nil || marks != 0 {
-		t.Errorf("on %s: %d marks left (%v)", today, marks, err)
-	}
+	f.noMarks(t, today, "contract_payment_marks")
 }
 
 // exec runs a statement of the company's ($1) or fails the test.
@@ -544,10 +605,10 @@ func (f *overdueFixture) exec(t *testing.T, sql string, args ...any) {
 // TestPaymentPassDayByDay runs the invoice and contract passes as the
 // nightly run does, day after day for five months, with gaps of days
 // without a run, while invoices and contracts are written between runs as
-// clients would: after every run every contract holds the Go rule's status
-// on its invoices as they are that day, although after the first run only
-// the contracts whose status can have changed are visited (until a gap
-// longer than the steps are apart makes the pass visit them all).
+// clients would: after every run every invoice and every contract holds
+// the Go rule's status that day, although after the first run each pass
+// looks only at the rows whose status can have changed (until a gap of
+// more than a month makes the contract pass visit them all).
 func TestPaymentPassDayByDay(t *testing.T) {
 	t.Parallel()
 	pool := storagetest.NewDB(t)
@@ -585,10 +646,17 @@ func TestPaymentPassDayByDay(t *testing.T) {
 		45: func() { // the payment undone
 			f.exec(t, `UPDATE invoices SET paid = false, paid_at = NULL, status = 'unpaid' WHERE company_id = $1 AND id = $2`, invoices[6])
 		},
+		50: func() { // a late invoice set back to unpaid by a client
+			f.exec(t, `UPDATE invoices SET status = 'unpaid' WHERE company_id = $1 AND id = $2`, invoices[0])
+		},
+		55: func() { f.invoice(t, 0, finance.Invoice{DueDate: day(40)}) }, // added late, without a contract
 		90: func() {
 			f.exec(t, `UPDATE invoices SET status = 'partially_paid' WHERE company_id = $1 AND id = $2`, invoices[40])
-			f.exec(t, `UPDATE invoices SET status = 'in_protest' WHERE company_id = $1 AND id = $2`, invoices[43])
+			f.exec(t, `UPDATE invoices SET status = 'in_protest' WHERE company_id = $1 AND id = $2`, invoices[3])
 			f.exec(t, `UPDATE invoices SET status = 'uncollectible' WHERE company_id = $1 AND id = $2`, invoices[46])
+		},
+		95: func() {
+			f.exec(t, `UPDATE invoices SET status = 'unpaid' WHERE company_id = $1 AND id = $2`, invoices[3])
 		},
 	}
 	runs := []int{}
@@ -598,44 +666,28 @@ func TestPaymentPassDayByDay(t *testing.T) {
 		}
 	}
 	runs = append(runs, 160) // nor for 40
-	ctx := context.Background()
 	for _, n := range runs {
 		if edit, ok := edits[n]; ok {
 			edit()
 		}
 		today := day(n)
-		if _, err := storage.UpdateInvoiceStatuses(ctx, pool, f.company, int64(n+1), allFrom, allTo, today); err != nil {
-			t.Fatal(err)
+		if res := f.invoices(t, int64(n+1), today); res.All != (n == 0) {
+			t.Errorf("on day %d: every invoice that moves taken %v, want %v", n, res.All, n == 0)
 		}
-		res := f.payments(t, int64(n+1), today)
-		if wantAll := n == 0 || n == 160; res.All != wantAll {
-			t.Errorf("on day %d: every contract visited %v, want %v", n, res.All, wantAll)
+		if res := f.payments(t, int64(n+1), today); res.All != (n == 0 || n == 160) {
+			t.Errorf("on day %d: every contract visited %v, want %v", n, res.All, n == 0 || n == 160)
 		}
-		f.paymentsRule(t, today)
+		f.followsRules(t, today)
 	}
 }
 
-// paymentsChunk runs one chunk of the contract pass of job on asOf, over
-// the contracts with ids from..to.
-func (f *overdueFixture) paymentsChunk(t *testing.T, job int64, asOf finance.Date, from, to int64, first, last bool) {
-	t.Helper()
-	err := pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error {
-		_, err := storage.UpdatePaymentStatuses(context.Background(), tx, storage.PaymentChunk{CompanyID: f.company, JobID: job,
-			From: from, To: to, AsOf: asOf, First: first, Last: last})
-		return err
-	})
-	if err != nil {
-		t.Fatalf("job %d on %s, contracts %d-%d: %v", job, asOf, from, to, err)
-	}
-}
-
-// paymentState reads the company's contract_payment_state.
+// paymentState reads the company's overdue_state of the contracts.
 func (f *overdueFixture) paymentState(t *testing.T) string {
 	t.Helper()
 	var s string
 	err := f.pool.QueryRow(context.Background(), `SELECT concat_ws(' ', coalesce(as_of_low::text, '-'), coalesce(as_of_high::text, '-'),
 			'last', coalesce(last_job::text, '-'), 'sweep', coalesce(sweep_job::text, '-'))
-		FROM contract_payment_state WHERE company_id = $1`, f.company).Scan(&s)
+		FROM overdue_state WHERE company_id = $1 AND pass = 'contracts'`, f.company).Scan(&s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -675,7 +727,7 @@ func TestPaymentStateAcrossRuns(t *testing.T) {
 		{1, d1, split + 1, allTo, false, true, "2024-06-01 2024-06-11 last 1 sweep -"}, // run 1 ends after: both dates held
 	}
 	for i, s := range steps {
-		f.paymentsChunk(t, s.job, s.asOf, s.from, s.to, s.first, s.last)
+		f.pass(t, storage.UpdatePaymentStatuses, s.job, s.asOf, s.from, s.to, s.first, s.last)
 		if got := f.paymentState(t); got != s.want {
 			t.Errorf("step %d: state %q, want %q", i, got, s.want)
 		}
@@ -691,9 +743,9 @@ func TestPaymentStateAcrossRuns(t *testing.T) {
 	}
 	// a run resumed after another run's chunk does not narrow: the first
 	// range holds d1's status (run 5), the second d2's (run 4)
-	f.paymentsChunk(t, 4, d2, allFrom, split, true, false)
-	f.paymentsChunk(t, 5, d1, allFrom, allTo, true, true)
-	f.paymentsChunk(t, 4, d2, split+1, allTo, false, true)
+	f.pass(t, storage.UpdatePaymentStatuses, 4, d2, allFrom, split, true, false)
+	f.pass(t, storage.UpdatePaymentStatuses, 5, d1, allFrom, allTo, true, true)
+	f.pass(t, storage.UpdatePaymentStatuses, 4, d2, split+1, allTo, false, true)
 	if got := f.paymentState(t); got != "2024-06-01 2024-06-11 last 4 sweep -" {
 		t.Errorf("after runs 4 and 5: state %q", got)
 	}
@@ -703,55 +755,67 @@ func TestPaymentStateAcrossRuns(t *testing.T) {
 	f.paymentsRule(t, d2)
 }
 
-// TestPaymentMarks: the triggers mark a contract when what its payment
-// status is computed from changes, and only then.
-func TestPaymentMarks(t *testing.T) {
+// TestOverdueMarks: the triggers mark a contract when what its payment
+// status is computed from changes, an invoice when it may no longer hold
+// the status the last run left, and only then.
+func TestOverdueMarks(t *testing.T) {
 	t.Parallel()
 	pool := storagetest.NewDB(t)
 	f := newOverdueFixture(t, pool, "Imobiliária Marcada")
 	c1, c2 := f.contract(t), f.contract(t)
-	var inv, loose int64
+	var inv, loose, c3 int64
+	set := func(sql string, args ...any) func() {
+		return func() {
+			f.exec(t, `UPDATE invoices SET `+sql+` WHERE company_id = $1 AND id = $2`, append([]any{inv}, args...)...)
+		}
+	}
 	steps := []struct {
-		name string
-		do   func()
-		want []int64
+		name                string
+		do                  func()
+		contracts, invoices func() []int64
 	}{
-		{"invoice added", func() { inv = f.invoice(t, c1, finance.Invoice{DueDate: finance.MustDate("2024-06-10")}) }, []int64{c1}},
-		{"invoice without a contract", func() { loose = f.invoice(t, 0, finance.Invoice{DueDate: finance.MustDate("2024-06-10")}) }, nil},
-		{"moved to overdue", func() { f.exec(t, `UPDATE invoices SET status = 'overdue' WHERE company_id = $1 AND id = $2`, inv) }, nil},
-		{"total and description", func() {
-			f.exec(t, `UPDATE invoices SET total = 1600, description = 'Aluguel reajustado' WHERE company_id = $1 AND id = $2`, inv)
-		}, nil},
-		{"due date", func() {
-			f.exec(t, `UPDATE invoices SET due_date = '2024-06-15' WHERE company_id = $1 AND id = $2`, inv)
-		}, []int64{c1}},
-		{"in protest", func() { f.exec(t, `UPDATE invoices SET status = 'in_protest' WHERE company_id = $1 AND id = $2`, inv) }, nil},
-		{"paid", func() {
-			f.exec(t, `UPDATE invoices SET paid = true, paid_at = '2024-06-20', status = 'paid' WHERE company_id = $1 AND id = $2`, inv)
-		}, []int64{c1}},
-		{"unpaid again", func() {
-			f.exec(t, `UPDATE invoices SET paid = false, paid_at = NULL, status = 'unpaid' WHERE company_id = $1 AND id = $2`, inv)
-		}, []int64{c1}},
-		{"canceled", func() { f.exec(t, `UPDATE invoices SET status = 'canceled' WHERE company_id = $1 AND id = $2`, inv) }, []int64{c1}},
-		{"to another contract", func() { f.exec(t, `UPDATE invoices SET contract_id = $3 WHERE company_id = $1 AND id = $2`, inv, c2) }, []int64{c1, c2}},
-		{"given a contract", func() { f.exec(t, `UPDATE invoices SET contract_id = $3 WHERE company_id = $1 AND id = $2`, loose, c1) }, []int64{c1}},
-		{"deleted", func() { f.exec(t, `DELETE FROM invoices WHERE company_id = $1 AND id = $2`, inv) }, []int64{c2}},
-		{"new contract", func() { c1 = f.contract(t) }, nil}, // want set below
+		{"invoice added", func() { inv = f.invoice(t, c1, finance.Invoice{DueDate: finance.MustDate("2024-06-10")}) },
+			func() []int64 { return []int64{c1} }, func() []int64 { return []int64{inv} }},
+		{"invoice without a contract", func() { loose = f.invoice(t, 0, finance.Invoice{DueDate: finance.MustDate("2024-06-10")}) },
+			nil, func() []int64 { return []int64{loose} }},
+		{"moved to overdue", set(`status = 'overdue'`), nil, nil},
+		{"back to unpaid by a client", set(`status = 'unpaid'`), nil, func() []int64 { return []int64{inv} }},
+		{"total and description", set(`total = 1600, description = 'Aluguel reajustado'`), nil, nil},
+		{"due date", set(`due_date = '2024-06-15'`), func() []int64 { return []int64{c1} }, func() []int64 { return []int64{inv} }},
+		{"in protest", set(`status = 'in_protest'`), nil, nil},
+		{"paid", set(`paid = true, paid_at = '2024-06-20', status = 'paid'`), func() []int64 { return []int64{c1} }, nil},
+		{"unpaid again", set(`paid = false, paid_at = NULL, status = 'unpaid'`),
+			func() []int64 { return []int64{c1} }, func() []int64 { return []int64{inv} }},
+		{"canceled", set(`status = 'canceled'`), func() []int64 { return []int64{c1} }, nil},
+		{"to another contract", set(`contract_id = $3`, c2), func() []int64 { return []int64{c1, c2} }, nil},
+		{"given a contract", func() { f.exec(t, `UPDATE invoices SET contract_id = $3 WHERE company_id = $1 AND id = $2`, loose, c1) },
+			func() []int64 { return []int64{c1} }, nil},
+		{"deleted", func() { f.exec(t, `DELETE FROM invoices WHERE company_id = $1 AND id = $2`, inv) }, func() []int64 { return []int64{c2} }, nil},
+		{"new contract", func() { c3 = f.contract(t) }, func() []int64 { return []int64{c3} }, nil},
+	}
+	marks := func(table, column string) []int64 {
+		var got []int64
+		if err := pool.QueryRow(context.Background(), `SELECT coalesce(array_agg(`+column+` ORDER BY `+column+`), '{}')
+			FROM `+table+` WHERE company_id = $1`, f.company).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	want := func(ids func() []int64) []int64 {
+		if ids == nil {
+			return []int64{}
+		}
+		return ids()
 	}
 	for _, s := range steps {
 		f.exec(t, `DELETE FROM contract_payment_marks WHERE company_id = $1`)
+		f.exec(t, `DELETE FROM invoice_status_marks WHERE company_id = $1`)
 		s.do()
-		want := s.want
-		if s.name == "new contract" {
-			want = []int64{c1}
+		if got := marks("contract_payment_marks", "contract_id"); fmt.Sprint(got) != fmt.Sprint(want(s.contracts)) {
+			t.Errorf("%s: contracts marked %v, want %v", s.name, got, want(s.contracts))
 		}
-		var got []int64
-		if err := pool.QueryRow(context.Background(), `SELECT coalesce(array_agg(contract_id ORDER BY contract_id), '{}')
-			FROM contract_payment_marks WHERE company_id = $1`, f.company).Scan(&got); err != nil {
-			t.Fatal(err)
-		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("%s: marks %v, want %v", s.name, got, want)
+		if got := marks("invoice_status_marks", "invoice_id"); fmt.Sprint(got) != fmt.Sprint(want(s.invoices)) {
+			t.Errorf("%s: invoices marked %v, want %v", s.name, got, want(s.invoices))
 		}
 	}
 }

@@ -38,8 +38,9 @@ const benchPayments = 100_000
 // (storage.EachPaymentMember, as the job reads them); the download of the stored file over loopback
 // HTTP; and a return file of 100,000 paid payments made from the file,
 // uploaded and settled by batch:return (worker time), beside the bare
-// cnab/retorno reader reading the same bytes. Every entry must be paid at
-// the end. Each run seeds anew:
+// cnab/retorno reader reading the same bytes and beside the bare
+// set-based writes of the same rows (bareSettleWrites). Every entry must
+// be paid at the end. Each run seeds anew:
 //
 //	go test -run '^$' -bench PaymentBatch -benchtime 1x -count 3 ./api
 func BenchmarkPaymentBatch(b *testing.B) {
@@ -89,10 +90,12 @@ func BenchmarkPaymentBatch(b *testing.B) {
 		e.company).Scan(&paid); err != nil || paid != benchPayments {
 		b.Fatalf("entries paid: %d (%v)", paid, err)
 	}
-	b.Logf("file %d bytes; add %s; file job %s, the rows read %s, bare writer %s; download %s; return upload %s, job %s, bare reader %s",
-		len(file), add.Round(time.Millisecond), fileJob.Round(time.Millisecond), bareDB.Round(time.Millisecond), bare.Round(time.Millisecond),
-		download.Round(time.Millisecond), upload.Round(time.Millisecond), returnJob.Round(time.Millisecond),
-		bareRead.Round(time.Millisecond))
+	bareSettle := bareSettleWrites(b, e)
+	b.Logf("file %d bytes; add %s; file job %s, the rows read %s, bare writer %s; download %s; return upload %s, job %s, "+
+		"bare reader %s, bare writes %s", len(file), add.Round(time.Millisecond), fileJob.Round(time.Millisecond),
+		bareDB.Round(time.Millisecond), bare.Round(time.Millisecond), download.Round(time.Millisecond),
+		upload.Round(time.Millisecond), returnJob.Round(time.Millisecond), bareRead.Round(time.Millisecond),
+		bareSettle.Round(time.Millisecond))
 	b.ReportMetric(add.Seconds(), "add-s")
 	b.ReportMetric(benchPayments/fileJob.Seconds(), "file-payments/s")
 	b.ReportMetric(benchPayments/bare.Seconds(), "bare-write-payments/s")
@@ -100,6 +103,7 @@ func BenchmarkPaymentBatch(b *testing.B) {
 	b.ReportMetric(download.Seconds(), "download-s")
 	b.ReportMetric(returnJob.Seconds(), "return-s")
 	b.ReportMetric(bareRead.Seconds(), "bare-read-s")
+	b.ReportMetric(bareSettle.Seconds(), "bare-writes-s")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -287,6 +291,29 @@ func bareReturnRead(b *testing.B, ret []byte) time.Duration {
 		b.Fatalf("bare reader: %d events", n)
 	}
 	return took
+}
+
+// bareSettleWrites times the row writes a settlement cannot do without,
+// set-based, in one transaction, on the rows the return job settled: the
+// 100,000 entries' paid, date and amounts, and the 100,000 payments'
+// state and paid amounts (each to a new value, so that every row is
+// written as the job writes it, with new entries in every index).
+func bareSettleWrites(b *testing.B, e *paymentBench) time.Duration {
+	ctx := context.Background()
+	began := time.Now()
+	err := pgx.BeginFunc(ctx, e.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE transactions SET paid = true, date = date + 1, amount_primary = amount,
+			amount = amount + 0.01, updated_at = now() WHERE company_id = $1`, e.company); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE payment_batch_transactions SET state = 'failed', paid_at = paid_at + 1,
+			paid_amount = paid_amount + 0.01, updated_at = now() WHERE company_id = $1`, e.company)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(began)
 }
 
 // benchJobTime waits for a job of the company and returns its worker

@@ -24,6 +24,14 @@ var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: 
 	Members: "transactions", MemberResource: Transactions, MemberFilter: "paymentBatchIn",
 	SequenceColumn: "next_payment_file_sequence", FilePrefix: "pagamento"}
 
+// withValues plans a statement over arrays of ids or references with
+// their values each time (an unnamed statement; its description cached).
+// A plan cached for any values does not know how long the arrays are, and
+// chose, after a few chunks of a return file, to scan the whole table and
+// test each row against the 2,000 values of "= any($n)" one by one:
+// seconds per statement instead of milliseconds.
+const withValues = pgx.QueryExecModeCacheDescribe
+
 // The payment methods of a batch's member (payment_batch_transactions.method).
 const (
 	MethodTransfer   = "transfer"    // a credit to an account: same bank, or a TED
@@ -138,7 +146,7 @@ func ReadPaymentCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids 
 		     AND m.state = 'added'
 		WHERE t.company_id = $1 AND t.id = any($2)
 		ORDER BY t.id
-		FOR NO KEY UPDATE OF t`, companyID, ids)
+		FOR NO KEY UPDATE OF t`, withValues, companyID, ids)
 	if err != nil {
 		return nil, translate(err, "entries for a payment batch")
 	}
@@ -227,7 +235,7 @@ func InsertPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, members []Pa
 			text[k][i] = v
 		}
 	}
-	args := []any{b.CompanyID, b.ID, ids, dues, orders}
+	args := []any{withValues, b.CompanyID, b.ID, ids, dues, orders}
 	for _, col := range text {
 		args = append(args, col)
 	}
@@ -286,7 +294,7 @@ func lockPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (
 		WHERE m.company_id = $1 AND m.batch_id = $2 AND m.transaction_id IS NOT NULL
 		  AND ($3::bigint[] IS NULL OR m.transaction_id = any($3))
 		ORDER BY m.id
-		FOR NO KEY UPDATE OF m`, b.CompanyID, b.ID, ids)
+		FOR NO KEY UPDATE OF m`, withValues, b.CompanyID, b.ID, ids)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("members of payment batch %d", b.ID))
 	}
@@ -331,7 +339,7 @@ func RemovePaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []i
 	if len(gone) == 0 {
 		return ans, nil
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM payment_batch_transactions WHERE company_id = $1 AND id = any($2)`,
+	if _, err := tx.Exec(ctx, `DELETE FROM payment_batch_transactions WHERE company_id = $1 AND id = any($2)`, withValues,
 		b.CompanyID, gone); err != nil {
 		return ans, translate(err, fmt.Sprintf("remove from payment batch %d", b.ID))
 	}
@@ -373,7 +381,7 @@ func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []i
 		return ans, nil
 	}
 	if _, err := tx.Exec(ctx, `UPDATE payment_batch_transactions SET state = 'reverted', reverted_at = now(),
-		updated_at = now() WHERE company_id = $1 AND id = any($2)`, b.CompanyID, back); err != nil {
+		updated_at = now() WHERE company_id = $1 AND id = any($2)`, withValues, b.CompanyID, back); err != nil {
 		return ans, translate(err, fmt.Sprintf("revert in payment batch %d", b.ID))
 	}
 	return ans, CountMembers(ctx, tx, b, -int64(len(back)), total.Neg())
@@ -469,7 +477,7 @@ func MatchPayments(ctx context.Context, tx pgx.Tx, companyID int64, accounts []i
 		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
 		WHERE m.company_id = $1 AND b.account_id = any($2) AND m.reference = any($3)
 		ORDER BY m.id
-		FOR NO KEY UPDATE OF m`, companyID, accounts, references)
+		FOR NO KEY UPDATE OF m`, withValues, companyID, accounts, references)
 	if err != nil {
 		return nil, translate(err, "payments of a return file")
 	}
@@ -506,7 +514,7 @@ func lockMatchedEntries(ctx context.Context, tx pgx.Tx, companyID int64, entries
 		           AND o.transaction_id = t.id AND o.state = 'added'), 0)
 		FROM transactions t WHERE t.company_id = $1 AND t.id = any($2)
 		ORDER BY t.id
-		FOR NO KEY UPDATE`, companyID, entries)
+		FOR NO KEY UPDATE`, withValues, companyID, entries)
 	if err != nil {
 		return translate(err, "entries of a return file")
 	}
@@ -595,7 +603,7 @@ func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []
 		paid_amount = u.amount::numeric, bank_number = coalesce(nullif(u.number, ''), m.bank_number),
 		info = nullif(u.info, ''), updated_at = now()
 		FROM unnest($2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[]) AS u(id, day, amount, number, info)
-		WHERE m.company_id = $1 AND m.id = u.id`, companyID, members, days, amounts, numbers, infos)
+		WHERE m.company_id = $1 AND m.id = any($2) AND m.id = u.id`, withValues, companyID, members, days, amounts, numbers, infos)
 	if err != nil {
 		return translate(err, "payments paid")
 	}
@@ -605,7 +613,7 @@ func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []
 		updated_at = now()
 		FROM unnest($2::bigint[], $3::date[], $4::bigint[], $5::text[], $6::text[], $7::text[])
 		  AS u(id, day, account, amount, interest, discount)
-		WHERE t.company_id = $1 AND t.id = u.id`, companyID, entries, days, accounts, amounts, interest, discount)
+		WHERE t.company_id = $1 AND t.id = any($2) AND t.id = u.id`, withValues, companyID, entries, days, accounts, amounts, interest, discount)
 	return translate(err, "entries paid")
 }
 
@@ -624,6 +632,6 @@ func notePayments(ctx context.Context, tx pgx.Tx, companyID int64, events []Paym
 		SET state = CASE WHEN u.kind = 'failed' THEN 'failed' ELSE m.state END,
 		    bank_number = coalesce(nullif(u.number, ''), m.bank_number), info = nullif(u.info, ''), updated_at = now()
 		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, kind, number, info)
-		WHERE m.company_id = $1 AND m.id = u.id`, companyID, members, kinds, numbers, infos)
+		WHERE m.company_id = $1 AND m.id = any($2) AND m.id = u.id`, withValues, companyID, members, kinds, numbers, infos)
 	return translate(err, "payments noted")
 }

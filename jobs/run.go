@@ -110,12 +110,13 @@ const MaxChunksAtOnce = 2
 
 // ChunksAtOnce is Chunks with up to workers (at most MaxChunksAtOnce)
 // chunks in flight, each in a transaction (and a connection) of its own,
-// for a job whose chunks write disjoint rows. Chunk 0 is done alone first, so that what it records (a
-// run's plan, which a resumed run reads back) is stored before any other
-// chunk commits; the others start in order. Each chunk records the
-// progress of the chunks committed before it and itself, so progress only
-// grows. The first error stops the chunks not yet started and is returned
-// once those in flight have ended (they roll back).
+// for a job whose chunks write disjoint rows. Chunk 0 is done alone
+// first, so that what it records (a run's plan, which a resumed run reads
+// back) is stored before any other chunk commits; the others start in
+// order. Each chunk records the progress of the chunks committed before it
+// and itself, so progress only grows. The first error stops the chunks not
+// yet started and is returned once those in flight have ended (they roll
+// back).
 func (r *Run) ChunksAtOnce(ctx context.Context, n, workers int, total int64, do ChunkFunc) ([]json.RawMessage, error) {
 	outputs := make([]json.RawMessage, n)
 	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
@@ -137,7 +138,7 @@ func (r *Run) ChunksAtOnce(ctx context.Context, n, workers int, total int64, do 
 		}
 	}
 	if len(todo) > 0 && todo[0] == 0 {
-		if outputs[0], err = r.sharedChunk(ctx, 0, do, progress); err != nil {
+		if outputs[0], err = r.doChunk(ctx, 0, do, progress); err != nil {
 			return nil, err
 		}
 		todo = todo[1:]
@@ -158,7 +159,7 @@ func (r *Run) chunksInParallel(ctx context.Context, todo []int, workers int, do 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out, err := r.sharedChunk(ctx, i, do, progress)
+				out, err := r.doChunk(ctx, i, do, progress)
 				if err != nil {
 					errs <- err
 					cancel()
@@ -196,10 +197,11 @@ type chunkProgress struct {
 	done, total int64
 }
 
-// sharedChunk does and records chunk i in one transaction, like chunk;
-// its record and commit hold progress's lock, so that chunks commit their
-// progress one at a time and in the order of the amounts they record.
-func (r *Run) sharedChunk(ctx context.Context, i int, do ChunkFunc, progress *chunkProgress) (json.RawMessage, error) {
+// doChunk does and records chunk i in one transaction, with the progress
+// of the chunks committed before it and its own; the record and the commit
+// hold progress's lock, so that chunks in flight together commit their
+// progress one at a time, in the order of the amounts they record.
+func (r *Run) doChunk(ctx context.Context, i int, do ChunkFunc, progress *chunkProgress) (json.RawMessage, error) {
 	var enc json.RawMessage
 	var units int64
 	locked := false
@@ -234,32 +236,12 @@ func (r *Run) sharedChunk(ctx context.Context, i int, do ChunkFunc, progress *ch
 	return enc, nil
 }
 
-// chunk does and records chunk i in one transaction.
+// chunk does and records chunk i in one transaction, after the chunks
+// that did before units; it returns the chunk's units.
 func (r *Run) chunk(ctx context.Context, i int, before, total int64, do ChunkFunc) (json.RawMessage, int64, error) {
-	var enc json.RawMessage
-	var units int64
-	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
-		out, u, err := do(ctx, tx, i)
-		if err != nil {
-			return err
-		}
-		if enc, err = json.Marshal(out); err != nil {
-			return fmt.Errorf("encode output: %w", err)
-		}
-		units = u
-		running, err := storage.RecordJobChunk(ctx, tx, r.Job.Run(), i, enc, storage.Progress{Done: before + u, Total: total})
-		if err != nil {
-			return err
-		}
-		if !running {
-			return errStopped // rolls the chunk's writes back
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("chunk %d: %w", i, err)
-	}
-	return enc, units, nil
+	progress := &chunkProgress{done: before, total: total}
+	out, err := r.doChunk(ctx, i, do, progress)
+	return out, progress.done - before, err
 }
 
 // between is the pause between two chunks, and where a worker shutting

@@ -152,11 +152,13 @@ func TestGeneratedAsTheAPIWouldWrite(t *testing.T) {
 				c.Name, len(gen.Invoices), gen.Refused, gen.Skipped, err)
 		}
 		err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			moved, err := storage.UpdateInvoiceStatuses(ctx, tx, c.ID, 1, 0, 1<<62, res.Today)
+			inv, err := storage.UpdateInvoiceStatuses(ctx, tx, storage.OverdueChunk{CompanyID: c.ID,
+				From: 0, To: 1 << 62, AsOf: res.Today, First: true, Last: true})
 			if err != nil {
 				return err
 			}
-			rated, err := storage.UpdatePaymentStatuses(ctx, tx, storage.PaymentChunk{CompanyID: c.ID,
+			moved := inv.Updated
+			rated, err := storage.UpdatePaymentStatuses(ctx, tx, storage.OverdueChunk{CompanyID: c.ID,
 				From: 0, To: 1 << 62, AsOf: res.Today, First: true, Last: true})
 			if err == nil && (moved != 0 || rated.Updated != 0) {
 				err = fmt.Errorf("the overdue run would move %d invoices and %d contracts", moved, rated.Updated)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -395,6 +396,18 @@ func TestPaymentBatchAdjustments(t *testing.T) {
 	}
 	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/financial/paymentBatch/%d", batch), f.keyA, nil); r.status != http.StatusConflict {
 		t.Errorf("deleting a closed batch: %d %s", r.status, r.raw)
+	}
+	path := fmt.Sprintf("/financial/paymentBatch/%d", batch)
+	if r := f.do(t, http.MethodPut, path, f.keyA, map[string]any{"description": "Fornecedores de março"}); r.status != http.StatusOK {
+		t.Errorf("describing a closed batch: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, http.MethodPut, path, f.keyA, map[string]any{"account_id": f.account}); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("moving a batch to another account: %d %s", r.status, r.raw)
+	}
+	listed := f.get(t, fmt.Sprintf("/financial/paymentBatch?filter[statusIn][]=closed&filter[accountIn][]=%d&filter[description]=%s",
+		f.bradesco, url.QueryEscape("Fornecedores de março")), http.StatusOK).ids(t)
+	if !slices.Equal(listed, []int64{batch}) {
+		t.Errorf("closed batches of the account: %v", listed)
 	}
 
 	// the reverted and the removed entries join an open batch; deleting it

@@ -312,9 +312,9 @@ func lockPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (
 }
 
 // RemovePaymentTransactions takes entries out of a locked open batch (ids
-// nil: all of them): their rows go (their references are not given
-// again) and the batch's count and total go down. An id not in the batch
-// is refused.
+// nil: all of them): their rows go (an entry added again gets the same
+// reference, which the bank never saw) and the batch's count and total go
+// down. An id not in the batch is refused.
 func RemovePaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (MemberAnswer, error) {
 	var ans MemberAnswer
 	members, err := lockPaymentMembers(ctx, tx, b, ids)

@@ -16,14 +16,10 @@ import (
 // invoice status, contract payment_status and calendar event status.
 const KindFinanceOverdue = "finance:overdue"
 
-// The size of a chunk, one statement and one transaction, when a pass
-// cannot look for changes only: how many invoices it moves, how many ids of
-// contracts it covers; and how many ids of events a chunk covers.
-const (
-	overdueChunkInvoices  = 50_000
-	overdueChunkContracts = 10_000
-	overdueChunkEvents    = 50_000
-)
+// How many ids of each table a chunk covers, one statement and one
+// transaction, when the table is cut into ranges (a pass that looks for
+// changes only is one chunk).
+var overdueChunkIDs = map[string]int64{"invoices": 50_000, "contracts": 10_000, "events": 50_000}
 
 // overduePlan is what a run covers: the payload's date and, per table, the
 // ranges of ids of its chunks, in order, cut when the run began. It is
@@ -121,8 +117,7 @@ func overduePlanOf(ctx context.Context, r *Run, asOf finance.Date) (overduePlan,
 }
 
 // newOverduePlan reads what a plan is cut from: the dates each pass's
-// statuses hold for, the spans of the company's ids, and, when needed, the
-// runs of invoices that move (cutOverduePlan).
+// statuses hold for and the spans of the company's ids (cutOverduePlan).
 func newOverduePlan(ctx context.Context, q storage.DBTX, companyID int64, asOf finance.Date) (overduePlan, error) {
 	windows, err := storage.OverdueWindows(ctx, q, companyID)
 	if err != nil {
@@ -134,63 +129,29 @@ func newOverduePlan(ctx context.Context, q storage.DBTX, companyID int64, asOf f
 			return overduePlan{}, err
 		}
 	}
-	return cutOverduePlan(asOf, windows, spans, func() ([]int64, error) {
-		return storage.InvoiceStatusMoveRanges(ctx, q, companyID, asOf, overdueChunkInvoices)
-	})
+	return cutOverduePlan(asOf, windows, spans), nil
 }
 
 // cutOverduePlan cuts each table into chunks. A pass whose stored
 // statuses hold for dates near asOf (storage.OverdueWindow.Narrow) looks
-// for changes only, and is one chunk over every id. Otherwise the invoices
-// are the runs of overdueChunkInvoices of those that move (moving: the
-// first id of each, in id order), one chunk over each run's range of ids,
-// so that a chunk updates rows that lie together in the table; and the
-// contracts ranges of overdueChunkContracts ids. The first range starts at
-// id 1 and the last has no upper end, so that the marks of any id are
-// read. Events are always cut into ranges of overdueChunkEvents ids. A
-// table without rows has no chunk.
-func cutOverduePlan(asOf finance.Date, windows map[string]storage.OverdueWindow, spans map[string]storage.IDSpan,
-	moving func() ([]int64, error)) (overduePlan, error) {
+// for changes only, and is one chunk over every id. Otherwise its table is
+// cut into ranges of ids, overdueChunkIDs a range, the first starting at
+// id 1 and the last without an upper end, so that the marks of any id are
+// read. Events are always cut into ranges. A table without rows has no
+// chunk.
+func cutOverduePlan(asOf finance.Date, windows map[string]storage.OverdueWindow, spans map[string]storage.IDSpan) overduePlan {
 	plan := overduePlan{Date: asOf.String(), Ranges: map[string][]storage.IDSpan{}}
-	every := []storage.IDSpan{{Min: 1, Max: math.MaxInt64}}
-	switch {
-	case spans["invoices"].Empty():
-	case windows[storage.PassInvoices].Narrow(asOf):
-		plan.Ranges["invoices"] = every
-	default:
-		starts, err := moving()
-		if err != nil {
-			return overduePlan{}, err
-		}
-		plan.Ranges["invoices"] = rangesFrom(starts)
-	}
-	switch {
-	case spans["contracts"].Empty():
-	case windows[storage.PassContracts].Narrow(asOf):
-		plan.Ranges["contracts"] = every
-	default:
-		plan.Ranges["contracts"] = stretched(cut(spans["contracts"], overdueChunkContracts))
-	}
-	plan.Ranges["events"] = cut(spans["events"], overdueChunkEvents)
-	return plan, nil
-}
-
-// rangesFrom are the ranges of ids that begin at starts, in order, the
-// first stretched down to id 1 and the last without an upper end; one
-// range over every id when there are no starts, so that the pass still
-// runs and records the date its statuses hold for.
-func rangesFrom(starts []int64) []storage.IDSpan {
-	if len(starts) == 0 {
-		return []storage.IDSpan{{Min: 1, Max: math.MaxInt64}}
-	}
-	out := make([]storage.IDSpan, len(starts))
-	for i, from := range starts {
-		out[i] = storage.IDSpan{Min: from, Max: math.MaxInt64}
-		if i+1 < len(starts) {
-			out[i].Max = starts[i+1] - 1
+	for _, pass := range []string{storage.PassInvoices, storage.PassContracts} {
+		switch {
+		case spans[pass].Empty():
+		case windows[pass].Narrow(asOf):
+			plan.Ranges[pass] = []storage.IDSpan{{Min: 1, Max: math.MaxInt64}}
+		default:
+			plan.Ranges[pass] = stretched(cut(spans[pass], overdueChunkIDs[pass]))
 		}
 	}
-	return stretched(out)
+	plan.Ranges["events"] = cut(spans["events"], overdueChunkIDs["events"])
+	return plan
 }
 
 // cut cuts span into ranges of width ids.

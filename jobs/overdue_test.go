@@ -200,7 +200,7 @@ func TestOverduePlanChunks(t *testing.T) {
 	t.Parallel()
 	const max = math.MaxInt64
 	plan := overduePlan{Date: overdueDate, Ranges: map[string][]storage.IDSpan{
-		"invoices":  rangesFrom([]int64{40, 90_000}),
+		"invoices":  stretched(cut(storage.IDSpan{Min: 40, Max: 90_000}, 50_000)),
 		"contracts": stretched(cut(storage.IDSpan{Min: 7, Max: 20_007}, 10_000)),
 		"events":    cut(storage.IDSpan{Min: 5, Max: 50_005}, 50_000),
 	}}
@@ -219,14 +219,11 @@ func TestOverduePlanChunks(t *testing.T) {
 		}
 		got = append(got, chunk)
 	}
-	want := "[invoices 1-89999 first invoices 90000-max last " +
+	want := "[invoices 1-50039 first invoices 50040-max last " +
 		"contracts 1-10006 first contracts 10007-20006 contracts 20007-max last " +
 		"events 5-50004 first events 50005-50005 last]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("chunks\n%v\nwant\n%s", got, want)
-	}
-	if r := rangesFrom(nil); fmt.Sprint(r) != fmt.Sprint([]storage.IDSpan{{Min: 1, Max: max}}) {
-		t.Errorf("no invoice moves: ranges %v, want one over every id", r)
 	}
 	if r := cut(storage.IDSpan{}, 10); len(r) != 0 {
 		t.Errorf("empty span: ranges %v, want none", r)
@@ -234,12 +231,12 @@ func TestOverduePlanChunks(t *testing.T) {
 }
 
 // TestOverduePlanLooksForChanges: a pass whose statuses hold for dates
-// near the run's is one chunk over every id; otherwise the invoices are cut
-// by the runs of those that move and the contracts by ids.
+// near the run's is one chunk over every id; otherwise its table is cut
+// into ranges of ids.
 func TestOverduePlanLooksForChanges(t *testing.T) {
 	t.Parallel()
 	asOf := finance.MustDate(overdueDate)
-	spans := map[string]storage.IDSpan{"invoices": {Min: 3, Max: 900_000}, "contracts": {Min: 1, Max: 25_000}, "events": {}}
+	spans := map[string]storage.IDSpan{"invoices": {Min: 3, Max: 90_000}, "contracts": {Min: 1, Max: 25_000}, "events": {}}
 	known := func(days int) storage.OverdueWindow {
 		return storage.OverdueWindow{Low: asOf.AddDays(-days), High: asOf.AddDays(-days)}
 	}
@@ -248,21 +245,21 @@ func TestOverduePlanLooksForChanges(t *testing.T) {
 		windows map[string]storage.OverdueWindow
 		want    string
 	}{
-		{"not known", nil, "[{1 59999} {60000 max}] [{1 10000} {10001 20000} {20001 max}]"},
+		{"not known", nil, "[{1 50002} {50003 max}] [{1 10000} {10001 20000} {20001 max}]"},
 		{"same date", map[string]storage.OverdueWindow{"invoices": known(0), "contracts": known(0)}, "[{1 max}] [{1 max}]"},
 		{"a month before", map[string]storage.OverdueWindow{"invoices": known(31), "contracts": known(31)}, "[{1 max}] [{1 max}]"},
 		{"more than a month before", map[string]storage.OverdueWindow{"invoices": known(32), "contracts": known(1)},
-			"[{1 59999} {60000 max}] [{1 max}]"},
+			"[{1 50002} {50003 max}] [{1 max}]"},
 	}
 	for _, tt := range tests {
-		plan, err := cutOverduePlan(asOf, tt.windows, spans, func() ([]int64, error) { return []int64{20, 60_000}, nil })
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := cutOverduePlan(asOf, tt.windows, spans)
 		got := strings.ReplaceAll(fmt.Sprint(plan.Ranges["invoices"], plan.Ranges["contracts"]), fmt.Sprint(int64(math.MaxInt64)), "max")
 		if got != tt.want || plan.Ranges["events"] != nil {
 			t.Errorf("%s: ranges %s, events %v; want %s, none", tt.name, got, plan.Ranges["events"], tt.want)
 		}
+	}
+	if plan := cutOverduePlan(asOf, nil, map[string]storage.IDSpan{}); len(plan.Ranges["invoices"])+len(plan.Ranges["contracts"]) != 0 {
+		t.Errorf("no rows: ranges %v, want none", plan.Ranges)
 	}
 }
 

@@ -63,9 +63,9 @@ func overdueTable(table string) bool {
 // planned runs a statement unprepared, as an unnamed statement that
 // PostgreSQL plans for the values of each run (the mode is the first of
 // the arguments). A prepared statement may be given a generic plan after
-// five runs, one that cannot tell a chunk's date or range from another's:
-// it read the invoices of a chunk by their primary key instead of the
-// moves in invoices_open_status (docs/performance.md).
+// five runs, one that cannot tell a chunk's date or range from another's
+// (docs/performance.md): one chunk may look at a few rows through
+// invoices_open_status, the next at every row of its range.
 func planned(args ...any) []any {
 	return append([]any{pgx.QueryExecModeDescribeExec}, args...)
 }
@@ -209,36 +209,12 @@ func invoicesWhere(conds ...string) string {
 	return strings.Join(conds, " UNION ALL ")
 }
 
-// invoiceMoves selects the ids of the company's invoices whose status
-// changes on the date (a placeholder): unpaid ones due before it, overdue
-// ones due on it or later, overdue ones without a due date.
-func invoiceMoves(date string) string {
-	return invoicesWhere(
-		`"status" = 'unpaid' AND "due_date" < `+date,
-		`"status" = 'overdue' AND "due_date" >= `+date,
-		`"status" = 'overdue' AND "due_date" IS NULL`)
-}
-
 // invoicesDueBetween selects the ids of the company's unpaid and overdue
 // invoices due on a day from low up to the day before high (placeholders):
 // those whose status on some day from low to high differs from another's.
 func invoicesDueBetween(low, high string) string {
 	between := `"due_date" >= ` + low + ` AND "due_date" < ` + high
 	return invoicesWhere(`"status" = 'unpaid' AND `+between, `"status" = 'overdue' AND `+between)
-}
-
-// InvoiceStatusMoveRanges cuts the company's invoices whose status changes
-// on asOf, in id order, into runs of size: it returns the first id of each
-// run (none when no invoice changes).
-func InvoiceStatusMoveRanges(ctx context.Context, q DBTX, companyID int64, asOf finance.Date, size int64) ([]int64, error) {
-	var starts []int64
-	err := q.QueryRow(ctx, `SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM (
-			SELECT id, row_number() OVER (ORDER BY id) AS n FROM (`+invoiceMoves("$2::date")+`) m) numbered
-		WHERE n % $3 = 1`, planned(companyID, asOf, size)...).Scan(&starts)
-	if err != nil {
-		return nil, translate(err, "ranges of invoice status moves")
-	}
-	return starts, nil
 }
 
 // The two history entries an overdue run writes, as FieldChange lists.
@@ -256,10 +232,11 @@ const (
 // It looks only at the invoices whose status can differ from the one
 // stored (docs/jobs.md, finance:overdue): those marked since they were last
 // recalculated (written by the triggers of invoices), and those due between
-// the dates the stored statuses hold for and c.AsOf. When those dates are
-// not known, it takes every invoice of the range that moves. It keeps the
-// dates in overdue_state, whose row it locks, so that the chunks of two
-// runs of a company never overlap; tx is the chunk's transaction.
+// the dates the stored statuses hold for and c.AsOf, found in
+// invoices_open_status without visiting the rows. When those dates are not
+// known, it goes through every invoice of the range. It keeps the dates in
+// overdue_state, whose row it locks, so that the chunks of two runs of a
+// company never overlap; tx is the chunk's transaction.
 func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
 	w, sweep, err := takeOverdueState(ctx, tx, PassInvoices, c)
 	if err != nil {
@@ -267,30 +244,33 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 	}
 	res := OverdueChunkResult{All: !w.Known()}
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf, ActorJob, c.JobID, OriginOverdue, historyToOverdue, historyToUnpaid}
-	candidates := `SELECT id FROM (` + invoiceMoves("$4::date") + `) m WHERE id BETWEEN $2 AND $3`
-	if !res.All {
-		candidates = `SELECT invoice_id FROM marked
-			UNION SELECT id FROM (` + invoicesDueBetween("$10::date", "$11::date") + `) w WHERE id BETWEEN $2 AND $3`
-		args = append(args, w.Low, w.High)
-	}
 	// Only unpaid and overdue are moved, and only between the two, so a
 	// row's status before the update is the other one. The conditions are
 	// checked again on the row updated, which a payment may have changed
-	// since it was found. The rows are updated in id order, the table's.
+	// since it was found. Going through every invoice of the range, the
+	// moves are counted as looked at; looking for changes, the candidates.
+	candidates, moving, visited := ``, `company_id = $1 AND id BETWEEN $2 AND $3`, `(SELECT count(*) FROM moved)`
+	if !res.All {
+		candidates = `candidates (id) AS (
+			SELECT invoice_id FROM marked
+			UNION SELECT id FROM (` + invoicesDueBetween("$10::date", "$11::date") + `) w WHERE id BETWEEN $2 AND $3),`
+		moving, visited = `company_id = $1 AND id = ANY (ARRAY(SELECT id FROM candidates))`, `(SELECT count(*) FROM candidates)`
+		args = append(args, w.Low, w.High)
+	}
 	err = tx.QueryRow(ctx, `WITH marked AS (
 			DELETE FROM invoice_status_marks WHERE company_id = $1 AND invoice_id BETWEEN $2 AND $3
 			RETURNING invoice_id),
-		candidates (id) AS (`+candidates+`),
+		`+candidates+`
 		moved AS (
 			UPDATE invoices SET status = `+invoiceStatusAsOf+`, updated_at = now()
-			WHERE company_id = $1 AND id = ANY (ARRAY(SELECT id FROM candidates))
+			WHERE `+moving+`
 				AND NOT paid AND status IN ('unpaid', 'overdue') AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
 			RETURNING id, status),
 		logged AS (
 			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
 			SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved
 			RETURNING 1)
-		SELECT (SELECT count(*) FROM candidates), (SELECT count(*) FROM logged)`,
+		SELECT `+visited+`, (SELECT count(*) FROM logged)`,
 		planned(args...)...).Scan(&res.Visited, &res.Updated)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update invoice statuses")

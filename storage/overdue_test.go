@@ -293,9 +293,11 @@ func TestInvoiceStatusSQL(t *testing.T) {
 	}
 }
 
-// TestInvoiceStatusMoveRanges cuts the invoices that move, and those
-// only, into runs in id order, of the company only; a range moves its own.
-func TestInvoiceStatusMoveRanges(t *testing.T) {
+// TestInvoiceStatusChunks: a first run in two chunks moves in each the
+// invoices of its range that move, of the company only; the next runs on
+// the same date look at the invoice moved back to unpaid (marked: only a
+// move to overdue is known to be a run's), then at nothing.
+func TestInvoiceStatusChunks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	pool := storagetest.NewDB(t)
@@ -311,26 +313,24 @@ func TestInvoiceStatusMoveRanges(t *testing.T) {
 		f.invoice(t, 0, finance.Invoice{Status: finance.InvoicePaid, Paid: true, DueDate: today.AddDays(-i)}) // paid
 	}
 	moving = append(moving, f.invoice(t, 0, finance.Invoice{Status: finance.InvoiceOverdue, DueDate: today})) // due date moved ahead
-	starts, err := storage.InvoiceStatusMoveRanges(ctx, pool, f.company, today, 4)
-	if err != nil {
-		t.Fatal(err)
+	split := moving[4] - 1
+	if res := f.pass(t, storage.UpdateInvoiceStatuses, 1, today, allFrom, split, true, false); !res.All || res.Updated != 4 {
+		t.Errorf("first range: %+v, want every invoice taken, 4 moved", res)
 	}
-	if want := []int64{moving[0], moving[4], moving[8]}; fmt.Sprint(starts) != fmt.Sprint(want) {
-		t.Fatalf("runs of 4 begin at %v, want %v", starts, want)
+	if res := f.pass(t, storage.UpdateInvoiceStatuses, 1, today, split+1, allTo, false, true); !res.All || res.Updated != 5 {
+		t.Errorf("second range: %+v, want every invoice taken, 5 moved", res)
 	}
-	for i, from := range starts {
-		to := allTo
-		if i+1 < len(starts) {
-			to = starts[i+1] - 1
-		}
-		res := f.pass(t, storage.UpdateInvoiceStatuses, 1, today, from, to, i == 0, i == len(starts)-1)
-		if want := int64(min(4, len(moving)-4*i)); !res.All || res.Updated != want {
-			t.Errorf("range %d-%d: %+v, want %d moved", from, to, res, want)
-		}
+	var late string
+	if err := pool.QueryRow(ctx, `SELECT string_agg(DISTINCT status, ',') FROM invoices WHERE company_id = $1`, other.company).Scan(&late); err != nil || late != "unpaid" {
+		t.Errorf("the other company's invoices: %s (%v), want unpaid as they were", late, err)
 	}
-	if starts, err := storage.InvoiceStatusMoveRanges(ctx, pool, f.company, today, 4); err != nil || len(starts) != 0 {
-		t.Errorf("after the moves: runs %v (%v), want none", starts, err)
+	if res := f.invoices(t, 2, today); res.All || res.Visited != 1 || res.Updated != 0 {
+		t.Errorf("second run: %+v, want 1 looked at, none moved", res)
 	}
+	if res := f.invoices(t, 3, today); res.All || res.Visited != 0 || res.Updated != 0 {
+		t.Errorf("third run: %+v, want nothing looked at", res)
+	}
+	f.invoicesRule(t, today)
 }
 
 // TestOverdueEventStatusSQL runs the cases of finance.EventStatusAsOf through the

@@ -6,10 +6,8 @@
 -- canceled, refunded nor uncollectible) by status and due date, with their
 -- ids and contracts, so that neither pass visits the rows to find them.
 -- The invoice pass reads the unpaid and overdue ones due between the dates
--- the stored statuses hold for and the run's date (or, when those are not
--- known, every one that moves: unpaid with a due date before the date,
--- overdue with one on or after it or none); the contract pass reads the
--- contracts of those due on the days where a payment status can change.
+-- the stored statuses hold for and the run's date; the contract pass reads
+-- the contracts of those due on the days where a payment status can change.
 CREATE INDEX invoices_open_status ON invoices (company_id, status, due_date, contract_id) INCLUDE (id)
     WHERE NOT paid AND status NOT IN ('paid', 'canceled', 'refunded', 'uncollectible');
 

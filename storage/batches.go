@@ -38,12 +38,24 @@ type BatchType struct {
 	SequenceColumn string
 	// FilePrefix starts the name of its remittance files.
 	FilePrefix string
+	// MemberTable holds the batches' members, MemberColumn the id of the
+	// record each is; Label names a batch and Noun a member in messages
+	// ("collection batch", "invoice").
+	MemberTable, MemberColumn, Label, Noun string
+	// Frozen are the member record's columns its place in a batch depends
+	// on: while the record is added or sent they cannot change
+	// (FrozenInBatch).
+	Frozen []string
 }
 
 // TicketBatch is the collection batch (/financial/ticketBatch).
 var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ticket_batches",
 	Members: "invoices", MemberResource: Invoices, MemberFilter: "ticketBatchIn",
-	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca"}
+	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca",
+	MemberTable: "ticket_batch_invoices", MemberColumn: "invoice_id", Label: "collection batch", Noun: "invoice",
+	// the amount and due date its slip carries, the account and billing
+	// method that made it a slip of that batch
+	Frozen: []string{"total", "due_date", "account_id", "billing_method"}}
 
 // BatchTypes are the kinds of batch, by name.
 var BatchTypes = map[string]*BatchType{TicketBatch.Name: TicketBatch, PaymentBatch.Name: PaymentBatch}

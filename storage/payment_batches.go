@@ -22,7 +22,12 @@ import (
 // are numbered by the account's own counter of payment remittances.
 var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: "payment_batches",
 	Members: "transactions", MemberResource: Transactions, MemberFilter: "paymentBatchIn",
-	SequenceColumn: "next_payment_file_sequence", FilePrefix: "pagamento"}
+	SequenceColumn: "next_payment_file_sequence", FilePrefix: "pagamento",
+	MemberTable: "payment_batch_transactions", MemberColumn: "transaction_id", Label: "payment batch", Noun: "transaction",
+	// what is paid, to whom, how, from which account, and whether it is
+	// paid at all
+	Frozen: []string{"amount", "interest", "discount", "person_id", "billing_method", "ticket_barcode",
+		"account_id", "type", "mode", "paid", "due_date", "date"}}
 
 // withValues plans a statement over arrays of ids or references with
 // their values each time (an unnamed statement; its description cached).

@@ -144,7 +144,7 @@ func invoicesResource() *Resource {
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
-			Before: []Hook{invoiceInBatch, invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
+			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
 			After:  []Hook{checkInvoiceTotal, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
 		},
 		Filters: []SpecialFilter{

@@ -258,7 +258,7 @@ func transactionsResource() *Resource {
 		},
 		Filters: transactionFilters(),
 		Hooks: Hooks{
-			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry, transactionInPaymentBatch},
+			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry, FrozenInBatch(PaymentBatch)},
 			After:  []Hook{createInstallments},
 		},
 	}

@@ -106,47 +106,49 @@ func deleteTicketBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
 	return err
 }
 
-// batchFrozenColumns are the invoice columns its slip in a batch depends
-// on: the amount and due date it carries, the account and billing method
-// that made it a slip of that batch.
-var batchFrozenColumns = []string{"total", "due_date", "account_id", "billing_method"}
-
-// invoiceInBatch refuses (409) a change of the columns an invoice's slip
-// depends on, and its delete, while it is in a collection batch (added or
-// sent): the slip and the bank's title would no longer be the invoice's.
-func invoiceInBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op == OpCreate {
-		return nil
-	}
-	var changed []string
-	if c.Op == OpUpdate {
-		for _, col := range batchFrozenColumns {
-			if c.Changed(col) {
-				changed = append(changed, col)
-			}
-		}
-		if len(changed) == 0 {
+// FrozenInBatch is the hook of a batch type's member records: it refuses
+// (409) a change of the columns the record's place in a batch depends on
+// (BatchType.Frozen), and its delete, while it is in a batch (added or
+// sent). A slip or a bank's payment would no longer be the record's: an
+// invoice's title carries its amount and due date; an entry's payment
+// what is paid and to whom, or it would be paid twice.
+func FrozenInBatch(bt *BatchType) Hook {
+	remove := "remove" + capitalized(bt.Members)
+	revert := "revert" + capitalized(bt.Members)
+	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
+		if c.Op == OpCreate {
 			return nil
 		}
+		var changed []string
+		if c.Op == OpUpdate {
+			for _, col := range bt.Frozen {
+				if c.Changed(col) {
+					changed = append(changed, col)
+				}
+			}
+			if len(changed) == 0 {
+				return nil
+			}
+		}
+		var batch int64
+		var status string
+		err := tx.QueryRow(ctx, `SELECT m.batch_id, b.status FROM `+bt.MemberTable+` m
+			JOIN `+bt.Table+` b ON b.company_id = m.company_id AND b.id = m.batch_id
+			WHERE m.company_id = $1 AND m.`+bt.MemberColumn+` = $2 AND m.state = 'added'`, c.Scope.CompanyID, c.ID).Scan(&batch, &status)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s of %s %d: %w", bt.Label, bt.Noun, c.ID, err)
+		}
+		how := "remove it from the batch (" + remove + ")"
+		if status == "closed" {
+			how = "revert it in the batch (" + revert + ")"
+		}
+		if c.Op == OpDelete {
+			return Errorf(Conflict, "The %s is in %s %d: %s before deleting it.", bt.Noun, bt.Label, batch, how)
+		}
+		return Errorf(Conflict, "The %s is in %s %d: its %s cannot change; %s first.",
+			bt.Noun, bt.Label, batch, strings.Join(changed, ", "), how)
 	}
-	var batch int64
-	var status string
-	err := tx.QueryRow(ctx, `SELECT m.batch_id, b.status FROM ticket_batch_invoices m
-		JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
-		WHERE m.company_id = $1 AND m.invoice_id = $2 AND m.state = 'added'`, c.Scope.CompanyID, c.ID).Scan(&batch, &status)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("batch of invoice %d: %w", c.ID, err)
-	}
-	how := "remove it from the batch (removeInvoices)"
-	if status == "closed" {
-		how = "revert it in the batch (revertInvoices)"
-	}
-	if c.Op == OpDelete {
-		return Errorf(Conflict, "The invoice is in collection batch %d: %s before deleting it.", batch, how)
-	}
-	return Errorf(Conflict, "The invoice is in collection batch %d: its %s cannot change; %s first.",
-		batch, strings.Join(changed, ", "), how)
 }

@@ -76,53 +76,6 @@ func deletePaymentBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
 	return err
 }
 
-// paymentFrozenColumns are the entry's columns its payment in a batch
-// depends on: what is paid, to whom, how, from which account, and whether
-// it is paid at all.
-var paymentFrozenColumns = []string{"amount", "interest", "discount", "person_id", "billing_method", "ticket_barcode",
-	"account_id", "type", "mode", "paid", "due_date", "date"}
-
-// transactionInPaymentBatch refuses (409) a change of the columns an
-// entry's payment depends on, and its delete, while it is in a payment
-// batch (added or sent): the bank would pay what the entry no longer
-// says, or pay it twice.
-func transactionInPaymentBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op == OpCreate {
-		return nil
-	}
-	var changed []string
-	if c.Op == OpUpdate {
-		for _, col := range paymentFrozenColumns {
-			if c.Changed(col) {
-				changed = append(changed, col)
-			}
-		}
-		if len(changed) == 0 {
-			return nil
-		}
-	}
-	var batch int64
-	var status string
-	err := tx.QueryRow(ctx, `SELECT m.batch_id, b.status FROM payment_batch_transactions m
-		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
-		WHERE m.company_id = $1 AND m.transaction_id = $2 AND m.state = 'added'`, c.Scope.CompanyID, c.ID).Scan(&batch, &status)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("payment batch of entry %d: %w", c.ID, err)
-	}
-	how := "remove it from the batch (removeTransactions)"
-	if status == "closed" {
-		how = "revert it in the batch (revertTransactions)"
-	}
-	if c.Op == OpDelete {
-		return Errorf(Conflict, "The transaction is in payment batch %d: %s before deleting it.", batch, how)
-	}
-	return Errorf(Conflict, "The transaction is in payment batch %d: its %s cannot change; %s first.",
-		batch, strings.Join(changed, ", "), how)
-}
-
 // checkBarcodeShape accepts a boleto's 44-digit barcode or its 47-digit
 // digitable line, digits only (Column.Check of ticket_barcode); its check
 // digits are verified when the entry joins a payment batch.

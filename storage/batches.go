@@ -46,6 +46,12 @@ type BatchType struct {
 	// on: while the record is added or sent they cannot change
 	// (FrozenInBatch).
 	Frozen []string
+	// AccountProblem says why an account of the bank and layout given
+	// cannot send the kind's remittances; "" when it can.
+	AccountProblem func(bank, layout string) string
+	// RemoveAll takes every member out of an open batch, as its remove
+	// operation does (the batch's delete).
+	RemoveAll func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error
 }
 
 // TicketBatch is the collection batch (/financial/ticketBatch).
@@ -55,7 +61,12 @@ var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ti
 	MemberTable: "ticket_batch_invoices", MemberColumn: "invoice_id", Label: "collection batch", Noun: "invoice",
 	// the amount and due date its slip carries, the account and billing
 	// method that made it a slip of that batch
-	Frozen: []string{"total", "due_date", "account_id", "billing_method"}}
+	Frozen:         []string{"total", "due_date", "account_id", "billing_method"},
+	AccountProblem: remittanceAccountProblem,
+	RemoveAll: func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error {
+		_, err := RemoveTicketInvoices(ctx, tx, b, actor, nil)
+		return err
+	}}
 
 // BatchTypes are the kinds of batch, by name.
 var BatchTypes = map[string]*BatchType{TicketBatch.Name: TicketBatch, PaymentBatch.Name: PaymentBatch}

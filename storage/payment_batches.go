@@ -27,7 +27,12 @@ var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: 
 	// what is paid, to whom, how, from which account, and whether it is
 	// paid at all
 	Frozen: []string{"amount", "interest", "discount", "person_id", "billing_method", "ticket_barcode",
-		"account_id", "type", "mode", "paid", "due_date", "date"}}
+		"account_id", "type", "mode", "paid", "due_date", "date"},
+	AccountProblem: paymentAccountProblem,
+	RemoveAll: func(ctx context.Context, tx pgx.Tx, b *Batch, _ Actor) error {
+		_, err := RemovePaymentTransactions(ctx, tx, b, nil)
+		return err
+	}}
 
 // withValues plans a statement over arrays of ids or references with
 // their values each time (an unnamed statement; its description cached).

@@ -49,7 +49,7 @@ func ticketBatchesResource() *Resource {
 		},
 		Filters: batchFilters(),
 		Hooks: Hooks{
-			Before: []Hook{checkBatchAccount, deleteTicketBatch},
+			Before: []Hook{checkBatchAccount(TicketBatch), deleteBatch(TicketBatch)},
 		},
 	}
 }

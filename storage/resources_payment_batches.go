@@ -35,7 +35,7 @@ func paymentBatchesResource() *Resource {
 		},
 		Filters: batchFilters(),
 		Hooks: Hooks{
-			Before: []Hook{checkPaymentBatchAccount, deletePaymentBatch},
+			Before: []Hook{checkBatchAccount(PaymentBatch), deleteBatch(PaymentBatch)},
 		},
 	}
 }

@@ -41,27 +41,30 @@ func RemittanceLayouts() []string {
 	return out
 }
 
-// checkBatchAccount requires, on create, an account (already known to be
-// the company's) with its bank and layout set, a layout collection
-// remittances are written in for that bank (422 naming account_id).
-func checkBatchAccount(ctx context.Context, tx pgx.Tx, c *Change) error {
-	id, given := c.New.Values["account_id"]
-	if c.Op != OpCreate || !given || id == nil {
+// checkBatchAccount is the hook of a batch type's batches: it requires,
+// on create, an account (already known to be the company's) that can send
+// the kind's remittances (BatchType.AccountProblem; 422 naming
+// account_id).
+func checkBatchAccount(bt *BatchType) Hook {
+	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
+		id, given := c.New.Values["account_id"]
+		if c.Op != OpCreate || !given || id == nil {
+			return nil
+		}
+		var bank, layout string
+		err := tx.QueryRow(ctx, `SELECT coalesce(bank, ''), coalesce(layout, '') FROM accounts WHERE company_id = $1 AND id = $2`,
+			c.Scope.CompanyID, id).Scan(&bank, &layout)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil // the reference check names it
+		}
+		if err != nil {
+			return fmt.Errorf("account of a %s: %w", bt.Label, err)
+		}
+		if msg := bt.AccountProblem(bank, layout); msg != "" {
+			return problem("account_id", msg)
+		}
 		return nil
 	}
-	var bank, layout string
-	err := tx.QueryRow(ctx, `SELECT coalesce(bank, ''), coalesce(layout, '') FROM accounts WHERE company_id = $1 AND id = $2`,
-		c.Scope.CompanyID, id).Scan(&bank, &layout)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil // the reference check names it
-	}
-	if err != nil {
-		return fmt.Errorf("account of a batch: %w", err)
-	}
-	if msg := remittanceAccountProblem(bank, layout); msg != "" {
-		return problem("account_id", msg)
-	}
-	return nil
 }
 
 // remittanceAccountProblem says why an account with bank and layout cannot
@@ -88,22 +91,25 @@ func sortedBanks() []string {
 	return banks
 }
 
-// deleteTicketBatch refuses (409) to delete a batch whose file is written
-// (the bank has its titles: revert them instead), and takes the invoices
-// out of an open one first, as removeInvoices does.
-func deleteTicketBatch(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op != OpDelete {
-		return nil
+// deleteBatch is the hook of a batch type's batches: it refuses (409) to
+// delete a batch whose file is written (the bank has its titles or
+// payments: revert them instead), and takes the members out of an open
+// one first, as the remove operation does.
+func deleteBatch(bt *BatchType) Hook {
+	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
+		if c.Op != OpDelete {
+			return nil
+		}
+		if c.OldValue("status") != "open" {
+			return Errorf(Conflict, "The batch's file is written: the batch is kept; take its %s back with revert%s.",
+				bt.Members, capitalized(bt.Members))
+		}
+		b, err := LockBatch(ctx, tx, bt, c.Scope.CompanyID, c.ID)
+		if err != nil {
+			return err
+		}
+		return bt.RemoveAll(ctx, tx, b, ActorOf(c.Scope))
 	}
-	if c.OldValue("status") != "open" {
-		return Errorf(Conflict, "The batch's file is written: the batch is kept; take its invoices back with revertInvoices.")
-	}
-	b, err := LockBatch(ctx, tx, TicketBatch, c.Scope.CompanyID, c.ID)
-	if err != nil {
-		return err
-	}
-	_, err = RemoveTicketInvoices(ctx, tx, b, ActorOf(c.Scope), nil)
-	return err
 }
 
 // FrozenInBatch is the hook of a batch type's member records: it refuses

@@ -39,17 +39,22 @@ func batchFilters() []SpecialFilter {
 	}
 }
 
-func ticketBatchesResource() *Resource {
+func ticketBatchesResource() *Resource { return batchResource(TicketBatch, TicketBatchInvoices) }
+
+// batchResource declares the batches of a kind: their shared columns and
+// filters, their account, their members (items, the resource given), and
+// the kind's rules.
+func batchResource(bt *BatchType, members string) *Resource {
 	return &Resource{
-		Name: TicketBatches, Table: "ticket_batches", CustomFields: true,
+		Name: bt.Resource, Table: bt.Table, CustomFields: true,
 		Columns: batchColumns(),
 		Relations: []Relation{
 			{Name: "account", Kind: BelongsTo, Resource: Accounts, Key: "account_id"},
-			{Name: "items", Kind: HasMany, Resource: TicketBatchInvoices, Key: "batch_id"},
+			{Name: "items", Kind: HasMany, Resource: members, Key: "batch_id"},
 		},
 		Filters: batchFilters(),
 		Hooks: Hooks{
-			Before: []Hook{checkBatchAccount(TicketBatch), deleteBatch(TicketBatch)},
+			Before: []Hook{checkBatchAccount(bt), deleteBatch(bt)},
 		},
 	}
 }

@@ -25,20 +25,7 @@ const paymentStateExpr = `CASE WHEN "state" = 'added' AND EXISTS (SELECT 1 FROM 
 // paymentMethods are the ways a payment is made.
 var paymentMethods = []string{MethodTransfer, MethodPIXAccount, MethodPIXKey, MethodBoleto}
 
-func paymentBatchesResource() *Resource {
-	return &Resource{
-		Name: PaymentBatches, Table: "payment_batches", CustomFields: true,
-		Columns: batchColumns(),
-		Relations: []Relation{
-			{Name: "account", Kind: BelongsTo, Resource: Accounts, Key: "account_id"},
-			{Name: "items", Kind: HasMany, Resource: PaymentBatchTransactions, Key: "batch_id"},
-		},
-		Filters: batchFilters(),
-		Hooks: Hooks{
-			Before: []Hook{checkBatchAccount(PaymentBatch), deleteBatch(PaymentBatch)},
-		},
-	}
-}
+func paymentBatchesResource() *Resource { return batchResource(PaymentBatch, PaymentBatchTransactions) }
 
 // paymentBatchTransactionsResource is the read side of a payment batch's
 // members (include[items] of a batch): each ledger entry with its payment

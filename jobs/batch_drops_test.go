@@ -2,9 +2,11 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -130,5 +132,72 @@ func TestTicketDropsAskedOnce(t *testing.T) {
 	}
 	if total != 1 || pending() != 0 {
 		t.Errorf("two files at once carried %d drops (pending %d), want 1", total, pending())
+	}
+}
+
+// BenchmarkTicketDrops measures the drops of 100,000 reverted titles: a
+// batch of 100,000 invoices of one Bradesco CNAB 400 account is added and
+// its file written (as BenchmarkTicketBatch does), then every invoice is
+// reverted in one revertInvoices, and the file of an empty batch of the
+// account carries the 100,000 drops alone (claimed, written, stored), in
+// drops per second beside the first file's titles per second in the same
+// run.
+//
+//	go test -run '^$' -bench TicketDrops -benchtime 1x -count 2 -timeout 60m ./jobs
+func BenchmarkTicketDrops(b *testing.B) {
+	ctx := context.Background()
+	for range b.N {
+		b.StopTimer()
+		pool := storagetest.NewDB(b)
+		company, _, err := storage.EnsureCompany(ctx, pool, "Bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := newTicketSetup(b, pool, company)
+		ids := benchTicketInvoices(b, s)
+		newBatch := func() int64 {
+			var id int64
+			if err := pool.QueryRow(ctx, `INSERT INTO ticket_batches (company_id, account_id) VALUES ($1, $2) RETURNING id`,
+				company, s.account).Scan(&id); err != nil {
+				b.Fatal(err)
+			}
+			return id
+		}
+		file := func(batch int64) (BatchFileResult, time.Duration) {
+			r := benchStarted(b, pool, company, KindBatchFile, BatchFilePayload{Batch: "ticket", ID: batch})
+			start := time.Now()
+			out, err := runBatchFile(ctx, r, BatchFilePayload{Batch: "ticket", ID: batch})
+			took := time.Since(start)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var fr BatchFileResult
+			if err := json.Unmarshal(out.(json.RawMessage), &fr); err != nil {
+				b.Fatal(err)
+			}
+			return fr, took
+		}
+		first := newBatch()
+		if ans, err := ChangeBatchMembers(ctx, pool, TicketBatchKind, storage.Company(company), first, storage.OpAdd, ids); err != nil ||
+			len(ans.Done) != benchTitles {
+			b.Fatalf("add: %v, %d added", err, len(ans.Done))
+		}
+		if fr, took := file(first); fr.Titles != benchTitles {
+			b.Fatalf("first file: %+v", fr)
+		} else {
+			b.ReportMetric(float64(benchTitles)/took.Seconds(), "file-titles/s")
+		}
+		start := time.Now()
+		if ans, err := ChangeBatchMembers(ctx, pool, TicketBatchKind, storage.Company(company), first, storage.OpRevert, ids); err != nil ||
+			len(ans.Done) != benchTitles {
+			b.Fatalf("revert: %v, %d reverted", err, len(ans.Done))
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "revert-s")
+		fr, took := file(newBatch())
+		if n, _ := fr.Details["drops"].(float64); fr.Titles != 0 || int(n) != benchTitles {
+			b.Fatalf("file of drops: %+v", fr.Details["drops"])
+		}
+		b.ReportMetric(float64(benchTitles)/took.Seconds(), "file-drops/s")
+		b.ReportMetric(float64(fr.Bytes)/1e6, "drops-file-MB")
 	}
 }

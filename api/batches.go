@@ -162,7 +162,8 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 // remittance (200, the bytes as the bank takes them, as an attachment
 // named by the file) once written; before, the first call submits the
 // batch:file job (202 with it), and calls while it runs answer the same
-// job. A batch without members is a 422.
+// job. A batch without members is a 422, unless its account has titles to
+// drop or payments to cancel: its file asks for them alone.
 func (s *Server) downloadBatchFile(k *jobs.BatchKind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, ok := pathID(w, r)
@@ -176,9 +177,8 @@ func (s *Server) downloadBatchFile(k *jobs.BatchKind) http.HandlerFunc {
 			return
 		}
 		if b.FileID == 0 {
-			if b.Titles == 0 {
-				writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: k.Type.Members,
-					Message: "the batch has none: add some before asking for its file"}}))
+			if err := jobs.CheckSomethingToSend(r.Context(), s.store.Pool(), k, b); err != nil {
+				writeError(w, r, err)
 				return
 			}
 			s.submitJob(w, r, jobs.NewBatchFile(k.Type, id), nil)
@@ -377,7 +377,8 @@ func (d batchDoc) download() operation {
 		summary: "The batch's remittance file (.REM)",
 		description: "Once written, the stored file as the bank takes it (200, an attachment named by the file). Before, " +
 			"the first call starts the `batch:file` job and answers 202 with it; calls while it runs answer the same job. " +
-			"A batch without members is a 422.",
+			"A batch without members is a 422, unless its account has members of other batches reverted since their file: " +
+			"its file then carries the requests to drop or cancel them alone.",
 		responses: answers(map[int]*openapi.Response{
 			http.StatusOK: {Description: "The file.", Content: map[string]*openapi.MediaType{
 				"application/octet-stream": {Schema: openapi.String()}}},

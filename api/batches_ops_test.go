@@ -175,8 +175,8 @@ func hasProblem(r response, field string) bool {
 
 // TestTicketBatchRemoveRevertDelete: invoices removed before the file get
 // their slips cleared and new numbers when added again; after the file
-// they are reverted (back to unsent, free for another batch, listed in the
-// next file's report as not dropped by the bank); each operation is
+// they are reverted (back to unsent, free for another batch, whose file
+// asks the bank to drop the title sent first); each operation is
 // refused in the wrong state; an invoice in a batch keeps its amount and
 // due date; an open batch is deleted with its invoices freed, a closed one
 // is kept.
@@ -236,8 +236,8 @@ func TestTicketBatchRemoveRevertDelete(t *testing.T) {
 	if states[a] != "sent" || states[b] != "reverted" || states[c] != "sent" || len(states) != 3 {
 		t.Errorf("the batch's items: %v", states)
 	}
-	// the reverted invoice goes in a new batch; that file's report lists the
-	// title the bank still holds
+	// the reverted invoice goes in a new batch; that file asks the bank to
+	// drop the title it held
 	next := f.newBatch(t)
 	if n := addedNumbers(t, f.members(t, next, "addInvoices", b)); len(n) != 1 {
 		t.Fatalf("the reverted invoice in a new batch: %v", n)
@@ -245,7 +245,8 @@ func TestTicketBatchRemoveRevertDelete(t *testing.T) {
 	_, _, job := f.batchFile(t, next)
 	res := job["result"].(map[string]any)
 	details, _ := res["details"].(map[string]any)
-	if num(t, res["sequence"]) != 2 || details == nil || !strings.Contains(fmt.Sprint(details["reverted_not_dropped"]), fmt.Sprint(b)) {
+	if num(t, res["sequence"]) != 2 || details == nil || num(t, details["drops"]) != 1 ||
+		!strings.Contains(fmt.Sprint(details["drop_titles"]), fmt.Sprint(b)) {
 		t.Errorf("the next file's report: %v", res)
 	}
 

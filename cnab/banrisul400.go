@@ -19,9 +19,11 @@ var banrisul400 = register(&spec{
 		KindNotaPromissoria: "08", KindOther: "08",
 	},
 	prepare: banrisul400Prepare,
-	header:  []*record{&banrisul400Header},
-	detail:  []*record{&banrisul400Detail},
-	trailer: []*record{&banrisul400Trailer},
+	// "os campos numéricos não utilizados devem ficar em branco"
+	blankNumbers: true,
+	header:       []*record{&banrisul400Header},
+	detail:       []*record{&banrisul400Detail},
+	trailer:      []*record{&banrisul400Trailer},
 })
 
 // banrisulCedente is the código de cedente AAAACCCCCCCCC: the agency (4)

@@ -15,10 +15,11 @@ var bb400 = register(&spec{
 		KindDuplicataMercantil: "01", KindNotaPromissoria: "02", KindRecibo: "05",
 		KindDuplicataServico: "12",
 	},
-	prepare: bb400Prepare,
-	header:  []*record{&bb400Header},
-	detail:  []*record{&bb400Detail, &bb400Fine},
-	trailer: []*record{&bb400Trailer},
+	prepare:     bb400Prepare,
+	prepareDrop: bb400Number,
+	header:      []*record{&bb400Header},
+	detail:      []*record{&bb400Detail, &bb400Fine},
+	trailer:     []*record{&bb400Trailer},
 })
 
 var bb400Header = record{name: "header", fields: []field{
@@ -147,6 +148,11 @@ func bb400Prepare(s *state) {
 	case !business && (d < 6 || d > 30 && d != 35 && d != 40 && d != 45):
 		s.Fail("protest_days", "Banco do Brasil protests after 6 to 30, 35, 40 or 45 calendar days")
 	}
+	bb400Number(s)
+}
+
+// bb400Number checks the nosso número of a title or a drop.
+func bb400Number(s *state) {
 	if len(s.ourNumber) != 17 {
 		s.Fail("beneficiary.covenant", "this layout is for 7-digit covenants (nosso número of 17 digits)")
 	}

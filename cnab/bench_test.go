@@ -76,3 +76,44 @@ func BenchmarkRemittance(b *testing.B) {
 		b.Run(c.name+"/"+itoa(c.n), func(b *testing.B) { benchmarkRemittance(b, c.name, c.n) })
 	}
 }
+
+// BenchmarkDrops writes a file of 100,000 drops alone (the file of an
+// account after many titles were reverted), in a CNAB 400 and a CNAB 240
+// layout: drops/s, and the peak heap, which does not grow with them.
+func BenchmarkDrops(b *testing.B) {
+	for _, name := range []string{"341_400", "104_240"} {
+		b.Run(name, func(b *testing.B) {
+			const n = 100_000
+			rem, titles := sample(b, name)
+			t := titles[1]
+			var ms runtime.MemStats
+			var peak uint64
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			for b.Loop() {
+				w, err := NewWriter(io.Discard, rem, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range n {
+					if err := w.Drop(Drop{OurNumber: int64(i + 1), DocumentNumber: t.DocumentNumber, Control: t.Control,
+						Amount: t.Amount, Due: t.Due}); err != nil {
+						b.Fatal(err)
+					}
+					if i%1000 == 0 {
+						runtime.ReadMemStats(&ms)
+						peak = max(peak, ms.HeapAlloc)
+					}
+				}
+				if err := w.Close(); err != nil || w.Drops() != n {
+					b.Fatalf("%d drops, %v", w.Drops(), err)
+				}
+			}
+			cpu := cpuTime() - cpu0
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "drops/s")
+			b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds(), "drops/cpu-s")
+			b.ReportMetric(float64(peak), "peak-heap-B")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

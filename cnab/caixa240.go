@@ -17,6 +17,7 @@ var caixa240 = register(&spec{
 	},
 	maxProtest:  90,
 	prepare:     caixa240Prepare,
+	prepareDrop: caixa240Number,
 	header:      []*record{&caixa240FileHeader},
 	batchHeader: &caixa240BatchHeader,
 	detail:      []*record{&caixa240P, &caixa240Q, &caixa240R},
@@ -170,6 +171,11 @@ func caixa240Prepare(s *state) {
 	if d := s.t.ProtestDays; d == 1 {
 		s.Fail("protest_days", "Caixa protests after 2 to 90 days")
 	}
+	caixa240Number(s)
+}
+
+// caixa240Number checks the nosso número of a title or a drop.
+func caixa240Number(s *state) {
 	if len(s.ourNumber) != 17 {
 		s.Fail("our_number", "Caixa SIGCB needs a 17-digit nosso número")
 	}

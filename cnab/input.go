@@ -144,3 +144,22 @@ type Payer struct {
 	State    string `json:"state"` // two-letter UF
 	ZIP      string `json:"zip"`   // CEP, 8 digits
 }
+
+// Drop is a request to the bank to drop (baixa) a title it registered
+// from an earlier file of the same account: the bank stops collecting it.
+// It names the title as it was registered; everything else a title
+// carries (payer, fee, interest, discount, protest) only matters to an
+// entry and is left out of the drop's record (docs/cnab.md, "Drops").
+type Drop struct {
+	// OurNumber is the sequence the title's nosso número was made from,
+	// as in Title.OurNumber.
+	OurNumber int64 `json:"our_number"`
+	// DocumentNumber is the title's seu número, as registered.
+	DocumentNumber string `json:"document_number"`
+	// Control is the beneficiary's identifier of the title, returned in
+	// the return file; optional.
+	Control string `json:"control,omitempty"`
+	// Amount and Due are the title's amount and due date as registered.
+	Amount decimal.Decimal `json:"amount"`
+	Due    Date            `json:"due"`
+}

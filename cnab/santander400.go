@@ -21,10 +21,11 @@ var santander400 = register(&spec{
 		KindDuplicataMercantil: "01", KindNotaPromissoria: "02", KindRecibo: "05",
 		KindDuplicataServico: "06",
 	},
-	prepare: santander400Prepare,
-	header:  []*record{&santander400Header},
-	detail:  []*record{&santander400Detail},
-	trailer: []*record{&santander400Trailer},
+	prepare:     santander400Prepare,
+	prepareDrop: santander400Number,
+	header:      []*record{&santander400Header},
+	detail:      []*record{&santander400Detail},
+	trailer:     []*record{&santander400Trailer},
 })
 
 var santander400Header = record{name: "header", fields: []field{
@@ -144,10 +145,16 @@ func santander400Complement(s *state) string {
 }
 
 func santander400Prepare(s *state) {
-	if s.ourNumber[:len(s.ourNumber)-7] != "00000" {
-		s.Fail("our_number", "Santander CNAB 400 holds a nosso número of up to 7 digits")
-	}
+	santander400Number(s)
 	if santanderCollectionType(s) == 5 && s.rem.Beneficiary.AgencyDigit == "" {
 		s.Fail("beneficiary.agency_digit", "required by Santander for wallet 101 (agência cobradora)")
+	}
+}
+
+// santander400Number checks that the nosso número of a title or a drop
+// fits the layout's eight positions with its check digit.
+func santander400Number(s *state) {
+	if s.ourNumber[:len(s.ourNumber)-7] != "00000" {
+		s.Fail("our_number", "Santander CNAB 400 holds a nosso número of up to 7 digits")
 	}
 }

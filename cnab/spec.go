@@ -22,6 +22,13 @@ type spec struct {
 	detail      []*record // written for each title
 	batchTrail  *record   // CNAB 240: closes each batch
 	trailer     []*record // written once, last
+	// drop is the record of a request to drop a title, derived from the
+	// entry's first detail record when the layout is registered
+	// (dropRecord).
+	drop *record
+	// blankNumbers: the layout asks unused numeric fields in blanks, so
+	// a drop's record leaves the entry's numbers blank.
+	blankNumbers bool
 
 	// required lists the beneficiary fields this bank needs, in the JSON
 	// spelling: "agency", "account", "wallet", "covenant", ...
@@ -31,6 +38,9 @@ type spec struct {
 	// prepare derives the bank's values of a checked title (nosso número
 	// and its check digit) and applies its own rules.
 	prepare func(*state)
+	// prepareDrop, when set, applies the bank's rules on the nosso
+	// número to a checked drop.
+	prepareDrop func(*state)
 	// kinds maps a Kind to the bank's espécie code.
 	kinds map[Kind]string
 	// maxProtest is the longest protest term the layout can carry.
@@ -57,6 +67,7 @@ type specKey struct {
 var specs = map[specKey]*spec{}
 
 func register(sp *spec) *spec {
+	sp.drop = dropRecord(sp)
 	for _, rec := range allRecordsOf(sp) {
 		rec.compile(int(sp.layout))
 	}
@@ -82,6 +93,9 @@ func allRecordsOf(sp *spec) []*record {
 		out = append(out, sp.batchHeader, sp.batchTrail)
 	}
 	out = append(out, sp.detail...)
+	if sp.drop != nil {
+		out = append(out, sp.drop)
+	}
 	return append(out, sp.trailer...)
 }
 

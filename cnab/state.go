@@ -26,10 +26,11 @@ type state struct {
 	record      int   // number of the record being filled, in the file
 	batch       int   // 240: number of the current batch, from 1
 	batchRecord int   // 240: number of the detail record in the batch
-	batchTitles int   // 240: titles in the current batch
+	batchTitles int   // 240: titles and drops in the current batch
 	batchTotal  int64 // 240: sum of the current batch's amounts
 	titles      int   // titles written
-	total       int64 // sum of the titles' amounts, in cents
+	drops       int   // drops written
+	total       int64 // sum of the titles' and drops' amounts, in cents
 
 	// Values derived from the current title.
 	amount    int64 // cents

@@ -20,14 +20,18 @@ type Writer struct {
 	s     state
 	warn  func(Problem)
 	fails int // titles rejected
-	done  bool
+	// dropFails are drops rejected: unlike a title's, a drop's rejection
+	// leaves the file whole.
+	dropFails int
+	done      bool
 
 	batchLimit int // detail records a CNAB 240 batch may hold
 	fileLimit  int // records the file may hold
 
 	// details are the detail records with their remittance fields
-	// already rendered, in spec.detail order.
+	// already rendered, in spec.detail order; drop is the drop's record.
 	details []detailTemplate
+	drop    detailTemplate
 }
 
 type detailTemplate struct {
@@ -84,17 +88,13 @@ func (w *Writer) Write(t Title) error {
 		return errors.New("cnab: write after close")
 	}
 	s := &w.s
-	s.Index = s.titles + w.fails
-	if w.full() {
+	s.Index = w.items()
+	if w.full(len(w.spec.detail)) {
 		w.fails++
 		return Problems{{Title: s.Index, Field: "titles", Message: "the file is full: a CNAB file holds at most " +
 			itoa(w.fileLimit) + " records; write the remaining titles to another file (next sequence number)"}}
 	}
-	if w.spec.batchHeader != nil && s.batchRecord+len(w.spec.detail) > w.batchLimit {
-		w.closeBatch()
-		w.openBatch()
-		w.settle()
-	}
+	w.makeRoom(len(w.spec.detail))
 	s.title = t
 	s.t = &s.title
 	record, batchRecord := s.record, s.batchRecord
@@ -116,6 +116,58 @@ func (w *Writer) Write(t Title) error {
 		return err
 	}
 	s.titles++
+	s.total += s.amount
+	s.batchTitles++
+	s.batchTotal += s.amount
+	w.settle()
+	return w.out.Err()
+}
+
+// Drop checks a request to drop a title the bank registered from an
+// earlier file of the account and writes its record (docs/cnab.md,
+// "Drops"). A rejected drop gives a Problems error naming each field (its
+// Title is the drop's index in the stream, titles and drops counted
+// together) and writes nothing; unlike a rejected title it leaves the file
+// whole, so the caller may write the file without it and ask again in a
+// later one. Its amount counts in the trailers' totals like a title's.
+func (w *Writer) Drop(d Drop) error {
+	if w.done {
+		return errors.New("cnab: drop after close")
+	}
+	s := &w.s
+	s.Index = w.items()
+	if w.full(1) {
+		w.dropFails++
+		return Problems{{Title: s.Index, Field: "drops", Message: "the file is full: a CNAB file holds at most " +
+			itoa(w.fileLimit) + " records; ask for the drop in another file"}}
+	}
+	s.title = Title{OurNumber: d.OurNumber, DocumentNumber: d.DocumentNumber, Control: d.Control,
+		Amount: d.Amount, Due: d.Due}
+	s.t = &s.title
+	checkDrop(s)
+	if !s.Failed() {
+		prepareNossoNumero(s)
+	}
+	if !s.Failed() && w.spec.prepareDrop != nil {
+		w.spec.prepareDrop(s)
+	}
+	if !s.Failed() { // a new batch only for a drop that will be written
+		w.makeRoom(1)
+	}
+	record, batchRecord := s.record, s.batchRecord
+	if !s.Failed() {
+		s.record++
+		s.batchRecord++
+		fixedwidth.Fill(w.out.Line(w.drop.line), w.drop.rec.fields, w.drop.rec.perTitle, s)
+	}
+	s.t = nil
+	if err := s.Take(w.warn); err != nil {
+		s.record, s.batchRecord = record, batchRecord
+		w.out.Drop()
+		w.dropFails++
+		return err
+	}
+	s.drops++
 	s.total += s.amount
 	s.batchTitles++
 	s.batchTotal += s.amount
@@ -157,16 +209,29 @@ func (w *Writer) Close() error {
 	return w.out.Finish(w.spec.finalEOL, w.spec.eof)
 }
 
-// full reports whether the current title might not fit in the file
-// together with the trailers (and, in CNAB 240, a new batch's header and
-// trailer).
-func (w *Writer) full() bool {
-	need := len(w.spec.detail) + len(w.spec.trailer)
+// full reports whether an item of that many detail records might not fit
+// in the file together with the trailers (and, in CNAB 240, a new batch's
+// header and trailer).
+func (w *Writer) full(details int) bool {
+	need := details + len(w.spec.trailer)
 	if w.spec.batchHeader != nil {
 		need += 3
 	}
 	return w.s.record+need > w.fileLimit
 }
+
+// makeRoom closes the current CNAB 240 batch and opens the next when an
+// item of that many detail records would not fit in it.
+func (w *Writer) makeRoom(details int) {
+	if w.spec.batchHeader != nil && w.s.batchRecord+details > w.batchLimit {
+		w.closeBatch()
+		w.openBatch()
+		w.settle()
+	}
+}
+
+// items is the index in the stream of the next title or drop.
+func (w *Writer) items() int { return w.s.titles + w.s.drops + w.fails + w.dropFails }
 
 // openBatch starts a CNAB 240 batch (lote) with its header.
 func (w *Writer) openBatch() {
@@ -189,6 +254,9 @@ func (w *Writer) closeBatch() {
 // Titles returns the number of titles written so far.
 func (w *Writer) Titles() int { return w.s.titles }
 
+// Drops returns the number of drops written so far.
+func (w *Writer) Drops() int { return w.s.drops }
+
 // writeRecords adds file or batch headers or trailers to the output.
 func (w *Writer) writeRecords(recs []*record) {
 	for _, rec := range recs {
@@ -206,6 +274,9 @@ func (w *Writer) renderDetails() {
 		fixedwidth.Fill(line[:width], rec.fields, rec.perFile, &w.s)
 		w.details = append(w.details, detailTemplate{rec, line})
 	}
+	line := append([]byte(nil), w.spec.drop.template...)
+	fixedwidth.Fill(line[:width], w.spec.drop.fields, w.spec.drop.perFile, &w.s)
+	w.drop = detailTemplate{w.spec.drop, line}
 }
 
 // writeDetails adds the current title's detail records to the output.

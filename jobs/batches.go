@@ -36,6 +36,12 @@ type BatchKind struct {
 	// nothing more).
 	WriteFile func(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error)
 	Sent      func(ctx context.Context, tx pgx.Tx, b *storage.Batch) error
+	// Pending counts what the next file of the batch's account asks the
+	// bank for besides the batch's members (members of other batches
+	// reverted since their file: titles to drop, payments to cancel), so
+	// that a batch without members may still have a file that asks for
+	// them alone.
+	Pending func(ctx context.Context, q storage.DBTX, b *storage.Batch) (int64, error)
 	// Events is the kind of return event it reads (titles or payments);
 	// Apply acts on a part of a return file's lines (those not read
 	// before), in tx, and says what it did with each.
@@ -171,6 +177,23 @@ func runBatchFile(ctx context.Context, r *Run, p BatchFilePayload) (any, error) 
 	return outputs[0], nil
 }
 
+// CheckSomethingToSend refuses (422 naming the members) the file of a
+// batch without members when its account has nothing else to ask the bank
+// for (BatchKind.Pending).
+func CheckSomethingToSend(ctx context.Context, q storage.DBTX, k *BatchKind, b *storage.Batch) error {
+	if b.Titles > 0 {
+		return nil
+	}
+	if k.Pending != nil {
+		n, err := k.Pending(ctx, q, b)
+		if err != nil || n > 0 {
+			return err
+		}
+	}
+	return storage.InvalidInput([]storage.Problem{{Field: k.Type.Members,
+		Message: "the batch has none, and its account has nothing reverted to drop or cancel: there is nothing to send"}})
+}
+
 // writeBatchFile writes and stores the file of batch id, or reads the one
 // stored.
 func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id, jobID int64) (*BatchFileResult, error) {
@@ -188,11 +211,13 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 		res.Amount, res.Warnings = f.Total.StringFixed(2), []FileWarning{}
 		return res, nil
 	}
-	if b.Titles == 0 {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: k.Type.Members, Message: "the batch has none: there is nothing to send"}})
-	}
 	seq, bank, err := storage.TakeFileSequence(ctx, tx, b)
 	if err != nil {
+		return nil, err
+	}
+	// checked under the account's row lock, which TakeFileSequence holds:
+	// no other file of the account takes what is pending meanwhile
+	if err := CheckSomethingToSend(ctx, tx, k, b); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer

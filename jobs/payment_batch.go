@@ -29,6 +29,7 @@ var PaymentBatchKind = registerBatchKind(&BatchKind{
 	Change:    changePayments,
 	WriteFile: writePaymentFile,
 	Sent:      paymentsSent,
+	Pending:   pendingPaymentCancels,
 	Events:    retorno.KindPayment,
 	Apply:     applyPaymentReturn,
 	MemberKey: "transaction_id",
@@ -395,9 +396,10 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 // from the database through the writer, one payment in memory at a time.
 // Any payment the layout refuses (a boleto's due date past at a bank that
 // refuses overdue boletos, ...) fails the file, with every problem named by
-// its entry. The report lists the layout's warnings, the bank's batches
-// written, and the account's payments reverted: package cnab/pagamento
-// writes inclusions only, so the request to cancel them is not in the file.
+// its entry. After the payments, the file asks the bank to cancel the
+// account's payments reverted since (writePaymentCancels). The report
+// lists the layout's warnings, the bank's batches written and the
+// cancellations.
 func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error) {
 	rep := FileReport{Warnings: []FileWarning{}}
 	acc, err := storage.ReadPaymentAccount(ctx, tx, b.CompanyID, b.AccountID)
@@ -412,7 +414,11 @@ func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int6
 	if err != nil {
 		return rep, err
 	}
-	p, err := newPaymentIssuer(acc, now, seq, pixN > 0 && otherN == 0)
+	pixFile, err := paymentFileIsPIX(ctx, tx, b, pixN, otherN)
+	if err != nil {
+		return rep, err
+	}
+	p, err := newPaymentIssuer(acc, now, seq, pixFile)
 	if err != nil {
 		return rep, err
 	}
@@ -447,18 +453,13 @@ func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int6
 	if len(problems) > 0 {
 		return rep, storage.InvalidInput(problems)
 	}
+	rep.Titles = int64(len(ids))
+	if rep.Details, err = writePaymentCancels(ctx, tx, b, p, wr, &ids); err != nil {
+		return rep, err
+	}
 	if err := wr.Close(); err != nil {
 		return rep, storage.InvalidInput([]storage.Problem{{Field: "transactions", Message: problemsText(err)}})
 	}
-	rep.Titles = int64(len(ids))
-	rep.Details = map[string]any{"pix_file": p.rem.PIX, "bank_batches": wr.Batches()}
-	reverted, err := storage.RevertedPayments(ctx, tx, b.CompanyID, b.AccountID, maxFileWarnings)
-	if err != nil {
-		return rep, err
-	}
-	if len(reverted) > 0 {
-		rep.Details["reverted_not_cancelled"] = reverted
-		rep.Details["reverted_note"] = "package cnab/pagamento writes inclusions only: ask the bank to cancel these payments by other means"
-	}
+	rep.Details["pix_file"], rep.Details["bank_batches"] = p.rem.PIX, wr.Batches()
 	return rep, nil
 }

@@ -17,6 +17,7 @@ const (
 	OutcomePaid      = "paid"      // the bank paid: the entry is paid
 	OutcomeFailed    = "failed"    // the bank refused the payment
 	OutcomeScheduled = "scheduled" // the bank took the payment for its date
+	OutcomeCancelled = "cancelled" // the bank cancelled the payment, as a file asked
 )
 
 // applyPaymentReturn acts on a part of a payment return file's lines
@@ -30,6 +31,8 @@ const (
 //   - rejected: the payment failed, with the bank's reasons; the entry may
 //     join another batch;
 //   - scheduled: the bank's number is kept;
+//   - an instruction confirmed (FEBRABAN's BF, exclusão efetuada) of a
+//     reverted payment a file asked to cancel: the payment is cancelled;
 //   - anything else is recorded.
 func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
 	companyID := rf.File.CompanyID
@@ -94,6 +97,11 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 	case ev.Occurrence == retorno.Scheduled && m.State == "sent":
 		e.Kind = storage.PaymentScheduled
 		l.Outcome, l.Message = OutcomeScheduled, words
+		return e, true
+	case ev.Occurrence == retorno.InstructionConfirmed && m.State == "reverted" && m.CancelBatch != 0:
+		e.Kind = storage.PaymentCancelled
+		l.Outcome = OutcomeCancelled
+		l.Message = fmt.Sprintf("the cancellation asked by the file of payment batch %d is confirmed: %s", m.CancelBatch, words)
 		return e, true
 	case ev.Occurrence == retorno.Rejected, ev.Occurrence == retorno.Scheduled:
 		l.Outcome, l.Message = storage.OutcomeRecorded, fmt.Sprintf("the payment is %s in batch %d: nothing changed (%s)",

@@ -27,6 +27,7 @@ var TicketBatchKind = registerBatchKind(&BatchKind{
 	Type:      storage.TicketBatch,
 	Change:    changeTickets,
 	WriteFile: writeTicketFile,
+	Pending:   pendingTicketDrops,
 	Events:    retorno.KindTitle,
 	Apply:     applyTicketReturn,
 	MemberKey: "invoice_id",
@@ -393,9 +394,10 @@ func (s *slipIssuer) member(c *storage.TicketCandidate, n int64, t ticketTerms) 
 // header and the titles added, in nosso número order, streamed from the
 // batch's rows (as fixed when added) through the writer (one title in
 // memory at a time). Any title the layout refuses (a file too full)
-// fails the file, with every problem named by its invoice. The report lists the layout's warnings and the account's titles
-// reverted that the bank has not dropped: package cnab writes entries
-// only (movement 01), so the request to drop them is not in the file.
+// fails the file, with every problem named by its invoice. After the
+// titles, the file asks the bank to drop the account's titles reverted
+// since (writeTicketDrops). The report lists the layout's warnings and
+// the drops.
 func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error) {
 	rep := FileReport{Warnings: []FileWarning{}}
 	acc, err := storage.ReadBankAccount(ctx, tx, b.CompanyID, b.AccountID)
@@ -443,17 +445,12 @@ func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64
 	if len(problems) > 0 {
 		return rep, storage.InvalidInput(problems)
 	}
-	if err := wr.Close(); err != nil {
-		return rep, storage.InvalidInput([]storage.Problem{{Field: "invoices", Message: problemsText(err)}})
-	}
 	rep.Titles = int64(len(ids))
-	reverted, err := storage.RevertedTickets(ctx, tx, b.CompanyID, b.AccountID, maxFileWarnings)
-	if err != nil {
+	if rep.Details, err = writeTicketDrops(ctx, tx, b, wr, &ids); err != nil {
 		return rep, err
 	}
-	if len(reverted) > 0 {
-		rep.Details = map[string]any{"reverted_not_dropped": reverted,
-			"reverted_note": "package cnab writes entries only (movement 01): ask the bank to drop these titles by other means"}
+	if err := wr.Close(); err != nil {
+		return rep, storage.InvalidInput([]storage.Problem{{Field: "invoices", Message: problemsText(err)}})
 	}
 	return rep, nil
 }

@@ -104,6 +104,9 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 			changed[m.MemberID] = true
 			events = append(events, storage.TicketEvent{Match: *m, Kind: storage.TicketWrittenOff, At: eventTime(ev), Reasons: words})
 			l.Outcome, l.Message = OutcomeWrittenOff, words
+			if m.State == "reverted" && m.DropBatch != 0 {
+				l.Message = fmt.Sprintf("the drop asked by the file of collection batch %d is confirmed: %s", m.DropBatch, words)
+			}
 		case retorno.Paid:
 			p, problem := reportedPayment(ev, m, rf, words)
 			if problem != "" {

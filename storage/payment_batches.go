@@ -433,36 +433,12 @@ func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*Paymen
 // cents is an amount in cents as a decimal.
 func cents(c int64) decimal.Decimal { return decimal.New(c, -2) }
 
-// RevertedPayment is a payment taken back after its file that the bank
-// has not reported on since.
-type RevertedPayment struct {
-	BatchID       int64  `json:"batch_id"`
-	TransactionID int64  `json:"transaction_id"`
-	Reference     string `json:"reference"`
-}
-
-// RevertedPayments lists an account's payments reverted, at most limit of
-// them, by reference.
-func RevertedPayments(ctx context.Context, q DBTX, companyID, accountID int64, limit int) ([]RevertedPayment, error) {
-	rows, err := q.Query(ctx, `SELECT m.batch_id, coalesce(m.transaction_id, 0), m.reference FROM payment_batch_transactions m
-		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
-		WHERE m.company_id = $1 AND b.account_id = $2 AND m.state = 'reverted' ORDER BY m.id LIMIT $3`, companyID, accountID, limit)
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("reverted payments of account %d", accountID))
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RevertedPayment, error) {
-		var r RevertedPayment
-		err := row.Scan(&r.BatchID, &r.TransactionID, &r.Reference)
-		return r, err
-	})
-	return out, translate(err, fmt.Sprintf("reverted payments of account %d", accountID))
-}
-
 // PaymentMatch is the payment a return file's reference names: the
 // member, its batch, entry (0: the entry was deleted) and account, its
 // state as the API reads it (sent: added to a batch whose file is
-// written) and amount, whether the entry is paid, and another batch the
-// entry is in since (0: none).
+// written) and amount, whether the entry is paid, another batch the
+// entry is in since (0: none), and the batch whose file asked the bank to
+// cancel it (0: none).
 type PaymentMatch struct {
 	MemberID      int64
 	BatchID       int64
@@ -473,6 +449,7 @@ type PaymentMatch struct {
 	Amount        decimal.Decimal
 	Paid          bool
 	OtherBatch    int64
+	CancelBatch   int64
 }
 
 // MatchPayments finds the payments of the company's accounts (among
@@ -482,7 +459,8 @@ type PaymentMatch struct {
 func MatchPayments(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, references []string) (map[string]*PaymentMatch, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT m.reference, m.id, m.batch_id, coalesce(m.transaction_id, 0), b.account_id,
-		       CASE WHEN m.state = 'added' AND b.status = 'closed' THEN 'sent' ELSE m.state END, m.method, m.amount
+		       CASE WHEN m.state = 'added' AND b.status = 'closed' THEN 'sent' ELSE m.state END, m.method, m.amount,
+		       coalesce(m.cancel_batch_id, 0)
 		FROM payment_batch_transactions m
 		JOIN payment_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
 		WHERE m.company_id = $1 AND b.account_id = any($2) AND m.reference = any($3)
@@ -497,7 +475,8 @@ func MatchPayments(ctx context.Context, tx pgx.Tx, companyID int64, accounts []i
 	for rows.Next() {
 		var ref string
 		m := &PaymentMatch{}
-		if err := rows.Scan(&ref, &m.MemberID, &m.BatchID, &m.TransactionID, &m.AccountID, &m.State, &m.Method, &m.Amount); err != nil {
+		if err := rows.Scan(&ref, &m.MemberID, &m.BatchID, &m.TransactionID, &m.AccountID, &m.State, &m.Method, &m.Amount,
+			&m.CancelBatch); err != nil {
 			rows.Close()
 			return nil, translate(err, "payments of a return file")
 		}
@@ -546,12 +525,13 @@ func lockMatchedEntries(ctx context.Context, tx pgx.Tx, companyID int64, entries
 
 // PaymentEvent is what a return file says of one payment that changes it:
 // paid (on PaidAt, Paid in all; a boleto's line gives the interest and
-// discount in it, Parts), failed (the bank refused it), or scheduled (the
-// bank accepted it for its date). BankNumber is the bank's own number of
+// discount in it, Parts), failed (the bank refused it), scheduled (the
+// bank accepted it for its date), or cancelled (the bank confirmed the
+// cancellation a file asked for). BankNumber is the bank's own number of
 // the payment, Info its words.
 type PaymentEvent struct {
 	Match      PaymentMatch
-	Kind       string // PaymentPaid, PaymentFailed, PaymentScheduled
+	Kind       string // PaymentPaid, PaymentFailed, PaymentScheduled, PaymentCancelled
 	PaidAt     finance.Date
 	Paid       decimal.Decimal
 	Parts      bool
@@ -566,6 +546,7 @@ const (
 	PaymentPaid      = "paid"
 	PaymentFailed    = "failed"
 	PaymentScheduled = "scheduled"
+	PaymentCancelled = "cancelled"
 )
 
 // ApplyPaymentEvents writes what a return file says of payments,
@@ -577,7 +558,9 @@ const (
 //     discount the bank reports;
 //   - failed: the payment failed, with the bank's words; the entry stays
 //     unpaid and may join another batch;
-//   - scheduled: the bank's number and words are kept.
+//   - scheduled: the bank's number and words are kept;
+//   - cancelled: the payment is cancelled, with the bank's words; the
+//     entry, reverted before, stays as it is.
 func ApplyPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
 	var paid, other []PaymentEvent
 	for _, e := range events {
@@ -627,7 +610,8 @@ func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []
 	return translate(err, "entries paid")
 }
 
-// notePayments writes failures and schedulings on the payments.
+// notePayments writes failures, schedulings and cancellations on the
+// payments.
 func notePayments(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
 	if len(events) == 0 {
 		return nil
@@ -639,7 +623,7 @@ func notePayments(ctx context.Context, tx pgx.Tx, companyID int64, events []Paym
 		members[i], kinds[i], numbers[i], infos[i] = e.Match.MemberID, e.Kind, e.BankNumber, e.Info
 	}
 	_, err := tx.Exec(ctx, `UPDATE payment_batch_transactions m
-		SET state = CASE WHEN u.kind = 'failed' THEN 'failed' ELSE m.state END,
+		SET state = CASE WHEN u.kind IN ('failed', 'cancelled') THEN u.kind ELSE m.state END,
 		    bank_number = coalesce(nullif(u.number, ''), m.bank_number), info = nullif(u.info, ''), updated_at = now()
 		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) AS u(id, kind, number, info)
 		WHERE m.company_id = $1 AND m.id = any($2) AND m.id = u.id`, withValues, companyID, members, kinds, numbers, infos)

@@ -87,6 +87,8 @@ func ticketBatchInvoicesResource() *Resource {
 			{Name: "discount", Type: Decimal, Precision: 14, Scale: 2, Filterable: true},
 			{Name: "discount_until", Type: Date, Filterable: true},
 			{Name: "reverted_at", Type: DateTime, Filterable: true},
+			// the batch whose file asked the bank to drop the title
+			{Name: "drop_batch_id", Type: Int, Filterable: true},
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "invoice", Kind: BelongsTo, Resource: Invoices, Key: "invoice_id"},

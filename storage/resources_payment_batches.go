@@ -13,7 +13,7 @@ const (
 )
 
 // paymentStates are the states of a payment in its batch, as read.
-var paymentStates = []string{"added", "sent", "reverted", "paid", "failed"}
+var paymentStates = []string{"added", "sent", "reverted", "paid", "failed", "cancelled"}
 
 // paymentStateExpr reads a payment's state: one stored added is sent once
 // its batch's file is written (the batch closed), which writes no payment
@@ -54,6 +54,8 @@ func paymentBatchTransactionsResource() *Resource {
 			money("paid_amount"),
 			text("info"),
 			{Name: "reverted_at", Type: DateTime, Filterable: true},
+			// the batch whose file asked the bank to cancel the payment
+			{Name: "cancel_batch_id", Type: Int, Filterable: true},
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "transaction", Kind: BelongsTo, Resource: Transactions, Key: "transaction_id"},

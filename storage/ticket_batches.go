@@ -586,35 +586,10 @@ func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTi
 	return translate(rows.Err(), fmt.Sprintf("titles of ticket batch %d", b.ID))
 }
 
-// RevertedTicket is a title taken back after its file that the bank has
-// not confirmed dropping.
-type RevertedTicket struct {
-	BatchID     int64  `json:"batch_id"`
-	InvoiceID   int64  `json:"invoice_id"`
-	NossoNumero string `json:"nosso_numero"`
-}
-
-// RevertedTickets lists an account's titles reverted and not confirmed
-// dropped by a return file, at most limit of them, by nosso número.
-func RevertedTickets(ctx context.Context, q DBTX, companyID, accountID int64, limit int) ([]RevertedTicket, error) {
-	rows, err := q.Query(ctx, `SELECT batch_id, invoice_id, nosso_numero || CASE WHEN nosso_numero_digit = '' THEN ''
-		ELSE '-' || nosso_numero_digit END FROM ticket_batch_invoices
-		WHERE company_id = $1 AND account_id = $2 AND state = 'reverted' ORDER BY our_number LIMIT $3`,
-		companyID, accountID, limit)
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("reverted titles of account %d", accountID))
-	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (RevertedTicket, error) {
-		var r RevertedTicket
-		err := row.Scan(&r.BatchID, &r.InvoiceID, &r.NossoNumero)
-		return r, err
-	})
-	return out, translate(err, fmt.Sprintf("reverted titles of account %d", accountID))
-}
-
 // TicketMatch is a title a return file's number names: the member, its
-// invoice and account, its state in its batch and whether the invoice is
-// registered.
+// invoice and account, its state in its batch, whether the invoice is
+// registered, and the batch whose file asked the bank to drop it (0:
+// none).
 type TicketMatch struct {
 	MemberID   int64
 	BatchID    int64
@@ -623,6 +598,7 @@ type TicketMatch struct {
 	State      string
 	Digit      string
 	Registered bool
+	DropBatch  int64
 }
 
 // MatchTickets finds the titles of the company's accounts (among
@@ -633,7 +609,8 @@ type TicketMatch struct {
 func MatchTickets(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, numbers []string) (map[string][]TicketMatch, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT n.number, m.id, m.batch_id, m.invoice_id, m.account_id,
-		       CASE m.state WHEN 'added' THEN 'sent' ELSE m.state END, m.nosso_numero_digit, i.ticket_registered
+		       CASE m.state WHEN 'added' THEN 'sent' ELSE m.state END, m.nosso_numero_digit, i.ticket_registered,
+		       coalesce(m.drop_batch_id, 0)
 		FROM unnest($3::text[]) AS n(number)
 		JOIN ticket_batch_invoices m ON m.company_id = $1 AND m.account_id = any($2)
 		     AND ltrim(m.nosso_numero, '0') = ltrim(n.number, '0')
@@ -648,7 +625,8 @@ func MatchTickets(ctx context.Context, tx pgx.Tx, companyID int64, accounts []in
 	for rows.Next() {
 		var number string
 		var m TicketMatch
-		if err := rows.Scan(&number, &m.MemberID, &m.BatchID, &m.InvoiceID, &m.AccountID, &m.State, &m.Digit, &m.Registered); err != nil {
+		if err := rows.Scan(&number, &m.MemberID, &m.BatchID, &m.InvoiceID, &m.AccountID, &m.State, &m.Digit, &m.Registered,
+			&m.DropBatch); err != nil {
 			return nil, translate(err, "titles of a return file")
 		}
 		out[number] = append(out[number], m)

@@ -205,12 +205,31 @@ var bradescoBatchHeaderJ = record{name: "batch header (segments J and J-52)", fi
 
 // movement240 is positions 15-17 of segments A and J: movement type 0
 // (inclusão, G060) and instruction 00 (inclusão de registro detalhe
-// liberado, G061).
+// liberado, G061), or for a cancellation 9 (exclusão) and 99 (exclusão do
+// registro detalhe incluído anteriormente).
 func movement240() []field {
 	return []field{
-		lit(15, 15, "Tipo de Movimento", "0"),
-		lit(16, 17, "Código da Instrução p/ Movimento", "00"),
+		num(15, 15, "Tipo de Movimento", "", movementType),
+		num(16, 17, "Código da Instrução p/ Movimento", "", movementInstruction),
 	}
+}
+
+// movementType is G060 of the current payment: 0 inclusão, 9 exclusão.
+func movementType(s *state) int64 {
+	if s.cancel {
+		return 9
+	}
+	return 0
+}
+
+// movementInstruction is G061 of the current payment: 00 inclusão de
+// registro detalhe liberado, 99 exclusão do registro detalhe incluído
+// anteriormente.
+func movementInstruction(s *state) int64 {
+	if s.cancel {
+		return 99
+	}
+	return 0
 }
 
 // chamber is P001: 000 for a credit in account, 018 for a TED (STR), 009

@@ -173,7 +173,7 @@ var (
 var itauA = record{name: "segment A", detail: true, fields: fields(
 	segment240("341", "A"),
 	[]field{
-		lit(15, 17, "Tipo de Movimento", "000"),
+		num(15, 17, "Tipo de Movimento", "", itauMovement),
 		digits(18, 20, "Câmara Centralizadora", "kind", itauChamber),
 		digits(21, 23, "Código Banco Favorecido", "account.bank", itauBank),
 		text(24, 43, "Agência Conta Favorecido", "account", itauAgencyAccount),
@@ -356,7 +356,7 @@ func itauKeyType(s *state) string {
 var itauJ = record{name: "segment J", detail: true, fields: fields(
 	segment240("341", "J"),
 	[]field{
-		lit(15, 17, "Tipo de Movimento", "000"),
+		num(15, 17, "Tipo de Movimento", "", itauMovement),
 		digits(18, 61, "Código de Barras", "barcode", barcode),
 		text(62, 91, "Nome do Favorecido", "beneficiary.name", benefName),
 		date(92, 99, "Data do Vencimento (Nominal)", "due", due),
@@ -403,3 +403,12 @@ var itauFileTrailer = record{name: "file trailer", fields: fields(
 		blank(30, 240, "Complemento de Registro"),
 	},
 )}
+
+// itauMovement is SISPAG's tipo de movimento (note 10) of segments A and
+// J: 000 inclusão de pagamento, 998 exclusão de pagamento incluído.
+func itauMovement(s *state) int64 {
+	if s.cancel {
+		return 998
+	}
+	return 0
+}

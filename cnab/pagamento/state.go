@@ -24,6 +24,7 @@ type state struct {
 	batchRecord int    // detail records in the current batch
 	batchTotal  int64  // sum of the current batch's amounts, in cents
 	payments    int    // payments written
+	cancels     int    // cancellations written
 	total       int64  // sum of the payments' amounts, in cents
 	// pixNoticeGiven: the bank's notice about its PIX records (Banco do
 	// Brasil's) was given, once per file.
@@ -34,6 +35,7 @@ type state struct {
 	payerZIP string // digits only
 
 	// Values derived from the current payment.
+	cancel    bool   // it is a request to cancel a payment sent before
 	forma     string // the bank's forma de lançamento
 	amount    int64  // cents
 	nominal   int64  // boleto: nominal amount, cents
@@ -51,6 +53,7 @@ type state struct {
 func (s *state) resetPayment(p Payment) {
 	s.payment = p
 	s.p = &s.payment
+	s.cancel = false
 	s.forma, s.benefDoc, s.pixKey = "", "", ""
 	s.amount, s.nominal, s.discount, s.surcharge = 0, 0, 0, 0
 	s.barcode = boleto.Barcode{}

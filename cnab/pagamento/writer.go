@@ -29,7 +29,10 @@ type Writer struct {
 	s     state
 	warn  func(cnab.Problem)
 	fails int // payments rejected
-	done  bool
+	// cancelFails are cancellations rejected: unlike a payment's, a
+	// cancellation's rejection leaves the file whole.
+	cancelFails int
+	done        bool
 
 	batchLimit int
 }
@@ -70,7 +73,7 @@ func (w *Writer) Write(p Payment) error {
 		return errors.New("pagamento: write after close")
 	}
 	s := &w.s
-	s.Index = s.payments + w.fails
+	s.Index = w.items()
 	s.resetPayment(p)
 	checkPayment(s)
 	if !s.Failed() {
@@ -98,6 +101,73 @@ func (w *Writer) Write(p Payment) error {
 	return w.out.Err()
 }
 
+// Cancel checks a payment sent in an earlier file of the account and
+// writes the request to cancel it (exclusão, docs/cnab-pagamento.md,
+// "Cancellations"): its segment A (a transfer or a PIX) or J (a boleto)
+// as the inclusion's, with the movement of an exclusion (FEBRABAN G060 9
+// and G061 99; Itaú 998), in a batch of its forma like a payment. The
+// segments that only complete an inclusion (B, J-52) are not written. A
+// rejected cancellation gives a cnab.Problems error (its Title is its
+// index in the stream, payments and cancellations counted together) and
+// writes nothing; unlike a rejected payment it leaves the file whole, so
+// the caller may ask again in a later file. Its amount counts in its
+// batch's total like a payment's.
+func (w *Writer) Cancel(p Payment) error {
+	if w.done {
+		return errors.New("pagamento: cancel after close")
+	}
+	s := &w.s
+	s.Index = w.items()
+	s.resetPayment(p)
+	s.cancel = true
+	checkPayment(s)
+	mark := w.mark()
+	if !s.Failed() {
+		if s.batch == 0 || s.forma != s.batchForma || s.batchRecord+1 > w.batchLimit {
+			w.closeBatch()
+			w.openBatch(s.forma)
+		}
+		w.writeRecords(w.bank.detail(s)[0])
+	}
+	s.p = nil
+	if err := w.s.Take(w.warn); err != nil {
+		w.out.Drop()
+		w.reset(mark)
+		w.cancelFails++
+		return err
+	}
+	s.cancels++
+	s.batchTotal += s.amount
+	if w.fails == 0 {
+		w.out.Commit()
+	} else {
+		w.out.Drop()
+	}
+	return w.out.Err()
+}
+
+// writerPosition is where the writer is in the file: its counters, kept so
+// that a rejected cancellation's records (and a batch it opened) are
+// taken back.
+type writerPosition struct {
+	record, batch, batchRecord int
+	batchForma                 string
+	batchTotal                 int64
+}
+
+func (w *Writer) mark() writerPosition {
+	s := &w.s
+	return writerPosition{s.record, s.batch, s.batchRecord, s.batchForma, s.batchTotal}
+}
+
+func (w *Writer) reset(p writerPosition) {
+	s := &w.s
+	s.record, s.batch, s.batchRecord, s.batchForma, s.batchTotal = p.record, p.batch, p.batchRecord, p.batchForma, p.batchTotal
+}
+
+// items is the index in the stream of the next payment or cancellation.
+func (w *Writer) items() int { return w.s.payments + w.s.cancels + w.fails + w.cancelFails }
+
 // Close writes the last batch trailer and the file trailer, and flushes.
 // It returns an error wrapping cnab.ErrIncomplete (and writes no trailer)
 // when a payment was rejected.
@@ -120,6 +190,9 @@ func (w *Writer) Close() error {
 
 // Payments returns the number of payments written so far.
 func (w *Writer) Payments() int { return w.s.payments }
+
+// Cancels returns the number of cancellations written so far.
+func (w *Writer) Cancels() int { return w.s.cancels }
 
 // Total returns the sum of the payments written so far, in cents.
 func (w *Writer) Total() int64 { return w.s.total }

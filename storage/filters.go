@@ -329,3 +329,30 @@ func checkFilterScope(res *Resource, sf SpecialFilter) error {
 	}
 	return nil
 }
+
+// equalsFilter is a column's Equals for one value, as a scalar filter of
+// the column's type: the form in which the statement writes it and
+// NewRegistry checks its scope.
+func (c Column) equalsFilter(value string) SpecialFilter {
+	return SpecialFilter{Name: c.Name + "=" + value, Elem: c.Type, Scalar: true, Condition: func(f *FilterSQL) string {
+		return c.Equals(f, value)
+	}}
+}
+
+// checkEquals refuses an Equals on a column other than a filterable
+// derived string column with an enum (the values it is written for), and
+// one whose SQL for a value reads a table without naming the company.
+func checkEquals(res *Resource, c Column) error {
+	if c.Equals == nil {
+		return nil
+	}
+	if c.Expr == "" || c.Type != String || len(c.Enum) == 0 || !c.Filterable {
+		return fmt.Errorf("resource %q: column %q: Equals is for a filterable derived string column with an enum", res.Name, c.Name)
+	}
+	for _, v := range c.Enum {
+		if err := checkFilterScope(res, c.equalsFilter(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -48,12 +48,14 @@ const invoiceStoredOpen = `NOT "paid" AND "status" IN ('unpaid', 'overdue')`
 // read as stored. It selects the rows the expression does because a paid
 // invoice is never stored unpaid or overdue (invoices_paid_status_check,
 // migration 0024): were it, the expression would read its stored status.
+// Today is the planner's bound (TodayBound), so that a month's open
+// invoices are read in due-date order and the page ends the scan.
 func invoiceStatusIs(f *FilterSQL, status string) string {
 	switch status {
 	case "overdue":
-		return invoiceStoredOpen + ` AND "due_date" < ` + f.Today()
+		return invoiceStoredOpen + ` AND "due_date" < ` + f.TodayBound()
 	case "unpaid":
-		return invoiceStoredOpen + ` AND "due_date" >= ` + f.Today()
+		return invoiceStoredOpen + ` AND "due_date" >= ` + f.TodayBound()
 	}
 	return `"status" = ` + f.Value()
 }

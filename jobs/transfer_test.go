@@ -37,8 +37,8 @@ func paidContractInvoice(t *testing.T, pool *pgxpool.Pool, company int64) {
 	item := `INSERT INTO transaction_items (company_id, description, debit, credit) VALUES ($1, $2, $3, $4) RETURNING id`
 	rent, admin := id(item, "Aluguel", "customer", "owner"), id(item, "Taxa de administração", "owner", "business")
 	inv := id(`INSERT INTO invoices (company_id, type, payer_id, contract_id, business_id, account_id, billing_method,
-		    paid, paid_at, credit_at, description, total, date, due_date)
-		VALUES ($1, 'contract', $2, $3, $4, $5, 'pix', true, '2024-03-26', '2024-03-26', 'Aluguel', 2000.00, '2024-03-01', '2024-03-10')
+		    status, paid, paid_at, credit_at, description, total, date, due_date)
+		VALUES ($1, 'contract', $2, $3, $4, $5, 'pix', 'paid', true, '2024-03-26', '2024-03-26', 'Aluguel', 2000.00, '2024-03-01', '2024-03-10')
 		RETURNING id`, tenant, contract, business, account)
 	id(`INSERT INTO invoice_items (company_id, invoice_id, item_id, amount) VALUES ($1, $2, $3, 2000.00), ($1, $2, $4, 200.00)
 		RETURNING 0`, inv, rent, admin)

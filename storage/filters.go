@@ -86,6 +86,19 @@ func (f *FilterSQL) Today() string {
 	return f.today
 }
 
+// TodayBound is Today for a bound of an indexed date column
+// (`"due_date" < ` + f.TodayBound()): a call of company_today (migration
+// 0024), a stable function the planner evaluates while it plans, so that
+// the rows on either side of today are estimated from the column's
+// statistics. Today's subquery is known only when the statement runs, and
+// a range of dates with such a bound is taken to hold one row in two
+// hundred, which sends the planner to sort what it could have read in
+// order. In an expression evaluated row by row, Today (run once) is
+// cheaper: the function runs for every row it is not an index bound of.
+func (f *FilterSQL) TodayBound() string {
+	return "company_today(" + f.Company() + ")"
+}
+
 // ColumnIn is the common In-filter: column = any(values).
 func ColumnIn(name, column string, elem Type) SpecialFilter {
 	return SpecialFilter{Name: name, Elem: elem, Condition: func(f *FilterSQL) string {
@@ -325,6 +338,33 @@ func checkFilterScope(res *Resource, sf SpecialFilter) error {
 		if !strings.Contains(sql[m[1]:end], "company_id = "+company) {
 			return fmt.Errorf("resource %q: filter %q reads %s without limiting it to the company",
 				res.Name, sf.Name, sql[m[0]:m[1]])
+		}
+	}
+	return nil
+}
+
+// equalsFilter is a column's Equals for one value, as a scalar filter of
+// the column's type: the form in which the statement writes it and
+// NewRegistry checks its scope.
+func (c Column) equalsFilter(value string) SpecialFilter {
+	return SpecialFilter{Name: c.Name + "=" + value, Elem: c.Type, Scalar: true, Condition: func(f *FilterSQL) string {
+		return c.Equals(f, value)
+	}}
+}
+
+// checkEquals refuses an Equals on a column other than a filterable
+// derived string column with an enum (the values it is written for), and
+// one whose SQL for a value reads a table without naming the company.
+func checkEquals(res *Resource, c Column) error {
+	if c.Equals == nil {
+		return nil
+	}
+	if c.Expr == "" || c.Type != String || len(c.Enum) == 0 || !c.Filterable {
+		return fmt.Errorf("resource %q: column %q: Equals is for a filterable derived string column with an enum", res.Name, c.Name)
+	}
+	for _, v := range c.Enum {
+		if err := checkFilterScope(res, c.equalsFilter(v)); err != nil {
+			return err
 		}
 	}
 	return nil

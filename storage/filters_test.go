@@ -102,3 +102,38 @@ func TestFilterShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualsDeclarationChecked: NewRegistry takes Equals only on a
+// filterable derived string column with an enum, and refuses one whose
+// SQL for some value reads a table without naming the company.
+func TestEqualsDeclarationChecked(t *testing.T) {
+	t.Parallel()
+	scoped := func(f *storage.FilterSQL, v string) string { return `"state" = ` + f.Value() }
+	unscoped := func(f *storage.FilterSQL, v string) string {
+		if v == "b" {
+			return `"x" IN (SELECT id FROM other WHERE k = ` + f.Value() + `)`
+		}
+		return ""
+	}
+	derived := storage.Column{Name: "s", Type: storage.String, Filterable: true, Enum: []string{"a", "b"},
+		Expr: `CASE WHEN "x" THEN 'a' ELSE "state" END`}
+	cases := []struct {
+		name string
+		edit func(c *storage.Column)
+		ok   bool
+	}{
+		{"derived with enum", func(c *storage.Column) { c.Equals = scoped }, true},
+		{"a value reads another table without the company", func(c *storage.Column) { c.Equals = unscoped }, false},
+		{"stored column", func(c *storage.Column) { c.Equals, c.Expr = scoped, "" }, false},
+		{"no enum", func(c *storage.Column) { c.Equals, c.Enum = scoped, nil }, false},
+		{"not filterable", func(c *storage.Column) { c.Equals, c.Filterable = scoped, false }, false},
+	}
+	for _, c := range cases {
+		col := derived
+		c.edit(&col)
+		res := &storage.Resource{Name: "r", Table: "r", Columns: []storage.Column{{Name: "id", Type: storage.Int}, col}}
+		if _, err := storage.NewRegistry(res); (err == nil) != c.ok {
+			t.Errorf("%s: %v, want accepted %v", c.name, err, c.ok)
+		}
+	}
+}

@@ -15,7 +15,7 @@ import (
 // unpaid marks a fixture invoice unpaid (f.invoice writes it paid).
 func (f *ledgerFixture) unpaid(t *testing.T, inv int64) {
 	t.Helper()
-	if _, err := f.pool.Exec(context.Background(), `UPDATE invoices SET paid = false, paid_at = NULL, credit_at = NULL
+	if _, err := f.pool.Exec(context.Background(), `UPDATE invoices SET paid = false, status = 'unpaid', paid_at = NULL, credit_at = NULL
 		WHERE company_id = $1 AND id = $2`, f.company, inv); err != nil {
 		t.Fatal(err)
 	}

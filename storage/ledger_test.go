@@ -87,8 +87,8 @@ func (f *ledgerFixture) invoice(t *testing.T, dueDate, paidAt, creditAt string, 
 	var inv int64
 	err := f.pool.QueryRow(ctx, `
 		INSERT INTO invoices (company_id, type, payer_id, contract_id, business_id, account_id, billing_method,
-		    paid, paid_at, credit_at, description, total, date, due_date)
-		VALUES ($1, 'contract', $2, $3, $4, $5, 'ticket', true, $6, $7, 'Aluguel 3/12', 2350.00, '2024-03-01', $8)
+		    status, paid, paid_at, credit_at, description, total, date, due_date)
+		VALUES ($1, 'contract', $2, $3, $4, $5, 'ticket', 'paid', true, $6, $7, 'Aluguel 3/12', 2350.00, '2024-03-01', $8)
 		RETURNING id`, f.company, f.payer, f.contract, f.business, f.account, paidAt, creditAt, dueDate).Scan(&inv)
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +376,7 @@ func TestPostInvoicePaymentRefusals(t *testing.T) {
 	f := newLedgerFixture(t)
 	ctx := context.Background()
 	late := f.invoice(t, "2024-03-10", "2024-03-25", "2024-03-26", lateSettings)
-	unpaid := f.invoice(t, "2024-03-10", "2024-03-25", "2024-03-26", "paid = false")
+	unpaid := f.invoice(t, "2024-03-10", "2024-03-25", "2024-03-26", "paid = false, status = 'unpaid'")
 	if _, err := f.pool.Exec(ctx, `UPDATE transaction_items SET active = false WHERE company_id = $1 AND id = $2`,
 		f.company, f.fee); err != nil {
 		t.Fatal(err)

@@ -204,6 +204,10 @@ func writeWhere(b *sqlBuilder, res *Resource, sc Scope, filters []Filter, specia
 	for _, f := range filters {
 		c, _ := res.Column(f.Column)
 		b.write(" AND ")
+		if sql := columnEquals(b, c, f, company, sc); sql != "" {
+			b.write("(", sql, ")")
+			continue
+		}
 		b.condition(c, f)
 	}
 	for _, cond := range special {
@@ -215,6 +219,21 @@ func writeWhere(b *sqlBuilder, res *Resource, sc Scope, filters []Filter, specia
 		}
 		b.write(" AND (", cond.Filter.Condition(f), ")")
 	}
+}
+
+// columnEquals is the SQL a column's Equals declares for the filter, when
+// the filter is an equality without wildcard on such a column and the
+// declaration writes one for its value; "" otherwise.
+func columnEquals(b *sqlBuilder, c Column, f Filter, company string, sc Scope) string {
+	if c.Equals == nil || f.Op != Equal || f.Pattern || len(f.Values) != 1 {
+		return ""
+	}
+	v, ok := f.Values[0].(string)
+	if !ok {
+		return ""
+	}
+	sf := c.equalsFilter(v)
+	return sf.Condition(&FilterSQL{b: b, company: company, companyID: sc.CompanyID, userID: sc.UserID, filter: sf, value: v})
 }
 
 // typedArray turns In-filter values into a slice pgx encodes as one array.

@@ -133,6 +133,14 @@ type Column struct {
 	// invoice's status: stored 'unpaid', read 'overdue' once its due date
 	// has passed, before any nightly run writes it).
 	Stored bool
+	// Equals, on a derived column with an enum, writes the column filter
+	// `filter[col]=value` (an equality, no wildcard) as a condition on the
+	// stored columns the expression reads, which an index can serve where
+	// no index holds the expression: an invoice's overdue status is its
+	// open columns and a due date before today. It must select exactly the
+	// rows where the expression equals the value; "" for a value leaves
+	// the expression. The other operators always compare the expression.
+	Equals func(f *FilterSQL, value string) string
 }
 
 // Key is the column's key in bodies.
@@ -406,6 +414,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			}
 			if c.Check != nil && (!c.Writable || c.Type != String) {
 				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)
+			}
+			if err := checkEquals(r, c); err != nil {
+				return nil, err
 			}
 		}
 		if c, ok := r.Column("id"); !ok || c.Type != Int {

@@ -33,8 +33,32 @@ func autoTransferStatuses() []string {
 // invoiceStatusExpr reads the stored status as of today in the company's
 // time zone: an open invoice stored unpaid or overdue is overdue once its
 // due date has passed and unpaid before, whatever the nightly run wrote.
-const invoiceStatusExpr = `CASE WHEN NOT "paid" AND "status" IN ('unpaid', 'overdue') ` +
-	`THEN CASE WHEN "due_date" < {today} THEN 'overdue' ELSE 'unpaid' END ELSE "status" END`
+const invoiceStatusExpr = `CASE WHEN ` + invoiceStoredOpen +
+	` THEN CASE WHEN "due_date" < {today} THEN 'overdue' ELSE 'unpaid' END ELSE "status" END`
+
+// invoiceStoredOpen holds for the invoices whose status is read through
+// the due date (invoiceStatusExpr): not paid, stored unpaid or overdue.
+const invoiceStoredOpen = `NOT "paid" AND "status" IN ('unpaid', 'overdue')`
+
+// invoiceStatusIs is filter[status]=value on the stored columns, so that
+// the partial indexes of the open invoices (invoices_open_due_date,
+// invoices_open_status) serve overdue and unpaid, which the expression
+// hides from every index: overdue is an invoice of invoiceStoredOpen due
+// before today, unpaid one due today or later, and any other status is
+// read as stored. It selects the rows the expression does because a paid
+// invoice is never stored unpaid or overdue (invoices_paid_status_check,
+// migration 0024): were it, the expression would read its stored status.
+// Today is the planner's bound (TodayBound), so that a month's open
+// invoices are read in due-date order and the page ends the scan.
+func invoiceStatusIs(f *FilterSQL, status string) string {
+	switch status {
+	case "overdue":
+		return invoiceStoredOpen + ` AND "due_date" < ` + f.TodayBound()
+	case "unpaid":
+		return invoiceStoredOpen + ` AND "due_date" >= ` + f.TodayBound()
+	}
+	return `"status" = ` + f.Value()
+}
 
 // invoiceOpen holds for an invoice still owed: not paid, and neither
 // canceled, refunded nor written off.
@@ -79,7 +103,8 @@ func invoicesResource() *Resource {
 			required(ref("account_id", Accounts)),
 			ref("billing_id", Billings),
 			billingMethod,
-			{Name: "status", Type: String, Filterable: true, Writable: true, Enum: InvoiceStatuses, Stored: true, Expr: invoiceStatusExpr},
+			{Name: "status", Type: String, Filterable: true, Writable: true, Enum: InvoiceStatuses, Stored: true, Expr: invoiceStatusExpr,
+				Equals: invoiceStatusIs},
 			w("paid", Bool),
 			w("paid_at", Date),
 			w("credit_at", Date),

@@ -41,7 +41,7 @@ func (f *ledgerFixture) paidInvoice(t *testing.T) int64 {
 func (f *ledgerFixture) unpaidInvoice(t *testing.T) int64 {
 	t.Helper()
 	inv := f.invoice(t, "2024-03-10", "2024-03-25", "2024-03-26", lateSettings)
-	f.exec(t, `UPDATE invoices SET paid = false, paid_at = NULL, credit_at = NULL WHERE company_id = $1 AND id = $2`, inv)
+	f.exec(t, `UPDATE invoices SET paid = false, status = 'unpaid', paid_at = NULL, credit_at = NULL WHERE company_id = $1 AND id = $2`, inv)
 	return inv
 }
 

@@ -39,6 +39,8 @@ const (
 	opPix    = "pix"    // POST /pix/validate past the inline limit: a job
 	opJob    = "job"    // POST /jobs invoices:generate for one contract
 	opRead   = "read"   // GET /jobs/{id}
+	opFile   = "file"   // GET a batch's downloadBatchFile: 202 with its job, then the file
+	opReturn = "return" // POST a bank's return file: 202 with its job
 )
 
 // Statuses of requests without an answer: refused (nothing listened:
@@ -50,7 +52,7 @@ const (
 )
 
 // faultOps is the order rounds and reports follow.
-var faultOps = []string{opList, opCreate, opUpdate, opPay, opPix, opJob, opRead}
+var faultOps = []string{opList, opCreate, opUpdate, opPay, opPix, opJob, opRead, opFile, opReturn}
 
 // faultLoadRateLimit is the API's rate limit under the load: out of the
 // way (the limiter's own behaviour is not what is counted).

@@ -31,7 +31,9 @@ import (
 //   - Redis stopped under API load and submissions: TestRedisOutageUnderLoad
 //   - PostgreSQL restarted under load: TestPostgresRestartUnderLoad
 //   - the API killed (SIGKILL) during writes: TestAPIKilledDuringWrites
-//   - a worker killed during a batch file: comes with the batch files
+//   - a worker killed during a batch's remittance, inside its transaction:
+//     TestBatchFileKilledMidWrite; during a bank's return file:
+//     TestBatchReturnKilledMidWay (fault_batch_test.go)
 //
 // Without redis-server the suite is skipped (it would test miniredis),
 // and fails under PROPFIN_TEST_REAL_REDIS=1, as in CI. PROPFIN_SOAK=1 runs

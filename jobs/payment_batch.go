@@ -31,6 +31,7 @@ var PaymentBatchKind = registerBatchKind(&BatchKind{
 	Sent:      paymentsSent,
 	Events:    retorno.KindPayment,
 	Apply:     applyPaymentReturn,
+	Names:     paymentReference,
 	MemberKey: "transaction_id",
 })
 

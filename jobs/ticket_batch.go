@@ -29,6 +29,7 @@ var TicketBatchKind = registerBatchKind(&BatchKind{
 	WriteFile: writeTicketFile,
 	Events:    retorno.KindTitle,
 	Apply:     applyTicketReturn,
+	Names:     titleNumber,
 	MemberKey: "invoice_id",
 })
 

@@ -231,12 +231,15 @@ func loadPayingData(ctx context.Context, tx pgx.Tx, companyID int64, invoices ma
 	return readPayingGuarantees(ctx, tx, companyID, ids, invoices)
 }
 
-// The reads of the ledger by invoice below look each invoice up on its own
-// (a LATERAL subquery kept apart by OFFSET 0, on transactions_invoice):
-// planned with statistics taken before the ledger held the company's
-// entries, the set-based form read every entry of the company to find a
-// chunk's (44,000 rows a chunk after 20,000 invoices settled, growing
-// with the ledger).
+// The reads by invoice below (and the settlement lines' delete) look each
+// invoice up on its own, through its index (a LATERAL subquery kept apart
+// by OFFSET 0), so that a chunk reads its invoices' rows and no others,
+// whatever the statistics say: planned with statistics taken before the
+// ledger held the company's entries, the set-based form read every entry
+// of the company to find a chunk's (44,000 rows a chunk after 20,000
+// invoices settled, growing with the ledger), and with the statistics
+// right, invoice_items was read whole for 2,000 invoices of 100,000
+// (40 ms a chunk, growing with the company).
 
 func readPaymentCounts(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
 	rows, err := tx.Query(ctx, `
@@ -265,10 +268,13 @@ func readPaymentCounts(ctx context.Context, tx pgx.Tx, companyID int64, ids []in
 
 func readPayingLines(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
 	rows, err := tx.Query(ctx, `
-		SELECT invoice_id, id, item_id, amount, coalesce(description, ''), coalesce(owner_id, 0), coalesce(broker_id, 0)
-		FROM invoice_items
-		WHERE company_id = $1 AND invoice_id = any($2) AND kind = 'line'
-		ORDER BY invoice_id, id`, withValues, companyID, ids)
+		SELECT x.id, l.id, l.item_id, l.amount, coalesce(l.description, ''), coalesce(l.owner_id, 0), coalesce(l.broker_id, 0)
+		FROM unnest($2::bigint[]) AS x(id)
+		CROSS JOIN LATERAL (
+		    SELECT id, item_id, amount, description, owner_id, broker_id FROM invoice_items
+		    WHERE company_id = $1 AND invoice_id = x.id AND kind = 'line'
+		    OFFSET 0) l
+		ORDER BY x.id, l.id`, withValues, companyID, ids)
 	if err != nil {
 		return translate(err, "lines of invoices paid")
 	}
@@ -491,7 +497,9 @@ func writeSettlementLines(ctx context.Context, tx pgx.Tx, companyID int64, settl
 			kinds, amounts, descs = append(kinds, string(l.Kind)), append(amounts, l.Amount.String()), append(descs, l.Description)
 		}
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND invoice_id = any($2) AND kind <> 'line'`,
+	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND id IN (
+		    SELECT s.id FROM unnest($2::bigint[]) AS x(id)
+		    CROSS JOIN LATERAL (SELECT id FROM invoice_items WHERE company_id = $1 AND invoice_id = x.id AND kind <> 'line' OFFSET 0) s)`,
 		withValues, companyID, ids); err != nil {
 		return translate(err, "settlement lines")
 	}

@@ -39,8 +39,9 @@ const benchPayments = 100_000
 // HTTP; and a return file of 100,000 paid payments made from the file,
 // uploaded and settled by batch:return (worker time), beside the bare
 // cnab/retorno reader reading the same bytes and beside the bare
-// set-based writes of the same rows (bareSettleWrites). Every entry must
-// be paid at the end. Each run seeds anew:
+// set-based writes of the same rows (bareSettleWrites), its statements
+// timed from Go and listed in the log. Every entry must be paid at the
+// end. Each run seeds anew:
 //
 //	go test -run '^$' -bench PaymentBatch -benchtime 1x -count 3 ./api
 func BenchmarkPaymentBatch(b *testing.B) {
@@ -74,6 +75,7 @@ func BenchmarkPaymentBatch(b *testing.B) {
 
 	ret := paymentReturnOf(b, file, func(string) paidLine { return paidLine{codes: "00", date: time.Now()} })
 	bareRead := bareReturnRead(b, ret)
+	e.times.Reset()
 	began = time.Now()
 	status, body := benchRaw(b, e, http.MethodPost, "/financial/paymentBatch/returnFile", "application/octet-stream", ret)
 	upload := time.Since(began)
@@ -85,6 +87,7 @@ func BenchmarkPaymentBatch(b *testing.B) {
 		b.Fatal(err)
 	}
 	returnJob := benchJobTime(b, e, int64(accepted["data"].(map[string]any)["id"].(float64)))
+	b.Logf("the upload's and the return job's statements, timed from Go:\n%s", e.times.Report())
 	var paid int64
 	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM transactions WHERE company_id = $1 AND paid`,
 		e.company).Scan(&paid); err != nil || paid != benchPayments {
@@ -113,12 +116,14 @@ type paymentBench struct {
 	*testEnv
 	company, account int64
 	key              string
+	times            *storagetest.StatementTimes // the pool's statements, timed
 }
 
 // paymentBenchEnv starts the API and a worker over a database of the
 // benchmark's own.
 func paymentBenchEnv(b *testing.B) *paymentBench {
-	pool := storagetest.NewDB(b)
+	times := &storagetest.StatementTimes{}
+	pool := storagetest.TimedDB(b, times)
 	mr := miniredis.RunT(b)
 	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
 	b.Cleanup(func() { rdb.Close() })
@@ -135,7 +140,7 @@ func paymentBenchEnv(b *testing.B) *paymentBench {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := &paymentBench{testEnv: &testEnv{url: ts.URL, pool: pool, redis: mr}, company: company, key: key.Key}
+	e := &paymentBench{testEnv: &testEnv{url: ts.URL, pool: pool, redis: mr}, company: company, key: key.Key, times: times}
 	withWorkers(b, e.testEnv)
 	return e
 }

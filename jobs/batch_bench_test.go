@@ -35,7 +35,10 @@ const benchTitles = 100_000
 //   - return: the batch:return handler over a 100,000-line return of that
 //     file (every title paid, one in ten with interest), which settles the
 //     invoices and posts their payments, beside the bare retorno reader
-//     on the same bytes.
+//     on the same bytes and beside the bare writes of the rows it wrote
+//     (benchBareWrites). The return's statements are timed from Go
+//     (storagetest.StatementTimes) and listed in the log, the longest
+//     first.
 //
 // Run it once a count:
 //
@@ -44,13 +47,14 @@ func BenchmarkTicketBatch(b *testing.B) {
 	ctx := context.Background()
 	for range b.N {
 		b.StopTimer()
-		pool := storagetest.NewDB(b)
+		times := &storagetest.StatementTimes{}
+		pool := storagetest.TimedDB(b, times)
 		company, _, err := storage.EnsureCompany(ctx, pool, "Bench")
 		if err != nil {
 			b.Fatal(err)
 		}
 		s := newTicketSetup(b, pool, company)
-		ids := benchTicketInvoices(b, s)
+		ids := benchTicketInvoices(b, s, benchTitles)
 		var batch int64
 		if err := pool.QueryRow(ctx, `INSERT INTO ticket_batches (company_id, account_id) VALUES ($1, $2) RETURNING id`,
 			company, s.account).Scan(&batch); err != nil {
@@ -101,6 +105,7 @@ func BenchmarkTicketBatch(b *testing.B) {
 			b.Fatal(err)
 		}
 		r = benchStarted(b, pool, company, KindBatchReturn, BatchReturnPayload{Batch: "ticket", FileID: f.ID})
+		times.Reset()
 		start = time.Now()
 		res, err := runBatchReturn(ctx, r, BatchReturnPayload{Batch: "ticket", FileID: f.ID})
 		settle := time.Since(start)
@@ -112,17 +117,70 @@ func BenchmarkTicketBatch(b *testing.B) {
 		if err := json.Unmarshal(raw, &rr); err != nil || rr.Outcomes["settled"] != benchTitles {
 			b.Fatalf("return: %v %v", err, rr.Outcomes)
 		}
+		b.Logf("the return's statements, timed from Go (%s in all):\n%s", settle.Round(time.Millisecond), times.Report())
+		ledger, writes := benchBareWrites(b, pool, company)
 		b.ReportMetric(settle.Seconds(), "return-s")
+		b.ReportMetric(ledger.Seconds(), "bare-ledger-s")
+		b.ReportMetric(writes.Seconds(), "bare-writes-s")
 		b.ReportMetric(bareRead.Seconds(), "bare-reader-s")
 		b.ReportMetric(float64(len(raw))/1e6, "report-MB")
 		b.ReportMetric(float64(len(stored.Content))/1e6, "file-MB")
 	}
 }
 
-// benchTicketInvoices writes 100,000 invoices billed by ticket to the
-// setup's account, of its payer, on a building owned by one owner, each
-// with one rent line (customer to owner), and the company's fee item.
-func benchTicketInvoices(b testing.TB, s *ticketSetup) []int64 {
+// benchBareWrites times the writes the return job cannot do without, on
+// the rows it wrote, set-based, in one transaction rolled back: its ledger
+// entries inserted again by one INSERT ... SELECT (ledger), then, with
+// them, the paid invoices' settlement columns rewritten, their settlement
+// lines, history rows and the file's line records inserted again
+// (writes, the ledger included).
+func benchBareWrites(b *testing.B, pool *pgxpool.Pool, company int64) (ledger, writes time.Duration) {
+	b.Helper()
+	ctx := context.Background()
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	start := time.Now()
+	exec := func(sql string) {
+		b.Helper()
+		if _, err := tx.Exec(ctx, sql, company); err != nil {
+			b.Fatalf("%.60s: %v", sql, err)
+		}
+	}
+	exec(`INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
+		    plan_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
+		    date, position, amount, percentage, competence, description, paid, due_date, billing_method,
+		    guaranteed_transfer_id)
+		SELECT company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
+		    plan_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
+		    date, position, amount, percentage, competence, description, paid, due_date, billing_method,
+		    guaranteed_transfer_id
+		FROM transactions WHERE company_id = $1 AND mode = 'invoice' ORDER BY id`)
+	ledger = time.Since(start)
+	exec(`UPDATE invoices SET paid_at = paid_at + 1, credit_at = credit_at + 1, status = 'paid',
+		    paid_amount = paid_amount + 0.01, paid_late_fee = paid_late_fee + 0.01, paid_interest = paid_interest + 0.01,
+		    paid_discount = paid_discount + 0.01, updated_at = now()
+		WHERE company_id = $1 AND paid`)
+	exec(`INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description)
+		SELECT company_id, invoice_id, kind, item_id, amount, description FROM invoice_items
+		WHERE company_id = $1 AND kind <> 'line' ORDER BY id`)
+	exec(`INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
+		SELECT company_id, invoice_id, actor, actor_id, origin, changes, note FROM invoice_history
+		WHERE company_id = $1 AND origin = 'payment' ORDER BY id`)
+	exec(`INSERT INTO batch_return_lines (company_id, file_id, line, batch_type, code, occurrence, our_number, member_id,
+		    outcome, message, paid, expected, difference, job_id)
+		SELECT company_id, file_id, line + 1000000, batch_type, code, occurrence, our_number, member_id,
+		    outcome, message, paid, expected, difference, job_id FROM batch_return_lines
+		WHERE company_id = $1 ORDER BY file_id, line`)
+	return ledger, time.Since(start)
+}
+
+// benchTicketInvoices writes n invoices billed by ticket to the setup's
+// account, of its payer, on a building owned by one owner, each with one
+// rent line (customer to owner), and the company's fee item.
+func benchTicketInvoices(b testing.TB, s *ticketSetup, n int) []int64 {
 	b.Helper()
 	ctx := context.Background()
 	var ids []int64
@@ -143,7 +201,7 @@ func benchTicketInvoices(b testing.TB, s *ticketSetup) []int64 {
 			             FROM generate_series(1, $4::int) g, building, accounts a WHERE a.company_id = $1 AND a.id = $3
 			             RETURNING id, total)
 			INSERT INTO invoice_items (company_id, invoice_id, item_id, amount)
-			SELECT $1, inv.id, rent.id, inv.total FROM inv, rent`, s.company, s.payer, s.account, benchTitles)
+			SELECT $1, inv.id, rent.id, inv.total FROM inv, rent`, s.company, s.payer, s.account, n)
 		if err != nil {
 			return err
 		}
@@ -154,7 +212,7 @@ func benchTicketInvoices(b testing.TB, s *ticketSetup) []int64 {
 		ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
 		return err
 	})
-	if err != nil || len(ids) != benchTitles {
+	if err != nil || len(ids) != n {
 		b.Fatalf("%d invoices: %v", len(ids), err)
 	}
 	if _, err := s.pool.Exec(ctx, `ANALYZE`); err != nil {
@@ -239,7 +297,15 @@ func benchBareRead(b *testing.B, file []byte) int {
 // benchReturnOf writes the Bradesco CNAB 400 return of a remittance:
 // every title paid yesterday and credited today, one in ten with 5.00 of
 // interest, at the positions of the bank's Arquivo-Retorno.
-func benchReturnOf(b *testing.B, remittance []byte) []byte {
+func benchReturnOf(b testing.TB, remittance []byte) []byte {
+	b.Helper()
+	return bradescoReturnOf(b, remittance, 0)
+}
+
+// bradescoReturnOf is benchReturnOf with apart lines between two titles'
+// lines, each paying a title no batch has (nosso número 9 followed by its
+// count).
+func bradescoReturnOf(b testing.TB, remittance []byte, apart int) []byte {
 	b.Helper()
 	recs := strings.Split(strings.TrimSuffix(string(remittance), "\r\n"), "\r\n")
 	now := time.Now()
@@ -259,12 +325,26 @@ func benchReturnOf(b *testing.B, remittance []byte) []byte {
 		copy(l[76:], "237BRADESCO")
 		copy(l[94:], credit)
 	})
+	unknown := 0
 	for i, d := range recs[1 : len(recs)-1] {
 		var amount int64
 		fmt.Sscanf(d[126:139], "%d", &amount)
 		interest := int64(0)
 		if i%10 == 0 {
 			interest = 500
+		}
+		for range apart * min(i, 1) {
+			unknown++
+			write(func(l []byte) {
+				l[0] = '1'
+				copy(l[70:], fmt.Sprintf("9%010d0", unknown))
+				copy(l[107:], "906")
+				copy(l[110:], paid)
+				copy(l[152:], fmt.Sprintf("%013d", 5000))
+				copy(l[175:], strings.Repeat("0", 13*9))
+				copy(l[253:], fmt.Sprintf("%013d%013d%013d", 5000, 0, 0))
+				copy(l[295:], credit)
+			})
 		}
 		write(func(l []byte) {
 			l[0] = '1'
@@ -285,7 +365,7 @@ func benchReturnOf(b *testing.B, remittance []byte) []byte {
 
 // benchStarted is a started job of kind with payload, as a worker hands
 // it to its handler.
-func benchStarted(b *testing.B, pool *pgxpool.Pool, company int64, kind string, payload any) *Run {
+func benchStarted(b testing.TB, pool *pgxpool.Pool, company int64, kind string, payload any) *Run {
 	b.Helper()
 	ctx := context.Background()
 	job, _, err := storage.SubmitJob(ctx, pool, company, storage.NewJob{Kind: kind, Queue: QueueCritical,

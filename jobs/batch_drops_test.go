@@ -154,7 +154,7 @@ func BenchmarkTicketDrops(b *testing.B) {
 			b.Fatal(err)
 		}
 		s := newTicketSetup(b, pool, company)
-		ids := benchTicketInvoices(b, s)
+		ids := benchTicketInvoices(b, s, benchTitles)
 		newBatch := func() int64 {
 			var id int64
 			if err := pool.QueryRow(ctx, `INSERT INTO ticket_batches (company_id, account_id) VALUES ($1, $2) RETURNING id`,

@@ -80,6 +80,39 @@ type ReturnItem struct {
 // returnChunk is how many lines one chunk of the job reads.
 const returnChunk = 2000
 
+// returnWorkers is how many chunks of a return file are in flight at once
+// when no member is named in two of them (returnChunksApart): two
+// transactions, each on its own lines and members, so that the
+// settlement's writes use two of the database's CPUs.
+const returnWorkers = MaxChunksAtOnce
+
+// returnChunksApart reports whether every member the file's lines name
+// (BatchKind.Names) is named in one chunk only. Then the chunks may run
+// two at a time: the lines of one title or payment are still read in the
+// order of the file, in one transaction. Otherwise (a title confirmed in
+// one part of the file and paid in another) the chunks run one after the
+// other. The answer depends on the file alone, so a resumed run decides
+// as the first did.
+func returnChunksApart(k *BatchKind, items []ReturnItem) bool {
+	chunkOf := make(map[string]int, len(items))
+	for i := range items {
+		it := &items[i]
+		if it.Err != nil || it.Event.Kind != k.Events {
+			continue
+		}
+		name := k.Names(&it.Event)
+		if name == "" {
+			continue
+		}
+		chunk := i / returnChunk
+		if first, ok := chunkOf[name]; ok && first != chunk {
+			return false
+		}
+		chunkOf[name] = chunk
+	}
+	return true
+}
+
 // BatchReturnResult is the result of a batch:return job, besides the
 // per-line report joined from the chunks.
 type BatchReturnResult struct {
@@ -96,9 +129,10 @@ type BatchReturnResult struct {
 
 // BatchReturnKind declares batch:return: the stored file is read with
 // cnab/retorno, its lines taken two thousand at a time (each chunk one
-// transaction with its record): the lines not read before are claimed
-// (storage.ClaimReturnLines, keyed by file and line), the kind acts on
-// them, and what it did is written. The result counts the outcomes and
+// transaction with its record): the kind acts on the lines not read
+// before (storage.ReturnLinesRead), and what it did is written once per
+// line (storage.RecordReturnLines, keyed by file and line: a line is
+// acted on once). The result counts the outcomes and
 // lists every line, in order: what was done, or why nothing was.
 func BatchReturnKind() *Kind {
 	return Define(KindBatchReturn, Options{Queue: QueueCritical}, runBatchReturn)
@@ -111,14 +145,20 @@ func runBatchReturn(ctx context.Context, r *Run, p BatchReturnPayload) (any, err
 		return nil, err
 	}
 	n := (len(items) + returnChunk - 1) / returnChunk
-	outputs, err := r.Chunks(ctx, n, int64(len(items)), func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
+	do := func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
 		part := items[i*returnChunk : min((i+1)*returnChunk, len(items))]
 		lines, err := readReturnChunk(ctx, tx, k, rf, part)
 		if err != nil {
 			return nil, 0, err
 		}
 		return returnChunkOutput(k, lines), int64(len(part)), nil
-	})
+	}
+	var outputs []json.RawMessage
+	if returnChunksApart(k, items) {
+		outputs, err = r.ChunksAtOnce(ctx, n, returnWorkers, int64(len(items)), do)
+	} else {
+		outputs, err = r.Chunks(ctx, n, int64(len(items)), do)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -189,21 +229,23 @@ func permanentIf(err error, codes ...storage.Code) error {
 	return err
 }
 
-// readReturnChunk claims a part of the file's lines, has the kind act on
-// those not read before, records what it did, and returns the part's
-// report in line order (lines read before are duplicates).
+// readReturnChunk has the kind act on the lines of a part of the file not
+// read before, records what it did with each (one row per line, whose key
+// fails the chunk if another transaction recorded the line meanwhile), and
+// returns the part's report in line order (lines read before are
+// duplicates).
 func readReturnChunk(ctx context.Context, tx pgx.Tx, k *BatchKind, rf *ReturnRead, part []ReturnItem) ([]storage.ReturnLine, error) {
 	nums := make([]int, len(part))
 	for i, it := range part {
 		nums[i] = it.Line
 	}
-	claimed, err := storage.ClaimReturnLines(ctx, tx, rf.File, nums)
+	read, err := storage.ReturnLinesRead(ctx, tx, rf.File, nums)
 	if err != nil {
 		return nil, err
 	}
 	var fresh []ReturnItem
 	for _, it := range part {
-		if claimed[it.Line] {
+		if !read[it.Line] {
 			fresh = append(fresh, it)
 		}
 	}
@@ -211,7 +253,7 @@ func readReturnChunk(ctx context.Context, tx pgx.Tx, k *BatchKind, rf *ReturnRea
 	if err != nil {
 		return nil, err
 	}
-	if err := storage.FinishReturnLines(ctx, tx, rf.File, rf.JobID, done); err != nil {
+	if err := storage.RecordReturnLines(ctx, tx, rf.File, rf.JobID, done); err != nil {
 		return nil, err
 	}
 	byLine := make(map[int]storage.ReturnLine, len(done))

@@ -47,6 +47,10 @@ type BatchKind struct {
 	// before), in tx, and says what it did with each.
 	Events retorno.Kind
 	Apply  func(ctx context.Context, tx pgx.Tx, rf *ReturnRead, lines []ReturnItem) ([]storage.ReturnLine, error)
+	// Names is what a return line names its member by, as Apply matches
+	// it (a title's nosso número, a payment's reference; "" for none):
+	// the lines of one member are read in file order (returnChunksApart).
+	Names func(ev *retorno.Event) string
 	// MemberKey names the member of a return line in the job's report
 	// ("invoice_id").
 	MemberKey string

@@ -32,6 +32,7 @@ var PaymentBatchKind = registerBatchKind(&BatchKind{
 	Pending:   pendingPaymentCancels,
 	Events:    retorno.KindPayment,
 	Apply:     applyPaymentReturn,
+	Names:     paymentReference,
 	MemberKey: "transaction_id",
 })
 

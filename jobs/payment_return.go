@@ -37,8 +37,8 @@ const (
 func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
 	companyID := rf.File.CompanyID
 	refs := make([]string, 0, len(items))
-	for _, it := range items {
-		refs = append(refs, strings.ToUpper(it.Event.DocumentNumber))
+	for i := range items {
+		refs = append(refs, paymentReference(&items[i].Event))
 	}
 	matches, err := storage.MatchPayments(ctx, tx, companyID, rf.Accounts, refs)
 	if err != nil {
@@ -68,6 +68,10 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	}
 	return out, nil
 }
+
+// paymentReference is the payment a line names: its reference (seu
+// número), in capitals as the batch wrote it.
+func paymentReference(ev *retorno.Event) string { return strings.ToUpper(ev.DocumentNumber) }
 
 // unmatchedPayment says why a line names no payment.
 func unmatchedPayment(ev *retorno.Event, rf *ReturnRead) string {

@@ -30,6 +30,7 @@ var TicketBatchKind = registerBatchKind(&BatchKind{
 	Pending:   pendingTicketDrops,
 	Events:    retorno.KindTitle,
 	Apply:     applyTicketReturn,
+	Names:     titleNumber,
 	MemberKey: "invoice_id",
 })
 

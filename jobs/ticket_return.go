@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,6 +119,9 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 			l.Outcome, l.Message = storage.OutcomeRecorded, words
 		}
 	}
+	if err := lockChanged(ctx, tx, companyID, events, pays); err != nil {
+		return nil, err
+	}
 	if err := storage.ApplyTicketEvents(ctx, tx, companyID, actor, events); err != nil {
 		return nil, err
 	}
@@ -130,6 +134,31 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	}
 	return out, nil
 }
+
+// lockChanged locks the invoices a part of the file changes, in id order,
+// before it changes any, when some change besides payments: the title
+// events' writes take their rows in no set order, and two parts in flight
+// together (returnChunksApart) that meet on an invoice (two titles of it,
+// one in each) must not wait on each other in a cycle. The payments alone
+// are locked in id order by their settlement.
+func lockChanged(ctx context.Context, tx pgx.Tx, companyID int64, events []storage.TicketEvent, pays []storage.ReportedPayment) error {
+	if len(events) == 0 {
+		return nil
+	}
+	ids := make([]int64, 0, len(events)+len(pays))
+	for _, e := range events {
+		ids = append(ids, e.Match.InvoiceID)
+	}
+	for _, p := range pays {
+		ids = append(ids, p.InvoiceID)
+	}
+	slices.Sort(ids)
+	return storage.LockInvoices(ctx, tx, companyID, slices.Compact(ids))
+}
+
+// titleNumber is the title a line names: its nosso número, leading zeros
+// aside (as storage.MatchTickets matches it).
+func titleNumber(ev *retorno.Event) string { return strings.TrimLeft(ev.OurNumber, "0") }
 
 // acting reports whether an occurrence changes its title (the others are
 // recorded only).

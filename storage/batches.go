@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 )
 
@@ -19,6 +21,15 @@ import (
 // with its sequence number (NSA), and the bank return files with a record
 // of each line read. The bank formats are package jobs' (it may use
 // package cnab); this file holds the rows.
+
+// withValues plans a statement over arrays of ids or references with
+// their values each time (an unnamed statement; its description cached).
+// Every statement of a return file's chunk over its arrays takes it: a
+// plan cached for any values does not know how long the arrays are, and
+// chose, after a few chunks of a payment return, to scan the whole table
+// and test each row against the 2,000 values of "= any($n)" one by one:
+// seconds per statement instead of milliseconds.
+const withValues = pgx.QueryExecModeCacheDescribe
 
 // BatchType declares one kind of batch to the shared machinery.
 type BatchType struct {
@@ -375,53 +386,50 @@ const (
 	OutcomeRecorded = "recorded"
 )
 
-// ClaimReturnLines records that lines of a return file are being read:
-// the lines not read before are inserted (ON CONFLICT DO NOTHING on the
-// file and line) and returned, in tx; the others are read before, and
-// their outcome is duplicate. The caller fills the outcome of those
-// returned and writes it with FinishReturnLines in the same tx.
-func ClaimReturnLines(ctx context.Context, tx pgx.Tx, f *ReturnFile, lines []int) (map[int]bool, error) {
-	rows, err := tx.Query(ctx, `INSERT INTO batch_return_lines (company_id, file_id, line, batch_type, outcome)
-		SELECT $1, $2, l, $3, 'pending' FROM unnest($4::int[]) AS l
-		ON CONFLICT (company_id, file_id, line) DO NOTHING RETURNING line`, f.CompanyID, f.ID, f.Type.Name, lines)
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("claim lines of return file %d", f.ID))
+// ReturnLinesRead lists which of lines of a return file have their record
+// already (read before: by an earlier run, or another job of the same
+// file): one index range read. The caller acts on the others and records
+// them with RecordReturnLines in the same tx.
+func ReturnLinesRead(ctx context.Context, tx pgx.Tx, f *ReturnFile, lines []int) (map[int]bool, error) {
+	out := map[int]bool{}
+	if len(lines) == 0 {
+		return out, nil
 	}
-	claimed, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	rows, err := tx.Query(ctx, `SELECT line FROM batch_return_lines WHERE company_id = $1 AND file_id = $2
+		AND line BETWEEN $3 AND $4`, f.CompanyID, f.ID, slices.Min(lines), slices.Max(lines))
 	if err != nil {
-		return nil, translate(err, fmt.Sprintf("claim lines of return file %d", f.ID))
+		return nil, translate(err, fmt.Sprintf("lines read of return file %d", f.ID))
 	}
-	out := make(map[int]bool, len(claimed))
-	for _, l := range claimed {
+	read, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("lines read of return file %d", f.ID))
+	}
+	for _, l := range read {
 		out[l] = true
 	}
 	return out, nil
 }
 
-// FinishReturnLines writes what reading the claimed lines did, in one
-// statement.
-func FinishReturnLines(ctx context.Context, tx pgx.Tx, f *ReturnFile, jobID int64, lines []ReturnLine) error {
+// RecordReturnLines writes what reading lines of a return file did, one
+// row per line with its outcome, in one COPY: each line is written once.
+// The primary key (file, line) is what makes a line acted on once: a line
+// another transaction recorded meanwhile (two runs of one file at once)
+// fails the COPY with a Conflict, and the caller's transaction with it,
+// so that nothing it did for its lines stays.
+func RecordReturnLines(ctx context.Context, tx pgx.Tx, f *ReturnFile, jobID int64, lines []ReturnLine) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	n := len(lines)
-	nums, members := make([]int32, n), make([]int64, n)
-	codes, occurrences, ours, outcomes, messages := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	paid, expected, diff := make([]*string, n), make([]*string, n), make([]*string, n)
-	for i, l := range lines {
-		nums[i], members[i] = int32(l.Line), l.MemberID
-		codes[i], occurrences[i], ours[i], outcomes[i], messages[i] = l.Code, l.Occurrence, l.OurNumber, l.Outcome, l.Message
-		paid[i], expected[i], diff[i] = decimalText(l.Paid), decimalText(l.Expected), decimalText(l.Difference)
-	}
-	_, err := tx.Exec(ctx, `UPDATE batch_return_lines r SET code = nullif(u.code, ''), occurrence = nullif(u.occurrence, ''),
-		our_number = nullif(u.our_number, ''), member_id = nullif(u.member_id, 0), outcome = u.outcome,
-		message = nullif(u.message, ''), paid = u.paid::numeric, expected = u.expected::numeric,
-		difference = u.difference::numeric, job_id = $3
-		FROM unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[],
-		            $11::text[], $12::text[], $13::text[])
-		  AS u(line, code, occurrence, our_number, member_id, outcome, message, paid, expected, difference)
-		WHERE r.company_id = $1 AND r.file_id = $2 AND r.line = u.line`,
-		f.CompanyID, f.ID, nullID(jobID), nums, codes, occurrences, ours, members, outcomes, messages, paid, expected, diff)
+	job := nullID(jobID)
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"batch_return_lines"},
+		[]string{"company_id", "file_id", "line", "batch_type", "code", "occurrence", "our_number", "member_id",
+			"outcome", "message", "paid", "expected", "difference", "job_id"},
+		pgx.CopyFromSlice(len(lines), func(i int) ([]any, error) {
+			l := &lines[i]
+			return []any{f.CompanyID, f.ID, int32(l.Line), f.Type.Name, nullText(l.Code), nullText(l.Occurrence),
+				nullText(l.OurNumber), nullID(l.MemberID), l.Outcome, nullText(l.Message), nullNumeric(l.Paid),
+				nullNumeric(l.Expected), nullNumeric(l.Difference), job}, nil
+		}))
 	if err != nil {
 		return translate(err, fmt.Sprintf("lines of return file %d", f.ID))
 	}
@@ -434,6 +442,28 @@ func decimalText(d *decimal.Decimal) *string {
 		return nil
 	}
 	s := d.String()
+	return &s
+}
+
+// numeric is a decimal as pgx writes a numeric column in binary (COPY
+// takes no text for numeric): its digits and exponent, exactly.
+func numeric(d decimal.Decimal) pgtype.Numeric {
+	return pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}
+}
+
+// nullNumeric is numeric for a nullable column: nil for none.
+func nullNumeric(d *decimal.Decimal) any {
+	if d == nil {
+		return nil
+	}
+	return numeric(*d)
+}
+
+// nullText is a text for a nullable column: nil for "".
+func nullText(s string) *string {
+	if s == "" {
+		return nil
+	}
 	return &s
 }
 

@@ -141,3 +141,31 @@ func (f *ledgerFixture) lines(t *testing.T, inv int64) []string {
 	}
 	return out
 }
+
+// TestSettleReportedPaymentsTransferStatus: a payment settled from a bank
+// return brings the auto_transfer_status of a contract's invoice where the
+// API's posting brings it: waiting for its day, with a history row of the
+// return file, then transferred by the run; a guaranteed invoice paid late
+// is waiting for the owners' part of the late fee and interest.
+func TestSettleReportedPaymentsTransferStatus(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	f.setContract(t, `transfer_mode = 'after_receive', transfer_after_days = 5, guaranteed_transfer = true,
+		guaranteed_transfer_release_after_days = 5`)
+	inv := f.unpaidInvoice(t)
+	f.transfer(t, "2024-03-15", 1)
+	f.checkStatus(t, "released", inv, finance.AutoTransferGuaranteed)
+	plain := f.unpaidInvoice(t)
+	f.exec(t, `UPDATE invoices SET due_date = '2024-03-31' WHERE company_id = $1 AND id = $2`, plain)
+
+	out := f.settleReported(t, reported(inv, "2408.75", "47.00", "11.75"), reported(plain, "2350.00", "0", "0"))
+	if out[0].Outcome != storage.PaymentSettled || out[1].Outcome != storage.PaymentSettled {
+		t.Fatalf("outcomes %+v", out)
+	}
+	f.checkStatus(t, "guaranteed, paid late", inv, finance.AutoTransferWaiting)
+	f.checkStatus(t, "paid", plain, finance.AutoTransferWaiting)
+	checkStrings(t, "history", f.statusHistory(t, plain), []string{"return_file 1 payment: null -> waiting"})
+	f.transfer(t, "2024-03-31", 1)
+	f.checkStatus(t, "paid out", plain, finance.AutoTransferTransferred)
+	f.checkStatus(t, "the rest paid out", inv, finance.AutoTransferTransferred)
+}

@@ -34,14 +34,6 @@ var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: 
 		return err
 	}}
 
-// withValues plans a statement over arrays of ids or references with
-// their values each time (an unnamed statement; its description cached).
-// A plan cached for any values does not know how long the arrays are, and
-// chose, after a few chunks of a return file, to scan the whole table and
-// test each row against the 2,000 values of "= any($n)" one by one:
-// seconds per statement instead of milliseconds.
-const withValues = pgx.QueryExecModeCacheDescribe
-
 // The payment methods of a batch's member (payment_batch_transactions.method).
 const (
 	MethodTransfer   = "transfer"    // a credit to an account: same bank, or a TED

@@ -606,17 +606,26 @@ type TicketMatch struct {
 // in batches whose file is written (a title never sent has no return),
 // with their state there (added reads sent). The answer maps each number
 // as given to its titles: none, one, or several (on several accounts).
+// Each number is looked up on its own through the nosso número index
+// (the LATERAL subquery, kept apart by OFFSET 0): a plan made with
+// statistics taken before a batch's members were added (1 row) hashed
+// every member of the accounts and read each one's invoice, in every
+// chunk of a return file: 0.09 s a chunk for 20,000 members, growing with
+// the batch.
 func MatchTickets(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, numbers []string) (map[string][]TicketMatch, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT n.number, m.id, m.batch_id, m.invoice_id, m.account_id,
-		       CASE m.state WHEN 'added' THEN 'sent' ELSE m.state END, m.nosso_numero_digit, i.ticket_registered,
-		       coalesce(m.drop_batch_id, 0)
+		SELECT n.number, t.id, t.batch_id, t.invoice_id, t.account_id,
+		       CASE t.state WHEN 'added' THEN 'sent' ELSE t.state END, t.nosso_numero_digit, t.ticket_registered,
+		       coalesce(t.drop_batch_id, 0)
 		FROM unnest($3::text[]) AS n(number)
-		JOIN ticket_batch_invoices m ON m.company_id = $1 AND m.account_id = any($2)
-		     AND ltrim(m.nosso_numero, '0') = ltrim(n.number, '0')
-		JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id AND b.status = 'closed'
-		JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
-		ORDER BY m.id`, companyID, accounts, numbers)
+		CROSS JOIN LATERAL (
+		    SELECT m.id, m.batch_id, m.invoice_id, m.account_id, m.state, m.nosso_numero_digit, i.ticket_registered, m.drop_batch_id
+		    FROM ticket_batch_invoices m
+		    JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id AND b.status = 'closed'
+		    JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
+		    WHERE m.company_id = $1 AND m.account_id = any($2) AND ltrim(m.nosso_numero, '0') = ltrim(n.number, '0')
+		    OFFSET 0) t
+		ORDER BY t.id`, withValues, companyID, accounts, numbers)
 	if err != nil {
 		return nil, translate(err, "titles of a return file")
 	}
@@ -642,6 +651,16 @@ func AccountsOfBank(ctx context.Context, q DBTX, companyID int64, bank string) (
 	}
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	return ids, translate(err, "accounts of bank "+bank)
+}
+
+// LockInvoices locks invoices of the company (FOR UPDATE, in id order)
+// for the rest of tx: a part of a return file that changes several takes
+// their locks at once, in the order every such part takes them, so that
+// two parts in flight together never wait on each other in a cycle.
+func LockInvoices(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) error {
+	_, err := tx.Exec(ctx, `SELECT 1 FROM invoices WHERE company_id = $1 AND id = any($2) ORDER BY id FOR UPDATE`,
+		withValues, companyID, ids)
+	return translate(err, "lock invoices")
 }
 
 // TicketEvent is what a return file says of one title that changes it:

@@ -399,58 +399,40 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 // written, and the account's payments reverted: package cnab/pagamento
 // writes inclusions only, so the request to cancel them is not in the file.
 func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error) {
-	rep := FileReport{Warnings: []FileWarning{}}
 	acc, err := storage.ReadPaymentAccount(ctx, tx, b.CompanyID, b.AccountID)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	now, err := storage.CompanyNow(ctx, tx, b.CompanyID)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	pixN, otherN, err := storage.PaymentMethods(ctx, tx, b)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	p, err := newPaymentIssuer(acc, now, seq, pixN > 0 && otherN == 0)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
-	var ids []int64 // the entry of each payment, by index
-	warn := func(pr cnab.Problem) {
-		if len(rep.Warnings) >= maxFileWarnings {
-			return
-		}
-		fw := FileWarning{Field: pr.Field, Message: pr.Message}
-		if pr.Title >= 0 && pr.Title < len(ids) {
-			fw.ID = ids[pr.Title]
-		}
-		rep.Warnings = append(rep.Warnings, fw)
-	}
-	wr, err := pagamento.NewWriter(w, p.rem, warn)
+	rem := newRemittance[pagamento.Payment](b.Type.Members)
+	wr, err := pagamento.NewWriter(w, p.rem, rem.warn)
 	if err != nil {
-		return rep, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return FileReport{}, storage.InvalidInput([]storage.Problem{{Field: "account_id",
 			Message: "the account cannot send a payment remittance: " + problemsText(err)}})
 	}
-	var problems []storage.Problem
+	rem.writer = wr
 	err = storage.EachPaymentMember(ctx, tx, b, func(m *storage.PaymentMember) error {
-		ids = append(ids, m.TransactionID)
-		if err := wr.Write(p.payment(m)); err != nil && len(problems) < maxFileWarnings {
-			problems = append(problems, storage.Problem{Field: fmt.Sprintf("transactions.%d", m.TransactionID), Message: problemsText(err)})
-		}
-		rep.Total = rep.Total.Add(m.Amount)
+		rem.write(m.TransactionID, m.Amount, p.payment(m))
 		return nil
 	})
 	if err != nil {
+		return FileReport{}, err
+	}
+	rep, err := rem.close()
+	if err != nil {
 		return rep, err
 	}
-	if len(problems) > 0 {
-		return rep, storage.InvalidInput(problems)
-	}
-	if err := wr.Close(); err != nil {
-		return rep, storage.InvalidInput([]storage.Problem{{Field: "transactions", Message: problemsText(err)}})
-	}
-	rep.Titles = int64(len(ids))
 	rep.Details = map[string]any{"pix_file": p.rem.PIX, "bank_batches": wr.Batches()}
 	reverted, err := storage.RevertedPayments(ctx, tx, b.CompanyID, b.AccountID, maxFileWarnings)
 	if err != nil {

@@ -392,7 +392,8 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 // writePaymentFile writes a batch's payment remittance: the account's
 // header (a PIX file when every payment is a PIX) and the payments added,
 // grouped by method and destination (storage.EachPaymentMember), streamed
-// from the database through the writer, one payment in memory at a time.
+// from the database through the writer (the rows read on a goroutine of
+// their own: pipe).
 // Any payment the layout refuses (a boleto's due date past at a bank that
 // refuses overdue boletos, ...) fails the file, with every problem named by
 // its entry. The report lists the layout's warnings, the bank's batches
@@ -422,7 +423,9 @@ func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int6
 			Message: "the account cannot send a payment remittance: " + problemsText(err)}})
 	}
 	rem.writer = wr
-	err = storage.EachPaymentMember(ctx, tx, b, func(m *storage.PaymentMember) error {
+	err = pipe(func(yield func(*storage.PaymentMember) error) error {
+		return storage.EachPaymentMember(ctx, tx, b, yield)
+	}, func(m *storage.PaymentMember) error {
 		rem.write(m.TransactionID, m.Amount, p.payment(m))
 		return nil
 	})

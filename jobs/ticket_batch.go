@@ -391,8 +391,9 @@ func (s *slipIssuer) member(c *storage.TicketCandidate, n int64, t ticketTerms) 
 
 // writeTicketFile writes a batch's collection remittance: the account's
 // header and the titles added, in nosso número order, streamed from the
-// batch's rows (as fixed when added) through the writer (one title in
-// memory at a time). Any title the layout refuses (a file too full)
+// batch's rows (as fixed when added) through the writer, the rows read on
+// a goroutine of their own (pipe; a few hundred titles in memory at a
+// time). Any title the layout refuses (a file too full)
 // fails the file, with every problem named by its invoice. The report
 // lists the layout's warnings and the account's titles reverted that the
 // bank has not dropped: package cnab writes entries only (movement 01),
@@ -417,7 +418,9 @@ func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64
 			Message: "the account cannot send a remittance: " + problemsText(err)}})
 	}
 	rem.writer = wr
-	err = storage.EachTicketTitle(ctx, tx, b, func(t *storage.TicketTitle) error {
+	err = pipe(func(yield func(*storage.TicketTitle) error) error {
+		return storage.EachTicketTitle(ctx, tx, b, yield)
+	}, func(t *storage.TicketTitle) error {
 		rem.write(t.InvoiceID, t.Amount, s.titleOf(t))
 		return nil
 	})

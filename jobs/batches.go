@@ -250,8 +250,8 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 		if err != nil {
 			return nil, err
 		}
-		res.FileID, res.Sequence, res.Name, res.Bytes, res.Titles, res.Total = f.ID, f.Sequence, f.Name, int(f.Size), f.Titles, f.Total
-		res.Amount, res.Warnings = f.Total.StringFixed(2), []FileWarning{}
+		res.FileID, res.Sequence, res.Name, res.Bytes = f.ID, f.Sequence, f.Name, int(f.Size)
+		res.Titles, res.Total, res.Amount, res.Warnings = f.Titles, f.Total, f.Total.StringFixed(2), []FileWarning{}
 		return res, nil
 	}
 	if b.Titles == 0 {

@@ -393,11 +393,11 @@ func (s *slipIssuer) member(c *storage.TicketCandidate, n int64, t ticketTerms) 
 // header and the titles added, in nosso número order, streamed from the
 // batch's rows (as fixed when added) through the writer, the rows read on
 // a goroutine of their own (pipe; a few hundred titles in memory at a
-// time). Any title the layout refuses (a file too full)
-// fails the file, with every problem named by its invoice. The report
-// lists the layout's warnings and the account's titles reverted that the
-// bank has not dropped: package cnab writes entries only (movement 01),
-// so the request to drop them is not in the file.
+// time). Any title the layout refuses (a file too full) fails the file,
+// with every problem named by its invoice. The report lists the layout's
+// warnings and the account's titles reverted that the bank has not
+// dropped: package cnab writes entries only (movement 01), so the request
+// to drop them is not in the file.
 func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error) {
 	acc, err := storage.ReadBankAccount(ctx, tx, b.CompanyID, b.AccountID)
 	if err != nil {

@@ -70,3 +70,30 @@ func TestPipe(t *testing.T) {
 		})
 	}
 }
+
+// TestPipeWritePanics: a panic of write goes on up, and read has returned
+// (its rows would be closed) by then.
+func TestPipeWritePanics(t *testing.T) {
+	t.Parallel()
+	returned := false
+	defer func() {
+		if v := recover(); v != "boom" || !returned {
+			t.Errorf("recovered %v, read returned %t", v, returned)
+		}
+	}()
+	pipe(func(yield func(*int) error) error { //nolint:errcheck // it panics
+		defer func() { returned = true }()
+		for i := range 10 * pipeRun {
+			if err := yield(&i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, func(v *int) error {
+		if *v == 3*pipeRun+1 {
+			panic("boom")
+		}
+		return nil
+	})
+	t.Error("pipe returned")
+}

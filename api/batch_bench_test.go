@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/redis/go-redis/v9"
 	"github.com/shopspring/decimal"
 
@@ -22,9 +23,11 @@ import (
 // BenchmarkBatchFileDownload measures GET downloadBatchFile of a stored
 // remittance of 100,000 titles (Bradesco CNAB 400, 40 MB) over loopback
 // HTTP through the whole API (auth, rate limit, the batch and file read,
-// the bytes written), each request reading the whole body; beside it, in
-// the same run, the bare read of the same bytes from PostgreSQL through
-// pgx. It reports seconds per download.
+// the bytes decompressed and written), each request reading the whole
+// body: the file as batch:file stores it (gzip), and as files were stored
+// before migration 0023 (as they are, compressed by TOAST); beside them,
+// in the same run, the bare read of the stored bytes through pgx, and the
+// same read with the decompression.
 //
 //	go test -run '^$' -bench BatchFileDownload -benchtime 10x -count 3 ./api
 func BenchmarkBatchFileDownload(b *testing.B) {
@@ -35,19 +38,48 @@ func BenchmarkBatchFileDownload(b *testing.B) {
 		b.Fatal(err)
 	}
 	content := benchRemittance(b, 100_000)
-	var batch, file int64
+	var account, gzipped, plain int64
 	err = pool.QueryRow(ctx, `
-		WITH biz AS (INSERT INTO businesses (company_id, name, tax_id) VALUES ($1, 'Bench', '11222333000181') RETURNING id),
-		     acc AS (INSERT INTO accounts (company_id, business_id, bank, layout) SELECT $1, id, '237', 'cnab400' FROM biz RETURNING id),
-		     bat AS (INSERT INTO ticket_batches (company_id, account_id, titles) SELECT $1, id, 100000 FROM acc RETURNING id, account_id)
-		INSERT INTO batch_files (company_id, batch_type, batch_id, account_id, sequence, name, content, titles, total)
-		SELECT $1, 'ticket', bat.id, bat.account_id, 1, 'cobranca-237-1-000001.REM', $2, 100000, 0 FROM bat
-		RETURNING batch_id, id`, companyID, content).Scan(&batch, &file)
+		WITH biz AS (INSERT INTO businesses (company_id, name, tax_id) VALUES ($1, 'Bench', '11222333000181') RETURNING id)
+		INSERT INTO accounts (company_id, business_id, bank, layout) SELECT $1, id, '237', 'cnab400' FROM biz RETURNING id`,
+		companyID).Scan(&account)
 	if err != nil {
 		b.Fatal(err)
 	}
+	newBatch := func() int64 {
+		var id int64
+		if err := pool.QueryRow(ctx, `INSERT INTO ticket_batches (company_id, account_id, titles) VALUES ($1, $2, 100000)
+			RETURNING id`, companyID, account).Scan(&id); err != nil {
+			b.Fatal(err)
+		}
+		return id
+	}
+	gzipped = newBatch()
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		bt, err := storage.LockBatch(ctx, tx, storage.TicketBatch, companyID, gzipped)
+		if err != nil {
+			return err
+		}
+		c := storage.NewFileContent()
+		c.Write(content) //nolint:errcheck // into memory
+		return storage.SaveBatchFile(ctx, tx, bt, 0, "237", &storage.BatchFile{Sequence: 1, Titles: 100_000}, c)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	plain = newBatch()
+	var plainFile, gzipFile int64
+	if err := pool.QueryRow(ctx, `INSERT INTO batch_files (company_id, batch_type, batch_id, account_id, sequence, name,
+		content, size, titles, total) VALUES ($1, 'ticket', $2, $3, 2, 'cobranca-237-1-000002.REM', $4, $5, 100000, 0)
+		RETURNING id`, companyID, plain, account, content, len(content)).Scan(&plainFile); err != nil {
+		b.Fatal(err)
+	}
 	if _, err := pool.Exec(ctx, `UPDATE ticket_batches SET status = 'closed', file_id = $3 WHERE company_id = $1 AND id = $2`,
-		companyID, batch, file); err != nil {
+		companyID, plain, plainFile); err != nil {
+		b.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, `SELECT file_id FROM ticket_batches WHERE company_id = $1 AND id = $2`, companyID,
+		gzipped).Scan(&gzipFile); err != nil {
 		b.Fatal(err)
 	}
 	rdb := redis.NewClient(storagetest.NewRedis(b).Options())
@@ -60,40 +92,77 @@ func BenchmarkBatchFileDownload(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	url := fmt.Sprintf("%s/financial/ticketBatch/%d/downloadBatchFile", ts.URL, batch)
-	b.Run("api", func(b *testing.B) {
-		var total time.Duration
-		for range b.N {
-			req, _ := http.NewRequest(http.MethodGet, url, nil)
-			req.Header.Set("Authorization", "Bearer "+key.Key)
-			start := time.Now()
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				b.Fatal(err)
+	for _, c := range []struct {
+		name  string
+		batch int64
+	}{{"api-gzip", gzipped}, {"api-identity", plain}} {
+		url := fmt.Sprintf("%s/financial/ticketBatch/%d/downloadBatchFile", ts.URL, c.batch)
+		b.Run(c.name, func(b *testing.B) {
+			var total time.Duration
+			for range b.N {
+				req, _ := http.NewRequest(http.MethodGet, url, nil)
+				req.Header.Set("Authorization", "Bearer "+key.Key)
+				start := time.Now()
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				got := &sameBytes{want: content}
+				_, err = io.Copy(got, res.Body)
+				res.Body.Close()
+				total += time.Since(start)
+				if err != nil || res.StatusCode != http.StatusOK || got.differ || got.n != len(content) {
+					b.Fatalf("download: %d, %d bytes (differ: %t), %v", res.StatusCode, got.n, got.differ, err)
+				}
 			}
-			n, err := io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			total += time.Since(start)
-			if err != nil || res.StatusCode != http.StatusOK || n != int64(len(content)) {
-				b.Fatalf("download: %d, %d bytes, %v", res.StatusCode, n, err)
-			}
-		}
-		b.ReportMetric(total.Seconds()/float64(b.N), "s/download")
-		b.ReportMetric(float64(len(content))/1e6, "MB")
-	})
+			b.ReportMetric(total.Seconds()/float64(b.N), "s/download")
+			b.ReportMetric(float64(len(content))/1e6, "MB")
+		})
+	}
 	b.Run("bare-select", func(b *testing.B) {
 		var total time.Duration
 		for range b.N {
 			start := time.Now()
 			var got []byte
 			if err := pool.QueryRow(ctx, `SELECT content FROM batch_files WHERE company_id = $1 AND id = $2`,
-				companyID, file).Scan(&got); err != nil || len(got) != len(content) {
+				companyID, gzipFile).Scan(&got); err != nil || len(got) == 0 {
 				b.Fatalf("select: %d bytes, %v", len(got), err)
 			}
 			total += time.Since(start)
 		}
 		b.ReportMetric(total.Seconds()/float64(b.N), "s/download")
 	})
+	b.Run("bare-select-gunzip", func(b *testing.B) {
+		var total time.Duration
+		for range b.N {
+			start := time.Now()
+			f, err := storage.ReadBatchFile(ctx, pool, companyID, gzipFile, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			got, err := f.Content()
+			total += time.Since(start)
+			if err != nil || !bytes.Equal(got, content) {
+				b.Fatalf("read back: %d bytes, %v", len(got), err)
+			}
+		}
+		b.ReportMetric(total.Seconds()/float64(b.N), "s/download")
+	})
+}
+
+// sameBytes takes what is written and compares it with want as it comes.
+type sameBytes struct {
+	want   []byte
+	n      int
+	differ bool
+}
+
+func (s *sameBytes) Write(p []byte) (int, error) {
+	if s.n+len(p) > len(s.want) || !bytes.Equal(p, s.want[s.n:s.n+len(p)]) {
+		s.differ = true
+	}
+	s.n += len(p)
+	return len(p), nil
 }
 
 // benchRemittance is a Bradesco CNAB 400 remittance of n titles.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,7 +102,19 @@ func (f *batchFixture) batchFile(t *testing.T, batch int64) ([]byte, http.Header
 	if status != http.StatusOK {
 		t.Fatalf("second download: %d %s", status, body)
 	}
+	wholeFile(t, header, body, job)
 	return body, header, job
+}
+
+// wholeFile requires a downloaded remittance to be as long as its
+// Content-Length and as the file its job wrote (the stored file is
+// compressed and served decompressed).
+func wholeFile(t *testing.T, header http.Header, body []byte, job map[string]any) {
+	t.Helper()
+	written := job["result"].(map[string]any)["bytes"]
+	if header.Get("Content-Length") != strconv.Itoa(len(body)) || fmt.Sprint(written) != strconv.Itoa(len(body)) {
+		t.Fatalf("downloaded %d bytes, Content-Length %s, the job wrote %v", len(body), header.Get("Content-Length"), written)
+	}
 }
 
 // records splits a remittance into its records, checking that every one

@@ -143,6 +143,7 @@ func (f *paymentFixture) paymentFile(t *testing.T, batch int64) ([]byte, http.He
 	if status != http.StatusOK {
 		t.Fatalf("second download: %d %s", status, body)
 	}
+	wholeFile(t, header, body, job)
 	return body, header, job
 }
 

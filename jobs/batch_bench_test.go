@@ -70,6 +70,7 @@ func BenchmarkTicketBatch(b *testing.B) {
 
 		titles, rem := benchTitlesOf(b, pool, company, batch, s.account)
 		var bare bytes.Buffer
+		bare.Grow(benchTitles*402 + 1000) // allocated before: the writer alone is timed
 		start = time.Now()
 		benchBareWrite(b, &bare, rem, titles)
 		bareWrite := time.Since(start)
@@ -93,7 +94,11 @@ func BenchmarkTicketBatch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ret := benchReturnOf(b, stored.Content)
+		content, err := stored.Content()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ret := benchReturnOf(b, content)
 		start = time.Now()
 		events := benchBareRead(b, ret)
 		bareRead := time.Since(start)
@@ -124,7 +129,7 @@ func BenchmarkTicketBatch(b *testing.B) {
 		b.ReportMetric(writes.Seconds(), "bare-writes-s")
 		b.ReportMetric(bareRead.Seconds(), "bare-reader-s")
 		b.ReportMetric(float64(len(raw))/1e6, "report-MB")
-		b.ReportMetric(float64(len(stored.Content))/1e6, "file-MB")
+		b.ReportMetric(float64(len(content))/1e6, "file-MB")
 	}
 }
 
@@ -247,9 +252,7 @@ func benchTitlesOf(b *testing.B, pool *pgxpool.Pool, company, batch, account int
 			return err
 		}
 		return storage.EachTicketTitle(ctx, tx, bt, func(t *storage.TicketTitle) error {
-			terms := ticketTerms{fine: t.FinePercent, perDay: t.InterestPerDay, monthly: t.InterestMonthlyPercent,
-				discount: t.Discount, until: t.DiscountUntil}
-			titles = append(titles, s.title(t.InvoiceID, t.DocumentNumber, t.OurNumber, t.Amount, t.Due, terms, &t.Payer))
+			titles = append(titles, s.titleOf(t))
 			return nil
 		})
 	})
@@ -378,4 +381,146 @@ func benchStarted(b testing.TB, pool *pgxpool.Pool, company int64, kind string, 
 		b.Fatalf("start: %v %t", err, ok)
 	}
 	return &Run{Job: started, pool: pool}
+}
+
+// BenchmarkTicketBatchFile measures the batch:file job alone, several
+// times on one batch of 100,000 titles: the members' rows are seeded
+// set-based (as addInvoices leaves them: one payer, one rent line), and
+// each iteration runs the job as a worker does, then reopens the batch
+// (its file deleted, the account's NSA given back). Beside each run, in
+// the same iteration: the bare cnab writer on the same titles held in
+// memory, and the rows alone read through storage.EachTicketTitle.
+//
+//	go test -run '^$' -bench TicketBatchFile -benchtime 5x ./jobs
+func BenchmarkTicketBatchFile(b *testing.B) {
+	ctx := context.Background()
+	pool := storagetest.NewDB(b)
+	company, _, err := storage.EnsureCompany(ctx, pool, "Bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := newTicketSetup(b, pool, company)
+	benchTicketInvoices(b, s, benchTitles)
+	batch := benchSeedMembers(b, s)
+	titles, rem := benchTitlesOf(b, pool, company, batch, s.account)
+	payload := BatchFilePayload{Batch: "ticket", ID: batch}
+	var job, bare, read time.Duration
+	var size int
+	var out bytes.Buffer
+	out.Grow(benchTitles*402 + 1000) // the bare writer's output, allocated once: the writer alone is timed
+	for range b.N {
+		out.Reset()
+		start := time.Now()
+		benchBareWrite(b, &out, rem, titles)
+		bareRun := time.Since(start)
+		readRun := benchReadTitles(b, pool, company, batch)
+		r := benchStarted(b, pool, company, KindBatchFile, payload)
+		start = time.Now()
+		res, err := runBatchFile(ctx, r, payload)
+		jobRun := time.Since(start)
+		b.Logf("job %s (%.0f titles/s), bare writer %s (%.0f titles/s), rows read %s, job/bare %.2f",
+			jobRun.Round(time.Millisecond), benchTitles/jobRun.Seconds(), bareRun.Round(time.Millisecond),
+			benchTitles/bareRun.Seconds(), readRun.Round(time.Millisecond), bareRun.Seconds()/jobRun.Seconds())
+		job, bare, read = job+jobRun, bare+bareRun, read+readRun
+		var fr BatchFileResult
+		if err == nil {
+			err = json.Unmarshal(res.(json.RawMessage), &fr)
+		}
+		if err != nil || fr.Titles != benchTitles || fr.Bytes != out.Len() {
+			b.Fatalf("file: %v %d titles, %d bytes, bare %d", err, fr.Titles, fr.Bytes, out.Len())
+		}
+		size = fr.Bytes
+		benchReopen(b, pool, company, batch, s.account)
+	}
+	n := float64(b.N * benchTitles)
+	b.ReportMetric(n/job.Seconds(), "file-titles/s")
+	b.ReportMetric(n/bare.Seconds(), "bare-writer-titles/s")
+	b.ReportMetric(n/read.Seconds(), "rows-read-titles/s")
+	b.ReportMetric(bare.Seconds()/job.Seconds(), "file-bare/job")
+	b.ReportMetric(float64(size)/1e6, "file-MB")
+	b.ReportMetric(0, "ns/op")
+}
+
+// benchSeedMembers adds the company's invoices to a new batch of the
+// setup's account set-based, as addInvoices leaves them (nosso números
+// from 1 in invoice order, the payer's data copied, the batch's count and
+// total), and returns the batch.
+func benchSeedMembers(b *testing.B, s *ticketSetup) int64 {
+	b.Helper()
+	ctx := context.Background()
+	var batch int64
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO ticket_batches (company_id, account_id) VALUES ($1, $2) RETURNING id`,
+			s.company, s.account).Scan(&batch)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `
+			INSERT INTO ticket_batch_invoices (company_id, batch_id, invoice_id, account_id, our_number, nosso_numero,
+			    amount, due_date, document_number, payer_name, payer_document, payer_address, payer_district,
+			    payer_city, payer_state, payer_zip)
+			SELECT i.company_id, $2, i.id, i.account_id, row_number() OVER (ORDER BY i.id),
+			       lpad((row_number() OVER (ORDER BY i.id))::text, 11, '0'), i.total, i.due_date, i.id::text,
+			       p.name, p.tax_id, p.street || ' ' || p.number, p.district, p.city, p.state, p.zip_code
+			FROM invoices i JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
+			WHERE i.company_id = $1 AND i.account_id = $3`, s.company, batch, s.account)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE ticket_batches b SET titles = m.n, total = m.total
+			FROM (SELECT count(*) AS n, sum(amount) AS total FROM ticket_batch_invoices WHERE company_id = $1 AND batch_id = $2) m
+			WHERE b.company_id = $1 AND b.id = $2`, s.company, batch)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.pool.Exec(ctx, `VACUUM (ANALYZE) ticket_batch_invoices`); err != nil {
+		b.Fatal(err)
+	}
+	return batch
+}
+
+// benchReadTitles reads a batch's titles as the file job does, doing
+// nothing with them, and times it.
+func benchReadTitles(b *testing.B, pool *pgxpool.Pool, company, batch int64) time.Duration {
+	b.Helper()
+	ctx := context.Background()
+	n := 0
+	start := time.Now()
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		bt, err := storage.GetBatch(ctx, tx, storage.TicketBatch, company, batch)
+		if err != nil {
+			return err
+		}
+		return storage.EachTicketTitle(ctx, tx, bt, func(*storage.TicketTitle) error {
+			n++
+			return nil
+		})
+	})
+	if err != nil || n != benchTitles {
+		b.Fatalf("%d titles read: %v", n, err)
+	}
+	return time.Since(start)
+}
+
+// benchReopen undoes a batch's file: the file deleted, the batch open
+// again, the account's next NSA back to 1.
+func benchReopen(b *testing.B, pool *pgxpool.Pool, company, batch, account int64) {
+	b.Helper()
+	ctx := context.Background()
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE ticket_batches SET status = 'open', file_id = NULL, file_sequence = NULL,
+			file_name = NULL, closed_at = NULL WHERE company_id = $1 AND id = $2`, company, batch); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM batch_files WHERE company_id = $1 AND batch_id = $2`, company, batch); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE accounts SET next_file_sequence = 1 WHERE company_id = $1 AND id = $2`, company, account)
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
 }

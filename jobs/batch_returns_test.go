@@ -53,7 +53,11 @@ func newReturnSetup(t *testing.T, n, apart int, extra func(ret []byte) []byte) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	ret := bradescoReturnOf(t, stored.Content, apart)
+	content, err := stored.Content()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret := bradescoReturnOf(t, content, apart)
 	if extra != nil {
 		ret = extra(ret)
 	}

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
 
+	"github.com/propfin/propfin/cnab"
 	"github.com/propfin/propfin/cnab/retorno"
 	"github.com/propfin/propfin/storage"
 )
@@ -107,8 +107,85 @@ type FileWarning struct {
 	Message string `json:"message"`
 }
 
-// maxFileWarnings bounds the warnings a file job reports.
+// maxFileWarnings bounds the warnings a file job reports, and the
+// problems of the titles a layout refuses.
 const maxFileWarnings = 1000
+
+// titleWriter is a kind's remittance writer (cnab.Writer,
+// pagamento.Writer) as a file job drives it: the titles (or payments) one
+// at a time, then the trailers.
+type titleWriter[T any] interface {
+	Write(T) error
+	Close() error
+}
+
+// remittance is a kind's file while its titles are written, what every
+// kind's WriteFile shares: it names by member what the bank's layout says
+// of each title (its warnings; the problems of a title refused, as
+// "invoices.41"), and counts the titles and their total. Made with
+// newRemittance, its warn is given to the writer's constructor, and the
+// writer to it.
+type remittance[T any] struct {
+	writer   titleWriter[T]
+	members  string  // the members' body key, which names a title refused
+	ids      []int64 // the member of each title, by the writer's index
+	total    decimal.Decimal
+	warnings []FileWarning
+	problems []storage.Problem
+}
+
+func newRemittance[T any](members string) *remittance[T] {
+	return &remittance[T]{members: members, warnings: []FileWarning{}}
+}
+
+// warn takes a warning of the writer: its title's member is named by the
+// index the writer gives (none for the header and trailers).
+func (r *remittance[T]) warn(p cnab.Problem) {
+	if len(r.warnings) >= maxFileWarnings {
+		return
+	}
+	fw := FileWarning{Field: p.Field, Message: p.Message}
+	if p.Title >= 0 && p.Title < len(r.ids) {
+		fw.ID = r.ids[p.Title]
+	}
+	r.warnings = append(r.warnings, fw)
+}
+
+// write writes the title of member id, of amount. A title the layout
+// refuses is kept as a problem and the titles after it are still checked,
+// so that the file's failure names them all.
+func (r *remittance[T]) write(id int64, amount decimal.Decimal, title T) {
+	r.ids = append(r.ids, id)
+	if err := r.writer.Write(title); err != nil && len(r.problems) < maxFileWarnings {
+		r.problems = append(r.problems, storage.Problem{Field: r.members + "." + strconv.FormatInt(id, 10),
+			Message: problemsText(err)})
+	}
+	r.total = r.total.Add(amount)
+}
+
+// close ends the file after its titles: a title refused is an Invalid
+// error and the file is not to be stored. Then after, when given, writes
+// what follows the titles (the requests about members reverted since
+// their file, appended to r.ids so that warnings name them) and gives the
+// report's details; then the writer's trailers, which a file too full
+// refuses (Invalid too). The report counts the titles alone.
+func (r *remittance[T]) close(after func() (map[string]any, error)) (FileReport, error) {
+	if len(r.problems) > 0 {
+		return FileReport{}, storage.InvalidInput(r.problems)
+	}
+	rep := FileReport{Titles: int64(len(r.ids)), Total: r.total}
+	if after != nil {
+		var err error
+		if rep.Details, err = after(); err != nil {
+			return FileReport{}, err
+		}
+	}
+	if err := r.writer.Close(); err != nil {
+		return FileReport{}, storage.InvalidInput([]storage.Problem{{Field: r.members, Message: problemsText(err)}})
+	}
+	rep.Warnings = r.warnings
+	return rep, nil
+}
 
 // KindBatchFile writes a batch's remittance file.
 const KindBatchFile = "batch:file"
@@ -211,8 +288,8 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 		if err != nil {
 			return nil, err
 		}
-		res.FileID, res.Sequence, res.Name, res.Titles, res.Total = f.ID, f.Sequence, f.Name, f.Titles, f.Total
-		res.Amount, res.Warnings = f.Total.StringFixed(2), []FileWarning{}
+		res.FileID, res.Sequence, res.Name, res.Bytes = f.ID, f.Sequence, f.Name, int(f.Size)
+		res.Titles, res.Total, res.Amount, res.Warnings = f.Titles, f.Total, f.Total.StringFixed(2), []FileWarning{}
 		return res, nil
 	}
 	seq, bank, err := storage.TakeFileSequence(ctx, tx, b)
@@ -224,13 +301,13 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 	if err := CheckSomethingToSend(ctx, tx, k, b); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	rep, err := k.WriteFile(ctx, tx, b, seq, &buf)
+	content := storage.NewFileContent()
+	rep, err := k.WriteFile(ctx, tx, b, seq, content)
 	if err != nil {
 		return nil, err
 	}
-	f := &storage.BatchFile{Sequence: seq, Content: buf.Bytes(), Titles: rep.Titles, Total: rep.Total}
-	if err := storage.SaveBatchFile(ctx, tx, b, jobID, bank, f); err != nil {
+	f := &storage.BatchFile{Sequence: seq, Titles: rep.Titles, Total: rep.Total}
+	if err := storage.SaveBatchFile(ctx, tx, b, jobID, bank, f, content); err != nil {
 		return nil, err
 	}
 	if k.Sent != nil {
@@ -238,7 +315,7 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 			return nil, err
 		}
 	}
-	res.FileID, res.Sequence, res.Name, res.Bytes, res.FileReport = f.ID, seq, f.Name, len(f.Content), rep
+	res.FileID, res.Sequence, res.Name, res.Bytes, res.FileReport = f.ID, seq, f.Name, int(f.Size), rep
 	res.Amount = rep.Total.StringFixed(2)
 	return res, nil
 }

@@ -111,6 +111,7 @@ func TestBatchFileSequenceUnderConcurrentCloses(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seqs []int64
+	var firstBytes int
 	for i, j := range jobs {
 		done := p.wait(t, j.ID, storage.JobSucceeded, storage.JobFailed)
 		res := decodeResult[BatchFileResult](t, done)
@@ -118,6 +119,9 @@ func TestBatchFileSequenceUnderConcurrentCloses(t *testing.T) {
 			t.Fatalf("job %d: %s %q %+v", j.ID, done.State, done.Error, res)
 		}
 		seqs = append(seqs, res.Sequence)
+		if i == 0 {
+			firstBytes = res.Bytes
+		}
 	}
 	slices.Sort(seqs)
 	if !slices.Equal(seqs, []int64{1, 2}) {
@@ -136,7 +140,7 @@ func TestBatchFileSequenceUnderConcurrentCloses(t *testing.T) {
 	}
 	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
 		res, err := writeBatchFile(ctx, tx, TicketBatchKind, s.company, batches[0], 0)
-		if err == nil && (!slices.Contains(seqs, res.Sequence) || res.Titles != 3) {
+		if err == nil && (!slices.Contains(seqs, res.Sequence) || res.Titles != 3 || res.Bytes != firstBytes) {
 			err = fmt.Errorf("written again: %+v", res)
 		}
 		return err

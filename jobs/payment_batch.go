@@ -394,7 +394,8 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 // writePaymentFile writes a batch's payment remittance: the account's
 // header (a PIX file when every payment is a PIX) and the payments added,
 // grouped by method and destination (storage.EachPaymentMember), streamed
-// from the database through the writer, one payment in memory at a time.
+// from the database through the writer (the rows read on a goroutine of
+// their own: pipe).
 // Any payment the layout refuses (a boleto's due date past at a bank that
 // refuses overdue boletos, ...) fails the file, with every problem named by
 // its entry. After the payments, the file asks the bank to cancel the
@@ -402,64 +403,47 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 // lists the layout's warnings, the bank's batches written and the
 // cancellations.
 func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error) {
-	rep := FileReport{Warnings: []FileWarning{}}
 	acc, err := storage.ReadPaymentAccount(ctx, tx, b.CompanyID, b.AccountID)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	now, err := storage.CompanyNow(ctx, tx, b.CompanyID)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	pixN, otherN, err := storage.PaymentMethods(ctx, tx, b)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	pixFile, err := paymentFileIsPIX(ctx, tx, b, pixN, otherN)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	p, err := newPaymentIssuer(acc, now, seq, pixFile)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
-	var ids []int64 // the entry of each payment, by index
-	warn := func(pr cnab.Problem) {
-		if len(rep.Warnings) >= maxFileWarnings {
-			return
-		}
-		fw := FileWarning{Field: pr.Field, Message: pr.Message}
-		if pr.Title >= 0 && pr.Title < len(ids) {
-			fw.ID = ids[pr.Title]
-		}
-		rep.Warnings = append(rep.Warnings, fw)
-	}
-	wr, err := pagamento.NewWriter(w, p.rem, warn)
+	rem := newRemittance[pagamento.Payment](b.Type.Members)
+	wr, err := pagamento.NewWriter(w, p.rem, rem.warn)
 	if err != nil {
-		return rep, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return FileReport{}, storage.InvalidInput([]storage.Problem{{Field: "account_id",
 			Message: "the account cannot send a payment remittance: " + problemsText(err)}})
 	}
-	var problems []storage.Problem
-	err = storage.EachPaymentMember(ctx, tx, b, func(m *storage.PaymentMember) error {
-		ids = append(ids, m.TransactionID)
-		if err := wr.Write(p.payment(m)); err != nil && len(problems) < maxFileWarnings {
-			problems = append(problems, storage.Problem{Field: fmt.Sprintf("transactions.%d", m.TransactionID), Message: problemsText(err)})
-		}
-		rep.Total = rep.Total.Add(m.Amount)
+	rem.writer = wr
+	err = pipe(func(yield func(*storage.PaymentMember) error) error {
+		return storage.EachPaymentMember(ctx, tx, b, yield)
+	}, func(m *storage.PaymentMember) error {
+		rem.write(m.TransactionID, m.Amount, p.payment(m))
 		return nil
 	})
 	if err != nil {
+		return FileReport{}, err
+	}
+	rep, err := rem.close(func() (map[string]any, error) {
+		return writePaymentCancels(ctx, tx, b, p, wr, &rem.ids)
+	})
+	if err != nil {
 		return rep, err
-	}
-	if len(problems) > 0 {
-		return rep, storage.InvalidInput(problems)
-	}
-	rep.Titles = int64(len(ids))
-	if rep.Details, err = writePaymentCancels(ctx, tx, b, p, wr, &ids); err != nil {
-		return rep, err
-	}
-	if err := wr.Close(); err != nil {
-		return rep, storage.InvalidInput([]storage.Problem{{Field: "transactions", Message: problemsText(err)}})
 	}
 	rep.Details["pix_file"], rep.Details["bank_batches"] = p.rem.PIX, wr.Batches()
 	return rep, nil

@@ -393,65 +393,51 @@ func (s *slipIssuer) member(c *storage.TicketCandidate, n int64, t ticketTerms) 
 
 // writeTicketFile writes a batch's collection remittance: the account's
 // header and the titles added, in nosso número order, streamed from the
-// batch's rows (as fixed when added) through the writer (one title in
-// memory at a time). Any title the layout refuses (a file too full)
-// fails the file, with every problem named by its invoice. After the
-// titles, the file asks the bank to drop the account's titles reverted
-// since (writeTicketDrops). The report lists the layout's warnings and
-// the drops.
+// batch's rows (as fixed when added) through the writer, the rows read on
+// a goroutine of their own (pipe; a few hundred titles in memory at a
+// time). Any title the layout refuses (a file too full) fails the file,
+// with every problem named by its invoice. After the titles, the file
+// asks the bank to drop the account's titles reverted since
+// (writeTicketDrops). The report lists the layout's warnings and the
+// drops.
 func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64, w io.Writer) (FileReport, error) {
-	rep := FileReport{Warnings: []FileWarning{}}
 	acc, err := storage.ReadBankAccount(ctx, tx, b.CompanyID, b.AccountID)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	today, err := storage.CompanyToday(ctx, tx, b.CompanyID)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
 	s, err := newSlipIssuer(acc, today, seq)
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
-	var ids []int64 // the invoice of each title, by index
-	warn := func(p cnab.Problem) {
-		if len(rep.Warnings) >= maxFileWarnings {
-			return
-		}
-		fw := FileWarning{Field: p.Field, Message: p.Message}
-		if p.Title >= 0 && p.Title < len(ids) {
-			fw.ID = ids[p.Title]
-		}
-		rep.Warnings = append(rep.Warnings, fw)
-	}
-	wr, err := cnab.NewWriter(w, s.rem, warn)
+	rem := newRemittance[cnab.Title](b.Type.Members)
+	wr, err := cnab.NewWriter(w, s.rem, rem.warn)
 	if err != nil {
-		return rep, storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: "the account cannot send a remittance: " + problemsText(err)}})
+		return FileReport{}, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+			Message: "the account cannot send a remittance: " + problemsText(err)}})
 	}
-	var problems []storage.Problem
-	err = storage.EachTicketTitle(ctx, tx, b, func(t *storage.TicketTitle) error {
-		ids = append(ids, t.InvoiceID)
-		terms := ticketTerms{fine: t.FinePercent, perDay: t.InterestPerDay, monthly: t.InterestMonthlyPercent,
-			discount: t.Discount, until: t.DiscountUntil}
-		err := wr.Write(s.title(t.InvoiceID, t.DocumentNumber, t.OurNumber, t.Amount, t.Due, terms, &t.Payer))
-		if err != nil && len(problems) < maxFileWarnings {
-			problems = append(problems, storage.Problem{Field: fmt.Sprintf("invoices.%d", t.InvoiceID), Message: problemsText(err)})
-		}
-		rep.Total = rep.Total.Add(t.Amount)
+	rem.writer = wr
+	err = pipe(func(yield func(*storage.TicketTitle) error) error {
+		return storage.EachTicketTitle(ctx, tx, b, yield)
+	}, func(t *storage.TicketTitle) error {
+		rem.write(t.InvoiceID, t.Amount, s.titleOf(t))
 		return nil
 	})
 	if err != nil {
-		return rep, err
+		return FileReport{}, err
 	}
-	if len(problems) > 0 {
-		return rep, storage.InvalidInput(problems)
-	}
-	rep.Titles = int64(len(ids))
-	if rep.Details, err = writeTicketDrops(ctx, tx, b, wr, &ids); err != nil {
-		return rep, err
-	}
-	if err := wr.Close(); err != nil {
-		return rep, storage.InvalidInput([]storage.Problem{{Field: "invoices", Message: problemsText(err)}})
-	}
-	return rep, nil
+	return rem.close(func() (map[string]any, error) {
+		return writeTicketDrops(ctx, tx, b, wr, &rem.ids)
+	})
+}
+
+// titleOf is a batch's title, as read for its file, as package cnab takes
+// it.
+func (s *slipIssuer) titleOf(t *storage.TicketTitle) cnab.Title {
+	terms := ticketTerms{fine: t.FinePercent, perDay: t.InterestPerDay, monthly: t.InterestMonthlyPercent,
+		discount: t.Discount, until: t.DiscountUntil}
+	return s.title(t.InvoiceID, t.DocumentNumber, t.OurNumber, t.Amount, t.Due, terms, &t.Payer)
 }

@@ -202,15 +202,20 @@ func (a *MemberAnswer) Refuse(id int64, format string, args ...any) {
 // MaxMembersPerCall bounds the ids of one member operation.
 const MaxMembersPerCall = 100_000
 
-// BatchFile is a batch's remittance file as stored.
+// BatchFile is a batch's remittance file as stored: its number, name and
+// length, what it carries, and (read with its content) the bytes as
+// stored, which WriteTo and Content give back as the bank takes them.
 type BatchFile struct {
 	ID        int64
 	Sequence  int64
 	Name      string
-	Content   []byte
+	Size      int64 // the file's length, in bytes
 	Titles    int64
 	Total     decimal.Decimal
 	CreatedAt time.Time
+
+	stored   []byte // batch_files.content
+	encoding string // batch_files.content_encoding
 }
 
 // TakeFileSequence allocates the next file sequence number (NSA) of the
@@ -233,21 +238,23 @@ func TakeFileSequence(ctx context.Context, tx pgx.Tx, b *Batch) (seq int64, bank
 	return seq, bank, nil
 }
 
-// SaveBatchFile stores the remittance file of a locked batch and closes
-// the batch (status closed, its file's number and name). The file's name
-// is the kind's prefix, the bank, the account and the NSA
-// (cobranca-341-7-000012.REM).
-func SaveBatchFile(ctx context.Context, tx pgx.Tx, b *Batch, jobID int64, bank string, f *BatchFile) error {
+// SaveBatchFile stores the remittance file of a locked batch, its content
+// as written (compressed), and closes the batch (status closed, its
+// file's number and name). The file's name is the kind's prefix, the
+// bank, the account and the NSA (cobranca-341-7-000012.REM).
+func SaveBatchFile(ctx context.Context, tx pgx.Tx, b *Batch, jobID int64, bank string, f *BatchFile, content *FileContent) error {
 	what := fmt.Sprintf("file of %s batch %d", b.Type.Name, b.ID)
 	f.Name = fmt.Sprintf("%s-%s-%d-%06d.REM", b.Type.FilePrefix, bank, b.AccountID, f.Sequence)
-	var job *int64
-	if jobID != 0 {
-		job = &jobID
+	stored, err := content.gzipped()
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	err := tx.QueryRow(ctx, `INSERT INTO batch_files (company_id, batch_type, batch_id, account_id, sequence, name,
-		content, titles, total, job_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10)
+	f.Size = content.Size()
+	err = tx.QueryRow(ctx, `INSERT INTO batch_files (company_id, batch_type, batch_id, account_id, sequence, name,
+		content, content_encoding, size, titles, total, job_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, 'gzip', $8, $9, $10::numeric, $11)
 		RETURNING id, created_at`, b.CompanyID, b.Type.Name, b.ID, b.AccountID, f.Sequence, f.Name,
-		f.Content, f.Titles, f.Total.String(), job).Scan(&f.ID, &f.CreatedAt)
+		stored, f.Size, f.Titles, f.Total.String(), nullID(jobID)).Scan(&f.ID, &f.CreatedAt)
 	if err != nil {
 		return translate(err, what)
 	}
@@ -270,8 +277,9 @@ func ReadBatchFile(ctx context.Context, q DBTX, companyID, fileID int64, withCon
 		content = "content"
 	}
 	var total string
-	err := q.QueryRow(ctx, `SELECT sequence, name, `+content+`, titles, total::text, created_at FROM batch_files
-		WHERE company_id = $1 AND id = $2`, companyID, fileID).Scan(&f.Sequence, &f.Name, &f.Content, &f.Titles, &total, &f.CreatedAt)
+	err := q.QueryRow(ctx, `SELECT sequence, name, size, `+content+`, content_encoding, titles, total::text, created_at
+		FROM batch_files WHERE company_id = $1 AND id = $2`, companyID, fileID).Scan(&f.Sequence, &f.Name, &f.Size,
+		&f.stored, &f.encoding, &f.Titles, &total, &f.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, recordNotFound(fileID)
 	}

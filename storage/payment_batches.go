@@ -392,38 +392,51 @@ func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []i
 // EachPaymentMember reads the payments of a batch's file, the members
 // added and not sent yet, and hands each to fn; reading stops at fn's
 // first error. They come in their file order, then by entry, read in the
-// order of an index: nothing is sorted, one row is in memory at a time.
+// order of an index: nothing is sorted, one row is in memory at a time (fn
+// may keep the payment's texts, not the payment). The row is read through
+// rawRows, amounts in cents.
 func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*PaymentMember) error) error {
+	what := fmt.Sprintf("payments of payment batch %d", b.ID)
 	rows, err := tx.Query(ctx, `
-		SELECT transaction_id, reference, method, (amount * 100)::bigint, (nominal * 100)::bigint, (discount * 100)::bigint,
-		       (surcharge * 100)::bigint, due_date, file_order, payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
+		SELECT transaction_id, reference, method, amount, nominal, discount, surcharge, due_date, file_order, payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
 		       coalesce(agency_digit, ''), coalesce(account, ''), coalesce(account_digit, ''),
 		       coalesce(account_type, ''), coalesce(pix_key, ''), coalesce(pix_key_type, ''), coalesce(barcode, '')
 		FROM payment_batch_transactions
 		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
 		ORDER BY file_order, id`, b.CompanyID, b.ID)
 	if err != nil {
-		return translate(err, fmt.Sprintf("payments of payment batch %d", b.ID))
+		return translate(err, what)
 	}
 	defer rows.Close()
+	r, err := newRawRows(rows)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
 	var m PaymentMember
-	var amount, nominal, discount, surcharge int64 // cents: numeric's text costs more to read
-	for rows.Next() {
-		if err := rows.Scan(&m.TransactionID, &m.Reference, &m.Method, &amount, &nominal, &discount, &surcharge,
-			&m.Due, &m.FileOrder, &m.PayeeName, &m.PayeeDocument, &m.Bank, &m.ISPB, &m.Agency, &m.AgencyDigit, &m.Account,
-			&m.AccountDigit, &m.AccountType, &m.PIXKey, &m.PIXKeyType, &m.Barcode); err != nil {
-			return translate(err, fmt.Sprintf("payments of payment batch %d", b.ID))
+	for r.Next() {
+		m.TransactionID, m.Reference, m.Method = r.Int64(0), r.Text(1), r.Text(2)
+		m.Amount, m.Nominal, m.Discount, m.Surcharge = cents(r.Cents(3)), cents(r.Cents(4)), cents(r.Cents(5)), cents(r.Cents(6))
+		m.Due, m.FileOrder, m.PayeeName, m.PayeeDocument = r.Date(7), int16(r.Int64(8)), r.Text(9), r.Text(10)
+		m.Bank, m.ISPB, m.Agency, m.AgencyDigit = r.Text(11), r.Text(12), r.Text(13), r.Text(14)
+		m.Account, m.AccountDigit, m.AccountType = r.Text(15), r.Text(16), r.Text(17)
+		m.PIXKey, m.PIXKeyType, m.Barcode = r.Text(18), r.Text(19), r.Text(20)
+		if r.Err() != nil {
+			return fmt.Errorf("%s: entry %d: %w", what, m.TransactionID, r.Err())
 		}
-		m.Amount, m.Nominal, m.Discount, m.Surcharge = cents(amount), cents(nominal), cents(discount), cents(surcharge)
 		if err := fn(&m); err != nil {
 			return err
 		}
 	}
-	return translate(rows.Err(), fmt.Sprintf("payments of payment batch %d", b.ID))
+	return translate(rows.Err(), what)
 }
 
-// cents is an amount in cents as a decimal.
-func cents(c int64) decimal.Decimal { return decimal.New(c, -2) }
+// cents is an amount in cents as a decimal; zero without allocating.
+func cents(c int64) decimal.Decimal {
+	if c == 0 {
+		return decimal.Decimal{}
+	}
+	return decimal.New(c, -2)
+}
 
 // PaymentMatch is the payment a return file's reference names: the
 // member, its batch, entry (0: the entry was deleted) and account, its

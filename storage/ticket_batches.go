@@ -550,40 +550,43 @@ type TicketTitle struct {
 
 // EachTicketTitle reads the titles of a batch's file, its members added,
 // in nosso número order, and hands each to fn; reading stops at fn's first
-// error. One row is in memory at a time. A title is read from its member
-// row alone, as it was fixed when added (amounts read in cents).
+// error. One row is in memory at a time (fn may keep the title's texts,
+// not the title). A title is read from its member row alone, as it was
+// fixed when added, through rawRows (amounts as numeric sends them, read
+// in cents): Scan's cost was a fifth of reading 100,000 titles.
 func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTitle) error) error {
+	what := fmt.Sprintf("titles of ticket batch %d", b.ID)
 	rows, err := tx.Query(ctx, `
-		SELECT invoice_id, document_number, our_number, (amount * 100)::bigint, due_date, (fine_percent * 100)::bigint,
-		       (interest_per_day * 100)::bigint, (interest_monthly_percent * 100)::bigint, (discount * 100)::bigint,
-		       discount_until, payer_name, payer_document, payer_address, payer_district, payer_city, payer_state, payer_zip
+		SELECT invoice_id, document_number, our_number, amount, due_date, fine_percent, interest_per_day,
+		       interest_monthly_percent, discount, discount_until, payer_name, payer_document, payer_address,
+		       payer_district, payer_city, payer_state, payer_zip
 		FROM ticket_batch_invoices
 		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
 		ORDER BY our_number`, b.CompanyID, b.ID)
 	if err != nil {
-		return translate(err, fmt.Sprintf("titles of ticket batch %d", b.ID))
+		return translate(err, what)
 	}
 	defer rows.Close()
+	r, err := newRawRows(rows)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
 	var t TicketTitle
-	var amount, fine, perDay, monthly, discount int64
-	var until *finance.Date
-	for rows.Next() {
-		p := &t.Payer
-		if err := rows.Scan(&t.InvoiceID, &t.DocumentNumber, &t.OurNumber, &amount, &t.Due, &fine, &perDay, &monthly,
-			&discount, &until, &p.Name, &p.Document, &p.Address, &p.District, &p.City, &p.State, &p.ZIP); err != nil {
-			return translate(err, fmt.Sprintf("titles of ticket batch %d", b.ID))
-		}
-		t.Amount, t.FinePercent, t.InterestPerDay = decimal.New(amount, -2), decimal.New(fine, -2), decimal.New(perDay, -2)
-		t.InterestMonthlyPercent, t.Discount = decimal.New(monthly, -2), decimal.New(discount, -2)
-		t.DiscountUntil = finance.Date{}
-		if until != nil {
-			t.DiscountUntil = *until
+	for r.Next() {
+		t.InvoiceID, t.DocumentNumber, t.OurNumber = r.Int64(0), r.Text(1), r.Int64(2)
+		t.Amount, t.Due, t.FinePercent = cents(r.Cents(3)), r.Date(4), cents(r.Cents(5))
+		t.InterestPerDay, t.InterestMonthlyPercent, t.Discount = cents(r.Cents(6)), cents(r.Cents(7)), cents(r.Cents(8))
+		t.DiscountUntil = r.Date(9)
+		t.Payer = TitlePayer{Name: r.Text(10), Document: r.Text(11), Address: r.Text(12), District: r.Text(13),
+			City: r.Text(14), State: r.Text(15), ZIP: r.Text(16)}
+		if r.Err() != nil {
+			return fmt.Errorf("%s: invoice %d: %w", what, t.InvoiceID, r.Err())
 		}
 		if err := fn(&t); err != nil {
 			return err
 		}
 	}
-	return translate(rows.Err(), fmt.Sprintf("titles of ticket batch %d", b.ID))
+	return translate(rows.Err(), what)
 }
 
 // TicketMatch is a title a return file's number names: the member, its

@@ -333,11 +333,17 @@ func TestBatchFileKilledMidWrite(t *testing.T) {
 		t.Errorf("result: %d titles, NSA %d; want %d titles, NSA %d", res.Titles, res.Sequence, batchFaultTitles, fileBefore)
 	}
 	var jobRows int
-	var stored []byte
-	if err := f.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM jobs WHERE company_id = $1 AND kind = $3),
-			(SELECT content FROM batch_files WHERE company_id = $1 AND batch_type = 'ticket' AND batch_id = $2)`,
-		company, batch, jobs.KindBatchFile).Scan(&jobRows, &stored); err != nil || jobRows != 1 {
+	if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE company_id = $1 AND kind = $2`,
+		company, jobs.KindBatchFile).Scan(&jobRows); err != nil || jobRows != 1 {
 		t.Fatalf("%d file jobs (%v), want 1", jobRows, err)
+	}
+	storedFile, err := storage.ReadBatchFile(ctx, f.pool, company, res.FileID, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := storedFile.Content()
+	if err != nil {
+		t.Fatalf("the stored file: %v", err)
 	}
 
 	// the file: every title of the batch once, as added, under the NSA taken

@@ -96,6 +96,7 @@ func (f *FilterSQL) Today() string {
 // order. In an expression evaluated row by row, Today (run once) is
 // cheaper: the function runs for every row it is not an index bound of.
 func (f *FilterSQL) TodayBound() string {
+	f.b.perValues = true
 	return "company_today(" + f.Company() + ")"
 }
 

@@ -352,3 +352,48 @@ func TestInvoiceStatusFilterReadsTheOpenIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestTodayBoundPlannedWithItsValues: a list whose filter bounds a date
+// by company_today (TodayBound) is planned with its values every time,
+// never cached by name, where a generic plan made for no values would
+// sort every open invoice; a list without such a bound is cached by name
+// as before (the check below sees named statements).
+func TestTodayBoundPlannedWithItsValues(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	setup := storagetest.NewDB(t)
+	f := newOverdueFixture(t, setup, "Imobiliária Planos")
+	today, err := storage.CompanyToday(ctx, setup, f.company)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := pgxpool.ParseConfig(storagetest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 1 // the check reads the statements of the connection the lists ran on
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	store := storage.NewStore(pool, storage.DefaultRegistry())
+	named := func(like string) int {
+		var n int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE $1`, like).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, status := range []string{"unpaid", "overdue", "paid"} {
+		for range 8 {
+			listIDs(t, store, f.company, statusQuery(status, today.AddDays(-15), today.AddDays(15)))
+		}
+	}
+	if n := named("%company_today%"); n != 0 {
+		t.Errorf("%d statements bounded by company_today are cached by name: they get a generic plan after five runs", n)
+	}
+	if n := named(`%FROM "invoices"%`); n == 0 {
+		t.Error("the list of paid invoices is not cached by name either: the check sees no named statement")
+	}
+}

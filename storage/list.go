@@ -130,7 +130,7 @@ func (s *Store) count(ctx context.Context, res *Resource, sc Scope, q ListQuery)
 	b.write("SELECT count(*) FROM ", ident(res.Table))
 	writeWhere(&b, res, sc, scoped(res, sc, q.Filters), q.Special)
 	var total int64
-	if err := s.reads.QueryRow(ctx, b.String(), b.args...).Scan(&total); err != nil {
+	if err := s.reads.QueryRow(ctx, b.String(), b.queryArgs()...).Scan(&total); err != nil {
 		return 0, translate(err, "count "+res.Name)
 	}
 	return total, nil
@@ -297,7 +297,7 @@ func (s *Store) query(ctx context.Context, b *sqlBuilder, sh *shape) ([]*Record,
 
 // queryRecords runs a statement and reads its rows into records of shape sh.
 func queryRecords(ctx context.Context, q querier, b *sqlBuilder, sh *shape) ([]*Record, error) {
-	rows, err := q.Query(ctx, b.String(), b.args...)
+	rows, err := q.Query(ctx, b.String(), b.queryArgs()...)
 	if err != nil {
 		return nil, err
 	}

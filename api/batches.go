@@ -252,11 +252,24 @@ func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
 			writeError(w, r, err)
 			return
 		}
-		if err := jobs.CheckReturnFile(k, up.content); err != nil {
+		companyID := principalOf(r.Context()).CompanyID
+		var bank string
+		if up.accountID != 0 {
+			// an account not of the company is named by the store's
+			// reference check below (422)
+			acc, err := storage.ReadBankAccount(r.Context(), s.store.Pool(), companyID, up.accountID)
+			switch {
+			case err == nil:
+				bank = acc.Bank
+			case storage.ErrorCode(err) != storage.NotFound:
+				writeError(w, r, err)
+				return
+			}
+		}
+		if err := jobs.CheckReturnFile(k, up.content, up.accountID, bank); err != nil {
 			writeError(w, r, err)
 			return
 		}
-		companyID := principalOf(r.Context()).CompanyID
 		f, _, err := storage.SaveReturnFile(r.Context(), s.store.Pool(), k.Type, companyID, up.name, up.accountID, up.content)
 		if err != nil {
 			writeError(w, r, err)

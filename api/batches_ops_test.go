@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -373,6 +374,26 @@ func TestTicketReturnMatching(t *testing.T) {
 	}
 	if again, _ := outcomes(withAccount); again != job {
 		t.Errorf("the same file with the same account: job %d, want %d", again, job)
+	}
+	// an account at another bank: refused at the upload, nothing stored
+	itau := bradescoAccount(f.biz)
+	itau["bank"] = "341"
+	atItau := f.create(t, "/financial/accounts", itau)
+	countFiles := func() int {
+		t.Helper()
+		var n int
+		if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM batch_return_files`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	stored := countFiles()
+	if r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/ticketBatch/returnFile?account_id=%d", atItau), f.keyA, string(ret)); r.status != http.StatusUnprocessableEntity ||
+		!hasProblem(r, "account_id") || !strings.Contains(r.raw, "bank 237") {
+		t.Errorf("a Bradesco file for an Itaú account: %d %s", r.status, r.raw)
+	}
+	if n := countFiles(); n != stored {
+		t.Errorf("return files stored: %d, then %d after the refused upload", stored, n)
 	}
 	if r := f.do(t, http.MethodPost, "/financial/ticketBatch/returnFile?account_id=x", f.keyA, string(ret)); !hasProblem(r, "account_id") {
 		t.Errorf("account_id x: %d %s", r.status, r.raw)

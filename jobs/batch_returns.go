@@ -47,13 +47,21 @@ func NewBatchReturn(bt *storage.BatchType, fileID int64) Submission {
 
 // CheckReturnFile reads the header of an uploaded return file for a kind
 // of batch: a file that is not a return file read here is refused with the
-// reader's reason (a 422 naming file), before anything is stored.
-func CheckReturnFile(k *BatchKind, content []byte) error {
+// reader's reason (a 422 naming file), before anything is stored. When
+// the upload names an account (accountBank: its bank; "" when none is
+// named), a file of another bank is refused too (a 422 naming
+// account_id), as its job would refuse it.
+func CheckReturnFile(k *BatchKind, content []byte, accountID int64, accountBank string) error {
 	if len(content) == 0 {
 		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: "is empty"}})
 	}
-	if _, err := retorno.NewReader(bytes.NewReader(content), retorno.Options{}); err != nil {
+	rd, err := retorno.NewReader(bytes.NewReader(content), retorno.Options{})
+	if err != nil {
 		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}})
+	}
+	if bank := rd.Header().Bank; accountBank != "" && bank != accountBank {
+		return storage.InvalidInput([]storage.Problem{{Field: "account_id",
+			Message: fmt.Sprintf("account %d is at bank %q; the file is of bank %s", accountID, accountBank, bank)}})
 	}
 	return nil
 }

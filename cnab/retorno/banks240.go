@@ -51,7 +51,7 @@ var santander240 = register(&layout{
 		fd(78, 92, "Valor nominal do título", kindMoney, toAmount),
 		fd(101, 125, "Identif. do título na empresa", kindText, toControl),
 		fd(144, 183, "Nome do Pagador", kindText, toPayer),
-		fd(194, 208, "Valor da Tarifa/Custas", kindMoney, toFee),
+		fd(194, 208, "Valor da Tarifa/Custas", kindMoney, toTariff),
 		fd(209, 218, "Identificação para rejeições, tarifas, custas, liquidações e baixas", kindReasons, toReasons),
 	}},
 	segU: &segU240,
@@ -147,8 +147,9 @@ var itau240 = register(&layout{
 		fd(82, 96, "Valor título", kindMoney, toAmount),
 		fd(106, 130, "Uso da empresa", kindText, toControl),
 		fd(149, 178, "Nome do pagador", kindText, toPayer),
-		fd(199, 213, "Tarifas/custas", kindMoney, toFee),
+		fd(199, 213, "Tarifas/custas", kindMoney, toTariff),
 		fd(214, 221, "Erros", kindReasons, toReasons),
+		fd(222, 223, "Cód. de liquidação", kindText, toChannel),
 	}},
 	segU: &record{name: "segment U", fields: []field{
 		code240(),
@@ -156,13 +157,14 @@ var itau240 = register(&layout{
 		fd(33, 47, "Valor do desconto concedido", kindMoney, toDiscount),
 		fd(48, 62, "Valor do abatimento concedido", kindMoney, toAbatement),
 		fd(63, 77, "Valor do IOF recolhido", kindMoney, toIOF),
-		fd(78, 92, "Valor creditado (valor lançado em conta corrente)", kindMoney, toPaid),
 		fd(93, 107, "Valor creditado (valor lançado em conta corrente)", kindMoney, toCredited),
 		fd(138, 145, "Data de ocorrência no banco", kindDate8, toDate),
 		fd(146, 153, "Data de crédito desta liquidação", kindDate8, toCreditDate),
 	}},
-	codes:   itauCodes,
-	payment: &itauPayment,
+	codes:    itauCodes,
+	amounts:  paidFromCredited,
+	channels: itauChannels240,
+	payment:  &itauPayment,
 })
 
 // Sicredi (748): "Manual CNAB 240 – Cobrança Sicredi", agosto de 2019:

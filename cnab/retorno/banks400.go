@@ -6,8 +6,11 @@ import "github.com/propfin/propfin/cnab"
 // record per title and occurrence.
 
 // Itaú (341): "Cobrança Bancária – Intercâmbio Eletrônico de Arquivos",
-// layout de 400 posições, Julho/2021, 3.2 Arquivo Retorno. Record types
-// 3 (Pix data) and 4 (optional detail) carry no occurrence.
+// layout de 400 posições, Julho/2021, 3.2 Arquivo Retorno. "Valor
+// principal" (254-266) is the amount credited to the account ("valor
+// lançado em conta corrente", net of the tariff); what the payer paid is
+// that and the tariff (176-188). Record type 3 (boleto Pix) is read into
+// the title it follows; type 4 (rateio de crédito) carries no occurrence.
 var itau400 = register(&layout{
 	bank: "341", bankName: "Itaú Unibanco", width: cnab.CNAB400,
 	document: "Itaú – Cobrança Bancária, Intercâmbio Eletrônico de Arquivos, 400 posições, Julho/2021",
@@ -21,18 +24,22 @@ var itau400 = register(&layout{
 		fd(117, 126, "Nº do documento", kindText, toDocument),
 		fd(147, 152, "Vencimento", kindDate6, toDue),
 		fd(153, 165, "Valor do título", kindMoney, toAmount),
-		fd(176, 188, "Tarifa de cobrança", kindMoney, toFee),
+		fd(176, 188, "Tarifa de cobrança", kindMoney, toTariff),
 		fd(215, 227, "Valor do IOF", kindMoney, toIOF),
 		fd(228, 240, "Valor abatimento", kindMoney, toAbatement),
 		fd(241, 253, "Descontos", kindMoney, toDiscount),
-		fd(254, 266, "Valor principal", kindMoney, toPaid),
+		fd(254, 266, "Valor principal (valor lançado em conta corrente)", kindMoney, toCredited),
 		fd(267, 279, "Juros de mora/multa", kindMoney, toInterest),
 		fd(280, 292, "Outros créditos", kindMoney, toOtherCredits),
 		fd(296, 301, "Data crédito", kindDate6, toCreditDate),
 		fd(325, 354, "Nome do pagador", kindText, toPayer),
 		fd(378, 385, "Erros", kindReasons, toReasons),
+		fd(393, 394, "Cód. de liquidação", kindText, toChannel),
 	}}},
-	skip:     "34",
+	skip:     "4",
+	pix:      itauPIX,
+	amounts:  paidFromCredited,
+	channels: itauChannels400,
 	sequence: [2]int{109, 113},
 	codes:    itauCodes,
 })
@@ -54,7 +61,7 @@ var bradesco400 = register(&layout{
 		fd(117, 126, "Número do Documento", kindText, toDocument),
 		fd(147, 152, "Data Vencimento do Título", kindDate6, toDue),
 		fd(153, 165, "Valor do Título", kindMoney, toAmount),
-		fd(176, 188, "Despesas de Cobrança", kindMoney, toFee),
+		fd(176, 188, "Despesas de Cobrança", kindMoney, toTariff),
 		fd(189, 201, "Outras Despesas / Custas de Protesto", kindMoney, toOtherExpenses),
 		fd(215, 227, "IOF Devido", kindMoney, toIOF),
 		fd(228, 240, "Abatimento Concedido sobre o Título", kindMoney, toAbatement),
@@ -63,9 +70,12 @@ var bradesco400 = register(&layout{
 		fd(267, 279, "Juros de Mora", kindMoney, toInterest),
 		fd(280, 292, "Outros Créditos", kindMoney, toOtherCredits),
 		fd(296, 301, "Data do Crédito", kindDate6, toCreditDate),
+		fd(302, 304, "Origem Pagamento", kindText, toChannel),
 		fd(319, 328, "Motivos das Rejeições para os Códigos de Ocorrência", kindReasons, toReasons),
 	}}},
-	skip: "3",
+	skip:     "3",
+	amounts:  creditedFromPaid,
+	channels: bradescoChannels,
 	codes: occTable{
 		"02": {EntryConfirmed, "Entrada Confirmada", bradescoReasons["02"]},
 		"03": {Rejected, "Entrada Rejeitada", bradescoReasons["03"]},
@@ -123,7 +133,7 @@ var bb400 = register(&layout{
 		fd(147, 152, "Data de vencimento", kindDate6, toDue),
 		fd(153, 165, "Valor do título", kindMoney, toAmount),
 		fd(176, 181, "Data do crédito", kindDate6, toCreditDate),
-		fd(182, 188, "Valor da tarifa", kindMoney, toFee),
+		fd(182, 188, "Valor da tarifa", kindMoney, toTariff),
 		fd(189, 201, "Outras despesas", kindMoney, toOtherExpenses),
 		fd(215, 227, "IOF do desconto", kindMoney, toIOF),
 		fd(228, 240, "Valor do abatimento", kindMoney, toAbatement),
@@ -132,7 +142,9 @@ var bb400 = register(&layout{
 		fd(267, 279, "Juros de mora", kindMoney, toInterest),
 		fd(280, 292, "Outros recebimentos", kindMoney, toOtherCredits),
 		fd(306, 318, "Valor do lançamento", kindMoney, toCredited),
+		fd(393, 394, "Canal de pagamento do título utilizado pelo sacado", kindText, toChannel),
 	}}},
+	channels: bbChannels,
 	skip:     "235",
 	sequence: [2]int{101, 107},
 	codes:    bbCodes,

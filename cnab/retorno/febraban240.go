@@ -23,7 +23,7 @@ func tTail240(docEnd int) []field {
 		fd(82, 96, "Valor Nominal do Título", kindMoney, toAmount),
 		fd(106, 130, "Identificação do Título na Empresa", kindText, toControl),
 		fd(149, 188, "Nome do Pagador", kindText, toPayer),
-		fd(199, 213, "Valor da Tarifa / Custas", kindMoney, toFee),
+		fd(199, 213, "Valor da Tarifa / Custas", kindMoney, toTariff),
 		fd(214, 223, "Motivo da Ocorrência", kindReasons, toReasons),
 	}
 }

@@ -262,6 +262,10 @@ func (rd *Reader) complete(ev *Event, codes occTable) {
 	if codes != nil {
 		codes.describe(ev)
 	}
+	if ev.Kind == KindTitle {
+		rd.lay.settle(ev)
+		rd.lay.describeChannel(ev)
+	}
 	ev.Payer = fromLatin1(ev.Payer)
 	ev.Control = fromLatin1(ev.Control)
 	ev.DocumentNumber = fromLatin1(ev.DocumentNumber)
@@ -280,6 +284,9 @@ func (rd *Reader) line400(line string) (Event, bool, error) {
 	}
 	typ := line[0]
 	if rec, ok := rd.lay.details[typ]; ok {
+		if rd.lay.pix != nil {
+			return rd.detail400(rec, line)
+		}
 		ev := rd.newEvent(KindTitle)
 		if err := rd.lay.read(rec, line, &ev); err != nil {
 			return Event{}, false, rd.readErr(rec.name, err)
@@ -288,8 +295,11 @@ func (rd *Reader) line400(line string) (Event, bool, error) {
 		return ev, true, nil
 	}
 	switch {
+	case rd.lay.pix != nil && typ == rd.lay.pix.typ:
+		return rd.pix400(line)
 	case typ == '9':
 		rd.done = true
+		return rd.flush(nil)
 	case typ == '0':
 		return Event{}, false, rd.lineErr("header", "a second file header")
 	case strings.IndexByte(rd.lay.skip, typ) >= 0:
@@ -297,6 +307,23 @@ func (rd *Reader) line400(line string) (Event, bool, error) {
 		return Event{}, false, rd.lineErr("", fmt.Sprintf("record type %q is not in the layout", typ))
 	}
 	return Event{}, false, nil
+}
+
+// detail400 reads a detail record of a layout whose titles may be
+// followed by a PIX record: the title waits until the next record, and
+// the one before it is returned.
+func (rd *Reader) detail400(rec *record, line string) (Event, bool, error) {
+	ev := rd.newEvent(KindTitle)
+	err := rd.lay.read(rec, line, &ev)
+	if err != nil {
+		err = rd.readErr(rec.name, err)
+	}
+	out, emit, err := rd.flush(err)
+	rd.skipTitle = err != nil || rd.queued != nil
+	if !rd.skipTitle {
+		rd.pend, rd.hasPend = ev, true
+	}
+	return out, emit, err
 }
 
 // line240 reads one CNAB 240 record.

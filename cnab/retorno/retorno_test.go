@@ -36,10 +36,11 @@ func expected(f *sampleFile, s sample) Event {
 		Bank: f.bank, Layout: f.width, Kind: f.kind,
 		Code: s.code, Occurrence: s.class,
 		OurNumber: s.nn, OurNumberDigit: s.dv, DocumentNumber: s.doc, Control: s.control, Wallet: s.wallet,
-		Amount: Cents(s.amount), Paid: Cents(s.paid), Credited: Cents(s.credited), Fee: Cents(s.fee),
+		Amount: Cents(s.amount), Paid: Cents(s.paid), Credited: Cents(s.credited), Tariff: Cents(s.tariff),
 		Interest: Cents(s.interest), Fine: Cents(s.fine), Discount: Cents(s.discount), Abatement: Cents(s.abatement), IOF: Cents(s.iof),
 		OtherExpenses: Cents(s.otherExp), OtherCredits: Cents(s.otherCred),
 		Due: s.due, Date: s.date, CreditDate: s.credit, Payer: s.payer, Barcode: s.barcode,
+		Channel: Channel{Code: s.channel},
 	}
 	for _, r := range s.reasons {
 		ev.Reasons = append(ev.Reasons, Reason{Code: r})
@@ -79,7 +80,10 @@ func TestSampleEvents(t *testing.T) {
 						t.Errorf("event %d (%s): reason %s has no description", i, got.Code, r.Code)
 					}
 				}
-				got.Line, got.Description = 0, ""
+				if got.Channel.Code != "" && got.Channel.Description == "" && !f.undescribed {
+					t.Errorf("event %d (%s): channel %s has no description", i, got.Code, got.Channel.Code)
+				}
+				got.Line, got.Description, got.Channel.Description = 0, "", ""
 				for j := range got.Reasons {
 					got.Reasons[j].Description = ""
 				}

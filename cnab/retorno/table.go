@@ -21,9 +21,10 @@ const (
 	kindCodes                 // a payment's occurrence codes, where "00" is a code
 	kindReasons3              // consecutive three-character reason codes
 	kindDateYMD               // AAAAMMDD; zeros or blanks are no date
+	kindMoneyDC               // 9(n)V99 followed by D (debit) or C (credit): a signed amount
 )
 
-var kindNames = [...]string{"text", "digits", "code", "money", "date6", "date8", "reasons", "our_number", "codes", "reasons3", "date_ymd"}
+var kindNames = [...]string{"text", "digits", "code", "money", "date6", "date8", "reasons", "our_number", "codes", "reasons3", "date_ymd", "money_dc"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -41,7 +42,7 @@ const (
 	toAmount
 	toPaid
 	toCredited
-	toFee
+	toTariff
 	toInterest
 	toFine
 	toDiscount
@@ -55,6 +56,7 @@ const (
 	toPayer
 	toBarcode
 	toDiscountAbatement // segment J: discount and abatement in one value
+	toChannel           // the liquidation channel's code
 )
 
 // field is one column range of a return record as the bank's document
@@ -128,6 +130,12 @@ func (d *decoder) read(rec *record, line string, ev *Event) error {
 			setDate(ev, f.to, dt)
 		case kindCodes:
 			ev.Reasons = appendCodes(ev.Reasons, raw)
+		case kindMoneyDC:
+			c, ok := parseSignedCents(raw)
+			if !ok {
+				return fieldErr(f, raw, "must be an amount in digits followed by D or C")
+			}
+			setMoney(ev, f.to, c)
 		case kindOurNumber:
 			n, dg := d.split(raw)
 			ev.OurNumber, ev.OurNumberDigit = n, dg
@@ -159,6 +167,8 @@ func setText(ev *Event, to slot, v string) {
 		ev.Payer = v
 	case toBarcode:
 		ev.Barcode = v
+	case toChannel:
+		ev.Channel.Code = v
 	}
 }
 
@@ -170,8 +180,8 @@ func setMoney(ev *Event, to slot, c Cents) {
 		ev.Paid = c
 	case toCredited:
 		ev.Credited = c
-	case toFee:
-		ev.Fee = c
+	case toTariff:
+		ev.Tariff = c
 	case toInterest:
 		ev.Interest = c
 	case toFine:
@@ -278,6 +288,26 @@ func parseCents(raw string) (Cents, bool) {
 		}
 	}
 	return Cents(v), true
+}
+
+// parseSignedCents reads an amount followed by D (debit, negative) or C
+// (credit). Blanks, or zeros with a blank or zero sign (files that fill
+// the unused field with zeros), are zero.
+func parseSignedCents(raw string) (Cents, bool) {
+	n := len(raw) - 1
+	c, ok := parseCents(raw[:n])
+	if !ok {
+		return 0, false
+	}
+	switch raw[n] {
+	case 'C':
+		return c, true
+	case 'D':
+		return -c, true
+	case ' ', '0':
+		return c, c == 0
+	}
+	return 0, false
 }
 
 // parseDate reads DDMMAA (years 2000 to 2099) or DDMMAAAA. Zeros or

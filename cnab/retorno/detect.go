@@ -72,6 +72,11 @@ func readHeader(lay *layout, line string) Header {
 	if lay.header != nil {
 		lay.header(&h, line)
 	}
+	if lay.headerAccount != nil {
+		var ev Event
+		_ = lay.read(lay.headerAccount, line, &ev) // text fields only: cannot fail
+		h.Beneficiary = ev.Beneficiary
+	}
 	return h
 }
 

@@ -95,8 +95,36 @@ type Event struct {
 	// Control is the company's own identifier returned unchanged (uso da
 	// empresa, identificação do título na empresa).
 	Control string `json:"control,omitempty"`
-	// Wallet is the collection wallet (carteira) where the layout has it.
-	Wallet string `json:"wallet,omitempty"`
+	// Wallet is the collection wallet (carteira) where the layout has it;
+	// WalletCode the wallet's letter or code where the layout has one
+	// beside its number (Itaú's "código da carteira", 108).
+	Wallet     string `json:"wallet,omitempty"`
+	WalletCode string `json:"wallet_code,omitempty"`
+	// Species is the kind of title (espécie: duplicata, recibo, ...) as
+	// the bank codes it; Modality the collection modality or wallet
+	// variation where the layout has one apart.
+	Species  string `json:"species,omitempty"`
+	Modality string `json:"modality,omitempty"`
+	// Instalment is the instalment the record speaks of (parcela,
+	// pagamento parcial), as the bank writes it.
+	Instalment string `json:"instalment,omitempty"`
+	// Currency is the bank's currency code of the title (código da
+	// moeda, 09 or 00 for the real at most banks).
+	Currency string `json:"currency,omitempty"`
+
+	// Beneficiary is the beneficiary's account as the record names it.
+	Beneficiary Account `json:"beneficiary,omitzero"`
+	// CollectingBank and CollectingAgency (with its check digit) are the
+	// bank and agency that received the payment or handle the title
+	// (banco cobrador/recebedor, agência cobradora).
+	CollectingBank        string `json:"collecting_bank,omitempty"`
+	CollectingAgency      string `json:"collecting_agency,omitempty"`
+	CollectingAgencyDigit string `json:"collecting_agency_digit,omitempty"`
+	// PayerDocument is the payer's CPF or CNPJ as written, digits only;
+	// PayerDocumentType "cpf" or "cnpj" (or the bank's code when it is
+	// neither).
+	PayerDocument     string `json:"payer_document,omitempty"`
+	PayerDocumentType string `json:"payer_document_type,omitempty"`
 
 	// Amount is the title's face value or the payment's amount.
 	Amount Cents `json:"amount"`
@@ -150,6 +178,18 @@ type Event struct {
 	Payer string `json:"payer,omitempty"`
 	// Barcode is the 44-digit barcode of a paid boleto (segment J).
 	Barcode string `json:"barcode,omitempty"`
+}
+
+// Account is a beneficiary's account at the bank as a return file names
+// it: the agency and account with their check digits, and the code the
+// bank gave the beneficiary (convênio, código do beneficiário/cedente)
+// where the record has one. Fields the record does not carry are empty.
+type Account struct {
+	Agency       string `json:"agency,omitempty"`
+	AgencyDigit  string `json:"agency_digit,omitempty"`
+	Account      string `json:"account,omitempty"`
+	AccountDigit string `json:"account_digit,omitempty"`
+	Code         string `json:"code,omitempty"`
 }
 
 // Channel is the bank's code for the way a title was paid and its meaning

@@ -60,8 +60,9 @@ type layout struct {
 	// sequence is where a CNAB 400 header has the file's sequence number.
 	sequence [2]int
 	// header, when set, reads what the bank's header has beyond the
-	// common fields.
-	header func(h *Header, line string)
+	// common fields; headerAccount, the beneficiary's account in it.
+	header        func(h *Header, line string)
+	headerAccount *record
 }
 
 type layoutKey struct {

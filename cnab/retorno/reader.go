@@ -38,6 +38,9 @@ type Header struct {
 	// Sequence is the file's sequence number (NSA), where the header has
 	// one.
 	Sequence int `json:"sequence,omitempty"`
+	// Beneficiary is the beneficiary's account as the header names it
+	// (its Code is the Covenant where the header has one).
+	Beneficiary Account `json:"beneficiary,omitzero"`
 }
 
 // maxLine is the longest line the reader accepts before it gives up: far

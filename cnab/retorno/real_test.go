@@ -100,3 +100,78 @@ func TestSantanderPIXRecord(t *testing.T) {
 			pix: &PIX{KeyType: "evp", Key: "39a1178e-db6b-4407-bc7b-b674390acf5f", TxID: "id-da-transcao-pix"}},
 	})
 }
+
+// accountWant is what a real file's header and one of its titles say of
+// the accounts, the collecting bank, the payer's document and the kind of
+// title, read position by position from the bank's manual.
+type accountWant struct {
+	file   string
+	header Account
+	line   int
+	ev     Event // only the fields below are compared
+}
+
+func accountFields(ev Event) Event {
+	return Event{Beneficiary: ev.Beneficiary, CollectingBank: ev.CollectingBank, CollectingAgency: ev.CollectingAgency,
+		CollectingAgencyDigit: ev.CollectingAgencyDigit, PayerDocument: ev.PayerDocument, PayerDocumentType: ev.PayerDocumentType,
+		WalletCode: ev.WalletCode, Species: ev.Species, Modality: ev.Modality, Instalment: ev.Instalment, Currency: ev.Currency,
+		Channel: ev.Channel}
+}
+
+func TestRealAccountFields(t *testing.T) {
+	t.Parallel()
+	cases := []accountWant{
+		{"341_400_brcobranca.ret", Account{Agency: "0730", Account: "03511", AccountDigit: "0"}, 2, Event{
+			Beneficiary: Account{Agency: "0730", Account: "03511", AccountDigit: "0"}, WalletCode: "I",
+			CollectingBank: "104", CollectingAgency: "1873", CollectingAgencyDigit: "9",
+			Channel: Channel{"B5", "OUTROS BANCOS – CORRESPONDENTE"}}},
+		{"001_400_brcobranca.ret", Account{Agency: "3325", AgencyDigit: "1", Account: "00028935", AccountDigit: "3", Code: "1622420"}, 2, Event{
+			Beneficiary: Account{Agency: "3325", AgencyDigit: "1", Account: "00028935", AccountDigit: "3", Code: "1622420"},
+			Modality: "019", CollectingBank: "001", CollectingAgency: "1492", CollectingAgencyDigit: "3", Species: "00",
+			Channel: Channel{"04", "gerenciador financeiro"}}},
+		{"033_400_brcobranca.ret", Account{Agency: "0730", Account: "00035110"}, 2, Event{
+			Beneficiary: Account{Agency: "0730", Account: "00035110"}, CollectingBank: "033", CollectingAgency: "18739"}},
+		{"237_400_brcobranca.ret", Account{Code: "00000000000004540691"}, 2, Event{
+			Beneficiary: Account{Agency: "01467", Account: "0019669", AccountDigit: "P"}, Instalment: "00",
+			CollectingBank: "237", CollectingAgency: "04157"}},
+		{"041_400_brcobranca.ret", Account{Agency: "0000", Code: "000000000"}, 2, Event{
+			Beneficiary: Account{Agency: "1102", Code: "900015096"}, CollectingBank: "041", CollectingAgency: "1102"}},
+		{"748_240_brcobranca.ret", Account{Agency: "00390", AgencyDigit: "0", Account: "000000004146", AccountDigit: "8", Code: "04346"}, 3, Event{
+			Beneficiary: Account{Agency: "00390", Account: "000000004146", AccountDigit: "8"}, CollectingBank: "000",
+			Currency: "09", PayerDocumentType: "cpf", PayerDocument: "000044952927838"}},
+		{"104_240_laravel-boleto.ret", Account{Agency: "01234", AgencyDigit: "2", Code: "043210"}, 3, Event{
+			Beneficiary: Account{Agency: "00000", AgencyDigit: "0", Code: "043210"}, CollectingBank: "000",
+			CollectingAgency: "01086", CollectingAgencyDigit: "0", Currency: "09", PayerDocument: "000000000000000",
+			Channel: Channel{"02", "Por Conta"}}},
+		{"033_240_laravel-boleto.ret", Account{}, 3, Event{
+			Beneficiary: Account{Agency: "4567", AgencyDigit: "5", Account: "011111111", AccountDigit: "9", Code: "0111111119"},
+			CollectingBank: "033", CollectingAgency: "0353", CollectingAgencyDigit: "0", Currency: "00",
+			PayerDocumentType: "cnpj", PayerDocument: "000000000000000", Channel: Channel{"03", "Liquidação no Guichê de Caixa em Dinheiro"}}},
+	}
+	for _, c := range cases {
+		f, err := os.Open(filepath.Join("testdata", "real", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := NewReader(f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := rd.Header(); h.Beneficiary != c.header {
+			t.Errorf("%s: header beneficiary %+v, want %+v", c.file, h.Beneficiary, c.header)
+		}
+		found := false
+		for ev, err := range rd.All() {
+			if err == nil && ev.Line == c.line {
+				found = true
+				if got := accountFields(ev); !reflect.DeepEqual(got, c.ev) {
+					t.Errorf("%s line %d:\n got %+v\nwant %+v", c.file, c.line, got, c.ev)
+				}
+			}
+		}
+		f.Close()
+		if !found {
+			t.Errorf("%s: no event on line %d", c.file, c.line)
+		}
+	}
+}

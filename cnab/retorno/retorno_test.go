@@ -84,6 +84,7 @@ func TestSampleEvents(t *testing.T) {
 					t.Errorf("event %d (%s): channel %s has no description", i, got.Code, got.Channel.Code)
 				}
 				got.Line, got.Description, got.Channel.Description = 0, "", ""
+				clearAccountFields(&got) // checked on the public files (real_test.go)
 				for j := range got.Reasons {
 					got.Reasons[j].Description = ""
 				}
@@ -93,6 +94,16 @@ func TestSampleEvents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// clearAccountFields zeroes the fields the sample generators do not
+// write: the accounts, the collecting bank, the payer's document and the
+// title's kind, which TestRealFiles checks on files the banks wrote.
+func clearAccountFields(ev *Event) {
+	ev.Beneficiary = Account{}
+	ev.CollectingBank, ev.CollectingAgency, ev.CollectingAgencyDigit = "", "", ""
+	ev.PayerDocument, ev.PayerDocumentType = "", ""
+	ev.WalletCode, ev.Species, ev.Modality, ev.Instalment, ev.Currency = "", "", "", "", ""
 }
 
 // TestSampleLines checks the line numbers events and errors carry.

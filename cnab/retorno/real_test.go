@@ -127,7 +127,7 @@ func TestRealAccountFields(t *testing.T) {
 			Channel: Channel{"B5", "OUTROS BANCOS – CORRESPONDENTE"}}},
 		{"001_400_brcobranca.ret", Account{Agency: "3325", AgencyDigit: "1", Account: "00028935", AccountDigit: "3", Code: "1622420"}, 2, Event{
 			Beneficiary: Account{Agency: "3325", AgencyDigit: "1", Account: "00028935", AccountDigit: "3", Code: "1622420"},
-			Modality: "019", CollectingBank: "001", CollectingAgency: "1492", CollectingAgencyDigit: "3", Species: "00",
+			Modality:    "019", CollectingBank: "001", CollectingAgency: "1492", CollectingAgencyDigit: "3", Species: "00",
 			Channel: Channel{"04", "gerenciador financeiro"}}},
 		{"033_400_brcobranca.ret", Account{Agency: "0730", Account: "00035110"}, 2, Event{
 			Beneficiary: Account{Agency: "0730", Account: "00035110"}, CollectingBank: "033", CollectingAgency: "18739"}},
@@ -144,7 +144,7 @@ func TestRealAccountFields(t *testing.T) {
 			CollectingAgency: "01086", CollectingAgencyDigit: "0", Currency: "09", PayerDocument: "000000000000000",
 			Channel: Channel{"02", "Por Conta"}}},
 		{"033_240_laravel-boleto.ret", Account{}, 3, Event{
-			Beneficiary: Account{Agency: "4567", AgencyDigit: "5", Account: "011111111", AccountDigit: "9", Code: "0111111119"},
+			Beneficiary:    Account{Agency: "4567", AgencyDigit: "5", Account: "011111111", AccountDigit: "9", Code: "0111111119"},
 			CollectingBank: "033", CollectingAgency: "0353", CollectingAgencyDigit: "0", Currency: "00",
 			PayerDocumentType: "cnpj", PayerDocument: "000000000000000", Channel: Channel{"03", "Liquidação no Guichê de Caixa em Dinheiro"}}},
 	}

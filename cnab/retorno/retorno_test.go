@@ -190,7 +190,7 @@ func TestRefused(t *testing.T) {
 		{"short line", "0123\n", Options{}, "has 4 characters"},
 		{"remittance 400", strings.Replace(itau, "02RETORNO", "01REMESSA", 1), Options{}, "remittance"},
 		{"remittance 240", sample("001_240.ret")[:142] + "1" + sample("001_240.ret")[143:], Options{}, "remittance"},
-		{"other bank", strings.Replace(itau, "341BANCO ITAU SA", "999BANCO XPTO SA", 1), Options{}, `bank "999"`},
+		{"other bank", strings.Replace(itau, "341BANCO ITAU SA", "999BANCO XPTO SA", 1), Options{}, `bank "999" (BANCO XPTO SA), CNAB 400: not a return layout read here`},
 		{"asked for another bank", itau, Options{Bank: "237"}, "bank 341"},
 		{"asked for another layout", itau, Options{Layout: cnab.CNAB240}, "not CNAB 240"},
 		{"not a header", strings.Repeat("1", 400) + "\n", Options{}, "not a CNAB 400 header"},
@@ -256,11 +256,13 @@ func TestLineEndings(t *testing.T) {
 	lf := strings.TrimSuffix(string(data), "\n")
 	_, want := readAll(t, data, Options{})
 	for name, in := range map[string]string{
-		"LF":               lf + "\n",
-		"CR LF":            strings.ReplaceAll(lf, "\n", "\r\n") + "\r\n",
-		"no final newline": lf,
-		"trailing blank":   lf + "\n\n",
-		"end-of-file mark": lf + "\r\n\x1a", // Banrisul ends its files with 0x1A
+		"LF":                      lf + "\n",
+		"CR LF":                   strings.ReplaceAll(lf, "\n", "\r\n") + "\r\n",
+		"no final newline":        lf,
+		"trailing blank":          lf + "\n\n",
+		"end-of-file mark":        lf + "\r\n\x1a", // Banrisul ends its files with 0x1A
+		"CR":                      strings.ReplaceAll(lf, "\n", "\r") + "\r",
+		"end-of-file byte at end": lf + "\x1a",
 	} {
 		_, got := readAll(t, []byte(in), Options{})
 		if !reflect.DeepEqual(got, want) {

@@ -439,17 +439,24 @@ func (rd *Reader) line400(line string) (Event, bool, error) {
 // followed by a PIX record: the title waits until the next record, and
 // the one before it is returned.
 func (rd *Reader) detail400(rec *record, line string) (Event, bool, error) {
-	ev := rd.newEvent(KindTitle)
-	err := rd.lay.read(rec, line, &ev)
-	if err != nil {
+	var out Event
+	emit := rd.hasPend
+	if emit {
+		out = rd.pend
+		rd.complete(&out, rd.lay.codes)
+	}
+	rd.pend = rd.newEvent(KindTitle)
+	if err := rd.lay.read(rec, line, &rd.pend); err != nil {
+		rd.hasPend, rd.skipTitle = false, true
 		err = rd.readErr(rec.name, err)
+		if emit {
+			rd.queued = err
+			return out, true, nil
+		}
+		return Event{}, false, err
 	}
-	out, emit, err := rd.flush(err)
-	rd.skipTitle = err != nil || rd.queued != nil
-	if !rd.skipTitle {
-		rd.pend, rd.hasPend = ev, true
-	}
-	return out, emit, err
+	rd.hasPend, rd.skipTitle = true, false
+	return out, emit, nil
 }
 
 // line240 reads one CNAB 240 record. A line shorter than 240 characters

@@ -22,7 +22,9 @@ docs/cnab-retorno.md). The bank and the layout are read from the file's
 header; --bank and --layout make a file of another bank or layout be
 refused. A line that cannot be read is reported on standard error with its
 number, the events of the other lines are printed, and the exit status
-is 1.
+is 1. What was read but not as the layout has it (lines whose trailing
+blanks were stripped) is one warning on standard error; the exit status
+stays 0.
 `
 
 // runCnabRetorno prints the events of a return file as JSON lines.
@@ -121,6 +123,9 @@ func printRetorno(ctx context.Context, in io.Reader, opt retorno.Options, stdout
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	for _, w := range rd.Warnings() {
+		fmt.Fprintf(stderr, "propfin cnab retorno: warning: %s\n", w)
 	}
 	if problems > 0 {
 		return errReported

@@ -114,3 +114,30 @@ func TestCnabRetornoBadLine(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }
+
+// TestCnabRetornoAmountsChannelPIX prints the amounts, the channel and the
+// PIX charge under the same names for every layout, and the warning of a
+// file whose trailing blanks were stripped.
+func TestCnabRetornoAmountsChannelPIX(t *testing.T) {
+	t.Parallel()
+	code, events, stderr := runRetorno(t, "", retornoTestdata+"real/341_400_brcobranca.ret")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	ev := events[0]
+	channel, _ := ev["channel"].(map[string]any)
+	if ev["paid"] != "40.00" || ev["credited"] != "37.90" || ev["tariff"] != "2.10" || channel["code"] != "B5" {
+		t.Errorf("Itaú title: %v", ev)
+	}
+	code, events, stderr = runRetorno(t, "", retornoTestdata+"real/033_400_pix_laravel-boleto.ret")
+	if code != 0 || stderr != "" || len(events) != 1 {
+		t.Fatalf("exit %d, stderr %q, %d events", code, stderr, len(events))
+	}
+	if px, _ := events[0]["pix"].(map[string]any); px["txid"] != "id-da-transcao-pix" || px["key_type"] != "evp" {
+		t.Errorf("Santander title's pix: %v", events[0]["pix"])
+	}
+	code, events, stderr = runRetorno(t, "", retornoTestdata+"real/001_240_brcobranca.ret")
+	if code != 0 || len(events) == 0 || !strings.Contains(stderr, "warning: ") || !strings.Contains(stderr, "trailing blanks") {
+		t.Errorf("stripped file: exit %d, %d events, stderr %q", code, len(events), stderr)
+	}
+}

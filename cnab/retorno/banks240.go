@@ -12,13 +12,14 @@ var bb240 = register(&layout{
 	bank: "001", bankName: "Banco do Brasil", width: cnab.CNAB240,
 	document: "Particularidades BB – Leiaute CNAB 240, Agosto/2017 (segmentos T e U)",
 	decoder:  decoder{split: bbSplit},
-	segT: &record{name: "segment T", fields: append([]field{
-		code240(),
-		fd(38, 57, "Identificação do Título", kindOurNumber, toOurNumber),
-	}, tTail240(73)...)},
-	segU:    &segU240,
-	codes:   withReasons(febrabanCodes, bbRejections, "02", "03", "26", "30"),
-	payment: &febrabanPayment,
+	segT: &record{name: "segment T", fields: concat(
+		[]field{code240()}, accountT240(),
+		[]field{fd(38, 57, "Identificação do Título", kindOurNumber, toOurNumber)},
+		tTail240(73))},
+	headerAccount: headerAccount240,
+	segU:          &segU240,
+	codes:         withReasons(febrabanCodes, bbRejections, "02", "03", "26", "30"),
+	payment:       &febrabanPayment,
 })
 
 // bbSplit reads Banco do Brasil's nosso número: 17 digits without a check
@@ -44,14 +45,25 @@ var santander240 = register(&layout{
 	decoder:  decoder{split: splitLast},
 	segT: &record{name: "segment T", fields: []field{
 		code240(),
+		fd(18, 21, "Agência do Beneficiário", kindText, toAgency),
+		fd(22, 22, "Dígito da Agência do Beneficiário", kindText, toAgencyDigit),
+		fd(23, 31, "Número da conta corrente", kindText, toAccount),
+		fd(32, 32, "Dígito verificador da conta", kindText, toAccountDigit),
 		fd(41, 53, "Identificação do título no Banco", kindOurNumber, toOurNumber),
 		fd(54, 54, "Código da carteira", kindText, toWallet),
 		fd(55, 69, "Nº do documento de cobrança", kindText, toDocument),
 		fd(70, 77, "Data do vencimento do título", kindDate8, toDue),
 		fd(78, 92, "Valor nominal do título", kindMoney, toAmount),
+		fd(93, 95, "Nº do Banco Cobrador / Recebedor", kindText, toCollectingBank),
+		fd(96, 99, "Agência Cobradora / Recebedora", kindText, toCollectingAgency),
+		fd(100, 100, "Dígito da Agência Cobradora", kindText, toCollectingAgencyDigit),
 		fd(101, 125, "Identif. do título na empresa", kindText, toControl),
+		fd(126, 127, "Código da moeda", kindText, toCurrency),
+		fd(128, 128, "Tipo de inscrição Pagador", kindDocType, toPayerDocumentType),
+		fd(129, 143, "Número de inscrição Pagador", kindText, toPayerDocument),
 		fd(144, 183, "Nome do Pagador", kindText, toPayer),
-		fd(194, 208, "Valor da Tarifa/Custas", kindMoney, toFee),
+		fd(184, 193, "Conta Cobrança", kindText, toBeneficiaryCode),
+		fd(194, 208, "Valor da Tarifa/Custas", kindMoney, toTariff),
 		fd(209, 218, "Identificação para rejeições, tarifas, custas, liquidações e baixas", kindReasons, toReasons),
 	}},
 	segU: &segU240,
@@ -76,11 +88,12 @@ var banrisul240 = register(&layout{
 	bank: "041", bankName: "Banrisul", width: cnab.CNAB240,
 	document: "Banrisul – Layout CNAB 240 posições, Cobrança (registro retorno segmentos T e U)",
 	decoder:  decoder{split: banrisulSplit},
-	segT: &record{name: "segment T", fields: append([]field{
-		code240(),
-		fd(38, 57, "Identificação do título no Banco", kindOurNumber, toOurNumber),
-	}, tTail240(73)...)},
-	segU: &segU240,
+	segT: &record{name: "segment T", fields: concat(
+		[]field{code240()}, accountT240(),
+		[]field{fd(38, 57, "Identificação do título no Banco", kindOurNumber, toOurNumber)},
+		tTail240(73))},
+	headerAccount: headerAccount240,
+	segU:          &segU240,
 	codes: withCodes(febrabanCodes, occTable{
 		"04": {Other, "Reembolso e Transf. (Desconto-Vendor) ou Transf. de Carteira (Garantia)", nil},
 		"05": {Other, "Reembolso e Devolução Desconto e Vendor", nil},
@@ -106,11 +119,19 @@ func banrisulSplit(raw string) (string, string) {
 var caixa240 = register(&layout{
 	bank: "104", bankName: "Caixa Econômica Federal", width: cnab.CNAB240,
 	document: "CAIXA – Leiaute CNAB 240 Cobrança Bancária SIGCB, MO 67.118 (segmentos T e U)",
-	segT: &record{name: "segment T", fields: append([]field{
+	segT: &record{name: "segment T", fields: concat([]field{
 		code240(),
+		fd(18, 22, "Código da Agência", kindText, toAgency),
+		fd(23, 23, "DV da Agência", kindText, toAgencyDigit),
+		fd(24, 29, "Código do Beneficiário (convênio no Banco)", kindText, toBeneficiaryCode),
 		fd(40, 56, "Identificação do Título no Banco", kindDigits, toOurNumber),
 		fd(57, 57, "DV do Nosso Número", kindText, toOurDigit),
-	}, tTail240(69)...)},
+	}, tTail240(69))},
+	headerAccount: &record{name: "file header", fields: []field{
+		fd(53, 57, "Agência Mantenedora da Conta", kindText, toAgency),
+		fd(58, 58, "Dígito Verificador da Agência", kindText, toAgencyDigit),
+		fd(59, 64, "Código do Beneficiário", kindText, toBeneficiaryCode),
+	}},
 	segU:  &segU240,
 	codes: febrabanCodes,
 })
@@ -120,15 +141,18 @@ var caixa240 = register(&layout{
 var bradesco240 = register(&layout{
 	bank: "237", bankName: "Bradesco", width: cnab.CNAB240,
 	document: "Bradesco – Layout de Arquivo Multi-Banco CNAB 240, Cobrança (segmentos T e U)",
-	segT: &record{name: "segment T", fields: append([]field{
-		code240(),
-		fd(38, 40, "Identificação do Produto", kindText, toWallet),
-		fd(46, 56, "Nosso Número", kindDigits, toOurNumber),
-		fd(57, 57, "Digito do nosso Número", kindText, toOurDigit),
-	}, withoutWallet(tTail240(73))...)},
-	segU:    &segU240,
-	codes:   febrabanCodes,
-	payment: &febrabanPayment,
+	segT: &record{name: "segment T", fields: concat(
+		[]field{code240()}, accountT240(),
+		[]field{
+			fd(38, 40, "Identificação do Produto", kindText, toWallet),
+			fd(46, 56, "Nosso Número", kindDigits, toOurNumber),
+			fd(57, 57, "Digito do nosso Número", kindText, toOurDigit),
+		},
+		withoutWallet(tTail240(73)))},
+	headerAccount: headerAccount240,
+	segU:          &segU240,
+	codes:         febrabanCodes,
+	payment:       &febrabanPayment,
 })
 
 // Itaú (341): "Cobrança FEBRABAN 240", Janeiro 2017: Itaú's own segment
@@ -139,16 +163,24 @@ var itau240 = register(&layout{
 	document: "Itaú – Cobrança FEBRABAN 240, Janeiro 2017 (segmentos T e U)",
 	segT: &record{name: "segment T", fields: []field{
 		code240(),
+		fd(19, 22, "Agência", kindText, toAgency),
+		fd(31, 35, "Conta", kindText, toAccount),
+		fd(37, 37, "DAC", kindText, toAccountDigit),
 		fd(38, 40, "N.º da carteira", kindText, toWallet),
 		fd(41, 48, "Nosso número", kindDigits, toOurNumber),
 		fd(49, 49, "DAC nosso número", kindText, toOurDigit),
 		fd(59, 68, "Seu número", kindText, toDocument),
 		fd(74, 81, "Vencimento", kindDate8, toDue),
 		fd(82, 96, "Valor título", kindMoney, toAmount),
+		fd(100, 104, "Agência cobradora", kindText, toCollectingAgency),
+		fd(105, 105, "DAC agência cobradora", kindText, toCollectingAgencyDigit),
 		fd(106, 130, "Uso da empresa", kindText, toControl),
+		fd(133, 133, "Código de inscrição", kindDocType, toPayerDocumentType),
+		fd(134, 148, "Inscrição número", kindText, toPayerDocument),
 		fd(149, 178, "Nome do pagador", kindText, toPayer),
-		fd(199, 213, "Tarifas/custas", kindMoney, toFee),
+		fd(199, 213, "Tarifas/custas", kindMoney, toTariff),
 		fd(214, 221, "Erros", kindReasons, toReasons),
+		fd(222, 223, "Cód. de liquidação", kindText, toChannel),
 	}},
 	segU: &record{name: "segment U", fields: []field{
 		code240(),
@@ -156,13 +188,19 @@ var itau240 = register(&layout{
 		fd(33, 47, "Valor do desconto concedido", kindMoney, toDiscount),
 		fd(48, 62, "Valor do abatimento concedido", kindMoney, toAbatement),
 		fd(63, 77, "Valor do IOF recolhido", kindMoney, toIOF),
-		fd(78, 92, "Valor creditado (valor lançado em conta corrente)", kindMoney, toPaid),
 		fd(93, 107, "Valor creditado (valor lançado em conta corrente)", kindMoney, toCredited),
 		fd(138, 145, "Data de ocorrência no banco", kindDate8, toDate),
 		fd(146, 153, "Data de crédito desta liquidação", kindDate8, toCreditDate),
 	}},
-	codes:   itauCodes,
-	payment: &itauPayment,
+	headerAccount: &record{name: "file header", fields: []field{
+		fd(54, 57, "Agência", kindText, toAgency),
+		fd(66, 70, "Conta", kindText, toAccount),
+		fd(72, 72, "DAC", kindText, toAccountDigit),
+	}},
+	codes:    itauCodes,
+	amounts:  paidFromCredited,
+	channels: itauChannels240,
+	payment:  &itauPayment,
 })
 
 // Sicredi (748): "Manual CNAB 240 – Cobrança Sicredi", agosto de 2019:
@@ -172,11 +210,12 @@ var sicredi240 = register(&layout{
 	bank: "748", bankName: "Sicredi", width: cnab.CNAB240,
 	document: "Sicredi – Manual CNAB 240 Cobrança, agosto de 2019 (segmentos T e U)",
 	decoder:  decoder{split: splitLast},
-	segT: &record{name: "segment T", fields: append([]field{
-		code240(),
-		fd(38, 57, "Identificação do título", kindOurNumber, toOurNumber),
-	}, tTail240(73)...)},
-	segU: &segU240,
+	segT: &record{name: "segment T", fields: concat(
+		[]field{code240()}, accountT240(),
+		[]field{fd(38, 57, "Identificação do título", kindOurNumber, toOurNumber)},
+		tTail240(73))},
+	headerAccount: headerAccount240,
+	segU:          &segU240,
 	codes: withCodes(febrabanCodes, occTable{
 		"36": {Rejected, "Baixa rejeitada", febrabanRejections},
 	}),
@@ -189,13 +228,18 @@ var sicoob240 = register(&layout{
 	bank: "756", bankName: "Sicoob", width: cnab.CNAB240,
 	document: "Sicoob – Layouts para troca de informações, Fevereiro/2017, retorno CNAB 240 (segmentos T e U)",
 	decoder:  decoder{split: sicoobSplit},
-	segT: &record{name: "segment T", fields: append([]field{
-		code240(),
-		fd(38, 47, "Nosso Número: NumTitulo", kindOurNumber, toOurNumber),
-	}, tTail240(73)...)},
-	segU:    &segU240,
-	codes:   febrabanCodes,
-	payment: &febrabanPayment,
+	segT: &record{name: "segment T", fields: concat(
+		[]field{code240()}, accountT240(),
+		[]field{
+			fd(38, 47, "Nosso Número: NumTitulo", kindOurNumber, toOurNumber),
+			fd(48, 49, "Nosso Número: Parcela", kindText, toInstalment),
+			fd(50, 51, "Nosso Número: Modalidade", kindText, toModality),
+		},
+		tTail240(73))},
+	headerAccount: headerAccount240,
+	segU:          &segU240,
+	codes:         febrabanCodes,
+	payment:       &febrabanPayment,
 })
 
 // sicoobSplit reads the ten digits of NumTitulo: the number, zero-padded,
@@ -211,6 +255,15 @@ func sicoobSplit(raw string) (string, string) {
 		n = n[1:]
 	}
 	return n, d
+}
+
+// concat joins the parts of a record's table.
+func concat(parts ...[]field) []field {
+	var out []field
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
 // withoutWallet drops the standard wallet field (58) of layouts that have

@@ -3,15 +3,20 @@ package retorno
 import "github.com/propfin/propfin/cnab"
 
 // Santander (033, 353 in its CNAB 400 header): "Layout 400 posições –
-// Padrão Santander" H7800, V 2.15 Março/2017, Registro Movimento –
-// Retorno. The manual does not list the meaning of its error codes (note
+// Padrão Santander" H7800, V 2.17 Abril/2018, Registro Movimento –
+// Retorno; what was credited is "valor do débito ou crédito" (367-379,
+// D or C in 380). Record type 2 carries the title's PIX charge (key
+// type, key, txid). The manual does not list the meaning of its error codes (note
 // 9: "solicite ao Atendimento Empresarial"): they are reported with their
 // codes and no description.
 var santander400 = register(&layout{
 	bank: "033", bankName: "Santander", width: cnab.CNAB400,
-	document: "Santander H7800 – Layout 400 posições Padrão Santander, V 2.15 Março/2017",
+	document: "Santander H7800 – Layout 400 posições Padrão Santander, V 2.17 Abril/2018",
 	decoder:  decoder{split: splitLast},
 	details: map[byte]*record{'1': {name: "detail", fields: []field{
+		fd(18, 21, "Código da agência Beneficiário", kindText, toAgency),
+		fd(22, 29, "Conta movimento Beneficiário", kindText, toAccount),
+		fd(30, 37, "Conta cobrança Beneficiário", kindText, toBeneficiaryCode),
 		fd(38, 62, "Número de controle do participante", kindText, toControl),
 		fd(63, 70, "Nosso número", kindOurNumber, toOurNumber),
 		fd(108, 108, "Código da carteira", kindText, toWallet),
@@ -21,7 +26,10 @@ var santander400 = register(&layout{
 		fd(137, 145, "Código do Erro (1ª a 3ª ocorrência)", kindReasons3, toReasons),
 		fd(147, 152, "Data de vencimento do título", kindDate6, toDue),
 		fd(153, 165, "Valor do título em moeda corrente", kindMoney, toAmount),
-		fd(176, 188, "Valor da tarifa cobrada", kindMoney, toFee),
+		fd(166, 168, "Número do Banco cobrador", kindText, toCollectingBank),
+		fd(169, 173, "Código da agência recebedora do título", kindText, toCollectingAgency),
+		fd(174, 175, "Espécie de documento", kindText, toSpecies),
+		fd(176, 188, "Valor da tarifa cobrada", kindMoney, toTariff),
 		fd(189, 201, "Valor de outras despesas", kindMoney, toOtherExpenses),
 		fd(215, 227, "Valor do IOF devido", kindMoney, toIOF),
 		fd(228, 240, "Valor do abatimento concedido", kindMoney, toAbatement),
@@ -31,7 +39,15 @@ var santander400 = register(&layout{
 		fd(280, 292, "Valor de outros créditos", kindMoney, toOtherCredits),
 		fd(296, 301, "Data do crédito", kindDate6, toCreditDate),
 		fd(302, 337, "Nome do Pagador", kindText, toPayer),
+		fd(339, 340, "Unidade de valor moeda corrente", kindText, toCurrency),
+		fd(367, 380, "Valor do débito ou crédito (D/C)", kindMoneyDC, toCredited),
 	}}},
+	pix: santanderPIX,
+	headerAccount: &record{name: "header", fields: []field{
+		fd(27, 30, "Código da agência Beneficiário", kindText, toAgency),
+		fd(31, 38, "Conta movimento Beneficiário", kindText, toAccount),
+		fd(39, 46, "Conta cobrança Beneficiário", kindText, toBeneficiaryCode),
+	}},
 	codes: occTable{
 		"01": {Rejected, "TÍTULO NÃO EXISTE", nil},
 		"02": {EntryConfirmed, "ENTRADA TÍT. CONFIRMADA", nil},
@@ -71,6 +87,8 @@ var banrisul400 = register(&layout{
 	document: "Banrisul – Leiaute CNAB 400 posições, Cobrança (3 Arquivo Retorno)",
 	decoder:  decoder{split: banrisulSplit},
 	details: map[byte]*record{'1': {name: "detail", fields: []field{
+		fd(18, 21, "Código de cedente: agência", kindText, toAgency),
+		fd(22, 30, "Código de cedente", kindText, toBeneficiaryCode),
 		fd(38, 62, "Identificação do título para o Beneficiário", kindText, toControl),
 		fd(63, 72, "Identificação do título para o Banco", kindOurNumber, toOurNumber),
 		fd(108, 108, "Tipo de carteira", kindText, toWallet),
@@ -79,7 +97,10 @@ var banrisul400 = register(&layout{
 		fd(117, 126, "Seu número", kindText, toDocument),
 		fd(147, 152, "Data de vencimento do título", kindDate6, toDue),
 		fd(153, 165, "Valor do título", kindMoney, toAmount),
-		fd(176, 188, "Valor das despesas de cobrança", kindMoney, toFee),
+		fd(166, 168, "Código do banco cobrador", kindText, toCollectingBank),
+		fd(169, 173, "Código da agência cobradora", kindText, toCollectingAgency),
+		fd(174, 175, "Tipo de documento", kindText, toSpecies),
+		fd(176, 188, "Valor das despesas de cobrança", kindMoney, toTariff),
 		fd(189, 201, "Outras despesas", kindMoney, toOtherExpenses),
 		fd(228, 240, "Valor do abatimento ou deflação concedidos", kindMoney, toAbatement),
 		fd(241, 253, "Valor dos descontos concedidos", kindMoney, toDiscount),
@@ -87,9 +108,16 @@ var banrisul400 = register(&layout{
 		fd(267, 279, "Valor dos juros cobrados", kindMoney, toInterest),
 		fd(280, 292, "Valor outros recebimentos", kindMoney, toOtherCredits),
 		fd(296, 301, "Data do crédito na conta corrente", kindDate6, toCreditDate),
+		fd(344, 344, "Canal de pagamento", kindText, toChannel),
 		fd(383, 392, "Motivo das ocorrências 03, 16 e 18", kindReasons, toReasons),
 	}}},
-	skip:     "3",
+	headerAccount: &record{name: "header", fields: []field{
+		fd(27, 30, "Código de cedente: agência", kindText, toAgency),
+		fd(31, 39, "Código de cedente", kindText, toBeneficiaryCode),
+	}},
+	skip:     "38", // 3 rateio de crédito, 8 resumo da cobrança partilhada
+	amounts:  creditedFromPaid,
+	channels: banrisulChannels,
 	sequence: [2]int{386, 394},
 	codes: occTable{
 		"02": {EntryConfirmed, "Confirmação de entrada", nil},
@@ -205,7 +233,8 @@ var sicredi400 = register(&layout{
 		fd(117, 126, "Seu número", kindText, toDocument),
 		fd(147, 152, "Data de vencimento", kindDate6, toDue),
 		fd(153, 165, "Valor do título", kindMoney, toAmount),
-		fd(176, 188, "Despesas de cobrança", kindMoney, toFee),
+		fd(175, 175, "Espécie de documento", kindText, toSpecies),
+		fd(176, 188, "Despesas de cobrança", kindMoney, toTariff),
 		fd(189, 201, "Despesas de custas de protesto", kindMoney, toOtherExpenses),
 		fd(228, 240, "Abatimento concedido", kindMoney, toAbatement),
 		fd(241, 253, "Desconto concedido", kindMoney, toDiscount),
@@ -215,8 +244,12 @@ var sicredi400 = register(&layout{
 		fd(319, 328, "Motivos da ocorrência", kindReasons, toReasons),
 		fd(329, 336, "Data prevista para lançamento na conta corrente", kindDateYMD, toCreditDate),
 	}}},
+	amounts:  creditedFromPaid,
 	sequence: [2]int{111, 117},
 	header:   sicrediHeader,
+	headerAccount: &record{name: "header", fields: []field{
+		fd(27, 31, "Código do beneficiário", kindText, toBeneficiaryCode),
+	}},
 	codes: occTable{
 		"02": {EntryConfirmed, "Entrada confirmada", sicrediReasons},
 		"03": {Rejected, "Entrada rejeitada", sicrediReasons},
@@ -437,7 +470,7 @@ var sicoob400 = register(&layout{
 		fd(147, 152, "Data Vencimento Título", kindDate6, toDue),
 		fd(153, 165, "Valor Titulo", kindMoney, toAmount),
 		fd(176, 181, "Data do crédito", kindDate6, toCreditDate),
-		fd(182, 188, "Valor da Tarifa", kindMoney, toFee),
+		fd(182, 188, "Valor da Tarifa", kindMoney, toTariff),
 		fd(189, 201, "Outras despesas", kindMoney, toOtherExpenses),
 		fd(215, 227, "IOF do desconto", kindMoney, toIOF),
 		fd(228, 240, "Valor do abatimento", kindMoney, toAbatement),

@@ -14,7 +14,11 @@ import (
 func detect(line string) (*layout, error) {
 	var bank string
 	var width cnab.Layout
-	switch len(line) {
+	n := len(line)
+	if n >= 8 && n < 240 && line[3:8] == "00000" {
+		line, n = padBlanks(line, 240), 240 // a CNAB 240 header whose trailing blanks were stripped
+	}
+	switch n {
 	case 240:
 		width = cnab.CNAB240
 		if line[7] != '0' || line[3:7] != "0000" {
@@ -48,7 +52,8 @@ func detect(line string) (*layout, error) {
 	}
 	lay, ok := layouts[layoutKey{bank, width}]
 	if !ok {
-		return nil, refused("bank %q, CNAB %d: not a return layout read here (read: %s)", bank, width, strings.Join(Supported(), ", "))
+		return nil, refused("bank %q%s, CNAB %d: not a return layout read here (read: %s)",
+			bank, headerBankName(line, width), width, strings.Join(Supported(), ", "))
 	}
 	return lay, nil
 }
@@ -72,7 +77,25 @@ func readHeader(lay *layout, line string) Header {
 	if lay.header != nil {
 		lay.header(&h, line)
 	}
+	if lay.headerAccount != nil {
+		var ev Event
+		_ = lay.read(lay.headerAccount, line, &ev) // text fields only: cannot fail
+		h.Beneficiary = ev.Beneficiary
+	}
 	return h
+}
+
+// headerBankName is the bank's name as the header writes it (CNAB 400
+// 80-94, CNAB 240 103-132), in parentheses, or "" when it is blank.
+func headerBankName(line string, width cnab.Layout) string {
+	name := line[79:94]
+	if width == cnab.CNAB240 {
+		name = line[102:132]
+	}
+	if name = strings.TrimSpace(fromLatin1(name)); name == "" {
+		return ""
+	}
+	return " (" + name + ")"
 }
 
 func trimSpace(s string) string { return strings.TrimSpace(s) }

@@ -95,19 +95,53 @@ type Event struct {
 	// Control is the company's own identifier returned unchanged (uso da
 	// empresa, identificação do título na empresa).
 	Control string `json:"control,omitempty"`
-	// Wallet is the collection wallet (carteira) where the layout has it.
-	Wallet string `json:"wallet,omitempty"`
+	// Wallet is the collection wallet (carteira) where the layout has it;
+	// WalletCode the wallet's letter or code where the layout has one
+	// beside its number (Itaú's "código da carteira", 108).
+	Wallet     string `json:"wallet,omitempty"`
+	WalletCode string `json:"wallet_code,omitempty"`
+	// Species is the kind of title (espécie: duplicata, recibo, ...) as
+	// the bank codes it; Modality the collection modality or wallet
+	// variation where the layout has one apart.
+	Species  string `json:"species,omitempty"`
+	Modality string `json:"modality,omitempty"`
+	// Instalment is the instalment the record speaks of (parcela,
+	// pagamento parcial), as the bank writes it.
+	Instalment string `json:"instalment,omitempty"`
+	// Currency is the bank's currency code of the title (código da
+	// moeda, 09 or 00 for the real at most banks).
+	Currency string `json:"currency,omitempty"`
+
+	// Beneficiary is the beneficiary's account as the record names it.
+	Beneficiary Account `json:"beneficiary,omitzero"`
+	// CollectingBank and CollectingAgency (with its check digit) are the
+	// bank and agency that received the payment or handle the title
+	// (banco cobrador/recebedor, agência cobradora).
+	CollectingBank        string `json:"collecting_bank,omitempty"`
+	CollectingAgency      string `json:"collecting_agency,omitempty"`
+	CollectingAgencyDigit string `json:"collecting_agency_digit,omitempty"`
+	// PayerDocument is the payer's CPF or CNPJ as written, digits only;
+	// PayerDocumentType "cpf" or "cnpj" (or the bank's code when it is
+	// neither).
+	PayerDocument     string `json:"payer_document,omitempty"`
+	PayerDocumentType string `json:"payer_document_type,omitempty"`
 
 	// Amount is the title's face value or the payment's amount.
 	Amount Cents `json:"amount"`
-	// Paid is what the payer paid (valor pago) or, for a payment, what
-	// the bank actually paid (valor real).
+	// Paid is what the payer paid: the title's value with late fee and
+	// interest, less discount and abatement, as the bank reports it
+	// (valor pago, valor recebido); for a payment, what the bank actually
+	// paid (valor real). Read from its own positions, or, in a layout that
+	// carries only the amount credited and the tariff, their sum on a paid
+	// title (docs/cnab-retorno.md says which).
 	Paid Cents `json:"paid"`
-	// Credited is the net amount credited to the account (valor líquido),
-	// where the layout has it.
+	// Credited is what the bank credited to the account for the title
+	// (valor líquido, valor lançado em conta corrente): Paid less the
+	// Tariff where the layout does not carry it apart. Zero for a payment.
 	Credited Cents `json:"credited"`
-	// Fee is the bank's fee or costs for this occurrence (tarifa, custas).
-	Fee Cents `json:"fee"`
+	// Tariff is the bank's tariff or costs for this occurrence (tarifa,
+	// despesas de cobrança, custas).
+	Tariff Cents `json:"tariff"`
 	// Interest is the late interest paid (juros de mora). Layouts that
 	// carry interest and fine as one value put it here.
 	Interest Cents `json:"interest"`
@@ -131,11 +165,56 @@ type Event struct {
 	// crédito).
 	CreditDate cnab.Date `json:"credit_date"`
 
+	// Channel is how the title was paid (agency, ATM, internet banking,
+	// PIX, ...), with the bank's code and its meaning, where the layout
+	// says it.
+	Channel Channel `json:"channel,omitzero"`
+	// PIX is the PIX charge of the title (boleto híbrido), from the
+	// layout's PIX record that follows its detail.
+	PIX *PIX `json:"pix,omitempty"`
+
 	// Payer is the payer's name, where the layout has it; for a payment,
 	// the payee (favorecido or cedente of the paid boleto).
 	Payer string `json:"payer,omitempty"`
 	// Barcode is the 44-digit barcode of a paid boleto (segment J).
 	Barcode string `json:"barcode,omitempty"`
+}
+
+// Account is a beneficiary's account at the bank as a return file names
+// it: the agency and account with their check digits, and the code the
+// bank gave the beneficiary (convênio, código do beneficiário/cedente)
+// where the record has one. Fields the record does not carry are empty.
+type Account struct {
+	Agency       string `json:"agency,omitempty"`
+	AgencyDigit  string `json:"agency_digit,omitempty"`
+	Account      string `json:"account,omitempty"`
+	AccountDigit string `json:"account_digit,omitempty"`
+	Code         string `json:"code,omitempty"`
+}
+
+// Channel is the bank's code for the way a title was paid and its meaning
+// in the bank's table ("" when the table does not list the code).
+type Channel struct {
+	Code        string `json:"code"`
+	Description string `json:"description"`
+}
+
+// PIX is what a return file says of the PIX charge attached to a title.
+// Fields the bank's record does not carry are empty.
+type PIX struct {
+	// KeyType is the kind of key: "cpf", "cnpj", "phone", "email" or
+	// "evp" (random key), as package pix names them.
+	KeyType string `json:"key_type,omitempty"`
+	Key     string `json:"key,omitempty"`
+	// TxID is the charge's transaction id (62.05 of the BR Code).
+	TxID string `json:"txid,omitempty"`
+	// Location is the URL of a dynamic charge (26.25), without scheme.
+	Location string `json:"location,omitempty"`
+	// QRCode is the BR Code (copia e cola) the bank generated.
+	QRCode string `json:"qr_code,omitempty"`
+	// Error is the bank's code when the PIX charge could not be
+	// generated (the title is registered without it).
+	Error string `json:"error,omitempty"`
 }
 
 // FullOurNumber returns the nosso número followed by its check digit.

@@ -13,6 +13,26 @@ func code240() field {
 	return fd(16, 17, "Código de Movimento Retorno", kindCode, toCode)
 }
 
+// accountT240 is the beneficiary's account in segment T (18-36).
+func accountT240() []field {
+	return []field{
+		fd(18, 22, "Agência Mantenedora da Conta", kindText, toAgency),
+		fd(23, 23, "Dígito Verificador da Agência", kindText, toAgencyDigit),
+		fd(24, 35, "Número da Conta Corrente", kindText, toAccount),
+		fd(36, 36, "Dígito Verificador da Conta", kindText, toAccountDigit),
+	}
+}
+
+// headerAccount240 is the beneficiary's covenant and account in the file
+// header (33-71).
+var headerAccount240 = &record{name: "file header", fields: []field{
+	fd(33, 52, "Código do Convênio no Banco", kindText, toBeneficiaryCode),
+	fd(53, 57, "Agência Mantenedora da Conta", kindText, toAgency),
+	fd(58, 58, "Dígito Verificador da Agência", kindText, toAgencyDigit),
+	fd(59, 70, "Número da Conta Corrente", kindText, toAccount),
+	fd(71, 71, "Dígito Verificador da Conta", kindText, toAccountDigit),
+}}
+
 // tTail240 is segment T from the wallet (58) to the reasons (214-223),
 // with the document number ending at docEnd (73 in the standard).
 func tTail240(docEnd int) []field {
@@ -21,9 +41,15 @@ func tTail240(docEnd int) []field {
 		fd(59, docEnd, "Número do Documento de Cobrança", kindText, toDocument),
 		fd(74, 81, "Data do Vencimento do Título", kindDate8, toDue),
 		fd(82, 96, "Valor Nominal do Título", kindMoney, toAmount),
+		fd(97, 99, "Número do Banco Cobrador/Recebedor", kindText, toCollectingBank),
+		fd(100, 104, "Agência Cobradora/Recebedora", kindText, toCollectingAgency),
+		fd(105, 105, "Dígito Verificador da Agência", kindText, toCollectingAgencyDigit),
 		fd(106, 130, "Identificação do Título na Empresa", kindText, toControl),
+		fd(131, 132, "Código da Moeda", kindText, toCurrency),
+		fd(133, 133, "Tipo de Inscrição do Pagador", kindDocType, toPayerDocumentType),
+		fd(134, 148, "Número de Inscrição do Pagador", kindText, toPayerDocument),
 		fd(149, 188, "Nome do Pagador", kindText, toPayer),
-		fd(199, 213, "Valor da Tarifa / Custas", kindMoney, toFee),
+		fd(199, 213, "Valor da Tarifa / Custas", kindMoney, toTariff),
 		fd(214, 223, "Motivo da Ocorrência", kindReasons, toReasons),
 	}
 }

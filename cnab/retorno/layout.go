@@ -42,14 +42,27 @@ type layout struct {
 	// codes is the collection occurrence table.
 	codes occTable
 
+	// amounts says which of paid, credited and tariff the layout
+	// carries; the missing one is derived from the other two.
+	amounts amounts
+	// channels is the table of the layout's liquidation channel field;
+	// channelFromReasons, that the channel is instead the reason that
+	// came with the paid occurrence (FEBRABAN 240, C047-C).
+	channels           reasonTable
+	channelFromReasons bool
+	// pix, when set, reads the CNAB 400 record that carries the PIX
+	// charge of the title whose detail it follows.
+	pix *pixRecord
+
 	// payment, when set, reads CNAB 240 payment batches.
 	payment *paymentLayout
 
 	// sequence is where a CNAB 400 header has the file's sequence number.
 	sequence [2]int
 	// header, when set, reads what the bank's header has beyond the
-	// common fields.
-	header func(h *Header, line string)
+	// common fields; headerAccount, the beneficiary's account in it.
+	header        func(h *Header, line string)
+	headerAccount *record
 }
 
 type layoutKey struct {
@@ -62,6 +75,9 @@ var layouts = map[layoutKey]*layout{}
 func register(l *layout) *layout {
 	if l.split == nil {
 		l.split = splitNone
+	}
+	if l.width == cnab.CNAB240 && l.channels == nil {
+		l.channelFromReasons = true // FEBRABAN's C047-C: the paid title's reason
 	}
 	layouts[layoutKey{l.bank, l.width}] = l
 	return l
@@ -90,6 +106,40 @@ func Document(bank string, l cnab.Layout) string {
 		return lay.document
 	}
 	return ""
+}
+
+// amounts is how a layout carries what the payer paid, what the bank
+// credited and the bank's tariff.
+type amounts uint8
+
+const (
+	// allAmounts: each of the three has its own positions.
+	allAmounts amounts = iota
+	// paidFromCredited: the layout carries the amount credited and the
+	// tariff; what was paid is their sum (Itaú).
+	paidFromCredited
+	// creditedFromPaid: the layout carries the amount paid and the
+	// tariff; what was credited is paid less the tariff.
+	creditedFromPaid
+)
+
+// settle derives, on a paid title, the amount the layout does not carry.
+// Other occurrences keep what the record says: nothing was paid, and a
+// tariff alone is not a credit.
+func (l *layout) settle(ev *Event) {
+	if ev.Kind != KindTitle || ev.Occurrence != Paid {
+		return
+	}
+	switch l.amounts {
+	case paidFromCredited:
+		if ev.Paid == 0 && ev.Credited != 0 {
+			ev.Paid = ev.Credited + ev.Tariff
+		}
+	case creditedFromPaid:
+		if ev.Credited == 0 && ev.Paid != 0 {
+			ev.Credited = ev.Paid - ev.Tariff
+		}
+	}
 }
 
 // describe sets the event's class, description and reason meanings from

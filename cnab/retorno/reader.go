@@ -2,6 +2,7 @@ package retorno
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,9 @@ type Header struct {
 	// Sequence is the file's sequence number (NSA), where the header has
 	// one.
 	Sequence int `json:"sequence,omitempty"`
+	// Beneficiary is the beneficiary's account as the header names it
+	// (its Code is the Covenant where the header has one).
+	Beneficiary Account `json:"beneficiary,omitzero"`
 }
 
 // maxLine is the longest line the reader accepts before it gives up: far
@@ -66,6 +70,14 @@ type Reader struct {
 	// queued is an error found on a line that also completed a pending
 	// event: the event is returned first, the error on the next call.
 	queued error
+
+	// peeked is the line after the header, read by NewReader to check
+	// that the records follow the header's layout, and returned first.
+	peeked    string
+	hasPeeked bool
+	// padded counts the CNAB 240 lines read with their trailing blanks
+	// put back; shortest is the shortest of them.
+	padded, shortest int
 }
 
 // NewReader reads the file header from r, detects the bank and layout
@@ -76,6 +88,7 @@ type Reader struct {
 func NewReader(r io.Reader, opt Options) (*Reader, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 512), maxLine)
+	sc.Split(scanLines)
 	rd := &Reader{sc: sc}
 	line, ok, err := rd.nextLine()
 	if err != nil {
@@ -95,9 +108,85 @@ func NewReader(r io.Reader, opt Options) (*Reader, error) {
 		return nil, refused("the file is CNAB %d, not CNAB %d", lay.width, opt.Layout)
 	}
 	rd.lay = lay
+	if len(line) < int(lay.width) {
+		rd.notePadded(len(line))
+		line = padBlanks(line, int(lay.width))
+	}
 	rd.header = readHeader(lay, line)
 	rd.records = 1
+	if err := rd.checkRecords(); err != nil {
+		return nil, err
+	}
 	return rd, nil
+}
+
+// checkRecords reads the first record after the header and refuses, with
+// one message, a file whose records follow another bank's layout than
+// its header names: in CNAB 240 the bank code every record begins with,
+// in CNAB 400 a record type the header's bank does not have.
+func (rd *Reader) checkRecords() error {
+	line, ok, err := rd.nextLine()
+	if err != nil {
+		rd.queued, rd.fatal = err, true // returned by Next
+		return nil
+	}
+	if !ok {
+		return nil // the missing trailer is reported by Next
+	}
+	for ok && (line == "" || line == "\x1a") {
+		line, ok, err = rd.nextLine()
+		if err != nil || !ok {
+			return nil
+		}
+	}
+	rd.peeked, rd.hasPeeked = line, true
+	rd.line--
+	lay := rd.lay
+	switch {
+	case lay.width == cnab.CNAB240 && len(line) >= 3 && line[0:3] != lay.bank:
+		return refused("the header is of bank %s (%s) but its records are of bank %q (line %d): not one bank's file",
+			lay.bank, lay.bankName, line[0:3], rd.line+1)
+	case lay.width == cnab.CNAB400 && len(line) > 0 && !lay.knows400(line[0]):
+		return refused("the header is of bank %s (%s) but line %d is a record of type %q, which its layout does not have: the records follow another bank's layout",
+			lay.bank, lay.bankName, rd.line+1, line[0])
+	}
+	return nil
+}
+
+// knows400 reports whether typ is a record type of the CNAB 400 layout.
+func (l *layout) knows400(typ byte) bool {
+	if _, ok := l.details[typ]; ok || typ == '9' || strings.IndexByte(l.skip, typ) >= 0 {
+		return true
+	}
+	return l.pix != nil && typ == l.pix.typ
+}
+
+// Warnings returns what was read but not as the layout has it, one
+// message per kind of problem for the whole file: lines whose trailing
+// blanks were stripped on the way (read as if padded back). Complete once
+// reading has ended.
+func (rd *Reader) Warnings() []string {
+	if rd.padded == 0 {
+		return nil
+	}
+	what := "1 line had"
+	if rd.padded > 1 {
+		what = fmt.Sprintf("%d lines had", rd.padded)
+	}
+	return []string{fmt.Sprintf("%s lost their trailing blanks (the shortest has %d characters): read as if padded to %d",
+		what, rd.shortest, rd.lay.width)}
+}
+
+func (rd *Reader) notePadded(n int) {
+	if rd.padded == 0 || n < rd.shortest {
+		rd.shortest = n
+	}
+	rd.padded++
+}
+
+// padBlanks returns line with blanks added up to width.
+func padBlanks(line string, width int) string {
+	return line + strings.Repeat(" ", width-len(line))
 }
 
 // Header returns what the file header says.
@@ -177,6 +266,11 @@ func (rd *Reader) All() iter.Seq2[Event, error] {
 // nextLine returns the next line without its line ending, in the layout's
 // single-byte form.
 func (rd *Reader) nextLine() (string, bool, error) {
+	if rd.hasPeeked {
+		rd.hasPeeked = false
+		rd.line++
+		return rd.peeked, true, nil
+	}
 	if !rd.sc.Scan() {
 		if err := rd.sc.Err(); err != nil {
 			reason := err.Error()
@@ -192,10 +286,42 @@ func (rd *Reader) nextLine() (string, bool, error) {
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1] // a CR left by a CR CR LF ending
 	}
+	if n := len(b); n > 0 && b[n-1] == '\x1a' && rd.lay != nil && n != int(rd.lay.width) {
+		b = b[:n-1] // the DOS end-of-file mark after the last record
+	}
 	if rd.lay != nil && len(b) <= int(rd.lay.width) {
 		return string(b), true, nil
 	}
 	return toSingleByte(b), true, nil
+}
+
+// scanLines splits lines ending in LF, CR LF or a lone CR (files that
+// passed through old Macintosh tools); the last line may have no ending.
+func scanLines(data []byte, atEOF bool) (int, []byte, error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	lf := bytes.IndexByte(data, '\n')
+	end := lf
+	if end < 0 {
+		end = len(data)
+	}
+	if cr := bytes.IndexByte(data[:end], '\r'); cr >= 0 {
+		switch {
+		case cr+1 == lf:
+			return lf + 1, data[:cr], nil // CR LF
+		case cr+1 < len(data) || atEOF:
+			return cr + 1, data[:cr], nil // a lone CR
+		}
+		return 0, nil, nil // a CR at the end of what was read: LF may follow
+	}
+	if lf >= 0 {
+		return lf + 1, data[:lf], nil
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // toSingleByte returns the line as a string of one byte per character. A
@@ -262,6 +388,10 @@ func (rd *Reader) complete(ev *Event, codes occTable) {
 	if codes != nil {
 		codes.describe(ev)
 	}
+	if ev.Kind == KindTitle {
+		rd.lay.settle(ev)
+		rd.lay.describeChannel(ev)
+	}
 	ev.Payer = fromLatin1(ev.Payer)
 	ev.Control = fromLatin1(ev.Control)
 	ev.DocumentNumber = fromLatin1(ev.DocumentNumber)
@@ -280,6 +410,9 @@ func (rd *Reader) line400(line string) (Event, bool, error) {
 	}
 	typ := line[0]
 	if rec, ok := rd.lay.details[typ]; ok {
+		if rd.lay.pix != nil {
+			return rd.detail400(rec, line)
+		}
 		ev := rd.newEvent(KindTitle)
 		if err := rd.lay.read(rec, line, &ev); err != nil {
 			return Event{}, false, rd.readErr(rec.name, err)
@@ -288,8 +421,11 @@ func (rd *Reader) line400(line string) (Event, bool, error) {
 		return ev, true, nil
 	}
 	switch {
+	case rd.lay.pix != nil && typ == rd.lay.pix.typ:
+		return rd.pix400(line)
 	case typ == '9':
 		rd.done = true
+		return rd.flush(nil)
 	case typ == '0':
 		return Event{}, false, rd.lineErr("header", "a second file header")
 	case strings.IndexByte(rd.lay.skip, typ) >= 0:
@@ -299,12 +435,43 @@ func (rd *Reader) line400(line string) (Event, bool, error) {
 	return Event{}, false, nil
 }
 
-// line240 reads one CNAB 240 record.
+// detail400 reads a detail record of a layout whose titles may be
+// followed by a PIX record: the title waits until the next record, and
+// the one before it is returned.
+func (rd *Reader) detail400(rec *record, line string) (Event, bool, error) {
+	var out Event
+	emit := rd.hasPend
+	if emit {
+		out = rd.pend
+		rd.complete(&out, rd.lay.codes)
+	}
+	rd.pend = rd.newEvent(KindTitle)
+	if err := rd.lay.read(rec, line, &rd.pend); err != nil {
+		rd.hasPend, rd.skipTitle = false, true
+		err = rd.readErr(rec.name, err)
+		if emit {
+			rd.queued = err
+			return out, true, nil
+		}
+		return Event{}, false, err
+	}
+	rd.hasPend, rd.skipTitle = true, false
+	return out, emit, nil
+}
+
+// line240 reads one CNAB 240 record. A line shorter than 240 characters
+// lost its trailing blanks on the way (FTP in text mode, e-mail, an
+// editor) and is read padded back: every CNAB 240 record ends in blanks.
+// Every line counts as a record, read or not, for the trailer's count.
 func (rd *Reader) line240(line string) (Event, bool, error) {
+	rd.records++
+	if len(line) < int(cnab.CNAB240) {
+		rd.notePadded(len(line))
+		line = padBlanks(line, int(cnab.CNAB240))
+	}
 	if err := rd.checkWidth(line); err != nil {
 		return Event{}, false, err
 	}
-	rd.records++
 	if line[0:3] != rd.lay.bank {
 		return Event{}, false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", line[0:3], rd.lay.bank))
 	}

@@ -36,10 +36,11 @@ func expected(f *sampleFile, s sample) Event {
 		Bank: f.bank, Layout: f.width, Kind: f.kind,
 		Code: s.code, Occurrence: s.class,
 		OurNumber: s.nn, OurNumberDigit: s.dv, DocumentNumber: s.doc, Control: s.control, Wallet: s.wallet,
-		Amount: Cents(s.amount), Paid: Cents(s.paid), Credited: Cents(s.credited), Fee: Cents(s.fee),
+		Amount: Cents(s.amount), Paid: Cents(s.paid), Credited: Cents(s.credited), Tariff: Cents(s.tariff),
 		Interest: Cents(s.interest), Fine: Cents(s.fine), Discount: Cents(s.discount), Abatement: Cents(s.abatement), IOF: Cents(s.iof),
 		OtherExpenses: Cents(s.otherExp), OtherCredits: Cents(s.otherCred),
 		Due: s.due, Date: s.date, CreditDate: s.credit, Payer: s.payer, Barcode: s.barcode,
+		Channel: Channel{Code: s.channel},
 	}
 	for _, r := range s.reasons {
 		ev.Reasons = append(ev.Reasons, Reason{Code: r})
@@ -79,7 +80,11 @@ func TestSampleEvents(t *testing.T) {
 						t.Errorf("event %d (%s): reason %s has no description", i, got.Code, r.Code)
 					}
 				}
-				got.Line, got.Description = 0, ""
+				if got.Channel.Code != "" && got.Channel.Description == "" && !f.undescribed {
+					t.Errorf("event %d (%s): channel %s has no description", i, got.Code, got.Channel.Code)
+				}
+				got.Line, got.Description, got.Channel.Description = 0, "", ""
+				clearAccountFields(&got) // checked on the public files (real_test.go)
 				for j := range got.Reasons {
 					got.Reasons[j].Description = ""
 				}
@@ -89,6 +94,16 @@ func TestSampleEvents(t *testing.T) {
 			}
 		})
 	}
+}
+
+// clearAccountFields zeroes the fields the sample generators do not
+// write: the accounts, the collecting bank, the payer's document and the
+// title's kind, which TestRealFiles checks on files the banks wrote.
+func clearAccountFields(ev *Event) {
+	ev.Beneficiary = Account{}
+	ev.CollectingBank, ev.CollectingAgency, ev.CollectingAgencyDigit = "", "", ""
+	ev.PayerDocument, ev.PayerDocumentType = "", ""
+	ev.WalletCode, ev.Species, ev.Modality, ev.Instalment, ev.Currency = "", "", "", "", ""
 }
 
 // TestSampleLines checks the line numbers events and errors carry.
@@ -175,7 +190,7 @@ func TestRefused(t *testing.T) {
 		{"short line", "0123\n", Options{}, "has 4 characters"},
 		{"remittance 400", strings.Replace(itau, "02RETORNO", "01REMESSA", 1), Options{}, "remittance"},
 		{"remittance 240", sample("001_240.ret")[:142] + "1" + sample("001_240.ret")[143:], Options{}, "remittance"},
-		{"other bank", strings.Replace(itau, "341BANCO ITAU SA", "999BANCO XPTO SA", 1), Options{}, `bank "999"`},
+		{"other bank", strings.Replace(itau, "341BANCO ITAU SA", "999BANCO XPTO SA", 1), Options{}, `bank "999" (BANCO XPTO SA), CNAB 400: not a return layout read here`},
 		{"asked for another bank", itau, Options{Bank: "237"}, "bank 341"},
 		{"asked for another layout", itau, Options{Layout: cnab.CNAB240}, "not CNAB 240"},
 		{"not a header", strings.Repeat("1", 400) + "\n", Options{}, "not a CNAB 400 header"},
@@ -241,11 +256,13 @@ func TestLineEndings(t *testing.T) {
 	lf := strings.TrimSuffix(string(data), "\n")
 	_, want := readAll(t, data, Options{})
 	for name, in := range map[string]string{
-		"LF":               lf + "\n",
-		"CR LF":            strings.ReplaceAll(lf, "\n", "\r\n") + "\r\n",
-		"no final newline": lf,
-		"trailing blank":   lf + "\n\n",
-		"end-of-file mark": lf + "\r\n\x1a", // Banrisul ends its files with 0x1A
+		"LF":                      lf + "\n",
+		"CR LF":                   strings.ReplaceAll(lf, "\n", "\r\n") + "\r\n",
+		"no final newline":        lf,
+		"trailing blank":          lf + "\n\n",
+		"end-of-file mark":        lf + "\r\n\x1a", // Banrisul ends its files with 0x1A
+		"CR":                      strings.ReplaceAll(lf, "\n", "\r") + "\r",
+		"end-of-file byte at end": lf + "\x1a",
 	} {
 		_, got := readAll(t, []byte(in), Options{})
 		if !reflect.DeepEqual(got, want) {

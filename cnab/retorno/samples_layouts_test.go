@@ -41,7 +41,7 @@ func (c cnab240) build(items []sample) []string {
 			c.t(t, s)
 		} else {
 			t.put(59, s.doc).date8(74, s.due).num(82, 96, s.amount).put(106, s.control).
-				put(149, s.payer).num(199, 213, s.fee).put(214, reasonField(s.reasons))
+				put(149, s.payer).num(199, 213, s.tariff).put(214, reasonField(s.reasons))
 		}
 		out = append(out, t.String())
 		seq++
@@ -64,7 +64,7 @@ func (c cnab240) build(items []sample) []string {
 func febrabanWallet(l line, s sample) { l.put(58, s.wallet) }
 
 func collection240Files() []*sampleFile {
-	base := collectionSamples(febrabanSampleCodes, febrabanSampleWhy)
+	base := withChannel(collectionSamples(febrabanSampleCodes, febrabanSampleWhy), "04") // C047-C 04
 	nn := func(f func(i int) (string, string)) []sample { return withNN(base, f) }
 	return []*sampleFile{
 		{
@@ -79,7 +79,7 @@ func collection240Files() []*sampleFile {
 				nosso: func(l line, s sample) { l.put(41, s.nn+s.dv).put(54, s.wallet) },
 				t: func(l line, s sample) {
 					l.put(55, s.doc).date8(70, s.due).num(78, 92, s.amount).put(101, s.control).
-						put(144, s.payer).num(194, 208, s.fee).put(209, reasonField(s.reasons))
+						put(144, s.payer).num(194, 208, s.tariff).put(209, reasonField(s.reasons))
 				}}.build,
 		},
 		{
@@ -103,12 +103,17 @@ func collection240Files() []*sampleFile {
 		},
 		{
 			name: "341_240.ret", bank: "341", width: cnab.CNAB240, kind: KindTitle, crlf: true, final: true,
-			items: withWallet(mask(withCodes341(nn(func(i int) (string, string) { return fmt.Sprintf("%08d", 40001+i), fmt.Sprint(i) })), "otherExp", "otherCred"), "109"),
+			items: withWallet(mask(withChannel(withCodes341(nn(func(i int) (string, string) { return fmt.Sprintf("%08d", 40001+i), fmt.Sprint(i) })), "B1"), "otherExp", "otherCred"), "109"),
 			build: cnab240{bank: "341",
 				nosso: func(l line, s sample) { l.put(38, s.wallet).put(41, s.nn).put(49, s.dv) },
 				t: func(l line, s sample) {
 					l.put(59, s.doc).date8(74, s.due).num(82, 96, s.amount).put(106, s.control).
-						put(149, s.payer).num(199, 213, s.fee).put(214, reasonField(s.reasons))
+						put(149, s.payer).num(199, 213, s.tariff).put(214, reasonField(s.reasons)).put(222, s.channel)
+				},
+				// Both amounts of 78-107 are "valor creditado" at Itaú.
+				u: func(l line, s sample) {
+					l.num(18, 32, s.interest).num(33, 47, s.discount).num(48, 62, s.abatement).num(63, 77, s.iof).
+						num(78, 92, s.credited).num(93, 107, s.credited).date8(138, s.date).date8(146, s.credit)
 				}}.build,
 		},
 		{
@@ -206,83 +211,84 @@ func collection400Files() []*sampleFile {
 				detail: func(l line, s sample) {
 					l.put(38, s.control).put(63, s.nn).put(74, s.dv).put(81, reasonField(s.reasons)).put(107, s.wallet).
 						put(109, s.code).date6(111, s.date).put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).
-						date6(176, s.credit).num(182, 188, s.fee).num(189, 201, s.otherExp).num(215, 227, s.iof).
+						date6(176, s.credit).num(182, 188, s.tariff).num(189, 201, s.otherExp).num(215, 227, s.iof).
 						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).
 						num(280, 292, s.otherCred).num(306, 318, s.credited)
 				}}.build,
 		},
 		{
 			name: "033_400.ret", bank: "033", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true, undescribed: true,
-			items: withWallet(mask(santander, "credited"), "5"),
+			items: withWallet(santander, "5"),
 			build: cnab400{typ: "1",
 				header: func(l line) { l.put(77, "353SANTANDER") },
 				detail: func(l line, s sample) {
 					l.put(38, s.control).put(63, s.nn+s.dv).put(108, s.wallet).put(109, s.code).date6(111, s.date).
 						put(117, s.doc).put(137, reasonField(s.reasons)).date6(147, s.due).num(153, 165, s.amount).
-						num(176, 188, s.fee).num(189, 201, s.otherExp).num(215, 227, s.iof).num(228, 240, s.abatement).
+						num(176, 188, s.tariff).num(189, 201, s.otherExp).num(215, 227, s.iof).num(228, 240, s.abatement).
 						num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).num(280, 292, s.otherCred).
-						date6(296, s.credit).put(302, s.payer)
+						date6(296, s.credit).put(302, s.payer).num(367, 379, s.credited).put(380, "C")
 				}}.build,
 		},
 		{
 			name: "041_400.ret", bank: "041", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true,
-			items: mask(banrisul, "credited", "iof", "payer"),
+			items: mask(withChannel(banrisul, "3"), "iof", "payer"),
 			build: cnab400{typ: "1",
 				header: func(l line) { l.put(77, "041BANRISUL").num(386, 394, 42) },
 				detail: func(l line, s sample) {
 					l.put(38, s.control).put(63, s.nn+s.dv).put(108, s.wallet).put(109, s.code).date6(111, s.date).
-						put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.fee).num(189, 201, s.otherExp).
+						put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.tariff).num(189, 201, s.otherExp).
 						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).
-						num(280, 292, s.otherCred).date6(296, s.credit).put(383, reasonField(s.reasons))
+						num(280, 292, s.otherCred).date6(296, s.credit).put(344, s.channel).put(383, reasonField(s.reasons))
 				}}.build,
 		},
 		{
 			name: "748_400.ret", bank: "748", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true,
-			items: mask(sicredi, "control", "wallet", "payer", "credited", "iof", "otherCred"),
+			items: mask(sicredi, "control", "wallet", "payer", "iof", "otherCred"),
 			build: cnab400{typ: "1",
 				header: func(l line) { l.put(77, "748BANSICREDI").dateYMD(95, created).num(111, 117, 42) },
 				detail: func(l line, s sample) {
 					l.put(14, "A").put(48, s.nn+s.dv).put(109, s.code).date6(111, s.date).put(117, s.doc).
-						date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.fee).num(189, 201, s.otherExp).
+						date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.tariff).num(189, 201, s.otherExp).
 						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).
 						num(280, 292, s.fine).put(319, reasonField(s.reasons)).dateYMD(329, s.credit)
 				}}.build,
 		},
 		{
 			name: "341_400.ret", bank: "341", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: true,
-			items: mask(itau, "credited", "otherExp"),
+			items: mask(withChannel(itau, "B5"), "otherExp"),
 			build: cnab400{typ: "1",
 				header: func(l line) { l.put(27, "0810").put(33, "53678").put(77, "341BANCO ITAU SA").num(109, 113, 42) },
 				detail: func(l line, s sample) {
 					l.put(38, s.control).put(83, s.wallet).put(86, s.nn).put(94, s.dv).put(109, s.code).date6(111, s.date).
-						put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.fee).num(215, 227, s.iof).
-						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).
-						num(280, 292, s.otherCred).date6(296, s.credit).put(325, s.payer).put(378, reasonField(s.reasons))
+						put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.tariff).num(215, 227, s.iof).
+						num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.credited).num(267, 279, s.interest).
+						num(280, 292, s.otherCred).date6(296, s.credit).put(325, s.payer).put(378, reasonField(s.reasons)).put(393, s.channel)
 				}}.build,
 		},
 		{
 			name: "237_400.ret", bank: "237", width: cnab.CNAB400, kind: KindTitle, crlf: false, final: true,
-			items: mask(bradesco, "credited", "payer"),
+			items: mask(withChannel(bradesco, "14"), "payer"),
 			build: cnab400{typ: "1",
 				header: func(l line) { l.put(77, "237BRADESCO") },
 				detail: func(l line, s sample) {
 					l.put(38, s.control).put(71, s.nn).put(82, s.dv).put(108, s.wallet).put(109, s.code).date6(111, s.date).
-						put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.fee).num(189, 201, s.otherExp).
+						put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).num(176, 188, s.tariff).num(189, 201, s.otherExp).
 						num(215, 227, s.iof).num(228, 240, s.abatement).num(241, 253, s.discount).num(254, 266, s.paid).
-						num(267, 279, s.interest).num(280, 292, s.otherCred).date6(296, s.credit).put(319, reasonField(s.reasons))
+						num(267, 279, s.interest).num(280, 292, s.otherCred).date6(296, s.credit).digits(302, 304, s.channel).
+						put(319, reasonField(s.reasons))
 				}}.build,
 		},
 		{
 			name: "001_400.ret", bank: "001", width: cnab.CNAB400, kind: KindTitle, crlf: true, final: false,
-			items: withWallet(mask(bb, "dv", "payer"), "17"),
+			items: withWallet(mask(withChannel(bb, "02"), "dv", "payer"), "17"),
 			build: cnab400{typ: "7",
 				header: func(l line) { l.put(77, "001BANCODOBRASIL").num(101, 107, 42).put(150, "1234567") },
 				detail: func(l line, s sample) {
 					l.put(39, s.control).put(64, s.nn).put(87, reasonField(s.reasons)).put(107, s.wallet).put(109, s.code).
 						date6(111, s.date).put(117, s.doc).date6(147, s.due).num(153, 165, s.amount).date6(176, s.credit).
-						num(182, 188, s.fee).num(189, 201, s.otherExp).num(215, 227, s.iof).num(228, 240, s.abatement).
+						num(182, 188, s.tariff).num(189, 201, s.otherExp).num(215, 227, s.iof).num(228, 240, s.abatement).
 						num(241, 253, s.discount).num(254, 266, s.paid).num(267, 279, s.interest).num(280, 292, s.otherCred).
-						num(306, 318, s.credited)
+						num(306, 318, s.credited).put(393, s.channel)
 				}}.build,
 		},
 	}

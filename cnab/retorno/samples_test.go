@@ -29,8 +29,10 @@ type sample struct {
 	class   Occurrence
 
 	nn, dv, doc, control, wallet, payer, barcode string
+	// channel is the paid title's liquidation channel code.
+	channel string
 
-	amount, paid, credited, fee, interest, fine, discount, abatement, iof, otherExp, otherCred int64
+	amount, paid, credited, tariff, interest, fine, discount, abatement, iof, otherExp, otherCred int64
 
 	due, date, credit cnab.Date
 }
@@ -141,13 +143,13 @@ func collectionSamples(codes map[Occurrence]string, reasons map[Occurrence][]str
 		{
 			code: codes[EntryConfirmed], reasons: reasons[EntryConfirmed], class: EntryConfirmed,
 			nn: "12345678", dv: "1", doc: "ALUG-0001", control: "INV-2026-0001", wallet: "1",
-			payer: "MARIA DA SILVA", amount: 150000, fee: 250,
+			payer: "MARIA DA SILVA", amount: 150000, tariff: 250,
 			due: day(2026, 12, 10), date: day(2026, 11, 20),
 		},
 		{
 			code: codes[Paid], reasons: reasons[Paid], class: Paid,
 			nn: "12345679", dv: "2", doc: "ALUG-0002", control: "INV-2026-0002", wallet: "1",
-			payer: "JOAO PEREIRA", amount: 150000, paid: 153512, credited: 153262, fee: 250,
+			payer: "JOAO PEREIRA", amount: 150000, paid: 153512, credited: 153262, tariff: 250,
 			interest: 3512, discount: 0, abatement: 0, iof: 0,
 			due: day(2026, 11, 10), date: day(2026, 11, 19), credit: day(2026, 11, 20),
 		},
@@ -198,13 +200,23 @@ func mask(items []sample, fields ...string) []sample {
 				s.otherCred = 0
 			case "credit":
 				s.credit = cnab.Date{}
-			case "fee":
-				s.fee = 0
+			case "tariff":
+				s.tariff = 0
 			}
 		}
 		out[i] = s
 	}
 	return out
+}
+
+// withChannel gives the paid samples a liquidation channel code.
+func withChannel(items []sample, code string) []sample {
+	for i := range items {
+		if items[i].class == Paid {
+			items[i].channel = code
+		}
+	}
+	return items
 }
 
 // withNN replaces the nosso número and digit of each sample by the

@@ -21,9 +21,11 @@ const (
 	kindCodes                 // a payment's occurrence codes, where "00" is a code
 	kindReasons3              // consecutive three-character reason codes
 	kindDateYMD               // AAAAMMDD; zeros or blanks are no date
+	kindMoneyDC               // 9(n)V99 followed by D (debit) or C (credit): a signed amount
+	kindDocType               // a CPF/CNPJ type: 1 or 01 is cpf, 2 or 02 cnpj
 )
 
-var kindNames = [...]string{"text", "digits", "code", "money", "date6", "date8", "reasons", "our_number", "codes", "reasons3", "date_ymd"}
+var kindNames = [...]string{"text", "digits", "code", "money", "date6", "date8", "reasons", "our_number", "codes", "reasons3", "date_ymd", "money_dc", "doc_type"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -41,7 +43,7 @@ const (
 	toAmount
 	toPaid
 	toCredited
-	toFee
+	toTariff
 	toInterest
 	toFine
 	toDiscount
@@ -55,6 +57,22 @@ const (
 	toPayer
 	toBarcode
 	toDiscountAbatement // segment J: discount and abatement in one value
+	toChannel           // the liquidation channel's code
+	toWalletCode
+	toSpecies
+	toModality
+	toInstalment
+	toCurrency
+	toAgency // the beneficiary's
+	toAgencyDigit
+	toAccount
+	toAccountDigit
+	toBeneficiaryCode
+	toCollectingBank
+	toCollectingAgency
+	toCollectingAgencyDigit
+	toPayerDocument
+	toPayerDocumentType // read by kindDocType
 )
 
 // field is one column range of a return record as the bank's document
@@ -128,6 +146,14 @@ func (d *decoder) read(rec *record, line string, ev *Event) error {
 			setDate(ev, f.to, dt)
 		case kindCodes:
 			ev.Reasons = appendCodes(ev.Reasons, raw)
+		case kindMoneyDC:
+			c, ok := parseSignedCents(raw)
+			if !ok {
+				return fieldErr(f, raw, "must be an amount in digits followed by D or C")
+			}
+			setMoney(ev, f.to, c)
+		case kindDocType:
+			setText(ev, f.to, docType(strings.TrimSpace(raw)))
 		case kindOurNumber:
 			n, dg := d.split(raw)
 			ev.OurNumber, ev.OurNumberDigit = n, dg
@@ -159,6 +185,46 @@ func setText(ev *Event, to slot, v string) {
 		ev.Payer = v
 	case toBarcode:
 		ev.Barcode = v
+	case toChannel:
+		ev.Channel.Code = v
+	case toWalletCode:
+		ev.WalletCode = v
+	case toSpecies:
+		ev.Species = v
+	case toModality:
+		ev.Modality = v
+	case toInstalment:
+		ev.Instalment = v
+	case toCurrency:
+		ev.Currency = v
+	case toCollectingBank:
+		ev.CollectingBank = v
+	case toCollectingAgency:
+		ev.CollectingAgency = v
+	case toCollectingAgencyDigit:
+		ev.CollectingAgencyDigit = v
+	case toPayerDocument:
+		ev.PayerDocument = v
+	case toPayerDocumentType:
+		ev.PayerDocumentType = v
+	default:
+		setAccount(&ev.Beneficiary, to, v)
+	}
+}
+
+// setAccount fills one part of an account.
+func setAccount(a *Account, to slot, v string) {
+	switch to {
+	case toAgency:
+		a.Agency = v
+	case toAgencyDigit:
+		a.AgencyDigit = v
+	case toAccount:
+		a.Account = v
+	case toAccountDigit:
+		a.AccountDigit = v
+	case toBeneficiaryCode:
+		a.Code = v
 	}
 }
 
@@ -170,8 +236,8 @@ func setMoney(ev *Event, to slot, c Cents) {
 		ev.Paid = c
 	case toCredited:
 		ev.Credited = c
-	case toFee:
-		ev.Fee = c
+	case toTariff:
+		ev.Tariff = c
 	case toInterest:
 		ev.Interest = c
 	case toFine:
@@ -278,6 +344,40 @@ func parseCents(raw string) (Cents, bool) {
 		}
 	}
 	return Cents(v), true
+}
+
+// docType names a CPF/CNPJ type code: 1 (or 01) is "cpf", 2 (or 02)
+// "cnpj"; zeros or blanks are none; another code is kept as written.
+func docType(code string) string {
+	switch strings.TrimLeft(code, "0") {
+	case "":
+		return ""
+	case "1":
+		return "cpf"
+	case "2":
+		return "cnpj"
+	}
+	return code
+}
+
+// parseSignedCents reads an amount followed by D (debit, negative) or C
+// (credit). Blanks, or zeros with a blank or zero sign (files that fill
+// the unused field with zeros), are zero.
+func parseSignedCents(raw string) (Cents, bool) {
+	n := len(raw) - 1
+	c, ok := parseCents(raw[:n])
+	if !ok {
+		return 0, false
+	}
+	switch raw[n] {
+	case 'C':
+		return c, true
+	case 'D':
+		return -c, true
+	case ' ', '0':
+		return c, c == 0
+	}
+	return 0, false
 }
 
 // parseDate reads DDMMAA (years 2000 to 2099) or DDMMAAAA. Zeros or

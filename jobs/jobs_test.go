@@ -265,21 +265,21 @@ func TestUniqueKeyGivesOneJobPerDate(t *testing.T) {
 	p := newPlatform(t, nil, false)
 	ctx := context.Background()
 	sub := Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-24"}`)}
-	first, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
-	if err != nil || existed {
-		t.Fatal(err, existed)
+	first, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || found != storage.FoundNothing {
+		t.Fatal(err, found)
 	}
-	second, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
-	if err != nil || !existed || second.ID != first.ID {
-		t.Fatalf("second submission: %v existed=%v id %d, want job %d", err, existed, second.ID, first.ID)
+	second, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || found != storage.FoundSameKey || second.ID != first.ID {
+		t.Fatalf("second submission: %v found=%v id %d, want job %d", err, found, second.ID, first.ID)
 	}
-	other, existed, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub)
-	if err != nil || existed || other.ID == first.ID {
-		t.Fatalf("another company's run of the same date: %v existed=%v", err, existed)
+	other, found, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub)
+	if err != nil || found != storage.FoundNothing || other.ID == first.ID {
+		t.Fatalf("another company's run of the same date: %v found=%v", err, found)
 	}
-	next, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-25"}`)})
-	if err != nil || existed || next.ID == first.ID {
-		t.Fatalf("the next date: %v existed=%v", err, existed)
+	next, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-25"}`)})
+	if err != nil || found != storage.FoundNothing || next.ID == first.ID {
+		t.Fatalf("the next date: %v found=%v", err, found)
 	}
 }
 
@@ -292,17 +292,17 @@ func TestIdempotencyKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
-	if err != nil || !existed || again.ID != first.ID {
-		t.Fatalf("same key, same request: %v existed=%v id %d want %d", err, existed, again.ID, first.ID)
+	again, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || found != storage.FoundSameRequest || again.ID != first.ID {
+		t.Fatalf("same key, same request: %v found=%v id %d want %d", err, found, again.ID, first.ID)
 	}
 	sub.RequestHash = []byte("hash-2")
 	if _, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub); storage.ErrorCode(err) != storage.Invalid {
 		t.Fatalf("same key, other request: %v, want Invalid", err)
 	}
 	sub.RequestHash = []byte("hash-1")
-	if other, existed, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub); err != nil || existed || other.ID == first.ID {
-		t.Fatalf("another company's key is its own: %v existed=%v", err, existed)
+	if other, found, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub); err != nil || found != storage.FoundNothing || other.ID == first.ID {
+		t.Fatalf("another company's key is its own: %v found=%v", err, found)
 	}
 }
 

@@ -38,6 +38,8 @@ type Kind struct {
 	Timeout  time.Duration
 	// Direct kinds may be started by clients through POST /jobs.
 	Direct bool
+	// Rerun kinds may run a unique key again (Submission.Rerun).
+	Rerun bool
 	// Payload is the Go type a payload decodes into (Define's P): the API
 	// describes the payload from it (GET /openapi.json).
 	Payload reflect.Type
@@ -59,6 +61,10 @@ type Options struct {
 	MaxRetry int           // default 5; -1 means never retry
 	Timeout  time.Duration // default 30 minutes
 	Direct   bool
+	// Rerun: a run of a unique key may be asked again (Submission.Rerun),
+	// as a new job. Only for work that is idempotent and writes only what
+	// changed since the last run (the nightly runs of a date).
+	Rerun bool
 }
 
 // Checker is implemented by payloads with rules beyond their JSON shape;
@@ -81,7 +87,7 @@ type Handler[P any] func(ctx context.Context, r *Run, p P) (any, error)
 // fields are refused) and checked when P is a Checker.
 func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 	k := &Kind{Name: name, Queue: opts.Queue, MaxRetry: opts.MaxRetry, Timeout: opts.Timeout, Direct: opts.Direct,
-		Payload: reflect.TypeFor[P]()}
+		Rerun: opts.Rerun, Payload: reflect.TypeFor[P]()}
 	if k.Queue == "" {
 		k.Queue = QueueDefault
 	}
@@ -235,6 +241,18 @@ func (reg *Registry) Names() []string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	return names
+}
+
+// rerunNames lists, in name order, the kinds whose runs may be asked
+// again; with directOnly, only those clients may start.
+func (reg *Registry) rerunNames(directOnly bool) []string {
+	var names []string
+	for _, n := range reg.Names() {
+		if k := reg.kinds[n]; k.Rerun && (k.Direct || !directOnly) {
+			names = append(names, n)
+		}
+	}
 	return names
 }
 

@@ -235,7 +235,8 @@ func (s *Server) startJobOp() operation {
 		tag:     "jobs",
 		summary: "Start a job",
 		description: "Records a job of a kind clients may start (" + strings.Join(names, ", ") + ") with its payload " +
-			"(docs/jobs.md): a payload that does not fit the kind is a 422 naming `payload.field`. A kind whose work may happen once per key (a company's run of a date) answers a run " +
+			"(docs/jobs.md): a payload that does not fit the kind, or names a record the company does not have, is a 422 " +
+			"naming `payload.field`. A kind whose work may happen once per key (a company's run of a date) answers a run " +
 			"already recorded for the key with 200 and that job, its `message` saying so; `\"rerun\": true` runs the key " +
 			"again as a new job (202) once its runs have finished (while one has not, 200 with it).",
 		params: []*openapi.Parameter{idempotencyKey()},

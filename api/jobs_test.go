@@ -441,3 +441,32 @@ func TestRerunThroughTheAPI(t *testing.T) {
 		t.Errorf("%d jobs, want 2 (the run and its rerun)", n)
 	}
 }
+
+// TestStartJobChecksThePayloadsReferences: a payload naming a contract
+// the company does not have is refused at submission, as a body naming
+// one is, and nothing is recorded.
+func TestStartJobChecksThePayloadsReferences(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	contract := func(company int64) int64 {
+		tenant := env.scalar(t, `INSERT INTO persons (company_id, name) VALUES ($1, 'Ana') RETURNING id`, company)
+		return env.scalar(t, `INSERT INTO contracts (company_id, type, tenant_id) VALUES ($1, 'rent', $2) RETURNING id`, company, tenant)
+	}
+	own, others := contract(env.compA), contract(env.compB)
+	body := func(id int64) string {
+		return fmt.Sprintf(`{"kind":"invoices:generate","payload":{"contract_id":%d,"until":"2026-12-31"}}`, id)
+	}
+	for name, id := range map[string]int64{"another company's": others, "no such": others + 1000} {
+		r := env.send(t, http.MethodPost, "/jobs", env.keyA, body(id), nil)
+		if r.status != http.StatusUnprocessableEntity || r.problemFields(t)[0] != "payload.contract_id" ||
+			!strings.Contains(r.raw, fmt.Sprintf("no contracts with id %d", id)) {
+			t.Errorf("%s contract: %d %s, want 422 naming payload.contract_id", name, r.status, r.raw)
+		}
+	}
+	if n, _ := jobCount(t, env); n != 0 {
+		t.Fatalf("%d jobs recorded for refused payloads", n)
+	}
+	if r := env.send(t, http.MethodPost, "/jobs", env.keyA, body(own), nil); r.status != http.StatusAccepted {
+		t.Errorf("its own contract: %d %s, want 202", r.status, r.raw)
+	}
+}

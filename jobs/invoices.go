@@ -65,9 +65,11 @@ func (p GeneratePayload) Check() []storage.Problem {
 func (p GeneratePayload) UniqueKey() string { return p.Date }
 
 // InvoicesGenerateKind declares invoices:generate. A nightly run may be
-// run again (it inserts only the invoices missing).
+// run again (it inserts only the invoices missing); a contract's
+// generation names a contract of the company.
 func InvoicesGenerateKind() *Kind {
-	return Define(KindInvoicesGenerate, Options{Queue: QueueCritical, Direct: true, Rerun: true}, runGenerate)
+	return Define(KindInvoicesGenerate, Options{Queue: QueueCritical, Direct: true, Rerun: true,
+		References: map[string]string{"contract_id": storage.Contracts}}, runGenerate)
 }
 
 func runGenerate(ctx context.Context, r *Run, p GeneratePayload) (any, error) {

@@ -29,7 +29,7 @@ type Submission struct {
 }
 
 // Submit checks a submission against its kind (the kind, a rerun, the
-// payload) and records the job in q, the
+// payload, the records the payload names) and records the job in q, the
 // transaction of the business write that asks for it when there is one.
 // The relay enqueues it after commit. found says what was there already
 // and answered instead of a new job (the same idempotency key, a run of
@@ -45,6 +45,13 @@ func (reg *Registry) Submit(ctx context.Context, q storage.DBTX, companyID int64
 			Message: "applies only to the kinds whose runs can be run again: " + strings.Join(reg.rerunNames(s.DirectOnly), ", ")}})
 	}
 	payload, key, err := k.prepare(s.Payload)
+	if err != nil {
+		return storage.Job{}, storage.FoundNothing, err
+	}
+	refs, err := k.references(payload)
+	if err == nil {
+		err = reg.resources.CheckReferences(ctx, q, companyID, refs)
+	}
 	if err != nil {
 		return storage.Job{}, storage.FoundNothing, err
 	}

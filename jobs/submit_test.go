@@ -221,3 +221,55 @@ func TestRerunOfOverdueWritesWhatChangedSince(t *testing.T) {
 		t.Errorf("the rows of the first run changed:\n%s\nwas\n%s", after, before)
 	}
 }
+
+// TestSubmitChecksThePayloadsReferences: a payload naming a record the
+// company does not have is refused before anything is recorded, each
+// such field named; a kind declaring a reference to an undeclared
+// resource is refused by the registry.
+func TestSubmitChecksThePayloadsReferences(t *testing.T) {
+	t.Parallel()
+	two := Define("test:two-refs", Options{References: map[string]string{"contract_id": storage.Contracts, "invoice_id": storage.Invoices}},
+		func(context.Context, *Run, struct {
+			ContractID int64  `json:"contract_id"`
+			InvoiceID  *int64 `json:"invoice_id"`
+		}) (any, error) {
+			return nil, nil
+		})
+	p := newPlatform(t, []*Kind{two}, false)
+	ctx := context.Background()
+	own, others := newContract(t, p, p.companyA), newContract(t, p, p.companyB)
+	generation := func(id int64) Submission {
+		return Submission{Kind: KindInvoicesGenerate, Payload: []byte(fmt.Sprintf(`{"contract_id":%d,"until":"2026-12-31"}`, id))}
+	}
+	for name, c := range map[string]struct {
+		sub  Submission
+		want []storage.Problem // nil: accepted
+	}{
+		"its own contract":     {generation(own), nil},
+		"another company's":    {generation(others), []storage.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others)}}},
+		"no such contract":     {generation(others + 100), []storage.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others+100)}}},
+		"a date: no reference": {Submission{Kind: KindInvoicesGenerate, Payload: []byte(`{"date":"2026-11-24"}`)}, nil},
+		"a null reference":     {Submission{Kind: "test:two-refs", Payload: []byte(fmt.Sprintf(`{"contract_id":%d,"invoice_id":null}`, own))}, nil},
+		"both fields, both gone": {Submission{Kind: "test:two-refs", Payload: []byte(fmt.Sprintf(`{"contract_id":%d,"invoice_id":7}`, others))},
+			[]storage.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others)}, {Field: "payload.invoice_id", Message: "no invoices with id 7"}}},
+	} {
+		_, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, c.sub)
+		var coded *storage.Error
+		switch {
+		case c.want == nil && err != nil:
+			t.Errorf("%s: %v, want accepted", name, err)
+		case c.want != nil && (!asCoded(err, &coded) || coded.Code != storage.Invalid || fmt.Sprint(coded.Problems) != fmt.Sprint(c.want)):
+			t.Errorf("%s: %v, want Invalid with %v", name, err, c.want)
+		}
+	}
+	var n int
+	if err := p.pool.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE company_id = $1`, p.companyA).Scan(&n); err != nil || n != 3 {
+		t.Errorf("%d jobs (%v), want the 3 accepted", n, err)
+	}
+
+	bad := Define("test:bad-ref", Options{References: map[string]string{"thing_id": "things"}},
+		func(context.Context, *Run, struct{}) (any, error) { return nil, nil })
+	if _, err := NewRegistry(bad); err == nil || !strings.Contains(err.Error(), `undeclared resource "things"`) {
+		t.Errorf("a reference to an undeclared resource: %v", err)
+	}
+}

@@ -25,6 +25,16 @@ const maxIdempotencyKey = 255
 // another body it is refused (422). body is the request body as read, for
 // that comparison.
 func (s *Server) submitJob(w http.ResponseWriter, r *http.Request, sub jobs.Submission, body []byte) {
+	job, _, ok := s.recordJob(w, r, sub, body)
+	if ok {
+		s.writeJob(w, r, http.StatusAccepted, "Accepted.", job.ID)
+	}
+}
+
+// recordJob submits the job as submitJob does and returns it with what
+// was found instead of a new one; on an error it has answered, and ok is
+// false.
+func (s *Server) recordJob(w http.ResponseWriter, r *http.Request, sub jobs.Submission, body []byte) (job storage.Job, found storage.Found, ok bool) {
 	p := principalOf(r.Context())
 	sub.SubmittedBy = "api_key:" + strconv.FormatInt(p.KeyID, 10)
 	sub.UserID = p.UserID
@@ -33,17 +43,17 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request, sub jobs.Subm
 		if len(keys) > 1 || key == "" || len(key) > maxIdempotencyKey || !printableASCII(key) {
 			writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "Idempotency-Key",
 				Message: "must be one header of printable ASCII, 1 to 255 characters"}}))
-			return
+			return storage.Job{}, storage.FoundNothing, false
 		}
 		sum := sha256.Sum256(append([]byte(r.Method+" "+r.URL.Path+"\n"), body...))
 		sub.IdempotencyKey, sub.RequestHash = key, sum[:]
 	}
-	job, _, err := s.jobs.Submit(r.Context(), s.store.Pool(), p.CompanyID, sub)
+	job, found, err := s.jobs.Submit(r.Context(), s.store.Pool(), p.CompanyID, sub)
 	if err != nil {
 		writeError(w, r, err)
-		return
+		return storage.Job{}, storage.FoundNothing, false
 	}
-	s.writeJob(w, r, http.StatusAccepted, "Accepted.", job.ID)
+	return job, found, true
 }
 
 // writeJob answers with the job as GET /jobs/{id} shows it.
@@ -63,7 +73,10 @@ func (s *Server) jobsResource() *storage.Resource {
 
 // startJob is POST /jobs: {"kind": ..., "payload": {...}} for the kinds
 // clients may start themselves; any other kind is a 422. The body is read
-// like any other: JSON declared, one object, no key given twice.
+// like any other: JSON declared, one object, no key given twice. A run of
+// the payload's unique key recorded before is answered with 200 and a
+// message saying so; "rerun": true asks for a new run of it (docs/jobs.md,
+// "Once per key").
 func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
 	obj, problems, err := readObject(w, r)
 	if err != nil {
@@ -71,11 +84,16 @@ func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var kind string
+	var rerun bool
 	for _, key := range sortedKeys(obj) {
 		switch key {
 		case "kind":
 			if json.Unmarshal(obj[key], &kind) != nil || kind == "" {
 				problems = append(problems, storage.Problem{Field: "kind", Message: "must be the name of a kind of job"})
+			}
+		case "rerun":
+			if json.Unmarshal(obj[key], &rerun) != nil {
+				problems = append(problems, storage.Problem{Field: "rerun", Message: "must be true or false"})
 			}
 		case "payload":
 		default:
@@ -89,9 +107,40 @@ func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, storage.InvalidInput(problems))
 		return
 	}
-	// the request as the Idempotency-Key compares it: kind and payload
-	body, _ := json.Marshal(map[string]json.RawMessage{"kind": obj["kind"], "payload": obj["payload"]})
-	s.submitJob(w, r, jobs.Submission{Kind: kind, Payload: obj["payload"], DirectOnly: true}, body)
+	// the request as the Idempotency-Key compares it: kind, payload, and
+	// rerun when given
+	compared := map[string]json.RawMessage{"kind": obj["kind"], "payload": obj["payload"]}
+	if given, ok := obj["rerun"]; ok {
+		compared["rerun"] = given
+	}
+	body, _ := json.Marshal(compared)
+	job, found, ok := s.recordJob(w, r, jobs.Submission{Kind: kind, Payload: obj["payload"], DirectOnly: true, Rerun: rerun}, body)
+	if !ok {
+		return
+	}
+	if found != storage.FoundSameKey {
+		s.writeJob(w, r, http.StatusAccepted, "Accepted.", job.ID)
+		return
+	}
+	k, _ := s.jobs.Kind(kind)
+	s.writeJob(w, r, http.StatusOK, existingRunMessage(job, rerun, k.Rerun), job.ID)
+}
+
+// existingRunMessage says that the job answered is a run recorded before
+// and that nothing was started: the run of the payload's key (with how to
+// run it again), or, to a rerun, the run of the key not finished yet.
+func existingRunMessage(job storage.Job, rerun, rerunnable bool) string {
+	id := strconv.FormatInt(job.ID, 10)
+	switch {
+	case rerun && job.Finished():
+		return "Job " + id + ", a run of this payload asked at the same time, is " + job.State + "; nothing else was started."
+	case rerun:
+		return "Job " + id + ", a run of this payload, is " + job.State + "; nothing was started: a run again starts only once it has finished."
+	case rerunnable && job.Finished():
+		return "Job " + id + " is the run of this payload, " + job.State + "; nothing was started. Send \"rerun\": true to run it again."
+	default:
+		return "Job " + id + " is the run of this payload, " + job.State + "; nothing was started."
+	}
 }
 
 // cancelJob is POST /jobs/{id}/cancel: a job not yet finished ends
@@ -175,19 +224,28 @@ func (s *Server) startJobOp() operation {
 			panic("api: the payload of job kind " + name + ": " + err.Error())
 		}
 		names = append(names, "`"+name+"`")
-		shapes = append(shapes, openapi.Object(map[string]*openapi.Schema{
-			"kind": {Const: name}, "payload": payload}, "kind"))
+		fields := map[string]*openapi.Schema{"kind": {Const: name}, "payload": payload}
+		if k.Rerun {
+			fields["rerun"] = &openapi.Schema{Type: "boolean", Description: "Run the payload's key again: a new job, " +
+				"once the key's runs have finished."}
+		}
+		shapes = append(shapes, openapi.Object(fields, "kind"))
 	}
 	return operation{
 		tag:     "jobs",
 		summary: "Start a job",
 		description: "Records a job of a kind clients may start (" + strings.Join(names, ", ") + ") with its payload " +
-			"(docs/jobs.md): a payload that does not fit the kind is a 422 naming `payload.field`; a kind whose work may " +
-			"happen once per key returns the job already recorded for the key.",
+			"(docs/jobs.md): a payload that does not fit the kind, or names a record the company does not have, is a 422 " +
+			"naming `payload.field`. A kind whose work may happen once per key (a company's run of a date) answers a run " +
+			"already recorded for the key with 200 and that job, its `message` saying so; `\"rerun\": true` runs the key " +
+			"again as a new job (202) once its runs have finished (while one has not, 200 with it).",
 		params: []*openapi.Parameter{idempotencyKey()},
 		body:   jsonBody("The kind and its payload.", true, &openapi.Schema{OneOf: shapes}),
-		responses: answers(map[int]*openapi.Response{http.StatusAccepted: jobAccepted()},
-			http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+		responses: answers(map[int]*openapi.Response{
+			http.StatusAccepted: jobAccepted(),
+			http.StatusOK: jsonAnswer("A run of the payload's key recorded before; nothing was started (`message` says why).",
+				envelope(openapi.Ref(storage.Jobs), true)),
+		}, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
 	}
 }
 

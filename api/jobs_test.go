@@ -304,6 +304,9 @@ func TestStartJobDirectly(t *testing.T) {
 	if first.status != http.StatusAccepted || num(t, first.body["data"].(map[string]any)["id"]) != num(t, second.body["data"].(map[string]any)["id"]) {
 		t.Fatalf("one run per company and date: %s / %s", first.raw, second.raw)
 	}
+	if second.status != http.StatusOK || !strings.Contains(second.body["message"].(string), "nothing was started") {
+		t.Errorf("the run of the date again: %d %s, want 200 saying it is the run recorded before", second.status, second.raw)
+	}
 	for name, c := range map[string]struct{ body, field string }{
 		"not direct":   {`{"kind":"pix:validate","payload":{"payloads":["x"]}}`, "kind"},
 		"unknown kind": {`{"kind":"nope","payload":{}}`, "kind"},
@@ -314,6 +317,7 @@ func TestStartJobDirectly(t *testing.T) {
 		"extra field":  {`{"kind":"jobs:prune","extra":1}`, "extra"},
 		"twice":        {`{"kind":"jobs:prune","kind":"jobs:prune","payload":{"date":"2026-11-24"}}`, "kind"},
 		"no kind":      {`{"payload":{}}`, "kind"},
+		"rerun a word": {`{"kind":"jobs:prune","payload":{"date":"2026-11-24"},"rerun":"yes"}`, "rerun"},
 		"not JSON":     {`{"kind":"jobs:prune"} junk`, "body"},
 	} {
 		r := env.send(t, http.MethodPost, "/jobs", env.keyA, c.body, nil)
@@ -371,5 +375,98 @@ func TestStartTransferDirectly(t *testing.T) {
 	bad := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"contracts:transfer","payload":{"date":"2999-01-01"}}`, nil)
 	if bad.status != http.StatusUnprocessableEntity || bad.problemFields(t)[0] != "payload.date" {
 		t.Errorf("a date after tomorrow: %d %s", bad.status, bad.raw)
+	}
+}
+
+// TestRerunThroughTheAPI: a run of a date already recorded is answered
+// with 200 and a message saying so; "rerun": true makes a new job once
+// the date's runs have finished, and answers the one not finished (200)
+// while one has not.
+func TestRerunThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	ctx := context.Background()
+	post := func(body string, header map[string]string) (int, int64, string) {
+		t.Helper()
+		r := env.send(t, http.MethodPost, "/jobs", env.keyA, body, header)
+		data, _ := r.body["data"].(map[string]any)
+		if data == nil {
+			t.Fatalf("POST /jobs %s: %d %s", body, r.status, r.raw)
+		}
+		return r.status, num(t, data["id"]), r.body["message"].(string)
+	}
+	finish := func(id int64) {
+		t.Helper()
+		started, _, err := storage.StartJob(ctx, env.pool, storage.TaskRef{JobRef: storage.JobRef{CompanyID: env.compA, ID: id}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := storage.FinishJob(ctx, env.pool, storage.Outcome{RunRef: started.Run(), State: storage.JobSucceeded, Result: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const run = `{"kind":"finance:overdue","payload":{"date":"2026-11-24"}}`
+	const rerun = `{"kind":"finance:overdue","payload":{"date":"2026-11-24"},"rerun":true}`
+	status, first, msg := post(run, nil)
+	if status != http.StatusAccepted || msg != "Accepted." {
+		t.Fatalf("the first run: %d %q", status, msg)
+	}
+	if status, id, msg := post(rerun, nil); status != http.StatusOK || id != first || !strings.Contains(msg, "is pending; nothing was started") {
+		t.Errorf("a rerun while the run is pending: %d job %d %q, want 200 with job %d", status, id, msg, first)
+	}
+	finish(first)
+	status, id, msg := post(run, nil)
+	if status != http.StatusOK || id != first || msg != fmt.Sprintf(`Job %d is the run of this payload, succeeded; nothing was started. Send "rerun": true to run it again.`, first) {
+		t.Errorf("the date again: %d job %d %q", status, id, msg)
+	}
+	key := map[string]string{"Idempotency-Key": "overdue-again"}
+	status, second, msg := post(rerun, key)
+	if status != http.StatusAccepted || second == first || msg != "Accepted." {
+		t.Fatalf("a rerun once the run finished: %d job %d %q, want 202 with a new job", status, second, msg)
+	}
+	if status, id, _ := post(rerun, key); status != http.StatusAccepted || id != second {
+		t.Errorf("the rerun repeated with its Idempotency-Key: %d job %d, want 202 with job %d", status, id, second)
+	}
+	if status, id, _ := post(rerun, nil); status != http.StatusOK || id != second {
+		t.Errorf("a second rerun while the first is pending: %d job %d, want 200 with job %d", status, id, second)
+	}
+	if status, id, _ := post(run, nil); status != http.StatusOK || id != second {
+		t.Errorf("the date while its rerun is pending: %d job %d, want 200 with the rerun %d", status, id, second)
+	}
+	if r := env.send(t, http.MethodPost, "/jobs", env.keyA, run, key); r.status != http.StatusUnprocessableEntity ||
+		r.problemFields(t)[0] != "Idempotency-Key" {
+		t.Errorf("the rerun's Idempotency-Key without rerun: %d %s, want 422", r.status, r.raw)
+	}
+	if n, _ := jobCount(t, env); n != 2 {
+		t.Errorf("%d jobs, want 2 (the run and its rerun)", n)
+	}
+}
+
+// TestStartJobChecksThePayloadsReferences: a payload naming a contract
+// the company does not have is refused at submission, as a body naming
+// one is, and nothing is recorded.
+func TestStartJobChecksThePayloadsReferences(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	contract := func(company int64) int64 {
+		tenant := env.scalar(t, `INSERT INTO persons (company_id, name) VALUES ($1, 'Ana') RETURNING id`, company)
+		return env.scalar(t, `INSERT INTO contracts (company_id, type, tenant_id) VALUES ($1, 'rent', $2) RETURNING id`, company, tenant)
+	}
+	own, others := contract(env.compA), contract(env.compB)
+	body := func(id int64) string {
+		return fmt.Sprintf(`{"kind":"invoices:generate","payload":{"contract_id":%d,"until":"2026-12-31"}}`, id)
+	}
+	for name, id := range map[string]int64{"another company's": others, "no such": others + 1000} {
+		r := env.send(t, http.MethodPost, "/jobs", env.keyA, body(id), nil)
+		if r.status != http.StatusUnprocessableEntity || r.problemFields(t)[0] != "payload.contract_id" ||
+			!strings.Contains(r.raw, fmt.Sprintf("no contracts with id %d", id)) {
+			t.Errorf("%s contract: %d %s, want 422 naming payload.contract_id", name, r.status, r.raw)
+		}
+	}
+	if n, _ := jobCount(t, env); n != 0 {
+		t.Fatalf("%d jobs recorded for refused payloads", n)
+	}
+	if r := env.send(t, http.MethodPost, "/jobs", env.keyA, body(own), nil); r.status != http.StatusAccepted {
+		t.Errorf("its own contract: %d %s, want 202", r.status, r.raw)
 	}
 }

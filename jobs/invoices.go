@@ -64,9 +64,12 @@ func (p GeneratePayload) Check() []storage.Problem {
 // slot index), and fills a slot whose invoice was deleted since.
 func (p GeneratePayload) UniqueKey() string { return p.Date }
 
-// InvoicesGenerateKind declares invoices:generate.
+// InvoicesGenerateKind declares invoices:generate. A nightly run may be
+// run again (it inserts only the invoices missing); a contract's
+// generation names a contract of the company.
 func InvoicesGenerateKind() *Kind {
-	return Define(KindInvoicesGenerate, Options{Queue: QueueCritical, Direct: true}, runGenerate)
+	return Define(KindInvoicesGenerate, Options{Queue: QueueCritical, Direct: true, Rerun: true,
+		References: map[string]string{"contract_id": storage.Contracts}}, runGenerate)
 }
 
 func runGenerate(ctx context.Context, r *Run, p GeneratePayload) (any, error) {

@@ -1,10 +1,12 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -164,6 +166,74 @@ func TestPermanentFailureIsNotRetried(t *testing.T) {
 	}
 }
 
+// TestPermanentReadsAsItsCause: a permanent error is asynq.SkipRetry to
+// errors.Is and reads as its cause alone, however often it is marked.
+func TestPermanentReadsAsItsCause(t *testing.T) {
+	t.Parallel()
+	cause := storage.Errorf(storage.Invalid, "the contract has no due day")
+	for name, c := range map[string]struct {
+		err  error
+		text string
+	}{
+		"marked once":         {Permanent(cause), "invalid: the contract has no due day"},
+		"marked twice":        {permanent(Permanent(cause)), "invalid: the contract has no due day"},
+		"wrapped, then again": {permanent(fmt.Errorf("chunk 3: %w", Permanent(cause))), "chunk 3: invalid: the contract has no due day"},
+	} {
+		if c.err.Error() != c.text || !errors.Is(c.err, asynq.SkipRetry) || !errors.Is(c.err, cause) {
+			t.Errorf("%s: %q (SkipRetry %v, cause %v), want %q", name, c.err, errors.Is(c.err, asynq.SkipRetry), errors.Is(c.err, cause), c.text)
+		}
+	}
+}
+
+// TestAFailedJobIsLoggedOnce: the worker's line for a run that ends the
+// job says once what failed, and that it is not retried.
+func TestAFailedJobIsLoggedOnce(t *testing.T) {
+	t.Parallel()
+	k := Define("test:permanent-log", Options{MaxRetry: 5}, func(context.Context, *Run, struct{}) (any, error) {
+		return nil, Permanent(storage.Errorf(storage.Invalid, "the contract has no due day"))
+	})
+	var log lockedBuffer
+	p := startPlatform(t, []*Kind{k}, func(w *WorkerConfig, _ *RelayConfig) {
+		w.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	})
+	p.wait(t, p.submit(t, "test:permanent-log", struct{}{}).ID, storage.JobFailed)
+	var line string
+	deadline := time.Now().Add(30 * time.Second) // the line follows the write of the row
+	for line == "" {
+		for _, l := range strings.Split(log.String(), "\n") {
+			if strings.Contains(l, "kind=test:permanent-log") && strings.Contains(l, "job run failed") {
+				line = l
+			}
+		}
+		if line == "" && time.Now().After(deadline) {
+			t.Fatalf("no line for the failed run in the worker's log:\n%s", log.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if strings.Count(line, "the contract has no due day") != 1 || strings.Contains(line, "skip retry") ||
+		!strings.Contains(line, "not retried") {
+		t.Errorf("the worker's line: %s\nwant the cause once and that it is not retried", line)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer a logger writes to while the test reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 func TestInternalErrorsStayInTheLog(t *testing.T) {
 	t.Parallel()
 	k := Define("test:internal", Options{MaxRetry: -1}, func(context.Context, *Run, struct{}) (any, error) {
@@ -265,21 +335,21 @@ func TestUniqueKeyGivesOneJobPerDate(t *testing.T) {
 	p := newPlatform(t, nil, false)
 	ctx := context.Background()
 	sub := Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-24"}`)}
-	first, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
-	if err != nil || existed {
-		t.Fatal(err, existed)
+	first, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || found != storage.FoundNothing {
+		t.Fatal(err, found)
 	}
-	second, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
-	if err != nil || !existed || second.ID != first.ID {
-		t.Fatalf("second submission: %v existed=%v id %d, want job %d", err, existed, second.ID, first.ID)
+	second, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || found != storage.FoundSameKey || second.ID != first.ID {
+		t.Fatalf("second submission: %v found=%v id %d, want job %d", err, found, second.ID, first.ID)
 	}
-	other, existed, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub)
-	if err != nil || existed || other.ID == first.ID {
-		t.Fatalf("another company's run of the same date: %v existed=%v", err, existed)
+	other, found, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub)
+	if err != nil || found != storage.FoundNothing || other.ID == first.ID {
+		t.Fatalf("another company's run of the same date: %v found=%v", err, found)
 	}
-	next, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-25"}`)})
-	if err != nil || existed || next.ID == first.ID {
-		t.Fatalf("the next date: %v existed=%v", err, existed)
+	next, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindJobsPrune, Payload: []byte(`{"date":"2026-11-25"}`)})
+	if err != nil || found != storage.FoundNothing || next.ID == first.ID {
+		t.Fatalf("the next date: %v found=%v", err, found)
 	}
 }
 
@@ -292,17 +362,17 @@ func TestIdempotencyKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
-	if err != nil || !existed || again.ID != first.ID {
-		t.Fatalf("same key, same request: %v existed=%v id %d want %d", err, existed, again.ID, first.ID)
+	again, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub)
+	if err != nil || found != storage.FoundSameRequest || again.ID != first.ID {
+		t.Fatalf("same key, same request: %v found=%v id %d want %d", err, found, again.ID, first.ID)
 	}
 	sub.RequestHash = []byte("hash-2")
 	if _, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub); storage.ErrorCode(err) != storage.Invalid {
 		t.Fatalf("same key, other request: %v, want Invalid", err)
 	}
 	sub.RequestHash = []byte("hash-1")
-	if other, existed, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub); err != nil || existed || other.ID == first.ID {
-		t.Fatalf("another company's key is its own: %v existed=%v", err, existed)
+	if other, found, err := p.kinds.Submit(ctx, p.pool, p.companyB, sub); err != nil || found != storage.FoundNothing || other.ID == first.ID {
+		t.Fatalf("another company's key is its own: %v found=%v", err, found)
 	}
 }
 

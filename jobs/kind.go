@@ -38,6 +38,11 @@ type Kind struct {
 	Timeout  time.Duration
 	// Direct kinds may be started by clients through POST /jobs.
 	Direct bool
+	// Rerun kinds may run a unique key again (Submission.Rerun).
+	Rerun bool
+	// References are the payload fields naming records of the company,
+	// by the storage resource they name (Options.References).
+	References map[string]string
 	// Payload is the Go type a payload decodes into (Define's P): the API
 	// describes the payload from it (GET /openapi.json).
 	Payload reflect.Type
@@ -59,6 +64,17 @@ type Options struct {
 	MaxRetry int           // default 5; -1 means never retry
 	Timeout  time.Duration // default 30 minutes
 	Direct   bool
+	// Rerun: a run of a unique key may be asked again (Submission.Rerun),
+	// as a new job. Only for work that is idempotent and writes only what
+	// changed since the last run (the nightly runs of a date).
+	Rerun bool
+	// References declares the payload fields (integer ids) that name a
+	// record of the submitting company, each by its storage resource
+	// ({"contract_id": storage.Contracts}). Submit refuses a payload
+	// naming a record the company does not have, as a write's reference
+	// columns are refused (422 naming payload.<field>); a field absent or
+	// 0 names none.
+	References map[string]string
 }
 
 // Checker is implemented by payloads with rules beyond their JSON shape;
@@ -81,7 +97,7 @@ type Handler[P any] func(ctx context.Context, r *Run, p P) (any, error)
 // fields are refused) and checked when P is a Checker.
 func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 	k := &Kind{Name: name, Queue: opts.Queue, MaxRetry: opts.MaxRetry, Timeout: opts.Timeout, Direct: opts.Direct,
-		Payload: reflect.TypeFor[P]()}
+		Rerun: opts.Rerun, References: opts.References, Payload: reflect.TypeFor[P]()}
 	if k.Queue == "" {
 		k.Queue = QueueDefault
 	}
@@ -202,20 +218,64 @@ func payloadMessage(err error) string {
 	return "must be a JSON object of the kind's payload"
 }
 
+// references lists the records a prepared payload names, by the kind's
+// declared References, in field order.
+func (k *Kind) references(payload json.RawMessage) ([]storage.Reference, error) {
+	if len(k.References) == 0 {
+		return nil, nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &fields); err != nil {
+		return nil, fmt.Errorf("jobs: %s payload: %w", k.Name, err)
+	}
+	var refs []storage.Reference
+	for _, field := range sortedFields(k.References) {
+		raw, ok := fields[field]
+		if !ok || string(trimJSONSpace(raw)) == "null" {
+			continue
+		}
+		var id int64
+		if err := json.Unmarshal(raw, &id); err != nil {
+			return nil, payloadError(err) // a declared field that is no id
+		}
+		if id != 0 {
+			refs = append(refs, storage.Reference{Field: "payload." + field, Resource: k.References[field], ID: id})
+		}
+	}
+	return refs, nil
+}
+
+func sortedFields(m map[string]string) []string {
+	fields := make([]string, 0, len(m))
+	for f := range m {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	return fields
+}
+
 // Registry lists the kinds a process knows.
 type Registry struct {
 	kinds map[string]*Kind
+	// resources are the storage declarations the kinds' References name.
+	resources *storage.Registry
 }
 
-// NewRegistry indexes kinds by name; a name declared twice is an error.
+// NewRegistry indexes kinds by name; a name declared twice, an unknown
+// queue or a reference to an undeclared resource is an error.
 func NewRegistry(kinds ...*Kind) (*Registry, error) {
-	reg := &Registry{kinds: make(map[string]*Kind, len(kinds))}
+	reg := &Registry{kinds: make(map[string]*Kind, len(kinds)), resources: storage.DefaultRegistry()}
 	for _, k := range kinds {
 		if _, dup := reg.kinds[k.Name]; dup {
 			return nil, fmt.Errorf("jobs: kind %q declared twice", k.Name)
 		}
 		if _, ok := QueueWeights[k.Queue]; !ok {
 			return nil, fmt.Errorf("jobs: kind %q: unknown queue %q", k.Name, k.Queue)
+		}
+		for field, res := range k.References {
+			if _, ok := reg.resources.Resource(res); !ok {
+				return nil, fmt.Errorf("jobs: kind %q: payload field %q references undeclared resource %q", k.Name, field, res)
+			}
 		}
 		reg.kinds[k.Name] = k
 	}
@@ -235,6 +295,18 @@ func (reg *Registry) Names() []string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	return names
+}
+
+// rerunNames lists, in name order, the kinds whose runs may be asked
+// again; with directOnly, only those clients may start.
+func (reg *Registry) rerunNames(directOnly bool) []string {
+	var names []string
+	for _, n := range reg.Names() {
+		if k := reg.kinds[n]; k.Rerun && (k.Direct || !directOnly) {
+			names = append(names, n)
+		}
+	}
 	return names
 }
 

@@ -50,7 +50,7 @@ func PruneKind(retention time.Duration) *Kind {
 	if retention <= 0 {
 		retention = DefaultRetention
 	}
-	return Define(KindJobsPrune, Options{Queue: QueueLow, Direct: true},
+	return Define(KindJobsPrune, Options{Queue: QueueLow, Direct: true, Rerun: true},
 		func(ctx context.Context, r *Run, _ DatePayload) (any, error) {
 			cutoff := time.Now().Add(-retention)
 			n, err := storage.PruneJobs(ctx, r.Pool(), r.CompanyID(), cutoff, pruneBatch)

@@ -63,10 +63,10 @@ func TestReadjustJob(t *testing.T) {
 		t.Errorf("company B's contract moved: %s", got)
 	}
 	// The same date again is the same job; the next day readjusts nothing.
-	again, existed, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindContractsReadjust,
+	again, found, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindContractsReadjust,
 		Payload: mustJSON(DatePayload{Date: "2025-01-15"})})
-	if err != nil || !existed || again.ID != job.ID {
-		t.Errorf("resubmitted: %v existed %v id %d", err, existed, again.ID)
+	if err != nil || found != storage.FoundSameKey || again.ID != job.ID {
+		t.Errorf("resubmitted: %v found %v id %d", err, found, again.ID)
 	}
 	next := p.submit(t, KindContractsReadjust, DatePayload{Date: "2025-01-16"})
 	done = p.wait(t, next.ID, storage.JobSucceeded, storage.JobFailed)

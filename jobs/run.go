@@ -21,10 +21,23 @@ import (
 var errStopped = errors.New("the run is over: the job was canceled or taken over by a later run")
 
 // permanent marks an error that retrying cannot mend (a bad payload, a
-// rule broken by the data): the job ends failed at once.
+// rule broken by the data): the job ends failed at once. It reads as err
+// (asynq.SkipRetry's own text is not added), and an error marked already
+// is returned as it is.
 func permanent(err error) error {
-	return fmt.Errorf("%w: %w", err, asynq.SkipRetry)
+	if errors.Is(err, asynq.SkipRetry) {
+		return err
+	}
+	return permanentError{err}
 }
+
+// permanentError is an error retrying cannot mend: asynq.SkipRetry to
+// errors.Is (which asynq and the worker ask), its cause's text to anyone
+// who prints it.
+type permanentError struct{ cause error }
+
+func (e permanentError) Error() string   { return e.cause.Error() }
+func (e permanentError) Unwrap() []error { return []error{e.cause, asynq.SkipRetry} }
 
 // Permanent is permanent for handlers of other packages.
 func Permanent(err error) error { return permanent(err) }

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"strings"
 
 	"github.com/propfin/propfin/storage"
 )
@@ -21,24 +22,41 @@ type Submission struct {
 	RequestHash    []byte
 	// DirectOnly refuses kinds that clients may not start themselves.
 	DirectOnly bool
+	// Rerun asks for the payload's run again when its unique key has one
+	// (kinds declared Rerun only): a new job, unless a run of the key has
+	// not finished, which is answered instead.
+	Rerun bool
 }
 
-// Submit checks a submission against its kind and records the job in q,
-// the transaction of the business write that asks for it when there is
-// one. The relay enqueues it after commit. existed is true when the job
-// was there already (same unique key or idempotency key).
-func (reg *Registry) Submit(ctx context.Context, q storage.DBTX, companyID int64, s Submission) (job storage.Job, existed bool, err error) {
+// Submit checks a submission against its kind (the kind, a rerun, the
+// payload, the records the payload names) and records the job in q, the
+// transaction of the business write that asks for it when there is one.
+// The relay enqueues it after commit. found says what was there already
+// and answered instead of a new job (the same idempotency key, a run of
+// the same unique key).
+func (reg *Registry) Submit(ctx context.Context, q storage.DBTX, companyID int64, s Submission) (job storage.Job, found storage.Found, err error) {
 	k, ok := reg.Kind(s.Kind)
 	if !ok || (s.DirectOnly && !k.Direct) {
-		return storage.Job{}, false, storage.InvalidInput([]storage.Problem{{Field: "kind",
+		return storage.Job{}, storage.FoundNothing, storage.InvalidInput([]storage.Problem{{Field: "kind",
 			Message: "is not a kind of job that can be started here"}})
+	}
+	if s.Rerun && !k.Rerun {
+		return storage.Job{}, storage.FoundNothing, storage.InvalidInput([]storage.Problem{{Field: "rerun",
+			Message: "applies only to the kinds whose runs can be run again: " + strings.Join(reg.rerunNames(s.DirectOnly), ", ")}})
 	}
 	payload, key, err := k.prepare(s.Payload)
 	if err != nil {
-		return storage.Job{}, false, err
+		return storage.Job{}, storage.FoundNothing, err
+	}
+	refs, err := k.references(payload)
+	if err == nil {
+		err = reg.resources.CheckReferences(ctx, q, companyID, refs)
+	}
+	if err != nil {
+		return storage.Job{}, storage.FoundNothing, err
 	}
 	return storage.SubmitJob(ctx, q, companyID, storage.NewJob{
-		Kind: k.Name, Queue: k.Queue, Payload: payload, UniqueKey: key,
+		Kind: k.Name, Queue: k.Queue, Payload: payload, UniqueKey: key, Rerun: s.Rerun,
 		SubmittedBy: s.SubmittedBy, UserID: s.UserID,
 		IdempotencyKey: s.IdempotencyKey, RequestHash: s.RequestHash,
 	})

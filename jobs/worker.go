@@ -356,8 +356,10 @@ func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 		switch {
 		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			w.log.Info("job run interrupted by the shutdown; it runs again", attrs...)
+		case errors.Is(err, asynq.SkipRetry):
+			w.log.Warn("job run failed; the job failed, not retried", append(attrs, "err", err)...)
 		case err != nil:
-			w.log.Warn("job run failed", append(attrs, "err", err)...)
+			w.log.Warn("job run failed; it is retried", append(attrs, "err", err)...)
 		default:
 			w.log.Debug("job run done", attrs...)
 		}

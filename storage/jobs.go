@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -84,10 +86,13 @@ func (j Job) Finished() bool {
 
 // NewJob is a job to submit.
 type NewJob struct {
-	Kind        string
-	Queue       string
-	Payload     json.RawMessage
-	UniqueKey   string // "": none
+	Kind      string
+	Queue     string
+	Payload   json.RawMessage
+	UniqueKey string // "": none
+	// Rerun asks for a run of UniqueKey again when one was recorded: a new
+	// job, unless a run of the key has not finished (that one is answered).
+	Rerun       bool
 	SubmittedBy string // "api_key:12", "scheduler", ...
 	UserID      int64  // 0: none
 	// IdempotencyKey is a client's key for the request, RequestHash the
@@ -126,35 +131,57 @@ func scanJob(row pgx.Row) (Job, error) {
 	return j, err
 }
 
+// Found says what a submission found recorded before it, instead of
+// recording a new job.
+type Found int
+
+const (
+	FoundNothing     Found = iota // a new job was recorded
+	FoundSameRequest              // the job of the same Idempotency-Key and request
+	// FoundSameKey is a run of the same unique key: the one not finished
+	// when there is one, else the latest. A plain submission finds it when
+	// the key has any run; a rerun, when a run of the key has not finished.
+	FoundSameKey
+)
+
+// unfinishedRunIndex is the index that keeps the runs of a unique key
+// from overlapping (migration 0026).
+const unfinishedRunIndex = "jobs_unique_key_unfinished"
+
 // SubmitJob records a job in q, normally the transaction of the business
 // write that asks for it, and signals the relay. When the job's unique key
-// or idempotency key is taken, it returns the job that holds it and
-// existed = true; an idempotency key sent with another request is Invalid.
-func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job, existed bool, err error) {
+// or idempotency key is taken, it returns the job that holds it and what
+// it found; an idempotency key sent with another request is Invalid. With
+// nj.Rerun a key already run gets a new run, numbered after its last, as
+// long as none of its runs is unfinished.
+func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job, found Found, err error) {
 	payload := nj.payload()
 	// one statement inserts and signals the relay (delivered at commit)
 	row := q.QueryRow(ctx, `WITH new AS (
 			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id,
-				idempotency_key, request_hash)
-			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0), nullif($8, ''), $9)
+				idempotency_key, request_hash, rerun)
+			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0), nullif($8, ''), $9,
+				CASE WHEN $11::boolean THEN (SELECT coalesce(max(rerun) + 1, 0) FROM jobs
+					WHERE company_id = $1 AND kind = $2 AND unique_key = $5) ELSE 0 END)
 			ON CONFLICT DO NOTHING
 			RETURNING `+jobColumns+`)
 		SELECT new.*, pg_notify($10, '') IS NULL FROM new`,
 		companyID, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy, nj.UserID, nj.IdempotencyKey, nj.RequestHash,
-		JobsChannel)
+		JobsChannel, nj.Rerun)
 	var notified bool
 	job, err = scanJob(suffixScan{row, &notified})
 	if err == nil {
-		return job, false, nil
+		return job, FoundNothing, nil
 	}
 	if err != pgx.ErrNoRows {
-		return Job{}, false, translate(err, "submit job")
+		return Job{}, FoundNothing, translate(err, "submit job")
 	}
 	return existingJob(ctx, q, companyID, nj)
 }
 
-// existingJob returns the job holding nj's idempotency key or unique key.
-func existingJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (Job, bool, error) {
+// existingJob returns the job holding nj's idempotency key, or the run of
+// its unique key: the unfinished one, else the latest.
+func existingJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (Job, Found, error) {
 	if nj.IdempotencyKey != "" {
 		var hash []byte
 		row := q.QueryRow(ctx, `SELECT request_hash, `+jobColumns+` FROM jobs
@@ -162,22 +189,23 @@ func existingJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (Job, 
 		job, err := scanJob(prefixScan{row, &hash})
 		if err == nil {
 			if !bytes.Equal(hash, nj.RequestHash) {
-				return Job{}, false, InvalidInput([]Problem{{Field: "Idempotency-Key",
+				return Job{}, FoundNothing, InvalidInput([]Problem{{Field: "Idempotency-Key",
 					Message: "was already used with a different request"}})
 			}
-			return job, true, nil
+			return job, FoundSameRequest, nil
 		}
 		if err != pgx.ErrNoRows {
-			return Job{}, false, translate(err, "job by idempotency key")
+			return Job{}, FoundNothing, translate(err, "job by idempotency key")
 		}
 	}
 	row := q.QueryRow(ctx, `SELECT `+jobColumns+` FROM jobs
-		WHERE company_id = $1 AND kind = $2 AND unique_key = $3`, companyID, nj.Kind, nj.UniqueKey)
+		WHERE company_id = $1 AND kind = $2 AND unique_key = $3
+		ORDER BY state IN ('pending', 'queued', 'running') DESC, rerun DESC LIMIT 1`, companyID, nj.Kind, nj.UniqueKey)
 	job, err := scanJob(row)
 	if err != nil {
-		return Job{}, false, translate(err, "job by unique key")
+		return Job{}, FoundNothing, translate(err, "job by unique key")
 	}
-	return job, true, nil
+	return job, FoundSameKey, nil
 }
 
 // prefixScan reads one extra leading column before a job's columns.
@@ -392,7 +420,30 @@ func RetryJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 	if err == pgx.ErrNoRows {
 		return Job{}, finishedConflict(ctx, q, companyID, id, "retried")
 	}
+	if violates(err, unfinishedRunIndex) {
+		return Job{}, unfinishedRunConflict(ctx, q, companyID, id, err)
+	}
 	return job, translate(err, "retry job")
+}
+
+// violates says whether err is a unique violation of the index named.
+func violates(err error, index string) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == index
+}
+
+// unfinishedRunConflict explains why a failed run of a unique key cannot
+// be retried: another run of the key has not finished.
+func unfinishedRunConflict(ctx context.Context, q DBTX, companyID, id int64, cause error) error {
+	var other int64
+	err := q.QueryRow(ctx, `SELECT o.id FROM jobs j JOIN jobs o ON o.company_id = j.company_id
+			AND o.kind = j.kind AND o.unique_key = j.unique_key AND o.state IN ('pending', 'queued', 'running')
+		WHERE j.company_id = $1 AND j.id = $2`, companyID, id).Scan(&other)
+	if err != nil {
+		return translate(err, "unfinished run")
+	}
+	return &Error{Code: Conflict, Err: cause, Message: fmt.Sprintf(
+		"Job %d cannot be retried while job %d, another run of the same payload, has not finished.", id, other)}
 }
 
 // finishedConflict explains why a job cannot be canceled or retried: it

@@ -417,22 +417,66 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 			}
 			continue
 		}
-		var b sqlBuilder
-		b.write("SELECT EXISTS (SELECT 1 FROM ", ident(target.Table))
-		writeWhere(&b, target, Company(companyID), []Filter{{Column: "id", Op: Equal, Values: []any{w.Values[name]}}}, nil)
-		b.write(")")
-		var exists bool
-		if err := tx.QueryRow(ctx, b.String(), b.args...).Scan(&exists); err != nil {
+		exists, err := recordExists(ctx, tx, target, companyID, w.Values[name])
+		if err != nil {
 			return fmt.Errorf("check %s: %w", name, err)
 		}
 		if !exists {
-			problems = append(problems, Problem{Field: c.Key(), Message: fmt.Sprintf("no %s with id %v", target.Name, w.Values[name])})
+			problems = append(problems, missingReference(c.Key(), target, w.Values[name]))
 		}
 	}
 	if len(problems) > 0 {
 		return InvalidInput(problems)
 	}
 	return nil
+}
+
+// Reference is a field outside a resource's body that names a record of
+// the company: a job payload's contract_id.
+type Reference struct {
+	Field    string // as the problem names it: "payload.contract_id"
+	Resource string // the resource of the record (Contracts)
+	ID       int64
+}
+
+// CheckReferences refuses references to records the company does not
+// have, as a write's reference columns are refused: Invalid, naming every
+// such field at once. A resource the registry does not declare is an
+// error of the caller.
+func (reg *Registry) CheckReferences(ctx context.Context, q DBTX, companyID int64, refs []Reference) error {
+	var problems []Problem
+	for _, ref := range refs {
+		target, ok := reg.Resource(ref.Resource)
+		if !ok {
+			return fmt.Errorf("check %s: no resource %q", ref.Field, ref.Resource)
+		}
+		exists, err := recordExists(ctx, q, target, companyID, ref.ID)
+		if err != nil {
+			return translate(fmt.Errorf("check %s: %w", ref.Field, err), ref.Resource)
+		}
+		if !exists {
+			problems = append(problems, missingReference(ref.Field, target, ref.ID))
+		}
+	}
+	if len(problems) > 0 {
+		return InvalidInput(problems)
+	}
+	return nil
+}
+
+// recordExists says whether target has a record of the company with id.
+func recordExists(ctx context.Context, q DBTX, target *Resource, companyID int64, id any) (bool, error) {
+	var b sqlBuilder
+	b.write("SELECT EXISTS (SELECT 1 FROM ", ident(target.Table))
+	writeWhere(&b, target, Company(companyID), []Filter{{Column: "id", Op: Equal, Values: []any{id}}}, nil)
+	b.write(")")
+	var exists bool
+	err := q.QueryRow(ctx, b.String(), b.args...).Scan(&exists)
+	return exists, err
+}
+
+func missingReference(field string, target *Resource, id any) Problem {
+	return Problem{Field: field, Message: fmt.Sprintf("no %s with id %v", target.Name, id)}
 }
 
 // missingIDs lists the ids of an integer array (a tag list) that name no

@@ -34,18 +34,25 @@ func runAPIKey(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	defer done()
-	companyID, userID, err := storage.EnsureCompany(ctx, pool, *company)
-	if err != nil {
-		return err
-	}
-	key, err := storage.CreateAPIKey(ctx, pool, companyID, userID, *label)
+	companyID, key, err := createAPIKey(ctx, pool, *company, *label)
+	done() // before the key is printed: stopping a local cluster logs, and the key comes last
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "company %q (id %d), key id %d\n", *company, companyID, key.KeyID)
 	fmt.Fprintln(stdout, key.Key)
 	return nil
+}
+
+// createAPIKey issues a key for the company named, creating the company
+// when it does not exist.
+func createAPIKey(ctx context.Context, pool *pgxpool.Pool, company, label string) (int64, storage.NewAPIKey, error) {
+	companyID, userID, err := storage.EnsureCompany(ctx, pool, company)
+	if err != nil {
+		return 0, storage.NewAPIKey{}, err
+	}
+	key, err := storage.CreateAPIKey(ctx, pool, companyID, userID, label)
+	return companyID, key, err
 }
 
 // openAPIKeyDatabase opens DATABASE_URL, or the dev cluster in dataDir

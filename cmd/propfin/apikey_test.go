@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -31,5 +33,32 @@ func TestAPIKeyCreateAgainstDatabaseURL(t *testing.T) {
 		if code := run(context.Background(), args, nil, io.Discard, io.Discard); code == 0 {
 			t.Errorf("%v succeeded", args)
 		}
+	}
+}
+
+// TestAPIKeyCreateEndsWithTheKey: with the local cluster started and
+// stopped for the command, its log (on stderr) comes before the key, so
+// that the key is the last line whether the two streams are read apart or
+// together (a terminal, 2>&1).
+func TestAPIKeyCreateEndsWithTheKey(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	tmp := t.TempDir()
+	// the cluster may run as another user (postgres, when tests run as root)
+	for _, dir := range []string{filepath.Dir(tmp), tmp} {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var both syncBuffer // stdout and stderr as a terminal shows them
+	if code := run(context.Background(), []string{"apikey", "create", "--company", "Imobiliária Sol", "--data-dir", filepath.Join(tmp, "data")},
+		nil, &both, &both); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, both.String())
+	}
+	lines := strings.Split(strings.TrimSpace(both.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "pf_") || strings.Contains(last, " ") {
+		t.Errorf("the last line is %q, want the key alone:\n%s", last, both.String())
+	}
+	if !strings.Contains(both.String(), "PostgreSQL stopped") {
+		t.Errorf("the local cluster was not started and stopped by the command:\n%s", both.String())
 	}
 }

@@ -19,8 +19,11 @@ import (
 // devDatabase is the database name inside the local development cluster.
 const devDatabase = "propfin"
 
-// ownerFile, in the data folder, holds the pid of the `propfin dev` that
-// owns the running cluster.
+// ownerFile, in the data folder, names the `propfin dev` that owns the
+// running cluster: its pid and, where the system tells, its start time
+// ("4242 987654"), so that another process given the same pid later is
+// not taken for it. A file of the pid alone (an older version's) is read
+// too.
 const ownerFile = "pg.owner"
 
 // startDevDatabase starts (or attaches to) the local cluster kept in
@@ -48,18 +51,20 @@ func startDevDatabase(ctx context.Context, dataDir string, own bool, log *slog.L
 }
 
 // takeOwnership records this process as the cluster's owner, adopting an
-// attached cluster whose recorded owner no longer runs.
+// attached cluster whose recorded owner no longer runs: gone, a zombie (a
+// killed run its parent has not collected), or its pid taken since by
+// another process.
 func takeOwnership(cluster *pgcluster.Cluster, dataDir string) (func(context.Context) error, error) {
 	path := filepath.Join(dataDir, ownerFile)
 	if cluster.Attached() {
-		if pid := readOwner(path); pgcluster.ProcessAlive(pid) && pid != os.Getpid() {
+		if o := readOwner(path); o.pid != os.Getpid() && pgcluster.ProcessRunning(o.pid, o.start) {
 			return cluster.Stop, nil // its owner is still running; leave it to them
 		}
 		if err := cluster.Adopt(); err != nil {
 			return nil, err
 		}
 	}
-	if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(ownerRecord(os.Getpid())), 0o644); err != nil {
 		return nil, fmt.Errorf("record cluster owner: %w", err)
 	}
 	return func(ctx context.Context) error {
@@ -69,13 +74,34 @@ func takeOwnership(cluster *pgcluster.Cluster, dataDir string) (func(context.Con
 	}, nil
 }
 
-func readOwner(path string) int {
+// owner is the process an owner file names.
+type owner struct {
+	pid   int
+	start string // pgcluster.ProcessStart; "" when not recorded
+}
+
+// ownerRecord is the owner file's text for the process pid.
+func ownerRecord(pid int) string {
+	return strings.TrimSpace(strconv.Itoa(pid)+" "+pgcluster.ProcessStart(pid)) + "\n"
+}
+
+// readOwner reads an owner file; a missing or unreadable one names no
+// process (pid 0).
+func readOwner(path string) owner {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0
+		return owner{}
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return pid
+	fields := strings.Fields(string(b))
+	if len(fields) == 0 {
+		return owner{}
+	}
+	pid, _ := strconv.Atoi(fields[0])
+	o := owner{pid: pid}
+	if len(fields) > 1 {
+		o.start = fields[1]
+	}
+	return o
 }
 
 func ensureDatabase(ctx context.Context, adminURL, name string) error {

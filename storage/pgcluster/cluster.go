@@ -247,8 +247,36 @@ func (c *Cluster) Adopt() error {
 	return nil
 }
 
-// ProcessAlive reports whether a process with this pid exists.
+// ProcessAlive reports whether a process with this pid runs: it exists and,
+// where the system tells (Linux), is not a zombie.
 func ProcessAlive(pid int) bool { return pid > 0 && processAlive(pid) }
+
+// procStat is what the system says of a process beyond its existence.
+type procStat struct {
+	zombie bool
+	start  string // when it started, in the system's own unit
+}
+
+// ProcessStart is when the process with this pid started, as a token to
+// record beside the pid ("" where the system does not tell, or there is no
+// such process): ProcessRunning compares it, so that a process that took
+// the pid later is not taken for the one recorded.
+func ProcessStart(pid int) string {
+	st, _ := readProcStat(pid)
+	return st.start
+}
+
+// ProcessRunning reports whether the process recorded as pid and start (a
+// ProcessStart) still runs: the pid is alive, and, when start was recorded
+// and the system tells, the process with that pid started then. Where the
+// system does not tell, a live pid is taken for the process recorded.
+func ProcessRunning(pid int, start string) bool {
+	if !ProcessAlive(pid) {
+		return false
+	}
+	st, ok := readProcStat(pid)
+	return start == "" || !ok || st.start == start
+}
 
 func (c *Cluster) stop(ctx context.Context) error {
 	began := time.Now()

@@ -8,11 +8,15 @@ import (
 	"syscall"
 )
 
-// processAlive reports whether a process with this pid exists (it may belong
-// to another user).
+// processAlive reports whether a process with this pid runs (it may belong
+// to another user). A zombie, which has exited and waits for its parent to
+// collect it, still answers kill(pid, 0) but does not run.
 func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	st, ok := readProcStat(pid)
+	return !ok || !st.zombie
 }
 
 // detach puts cmd in a session of its own, so that the signals a terminal

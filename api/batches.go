@@ -253,20 +253,20 @@ func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
 			return
 		}
 		companyID := principalOf(r.Context()).CompanyID
-		var bank string
+		var acc *storage.BankAccount
 		if up.accountID != 0 {
 			// an account not of the company is named by the store's
 			// reference check below (422)
-			acc, err := storage.ReadBankAccount(r.Context(), s.store.Pool(), companyID, up.accountID)
-			switch {
-			case err == nil:
-				bank = acc.Bank
-			case storage.ErrorCode(err) != storage.NotFound:
+			acc, err = storage.ReadBankAccount(r.Context(), s.store.Pool(), companyID, up.accountID)
+			if err != nil && storage.ErrorCode(err) != storage.NotFound {
 				writeError(w, r, err)
 				return
 			}
+			if err != nil {
+				acc = nil
+			}
 		}
-		if err := jobs.CheckReturnFile(k, up.content, up.accountID, bank); err != nil {
+		if err := jobs.CheckReturnFile(k, up.content, acc); err != nil {
 			writeError(w, r, err)
 			return
 		}

@@ -483,3 +483,19 @@ func checkShares(owners []Share) string {
 	}
 	return ""
 }
+
+// BankTariff is the entry of a bank's tariff on a settled title (tarifa
+// de liquidação, as the bank's return file reports it): the company's
+// expense, one debit on the business's statement with the tariff item the
+// company keeps active (type tariff), under its debit plan. Nothing is
+// credited inside the book: the bank kept the amount, so the account
+// receives what the payer paid less the tariff. docs/ledger.md, "Bank
+// tariffs".
+func BankTariff(item TransactionItem, businessID int64, amount decimal.Decimal) Entry {
+	description := "Tarifa bancária"
+	if item.Description != "" {
+		description = item.Description
+	}
+	return Entry{Mode: ModeInvoice, Type: Debit, Extract: PartyBusiness, Amount: amount,
+		ItemID: item.ID, PlanID: item.DebitPlanID, BusinessID: businessID, Description: description}
+}

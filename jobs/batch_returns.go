@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -48,10 +49,10 @@ func NewBatchReturn(bt *storage.BatchType, fileID int64) Submission {
 // CheckReturnFile reads the header of an uploaded return file for a kind
 // of batch: a file that is not a return file read here is refused with the
 // reader's reason (a 422 naming file), before anything is stored. When
-// the upload names an account (accountBank: its bank; "" when none is
-// named), a file of another bank is refused too (a 422 naming
-// account_id), as its job would refuse it.
-func CheckReturnFile(k *BatchKind, content []byte, accountID int64, accountBank string) error {
+// the upload names an account (acc; nil when none is named), a file of
+// another bank, or of another agency and account, is refused too (a 422
+// naming account_id), as its job would refuse it.
+func CheckReturnFile(k *BatchKind, content []byte, acc *storage.BankAccount) error {
 	if len(content) == 0 {
 		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: "is empty"}})
 	}
@@ -59,11 +60,62 @@ func CheckReturnFile(k *BatchKind, content []byte, accountID int64, accountBank 
 	if err != nil {
 		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}})
 	}
-	if bank := rd.Header().Bank; accountBank != "" && bank != accountBank {
-		return storage.InvalidInput([]storage.Problem{{Field: "account_id",
-			Message: fmt.Sprintf("account %d is at bank %q; the file is of bank %s", accountID, accountBank, bank)}})
+	if acc == nil {
+		return nil
+	}
+	return checkFileAccount(acc, rd.Header(), firstBeneficiary(rd))
+}
+
+// firstBeneficiary is the beneficiary's account the first event of a file
+// names, for a header that names none; empty when neither does.
+func firstBeneficiary(rd *retorno.Reader) retorno.Account {
+	if h := rd.Header().Beneficiary; h.Account != "" {
+		return h
+	}
+	for ev, err := range rd.All() {
+		if err == nil {
+			return ev.Beneficiary
+		}
+	}
+	return retorno.Account{}
+}
+
+// checkFileAccount refuses a return file that is not of the account named
+// (a 422 naming account_id, with both): of another bank, or naming another
+// agency or account (where the file names them; leading zeros aside, the
+// account's check digit allowed as part of the number, as some layouts
+// write it).
+func checkFileAccount(acc *storage.BankAccount, h retorno.Header, benef retorno.Account) error {
+	refuse := func(format string, args ...any) error {
+		return storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: fmt.Sprintf(format, args...)}})
+	}
+	if h.Bank != acc.Bank {
+		return refuse("account %d is at bank %q; the file is of bank %s", acc.ID, acc.Bank, h.Bank)
+	}
+	if benef.Agency != "" && !sameNumber(benef.Agency, acc.Agency, acc.AgencyDigit) {
+		return refuse("account %d is at agency %s; the file is of agency %s", acc.ID, acc.Agency, benef.Agency)
+	}
+	if benef.Account != "" && !sameNumber(benef.Account, acc.Account, acc.AccountDigit) {
+		return refuse("account %d is account %s; the file is of account %s", acc.ID, withDigit(acc.Account, acc.AccountDigit),
+			withDigit(benef.Account, benef.AccountDigit))
 	}
 	return nil
+}
+
+// sameNumber reports whether a number a file writes is the stored number,
+// leading zeros aside, with or without its check digit; a stored number
+// that is empty matches anything.
+func sameNumber(file, stored, digit string) bool {
+	f, n := strings.TrimLeft(file, "0"), strings.TrimLeft(stored, "0")
+	return n == "" || f == n || f == n+digit
+}
+
+// withDigit writes a number with its check digit, as people read it.
+func withDigit(number, digit string) string {
+	if digit == "" {
+		return number
+	}
+	return number + "-" + digit
 }
 
 // ReturnRead is a return file as its job reads it: the stored file, what
@@ -75,6 +127,9 @@ type ReturnRead struct {
 	Header   retorno.Header
 	Accounts []int64
 	JobID    int64
+	// Warnings are what the reader read but not as the layout has it
+	// (lines whose trailing blanks were stripped), one per kind.
+	Warnings []string
 }
 
 // ReturnItem is one line of a return file as read: its event, or the
@@ -124,14 +179,17 @@ func returnChunksApart(k *BatchKind, items []ReturnItem) bool {
 // BatchReturnResult is the result of a batch:return job, besides the
 // per-line report joined from the chunks.
 type BatchReturnResult struct {
-	Batch    string         `json:"batch"`
-	FileID   int64          `json:"file_id"`
-	SHA256   string         `json:"sha256"`
-	Bank     string         `json:"bank"`
-	Layout   int            `json:"layout"`
-	Sequence int            `json:"sequence"`
-	Created  string         `json:"created"`
-	Lines    int            `json:"lines"`
+	Batch    string `json:"batch"`
+	FileID   int64  `json:"file_id"`
+	SHA256   string `json:"sha256"`
+	Bank     string `json:"bank"`
+	Layout   int    `json:"layout"`
+	Sequence int    `json:"sequence"`
+	Created  string `json:"created"`
+	Lines    int    `json:"lines"`
+	// Warnings: what the file had but not as its layout has it, read all
+	// the same (retorno.Reader.Warnings).
+	Warnings []string       `json:"warnings,omitempty"`
 	Outcomes map[string]int `json:"outcomes"`
 }
 
@@ -172,7 +230,8 @@ func runBatchReturn(ctx context.Context, r *Run, p BatchReturnPayload) (any, err
 	}
 	h := rf.Header
 	res := BatchReturnResult{Batch: k.Type.Name, FileID: rf.File.ID, SHA256: hex.EncodeToString(rf.File.SHA256),
-		Bank: h.Bank, Layout: int(h.Layout), Sequence: h.Sequence, Created: h.Created.String(), Lines: len(items)}
+		Bank: h.Bank, Layout: int(h.Layout), Sequence: h.Sequence, Created: h.Created.String(), Lines: len(items),
+		Warnings: rf.Warnings}
 	return joinReturnChunks(res, outputs)
 }
 
@@ -190,9 +249,6 @@ func readReturnFile(ctx context.Context, r *Run, k *BatchKind, fileID int64) (*R
 		return nil, nil, permanent(storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}}))
 	}
 	rf := &ReturnRead{File: f, Header: rd.Header(), JobID: r.Job.ID}
-	if rf.Accounts, err = returnAccounts(ctx, r, rf); err != nil {
-		return nil, nil, err
-	}
 	var items []ReturnItem
 	for ev, err := range rd.All() {
 		var le *retorno.LineError
@@ -205,22 +261,31 @@ func readReturnFile(ctx context.Context, r *Run, k *BatchKind, fileID int64) (*R
 			items = append(items, ReturnItem{Line: ev.Line, Event: ev})
 		}
 	}
+	rf.Warnings = rd.Warnings()
+	if rf.Accounts, err = returnAccounts(ctx, r, rf, items); err != nil {
+		return nil, nil, err
+	}
 	return rf, items, nil
 }
 
 // returnAccounts are the accounts a file's numbers are looked for in: the
-// one the upload named (at the file's bank), else the company's accounts
-// at the file's bank.
-func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead) ([]int64, error) {
+// one the upload named (of the file's bank, agency and account), else the
+// company's accounts at the file's bank.
+func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead, items []ReturnItem) ([]int64, error) {
 	bank := rf.Header.Bank
 	if id := rf.File.AccountID; id != 0 {
 		acc, err := storage.ReadBankAccount(ctx, r.Pool(), r.CompanyID(), id)
 		if err != nil {
 			return nil, err
 		}
-		if acc.Bank != bank {
-			return nil, permanent(storage.InvalidInput([]storage.Problem{{Field: "account_id",
-				Message: fmt.Sprintf("account %d is at bank %q; the file is of bank %s", id, acc.Bank, bank)}}))
+		benef := rf.Header.Beneficiary
+		for i := 0; benef.Account == "" && i < len(items); i++ {
+			if items[i].Err == nil {
+				benef = items[i].Event.Beneficiary
+			}
+		}
+		if err := checkFileAccount(acc, rf.Header, benef); err != nil {
+			return nil, permanent(err)
 		}
 		return []int64{id}, nil
 	}
@@ -359,6 +424,7 @@ func appendReturnLine(b []byte, memberKey string, l storage.ReturnLine) []byte {
 	b = appendMoney(b, "paid", l.Paid)
 	b = appendMoney(b, "expected", l.Expected)
 	b = appendMoney(b, "difference", l.Difference)
+	b = appendMoney(b, "tariff", l.Tariff)
 	return append(b, '}')
 }
 

@@ -244,7 +244,8 @@ func eventTime(ev *retorno.Event) time.Time {
 // occurrence's date (the credit date when the line has none), credited on
 // the credit date, the amount paid, the late fee (where the layout has it
 // apart), the interest (interest and fee together where it has one value)
-// and the discount with the abatement.
+// and the discount with the abatement, and the bank's tariff (booked as
+// the business's expense).
 func reportedPayment(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, words string) (storage.ReportedPayment, string) {
 	paidAt := financeDate(ev.Date)
 	if paidAt.IsZero() {
@@ -262,7 +263,7 @@ func reportedPayment(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, 
 	}
 	return storage.ReportedPayment{InvoiceID: m.InvoiceID, PaidAt: paidAt, CreditAt: financeDate(ev.CreditDate),
 		Paid: ev.Paid.Decimal(), LateFee: ev.Fine.Decimal(), Interest: ev.Interest.Decimal(),
-		Discount: ev.Discount.Decimal().Add(ev.Abatement.Decimal()), Note: note}, ""
+		Discount: ev.Discount.Decimal().Add(ev.Abatement.Decimal()), Tariff: ev.Tariff.Decimal(), Note: note}, ""
 }
 
 // describeSettlement fills a paid line's outcome, amounts and message.
@@ -287,6 +288,20 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 	if !sp.Booked.Equal(sp.Paid) {
 		l.Message += fmt.Sprintf("; the bank's parts add up to %s, booked as such", sp.Booked.StringFixed(2))
 	}
+	if sp.Tariff.IsPositive() {
+		tariff := sp.Tariff
+		l.Tariff = &tariff
+		l.Message += tariffWords(sp)
+	}
+}
+
+// tariffWords says what became of the bank's tariff of a settled line.
+func tariffWords(sp storage.SettledPayment) string {
+	if sp.TariffBooked {
+		return fmt.Sprintf("; the bank's tariff %s booked as the business's expense", sp.Tariff.StringFixed(2))
+	}
+	return fmt.Sprintf("; the bank's tariff %s is not booked: the company keeps no active transaction item of type tariff",
+		sp.Tariff.StringFixed(2))
 }
 
 // financeDate is a CNAB date as a finance date; zero for none.

@@ -197,9 +197,11 @@ func loadPostingInput(ctx context.Context, tx pgx.Tx, companyID int64, pi *posti
 		return in, translate(err, what+": lines")
 	}
 	pi.inv.Items = lines
-	if in.Items, in.FeeItem, in.DiscountItem, err = postingItems(ctx, tx, companyID, lines); err != nil {
+	c, err := postingItems(ctx, tx, companyID, lines)
+	if err != nil {
 		return in, translate(err, what+": items")
 	}
+	in.Items, in.FeeItem, in.DiscountItem = c.items, c.fee, c.discount
 	if in.Parties.Owners, err = buildingOwners(ctx, tx, companyID, pi.buildingID); err != nil {
 		return in, translate(err, what+": owners")
 	}
@@ -226,11 +228,19 @@ func invoiceLines(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) ([
 	})
 }
 
-// postingItems reads the items of the lines and the company's active items
-// of type fee and discount; of several, the one of the lowest id books the
-// settlement.
-func postingItems(ctx context.Context, tx pgx.Tx, companyID int64, lines []finance.InvoiceItem) (
-	items []finance.TransactionItem, fee, discount *finance.TransactionItem, err error) {
+// postingCatalogue is what a posting books with: the items of its lines,
+// and the company's active items of type fee (the late fee and interest),
+// discount and tariff (a bank's tariff on a settled title); of several
+// active items of one type, the one of the lowest id books. A nil item:
+// the company keeps none active.
+type postingCatalogue struct {
+	items                 []finance.TransactionItem
+	fee, discount, tariff *finance.TransactionItem
+}
+
+// postingItems reads the catalogue of a posting: the items of the lines
+// and the company's active fee, discount and tariff items.
+func postingItems(ctx context.Context, tx pgx.Tx, companyID int64, lines []finance.InvoiceItem) (postingCatalogue, error) {
 	ids := make([]int64, len(lines))
 	for i, l := range lines {
 		ids[i] = l.ItemID
@@ -239,19 +249,19 @@ func postingItems(ctx context.Context, tx pgx.Tx, companyID int64, lines []finan
 }
 
 // postingItemsOf reads the items ids and the company's active items of
-// type fee and discount, as postingItems.
-func postingItemsOf(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) (
-	items []finance.TransactionItem, fee, discount *finance.TransactionItem, err error) {
+// type fee, discount and tariff, as postingItems.
+func postingItemsOf(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) (postingCatalogue, error) {
+	var c postingCatalogue
 	rows, err := tx.Query(ctx, `
 		SELECT id, description, coalesce(debit, ''), coalesce(credit, ''), type, active,
 		       coalesce(debit_plan_id, 0), coalesce(credit_plan_id, 0)
 		FROM transaction_items
-		WHERE company_id = $1 AND (id = any($2) OR (active AND type IN ('fee', 'discount')))
+		WHERE company_id = $1 AND (id = any($2) OR (active AND type IN ('fee', 'discount', 'tariff')))
 		ORDER BY id`, companyID, ids)
 	if err != nil {
-		return nil, nil, nil, err
+		return c, err
 	}
-	items, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.TransactionItem, error) {
+	c.items, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.TransactionItem, error) {
 		var it finance.TransactionItem
 		var debit, credit, typ string
 		err := row.Scan(&it.ID, &it.Description, &debit, &credit, &typ, &it.Active, &it.DebitPlanID, &it.CreditPlanID)
@@ -259,18 +269,20 @@ func postingItemsOf(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64
 		return it, err
 	})
 	if err != nil {
-		return nil, nil, nil, err
+		return c, err
 	}
-	for i := range items {
-		switch it := &items[i]; {
+	for i := range c.items {
+		switch it := &c.items[i]; {
 		case !it.Active:
-		case it.Type == finance.TxItemFee && fee == nil:
-			fee = it
-		case it.Type == finance.TxItemDiscount && discount == nil:
-			discount = it
+		case it.Type == finance.TxItemFee && c.fee == nil:
+			c.fee = it
+		case it.Type == finance.TxItemDiscount && c.discount == nil:
+			c.discount = it
+		case it.Type == finance.TxItemTariff && c.tariff == nil:
+			c.tariff = it
 		}
 	}
-	return items, fee, discount, nil
+	return c, nil
 }
 
 // buildingOwners reads a building's owners by person id; none without a

@@ -30,6 +30,10 @@ type ReportedPayment struct {
 	LateFee          decimal.Decimal
 	Interest         decimal.Decimal
 	Discount         decimal.Decimal
+	// Tariff is the bank's tariff on the title (what the payer paid less
+	// what the bank credited): booked as the business's expense with the
+	// company's tariff item (finance.BankTariff).
+	Tariff decimal.Decimal
 	// Note goes to the invoice's history with the payment (the file's
 	// line).
 	Note string
@@ -57,6 +61,11 @@ type SettledPayment struct {
 	Difference decimal.Decimal
 	// LateFee, Interest and Discount are the settlement as booked.
 	LateFee, Interest, Discount decimal.Decimal
+	// Tariff is the bank's tariff reported with the payment, and
+	// TariffBooked whether it was booked: not when the company keeps no
+	// active item of type tariff (the payment is settled all the same).
+	Tariff       decimal.Decimal
+	TariffBooked bool
 }
 
 // payingInvoice is an invoice as the settlement reads it.
@@ -73,6 +82,7 @@ type payingInvoice struct {
 	items      []finance.TransactionItem
 	fee        *finance.TransactionItem
 	discount   *finance.TransactionItem
+	tariff     *finance.TransactionItem
 	parties    finance.Parties
 }
 
@@ -164,6 +174,11 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 		return
 	}
 	posting.Entries = append(posting.Entries, finance.SettleGuarantees(inv.guarantees, inv.inv.BusinessID)...)
+	o.Tariff = p.Tariff
+	if p.Tariff.IsPositive() && inv.tariff != nil {
+		posting.Entries = append(posting.Entries, finance.BankTariff(*inv.tariff, inv.inv.BusinessID, p.Tariff))
+		o.TariffBooked = true
+	}
 	inv.inv, inv.posting, inv.booked, inv.report, inv.creditDate = paid, posting, booked, p, p.CreditAt
 	o.Outcome = PaymentSettled
 }
@@ -306,12 +321,12 @@ func readPayingItems(ctx context.Context, tx pgx.Tx, companyID int64, invoices m
 		}
 	}
 	slices.Sort(ids)
-	items, fee, discount, err := postingItemsOf(ctx, tx, companyID, ids)
+	c, err := postingItemsOf(ctx, tx, companyID, ids)
 	if err != nil {
 		return translate(err, "items of invoices paid")
 	}
 	for _, pi := range invoices {
-		pi.items, pi.fee, pi.discount = items, fee, discount
+		pi.items, pi.fee, pi.discount, pi.tariff = c.items, c.fee, c.discount, c.tariff
 		pi.parties = finance.Parties{PayerID: pi.inv.PayerID, BusinessID: pi.inv.BusinessID}
 	}
 	return nil

@@ -225,7 +225,8 @@ func guaranteeInputs(ctx context.Context, tx pgx.Tx, companyID int64, due []guar
 	for _, ls := range lines {
 		all = append(all, ls...)
 	}
-	items, _, _, err := postingItems(ctx, tx, companyID, all)
+	c, err := postingItems(ctx, tx, companyID, all)
+	items := c.items
 	if err != nil {
 		return nil, translate(err, "guaranteed invoices: items")
 	}

@@ -1,0 +1,46 @@
+package jobs
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/storage"
+)
+
+// TestCheckFileAccount: a return file is of the account named when its
+// bank is, and its agency and account where it names them, leading zeros
+// aside and the check digit allowed inside the number.
+func TestCheckFileAccount(t *testing.T) {
+	t.Parallel()
+	acc := &storage.BankAccount{ID: 7, Bank: "341", Agency: "1234", Account: "12345", AccountDigit: "1"}
+	cases := []struct {
+		name  string
+		bank  string
+		benef retorno.Account
+		want  string // "" when the file is the account's
+	}{
+		{"the same numbers", "341", retorno.Account{Agency: "1234", Account: "12345", AccountDigit: "1"}, ""},
+		{"zero-padded", "341", retorno.Account{Agency: "01234", Account: "0000012345"}, ""},
+		{"the digit inside the number", "341", retorno.Account{Agency: "1234", Account: "0123451"}, ""},
+		{"names no account", "341", retorno.Account{}, ""},
+		{"another bank", "237", retorno.Account{}, `account 7 is at bank "341"; the file is of bank 237`},
+		{"another agency", "341", retorno.Account{Agency: "4321", Account: "12345"}, "account 7 is at agency 1234; the file is of agency 4321"},
+		{"another account", "341", retorno.Account{Agency: "1234", Account: "54321", AccountDigit: "9"},
+			"account 7 is account 12345-1; the file is of account 54321-9"},
+		{"another digit", "341", retorno.Account{Agency: "1234", Account: "123452"}, "account 7 is account 12345-1; the file is of account 123452"},
+	}
+	for _, c := range cases {
+		err := checkFileAccount(acc, retorno.Header{Bank: c.bank}, c.benef)
+		var got string
+		var e *storage.Error
+		if errors.As(err, &e) && e.Code == storage.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {
+			got = e.Problems[0].Message
+		} else if err != nil {
+			got = "unexpected: " + err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -209,3 +209,74 @@ func TestMoneyInResponses(t *testing.T) {
 	}
 	checkMoney(t, "contracts:transfer", done["result"], "guaranteed", "amount")
 }
+
+// TestOpenAPIDescribesMoney: the document describes money as it is
+// written, a number with two decimal places, in the records' schemas and
+// in the answers read from Go types (the generation preview, the
+// readjustment).
+func TestOpenAPIDescribesMoney(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	_, raw := fetchDocument(t, e)
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	at := func(path ...string) map[string]any {
+		t.Helper()
+		node := doc
+		for _, step := range path {
+			m, _ := node.(map[string]any)
+			if step == "[]" {
+				node = m["items"]
+				continue
+			}
+			node = m[step]
+		}
+		m, ok := node.(map[string]any)
+		if !ok {
+			t.Fatalf("nothing at %v", path)
+		}
+		return m
+	}
+	answer := func(path, method string) []string {
+		return []string{"paths", path, method, "responses", "200", "content", "application/json", "schema", "properties", "data", "properties"}
+	}
+	preview := answer("/financial/contracts/{id}/invoicesCreate", "post")
+	readjust := answer("/financial/contracts/{id}/readjust", "post")
+	for _, c := range []struct {
+		name string
+		path []string
+		want string // in the description
+	}{
+		{"an invoice's total", []string{"components", "schemas", "invoices", "properties", "total"}, "its 2 decimal places"},
+		{"a line's amount", []string{"components", "schemas", "invoice_items", "properties", "amount"}, "its 2 decimal places"},
+		{"the preview's total", append(preview, "total"), "Money: a JSON number written with two decimal places"},
+		{"a previewed invoice's total", append(preview, "invoices", "[]", "properties", "total"), "Money:"},
+		{"a previewed line's amount", append(preview, "invoices", "[]", "properties", "items", "[]", "properties", "amount"), "Money:"},
+		{"a previewed discount", append(preview, "invoices", "[]", "properties", "ticket_discount_fixed"), "Money:"},
+		{"a previewed rate", append(preview, "invoices", "[]", "properties", "ticket_late_fee_percentage"), "two decimal places"},
+		{"a readjusted rent", append(readjust, "readjustments", "[]", "properties", "new_amount"), "Money:"},
+	} {
+		s := at(c.path...)
+		desc, _ := s["description"].(string)
+		if !slices.Contains(types(s["type"]), "number") || fmt.Sprint(s["multipleOf"]) != "0.01" || !strings.Contains(desc, c.want) {
+			t.Errorf("%s: %v, want a number, multipleOf 0.01, described with %q", c.name, s, c.want)
+		}
+	}
+}
+
+// types lists a schema's type, one or several.
+func types(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []any:
+		out := make([]string, len(x))
+		for i, s := range x {
+			out[i] = fmt.Sprint(s)
+		}
+		return out
+	}
+	return nil
+}

@@ -68,7 +68,7 @@ func TestTicketBatchDrops(t *testing.T) {
 	}
 	res := job["result"].(map[string]any)
 	details := res["details"].(map[string]any)
-	if num(t, res["titles"]) != 1 || res["total"] != "1000.00" || num(t, details["drops"]) != 1 {
+	if num(t, res["titles"]) != 1 || res["total"] != json.Number("1000.00") || num(t, details["drops"]) != 1 {
 		t.Errorf("the second file's report: %v", res)
 	}
 	listed := details["drop_titles"].([]any)
@@ -225,7 +225,7 @@ func TestPaymentBatchCancels(t *testing.T) {
 	res := job["result"].(map[string]any)
 	details := res["details"].(map[string]any)
 	listed := details["cancelled_payments"].([]any)
-	if num(t, res["titles"]) != 1 || res["total"] != "300.00" || num(t, details["cancellations"]) != 1 || len(listed) != 1 ||
+	if num(t, res["titles"]) != 1 || res["total"] != json.Number("300.00") || num(t, details["cancellations"]) != 1 || len(listed) != 1 ||
 		listed[0].(map[string]any)["reference"] != ref(two) || num(t, listed[0].(map[string]any)["transaction_id"]) != two {
 		t.Errorf("the second file's report: %v", res)
 	}

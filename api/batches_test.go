@@ -90,7 +90,8 @@ func TestTicketBatchEndToEnd(t *testing.T) {
 		t.Errorf("Content-Disposition: %q", cd)
 	}
 	result := job["result"].(map[string]any)
-	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != "4500.00" {
+	checkMoney(t, "batch:file", result, "total")
+	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != json.Number("4500.00") {
 		t.Errorf("file job result: %v", result)
 	}
 	recs := records(t, file, 400)
@@ -160,9 +161,10 @@ func TestTicketBatchEndToEnd(t *testing.T) {
 	if len(report) != 5 {
 		t.Fatalf("report: %v", report)
 	}
+	checkMoney(t, "batch:return", res, "report.1.paid", "report.1.expected", "report.1.difference")
 	lateLine := report[1].(map[string]any)
-	if num(t, lateLine["invoice_id"]) != late || lateLine["paid"] != "1536.00" || lateLine["outcome"] != "settled" ||
-		lateLine["expected"] != "1536.00" || lateLine["difference"] != "0.00" {
+	if num(t, lateLine["invoice_id"]) != late || lateLine["paid"] != json.Number("1536.00") || lateLine["outcome"] != "settled" ||
+		lateLine["expected"] != json.Number("1536.00") || lateLine["difference"] != json.Number("0.00") {
 		t.Errorf("the late payment's line: %v", lateLine)
 	}
 

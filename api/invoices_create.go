@@ -124,19 +124,19 @@ type invoicePreview struct {
 	BillingID                *int64               `json:"billing_id"`
 	BillingMethod            string               `json:"billing_method"`
 	Description              string               `json:"description"`
-	Total                    json.Number          `json:"total"`
+	Total                    finance.Money        `json:"total"`
 	Date                     finance.Date         `json:"date"`
 	DueDate                  finance.Date         `json:"due_date"`
 	PeriodInitial            finance.Date         `json:"period_initial"`
 	PeriodFinal              finance.Date         `json:"period_final"`
 	TicketLateFee            bool                 `json:"ticket_late_fee"`
 	TicketLateFeeItemID      *int64               `json:"ticket_late_fee_item_id"`
-	TicketLateFeePercentage  json.Number          `json:"ticket_late_fee_percentage"`
-	TicketLateFeeInterest    json.Number          `json:"ticket_late_fee_interest"`
+	TicketLateFeePercentage  finance.Percent      `json:"ticket_late_fee_percentage"`
+	TicketLateFeeInterest    finance.Percent      `json:"ticket_late_fee_interest"`
 	TicketDiscount           bool                 `json:"ticket_discount"`
 	TicketDiscountMode       *string              `json:"ticket_discount_mode"`
-	TicketDiscountFixed      json.Number          `json:"ticket_discount_fixed"`
-	TicketDiscountPercentage json.Number          `json:"ticket_discount_percentage"`
+	TicketDiscountFixed      finance.Money        `json:"ticket_discount_fixed"`
+	TicketDiscountPercentage finance.Percent      `json:"ticket_discount_percentage"`
 	TicketDiscountDays       int                  `json:"ticket_discount_days"`
 	TicketDiscountAction     *string              `json:"ticket_discount_action"`
 	Items                    []invoiceLinePreview `json:"items"`
@@ -144,9 +144,9 @@ type invoicePreview struct {
 
 // invoiceLinePreview is one line of a previewed invoice.
 type invoiceLinePreview struct {
-	ItemID      int64       `json:"item_id"`
-	Amount      json.Number `json:"amount"`
-	Description *string     `json:"description"`
+	ItemID      int64         `json:"item_id"`
+	Amount      finance.Money `json:"amount"`
+	Description *string       `json:"description"`
 }
 
 // generationPreview is the data of a preview: the contract, until, how
@@ -155,7 +155,7 @@ type generationPreview struct {
 	ContractID int64            `json:"contract_id"`
 	Count      int              `json:"count"`
 	Invoices   []invoicePreview `json:"invoices"`
-	Total      json.Number      `json:"total"`
+	Total      finance.Money    `json:"total"`
 	Until      finance.Date     `json:"until"`
 }
 
@@ -167,7 +167,7 @@ func previewOf(contractID int64, until finance.Date, invoices []storage.Generate
 		out[i] = previewInvoice(g)
 		total = total.Add(g.Total)
 	}
-	return generationPreview{ContractID: contractID, Until: until, Count: len(out), Total: money(total), Invoices: out}
+	return generationPreview{ContractID: contractID, Until: until, Count: len(out), Total: finance.Money(total), Invoices: out}
 }
 
 func previewInvoice(g storage.GeneratedInvoice) invoicePreview {
@@ -175,23 +175,20 @@ func previewInvoice(g storage.GeneratedInvoice) invoicePreview {
 	p := invoicePreview{
 		Type: inv.Type, ContractID: inv.ContractID, PayerID: inv.PayerID, BuildingID: optID(g.BuildingID),
 		BusinessID: inv.BusinessID, AccountID: inv.AccountID, BillingID: optID(inv.BillingID),
-		BillingMethod: inv.BillingMethod, Description: inv.Description, Total: money(inv.Total),
+		BillingMethod: inv.BillingMethod, Description: inv.Description, Total: finance.Money(inv.Total),
 		Date: inv.Date, DueDate: inv.DueDate, PeriodInitial: inv.PeriodInitial, PeriodFinal: inv.PeriodFinal,
 		TicketLateFee: inv.TicketLateFee, TicketLateFeeItemID: optID(inv.TicketLateFeeItemID),
-		TicketLateFeePercentage: money(inv.TicketLateFeePercentage), TicketLateFeeInterest: money(inv.TicketLateFeeInterest),
+		TicketLateFeePercentage: finance.Percent(inv.TicketLateFeePercentage), TicketLateFeeInterest: finance.Percent(inv.TicketLateFeeInterest),
 		TicketDiscount: inv.TicketDiscount, TicketDiscountMode: optString(string(inv.TicketDiscountMode)),
-		TicketDiscountFixed: money(inv.TicketDiscountFixed), TicketDiscountPercentage: money(inv.TicketDiscountPercentage),
+		TicketDiscountFixed: finance.Money(inv.TicketDiscountFixed), TicketDiscountPercentage: finance.Percent(inv.TicketDiscountPercentage),
 		TicketDiscountDays: inv.TicketDiscountDays, TicketDiscountAction: optString(string(inv.TicketDiscountAction)),
 		Items: make([]invoiceLinePreview, len(inv.Items)),
 	}
 	for j, l := range inv.Items {
-		p.Items[j] = invoiceLinePreview{ItemID: l.ItemID, Amount: money(l.Amount), Description: optString(l.Description)}
+		p.Items[j] = invoiceLinePreview{ItemID: l.ItemID, Amount: finance.Money(l.Amount), Description: optString(l.Description)}
 	}
 	return p
 }
-
-// money is an amount as the API writes it: a number with two decimals.
-func money(d decimal.Decimal) json.Number { return json.Number(d.StringFixed(2)) }
 
 func optID(id int64) *int64 {
 	if id == 0 {

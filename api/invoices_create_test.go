@@ -35,6 +35,7 @@ func TestInvoicesCreate(t *testing.T) {
 		first["description"] != "Aluguel 1 - 01/01/2026 a 31/01/2026" {
 		t.Errorf("first invoice: %v", first)
 	}
+	checkMoney(t, "the preview", data, "total", "invoices.0.total", "invoices.0.ticket_discount_fixed", "invoices.0.items.0.amount")
 	if n := env.count(t, "invoices"); n != 0 {
 		t.Fatalf("a preview stored %d invoices", n)
 	}

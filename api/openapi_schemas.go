@@ -230,9 +230,10 @@ func dateTimeSchema(in bool) *openapi.Schema {
 }
 
 // decimalSchema is a numeric(p,s) value: a JSON number in responses,
-// written with every digit; in bodies a number without exponent or its
-// decimal text. The scale and the digits before the point are the
-// column's; more is refused, never rounded.
+// written with every digit and, for a stored column, with its s decimal
+// places (PostgreSQL's text of numeric(p,s): money as 1000.00); in bodies
+// a number without exponent or its decimal text. The scale and the digits
+// before the point are the column's; more is refused, never rounded.
 func decimalSchema(c storage.Column, in bool) *openapi.Schema {
 	s := openapi.Number()
 	if c.Scale > 0 {
@@ -243,6 +244,13 @@ func decimalSchema(c storage.Column, in bool) *openapi.Schema {
 	s.ExclusiveMaximum, s.ExclusiveMinimum = json10(c.Precision-c.Scale), "-"+json10(c.Precision-c.Scale)
 	s.Description = fmt.Sprintf("numeric(%d,%d): at most %d decimal places and %d digits before the point.",
 		c.Precision, c.Scale, c.Scale, c.Precision-c.Scale)
+	switch {
+	case !in && c.Expr == "" && c.Scale > 0:
+		s.Description += fmt.Sprintf(" Written as a JSON number with its %d decimal places (`%s`), never a string; "+
+			"read it as a decimal, not a float (docs/api.md, \"Money\").", c.Scale, "10."+strings.Repeat("0", c.Scale))
+	case !in && c.Expr != "":
+		s.Description += " Written as a JSON number with the digits it has (docs/api.md, \"Money\")."
+	}
 	if in {
 		s.Type = []string{s.Type.(string), "string"}
 		s.Pattern = decimalText.String()

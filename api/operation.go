@@ -142,6 +142,15 @@ func envelope(data *openapi.Schema, withMessage bool) *openapi.Schema {
 // reflector describes the values handlers encode, with the schemas of the
 // types that encode themselves.
 var reflector = openapi.Reflector{Known: map[reflect.Type]*openapi.Schema{
-	reflect.TypeFor[finance.Date]():  openapi.Nullable(&openapi.Schema{Type: "string", Format: "date"}),
-	reflect.TypeFor[finance.Month](): {Type: "string", Pattern: `^[0-9]{4}-[0-9]{2}$`, Description: "A month, `YYYY-MM`."},
+	reflect.TypeFor[finance.Date]():    openapi.Nullable(&openapi.Schema{Type: "string", Format: "date"}),
+	reflect.TypeFor[finance.Month]():   {Type: "string", Pattern: `^[0-9]{4}-[0-9]{2}$`, Description: "A month, `YYYY-MM`."},
+	reflect.TypeFor[finance.Money]():   {Type: "number", MultipleOf: "0.01", Description: moneyDescription},
+	reflect.TypeFor[finance.Percent](): {Type: "number", MultipleOf: "0.01", Description: percentDescription},
 }}
+
+// How money and percentages are written (docs/api.md, "Money").
+const (
+	moneyDescription = "Money: a JSON number written with two decimal places (`1000.00`, `0.50`), never a string; " +
+		"read it as a decimal, not a float (docs/api.md, \"Money\")."
+	percentDescription = "A percentage (`2.50` is 2.5%), a JSON number written with two decimal places."
+)

@@ -43,7 +43,7 @@ func TestPaymentBatchEndToEnd(t *testing.T) {
 	r := f.payments(t, f.keyA, batch, "addTransactions", ted, credit, slip, lost, pixKey, noBank, cash, income, paid, otherCompany, 999999)
 	added, refused := answer(t, r, "added")
 	if len(added) != 4 || added[slip]["method"] != "boleto" || added[credit]["method"] != "transfer" ||
-		added[ted]["reference"] != fmt.Sprintf("PAG-%d-1", ted) || added[lost]["amount"] != "730.50" {
+		added[ted]["reference"] != fmt.Sprintf("PAG-%d-1", ted) || added[lost]["amount"] != json.Number("730.50") {
 		t.Fatalf("added: %v", added)
 	}
 	want := map[int64]string{
@@ -85,7 +85,7 @@ func TestPaymentBatchEndToEnd(t *testing.T) {
 		t.Errorf("Content-Disposition: %q", cd)
 	}
 	result := job["result"].(map[string]any)
-	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != "3860.50" {
+	if num(t, result["sequence"]) != 1 || num(t, result["titles"]) != 4 || result["total"] != json.Number("3860.50") {
 		t.Errorf("file job result: %v", result)
 	}
 	recs := records(t, file, 240)
@@ -137,8 +137,8 @@ func TestPaymentBatchEndToEnd(t *testing.T) {
 			t.Errorf("a line without an entry: %v", line)
 		}
 	}
-	if l := byEntry[slip]; l["outcome"] != "paid" || l["paid"] != "152.00" || l["expected"] != "150.00" ||
-		l["difference"] != "2.00" || l["document_number"] != ref(slip) {
+	if l := byEntry[slip]; l["outcome"] != "paid" || l["paid"] != json.Number("152.00") || l["expected"] != json.Number("150.00") ||
+		l["difference"] != json.Number("2.00") || l["document_number"] != ref(slip) {
 		t.Errorf("the boleto's line: %v", l)
 	}
 	if l := byEntry[credit]; l["outcome"] != "failed" || !strings.Contains(l["message"].(string), "AG Agência/Conta Corrente/DV Inválido") {

@@ -163,9 +163,9 @@ type readjustAnswer struct {
 }
 
 // readjustView is one answer with the names and number forms of the
-// readjustments sub-resource: amounts as numbers with two places, the
-// factor exact, the variation to four places; factor and variation null
-// unless readjusted or kept.
+// readjustments sub-resource: amounts as money (numbers with two places),
+// the factor exact, the variation to four places; factor and variation
+// null unless readjusted or kept.
 type readjustView struct {
 	Outcome         finance.ReadjustOutcome `json:"outcome"`
 	ReadjustAt      finance.Date            `json:"readjust_at"`
@@ -175,8 +175,8 @@ type readjustView struct {
 	Missing         []finance.IndexMonth    `json:"missing"`
 	Factor          *json.Number            `json:"factor"`
 	Variation       *json.Number            `json:"variation"`
-	OldAmount       json.Number             `json:"old_amount"`
-	NewAmount       json.Number             `json:"new_amount"`
+	OldAmount       finance.Money           `json:"old_amount"`
+	NewAmount       finance.Money           `json:"new_amount"`
 	NextReadjustAt  finance.Date            `json:"next_readjust_at"`
 	ContractStatus  finance.ContractStatus  `json:"contract_status"`
 	InvoicesUpdated []int64                 `json:"invoices_updated"`
@@ -185,7 +185,7 @@ type readjustView struct {
 func viewOf(r storage.ContractReadjustment) readjustView {
 	v := readjustView{Outcome: r.Outcome, ReadjustAt: r.ReadjustAt, Indicator: r.ContractIndicator,
 		Months: orEmpty(r.Months), Missing: orEmpty(r.Missing),
-		OldAmount: json.Number(r.OldAmount.StringFixed(2)), NewAmount: json.Number(r.NewAmount.StringFixed(2)),
+		OldAmount: finance.Money(r.OldAmount), NewAmount: finance.Money(r.NewAmount),
 		NextReadjustAt: r.NextReadjustAt, ContractStatus: r.ContractStatus, InvoicesUpdated: orEmpty(r.InvoicesUpdated)}
 	if r.Outcome == finance.ReadjustApplied || r.Outcome == finance.ReadjustKept {
 		used := r.Indicator

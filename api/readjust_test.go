@@ -81,6 +81,7 @@ func TestReadjustContractPreviewAndRun(t *testing.T) {
 	if preview.status != http.StatusOK {
 		t.Fatalf("preview: %d %s", preview.status, preview.raw)
 	}
+	checkMoney(t, "the preview", preview.record(t), "readjustments.0.old_amount", "readjustments.0.new_amount")
 	p := preview.record(t)["readjustments"].([]any)[0].(map[string]any)
 	if p["outcome"] != "readjusted" || p["indicator"] != "highest_index" || p["index_used"] != "IGP-M" ||
 		toJSON(t, p["old_amount"]) != "2000.00" || toJSON(t, p["new_amount"]) != "2130.72" || toJSON(t, p["variation"]) != "6.5362" ||

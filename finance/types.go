@@ -153,32 +153,36 @@ type InvoiceItem struct {
 	BrokerID    int64           `json:"broker_id,omitempty"`
 }
 
-// number writes a decimal as a JSON number, as the API does for amounts.
-type number decimal.Decimal
-
-func (n number) MarshalJSON() ([]byte, error) { return []byte(decimal.Decimal(n).String()), nil }
-
-func (n *number) UnmarshalJSON(b []byte) error { return (*decimal.Decimal)(n).UnmarshalJSON(b) }
-
-// invoiceJSON shadows the decimal fields the API writes as numbers.
+// invoiceJSON shadows the decimal fields of an invoice with the types
+// the API writes them as: amounts as Money, rates as Percent.
 type invoiceJSON struct {
 	invoiceFields
-	Total                   number `json:"total"`
-	TicketLateFeePercentage number `json:"ticket_late_fee_percentage"`
-	TicketLateFeeInterest   number `json:"ticket_late_fee_interest"`
+	Total                    Money   `json:"total"`
+	TicketLateFeePercentage  Percent `json:"ticket_late_fee_percentage"`
+	TicketLateFeeInterest    Percent `json:"ticket_late_fee_interest"`
+	TicketDiscountFixed      Money   `json:"ticket_discount_fixed"`
+	TicketDiscountPercentage Percent `json:"ticket_discount_percentage"`
 }
 
 type invoiceFields Invoice // Invoice without its methods
 
-// MarshalJSON writes the invoice with the API's field names; total, the
-// item amounts and the late-fee rates are numbers.
+func newInvoiceJSON(inv Invoice) invoiceJSON {
+	return invoiceJSON{
+		invoiceFields:            invoiceFields(inv),
+		Total:                    Money(inv.Total),
+		TicketLateFeePercentage:  Percent(inv.TicketLateFeePercentage),
+		TicketLateFeeInterest:    Percent(inv.TicketLateFeeInterest),
+		TicketDiscountFixed:      Money(inv.TicketDiscountFixed),
+		TicketDiscountPercentage: Percent(inv.TicketDiscountPercentage),
+	}
+}
+
+// MarshalJSON writes the invoice with the API's field names and its
+// representation of values: total, ticket_discount_fixed and the item
+// amounts as money (numbers with two decimal places), the late-fee and
+// discount rates as numbers with two places (docs/api.md, "Money").
 func (inv Invoice) MarshalJSON() ([]byte, error) {
-	return json.Marshal(invoiceJSON{
-		invoiceFields:           invoiceFields(inv),
-		Total:                   number(inv.Total),
-		TicketLateFeePercentage: number(inv.TicketLateFeePercentage),
-		TicketLateFeeInterest:   number(inv.TicketLateFeeInterest),
-	})
+	return json.Marshal(newInvoiceJSON(inv))
 }
 
 // UnmarshalJSON reads an invoice in the API's shape; amounts may be numbers
@@ -186,27 +190,24 @@ func (inv Invoice) MarshalJSON() ([]byte, error) {
 func (inv *Invoice) UnmarshalJSON(b []byte) error {
 	// Start from the current values, so that fields absent from b are kept
 	// as encoding/json does for plain structs.
-	v := invoiceJSON{
-		invoiceFields:           invoiceFields(*inv),
-		Total:                   number(inv.Total),
-		TicketLateFeePercentage: number(inv.TicketLateFeePercentage),
-		TicketLateFeeInterest:   number(inv.TicketLateFeeInterest),
-	}
+	v := newInvoiceJSON(*inv)
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
 	*inv = Invoice(v.invoiceFields)
-	inv.Total = decimal.Decimal(v.Total)
-	inv.TicketLateFeePercentage = decimal.Decimal(v.TicketLateFeePercentage)
-	inv.TicketLateFeeInterest = decimal.Decimal(v.TicketLateFeeInterest)
+	inv.Total = v.Total.Decimal()
+	inv.TicketLateFeePercentage = v.TicketLateFeePercentage.Decimal()
+	inv.TicketLateFeeInterest = v.TicketLateFeeInterest.Decimal()
+	inv.TicketDiscountFixed = v.TicketDiscountFixed.Decimal()
+	inv.TicketDiscountPercentage = v.TicketDiscountPercentage.Decimal()
 	return nil
 }
 
-// MarshalJSON writes the line with its amount as a number.
+// MarshalJSON writes the line with its amount as money.
 func (it InvoiceItem) MarshalJSON() ([]byte, error) {
 	type plain InvoiceItem
 	return json.Marshal(struct {
 		plain
-		Amount number `json:"amount"`
-	}{plain(it), number(it.Amount)})
+		Amount Money `json:"amount"`
+	}{plain(it), Money(it.Amount)})
 }

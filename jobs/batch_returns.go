@@ -15,6 +15,7 @@ import (
 
 	"github.com/propfin/propfin/cnab"
 	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -428,16 +429,16 @@ func appendReturnLine(b []byte, memberKey string, l storage.ReturnLine) []byte {
 	return append(b, '}')
 }
 
-// appendMoney writes ,"name":"1234.56" for an amount that is given.
+// appendMoney writes ,"name":1234.56 for an amount that is given: money,
+// a number with two decimal places.
 func appendMoney(b []byte, name string, d *decimal.Decimal) []byte {
 	if d == nil {
 		return b
 	}
 	b = append(b, `,"`...)
 	b = append(b, name...)
-	b = append(b, `":"`...)
-	b = append(b, d.StringFixed(2)...)
-	return append(b, '"')
+	b = append(b, `":`...)
+	return finance.Money(*d).AppendJSON(b)
 }
 
 // appendField writes ,"name":"value" for a value that is not empty, the

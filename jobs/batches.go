@@ -13,6 +13,7 @@ import (
 
 	"github.com/propfin/propfin/cnab"
 	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -89,14 +90,14 @@ func ChangeBatchMembers(ctx context.Context, pool *pgxpool.Pool, k *BatchKind, s
 }
 
 // FileReport is what a remittance carries: its titles and their total
-// (in the result with two decimal places), the warnings of the bank's
-// layout (texts truncated, characters replaced), and what the kind adds.
+// (money: a number with two decimal places in the result), the warnings
+// of the bank's layout (texts truncated, characters replaced), and what
+// the kind adds.
 type FileReport struct {
-	Titles   int64           `json:"titles"`
-	Total    decimal.Decimal `json:"-"`
-	Amount   string          `json:"total"`
-	Warnings []FileWarning   `json:"warnings"`
-	Details  map[string]any  `json:"details,omitempty"`
+	Titles   int64          `json:"titles"`
+	Total    finance.Money  `json:"total"`
+	Warnings []FileWarning  `json:"warnings"`
+	Details  map[string]any `json:"details,omitempty"`
 }
 
 // FileWarning is a warning of the remittance writer about one title (its
@@ -173,7 +174,7 @@ func (r *remittance[T]) close(after func() (map[string]any, error)) (FileReport,
 	if len(r.problems) > 0 {
 		return FileReport{}, storage.InvalidInput(r.problems)
 	}
-	rep := FileReport{Titles: int64(len(r.ids)), Total: r.total}
+	rep := FileReport{Titles: int64(len(r.ids)), Total: finance.Money(r.total)}
 	if after != nil {
 		var err error
 		if rep.Details, err = after(); err != nil {
@@ -289,7 +290,7 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 			return nil, err
 		}
 		res.FileID, res.Sequence, res.Name, res.Bytes = f.ID, f.Sequence, f.Name, int(f.Size)
-		res.Titles, res.Total, res.Amount, res.Warnings = f.Titles, f.Total, f.Total.StringFixed(2), []FileWarning{}
+		res.Titles, res.Total, res.Warnings = f.Titles, finance.Money(f.Total), []FileWarning{}
 		return res, nil
 	}
 	seq, bank, err := storage.TakeFileSequence(ctx, tx, b)
@@ -306,7 +307,7 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 	if err != nil {
 		return nil, err
 	}
-	f := &storage.BatchFile{Sequence: seq, Titles: rep.Titles, Total: rep.Total}
+	f := &storage.BatchFile{Sequence: seq, Titles: rep.Titles, Total: rep.Total.Decimal()}
 	if err := storage.SaveBatchFile(ctx, tx, b, jobID, bank, f, content); err != nil {
 		return nil, err
 	}
@@ -316,6 +317,5 @@ func writeBatchFile(ctx context.Context, tx pgx.Tx, k *BatchKind, companyID, id,
 		}
 	}
 	res.FileID, res.Sequence, res.Name, res.Bytes, res.FileReport = f.ID, seq, f.Name, int(f.Size), rep
-	res.Amount = rep.Total.StringFixed(2)
 	return res, nil
 }

@@ -381,12 +381,12 @@ func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) 
 		}
 		if c := already[id]; c != nil {
 			ans.Done = append(ans.Done, map[string]any{"id": id, "reference": c.InReference, "method": c.InMethod,
-				"amount": c.InAmount.StringFixed(2), "already": true})
+				"amount": finance.Money(c.InAmount), "already": true})
 			continue
 		}
 		m := byID[id]
 		ans.Done = append(ans.Done, map[string]any{"id": id, "reference": m.Reference, "method": m.Method,
-			"amount": m.Amount.StringFixed(2)})
+			"amount": finance.Money(m.Amount)})
 	}
 	return ans, nil
 }

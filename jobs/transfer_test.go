@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -59,8 +60,12 @@ func TestTransferJob(t *testing.T) {
 
 	job := p.wait(t, p.submit(t, KindContractsTransfer, DatePayload{Date: "2024-03-26"}).ID, "succeeded", "failed")
 	res := decodeResult[TransferResult](t, job)
-	if job.State != "succeeded" || res.Transfers != 2 || res.Amount.StringFixed(2) != "1800.00" || res.Invoices != 1 || res.Statuses != 1 {
+	if job.State != "succeeded" || res.Transfers != 2 || res.Amount.String() != "1800.00" || res.Invoices != 1 || res.Statuses != 1 {
 		t.Fatalf("job %s (%s): %+v", job.State, job.Error, res)
+	}
+	// the amounts are money: numbers with two decimal places, as stored
+	if !bytes.Contains(job.Result, []byte(`"guaranteed":0.00,`)) || !bytes.Contains(job.Result, []byte(`"amount":1800.00,`)) {
+		t.Errorf("result %s: want the amounts as numbers with two decimal places", job.Result)
 	}
 	// the invoice's auto_transfer_status, with a history row of the job
 	var status string

@@ -453,24 +453,15 @@ func writeReportedHistories(ctx context.Context, tx pgx.Tx, companyID int64, act
 			{Field: "paid_at", To: pi.report.PaidAt.String()},
 			{Field: "credit_at", To: pi.creditOrPaid().String()},
 			{Field: "status", From: pi.status, To: "paid"},
-			{Field: "paid_amount", To: money(s.Total)},
-			{Field: "paid_late_fee", To: money(s.LateFee)},
-			{Field: "paid_interest", To: money(s.Interest)},
-			{Field: "paid_discount", To: money(s.Discount)},
+			{Field: "paid_amount", To: finance.Money(s.Total)},
+			{Field: "paid_late_fee", To: finance.Money(s.LateFee)},
+			{Field: "paid_interest", To: finance.Money(s.Interest)},
+			{Field: "paid_discount", To: finance.Money(s.Discount)},
 		}
 		hist[i] = historyRow{invoiceID: pi.inv.ID, changes: changes, note: pi.report.Note}
 	}
 	return writeHistories(ctx, tx, companyID, actor, OriginPayment, hist)
 }
-
-// money is an amount as the API shows it in a history: a JSON number
-// with two decimal places.
-func money(d decimal.Decimal) any { return jsonNumber(d.StringFixed(2)) }
-
-// jsonNumber is a decimal text written as a JSON number.
-type jsonNumber string
-
-func (n jsonNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }
 
 // creditOrPaid is the day the money is in the account: credit_at, else
 // paid_at.

@@ -22,9 +22,9 @@ import (
 type TransferSummary struct {
 	Invoices   int64             `json:"invoices"`   // invoices looked at
 	Guarantees int64             `json:"guarantees"` // invoices whose owners' share was advanced
-	Guaranteed decimal.Decimal   `json:"guaranteed"` // the amount advanced
+	Guaranteed finance.Money     `json:"guaranteed"` // the amount advanced
 	Transfers  int64             `json:"transfers"`  // transfer entries written
-	Amount     decimal.Decimal   `json:"amount"`     // the amount paid out
+	Amount     finance.Money     `json:"amount"`     // the amount paid out
 	Skipped    []TransferSkipped `json:"skipped"`    // invoices whose guarantee could not be computed
 	Statuses   int64             `json:"statuses"`   // invoices whose auto_transfer_status changed
 }
@@ -39,9 +39,9 @@ type TransferSkipped struct {
 func (s TransferSummary) Add(o TransferSummary) TransferSummary {
 	s.Invoices += o.Invoices
 	s.Guarantees += o.Guarantees
-	s.Guaranteed = s.Guaranteed.Add(o.Guaranteed)
+	s.Guaranteed = finance.Money(s.Guaranteed.Decimal().Add(o.Guaranteed.Decimal()))
 	s.Transfers += o.Transfers
-	s.Amount = s.Amount.Add(o.Amount)
+	s.Amount = finance.Money(s.Amount.Decimal().Add(o.Amount.Decimal()))
 	s.Skipped = append(s.Skipped, o.Skipped...)
 	s.Statuses += o.Statuses
 	return s
@@ -146,6 +146,7 @@ func writeGuarantees(ctx context.Context, tx pgx.Tx, companyID int64, on finance
 		return sum, err
 	}
 	var rows guaranteeRows
+	var guaranteed decimal.Decimal
 	for i, gi := range due {
 		shares, err := finance.GuaranteedShares(inputs[i])
 		if err != nil {
@@ -159,9 +160,10 @@ func writeGuarantees(ctx context.Context, tx pgx.Tx, companyID int64, on finance
 		rows.add(gi, entries)
 		sum.Guarantees++
 		for _, s := range shares {
-			sum.Guaranteed = sum.Guaranteed.Add(s.Amount)
+			guaranteed = guaranteed.Add(s.Amount)
 		}
 	}
+	sum.Guaranteed = finance.Money(guaranteed)
 	if err := rows.insert(ctx, tx, companyID); err != nil {
 		return sum, translate(err, "guaranteed transfers")
 	}
@@ -378,8 +380,10 @@ func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.
 		}
 	}
 	var want, got int64
+	var amount decimal.Decimal
 	err = tx.QueryRow(ctx, insertTransfersSQL, companyID, on, invoices, owners, amounts, dueOn, marked, markedOrd).
-		Scan(&sum.Transfers, &sum.Amount, &want, &got)
+		Scan(&sum.Transfers, &amount, &want, &got)
+	sum.Amount = finance.Money(amount)
 	if err != nil {
 		return sum, translate(err, "transfers")
 	}

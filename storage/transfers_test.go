@@ -195,7 +195,7 @@ func TestTransferModes(t *testing.T) {
 				t.Errorf("the day before: %d transfers", s.Transfers)
 			}
 			s := f.transfer(t, c.on, 1)
-			if s.Transfers != 2 || s.Amount.StringFixed(2) != "2208.75" {
+			if s.Transfers != 2 || s.Amount.String() != "2208.75" {
 				t.Errorf("on the day: %d transfers of %s, want 2 of 2208.75", s.Transfers, s.Amount)
 			}
 			// owner A's five entries (rent, condominium, late fee, interest, fee), B's five
@@ -256,7 +256,7 @@ func TestTransferInParts(t *testing.T) {
 	for range 5 {
 		f.paidInvoice(t)
 	}
-	if s := f.transfer(t, "2024-03-26", 3); s.Transfers != 10 || s.Amount.StringFixed(2) != "11043.75" {
+	if s := f.transfer(t, "2024-03-26", 3); s.Transfers != 10 || s.Amount.String() != "11043.75" {
 		t.Errorf("in 3 parts: %d transfers of %s", s.Transfers, s.Amount)
 	}
 	if s := f.transfer(t, "2024-03-26", 3); s.Transfers != 0 {
@@ -280,7 +280,7 @@ func TestGuaranteedTransferBeforeThePayment(t *testing.T) {
 		t.Errorf("before the release: %+v", s)
 	}
 	s := f.transfer(t, "2024-03-15", 1)
-	if s.Guarantees != 1 || s.Guaranteed.StringFixed(2) != "2150.00" || s.Transfers != 2 {
+	if s.Guarantees != 1 || s.Guaranteed.String() != "2150.00" || s.Transfers != 2 {
 		t.Errorf("on the release: %+v", s)
 	}
 	// at face value: A 1,200.00 + 210.00 − 120.00; B 800.00 + 140.00 − 80.00

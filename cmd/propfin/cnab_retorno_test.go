@@ -23,7 +23,9 @@ func runRetorno(t *testing.T, stdin string, args ...string) (int, []map[string]a
 			continue
 		}
 		var ev map[string]any
-		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber() // amounts as written
+		if err := dec.Decode(&ev); err != nil {
 			t.Fatalf("not a JSON line: %q: %v", line, err)
 		}
 		events = append(events, ev)
@@ -49,7 +51,9 @@ func TestCnabRetornoPrintsEvents(t *testing.T) {
 		}
 	}
 	paid := events[1]
-	if paid["paid"] != "1535.12" || paid["interest"] != "35.12" || paid["credit_date"] != "2026-11-20" || paid["our_number_digit"] != "P" {
+	// amounts are money as the API writes it: numbers with two decimal places
+	if paid["paid"] != json.Number("1535.12") || paid["interest"] != json.Number("35.12") || paid["fine"] != json.Number("0.00") ||
+		paid["credit_date"] != "2026-11-20" || paid["our_number_digit"] != "P" {
 		t.Errorf("paid title: %v", paid)
 	}
 	reasons, _ := events[3]["reasons"].([]any)
@@ -126,7 +130,7 @@ func TestCnabRetornoAmountsChannelPIX(t *testing.T) {
 	}
 	ev := events[0]
 	channel, _ := ev["channel"].(map[string]any)
-	if ev["paid"] != "40.00" || ev["credited"] != "37.90" || ev["tariff"] != "2.10" || channel["code"] != "B5" {
+	if ev["paid"] != json.Number("40.00") || ev["credited"] != json.Number("37.90") || ev["tariff"] != json.Number("2.10") || channel["code"] != "B5" {
 		t.Errorf("Itaú title: %v", ev)
 	}
 	code, events, stderr = runRetorno(t, "", retornoTestdata+"real/033_400_pix_laravel-boleto.ret")

@@ -41,13 +41,15 @@ func TestFinanceScheduleGolden(t *testing.T) {
 	if out != string(want) {
 		t.Errorf("output differs from %s:\n%s", golden, out)
 	}
-	var invoices []map[string]any
+	var invoices []map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &invoices); err != nil {
 		t.Fatal(err)
 	}
-	// January exists already; February to April are new.
-	if len(invoices) != 3 || invoices[0]["period_initial"] != "2024-02-01" || invoices[0]["total"] != 1925.0 {
-		t.Errorf("got %d invoices, first %v", len(invoices), invoices[0])
+	// January exists already; February to April are new. Money is written
+	// as the API writes it: a number with two decimal places.
+	if len(invoices) != 3 || string(invoices[0]["period_initial"]) != `"2024-02-01"` || string(invoices[0]["total"]) != "1925.00" ||
+		string(invoices[0]["ticket_discount_fixed"]) != "0.00" || string(invoices[0]["ticket_discount_percentage"]) != "5.00" {
+		t.Errorf("got %d invoices, first %s", len(invoices), out)
 	}
 }
 

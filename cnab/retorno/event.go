@@ -220,9 +220,9 @@ type PIX struct {
 // FullOurNumber returns the nosso número followed by its check digit.
 func (e *Event) FullOurNumber() string { return e.OurNumber + e.OurNumberDigit }
 
-// Cents is an amount of money in cents. Its JSON form is a string with
-// two decimal places, "1234.56", as decimals are written everywhere in
-// propfin.
+// Cents is an amount of money in cents. Its JSON form is a number with
+// two decimal places, 1234.56, written from the integer cents, as the API
+// writes money (docs/api.md, "Money").
 type Cents int64
 
 // Decimal returns the amount in reais.
@@ -241,7 +241,7 @@ func (c Cents) String() string {
 	return s
 }
 
-// MarshalJSON writes the amount as "1234.56".
+// MarshalJSON writes the amount as the number 1234.56.
 func (c Cents) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + c.String() + `"`), nil
+	return []byte(c.String()), nil
 }

@@ -2,6 +2,7 @@ package retorno
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"reflect"
@@ -351,6 +352,10 @@ func TestCents(t *testing.T) {
 		}
 		if got := c.Decimal().StringFixed(2); got != want {
 			t.Errorf("%d: decimal %q, want %q", c, got, want)
+		}
+		// JSON: a number with two decimal places, never a string
+		if got, err := json.Marshal(c); err != nil || string(got) != want {
+			t.Errorf("%d: JSON %s, %v; want %s", c, got, err, want)
 		}
 	}
 }

@@ -71,26 +71,15 @@ func newSlipIssuer(acc *storage.BankAccount, today finance.Date, seq int64) (*sl
 	s.slip = boleto.Beneficiary{Bank: acc.Bank, Agency: acc.Agency, AgencyDigit: acc.AgencyDigit, Account: acc.Account,
 		AccountDigit: acc.AccountDigit, Wallet: acc.Wallet, Covenant: acc.Covenant, Station: acc.Station, Modality: acc.Modality}
 	s.perDay, s.monthly = interestForms(acc.Bank, layout)
-	if msg := accountProblem(acc); msg != "" {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: msg}})
+	if ps := storage.TicketBatch.AccountProblems(acc.Terms()); len(ps) > 0 {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+			Message: "the account cannot send collection remittances: " + storage.ProblemsText(ps)}})
 	}
 	if _, err := cnab.NewWriter(io.Discard, s.rem, nil); err != nil {
 		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
 			Message: "the account cannot send a remittance: " + problemsText(err)}})
 	}
 	return s, nil
-}
-
-// accountProblem says why an account's bank and layout cannot carry
-// collection titles; "" when they can.
-func accountProblem(acc *storage.BankAccount) string {
-	if acc.Bank == "" || acc.Layout == "" {
-		return "the account needs its bank and its layout (cnab240 or cnab400)"
-	}
-	if cnab.Versions(acc.Bank, layoutOf(acc.Layout)) == nil {
-		return fmt.Sprintf("bank %s has no collection remittance in %s here", acc.Bank, acc.Layout)
-	}
-	return ""
 }
 
 // interestForms says how a layout takes the interest for late payment

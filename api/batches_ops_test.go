@@ -170,6 +170,45 @@ func TestTicketBatchBadBodies(t *testing.T) {
 	}
 }
 
+// TestTicketBatchRefusesWhatCannotBePaid: addInvoices refuses, with its
+// reason, an invoice already due (a bank refuses a title already due; it
+// is added once its due date is moved) and one that could never be paid
+// (an owner line nobody can be booked to: its building's owners went
+// after it was written); an invoice due today is added.
+func TestTicketBatchRefusesWhatCannotBePaid(t *testing.T) {
+	t.Parallel()
+	f := batchEnv(t)
+	overdue := f.ticketInvoice(t, map[string]any{"date": today(-20), "due_date": today(-1)})
+	dueToday := f.ticketInvoice(t, map[string]any{"date": today(-5), "due_date": today(0)})
+	sold := f.create(t, "/buildings", map[string]any{"title": "Vendido"})
+	share := f.create(t, fmt.Sprintf("/buildings/%d/owners", sold), map[string]any{"person_id": f.owner, "percentage": "100"})
+	ownerless := f.ticketInvoice(t, map[string]any{"building_id": sold, "items": lines(f.rent, "1000.00")})
+	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/buildings/%d/owners/%d", sold, share), f.keyA, nil); r.status != http.StatusOK {
+		t.Fatalf("delete the building's owner: %d %s", r.status, r.raw)
+	}
+	batch := f.newBatch(t)
+	added, refused := answer(t, f.members(t, batch, "addInvoices", overdue, dueToday, ownerless), "added")
+	if len(added) != 1 || added[dueToday] == nil {
+		t.Errorf("added %v, want the invoice due today", added)
+	}
+	for id, words := range map[int64][]string{
+		overdue:   {"is overdue (due " + today(-1) + ")", "a bank refuses a title already due", "move its due_date"},
+		ownerless: {"could never be paid", "items.0.owner_id", fmt.Sprintf("building %d has no owners", sold)},
+	} {
+		for _, w := range words {
+			if !strings.Contains(refused[id], w) {
+				t.Errorf("refusal of %d: %q, want …%s…", id, refused[id], w)
+			}
+		}
+	}
+	if r := f.put(t, overdue, map[string]any{"due_date": today(7)}); r.status != http.StatusOK {
+		t.Fatalf("move the due date: %d %s", r.status, r.raw)
+	}
+	if added, _ := answer(t, f.members(t, batch, "addInvoices", overdue), "added"); added[overdue] == nil {
+		t.Errorf("the invoice due again: not added")
+	}
+}
+
 // TestAccountRemittanceChecks: a bank account is checked when it is
 // written, as its batches would check it later: its bank is a bank's code
 // (the Banco Central's list), and an account with a layout can send the

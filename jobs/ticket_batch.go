@@ -221,9 +221,10 @@ func (s *slipIssuer) sequenceOf(n int64) (int64, error) {
 
 // addTickets adds invoices to a locked open batch: each is refused with
 // its reason when it is not the company's, is paid or not billable, is
-// not billed by ticket to the batch's account, is in a batch already, or
-// when the bank's layout refuses its title (the payer's address, the
-// fee's precision, ...). The others get their nosso números from the
+// not billed by ticket to the batch's account, is in a batch already, is
+// overdue (a bank refuses a title already due), has a line that could
+// never be posted for want of an owner, or when the bank's layout refuses
+// its title (the payer's address, the fee's precision, ...). The others get their nosso números from the
 // account's counter (taken together, in the order of the request), their
 // barcodes and digitable lines, and are added.
 func addTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.Actor, ids []int64) (storage.MemberAnswer, error) {
@@ -257,7 +258,7 @@ func addTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.
 	refused := map[int64]string{}
 	for i := range cands {
 		c := &cands[i]
-		if reason := ticketRefusal(b, c); reason != "" {
+		if reason := ticketRefusal(b, c, today); reason != "" {
 			refused[c.Invoice.ID] = reason
 			continue
 		}
@@ -329,9 +330,9 @@ func documentOf(c *storage.TicketCandidate) string {
 // for.
 var billableStatuses = []string{"unpaid", "overdue"}
 
-// ticketRefusal says why an invoice cannot join batch b; "" when it can
-// (the bank's layout has its say after).
-func ticketRefusal(b *storage.Batch, c *storage.TicketCandidate) string {
+// ticketRefusal says why an invoice cannot join batch b on the company's
+// day today; "" when it can (the bank's layout has its say after).
+func ticketRefusal(b *storage.Batch, c *storage.TicketCandidate, today finance.Date) string {
 	inv := &c.Invoice
 	switch {
 	case !c.Found:
@@ -348,6 +349,11 @@ func ticketRefusal(b *storage.Batch, c *storage.TicketCandidate) string {
 		return "is billed by " + inv.BillingMethod + ", not ticket"
 	case inv.AccountID != b.AccountID:
 		return fmt.Sprintf("is billed to account %d, not to the batch's account %d", inv.AccountID, b.AccountID)
+	case inv.DueDate.Before(today):
+		return fmt.Sprintf("is overdue (due %s): a bank refuses a title already due; move its due_date to today or later first",
+			inv.DueDate)
+	case c.Ownerless != "":
+		return "could never be paid: " + c.Ownerless
 	}
 	return ""
 }

@@ -170,7 +170,7 @@ func invoicesResource() *Resource {
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
 			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
-			After:  []Hook{checkInvoiceTotal, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
+			After:  []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),

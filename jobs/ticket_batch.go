@@ -224,9 +224,10 @@ func (s *slipIssuer) sequenceOf(n int64) (int64, error) {
 // not billed by ticket to the batch's account, is in a batch already, is
 // overdue (a bank refuses a title already due), has a line that could
 // never be posted for want of an owner, or when the bank's layout refuses
-// its title (the payer's address, the fee's precision, ...). The others get their nosso números from the
-// account's counter (taken together, in the order of the request), their
-// barcodes and digitable lines, and are added.
+// its title (the payer's address, the fee's precision, ...). The others
+// get their nosso números from the account's counter (taken together, in
+// the order of the request), their barcodes and digitable lines, and are
+// added.
 func addTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.Actor, ids []int64) (storage.MemberAnswer, error) {
 	var ans storage.MemberAnswer
 	acc, err := storage.ReadBankAccount(ctx, tx, b.CompanyID, b.AccountID)

@@ -267,6 +267,7 @@ func checkInvoiceTotal(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if err != nil {
 		return err
 	}
+	c.Remember(memoLines, lines)
 	if len(lines) == 0 {
 		return problem("items", "an invoice keeps at least one line; delete the invoice instead")
 	}
@@ -298,9 +299,12 @@ func checkOwnerLines(ctx context.Context, tx pgx.Tx, c *Change) error {
 		!givesAny(c, []string{"building_id", "contract_id"})) {
 		return nil
 	}
-	_, lines, err := bookableLines(ctx, tx, c.Scope.CompanyID, c.ID)
-	if err != nil {
-		return err
+	lines, read := c.Memo[memoLines].([]bookableLine) // read by checkInvoiceTotal, nothing written since
+	if !read {
+		var err error
+		if _, lines, err = bookableLines(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
+			return err
+		}
 	}
 	if !slices.ContainsFunc(lines, func(l bookableLine) bool { return finance.BooksOwner(l.item) && l.ownerID == 0 }) {
 		return nil
@@ -337,6 +341,10 @@ func invoiceOwners(ctx context.Context, tx pgx.Tx, companyID, id int64) (finance
 	}
 	return p, nil
 }
+
+// memoLines is the Memo key of the lines checkInvoiceTotal read, for
+// checkOwnerLines, the after hook next to it.
+const memoLines = "bookable_lines"
 
 // bookableLine is a client-written line with its item's parties and the
 // owner it names (0: none).

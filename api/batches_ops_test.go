@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,14 +127,18 @@ func TestTicketBatchBadBodies(t *testing.T) {
 		t.Errorf("a refused body added %d invoices", titles)
 	}
 	noLayout := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237"})
-	badBank := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "999", "layout": "cnab400"})
-	caixa400 := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "104", "layout": "cnab400"})
+	// accounts the account rules refuse, as stored before they did: a
+	// batch of one is still refused
+	badBank := f.storedAccount(t, map[string]any{"bank": "999", "layout": "cnab400"})
+	caixa400 := f.storedAccount(t, map[string]any{"bank": "104", "layout": "cnab400"})
+	bare240 := f.storedAccount(t, map[string]any{"bank": "237", "layout": "cnab240"})
 	for name, body := range map[string]map[string]any{
 		"no account":      {"description": "x"},
 		"another's":       {"account_id": 999999},
 		"no layout":       {"account_id": noLayout},
 		"unknown bank":    {"account_id": badBank},
 		"Caixa in 400":    {"account_id": caixa400},
+		"no agreement":    {"account_id": bare240},
 		"account changed": {"account_id": f.bradesco, "status": "closed"},
 	} {
 		field := "account_id"
@@ -148,10 +153,12 @@ func TestTicketBatchBadBodies(t *testing.T) {
 	if r := f.do(t, http.MethodPut, "/financial/ticketBatch/"+fmt.Sprint(batch), f.keyA, map[string]any{"account_id": f.account}); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("changing a batch's account: %d %s", r.status, r.raw)
 	}
-	// an account whose agreement is incomplete refuses the invoices, naming the account
-	partial := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab400"})
+	// an account whose agreement became incomplete (behind the API's
+	// back) refuses the invoices, naming the account
+	partial := f.create(t, "/financial/accounts", bradescoAccount(f.biz))
 	b2 := f.create(t, "/financial/ticketBatch", map[string]any{"account_id": partial})
 	inv2 := f.ticketInvoice(t, map[string]any{"account_id": partial})
+	f.exec(t, `UPDATE accounts SET agency = NULL WHERE id = $1`, partial)
 	if r := f.members(t, b2, "addInvoices", inv2); r.status != http.StatusUnprocessableEntity || !hasProblem(r, "account_id") {
 		t.Errorf("an account without agency: %d %s", r.status, r.raw)
 	}
@@ -161,6 +168,141 @@ func TestTicketBatchBadBodies(t *testing.T) {
 	if r.status != http.StatusOK || !strings.Contains(r.raw, "payer.address: required") {
 		t.Errorf("a payer without address: %d %s", r.status, r.raw)
 	}
+}
+
+// TestTicketBatchRefusesWhatCannotBePaid: addInvoices refuses, with its
+// reason, an invoice already due (a bank refuses a title already due; it
+// is added once its due date is moved) and one that could never be paid
+// (an owner line nobody can be booked to: its building's owners went
+// after it was written); an invoice due today is added.
+func TestTicketBatchRefusesWhatCannotBePaid(t *testing.T) {
+	t.Parallel()
+	f := batchEnv(t)
+	overdue := f.ticketInvoice(t, map[string]any{"date": today(-20), "due_date": today(-1)})
+	dueToday := f.ticketInvoice(t, map[string]any{"date": today(-5), "due_date": today(0)})
+	sold := f.create(t, "/buildings", map[string]any{"title": "Vendido"})
+	share := f.create(t, fmt.Sprintf("/buildings/%d/owners", sold), map[string]any{"person_id": f.owner, "percentage": "100"})
+	ownerless := f.ticketInvoice(t, map[string]any{"building_id": sold, "items": lines(f.rent, "1000.00")})
+	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/buildings/%d/owners/%d", sold, share), f.keyA, nil); r.status != http.StatusOK {
+		t.Fatalf("delete the building's owner: %d %s", r.status, r.raw)
+	}
+	batch := f.newBatch(t)
+	added, refused := answer(t, f.members(t, batch, "addInvoices", overdue, dueToday, ownerless), "added")
+	if len(added) != 1 || added[dueToday] == nil {
+		t.Errorf("added %v, want the invoice due today", added)
+	}
+	for id, words := range map[int64][]string{
+		overdue:   {"is overdue (due " + today(-1) + ")", "a bank refuses a title already due", "move its due_date"},
+		ownerless: {"could never be paid", "items.0.owner_id", fmt.Sprintf("building %d has no owners", sold)},
+	} {
+		for _, w := range words {
+			if !strings.Contains(refused[id], w) {
+				t.Errorf("refusal of %d: %q, want …%s…", id, refused[id], w)
+			}
+		}
+	}
+	if r := f.put(t, overdue, map[string]any{"due_date": today(7)}); r.status != http.StatusOK {
+		t.Fatalf("move the due date: %d %s", r.status, r.raw)
+	}
+	if added, _ := answer(t, f.members(t, batch, "addInvoices", overdue), "added"); added[overdue] == nil {
+		t.Errorf("the invoice due again: not added")
+	}
+}
+
+// TestAccountRemittanceChecks: a bank account is checked when it is
+// written, as its batches would check it later: its bank is a bank's code
+// (the Banco Central's list), and an account with a layout can send the
+// remittances of a collection batch (a pair written here, with what the
+// layout requires) or of a payment batch; otherwise the write is a 422
+// naming what to fix.
+func TestAccountRemittanceChecks(t *testing.T) {
+	t.Parallel()
+	f := batchEnv(t)
+	with := func(over map[string]any) map[string]any {
+		b := bradescoAccount(f.biz)
+		for k, v := range over {
+			if v == nil {
+				delete(b, k)
+			} else {
+				b[k] = v
+			}
+		}
+		return b
+	}
+	refused := []struct {
+		name   string
+		body   map[string]any
+		fields []string
+		words  string
+	}{
+		{"a bank that is none", map[string]any{"business_id": f.biz, "bank": "999"}, []string{"bank"}, "999 is not the code of a bank"},
+		{"a bank that is none, with a layout", with(map[string]any{"bank": "999"}), []string{"bank"}, "999 is not the code of a bank"},
+		{"Caixa in cnab400", map[string]any{"business_id": f.biz, "bank": "104", "layout": "cnab400", "agency": "1234",
+			"agency_digit": "5", "covenant": "123456"}, []string{"layout"}, "bank 104 takes collection remittances in cnab240, not cnab400"},
+		{"a bank without remittances here", with(map[string]any{"bank": "260", "layout": "cnab240"}), []string{"bank"},
+			"bank 260 has no collection remittance layout here"},
+		{"a layout without a bank", with(map[string]any{"bank": nil}), []string{"bank"}, "needs its bank"},
+		{"Bradesco 400 without its agreement", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab400"},
+			[]string{"agency", "account", "account_digit", "wallet", "covenant"}, "bank 237's collection remittances in cnab400"},
+		{"Bradesco 400 without a wallet", with(map[string]any{"wallet": " "}), []string{"wallet"}, "required"},
+	}
+	for _, c := range refused {
+		r := f.do(t, http.MethodPost, "/financial/accounts", f.keyA, c.body)
+		if r.status != http.StatusUnprocessableEntity || r.body["return"] != false ||
+			!slices.Equal(r.problemFields(t), c.fields) || !strings.Contains(r.raw, c.words) {
+			t.Errorf("%s: %d %s, want 422 naming %v", c.name, r.status, r.raw, c.fields)
+		}
+	}
+	for name, body := range map[string]map[string]any{
+		"a bank alone":         {"business_id": f.biz, "bank": "260"},
+		"no bank":              {"business_id": f.biz},
+		"a collection account": bradescoAccount(f.biz),
+		"a payment account":    bradescoPaymentAccount(f.biz),
+	} {
+		if r := f.do(t, http.MethodPost, "/financial/accounts", f.keyA, body); r.status != http.StatusCreated {
+			t.Errorf("%s: %d %s", name, r.status, r.raw)
+		}
+	}
+	if r := f.do(t, http.MethodPost, "/persons", f.keyA, map[string]any{"name": "X", "bank": "999"}); r.status != http.StatusUnprocessableEntity ||
+		!slices.Equal(r.problemFields(t), []string{"bank"}) {
+		t.Errorf("a person at bank 999: %d %s", r.status, r.raw)
+	}
+
+	// updates are checked against the account as the write leaves it
+	path := fmt.Sprintf("/financial/accounts/%d", f.bradesco)
+	for _, c := range []struct {
+		body   map[string]any
+		status int
+		fields []string
+	}{
+		{map[string]any{"covenant": nil}, http.StatusUnprocessableEntity, []string{"covenant"}},
+		{map[string]any{"bank": "104"}, http.StatusUnprocessableEntity, []string{"layout"}},
+		{map[string]any{"bank": "998"}, http.StatusUnprocessableEntity, []string{"bank"}},
+		{map[string]any{"layout": "cnab240"}, http.StatusOK, nil}, // Bradesco 240 needs what the account has
+		{map[string]any{"description": "cobrança"}, http.StatusOK, nil},
+	} {
+		r := f.do(t, http.MethodPut, path, f.keyA, c.body)
+		if r.status != c.status || (c.fields != nil && !slices.Equal(r.problemFields(t), c.fields)) {
+			t.Errorf("PUT %v: %d %s, want %d naming %v", c.body, r.status, r.raw, c.status, c.fields)
+		}
+	}
+	// an account stored before the rules may still be renamed, not left as it is when its terms change
+	legacy := fmt.Sprintf("/financial/accounts/%d", f.storedAccount(t, map[string]any{"bank": "104", "layout": "cnab400"}))
+	if r := f.do(t, http.MethodPut, legacy, f.keyA, map[string]any{"description": "antiga"}); r.status != http.StatusOK {
+		t.Errorf("renaming a stored account: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, http.MethodPut, legacy, f.keyA, map[string]any{"agency": "1234"}); r.status != http.StatusUnprocessableEntity ||
+		!slices.Equal(r.problemFields(t), []string{"layout"}) {
+		t.Errorf("changing a stored account's terms: %d %s", r.status, r.raw)
+	}
+}
+
+// storedAccount inserts an account of company A's business with the
+// columns given, as the database takes it (the API's rules aside).
+func (f *batchFixture) storedAccount(t *testing.T, cols map[string]any) int64 {
+	t.Helper()
+	return f.scalar(t, `INSERT INTO accounts (company_id, business_id, bank, layout) VALUES ($1, $2, $3, $4) RETURNING id`,
+		f.compA, f.biz, cols["bank"], cols["layout"])
 }
 
 // hasProblem reports whether a 422 names field.

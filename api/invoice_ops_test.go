@@ -173,7 +173,7 @@ func page(t *testing.T, url string) (int, string) {
 func TestReceiptLinks(t *testing.T) {
 	f := invoiceEnv(t, withReceipts())
 	_, stored := testPixCode(t)
-	unpaid := f.invoice(t, map[string]any{"billing_id": f.billing, "description": "Aluguel de dezembro",
+	unpaid := f.invoice(t, map[string]any{"billing_id": f.billing, "description": "Aluguel de dezembro", "building_id": f.building,
 		"items": lines(f.rent, "1000.00", f.adminFee, "100.00")})
 	f.exec(t, `UPDATE invoices SET ticket_digitable = $3, ticket_barcode = $4, pix_code = $5
 		WHERE company_id = $1 AND id = $2`, f.compA, unpaid,

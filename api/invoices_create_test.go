@@ -60,6 +60,7 @@ func TestInvoicesCreate(t *testing.T) {
 		t.Errorf("empty body (until defaults to today plus the lead time): %d %s", def.status, def.raw)
 	}
 
+	env.exec(t, `INSERT INTO buildings (company_id, title) VALUES ($1, 'Sem donos')`, env.compA)
 	for name, c := range map[string]struct {
 		set, body, field string
 		status           int
@@ -68,8 +69,12 @@ func TestInvoicesCreate(t *testing.T) {
 		"canceled run": {"active = 'canceled'", `{}`, "contract", 422},
 		"suspended":    {"status = 'suspended'", `{}`, "contract", 422},
 		"no due date":  {"due_date = NULL", `{"preview":true}`, "due_date", 422},
-		"bad until":    {"", `{"until":"31/03/2026"}`, "until", 422},
-		"unknown":      {"", `{"previw":true}`, "previw", 422},
+		// the rent credits the owner: invoices nobody could be paid for
+		"a building without owners": {"building_id = (SELECT id FROM buildings WHERE company_id = contracts.company_id " +
+			"AND id NOT IN (SELECT building_id FROM building_owners) LIMIT 1)", `{"preview":true}`, "building_id", 422},
+		"no building run": {"building_id = NULL", `{}`, "building_id", 422},
+		"bad until":       {"", `{"until":"31/03/2026"}`, "until", 422},
+		"unknown":         {"", `{"previw":true}`, "previw", 422},
 	} {
 		cid := b.MonthlyContracts(t, env.pool, 1, "2026-01-01", "2026-01-10")[0]
 		if c.set != "" {

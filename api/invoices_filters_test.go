@@ -23,8 +23,8 @@ func TestInvoiceFilters(t *testing.T) {
 	i2 := f.invoice(t, map[string]any{"building_id": f.building2, "payer_id": f.broker, "due_date": today(5),
 		"business_id": business2, "account_id": account2, "billing_method": "pix", "tag": []int64{f.tag2}})
 	f.exec(t, `UPDATE invoices SET pix_code = 'PIX', auto_transfer_status = 'waiting' WHERE id = $1`, i2)
-	// i3: due today, canceled
-	i3 := f.invoice(t, map[string]any{"due_date": today(0), "date": today(-10)})
+	// i3: due today, canceled; a period from April 2024 on, open-ended
+	i3 := f.invoice(t, map[string]any{"due_date": today(0), "date": today(-10), "period_initial": "2024-04-01"})
 	if r := f.put(t, i3, map[string]any{"status": "canceled"}); r.status != http.StatusOK {
 		t.Fatalf("cancel: %s", r.raw)
 	}
@@ -80,8 +80,9 @@ func TestInvoiceFilters(t *testing.T) {
 		{fmt.Sprintf("filter[tagIn][]=%d", f.tag2), []int64{i2}},
 		{"filter[autoTransferStatus][]=waiting", []int64{i2}},
 		{"filter[autoTransferStatus][]=transferred&filter[autoTransferStatus][]=chargeback", nil},
-		{"filter[periodContains]=2024-03-15", all}, // an open period holds every date
-		{"filter[periodContains]=2024-05-01", []int64{i2, i3, i4}},
+		{"filter[periodContains]=2024-03-15", []int64{i1}}, // an invoice without a period holds no date
+		{"filter[periodContains]=2024-05-01", []int64{i3}}, // an open end holds every date on its side
+		{"filter[periodContains]=2024-03-31", []int64{i1}},
 		{"filter[payerTaxIdIn][]=52998224725", []int64{i1, i3, i4}},
 		{"filter[payerTaxIdIn][]=11144477735", nil},
 		// plain filters, status as read today
@@ -110,5 +111,49 @@ func TestInvoiceFilters(t *testing.T) {
 	// company B sees none of them, through any filter
 	if r := f.do(t, http.MethodGet, "/invoices?filter[contractIdIn][]=501", f.keyB, nil); r.status != http.StatusOK || len(r.ids(t)) != 0 {
 		t.Errorf("B: %s", r.raw)
+	}
+}
+
+// TestEarlyAndOverdue: early means not yet due, due today or later, for
+// invoices as for ledger entries, so that early and overdue split what is
+// owed: an invoice or an entry due today is early, never neither.
+func TestEarlyAndOverdue(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	yesterday := f.invoice(t, map[string]any{"date": today(-10), "due_date": today(-1)})
+	dueToday := f.invoice(t, map[string]any{"date": today(-10), "due_date": today(0)})
+	tomorrow := f.invoice(t, map[string]any{"due_date": today(1)})
+	paid := f.invoice(t, map[string]any{"due_date": today(0)})
+	f.pay(t, paid, today(0))
+	for _, c := range []struct {
+		query string
+		want  []int64
+	}{
+		{"filter[early]=true", []int64{dueToday, tomorrow}},
+		{"filter[overdue]=true", []int64{yesterday}},
+		{"filter[early]=false", []int64{yesterday, paid}},
+		{"filter[early]=true&filter[overdue]=true", nil},
+		{"filter[status]=unpaid", []int64{dueToday, tomorrow}}, // early is what the status reads unpaid
+	} {
+		if got := f.get(t, "/invoices?sort=id&"+c.query, http.StatusOK).ids(t); !slices.Equal(got, c.want) {
+			t.Errorf("invoices %s: %v, want %v", c.query, got, c.want)
+		}
+	}
+	entry := func(due string) int64 {
+		return f.create(t, "/transactions", map[string]any{"type": "debit", "description": "Conta", "amount": "10.00",
+			"date": today(-10), "due_date": due, "business_id": f.business})
+	}
+	before, onTheDay, after := entry(today(-1)), entry(today(0)), entry(today(1))
+	for _, c := range []struct {
+		query string
+		want  []int64
+	}{
+		{"filter[early]=true", []int64{onTheDay, after}},
+		{"filter[overdue]=true", []int64{before}},
+	} {
+		got := f.get(t, "/transactions?sort=id&filter[isNotInvoice]=true&"+c.query, http.StatusOK).ids(t)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("entries %s: %v, want %v", c.query, got, c.want)
+		}
 	}
 }

@@ -281,10 +281,17 @@ func TestInvoicePaymentPosting(t *testing.T) {
 
 // TestInvoicePaymentRefusals: a payment the ledger cannot book is refused
 // with the field to fix, and leaves the invoice unpaid with no entries.
+// (An invoice whose owner lines nobody could be booked to is refused when
+// written; the building's owners may still go after it is.)
 func TestInvoicePaymentRefusals(t *testing.T) {
 	t.Parallel()
 	f := postingEnv(t)
-	noOwners := f.invoiceFixture.invoice(t, map[string]any{"building_id": f.building2})
+	sold := f.create(t, "/buildings", map[string]any{"title": "Vendido"})
+	share := f.create(t, fmt.Sprintf("/buildings/%d/owners", sold), map[string]any{"person_id": f.ownerA, "percentage": "100"})
+	noOwners := f.invoiceFixture.invoice(t, map[string]any{"building_id": sold, "items": lines(f.rent, "1000.00")})
+	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/buildings/%d/owners/%d", sold, share), f.keyA, nil); r.status != http.StatusOK {
+		t.Fatalf("delete the building's owner: %d %s", r.status, r.raw)
+	}
 	discounted := f.invoiceFixture.invoice(t, map[string]any{"building_id": f.building, "due_date": "2024-03-10",
 		"ticket_discount": true, "ticket_discount_mode": "fixed", "ticket_discount_fixed": "10", "ticket_discount_days": 5})
 	f.exec(t, `UPDATE transaction_items SET active = false WHERE company_id = $1 AND id = $2`, f.compA, f.fee)

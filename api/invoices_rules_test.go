@@ -274,3 +274,79 @@ func TestInvoiceWriteGuards(t *testing.T) {
 		t.Errorf("delete with a client's entry pointing at it: %d %s, want 409", r.status, r.raw)
 	}
 }
+
+// TestInvoiceOwnerLines: an invoice with a line nobody could be booked to
+// (its item credits or debits the owner, the line names no owner_id, and
+// the invoice's building, its own or its contract's, has no owners, or
+// there is none) is refused where it is written, create or update, naming
+// the line and both ways to fix it, in the words of the payment that
+// would have failed; nothing is stored.
+func TestInvoiceOwnerLines(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	ownerless := lines(f.rent, "1000.00")
+	for _, c := range []struct {
+		name   string
+		body   map[string]any
+		fields []string
+		words  []string
+		not    string
+	}{
+		{"no building", map[string]any{"items": ownerless}, []string{"items.0.owner_id"},
+			[]string{"transaction item " + fmt.Sprint(f.rent), "has no building", "set the line's owner_id", "the invoice's building_id"},
+			"the building"},
+		{"a building without owners", map[string]any{"building_id": f.building2, "items": ownerless}, []string{"items.0.owner_id"},
+			[]string{fmt.Sprintf("building %d has no owners", f.building2), "set the line's owner_id",
+				fmt.Sprintf("/buildings/%d/owners", f.building2)}, ""},
+		{"the second line only", map[string]any{"total": "1050.00", "items": []any{
+			map[string]any{"item_id": f.rent, "amount": "1000.00", "owner_id": f.owner},
+			map[string]any{"item_id": f.condo, "amount": "50.00"}}}, []string{"items.1.owner_id"}, []string{"has no building"}, ""},
+		{"a line debiting the owner", map[string]any{"items": append(lines(f.adminFee, "100.00"),
+			map[string]any{"item_id": f.rent, "amount": "1000.00", "owner_id": f.owner})}, []string{"items.0.owner_id"},
+			[]string{"transaction item " + fmt.Sprint(f.adminFee)}, ""},
+	} {
+		r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(c.body))
+		if r.status != http.StatusUnprocessableEntity || r.body["return"] != false || !slices.Equal(r.problemFields(t), c.fields) ||
+			(c.not != "" && strings.Contains(r.raw, c.not)) {
+			t.Errorf("%s: %d %s, want 422 naming %v", c.name, r.status, r.raw, c.fields)
+		}
+		for _, w := range c.words {
+			if !strings.Contains(r.raw, w) {
+				t.Errorf("%s: %s lacks %q", c.name, r.raw, w)
+			}
+		}
+	}
+	if n := f.count(t, "invoices"); n != 0 {
+		t.Errorf("refused invoices stored: %d", n)
+	}
+
+	// payable: the line names its owner; the building has owners; a
+	// contract's invoice takes its contract's building
+	named := f.invoice(t, nil)
+	shared := f.invoice(t, map[string]any{"building_id": f.building, "items": ownerless})
+	f.invoice(t, map[string]any{"type": "contract", "contract_id": f.contract, "items": ownerless})
+
+	// updates: a new line, or another building, is checked as the write leaves the invoice
+	for _, c := range []struct {
+		name  string
+		id    int64
+		body  map[string]any
+		field string
+	}{
+		{"a line without owner added", named, map[string]any{"total": "1050.00",
+			"items": []any{map[string]any{"item_id": f.condo, "amount": "50.00"}}}, "items.1.owner_id"},
+		{"a building without owners", shared, map[string]any{"building_id": f.building2}, "items.0.owner_id"},
+		{"no building", shared, map[string]any{"building_id": nil}, "items.0.owner_id"},
+	} {
+		r := f.put(t, c.id, c.body)
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{c.field}) {
+			t.Errorf("%s: %d %s, want 422 naming %s", c.name, r.status, r.raw, c.field)
+		}
+	}
+	if rec := f.get(t, fmt.Sprintf("/invoices/%d?include[items]", shared), http.StatusOK).record(t); num(t, rec["building_id"]) != f.building {
+		t.Errorf("a refused update changed the invoice: %v", rec)
+	}
+	// and both invoices are paid
+	f.pay(t, named, today(0))
+	f.pay(t, shared, today(0))
+}

@@ -70,13 +70,14 @@ func (e *testEnv) scalar(t *testing.T, sql string, args ...any) int64 {
 	return n
 }
 
-// body is a valid single invoice of total 1000.00 (one rent line), with
-// the overrides applied (a nil value removes the key).
+// body is a valid single invoice of total 1000.00 (one rent line, naming
+// the owner it credits: the invoice has no building whose owners would
+// share it), with the overrides applied (a nil value removes the key).
 func (f *invoiceFixture) body(overrides map[string]any) map[string]any {
 	b := map[string]any{
 		"type": "single", "payer_id": f.payer, "business_id": f.business, "account_id": f.account,
 		"description": "Aluguel de março", "total": "1000.00", "date": today(0), "due_date": today(10),
-		"billing_method": "ticket", "items": []any{map[string]any{"item_id": f.rent, "amount": "1000.00"}},
+		"billing_method": "ticket", "items": []any{map[string]any{"item_id": f.rent, "amount": "1000.00", "owner_id": f.owner}},
 	}
 	maps.Copy(b, overrides)
 	for k, v := range overrides {

@@ -68,7 +68,7 @@ func TestInvoiceCreate(t *testing.T) {
 		t.Errorf("invoices stored: %d, want 1", n)
 	}
 	// a line crediting the customer (a rebate) is taken off the total
-	if r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(map[string]any{"total": "900.00", "items": lines(f.rent, "1000", f.discount, "100")})); r.status != http.StatusCreated {
+	if r := f.do(t, http.MethodPost, "/invoices", f.keyA, f.body(map[string]any{"total": "900.00", "building_id": f.building, "items": lines(f.rent, "1000", f.discount, "100")})); r.status != http.StatusCreated {
 		t.Errorf("a rebate line: %d %s", r.status, r.raw)
 	}
 	// update requires billing_method
@@ -84,7 +84,7 @@ func TestInvoiceCreate(t *testing.T) {
 func TestInvoiceItemOperations(t *testing.T) {
 	t.Parallel()
 	f := invoiceEnv(t)
-	id := f.invoice(t, map[string]any{"total": "1050.00", "items": lines(f.rent, "1000.00", f.condo, "50.00")})
+	id := f.invoice(t, map[string]any{"total": "1050.00", "building_id": f.building, "items": lines(f.rent, "1000.00", f.condo, "50.00")})
 	rec := f.get(t, fmt.Sprintf("/invoices/%d?include[items]", id), http.StatusOK).record(t)
 	got := items(t, rec)
 	rentLine, condoLine := idOf(got[0][0]), idOf(got[1][0])

@@ -479,8 +479,10 @@ func TestPaymentBatchBadBodies(t *testing.T) {
 		body    map[string]any
 		problem string
 	}{
-		{map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab400"}, "the account's layout must be cnab240"},
-		{map[string]any{"business_id": f.biz, "bank": "104", "layout": "cnab240"}, "bank 104 has no payment remittance layout here"},
+		// collection accounts, which cannot pay
+		{bradescoAccount(f.biz), "the account's layout must be cnab240"},
+		{map[string]any{"business_id": f.biz, "bank": "104", "layout": "cnab240", "agency": "1234", "agency_digit": "5",
+			"covenant": "123456"}, "bank 104 has no payment remittance layout here"},
 		{map[string]any{"business_id": f.biz}, "the account needs its bank"},
 	} {
 		account := f.create(t, "/financial/accounts", c.body)

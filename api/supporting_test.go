@@ -92,7 +92,8 @@ func TestSupportingResources(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	business := e.create(t, "/financial/businesses", map[string]any{"name": "Horizonte Administradora", "tax_id": "11222333000181"})
-	account := e.create(t, "/financial/accounts", map[string]any{"business_id": business, "bank": "341", "layout": "cnab400"})
+	account := e.create(t, "/financial/accounts", map[string]any{"business_id": business, "bank": "341", "layout": "cnab400",
+		"agency": "0057", "account": "12345", "account_digit": "7", "wallet": "109"})
 	plan := e.create(t, "/financial/plans", map[string]any{"name": "Receitas", "code": "1"})
 
 	cases := []crudCase{

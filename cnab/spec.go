@@ -129,3 +129,14 @@ func (s *state) kindCode() string {
 	}
 	return s.spec.kinds[k]
 }
+
+// Required lists the beneficiary fields a bank's layout requires, in
+// their JSON spelling ("agency", "covenant", ...), as NewWriter checks
+// them; nil when the pair is not supported.
+func Required(bank string, l Layout) []string {
+	sp, err := lookupSpec(bank, l)
+	if err != nil {
+		return nil
+	}
+	return slices.Clone(sp.required)
+}

@@ -122,7 +122,63 @@ type Share struct {
 type Parties struct {
 	PayerID    int64   `json:"payer_id"`    // the customer
 	BusinessID int64   `json:"business_id"` // the business (company books)
+	BuildingID int64   `json:"building_id"` // the invoice's building (its own, else its contract's); 0: none
 	Owners     []Share `json:"owners"`      // the building's owners
+}
+
+// OwnerGap is what a side booked to `owner` lacks to be booked: nothing,
+// a building, or the building's owners.
+type OwnerGap string
+
+// The gaps of an owner side.
+const (
+	NoOwnerGap          OwnerGap = ""                   // the line's owner, or the building's owners by share
+	GapNoBuilding       OwnerGap = "no_building"        // no owner on the line, and no building
+	GapNoBuildingOwners OwnerGap = "no_building_owners" // no owner on the line, and the building has none
+)
+
+// OwnerSideGap decides whether a side booked to `owner` has someone to
+// be booked to: the line's owner when it names one (ownerID), else the
+// building's owners, by share (SplitByShares). PostPayment refuses a line
+// with a gap; the writes of an invoice and the generation of a
+// contract's invoices ask the same of every line, so that an invoice that
+// could never be paid is refused where it is written, not at its payment.
+func OwnerSideGap(ownerID int64, p Parties) OwnerGap {
+	switch {
+	case ownerID > 0 || len(p.Owners) > 0:
+		return NoOwnerGap
+	case p.BuildingID == 0:
+		return GapNoBuilding
+	}
+	return GapNoBuildingOwners
+}
+
+// BooksOwner reports whether a transaction item debits or credits `owner`.
+func BooksOwner(item TransactionItem) bool {
+	return item.Debit == PartyOwner || item.Credit == PartyOwner
+}
+
+// LineOwnerProblem says why an invoice line booked as item, naming the
+// owner ownerID (0: none), could never be posted for want of an owner
+// (OwnerSideGap), and the two ways to fix it; "" when it can be.
+func LineOwnerProblem(item TransactionItem, ownerID int64, p Parties) string {
+	if !BooksOwner(item) {
+		return ""
+	}
+	return ownerGapProblem(item.ID, OwnerSideGap(ownerID, p), p.BuildingID)
+}
+
+// ownerGapProblem words a gap of a line of transaction item itemID.
+func ownerGapProblem(itemID int64, gap OwnerGap, buildingID int64) string {
+	switch gap {
+	case GapNoBuilding:
+		return fmt.Sprintf("transaction item %d books the line to an owner, and the invoice has no building (of its own or "+
+			"its contract's) whose owners would share it: set the line's owner_id, or the invoice's building_id to a building with owners", itemID)
+	case GapNoBuildingOwners:
+		return fmt.Sprintf("transaction item %d books the line to an owner, and building %d has no owners to share it: "+
+			"set the line's owner_id, or add the building's owners (/buildings/%d/owners)", itemID, buildingID, buildingID)
+	}
+	return ""
 }
 
 // PostingInput is what PostPayment books: the paid invoice with its lines
@@ -369,11 +425,11 @@ func (p *poster) ownerSide(b *booking, e Entry) ([]Entry, bool) {
 		e.PersonID, e.OwnerID = b.ownerID, b.ownerID
 		return []Entry{e}, true
 	}
-	owners := p.in.Parties.Owners
-	if len(owners) == 0 {
-		p.ps.add(b.field+".owner_id", "required: transaction item %d is booked to an owner and the building has no owners", b.item.ID)
+	if gap := OwnerSideGap(b.ownerID, p.in.Parties); gap != NoOwnerGap {
+		p.ps.add(b.field+".owner_id", "%s", ownerGapProblem(b.item.ID, gap, p.in.Parties.BuildingID))
 		return nil, false
 	}
+	owners := p.in.Parties.Owners
 	parts, err := SplitByShares(b.amount, owners)
 	if err != nil { // reported by checkParties
 		return nil, false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -251,6 +252,63 @@ func TestPostPaymentProblems(t *testing.T) {
 				t.Errorf("fields %q, want %q (%v)", fields, tt.fields, err)
 			}
 		})
+	}
+}
+
+// TestOwnerSideGap: a side booked to owner goes to the line's owner, else
+// to the building's owners; without either the line can never be posted,
+// and its problem names what is missing and both ways to fix it, without
+// a building when there is none. PostPayment says the same.
+func TestOwnerSideGap(t *testing.T) {
+	t.Parallel()
+	owned := Parties{BuildingID: 7, Owners: []Share{{PersonID: 30, Percentage: dec("100")}}}
+	rent := TransactionItem{ID: 5, Debit: PartyCustomer, Credit: PartyOwner}
+	fee := TransactionItem{ID: 6, Debit: PartyOwner, Credit: PartyBusiness}
+	service := TransactionItem{ID: 8, Debit: PartyCustomer, Credit: PartyBusiness}
+	tests := []struct {
+		name    string
+		item    TransactionItem
+		ownerID int64
+		parties Parties
+		gap     OwnerGap
+		words   []string // in the problem; none: no problem
+		not     string   // never in the problem
+	}{
+		{"the building's owners", rent, 0, owned, NoOwnerGap, nil, ""},
+		{"the line's owner, no building", rent, 30, Parties{}, NoOwnerGap, nil, ""},
+		{"the line's owner, a building without owners", fee, 30, Parties{BuildingID: 7}, NoOwnerGap, nil, ""},
+		{"no building", rent, 0, Parties{}, GapNoBuilding,
+			[]string{"transaction item 5", "has no building", "set the line's owner_id", "the invoice's building_id"}, "building 0"},
+		{"a building without owners", fee, 0, Parties{BuildingID: 7}, GapNoBuildingOwners,
+			[]string{"transaction item 6", "building 7 has no owners", "set the line's owner_id", "/buildings/7/owners"}, "has no building"},
+		{"no owner side", service, 0, Parties{}, GapNoBuilding, nil, ""},
+	}
+	for _, tt := range tests {
+		if gap := OwnerSideGap(tt.ownerID, tt.parties); gap != tt.gap {
+			t.Errorf("%s: gap %q, want %q", tt.name, gap, tt.gap)
+		}
+		msg := LineOwnerProblem(tt.item, tt.ownerID, tt.parties)
+		if (msg == "") != (tt.words == nil) || (tt.not != "" && strings.Contains(msg, tt.not)) {
+			t.Errorf("%s: problem %q", tt.name, msg)
+		}
+		for _, w := range tt.words {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: problem %q lacks %q", tt.name, msg, w)
+			}
+		}
+		if tt.words == nil {
+			continue
+		}
+		// the payment of such a line is refused with the same words
+		inv := Invoice{Type: InvoiceSingle, Total: Charged(dec("100"), tt.item),
+			Items: []InvoiceItem{{Kind: LineLine, ItemID: tt.item.ID, Amount: dec("100"), OwnerID: tt.ownerID}}}
+		parties := tt.parties
+		parties.PayerID, parties.BusinessID = 1, 2
+		_, err := PostPayment(PostingInput{Invoice: inv, Items: []TransactionItem{tt.item}, Parties: parties})
+		var ps Problems
+		if !errors.As(err, &ps) || len(ps) != 1 || ps[0].Field != "items[0].owner_id" || ps[0].Message != msg {
+			t.Errorf("%s: PostPayment %v, want items[0].owner_id: %s", tt.name, err, msg)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,6 +182,13 @@ func TestRemittanceLayoutsAreCnabs(t *testing.T) {
 	t.Parallel()
 	if got, want := storage.RemittanceLayouts(), cnab.Supported(); !slices.Equal(got, want) {
 		t.Errorf("storage.RemittanceLayouts() = %v, cnab.Supported() = %v", got, want)
+	}
+	for _, pair := range cnab.Supported() {
+		bank, digits, _ := strings.Cut(pair, "/")
+		layout := "cnab" + digits
+		if got, want := storage.RemittanceRequired(bank, layout), cnab.Required(bank, layoutOf(layout)); !slices.Equal(got, want) {
+			t.Errorf("%s: storage.RemittanceRequired = %v, cnab.Required = %v", pair, got, want)
+		}
 	}
 }
 

@@ -72,8 +72,9 @@ type paymentIssuer struct {
 // bank's layout: an account that cannot send payments is a 422 naming
 // account_id with the layout's reasons.
 func newPaymentIssuer(acc *storage.PaymentAccount, now time.Time, seq int64, pixFile bool) (*paymentIssuer, error) {
-	if msg := paymentAccountProblem(acc); msg != "" {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: msg}})
+	if ps := storage.PaymentBatch.AccountProblems(acc.Terms()); len(ps) > 0 {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+			Message: "the account cannot send payment remittances: " + storage.ProblemsText(ps)}})
 	}
 	p := &paymentIssuer{acc: acc, today: finance.NewDate(now.Year(), now.Month(), now.Day()), checks: map[bool]*pagamento.Writer{}}
 	p.rem = pagamento.Remittance{Bank: acc.Bank, Sequence: int(seq), Created: now, PIX: pixFile,
@@ -85,21 +86,6 @@ func newPaymentIssuer(acc *storage.PaymentAccount, now time.Time, seq int64, pix
 			Message: "the account cannot send a payment remittance: " + problemsText(err)}})
 	}
 	return p, nil
-}
-
-// paymentAccountProblem says why an account cannot pay through a payment
-// remittance; "" when it can.
-func paymentAccountProblem(acc *storage.PaymentAccount) string {
-	switch {
-	case acc.Bank == "":
-		return "the account needs its bank to send a payment remittance"
-	case !slices.Contains(pagamento.Supported(), acc.Bank):
-		return fmt.Sprintf("bank %s has no payment remittance layout here; the banks are %s", acc.Bank,
-			strings.Join(pagamento.Supported(), ", "))
-	case acc.Layout != "cnab240":
-		return fmt.Sprintf("payment remittances are CNAB 240 files: the account's layout must be cnab240, not %q", acc.Layout)
-	}
-	return ""
 }
 
 // payerAddress is the business's address as the batch headers print it:

@@ -71,26 +71,15 @@ func newSlipIssuer(acc *storage.BankAccount, today finance.Date, seq int64) (*sl
 	s.slip = boleto.Beneficiary{Bank: acc.Bank, Agency: acc.Agency, AgencyDigit: acc.AgencyDigit, Account: acc.Account,
 		AccountDigit: acc.AccountDigit, Wallet: acc.Wallet, Covenant: acc.Covenant, Station: acc.Station, Modality: acc.Modality}
 	s.perDay, s.monthly = interestForms(acc.Bank, layout)
-	if msg := accountProblem(acc); msg != "" {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: msg}})
+	if ps := storage.TicketBatch.AccountProblems(acc.Terms()); len(ps) > 0 {
+		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+			Message: "the account cannot send collection remittances: " + storage.ProblemsText(ps)}})
 	}
 	if _, err := cnab.NewWriter(io.Discard, s.rem, nil); err != nil {
 		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
 			Message: "the account cannot send a remittance: " + problemsText(err)}})
 	}
 	return s, nil
-}
-
-// accountProblem says why an account's bank and layout cannot carry
-// collection titles; "" when they can.
-func accountProblem(acc *storage.BankAccount) string {
-	if acc.Bank == "" || acc.Layout == "" {
-		return "the account needs its bank and its layout (cnab240 or cnab400)"
-	}
-	if cnab.Versions(acc.Bank, layoutOf(acc.Layout)) == nil {
-		return fmt.Sprintf("bank %s has no collection remittance in %s here", acc.Bank, acc.Layout)
-	}
-	return ""
 }
 
 // interestForms says how a layout takes the interest for late payment
@@ -232,11 +221,13 @@ func (s *slipIssuer) sequenceOf(n int64) (int64, error) {
 
 // addTickets adds invoices to a locked open batch: each is refused with
 // its reason when it is not the company's, is paid or not billable, is
-// not billed by ticket to the batch's account, is in a batch already, or
-// when the bank's layout refuses its title (the payer's address, the
-// fee's precision, ...). The others get their nosso números from the
-// account's counter (taken together, in the order of the request), their
-// barcodes and digitable lines, and are added.
+// not billed by ticket to the batch's account, is in a batch already, is
+// overdue (a bank refuses a title already due), has a line that could
+// never be posted for want of an owner, or when the bank's layout refuses
+// its title (the payer's address, the fee's precision, ...). The others
+// get their nosso números from the account's counter (taken together, in
+// the order of the request), their barcodes and digitable lines, and are
+// added.
 func addTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.Actor, ids []int64) (storage.MemberAnswer, error) {
 	var ans storage.MemberAnswer
 	acc, err := storage.ReadBankAccount(ctx, tx, b.CompanyID, b.AccountID)
@@ -268,7 +259,7 @@ func addTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.
 	refused := map[int64]string{}
 	for i := range cands {
 		c := &cands[i]
-		if reason := ticketRefusal(b, c); reason != "" {
+		if reason := ticketRefusal(b, c, today); reason != "" {
 			refused[c.Invoice.ID] = reason
 			continue
 		}
@@ -340,9 +331,9 @@ func documentOf(c *storage.TicketCandidate) string {
 // for.
 var billableStatuses = []string{"unpaid", "overdue"}
 
-// ticketRefusal says why an invoice cannot join batch b; "" when it can
-// (the bank's layout has its say after).
-func ticketRefusal(b *storage.Batch, c *storage.TicketCandidate) string {
+// ticketRefusal says why an invoice cannot join batch b on the company's
+// day today; "" when it can (the bank's layout has its say after).
+func ticketRefusal(b *storage.Batch, c *storage.TicketCandidate, today finance.Date) string {
 	inv := &c.Invoice
 	switch {
 	case !c.Found:
@@ -359,6 +350,11 @@ func ticketRefusal(b *storage.Batch, c *storage.TicketCandidate) string {
 		return "is billed by " + inv.BillingMethod + ", not ticket"
 	case inv.AccountID != b.AccountID:
 		return fmt.Sprintf("is billed to account %d, not to the batch's account %d", inv.AccountID, b.AccountID)
+	case inv.DueDate.Before(today):
+		return fmt.Sprintf("is overdue (due %s): a bank refuses a title already due; move its due_date to today or later first",
+			inv.DueDate)
+	case c.Ownerless != "":
+		return "could never be paid: " + c.Ownerless
 	}
 	return ""
 }

@@ -57,9 +57,11 @@ type BatchType struct {
 	// on: while the record is added or sent they cannot change
 	// (FrozenInBatch).
 	Frozen []string
-	// AccountProblem says why an account of the bank and layout given
-	// cannot send the kind's remittances; "" when it can.
-	AccountProblem func(bank, layout string) string
+	// AccountProblems says why an account with the terms given cannot
+	// send the kind's remittances, by the account column to fix; none
+	// when it can. The batch's create, the writes of an account and the
+	// kind's own work (jobs) all ask it.
+	AccountProblems func(AccountTerms) []Problem
 	// RemoveAll takes every member out of an open batch, as its remove
 	// operation does (the batch's delete).
 	RemoveAll func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error
@@ -72,8 +74,8 @@ var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ti
 	MemberTable: "ticket_batch_invoices", MemberColumn: "invoice_id", Label: "collection batch", Noun: "invoice",
 	// the amount and due date its slip carries, the account and billing
 	// method that made it a slip of that batch
-	Frozen:         []string{"total", "due_date", "account_id", "billing_method"},
-	AccountProblem: remittanceAccountProblem,
+	Frozen:          []string{"total", "due_date", "account_id", "billing_method"},
+	AccountProblems: remittanceAccountProblems,
 	RemoveAll: func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error {
 		_, err := RemoveTicketInvoices(ctx, tx, b, actor, nil)
 		return err

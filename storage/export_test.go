@@ -14,3 +14,10 @@ var (
 	OpenInvoiceStatuses = openInvoiceStatuses
 	PaymentStepDates    = paymentStepDates
 )
+
+// ReadParticipants and ShippedBanks expose the bank list's reader and the
+// list read from the shipped file to the package's external tests.
+var (
+	ReadParticipants = readParticipants
+	ShippedBanks     = banksByCode
+)

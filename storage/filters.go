@@ -157,13 +157,25 @@ func ColumnCompare(name, column, op string, elem Type) SpecialFilter {
 	}}
 }
 
+// notYetDue is what early means wherever something is owed (invoices,
+// ledger entries): due today or later in the company's time zone, the
+// spec's "not yet due"; pastDue, what overdue means, is the rest (due
+// before today), so that the two split what is owed, and an invoice due
+// today is early, as its status reads unpaid.
+func notYetDue(due string, f *FilterSQL) string { return due + " >= " + f.Today() }
+
+// pastDue is what overdue means: due before today (notYetDue).
+func pastDue(due string, f *FilterSQL) string { return due + " < " + f.Today() }
+
 // Within keeps the rows whose range [from, to] holds the value
-// (filter[periodContains]=2024-03-15); an open end holds everything.
+// (filter[periodContains]=2024-03-15): an open end holds everything on its
+// side (from alone: every value from it on), but a row with neither end
+// has no range, and holds nothing.
 func Within(name, from, to string, elem Type) SpecialFilter {
 	return SpecialFilter{Name: name, Elem: elem, Scalar: true, Condition: func(f *FilterSQL) string {
-		v := f.Value()
-		return "(" + ident(from) + " IS NULL OR " + ident(from) + " <= " + v + ") AND (" +
-			ident(to) + " IS NULL OR " + ident(to) + " >= " + v + ")"
+		v, lo, hi := f.Value(), ident(from), ident(to)
+		return "(" + lo + " IS NOT NULL OR " + hi + " IS NOT NULL) AND (" + lo + " IS NULL OR " + lo + " <= " + v + ") AND (" +
+			hi + " IS NULL OR " + hi + " >= " + v + ")"
 	}}
 }
 

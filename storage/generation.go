@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -92,6 +94,10 @@ type contractBilling struct {
 	buildingID     int64
 	discountAction finance.DiscountAction
 	problems       []Problem
+	// lineItems are the transaction items its invoices' lines are booked
+	// as (the rent item and the billed contract items'), for the checks
+	// of what the lines book.
+	lineItems []finance.TransactionItem
 }
 
 // scheduleBatch runs the rule on each contract of batch, in id order.
@@ -153,7 +159,75 @@ func loadBilling(ctx context.Context, q DBTX, companyID int64, ids []int64) ([]*
 	if err := pickRentItems(ctx, q, companyID, batch); err != nil {
 		return nil, err
 	}
+	if err := checkOwnerShares(ctx, q, companyID, batch); err != nil {
+		return nil, err
+	}
 	return batch, nil
+}
+
+// checkOwnerShares refuses the contracts whose invoices would have a line
+// booked to `owner` that could never be posted: the generated lines name
+// no owner, so the contract's building must have owners to share them
+// (finance.OwnerSideGap, the posting's rule). The owners of the batch's
+// buildings are read in one query, only when a contract's lines book an
+// owner.
+func checkOwnerShares(ctx context.Context, q DBTX, companyID int64, batch []*contractBilling) error {
+	var buildings []int64
+	for _, b := range batch {
+		if len(ownerItems(b)) > 0 {
+			buildings = append(buildings, b.buildingID)
+		}
+	}
+	if len(buildings) == 0 {
+		return nil
+	}
+	owners, err := buildingsOwners(ctx, q, companyID, buildings)
+	if err != nil {
+		return translate(err, "owners of the contracts' buildings")
+	}
+	for _, b := range batch {
+		items := ownerItems(b)
+		if len(items) == 0 {
+			continue
+		}
+		gap := finance.OwnerSideGap(0, finance.Parties{BuildingID: b.buildingID, Owners: owners[b.buildingID]})
+		if msg := ownerGapOfContract(gap, items, b.buildingID); msg != "" {
+			b.problems = append(b.problems, Problem{Field: "building_id", Message: msg})
+		}
+	}
+	return nil
+}
+
+// ownerItems lists, once each, the ids of the items a contract's lines
+// are booked as that debit or credit `owner`.
+func ownerItems(b *contractBilling) []string {
+	var ids []string
+	for _, it := range b.lineItems {
+		id := fmt.Sprint(it.ID)
+		if finance.BooksOwner(it) && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// ownerGapOfContract words a gap of a contract's owner lines: what the
+// contract lacks, and how to give it.
+func ownerGapOfContract(gap finance.OwnerGap, items []string, buildingID int64) string {
+	noun := "item"
+	if len(items) > 1 {
+		noun = "items"
+	}
+	booked := fmt.Sprintf("the contract's invoices book transaction %s %s to an owner", noun, strings.Join(items, ", "))
+	switch gap {
+	case finance.GapNoBuilding:
+		return booked + ", and the contract has no building whose owners would share them: " +
+			"set its building_id to a building with owners, or no invoice of it could be paid"
+	case finance.GapNoBuildingOwners:
+		return fmt.Sprintf("%s, and building %d has no owners to share them: add the building's owners "+
+			"(/buildings/%d/owners), or no invoice of it could be paid", booked, buildingID, buildingID)
+	}
+	return ""
 }
 
 // contractBillingColumns are the contract columns the rule reads and
@@ -271,8 +345,9 @@ func loadContractItems(ctx context.Context, q DBTX, companyID int64, ids []int64
 		b := byID[it.ContractID]
 		if billed(&it) && it.ItemID != 0 {
 			field := fmt.Sprintf("items[%d].item_id", len(b.in.Items))
-			b.problems = append(b.problems, lineProblems(field, finance.TransactionItem{
-				ID: it.ItemID, Debit: finance.Party(debit), Credit: finance.Party(credit)})...)
+			item := finance.TransactionItem{ID: it.ItemID, Debit: finance.Party(debit), Credit: finance.Party(credit)}
+			b.problems = append(b.problems, lineProblems(field, item)...)
+			b.lineItems = append(b.lineItems, item)
 		}
 		b.in.Items = append(b.in.Items, it)
 	}
@@ -375,6 +450,7 @@ func pickRentItems(ctx context.Context, q DBTX, companyID int64, batch []*contra
 		}
 		b.in.RentItemID = it.ID
 		b.problems = append(b.problems, lineProblems("rent_item", it)...)
+		b.lineItems = append([]finance.TransactionItem{it}, b.lineItems...)
 	}
 	return nil
 }

@@ -280,6 +280,15 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 			setup: func(t *testing.T, id int64) {
 				f.exec(t, `INSERT INTO contract_items (company_id, contract_id, item_id, amount) VALUES ($1, $2, $3, 10)`, id, f.b.AdminItem)
 			}},
+		// the rent item credits the owner: its lines, which name no owner,
+		// are the building's owners' to share
+		{name: "no building to share the rent", set: "building_id = NULL", field: "building_id",
+			message: "the contract has no building whose owners would share them: set its building_id"},
+		{name: "a building without owners", field: "building_id", message: "has no owners to share them: add the building's owners",
+			setup: func(t *testing.T, id int64) {
+				f.exec(t, `WITH b AS (INSERT INTO buildings (company_id, title) VALUES ($1, 'Sem donos') RETURNING id)
+					UPDATE contracts SET building_id = (SELECT id FROM b) WHERE company_id = $1 AND id = $2`, id)
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -267,6 +267,7 @@ func checkInvoiceTotal(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if err != nil {
 		return err
 	}
+	c.Remember(memoLines, lines)
 	if len(lines) == 0 {
 		return problem("items", "an invoice keeps at least one line; delete the invoice instead")
 	}
@@ -284,14 +285,78 @@ func checkInvoiceTotal(ctx context.Context, tx pgx.Tx, c *Change) error {
 	})
 }
 
-// bookableLine is a client-written line with its item's parties.
-type bookableLine struct {
-	id     int64
-	amount decimal.Decimal
-	item   finance.TransactionItem
+// checkOwnerLines refuses (422) an invoice with a line that could never
+// be posted for want of an owner: its item debits or credits `owner`, it
+// names no owner_id, and the invoice's building (its own, else its
+// contract's) has no owners to share it, or there is none. The rule is
+// the posting's (finance.LineOwnerProblem, finance.OwnerSideGap); each
+// such line is a problem on items.N.owner_id, N its place among the
+// invoice's lines as include[items] lists them (as the posting names it),
+// with the item and both ways to fix it. It runs on create and on an
+// update that gives items, building_id or contract_id.
+func checkOwnerLines(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op == OpDelete || (c.Op == OpUpdate && len(c.New.Children["items"]) == 0 &&
+		!givesAny(c, []string{"building_id", "contract_id"})) {
+		return nil
+	}
+	lines, read := c.Memo[memoLines].([]bookableLine) // read by checkInvoiceTotal, nothing written since
+	if !read {
+		var err error
+		if _, lines, err = bookableLines(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
+			return err
+		}
+	}
+	if !slices.ContainsFunc(lines, func(l bookableLine) bool { return finance.BooksOwner(l.item) && l.ownerID == 0 }) {
+		return nil
+	}
+	parties, err := invoiceOwners(ctx, tx, c.Scope.CompanyID, c.ID)
+	if err != nil {
+		return err
+	}
+	var ps []Problem
+	for i, l := range lines {
+		if msg := finance.LineOwnerProblem(l.item, l.ownerID, parties); msg != "" {
+			ps = append(ps, Problem{Field: fmt.Sprintf("items.%d.owner_id", i), Message: msg})
+		}
+	}
+	if len(ps) > 0 {
+		return InvalidInput(ps)
+	}
+	return nil
 }
 
-// bookableLines reads an invoice's total and its client-written lines.
+// invoiceOwners reads whom an invoice's lines without an owner are booked
+// to: its building (its own, else its contract's) and that building's
+// owners, as the posting reads them.
+func invoiceOwners(ctx context.Context, tx pgx.Tx, companyID, id int64) (finance.Parties, error) {
+	var p finance.Parties
+	err := tx.QueryRow(ctx, `SELECT coalesce(i.building_id, c.building_id, 0) FROM invoices i
+		LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
+		WHERE i.company_id = $1 AND i.id = $2`, companyID, id).Scan(&p.BuildingID)
+	if err != nil {
+		return p, fmt.Errorf("building of invoice %d: %w", id, err)
+	}
+	if p.Owners, err = buildingOwners(ctx, tx, companyID, p.BuildingID); err != nil {
+		return p, fmt.Errorf("owners of building %d: %w", p.BuildingID, err)
+	}
+	return p, nil
+}
+
+// memoLines is the Memo key of the lines checkInvoiceTotal read, for
+// checkOwnerLines, the after hook next to it.
+const memoLines = "bookable_lines"
+
+// bookableLine is a client-written line with its item's parties and the
+// owner it names (0: none).
+type bookableLine struct {
+	id      int64
+	amount  decimal.Decimal
+	ownerID int64
+	item    finance.TransactionItem
+}
+
+// bookableLines reads an invoice's total and its client-written lines,
+// by id.
 func bookableLines(ctx context.Context, tx pgx.Tx, companyID, id int64) (decimal.Decimal, []bookableLine, error) {
 	var totalText string
 	if err := tx.QueryRow(ctx, `SELECT total::text FROM invoices WHERE company_id = $1 AND id = $2`,
@@ -302,7 +367,7 @@ func bookableLines(ctx context.Context, tx pgx.Tx, companyID, id int64) (decimal
 	if err != nil {
 		return decimal.Zero, nil, fmt.Errorf("total of invoice %d: %w", id, err)
 	}
-	rows, err := tx.Query(ctx, `SELECT l.id, l.amount::text, ti.id, coalesce(ti.debit, ''), coalesce(ti.credit, '')
+	rows, err := tx.Query(ctx, `SELECT l.id, l.amount::text, coalesce(l.owner_id, 0), ti.id, coalesce(ti.debit, ''), coalesce(ti.credit, '')
 		FROM invoice_items l JOIN transaction_items ti ON ti.company_id = l.company_id AND ti.id = l.item_id
 		WHERE l.company_id = $1 AND l.invoice_id = $2 AND l.kind = 'line' ORDER BY l.id`, companyID, id)
 	if err != nil {
@@ -313,7 +378,7 @@ func bookableLines(ctx context.Context, tx pgx.Tx, companyID, id int64) (decimal
 	for rows.Next() {
 		var l bookableLine
 		var amount, debit, credit string
-		if err := rows.Scan(&l.id, &amount, &l.item.ID, &debit, &credit); err != nil {
+		if err := rows.Scan(&l.id, &amount, &l.ownerID, &l.item.ID, &debit, &credit); err != nil {
 			return decimal.Zero, nil, fmt.Errorf("lines of invoice %d: %w", id, err)
 		}
 		if l.amount, err = decimal.NewFromString(amount); err != nil {

@@ -191,7 +191,8 @@ func invoicePayments(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64)
 // invoice on its payment date.
 func loadPostingInput(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingInvoice) (finance.PostingInput, error) {
 	what := fmt.Sprintf("invoice %d", pi.inv.ID)
-	in := finance.PostingInput{Parties: finance.Parties{PayerID: pi.inv.PayerID, BusinessID: pi.inv.BusinessID}}
+	in := finance.PostingInput{Parties: finance.Parties{PayerID: pi.inv.PayerID, BusinessID: pi.inv.BusinessID,
+		BuildingID: pi.buildingID}}
 	lines, err := invoiceLines(ctx, tx, companyID, pi.inv.ID)
 	if err != nil {
 		return in, translate(err, what+": lines")

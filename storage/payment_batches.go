@@ -28,7 +28,7 @@ var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: 
 	// paid at all
 	Frozen: []string{"amount", "interest", "discount", "person_id", "billing_method", "ticket_barcode",
 		"account_id", "type", "mode", "paid", "due_date", "date"},
-	AccountProblem: paymentAccountProblem,
+	AccountProblems: paymentAccountProblems,
 	RemoveAll: func(ctx context.Context, tx pgx.Tx, b *Batch, _ Actor) error {
 		_, err := RemovePaymentTransactions(ctx, tx, b, nil)
 		return err

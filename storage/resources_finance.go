@@ -64,7 +64,7 @@ func personsResource() *Resource {
 			{Name: "email", Type: String, Filterable: true, Writable: true},
 			{Name: "phone", Type: String, Filterable: true, Writable: true},
 		}, addressColumns(), []Column{
-			{Name: "bank", Type: String, Filterable: true, Writable: true},
+			{Name: "bank", Type: String, Filterable: true, Writable: true, Check: CheckBankCode},
 			{Name: "agency", Type: String, Filterable: true, Writable: true},
 			{Name: "agency_digit", Type: String, Filterable: true, Writable: true},
 			{Name: "account", Type: String, Filterable: true, Writable: true},
@@ -107,7 +107,7 @@ func accountsResource() *Resource {
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "business_id", Type: Int, Filterable: true, Writable: true, Required: true, References: Businesses},
 			{Name: "description", Type: String, Filterable: true, Writable: true},
-			{Name: "bank", Type: String, Filterable: true, Writable: true},
+			{Name: "bank", Type: String, Filterable: true, Writable: true, Check: CheckBankCode},
 			{Name: "layout", Type: String, Filterable: true, Writable: true, Enum: []string{"cnab240", "cnab400"}},
 			{Name: "agency", Type: String, Filterable: true, Writable: true},
 			{Name: "agency_digit", Type: String, Filterable: true, Writable: true},
@@ -136,6 +136,7 @@ func accountsResource() *Resource {
 			ColumnIn("businessIn", "business_id", Int),
 			ColumnIn("bankIn", "bank", String),
 		},
+		Hooks: Hooks{Before: []Hook{checkRemittanceAccount}},
 	}
 }
 

@@ -170,7 +170,7 @@ func invoicesResource() *Resource {
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
 			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
-			After:  []Hook{checkInvoiceTotal, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
+			After:  []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),
@@ -181,8 +181,8 @@ func invoicesResource() *Resource {
 			}),
 			protestIDIn(),
 			Predicate("unpaid", func(*FilterSQL) string { return invoiceOpen }),
-			Predicate("overdue", func(f *FilterSQL) string { return invoiceOpen + ` AND "due_date" < ` + f.Today() }),
-			Predicate("early", func(f *FilterSQL) string { return invoiceOpen + ` AND "due_date" > ` + f.Today() }),
+			Predicate("overdue", func(f *FilterSQL) string { return invoiceOpen + ` AND ` + pastDue(`"due_date"`, f) }),
+			Predicate("early", func(f *FilterSQL) string { return invoiceOpen + ` AND ` + notYetDue(`"due_date"`, f) }),
 			ColumnIn("contractIn", "contract_id", Int),
 			Through("contractIdIn", Int, "contract_id", "contracts", "id", "id2"),
 			invoiceBuildingIn("buildingIn", "id"),

@@ -536,8 +536,8 @@ func entryPredicates() []SpecialFilter {
 		Predicate("onlyAllowed", func(f *FilterSQL) string {
 			return `"user_id" IS NULL OR "user_id" = ` + f.User()
 		}),
-		Predicate("overdue", func(f *FilterSQL) string { return `NOT "paid" AND ` + dueOn + ` < ` + f.Today() }),
-		Predicate("early", func(f *FilterSQL) string { return `NOT "paid" AND ` + dueOn + ` >= ` + f.Today() }),
+		Predicate("overdue", func(f *FilterSQL) string { return `NOT "paid" AND ` + pastDue(dueOn, f) }),
+		Predicate("early", func(f *FilterSQL) string { return `NOT "paid" AND ` + notYetDue(dueOn, f) }),
 		Predicate("brokerCommission", constant(commission+` AND "extract" = 'broker'`)),
 		Scalar("status", String, []string{"paid", "unpaid"}, func(f *FilterSQL) string {
 			return `"paid" = (` + f.Value() + ` = 'paid')`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -15,17 +16,42 @@ import (
 
 // remittanceLayouts are the banks and layouts package cnab writes
 // collection remittances for, as an account names them (bank code and
-// layout): the batches of an account must be writable. Package jobs's
-// tests hold this table to cnab.Supported().
-var remittanceLayouts = map[string][]string{
-	"001": {"cnab240", "cnab400"},
-	"033": {"cnab240", "cnab400"},
-	"041": {"cnab240", "cnab400"},
-	"104": {"cnab240"},
-	"237": {"cnab240", "cnab400"},
-	"341": {"cnab240", "cnab400"},
-	"748": {"cnab240", "cnab400"},
-	"756": {"cnab240", "cnab400"},
+// layout), each with the account columns its layout requires (the
+// beneficiary's fields the bank's header and titles carry): the batches
+// of an account must be writable. Package jobs's tests hold this table to
+// cnab.Supported() and cnab.Required().
+var remittanceLayouts = map[string]map[string][]string{
+	"001": {
+		"cnab240": {"agency", "agency_digit", "account", "account_digit", "wallet", "wallet_variation", "covenant"},
+		"cnab400": {"agency", "agency_digit", "account", "account_digit", "wallet", "wallet_variation", "covenant"},
+	},
+	"033": {
+		"cnab240": {"agency", "account", "account_digit", "wallet", "covenant", "transmission_code"},
+		"cnab400": {"agency", "account", "account_digit", "wallet", "covenant", "transmission_code"},
+	},
+	"041": {
+		"cnab240": {"agency", "account", "account_digit", "covenant"},
+		"cnab400": {"agency", "covenant"},
+	},
+	"104": {
+		"cnab240": {"agency", "agency_digit", "covenant"},
+	},
+	"237": {
+		"cnab240": {"agency", "agency_digit", "account", "account_digit", "wallet", "covenant"},
+		"cnab400": {"agency", "account", "account_digit", "wallet", "covenant"},
+	},
+	"341": {
+		"cnab240": {"agency", "account", "account_digit", "wallet"},
+		"cnab400": {"agency", "account", "account_digit", "wallet"},
+	},
+	"748": {
+		"cnab240": {"agency", "account", "account_digit", "covenant", "station"},
+		"cnab400": {"agency", "covenant", "station"},
+	},
+	"756": {
+		"cnab240": {"agency", "agency_digit", "account", "account_digit", "covenant"},
+		"cnab400": {"agency", "agency_digit", "account", "account_digit", "covenant"},
+	},
 }
 
 // RemittanceLayouts lists the bank and layout pairs a collection batch's
@@ -33,7 +59,7 @@ var remittanceLayouts = map[string][]string{
 func RemittanceLayouts() []string {
 	var out []string
 	for bank, layouts := range remittanceLayouts {
-		for _, l := range layouts {
+		for l := range layouts {
 			out = append(out, bank+"/"+strings.TrimPrefix(l, "cnab"))
 		}
 	}
@@ -41,54 +67,67 @@ func RemittanceLayouts() []string {
 	return out
 }
 
+// RemittanceRequired lists the account columns a collection account of
+// bank in layout must have set (nil for a pair not written).
+func RemittanceRequired(bank, layout string) []string {
+	return slices.Clone(remittanceLayouts[bank][layout])
+}
+
 // checkBatchAccount is the hook of a batch type's batches: it requires,
 // on create, an account (already known to be the company's) that can send
-// the kind's remittances (BatchType.AccountProblem; 422 naming
-// account_id).
+// the kind's remittances (BatchType.AccountProblems; one 422 naming
+// account_id with every reason).
 func checkBatchAccount(bt *BatchType) Hook {
 	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
 		id, given := c.New.Values["account_id"]
 		if c.Op != OpCreate || !given || id == nil {
 			return nil
 		}
-		var bank, layout string
-		err := tx.QueryRow(ctx, `SELECT coalesce(bank, ''), coalesce(layout, '') FROM accounts WHERE company_id = $1 AND id = $2`,
-			c.Scope.CompanyID, id).Scan(&bank, &layout)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // the reference check names it
-		}
+		terms, found, err := readAccountTerms(ctx, tx, c.Scope.CompanyID, id)
 		if err != nil {
 			return fmt.Errorf("account of a %s: %w", bt.Label, err)
 		}
-		if msg := bt.AccountProblem(bank, layout); msg != "" {
-			return problem("account_id", msg)
+		if !found {
+			return nil // the reference check names it
+		}
+		if ps := bt.AccountProblems(terms); len(ps) > 0 {
+			return problem("account_id", ProblemsText(ps))
 		}
 		return nil
 	}
 }
 
-// remittanceAccountProblem says why an account with bank and layout cannot
-// send collection remittances; "" when it can.
-func remittanceAccountProblem(bank, layout string) string {
+// remittanceAccountProblems says why an account cannot send collection
+// remittances, by the column to fix: its bank and layout must be a pair
+// written here, with the columns that layout requires; none when it can.
+func remittanceAccountProblems(a AccountTerms) []Problem {
+	bank, layout := a.Get("bank"), a.Get("layout")
 	layouts, known := remittanceLayouts[bank]
 	switch {
 	case bank == "" || layout == "":
-		return "the account needs its bank and its layout (cnab240 or cnab400) to send a remittance"
+		field := "bank"
+		if bank != "" {
+			field = "layout"
+		}
+		return []Problem{{Field: field, Message: "the account needs its bank and its layout (cnab240 or cnab400) to send a remittance"}}
 	case !known:
-		return fmt.Sprintf("bank %s has no collection remittance layout here; the banks are %s", bank, strings.Join(sortedBanks(), ", "))
-	case !slices.Contains(layouts, layout):
-		return fmt.Sprintf("bank %s takes collection remittances in %s, not %s", bank, strings.Join(layouts, ", "), layout)
+		return []Problem{{Field: "bank", Message: fmt.Sprintf("bank %s has no collection remittance layout here; the banks are %s",
+			bank, strings.Join(sortedBanks(), ", "))}}
+	case layouts[layout] == nil:
+		return []Problem{{Field: "layout", Message: fmt.Sprintf("bank %s takes collection remittances in %s, not %s",
+			bank, strings.Join(slices.Sorted(maps.Keys(layouts)), ", "), layout)}}
 	}
-	return ""
+	var ps []Problem
+	for _, col := range layouts[layout] {
+		if a.Get(col) == "" {
+			ps = append(ps, Problem{Field: col, Message: fmt.Sprintf("required: bank %s's collection remittances in %s carry it", bank, layout)})
+		}
+	}
+	return ps
 }
 
 func sortedBanks() []string {
-	banks := make([]string, 0, len(remittanceLayouts))
-	for b := range remittanceLayouts {
-		banks = append(banks, b)
-	}
-	slices.Sort(banks)
-	return banks
+	return slices.Sorted(maps.Keys(remittanceLayouts))
 }
 
 // deleteBatch is the hook of a batch type's batches: it refuses (409) to

@@ -17,18 +17,23 @@ var paymentBanks = []string{"001", "033", "237", "341", "756"}
 // PaymentBanks lists the banks a payment batch's account may be at.
 func PaymentBanks() []string { return slices.Clone(paymentBanks) }
 
-// paymentAccountProblem says why an account with bank and layout cannot
-// send payment remittances; "" when it can.
-func paymentAccountProblem(bank, layout string) string {
+// paymentAccountProblems says why an account cannot send payment
+// remittances, by the column to fix; none when it can. (What the bank's
+// payment header needs besides, the agreement's code among it, is checked
+// by package cnab/pagamento when a payment joins a batch.)
+func paymentAccountProblems(a AccountTerms) []Problem {
+	bank, layout := a.Get("bank"), a.Get("layout")
 	switch {
 	case bank == "":
-		return "the account needs its bank to send a payment remittance"
+		return []Problem{{Field: "bank", Message: "the account needs its bank to send a payment remittance"}}
 	case !slices.Contains(paymentBanks, bank):
-		return fmt.Sprintf("bank %s has no payment remittance layout here; the banks are %s", bank, strings.Join(paymentBanks, ", "))
+		return []Problem{{Field: "bank", Message: fmt.Sprintf("bank %s has no payment remittance layout here; the banks are %s",
+			bank, strings.Join(paymentBanks, ", "))}}
 	case layout != "cnab240":
-		return fmt.Sprintf("payment remittances are CNAB 240 files: the account's layout must be cnab240, not %q", layout)
+		return []Problem{{Field: "layout", Message: fmt.Sprintf(
+			"payment remittances are CNAB 240 files: the account's layout must be cnab240, not %q", layout)}}
 	}
-	return ""
+	return nil
 }
 
 // checkBarcodeShape accepts a boleto's 44-digit barcode or its 47-digit

@@ -96,6 +96,10 @@ type TicketCandidate struct {
 	Payer     TicketPayer
 	Barcode   string // the invoice's ticket_barcode and ticket_digitable before
 	Digitable string
+	// Ownerless is why a line of the invoice could never be posted for
+	// want of an owner (finance.LineOwnerProblem, named as the invoice's
+	// writes name it); "" when none.
+	Ownerless string
 }
 
 // ReadTicketCandidates reads the invoices of ids (of the company only) and
@@ -148,6 +152,9 @@ func ReadTicketCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids [
 	if err := readBaseLines(ctx, tx, companyID, withBase, found); err != nil {
 		return nil, err
 	}
+	if err := readOwnerless(ctx, tx, companyID, ids, found); err != nil {
+		return nil, err
+	}
 	out := make([]TicketCandidate, len(ids))
 	for i, id := range ids {
 		c, ok := found[id]
@@ -182,6 +189,59 @@ func readBaseLines(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64,
 		into[invoiceID] = c
 	}
 	return translate(rows.Err(), "lines of invoices for a batch")
+}
+
+// readOwnerless notes, on the candidates, the first line of each whose
+// owner side could never be booked (finance.LineOwnerProblem, the rule of
+// the invoice's writes and of its payment): lines booked to `owner` that
+// name no owner, read with their place among the invoice's lines and the
+// invoice's building (its own, else its contract's), whose owners are then
+// read for all of them at once.
+func readOwnerless(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, into map[int64]TicketCandidate) error {
+	rows, err := tx.Query(ctx, `
+		SELECT l.invoice_id, l.n, ti.id, coalesce(ti.debit, ''), coalesce(ti.credit, ''),
+		       coalesce(i.building_id, c.building_id, 0)
+		FROM (SELECT invoice_id, item_id, owner_id, row_number() OVER (PARTITION BY invoice_id ORDER BY id) - 1 AS n
+		      FROM invoice_items WHERE company_id = $1 AND invoice_id = any($2) AND kind = 'line') l
+		JOIN invoices i ON i.company_id = $1 AND i.id = l.invoice_id
+		LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
+		JOIN transaction_items ti ON ti.company_id = $1 AND ti.id = l.item_id
+		WHERE l.owner_id IS NULL AND 'owner' IN (ti.debit, ti.credit)
+		ORDER BY l.invoice_id, l.n`, companyID, ids)
+	if err != nil {
+		return translate(err, "owner lines of invoices for a batch")
+	}
+	type line struct {
+		invoiceID, n, buildingID int64
+		item                     finance.TransactionItem
+	}
+	lines, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (line, error) {
+		var l line
+		var debit, credit string
+		err := row.Scan(&l.invoiceID, &l.n, &l.item.ID, &debit, &credit, &l.buildingID)
+		l.item.Debit, l.item.Credit = finance.Party(debit), finance.Party(credit)
+		return l, err
+	})
+	if err != nil || len(lines) == 0 {
+		return translate(err, "owner lines of invoices for a batch")
+	}
+	buildings := make([]int64, 0, len(lines))
+	for _, l := range lines {
+		buildings = append(buildings, l.buildingID)
+	}
+	owners, err := buildingsOwners(ctx, tx, companyID, buildings)
+	if err != nil {
+		return translate(err, "owners of invoices for a batch")
+	}
+	for _, l := range lines {
+		c := into[l.invoiceID]
+		msg := finance.LineOwnerProblem(l.item, 0, finance.Parties{BuildingID: l.buildingID, Owners: owners[l.buildingID]})
+		if c.Ownerless == "" && msg != "" {
+			c.Ownerless = fmt.Sprintf("items.%d.owner_id: %s", l.n, msg)
+			into[l.invoiceID] = c
+		}
+	}
+	return nil
 }
 
 // PeekNossoNumero reads the next sequence of the account's nosso número

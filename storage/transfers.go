@@ -241,7 +241,8 @@ func guaranteeInputs(ctx context.Context, tx pgx.Tx, companyID int64, due []guar
 		inv := g.inv
 		inv.Items = lines[inv.ID]
 		inputs[i] = finance.PostingInput{Invoice: inv, Items: items,
-			Parties: finance.Parties{PayerID: inv.PayerID, BusinessID: inv.BusinessID, Owners: owners[g.buildingID]}}
+			Parties: finance.Parties{PayerID: inv.PayerID, BusinessID: inv.BusinessID, BuildingID: g.buildingID,
+				Owners: owners[g.buildingID]}}
 	}
 	return inputs, nil
 }
@@ -267,8 +268,8 @@ func linesOf(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) (map[
 }
 
 // buildingsOwners reads the owners of buildings, by building (as buildingOwners).
-func buildingsOwners(ctx context.Context, tx pgx.Tx, companyID int64, buildings []int64) (map[int64][]finance.Share, error) {
-	rows, err := tx.Query(ctx, `
+func buildingsOwners(ctx context.Context, q DBTX, companyID int64, buildings []int64) (map[int64][]finance.Share, error) {
+	rows, err := q.Query(ctx, `
 		SELECT building_id, person_id, coalesce(percentage, 0)::text
 		FROM building_owners
 		WHERE company_id = $1 AND building_id = any($2)

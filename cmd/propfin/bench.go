@@ -17,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/api/loadgen"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/benchdata"
@@ -25,10 +26,6 @@ import (
 // benchRateLimit is the per-key limit of the in-process API: the limiter
 // runs on every request, as in production, but never refuses one.
 const benchRateLimit = 1 << 30
-
-// benchSample is how many records of each kind the load draws its
-// requests from.
-const benchSample = 50_000
 
 // benchFlags are the arguments of `propfin bench`.
 type benchFlags struct {
@@ -104,7 +101,7 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
-	load, err := newBenchLoad(ctx, pool, companies[0], slices.Max(f.clients), f.seed)
+	load, err := loadgen.New(ctx, pool, companies[0], slices.Max(f.clients), f.seed)
 	if err != nil {
 		return err
 	}
@@ -116,11 +113,11 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 		}
 		defer func() { err = errors.Join(err, stop()) }()
 	}
-	fmt.Fprintf(stdout, "\nload on %s, the mix of %d routes (docs/performance.md), each client with a key of its own\n", base, len(benchRoutes))
+	fmt.Fprintf(stdout, "\nload on %s, the mix of %d routes (docs/performance.md), each client with a key of its own\n", base, len(loadgen.RouteNames()))
 	failed := 0
 	for _, clients := range f.clients {
-		res := load.run(ctx, base, clients, f.warmup, f.duration)
-		failed += res.print(stdout)
+		res := load.Run(ctx, base, clients, f.warmup, f.duration)
+		failed += res.Print(stdout)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/propfin/propfin/api/loadgen"
 	"github.com/propfin/propfin/storage/storagetest"
 )
 
@@ -73,13 +74,7 @@ func runBenchCommand(t *testing.T, want int, args ...string) string {
 	return out.String() + errOut.String()
 }
 
-func routeNames() []string {
-	var names []string
-	for _, r := range benchRoutes {
-		names = append(names, r.name)
-	}
-	return names
-}
+func routeNames() []string { return loadgen.RouteNames() }
 
 // benchRow is a row of a level's table.
 type benchRow struct{ requests, errors4xx, errors5xx int }

@@ -1,4 +1,4 @@
-package main
+package loadgen
 
 import (
 	"fmt"
@@ -59,17 +59,17 @@ func (rr *routeResult) count(lo, hi int) int {
 	return n
 }
 
-// benchLevel is one level of the load: its clients, how long it was
+// Level is one level of the load: its clients, how long it was
 // measured (to the last answer), and each route's results.
-type benchLevel struct {
+type Level struct {
 	clients         int
 	warmup, elapsed time.Duration
-	routes          []routeResult // as benchRoutes
+	routes          []routeResult // as routes
 }
 
-// print writes the level's table and its problems, and returns the
+// Print writes the level's table and its problems, and returns the
 // number of requests that failed the API's way: a 5xx, or no answer.
-func (lv benchLevel) print(w io.Writer) (failed int) {
+func (lv Level) Print(w io.Writer) (failed int) {
 	var all routeResult
 	for i := range lv.routes {
 		all.merge(&lv.routes[i])
@@ -79,14 +79,14 @@ func (lv benchLevel) print(w io.Writer) (failed int) {
 		lv.clients, secs, lv.warmup, len(all.latencies), float64(len(all.latencies))/secs)
 	const row = "%-38s %4s %9s %8s %8s %8s %5s %5s\n"
 	fmt.Fprintf(w, row, "route", "mix", "requests", "req/s", "p50 ms", "p99 ms", "4xx", "5xx")
-	for i, route := range benchRoutes {
-		lv.routes[i].printRow(w, route.name, fmt.Sprintf("%d%%", route.weight), secs)
+	for i, rt := range routes {
+		lv.routes[i].printRow(w, rt.name, fmt.Sprintf("%d%%", rt.weight), secs)
 	}
 	all.printRow(w, "all", "", secs)
-	for i, route := range benchRoutes {
+	for i, rt := range routes {
 		rr := &lv.routes[i]
 		for _, status := range slices.Sorted(maps.Keys(rr.samples)) {
-			fmt.Fprintf(w, "  %s: %d answered %s, such as %s\n", route.name, rr.statuses[status], statusName(status), rr.samples[status])
+			fmt.Fprintf(w, "  %s: %d answered %s, such as %s\n", rt.name, rr.statuses[status], statusName(status), rr.samples[status])
 		}
 	}
 	failed = all.count(500, 600) + all.statuses[0]

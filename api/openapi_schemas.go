@@ -179,9 +179,16 @@ func valueSchema(c storage.Column, in bool) *openapi.Schema {
 		if c.Range != nil {
 			s.Minimum, s.Maximum = jsonInt(c.Range.Min), jsonInt(c.Range.Max)
 		}
+		if c.Normalize != nil && in {
+			s = &openapi.Schema{OneOf: []*openapi.Schema{s, openapi.String()},
+				Description: "An integer, or its text as people write it (docs/api.md)."}
+		}
 	case storage.String:
 		s = enumOrString(c.Enum)
-		if c.Check != nil && in {
+		switch {
+		case c.Normalize != nil && in:
+			s.Description = "Punctuation people write is accepted and dropped; checked beyond its type (docs/api.md)."
+		case c.Check != nil && in:
 			s.Description = "Checked beyond its type (docs/api.md)."
 		}
 	case storage.Bool:

@@ -179,7 +179,7 @@ func TestSupportingChecks(t *testing.T) {
 		field string
 	}{
 		{"/persons", map[string]any{"name": "x", "tax_id": "123"}, "tax_id"},
-		{"/persons", map[string]any{"name": "x", "tax_id": "529.982.247-25"}, "tax_id"},
+		{"/persons", map[string]any{"name": "x", "tax_id": "529.982.247/25"}, "tax_id"},
 		{"/persons", map[string]any{"name": "x", "account_type": "current"}, "account_type"},
 		{"/persons", map[string]any{"name": "x", "state": "XX"}, "state"},
 		{"/persons", map[string]any{"name": "x", "zip_code": "0131010"}, "zip_code"},

@@ -71,6 +71,12 @@ func parseText(t storage.Type, s string) (any, string) {
 	return s, ""
 }
 
+// parseColumnText converts the text form of a value of col: its text as
+// the column's Normalize rewrites it, then read by the column's type.
+func parseColumnText(col storage.Column, s string) (any, string) {
+	return parseText(col.Type, col.NormalizeText(s))
+}
+
 // parseDateTime reads a date-time, always in UTC: YYYY-MM-DD HH:MM:SS (the
 // spec's form, taken as UTC), RFC 3339 with its offset (converted to UTC),
 // or a date alone (midnight UTC). Whole seconds only, since that is all a

@@ -307,6 +307,7 @@ func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc 
 // the element's values; its after hooks the written child.
 func (s *Store) writeChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Scope, parentID int64, cw ChildWrite) error {
 	if !cw.Delete {
+		cw.Write = normalizeWrite(child, cw.Write)
 		if err := checkWrite(child, cw.Write); err != nil {
 			return err
 		}

@@ -124,6 +124,14 @@ type Column struct {
 	// collection), before any SQL; its message becomes a 422 problem named
 	// by the column's body key. Null is not checked.
 	Check func(string) string
+	// Normalize, when set, rewrites a text given for the column (in a body,
+	// or as a filter value) into the form the column stores, before any
+	// check: the punctuation people paste in a CPF, a CNPJ or a CEP
+	// (123.456.789-09 is stored 12345678909). Text in no form it knows
+	// comes back unchanged, for Check (or the type) to refuse. On an
+	// integer column it also lets a body give the value as such a text
+	// (a condominium's zip_code "01310-200" is 1310200).
+	Normalize func(string) string
 	// Range, when set, bounds an Int column's values (a contract's due_day,
 	// 1 to 31): any other is refused before any SQL, like an enum.
 	Range *IntRange
@@ -188,6 +196,15 @@ func (c Column) CheckValue(v string) string {
 		return ""
 	}
 	return c.Check(v)
+}
+
+// NormalizeText gives v in the form the column stores: its Normalize's
+// rewriting, or v itself when it declares none.
+func (c Column) NormalizeText(v string) string {
+	if c.Normalize == nil {
+		return v
+	}
+	return c.Normalize(v)
 }
 
 // CheckDecimal says why the decimal text s (an optional minus, digits, an
@@ -414,6 +431,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			}
 			if c.Check != nil && (!c.Writable || c.Type != String) {
 				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)
+			}
+			if c.Normalize != nil && (c.Type != String && c.Type != Int || !c.Writable && !c.Filterable) {
+				return nil, fmt.Errorf("resource %q: column %q normalizes its values but is not a writable or filterable string or integer", r.Name, c.Name)
 			}
 			if err := checkEquals(r, c); err != nil {
 				return nil, err

@@ -281,7 +281,7 @@ func contractOccupantsResource() *Resource {
 		required(k.enum("type", OccupantTypes...)),
 		k.w("name", String),
 		k.ref("person_id", Persons),
-		{Name: "tax_id", Type: String, Filterable: true, Writable: true, Check: CheckTaxID},
+		{Name: "tax_id", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckTaxID},
 		k.w("principal", Bool),
 		k.percent("percentage"),
 		k.w("start_at", Date),

@@ -201,7 +201,7 @@ func invoicesResource() *Resource {
 			ArrayOverlap("tagIn", "tag"),
 			enumIn(ColumnIn("autoTransferStatus", "auto_transfer_status", String), AutoTransferStatuses),
 			Within("periodContains", "period_initial", "period_final", Date),
-			Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"),
+			Normalized(Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"), NormalizeTaxID),
 			// extension: the invoices of collection batches (docs/api.md, "Batches")
 			Through("ticketBatchIn", Int, "id", "ticket_batch_invoices", "invoice_id", "batch_id"),
 		},

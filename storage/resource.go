@@ -151,6 +151,17 @@ type Column struct {
 	Equals func(f *FilterSQL, value string) string
 }
 
+// Effective declares, beside a column whose null the rules read as a
+// default that depends on other columns (and so is not stored), the
+// read-only column <name>_effective: the column's value, or when it is
+// null the default, defaultSQL (an expression over the row's columns).
+// It has the column's type, enum and numeric precision, and is filtered
+// and sorted on like any derived column.
+func Effective(c Column, defaultSQL string) Column {
+	return Column{Name: c.Name + "_effective", Type: c.Type, Filterable: c.Filterable, Enum: c.Enum,
+		Precision: c.Precision, Scale: c.Scale, Expr: "coalesce(" + ident(c.Name) + ", " + defaultSQL + ")"}
+}
+
 // Key is the column's key in bodies.
 func (c Column) Key() string {
 	if c.BodyName != "" {

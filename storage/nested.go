@@ -314,6 +314,10 @@ func (s *Store) writeChild(ctx context.Context, tx pgx.Tx, child *Resource, ch C
 		if err := s.checkReferences(ctx, tx, child, sc.CompanyID, cw.Write); err != nil {
 			return err
 		}
+		var err error
+		if cw.Write, err = s.placeWallTimes(ctx, tx, child, sc, cw.ID, cw.Write); err != nil {
+			return err
+		}
 	}
 	if cw.ID == 0 {
 		cw.Write.Values = maps.Clone(cw.Write.Values)

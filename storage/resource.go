@@ -16,10 +16,12 @@ const (
 	String
 	Bool
 	Date // a calendar date, YYYY-MM-DD
-	// DateTime is an instant, in UTC both ways: written and read as
-	// YYYY-MM-DD HH:MM:SS in UTC (whole seconds), compared in UTC. Store it
-	// in timestamptz; a timestamp column holds the UTC wall time, since
-	// Open makes every session UTC.
+	// DateTime is an instant: written and read as YYYY-MM-DD HH:MM:SS in
+	// UTC (whole seconds), or with an offset, compared as instants; a
+	// date alone is midnight in the row's or the company's zone, and a
+	// Local column's readings are in the row's zone both ways (see
+	// WallTime). Store it in timestamptz; a timestamp column holds the UTC
+	// wall time, since Open makes every session UTC.
 	DateTime
 	Decimal // numeric: exact, read and written as decimal text
 	JSON    // json or jsonb, read-only: returned as the JSON it holds
@@ -149,6 +151,16 @@ type Column struct {
 	// rows where the expression equals the value; "" for a value leaves
 	// the expression. The other operators always compare the expression.
 	Equals func(f *FilterSQL, value string) string
+	// Local, on a DateTime column of a resource with a TimeZone column,
+	// makes its readings wall clocks of the row's zone, in and out: a
+	// date-time without offset given for it is read in that zone, and it
+	// is written back as that zone's reading (an event's initial_date in
+	// its time_zone). Store it in timestamptz.
+	Local bool
+
+	// rowZone is, for a DateTime column, its resource's TimeZone (set by
+	// NewRegistry): a date alone given for it is midnight there.
+	rowZone string
 }
 
 // Effective declares, beside a column whose null the rules read as a
@@ -315,6 +327,13 @@ type Resource struct {
 	Children []Child
 	// Hooks are the resource's rules run inside its writes' transaction.
 	Hooks Hooks
+	// TimeZone names the String column holding each row's time zone (an
+	// event's time_zone), which a date alone given for any of its
+	// date-time columns, and a date-time without offset given for a Local
+	// one, is read in; without it they are read in the company's zone. A
+	// create that leaves it out stores the company's zone, or the
+	// column's first enum value when its Enum does not list the company's.
+	TimeZone string
 	// DeleteOptions names the boolean query options DELETE accepts
 	// (removeLiquidated); they reach the hooks as Change.Options, and any
 	// other query parameter of a DELETE is refused.
@@ -449,6 +468,15 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if err := checkEquals(r, c); err != nil {
 				return nil, err
 			}
+			if c.Local && (c.Type != DateTime || r.TimeZone == "" || c.Expr != "") {
+				return nil, fmt.Errorf("resource %q: local column %q must be a stored date-time of a resource with a time zone column", r.Name, c.Name)
+			}
+			if c.Type == DateTime {
+				r.Columns[i].rowZone = r.TimeZone
+			}
+		}
+		if z, ok := r.Column(r.TimeZone); r.TimeZone != "" && (!ok || z.Type != String || z.Expr != "" || !z.NotNull) {
+			return nil, fmt.Errorf("resource %q: time zone column %q is not a stored string column refusing null", r.Name, r.TimeZone)
 		}
 		if c, ok := r.Column("id"); !ok || c.Type != Int {
 			return nil, fmt.Errorf("resource %q: needs an integer id column", r.Name)

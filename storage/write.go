@@ -94,11 +94,14 @@ func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
-		change := &Change{Op: OpCreate, Resource: res, Scope: sc, New: w}
+		placed, err := s.placeWallTimes(ctx, tx, res, sc, 0, w)
+		if err != nil {
+			return err
+		}
+		change := &Change{Op: OpCreate, Resource: res, Scope: sc, New: placed}
 		if err := runHooks(ctx, tx, res.Hooks.Before, change); err != nil {
 			return err
 		}
-		var err error
 		if rec, err = insertRow(ctx, tx, res, companyID, change.New); err != nil {
 			return err
 		}
@@ -192,10 +195,13 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
+		var err error
+		if change.New, err = s.placeWallTimes(ctx, tx, res, sc, id, change.New); err != nil {
+			return err
+		}
 		if err := runHooks(ctx, tx, res.Hooks.Before, change); err != nil {
 			return err
 		}
-		var err error
 		if rec, err = updateRow(ctx, tx, res, sc, id, change.New, func(b *sqlBuilder) { writeParentKey(b, res, sc) }); err != nil {
 			return err
 		}

@@ -488,6 +488,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if err := checkFilterScope(r, sf); err != nil {
 				return nil, err
 			}
+			if sf.Elem == DateTime {
+				return nil, fmt.Errorf("resource %q: filter %q: a special filter takes dates, not date-times (a date-time without offset has no zone there)", r.Name, sf.Name)
+			}
 		}
 		reg.resources[r.Name] = r
 	}

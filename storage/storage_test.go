@@ -153,6 +153,8 @@ func TestRegistryRefusesBadDeclarations(t *testing.T) {
 			{Name: "zone", Type: storage.String, Writable: true}}}}, "time zone column"},
 		{"normalizing a date", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
 			{Name: "on", Type: storage.Date, Writable: true, Normalize: storage.NormalizeCEP}}}}, "normalizes"},
+		{"date-time special filter", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "at", Type: storage.DateTime}}, Filters: []storage.SpecialFilter{storage.ColumnMin("atMin", "at", storage.DateTime)}}}, "takes dates"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

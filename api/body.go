@@ -263,6 +263,9 @@ func bodyValue(col storage.Column, raw json.RawMessage) (any, string) {
 	}
 	switch t := col.Type; t {
 	case storage.Int:
+		if col.Normalize != nil && bytes.HasPrefix(raw, []byte(`"`)) {
+			return normalizedInt(col, raw)
+		}
 		var n int64
 		if err := json.Unmarshal(raw, &n); err != nil {
 			return nil, "must be an integer"
@@ -296,7 +299,21 @@ func bodyValue(col storage.Column, raw json.RawMessage) (any, string) {
 	if !utf8.Valid(raw) {
 		return nil, "must be valid UTF-8 text"
 	}
-	return parseText(col.Type, s)
+	return parseColumnText(col, s)
+}
+
+// normalizedInt reads an integer column given as text its Normalize knows
+// (a condominium's zip_code as "01310-200"): the text's digits.
+func normalizedInt(col storage.Column, raw json.RawMessage) (any, string) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, "must be an integer"
+	}
+	v, msg := parseColumnText(col, s)
+	if n, ok := v.(int64); ok && msg == "" {
+		msg = col.CheckInt(n)
+	}
+	return v, msg
 }
 
 // decimalValue accepts a JSON number or a numeric string, kept as exact

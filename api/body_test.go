@@ -273,7 +273,8 @@ func TestCustomFieldBounds(t *testing.T) {
 
 // TestDateTimes: date-times are UTC in and out, written YYYY-MM-DD
 // HH:MM:SS; RFC 3339 with an offset is converted to UTC; a date alone is
-// midnight UTC; fractions of a second and years outside 1-9999 are refused.
+// midnight in the company's time zone (São Paulo here: 03:00 UTC);
+// fractions of a second and years outside 1-9999 are refused.
 func TestDateTimes(t *testing.T) {
 	t.Parallel()
 	e := setup(t, withTestResource())
@@ -281,7 +282,7 @@ func TestDateTimes(t *testing.T) {
 		{"2024-03-01 12:00:00", "2024-03-01 12:00:00"},
 		{"2024-03-01T09:00:00-03:00", "2024-03-01 12:00:00"},
 		{"2024-03-01T12:00:00Z", "2024-03-01 12:00:00"},
-		{"2024-03-01", "2024-03-01 00:00:00"},
+		{"2024-03-01", "2024-03-01 03:00:00"},
 		{"9999-12-31 23:59:59", "9999-12-31 23:59:59"},
 		{"2024-03-01 12:00:00.5", ""},
 		{"2024-03-01T12:00:00.250Z", ""},

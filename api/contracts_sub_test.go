@@ -168,7 +168,8 @@ func TestContractItemRules(t *testing.T) {
 		{"filter[withReadjust]=false", []int64{fee}},
 		{"filter[item_default]=true", []int64{fee}},
 		{fmt.Sprintf("filter[parent_id]=%d", rent), []int64{fee}},
-		{"filter[percentage_mode]=rental_value", []int64{fee}},
+		// the rent item leaves percentage_mode out: it stores the default
+		{"filter[percentage_mode]=rental_value", []int64{rent, fee}},
 		{fmt.Sprintf("filter[contract_id]=%d", id), []int64{rent, fee}},
 		{fmt.Sprintf("filter[broker_id]=%d", f.broker), []int64{fee}},
 		{"filter[start_at|empty]", []int64{rent, fee}},

@@ -276,6 +276,7 @@ type benchPerson struct {
 	AccountDigit *string      `json:"account_digit"`
 	AccountType  *string      `json:"account_type"`
 	PixKey       *string      `json:"pix_key"`
+	ISPB         *string      `json:"ispb"`
 	CreatedAt    benchInstant `json:"created_at"`
 	UpdatedAt    benchInstant `json:"updated_at"`
 }
@@ -346,6 +347,7 @@ type benchInvoice struct {
 	AutoTransferStatus       *string             `json:"auto_transfer_status"`
 	Protest                  *string             `json:"protest"`
 	PixCode                  *string             `json:"pix_code"`
+	BuildingIDEffective      *int64              `json:"building_id_effective"`
 	CreatedAt                benchInstant        `json:"created_at"`
 	UpdatedAt                benchInstant        `json:"updated_at"`
 	Items                    []*benchInvoiceItem `json:"items"`
@@ -363,7 +365,7 @@ func (v *benchInvoice) scanTargets() []any {
 		&v.TicketLateFee, &v.TicketLateFeeItemID, &v.TicketLateFeePercentage, &v.TicketLateFeeInterest,
 		&v.TicketDiscount, &v.TicketDiscountMode, &v.TicketDiscountFixed, &v.TicketDiscountPercentage,
 		&v.TicketDiscountAction, &v.TicketDiscountDays, &v.TransferAutoDisabled, &v.AutoTransferStatus, &v.Protest,
-		&v.PixCode, &v.CreatedAt, &v.UpdatedAt}
+		&v.PixCode, &v.BuildingIDEffective, &v.CreatedAt, &v.UpdatedAt}
 }
 
 // bareInvoiceColumns are the invoice's visible columns; status is read as
@@ -378,7 +380,9 @@ const bareInvoiceColumns = `id, id2, type, payer_id, contract_id, building_id, b
 	ticket_info, ticket_digitable, ticket_without_pix, ticket_late_fee, ticket_late_fee_item_id,
 	ticket_late_fee_percentage::text, ticket_late_fee_interest::text, ticket_discount, ticket_discount_mode,
 	ticket_discount_fixed::text, ticket_discount_percentage::text, ticket_discount_action, ticket_discount_days,
-	transfer_auto_disabled, auto_transfer_status, protest, pix_code, created_at, updated_at`
+	transfer_auto_disabled, auto_transfer_status, protest, pix_code,
+	coalesce(building_id, (SELECT c.building_id FROM contracts c WHERE c.company_id = invoices.company_id AND c.id = invoices.contract_id)),
+	created_at, updated_at`
 
 // bareInvoicesHandler is the baseline for invoiceBenchQuery: the same page
 // (overdue invoices due on or after filter[dueDateMin], by due date, with
@@ -456,7 +460,7 @@ func bareInvoicesHandler(pool *pgxpool.Pool, companyID int64) http.Handler {
 		}
 		rows, err = pool.Query(ctx, `SELECT id, name, tax_id, email, phone, zip_code, street, number, complement,
 			district, city, state, bank, agency, agency_digit, account, account_digit, account_type, pix_key,
-			created_at, updated_at FROM persons WHERE company_id = $1 AND id = any($2) ORDER BY id`, companyID, payerIDs)
+			ispb, created_at, updated_at FROM persons WHERE company_id = $1 AND id = any($2) ORDER BY id`, companyID, payerIDs)
 		if err != nil {
 			fail(err)
 			return
@@ -466,7 +470,7 @@ func bareInvoicesHandler(pool *pgxpool.Pool, companyID int64) http.Handler {
 			var p benchPerson
 			if err := rows.Scan(&p.ID, &p.Name, &p.TaxID, &p.Email, &p.Phone, &p.ZipCode, &p.Street, &p.Number,
 				&p.Complement, &p.District, &p.City, &p.State, &p.Bank, &p.Agency, &p.AgencyDigit, &p.Account,
-				&p.AccountDigit, &p.AccountType, &p.PixKey, &p.CreatedAt, &p.UpdatedAt); err != nil {
+				&p.AccountDigit, &p.AccountType, &p.PixKey, &p.ISPB, &p.CreatedAt, &p.UpdatedAt); err != nil {
 				fail(err)
 				return
 			}

@@ -234,7 +234,7 @@ func filterParams(res *storage.Resource) []*openapi.Parameter {
 		}
 		if c.Type.IsArray() {
 			p := listFilter("filter["+c.Name+"][]", "Rows whose `"+c.Name+"` holds any of the values. "+
-				"`filter["+c.Name+"|empty]`, `filter["+c.Name+"|not_empty]`.", filterSchema(c.Type, c.Enum))
+				"`filter["+c.Name+"|empty]`, `filter["+c.Name+"|not_empty]`.", filterSchema(c.Type, c.Enum, c.Local))
 			p.Operators = arrayOperators
 			params = append(params, p)
 			continue
@@ -245,7 +245,7 @@ func filterParams(res *storage.Resource) []*openapi.Parameter {
 		}
 		note += " Operators as `filter[" + c.Name + "|op]`: `ne`, `l`, `le`, `g`, `ge`, `b` and `nb` (`low|high`), " +
 			"`empty`, `not_empty` (long names: docs/api.md)."
-		p := queryParam("filter["+c.Name+"]", note, filterSchema(c.Type, c.Enum))
+		p := queryParam("filter["+c.Name+"]", note, filterSchema(c.Type, c.Enum, c.Local))
 		p.Operators = scalarOperators
 		params = append(params, p)
 	}
@@ -257,7 +257,7 @@ func filterParams(res *storage.Resource) []*openapi.Parameter {
 
 // specialFilterParam is a declared filter: one value, or a list.
 func specialFilterParam(f storage.SpecialFilter) *openapi.Parameter {
-	value := filterSchema(f.Elem, f.Enum)
+	value := filterSchema(f.Elem, f.Enum, false)
 	if f.Scalar {
 		if f.Elem == storage.Bool {
 			return queryParam("filter["+f.Name+"]", "`true` keeps the rows where the filter's condition holds, "+

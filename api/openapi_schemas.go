@@ -32,7 +32,16 @@ const dateTimeOut = `^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$`
 
 // dateTimeIn says which forms of a date-time bodies and filters take.
 const dateTimeIn = "A date-time, UTC: `YYYY-MM-DD HH:MM:SS` (taken as UTC), RFC 3339 with its offset or `Z` " +
-	"(converted to UTC), or a date alone (midnight UTC). Whole seconds, years 0001 to 9999."
+	"(converted to UTC), or a date alone (midnight in the record's time zone, else the company's). " +
+	"Whole seconds, years 0001 to 9999."
+
+// localDateTimeIn and localDateTimeOut say the same of a date-time read
+// in its record's time zone (an event's initial_date in its time_zone).
+const (
+	localDateTimeIn = "A date-time of the record's time zone: `YYYY-MM-DD HH:MM:SS` or a date alone (midnight) " +
+		"read in it, or RFC 3339 with its offset or `Z` (that instant). Whole seconds, years 0001 to 9999."
+	localDateTimeOut = "`YYYY-MM-DD HH:MM:SS` in the record's time zone."
+)
 
 // resourceSchema returns the component schema name of a resource
 // declaration, or false when name is none.
@@ -179,9 +188,16 @@ func valueSchema(c storage.Column, in bool) *openapi.Schema {
 		if c.Range != nil {
 			s.Minimum, s.Maximum = jsonInt(c.Range.Min), jsonInt(c.Range.Max)
 		}
+		if c.Normalize != nil && in {
+			s = &openapi.Schema{OneOf: []*openapi.Schema{s, openapi.String()},
+				Description: "An integer, or its text as people write it (docs/api.md)."}
+		}
 	case storage.String:
 		s = enumOrString(c.Enum)
-		if c.Check != nil && in {
+		switch {
+		case c.Normalize != nil && in:
+			s.Description = "Punctuation people write is accepted and dropped; checked beyond its type (docs/api.md)."
+		case c.Check != nil && in:
 			s.Description = "Checked beyond its type (docs/api.md)."
 		}
 	case storage.Bool:
@@ -189,7 +205,7 @@ func valueSchema(c storage.Column, in bool) *openapi.Schema {
 	case storage.Date:
 		s = &openapi.Schema{Type: "string", Format: "date"}
 	case storage.DateTime:
-		s = dateTimeSchema(in)
+		s = dateTimeSchema(c.Local, in)
 	case storage.Decimal:
 		s = decimalSchema(c, in)
 	case storage.JSON:
@@ -222,9 +238,14 @@ func enumOrString(enum []string) *openapi.Schema {
 	return openapi.String()
 }
 
-func dateTimeSchema(in bool) *openapi.Schema {
-	if in {
+func dateTimeSchema(local, in bool) *openapi.Schema {
+	switch {
+	case in && local:
+		return &openapi.Schema{Type: "string", Description: localDateTimeIn}
+	case in:
 		return &openapi.Schema{Type: "string", Format: "date-time", Description: dateTimeIn}
+	case local:
+		return &openapi.Schema{Type: "string", Pattern: dateTimeOut, Description: localDateTimeOut}
 	}
 	return &openapi.Schema{Type: "string", Pattern: dateTimeOut, Description: "UTC, `YYYY-MM-DD HH:MM:SS`."}
 }
@@ -271,7 +292,7 @@ func jsonInt(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10))
 
 // filterSchema is the schema of one filter value of type t (each value,
 // for a list): the text forms of values.go.
-func filterSchema(t storage.Type, enum []string) *openapi.Schema {
+func filterSchema(t storage.Type, enum []string, local bool) *openapi.Schema {
 	switch t {
 	case storage.Int, storage.IntArray:
 		return openapi.Integer()
@@ -280,7 +301,7 @@ func filterSchema(t storage.Type, enum []string) *openapi.Schema {
 	case storage.Date:
 		return &openapi.Schema{Type: "string", Format: "date"}
 	case storage.DateTime:
-		return dateTimeSchema(true)
+		return dateTimeSchema(local, true)
 	case storage.Decimal:
 		return &openapi.Schema{Type: "string", Pattern: decimalText.String(), Description: "A decimal, `1234.56`."}
 	case storage.Month:

@@ -256,7 +256,11 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 			p.fail(kv.key, "filter %q takes one value, not a list", name)
 			return "", storage.Filter{}, nil, false
 		}
-		v, ok := p.value(kv.key, sf.Elem, kv.value)
+		text := kv.value
+		if sf.Normalize != nil {
+			text = sf.Normalize(text)
+		}
+		v, ok := p.value(kv.key, sf.Elem, text)
 		if ok && len(sf.Enum) > 0 && !slices.Contains(sf.Enum, kv.value) {
 			p.fail(kv.key, "must be one of: %s", strings.Join(sf.Enum, ", "))
 			ok = false
@@ -295,8 +299,8 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 			p.fail(kv.key, "needs two bounds separated by |")
 			return f, false
 		}
-		a, ok1 := p.value(kv.key, col.Type, lo)
-		b, ok2 := p.value(kv.key, col.Type, hi)
+		a, ok1 := p.columnValue(kv.key, col, lo)
+		b, ok2 := p.columnValue(kv.key, col, hi)
 		f.Values = []any{a, b}
 		return f, ok1 && ok2
 	}
@@ -304,7 +308,7 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 		p.fail(kv.key, "an array filter takes no operator but empty and not_empty")
 		return f, false
 	}
-	v, ok := p.value(kv.key, col.Type, kv.value)
+	v, ok := p.columnValue(kv.key, col, kv.value)
 	f.Values = []any{v}
 	if s, isString := v.(string); isString && col.Type == storage.String && strings.Contains(s, "%") {
 		f.Pattern = f.Op == storage.Equal || f.Op == storage.NotEqual
@@ -321,6 +325,17 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 // value parses a filter value by the type of its column.
 func (p *queryParser) value(field string, t storage.Type, s string) (any, bool) {
 	v, msg := parseText(t, s)
+	if msg != "" {
+		p.fail(field, "%s", msg)
+		return nil, false
+	}
+	return v, true
+}
+
+// columnValue parses a column filter's value by its column: its
+// Normalize, then its type.
+func (p *queryParser) columnValue(field string, col storage.Column, s string) (any, bool) {
+	v, msg := parseColumnText(col, s)
 	if msg != "" {
 		p.fail(field, "%s", msg)
 		return nil, false

@@ -37,7 +37,7 @@ func parseText(t storage.Type, s string) (any, string) {
 		}
 		return d, ""
 	case storage.DateTime:
-		return parseDateTime(s)
+		return parseDateTime(s, false)
 	case storage.Month:
 		d, err := time.Parse("2006-01", s)
 		if err != nil || d.Year() < 1 {
@@ -71,22 +71,42 @@ func parseText(t storage.Type, s string) (any, string) {
 	return s, ""
 }
 
-// parseDateTime reads a date-time, always in UTC: YYYY-MM-DD HH:MM:SS (the
-// spec's form, taken as UTC), RFC 3339 with its offset (converted to UTC),
-// or a date alone (midnight UTC). Whole seconds only, since that is all a
-// date-time is written back with; years 0001 to 9999 once in UTC.
-func parseDateTime(s string) (any, string) {
+// parseColumnText converts the text form of a value of col: its text as
+// the column's Normalize rewrites it, then read by the column's type.
+func parseColumnText(col storage.Column, s string) (any, string) {
+	s = col.NormalizeText(s)
+	if col.Type == storage.DateTime {
+		return parseDateTime(s, col.Local)
+	}
+	return parseText(col.Type, s)
+}
+
+// parseDateTime reads a date-time: RFC 3339 with its offset or Z, that
+// instant (in UTC); YYYY-MM-DD HH:MM:SS (the spec's form), taken as UTC,
+// or for a local column (storage.Column.Local) as a reading of the row's
+// time zone; or a date alone, midnight in the row's or the company's
+// zone. A reading without its zone is a storage.WallTime, which storage
+// places in the zone. Whole seconds only, since that is all a date-time
+// is written back with; years 0001 to 9999 (in UTC for an instant).
+func parseDateTime(s string, local bool) (any, string) {
+	problem := "must be a date-time YYYY-MM-DD HH:MM:SS in UTC, or with its offset (whole seconds, years 0001 to 9999)"
+	if local {
+		problem = "must be a date-time YYYY-MM-DD HH:MM:SS in the record's time zone, or with its offset (whole seconds, years 0001 to 9999)"
+	}
 	for _, layout := range []string{time.DateTime, time.RFC3339, time.DateOnly} {
 		d, err := time.Parse(layout, s)
 		if err != nil {
 			continue
 		}
 		if d = d.UTC(); d.Nanosecond() != 0 || d.Year() < 1 || d.Year() > 9999 {
-			break
+			return nil, problem
+		}
+		if layout == time.DateOnly || layout == time.DateTime && local {
+			return storage.WallTime{Clock: d}, ""
 		}
 		return d, ""
 	}
-	return nil, "must be a date-time YYYY-MM-DD HH:MM:SS in UTC (whole seconds, years 0001 to 9999)"
+	return nil, problem
 }
 
 // checkText refuses text PostgreSQL cannot store: NUL characters and

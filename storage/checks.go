@@ -2,6 +2,8 @@ package storage
 
 import (
 	"errors"
+	"regexp"
+	"strings"
 
 	"github.com/propfin/propfin/pix"
 )
@@ -12,12 +14,43 @@ import (
 
 // Problem texts of the value checks.
 const (
-	taxIDShape = "must be a CPF (11 digits) or a CNPJ (12 letters or digits, then 2 check digits), without punctuation"
-	cnpjShape  = "must be a CNPJ: 12 letters or digits, then 2 check digits, without punctuation"
-	pixShape   = "must be a PIX key: a CPF or CNPJ without punctuation, an e-mail address, " +
+	taxIDShape = "must be a CPF (11 digits, or 123.456.789-09) or a CNPJ (12 letters or digits, then 2 check digits, " +
+		"or 11.222.333/0001-81)"
+	cnpjShape = "must be a CNPJ: 12 letters or digits, then 2 check digits (11222333000181 or 11.222.333/0001-81)"
+	pixShape  = "must be a PIX key: a CPF or CNPJ, an e-mail address, " +
 		"a +55 mobile phone number or a random key (UUID)"
+	cepShape    = "must be a CEP: 8 digits (01310200 or 01310-200)"
 	wrongDigits = "has wrong check digits"
 )
+
+// NormalizeTaxID is the Normalize of the columns holding a CPF or a CNPJ
+// (a PIX key too, which may be one): the punctuated forms people paste,
+// and lower-case letters of an alphanumeric CNPJ, as stored
+// (pix.BareTaxID).
+func NormalizeTaxID(v string) string { return pix.BareTaxID(v) }
+
+// cepForms are the ways a CEP is written: 01310-200, and the older
+// 01.310-200.
+var cepForms = regexp.MustCompile(`^([0-9]{5}-|[0-9]{2}\.[0-9]{3}-)[0-9]{3}$`)
+
+// NormalizeCEP is the Normalize of the postcode columns: a CEP written
+// 01310-200 or 01.310-200 as its 8 digits, 01310200.
+func NormalizeCEP(v string) string {
+	if !cepForms.MatchString(v) {
+		return v
+	}
+	return strings.NewReplacer(".", "", "-", "").Replace(v)
+}
+
+var cepDigits = regexp.MustCompile(`^[0-9]{8}$`)
+
+// CheckCEP accepts a CEP as stored: 8 digits.
+func CheckCEP(v string) string {
+	if cepDigits.MatchString(v) {
+		return ""
+	}
+	return cepShape
+}
 
 // CheckTaxID accepts a CPF or a CNPJ (numeric or alphanumeric) with valid
 // check digits.

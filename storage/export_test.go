@@ -21,3 +21,9 @@ var (
 	ReadParticipants = readParticipants
 	ShippedBanks     = banksByCode
 )
+
+// The SQL of the contracts' derived defaults, for the external tests.
+const (
+	BillingTimingDefault = billingTimingDefault
+	ReadjustAtDerived    = readjustAtDerived
+)

@@ -27,6 +27,10 @@ type SpecialFilter struct {
 	// (two for a range of dates: filter[paidPeriod][]); any other count is
 	// refused before any SQL.
 	Len int
+	// Normalize, when set, rewrites each value's text before it is parsed,
+	// as Column.Normalize does for the column the filter looks at (a CPF
+	// given with its punctuation).
+	Normalize func(string) string
 	// Condition writes the SQL condition. It may only use declared
 	// identifiers and the placeholders of f. Every table it reads beside
 	// the resource's own must be limited to f.Company() (NewRegistry
@@ -98,6 +102,13 @@ func (f *FilterSQL) Today() string {
 func (f *FilterSQL) TodayBound() string {
 	f.b.perValues = true
 	return "company_today(" + f.Company() + ")"
+}
+
+// Normalized is f with its values' text rewritten by normalize before
+// they are parsed (a column's Normalize).
+func Normalized(f SpecialFilter, normalize func(string) string) SpecialFilter {
+	f.Normalize = normalize
+	return f
 }
 
 // ColumnIn is the common In-filter: column = any(values).

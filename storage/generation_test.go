@@ -76,7 +76,8 @@ func (f *genFixture) randomContract(t *testing.T, rng *rand.Rand) int64 {
 	amount := fmt.Sprintf("%d.%02d", 500+rng.IntN(5000), rng.IntN(100))
 	set := []string{
 		"type = " + typ, "recurrency = " + recurrency, "active = " + pick("'active'", "'active'", "'active'", "'active'", "'canceled'"),
-		"modality = " + pick("'start'", "'due_date'", "'monthly'", "NULL"),
+		// modality is never null: its default, start, is stored (migration 0028)
+		"modality = " + pick("'start'", "'due_date'", "'monthly'", "'start'"),
 		"billing_timing = " + pick("'pre'", "'post'", "NULL"),
 		"proportional = " + pick("true", "false"), "unify_first_invoice = " + pick("true", "false"),
 		"start_at = '" + start.Format(time.DateOnly) + "'", "due_date = '" + due.Format(time.DateOnly) + "'",
@@ -107,7 +108,7 @@ func (f *genFixture) randomContract(t *testing.T, rng *rand.Rand) int64 {
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, id,
 			pick("item", "item", "service", "commission"), f.b.CondoItem, pick("Condomínio", "IPTU", ""),
 			pick("fixed", "percentage"), fmt.Sprintf("%d.%02d", rng.IntN(600), rng.IntN(100)),
-			fmt.Sprintf("%d.%d", rng.IntN(20), rng.IntN(10)), []any{nil, "rental_value", "recurring_commission"}[rng.IntN(3)],
+			fmt.Sprintf("%d.%d", rng.IntN(20), rng.IntN(10)), []any{"rental_value", "rental_value", "recurring_commission"}[rng.IntN(3)],
 			[]any{nil, start.AddDate(0, rng.IntN(6), 0)}[rng.IntN(2)], []any{nil, start.AddDate(0, 6+rng.IntN(6), 0)}[rng.IntN(2)])
 	}
 	return id

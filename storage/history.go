@@ -77,12 +77,15 @@ func WriteInvoiceHistory(ctx context.Context, tx pgx.Tx, companyID, invoiceID in
 
 // RecordChanges lists the visible columns whose values differ between two
 // records of res (old nil: a create, every column set; new nil: a
-// delete, every column cleared), leaving out id and the timestamps. The
-// values are as the API shows them.
+// delete, every column cleared), leaving out id, the timestamps and the
+// derived columns nothing stores (an _effective default follows the
+// fields it is read from, which are listed). The values are as the API
+// shows them.
 func RecordChanges(res *Resource, old, new *Record) []FieldChange {
 	var out []FieldChange
 	for _, c := range res.Columns {
-		if !c.Visible() || c.Name == "id" || c.Name == "created_at" || c.Name == "updated_at" {
+		derived := c.Expr != "" && !c.Stored
+		if !c.Visible() || derived || c.Name == "id" || c.Name == "created_at" || c.Name == "updated_at" {
 			continue
 		}
 		from, to := recordValue(old, c.Name), recordValue(new, c.Name)

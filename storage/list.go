@@ -208,7 +208,7 @@ func writeWhere(b *sqlBuilder, res *Resource, sc Scope, filters []Filter, specia
 			b.write("(", sql, ")")
 			continue
 		}
-		b.condition(c, f)
+		b.condition(c, f, company)
 	}
 	for _, cond := range special {
 		f := &FilterSQL{b: b, company: company, companyID: sc.CompanyID, userID: sc.UserID, filter: cond.Filter}
@@ -306,6 +306,9 @@ func queryRecords(ctx context.Context, q querier, b *sqlBuilder, sh *shape) ([]*
 	for rows.Next() {
 		values, err := rows.Values()
 		if err != nil {
+			return nil, err
+		}
+		if err := decodeZonedColumns(sh, values); err != nil {
 			return nil, err
 		}
 		rec := &Record{shape: sh, values: values[:len(sh.columns)]}

@@ -307,10 +307,15 @@ func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc 
 // the element's values; its after hooks the written child.
 func (s *Store) writeChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Scope, parentID int64, cw ChildWrite) error {
 	if !cw.Delete {
+		cw.Write = normalizeWrite(child, cw.Write)
 		if err := checkWrite(child, cw.Write); err != nil {
 			return err
 		}
 		if err := s.checkReferences(ctx, tx, child, sc.CompanyID, cw.Write); err != nil {
+			return err
+		}
+		var err error
+		if cw.Write, err = s.placeWallTimes(ctx, tx, child, sc, cw.ID, cw.Write); err != nil {
 			return err
 		}
 	}

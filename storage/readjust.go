@@ -86,7 +86,13 @@ const readjustColumns = `id, status, active, start_at, coalesce(amount, 0)::text
 // readjusted_at or start_at plus readjust_with months, as the rule derives
 // it).
 const dueReadjustment = `company_id = $1 AND readjust_active AND active = 'active' AND status IN ('progress', 'readjust')
-	AND coalesce(readjust_at, (coalesce(readjusted_at, start_at) + make_interval(months => coalesce(readjust_with, 12)))::date) <= $2`
+	AND coalesce(readjust_at, ` + readjustAtDerived + `) <= $2`
+
+// readjustAtDerived is the readjustment date of a contract without
+// readjust_at, as the rule derives it: readjusted_at, else start_at, plus
+// readjust_with months (12 when not set), the month's end kept as
+// finance.Date.AddMonths keeps it.
+const readjustAtDerived = `(coalesce("readjusted_at", "start_at") + make_interval(months => coalesce("readjust_with", 12)))::date`
 
 // dueContractsSQL reads and locks the due contracts with an id in
 // ($3, $4], at most $5 (none: all), in id order.

@@ -97,8 +97,13 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	b = append(b, '{')
 	first := true
 	for i := 0; i < r.shape.visible; i++ {
-		b = appendKey(b, r.shape.columns[i].Name, &first)
-		b = appendValue(b, r.shape.columns[i].Type, r.values[i])
+		c := r.shape.columns[i]
+		b = appendKey(b, c.Name, &first)
+		if t, ok := r.values[i].(time.Time); ok && c.Local {
+			b = append(appendDateTime(append(b, '"'), t), '"') // the reading in the row's zone
+			continue
+		}
+		b = appendValue(b, c.Type, r.values[i])
 	}
 	if r.shape.custom {
 		b = r.appendCustom(b, &first)

@@ -16,10 +16,12 @@ const (
 	String
 	Bool
 	Date // a calendar date, YYYY-MM-DD
-	// DateTime is an instant, in UTC both ways: written and read as
-	// YYYY-MM-DD HH:MM:SS in UTC (whole seconds), compared in UTC. Store it
-	// in timestamptz; a timestamp column holds the UTC wall time, since
-	// Open makes every session UTC.
+	// DateTime is an instant: written and read as YYYY-MM-DD HH:MM:SS in
+	// UTC (whole seconds), or with an offset, compared as instants; a
+	// date alone is midnight in the row's or the company's zone, and a
+	// Local column's readings are in the row's zone both ways (see
+	// WallTime). Store it in timestamptz; a timestamp column holds the UTC
+	// wall time, since Open makes every session UTC.
 	DateTime
 	Decimal // numeric: exact, read and written as decimal text
 	JSON    // json or jsonb, read-only: returned as the JSON it holds
@@ -124,6 +126,14 @@ type Column struct {
 	// collection), before any SQL; its message becomes a 422 problem named
 	// by the column's body key. Null is not checked.
 	Check func(string) string
+	// Normalize, when set, rewrites a text given for the column (in a body,
+	// or as a filter value) into the form the column stores, before any
+	// check: the punctuation people paste in a CPF, a CNPJ or a CEP
+	// (123.456.789-09 is stored 12345678909). Text in no form it knows
+	// comes back unchanged, for Check (or the type) to refuse. On an
+	// integer column it also lets a body give the value as such a text
+	// (a condominium's zip_code "01310-200" is 1310200).
+	Normalize func(string) string
 	// Range, when set, bounds an Int column's values (a contract's due_day,
 	// 1 to 31): any other is refused before any SQL, like an enum.
 	Range *IntRange
@@ -141,6 +151,27 @@ type Column struct {
 	// rows where the expression equals the value; "" for a value leaves
 	// the expression. The other operators always compare the expression.
 	Equals func(f *FilterSQL, value string) string
+	// Local, on a DateTime column of a resource with a TimeZone column,
+	// makes its readings wall clocks of the row's zone, in and out: a
+	// date-time without offset given for it is read in that zone, and it
+	// is written back as that zone's reading (an event's initial_date in
+	// its time_zone). Store it in timestamptz.
+	Local bool
+
+	// rowZone is, for a DateTime column, its resource's TimeZone (set by
+	// NewRegistry): a date alone given for it is midnight there.
+	rowZone string
+}
+
+// Effective declares, beside a column whose null the rules read as a
+// default that depends on other columns (and so is not stored), the
+// read-only column <name>_effective: the column's value, or when it is
+// null the default, defaultSQL (an expression over the row's columns).
+// It has the column's type, enum and numeric precision, and is filtered
+// and sorted on like any derived column.
+func Effective(c Column, defaultSQL string) Column {
+	return Column{Name: c.Name + "_effective", Type: c.Type, Filterable: c.Filterable, Enum: c.Enum,
+		Precision: c.Precision, Scale: c.Scale, Expr: "coalesce(" + ident(c.Name) + ", " + defaultSQL + ")"}
 }
 
 // Key is the column's key in bodies.
@@ -188,6 +219,15 @@ func (c Column) CheckValue(v string) string {
 		return ""
 	}
 	return c.Check(v)
+}
+
+// NormalizeText gives v in the form the column stores: its Normalize's
+// rewriting, or v itself when it declares none.
+func (c Column) NormalizeText(v string) string {
+	if c.Normalize == nil {
+		return v
+	}
+	return c.Normalize(v)
 }
 
 // CheckDecimal says why the decimal text s (an optional minus, digits, an
@@ -287,6 +327,13 @@ type Resource struct {
 	Children []Child
 	// Hooks are the resource's rules run inside its writes' transaction.
 	Hooks Hooks
+	// TimeZone names the String column holding each row's time zone (an
+	// event's time_zone), which a date alone given for any of its
+	// date-time columns, and a date-time without offset given for a Local
+	// one, is read in; without it they are read in the company's zone. A
+	// create that leaves it out stores the company's zone, or the
+	// column's first enum value when its Enum does not list the company's.
+	TimeZone string
 	// DeleteOptions names the boolean query options DELETE accepts
 	// (removeLiquidated); they reach the hooks as Change.Options, and any
 	// other query parameter of a DELETE is refused.
@@ -415,9 +462,21 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if c.Check != nil && (!c.Writable || c.Type != String) {
 				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)
 			}
+			if c.Normalize != nil && (c.Type != String && c.Type != Int || !c.Writable && !c.Filterable) {
+				return nil, fmt.Errorf("resource %q: column %q normalizes its values but is not a writable or filterable string or integer", r.Name, c.Name)
+			}
 			if err := checkEquals(r, c); err != nil {
 				return nil, err
 			}
+			if c.Local && (c.Type != DateTime || r.TimeZone == "" || c.Expr != "") {
+				return nil, fmt.Errorf("resource %q: local column %q must be a stored date-time of a resource with a time zone column", r.Name, c.Name)
+			}
+			if c.Type == DateTime {
+				r.Columns[i].rowZone = r.TimeZone
+			}
+		}
+		if z, ok := r.Column(r.TimeZone); r.TimeZone != "" && (!ok || z.Type != String || z.Expr != "" || !z.NotNull) {
+			return nil, fmt.Errorf("resource %q: time zone column %q is not a stored string column refusing null", r.Name, r.TimeZone)
 		}
 		if c, ok := r.Column("id"); !ok || c.Type != Int {
 			return nil, fmt.Errorf("resource %q: needs an integer id column", r.Name)
@@ -428,6 +487,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 		for _, sf := range r.Filters {
 			if err := checkFilterScope(r, sf); err != nil {
 				return nil, err
+			}
+			if sf.Elem == DateTime {
+				return nil, fmt.Errorf("resource %q: filter %q: a special filter takes dates, not date-times (a date-time without offset has no zone there)", r.Name, sf.Name)
 			}
 		}
 		reg.resources[r.Name] = r

@@ -72,7 +72,7 @@ func condominiumColumns() []Column {
 		k.w("street", String),
 		k.between("number", 0, maxInt),
 		k.w("complement", String),
-		k.between("zip_code", 0, 99999999),
+		cepInteger(k.between("zip_code", 0, 99999999)),
 		k.w("notes", String),
 		k.w("html_title", String),
 		k.w("html_keyword", String),
@@ -81,6 +81,14 @@ func condominiumColumns() []Column {
 		// ids of the company's condominium details (/condominiums/details)
 		{Name: "details", Type: IntArray, Writable: true, UpdateOnly: true, References: CondominiumDetails},
 	}, timestampColumns())
+}
+
+// cepInteger is the spec's integer zip_code of a condominium, which a body
+// may also give as the CEP's text (01310-200, 01310200): its digits are the
+// integer.
+func cepInteger(c Column) Column {
+	c.Normalize = NormalizeCEP
+	return c
 }
 
 func condominiumsResource() *Resource {

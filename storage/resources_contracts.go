@@ -118,7 +118,7 @@ func contractColumns() []Column {
 		k.w("signed_at", Date),
 		required(k.enum("recurrency", "daily", "monthly")),
 		k.between("recurrency_amount", 1, maxInt),
-		k.enum("modality", "start", "due_date", "monthly"),
+		storedDefault(k.enum("modality", "start", "due_date", "monthly")),
 		required(k.money("amount")),
 		k.money("current_amount"),
 		k.money("service_rate_amount"),
@@ -137,7 +137,7 @@ func contractColumns() []Column {
 		k.w("unify_first_invoice", Bool),
 		k.w("readjust_active", Bool),
 		k.enum("readjust_indicator", ReadjustIndicators...),
-		k.between("readjust_with", 1, 120),
+		storedDefault(k.between("readjust_with", 1, 120)),
 		k.w("readjust_at", Date),
 		k.w("readjusted_at", Date),
 		{Name: "guarantee", Type: String, Filterable: true, Writable: true, Stored: true, Expr: guaranteeExpr},
@@ -175,13 +175,44 @@ func contractColumns() []Column {
 		k.w("metadata", JSONText),
 		// a document template: no templates table yet, so no reference
 		k.w("receipt_document_id", Int),
-		k.enum("transfer_mode", TransferModes...),
+		storedDefault(k.enum("transfer_mode", TransferModes...)),
 		k.w("transfer_auto", Bool),
 		k.between("transfer_after_days", 0, maxInt),
 		k.ref("renewed_id", Contracts),
 		k.enum("fiscal_note_trigger", FiscalNoteTriggers...),
 		k.w("dimob", Bool),
-	}, timestampColumns())
+	}, contractEffectiveColumns(), timestampColumns())
+}
+
+// contractEffectiveColumns are the read-only values the rules read where
+// a contract leaves null a field whose default depends on other fields,
+// so that no stored default could stay right (docs/api.md, "Defaults"):
+// billing_timing by the type (finance.DefaultBillingTiming), due_day the
+// day of due_date, current_amount the amount until a readjustment sets it,
+// readjust_at the next readjustment date the run derives, and, for
+// after_receive, transfer_after_days 0.
+func contractEffectiveColumns() []Column {
+	var k contractColumnKit
+	return []Column{
+		Effective(k.enum("billing_timing", "pre", "post"), billingTimingDefault),
+		Effective(k.w("due_day", Int), `extract(day FROM "due_date")::bigint`),
+		Effective(k.money("current_amount"), `"amount"`),
+		Effective(k.w("readjust_at", Date), `CASE WHEN "readjust_active" THEN `+readjustAtDerived+` END`),
+		Effective(k.w("transfer_after_days", Int), `CASE WHEN "transfer_mode" = 'after_receive' THEN 0 END`),
+	}
+}
+
+// billingTimingDefault is finance.DefaultBillingTiming in SQL: pre for a
+// season rent, a sale and a subscription, post for a rent (and any other
+// type). TestBillingTimingDefault holds the two equal.
+const billingTimingDefault = `CASE WHEN "type" IN ('season', 'sale', 'subscription') THEN 'pre' ELSE 'post' END`
+
+// storedDefault marks a column whose default the table stores (migration
+// 0028): a write may leave it out, and the record reads the default, but
+// may not set it to null, which the rules would read as that default.
+func storedDefault(c Column) Column {
+	c.NotNull = true
+	return c
 }
 
 func contractsResource() *Resource {
@@ -281,7 +312,7 @@ func contractOccupantsResource() *Resource {
 		required(k.enum("type", OccupantTypes...)),
 		k.w("name", String),
 		k.ref("person_id", Persons),
-		{Name: "tax_id", Type: String, Filterable: true, Writable: true, Check: CheckTaxID},
+		{Name: "tax_id", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckTaxID},
 		k.w("principal", Bool),
 		k.percent("percentage"),
 		k.w("start_at", Date),
@@ -307,10 +338,10 @@ func contractItemsResource() *Resource {
 		k.ref("transfer_owner_id", Persons),
 		k.ref("broker_id", Persons),
 		k.w("description", String),
-		k.enum("calculate_mode", "percentage", "fixed"),
+		storedDefault(k.enum("calculate_mode", "percentage", "fixed")),
 		k.money("amount"),
 		percentage,
-		k.enum("percentage_mode", "rental_value", "recurring_commission", "first_commission"),
+		storedDefault(k.enum("percentage_mode", "rental_value", "recurring_commission", "first_commission")),
 		k.enum("commissioned_type", CommissionedTypes...),
 		k.w("start_at", Date),
 		k.w("end_at", Date),

@@ -81,6 +81,10 @@ func eventEnum(name string, t Type, values []string) Column {
 
 func createOnly(c Column) Column { c.CreateOnly = true; return c }
 
+// local makes an event's date-time a reading of the event's time_zone,
+// in and out (Column.Local).
+func local(c Column) Column { c.Local = true; return c }
+
 // notNull marks the columns NOT NULL in the table that a body may leave
 // out but not set to null: booleans, arrays, the time zone.
 func notNull(cols []Column) []Column {
@@ -115,8 +119,8 @@ func eventColumns() []Column {
 		guestGroup,
 		required(eventEnum("guest_access", String, EventGuestAccess)),
 		tag,
-		required(eventColumn("initial_date", DateTime)),
-		eventColumn("final_date", DateTime),
+		local(required(eventColumn("initial_date", DateTime))),
+		local(eventColumn("final_date", DateTime)),
 		eventEnum("time_zone", String, EventTimeZones),
 		createOnly(eventRef("created_by", Users)),
 		eventRef("building_id", Buildings),
@@ -140,6 +144,7 @@ func eventColumns() []Column {
 func eventsResource() *Resource {
 	return &Resource{
 		Name: Events, Table: "events", CustomFields: true,
+		TimeZone:  "time_zone",
 		Columns:   eventColumns(),
 		Relations: eventRelations(),
 		Filters:   eventFilters(),

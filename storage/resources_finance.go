@@ -28,7 +28,7 @@ var stateAbbreviations = []string{
 // buildings.
 func addressColumns() []Column {
 	return []Column{
-		{Name: "zip_code", Type: String, Filterable: true, Writable: true},
+		{Name: "zip_code", Type: String, Filterable: true, Writable: true, Normalize: NormalizeCEP, Check: CheckCEP},
 		{Name: "street", Type: String, Filterable: true, Writable: true},
 		{Name: "number", Type: String, Filterable: true, Writable: true},
 		{Name: "complement", Type: String, Filterable: true, Writable: true},
@@ -60,7 +60,7 @@ func personsResource() *Resource {
 		Columns: columns([]Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
-			{Name: "tax_id", Type: String, Filterable: true, Writable: true, Check: CheckTaxID},
+			{Name: "tax_id", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckTaxID},
 			{Name: "email", Type: String, Filterable: true, Writable: true},
 			{Name: "phone", Type: String, Filterable: true, Writable: true},
 		}, addressColumns(), []Column{
@@ -70,7 +70,7 @@ func personsResource() *Resource {
 			{Name: "account", Type: String, Filterable: true, Writable: true},
 			{Name: "account_digit", Type: String, Filterable: true, Writable: true},
 			{Name: "account_type", Type: String, Filterable: true, Writable: true, Enum: []string{"checking", "savings", "payment"}},
-			{Name: "pix_key", Type: String, Filterable: true, Writable: true, Check: CheckPixKey},
+			{Name: "pix_key", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckPixKey},
 			// the institution's ISPB, for a PIX to the account (payment batches)
 			{Name: "ispb", Type: String, Filterable: true, Writable: true, Check: checkISPB},
 		}, timestampColumns()),
@@ -78,7 +78,7 @@ func personsResource() *Resource {
 			{Name: "ownerships", Kind: HasMany, Resource: BuildingOwners, Key: "person_id"},
 		},
 		Filters: []SpecialFilter{
-			ColumnIn("taxIdIn", "tax_id", String),
+			Normalized(ColumnIn("taxIdIn", "tax_id", String), NormalizeTaxID),
 		},
 	}
 }
@@ -89,13 +89,13 @@ func businessesResource() *Resource {
 		Columns: columns([]Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
-			{Name: "tax_id", Type: String, Filterable: true, Writable: true, Check: CheckCNPJ},
+			{Name: "tax_id", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckCNPJ},
 		}, addressColumns(), timestampColumns()),
 		Relations: []Relation{
 			{Name: "accounts", Kind: HasMany, Resource: Accounts, Key: "business_id"},
 		},
 		Filters: []SpecialFilter{
-			ColumnIn("taxIdIn", "tax_id", String),
+			Normalized(ColumnIn("taxIdIn", "tax_id", String), NormalizeTaxID),
 		},
 	}
 }
@@ -119,7 +119,7 @@ func accountsResource() *Resource {
 			{Name: "transmission_code", Type: String, Filterable: true, Writable: true},
 			{Name: "station", Type: String, Filterable: true, Writable: true},
 			{Name: "modality", Type: String, Filterable: true, Writable: true},
-			{Name: "pix_key", Type: String, Filterable: true, Writable: true, Check: CheckPixKey},
+			{Name: "pix_key", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckPixKey},
 			// kept by the remittance work, never by CRUD
 			{Name: "next_file_sequence", Type: Int, Filterable: true},
 			{Name: "next_nosso_numero", Type: Int, Filterable: true},

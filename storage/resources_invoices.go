@@ -145,6 +145,8 @@ func invoicesResource() *Resource {
 			{Name: "protest", Type: JSONText, Filterable: true, Writable: true},
 			// written by POST /invoices/{id}/pixCode, discarded by the rules
 			{Name: "pix_code", Type: String, Filterable: true},
+			// the building the posting pays the owners of (docs/api.md, "Defaults")
+			Effective(ref("building_id", Buildings), invoiceContractBuilding),
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "items", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id", Where: `"kind" = 'line'`},
@@ -163,8 +165,9 @@ func invoicesResource() *Resource {
 			{Name: "files", Kind: HasMany, Resource: InvoiceFiles, Key: "invoice_id"},
 			{Name: "tags", Kind: InArray, Resource: Tags, Key: "tag"},
 			{Name: "messages", Kind: HasMany, Resource: InvoiceMessages, Key: "invoice_id"},
-			// extension: the shares of the invoice's building
-			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id", From: "building_id"},
+			// extension: the shares of the invoice's building (its own, else
+			// its contract's: the shares its payment is posted to)
+			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id", From: "building_id_effective"},
 		},
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
@@ -201,12 +204,16 @@ func invoicesResource() *Resource {
 			ArrayOverlap("tagIn", "tag"),
 			enumIn(ColumnIn("autoTransferStatus", "auto_transfer_status", String), AutoTransferStatuses),
 			Within("periodContains", "period_initial", "period_final", Date),
-			Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"),
+			Normalized(Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"), NormalizeTaxID),
 			// extension: the invoices of collection batches (docs/api.md, "Batches")
 			Through("ticketBatchIn", Int, "id", "ticket_batch_invoices", "invoice_id", "batch_id"),
 		},
 	}
 }
+
+// invoiceContractBuilding is the building of an invoice's contract, which
+// an invoice without building_id is for (the posting pays its owners).
+const invoiceContractBuilding = `(SELECT c.building_id FROM contracts c WHERE c.company_id = "invoices"."company_id" AND c.id = "invoices"."contract_id")`
 
 // enumIn checks an In-filter's values against an enum.
 func enumIn(f SpecialFilter, values []string) SpecialFilter {

@@ -237,6 +237,8 @@ func transactionsResource() *Resource {
 			{Name: "reverses_id", Type: Int, Filterable: true},
 			// the boleto a payable entry is paid with (payment batches)
 			{Name: "ticket_barcode", Type: String, Filterable: true, Writable: true, Check: checkBarcodeShape},
+			// the day the entry is due by the rules (docs/api.md, "Defaults")
+			Effective(Column{Name: "due_date", Type: Date, Filterable: true}, `"date"`),
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "item", Kind: BelongsTo, Resource: TransactionItems, Key: "item_id"},

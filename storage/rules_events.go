@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -12,27 +11,13 @@ import (
 // events").
 
 // eventDefaults fills in, on create, what the body leaves out: the creator
-// is the acting user, and the time zone the company's when it is one of
-// the spec's zones (else America/Sao_Paulo).
-func eventDefaults(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op != OpCreate {
-		return nil
-	}
-	if !c.Given("created_by") && c.Scope.UserID != 0 {
+// is the acting user. (The time zone, the resource's TimeZone column, is
+// filled in by storage before the hooks: the company's when it is one of
+// the spec's zones, else America/Sao_Paulo.)
+func eventDefaults(_ context.Context, _ pgx.Tx, c *Change) error {
+	if c.Op == OpCreate && !c.Given("created_by") && c.Scope.UserID != 0 {
 		c.Set("created_by", c.Scope.UserID)
 	}
-	if c.Given("time_zone") {
-		return nil
-	}
-	var zone string
-	err := tx.QueryRow(ctx, `SELECT time_zone FROM companies WHERE id = $1`, c.Scope.CompanyID).Scan(&zone)
-	if err != nil {
-		return fmt.Errorf("time zone of company %d: %w", c.Scope.CompanyID, err)
-	}
-	if !slices.Contains(EventTimeZones, zone) {
-		zone = EventTimeZones[0]
-	}
-	c.Set("time_zone", zone)
 	return nil
 }
 

@@ -122,8 +122,12 @@ func ident(name string) string {
 }
 
 // selectExpr reads a column in the form the record encoder expects:
-// decimals as exact text, JSON as its text.
+// decimals as exact text, JSON as its text, a Local date-time with its
+// row's offset (zonedSQL).
 func (b *sqlBuilder) selectExpr(c Column) string {
+	if c.Local {
+		return zonedSQL(c)
+	}
 	if c.Type == Decimal || c.Type == JSON {
 		return b.columnSQL(c) + "::text"
 	}
@@ -137,8 +141,19 @@ func likePattern(s string) string {
 	return r.Replace(s)
 }
 
-// condition writes the SQL of one filter.
-func (b *sqlBuilder) condition(c Column, f Filter) {
+// bindValue binds one filter value of column c: a wall time (a date alone,
+// a Local column's reading) as the instant it is in the row's or the
+// company's zone (company: the placeholder of the company's id).
+func (b *sqlBuilder) bindValue(c Column, v any, company string) string {
+	if wall, ok := v.(WallTime); ok {
+		return wallSQL(b.bind(wall.epoch(), Int), dayZoneSQL(c, company))
+	}
+	return b.bind(v, c.Type)
+}
+
+// condition writes the SQL of one filter; company is the placeholder of
+// the company's id, whose zone a wall time may be read in.
+func (b *sqlBuilder) condition(c Column, f Filter, company string) {
 	col := b.columnSQL(c)
 	if c.Type.IsArray() {
 		elem := Int
@@ -161,25 +176,25 @@ func (b *sqlBuilder) condition(c Column, f Filter) {
 			b.write(col, " ILIKE ", b.bind(likePattern(f.Values[0].(string)), String), ` ESCAPE '\'`)
 			return
 		}
-		b.write(col, " = ", b.bind(f.Values[0], c.Type))
+		b.write(col, " = ", b.bindValue(c, f.Values[0], company))
 	case NotEqual:
 		if f.Pattern {
 			b.write("(", col, " IS NULL OR ", col, " NOT ILIKE ", b.bind(likePattern(f.Values[0].(string)), String), ` ESCAPE '\')`)
 			return
 		}
-		b.write(col, " IS DISTINCT FROM ", b.bind(f.Values[0], c.Type))
+		b.write(col, " IS DISTINCT FROM ", b.bindValue(c, f.Values[0], company))
 	case Less:
-		b.write(col, " < ", b.bind(f.Values[0], c.Type))
+		b.write(col, " < ", b.bindValue(c, f.Values[0], company))
 	case LessOrEqual:
-		b.write(col, " <= ", b.bind(f.Values[0], c.Type))
+		b.write(col, " <= ", b.bindValue(c, f.Values[0], company))
 	case Greater:
-		b.write(col, " > ", b.bind(f.Values[0], c.Type))
+		b.write(col, " > ", b.bindValue(c, f.Values[0], company))
 	case GreaterOrEqual:
-		b.write(col, " >= ", b.bind(f.Values[0], c.Type))
+		b.write(col, " >= ", b.bindValue(c, f.Values[0], company))
 	case Between:
-		b.write(col, " BETWEEN ", b.bind(f.Values[0], c.Type), " AND ", b.bind(f.Values[1], c.Type))
+		b.write(col, " BETWEEN ", b.bindValue(c, f.Values[0], company), " AND ", b.bindValue(c, f.Values[1], company))
 	case NotBetween:
-		b.write(col, " NOT BETWEEN ", b.bind(f.Values[0], c.Type), " AND ", b.bind(f.Values[1], c.Type))
+		b.write(col, " NOT BETWEEN ", b.bindValue(c, f.Values[0], company), " AND ", b.bindValue(c, f.Values[1], company))
 	case Empty:
 		if c.Type == String {
 			b.write("(", col, " IS NULL OR ", col, " = '')")

@@ -144,6 +144,17 @@ func TestRegistryRefusesBadDeclarations(t *testing.T) {
 			{Name: "title", Type: storage.String, Writable: true, PlainName: true}}}}, "body name"},
 		{"enum on integers", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
 			{Name: "tag", Type: storage.IntArray, Enum: []string{"a"}}}}}, "must be a string"},
+		{"local date-time without a zone column", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "at", Type: storage.DateTime, Local: true}}}}, "local column"},
+		{"local date", []*storage.Resource{{Name: "a", TimeZone: "zone", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "zone", Type: storage.String, NotNull: true}, {Name: "on", Type: storage.Date, Local: true}}}}, "local column"},
+		{"zone column missing", []*storage.Resource{{Name: "a", TimeZone: "zone", Columns: []storage.Column{{Name: "id", Type: storage.Int}}}}, "time zone column"},
+		{"zone column nullable", []*storage.Resource{{Name: "a", TimeZone: "zone", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "zone", Type: storage.String, Writable: true}}}}, "time zone column"},
+		{"normalizing a date", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "on", Type: storage.Date, Writable: true, Normalize: storage.NormalizeCEP}}}}, "normalizes"},
+		{"date-time special filter", []*storage.Resource{{Name: "a", Columns: []storage.Column{{Name: "id", Type: storage.Int},
+			{Name: "at", Type: storage.DateTime}}, Filters: []storage.SpecialFilter{storage.ColumnMin("atMin", "at", storage.DateTime)}}}, "takes dates"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -219,13 +219,13 @@ func TestTransferModes(t *testing.T) {
 	}
 }
 
-// TestTransferNever: manually, no mode, a fixed day without a day, or an
-// invoice with transfer_auto_disabled are never transferred by the run.
+// TestTransferNever: manually (also what a contract stores when it names
+// no mode), a fixed day without a day, or an invoice with
+// transfer_auto_disabled are never transferred by the run.
 func TestTransferNever(t *testing.T) {
 	t.Parallel()
 	cases := []struct{ name, contract, invoice string }{
 		{"manually", "transfer_mode = 'manually', transfer_after_days = 0", ""},
-		{"no mode", "transfer_mode = NULL", ""},
 		{"fixed_day without a day", "transfer_mode = 'fixed_day', transfer_after_days = NULL", ""},
 		{"disabled on the invoice", "transfer_mode = 'after_receive'", "transfer_auto_disabled = true"},
 	}

@@ -74,6 +74,7 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 // around its hooks, in one transaction, and returns it with every column,
 // its custom fields and its children.
 func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*Record, error) {
+	w = normalizeWrite(res, w)
 	if err := checkWrite(res, w); err != nil {
 		return nil, err
 	}
@@ -93,11 +94,14 @@ func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
-		change := &Change{Op: OpCreate, Resource: res, Scope: sc, New: w}
+		placed, err := s.placeWallTimes(ctx, tx, res, sc, 0, w)
+		if err != nil {
+			return err
+		}
+		change := &Change{Op: OpCreate, Resource: res, Scope: sc, New: placed}
 		if err := runHooks(ctx, tx, res.Hooks.Before, change); err != nil {
 			return err
 		}
-		var err error
 		if rec, err = insertRow(ctx, tx, res, companyID, change.New); err != nil {
 			return err
 		}
@@ -170,6 +174,7 @@ func insertRow(ctx context.Context, tx pgx.Tx, res *Resource, companyID int64, w
 // child collection changes and runs its hooks, in one transaction, and
 // returns the record with its children.
 func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w Write) (*Record, error) {
+	w = normalizeWrite(res, w)
 	if err := checkWrite(res, w); err != nil {
 		return nil, err
 	}
@@ -190,10 +195,13 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 		if err := s.checkReferences(ctx, tx, res, companyID, w); err != nil {
 			return err
 		}
+		var err error
+		if change.New, err = s.placeWallTimes(ctx, tx, res, sc, id, change.New); err != nil {
+			return err
+		}
 		if err := runHooks(ctx, tx, res.Hooks.Before, change); err != nil {
 			return err
 		}
-		var err error
 		if rec, err = updateRow(ctx, tx, res, sc, id, change.New, func(b *sqlBuilder) { writeParentKey(b, res, sc) }); err != nil {
 			return err
 		}
@@ -314,6 +322,31 @@ func writeParentKey(b *sqlBuilder, res *Resource, sc Scope) {
 	if res.Parent != nil && sc.Parent != 0 {
 		b.write(" AND ", ident(res.Parent.Key), " = ", b.bind(sc.Parent, Int))
 	}
+}
+
+// normalizeWrite rewrites the texts of w as their columns' Normalize
+// declares (a CPF's punctuation dropped), so that whoever calls storage
+// stores the same form as the API's parser gives. w's own map is not
+// changed.
+func normalizeWrite(res *Resource, w Write) Write {
+	var values map[string]any
+	for name, v := range w.Values {
+		c, _ := res.Column(name)
+		text, isText := v.(string)
+		if !isText || c.Normalize == nil {
+			continue
+		}
+		if bare := c.Normalize(text); bare != text {
+			if values == nil {
+				values = maps.Clone(w.Values)
+			}
+			values[name] = bare
+		}
+	}
+	if values != nil {
+		w.Values = values
+	}
+	return w
 }
 
 // checkWrite refuses, before any SQL, a write to a read-only resource,

@@ -96,6 +96,9 @@ func columnMismatch(c storage.Column, cols map[string]dbColumn) string {
 	if !slices.Contains(compatible[c.Type], db.dataType) {
 		return fmt.Sprintf("declared %s, but the column is %s", c.Type, db.dataType)
 	}
+	if c.Local && db.dataType != "timestamp with time zone" {
+		return fmt.Sprintf("a local date-time is placed in its row's zone, which needs timestamptz, but the column is %s", db.dataType)
+	}
 	if c.Type == storage.Decimal && !sameNumeric(c, db) {
 		return fmt.Sprintf("declared numeric(%d,%d), but the column is %s", c.Precision, c.Scale, describeNumeric(db))
 	}

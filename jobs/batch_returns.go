@@ -64,15 +64,12 @@ func CheckReturnFile(k *BatchKind, content []byte, acc *storage.BankAccount) err
 	if acc == nil {
 		return nil
 	}
-	return checkFileAccount(acc, rd.Header(), firstBeneficiary(rd))
+	return checkFileAccount(acc, rd.Header(), fileAccounts(rd.Header(), firstBeneficiary(rd)))
 }
 
-// firstBeneficiary is the beneficiary's account the first event of a file
-// names, for a header that names none; empty when neither does.
+// firstBeneficiary is the beneficiary's account the first title of a file
+// names; empty when it names none.
 func firstBeneficiary(rd *retorno.Reader) retorno.Account {
-	if h := rd.Header().Beneficiary; h.Account != "" {
-		return h
-	}
 	for ev, err := range rd.All() {
 		if err == nil {
 			return ev.Beneficiary
@@ -81,26 +78,54 @@ func firstBeneficiary(rd *retorno.Reader) retorno.Account {
 	return retorno.Account{}
 }
 
+// fileAccounts are the accounts a file names: its header's and its first
+// title's, where they name one.
+func fileAccounts(h retorno.Header, first retorno.Account) []retorno.Account {
+	var out []retorno.Account
+	for _, a := range []retorno.Account{h.Beneficiary, first} {
+		if a.Agency != "" || a.Account != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // checkFileAccount refuses a return file that is not of the account named
-// (a 422 naming account_id, with both): of another bank, or naming another
-// agency or account (where the file names them; leading zeros aside, the
-// account's check digit allowed as part of the number, as some layouts
-// write it).
-func checkFileAccount(acc *storage.BankAccount, h retorno.Header, benef retorno.Account) error {
+// (a 422 naming account_id, with both): of another bank, or naming only
+// other agencies or accounts. A file is the account's when the account
+// is one of those it names (its header's or its first title's: a
+// cooperative's header may name the cooperative's own account, as Sicoob
+// files do), leading zeros aside, the account's check digit allowed as
+// part of the number, as some layouts write it; a file that names none is
+// taken.
+func checkFileAccount(acc *storage.BankAccount, h retorno.Header, named []retorno.Account) error {
 	refuse := func(format string, args ...any) error {
 		return storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: fmt.Sprintf(format, args...)}})
 	}
 	if h.Bank != acc.Bank {
 		return refuse("account %d is at bank %q; the file is of bank %s", acc.ID, acc.Bank, h.Bank)
 	}
-	if benef.Agency != "" && !sameNumber(benef.Agency, acc.Agency, acc.AgencyDigit) {
-		return refuse("account %d is at agency %s; the file is of agency %s", acc.ID, acc.Agency, benef.Agency)
+	for _, a := range named {
+		if sameAccount(acc, a) {
+			return nil
+		}
 	}
-	if benef.Account != "" && !sameNumber(benef.Account, acc.Account, acc.AccountDigit) {
-		return refuse("account %d is account %s; the file is of account %s", acc.ID, withDigit(acc.Account, acc.AccountDigit),
-			withDigit(benef.Account, benef.AccountDigit))
+	if len(named) == 0 {
+		return nil
 	}
-	return nil
+	a := named[0]
+	if a.Agency != "" && !sameNumber(a.Agency, acc.Agency, acc.AgencyDigit) {
+		return refuse("account %d is at agency %s; the file is of agency %s", acc.ID, acc.Agency, a.Agency)
+	}
+	return refuse("account %d is account %s; the file is of account %s", acc.ID, withDigit(acc.Account, acc.AccountDigit),
+		withDigit(a.Account, a.AccountDigit))
+}
+
+// sameAccount reports whether an account a file names is acc: its agency
+// and its account, each where the file gives it.
+func sameAccount(acc *storage.BankAccount, a retorno.Account) bool {
+	return (a.Agency == "" || sameNumber(a.Agency, acc.Agency, acc.AgencyDigit)) &&
+		(a.Account == "" || sameNumber(a.Account, acc.Account, acc.AccountDigit))
 }
 
 // sameNumber reports whether a number a file writes is the stored number,
@@ -279,13 +304,14 @@ func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead, items []ReturnI
 		if err != nil {
 			return nil, err
 		}
-		benef := rf.Header.Beneficiary
-		for i := 0; benef.Account == "" && i < len(items); i++ {
+		var first retorno.Account
+		for i := range items {
 			if items[i].Err == nil {
-				benef = items[i].Event.Beneficiary
+				first = items[i].Event.Beneficiary
+				break
 			}
 		}
-		if err := checkFileAccount(acc, rf.Header, benef); err != nil {
+		if err := checkFileAccount(acc, rf.Header, fileAccounts(rf.Header, first)); err != nil {
 			return nil, permanent(err)
 		}
 		return []int64{id}, nil

@@ -30,8 +30,17 @@ func TestCheckFileAccount(t *testing.T) {
 			"account 7 is account 12345-1; the file is of account 54321-9"},
 		{"another digit", "341", retorno.Account{Agency: "1234", Account: "123452"}, "account 7 is account 12345-1; the file is of account 123452"},
 	}
+	// a cooperative's header names its own account, the titles the
+	// beneficiary's (Sicoob 240): the file is of the account its titles name
+	coop := retorno.Header{Bank: "341", Beneficiary: retorno.Account{Agency: "4190", Account: "73808"}}
+	if err := checkFileAccount(acc, coop, fileAccounts(coop, retorno.Account{Agency: "1234", Account: "12345"})); err != nil {
+		t.Errorf("the header another account, the titles the account's: %v", err)
+	}
+	if err := checkFileAccount(acc, coop, fileAccounts(coop, retorno.Account{Agency: "4190", Account: "73808"})); err == nil {
+		t.Error("header and titles of another account: taken")
+	}
 	for _, c := range cases {
-		err := checkFileAccount(acc, retorno.Header{Bank: c.bank}, c.benef)
+		err := checkFileAccount(acc, retorno.Header{Bank: c.bank}, fileAccounts(retorno.Header{}, c.benef))
 		var got string
 		var e *storage.Error
 		if errors.As(err, &e) && e.Code == storage.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {

@@ -104,7 +104,7 @@ var banrisul400Detail = record{name: "detail", fields: fields(
 		blank(193, 205, "Valor IOF"),
 		blank(206, 218, "Valor do abatimento"),
 		num(219, 220, "Tipo de inscrição do pagador", "payer.document", payerDocKind),
-		digits(221, 234, "Número de inscrição do pagador no MF", "payer.document", payerDoc),
+		taxID(221, 234, "Número de inscrição do pagador no MF", "payer.document", payerDoc),
 		text(235, 269, "Nome do pagador", "payer.name", payerName),
 		blank(270, 274, "Brancos"),
 		text(275, 314, "Endereço do pagador", "payer.address", payerAddress),

@@ -47,7 +47,7 @@ var bb400Header = record{name: "header", fields: []field{
 var bb400Detail = record{name: "detail", fields: []field{
 	lit(1, 1, "Identificação do Registro Detalhe", "7"),
 	num(2, 3, "Tipo de Inscrição do Cedente", "beneficiary.document", benefDocKind),
-	digits(4, 17, "Número do CPF/CNPJ do Cedente", "beneficiary.document", benefDoc),
+	taxID(4, 17, "Número do CPF/CNPJ do Cedente", "beneficiary.document", benefDoc),
 	digits(18, 21, "Prefixo da Agência", "beneficiary.agency", agency),
 	text(22, 22, "Dígito Verificador do Prefixo da Agência", "beneficiary.agency_digit", agencyDigit),
 	digits(23, 30, "Número da Conta Corrente do Cedente", "beneficiary.account", account),
@@ -83,7 +83,7 @@ var bb400Detail = record{name: "detail", fields: []field{
 	zero(193, 205, "Valor do IOF/Qtde Unidade Variável"),
 	zero(206, 218, "Valor do Abatimento"),
 	num(219, 220, "Tipo de Inscrição do Sacado", "payer.document", payerDocKind),
-	digits(221, 234, "Número do CNPJ ou CPF do Sacado", "payer.document", payerDoc),
+	taxID(221, 234, "Número do CNPJ ou CPF do Sacado", "payer.document", payerDoc),
 	text(235, 271, "Nome do Sacado", "payer.name", payerName),
 	blank(272, 274, "Complemento do Registro"),
 	text(275, 314, "Endereço do Sacado", "payer.address", payerAddress),

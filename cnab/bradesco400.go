@@ -77,7 +77,7 @@ var bradesco400Detail = record{name: "detail", fields: []field{
 	zero(193, 205, "Valor do IOF"),
 	zero(206, 218, "Valor do Abatimento"),
 	num(219, 220, "Identificação do Tipo de Inscrição do Pagador", "payer.document", payerDocKind),
-	digits(221, 234, "Nº Inscrição do Pagador", "payer.document", payerDoc),
+	taxID(221, 234, "Nº Inscrição do Pagador", "payer.document", payerDoc),
 	text(235, 274, "Nome do Pagador", "payer.name", payerName),
 	text(275, 314, "Endereço Completo", "payer.address", payerAddress),
 	blank(315, 326, "1ª Mensagem"),

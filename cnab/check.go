@@ -1,6 +1,8 @@
 package cnab
 
 import (
+	"github.com/propfin/propfin/pix"
+
 	"slices"
 	"strings"
 )
@@ -25,8 +27,8 @@ func checkRemittance(s *state) {
 	if strings.TrimSpace(b.Name) == "" {
 		s.Fail("beneficiary.name", "required")
 	}
-	s.benefDoc = onlyDigits(b.Document)
-	if !validDocument(s.benefDoc) {
+	s.benefDoc = bareDocument(b.Document)
+	if !pix.ValidTaxID(s.benefDoc) {
 		s.Fail("beneficiary.document", "not a valid CPF or CNPJ")
 	}
 	for _, name := range sp.required {
@@ -137,8 +139,8 @@ func checkPayer(s *state, p *Payer) {
 	if strings.TrimSpace(p.Name) == "" {
 		s.Fail("payer.name", "required")
 	}
-	s.payerDoc = onlyDigits(p.Document)
-	if !validDocument(s.payerDoc) {
+	s.payerDoc = bareDocument(p.Document)
+	if !pix.ValidTaxID(s.payerDoc) {
 		s.Fail("payer.document", "not a valid CPF or CNPJ")
 	}
 	if strings.TrimSpace(p.Address) == "" {

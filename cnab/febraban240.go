@@ -40,7 +40,7 @@ func fileHeaderStart240(bank string) []field {
 	return append(control240(bank, "0000", "0"),
 		blank(9, 17, "Uso Exclusivo FEBRABAN/CNAB"),
 		num(18, 18, "Tipo de Inscrição da Empresa", "beneficiary.document", benefDocKind),
-		digits(19, 32, "Número de Inscrição da Empresa", "beneficiary.document", benefDoc),
+		taxID(19, 32, "Número de Inscrição da Empresa", "beneficiary.document", benefDoc),
 	)
 }
 
@@ -74,7 +74,7 @@ func batchHeaderStart240(bank string, version func(*state) string, blank12 bool)
 		digits(14, 16, "Nº da Versão do Layout do Lote", "version", version),
 		blank(17, 17, "Uso Exclusivo FEBRABAN/CNAB"),
 		num(18, 18, "Tipo de Inscrição da Empresa", "beneficiary.document", benefDocKind),
-		digits(19, 33, "Número de Inscrição da Empresa", "beneficiary.document", benefDoc),
+		taxID(19, 33, "Número de Inscrição da Empresa", "beneficiary.document", benefDoc),
 	)
 }
 
@@ -146,7 +146,7 @@ func protestCode240(s *state) int64 {
 func payerQ240() []field {
 	return []field{
 		num(18, 18, "Tipo de Inscrição do Pagador", "payer.document", payerDocKind),
-		digits(19, 33, "Número de Inscrição do Pagador", "payer.document", payerDoc),
+		taxID(19, 33, "Número de Inscrição do Pagador", "payer.document", payerDoc),
 		text(34, 73, "Nome do Pagador", "payer.name", payerName),
 		text(74, 113, "Endereço do Pagador", "payer.address", payerAddress),
 		text(114, 128, "Bairro do Pagador", "payer.district", payerDistrict),

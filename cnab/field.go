@@ -36,6 +36,7 @@ var (
 	lit    = fixedwidth.NewLit[*state]
 	num    = fixedwidth.NewNum[*state]
 	digits = fixedwidth.NewDigits[*state]
+	taxID  = fixedwidth.NewTaxID[*state]
 	text   = fixedwidth.NewText[*state]
 	// unused leaves a field blank when its value is zero or there is no
 	// date.

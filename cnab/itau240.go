@@ -107,7 +107,7 @@ var itau240Q = record{name: "segment Q", fields: fields(
 	segment240("341", "Q"),
 	[]field{
 		num(18, 18, "Tipo de Inscrição do Pagador", "payer.document", payerDocKind),
-		digits(19, 33, "Nº de Inscrição do Pagador", "payer.document", payerDoc),
+		taxID(19, 33, "Nº de Inscrição do Pagador", "payer.document", payerDoc),
 		text(34, 63, "Nome do Pagador", "payer.name", payerName),
 		blank(64, 73, "Brancos"),
 		text(74, 113, "Rua, Número e Complemento do Pagador", "payer.address", payerAddress),

@@ -39,7 +39,7 @@ var itau400Header = record{name: "header", fields: []field{
 var itau400Detail = record{name: "detail", fields: []field{
 	lit(1, 1, "Tipo de Registro", "1"),
 	num(2, 3, "Código de Inscrição", "beneficiary.document", benefDocKind),
-	digits(4, 17, "Número de Inscrição", "beneficiary.document", benefDoc),
+	taxID(4, 17, "Número de Inscrição", "beneficiary.document", benefDoc),
 	digits(18, 21, "Agência", "beneficiary.agency", agency),
 	zero(22, 23, "Zeros"),
 	digits(24, 28, "Conta", "beneficiary.account", account),
@@ -72,7 +72,7 @@ var itau400Detail = record{name: "detail", fields: []field{
 	zero(193, 205, "Valor do I.O.F."),
 	zero(206, 218, "Abatimento"),
 	num(219, 220, "Código de Inscrição", "payer.document", payerDocKind),
-	digits(221, 234, "Número de Inscrição", "payer.document", payerDoc),
+	taxID(221, 234, "Número de Inscrição", "payer.document", payerDoc),
 	text(235, 264, "Nome", "payer.name", payerName),
 	blank(265, 274, "Brancos"),
 	text(275, 314, "Logradouro", "payer.address", payerAddress),

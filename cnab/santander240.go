@@ -32,7 +32,7 @@ var santander240FileHeader = record{name: "file header", fields: fields(
 	[]field{
 		blank(9, 16, "Reservado (uso Banco)"),
 		num(17, 17, "Tipo de inscrição da empresa", "beneficiary.document", benefDocKind),
-		digits(18, 32, "Nº de inscrição da empresa", "beneficiary.document", benefDoc),
+		taxID(18, 32, "Nº de inscrição da empresa", "beneficiary.document", benefDoc),
 		digits(33, 47, "Código de Transmissão", "beneficiary.transmission_code", transmissionCode),
 		blank(48, 72, "Reservado (uso Banco)"),
 		text(73, 102, "Nome da empresa", "beneficiary.name", benefName),

@@ -54,7 +54,7 @@ var santander400Header = record{name: "header", fields: []field{
 var santander400Detail = record{name: "detail", fields: []field{
 	lit(1, 1, "Código do registro", "1"),
 	num(2, 3, "Tipo de inscrição do Beneficiário", "beneficiary.document", benefDocKind),
-	digits(4, 17, "CNPJ ou CPF do Beneficiário", "beneficiary.document", benefDoc),
+	taxID(4, 17, "CNPJ ou CPF do Beneficiário", "beneficiary.document", benefDoc),
 	digits(18, 37, "Agência, conta movimento e conta cobrança do Beneficiário", "beneficiary.transmission_code", transmissionCode),
 	text(38, 62, "Número de controle do participante", "control", control),
 	digits(63, 70, "Nosso número", "our_number", santander400OurNumber),
@@ -84,7 +84,7 @@ var santander400Detail = record{name: "detail", fields: []field{
 	zero(193, 205, "Valor do IOF"),
 	zero(206, 218, "Valor do abatimento"),
 	num(219, 220, "Tipo de inscrição do pagador", "payer.document", payerDocKind),
-	digits(221, 234, "CNPJ ou CPF do pagador", "payer.document", payerDoc),
+	taxID(221, 234, "CNPJ ou CPF do pagador", "payer.document", payerDoc),
 	text(235, 274, "Nome do pagador", "payer.name", payerName),
 	text(275, 314, "Endereço do pagador", "payer.address", payerAddress),
 	text(315, 326, "Bairro do pagador", "payer.district", payerDistrict),

@@ -47,7 +47,7 @@ var sicoob400Header = record{name: "header", fields: []field{
 var sicoob400Detail = record{name: "detail", fields: []field{
 	lit(1, 1, "Identificação do Registro Detalhe", "1"),
 	num(2, 3, "Tipo de Inscrição do Beneficiário", "beneficiary.document", benefDocKind),
-	digits(4, 17, "Número do CPF/CNPJ do Beneficiário", "beneficiary.document", benefDoc),
+	taxID(4, 17, "Número do CPF/CNPJ do Beneficiário", "beneficiary.document", benefDoc),
 	digits(18, 21, "Prefixo da Cooperativa", "beneficiary.agency", agency),
 	digits(22, 22, "Dígito Verificador do Prefixo", "beneficiary.agency_digit", agencyDigit),
 	digits(23, 30, "Conta Corrente", "beneficiary.account", account),
@@ -90,7 +90,7 @@ var sicoob400Detail = record{name: "detail", fields: []field{
 	zero(194, 205, "Valor IOF / Quantidade Monetária"),
 	zero(206, 218, "Valor Abatimento"),
 	num(219, 220, "Tipo de Inscrição do Pagador", "payer.document", payerDocKind),
-	digits(221, 234, "Número do CNPJ ou CPF do Pagador", "payer.document", payerDoc),
+	taxID(221, 234, "Número do CNPJ ou CPF do Pagador", "payer.document", payerDoc),
 	text(235, 274, "Nome do Pagador", "payer.name", payerName),
 	text(275, 311, "Endereço do Pagador", "payer.address", payerAddress),
 	text(312, 326, "Bairro do Pagador", "payer.district", payerDistrict),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -243,24 +244,78 @@ func TestWriteErrorIsReturned(t *testing.T) {
 	}
 }
 
-func TestValidDocument(t *testing.T) {
+// TestPayerDocuments holds the payers' CPF and CNPJ to propfin's one
+// table of them (pix/testdata/taxids.txt, pix.ValidTaxID): every bare
+// value the table calls valid is written into a Bradesco 400 title, in
+// 221-234 right-aligned and zero-padded (the alphanumeric CNPJ's letters
+// as they are), and every other one is refused on payer.document. The
+// punctuation people write is dropped first.
+func TestPayerDocuments(t *testing.T) {
 	t.Parallel()
-	for doc, want := range map[string]bool{
-		"12345678909":    true,
-		"11144477735":    true,
-		"12345678900":    false,
-		"11111111111":    false,
-		"11222333000181": true,
-		"11444777000161": true,
-		"11222333000180": false,
-		"00000000000000": false,
-		"1234567890":     false,
-		"1234567890a":    false,
-	} {
-		if got := validDocument(doc); got != want {
-			t.Errorf("validDocument(%q) = %v, want %v", doc, got, want)
+	var rows []taxIDRow
+	for _, c := range taxIDTable(t) {
+		if bareDocument(c.value) == c.value { // the rows written bare
+			rows = append(rows, c)
 		}
 	}
+	rows = append(rows, taxIDRow{"123.456.789-09", true}, taxIDRow{"12.abc.345/01de-35", true}, taxIDRow{"11 222 333 0001 81", true},
+		taxIDRow{"123.456.789-00", false})
+	for _, c := range rows {
+		bare := bareDocument(c.value)
+		rem, titles := sample(t, "237_400")
+		var out bytes.Buffer
+		w, err := NewWriter(&out, rem, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		title := titles[0]
+		title.Payer.Document = c.value
+		err = w.Write(title)
+		var ps Problems
+		refused := errors.As(err, &ps) && slices.ContainsFunc(ps, func(p Problem) bool { return p.Field == "payer.document" })
+		switch {
+		case err != nil && !refused:
+			t.Errorf("%q: %v", c.value, err)
+		case refused == c.valid:
+			t.Errorf("%q: refused %v, want valid %v (%v)", c.value, refused, c.valid, err)
+		case c.valid:
+			if err := w.Close(); err != nil {
+				t.Fatalf("%q: %v", c.value, err)
+			}
+			detail := strings.Split(out.String(), "\r\n")[1]
+			if got, want := detail[220:234], fmt.Sprintf("%014s", bare); got != want {
+				t.Errorf("%q written as %q, want %q", c.value, got, want)
+			}
+		}
+	}
+}
+
+// taxIDRow is a line of propfin's table of CPF and CNPJ values.
+type taxIDRow struct {
+	value string
+	valid bool
+}
+
+// taxIDTable reads pix/testdata/taxids.txt, the one table of CPF and CNPJ
+// values package pix holds its rule to.
+func taxIDTable(t *testing.T) []taxIDRow {
+	t.Helper()
+	data, err := os.ReadFile("../pix/testdata/taxids.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []taxIDRow
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		rows = append(rows, taxIDRow{value: f[0], valid: f[1] == "valid"})
+	}
+	if len(rows) < 10 {
+		t.Fatalf("the table has %d rows", len(rows))
+	}
+	return rows
 }
 
 // TestBatchSplit checks that a CNAB 240 remittance longer than a batch can

@@ -52,3 +52,19 @@ func dropPunctuation(r rune) rune {
 	}
 	return r
 }
+
+// ValidTaxID reports whether s, written bare (as BareTaxID gives it), is
+// a CPF (11 digits) or a CNPJ (12 upper-case letters or digits and 2
+// digits: the alphanumeric CNPJ of IN RFB 2.229/2024 included) whose
+// check digits are right. It is the one CPF/CNPJ rule of propfin: PIX
+// keys, the API's tax ids and the CNAB files' payers and beneficiaries
+// are all held to it (testdata/taxids.txt is its table).
+func ValidTaxID(s string) bool {
+	switch {
+	case len(s) == 11 && allDigits(s):
+		return validCPF(s)
+	case len(s) == 14 && isCNPJShape(s):
+		return validCNPJ(s)
+	}
+	return false
+}

@@ -64,6 +64,10 @@ type Field[S Reporter] struct {
 	// CountSignificant makes the problem of a Digits value too long for
 	// the field count its digits without leading zeros.
 	CountSignificant bool
+	// Letters lets a Digits field hold upper-case ASCII letters too, as
+	// the alphanumeric CNPJ (IN RFB 2.229/2024) is written in the fields
+	// of a CPF or CNPJ: right-aligned and zero-padded, as digits are.
+	Letters bool
 
 	Num  func(S) int64  // Num
 	Str  func(S) string // Digits, Text, Raw
@@ -98,6 +102,14 @@ func NewNum[S Reporter](start, end int, name, input string, v func(S) int64) Fie
 // NewDigits is a string of digits, right-aligned and zero-padded.
 func NewDigits[S Reporter](start, end int, name, input string, v func(S) string) Field[S] {
 	return Field[S]{Name: name, Start: start, End: end, Kind: Digits, Input: input, Str: v}
+}
+
+// NewTaxID is a CPF or CNPJ, right-aligned and zero-padded: digits, and
+// the upper-case letters of an alphanumeric CNPJ.
+func NewTaxID[S Reporter](start, end int, name, input string, v func(S) string) Field[S] {
+	f := NewDigits(start, end, name, input, v)
+	f.Letters = true
+	return f
 }
 
 // NewText is text written as upper-case ASCII (see PutText).

@@ -136,7 +136,8 @@ func putNum[S Reporter](dst []byte, v int64, f *Field[S], s S) {
 
 // putDigits writes a string of digits right-aligned and zero-padded.
 // Leading zeros beyond the width are dropped; any other excess, or a
-// character that is not a digit, is an error.
+// character that is not a digit (nor an upper-case letter, in a field of
+// Letters), is an error.
 func putDigits[S Reporter](dst []byte, v string, f *Field[S], s S) {
 	if len(v) > len(dst) {
 		trimmed := trimZeros(v, len(dst))
@@ -155,7 +156,12 @@ func putDigits[S Reporter](dst []byte, v string, f *Field[S], s S) {
 	setAll(dst[:pad], '0')
 	for i := 0; i < len(v); i++ {
 		c := v[i]
-		if c < '0' || c > '9' {
+		if (c < '0' || c > '9') && !(f.Letters && 'A' <= c && c <= 'Z') {
+			if f.Letters {
+				s.Fail(f.Input, "must contain digits and upper-case letters only")
+				setAll(dst, '0')
+				return
+			}
 			s.Fail(f.Input, "must contain digits only")
 			setAll(dst, '0')
 			return

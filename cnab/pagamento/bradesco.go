@@ -106,7 +106,7 @@ func payerAccountConv(covenant ...field) []field {
 	return fields(
 		[]field{
 			num(18, 18, "Tipo de Inscrição da Empresa", "payer.document", payerDocKind),
-			digits(19, 32, "Número de Inscrição da Empresa", "payer.document", payerDoc),
+			taxID(19, 32, "Número de Inscrição da Empresa", "payer.document", payerDoc),
 		},
 		covenant,
 		payerAccount53to102(),
@@ -259,7 +259,7 @@ func tedAccountType(s *state) string {
 // bradescoA is FEBRABAN's segment A with the PIX fields Bradesco puts in
 // "Informação 2" (G031).
 var bradescoA = febrabanA("237",
-	digits(178, 191, "Informação 2: CPF/CNPJ do Pix", "beneficiary.document", bradescoPixDoc),
+	taxID(178, 191, "Informação 2: CPF/CNPJ do Pix", "beneficiary.document", bradescoPixDoc),
 	digits(192, 199, "Informação 2: ISPB do Pix", "account.ispb", pixISPB),
 	text(200, 201, "Informação 2: tipo de conta do Pix", "account.type", pixAccountType),
 	blank(202, 217, "Informação 2"),
@@ -294,7 +294,7 @@ var bradescoB = record{name: "segment B", detail: true, fields: fields(
 	[]field{
 		blank(15, 17, "Forma de Iniciação"),
 		num(18, 18, "Tipo de Inscrição do Favorecido", "beneficiary.document", benefDocKind),
-		digits(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
+		taxID(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
 		blank(33, 62, "Logradouro do Favorecido"),
 		zero(63, 67, "Nº do Local"),
 		blank(68, 82, "Complemento"),
@@ -326,7 +326,7 @@ func febrabanBPix(bank string) record {
 		[]field{
 			text(15, 17, "Forma de Iniciação", "pix_key_type", initiation),
 			num(18, 18, "Tipo de Inscrição do Favorecido", "beneficiary.document", benefDocKind),
-			digits(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
+			taxID(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
 			blank(33, 67, "Informação 10: TX ID"),
 			blank(68, 127, "Informação 11: informação entre usuários"),
 			raw(128, 226, "Informação 12: chave Pix ou tipo de conta", "pix_key", keyOrAccountType),
@@ -398,10 +398,10 @@ var bradescoJ = record{name: "segment J", detail: true, fields: fields(
 func j52Parties240() []field {
 	return []field{
 		num(20, 20, "Pagador: Tipo de Inscrição", "payer.document", payerDocKind),
-		digits(21, 35, "Pagador: Número de Inscrição", "payer.document", payerDoc),
+		taxID(21, 35, "Pagador: Número de Inscrição", "payer.document", payerDoc),
 		text(36, 75, "Pagador: Nome", "payer.name", payerName),
 		num(76, 76, "Beneficiário: Tipo de Inscrição", "beneficiary.document", benefDocKind),
-		digits(77, 91, "Beneficiário: Número de Inscrição", "beneficiary.document", benefDoc),
+		taxID(77, 91, "Beneficiário: Número de Inscrição", "beneficiary.document", benefDoc),
 		text(92, 131, "Beneficiário: Nome", "beneficiary.name", benefName),
 		zero(132, 132, "Sacador Avalista: Tipo de Inscrição"),
 		zero(133, 147, "Sacador Avalista: Número de Inscrição"),

@@ -1,6 +1,8 @@
 package pagamento
 
 import (
+	"github.com/propfin/propfin/pix"
+
 	"strconv"
 	"strings"
 
@@ -26,8 +28,8 @@ func checkRemittance(s *state) {
 	if strings.TrimSpace(p.Name) == "" {
 		s.Fail("payer.name", "required")
 	}
-	s.payerDoc = cnab.OnlyDigits(p.Document)
-	if !cnab.ValidDocument(s.payerDoc) {
+	s.payerDoc = cnab.BareDocument(p.Document)
+	if !pix.ValidTaxID(s.payerDoc) {
 		s.Fail("payer.document", "not a valid CPF or CNPJ")
 	}
 	requireDigits(s, "payer.agency", p.Agency, 5)
@@ -80,8 +82,8 @@ func checkPayment(s *state) {
 	if strings.TrimSpace(p.Beneficiary.Name) == "" {
 		s.Fail("beneficiary.name", "required")
 	}
-	s.benefDoc = cnab.OnlyDigits(p.Beneficiary.Document)
-	if !cnab.ValidDocument(s.benefDoc) {
+	s.benefDoc = cnab.BareDocument(p.Beneficiary.Document)
+	if !pix.ValidTaxID(s.benefDoc) {
 		s.Fail("beneficiary.document", "not a valid CPF or CNPJ")
 	}
 	switch p.Kind {

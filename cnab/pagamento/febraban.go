@@ -111,7 +111,7 @@ func febrabanBParty() []field {
 	return append([]field{
 		blank(15, 17, "Uso Exclusivo FEBRABAN/CNAB"),
 		num(18, 18, "Tipo de Inscrição do Favorecido", "beneficiary.document", benefDocKind),
-		digits(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
+		taxID(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
 		blank(33, 62, "Nome da Rua, Av, Pça, Etc"),
 		zero(63, 67, "Nº do Local"),
 		blank(68, 82, "Casa, Apto, Etc"),

@@ -38,6 +38,13 @@ func digits(start, end int, name, input string, v func(*state) string) field {
 	return f
 }
 
+// taxID is a CPF or CNPJ, the alphanumeric CNPJ's letters included.
+func taxID(start, end int, name, input string, v func(*state) string) field {
+	f := fixedwidth.NewTaxID(start, end, name, input, v)
+	f.CountSignificant = true
+	return f
+}
+
 // date is a date written DDMMAAAA, zeros when there is none.
 func date(start, end int, name, input string, v func(*state) cnab.Date) field {
 	return fixedwidth.NewDate(fixedwidth.Date8, start, end, name, input, v)

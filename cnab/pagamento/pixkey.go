@@ -1,6 +1,8 @@
 package pagamento
 
 import (
+	"github.com/propfin/propfin/pix"
+
 	"strings"
 
 	"github.com/propfin/propfin/cnab"
@@ -22,8 +24,8 @@ func checkKey(s *state) {
 		ok = validEmail(key)
 		key = strings.ToLower(key)
 	case KeyDocument:
-		key = cnab.OnlyDigits(key)
-		ok = cnab.ValidDocument(key)
+		key = cnab.BareDocument(key)
+		ok = pix.ValidTaxID(key)
 		if ok && key != s.benefDoc {
 			// Only the holder of a CPF or CNPJ can register it as a key,
 			// so the money goes to that holder whatever the file says;

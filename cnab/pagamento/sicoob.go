@@ -98,7 +98,7 @@ var sicoobB = record{name: "segment B", detail: true, fields: fields(
 	[]field{
 		blank(15, 17, "Forma de Iniciação"),
 		num(18, 18, "Tipo de Inscrição do Favorecido", "beneficiary.document", benefDocKind),
-		digits(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
+		taxID(19, 32, "Nº de Inscrição do Favorecido", "beneficiary.document", benefDoc),
 		blank(33, 67, "Logradouro"),
 		zero(68, 72, "Número"),
 		blank(73, 87, "Complemento"),

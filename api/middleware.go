@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -45,18 +44,9 @@ func hasRoute(router *httprouter.Router, method, path string) bool {
 	return h != nil
 }
 
-// allowHead adds HEAD to the Allow header httprouter computed, wherever it
-// lists GET, since headAsGet serves HEAD there.
-func allowHead(h http.Header) {
-	allow := h.Get("Allow")
-	if strings.Contains(allow, http.MethodGet) && !strings.Contains(allow, http.MethodHead) {
-		h.Set("Allow", allow+", "+http.MethodHead)
-	}
-}
-
-// preflight answers CORS preflight requests for every route.
+// preflight answers CORS preflight requests for every route (the router
+// has set Allow).
 func preflight(w http.ResponseWriter, r *http.Request) {
-	allowHead(w.Header())
 	if r.Header.Get("Access-Control-Request-Method") != "" {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")

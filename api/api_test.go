@@ -22,6 +22,9 @@ func TestAuthentication(t *testing.T) {
 		{"malformed", "Bearer nonsense"},
 		{"unknown", "Bearer pf_1_" + fmt.Sprintf("%064d", 0)},
 		{"empty token", "Bearer "},
+		// the company id of a key is written one way only
+		{"company id with a leading zero", "Bearer " + strings.Replace(e.keyA, "pf_", "pf_0", 1)},
+		{"company id with a plus sign", "Bearer " + strings.Replace(e.keyA, "pf_", "pf_+", 1)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -364,5 +367,27 @@ func TestHead(t *testing.T) {
 	}
 	if post, _ := send(http.MethodHead, "/nowhere", ""); post.StatusCode != http.StatusNotFound {
 		t.Errorf("HEAD of no route: %d", post.StatusCode)
+	}
+}
+
+// TestIDsAreCanonical: a record id in a path is written one way only, as
+// the API writes it: `01`, `+1` and `1%20` name no record (404), for the
+// record itself and for the parent of a sub-resource.
+func TestIDsAreCanonical(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	id := strconv.FormatInt(e.create(t, "/buildings", map[string]any{"title": "Um"}), 10)
+	for _, path := range []string{"/buildings/" + id, "/buildings/" + id + "/owners"} {
+		e.get(t, path, http.StatusOK)
+	}
+	for _, written := range []string{"0" + id, "%2B" + id, "+" + id, id + "%20", "00" + id} {
+		for _, path := range []string{"/buildings/" + written, "/buildings/" + written + "/owners"} {
+			if r := e.do(t, http.MethodGet, path, e.keyA, nil); r.status != http.StatusNotFound {
+				t.Errorf("GET %s: %d %s, want 404", path, r.status, r.raw)
+			}
+		}
+		if r := e.do(t, http.MethodPut, "/buildings/"+written, e.keyA, `{"title":"Dois"}`); r.status != http.StatusNotFound {
+			t.Errorf("PUT /buildings/%s: %d %s, want 404", written, r.status, r.raw)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/propfin/propfin/storage"
 )
@@ -388,6 +391,43 @@ func TestIDsAreCanonical(t *testing.T) {
 		}
 		if r := e.do(t, http.MethodPut, "/buildings/"+written, e.keyA, `{"title":"Dois"}`); r.status != http.StatusNotFound {
 			t.Errorf("PUT /buildings/%s: %d %s, want 404", written, r.status, r.raw)
+		}
+	}
+}
+
+// TestTwoAuthorizationHeaders: a request with two Authorization headers
+// is a 400 in the envelope, whichever they hold, on API routes and
+// operator routes alike: no header wins.
+func TestTwoAuthorizationHeaders(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withAdminToken(testAdminToken), withMetrics(prometheus.NewRegistry(), true))
+	cases := []struct {
+		path   string
+		values []string
+	}{
+		{"/buildings/types", []string{"Bearer " + e.keyA, "Bearer " + e.keyA}},
+		{"/buildings/types", []string{"Bearer " + e.keyA, "Bearer " + e.keyB}},
+		{"/buildings/types", []string{"Bearer " + e.keyA, "Basic eDp5"}},
+		{"/metrics", []string{"Bearer " + testAdminToken, "Bearer " + testAdminToken}},
+	}
+	for _, c := range cases {
+		req, err := http.NewRequest(http.MethodGet, e.url+c.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range c.values {
+			req.Header.Add("Authorization", v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body errorBody
+		err = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != http.StatusBadRequest || body.Status != http.StatusBadRequest ||
+			!slices.Equal(body.Errors, []storage.Problem{{Field: "Authorization", Message: "is given more than once"}}) {
+			t.Errorf("%s with %d Authorization headers: %d %+v %v", c.path, len(c.values), res.StatusCode, body, err)
 		}
 	}
 }

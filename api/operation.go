@@ -58,11 +58,11 @@ type operation struct {
 func (a access) refusals(method string) []int {
 	switch a {
 	case byAPIKey:
-		// no or a bad key; the rate limit; the key's lookup or the
-		// request past its time limit
-		return []int{http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusServiceUnavailable}
+		// two Authorization headers; no or a bad key; the rate limit; the
+		// key's lookup or the request past its time limit
+		return []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	case byOperator:
-		codes := []int{http.StatusUnauthorized, http.StatusTooManyRequests}
+		codes := []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusTooManyRequests}
 		if method != http.MethodGet && method != http.MethodHead {
 			codes = append(codes, http.StatusForbidden) // a write from another site
 		}
@@ -73,6 +73,7 @@ func (a access) refusals(method string) []int {
 
 // errorResponses names the component response of each error status.
 var errorResponses = map[int]struct{ name, description string }{
+	http.StatusBadRequest:            {"BadRequest", "The request itself is malformed: two `Authorization` headers."},
 	http.StatusUnauthorized:          {"Unauthenticated", "No company could be identified: no, a malformed, an unknown or a revoked key (operator routes: no or a wrong admin token)."},
 	http.StatusForbidden:             {"Forbidden", "A write to an operator route from a page of another site."},
 	http.StatusNotFound:              {"NotFound", "No such record of the caller's company (another company's record is a 404 too), or an id that is not a positive integer."},

@@ -22,6 +22,7 @@ var statusOf = map[storage.Code]int{
 	storage.TooLarge:             http.StatusRequestEntityTooLarge,
 	storage.NotAllowed:           http.StatusMethodNotAllowed,
 	storage.UnsupportedMediaType: http.StatusUnsupportedMediaType,
+	storage.BadRequest:           http.StatusBadRequest,
 	storage.Unavailable:          http.StatusServiceUnavailable,
 	storage.Retryable:            http.StatusServiceUnavailable,
 	storage.Internal:             http.StatusInternalServerError,

@@ -34,6 +34,9 @@ const (
 	// UnsupportedMediaType: the request body is declared in a format the
 	// API does not read.
 	UnsupportedMediaType Code = "unsupported_media_type"
+	// BadRequest: the request itself is malformed (a header that may be
+	// given once given twice); Problems say which part.
+	BadRequest Code = "bad_request"
 )
 
 // Problem is one thing wrong with the input, named by the parameter or body

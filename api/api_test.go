@@ -431,3 +431,41 @@ func TestTwoAuthorizationHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserHeaders: a page of another origin may send every header the
+// API reads (Idempotency-Key included) and read every header it answers
+// with beyond the CORS-safelisted ones (Location, Retry-After, the rate
+// limit's), on successes and refusals alike.
+func TestBrowserHeaders(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withRateLimit(1))
+	pre, err := http.NewRequest(http.MethodOptions, e.url+"/pix/validate", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre.Header.Set("Origin", "https://app.example")
+	pre.Header.Set("Access-Control-Request-Method", "POST")
+	pre.Header.Set("Access-Control-Request-Headers", "authorization,content-type,idempotency-key")
+	res, err := http.DefaultClient.Do(pre)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	allowed := strings.Split(res.Header.Get("Access-Control-Allow-Headers"), ", ")
+	for _, h := range []string{"Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"} {
+		if !slices.Contains(allowed, h) {
+			t.Errorf("preflight: Access-Control-Allow-Headers %q lacks %s", allowed, h)
+		}
+	}
+	first := e.get(t, "/buildings/types", http.StatusOK)
+	limited := e.get(t, "/buildings/types", http.StatusTooManyRequests)
+	unknown := e.do(t, http.MethodGet, "/nowhere", "", nil)
+	for _, r := range []response{first, limited, unknown} {
+		exposed := strings.Split(r.header.Get("Access-Control-Expose-Headers"), ", ")
+		for _, h := range []string{"Location", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-Request-Id"} {
+			if !slices.Contains(exposed, h) {
+				t.Errorf("%d: Access-Control-Expose-Headers %q lacks %s", r.status, exposed, h)
+			}
+		}
+	}
+}

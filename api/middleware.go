@@ -12,12 +12,20 @@ import (
 	"github.com/julienschmidt/httprouter"
 )
 
+// CORS (docs/api.md, "Response headers"): what a page of another origin
+// may send beyond the CORS-safelisted headers, and what it may read.
+const (
+	corsAllowHeaders  = "Authorization, Content-Type, Accept, Idempotency-Key, X-Request-Id"
+	corsExposeHeaders = "Allow, Content-Disposition, ETag, Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id"
+)
+
 // responseHeaders sets the spec's headers on every response and answers
 // nothing itself.
 func responseHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
 		h.Set("Cache-Control", "no-cache, private")
 		h.Set("Content-Type", "application/json")
 		next.ServeHTTP(w, r)
@@ -50,7 +58,7 @@ func preflight(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Access-Control-Request-Method") != "" {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, X-Request-Id")
+		h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
 		h.Set("Access-Control-Max-Age", "86400")
 	}
 	w.WriteHeader(http.StatusNoContent)

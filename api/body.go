@@ -48,10 +48,16 @@ func checkContentType(header string) error {
 	mediaType, params, err := mime.ParseMediaType(header)
 	isJSON := err == nil && (mediaType == "application/json" ||
 		(strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json")))
-	if charset, given := params["charset"]; isJSON && (!given || strings.EqualFold(charset, "utf-8")) {
-		return nil
+	charset, given := params["charset"]
+	switch {
+	case !isJSON:
+		return storage.Errorf(storage.UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
+	case given && !strings.EqualFold(charset, "utf-8"):
+		return &storage.Error{Code: storage.UnsupportedMediaType, Message: "The body must be JSON in UTF-8.",
+			Problems: []storage.Problem{{Field: "Content-Type",
+				Message: fmt.Sprintf("charset %q is not read: JSON bodies are UTF-8 (charset=utf-8, or none)", charset)}}}
 	}
-	return storage.Errorf(storage.UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
+	return nil
 }
 
 // decodeObject parses a body that must be one JSON object, and names the
@@ -59,7 +65,7 @@ func checkContentType(header string) error {
 func decodeObject(body []byte) (map[string]json.RawMessage, []storage.Problem, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return nil, nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
+		return nil, nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: notAnObject(body, err)}})
 	}
 	return obj, duplicateKeys(body), nil
 }

@@ -463,8 +463,8 @@ func TestBodySyntaxMessages(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	cases := []struct{ name, body, message string }{
-		{"trailing data", `{"description":"a","color":"b"} x`, "holds more after the JSON object: byte 33 is 'x'"},
-		{"a second object", `{"description":"a"}{"color":"b"}`, "holds more after the JSON object: byte 20 is '{'"},
+		{"trailing data", `{"description":"a","color":"b"} x`, "holds more after the JSON object, from byte 33"},
+		{"a second object", `{"description":"a"}{"color":"b"}`, "holds more after the JSON object, from byte 20"},
 		{"truncated", `{"description":"a","col`, "ends at byte 23, before the JSON object is complete"},
 		{"byte order mark", "\xef\xbb\xbf{\"description\":\"a\",\"color\":\"b\"}", "starts with a byte order mark (EF BB BF): send the JSON without it"},
 		{"NaN", `{"description":"a","color":NaN}`, "is not valid JSON at byte 28: NaN is not a JSON number"},

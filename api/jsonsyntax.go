@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // utf8BOM is the byte order mark some editors put before UTF-8 text.
@@ -35,35 +36,44 @@ func notAnObject(body []byte, err error) string {
 // Its Offset is the count of bytes read when it was found: the position of
 // the byte at fault, or the length of a body that ended too soon.
 func syntaxProblem(body []byte, err *json.SyntaxError) string {
-	at := int(err.Offset)
-	if at < 1 || at > len(body) {
-		return "is not valid JSON: " + err.Error()
-	}
-	b, rest := body[at-1], body[at-1:]
+	at := err.Offset
 	switch {
 	case err.Error() == "unexpected end of JSON input":
-		return fmt.Sprintf("ends at byte %d, before the JSON object is complete", at)
-	case bytes.HasSuffix([]byte(err.Error()), []byte("after top-level value")):
-		return fmt.Sprintf("holds more after the JSON object: byte %d is %s", at, byteName(b))
-	case bytes.HasPrefix(rest, []byte("NaN")), bytes.HasPrefix(rest, []byte("Infinity")):
-		word := "NaN"
-		if b == 'I' {
-			word = "Infinity"
-		}
-		return fmt.Sprintf("is not valid JSON at byte %d: %s is not a JSON number", at, word)
-	case b >= 0x80:
-		return fmt.Sprintf("is not valid JSON at byte %d: unexpected byte 0x%02X", at, b)
+		return endedEarly(int64(len(body)))
+	case at < 1 || at > int64(len(body)):
+		return "is not valid JSON: " + err.Error()
 	}
-	return fmt.Sprintf("is not valid JSON at byte %d: %s", at, err.Error())
+	return syntaxAt(err.Error(), at, body[at-1:])
 }
 
-// byteName shows a byte of a body: itself, quoted, when it is printable
-// ASCII, else its value.
-func byteName(b byte) string {
-	if b > ' ' && b < 0x7f {
-		return fmt.Sprintf("%q", rune(b))
+// syntaxAt words encoding/json's message msg about the byte at position
+// at (counted from 1), where rest starts.
+func syntaxAt(msg string, at int64, rest []byte) string {
+	switch {
+	case strings.HasSuffix(msg, "after top-level value"):
+		return moreAfter(at)
+	case len(rest) == 0:
+		return fmt.Sprintf("is not valid JSON at byte %d: %s", at, msg)
+	case bytes.HasPrefix(rest, []byte("NaN")):
+		return fmt.Sprintf("is not valid JSON at byte %d: NaN is not a JSON number", at)
+	case bytes.HasPrefix(rest, []byte("Infinity")):
+		return fmt.Sprintf("is not valid JSON at byte %d: Infinity is not a JSON number", at)
+	case rest[0] >= 0x80:
+		return fmt.Sprintf("is not valid JSON at byte %d: unexpected byte 0x%02X", at, rest[0])
 	}
-	return fmt.Sprintf("0x%02X", b)
+	return fmt.Sprintf("is not valid JSON at byte %d: %s", at, msg)
+}
+
+// endedEarly is the problem of a body of size bytes that ends inside its
+// JSON value.
+func endedEarly(size int64) string {
+	return fmt.Sprintf("ends at byte %d, before the JSON object is complete", size)
+}
+
+// moreAfter is the problem of a body that goes on after its JSON object,
+// from byte at.
+func moreAfter(at int64) string {
+	return fmt.Sprintf("holds more after the JSON object, from byte %d", at)
 }
 
 // jsonKind names a JSON value by encoding/json's name of it ("array",

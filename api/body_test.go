@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
@@ -512,5 +514,24 @@ func TestCharsetMessage(t *testing.T) {
 	if res.StatusCode != http.StatusUnsupportedMediaType || !slices.Equal(body.Errors, want) ||
 		body.Message != "The body must be JSON in UTF-8." {
 		t.Errorf("%d %+v, want 415 naming the charset", res.StatusCode, body)
+	}
+}
+
+// TestReadAll: a body is read whole, whether its size is known or not;
+// when it is, the buffer is grown once past the first MiB to that size
+// (one byte more to see the end), not doubled as it fills.
+func TestReadAll(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 511, 512, firstBuffer, firstBuffer + 1, 5 << 20} {
+		body := bytes.Repeat([]byte("x"), n)
+		for _, size := range []int64{int64(n), -1} {
+			got, err := readAll(iotest.HalfReader(bytes.NewReader(body)), size)
+			if err != nil || !bytes.Equal(got, body) {
+				t.Fatalf("%d bytes, size %d: %d bytes read, %v", n, size, len(got), err)
+			}
+			if size >= 0 && cap(got) > max(n, 511)+1 {
+				t.Errorf("%d bytes of known size: a buffer of %d", n, cap(got))
+			}
+		}
 	}
 }

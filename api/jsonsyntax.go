@@ -11,6 +11,8 @@ import (
 // utf8BOM is the byte order mark some editors put before UTF-8 text.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+const startsWithBOM = "starts with a byte order mark (EF BB BF): send the JSON without it"
+
 // notAnObject says why a body that should be one JSON object is not, and
 // where: err is what encoding/json answered on it (nil when it decoded to
 // null). Positions are bytes counted from 1.
@@ -21,7 +23,7 @@ func notAnObject(body []byte, err error) string {
 	case len(bytes.TrimSpace(body)) == 0:
 		return "is empty: it must be a JSON object"
 	case bytes.HasPrefix(body, utf8BOM):
-		return "starts with a byte order mark (EF BB BF): send the JSON without it"
+		return startsWithBOM
 	case err == nil:
 		return "must be a JSON object, not null"
 	case errors.As(err, &typeErr):
@@ -52,6 +54,8 @@ func syntaxAt(msg string, at int64, rest []byte) string {
 	switch {
 	case strings.HasSuffix(msg, "after top-level value"):
 		return moreAfter(at)
+	case at == 1 && bytes.HasPrefix(rest, utf8BOM):
+		return startsWithBOM
 	case len(rest) == 0:
 		return fmt.Sprintf("is not valid JSON at byte %d: %s", at, msg)
 	case bytes.HasPrefix(rest, []byte("NaN")):

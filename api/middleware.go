@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/julienschmidt/httprouter"
+
+	"github.com/propfin/propfin/storage"
 )
 
 // CORS (docs/api.md, "Response headers"): what a page of another origin
@@ -62,6 +64,39 @@ func preflight(w http.ResponseWriter, r *http.Request) {
 		h.Set("Access-Control-Max-Age", "86400")
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// The API's limits on what precedes the body, below net/http's own
+// (http.DefaultMaxHeaderBytes, 1 MiB for the request line and the header
+// fields together, past which it answers 431 in plain text itself), so
+// that a request past them is answered in the envelope. The URL's leaves
+// room for 1,000 In-filter values.
+const (
+	maxURLBytes    = 64 << 10
+	maxHeaderBytes = 64 << 10
+)
+
+// requestLimits answers 414 to a URL longer than maxURLBytes and 431 to
+// header fields taking more than maxHeaderBytes (names, values and the
+// line's ": " and CRLF, Host included).
+func requestLimits(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.RequestURI) > maxURLBytes {
+			writeError(w, r, storage.Errorf(storage.URITooLong, "The URL is longer than %d bytes.", maxURLBytes))
+			return
+		}
+		size := len("Host: \r\n") + len(r.Host)
+		for name, values := range r.Header {
+			for _, v := range values {
+				size += len(name) + len(v) + len(": \r\n")
+			}
+		}
+		if size > maxHeaderBytes {
+			writeError(w, r, storage.Errorf(storage.HeadersTooLarge, "The header fields take more than %d bytes.", maxHeaderBytes))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 type requestIDKey struct{}

@@ -23,6 +23,8 @@ var statusOf = map[storage.Code]int{
 	storage.NotAllowed:           http.StatusMethodNotAllowed,
 	storage.UnsupportedMediaType: http.StatusUnsupportedMediaType,
 	storage.BadRequest:           http.StatusBadRequest,
+	storage.URITooLong:           http.StatusRequestURITooLong,
+	storage.HeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
 	storage.Unavailable:          http.StatusServiceUnavailable,
 	storage.Retryable:            http.StatusServiceUnavailable,
 	storage.Internal:             http.StatusInternalServerError,

@@ -235,7 +235,7 @@ func (s *Server) Handler() http.Handler {
 	if err := router.checkTable(); err != nil {
 		panic("api: " + err.Error())
 	}
-	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.build()))))
+	return s.logRequests(responseHeaders(requestLimits(withTimeout(s.timeout, headAsGet(router.build())))))
 }
 
 // routeTable registers every route with its operation (docs/api.md,

@@ -17,7 +17,7 @@ import (
 // The body of POST /pix/validate is read as it arrives, and refused at the
 // first limit it passes (more than jobs.MaxPixPayloads payloads, a byte
 // that is not UTF-8, the body's size) or the first thing that makes it
-// unreadable: a 56 MB body of a million payloads is refused after its
+// unreadable: a 52 MB body of a million payloads is refused after its
 // first 100,001, not decoded whole first.
 
 // readPixPayloads reads the payloads of either body form from body and

@@ -33,7 +33,7 @@ import (
 const largeBodiesPeak = 256 << 20
 
 // TestLargeBodiesHoldMemory builds and runs `propfin serve` and sends it, eight at
-// once: 56 MB PIX bodies of a million payloads (ten times the limit), 63
+// once: 52 MB PIX bodies of a million payloads (ten times the limit), 63
 // MiB return files without a line break, and bodies whose Content-Length
 // is over the route's limit with Expect: 100-continue. Each is refused as
 // it should be, the last without 100 Continue, and the process stays

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/propfin/propfin/storage"
 )
@@ -22,6 +25,9 @@ func TestAuthentication(t *testing.T) {
 		{"malformed", "Bearer nonsense"},
 		{"unknown", "Bearer pf_1_" + fmt.Sprintf("%064d", 0)},
 		{"empty token", "Bearer "},
+		// the company id of a key is written one way only
+		{"company id with a leading zero", "Bearer " + strings.Replace(e.keyA, "pf_", "pf_0", 1)},
+		{"company id with a plus sign", "Bearer " + strings.Replace(e.keyA, "pf_", "pf_+", 1)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -364,5 +370,102 @@ func TestHead(t *testing.T) {
 	}
 	if post, _ := send(http.MethodHead, "/nowhere", ""); post.StatusCode != http.StatusNotFound {
 		t.Errorf("HEAD of no route: %d", post.StatusCode)
+	}
+}
+
+// TestIDsAreCanonical: a record id in a path is written one way only, as
+// the API writes it: `01`, `+1` and `1%20` name no record (404), for the
+// record itself and for the parent of a sub-resource.
+func TestIDsAreCanonical(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	id := strconv.FormatInt(e.create(t, "/buildings", map[string]any{"title": "Um"}), 10)
+	for _, path := range []string{"/buildings/" + id, "/buildings/" + id + "/owners"} {
+		e.get(t, path, http.StatusOK)
+	}
+	for _, written := range []string{"0" + id, "%2B" + id, "+" + id, id + "%20", "00" + id} {
+		for _, path := range []string{"/buildings/" + written, "/buildings/" + written + "/owners"} {
+			if r := e.do(t, http.MethodGet, path, e.keyA, nil); r.status != http.StatusNotFound {
+				t.Errorf("GET %s: %d %s, want 404", path, r.status, r.raw)
+			}
+		}
+		if r := e.do(t, http.MethodPut, "/buildings/"+written, e.keyA, `{"title":"Dois"}`); r.status != http.StatusNotFound {
+			t.Errorf("PUT /buildings/%s: %d %s, want 404", written, r.status, r.raw)
+		}
+	}
+}
+
+// TestTwoAuthorizationHeaders: a request with two Authorization headers
+// is a 400 in the envelope, whichever they hold, on API routes and
+// operator routes alike: no header wins.
+func TestTwoAuthorizationHeaders(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withAdminToken(testAdminToken), withMetrics(prometheus.NewRegistry(), true))
+	cases := []struct {
+		path   string
+		values []string
+	}{
+		{"/buildings/types", []string{"Bearer " + e.keyA, "Bearer " + e.keyA}},
+		{"/buildings/types", []string{"Bearer " + e.keyA, "Bearer " + e.keyB}},
+		{"/buildings/types", []string{"Bearer " + e.keyA, "Basic eDp5"}},
+		{"/metrics", []string{"Bearer " + testAdminToken, "Bearer " + testAdminToken}},
+	}
+	for _, c := range cases {
+		req, err := http.NewRequest(http.MethodGet, e.url+c.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range c.values {
+			req.Header.Add("Authorization", v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body errorBody
+		err = json.NewDecoder(res.Body).Decode(&body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != http.StatusBadRequest || body.Status != http.StatusBadRequest ||
+			!slices.Equal(body.Errors, []storage.Problem{{Field: "Authorization", Message: "is given more than once"}}) {
+			t.Errorf("%s with %d Authorization headers: %d %+v %v", c.path, len(c.values), res.StatusCode, body, err)
+		}
+	}
+}
+
+// TestBrowserHeaders: a page of another origin may send every header the
+// API reads (Idempotency-Key included) and read every header it answers
+// with beyond the CORS-safelisted ones (Location, Retry-After, the rate
+// limit's), on successes and refusals alike.
+func TestBrowserHeaders(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withRateLimit(1))
+	pre, err := http.NewRequest(http.MethodOptions, e.url+"/pix/validate", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre.Header.Set("Origin", "https://app.example")
+	pre.Header.Set("Access-Control-Request-Method", "POST")
+	pre.Header.Set("Access-Control-Request-Headers", "authorization,content-type,idempotency-key")
+	res, err := http.DefaultClient.Do(pre)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	allowed := strings.Split(res.Header.Get("Access-Control-Allow-Headers"), ", ")
+	for _, h := range []string{"Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"} {
+		if !slices.Contains(allowed, h) {
+			t.Errorf("preflight: Access-Control-Allow-Headers %q lacks %s", allowed, h)
+		}
+	}
+	first := e.get(t, "/buildings/types", http.StatusOK)
+	limited := e.get(t, "/buildings/types", http.StatusTooManyRequests)
+	unknown := e.do(t, http.MethodGet, "/nowhere", "", nil)
+	for _, r := range []response{first, limited, unknown} {
+		exposed := strings.Split(r.header.Get("Access-Control-Expose-Headers"), ", ")
+		for _, h := range []string{"Location", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-Request-Id"} {
+			if !slices.Contains(exposed, h) {
+				t.Errorf("%d: Access-Control-Expose-Headers %q lacks %s", r.status, exposed, h)
+			}
+		}
 	}
 }

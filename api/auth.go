@@ -50,8 +50,13 @@ func principalOf(ctx context.Context) storage.Principal {
 // envelope with status 401.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		header, err := authorization(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
 		addr := clientAddr(r)
-		key, ok := bearerToken(r.Header.Get("Authorization"))
+		key, ok := bearerToken(header)
 		// a client over its failure limit is refused without a lookup,
 		// unless it presents a key already known good
 		if _, known := s.auth.known(key); !known {
@@ -92,6 +97,20 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, addr string, err
 		return
 	}
 	writeError(w, r, err)
+}
+
+// authorization is the request's Authorization header; two of them are a
+// 400, rather than the first winning (a proxy may have added one).
+func authorization(r *http.Request) (string, error) {
+	values := r.Header.Values("Authorization")
+	if len(values) > 1 {
+		return "", &storage.Error{Code: storage.BadRequest, Message: "The request has more than one Authorization header.",
+			Problems: []storage.Problem{{Field: "Authorization", Message: "is given more than once"}}}
+	}
+	if len(values) == 0 {
+		return "", nil
+	}
+	return values[0], nil
 }
 
 func bearerToken(header string) (string, bool) {

@@ -3,11 +3,9 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -234,10 +232,6 @@ func (s *Server) listMembers(k *jobs.BatchKind) http.HandlerFunc {
 	}
 }
 
-// maxReturnBody bounds an uploaded return file: a CNAB 240 return of
-// 100,000 titles (two segments each) is about 48 MB.
-const maxReturnBody = 64 << 20
-
 // uploadReturnFile is POST {batch}/returnFile: the bank's return file as
 // the raw body, or as the field file of a multipart/form-data body, and
 // optionally account_id (a query parameter or a form field), the account
@@ -275,89 +269,11 @@ func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
 			writeError(w, r, err)
 			return
 		}
-		s.submitJob(w, r, jobs.NewBatchReturn(k.Type, f.ID), append([]byte(up.account+"\n"), up.content...))
+		digest := requestDigest(r)
+		io.WriteString(digest, up.account+"\n") //nolint:errcheck // a hash takes every write
+		digest.Write(up.content)                //nolint:errcheck // a hash takes every write
+		s.submitDigested(w, r, jobs.NewBatchReturn(k.Type, f.ID), digest)
 	}
-}
-
-// returnUpload is an uploaded return file: its bytes, its name when the
-// form gives one, and the account named.
-type returnUpload struct {
-	content   []byte
-	name      string
-	account   string // as given
-	accountID int64
-}
-
-// readReturnUpload reads the file of a return upload (raw or multipart)
-// and account_id.
-func readReturnUpload(w http.ResponseWriter, r *http.Request) (*returnUpload, error) {
-	up := &returnUpload{account: r.URL.Query().Get("account_id")}
-	mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	var err error
-	if mediaType == "multipart/form-data" {
-		err = readMultipartReturn(w, r, params["boundary"], up)
-	} else {
-		up.content, err = readBody(w, r, maxReturnBody)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if up.account != "" {
-		id, err := strconv.ParseInt(up.account, 10, 64)
-		if err != nil || id < 1 {
-			return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: "must be a positive integer id"}})
-		}
-		up.accountID = id
-	}
-	if len(up.content) == 0 {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "file", Message: "is required: the return file as the body, or the form field file"}})
-	}
-	return up, nil
-}
-
-// readMultipartReturn reads the parts file and account_id of a form; any
-// other part is a 422 naming it.
-func readMultipartReturn(w http.ResponseWriter, r *http.Request, boundary string, up *returnUpload) error {
-	if boundary == "" {
-		return storage.InvalidInput([]storage.Problem{{Field: "body", Message: "a multipart body needs its boundary"}})
-	}
-	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, maxReturnBody), boundary)
-	var problems []storage.Problem
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return uploadError(err)
-		}
-		data, err := io.ReadAll(part)
-		if err != nil {
-			return uploadError(err)
-		}
-		switch part.FormName() {
-		case "file":
-			up.content, up.name = data, part.FileName()
-		case "account_id":
-			up.account = strings.TrimSpace(string(data))
-		default:
-			problems = append(problems, storage.Problem{Field: part.FormName(), Message: "unknown field"})
-		}
-	}
-	if len(problems) > 0 {
-		return storage.InvalidInput(problems)
-	}
-	return nil
-}
-
-// uploadError is a multipart body that could not be read: too large (413)
-// or malformed (422).
-func uploadError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", maxReturnBody)
-	}
-	return storage.InvalidInput([]storage.Problem{{Field: "body", Message: "is not a readable multipart form: " + err.Error()}})
 }
 
 // batchDoc describes the operations of one kind of batch (docs/api.md,

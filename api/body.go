@@ -48,10 +48,16 @@ func checkContentType(header string) error {
 	mediaType, params, err := mime.ParseMediaType(header)
 	isJSON := err == nil && (mediaType == "application/json" ||
 		(strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json")))
-	if charset, given := params["charset"]; isJSON && (!given || strings.EqualFold(charset, "utf-8")) {
-		return nil
+	charset, given := params["charset"]
+	switch {
+	case !isJSON:
+		return storage.Errorf(storage.UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
+	case given && !strings.EqualFold(charset, "utf-8"):
+		return &storage.Error{Code: storage.UnsupportedMediaType, Message: "The body must be JSON in UTF-8.",
+			Problems: []storage.Problem{{Field: "Content-Type",
+				Message: fmt.Sprintf("charset %q is not read: JSON bodies are UTF-8 (charset=utf-8, or none)", charset)}}}
 	}
-	return storage.Errorf(storage.UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
+	return nil
 }
 
 // decodeObject parses a body that must be one JSON object, and names the
@@ -59,7 +65,7 @@ func checkContentType(header string) error {
 func decodeObject(body []byte) (map[string]json.RawMessage, []storage.Problem, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return nil, nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "must be a JSON object"}})
+		return nil, nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: notAnObject(body, err)}})
 	}
 	return obj, duplicateKeys(body), nil
 }
@@ -80,22 +86,84 @@ func withProblems(err error, problems []storage.Problem) error {
 	return err
 }
 
-// readBody reads a request body of at most limit bytes.
+// readBody reads a request body of at most limit bytes (openBody).
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	body, err := openBody(w, r, limit)
+	if err != nil {
+		return nil, err
+	}
+	return readAll(body, r.ContentLength)
+}
+
+// openBody opens a request body of at most limit bytes for reading. What
+// the headers say is checked before a byte is read: an encoded body is a
+// 415, and a Content-Length over limit a 413, answered before the body is
+// read, so that a client that sent `Expect: 100-continue` gets no
+// `100 Continue` (net/http sends it at the first read) and sends nothing.
+// The reader's errors are coded: past limit (a body sent without
+// Content-Length) the same 413, a failed read a 422 on body.
+func openBody(w http.ResponseWriter, r *http.Request, limit int64) (io.Reader, error) {
 	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
 		return nil, storage.Errorf(storage.UnsupportedMediaType, "The body must not be encoded (Content-Encoding %q is not read).", enc)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return nil, storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", limit)
+	if r.ContentLength > limit {
+		return nil, bodyTooLarge(limit)
 	}
-	if err != nil {
-		return nil, &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
+	return &bodyReader{r: http.MaxBytesReader(w, r.Body, limit), limit: limit}, nil
+}
+
+func bodyTooLarge(limit int64) error {
+	return storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", limit)
+}
+
+// bodyReader is a request body whose errors are coded (openBody).
+type bodyReader struct {
+	r     io.Reader
+	limit int64
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case err == nil, errors.Is(err, io.EOF):
+	case errors.As(err, &tooLarge):
+		err = bodyTooLarge(b.limit)
+	default:
+		err = &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
 			Problems: []storage.Problem{{Field: "body", Message: "could not be read"}}}
 	}
-	return body, nil
+	return n, err
 }
+
+// readAll reads r to its end. size, when it is known (not negative), is
+// what r holds: past the first MiB the buffer is grown once to that size,
+// one byte more so that the end is seen without growing it again, instead
+// of doubling as it fills; a body refused in its first MiB (a line too
+// long, a byte that is not UTF-8) never costs its whole size.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(size, 511), firstBuffer)+1)
+	for {
+		if len(b) == cap(b) {
+			if int64(len(b)) <= size {
+				b = append(make([]byte, 0, size+1), b...)
+			} else {
+				b = append(b, 0)[:len(b)]
+			}
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// firstBuffer is the most readAll reserves before it has read anything.
+const firstBuffer = 1 << 20
 
 // parseWrite checks a create (create=true) or update body against the
 // resource declaration and reports every problem at once: unknown fields,

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
@@ -453,5 +455,83 @@ func TestContentType(t *testing.T) {
 	put := e.do(t, http.MethodPut, "/buildings/categories/1", e.keyA, `{"color":"c"}`)
 	if put.status != http.StatusOK {
 		t.Errorf("update with application/json: %d %s", put.status, put.raw)
+	}
+}
+
+// TestBodySyntaxMessages: a body that is not one JSON object says what is
+// wrong with it and where (bytes counted from 1), not only that it must be
+// an object.
+func TestBodySyntaxMessages(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	cases := []struct{ name, body, message string }{
+		{"trailing data", `{"description":"a","color":"b"} x`, "holds more after the JSON object, from byte 33"},
+		{"a second object", `{"description":"a"}{"color":"b"}`, "holds more after the JSON object, from byte 20"},
+		{"truncated", `{"description":"a","col`, "ends at byte 23, before the JSON object is complete"},
+		{"byte order mark", "\xef\xbb\xbf{\"description\":\"a\",\"color\":\"b\"}", "starts with a byte order mark (EF BB BF): send the JSON without it"},
+		{"NaN", `{"description":"a","color":NaN}`, "is not valid JSON at byte 28: NaN is not a JSON number"},
+		{"-Infinity", `{"description":"a","_n":-Infinity}`, "is not valid JSON at byte 26: Infinity is not a JSON number"},
+		{"a trailing comma", `{"description":"a",}`, "is not valid JSON at byte 20: invalid character '}' looking for beginning of object key string"},
+		{"single quotes", `{'description':'a'}`, "is not valid JSON at byte 2: invalid character '\\'' looking for beginning of object key string"},
+		{"a byte outside ASCII", "{\"description\":\xe9}", "is not valid JSON at byte 16: unexpected byte 0xE9"},
+		{"empty", ``, "is empty: it must be a JSON object"},
+		{"blank", " \n", "is empty: it must be a JSON object"},
+		{"an array", `[{"description":"a"}]`, "must be a JSON object, not an array"},
+		{"a string", `"description"`, "must be a JSON object, not a string"},
+		{"a number", `12`, "must be a JSON object, not a number"},
+		{"a boolean", `true`, "must be a JSON object, not a boolean"},
+		{"null", `null`, "must be a JSON object, not null"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := e.do(t, http.MethodPost, "/buildings/categories", e.keyA, c.body)
+			want := []any{map[string]any{"field": "body", "message": c.message}}
+			if r.status != http.StatusUnprocessableEntity || fmt.Sprint(r.body["errors"]) != fmt.Sprint(want) {
+				t.Errorf("%d %s, want 422 with %q", r.status, r.raw, c.message)
+			}
+		})
+	}
+}
+
+// TestCharsetMessage: a JSON body declared in another charset than UTF-8
+// is a 415 that says so, naming the charset.
+func TestCharsetMessage(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	req, _ := http.NewRequest(http.MethodPost, e.url+"/buildings/categories", strings.NewReader(`{"description":"a","color":"b"}`))
+	req.Header.Set("Authorization", "Bearer "+e.keyA)
+	req.Header.Set("Content-Type", "application/json; charset=ISO-8859-1")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body errorBody
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	want := []storage.Problem{{Field: "Content-Type", Message: `charset "ISO-8859-1" is not read: JSON bodies are UTF-8 (charset=utf-8, or none)`}}
+	if res.StatusCode != http.StatusUnsupportedMediaType || !slices.Equal(body.Errors, want) ||
+		body.Message != "The body must be JSON in UTF-8." {
+		t.Errorf("%d %+v, want 415 naming the charset", res.StatusCode, body)
+	}
+}
+
+// TestReadAll: a body is read whole, whether its size is known or not;
+// when it is, the buffer is grown once past the first MiB to that size
+// (one byte more to see the end), not doubled as it fills.
+func TestReadAll(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 511, 512, firstBuffer, firstBuffer + 1, 5 << 20} {
+		body := bytes.Repeat([]byte("x"), n)
+		for _, size := range []int64{int64(n), -1} {
+			got, err := readAll(iotest.HalfReader(bytes.NewReader(body)), size)
+			if err != nil || !bytes.Equal(got, body) {
+				t.Fatalf("%d bytes, size %d: %d bytes read, %v", n, size, len(got), err)
+			}
+			if size >= 0 && cap(got) > max(n, 511)+1 {
+				t.Errorf("%d bytes of known size: a buffer of %d", n, cap(got))
+			}
+		}
 	}
 }

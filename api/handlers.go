@@ -33,8 +33,8 @@ func (h resourceHandlers) scope(w http.ResponseWriter, r *http.Request) (storage
 		return sc, true
 	}
 	raw := httprouter.ParamsFromContext(r.Context()).ByName(h.parentParam)
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || id < 1 {
+	id, ok := recordID(raw)
+	if !ok {
 		writeError(w, r, storage.Errorf(storage.NotFound, "Record %q not found.", raw))
 		return sc, false
 	}
@@ -167,9 +167,20 @@ func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 // pathParamID reads the record id the route's parameter name holds.
 func pathParamID(w http.ResponseWriter, r *http.Request, name string) (int64, bool) {
 	raw := httprouter.ParamsFromContext(r.Context()).ByName(name)
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || id < 1 {
+	id, ok := recordID(raw)
+	if !ok {
 		writeError(w, r, storage.Errorf(storage.NotFound, "Record %q not found.", raw))
+		return 0, false
+	}
+	return id, true
+}
+
+// recordID reads a record id as the API writes it: a positive integer in
+// decimal digits, without sign or leading zeros. `01` and `+1` name no
+// record, so that one record has one path.
+func recordID(raw string) (int64, bool) {
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id < 1 || strconv.FormatInt(id, 10) != raw {
 		return 0, false
 	}
 	return id, true

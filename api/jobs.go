@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"hash"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -25,16 +27,33 @@ const maxIdempotencyKey = 255
 // another body it is refused (422). body is the request body as read, for
 // that comparison.
 func (s *Server) submitJob(w http.ResponseWriter, r *http.Request, sub jobs.Submission, body []byte) {
-	job, _, ok := s.recordJob(w, r, sub, body)
+	digest := requestDigest(r)
+	digest.Write(body) //nolint:errcheck // a hash takes every write
+	s.submitDigested(w, r, sub, digest)
+}
+
+// submitDigested is submitJob for a request whose digest is written.
+func (s *Server) submitDigested(w http.ResponseWriter, r *http.Request, sub jobs.Submission, digest hash.Hash) {
+	job, _, ok := s.recordJob(w, r, sub, digest)
 	if ok {
 		s.writeJob(w, r, http.StatusAccepted, "Accepted.", job.ID)
 	}
 }
 
-// recordJob submits the job as submitJob does and returns it with what
-// was found instead of a new one; on an error it has answered, and ok is
+// requestDigest starts the hash an Idempotency-Key is checked against: the
+// method and path, then what the caller writes (the body, or what stands
+// for it), so that a body read as it arrives need not be kept for it.
+func requestDigest(r *http.Request) hash.Hash {
+	h := sha256.New()
+	io.WriteString(h, r.Method+" "+r.URL.Path+"\n") //nolint:errcheck // a hash takes every write
+	return h
+}
+
+// recordJob submits the job as submitJob does, digest holding the request
+// as the Idempotency-Key compares it, and returns the job with what was
+// found instead of a new one; on an error it has answered, and ok is
 // false.
-func (s *Server) recordJob(w http.ResponseWriter, r *http.Request, sub jobs.Submission, body []byte) (job storage.Job, found storage.Found, ok bool) {
+func (s *Server) recordJob(w http.ResponseWriter, r *http.Request, sub jobs.Submission, digest hash.Hash) (job storage.Job, found storage.Found, ok bool) {
 	p := principalOf(r.Context())
 	sub.SubmittedBy = "api_key:" + strconv.FormatInt(p.KeyID, 10)
 	sub.UserID = p.UserID
@@ -45,8 +64,7 @@ func (s *Server) recordJob(w http.ResponseWriter, r *http.Request, sub jobs.Subm
 				Message: "must be one header of printable ASCII, 1 to 255 characters"}}))
 			return storage.Job{}, storage.FoundNothing, false
 		}
-		sum := sha256.Sum256(append([]byte(r.Method+" "+r.URL.Path+"\n"), body...))
-		sub.IdempotencyKey, sub.RequestHash = key, sum[:]
+		sub.IdempotencyKey, sub.RequestHash = key, digest.Sum(nil)
 	}
 	job, found, err := s.jobs.Submit(r.Context(), s.store.Pool(), p.CompanyID, sub)
 	if err != nil {
@@ -114,7 +132,9 @@ func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
 		compared["rerun"] = given
 	}
 	body, _ := json.Marshal(compared)
-	job, found, ok := s.recordJob(w, r, jobs.Submission{Kind: kind, Payload: obj["payload"], DirectOnly: true, Rerun: rerun}, body)
+	digest := requestDigest(r)
+	digest.Write(body) //nolint:errcheck // a hash takes every write
+	job, found, ok := s.recordJob(w, r, jobs.Submission{Kind: kind, Payload: obj["payload"], DirectOnly: true, Rerun: rerun}, digest)
 	if !ok {
 		return
 	}

@@ -1,12 +1,16 @@
 package api
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHostileInput: inputs that once reached the database or broke the
@@ -119,5 +123,75 @@ func TestSmallRoutes(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		t.Errorf("HEAD /healthz: %d", res.StatusCode)
+	}
+}
+
+// TestRequestLimits: a URL or header fields past the API's limits, which
+// sit below net/http's own (1 MiB for both together), are refused in the
+// envelope: 414 and 431. Past net/http's, and for what it refuses before
+// any handler runs (docs/api.md, "Errors"), its own plain-text answer
+// stands, listed here so that the page says what a client meets.
+func TestRequestLimits(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	host := strings.TrimPrefix(e.url, "http://")
+	send := func(raw string) (int, string, []byte) {
+		t.Helper()
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(time.Minute)) //nolint:errcheck // a guard against a hang, not a measure
+		go io.WriteString(conn, raw)                  //nolint:errcheck // the server may answer before it reads all
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("%.60q: %v", raw, err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res.StatusCode, res.Header.Get("Content-Type"), body
+	}
+	auth := "Authorization: Bearer " + e.keyA + "\r\n"
+	long := strings.Repeat("a", maxURLBytes)
+	ours := []struct {
+		name, raw, message string
+		status             int
+	}{
+		{"a URL past the limit", "GET /buildings/types?_=" + long + " HTTP/1.1\r\nHost: x\r\n" + auth + "\r\n",
+			fmt.Sprintf("The URL is longer than %d bytes.", maxURLBytes), http.StatusRequestURITooLong},
+		{"header fields past the limit", "GET /buildings/types HTTP/1.1\r\nHost: x\r\n" + auth + "X-Note: " + long + "\r\n\r\n",
+			fmt.Sprintf("The header fields take more than %d bytes.", maxHeaderBytes), http.StatusRequestHeaderFieldsTooLarge},
+	}
+	for _, c := range ours {
+		status, contentType, body := send(c.raw)
+		want := fmt.Sprintf(`{"return":false,"status":%d,"message":%q,"errors":[]}`, c.status, c.message)
+		if status != c.status || contentType != "application/json" || string(body) != want {
+			t.Errorf("%s: %d %s %s, want %s", c.name, status, contentType, body, want)
+		}
+	}
+	if status, _, body := send("GET /buildings/types?_=" + long[:maxURLBytes-200] + " HTTP/1.1\r\nHost: x\r\n" + auth + "\r\n"); status != http.StatusOK {
+		t.Errorf("a URL within the limit: %d %s", status, body)
+	}
+	huge := strings.Repeat("a", 2<<20)
+	theirs := []struct {
+		name, raw string
+		status    int
+	}{
+		{"a 2 MB URL", "GET /buildings/types?_=" + huge + " HTTP/1.1\r\nHost: x\r\n\r\n", http.StatusRequestHeaderFieldsTooLarge},
+		{"a NUL in a header", "GET /buildings/types HTTP/1.1\r\nHost: x\r\nX-Note: a\x00b\r\n\r\n", http.StatusBadRequest},
+		{"no Host", "GET /buildings/types HTTP/1.1\r\n\r\n", http.StatusBadRequest},
+		{"HTTP/2.0 on a plain listener", "GET /buildings/types HTTP/2.0\r\nHost: x\r\n\r\n", http.StatusHTTPVersionNotSupported},
+		{"a malformed request line", "GET /buildings/types\r\nHost: x\r\n\r\n", http.StatusBadRequest},
+		{"a bad percent escape in the path", "GET /buildings/%zz HTTP/1.1\r\nHost: x\r\n\r\n", http.StatusBadRequest},
+		{"two Content-Length", "POST /buildings/types HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n{}", http.StatusBadRequest},
+		{"a Transfer-Encoding not chunked", "POST /buildings/types HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", http.StatusNotImplemented},
+		{"an Expect other than 100-continue", "POST /buildings/types HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: later\r\n\r\n{}", http.StatusExpectationFailed},
+	}
+	for _, c := range theirs {
+		status, contentType, body := send(c.raw)
+		if status != c.status || contentType == "application/json" {
+			t.Errorf("%s: %d %s %s, want net/http's %d", c.name, status, contentType, body, c.status)
+		}
 	}
 }

@@ -7,10 +7,18 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// CORS (docs/api.md, "Response headers"): what a page of another origin
+// may send beyond the CORS-safelisted headers, and what it may read.
+const (
+	corsAllowHeaders  = "Authorization, Content-Type, Accept, Idempotency-Key, X-Request-Id"
+	corsExposeHeaders = "Allow, Content-Disposition, ETag, Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id"
 )
 
 // responseHeaders sets the spec's headers on every response and answers
@@ -19,6 +27,7 @@ func responseHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
 		h.Set("Cache-Control", "no-cache, private")
 		h.Set("Content-Type", "application/json")
 		next.ServeHTTP(w, r)
@@ -45,25 +54,49 @@ func hasRoute(router *httprouter.Router, method, path string) bool {
 	return h != nil
 }
 
-// allowHead adds HEAD to the Allow header httprouter computed, wherever it
-// lists GET, since headAsGet serves HEAD there.
-func allowHead(h http.Header) {
-	allow := h.Get("Allow")
-	if strings.Contains(allow, http.MethodGet) && !strings.Contains(allow, http.MethodHead) {
-		h.Set("Allow", allow+", "+http.MethodHead)
-	}
-}
-
-// preflight answers CORS preflight requests for every route.
+// preflight answers CORS preflight requests for every route (the router
+// has set Allow).
 func preflight(w http.ResponseWriter, r *http.Request) {
-	allowHead(w.Header())
 	if r.Header.Get("Access-Control-Request-Method") != "" {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
-		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, X-Request-Id")
+		h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
 		h.Set("Access-Control-Max-Age", "86400")
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// The API's limits on what precedes the body, below net/http's own
+// (http.DefaultMaxHeaderBytes, 1 MiB for the request line and the header
+// fields together, past which it answers 431 in plain text itself), so
+// that a request past them is answered in the envelope. The URL's leaves
+// room for 1,000 In-filter values.
+const (
+	maxURLBytes    = 64 << 10
+	maxHeaderBytes = 64 << 10
+)
+
+// requestLimits answers 414 to a URL longer than maxURLBytes and 431 to
+// header fields taking more than maxHeaderBytes (names, values and the
+// line's ": " and CRLF, Host included).
+func requestLimits(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.RequestURI) > maxURLBytes {
+			writeError(w, r, storage.Errorf(storage.URITooLong, "The URL is longer than %d bytes.", maxURLBytes))
+			return
+		}
+		size := len("Host: \r\n") + len(r.Host)
+		for name, values := range r.Header {
+			for _, v := range values {
+				size += len(name) + len(v) + len(": \r\n")
+			}
+		}
+		if size > maxHeaderBytes {
+			writeError(w, r, storage.Errorf(storage.HeadersTooLarge, "The header fields take more than %d bytes.", maxHeaderBytes))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 type requestIDKey struct{}

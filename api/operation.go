@@ -56,32 +56,37 @@ type operation struct {
 // refusals are the error statuses every route of an access may answer,
 // beside its handler's own.
 func (a access) refusals(method string) []int {
+	// a URL or header fields past the API's limits, on every route
+	codes := []int{http.StatusRequestURITooLong, http.StatusRequestHeaderFieldsTooLarge}
 	switch a {
 	case byAPIKey:
-		// no or a bad key; the rate limit; the key's lookup or the
-		// request past its time limit
-		return []int{http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusServiceUnavailable}
+		// two Authorization headers; no or a bad key; the rate limit; the
+		// key's lookup or the request past its time limit
+		codes = append(codes, http.StatusBadRequest, http.StatusUnauthorized, http.StatusTooManyRequests,
+			http.StatusServiceUnavailable)
 	case byOperator:
-		codes := []int{http.StatusUnauthorized, http.StatusTooManyRequests}
+		codes = append(codes, http.StatusBadRequest, http.StatusUnauthorized, http.StatusTooManyRequests)
 		if method != http.MethodGet && method != http.MethodHead {
 			codes = append(codes, http.StatusForbidden) // a write from another site
 		}
-		return codes
 	}
-	return nil
+	return codes
 }
 
 // errorResponses names the component response of each error status.
 var errorResponses = map[int]struct{ name, description string }{
-	http.StatusUnauthorized:          {"Unauthenticated", "No company could be identified: no, a malformed, an unknown or a revoked key (operator routes: no or a wrong admin token)."},
-	http.StatusForbidden:             {"Forbidden", "A write to an operator route from a page of another site."},
-	http.StatusNotFound:              {"NotFound", "No such record of the caller's company (another company's record is a 404 too), or an id that is not a positive integer."},
-	http.StatusConflict:              {"Conflict", "The record's state or other records stand in the way (a delete of a record others refer to, a unique clash, a paid invoice)."},
-	http.StatusRequestEntityTooLarge: {"TooLarge", "The body is larger than the operation takes (1 MiB unless it says)."},
-	http.StatusUnsupportedMediaType:  {"UnsupportedMediaType", "The body is declared as something other than JSON, or encoded."},
-	http.StatusUnprocessableEntity:   {"Invalid", "The query parameters or the body are invalid: `errors` names every problem, by parameter or field."},
-	http.StatusTooManyRequests:       {"TooManyRequests", "Past the rate limit (per key, or per address for failed authentications); `Retry-After` says when to retry."},
-	http.StatusServiceUnavailable:    {"Unavailable", "The database cannot be reached, a serialization failure, or the request passed its time limit; retry after `Retry-After`."},
+	http.StatusBadRequest:                  {"BadRequest", "The request itself is malformed: two `Authorization` headers."},
+	http.StatusRequestURITooLong:           {"URITooLong", "The URL is longer than 64 KiB."},
+	http.StatusRequestHeaderFieldsTooLarge: {"HeadersTooLarge", "The header fields take more than 64 KiB."},
+	http.StatusUnauthorized:                {"Unauthenticated", "No company could be identified: no, a malformed, an unknown or a revoked key (operator routes: no or a wrong admin token)."},
+	http.StatusForbidden:                   {"Forbidden", "A write to an operator route from a page of another site."},
+	http.StatusNotFound:                    {"NotFound", "No such record of the caller's company (another company's record is a 404 too), or an id that is not a positive integer."},
+	http.StatusConflict:                    {"Conflict", "The record's state or other records stand in the way (a delete of a record others refer to, a unique clash, a paid invoice)."},
+	http.StatusRequestEntityTooLarge:       {"TooLarge", "The body is larger than the operation takes (1 MiB unless it says)."},
+	http.StatusUnsupportedMediaType:        {"UnsupportedMediaType", "The body is declared as something other than JSON, or encoded."},
+	http.StatusUnprocessableEntity:         {"Invalid", "The query parameters or the body are invalid: `errors` names every problem, by parameter or field."},
+	http.StatusTooManyRequests:             {"TooManyRequests", "Past the rate limit (per key, or per address for failed authentications); `Retry-After` says when to retry."},
+	http.StatusServiceUnavailable:          {"Unavailable", "The database cannot be reached, a serialization failure, or the request passed its time limit; retry after `Retry-After`."},
 }
 
 // errorRef is the response of an error status: the component that holds

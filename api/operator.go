@@ -124,6 +124,10 @@ func (s *Server) operator(next http.Handler) http.Handler {
 			writeError(w, r, storage.Errorf(storage.Forbidden, "Cross-origin requests are not allowed here."))
 			return
 		}
+		if _, err := authorization(r); err != nil {
+			writeError(w, r, err)
+			return
+		}
 		addr := clientAddr(r)
 		if wait, blocked := s.failures.blockedFor(addr); blocked {
 			writeTooMany(w, r, wait)

@@ -1,8 +1,11 @@
 package api
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/propfin/propfin/storage"
 )
 
 // param is one key=value pair of a query string, decoded, in the order the
@@ -31,4 +34,24 @@ func parseParams(rawQuery string) ([]param, []string) {
 		params = append(params, param{key: key, value: value, raw: pair})
 	}
 	return params, bad
+}
+
+// noQuery checks the query string of a route that takes no parameters:
+// each one but `_` (the usual cache buster) is a 422 `unknown query
+// parameter`, as on the routes that take some.
+func noQuery(rawQuery string) error {
+	params, bad := parseParams(rawQuery)
+	var problems []storage.Problem
+	for _, b := range bad {
+		problems = append(problems, storage.Problem{Field: "query", Message: fmt.Sprintf("cannot decode %q", b)})
+	}
+	for _, kv := range params {
+		if kv.key != "_" {
+			problems = append(problems, storage.Problem{Field: kv.key, Message: "unknown query parameter"})
+		}
+	}
+	if len(problems) > 0 {
+		return storage.InvalidInput(problems)
+	}
+	return nil
 }

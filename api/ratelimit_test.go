@@ -2,12 +2,15 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -463,4 +466,92 @@ func TestRateLimitSharedByServers(t *testing.T) {
 			t.Errorf("the limit is per key; B got %d", r.status)
 		}
 	})
+}
+
+// TestRateLimitWindow: what a key may send in any 60 s (README,
+// docs/api.md "Rate limit"), driven on a fake clock that the process and
+// Redis share. A client sending as soon as the limiter lets it (and again
+// when the wait it was told has passed) gets a burst of the limit N, then
+// one every 60/N s: 2N in a span of 60 s, both ends included. What a
+// process leased in the second before such a span it may spend in it, less
+// the request that took the lease: above 120 a minute that is more, for
+// 2N + ceil(N/60) - 2 in all. Both are reached, and never passed.
+func TestRateLimitWindow(t *testing.T) {
+	t.Parallel()
+	for _, limit := range []int{1, 7, 60, 61, 120, 121, 600} {
+		t.Run(strconv.Itoa(limit), func(t *testing.T) {
+			t.Parallel()
+			want := windowLimit(limit)
+			burst, leased := windowCount(t, limit, false), windowCount(t, limit, true)
+			if most := max(burst, leased); most != want {
+				t.Errorf("at most %d in 60 s from a full bucket and %d with a lease taken a second before; want %d", burst, leased, want)
+			}
+		})
+	}
+}
+
+// TestRateLimitDocumented: the README and docs/api.md state what
+// TestRateLimitWindow finds, at the default limit and as a rule.
+func TestRateLimitDocumented(t *testing.T) {
+	t.Parallel()
+	figure := fmt.Sprintf("%d,%03d", windowLimit(DefaultRateLimit)/1000, windowLimit(DefaultRateLimit)%1000)
+	for _, path := range []string{"../README.md", "../docs/api.md"} {
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"2N + max(0, ⌈N/60⌉ − 2)", figure + " at the default"} {
+			if !strings.Contains(string(doc), want) {
+				t.Errorf("%s does not say %q", path, want)
+			}
+		}
+	}
+}
+
+// windowLimit is the most one key is admitted in any 60 s at a limit of
+// perMinute, as the README states it: 2N + max(0, ceil(N/60) - 2).
+func windowLimit(perMinute int) int {
+	return 2*perMinute + max(0, (perMinute+59)/60-2)
+}
+
+// windowCount runs a client of one key against a limiter of limit a
+// minute for three minutes, and returns the most requests it was admitted
+// in any 60 s, ends included. With leaseFirst the client sends one
+// request 1 s less 1 µs before it starts, so that the lease that request
+// took is still good when it does.
+func windowCount(t *testing.T, limit int, leaseFirst bool) int {
+	t.Helper()
+	mr := miniredis.RunT(t)
+	clock := newTestClock()
+	at := func(d time.Duration) { // both clocks d later
+		clock.advance(d)
+		mr.SetTime(clock.now())
+	}
+	at(0)
+	rdb := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	t.Cleanup(func() { rdb.Close() })
+	l := testLimiter(rdb, limit, leaseSize(limit), clock)
+	if leaseFirst {
+		if v := mustAllow(t, l, 1); !v.allowed {
+			t.Fatal("the first request is refused")
+		}
+		at(leaseLifetime - time.Microsecond)
+	}
+	var admitted []time.Time
+	for end := clock.now().Add(3 * time.Minute); clock.now().Before(end); {
+		v := mustAllow(t, l, 1)
+		if !v.allowed {
+			at(v.wait)
+			continue
+		}
+		admitted = append(admitted, clock.now())
+	}
+	most := 0
+	for i, j := 0, 0; i < len(admitted); i++ {
+		for j < len(admitted) && !admitted[j].After(admitted[i].Add(time.Minute)) {
+			j++
+		}
+		most = max(most, j-i)
+	}
+	return most
 }

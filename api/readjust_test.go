@@ -264,3 +264,16 @@ func TestFinanceSettings(t *testing.T) {
 		t.Errorf("company B: %s", r.raw)
 	}
 }
+
+// TestFinanceSettingsQuery: GET /financial/settings takes no query
+// parameters: any but the cache buster `_` is a 422 naming it, as on every
+// route that takes some.
+func TestFinanceSettingsQuery(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	e.get(t, "/financial/settings?_=1733130000", http.StatusOK)
+	r := e.get(t, "/financial/settings?readjust_candidates=IPCA&fields=x&_=1", http.StatusUnprocessableEntity)
+	if got := r.problemFields(t); !slices.Equal(got, []string{"readjust_candidates", "fields"}) {
+		t.Errorf("problem fields %v, want the two parameters", got)
+	}
+}

@@ -127,8 +127,13 @@ func (rt *router) build() *httprouter.Router {
 	// never a body-less redirect.
 	hr.RedirectTrailingSlash = false
 	hr.RedirectFixedPath = false
-	hr.NotFound, hr.MethodNotAllowed, hr.GlobalOPTIONS, hr.PanicHandler =
-		rt.NotFound, rt.MethodNotAllowed, rt.GlobalOPTIONS, rt.PanicHandler
+	hr.NotFound, hr.PanicHandler = rt.NotFound, rt.PanicHandler
+	// httprouter's Allow lists every method registered at the place, and a
+	// merged pattern registers them all: the table says what the path has.
+	hr.MethodNotAllowed = rt.withAllow(rt.MethodNotAllowed, func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+	})
+	hr.GlobalOPTIONS = rt.withAllow(rt.GlobalOPTIONS, func(http.ResponseWriter, *http.Request) {})
 
 	norm := normalize(rt.entries)
 	groups := map[string][]int{}
@@ -153,7 +158,7 @@ func (rt *router) build() *httprouter.Router {
 			}
 			continue
 		}
-		d := &dispatcher{norm: norm[members[0]], notFound: rt.NotFound, notAllowed: rt.MethodNotAllowed}
+		d := &dispatcher{norm: norm[members[0]], notAllowed: hr.MethodNotAllowed}
 		for _, i := range members {
 			d.entries = append(d.entries, rt.entries[i])
 		}
@@ -163,6 +168,76 @@ func (rt *router) build() *httprouter.Router {
 		}
 	}
 	return hr
+}
+
+// withAllow serves h (orElse when h is nil) with the Allow header of the
+// request's path (allowed); a path that no pattern matches is a 404.
+func (rt *router) withAllow(h http.Handler, orElse http.HandlerFunc) http.Handler {
+	if h == nil {
+		h = orElse
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		methods := rt.allowed(r.URL.Path)
+		if len(methods) == 0 {
+			w.Header().Del("Allow") // httprouter's
+			rt.notFound(w, r)
+			return
+		}
+		w.Header().Set("Allow", strings.Join(methods, ", "))
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (rt *router) notFound(w http.ResponseWriter, r *http.Request) {
+	if rt.NotFound == nil {
+		http.NotFound(w, r)
+		return
+	}
+	rt.NotFound.ServeHTTP(w, r)
+}
+
+// allowed lists, sorted, the methods the table serves path with: those of
+// every pattern that matches it, HEAD beside GET (headAsGet serves it) and
+// OPTIONS (the preflight); none when no pattern matches.
+func (rt *router) allowed(path string) []string {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	var methods []string
+	for _, e := range rt.entries {
+		if !matches(e.segments, parts) {
+			continue
+		}
+		methods = append(methods, e.method)
+		if e.method == http.MethodGet {
+			methods = append(methods, http.MethodHead)
+		}
+	}
+	if len(methods) == 0 {
+		return nil
+	}
+	methods = append(methods, http.MethodOptions)
+	slices.Sort(methods)
+	return slices.Compact(methods)
+}
+
+// matches says whether a path, split at /, is one of a pattern's: the same
+// static names, a non-empty segment for each parameter, anything for a
+// catch-all.
+func matches(segments, parts []string) bool {
+	for i, seg := range segments {
+		switch {
+		case strings.HasPrefix(seg, "*"):
+			return i < len(parts)
+		case i >= len(parts):
+			return false
+		case isParam(seg):
+			if parts[i] == "" {
+				return false
+			}
+		case parts[i] != seg:
+			return false
+		}
+	}
+	return len(parts) == len(segments)
 }
 
 // dispatchedMethods are the methods a merged pattern answers itself, so
@@ -186,9 +261,9 @@ func specificity(a, b []string) int {
 
 // dispatcher serves the patterns merged into one httprouter pattern.
 type dispatcher struct {
-	norm                 []string
-	entries              []routeEntry // most specific first
-	notFound, notAllowed http.Handler
+	norm       []string
+	entries    []routeEntry // most specific first
+	notAllowed http.Handler // the router's, with its Allow
 }
 
 // match says whether e's static names are the path's, and gives e's own
@@ -215,7 +290,6 @@ func (d *dispatcher) match(e routeEntry, ps httprouter.Params) (httprouter.Param
 func (d *dispatcher) forMethod(method string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ps := httprouter.ParamsFromContext(r.Context())
-		var allowed []string
 		var fallback *routeEntry // GET serves HEAD when no HEAD is declared
 		var fallbackParams httprouter.Params
 		for i, e := range d.entries {
@@ -230,26 +304,12 @@ func (d *dispatcher) forMethod(method string) http.Handler {
 			if method == http.MethodHead && e.method == http.MethodGet && fallback == nil {
 				fallback, fallbackParams = &d.entries[i], own
 			}
-			if !slices.Contains(allowed, e.method) {
-				allowed = append(allowed, e.method)
-			}
 		}
-		switch {
-		case fallback != nil:
+		if fallback != nil {
 			serve(w, r, *fallback, fallbackParams)
-		case len(allowed) > 0:
-			if d.notAllowed == nil {
-				http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
-				return
-			}
-			slices.Sort(allowed)
-			w.Header().Set("Allow", strings.Join(append(allowed, http.MethodOptions), ", "))
-			d.notAllowed.ServeHTTP(w, r)
-		case d.notFound != nil:
-			d.notFound.ServeHTTP(w, r)
-		default:
-			http.NotFound(w, r)
+			return
 		}
+		d.notAllowed.ServeHTTP(w, r) // a 404 when no pattern matches (withAllow)
 	})
 }
 

@@ -293,3 +293,44 @@ func TestOwnerRoutesServed(t *testing.T) {
 		}
 	}
 }
+
+// TestRouteAllow: the Allow of a 405 and of OPTIONS lists the methods the
+// path itself is served with (HEAD beside GET, and OPTIONS), not those of
+// the other patterns registered at the same place (`/invoices/:id` beside
+// `/invoices/:invoice_id/pixCode`); a path that no pattern matches is a
+// 404 whatever the method.
+func TestRouteAllow(t *testing.T) {
+	t.Parallel()
+	h, _ := walkRouter(t)
+	const item = "DELETE, GET, HEAD, OPTIONS, PUT"
+	cases := []struct {
+		method, path string
+		status       int
+		allow        string
+	}{
+		{"PATCH", "/invoices/4", 405, item},
+		{"POST", "/invoices/4", 405, item},
+		{"TRACE", "/invoices/4", 405, item},
+		{"OPTIONS", "/invoices/4", 200, item},
+		{"GET", "/invoices/4/pixCode", 405, "OPTIONS, POST"},
+		{"OPTIONS", "/invoices/4/pixCode", 200, "OPTIONS, POST"},
+		{"PATCH", "/buildings/types/3", 405, item},
+		{"OPTIONS", "/buildings/3", 200, item},
+		{"TRACE", "/financial/contracts/2", 405, item},
+		{"OPTIONS", "/financial/ticketBatch/2/addInvoices", 200, "OPTIONS, POST"},
+		{"PATCH", "/jobs/3", 405, "GET, HEAD, OPTIONS"},
+		{"TRACE", "/healthz", 405, "GET, HEAD, OPTIONS"},
+		{"OPTIONS", "/monitoring/queues", 200, "GET, HEAD, OPTIONS"},
+		{"OPTIONS", "/invoices", 200, "GET, HEAD, OPTIONS, POST"},
+		{"TRACE", "/deals/x/funnel", 404, ""},
+		{"OPTIONS", "/deals/x/funnel", 404, ""},
+		{"PATCH", "/condominiums/5/7", 404, ""},
+	}
+	for _, c := range cases {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, nil))
+		if rec.Code != c.status || rec.Header().Get("Allow") != c.allow {
+			t.Errorf("%s %s: %d Allow %q, want %d %q", c.method, c.path, rec.Code, rec.Header().Get("Allow"), c.status, c.allow)
+		}
+	}
+}

@@ -235,7 +235,7 @@ func (s *Server) Handler() http.Handler {
 	if err := router.checkTable(); err != nil {
 		panic("api: " + err.Error())
 	}
-	return s.logRequests(responseHeaders(withTimeout(s.timeout, headAsGet(router.build()))))
+	return s.logRequests(responseHeaders(requestLimits(withTimeout(s.timeout, headAsGet(router.build())))))
 }
 
 // routeTable registers every route with its operation (docs/api.md,
@@ -295,8 +295,9 @@ func notFound(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, storage.Errorf(storage.NotFound, "The route %s could not be found.", r.URL.Path))
 }
 
+// methodNotAllowed answers a method the path does not have (the router has
+// set Allow).
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	allowHead(w.Header())
 	writeError(w, r, storage.Errorf(storage.NotAllowed, "The %s method is not supported for this route.", r.Method))
 }
 

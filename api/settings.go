@@ -15,8 +15,12 @@ import (
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
 
-// getSettings is GET /financial/settings.
+// getSettings is GET /financial/settings; it takes no query parameters.
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
+	if err := noQuery(r.URL.RawQuery); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	settings, err := storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
 	if err != nil {
 		writeError(w, r, err)
@@ -98,13 +102,14 @@ func settingsOp(put bool) operation {
 	if err != nil {
 		panic("api: " + err.Error())
 	}
-	answer := answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, put))})
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
 			description: "The readjustment options of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"`readjust_allow_reduction` and `readjust_candidates`.", responses: answer}
+				"`readjust_allow_reduction` and `readjust_candidates`. It takes no query parameters (422).",
+			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
+				http.StatusUnprocessableEntity)}
 	}
-	answer = answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings as stored.", envelope(settings, true))},
+	answer := answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings as stored.", envelope(settings, true))},
 		http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity)
 	return operation{tag: "financial/settings", summary: "Change the company's finance settings",
 		description: "The fields given are changed, the others kept; any problem is a 422 naming its field and nothing " +

@@ -90,8 +90,8 @@ func ParseAPIKey(key string) (companyID int64, hash [32]byte, ok bool) {
 		return 0, hash, false
 	}
 	companyID, err := strconv.ParseInt(company, 10, 64)
-	if err != nil || companyID <= 0 {
-		return 0, hash, false
+	if err != nil || companyID <= 0 || strconv.FormatInt(companyID, 10) != company {
+		return 0, hash, false // the id is written as issued: no sign, no leading zeros
 	}
 	return companyID, sha256.Sum256([]byte(secret)), true
 }

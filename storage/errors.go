@@ -34,6 +34,13 @@ const (
 	// UnsupportedMediaType: the request body is declared in a format the
 	// API does not read.
 	UnsupportedMediaType Code = "unsupported_media_type"
+	// BadRequest: the request itself is malformed (a header that may be
+	// given once given twice); Problems say which part.
+	BadRequest Code = "bad_request"
+	// URITooLong: the request's URL is over the API's limit.
+	URITooLong Code = "uri_too_long"
+	// HeadersTooLarge: the request's header fields are over the API's limit.
+	HeadersTooLarge Code = "headers_too_large"
 )
 
 // Problem is one thing wrong with the input, named by the parameter or body

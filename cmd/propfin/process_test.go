@@ -37,8 +37,15 @@ func startProc(t *testing.T, name string, env []string, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{name: name, cmd: exec.Command(self, args...), out: &syncBuffer{}, done: make(chan struct{})}
-	p.cmd.Env = append(append(os.Environ(), beMain+"=1", "PROPFIN_LOG_FORMAT=text"), env...)
+	return startBinary(t, name, self, append([]string{beMain + "=1"}, env...), args...)
+}
+
+// startBinary runs the program bin with args, env added to the test's
+// environment; it is killed when the test ends if still running.
+func startBinary(t *testing.T, name, bin string, env []string, args ...string) *proc {
+	t.Helper()
+	p := &proc{name: name, cmd: exec.Command(bin, args...), out: &syncBuffer{}, done: make(chan struct{})}
+	p.cmd.Env = append(append(os.Environ(), "PROPFIN_LOG_FORMAT=text"), env...)
 	p.cmd.Stdout = p.out
 	p.cmd.Stderr = p.out
 	if err := p.cmd.Start(); err != nil {

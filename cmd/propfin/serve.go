@@ -142,7 +142,11 @@ func apiHandler(pool, replica *pgxpool.Pool, rdb redis.UniversalClient, cfg conf
 // the requests in flight finish (up to shutdownGrace).
 func serveAPI(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) error {
 	srv := &http.Server{
-		Handler:           h,
+		Handler: h,
+		// the API's own limits on the URL and the header fields (64 KiB
+		// each, answered in the envelope) sit below this one, past which
+		// net/http answers 431 in plain text (docs/api.md, "Errors")
+		MaxHeaderBytes:    http.DefaultMaxHeaderBytes,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,

@@ -157,16 +157,7 @@ type retTitle struct {
 // trailer, each numbered in 395-400, CR LF after every record.
 func bradescoReturn(created time.Time, titles ...retTitle) []byte {
 	var b bytes.Buffer
-	n := 0
-	record := func(fill func(put func(from int, s string))) {
-		line := []byte(strings.Repeat(" ", 400))
-		put := func(from int, s string) { copy(line[from-1:], s) }
-		fill(put)
-		n++
-		put(395, fmt.Sprintf("%06d", n))
-		b.Write(line)
-		b.WriteString("\r\n")
-	}
+	record := cnab400Records(&b)
 	record(func(put func(int, string)) {
 		put(1, "02RETORNO01COBRANCA")
 		put(27, "00000000000004567890")
@@ -198,6 +189,22 @@ func bradescoReturn(created time.Time, titles ...retTitle) []byte {
 	}
 	record(func(put func(int, string)) { put(1, "9201237") })
 	return b.Bytes()
+}
+
+// cnab400Records returns a function that writes one CNAB 400 record of a
+// test return file into b: 400 blanks, what fill puts at its positions
+// (1-based), the record's number in 395-400, CR LF.
+func cnab400Records(b *bytes.Buffer) func(fill func(put func(from int, s string))) {
+	n := 0
+	return func(fill func(put func(from int, s string))) {
+		line := []byte(strings.Repeat(" ", 400))
+		put := func(from int, s string) { copy(line[from-1:], s) }
+		fill(put)
+		n++
+		put(395, fmt.Sprintf("%06d", n))
+		b.Write(line)
+		b.WriteString("\r\n")
+	}
 }
 
 // now is the time in São Paulo, the companies' zone.

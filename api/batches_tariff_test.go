@@ -44,16 +44,7 @@ type itauTitle struct {
 // numbered in 395-400, CR LF after every record.
 func itauReturn(created time.Time, agency, account, digit string, titles ...itauTitle) []byte {
 	var b bytes.Buffer
-	n := 0
-	record := func(fill func(put func(from int, s string))) {
-		line := []byte(strings.Repeat(" ", 400))
-		put := func(from int, s string) { copy(line[from-1:], s) }
-		fill(put)
-		n++
-		put(395, fmt.Sprintf("%06d", n))
-		b.Write(line)
-		b.WriteString("\r\n")
-	}
+	record := cnab400Records(&b)
 	record(func(put func(int, string)) {
 		put(1, "02RETORNO01COBRANCA")
 		put(27, agency)

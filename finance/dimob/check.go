@@ -63,7 +63,7 @@ func (c *checker) at(record, contract, owner string) at {
 }
 
 func (c *checker) declarant(d Declarant) {
-	a := c.at("declarant", "", d.Name)
+	a := c.at("declarant", "", "")
 	c.taxID(a, "cnpj", d.CNPJ, cnpjOnly)
 	c.name(a, "name", d.Name)
 	c.taxID(a, "responsible_cpf", d.ResponsibleCPF, cpfOnly)

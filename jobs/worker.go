@@ -65,8 +65,8 @@ type Worker struct {
 	srv      *asynq.Server
 	mux      *asynq.ServeMux
 	log      *slog.Logger
-	starts   *batcher[storage.TaskRef, startResult]
-	outcomes *batcher[storage.Outcome, bool]
+	starts   *groupCommit[storage.TaskRef, startResult]
+	outcomes *groupCommit[storage.Outcome, bool]
 	running  sync.WaitGroup // the runs in progress
 }
 
@@ -92,8 +92,8 @@ func NewWorker(cfg WorkerConfig) *Worker {
 		cfg.RetryDelay = RetryDelay
 	}
 	w := &Worker{cfg: cfg, log: cfg.Logger}
-	w.starts = newBatcher(w.startJobs)
-	w.outcomes = newBatcher(w.finishJobs)
+	w.starts = newGroupCommit(w.startJobs)
+	w.outcomes = newGroupCommit(w.finishJobs)
 	w.srv = asynq.NewServer(cfg.Redis, asynq.Config{
 		Concurrency:              cfg.Concurrency,
 		Queues:                   QueueWeights,
@@ -120,7 +120,7 @@ func NewWorker(cfg WorkerConfig) *Worker {
 // finish for up to the shutdown timeout; unfinished ones go back to the
 // queue and run again (their rows count the attempt).
 func (w *Worker) Run(ctx context.Context) error {
-	// the batched writes outlive ctx: running jobs record their outcome
+	// the group commits outlive ctx: running jobs record their outcome
 	// during the shutdown
 	writes, stopWrites := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWrites()
@@ -150,13 +150,13 @@ func (w *Worker) waitRuns(d time.Duration) {
 	}
 }
 
-// startJobs marks a batch of jobs running, in one statement.
+// startJobs marks a group of jobs running, in one statement.
 func (w *Worker) startJobs(ctx context.Context, tasks []storage.TaskRef) ([]startResult, error) {
 	started, err := storage.StartJobs(ctx, w.cfg.Pool, tasks)
 	if err != nil {
 		return nil, err
 	}
-	// a task given twice in one batch (delivered again while its first
+	// a task given twice in one group (delivered again while its first
 	// run starts) starts once; a task of another generation than the row's
 	// starts nothing
 	out := make([]startResult, len(tasks))
@@ -169,7 +169,7 @@ func (w *Worker) startJobs(ctx context.Context, tasks []storage.TaskRef) ([]star
 	return out, nil
 }
 
-// finishJobs records a batch of outcomes, in one statement.
+// finishJobs records a group of outcomes, in one statement.
 func (w *Worker) finishJobs(ctx context.Context, outcomes []storage.Outcome) ([]bool, error) {
 	done, err := storage.FinishJobs(ctx, w.cfg.Pool, outcomes)
 	if err != nil {

@@ -6,54 +6,54 @@ import (
 	"time"
 )
 
-// maxBatch bounds how many writes one statement carries.
-const maxBatch = 256
+// maxGroup bounds how many writes one statement carries.
+const maxGroup = 256
 
-// batcher gathers the single-row writes of a worker's concurrent runs into
+// groupCommit gathers the single-row writes of a worker's concurrent runs into
 // one statement (group commit): each call waits for the statement that
-// carries it, so nothing is acknowledged before it is written. Batches
+// carries it, so nothing is acknowledged before it is written. Groups
 // form by themselves: the first waiting call goes at once, and those that
 // arrive while a statement runs go together in the next. Under light load
 // every call is its own statement, with no added wait.
-type batcher[Q, R any] struct {
-	calls chan batchCall[Q, R]
+type groupCommit[Q, R any] struct {
+	calls chan groupCall[Q, R]
 	write func(ctx context.Context, qs []Q) ([]R, error) // a result per q, in order
 }
 
-type batchCall[Q, R any] struct {
+type groupCall[Q, R any] struct {
 	q     Q
-	reply chan batchReply[R]
+	reply chan groupReply[R]
 }
 
-type batchReply[R any] struct {
+type groupReply[R any] struct {
 	r   R
 	err error
 }
 
-func newBatcher[Q, R any](write func(ctx context.Context, qs []Q) ([]R, error)) *batcher[Q, R] {
-	return &batcher[Q, R]{calls: make(chan batchCall[Q, R]), write: write}
+func newGroupCommit[Q, R any](write func(ctx context.Context, qs []Q) ([]R, error)) *groupCommit[Q, R] {
+	return &groupCommit[Q, R]{calls: make(chan groupCall[Q, R]), write: write}
 }
 
-// run writes batches until ctx ends; ctx should outlive every caller.
-func (b *batcher[Q, R]) run(ctx context.Context) {
+// run writes groups until ctx ends; ctx should outlive every caller.
+func (g *groupCommit[Q, R]) run(ctx context.Context) {
 	for {
-		var first batchCall[Q, R]
+		var first groupCall[Q, R]
 		select {
 		case <-ctx.Done():
 			return
-		case first = <-b.calls:
+		case first = <-g.calls:
 		}
-		batch := []batchCall[Q, R]{first}
+		group := []groupCall[Q, R]{first}
 	gather:
-		for len(batch) < maxBatch {
+		for len(group) < maxGroup {
 			select {
-			case c := <-b.calls:
-				batch = append(batch, c)
+			case c := <-g.calls:
+				group = append(group, c)
 			default:
 				break gather
 			}
 		}
-		b.flush(ctx, batch)
+		g.flush(ctx, group)
 	}
 }
 
@@ -61,33 +61,33 @@ func (b *batcher[Q, R]) run(ctx context.Context) {
 // fails the calls instead of holding every run of the worker.
 const flushTimeout = 30 * time.Second
 
-// flush writes a batch. When the statement fails and the batch holds more
+// flush writes a group. When the statement fails and the group holds more
 // than one call, each is written alone, so that a row the database
 // refuses fails only its own call.
-func (b *batcher[Q, R]) flush(ctx context.Context, batch []batchCall[Q, R]) {
-	qs := make([]Q, len(batch))
-	for i, c := range batch {
+func (g *groupCommit[Q, R]) flush(ctx context.Context, group []groupCall[Q, R]) {
+	qs := make([]Q, len(group))
+	for i, c := range group {
 		qs[i] = c.q
 	}
-	rs, err := b.safeWrite(ctx, qs)
-	if err != nil && len(batch) > 1 {
-		for _, c := range batch {
-			b.flush(ctx, []batchCall[Q, R]{c})
+	rs, err := g.safeWrite(ctx, qs)
+	if err != nil && len(group) > 1 {
+		for _, c := range group {
+			g.flush(ctx, []groupCall[Q, R]{c})
 		}
 		return
 	}
-	for i, c := range batch {
+	for i, c := range group {
 		var r R
 		if err == nil {
 			r = rs[i]
 		}
-		c.reply <- batchReply[R]{r: r, err: err}
+		c.reply <- groupReply[R]{r: r, err: err}
 	}
 }
 
 // safeWrite runs one statement with its timeout, turning a panic or a
 // result of the wrong length into an error for the calls.
-func (b *batcher[Q, R]) safeWrite(ctx context.Context, qs []Q) (rs []R, err error) {
+func (g *groupCommit[Q, R]) safeWrite(ctx context.Context, qs []Q) (rs []R, err error) {
 	ctx, cancel := context.WithTimeout(ctx, flushTimeout)
 	defer cancel()
 	defer func() {
@@ -95,7 +95,7 @@ func (b *batcher[Q, R]) safeWrite(ctx context.Context, qs []Q) (rs []R, err erro
 			rs, err = nil, fmt.Errorf("batched write panicked: %v", v)
 		}
 	}()
-	rs, err = b.write(ctx, qs)
+	rs, err = g.write(ctx, qs)
 	if err == nil && len(rs) != len(qs) {
 		return nil, fmt.Errorf("batched write gave %d results for %d calls", len(rs), len(qs))
 	}
@@ -103,11 +103,11 @@ func (b *batcher[Q, R]) safeWrite(ctx context.Context, qs []Q) (rs []R, err erro
 }
 
 // do hands q to the next statement and waits for it.
-func (b *batcher[Q, R]) do(ctx context.Context, q Q) (R, error) {
-	reply := make(chan batchReply[R], 1)
+func (g *groupCommit[Q, R]) do(ctx context.Context, q Q) (R, error) {
+	reply := make(chan groupReply[R], 1)
 	var zero R
 	select {
-	case b.calls <- batchCall[Q, R]{q: q, reply: reply}:
+	case g.calls <- groupCall[Q, R]{q: q, reply: reply}:
 	case <-ctx.Done():
 		return zero, ctx.Err()
 	}

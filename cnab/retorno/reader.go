@@ -57,8 +57,14 @@ type Reader struct {
 	header Header
 	line   int // number of the last line read
 
-	pend    Event // the title or payment being assembled (CNAB 240)
+	// hasPend says that a title or payment is being assembled: a CNAB
+	// 240 title waiting for its segment U or a payment for its segment B,
+	// a CNAB 400 title for the PIX record that may follow it. It is
+	// assembled in the Event that Next returns, never copied on the way;
+	// only when Next returns an error before the event is complete does it
+	// wait in carried for the next call.
 	hasPend bool
+	carried Event
 	// skipDetails drops the segments of a title or batch already reported
 	// as an error, so that one bad record gives one error.
 	skipTitle, skipBatch bool
@@ -196,18 +202,29 @@ func (rd *Reader) Header() Header { return rd.header }
 // A line it cannot read is returned as a *LineError naming the line;
 // reading can go on with the next call unless the error is Fatal.
 func (rd *Reader) Next() (Event, error) {
+	var ev Event
+	err := rd.next(&ev)
+	return ev, err
+}
+
+// next reads lines into ev until an event is complete. It returns nil
+// with the event in ev, or an error with ev zero.
+func (rd *Reader) next(ev *Event) error {
+	if rd.hasPend {
+		*ev, rd.carried = rd.carried, Event{}
+	}
 	for {
 		if err := rd.queued; err != nil {
 			rd.queued = nil
-			return Event{}, err
+			return rd.keepPending(ev, err)
 		}
 		if rd.fatal {
-			return Event{}, io.EOF
+			return rd.keepPending(ev, io.EOF)
 		}
 		line, ok, err := rd.nextLine()
 		if err != nil {
 			rd.fatal = true
-			return Event{}, err
+			return rd.keepPending(ev, err)
 		}
 		if !ok {
 			rd.fatal = true
@@ -217,29 +234,53 @@ func (rd *Reader) Next() (Event, error) {
 			}
 			if rd.hasPend {
 				rd.queued = err
-				return rd.emitPending(), nil
+				rd.emitPending(ev)
+				return nil
 			}
 			if err != nil {
-				return Event{}, err
+				return err
 			}
-			return Event{}, io.EOF
+			return io.EOF
 		}
 		if line == "" || line == "\x1a" {
 			continue // a final empty line, a stray CR LF, the DOS end-of-file mark
 		}
 		if rd.done {
-			return Event{}, rd.lineErr("", "a line after the file trailer")
+			return rd.keepPending(ev, rd.lineErr("", "a line after the file trailer"))
 		}
-		var ev Event
 		var emit bool
 		if rd.lay.width == cnab.CNAB400 {
-			ev, emit, err = rd.line400(line)
+			emit, err = rd.line400(line, ev)
 		} else {
-			ev, emit, err = rd.line240(line)
+			emit, err = rd.line240(line, ev)
 		}
-		if err != nil || emit {
-			return ev, err
+		if emit {
+			return nil
 		}
+		if err != nil {
+			return rd.keepPending(ev, err)
+		}
+	}
+}
+
+// keepPending returns err with ev zero, the event being assembled in it
+// carried to the next call.
+func (rd *Reader) keepPending(ev *Event, err error) error {
+	if rd.hasPend {
+		rd.carried = *ev
+	}
+	*ev = Event{}
+	return err
+}
+
+// unread puts back a line that starts the next event, to be read again
+// by the next call once the pending event is returned: every event is
+// assembled where Next returns it.
+func (rd *Reader) unread(line string) {
+	rd.peeked, rd.hasPeeked = line, true
+	rd.line--
+	if rd.lay.width == cnab.CNAB240 {
+		rd.records-- // counted again when read again
 	}
 }
 
@@ -397,110 +438,98 @@ func (rd *Reader) complete(ev *Event, codes occTable) {
 	ev.DocumentNumber = fromLatin1(ev.DocumentNumber)
 }
 
-func (rd *Reader) take() Event {
-	ev := rd.pend
-	rd.pend, rd.hasPend = Event{}, false
-	return ev
-}
-
 // line400 reads one CNAB 400 record.
-func (rd *Reader) line400(line string) (Event, bool, error) {
+func (rd *Reader) line400(line string, ev *Event) (bool, error) {
 	if err := rd.checkWidth(line); err != nil {
-		return Event{}, false, err
+		return false, err
 	}
 	typ := line[0]
 	if rec, ok := rd.lay.details[typ]; ok {
 		if rd.lay.pix != nil {
-			return rd.detail400(rec, line)
+			return rd.detail400(rec, line, ev)
 		}
-		ev := rd.newEvent(KindTitle)
-		if err := rd.lay.read(rec, line, &ev); err != nil {
-			return Event{}, false, rd.readErr(rec.name, err)
+		*ev = rd.newEvent(KindTitle)
+		if err := rd.lay.read(rec, line, ev); err != nil {
+			return false, rd.readErr(rec.name, err)
 		}
-		rd.complete(&ev, rd.lay.codes)
-		return ev, true, nil
+		rd.complete(ev, rd.lay.codes)
+		return true, nil
 	}
 	switch {
 	case rd.lay.pix != nil && typ == rd.lay.pix.typ:
-		return rd.pix400(line)
+		return rd.pix400(line, ev)
 	case typ == '9':
 		rd.done = true
-		return rd.flush(nil)
+		return rd.flush(ev, nil)
 	case typ == '0':
-		return Event{}, false, rd.lineErr("header", "a second file header")
+		return false, rd.lineErr("header", "a second file header")
 	case strings.IndexByte(rd.lay.skip, typ) >= 0:
 	default:
-		return Event{}, false, rd.lineErr("", fmt.Sprintf("record type %q is not in the layout", typ))
+		return false, rd.lineErr("", fmt.Sprintf("record type %q is not in the layout", typ))
 	}
-	return Event{}, false, nil
+	return false, nil
 }
 
 // detail400 reads a detail record of a layout whose titles may be
-// followed by a PIX record: the title waits until the next record, and
-// the one before it is returned.
-func (rd *Reader) detail400(rec *record, line string) (Event, bool, error) {
-	var out Event
-	emit := rd.hasPend
-	if emit {
-		out = rd.pend
-		rd.complete(&out, rd.lay.codes)
+// followed by a PIX record: the title waits for the next record, and a
+// detail that finds a title waiting returns it first.
+func (rd *Reader) detail400(rec *record, line string, ev *Event) (bool, error) {
+	if rd.hasPend {
+		rd.unread(line)
+		rd.emitPending(ev)
+		return true, nil
 	}
-	rd.pend = rd.newEvent(KindTitle)
-	if err := rd.lay.read(rec, line, &rd.pend); err != nil {
-		rd.hasPend, rd.skipTitle = false, true
-		err = rd.readErr(rec.name, err)
-		if emit {
-			rd.queued = err
-			return out, true, nil
-		}
-		return Event{}, false, err
+	*ev = rd.newEvent(KindTitle)
+	if err := rd.lay.read(rec, line, ev); err != nil {
+		rd.skipTitle = true
+		return false, rd.readErr(rec.name, err)
 	}
 	rd.hasPend, rd.skipTitle = true, false
-	return out, emit, nil
+	return false, nil
 }
 
 // line240 reads one CNAB 240 record. A line shorter than 240 characters
 // lost its trailing blanks on the way (FTP in text mode, e-mail, an
 // editor) and is read padded back: every CNAB 240 record ends in blanks.
 // Every line counts as a record, read or not, for the trailer's count.
-func (rd *Reader) line240(line string) (Event, bool, error) {
+func (rd *Reader) line240(line string, ev *Event) (bool, error) {
 	rd.records++
 	if len(line) < int(cnab.CNAB240) {
 		rd.notePadded(len(line))
 		line = padBlanks(line, int(cnab.CNAB240))
 	}
 	if err := rd.checkWidth(line); err != nil {
-		return Event{}, false, err
+		return false, err
 	}
 	if line[0:3] != rd.lay.bank {
-		return Event{}, false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", line[0:3], rd.lay.bank))
+		return false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", line[0:3], rd.lay.bank))
 	}
 	switch line[7] {
 	case '1':
-		return rd.batchHeader240(line)
+		return rd.batchHeader240(line, ev)
 	case '3':
 		if rd.skipBatch {
-			return Event{}, false, nil
+			return false, nil
 		}
 		if rd.payBatch {
-			return rd.payment240(line)
+			return rd.payment240(line, ev)
 		}
-		return rd.collection240(line)
+		return rd.collection240(line, ev)
 	case '5':
 		rd.skipBatch = false
-		return rd.flush(nil)
+		return rd.flush(ev, nil)
 	case '9':
 		rd.done = true
-		return rd.flush(rd.checkTrailer240(line))
+		return rd.flush(ev, rd.checkTrailer240(line))
 	case '0':
-		return Event{}, false, rd.lineErr("file header", "a second file header")
+		return false, rd.lineErr("file header", "a second file header")
 	default:
-		return Event{}, false, rd.lineErr("", fmt.Sprintf("record type %q (position 8) is not in the layout", line[7]))
+		return false, rd.lineErr("", fmt.Sprintf("record type %q (position 8) is not in the layout", line[7]))
 	}
 }
 
 // batchHeader240 opens a batch: collection (service 01) or payments.
-func (rd *Reader) batchHeader240(line string) (Event, bool, error) {
+func (rd *Reader) batchHeader240(line string, ev *Event) (bool, error) {
 	rd.batches++
 	rd.skipBatch, rd.skipTitle = false, false
 	service := line[9:11]
@@ -510,66 +539,67 @@ func (rd *Reader) batchHeader240(line string) (Event, bool, error) {
 		rd.skipBatch = true
 		err = rd.lineErr("batch header", fmt.Sprintf("service %q: only collection batches (01) are read for bank %s", service, rd.lay.bank))
 	}
-	return rd.flush(err)
+	return rd.flush(ev, err)
 }
 
-// flush returns the pending event, if any, before err (queued for the
-// next call), or err alone.
-func (rd *Reader) flush(err error) (Event, bool, error) {
+// flush completes the pending event, if any, in ev and returns true, err
+// queued for the next call; or, with nothing pending, false and err.
+func (rd *Reader) flush(ev *Event, err error) (bool, error) {
 	if !rd.hasPend {
-		return Event{}, false, err
+		return false, err
 	}
 	rd.queued = err
-	return rd.emitPending(), true, nil
+	rd.emitPending(ev)
+	return true, nil
 }
 
-// emitPending returns the pending title or payment, described.
-func (rd *Reader) emitPending() Event {
-	ev := rd.take()
+// emitPending completes the pending title or payment in ev.
+func (rd *Reader) emitPending(ev *Event) {
+	rd.hasPend = false
 	if ev.Kind == KindPayment {
-		describePayment(rd.lay.payment.codes, &ev)
-		rd.complete(&ev, nil)
+		describePayment(rd.lay.payment.codes, ev)
+		rd.complete(ev, nil)
 	} else {
-		rd.complete(&ev, rd.lay.codes)
+		rd.complete(ev, rd.lay.codes)
 	}
-	return ev
 }
 
 // collection240 reads segments T and U.
-func (rd *Reader) collection240(line string) (Event, bool, error) {
+func (rd *Reader) collection240(line string, ev *Event) (bool, error) {
 	switch line[13] {
 	case 'T':
-		ev := rd.newEvent(KindTitle)
-		err := rd.lay.read(rd.lay.segT, line, &ev)
-		if err != nil {
-			err = rd.readErr("segment T", err)
+		if rd.hasPend {
+			rd.unread(line)
+			rd.emitPending(ev)
+			return true, nil
 		}
-		out, emit, err := rd.flush(err)
-		rd.skipTitle = err != nil || rd.queued != nil
-		if !rd.skipTitle {
-			rd.pend, rd.hasPend = ev, true
+		*ev = rd.newEvent(KindTitle)
+		if err := rd.lay.read(rd.lay.segT, line, ev); err != nil {
+			rd.skipTitle = true
+			return false, rd.readErr("segment T", err)
 		}
-		return out, emit, err
+		rd.hasPend, rd.skipTitle = true, false
+		return false, nil
 	case 'U':
 		if rd.skipTitle {
 			rd.skipTitle = false
-			return Event{}, false, nil
+			return false, nil
 		}
 		if !rd.hasPend {
-			return Event{}, false, rd.lineErr("segment U", "no segment T before it")
+			return false, rd.lineErr("segment U", "no segment T before it")
 		}
-		ev := rd.take()
+		rd.hasPend = false
 		code := ev.Code
-		if err := rd.lay.read(rd.lay.segU, line, &ev); err != nil {
-			return Event{}, false, rd.readErr("segment U", err)
+		if err := rd.lay.read(rd.lay.segU, line, ev); err != nil {
+			return false, rd.readErr("segment U", err)
 		}
 		if ev.Code == "" || ev.Code != code {
 			ev.Code = code // the code of segment T prevails
 		}
-		rd.complete(&ev, rd.lay.codes)
-		return ev, true, nil
+		rd.complete(ev, rd.lay.codes)
+		return true, nil
 	}
-	return Event{}, false, nil // other segments (Y, ...) carry no title data read here
+	return false, nil // other segments (Y, ...) carry no title data read here
 }
 
 // checkTrailer240 compares the file trailer's record count with the

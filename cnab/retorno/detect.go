@@ -97,5 +97,3 @@ func headerBankName(line string, width cnab.Layout) string {
 	}
 	return " (" + name + ")"
 }
-
-func trimSpace(s string) string { return strings.TrimSpace(s) }

@@ -161,7 +161,7 @@ func (rd *Reader) checkRecords() error {
 
 // knows400 reports whether typ is a record type of the CNAB 400 layout.
 func (l *layout) knows400(typ byte) bool {
-	if _, ok := l.details[typ]; ok || typ == '9' || strings.IndexByte(l.skip, typ) >= 0 {
+	if l.detailOf[typ] != nil || typ == '9' || strings.IndexByte(l.skip, typ) >= 0 {
 		return true
 	}
 	return l.pix != nil && typ == l.pix.typ
@@ -444,7 +444,7 @@ func (rd *Reader) line400(line string, ev *Event) (bool, error) {
 		return false, err
 	}
 	typ := line[0]
-	if rec, ok := rd.lay.details[typ]; ok {
+	if rec := rd.lay.detailOf[typ]; rec != nil {
 		if rd.lay.pix != nil {
 			return rd.detail400(rec, line, ev)
 		}

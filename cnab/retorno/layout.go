@@ -80,6 +80,15 @@ func register(l *layout) *layout {
 	}
 	for typ, rec := range l.details {
 		l.detailOf[typ] = rec
+		rec.plan()
+	}
+	l.segT.plan()
+	l.segU.plan()
+	l.headerAccount.plan()
+	if p := l.payment; p != nil {
+		p.segA.plan()
+		p.segB.plan()
+		p.segJ.plan()
 	}
 	if l.width == cnab.CNAB240 && l.channels == nil {
 		l.channelFromReasons = true // FEBRABAN's C047-C: the paid title's reason

@@ -85,19 +85,19 @@ var itauPayment = paymentLayout{
 // payment240 reads the segments of a payment batch. A segment A or J
 // starts a payment; B (at Itaú) adds its occurrence codes; J-52 and the
 // other optional segments carry nothing read here.
-func (rd *Reader) payment240(line string, ev *Event) (bool, error) {
+func (rd *Reader) payment240(line []byte, ev *Event) (bool, error) {
 	p := rd.lay.payment
 	var rec *record
 	switch seg := line[13]; {
 	case seg == 'A':
 		rec = p.segA
-	case seg == 'J' && line[17:19] != "52":
+	case seg == 'J' && string(line[17:19]) != "52":
 		rec = p.segJ
 	case seg == 'B' && p.segB != nil:
 		if rd.skipTitle || !rd.hasPend {
 			return false, nil
 		}
-		if err := rd.lay.read(p.segB, line, ev); err != nil {
+		if err := rd.lay.read(p.segB, line, ev, &rd.texts); err != nil {
 			rd.skipTitle = true
 			rd.hasPend = false
 			return false, rd.readErr(p.segB.name, err)
@@ -112,7 +112,7 @@ func (rd *Reader) payment240(line string, ev *Event) (bool, error) {
 		return true, nil
 	}
 	*ev = rd.newEvent(KindPayment)
-	if err := rd.lay.read(rec, line, ev); err != nil {
+	if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 		rd.skipTitle = true
 		return false, rd.readErr(rec.name, err)
 	}

@@ -69,7 +69,7 @@ func readItauPIX(line string) (*PIX, error) {
 }
 
 // pix400 attaches a PIX record to the title pending before it.
-func (rd *Reader) pix400(line string, ev *Event) (bool, error) {
+func (rd *Reader) pix400(line []byte, ev *Event) (bool, error) {
 	p := rd.lay.pix
 	if rd.skipTitle {
 		return false, nil // the title's detail was reported as an error
@@ -77,7 +77,7 @@ func (rd *Reader) pix400(line string, ev *Event) (bool, error) {
 	if !rd.hasPend {
 		return false, rd.lineErr(p.name, "no title detail before it")
 	}
-	px, err := p.read(line)
+	px, err := p.read(string(line))
 	if err != nil {
 		return false, rd.readErr(p.name, err)
 	}

@@ -77,10 +77,14 @@ type Reader struct {
 	// event: the event is returned first, the error on the next call.
 	queued error
 
-	// peeked is the line after the header, read by NewReader to check
-	// that the records follow the header's layout, and returned first.
-	peeked    string
+	// peeked is a line read but put back, returned by the next read: the
+	// line after the header, read by NewReader to check that the records
+	// follow the header's layout, or a record that starts the next event
+	// (unread). It is valid until the scanner reads on.
+	peeked    []byte
 	hasPeeked bool
+	// texts holds a record's texts while they are put together.
+	texts []byte
 	// padded counts the CNAB 240 lines read with their trailing blanks
 	// put back; shortest is the shortest of them.
 	padded, shortest int
@@ -96,13 +100,14 @@ func NewReader(r io.Reader, opt Options) (*Reader, error) {
 	sc.Buffer(make([]byte, 0, 512), maxLine)
 	sc.Split(scanLines)
 	rd := &Reader{sc: sc}
-	line, ok, err := rd.nextLine()
+	first, ok, err := rd.nextLine()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
 	if !ok {
 		return nil, refused("the file is empty")
 	}
+	line := string(first)
 	lay, err := detect(line)
 	if err != nil {
 		return nil, err
@@ -139,7 +144,7 @@ func (rd *Reader) checkRecords() error {
 	if !ok {
 		return nil // the missing trailer is reported by Next
 	}
-	for ok && (line == "" || line == "\x1a") {
+	for ok && blankLine(line) {
 		line, ok, err = rd.nextLine()
 		if err != nil || !ok {
 			return nil
@@ -149,9 +154,9 @@ func (rd *Reader) checkRecords() error {
 	rd.line--
 	lay := rd.lay
 	switch {
-	case lay.width == cnab.CNAB240 && len(line) >= 3 && line[0:3] != lay.bank:
+	case lay.width == cnab.CNAB240 && len(line) >= 3 && string(line[0:3]) != lay.bank:
 		return refused("the header is of bank %s (%s) but its records are of bank %q (line %d): not one bank's file",
-			lay.bank, lay.bankName, line[0:3], rd.line+1)
+			lay.bank, lay.bankName, string(line[0:3]), rd.line+1)
 	case lay.width == cnab.CNAB400 && len(line) > 0 && !lay.knows400(line[0]):
 		return refused("the header is of bank %s (%s) but line %d is a record of type %q, which its layout does not have: the records follow another bank's layout",
 			lay.bank, lay.bankName, rd.line+1, line[0])
@@ -193,6 +198,17 @@ func (rd *Reader) notePadded(n int) {
 // padBlanks returns line with blanks added up to width.
 func padBlanks(line string, width int) string {
 	return line + strings.Repeat(" ", width-len(line))
+}
+
+// padLine returns a copy of line with blanks added up to width.
+func padLine(line []byte, width int) []byte {
+	return append(line[:len(line):len(line)], bytes.Repeat([]byte{' '}, width-len(line))...)
+}
+
+// blankLine reports a line that is no record: empty (a final line break,
+// a stray CR LF) or the DOS end-of-file mark.
+func blankLine(line []byte) bool {
+	return len(line) == 0 || len(line) == 1 && line[0] == '\x1a'
 }
 
 // Header returns what the file header says.
@@ -242,8 +258,8 @@ func (rd *Reader) next(ev *Event) error {
 			}
 			return io.EOF
 		}
-		if line == "" || line == "\x1a" {
-			continue // a final empty line, a stray CR LF, the DOS end-of-file mark
+		if blankLine(line) {
+			continue
 		}
 		if rd.done {
 			return rd.keepPending(ev, rd.lineErr("", "a line after the file trailer"))
@@ -276,7 +292,7 @@ func (rd *Reader) keepPending(ev *Event, err error) error {
 // unread puts back a line that starts the next event, to be read again
 // by the next call once the pending event is returned: every event is
 // assembled where Next returns it.
-func (rd *Reader) unread(line string) {
+func (rd *Reader) unread(line []byte) {
 	rd.peeked, rd.hasPeeked = line, true
 	rd.line--
 	if rd.lay.width == cnab.CNAB240 {
@@ -305,8 +321,8 @@ func (rd *Reader) All() iter.Seq2[Event, error] {
 }
 
 // nextLine returns the next line without its line ending, in the layout's
-// single-byte form.
-func (rd *Reader) nextLine() (string, bool, error) {
+// single-byte form. The line is valid until the next call.
+func (rd *Reader) nextLine() ([]byte, bool, error) {
 	if rd.hasPeeked {
 		rd.hasPeeked = false
 		rd.line++
@@ -318,9 +334,9 @@ func (rd *Reader) nextLine() (string, bool, error) {
 			if errors.Is(err, bufio.ErrTooLong) {
 				reason = fmt.Sprintf("longer than %d characters: not a CNAB file, or line breaks are missing", maxLine)
 			}
-			return "", false, &LineError{Line: rd.line + 1, Reason: reason, Fatal: true}
+			return nil, false, &LineError{Line: rd.line + 1, Reason: reason, Fatal: true}
 		}
-		return "", false, nil
+		return nil, false, nil
 	}
 	rd.line++
 	b := rd.sc.Bytes()
@@ -331,7 +347,7 @@ func (rd *Reader) nextLine() (string, bool, error) {
 		b = b[:n-1] // the DOS end-of-file mark after the last record
 	}
 	if rd.lay != nil && len(b) <= int(rd.lay.width) {
-		return string(b), true, nil
+		return b, true, nil
 	}
 	return toSingleByte(b), true, nil
 }
@@ -365,13 +381,13 @@ func scanLines(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// toSingleByte returns the line as a string of one byte per character. A
-// line written in UTF-8 with accented letters is longer in bytes than the
+// toSingleByte returns the line in one byte per character. A line
+// written in UTF-8 with accented letters is longer in bytes than the
 // layout; its characters are turned into their Latin-1 bytes so that
 // positions hold. Other lines are taken as they are (ASCII or Latin-1).
-func toSingleByte(b []byte) string {
+func toSingleByte(b []byte) []byte {
 	if !utf8.Valid(b) || utf8.RuneCount(b) == len(b) {
-		return string(b)
+		return b
 	}
 	out := make([]byte, 0, len(b))
 	for _, r := range string(b) {
@@ -380,7 +396,7 @@ func toSingleByte(b []byte) string {
 		}
 		out = append(out, byte(r))
 	}
-	return string(out)
+	return out
 }
 
 // fromLatin1 returns text read from a line as UTF-8.
@@ -411,7 +427,7 @@ func (rd *Reader) readErr(record string, err error) error {
 }
 
 // checkWidth reports a line that is not as long as the layout's records.
-func (rd *Reader) checkWidth(line string) error {
+func (rd *Reader) checkWidth(line []byte) error {
 	if len(line) != int(rd.lay.width) {
 		return rd.lineErr("", fmt.Sprintf("has %d characters, CNAB %d records have %d", len(line), rd.lay.width, rd.lay.width))
 	}
@@ -439,7 +455,7 @@ func (rd *Reader) complete(ev *Event, codes occTable) {
 }
 
 // line400 reads one CNAB 400 record.
-func (rd *Reader) line400(line string, ev *Event) (bool, error) {
+func (rd *Reader) line400(line []byte, ev *Event) (bool, error) {
 	if err := rd.checkWidth(line); err != nil {
 		return false, err
 	}
@@ -449,7 +465,7 @@ func (rd *Reader) line400(line string, ev *Event) (bool, error) {
 			return rd.detail400(rec, line, ev)
 		}
 		*ev = rd.newEvent(KindTitle)
-		if err := rd.lay.read(rec, line, ev); err != nil {
+		if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 			return false, rd.readErr(rec.name, err)
 		}
 		rd.complete(ev, rd.lay.codes)
@@ -473,14 +489,14 @@ func (rd *Reader) line400(line string, ev *Event) (bool, error) {
 // detail400 reads a detail record of a layout whose titles may be
 // followed by a PIX record: the title waits for the next record, and a
 // detail that finds a title waiting returns it first.
-func (rd *Reader) detail400(rec *record, line string, ev *Event) (bool, error) {
+func (rd *Reader) detail400(rec *record, line []byte, ev *Event) (bool, error) {
 	if rd.hasPend {
 		rd.unread(line)
 		rd.emitPending(ev)
 		return true, nil
 	}
 	*ev = rd.newEvent(KindTitle)
-	if err := rd.lay.read(rec, line, ev); err != nil {
+	if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 		rd.skipTitle = true
 		return false, rd.readErr(rec.name, err)
 	}
@@ -492,17 +508,17 @@ func (rd *Reader) detail400(rec *record, line string, ev *Event) (bool, error) {
 // lost its trailing blanks on the way (FTP in text mode, e-mail, an
 // editor) and is read padded back: every CNAB 240 record ends in blanks.
 // Every line counts as a record, read or not, for the trailer's count.
-func (rd *Reader) line240(line string, ev *Event) (bool, error) {
+func (rd *Reader) line240(line []byte, ev *Event) (bool, error) {
 	rd.records++
 	if len(line) < int(cnab.CNAB240) {
 		rd.notePadded(len(line))
-		line = padBlanks(line, int(cnab.CNAB240))
+		line = padLine(line, int(cnab.CNAB240))
 	}
 	if err := rd.checkWidth(line); err != nil {
 		return false, err
 	}
-	if line[0:3] != rd.lay.bank {
-		return false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", line[0:3], rd.lay.bank))
+	if string(line[0:3]) != rd.lay.bank {
+		return false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", string(line[0:3]), rd.lay.bank))
 	}
 	switch line[7] {
 	case '1':
@@ -529,15 +545,14 @@ func (rd *Reader) line240(line string, ev *Event) (bool, error) {
 }
 
 // batchHeader240 opens a batch: collection (service 01) or payments.
-func (rd *Reader) batchHeader240(line string, ev *Event) (bool, error) {
+func (rd *Reader) batchHeader240(line []byte, ev *Event) (bool, error) {
 	rd.batches++
 	rd.skipBatch, rd.skipTitle = false, false
-	service := line[9:11]
-	rd.payBatch = service != "01"
+	rd.payBatch = string(line[9:11]) != "01"
 	var err error
 	if rd.payBatch && rd.lay.payment == nil {
 		rd.skipBatch = true
-		err = rd.lineErr("batch header", fmt.Sprintf("service %q: only collection batches (01) are read for bank %s", service, rd.lay.bank))
+		err = rd.lineErr("batch header", fmt.Sprintf("service %q: only collection batches (01) are read for bank %s", string(line[9:11]), rd.lay.bank))
 	}
 	return rd.flush(ev, err)
 }
@@ -565,7 +580,7 @@ func (rd *Reader) emitPending(ev *Event) {
 }
 
 // collection240 reads segments T and U.
-func (rd *Reader) collection240(line string, ev *Event) (bool, error) {
+func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 	switch line[13] {
 	case 'T':
 		if rd.hasPend {
@@ -574,7 +589,7 @@ func (rd *Reader) collection240(line string, ev *Event) (bool, error) {
 			return true, nil
 		}
 		*ev = rd.newEvent(KindTitle)
-		if err := rd.lay.read(rd.lay.segT, line, ev); err != nil {
+		if err := rd.lay.read(rd.lay.segT, line, ev, &rd.texts); err != nil {
 			rd.skipTitle = true
 			return false, rd.readErr("segment T", err)
 		}
@@ -590,7 +605,7 @@ func (rd *Reader) collection240(line string, ev *Event) (bool, error) {
 		}
 		rd.hasPend = false
 		code := ev.Code
-		if err := rd.lay.read(rd.lay.segU, line, ev); err != nil {
+		if err := rd.lay.read(rd.lay.segU, line, ev, &rd.texts); err != nil {
 			return false, rd.readErr("segment U", err)
 		}
 		if ev.Code == "" || ev.Code != code {
@@ -604,8 +619,8 @@ func (rd *Reader) collection240(line string, ev *Event) (bool, error) {
 
 // checkTrailer240 compares the file trailer's record count with the
 // records read.
-func (rd *Reader) checkTrailer240(line string) error {
-	n, err := strconv.Atoi(line[23:29])
+func (rd *Reader) checkTrailer240(line []byte) error {
+	n, err := strconv.Atoi(string(line[23:29]))
 	if err != nil || n == 0 {
 		return nil // a bank that leaves the count blank
 	}

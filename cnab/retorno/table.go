@@ -84,15 +84,94 @@ type field struct {
 	start, end int
 	kind       kind
 	to         slot
+	// at is where a text field's characters are in its record's texts
+	// (record.spans).
+	at int
 }
 
 func (f *field) width() int { return f.end - f.start + 1 }
+
+// inLine returns the field's characters in line.
+func (f *field) inLine(line []byte) []byte { return line[f.start-1 : f.end] }
+
+// inTexts returns a text field's characters in its record's texts.
+func (f *field) inTexts(texts string) string { return texts[f.at : f.at+f.width()] }
 
 // record is the table of one record (detail, segment) of one layout: only
 // the fields read into events; the rest of the record is ignored.
 type record struct {
 	name   string
 	fields []field
+
+	// spans are the parts of the record that hold its text fields, put
+	// together into one string when a record is read: the event's texts
+	// are slices of it, so that a record costs one allocation of the
+	// length of its texts, and the line itself is never made a string.
+	// Set by plan, with the fields' at.
+	spans   []span
+	planned bool
+}
+
+// span is a part of a record: 0-based, end excluded.
+type span struct{ from, to int }
+
+// textual reports whether a field of kind k is text, kept in the event
+// as written, rather than an amount or a date.
+func (k kind) textual() bool {
+	switch k {
+	case kindMoney, kindMoneyDC, kindDate6, kindDate8, kindDateYMD:
+		return false
+	}
+	return true
+}
+
+// spanGap is the widest gap between two text fields that are still copied
+// as one span, the characters between them with them.
+const spanGap = 8
+
+// plan sets the record's spans and where each text field is in them,
+// once, when a layout that has the record is registered. The fields are
+// in the order of their positions (TestTables).
+func (r *record) plan() {
+	if r == nil || r.planned {
+		return
+	}
+	at := 0 // where the last span starts in the texts
+	for i := range r.fields {
+		f := &r.fields[i]
+		if !f.kind.textual() {
+			continue
+		}
+		n := len(r.spans)
+		if n > 0 && f.start-1 <= r.spans[n-1].to+spanGap {
+			r.spans[n-1].to = max(r.spans[n-1].to, f.end)
+		} else {
+			if n > 0 {
+				at += r.spans[n-1].to - r.spans[n-1].from
+			}
+			r.spans = append(r.spans, span{from: f.start - 1, to: f.end})
+			n++
+		}
+		f.at = at + f.start - 1 - r.spans[n-1].from
+	}
+	r.planned = true
+}
+
+// texts returns the record's text fields in line, its spans, as one
+// string; buf is where they are put together.
+func (r *record) texts(line []byte, buf *[]byte) string {
+	switch len(r.spans) {
+	case 0:
+		return ""
+	case 1:
+		return string(line[r.spans[0].from:r.spans[0].to])
+	}
+	b := (*buf)[:0]
+	for _, s := range r.spans {
+		b = append(b, line[s.from:s.to]...)
+	}
+	*buf = b
+	return string(b)
 }
 
 func fd(start, end int, name string, k kind, to slot) field {
@@ -105,58 +184,59 @@ type decoder struct {
 	split func(raw string) (number, digit string)
 }
 
-// read fills ev from line with rec's fields. line is exactly as long as
-// the layout's records. The first field that cannot be read is returned as
-// a *FieldError.
-func (d *decoder) read(rec *record, line string, ev *Event) error {
+// read fills ev from line with rec's fields, buf holding their texts on
+// the way. line is exactly as long as the layout's records. The first
+// field that cannot be read is returned as a *FieldError.
+func (d *decoder) read(rec *record, line []byte, ev *Event, buf *[]byte) error {
+	texts := rec.texts(line, buf)
 	for i := range rec.fields {
 		f := &rec.fields[i]
-		raw := line[f.start-1 : f.end]
 		switch f.kind {
 		case kindText:
-			setText(ev, f.to, trimSpace(raw))
+			setText(ev, f.to, trimSpace(f.inTexts(texts)))
 		case kindDigits:
+			raw := f.inTexts(texts)
 			v := trimSpace(raw)
 			if !allDigits(v) {
 				return fieldErr(f, raw, "must be digits")
 			}
 			setText(ev, f.to, v)
 		case kindCode:
-			ev.Code = trimSpace(raw)
+			ev.Code = trimSpace(f.inTexts(texts))
 		case kindMoney:
-			c, ok := parseCents(raw)
+			c, ok := parseCents(f.inLine(line))
 			if !ok {
-				return fieldErr(f, raw, "must be an amount in digits")
+				return fieldErr(f, string(f.inLine(line)), "must be an amount in digits")
 			}
 			setMoney(ev, f.to, c)
 		case kindDate6, kindDate8:
-			dt, ok := parseDate(raw)
+			dt, ok := parseDate(f.inLine(line))
 			if !ok {
-				return fieldErr(f, raw, "must be a date "+dateForm(f.kind)+" or zeros")
+				return fieldErr(f, string(f.inLine(line)), "must be a date "+dateForm(f.kind)+" or zeros")
 			}
 			setDate(ev, f.to, dt)
 		case kindReasons:
-			ev.Reasons = appendReasons(ev.Reasons, raw, 2)
+			ev.Reasons = appendReasons(ev.Reasons, f.inTexts(texts), 2)
 		case kindReasons3:
-			ev.Reasons = appendReasons(ev.Reasons, raw, 3)
+			ev.Reasons = appendReasons(ev.Reasons, f.inTexts(texts), 3)
 		case kindDateYMD:
-			dt, ok := parseDateYMD(raw)
+			dt, ok := parseDateYMD(f.inLine(line))
 			if !ok {
-				return fieldErr(f, raw, "must be a date AAAAMMDD or zeros")
+				return fieldErr(f, string(f.inLine(line)), "must be a date AAAAMMDD or zeros")
 			}
 			setDate(ev, f.to, dt)
 		case kindCodes:
-			ev.Reasons = appendCodes(ev.Reasons, raw)
+			ev.Reasons = appendCodes(ev.Reasons, f.inTexts(texts))
 		case kindMoneyDC:
-			c, ok := parseSignedCents(raw)
+			c, ok := parseSignedCents(f.inLine(line))
 			if !ok {
-				return fieldErr(f, raw, "must be an amount in digits followed by D or C")
+				return fieldErr(f, string(f.inLine(line)), "must be an amount in digits followed by D or C")
 			}
 			setMoney(ev, f.to, c)
 		case kindDocType:
-			setText(ev, f.to, docType(trimSpace(raw)))
+			setText(ev, f.to, docType(trimSpace(f.inTexts(texts))))
 		case kindOurNumber:
-			n, dg := d.split(raw)
+			n, dg := d.split(f.inTexts(texts))
 			ev.OurNumber, ev.OurNumberDigit = n, dg
 		}
 	}
@@ -342,7 +422,7 @@ func trimSpace(s string) string {
 func plainByte(c byte) bool { return c > ' ' && c < utf8.RuneSelf }
 
 // allZeros reports whether s has nothing but zeros.
-func allZeros(s string) bool {
+func allZeros[S ~string | ~[]byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '0' {
 			return false
@@ -352,7 +432,7 @@ func allZeros(s string) bool {
 }
 
 // blankOrZeros reports whether s has nothing but blanks and zeros.
-func blankOrZeros(s string) bool {
+func blankOrZeros[S ~string | ~[]byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '0' && s[i] != ' ' {
 			return false
@@ -361,7 +441,7 @@ func blankOrZeros(s string) bool {
 	return true
 }
 
-func allDigits(s string) bool {
+func allDigits[S ~string | ~[]byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -372,7 +452,7 @@ func allDigits(s string) bool {
 
 // parseCents reads an amount with two implied decimals. A field of blanks
 // is zero (some banks leave unused amounts blank).
-func parseCents(raw string) (Cents, bool) {
+func parseCents[S ~string | ~[]byte](raw S) (Cents, bool) {
 	i := 0
 	for i < len(raw) && raw[i] == ' ' {
 		i++ // leading blanks
@@ -408,7 +488,7 @@ func docType(code string) string {
 // parseSignedCents reads an amount followed by D (debit, negative) or C
 // (credit). Blanks, or zeros with a blank or zero sign (files that fill
 // the unused field with zeros), are zero.
-func parseSignedCents(raw string) (Cents, bool) {
+func parseSignedCents[S ~string | ~[]byte](raw S) (Cents, bool) {
 	n := len(raw) - 1
 	c, ok := parseCents(raw[:n])
 	if !ok {
@@ -428,8 +508,8 @@ func parseSignedCents(raw string) (Cents, bool) {
 // parseDate reads DDMMAA (years 2000 to 2099) or DDMMAAAA. Zeros or
 // blanks are no date, and so is Banrisul's "SEMREG" (an unregistered
 // title has no due date).
-func parseDate(raw string) (cnab.Date, bool) {
-	if blankOrZeros(raw) || raw == "SEMREG" {
+func parseDate[S ~string | ~[]byte](raw S) (cnab.Date, bool) {
+	if blankOrZeros(raw) || string(raw) == "SEMREG" {
 		return cnab.Date{}, true
 	}
 	if !allDigits(raw) {
@@ -448,14 +528,18 @@ func parseDate(raw string) (cnab.Date, bool) {
 }
 
 // parseDateYMD reads AAAAMMDD; zeros or blanks are no date.
-func parseDateYMD(raw string) (cnab.Date, bool) {
+func parseDateYMD[S ~string | ~[]byte](raw S) (cnab.Date, bool) {
 	if len(raw) != 8 || blankOrZeros(raw) {
 		return cnab.Date{}, len(raw) == 8
 	}
-	return parseDate(raw[6:8] + raw[4:6] + raw[0:4])
+	var dmy [8]byte
+	copy(dmy[0:2], raw[6:8])
+	copy(dmy[2:4], raw[4:6])
+	copy(dmy[4:8], raw[0:4])
+	return parseDate(dmy[:])
 }
 
-func atoi(s string) int {
+func atoi[S ~string | ~[]byte](s S) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		n = n*10 + int(s[i]-'0')

@@ -110,6 +110,43 @@ func TestTables(t *testing.T) {
 	}
 }
 
+// TestRecordTexts checks every record's plan: each text field is found
+// in the record's texts as it is in the line.
+func TestRecordTexts(t *testing.T) {
+	t.Parallel()
+	records := allRecords()
+	for k, l := range layouts {
+		if l.headerAccount != nil {
+			records[fmt.Sprintf("%s/%d header", k.bank, k.width)] = struct {
+				rec   *record
+				width int
+			}{l.headerAccount, int(k.width)}
+		}
+	}
+	for name, r := range records {
+		if !r.rec.planned {
+			t.Errorf("%s: not planned", name)
+			continue
+		}
+		line := make([]byte, r.width)
+		for i := range line {
+			line[i] = byte('!' + i%94)
+		}
+		var buf []byte
+		texts := r.rec.texts(line, &buf)
+		for _, f := range r.rec.fields {
+			if !f.kind.textual() {
+				continue
+			}
+			if f.at < 0 || f.at+f.width() > len(texts) {
+				t.Errorf("%s: %s at %d, outside the %d characters of its texts", name, f.name, f.at, len(texts))
+			} else if got, want := f.inTexts(texts), string(f.inLine(line)); got != want {
+				t.Errorf("%s: %s reads %q from its texts, %q from the line", name, f.name, got, want)
+			}
+		}
+	}
+}
+
 func hasSlot(r *record, s slot) bool {
 	for _, f := range r.fields {
 		if f.to == s {

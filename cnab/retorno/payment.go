@@ -111,7 +111,7 @@ func (rd *Reader) payment240(line []byte, ev *Event) (bool, error) {
 		rd.emitPending(ev)
 		return true, nil
 	}
-	*ev = rd.newEvent(KindPayment)
+	rd.start(ev, KindPayment)
 	if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 		rd.skipTitle = true
 		return false, rd.readErr(rec.name, err)

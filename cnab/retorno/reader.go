@@ -223,8 +223,10 @@ func (rd *Reader) Next() (Event, error) {
 	return ev, err
 }
 
-// next reads lines into ev until an event is complete. It returns nil
-// with the event in ev, or an error with ev zero.
+// next reads lines into ev, the zero Event, until an event is complete.
+// It returns nil with the event in ev, or an error with ev zero. ev stays
+// zero while no event is pending: a record read into it either makes the
+// event pending or fails, and a failure returns at once.
 func (rd *Reader) next(ev *Event) error {
 	if rd.hasPend {
 		*ev, rd.carried = rd.carried, Event{}
@@ -399,6 +401,14 @@ func toSingleByte(b []byte) []byte {
 	return out
 }
 
+// toUTF8 turns text read from a line into UTF-8, writing it only when it
+// changes (see setText).
+func toUTF8(s *string) {
+	if u := fromLatin1(*s); u != *s {
+		*s = u
+	}
+}
+
 // fromLatin1 returns text read from a line as UTF-8.
 func fromLatin1(s string) string {
 	for i := 0; i < len(s); i++ {
@@ -434,9 +444,13 @@ func (rd *Reader) checkWidth(line []byte) error {
 	return nil
 }
 
-// newEvent starts an event of the current line.
-func (rd *Reader) newEvent(kind Kind) Event {
-	return Event{Line: rd.line, Bank: rd.lay.bank, Layout: rd.lay.width, Kind: kind}
+// start begins an event of the current line in ev, which is the zero
+// Event whenever no event is pending (next keeps it so). Only the fields
+// set are written: the event is on Next's stack, but written through a
+// pointer, each of its pointers costs a write barrier while the garbage
+// collector marks.
+func (rd *Reader) start(ev *Event, kind Kind) {
+	ev.Line, ev.Bank, ev.Layout, ev.Kind = rd.line, rd.lay.bank, rd.lay.width, kind
 }
 
 // complete describes an event read in full with codes (nil when it is
@@ -449,9 +463,9 @@ func (rd *Reader) complete(ev *Event, codes occTable) {
 		rd.lay.settle(ev)
 		rd.lay.describeChannel(ev)
 	}
-	ev.Payer = fromLatin1(ev.Payer)
-	ev.Control = fromLatin1(ev.Control)
-	ev.DocumentNumber = fromLatin1(ev.DocumentNumber)
+	toUTF8(&ev.Payer)
+	toUTF8(&ev.Control)
+	toUTF8(&ev.DocumentNumber)
 }
 
 // line400 reads one CNAB 400 record.
@@ -464,7 +478,7 @@ func (rd *Reader) line400(line []byte, ev *Event) (bool, error) {
 		if rd.lay.pix != nil {
 			return rd.detail400(rec, line, ev)
 		}
-		*ev = rd.newEvent(KindTitle)
+		rd.start(ev, KindTitle)
 		if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 			return false, rd.readErr(rec.name, err)
 		}
@@ -495,7 +509,7 @@ func (rd *Reader) detail400(rec *record, line []byte, ev *Event) (bool, error) {
 		rd.emitPending(ev)
 		return true, nil
 	}
-	*ev = rd.newEvent(KindTitle)
+	rd.start(ev, KindTitle)
 	if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 		rd.skipTitle = true
 		return false, rd.readErr(rec.name, err)
@@ -588,7 +602,7 @@ func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 			rd.emitPending(ev)
 			return true, nil
 		}
-		*ev = rd.newEvent(KindTitle)
+		rd.start(ev, KindTitle)
 		if err := rd.lay.read(rd.lay.segT, line, ev, &rd.texts); err != nil {
 			rd.skipTitle = true
 			return false, rd.readErr("segment T", err)

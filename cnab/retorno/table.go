@@ -250,63 +250,68 @@ func dateForm(k kind) string {
 	return "DDMMAAAA"
 }
 
+// setText sets the event's text field to. An empty text is not written
+// over an empty field: the event is on Next's stack, but written through
+// a pointer, and each pointer written costs a write barrier while the
+// garbage collector marks.
 func setText(ev *Event, to slot, v string) {
-	switch to {
-	case toOurNumber:
-		ev.OurNumber = v
-	case toOurDigit:
-		ev.OurNumberDigit = v
-	case toDocument:
-		ev.DocumentNumber = v
-	case toControl:
-		ev.Control = v
-	case toWallet:
-		ev.Wallet = v
-	case toPayer:
-		ev.Payer = v
-	case toBarcode:
-		ev.Barcode = v
-	case toChannel:
-		ev.Channel.Code = v
-	case toWalletCode:
-		ev.WalletCode = v
-	case toSpecies:
-		ev.Species = v
-	case toModality:
-		ev.Modality = v
-	case toInstalment:
-		ev.Instalment = v
-	case toCurrency:
-		ev.Currency = v
-	case toCollectingBank:
-		ev.CollectingBank = v
-	case toCollectingAgency:
-		ev.CollectingAgency = v
-	case toCollectingAgencyDigit:
-		ev.CollectingAgencyDigit = v
-	case toPayerDocument:
-		ev.PayerDocument = v
-	case toPayerDocumentType:
-		ev.PayerDocumentType = v
-	default:
-		setAccount(&ev.Beneficiary, to, v)
+	if p := textField(ev, to); p != nil && (v != "" || *p != "") {
+		*p = v
 	}
 }
 
-// setAccount fills one part of an account.
-func setAccount(a *Account, to slot, v string) {
+// textField returns the event's text field to, nil for a slot that is no
+// text.
+func textField(ev *Event, to slot) *string {
 	switch to {
+	case toOurNumber:
+		return &ev.OurNumber
+	case toOurDigit:
+		return &ev.OurNumberDigit
+	case toDocument:
+		return &ev.DocumentNumber
+	case toControl:
+		return &ev.Control
+	case toWallet:
+		return &ev.Wallet
+	case toPayer:
+		return &ev.Payer
+	case toBarcode:
+		return &ev.Barcode
+	case toChannel:
+		return &ev.Channel.Code
+	case toWalletCode:
+		return &ev.WalletCode
+	case toSpecies:
+		return &ev.Species
+	case toModality:
+		return &ev.Modality
+	case toInstalment:
+		return &ev.Instalment
+	case toCurrency:
+		return &ev.Currency
+	case toCollectingBank:
+		return &ev.CollectingBank
+	case toCollectingAgency:
+		return &ev.CollectingAgency
+	case toCollectingAgencyDigit:
+		return &ev.CollectingAgencyDigit
+	case toPayerDocument:
+		return &ev.PayerDocument
+	case toPayerDocumentType:
+		return &ev.PayerDocumentType
 	case toAgency:
-		a.Agency = v
+		return &ev.Beneficiary.Agency
 	case toAgencyDigit:
-		a.AgencyDigit = v
+		return &ev.Beneficiary.AgencyDigit
 	case toAccount:
-		a.Account = v
+		return &ev.Beneficiary.Account
 	case toAccountDigit:
-		a.AccountDigit = v
+		return &ev.Beneficiary.AccountDigit
 	case toBeneficiaryCode:
-		a.Code = v
+		return &ev.Beneficiary.Code
 	}
+	return nil
 }
 
 func setMoney(ev *Event, to slot, c Cents) {

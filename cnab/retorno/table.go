@@ -358,6 +358,9 @@ func setDate(ev *Event, to slot, d cnab.Date) {
 // no reason, and so do zeros in a field of several codes (where they pad
 // the unused places).
 func appendReasons(rs []Reason, raw string, width int) []Reason {
+	if noReasons(raw, width) {
+		return rs
+	}
 	if rs == nil {
 		n := 0
 		for i := 0; i+width <= len(raw); i += width {
@@ -376,6 +379,15 @@ func appendReasons(rs []Reason, raw string, width int) []Reason {
 		}
 	}
 	return rs
+}
+
+// noReasons reports, without looking at each code, a field that has
+// none: blanks, or blanks and zeros in a field of several codes.
+func noReasons(raw string, width int) bool {
+	if len(raw) == width {
+		return blanks(raw)
+	}
+	return blankOrZeros(raw)
 }
 
 // isReason reports whether the code at raw[i:i+width] is a reason: not
@@ -430,6 +442,16 @@ func plainByte(c byte) bool { return c > ' ' && c < utf8.RuneSelf }
 func allZeros[S ~string | ~[]byte](s S) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+// blanks reports whether s has nothing but blanks.
+func blanks(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
 			return false
 		}
 	}

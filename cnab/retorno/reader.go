@@ -402,7 +402,7 @@ func toSingleByte(b []byte) []byte {
 }
 
 // toUTF8 turns text read from a line into UTF-8, writing it only when it
-// changes (see setText).
+// changes (see textFields.set).
 func toUTF8(s *string) {
 	if u := fromLatin1(*s); u != *s {
 		*s = u

@@ -74,6 +74,8 @@ const (
 	toCollectingAgencyDigit
 	toPayerDocument
 	toPayerDocumentType // read by kindDocType
+
+	numSlots // not a slot: the number of slots
 )
 
 // field is one column range of a return record as the bank's document
@@ -189,18 +191,19 @@ type decoder struct {
 // field that cannot be read is returned as a *FieldError.
 func (d *decoder) read(rec *record, line []byte, ev *Event, buf *[]byte) error {
 	texts := rec.texts(line, buf)
+	fields := textFieldsOf(ev)
 	for i := range rec.fields {
 		f := &rec.fields[i]
 		switch f.kind {
 		case kindText:
-			setText(ev, f.to, trimSpace(f.inTexts(texts)))
+			fields.set(f.to, trimSpace(f.inTexts(texts)))
 		case kindDigits:
 			raw := f.inTexts(texts)
 			v := trimSpace(raw)
 			if !allDigits(v) {
 				return fieldErr(f, raw, "must be digits")
 			}
-			setText(ev, f.to, v)
+			fields.set(f.to, v)
 		case kindCode:
 			ev.Code = trimSpace(f.inTexts(texts))
 		case kindMoney:
@@ -234,7 +237,7 @@ func (d *decoder) read(rec *record, line []byte, ev *Event, buf *[]byte) error {
 			}
 			setMoney(ev, f.to, c)
 		case kindDocType:
-			setText(ev, f.to, docType(trimSpace(f.inTexts(texts))))
+			fields.set(f.to, docType(trimSpace(f.inTexts(texts))))
 		case kindOurNumber:
 			n, dg := d.split(f.inTexts(texts))
 			ev.OurNumber, ev.OurNumberDigit = n, dg
@@ -250,68 +253,46 @@ func dateForm(k kind) string {
 	return "DDMMAAAA"
 }
 
-// setText sets the event's text field to. An empty text is not written
-// over an empty field: the event is on Next's stack, but written through
-// a pointer, and each pointer written costs a write barrier while the
-// garbage collector marks.
-func setText(ev *Event, to slot, v string) {
-	if p := textField(ev, to); p != nil && (v != "" || *p != "") {
-		*p = v
+// textFields are an event's text fields by slot, nil for a slot that is
+// no text: found once for a record, rather than for each field.
+type textFields [numSlots]*string
+
+func textFieldsOf(ev *Event) textFields {
+	return textFields{
+		toOurNumber:             &ev.OurNumber,
+		toOurDigit:              &ev.OurNumberDigit,
+		toDocument:              &ev.DocumentNumber,
+		toControl:               &ev.Control,
+		toWallet:                &ev.Wallet,
+		toPayer:                 &ev.Payer,
+		toBarcode:               &ev.Barcode,
+		toChannel:               &ev.Channel.Code,
+		toWalletCode:            &ev.WalletCode,
+		toSpecies:               &ev.Species,
+		toModality:              &ev.Modality,
+		toInstalment:            &ev.Instalment,
+		toCurrency:              &ev.Currency,
+		toCollectingBank:        &ev.CollectingBank,
+		toCollectingAgency:      &ev.CollectingAgency,
+		toCollectingAgencyDigit: &ev.CollectingAgencyDigit,
+		toPayerDocument:         &ev.PayerDocument,
+		toPayerDocumentType:     &ev.PayerDocumentType,
+		toAgency:                &ev.Beneficiary.Agency,
+		toAgencyDigit:           &ev.Beneficiary.AgencyDigit,
+		toAccount:               &ev.Beneficiary.Account,
+		toAccountDigit:          &ev.Beneficiary.AccountDigit,
+		toBeneficiaryCode:       &ev.Beneficiary.Code,
 	}
 }
 
-// textField returns the event's text field to, nil for a slot that is no
-// text.
-func textField(ev *Event, to slot) *string {
-	switch to {
-	case toOurNumber:
-		return &ev.OurNumber
-	case toOurDigit:
-		return &ev.OurNumberDigit
-	case toDocument:
-		return &ev.DocumentNumber
-	case toControl:
-		return &ev.Control
-	case toWallet:
-		return &ev.Wallet
-	case toPayer:
-		return &ev.Payer
-	case toBarcode:
-		return &ev.Barcode
-	case toChannel:
-		return &ev.Channel.Code
-	case toWalletCode:
-		return &ev.WalletCode
-	case toSpecies:
-		return &ev.Species
-	case toModality:
-		return &ev.Modality
-	case toInstalment:
-		return &ev.Instalment
-	case toCurrency:
-		return &ev.Currency
-	case toCollectingBank:
-		return &ev.CollectingBank
-	case toCollectingAgency:
-		return &ev.CollectingAgency
-	case toCollectingAgencyDigit:
-		return &ev.CollectingAgencyDigit
-	case toPayerDocument:
-		return &ev.PayerDocument
-	case toPayerDocumentType:
-		return &ev.PayerDocumentType
-	case toAgency:
-		return &ev.Beneficiary.Agency
-	case toAgencyDigit:
-		return &ev.Beneficiary.AgencyDigit
-	case toAccount:
-		return &ev.Beneficiary.Account
-	case toAccountDigit:
-		return &ev.Beneficiary.AccountDigit
-	case toBeneficiaryCode:
-		return &ev.Beneficiary.Code
+// set sets the text field to. An empty text is not written over an empty
+// field: the event is on Next's stack, but written through a pointer, and
+// each pointer written costs a write barrier while the garbage collector
+// marks.
+func (t *textFields) set(to slot, v string) {
+	if p := t[to]; p != nil && (v != "" || *p != "") {
+		*p = v
 	}
-	return nil
 }
 
 func setMoney(ev *Event, to slot, c Cents) {

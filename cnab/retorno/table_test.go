@@ -79,6 +79,12 @@ func TestTables(t *testing.T) {
 			if !ok {
 				t.Errorf("%s: %s is %d wide, not a width %s reads", name, f.name, w, f.kind)
 			}
+			switch f.kind {
+			case kindText, kindDigits, kindDocType:
+				if fields := textFieldsOf(&Event{}); fields[f.to] == nil {
+					t.Errorf("%s: %s is read as text into slot %d, which is no text field", name, f.name, f.to)
+				}
+			}
 		}
 	}
 	for k, l := range layouts {

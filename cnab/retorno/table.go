@@ -465,10 +465,14 @@ func parseCents[S ~string | ~[]byte](raw S) (Cents, bool) {
 	for i < len(raw) && raw[i] == ' ' {
 		i++ // leading blanks
 	}
-	for i < len(raw) && raw[i] == '0' {
-		i++ // leading zeros, most of every amount
-	}
 	var v int64
+	for ; len(raw)-i >= 8; i += 8 {
+		d, ok := eightDigits(raw[i : i+8])
+		if !ok {
+			return 0, false
+		}
+		v = v*100_000_000 + int64(d)
+	}
 	for ; i < len(raw); i++ {
 		d := raw[i] - '0'
 		if d > 9 {
@@ -477,6 +481,25 @@ func parseCents[S ~string | ~[]byte](raw S) (Cents, bool) {
 		v = v*10 + int64(d)
 	}
 	return Cents(v), true
+}
+
+// eightDigits reads the number of eight characters, the first the most
+// significant, all at once in one 64-bit word (a byte per digit, then
+// pairs, fours and the eight added up by multiplications), and reports
+// whether they are all digits.
+func eightDigits[S ~string | ~[]byte](s S) (uint32, bool) {
+	_ = s[7] // one bounds check for the eight
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const high, zeros, six = 0xF0F0F0F0F0F0F0F0, 0x3030303030303030, 0x0606060606060606
+	if x&high != zeros || (x+six)&high != zeros {
+		return 0, false // a byte not in '0' to '9': a high half other than 3, or a low one above 9
+	}
+	x -= zeros
+	x = (x * (10<<8 + 1)) >> 8
+	x = ((x & 0x00FF00FF00FF00FF) * (100<<16 + 1)) >> 16
+	x = ((x & 0x0000FFFF0000FFFF) * (10000<<32 + 1)) >> 32
+	return uint32(x), true
 }
 
 // docType names a CPF/CNPJ type code: 1 (or 01) is "cpf", 2 (or 02)

@@ -162,3 +162,34 @@ func TestFlatMemory(t *testing.T) {
 		t.Errorf("heap grows with the file: %d bytes for 20,000 titles, %d for 400,000", small, large)
 	}
 }
+
+// TestBytesPerTitle: reading a title allocates the texts of its records,
+// put together in one string per record, not whole lines: an Itaú CNAB
+// 400 title (a 400-character line) about 150 bytes, a Banco do Brasil
+// CNAB 240 title (segments T and U, 480 characters) about 190.
+func TestBytesPerTitle(t *testing.T) {
+	cases := []struct {
+		name  string
+		file  func(titles int) io.Reader
+		limit uint64 // bytes per title
+	}{
+		{"Itaú 400", func(n int) io.Reader { return synthetic400(t, "341_400.ret", n) }, 200},
+		{"BB 240", func(n int) io.Reader { return synthetic240(t, "001_240.ret", n) }, 240},
+	}
+	const titles = 10_000
+	for _, c := range cases {
+		var before, after runtime.MemStats
+		r := c.file(titles)
+		runtime.ReadMemStats(&before)
+		events, _ := readCounting(t, r)
+		runtime.ReadMemStats(&after)
+		if events != titles {
+			t.Fatalf("%s: %d events, want %d", c.name, events, titles)
+		}
+		perTitle := (after.TotalAlloc - before.TotalAlloc) / titles
+		t.Logf("%s: %d bytes allocated per title", c.name, perTitle)
+		if perTitle > c.limit {
+			t.Errorf("%s: %d bytes allocated per title, want at most %d", c.name, perTitle, c.limit)
+		}
+	}
+}

@@ -118,7 +118,9 @@ var banrisulChannels = reasonTable{
 // means something else there, or nothing.
 func (l *layout) describeChannel(ev *Event) {
 	if ev.Occurrence != Paid {
-		ev.Channel = Channel{}
+		if ev.Channel != (Channel{}) {
+			ev.Channel = Channel{}
+		}
 		return
 	}
 	if l.channelFromReasons {

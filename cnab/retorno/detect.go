@@ -79,7 +79,8 @@ func readHeader(lay *layout, line string) Header {
 	}
 	if lay.headerAccount != nil {
 		var ev Event
-		_ = lay.read(lay.headerAccount, line, &ev) // text fields only: cannot fail
+		var texts []byte
+		_ = lay.read(lay.headerAccount, []byte(line), &ev, &texts) // text fields only: cannot fail
 		h.Beneficiary = ev.Beneficiary
 	}
 	return h
@@ -97,5 +98,3 @@ func headerBankName(line string, width cnab.Layout) string {
 	}
 	return " (" + name + ")"
 }
-
-func trimSpace(s string) string { return strings.TrimSpace(s) }

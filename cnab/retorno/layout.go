@@ -35,6 +35,8 @@ type layout struct {
 	// other record types the bank may send that carry no title event.
 	details map[byte]*record
 	skip    string
+	// detailOf is details indexed by record type, built by register.
+	detailOf [256]*record
 
 	// CNAB 240 collection: segments T and U.
 	segT, segU *record
@@ -75,6 +77,18 @@ var layouts = map[layoutKey]*layout{}
 func register(l *layout) *layout {
 	if l.split == nil {
 		l.split = splitNone
+	}
+	for typ, rec := range l.details {
+		l.detailOf[typ] = rec
+		rec.plan()
+	}
+	l.segT.plan()
+	l.segU.plan()
+	l.headerAccount.plan()
+	if p := l.payment; p != nil {
+		p.segA.plan()
+		p.segB.plan()
+		p.segJ.plan()
 	}
 	if l.width == cnab.CNAB240 && l.channels == nil {
 		l.channelFromReasons = true // FEBRABAN's C047-C: the paid title's reason

@@ -85,38 +85,39 @@ var itauPayment = paymentLayout{
 // payment240 reads the segments of a payment batch. A segment A or J
 // starts a payment; B (at Itaú) adds its occurrence codes; J-52 and the
 // other optional segments carry nothing read here.
-func (rd *Reader) payment240(line string) (Event, bool, error) {
+func (rd *Reader) payment240(line []byte, ev *Event) (bool, error) {
 	p := rd.lay.payment
 	var rec *record
 	switch seg := line[13]; {
 	case seg == 'A':
 		rec = p.segA
-	case seg == 'J' && line[17:19] != "52":
+	case seg == 'J' && string(line[17:19]) != "52":
 		rec = p.segJ
 	case seg == 'B' && p.segB != nil:
 		if rd.skipTitle || !rd.hasPend {
-			return Event{}, false, nil
+			return false, nil
 		}
-		if err := rd.lay.read(p.segB, line, &rd.pend); err != nil {
+		if err := rd.lay.read(p.segB, line, ev, &rd.texts); err != nil {
 			rd.skipTitle = true
 			rd.hasPend = false
-			return Event{}, false, rd.readErr(p.segB.name, err)
+			return false, rd.readErr(p.segB.name, err)
 		}
-		return Event{}, false, nil
+		return false, nil
 	default:
-		return Event{}, false, nil
+		return false, nil
 	}
-	ev := rd.newEvent(KindPayment)
-	err := rd.lay.read(rec, line, &ev)
-	if err != nil {
-		err = rd.readErr(rec.name, err)
+	if rd.hasPend {
+		rd.unread(line)
+		rd.emitPending(ev)
+		return true, nil
 	}
-	out, emit, err := rd.flush(err)
-	rd.skipTitle = err != nil || rd.queued != nil
-	if !rd.skipTitle {
-		rd.pend, rd.hasPend = ev, true
+	rd.start(ev, KindPayment)
+	if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
+		rd.skipTitle = true
+		return false, rd.readErr(rec.name, err)
 	}
-	return out, emit, err
+	rd.hasPend, rd.skipTitle = true, false
+	return false, nil
 }
 
 // describePayment sets a payment's code (the first of its occurrence

@@ -69,18 +69,18 @@ func readItauPIX(line string) (*PIX, error) {
 }
 
 // pix400 attaches a PIX record to the title pending before it.
-func (rd *Reader) pix400(line string) (Event, bool, error) {
+func (rd *Reader) pix400(line []byte, ev *Event) (bool, error) {
 	p := rd.lay.pix
 	if rd.skipTitle {
-		return Event{}, false, nil // the title's detail was reported as an error
+		return false, nil // the title's detail was reported as an error
 	}
 	if !rd.hasPend {
-		return Event{}, false, rd.lineErr(p.name, "no title detail before it")
+		return false, rd.lineErr(p.name, "no title detail before it")
 	}
-	px, err := p.read(line)
+	px, err := p.read(string(line))
 	if err != nil {
-		return Event{}, false, rd.readErr(p.name, err)
+		return false, rd.readErr(p.name, err)
 	}
-	rd.pend.PIX = px
-	return Event{}, false, nil
+	ev.PIX = px
+	return false, nil
 }

@@ -57,8 +57,14 @@ type Reader struct {
 	header Header
 	line   int // number of the last line read
 
-	pend    Event // the title or payment being assembled (CNAB 240)
+	// hasPend says that a title or payment is being assembled: a CNAB
+	// 240 title waiting for its segment U or a payment for its segment B,
+	// a CNAB 400 title for the PIX record that may follow it. It is
+	// assembled in the Event that Next returns, never copied on the way;
+	// only when Next returns an error before the event is complete does it
+	// wait in carried for the next call.
 	hasPend bool
+	carried Event
 	// skipDetails drops the segments of a title or batch already reported
 	// as an error, so that one bad record gives one error.
 	skipTitle, skipBatch bool
@@ -71,10 +77,14 @@ type Reader struct {
 	// event: the event is returned first, the error on the next call.
 	queued error
 
-	// peeked is the line after the header, read by NewReader to check
-	// that the records follow the header's layout, and returned first.
-	peeked    string
+	// peeked is a line read but put back, returned by the next read: the
+	// line after the header, read by NewReader to check that the records
+	// follow the header's layout, or a record that starts the next event
+	// (unread). It is valid until the scanner reads on.
+	peeked    []byte
 	hasPeeked bool
+	// texts holds a record's texts while they are put together.
+	texts []byte
 	// padded counts the CNAB 240 lines read with their trailing blanks
 	// put back; shortest is the shortest of them.
 	padded, shortest int
@@ -90,13 +100,14 @@ func NewReader(r io.Reader, opt Options) (*Reader, error) {
 	sc.Buffer(make([]byte, 0, 512), maxLine)
 	sc.Split(scanLines)
 	rd := &Reader{sc: sc}
-	line, ok, err := rd.nextLine()
+	first, ok, err := rd.nextLine()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
 	if !ok {
 		return nil, refused("the file is empty")
 	}
+	line := string(first)
 	lay, err := detect(line)
 	if err != nil {
 		return nil, err
@@ -133,7 +144,7 @@ func (rd *Reader) checkRecords() error {
 	if !ok {
 		return nil // the missing trailer is reported by Next
 	}
-	for ok && (line == "" || line == "\x1a") {
+	for ok && blankLine(line) {
 		line, ok, err = rd.nextLine()
 		if err != nil || !ok {
 			return nil
@@ -143,9 +154,9 @@ func (rd *Reader) checkRecords() error {
 	rd.line--
 	lay := rd.lay
 	switch {
-	case lay.width == cnab.CNAB240 && len(line) >= 3 && line[0:3] != lay.bank:
+	case lay.width == cnab.CNAB240 && len(line) >= 3 && string(line[0:3]) != lay.bank:
 		return refused("the header is of bank %s (%s) but its records are of bank %q (line %d): not one bank's file",
-			lay.bank, lay.bankName, line[0:3], rd.line+1)
+			lay.bank, lay.bankName, string(line[0:3]), rd.line+1)
 	case lay.width == cnab.CNAB400 && len(line) > 0 && !lay.knows400(line[0]):
 		return refused("the header is of bank %s (%s) but line %d is a record of type %q, which its layout does not have: the records follow another bank's layout",
 			lay.bank, lay.bankName, rd.line+1, line[0])
@@ -155,7 +166,7 @@ func (rd *Reader) checkRecords() error {
 
 // knows400 reports whether typ is a record type of the CNAB 400 layout.
 func (l *layout) knows400(typ byte) bool {
-	if _, ok := l.details[typ]; ok || typ == '9' || strings.IndexByte(l.skip, typ) >= 0 {
+	if l.detailOf[typ] != nil || typ == '9' || strings.IndexByte(l.skip, typ) >= 0 {
 		return true
 	}
 	return l.pix != nil && typ == l.pix.typ
@@ -189,6 +200,17 @@ func padBlanks(line string, width int) string {
 	return line + strings.Repeat(" ", width-len(line))
 }
 
+// padLine returns a copy of line with blanks added up to width.
+func padLine(line []byte, width int) []byte {
+	return append(line[:len(line):len(line)], bytes.Repeat([]byte{' '}, width-len(line))...)
+}
+
+// blankLine reports a line that is no record: empty (a final line break,
+// a stray CR LF) or the DOS end-of-file mark.
+func blankLine(line []byte) bool {
+	return len(line) == 0 || len(line) == 1 && line[0] == '\x1a'
+}
+
 // Header returns what the file header says.
 func (rd *Reader) Header() Header { return rd.header }
 
@@ -196,18 +218,31 @@ func (rd *Reader) Header() Header { return rd.header }
 // A line it cannot read is returned as a *LineError naming the line;
 // reading can go on with the next call unless the error is Fatal.
 func (rd *Reader) Next() (Event, error) {
+	var ev Event
+	err := rd.next(&ev)
+	return ev, err
+}
+
+// next reads lines into ev, the zero Event, until an event is complete.
+// It returns nil with the event in ev, or an error with ev zero. ev stays
+// zero while no event is pending: a record read into it either makes the
+// event pending or fails, and a failure returns at once.
+func (rd *Reader) next(ev *Event) error {
+	if rd.hasPend {
+		*ev, rd.carried = rd.carried, Event{}
+	}
 	for {
 		if err := rd.queued; err != nil {
 			rd.queued = nil
-			return Event{}, err
+			return rd.keepPending(ev, err)
 		}
 		if rd.fatal {
-			return Event{}, io.EOF
+			return rd.keepPending(ev, io.EOF)
 		}
 		line, ok, err := rd.nextLine()
 		if err != nil {
 			rd.fatal = true
-			return Event{}, err
+			return rd.keepPending(ev, err)
 		}
 		if !ok {
 			rd.fatal = true
@@ -217,29 +252,53 @@ func (rd *Reader) Next() (Event, error) {
 			}
 			if rd.hasPend {
 				rd.queued = err
-				return rd.emitPending(), nil
+				rd.emitPending(ev)
+				return nil
 			}
 			if err != nil {
-				return Event{}, err
+				return err
 			}
-			return Event{}, io.EOF
+			return io.EOF
 		}
-		if line == "" || line == "\x1a" {
-			continue // a final empty line, a stray CR LF, the DOS end-of-file mark
+		if blankLine(line) {
+			continue
 		}
 		if rd.done {
-			return Event{}, rd.lineErr("", "a line after the file trailer")
+			return rd.keepPending(ev, rd.lineErr("", "a line after the file trailer"))
 		}
-		var ev Event
 		var emit bool
 		if rd.lay.width == cnab.CNAB400 {
-			ev, emit, err = rd.line400(line)
+			emit, err = rd.line400(line, ev)
 		} else {
-			ev, emit, err = rd.line240(line)
+			emit, err = rd.line240(line, ev)
 		}
-		if err != nil || emit {
-			return ev, err
+		if emit {
+			return nil
 		}
+		if err != nil {
+			return rd.keepPending(ev, err)
+		}
+	}
+}
+
+// keepPending returns err with ev zero, the event being assembled in it
+// carried to the next call.
+func (rd *Reader) keepPending(ev *Event, err error) error {
+	if rd.hasPend {
+		rd.carried = *ev
+	}
+	*ev = Event{}
+	return err
+}
+
+// unread puts back a line that starts the next event, to be read again
+// by the next call once the pending event is returned: every event is
+// assembled where Next returns it.
+func (rd *Reader) unread(line []byte) {
+	rd.peeked, rd.hasPeeked = line, true
+	rd.line--
+	if rd.lay.width == cnab.CNAB240 {
+		rd.records-- // counted again when read again
 	}
 }
 
@@ -264,8 +323,8 @@ func (rd *Reader) All() iter.Seq2[Event, error] {
 }
 
 // nextLine returns the next line without its line ending, in the layout's
-// single-byte form.
-func (rd *Reader) nextLine() (string, bool, error) {
+// single-byte form. The line is valid until the next call.
+func (rd *Reader) nextLine() ([]byte, bool, error) {
 	if rd.hasPeeked {
 		rd.hasPeeked = false
 		rd.line++
@@ -277,9 +336,9 @@ func (rd *Reader) nextLine() (string, bool, error) {
 			if errors.Is(err, bufio.ErrTooLong) {
 				reason = fmt.Sprintf("longer than %d characters: not a CNAB file, or line breaks are missing", maxLine)
 			}
-			return "", false, &LineError{Line: rd.line + 1, Reason: reason, Fatal: true}
+			return nil, false, &LineError{Line: rd.line + 1, Reason: reason, Fatal: true}
 		}
-		return "", false, nil
+		return nil, false, nil
 	}
 	rd.line++
 	b := rd.sc.Bytes()
@@ -290,7 +349,7 @@ func (rd *Reader) nextLine() (string, bool, error) {
 		b = b[:n-1] // the DOS end-of-file mark after the last record
 	}
 	if rd.lay != nil && len(b) <= int(rd.lay.width) {
-		return string(b), true, nil
+		return b, true, nil
 	}
 	return toSingleByte(b), true, nil
 }
@@ -324,13 +383,13 @@ func scanLines(data []byte, atEOF bool) (int, []byte, error) {
 	return 0, nil, nil
 }
 
-// toSingleByte returns the line as a string of one byte per character. A
-// line written in UTF-8 with accented letters is longer in bytes than the
+// toSingleByte returns the line in one byte per character. A line
+// written in UTF-8 with accented letters is longer in bytes than the
 // layout; its characters are turned into their Latin-1 bytes so that
 // positions hold. Other lines are taken as they are (ASCII or Latin-1).
-func toSingleByte(b []byte) string {
+func toSingleByte(b []byte) []byte {
 	if !utf8.Valid(b) || utf8.RuneCount(b) == len(b) {
-		return string(b)
+		return b
 	}
 	out := make([]byte, 0, len(b))
 	for _, r := range string(b) {
@@ -339,7 +398,15 @@ func toSingleByte(b []byte) string {
 		}
 		out = append(out, byte(r))
 	}
-	return string(out)
+	return out
+}
+
+// toUTF8 turns text read from a line into UTF-8, writing it only when it
+// changes (see textFields.set).
+func toUTF8(s *string) {
+	if u := fromLatin1(*s); u != *s {
+		*s = u
+	}
 }
 
 // fromLatin1 returns text read from a line as UTF-8.
@@ -370,16 +437,20 @@ func (rd *Reader) readErr(record string, err error) error {
 }
 
 // checkWidth reports a line that is not as long as the layout's records.
-func (rd *Reader) checkWidth(line string) error {
+func (rd *Reader) checkWidth(line []byte) error {
 	if len(line) != int(rd.lay.width) {
 		return rd.lineErr("", fmt.Sprintf("has %d characters, CNAB %d records have %d", len(line), rd.lay.width, rd.lay.width))
 	}
 	return nil
 }
 
-// newEvent starts an event of the current line.
-func (rd *Reader) newEvent(kind Kind) Event {
-	return Event{Line: rd.line, Bank: rd.lay.bank, Layout: rd.lay.width, Kind: kind}
+// start begins an event of the current line in ev, which is the zero
+// Event whenever no event is pending (next keeps it so). Only the fields
+// set are written: the event is on Next's stack, but written through a
+// pointer, each of its pointers costs a write barrier while the garbage
+// collector marks.
+func (rd *Reader) start(ev *Event, kind Kind) {
+	ev.Line, ev.Bank, ev.Layout, ev.Kind = rd.line, rd.lay.bank, rd.lay.width, kind
 }
 
 // complete describes an event read in full with codes (nil when it is
@@ -392,190 +463,178 @@ func (rd *Reader) complete(ev *Event, codes occTable) {
 		rd.lay.settle(ev)
 		rd.lay.describeChannel(ev)
 	}
-	ev.Payer = fromLatin1(ev.Payer)
-	ev.Control = fromLatin1(ev.Control)
-	ev.DocumentNumber = fromLatin1(ev.DocumentNumber)
-}
-
-func (rd *Reader) take() Event {
-	ev := rd.pend
-	rd.pend, rd.hasPend = Event{}, false
-	return ev
+	toUTF8(&ev.Payer)
+	toUTF8(&ev.Control)
+	toUTF8(&ev.DocumentNumber)
 }
 
 // line400 reads one CNAB 400 record.
-func (rd *Reader) line400(line string) (Event, bool, error) {
+func (rd *Reader) line400(line []byte, ev *Event) (bool, error) {
 	if err := rd.checkWidth(line); err != nil {
-		return Event{}, false, err
+		return false, err
 	}
 	typ := line[0]
-	if rec, ok := rd.lay.details[typ]; ok {
+	if rec := rd.lay.detailOf[typ]; rec != nil {
 		if rd.lay.pix != nil {
-			return rd.detail400(rec, line)
+			return rd.detail400(rec, line, ev)
 		}
-		ev := rd.newEvent(KindTitle)
-		if err := rd.lay.read(rec, line, &ev); err != nil {
-			return Event{}, false, rd.readErr(rec.name, err)
+		rd.start(ev, KindTitle)
+		if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
+			return false, rd.readErr(rec.name, err)
 		}
-		rd.complete(&ev, rd.lay.codes)
-		return ev, true, nil
+		rd.complete(ev, rd.lay.codes)
+		return true, nil
 	}
 	switch {
 	case rd.lay.pix != nil && typ == rd.lay.pix.typ:
-		return rd.pix400(line)
+		return rd.pix400(line, ev)
 	case typ == '9':
 		rd.done = true
-		return rd.flush(nil)
+		return rd.flush(ev, nil)
 	case typ == '0':
-		return Event{}, false, rd.lineErr("header", "a second file header")
+		return false, rd.lineErr("header", "a second file header")
 	case strings.IndexByte(rd.lay.skip, typ) >= 0:
 	default:
-		return Event{}, false, rd.lineErr("", fmt.Sprintf("record type %q is not in the layout", typ))
+		return false, rd.lineErr("", fmt.Sprintf("record type %q is not in the layout", typ))
 	}
-	return Event{}, false, nil
+	return false, nil
 }
 
 // detail400 reads a detail record of a layout whose titles may be
-// followed by a PIX record: the title waits until the next record, and
-// the one before it is returned.
-func (rd *Reader) detail400(rec *record, line string) (Event, bool, error) {
-	var out Event
-	emit := rd.hasPend
-	if emit {
-		out = rd.pend
-		rd.complete(&out, rd.lay.codes)
+// followed by a PIX record: the title waits for the next record, and a
+// detail that finds a title waiting returns it first.
+func (rd *Reader) detail400(rec *record, line []byte, ev *Event) (bool, error) {
+	if rd.hasPend {
+		rd.unread(line)
+		rd.emitPending(ev)
+		return true, nil
 	}
-	rd.pend = rd.newEvent(KindTitle)
-	if err := rd.lay.read(rec, line, &rd.pend); err != nil {
-		rd.hasPend, rd.skipTitle = false, true
-		err = rd.readErr(rec.name, err)
-		if emit {
-			rd.queued = err
-			return out, true, nil
-		}
-		return Event{}, false, err
+	rd.start(ev, KindTitle)
+	if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
+		rd.skipTitle = true
+		return false, rd.readErr(rec.name, err)
 	}
 	rd.hasPend, rd.skipTitle = true, false
-	return out, emit, nil
+	return false, nil
 }
 
 // line240 reads one CNAB 240 record. A line shorter than 240 characters
 // lost its trailing blanks on the way (FTP in text mode, e-mail, an
 // editor) and is read padded back: every CNAB 240 record ends in blanks.
 // Every line counts as a record, read or not, for the trailer's count.
-func (rd *Reader) line240(line string) (Event, bool, error) {
+func (rd *Reader) line240(line []byte, ev *Event) (bool, error) {
 	rd.records++
 	if len(line) < int(cnab.CNAB240) {
 		rd.notePadded(len(line))
-		line = padBlanks(line, int(cnab.CNAB240))
+		line = padLine(line, int(cnab.CNAB240))
 	}
 	if err := rd.checkWidth(line); err != nil {
-		return Event{}, false, err
+		return false, err
 	}
-	if line[0:3] != rd.lay.bank {
-		return Event{}, false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", line[0:3], rd.lay.bank))
+	if string(line[0:3]) != rd.lay.bank {
+		return false, rd.lineErr("", fmt.Sprintf("bank code %q, the file header says %s", string(line[0:3]), rd.lay.bank))
 	}
 	switch line[7] {
 	case '1':
-		return rd.batchHeader240(line)
+		return rd.batchHeader240(line, ev)
 	case '3':
 		if rd.skipBatch {
-			return Event{}, false, nil
+			return false, nil
 		}
 		if rd.payBatch {
-			return rd.payment240(line)
+			return rd.payment240(line, ev)
 		}
-		return rd.collection240(line)
+		return rd.collection240(line, ev)
 	case '5':
 		rd.skipBatch = false
-		return rd.flush(nil)
+		return rd.flush(ev, nil)
 	case '9':
 		rd.done = true
-		return rd.flush(rd.checkTrailer240(line))
+		return rd.flush(ev, rd.checkTrailer240(line))
 	case '0':
-		return Event{}, false, rd.lineErr("file header", "a second file header")
+		return false, rd.lineErr("file header", "a second file header")
 	default:
-		return Event{}, false, rd.lineErr("", fmt.Sprintf("record type %q (position 8) is not in the layout", line[7]))
+		return false, rd.lineErr("", fmt.Sprintf("record type %q (position 8) is not in the layout", line[7]))
 	}
 }
 
 // batchHeader240 opens a batch: collection (service 01) or payments.
-func (rd *Reader) batchHeader240(line string) (Event, bool, error) {
+func (rd *Reader) batchHeader240(line []byte, ev *Event) (bool, error) {
 	rd.batches++
 	rd.skipBatch, rd.skipTitle = false, false
-	service := line[9:11]
-	rd.payBatch = service != "01"
+	rd.payBatch = string(line[9:11]) != "01"
 	var err error
 	if rd.payBatch && rd.lay.payment == nil {
 		rd.skipBatch = true
-		err = rd.lineErr("batch header", fmt.Sprintf("service %q: only collection batches (01) are read for bank %s", service, rd.lay.bank))
+		err = rd.lineErr("batch header", fmt.Sprintf("service %q: only collection batches (01) are read for bank %s", string(line[9:11]), rd.lay.bank))
 	}
-	return rd.flush(err)
+	return rd.flush(ev, err)
 }
 
-// flush returns the pending event, if any, before err (queued for the
-// next call), or err alone.
-func (rd *Reader) flush(err error) (Event, bool, error) {
+// flush completes the pending event, if any, in ev and returns true, err
+// queued for the next call; or, with nothing pending, false and err.
+func (rd *Reader) flush(ev *Event, err error) (bool, error) {
 	if !rd.hasPend {
-		return Event{}, false, err
+		return false, err
 	}
 	rd.queued = err
-	return rd.emitPending(), true, nil
+	rd.emitPending(ev)
+	return true, nil
 }
 
-// emitPending returns the pending title or payment, described.
-func (rd *Reader) emitPending() Event {
-	ev := rd.take()
+// emitPending completes the pending title or payment in ev.
+func (rd *Reader) emitPending(ev *Event) {
+	rd.hasPend = false
 	if ev.Kind == KindPayment {
-		describePayment(rd.lay.payment.codes, &ev)
-		rd.complete(&ev, nil)
+		describePayment(rd.lay.payment.codes, ev)
+		rd.complete(ev, nil)
 	} else {
-		rd.complete(&ev, rd.lay.codes)
+		rd.complete(ev, rd.lay.codes)
 	}
-	return ev
 }
 
 // collection240 reads segments T and U.
-func (rd *Reader) collection240(line string) (Event, bool, error) {
+func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 	switch line[13] {
 	case 'T':
-		ev := rd.newEvent(KindTitle)
-		err := rd.lay.read(rd.lay.segT, line, &ev)
-		if err != nil {
-			err = rd.readErr("segment T", err)
+		if rd.hasPend {
+			rd.unread(line)
+			rd.emitPending(ev)
+			return true, nil
 		}
-		out, emit, err := rd.flush(err)
-		rd.skipTitle = err != nil || rd.queued != nil
-		if !rd.skipTitle {
-			rd.pend, rd.hasPend = ev, true
+		rd.start(ev, KindTitle)
+		if err := rd.lay.read(rd.lay.segT, line, ev, &rd.texts); err != nil {
+			rd.skipTitle = true
+			return false, rd.readErr("segment T", err)
 		}
-		return out, emit, err
+		rd.hasPend, rd.skipTitle = true, false
+		return false, nil
 	case 'U':
 		if rd.skipTitle {
 			rd.skipTitle = false
-			return Event{}, false, nil
+			return false, nil
 		}
 		if !rd.hasPend {
-			return Event{}, false, rd.lineErr("segment U", "no segment T before it")
+			return false, rd.lineErr("segment U", "no segment T before it")
 		}
-		ev := rd.take()
+		rd.hasPend = false
 		code := ev.Code
-		if err := rd.lay.read(rd.lay.segU, line, &ev); err != nil {
-			return Event{}, false, rd.readErr("segment U", err)
+		if err := rd.lay.read(rd.lay.segU, line, ev, &rd.texts); err != nil {
+			return false, rd.readErr("segment U", err)
 		}
 		if ev.Code == "" || ev.Code != code {
 			ev.Code = code // the code of segment T prevails
 		}
-		rd.complete(&ev, rd.lay.codes)
-		return ev, true, nil
+		rd.complete(ev, rd.lay.codes)
+		return true, nil
 	}
-	return Event{}, false, nil // other segments (Y, ...) carry no title data read here
+	return false, nil // other segments (Y, ...) carry no title data read here
 }
 
 // checkTrailer240 compares the file trailer's record count with the
 // records read.
-func (rd *Reader) checkTrailer240(line string) error {
-	n, err := strconv.Atoi(line[23:29])
+func (rd *Reader) checkTrailer240(line []byte) error {
+	n, err := strconv.Atoi(string(line[23:29]))
 	if err != nil || n == 0 {
 		return nil // a bank that leaves the count blank
 	}

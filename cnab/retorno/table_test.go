@@ -2,6 +2,7 @@ package retorno
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -79,6 +80,12 @@ func TestTables(t *testing.T) {
 			if !ok {
 				t.Errorf("%s: %s is %d wide, not a width %s reads", name, f.name, w, f.kind)
 			}
+			switch f.kind {
+			case kindText, kindDigits, kindDocType:
+				if fields := textFieldsOf(&Event{}); fields[f.to] == nil {
+					t.Errorf("%s: %s is read as text into slot %d, which is no text field", name, f.name, f.to)
+				}
+			}
 		}
 	}
 	for k, l := range layouts {
@@ -110,6 +117,43 @@ func TestTables(t *testing.T) {
 	}
 }
 
+// TestRecordTexts checks every record's plan: each text field is found
+// in the record's texts as it is in the line.
+func TestRecordTexts(t *testing.T) {
+	t.Parallel()
+	records := allRecords()
+	for k, l := range layouts {
+		if l.headerAccount != nil {
+			records[fmt.Sprintf("%s/%d header", k.bank, k.width)] = struct {
+				rec   *record
+				width int
+			}{l.headerAccount, int(k.width)}
+		}
+	}
+	for name, r := range records {
+		if !r.rec.planned {
+			t.Errorf("%s: not planned", name)
+			continue
+		}
+		line := make([]byte, r.width)
+		for i := range line {
+			line[i] = byte('!' + i%94)
+		}
+		var buf []byte
+		texts := r.rec.texts(line, &buf)
+		for _, f := range r.rec.fields {
+			if !f.kind.textual() {
+				continue
+			}
+			if f.at < 0 || f.at+f.width() > len(texts) {
+				t.Errorf("%s: %s at %d, outside the %d characters of its texts", name, f.name, f.at, len(texts))
+			} else if got, want := f.inTexts(texts), string(f.inLine(line)); got != want {
+				t.Errorf("%s: %s reads %q from its texts, %q from the line", name, f.name, got, want)
+			}
+		}
+	}
+}
+
 func hasSlot(r *record, s slot) bool {
 	for _, f := range r.fields {
 		if f.to == s {
@@ -134,6 +178,72 @@ func TestEveryCodeClassified(t *testing.T) {
 		check(fmt.Sprintf("%s/%d", k.bank, k.width), l.codes)
 		if l.payment != nil {
 			check(fmt.Sprintf("%s/%d payments", k.bank, k.width), l.payment.codes)
+		}
+	}
+}
+
+// TestParseCents reads amounts as the layouts write them, eight digits at
+// a time where it can, and agrees with a reading digit by digit on
+// amounts of every width, with blanks and other characters anywhere.
+func TestParseCents(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		raw  string
+		want Cents
+		ok   bool
+	}{
+		{"0000000150000", 150000, true},
+		{"000000000000000", 0, true},
+		{"999999999999999", 999999999999999, true},
+		{"1234567890123", 1234567890123, true},
+		{"             ", 0, true},
+		{"       153262", 153262, true},
+		{"", 0, true},
+		{"00000001500 0", 0, false},
+		{"0000000150000 ", 0, false},
+		{"000000015:000", 0, false},
+		{"0000/00150000", 0, false},
+		{"-000000150000", 0, false},
+	}
+	for _, c := range cases {
+		for _, got := range []func() (Cents, bool){
+			func() (Cents, bool) { return parseCents(c.raw) },
+			func() (Cents, bool) { return parseCents([]byte(c.raw)) },
+		} {
+			if v, ok := got(); v != c.want || ok != c.ok {
+				t.Errorf("parseCents(%q) = %d, %v, want %d, %v", c.raw, v, ok, c.want, c.ok)
+			}
+		}
+	}
+	byDigit := func(raw string) (Cents, bool) {
+		var v int64
+		digits := false
+		for i := 0; i < len(raw); i++ {
+			switch c := raw[i]; {
+			case c >= '0' && c <= '9':
+				v, digits = v*10+int64(c-'0'), true
+			case c != ' ' || digits:
+				return 0, false
+			}
+		}
+		return Cents(v), true
+	}
+	chars := []byte("0123456789 /:@\x00\xff")
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		b := make([]byte, r.IntN(17))
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+			if r.IntN(8) == 0 {
+				b[i] = chars[r.IntN(len(chars))]
+			}
+		}
+		for i := 0; i < len(b) && r.IntN(2) == 0; i++ {
+			b[i] = ' '
+		}
+		want, wantOK := byDigit(string(b))
+		if got, ok := parseCents(b); got != want || ok != wantOK {
+			t.Fatalf("parseCents(%q) = %d, %v, want %d, %v", b, got, ok, want, wantOK)
 		}
 	}
 }

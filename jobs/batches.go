@@ -22,7 +22,8 @@ import (
 // (a storage.BatchType), what it does with the bank's formats is here. The
 // two job kinds and the member operations are shared: a kind of batch
 // plugs in its member changes, its remittance writer and its reading of
-// return lines. Collection batches are TicketBatchKind (ticket_batch.go).
+// return lines. Collection batches are TicketBatchKind (batches_ticket.go),
+// payment batches PaymentBatchKind (batches_payment.go).
 
 // BatchKind is one kind of batch.
 type BatchKind struct {

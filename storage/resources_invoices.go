@@ -1,7 +1,7 @@
 package storage
 
 // The invoices of spec 001 (/invoices) with their lines, files, messages
-// and history. The rules around their writes are in invoices.go; the
+// and history. The rules around their writes are in invoices_rules.go; the
 // decisions clients rely on are in docs/api.md, "Invoices".
 
 import "github.com/propfin/propfin/finance"
@@ -140,7 +140,7 @@ func invoicesResource() *Resource {
 			w("ticket_discount_days", Int),
 			w("transfer_auto_disabled", Bool),
 			// kept by the transfer run, the payment posting and the writes
-			// that change the run's facts (transfer_status.go), never by CRUD
+			// that change the run's facts (transfers_status.go), never by CRUD
 			{Name: "auto_transfer_status", Type: String, Filterable: true, Enum: AutoTransferStatuses},
 			{Name: "protest", Type: JSONText, Filterable: true, Writable: true},
 			// written by POST /invoices/{id}/pixCode, discarded by the rules

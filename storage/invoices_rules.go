@@ -15,7 +15,7 @@ import (
 )
 
 // The rules of invoice writes, declared as hooks of the invoices resource
-// (resources_invoices.go). docs/api.md, "Invoices", says what clients see.
+// (invoices.go). docs/api.md, "Invoices", says what clients see.
 
 // invoiceStatusMoves are the statuses a client may set, from each current
 // status (as read today). paid, overdue and partially_paid are never set

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 )
 
@@ -446,43 +445,4 @@ func RecordReturnLines(ctx context.Context, tx pgx.Tx, f *ReturnFile, jobID int6
 		return translate(err, fmt.Sprintf("lines of return file %d", f.ID))
 	}
 	return nil
-}
-
-// decimalText is a decimal as text for a numeric parameter; nil for none.
-func decimalText(d *decimal.Decimal) *string {
-	if d == nil {
-		return nil
-	}
-	s := d.String()
-	return &s
-}
-
-// numeric is a decimal as pgx writes a numeric column in binary (COPY
-// takes no text for numeric): its digits and exponent, exactly.
-func numeric(d decimal.Decimal) pgtype.Numeric {
-	return pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}
-}
-
-// nullNumeric is numeric for a nullable column: nil for none.
-func nullNumeric(d *decimal.Decimal) any {
-	if d == nil {
-		return nil
-	}
-	return numeric(*d)
-}
-
-// nullText is a text for a nullable column: nil for "".
-func nullText(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// nullID is an id for a nullable column: nil for 0.
-func nullID(id int64) *int64 {
-	if id == 0 {
-		return nil
-	}
-	return &id
 }

@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -71,15 +70,6 @@ func ReadPaymentAccount(ctx context.Context, q DBTX, companyID, id int64) (*Paym
 		return nil, translate(err, fmt.Sprintf("payment account %d", id))
 	}
 	return a, nil
-}
-
-// CompanyNow is the wall-clock time in the company's time zone (its
-// fields are the local ones; the location is UTC).
-func CompanyNow(ctx context.Context, q DBTX, companyID int64) (time.Time, error) {
-	var now time.Time
-	err := q.QueryRow(ctx, `SELECT now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo')
-		FROM companies WHERE id = $1`, companyID).Scan(&now)
-	return now, translate(err, fmt.Sprintf("now of company %d", companyID))
 }
 
 // Payee is a person as a payment to them needs it: name and tax id, the
@@ -428,14 +418,6 @@ func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*Paymen
 		}
 	}
 	return translate(rows.Err(), what)
-}
-
-// cents is an amount in cents as a decimal; zero without allocating.
-func cents(c int64) decimal.Decimal {
-	if c == 0 {
-		return decimal.Decimal{}
-	}
-	return decimal.New(c, -2)
 }
 
 // PaymentMatch is the payment a return file's reference names: the

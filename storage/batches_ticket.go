@@ -2,9 +2,7 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -62,14 +60,6 @@ func ReadBankAccount(ctx context.Context, q DBTX, companyID, id int64) (*BankAcc
 		return nil, translate(err, fmt.Sprintf("account %d", id))
 	}
 	return a, nil
-}
-
-// CompanyToday is today's date in the company's time zone.
-func CompanyToday(ctx context.Context, q DBTX, companyID int64) (finance.Date, error) {
-	var today finance.Date
-	err := q.QueryRow(ctx, `SELECT (now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo'))::date
-		FROM companies WHERE id = $1`, companyID).Scan(&today)
-	return today, translate(err, fmt.Sprintf("today of company %d", companyID))
 }
 
 // TitlePayer is a title's payer as the remittance carries it: the
@@ -412,41 +402,6 @@ func orNil(s string) any {
 	return s
 }
 
-// historyRow is one invoice's history row of a set-based write.
-type historyRow struct {
-	invoiceID int64
-	changes   []FieldChange
-	note      string
-}
-
-// writeHistories writes the history rows of many invoices in one
-// statement, with one actor and origin.
-func writeHistories(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, origin string, rows []historyRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	ids, docs, notes := make([]int64, len(rows)), make([]string, len(rows)), make([]string, len(rows))
-	for i, r := range rows {
-		changes := r.changes
-		if changes == nil {
-			changes = []FieldChange{}
-		}
-		doc, err := json.Marshal(changes)
-		if err != nil {
-			return fmt.Errorf("encode history of invoice %d: %w", r.invoiceID, err)
-		}
-		ids[i], docs[i], notes[i] = r.invoiceID, string(doc), r.note
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
-		SELECT $1, u.id, $2, $3, $4, u.doc::jsonb, nullif(u.note, '')
-		FROM unnest($5::bigint[], $6::text[], $7::text[]) WITH ORDINALITY AS u(id, doc, note, n) ORDER BY u.n`,
-		companyID, actor.Kind, nullID(actor.ID), origin, ids, docs, notes)
-	if err != nil {
-		return translate(err, "invoice history")
-	}
-	return nil
-}
-
 // ticketMemberRow is a member of a batch as removal and reversal read it.
 type ticketMemberRow struct {
 	invoiceID          int64
@@ -582,15 +537,6 @@ func clearSlips(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) er
 	_, err := tx.Exec(ctx, `UPDATE invoices SET ticket_barcode = NULL, ticket_digitable = NULL, ticket_registered = false,
 		updated_at = now() WHERE company_id = $1 AND id = any($2)`, companyID, ids)
 	return translate(err, "clear slips")
-}
-
-func sortedIDs[V any](m map[int64]V) []int64 {
-	keys := make([]int64, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // TicketTitle is a member of a batch as its remittance carries it.

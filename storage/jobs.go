@@ -32,14 +32,6 @@ var JobStates = []string{JobPending, JobQueued, JobRunning, JobSucceeded, JobFai
 // so that the relay wakes at once instead of at its next poll.
 const JobsChannel = "propfin_jobs"
 
-// DBTX is what the job functions run on: a pool, a connection or the
-// caller's transaction.
-type DBTX interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
 // Progress is how much of a job is done.
 type Progress struct {
 	Done  int64 `json:"done"`

@@ -615,3 +615,40 @@ func SubmitForZone(ctx context.Context, q DBTX, zone string, nj NewJob) (int64, 
 	}
 	return n, nil
 }
+
+// Jobs is the resource name of the jobs.
+const Jobs = "jobs"
+
+// jobsResource is the read side of the job platform (GET /jobs): jobs are
+// written only by submissions, workers and the job operations, never by
+// CRUD. The payload is not exposed: a bulk job's payload can be tens of
+// megabytes.
+func jobsResource() *Resource {
+	return &Resource{
+		Name: Jobs, Table: "jobs", ReadOnly: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "kind", Type: String, Filterable: true},
+			{Name: "state", Type: String, Filterable: true, Enum: JobStates},
+			{Name: "progress", Type: JSON},
+			{Name: "result", Type: JSON},
+			{Name: "error", Type: String, Filterable: true},
+			{Name: "attempts", Type: Int, Filterable: true},
+			{Name: "submitted_by", Type: String, Filterable: true},
+			{Name: "created_at", Type: DateTime, Filterable: true},
+			{Name: "started_at", Type: DateTime, Filterable: true},
+			{Name: "finished_at", Type: DateTime, Filterable: true},
+		},
+		Filters: []SpecialFilter{
+			ColumnIn("kindIn", "kind", String),
+			stateIn(),
+		},
+	}
+}
+
+// stateIn is filter[stateIn][]: job states, each checked.
+func stateIn() SpecialFilter {
+	f := ColumnIn("stateIn", "state", String)
+	f.Enum = JobStates
+	return f
+}

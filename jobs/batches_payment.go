@@ -36,14 +36,14 @@ var PaymentBatchKind = registerBatchKind(&BatchKind{
 	MemberKey: "transaction_id",
 })
 
-func changePayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.MemberOp, _ storage.Actor, ids []int64) (storage.MemberAnswer, error) {
+func changePayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.MemberOp, actor storage.Actor, ids []int64) (storage.MemberAnswer, error) {
 	switch op {
 	case storage.OpAdd:
 		return addPayments(ctx, tx, b, ids)
 	case storage.OpRemove:
-		return storage.RemovePaymentTransactions(ctx, tx, b, ids)
+		return storage.RemoveMembers(ctx, tx, b, actor, ids)
 	}
-	return storage.RevertPaymentTransactions(ctx, tx, b, ids)
+	return storage.RevertMembers(ctx, tx, b, actor, ids)
 }
 
 // paymentsSent records that a batch's payments went in its file: nothing

@@ -39,9 +39,9 @@ func changeTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.
 	case storage.OpAdd:
 		return addTickets(ctx, tx, b, actor, ids)
 	case storage.OpRemove:
-		return storage.RemoveTicketInvoices(ctx, tx, b, actor, ids)
+		return storage.RemoveMembers(ctx, tx, b, actor, ids)
 	}
-	return storage.RevertTicketInvoices(ctx, tx, b, actor, ids)
+	return storage.RevertMembers(ctx, tx, b, actor, ids)
 }
 
 // slipIssuer makes the titles of one account: the remittance header the

@@ -63,9 +63,15 @@ type BatchType struct {
 	// when it can. The batch's create, the writes of an account and the
 	// kind's own work (jobs) all ask it.
 	AccountProblems func(AccountTerms) []Problem
-	// RemoveAll takes every member out of an open batch, as its remove
-	// operation does (the batch's delete).
-	RemoveAll func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error
+	// lockMembers reads the members of a locked batch among the records
+	// ids (all of them when ids is nil), locking them, by record: what the
+	// shared removal and reversal (RemoveMembers, RevertMembers) decide on.
+	lockMembers func(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]batchMember, error)
+	// takeOut writes that members leave a locked batch, removed from an
+	// open one (OpRemove) or reverted in a closed one (OpRevert), with
+	// what the kind changes beside; the batch's count and total are the
+	// shared code's.
+	takeOut func(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember) error
 }
 
 // BatchTypes are the kinds of batch, by name.
@@ -233,6 +239,75 @@ type Refusal struct {
 // Refuse adds a refusal.
 func (a *MemberAnswer) Refuse(id int64, format string, args ...any) {
 	a.Refused = append(a.Refused, Refusal{ID: id, Reason: fmt.Sprintf(format, args...)})
+}
+
+// batchMember is a member of a batch as its removal and reversal read it:
+// the record it is (an invoice, a ledger entry) and its row in the batch,
+// its state there and its amount, whether the record is paid, and for a
+// collection title the slip its invoice carries (for the history).
+type batchMember struct {
+	recordID           int64
+	rowID              int64
+	state              string
+	amount             decimal.Decimal
+	paid               bool
+	barcode, digitable string
+}
+
+// RemoveMembers takes members out of a locked open batch (ids nil: all of
+// them), as the kind writes it (BatchType.takeOut), and the batch's count
+// and total go down. An id not in the batch is refused.
+func RemoveMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
+	return takeOutMembers(ctx, tx, b, OpRemove, actor, ids)
+}
+
+// RevertMembers takes back members sent in a locked batch's file, as the
+// kind writes it (BatchType.takeOut): they may join another batch, and the
+// batch's count and total go down. The bank still holds them until the
+// next file of the account asks it to drop or cancel them (docs/api.md).
+// A paid record, or one not sent in this batch, is refused.
+func RevertMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
+	return takeOutMembers(ctx, tx, b, OpRevert, actor, ids)
+}
+
+// takeOutMembers is RemoveMembers (op OpRemove) and RevertMembers (op
+// OpRevert): every id is taken out or refused with its reason, in the
+// order of ids.
+func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, ids []int64) (MemberAnswer, error) {
+	var ans MemberAnswer
+	members, err := b.Type.lockMembers(ctx, tx, b, ids)
+	if err != nil {
+		return ans, err
+	}
+	if ids == nil && op == OpRemove {
+		ids = sortedIDs(members)
+	}
+	var out []batchMember
+	total := decimal.Zero
+	for _, id := range ids {
+		m, ok := members[id]
+		switch {
+		case !ok:
+			ans.Refuse(id, "is not in this batch")
+			continue
+		case op == OpRevert && m.state != "added":
+			ans.Refuse(id, "is %s in this batch, not sent", m.state)
+			continue
+		case op == OpRevert && m.paid:
+			ans.Refuse(id, "is paid")
+			continue
+		}
+		out = append(out, m)
+		total = total.Add(m.amount)
+		ans.Done = append(ans.Done, map[string]any{"id": id})
+	}
+	if len(out) == 0 {
+		return ans, nil
+	}
+	if err := b.Type.takeOut(ctx, tx, b, op, actor, out); err != nil {
+		return ans, err
+	}
+	return ans, CountMembers(ctx, tx, b, -int64(len(out)), total.Neg())
 }
 
 // MaxMembersPerCall bounds the ids of one member operation.

@@ -30,10 +30,9 @@ var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: 
 	Frozen: []string{"amount", "interest", "discount", "person_id", "billing_method", "ticket_barcode",
 		"account_id", "type", "mode", "paid", "due_date", "date"},
 	AccountProblems: paymentAccountProblems,
-	RemoveAll: func(ctx context.Context, tx pgx.Tx, b *Batch, _ Actor) error {
-		_, err := RemovePaymentTransactions(ctx, tx, b, nil)
-		return err
-	}}
+	lockMembers:     lockPaymentMembers,
+	takeOut:         takeOutPayments,
+}
 
 // Resource names of the payment batches.
 const (
@@ -300,17 +299,9 @@ func InsertPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, members []Pa
 	return lost, CountMembers(ctx, tx, b, int64(len(added)), total)
 }
 
-// paymentMemberRow is a member of a batch as removal and reversal read it.
-type paymentMemberRow struct {
-	id     int64
-	state  string
-	amount decimal.Decimal
-	paid   bool
-}
-
 // lockPaymentMembers reads the members of a batch among the entries ids
 // (all of them when ids is nil), locking them, by entry.
-func lockPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]paymentMemberRow, error) {
+func lockPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]batchMember, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT m.transaction_id, m.id, m.state, m.amount, coalesce(t.paid, false)
 		FROM payment_batch_transactions m
@@ -323,92 +314,35 @@ func lockPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (
 		return nil, translate(err, fmt.Sprintf("members of payment batch %d", b.ID))
 	}
 	defer rows.Close()
-	out := map[int64]paymentMemberRow{}
+	out := map[int64]batchMember{}
 	for rows.Next() {
-		var tx int64
-		var r paymentMemberRow
-		if err := rows.Scan(&tx, &r.id, &r.state, &r.amount, &r.paid); err != nil {
+		var r batchMember
+		if err := rows.Scan(&r.recordID, &r.rowID, &r.state, &r.amount, &r.paid); err != nil {
 			return nil, translate(err, fmt.Sprintf("members of payment batch %d", b.ID))
 		}
-		out[tx] = r
+		out[r.recordID] = r
 	}
 	return out, translate(rows.Err(), fmt.Sprintf("members of payment batch %d", b.ID))
 }
 
-// RemovePaymentTransactions takes entries out of a locked open batch (ids
-// nil: all of them): their rows go (an entry added again gets the same
-// reference, which the bank never saw) and the batch's count and total go
-// down. An id not in the batch is refused.
-func RemovePaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (MemberAnswer, error) {
-	var ans MemberAnswer
-	members, err := lockPaymentMembers(ctx, tx, b, ids)
-	if err != nil {
-		return ans, err
+// takeOutPayments writes that entries leave a locked batch. Removed from
+// an open batch, their rows go (an entry added again gets the same
+// reference, which the bank never saw). Reverted in a batch whose file is
+// written (its payments still added are sent), their payments become
+// reverted: the bank still holds them until it cancels them (docs/api.md).
+func takeOutPayments(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, _ Actor, members []batchMember) error {
+	rows := make([]int64, len(members))
+	for i, m := range members {
+		rows[i] = m.rowID
 	}
-	if ids == nil {
-		ids = sortedIDs(members)
+	if op == OpRemove {
+		_, err := tx.Exec(ctx, `DELETE FROM payment_batch_transactions WHERE company_id = $1 AND id = any($2)`, withValues,
+			b.CompanyID, rows)
+		return translate(err, fmt.Sprintf("remove from payment batch %d", b.ID))
 	}
-	var gone []int64
-	total := decimal.Zero
-	for _, id := range ids {
-		m, ok := members[id]
-		if !ok {
-			ans.Refuse(id, "is not in this batch")
-			continue
-		}
-		gone = append(gone, m.id)
-		total = total.Add(m.amount)
-		ans.Done = append(ans.Done, map[string]any{"id": id})
-	}
-	if len(gone) == 0 {
-		return ans, nil
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM payment_batch_transactions WHERE company_id = $1 AND id = any($2)`, withValues,
-		b.CompanyID, gone); err != nil {
-		return ans, translate(err, fmt.Sprintf("remove from payment batch %d", b.ID))
-	}
-	return ans, CountMembers(ctx, tx, b, -int64(len(gone)), total.Neg())
-}
-
-// RevertPaymentTransactions takes back entries sent in a locked batch's
-// file (the batch is closed: its payments still added are sent): their
-// payments become reverted (the bank still holds them until it cancels
-// them: docs/api.md), the entries may join another batch, and the batch's
-// count and total go down. A paid entry, or one not sent in this batch,
-// is refused.
-func RevertPaymentTransactions(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (MemberAnswer, error) {
-	var ans MemberAnswer
-	members, err := lockPaymentMembers(ctx, tx, b, ids)
-	if err != nil {
-		return ans, err
-	}
-	var back []int64
-	total := decimal.Zero
-	for _, id := range ids {
-		m, ok := members[id]
-		switch {
-		case !ok:
-			ans.Refuse(id, "is not in this batch")
-			continue
-		case m.state != "added":
-			ans.Refuse(id, "is %s in this batch, not sent", m.state)
-			continue
-		case m.paid:
-			ans.Refuse(id, "is paid")
-			continue
-		}
-		back = append(back, m.id)
-		total = total.Add(m.amount)
-		ans.Done = append(ans.Done, map[string]any{"id": id})
-	}
-	if len(back) == 0 {
-		return ans, nil
-	}
-	if _, err := tx.Exec(ctx, `UPDATE payment_batch_transactions SET state = 'reverted', reverted_at = now(),
-		updated_at = now() WHERE company_id = $1 AND id = any($2)`, withValues, b.CompanyID, back); err != nil {
-		return ans, translate(err, fmt.Sprintf("revert in payment batch %d", b.ID))
-	}
-	return ans, CountMembers(ctx, tx, b, -int64(len(back)), total.Neg())
+	_, err := tx.Exec(ctx, `UPDATE payment_batch_transactions SET state = 'reverted', reverted_at = now(),
+		updated_at = now() WHERE company_id = $1 AND id = any($2)`, withValues, b.CompanyID, rows)
+	return translate(err, fmt.Sprintf("revert in payment batch %d", b.ID))
 }
 
 // EachPaymentMember reads the payments of a batch's file, the members

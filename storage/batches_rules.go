@@ -53,7 +53,8 @@ func deleteBatch(bt *BatchType) Hook {
 		if err != nil {
 			return err
 		}
-		return bt.RemoveAll(ctx, tx, b, ActorOf(c.Scope))
+		_, err = RemoveMembers(ctx, tx, b, ActorOf(c.Scope), nil)
+		return err
 	}
 }
 

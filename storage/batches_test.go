@@ -19,8 +19,6 @@ type batchKindFixture struct {
 	record func(t *testing.T) int64 // a record that may be a member
 	member func(t *testing.T, batch, record int64, state string)
 	paid   func(t *testing.T, record int64)
-	// remove and revert are the kind's removal and reversal
-	remove, revert func(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.Actor, ids []int64) (storage.MemberAnswer, error)
 }
 
 func batchKindFixtures(f *overdueFixture) []batchKindFixture {
@@ -43,8 +41,7 @@ func batchKindFixtures(f *overdueFixture) []batchKindFixture {
 			paid: func(t *testing.T, record int64) {
 				f.exec(t, `UPDATE invoices SET paid = true, paid_at = current_date, status = 'paid'
 					WHERE company_id = $1 AND id = $2`, record)
-			},
-			remove: storage.RemoveTicketInvoices, revert: storage.RevertTicketInvoices},
+			}},
 		{bt: storage.PaymentBatch,
 			record: func(t *testing.T) int64 {
 				return f.id(t, `INSERT INTO transactions (company_id, type, date, amount, billing_method)
@@ -58,12 +55,6 @@ func batchKindFixtures(f *overdueFixture) []batchKindFixture {
 			},
 			paid: func(t *testing.T, record int64) {
 				f.exec(t, `UPDATE transactions SET paid = true WHERE company_id = $1 AND id = $2`, record)
-			},
-			remove: func(ctx context.Context, tx pgx.Tx, b *storage.Batch, _ storage.Actor, ids []int64) (storage.MemberAnswer, error) {
-				return storage.RemovePaymentTransactions(ctx, tx, b, ids)
-			},
-			revert: func(ctx context.Context, tx pgx.Tx, b *storage.Batch, _ storage.Actor, ids []int64) (storage.MemberAnswer, error) {
-				return storage.RevertPaymentTransactions(ctx, tx, b, ids)
 			}},
 	}
 }
@@ -158,7 +149,7 @@ func TestMembersLeaveTheirBatch(t *testing.T) {
 
 			open := k.batchOf(t, f, "open", a, b, c)
 			ans := in(func(tx pgx.Tx) (storage.MemberAnswer, error) {
-				return k.remove(ctx, tx, open, actor, []int64{outside, b})
+				return storage.RemoveMembers(ctx, tx, open, actor, []int64{outside, b})
 			})
 			if got, want := answered(ans), fmt.Sprintf(`done [%d] refused ["%d: is not in this batch"]`, b, outside); got != want {
 				t.Errorf("remove: %s, want %s", got, want)
@@ -170,7 +161,7 @@ func TestMembersLeaveTheirBatch(t *testing.T) {
 				t.Errorf("count after the removal: %s, want 2 200.00", got)
 			}
 			ans = in(func(tx pgx.Tx) (storage.MemberAnswer, error) {
-				return k.remove(ctx, tx, open, actor, nil)
+				return storage.RemoveMembers(ctx, tx, open, actor, nil)
 			})
 			if got, want := answered(ans), fmt.Sprintf(`done [%d %d] refused []`, a, c); got != want {
 				t.Errorf("remove all: %s, want %s", got, want)
@@ -183,7 +174,7 @@ func TestMembersLeaveTheirBatch(t *testing.T) {
 			k.member(t, closed.ID, c, "reverted")
 			k.paid(t, b)
 			ans = in(func(tx pgx.Tx) (storage.MemberAnswer, error) {
-				return k.revert(ctx, tx, closed, actor, []int64{b, a, c, outside})
+				return storage.RevertMembers(ctx, tx, closed, actor, []int64{b, a, c, outside})
 			})
 			want := fmt.Sprintf(`done [%d] refused ["%d: is paid" "%d: is reverted in this batch, not sent" "%d: is not in this batch"]`,
 				a, b, c, outside)

@@ -35,10 +35,9 @@ var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ti
 	// method that made it a slip of that batch
 	Frozen:          []string{"total", "due_date", "account_id", "billing_method"},
 	AccountProblems: remittanceAccountProblems,
-	RemoveAll: func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error {
-		_, err := RemoveTicketInvoices(ctx, tx, b, actor, nil)
-		return err
-	}}
+	lockMembers:     lockTicketMembers,
+	takeOut:         takeOutTickets,
+}
 
 // Resource names of the batches.
 const (
@@ -426,18 +425,9 @@ func orNil(s string) any {
 	return s
 }
 
-// ticketMemberRow is a member of a batch as removal and reversal read it.
-type ticketMemberRow struct {
-	invoiceID          int64
-	state              string
-	amount             decimal.Decimal
-	barcode, digitable string
-	paid               bool
-}
-
 // lockTicketMembers reads the members of a batch among ids (all of them
 // when ids is nil) with their invoices, locking both.
-func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]ticketMemberRow, error) {
+func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]batchMember, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT m.invoice_id, m.state, m.amount, coalesce(i.ticket_barcode, ''), coalesce(i.ticket_digitable, ''), i.paid
 		FROM ticket_batch_invoices m JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
@@ -447,112 +437,64 @@ func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (m
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("members of ticket batch %d", b.ID))
 	}
-	out := map[int64]ticketMemberRow{}
+	out := map[int64]batchMember{}
 	for rows.Next() {
-		var r ticketMemberRow
-		if err := rows.Scan(&r.invoiceID, &r.state, &r.amount, &r.barcode, &r.digitable, &r.paid); err != nil {
+		var r batchMember
+		if err := rows.Scan(&r.recordID, &r.state, &r.amount, &r.barcode, &r.digitable, &r.paid); err != nil {
 			rows.Close()
 			return nil, translate(err, fmt.Sprintf("members of ticket batch %d", b.ID))
 		}
-		out[r.invoiceID] = r
+		out[r.recordID] = r
 	}
 	return out, translate(rows.Err(), fmt.Sprintf("members of ticket batch %d", b.ID))
 }
 
-// RemoveTicketInvoices takes invoices out of a locked open batch (ids nil:
-// all of them): their rows go (their nosso números are not given again),
-// their slips are cleared with a history row each, and the batch's count
-// and total go down. An id not in the batch is refused.
-func RemoveTicketInvoices(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
-	var ans MemberAnswer
-	members, err := lockTicketMembers(ctx, tx, b, ids)
-	if err != nil {
-		return ans, err
+// takeOutTickets writes that invoices leave a locked batch. Removed from
+// an open batch, their rows go (their nosso números are not given again).
+// Reverted in a batch whose file is written, they go back to unsent
+// (state reverted, their slips no longer registered; they may be added to
+// another batch, with a new nosso número), and the bank still holds the
+// titles until it drops them (docs/api.md: the request to drop them).
+// Either way their slips are cleared, with a history row each.
+func takeOutTickets(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember) error {
+	ids := make([]int64, len(members))
+	hist := make([]historyRow, len(members))
+	for i, m := range members {
+		ids[i] = m.recordID
+		hist[i] = ticketLeaving(b, op, m)
 	}
-	if ids == nil {
-		ids = sortedIDs(members)
+	if err := leaveTicketRows(ctx, tx, b, op, ids); err != nil {
+		return err
 	}
-	var gone []int64
-	var hist []historyRow
-	total := decimal.Zero
-	for _, id := range ids {
-		m, ok := members[id]
-		if !ok {
-			ans.Refuse(id, "is not in this batch")
-			continue
-		}
-		gone = append(gone, id)
-		total = total.Add(m.amount)
-		hist = append(hist, historyRow{invoiceID: id, changes: slipChanges(m.barcode, "", m.digitable, ""),
-			note: fmt.Sprintf("removed from collection batch %d", b.ID)})
-		ans.Done = append(ans.Done, map[string]any{"id": id})
+	if err := clearSlips(ctx, tx, b.CompanyID, ids); err != nil {
+		return err
 	}
-	if len(gone) == 0 {
-		return ans, nil
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM ticket_batch_invoices WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`,
-		b.CompanyID, b.ID, gone); err != nil {
-		return ans, translate(err, fmt.Sprintf("remove from ticket batch %d", b.ID))
-	}
-	if err := clearSlips(ctx, tx, b.CompanyID, gone); err != nil {
-		return ans, err
-	}
-	if err := writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist); err != nil {
-		return ans, err
-	}
-	return ans, CountMembers(ctx, tx, b, -int64(len(gone)), total.Neg())
+	return writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist)
 }
 
-// RevertTicketInvoices takes back invoices sent in a locked batch's file:
-// they go back to unsent (state reverted, their slips cleared and no
-// longer registered, with a history row each; they may be added to
-// another batch, with a new nosso número), and the batch's count and
-// total go down. The bank still holds the titles until it drops them
-// (docs/api.md: the request to drop them). A paid invoice, or one not
-// sent in this batch, is refused.
-func RevertTicketInvoices(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
-	var ans MemberAnswer
-	members, err := lockTicketMembers(ctx, tx, b, ids)
-	if err != nil {
-		return ans, err
+// leaveTicketRows deletes the member rows of the invoices ids (removed) or
+// marks them reverted.
+func leaveTicketRows(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, ids []int64) error {
+	if op == OpRemove {
+		_, err := tx.Exec(ctx, `DELETE FROM ticket_batch_invoices WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`,
+			b.CompanyID, b.ID, ids)
+		return translate(err, fmt.Sprintf("remove from ticket batch %d", b.ID))
 	}
-	var back []int64
-	var hist []historyRow
-	total := decimal.Zero
-	for _, id := range ids {
-		m, ok := members[id]
-		switch {
-		case !ok:
-			ans.Refuse(id, "is not in this batch")
-			continue
-		case m.state != "added":
-			ans.Refuse(id, "is %s in this batch, not sent", m.state)
-			continue
-		case m.paid:
-			ans.Refuse(id, "is paid")
-			continue
-		}
-		back = append(back, id)
-		total = total.Add(m.amount)
-		changes := append(slipChanges(m.barcode, "", m.digitable, ""), FieldChange{Field: "ticket_registered", To: false})
-		hist = append(hist, historyRow{invoiceID: id, changes: changes,
-			note: fmt.Sprintf("reverted in collection batch %d: the bank is to drop the title", b.ID)})
-		ans.Done = append(ans.Done, map[string]any{"id": id})
+	_, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = 'reverted', reverted_at = now(), updated_at = now()
+		WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`, b.CompanyID, b.ID, ids)
+	return translate(err, fmt.Sprintf("revert in ticket batch %d", b.ID))
+}
+
+// ticketLeaving is the history row of an invoice leaving a batch: its slip
+// cleared, and once reverted no longer registered.
+func ticketLeaving(b *Batch, op MemberOp, m batchMember) historyRow {
+	changes := slipChanges(m.barcode, "", m.digitable, "")
+	if op == OpRemove {
+		return historyRow{invoiceID: m.recordID, changes: changes, note: fmt.Sprintf("removed from collection batch %d", b.ID)}
 	}
-	if len(back) == 0 {
-		return ans, nil
-	}
-	if _, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = 'reverted', reverted_at = now(), updated_at = now()
-		WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`, b.CompanyID, b.ID, back); err != nil {
-		return ans, translate(err, fmt.Sprintf("revert in ticket batch %d", b.ID))
-	}
-	if err := clearSlips(ctx, tx, b.CompanyID, back); err != nil {
-		return ans, err
-	}
-	if err := writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist); err != nil {
-		return ans, err
-	}
-	return ans, CountMembers(ctx, tx, b, -int64(len(back)), total.Neg())
+	changes = append(changes, FieldChange{Field: "ticket_registered", To: false})
+	return historyRow{invoiceID: m.recordID, changes: changes,
+		note: fmt.Sprintf("reverted in collection batch %d: the bank is to drop the title", b.ID)}
 }
 
 // clearSlips clears the slips of invoices: no barcode, no digitable line,

@@ -22,9 +22,11 @@ import (
 // BatchKind is one kind of batch.
 type BatchKind struct {
 	Type *storage.BatchType
-	// Change adds, removes or reverts members of a locked batch whose
-	// state allows the operation; the actor writes the histories.
-	Change func(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.MemberOp, actor storage.Actor, ids []int64) (storage.MemberAnswer, error)
+	// Add adds members to a locked open batch, each checked against the
+	// kind's rules and given what the bank gets (a title, a payment); the
+	// actor writes the histories. Removing and reverting members are the
+	// storage machinery's, the same for every kind.
+	Add func(ctx context.Context, tx pgx.Tx, b *storage.Batch, actor storage.Actor, ids []int64) (storage.MemberAnswer, error)
 	// WriteFile writes the remittance of a locked batch, numbered seq, to
 	// w; a title the bank's layout refuses is an Invalid error naming it.
 	// Sent, when set, then records that its members went in the file (a
@@ -65,9 +67,10 @@ func BatchKindOf(bt *storage.BatchType) *BatchKind { return batchKinds[bt.Name] 
 
 // ChangeBatchMembers adds, removes or reverts members of a company's
 // batch, in one transaction: the batch is locked, its state checked
-// (storage.CheckMemberOp: 409), and the kind's change run; every id is
-// either changed or refused with its reason. NotFound for another
-// company's batch.
+// (storage.CheckMemberOp: 409), and the kind's addition run, or the
+// removal or reversal every kind shares (storage.RemoveMembers,
+// storage.RevertMembers); every id is either changed or refused with its
+// reason. NotFound for another company's batch.
 func ChangeBatchMembers(ctx context.Context, pool *pgxpool.Pool, k *BatchKind, sc storage.Scope, batchID int64,
 	op storage.MemberOp, ids []int64) (ans storage.MemberAnswer, err error) {
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
@@ -78,10 +81,22 @@ func ChangeBatchMembers(ctx context.Context, pool *pgxpool.Pool, k *BatchKind, s
 		if err := storage.CheckMemberOp(b, op); err != nil {
 			return err
 		}
-		ans, err = k.Change(ctx, tx, b, op, storage.ActorOf(sc), ids)
+		ans, err = changeMembers(ctx, tx, k, b, op, storage.ActorOf(sc), ids)
 		return err
 	})
 	return ans, err
+}
+
+// changeMembers runs a member operation on a locked batch.
+func changeMembers(ctx context.Context, tx pgx.Tx, k *BatchKind, b *storage.Batch, op storage.MemberOp, actor storage.Actor,
+	ids []int64) (storage.MemberAnswer, error) {
+	switch op {
+	case storage.OpAdd:
+		return k.Add(ctx, tx, b, actor, ids)
+	case storage.OpRemove:
+		return storage.RemoveMembers(ctx, tx, b, actor, ids)
+	}
+	return storage.RevertMembers(ctx, tx, b, actor, ids)
 }
 
 func checkBatchPayload(batch, idField string, id int64) []storage.Problem {

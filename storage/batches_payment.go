@@ -353,23 +353,14 @@ func takeOutPayments(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, _ Ac
 // rawRows, amounts in cents.
 func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*PaymentMember) error) error {
 	what := fmt.Sprintf("payments of payment batch %d", b.ID)
-	rows, err := tx.Query(ctx, `
+	var m PaymentMember
+	return eachRawRow(ctx, tx, what, `
 		SELECT transaction_id, reference, method, amount, nominal, discount, surcharge, due_date, file_order, payee_name, payee_document, coalesce(bank, ''), coalesce(ispb, ''), coalesce(agency, ''),
 		       coalesce(agency_digit, ''), coalesce(account, ''), coalesce(account_digit, ''),
 		       coalesce(account_type, ''), coalesce(pix_key, ''), coalesce(pix_key_type, ''), coalesce(barcode, '')
 		FROM payment_batch_transactions
 		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
-		ORDER BY file_order, id`, b.CompanyID, b.ID)
-	if err != nil {
-		return translate(err, what)
-	}
-	defer rows.Close()
-	r, err := newRawRows(rows)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	var m PaymentMember
-	for r.Next() {
+		ORDER BY file_order, id`, []any{b.CompanyID, b.ID}, func(r *rawRows) error {
 		m.TransactionID, m.Reference, m.Method = r.Int64(0), r.Text(1), r.Text(2)
 		m.Amount, m.Nominal, m.Discount, m.Surcharge = cents(r.Cents(3)), cents(r.Cents(4)), cents(r.Cents(5)), cents(r.Cents(6))
 		m.Due, m.FileOrder, m.PayeeName, m.PayeeDocument = r.Date(7), int16(r.Int64(8)), r.Text(9), r.Text(10)
@@ -379,9 +370,6 @@ func EachPaymentMember(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*Paymen
 		if r.Err() != nil {
 			return fmt.Errorf("%s: entry %d: %w", what, m.TransactionID, r.Err())
 		}
-		if err := fn(&m); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), what)
+		return fn(&m)
+	})
 }

@@ -528,23 +528,14 @@ type TicketTitle struct {
 // in cents): Scan's cost was a fifth of reading 100,000 titles.
 func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTitle) error) error {
 	what := fmt.Sprintf("titles of ticket batch %d", b.ID)
-	rows, err := tx.Query(ctx, `
+	var t TicketTitle
+	return eachRawRow(ctx, tx, what, `
 		SELECT invoice_id, document_number, our_number, amount, due_date, fine_percent, interest_per_day,
 		       interest_monthly_percent, discount, discount_until, payer_name, payer_document, payer_address,
 		       payer_district, payer_city, payer_state, payer_zip
 		FROM ticket_batch_invoices
 		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
-		ORDER BY our_number`, b.CompanyID, b.ID)
-	if err != nil {
-		return translate(err, what)
-	}
-	defer rows.Close()
-	r, err := newRawRows(rows)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	var t TicketTitle
-	for r.Next() {
+		ORDER BY our_number`, []any{b.CompanyID, b.ID}, func(r *rawRows) error {
 		t.InvoiceID, t.DocumentNumber, t.OurNumber = r.Int64(0), r.Text(1), r.Int64(2)
 		t.Amount, t.Due, t.FinePercent = cents(r.Cents(3)), r.Date(4), cents(r.Cents(5))
 		t.InterestPerDay, t.InterestMonthlyPercent, t.Discount = cents(r.Cents(6)), cents(r.Cents(7)), cents(r.Cents(8))
@@ -554,9 +545,6 @@ func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTi
 		if r.Err() != nil {
 			return fmt.Errorf("%s: invoice %d: %w", what, t.InvoiceID, r.Err())
 		}
-		if err := fn(&t); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), what)
+		return fn(&t)
+	})
 }

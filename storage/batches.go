@@ -280,7 +280,7 @@ func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor
 		return ans, err
 	}
 	if ids == nil && op == OpRemove {
-		ids = sortedIDs(members)
+		ids = sortedKeys(members)
 	}
 	var out []batchMember
 	total := decimal.Zero

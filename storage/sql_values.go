@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -9,7 +10,7 @@ import (
 
 // Go values as the statements bind them: a nullable column's nil, a decimal
 // in the binary form COPY takes, cents read back as a decimal, the sorted
-// keys of a set of ids.
+// keys of a map.
 
 // decimalText is a decimal as text for a numeric parameter; nil for none.
 func decimalText(d *decimal.Decimal) *string {
@@ -58,8 +59,9 @@ func cents(c int64) decimal.Decimal {
 	return decimal.New(c, -2)
 }
 
-func sortedIDs[V any](m map[int64]V) []int64 {
-	keys := make([]int64, 0, len(m))
+// sortedKeys are the keys of m, sorted (never nil: empty for none).
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}

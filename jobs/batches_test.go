@@ -3,20 +3,14 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/shopspring/decimal"
 
-	"github.com/propfin/propfin/cnab"
 	"github.com/propfin/propfin/storage"
-	"github.com/propfin/propfin/storage/storagetest"
 )
 
 // ticketSetup is a company's Bradesco CNAB 400 account (the values of
@@ -75,86 +69,6 @@ func (s *ticketSetup) batch(t *testing.T, n int) int64 {
 	return id
 }
 
-// TestBatchFileSequenceUnderConcurrentCloses: the files of batches of one
-// account written by a worker at once get distinct, consecutive sequence
-// numbers. The account's row is held locked while the jobs start, so that
-// every job is waiting for its number at the same time when it is let go.
-func TestBatchFileSequenceUnderConcurrentCloses(t *testing.T) {
-	t.Parallel()
-	p := startPlatform(t, nil)
-	ctx := context.Background()
-	s := newTicketSetup(t, p.pool, p.companyA)
-	const n = 2 // two batches of the account closing at once
-	batches := make([]int64, n)
-	for i := range batches {
-		batches[i] = s.batch(t, 3)
-	}
-	// the lock is held on a connection of its own, outside the worker's pool
-	conn, err := pgx.Connect(ctx, storagetest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	hold, err := conn.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hold.Rollback(ctx) //nolint:errcheck // released below; this is for a failure before
-	if _, err := hold.Exec(ctx, `SELECT 1 FROM accounts WHERE company_id = $1 AND id = $2 FOR UPDATE`, s.company, s.account); err != nil {
-		t.Fatal(err)
-	}
-	jobs := make([]storage.Job, n)
-	for i, b := range batches {
-		jobs[i] = p.submit(t, KindBatchFile, BatchFilePayload{Batch: "ticket", ID: b})
-	}
-	waitForLockWaiters(t, conn, n)
-	if err := hold.Rollback(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var seqs []int64
-	var firstBytes int
-	for i, j := range jobs {
-		done := p.wait(t, j.ID, storage.JobSucceeded, storage.JobFailed)
-		res := decodeResult[BatchFileResult](t, done)
-		if done.State != storage.JobSucceeded || res.BatchID != batches[i] || res.Titles != 3 {
-			t.Fatalf("job %d: %s %q %+v", j.ID, done.State, done.Error, res)
-		}
-		seqs = append(seqs, res.Sequence)
-		if i == 0 {
-			firstBytes = res.Bytes
-		}
-	}
-	slices.Sort(seqs)
-	if !slices.Equal(seqs, []int64{1, 2}) {
-		t.Errorf("sequences %v, want 1 and 2 once each", seqs)
-	}
-	var next int64
-	if err := p.pool.QueryRow(ctx, `SELECT next_file_sequence FROM accounts WHERE company_id = $1 AND id = $2`,
-		s.company, s.account).Scan(&next); err != nil || next != n+1 {
-		t.Errorf("the account's next sequence: %d %v", next, err)
-	}
-	// a job run again answers the stored file and takes no number
-	again, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindBatchFile,
-		Payload: mustJSON(BatchFilePayload{Batch: "ticket", ID: batches[0]}), SubmittedBy: "test"})
-	if err != nil || again.ID != jobs[0].ID {
-		t.Errorf("a second file job of a batch: %d %v, want job %d", again.ID, err, jobs[0].ID)
-	}
-	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
-		res, err := writeBatchFile(ctx, tx, TicketBatchKind, s.company, batches[0], 0)
-		if err == nil && (!slices.Contains(seqs, res.Sequence) || res.Titles != 3 || res.Bytes != firstBytes) {
-			err = fmt.Errorf("written again: %+v", res)
-		}
-		return err
-	})
-	if err != nil {
-		t.Error(err)
-	}
-	if err := p.pool.QueryRow(ctx, `SELECT next_file_sequence FROM accounts WHERE company_id = $1 AND id = $2`,
-		s.company, s.account).Scan(&next); err != nil || next != n+1 {
-		t.Errorf("the account's next sequence after a run again: %d %v", next, err)
-	}
-}
-
 // waitForLockWaiters waits until n sessions wait for a row lock; it asks
 // on conn, since the waiting sessions may hold every connection of a pool.
 func waitForLockWaiters(t *testing.T, conn *pgx.Conn, n int) {
@@ -174,82 +88,6 @@ func waitForLockWaiters(t *testing.T, conn *pgx.Conn, n int) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// TestRemittanceLayoutsAreCnabs: the bank and layout pairs a batch's
-// account may have are those package cnab writes.
-func TestRemittanceLayoutsAreCnabs(t *testing.T) {
-	t.Parallel()
-	if got, want := storage.RemittanceLayouts(), cnab.Supported(); !slices.Equal(got, want) {
-		t.Errorf("storage.RemittanceLayouts() = %v, cnab.Supported() = %v", got, want)
-	}
-	for _, pair := range cnab.Supported() {
-		bank, digits, _ := strings.Cut(pair, "/")
-		layout := "cnab" + digits
-		if got, want := storage.RemittanceRequired(bank, layout), cnab.Required(bank, layoutOf(layout)); !slices.Equal(got, want) {
-			t.Errorf("%s: storage.RemittanceRequired = %v, cnab.Required = %v", pair, got, want)
-		}
-	}
-}
-
-// TestInterestForms: for every layout package cnab writes, a title with
-// interest in the form interestForms says the layout takes is accepted,
-// and one in a form it says the layout does not take is refused (the
-// beneficiaries and titles of cnab/testdata).
-func TestInterestForms(t *testing.T) {
-	t.Parallel()
-	for _, pair := range cnab.Supported() {
-		var bank string
-		var width int
-		fmt.Sscanf(pair, "%3s/%d", &bank, &width)
-		perDay, monthly := interestForms(bank, cnab.Layout(width))
-		in := readCnabInput(t, bank, width)
-		for _, form := range []struct {
-			name     string
-			accepted bool
-			set      func(*cnab.Title)
-		}{
-			{"per day", perDay, func(ti *cnab.Title) { ti.InterestPerDay = decimal.RequireFromString("0.50") }},
-			{"monthly", monthly, func(ti *cnab.Title) { ti.InterestMonthlyPercent = decimal.RequireFromString("1.00") }},
-		} {
-			w, err := cnab.NewWriter(discard{}, in.Remittance, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", pair, err)
-			}
-			var title cnab.Title
-			for ti, err := range in.Each() {
-				if err != nil {
-					t.Fatalf("%s: %v", pair, err)
-				}
-				title = ti
-				break
-			}
-			title.InterestPerDay, title.InterestMonthlyPercent = decimal.Zero, decimal.Zero
-			form.set(&title)
-			if err := w.Write(title); (err == nil) != form.accepted {
-				t.Errorf("%s, interest %s: accepted %v, want %v (%v)", pair, form.name, err == nil, form.accepted, err)
-			}
-		}
-	}
-}
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
-// readCnabInput reads a layout's test input of package cnab.
-func readCnabInput(t *testing.T, bank string, width int) cnab.Input {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "cnab", "testdata", fmt.Sprintf("%s_%d.json", bank, width)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	in, err := cnab.DecodeInput(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in
 }
 
 // TestBatchPayloads: the payloads of batch:file and batch:return name a

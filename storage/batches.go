@@ -2,25 +2,26 @@ package storage
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 )
 
 // Batches (docs/api.md, "Batches"). A batch gathers what goes to a bank in
 // one remittance file of one account: the invoices of a collection batch
-// (ticket_batches.go), the payable ledger entries of a payment batch. What
-// every kind of batch shares is here: the batch's row and its lock, the
-// answer of adding, removing and reverting members, the remittance file
-// with its sequence number (NSA), and the bank return files with a record
-// of each line read. The bank formats are package jobs' (it may use
-// package cnab); this file holds the rows.
+// (batches_ticket.go), the payable ledger entries of a payment batch
+// (batches_payment.go). What every kind of batch shares is here: the
+// declaration of a kind (BatchType) and of its batches as a resource
+// (created, read, described and deleted through the resource machinery,
+// with the same columns and filters), the batch's row and its lock, and
+// the answer of adding, removing and reverting members. Beside it, every
+// kind shares its remittance files (batches_files.go), its bank return
+// files (batches_returns.go), the requests about members reverted since
+// their file (batches_drops.go) and the write rules (batches_rules.go).
+// The bank formats are package jobs' (it may use package cnab); these
+// files hold the rows.
 
 // withValues plans a statement over arrays of ids or references with
 // their values each time (an unnamed statement; its description cached).
@@ -62,24 +63,16 @@ type BatchType struct {
 	// when it can. The batch's create, the writes of an account and the
 	// kind's own work (jobs) all ask it.
 	AccountProblems func(AccountTerms) []Problem
-	// RemoveAll takes every member out of an open batch, as its remove
-	// operation does (the batch's delete).
-	RemoveAll func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error
+	// lockMembers reads the members of a locked batch among the records
+	// ids (all of them when ids is nil), locking them, by record: what the
+	// shared removal and reversal (RemoveMembers, RevertMembers) decide on.
+	lockMembers func(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]batchMember, error)
+	// takeOut writes that members leave a locked batch, removed from an
+	// open one (OpRemove) or reverted in a closed one (OpRevert), with
+	// what the kind changes beside; the batch's count and total are the
+	// shared code's.
+	takeOut func(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember) error
 }
-
-// TicketBatch is the collection batch (/financial/ticketBatch).
-var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ticket_batches",
-	Members: "invoices", MemberResource: Invoices, MemberFilter: "ticketBatchIn",
-	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca",
-	MemberTable: "ticket_batch_invoices", MemberColumn: "invoice_id", Label: "collection batch", Noun: "invoice",
-	// the amount and due date its slip carries, the account and billing
-	// method that made it a slip of that batch
-	Frozen:          []string{"total", "due_date", "account_id", "billing_method"},
-	AccountProblems: remittanceAccountProblems,
-	RemoveAll: func(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor) error {
-		_, err := RemoveTicketInvoices(ctx, tx, b, actor, nil)
-		return err
-	}}
 
 // BatchTypes are the kinds of batch, by name.
 var BatchTypes = map[string]*BatchType{TicketBatch.Name: TicketBatch, PaymentBatch.Name: PaymentBatch}
@@ -93,6 +86,53 @@ type Batch struct {
 	Open      bool // no file yet: members may be added and removed
 	Titles    int64
 	FileID    int64 // 0: none yet
+}
+
+// batchStatuses are a batch's states: open until its file is written.
+var batchStatuses = []string{"open", "closed"}
+
+// batchColumns are the columns every kind of batch has: its account (the
+// bank account the file goes to, set on create), its status, how many
+// titles it holds and their total, and its file's sequence number and
+// name once written.
+func batchColumns() []Column {
+	return columns([]Column{
+		{Name: "id", Type: Int, Filterable: true},
+		{Name: "description", Type: String, Filterable: true, Writable: true},
+		{Name: "account_id", Type: Int, Filterable: true, Writable: true, Required: true, CreateOnly: true, References: Accounts},
+		{Name: "status", Type: String, Filterable: true, Enum: batchStatuses},
+		{Name: "titles", Type: Int, Filterable: true},
+		{Name: "total", Type: Decimal, Precision: 16, Scale: 2, Filterable: true},
+		{Name: "file_sequence", Type: Int, Filterable: true},
+		{Name: "file_name", Type: String, Filterable: true},
+		{Name: "closed_at", Type: DateTime, Filterable: true},
+	}, timestampColumns())
+}
+
+// batchFilters are the special filters every kind of batch has.
+func batchFilters() []SpecialFilter {
+	return []SpecialFilter{
+		ColumnIn("accountIn", "account_id", Int),
+		enumIn(ColumnIn("statusIn", "status", String), batchStatuses),
+	}
+}
+
+// batchResource declares the batches of a kind: their shared columns and
+// filters, their account, their members (items, the resource given), and
+// the kind's rules.
+func batchResource(bt *BatchType, members string) *Resource {
+	return &Resource{
+		Name: bt.Resource, Table: bt.Table, CustomFields: true,
+		Columns: batchColumns(),
+		Relations: []Relation{
+			{Name: "account", Kind: BelongsTo, Resource: Accounts, Key: "account_id"},
+			{Name: "items", Kind: HasMany, Resource: members, Key: "batch_id"},
+		},
+		Filters: batchFilters(),
+		Hooks: Hooks{
+			Before: []Hook{checkBatchAccount(bt), deleteBatch(bt)},
+		},
+	}
 }
 
 // LockBatch reads a batch of the company and locks its row for the rest
@@ -201,288 +241,74 @@ func (a *MemberAnswer) Refuse(id int64, format string, args ...any) {
 	a.Refused = append(a.Refused, Refusal{ID: id, Reason: fmt.Sprintf(format, args...)})
 }
 
+// batchMember is a member of a batch as its removal and reversal read it:
+// the record it is (an invoice, a ledger entry) and its row in the batch,
+// its state there and its amount, whether the record is paid, and for a
+// collection title the slip its invoice carries (for the history).
+type batchMember struct {
+	recordID           int64
+	rowID              int64
+	state              string
+	amount             decimal.Decimal
+	paid               bool
+	barcode, digitable string
+}
+
+// RemoveMembers takes members out of a locked open batch (ids nil: all of
+// them), as the kind writes it (BatchType.takeOut), and the batch's count
+// and total go down. An id not in the batch is refused.
+func RemoveMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
+	return takeOutMembers(ctx, tx, b, OpRemove, actor, ids)
+}
+
+// RevertMembers takes back members sent in a locked batch's file, as the
+// kind writes it (BatchType.takeOut): they may join another batch, and the
+// batch's count and total go down. The bank still holds them until the
+// next file of the account asks it to drop or cancel them (docs/api.md).
+// A paid record, or one not sent in this batch, is refused.
+func RevertMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
+	return takeOutMembers(ctx, tx, b, OpRevert, actor, ids)
+}
+
+// takeOutMembers is RemoveMembers (op OpRemove) and RevertMembers (op
+// OpRevert): every id is taken out or refused with its reason, in the
+// order of ids.
+func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, ids []int64) (MemberAnswer, error) {
+	var ans MemberAnswer
+	members, err := b.Type.lockMembers(ctx, tx, b, ids)
+	if err != nil {
+		return ans, err
+	}
+	if ids == nil && op == OpRemove {
+		ids = sortedKeys(members)
+	}
+	var out []batchMember
+	total := decimal.Zero
+	for _, id := range ids {
+		m, ok := members[id]
+		switch {
+		case !ok:
+			ans.Refuse(id, "is not in this batch")
+			continue
+		case op == OpRevert && m.state != "added":
+			ans.Refuse(id, "is %s in this batch, not sent", m.state)
+			continue
+		case op == OpRevert && m.paid:
+			ans.Refuse(id, "is paid")
+			continue
+		}
+		out = append(out, m)
+		total = total.Add(m.amount)
+		ans.Done = append(ans.Done, map[string]any{"id": id})
+	}
+	if len(out) == 0 {
+		return ans, nil
+	}
+	if err := b.Type.takeOut(ctx, tx, b, op, actor, out); err != nil {
+		return ans, err
+	}
+	return ans, CountMembers(ctx, tx, b, -int64(len(out)), total.Neg())
+}
+
 // MaxMembersPerCall bounds the ids of one member operation.
 const MaxMembersPerCall = 100_000
-
-// BatchFile is a batch's remittance file as stored: its number, name and
-// length, what it carries, and (read with its content) the bytes as
-// stored, which WriteTo and Content give back as the bank takes them.
-type BatchFile struct {
-	ID        int64
-	Sequence  int64
-	Name      string
-	Size      int64 // the file's length, in bytes
-	Titles    int64
-	Total     decimal.Decimal
-	CreatedAt time.Time
-
-	stored   []byte // batch_files.content
-	encoding string // batch_files.content_encoding
-}
-
-// TakeFileSequence allocates the next file sequence number (NSA) of the
-// batch's account for its kind: one UPDATE ... RETURNING, which holds the
-// account's row lock until tx ends, so that two files of the account
-// written at once get consecutive numbers, in the order they take it, and
-// a number is never used twice (a file rolled back gives its number back
-// with everything else).
-func TakeFileSequence(ctx context.Context, tx pgx.Tx, b *Batch) (seq int64, bank string, err error) {
-	col := ident(b.Type.SequenceColumn)
-	var bankText *string
-	err = tx.QueryRow(ctx, `UPDATE accounts SET `+col+` = `+col+` + 1, updated_at = now()
-		WHERE company_id = $1 AND id = $2 RETURNING `+col+` - 1, bank`, b.CompanyID, b.AccountID).Scan(&seq, &bankText)
-	if err != nil {
-		return 0, "", translate(err, fmt.Sprintf("file sequence of account %d", b.AccountID))
-	}
-	if bankText != nil {
-		bank = *bankText
-	}
-	return seq, bank, nil
-}
-
-// SaveBatchFile stores the remittance file of a locked batch, its content
-// as written (compressed), and closes the batch (status closed, its
-// file's number and name). The file's name is the kind's prefix, the
-// bank, the account and the NSA (cobranca-341-7-000012.REM).
-func SaveBatchFile(ctx context.Context, tx pgx.Tx, b *Batch, jobID int64, bank string, f *BatchFile, content *FileContent) error {
-	what := fmt.Sprintf("file of %s batch %d", b.Type.Name, b.ID)
-	f.Name = fmt.Sprintf("%s-%s-%d-%06d.REM", b.Type.FilePrefix, bank, b.AccountID, f.Sequence)
-	stored, err := content.gzipped()
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	f.Size = content.Size()
-	err = tx.QueryRow(ctx, `INSERT INTO batch_files (company_id, batch_type, batch_id, account_id, sequence, name,
-		content, content_encoding, size, titles, total, job_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, 'gzip', $8, $9, $10::numeric, $11)
-		RETURNING id, created_at`, b.CompanyID, b.Type.Name, b.ID, b.AccountID, f.Sequence, f.Name,
-		stored, f.Size, f.Titles, f.Total.String(), nullID(jobID)).Scan(&f.ID, &f.CreatedAt)
-	if err != nil {
-		return translate(err, what)
-	}
-	_, err = tx.Exec(ctx, `UPDATE `+ident(b.Type.Table)+` SET status = 'closed', file_id = $3, file_sequence = $4,
-		file_name = $5, closed_at = $6, updated_at = now() WHERE company_id = $1 AND id = $2`,
-		b.CompanyID, b.ID, f.ID, f.Sequence, f.Name, f.CreatedAt)
-	if err != nil {
-		return translate(err, what+": close the batch")
-	}
-	b.Open, b.FileID = false, f.ID
-	return nil
-}
-
-// ReadBatchFile reads a stored remittance file of the company, with its
-// content when withContent.
-func ReadBatchFile(ctx context.Context, q DBTX, companyID, fileID int64, withContent bool) (*BatchFile, error) {
-	f := &BatchFile{ID: fileID}
-	content := "NULL::bytea"
-	if withContent {
-		content = "content"
-	}
-	var total string
-	err := q.QueryRow(ctx, `SELECT sequence, name, size, `+content+`, content_encoding, titles, total::text, created_at
-		FROM batch_files WHERE company_id = $1 AND id = $2`, companyID, fileID).Scan(&f.Sequence, &f.Name, &f.Size,
-		&f.stored, &f.encoding, &f.Titles, &total, &f.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, recordNotFound(fileID)
-	}
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("batch file %d", fileID))
-	}
-	if f.Total, err = decimal.NewFromString(total); err != nil {
-		return nil, fmt.Errorf("batch file %d: total: %w", fileID, err)
-	}
-	return f, nil
-}
-
-// ReturnFile is a bank return file as uploaded for a kind of batch.
-type ReturnFile struct {
-	Type      *BatchType
-	CompanyID int64
-	ID        int64
-	SHA256    []byte
-	Name      string
-	AccountID int64 // the account the upload named; 0: none
-	Content   []byte
-}
-
-// SaveReturnFile stores an uploaded return file once per content and
-// account named: the same bytes uploaded again with the same account (or
-// none) are the row stored first (existed), whatever the name given.
-// accountID, when not 0, must be an account of the company (422 naming
-// account_id).
-func SaveReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID int64, name string, accountID int64, content []byte) (f *ReturnFile, existed bool, err error) {
-	sum := sha256.Sum256(content)
-	f = &ReturnFile{Type: bt, CompanyID: companyID, SHA256: sum[:], Name: name, AccountID: accountID, Content: content}
-	var account *int64
-	if accountID != 0 {
-		account = &accountID
-		var ok bool
-		if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM accounts WHERE company_id = $1 AND id = $2)`,
-			companyID, accountID).Scan(&ok); err != nil {
-			return nil, false, translate(err, "account of a return file")
-		}
-		if !ok {
-			return nil, false, InvalidInput([]Problem{{Field: "account_id", Message: fmt.Sprintf("no accounts with id %d", accountID)}})
-		}
-	}
-	err = q.QueryRow(ctx, `INSERT INTO batch_return_files (company_id, batch_type, sha256, name, account_id, content)
-		VALUES ($1, $2, $3, nullif($4, ''), $5, $6)
-		ON CONFLICT (company_id, batch_type, sha256, (coalesce(account_id, 0))) DO NOTHING RETURNING id`,
-		companyID, bt.Name, f.SHA256, name, account, content).Scan(&f.ID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = q.QueryRow(ctx, `SELECT id, coalesce(name, '') FROM batch_return_files
-			WHERE company_id = $1 AND batch_type = $2 AND sha256 = $3 AND coalesce(account_id, 0) = $4`,
-			companyID, bt.Name, f.SHA256, accountID).Scan(&f.ID, &f.Name)
-		existed = true
-	}
-	if err != nil {
-		return nil, false, translate(err, "save a return file")
-	}
-	return f, existed, nil
-}
-
-// ReadReturnFile reads a stored return file of the company.
-func ReadReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID, id int64) (*ReturnFile, error) {
-	f := &ReturnFile{Type: bt, CompanyID: companyID, ID: id}
-	err := q.QueryRow(ctx, `SELECT sha256, coalesce(name, ''), coalesce(account_id, 0), content FROM batch_return_files
-		WHERE company_id = $1 AND id = $2 AND batch_type = $3`, companyID, id, bt.Name).Scan(&f.SHA256, &f.Name, &f.AccountID, &f.Content)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, recordNotFound(id)
-	}
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("return file %d", id))
-	}
-	return f, nil
-}
-
-// ReturnLine is what reading one line of a return file did: the line and
-// what the bank said (code, occurrence class, its number for the title),
-// the member it is about (an invoice, a ledger entry; 0: none matched),
-// the outcome and a message for people, and for a payment the amounts
-// paid and expected and their difference.
-type ReturnLine struct {
-	Line       int              `json:"line"`
-	Code       string           `json:"code,omitempty"`
-	Occurrence string           `json:"occurrence,omitempty"`
-	OurNumber  string           `json:"our_number,omitempty"`
-	MemberID   int64            `json:"-"`
-	Outcome    string           `json:"outcome"`
-	Message    string           `json:"message,omitempty"`
-	Paid       *decimal.Decimal `json:"paid,omitempty"`
-	Expected   *decimal.Decimal `json:"expected,omitempty"`
-	Difference *decimal.Decimal `json:"difference,omitempty"`
-	// Tariff is the bank's tariff on a settled title, when it has one.
-	Tariff *decimal.Decimal `json:"tariff,omitempty"`
-
-	// DocumentNumber is the company's number of the title or payment as
-	// the line gives it (seu número: a payment's reference).
-	DocumentNumber string `json:"document_number,omitempty"`
-}
-
-// The outcomes of a return file's line that every kind shares.
-const (
-	// OutcomeDuplicate: the line was read before (the same file): nothing
-	// was done again.
-	OutcomeDuplicate = "duplicate"
-	// OutcomeUnreadable: the line could not be read (its message says
-	// why).
-	OutcomeUnreadable = "unreadable"
-	// OutcomeUnmatched: no title or payment of the company has the line's
-	// number; nothing was done.
-	OutcomeUnmatched = "unmatched"
-	// OutcomeAmbiguous: several accounts of the bank have a title with the
-	// line's number; nothing was done (upload it with account_id).
-	OutcomeAmbiguous = "ambiguous"
-	// OutcomeRecorded: an occurrence that changes nothing (an instruction
-	// confirmed, a fee, a protest step): recorded only.
-	OutcomeRecorded = "recorded"
-)
-
-// ReturnLinesRead lists which of lines of a return file have their record
-// already (read before: by an earlier run, or another job of the same
-// file): one index range read. The caller acts on the others and records
-// them with RecordReturnLines in the same tx.
-func ReturnLinesRead(ctx context.Context, tx pgx.Tx, f *ReturnFile, lines []int) (map[int]bool, error) {
-	out := map[int]bool{}
-	if len(lines) == 0 {
-		return out, nil
-	}
-	rows, err := tx.Query(ctx, `SELECT line FROM batch_return_lines WHERE company_id = $1 AND file_id = $2
-		AND line BETWEEN $3 AND $4`, f.CompanyID, f.ID, slices.Min(lines), slices.Max(lines))
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("lines read of return file %d", f.ID))
-	}
-	read, err := pgx.CollectRows(rows, pgx.RowTo[int])
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("lines read of return file %d", f.ID))
-	}
-	for _, l := range read {
-		out[l] = true
-	}
-	return out, nil
-}
-
-// RecordReturnLines writes what reading lines of a return file did, one
-// row per line with its outcome, in one COPY: each line is written once.
-// The primary key (file, line) is what makes a line acted on once: a line
-// another transaction recorded meanwhile (two runs of one file at once)
-// fails the COPY with a Conflict, and the caller's transaction with it,
-// so that nothing it did for its lines stays.
-func RecordReturnLines(ctx context.Context, tx pgx.Tx, f *ReturnFile, jobID int64, lines []ReturnLine) error {
-	if len(lines) == 0 {
-		return nil
-	}
-	job := nullID(jobID)
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"batch_return_lines"},
-		[]string{"company_id", "file_id", "line", "batch_type", "code", "occurrence", "our_number", "member_id",
-			"outcome", "message", "paid", "expected", "difference", "job_id"},
-		pgx.CopyFromSlice(len(lines), func(i int) ([]any, error) {
-			l := &lines[i]
-			return []any{f.CompanyID, f.ID, int32(l.Line), f.Type.Name, nullText(l.Code), nullText(l.Occurrence),
-				nullText(l.OurNumber), nullID(l.MemberID), l.Outcome, nullText(l.Message), nullNumeric(l.Paid),
-				nullNumeric(l.Expected), nullNumeric(l.Difference), job}, nil
-		}))
-	if err != nil {
-		return translate(err, fmt.Sprintf("lines of return file %d", f.ID))
-	}
-	return nil
-}
-
-// decimalText is a decimal as text for a numeric parameter; nil for none.
-func decimalText(d *decimal.Decimal) *string {
-	if d == nil {
-		return nil
-	}
-	s := d.String()
-	return &s
-}
-
-// numeric is a decimal as pgx writes a numeric column in binary (COPY
-// takes no text for numeric): its digits and exponent, exactly.
-func numeric(d decimal.Decimal) pgtype.Numeric {
-	return pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}
-}
-
-// nullNumeric is numeric for a nullable column: nil for none.
-func nullNumeric(d *decimal.Decimal) any {
-	if d == nil {
-		return nil
-	}
-	return numeric(*d)
-}
-
-// nullText is a text for a nullable column: nil for "".
-func nullText(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// nullID is an id for a nullable column: nil for 0.
-func nullID(id int64) *int64 {
-	if id == 0 {
-		return nil
-	}
-	return &id
-}

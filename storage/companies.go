@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Principal is who a request acts for: the company every query is scoped
@@ -113,4 +116,32 @@ func LookupAPIKey(ctx context.Context, pool *pgxpool.Pool, key string) (Principa
 		return Principal{}, translate(err, "api key")
 	}
 	return p, nil
+}
+
+// CompanyToday is today's date in the company's time zone.
+func CompanyToday(ctx context.Context, q DBTX, companyID int64) (finance.Date, error) {
+	var today finance.Date
+	err := q.QueryRow(ctx, `SELECT (now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo'))::date
+		FROM companies WHERE id = $1`, companyID).Scan(&today)
+	return today, translate(err, fmt.Sprintf("today of company %d", companyID))
+}
+
+// CompanyNow is the wall-clock time in the company's time zone (its
+// fields are the local ones; the location is UTC).
+func CompanyNow(ctx context.Context, q DBTX, companyID int64) (time.Time, error) {
+	var now time.Time
+	err := q.QueryRow(ctx, `SELECT now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo')
+		FROM companies WHERE id = $1`, companyID).Scan(&now)
+	return now, translate(err, fmt.Sprintf("now of company %d", companyID))
+}
+
+// companyToday is today's date in the company's time zone.
+func companyToday(ctx context.Context, tx pgx.Tx, companyID int64) (time.Time, error) {
+	var today time.Time
+	err := tx.QueryRow(ctx, `SELECT (now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo'))::date
+		FROM companies WHERE id = $1`, companyID).Scan(&today)
+	if err != nil {
+		return today, fmt.Errorf("today of company %d: %w", companyID, err)
+	}
+	return today, nil
 }

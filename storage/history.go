@@ -127,3 +127,38 @@ func rawValue(t Type, v any) any {
 	}
 	return json.RawMessage(JSONValue(t, v))
 }
+
+// historyRow is one invoice's history row of a set-based write.
+type historyRow struct {
+	invoiceID int64
+	changes   []FieldChange
+	note      string
+}
+
+// writeHistories writes the history rows of many invoices in one
+// statement, with one actor and origin.
+func writeHistories(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, origin string, rows []historyRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids, docs, notes := make([]int64, len(rows)), make([]string, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		changes := r.changes
+		if changes == nil {
+			changes = []FieldChange{}
+		}
+		doc, err := json.Marshal(changes)
+		if err != nil {
+			return fmt.Errorf("encode history of invoice %d: %w", r.invoiceID, err)
+		}
+		ids[i], docs[i], notes[i] = r.invoiceID, string(doc), r.note
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
+		SELECT $1, u.id, $2, $3, $4, u.doc::jsonb, nullif(u.note, '')
+		FROM unnest($5::bigint[], $6::text[], $7::text[]) WITH ORDINALITY AS u(id, doc, note, n) ORDER BY u.n`,
+		companyID, actor.Kind, nullID(actor.ID), origin, ids, docs, notes)
+	if err != nil {
+		return translate(err, "invoice history")
+	}
+	return nil
+}

@@ -203,15 +203,6 @@ func LoadShippedIndices(ctx context.Context, db DBTX) (UpsertResult, error) {
 	return upsertIndices(ctx, db, rows, IndexShipped, Scope{}, " AND p.source = 'shipped'")
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // LoadIndices reads every stored month of every index (a few thousand
 // rows), as the readjustment rule takes them.
 func LoadIndices(ctx context.Context, db DBTX) (finance.Indices, error) {

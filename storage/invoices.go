@@ -1,519 +1,351 @@
 package storage
 
-import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"github.com/propfin/propfin/finance"
-	"slices"
-	"strings"
-	"time"
+// The invoices of spec 001 (/invoices) with their lines, files, messages
+// and history. The rules around their writes are in invoices_rules.go; the
+// decisions clients rely on are in docs/api.md, "Invoices".
 
-	"github.com/jackc/pgx/v5"
-	"github.com/shopspring/decimal"
+import "github.com/propfin/propfin/finance"
+
+// Resource names of the invoices.
+const (
+	Invoices        = "invoices"
+	InvoiceItems    = "invoice_items"
+	InvoiceFiles    = "invoice_files"
+	InvoiceMessages = "invoice_messages"
+	InvoiceHistory  = "invoice_history"
 )
 
-// The rules of invoice writes, declared as hooks of the invoices resource
-// (resources_invoices.go). docs/api.md, "Invoices", says what clients see.
+// InvoiceStatuses are the spec's invoice statuses.
+var InvoiceStatuses = []string{"paid", "unpaid", "overdue", "in_protest", "refunded", "partially_paid", "canceled", "uncollectible"}
 
-// invoiceStatusMoves are the statuses a client may set, from each current
-// status (as read today). paid, overdue and partially_paid are never set
-// by a client: paid follows `paid`, overdue the due date, partially_paid
-// the posting.
-var invoiceStatusMoves = map[string][]string{
-	"unpaid":         {"in_protest", "canceled", "uncollectible"},
-	"overdue":        {"unpaid", "in_protest", "canceled", "uncollectible"},
-	"in_protest":     {"unpaid", "canceled", "uncollectible"},
-	"canceled":       {"unpaid"},
-	"uncollectible":  {"unpaid"},
-	"paid":           {"refunded"},
-	"refunded":       {},
-	"partially_paid": {},
+// AutoTransferStatuses are the values of an invoice's
+// auto_transfer_status besides null (finance.AutoTransferStatuses).
+var AutoTransferStatuses = autoTransferStatuses()
+
+func autoTransferStatuses() []string {
+	out := make([]string, len(finance.AutoTransferStatuses))
+	for i, s := range finance.AutoTransferStatuses {
+		out[i] = string(s)
+	}
+	return out
 }
 
-// payableStatuses are the statuses from which an invoice may be marked paid.
-var payableStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
+// invoiceStatusExpr reads the stored status as of today in the company's
+// time zone: an open invoice stored unpaid or overdue is overdue once its
+// due date has passed and unpaid before, whatever the nightly run wrote.
+const invoiceStatusExpr = `CASE WHEN ` + invoiceStoredOpen +
+	` THEN CASE WHEN "due_date" < {today} THEN 'overdue' ELSE 'unpaid' END ELSE "status" END`
 
-// frozenWhenPaid are the columns a paid invoice keeps until its payment
-// is undone (besides its items).
-var frozenWhenPaid = []string{"total", "due_date", "paid_at", "credit_at"}
+// invoiceStoredOpen holds for the invoices whose status is read through
+// the due date (invoiceStatusExpr): not paid, stored unpaid or overdue.
+const invoiceStoredOpen = `NOT "paid" AND "status" IN ('unpaid', 'overdue')`
 
-func oldPaid(c *Change) bool { return c.OldValue("paid") == true }
-func newPaid(c *Change) bool { return c.Value("paid") == true }
-
-// paying reports whether the write marks the invoice paid; undoing,
-// whether it marks a paid invoice unpaid.
-func paying(c *Change) bool  { return c.Op != OpDelete && newPaid(c) && !oldPaid(c) }
-func undoing(c *Change) bool { return c.Op == OpUpdate && oldPaid(c) && !newPaid(c) }
-
-// invoiceStatusRules keeps the stored status: paid with paid=true, unpaid
-// when a payment is undone, and the moves of invoiceStatusMoves when a
-// client sets it; any other is a 422 naming status (or paid).
-func invoiceStatusRules(_ context.Context, _ pgx.Tx, c *Change) error {
-	if c.Op == OpDelete {
-		return nil
+// invoiceStatusIs is filter[status]=value on the stored columns, so that
+// the partial indexes of the open invoices (invoices_open_due_date,
+// invoices_open_status) serve overdue and unpaid, which the expression
+// hides from every index: overdue is an invoice of invoiceStoredOpen due
+// before today, unpaid one due today or later, and any other status is
+// read as stored. It selects the rows the expression does because a paid
+// invoice is never stored unpaid or overdue (invoices_paid_status_check,
+// migration 0024): were it, the expression would read its stored status.
+// Today is the planner's bound (TodayBound), so that a month's open
+// invoices are read in due-date order and the page ends the scan.
+func invoiceStatusIs(f *FilterSQL, status string) string {
+	switch status {
+	case "overdue":
+		return invoiceStoredOpen + ` AND "due_date" < ` + f.TodayBound()
+	case "unpaid":
+		return invoiceStoredOpen + ` AND "due_date" >= ` + f.TodayBound()
 	}
-	current := "unpaid"
-	if s, ok := c.OldValue("status").(string); ok {
-		current = s
-	}
-	raw, given := c.New.Values["status"]
-	wanted, _ := raw.(string)
-	if given && raw == nil {
-		return problem("status", "cannot be null")
-	}
-	changing := given && wanted != current
-	switch {
-	case paying(c):
-		if changing && wanted != "paid" {
-			return problem("status", "cannot change in the write that marks the invoice paid")
-		}
-		if !slices.Contains(payableStatuses, current) {
-			return problem("paid", fmt.Sprintf("a %s invoice cannot be marked paid; set its status to unpaid first", current))
-		}
-		c.Set("status", "paid")
-	case undoing(c):
-		if changing && wanted != "unpaid" {
-			return problem("status", "cannot change in the write that undoes the payment")
-		}
-		c.Set("status", "unpaid")
-	case changing:
-		if msg := statusMoveProblem(current, wanted); msg != "" {
-			return problem("status", msg)
-		}
-	}
-	return nil
+	return `"status" = ` + f.Value()
 }
 
-// statusMoveProblem says why a client may not move an invoice from
-// current to wanted; "" when it may.
-func statusMoveProblem(current, wanted string) string {
-	allowed := invoiceStatusMoves[current]
-	switch {
-	case slices.Contains(allowed, wanted):
-		return ""
-	case wanted == "paid":
-		return "becomes paid through paid: true with paid_at"
-	case wanted == "overdue" || wanted == "partially_paid":
-		return "is kept by the system: overdue follows the due date, partially_paid the payment"
-	case current == "paid" || current == "refunded" || current == "partially_paid":
-		return fmt.Sprintf("cannot change from %s to %s: undo the payment first (paid: false)", current, wanted)
+// invoiceOpen holds for an invoice still owed: not paid, and neither
+// canceled, refunded nor written off.
+const invoiceOpen = `NOT "paid" AND "status" NOT IN ('paid', 'canceled', 'refunded', 'uncollectible')`
+
+// linesChargedToPayer holds for the invoice lines that count toward the
+// invoice's total: every client line except those whose transaction item
+// debits a party other than the customer (an administration fee debited
+// to the owner is a deduction from the owner, not a charge to the payer).
+const linesChargedToPayer = `"kind" = 'line' AND EXISTS (SELECT 1 FROM transaction_items ti ` +
+	`WHERE ti.company_id = invoice_items.company_id AND ti.id = invoice_items.item_id ` +
+	`AND (coalesce(ti.debit, '') = 'customer') <> (coalesce(ti.credit, '') = 'customer'))`
+
+func invoicesResource() *Resource {
+	money := func(name string) Column {
+		return Column{Name: name, Type: Decimal, Filterable: true, Writable: true, Precision: 14, Scale: 2}
 	}
-	return fmt.Sprintf("cannot change from %s to %s; allowed: %s", current, wanted, strings.Join(allowed, ", "))
+	percent := func(name string) Column {
+		return Column{Name: name, Type: Decimal, Filterable: true, Writable: true, Precision: 5, Scale: 2}
+	}
+	readMoney := func(name string) Column {
+		return Column{Name: name, Type: Decimal, Filterable: true, Precision: 14, Scale: 2}
+	}
+	w := func(name string, t Type) Column { return Column{Name: name, Type: t, Filterable: true, Writable: true} }
+	ref := func(name, resource string) Column {
+		return Column{Name: name, Type: Int, Filterable: true, Writable: true, References: resource}
+	}
+	required := func(c Column) Column { c.Required = true; return c }
+	enum := func(c Column, values ...string) Column { c.Enum = values; return c }
+	billingMethod := enum(required(w("billing_method", String)), BillingMethods...)
+	billingMethod.UpdateRequired = true
+	return &Resource{
+		Name: Invoices, Table: "invoices", CustomFields: true,
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			w("id2", String),
+			enum(required(w("type", String)), "single", "contract"),
+			required(ref("payer_id", Persons)),
+			ref("contract_id", Contracts),
+			ref("building_id", Buildings),
+			required(ref("business_id", Businesses)),
+			required(ref("account_id", Accounts)),
+			ref("billing_id", Billings),
+			billingMethod,
+			{Name: "status", Type: String, Filterable: true, Writable: true, Enum: InvoiceStatuses, Stored: true, Expr: invoiceStatusExpr,
+				Equals: invoiceStatusIs},
+			w("paid", Bool),
+			w("paid_at", Date),
+			w("credit_at", Date),
+			w("payment_error", Bool),
+			readMoney("paid_amount"), readMoney("paid_late_fee"), readMoney("paid_interest"), readMoney("paid_discount"),
+			required(w("description", String)),
+			required(money("total")),
+			required(w("date", Date)),
+			required(w("due_date", Date)),
+			w("guaranteed_transfer", Bool),
+			w("period_initial", Date),
+			w("period_final", Date),
+			{Name: "tag", Type: IntArray, Filterable: true, Writable: true, References: Tags},
+			w("ticket_registered", Bool),
+			w("ticket_date", DateTime),
+			w("ticket_key", String),
+			w("ticket_id", Int),
+			money("ticket_fee"),
+			w("ticket_link", String),
+			w("ticket_barcode", String),
+			w("ticket_info", String),
+			w("ticket_digitable", String),
+			w("ticket_without_pix", Bool),
+			w("ticket_late_fee", Bool),
+			ref("ticket_late_fee_item_id", TransactionItems),
+			percent("ticket_late_fee_percentage"),
+			percent("ticket_late_fee_interest"),
+			w("ticket_discount", Bool),
+			enum(w("ticket_discount_mode", String), "fixed", "percentage"),
+			money("ticket_discount_fixed"),
+			percent("ticket_discount_percentage"),
+			enum(w("ticket_discount_action", String), "business", "owner"),
+			w("ticket_discount_days", Int),
+			w("transfer_auto_disabled", Bool),
+			// kept by the transfer run, the payment posting and the writes
+			// that change the run's facts (transfers_status.go), never by CRUD
+			{Name: "auto_transfer_status", Type: String, Filterable: true, Enum: AutoTransferStatuses},
+			{Name: "protest", Type: JSONText, Filterable: true, Writable: true},
+			// written by POST /invoices/{id}/pixCode, discarded by the rules
+			{Name: "pix_code", Type: String, Filterable: true},
+			// the building the posting pays the owners of (docs/api.md, "Defaults")
+			Effective(ref("building_id", Buildings), invoiceContractBuilding),
+		}, timestampColumns()),
+		Relations: []Relation{
+			{Name: "items", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id", Where: `"kind" = 'line'`},
+			{Name: "itemsPayer", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id", Where: linesChargedToPayer},
+			{Name: "itemsAllGroupTransfer", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id",
+				Order: `"owner_id" NULLS LAST, "kind" <> 'line'`},
+			{Name: "itemsAll", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id"},
+			{Name: "autoTransactions", Kind: HasMany, Resource: Transactions, Key: "invoice_id", Where: `"mode" IN ('invoice', 'chargeback')`},
+			{Name: "building", Kind: BelongsTo, Resource: Buildings, Key: "building_id"},
+			{Name: "billing", Kind: BelongsTo, Resource: Billings, Key: "billing_id"},
+			{Name: "payer", Kind: BelongsTo, Resource: Persons, Key: "payer_id"},
+			{Name: "account", Kind: BelongsTo, Resource: Accounts, Key: "account_id"},
+			{Name: "contract", Kind: BelongsTo, Resource: Contracts, Key: "contract_id"},
+			{Name: "business", Kind: BelongsTo, Resource: Businesses, Key: "business_id"},
+			{Name: "lateFeeItem", Kind: BelongsTo, Resource: TransactionItems, Key: "ticket_late_fee_item_id"},
+			{Name: "files", Kind: HasMany, Resource: InvoiceFiles, Key: "invoice_id"},
+			{Name: "tags", Kind: InArray, Resource: Tags, Key: "tag"},
+			{Name: "messages", Kind: HasMany, Resource: InvoiceMessages, Key: "invoice_id"},
+			// extension: the shares of the invoice's building (its own, else
+			// its contract's: the shares its payment is posted to)
+			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id", From: "building_id_effective"},
+		},
+		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
+		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
+		Hooks: Hooks{
+			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
+			After:  []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
+		},
+		Filters: []SpecialFilter{
+			ColumnIn("ticketIdIn", "ticket_key", String),
+			ColumnInText("idOldIn", "id2"),
+			ThroughOne("referenceId", String, "contract_id", "contracts", "id", "reference"),
+			Predicate("emptyProtest", func(*FilterSQL) string {
+				return `"protest" IS NULL OR "protest" ~ '^\s*(\{\s*\}|\[\s*\]|null|""|)\s*$'`
+			}),
+			protestIDIn(),
+			Predicate("unpaid", func(*FilterSQL) string { return invoiceOpen }),
+			Predicate("overdue", func(f *FilterSQL) string { return invoiceOpen + ` AND ` + pastDue(`"due_date"`, f) }),
+			Predicate("early", func(f *FilterSQL) string { return invoiceOpen + ` AND ` + notYetDue(`"due_date"`, f) }),
+			ColumnIn("contractIn", "contract_id", Int),
+			Through("contractIdIn", Int, "contract_id", "contracts", "id", "id2"),
+			invoiceBuildingIn("buildingIn", "id"),
+			invoiceBuildingIn("buildingId2In", "reference"),
+			ColumnMin("dateMin", "date", Date),
+			ColumnMax("dateMax", "date", Date),
+			ColumnMin("dueDateMin", "due_date", Date),
+			ColumnIn("businessIn", "business_id", Int),
+			ColumnIn("accountIn", "account_id", Int),
+			ColumnIn("payerIn", "payer_id", Int),
+			invoiceOwnerIn(),
+			invoiceTenantIn(),
+			Predicate("registered", func(*FilterSQL) string { return `"ticket_registered"` }),
+			Predicate("registeredOrPix", func(*FilterSQL) string { return `"ticket_registered" OR coalesce("pix_code", '') <> ''` }),
+			enumIn(ColumnIn("billingMethodIn", "billing_method", String), BillingMethods),
+			ArrayOverlap("tagIn", "tag"),
+			enumIn(ColumnIn("autoTransferStatus", "auto_transfer_status", String), AutoTransferStatuses),
+			Within("periodContains", "period_initial", "period_final", Date),
+			Normalized(Through("payerTaxIdIn", String, "payer_id", "persons", "id", "tax_id"), NormalizeTaxID),
+			// extension: the invoices of collection batches (docs/api.md, "Batches")
+			Through("ticketBatchIn", Int, "id", "ticket_batch_invoices", "invoice_id", "batch_id"),
+		},
+	}
 }
 
-// invoicePayment checks the dates of a payment (paid_at required with
-// paid: true, credit_at defaulting to paid_at) and undoes the posting of
-// a payment the write takes back, clearing its dates.
-func invoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
-	switch {
-	case paying(c):
-		if c.New.Values["paid_at"] == nil {
-			return problem("paid_at", "is required when paid is true")
-		}
-		if err := notAfterToday(ctx, tx, c.Scope.CompanyID, "paid_at", c.New.Values["paid_at"]); err != nil {
-			return err
-		}
-		if !c.Given("credit_at") || c.New.Values["credit_at"] == nil {
-			c.Set("credit_at", c.New.Values["paid_at"])
-		}
-	case undoing(c):
-		for _, col := range []string{"paid_at", "credit_at"} {
-			if c.New.Values[col] != nil {
-				return problem(col, "cannot be set in the write that undoes the payment")
-			}
-			c.Set(col, nil)
-		}
-		if err := UndoInvoicePayment(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
-			return fmt.Errorf("undo payment of invoice %d: %w", c.ID, err)
-		}
-	case c.Op != OpDelete && !newPaid(c):
-		for _, col := range []string{"paid_at", "credit_at"} {
-			if c.New.Values[col] != nil {
-				return problem(col, "can only be set with paid: true")
-			}
-		}
-	}
-	return nil
+// invoiceContractBuilding is the building of an invoice's contract, which
+// an invoice without building_id is for (the posting pays its owners).
+const invoiceContractBuilding = `(SELECT c.building_id FROM contracts c WHERE c.company_id = "invoices"."company_id" AND c.id = "invoices"."contract_id")`
+
+// enumIn checks an In-filter's values against an enum.
+func enumIn(f SpecialFilter, values []string) SpecialFilter {
+	f.Enum = values
+	return f
 }
 
-// notAfterToday refuses (422 on field) a date after today in the
-// company's time zone: a payment is recorded once it happened.
-func notAfterToday(ctx context.Context, tx pgx.Tx, companyID int64, field string, date any) error {
-	var future bool
-	var today time.Time
-	err := tx.QueryRow(ctx, `SELECT $2::date > (now() AT TIME ZONE time_zone)::date, (now() AT TIME ZONE time_zone)::date
-		FROM companies WHERE id = $1`, companyID, date).Scan(&future, &today)
-	if err != nil {
-		return fmt.Errorf("today of company %d: %w", companyID, err)
-	}
-	if future {
-		return problem(field, "is after today ("+today.Format(time.DateOnly)+" in the company's time zone): a payment is recorded once made")
-	}
-	return nil
+// invoiceBuilding is an invoice's building: its own, else its contract's.
+func invoiceBuilding(f *FilterSQL) string {
+	return `coalesce("building_id", (SELECT c.building_id FROM contracts c WHERE c.company_id = ` + f.Company() +
+		` AND c.id = "contract_id"))`
 }
 
-// invoiceFrozenWhenPaid refuses (409) a change of the amounts, dates and
-// items of an invoice that is paid and stays paid.
-func invoiceFrozenWhenPaid(_ context.Context, _ pgx.Tx, c *Change) error {
-	if c.Op != OpUpdate || !oldPaid(c) || !newPaid(c) {
-		return nil
+// invoiceBuildingIn keeps the invoices whose building (its own, else its
+// contract's) has one of the values in column: id (buildingIn) or
+// reference (buildingId2In, the property code).
+func invoiceBuildingIn(name, column string) SpecialFilter {
+	elem := Int
+	if column != "id" {
+		elem = String
 	}
-	var changed []string
-	for _, col := range frozenWhenPaid {
-		if c.Changed(col) {
-			changed = append(changed, col)
-		}
-	}
-	if len(c.New.Children["items"]) > 0 {
-		changed = append(changed, "items")
-	}
-	if len(changed) == 0 {
-		return nil
-	}
-	return Errorf(Conflict, "The invoice is paid: its %s cannot change. Undo the payment first (paid: false).", strings.Join(changed, ", "))
+	return SpecialFilter{Name: name, Elem: elem, Condition: func(f *FilterSQL) string {
+		return invoiceBuilding(f) + ` IN (SELECT b.id FROM buildings b WHERE b.company_id = ` + f.Company() +
+			` AND b.` + ident(column) + ` = any(` + f.Value() + `))`
+	}}
 }
 
-// discardPixCode clears the stored PIX code when the write changes the
-// invoice's value or due date (spec 001, PIX code rule 2).
-func discardPixCode(_ context.Context, _ pgx.Tx, c *Change) error {
-	if c.Op != OpUpdate {
-		return nil
-	}
-	if code, _ := c.OldValue("pix_code").(string); code != "" && (c.Changed("total") || c.Changed("due_date")) {
-		c.Set("pix_code", nil)
-	}
-	return nil
+// invoiceOwnerIn keeps the invoices of the buildings (their own, else
+// their contract's) those persons own a share of (ownerIn[]).
+func invoiceOwnerIn() SpecialFilter {
+	return SpecialFilter{Name: "ownerIn", Elem: Int, Condition: func(f *FilterSQL) string {
+		return invoiceBuilding(f) + ` IN (SELECT o.building_id FROM building_owners o WHERE o.company_id = ` + f.Company() +
+			` AND o.person_id = any(` + f.Value() + `))`
+	}}
 }
 
-// rememberInvoiceLines keeps the client lines before an update that
-// changes them, or before a delete, for the history.
-func rememberInvoiceLines(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op == OpCreate || (c.Op == OpUpdate && len(c.New.Children["items"]) == 0) {
-		return nil
-	}
-	lines, err := readInvoiceLines(ctx, tx, c.Scope.CompanyID, c.ID)
-	if err != nil {
-		return err
-	}
-	c.Remember("lines", lines)
-	return nil
+// invoiceTenantIn keeps the invoices of contracts whose tenant is one of
+// the persons, and the invoices without a contract whose payer is
+// (tenantIn[]).
+func invoiceTenantIn() SpecialFilter {
+	return SpecialFilter{Name: "tenantIn", Elem: Int, Condition: func(f *FilterSQL) string {
+		v := f.Value()
+		return `CASE WHEN "contract_id" IS NULL THEN "payer_id" = any(` + v + `) ELSE "contract_id" IN ` +
+			`(SELECT c.id FROM contracts c WHERE c.company_id = ` + f.Company() + ` AND c.tenant_id = any(` + v + `)) END`
+	}}
 }
 
-// invoiceDeleteRules refuses (409) the delete of a paid invoice without
-// removeLiquidated and of one with a line carrying a fiscal note without
-// removeWithFiscalNote; a paid invoice's payment is undone first.
-func invoiceDeleteRules(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op != OpDelete {
-		return nil
-	}
-	var noted bool
-	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoice_items WHERE company_id = $1 AND invoice_id = $2
-		AND coalesce(fiscal_note, '') <> '')`, c.Scope.CompanyID, c.ID).Scan(&noted)
-	if err != nil {
-		return fmt.Errorf("fiscal notes of invoice %d: %w", c.ID, err)
-	}
-	var missing []string
-	if oldPaid(c) && !c.Options["removeLiquidated"] {
-		missing = append(missing, "it is paid (removeLiquidated=true deletes it, undoing its payment)")
-	}
-	if noted && !c.Options["removeWithFiscalNote"] {
-		missing = append(missing, "a line has a fiscal note (removeWithFiscalNote=true deletes it)")
-	}
-	if len(missing) > 0 {
-		return Errorf(Conflict, "The invoice was not deleted: %s.", strings.Join(missing, "; "))
-	}
-	if err := refuseLinkedEntries(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
-		return err
-	}
-	if !oldPaid(c) {
-		return nil
-	}
-	if err := UndoInvoicePayment(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
-		return fmt.Errorf("undo payment of invoice %d: %w", c.ID, err)
-	}
-	return WriteInvoiceHistory(ctx, tx, c.Scope.CompanyID, c.ID, ActorOf(c.Scope), OriginPaymentUndone,
-		[]FieldChange{{Field: "paid", From: true, To: false}})
+// protestIDIn keeps the invoices whose protest JSON is an object with an
+// "id" among the values (compared as text: 7 and "7" alike).
+func protestIDIn() SpecialFilter {
+	return SpecialFilter{Name: "protestIdIn", Elem: String, Condition: func(f *FilterSQL) string {
+		return `CASE WHEN "protest" ~ '^\s*\{' THEN "protest"::jsonb ->> 'id' END = any(` + f.Value() + `)`
+	}}
 }
 
-// refuseLinkedEntries refuses (409) to delete an invoice that ledger
-// entries written by clients point at (invoice_id): the entries of its
-// payment posting are the book and stay, unlinked, but a client's entry
-// is not silently cut from its invoice.
-func refuseLinkedEntries(ctx context.Context, tx pgx.Tx, companyID, id int64) error {
-	var n int
-	err := tx.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE company_id = $1 AND invoice_id = $2
-		AND mode NOT IN ('invoice', 'chargeback')`, companyID, id).Scan(&n)
-	if err != nil {
-		return fmt.Errorf("entries of invoice %d: %w", id, err)
+// invoiceItemsResource is an invoice's lines, written through the
+// invoice's `items` (never on a route of their own). Clients write lines
+// of kind 'line'; the payment posting writes the settlement lines.
+func invoiceItemsResource() *Resource {
+	return &Resource{
+		Name: InvoiceItems, Table: "invoice_items",
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "kind", Type: String, Filterable: true, Enum: []string{"line", "late_fee", "interest", "discount"}},
+			{Name: "item_id", Type: Int, Filterable: true, Writable: true, Required: true, References: TransactionItems},
+			{Name: "amount", Type: Decimal, Filterable: true, Writable: true, Required: true, Precision: 14, Scale: 2},
+			{Name: "description", Type: String, Filterable: true, Writable: true},
+			{Name: "owner_id", Type: Int, Filterable: true, Writable: true, References: Persons},
+			{Name: "broker_id", Type: Int, Filterable: true, Writable: true, References: Persons},
+			{Name: "fiscal_note", Type: String, Filterable: true, Writable: true},
+		}, timestampColumns()),
+		Hooks: Hooks{Before: []Hook{checkBookableLine}},
+		Relations: []Relation{
+			{Name: "item", Kind: BelongsTo, Resource: TransactionItems, Key: "item_id"},
+			{Name: "owner", Kind: BelongsTo, Resource: Persons, Key: "owner_id"},
+			{Name: "broker", Kind: BelongsTo, Resource: Persons, Key: "broker_id"},
+		},
 	}
-	if n > 0 {
-		return Errorf(Conflict, "The invoice was not deleted: %d ledger entries written by clients point at it (invoice_id); "+
-			"change or delete them first.", n)
-	}
-	return nil
 }
 
-// checkInvoiceTotal requires, once the lines are written, at least one
-// line and the total to be what the lines charge the payer
-// (finance.Charged, summed): on create, and on an update that gives items
-// or total. Each line's item is bookable (checkBookableLine).
-func checkInvoiceTotal(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op == OpDelete || (c.Op == OpUpdate && len(c.New.Children["items"]) == 0 && !c.Given("total")) {
-		return nil
+// invoiceFilesResource is /invoices/{invoice}/files: a minimal record of a
+// file a client stores elsewhere (name, URL, content type).
+func invoiceFilesResource() *Resource {
+	return &Resource{
+		Name: InvoiceFiles, Table: "invoice_files",
+		Parent: &Parent{Resource: Invoices, Key: "invoice_id"},
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "url", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "content_type", Type: String, Filterable: true, Writable: true},
+		}, timestampColumns()),
+		Relations: []Relation{{Name: "invoice", Kind: BelongsTo, Resource: Invoices, Key: "invoice_id"}},
 	}
-	total, lines, err := bookableLines(ctx, tx, c.Scope.CompanyID, c.ID)
-	if err != nil {
-		return err
-	}
-	c.Remember(memoLines, lines)
-	if len(lines) == 0 {
-		return problem("items", "an invoice keeps at least one line; delete the invoice instead")
-	}
-	charged := decimal.Zero
-	for _, l := range lines {
-		charged = charged.Add(finance.Charged(l.amount, l.item))
-	}
-	if total.Equal(charged) {
-		return nil
-	}
-	return InvalidInput([]Problem{
-		{Field: "total", Message: fmt.Sprintf("is %s but the lines charge the payer %s", total.StringFixed(2), charged.StringFixed(2))},
-		{Field: "items", Message: fmt.Sprintf("the lines charge the payer %s (lines debiting the customer less lines crediting it), not the total %s",
-			charged.StringFixed(2), total.StringFixed(2))},
-	})
 }
 
-// checkOwnerLines refuses (422) an invoice with a line that could never
-// be posted for want of an owner: its item debits or credits `owner`, it
-// names no owner_id, and the invoice's building (its own, else its
-// contract's) has no owners to share it, or there is none. The rule is
-// the posting's (finance.LineOwnerProblem, finance.OwnerSideGap); each
-// such line is a problem on items.N.owner_id, N its place among the
-// invoice's lines as include[items] lists them (as the posting names it),
-// with the item and both ways to fix it. It runs on create and on an
-// update that gives items, building_id or contract_id.
-func checkOwnerLines(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if c.Op == OpDelete || (c.Op == OpUpdate && len(c.New.Children["items"]) == 0 &&
-		!givesAny(c, []string{"building_id", "contract_id"})) {
-		return nil
+// invoiceMessagesResource is /invoices/{invoice}/messages: a minimal
+// record of a message about the invoice (channel, recipient, body, when
+// sent), filled by the client that sends it.
+func invoiceMessagesResource() *Resource {
+	return &Resource{
+		Name: InvoiceMessages, Table: "invoice_messages",
+		Parent: &Parent{Resource: Invoices, Key: "invoice_id"},
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "channel", Type: String, Filterable: true, Writable: true, Required: true, Enum: []string{"email", "sms", "whatsapp", "other"}},
+			{Name: "recipient", Type: String, Filterable: true, Writable: true},
+			{Name: "body", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "sent_at", Type: DateTime, Filterable: true, Writable: true},
+		}, timestampColumns()),
+		Relations: []Relation{{Name: "invoice", Kind: BelongsTo, Resource: Invoices, Key: "invoice_id"}},
 	}
-	lines, read := c.Memo[memoLines].([]bookableLine) // read by checkInvoiceTotal, nothing written since
-	if !read {
-		var err error
-		if _, lines, err = bookableLines(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
-			return err
-		}
-	}
-	if !slices.ContainsFunc(lines, func(l bookableLine) bool { return finance.BooksOwner(l.item) && l.ownerID == 0 }) {
-		return nil
-	}
-	parties, err := invoiceOwners(ctx, tx, c.Scope.CompanyID, c.ID)
-	if err != nil {
-		return err
-	}
-	var ps []Problem
-	for i, l := range lines {
-		if msg := finance.LineOwnerProblem(l.item, l.ownerID, parties); msg != "" {
-			ps = append(ps, Problem{Field: fmt.Sprintf("items.%d.owner_id", i), Message: msg})
-		}
-	}
-	if len(ps) > 0 {
-		return InvalidInput(ps)
-	}
-	return nil
 }
 
-// invoiceOwners reads whom an invoice's lines without an owner are booked
-// to: its building (its own, else its contract's) and that building's
-// owners, as the posting reads them.
-func invoiceOwners(ctx context.Context, tx pgx.Tx, companyID, id int64) (finance.Parties, error) {
-	var p finance.Parties
-	err := tx.QueryRow(ctx, `SELECT coalesce(i.building_id, c.building_id, 0) FROM invoices i
-		LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
-		WHERE i.company_id = $1 AND i.id = $2`, companyID, id).Scan(&p.BuildingID)
-	if err != nil {
-		return p, fmt.Errorf("building of invoice %d: %w", id, err)
+// invoiceHistoryResource is GET /invoices/{invoice}/history: the rows
+// WriteInvoiceHistory writes, read-only.
+func invoiceHistoryResource() *Resource {
+	return &Resource{
+		Name: InvoiceHistory, Table: "invoice_history", ReadOnly: true,
+		Parent: &Parent{Resource: Invoices, Key: "invoice_id"},
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "at", Type: DateTime, Filterable: true},
+			{Name: "actor", Type: String, Filterable: true, Enum: []string{ActorUser, ActorJob, ActorReturnFile, ActorSystem}},
+			{Name: "actor_id", Type: Int, Filterable: true},
+			{Name: "origin", Type: String, Filterable: true},
+			{Name: "changes", Type: JSON},
+			{Name: "note", Type: String, Filterable: true},
+		},
 	}
-	if p.Owners, err = buildingOwners(ctx, tx, companyID, p.BuildingID); err != nil {
-		return p, fmt.Errorf("owners of building %d: %w", p.BuildingID, err)
-	}
-	return p, nil
-}
-
-// memoLines is the Memo key of the lines checkInvoiceTotal read, for
-// checkOwnerLines, the after hook next to it.
-const memoLines = "bookable_lines"
-
-// bookableLine is a client-written line with its item's parties and the
-// owner it names (0: none).
-type bookableLine struct {
-	id      int64
-	amount  decimal.Decimal
-	ownerID int64
-	item    finance.TransactionItem
-}
-
-// bookableLines reads an invoice's total and its client-written lines,
-// by id.
-func bookableLines(ctx context.Context, tx pgx.Tx, companyID, id int64) (decimal.Decimal, []bookableLine, error) {
-	var totalText string
-	if err := tx.QueryRow(ctx, `SELECT total::text FROM invoices WHERE company_id = $1 AND id = $2`,
-		companyID, id).Scan(&totalText); err != nil {
-		return decimal.Zero, nil, fmt.Errorf("total of invoice %d: %w", id, err)
-	}
-	total, err := decimal.NewFromString(totalText)
-	if err != nil {
-		return decimal.Zero, nil, fmt.Errorf("total of invoice %d: %w", id, err)
-	}
-	rows, err := tx.Query(ctx, `SELECT l.id, l.amount::text, coalesce(l.owner_id, 0), ti.id, coalesce(ti.debit, ''), coalesce(ti.credit, '')
-		FROM invoice_items l JOIN transaction_items ti ON ti.company_id = l.company_id AND ti.id = l.item_id
-		WHERE l.company_id = $1 AND l.invoice_id = $2 AND l.kind = 'line' ORDER BY l.id`, companyID, id)
-	if err != nil {
-		return decimal.Zero, nil, fmt.Errorf("lines of invoice %d: %w", id, err)
-	}
-	defer rows.Close()
-	var lines []bookableLine
-	for rows.Next() {
-		var l bookableLine
-		var amount, debit, credit string
-		if err := rows.Scan(&l.id, &amount, &l.ownerID, &l.item.ID, &debit, &credit); err != nil {
-			return decimal.Zero, nil, fmt.Errorf("lines of invoice %d: %w", id, err)
-		}
-		if l.amount, err = decimal.NewFromString(amount); err != nil {
-			return decimal.Zero, nil, fmt.Errorf("line %d: %w", l.id, err)
-		}
-		l.item.Debit, l.item.Credit = finance.Party(debit), finance.Party(credit)
-		lines = append(lines, l)
-	}
-	return total, lines, rows.Err()
-}
-
-// postInvoicePayment posts the payment once the row says paid.
-func postInvoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
-	if !paying(c) {
-		return nil
-	}
-	if err := PostInvoicePayment(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
-		return fmt.Errorf("post payment of invoice %d: %w", c.ID, err)
-	}
-	return nil
-}
-
-// writeInvoiceHistory writes the history row of the write: its origin
-// (create, update, payment, payment_undone, delete), the fields changed,
-// and the client lines before and after when they changed.
-func writeInvoiceHistory(ctx context.Context, tx pgx.Tx, c *Change) error {
-	origin := map[Op]string{OpCreate: OriginCreate, OpUpdate: OriginUpdate, OpDelete: OriginDelete}[c.Op]
-	switch {
-	case paying(c) && c.Op == OpUpdate:
-		origin = OriginPayment
-	case undoing(c):
-		origin = OriginPaymentUndone
-	}
-	record, err := historyRecord(ctx, tx, c)
-	if err != nil {
-		return err
-	}
-	changes := RecordChanges(c.Resource, c.Old, record)
-	before, remembered := c.Memo["lines"].([]invoiceLine)
-	if c.Op == OpCreate || remembered {
-		after := []invoiceLine{}
-		if c.Op != OpDelete {
-			if after, err = readInvoiceLines(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
-				return err
-			}
-		}
-		if before == nil {
-			before = []invoiceLine{}
-		}
-		if !slices.EqualFunc(before, after, invoiceLine.equal) {
-			changes = append(changes, FieldChange{Field: "items", From: before, To: after})
-		}
-	}
-	return WriteInvoiceHistory(ctx, tx, c.Scope.CompanyID, c.ID, ActorOf(c.Scope), origin, changes)
-}
-
-// historyRecord is the invoice as the write leaves it: none after a
-// delete; read again after a payment's posting, so that the history lists
-// the amounts it settled (paid_amount, paid_late_fee, paid_interest,
-// paid_discount), and after an after hook that wrote the row again (an
-// auto_transfer_status changed, memoReread); else the record written.
-func historyRecord(ctx context.Context, tx pgx.Tx, c *Change) (*Record, error) {
-	switch {
-	case c.Op == OpDelete:
-		return nil, nil
-	case !paying(c) && c.Memo[memoReread] == nil:
-		return c.Record, nil
-	}
-	rec, err := readRow(ctx, tx, c.Resource, Scope{CompanyID: c.Scope.CompanyID}, c.ID, "")
-	if err != nil {
-		return nil, fmt.Errorf("invoice %d as paid: %w", c.ID, err)
-	}
-	return rec, nil
-}
-
-// invoiceLine is a client line as the history shows it.
-type invoiceLine struct {
-	ID          int64           `json:"id"`
-	ItemID      int64           `json:"item_id"`
-	Amount      json.RawMessage `json:"amount"`
-	Description *string         `json:"description"`
-}
-
-func (l invoiceLine) equal(o invoiceLine) bool {
-	return l.ID == o.ID && l.ItemID == o.ItemID && string(l.Amount) == string(o.Amount) &&
-		(l.Description == nil) == (o.Description == nil) && (l.Description == nil || *l.Description == *o.Description)
-}
-
-// readInvoiceLines reads an invoice's client lines (kind 'line'), by id.
-func readInvoiceLines(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) ([]invoiceLine, error) {
-	rows, err := tx.Query(ctx, `SELECT id, item_id, amount::text, description FROM invoice_items
-		WHERE company_id = $1 AND invoice_id = $2 AND kind = 'line' ORDER BY id`, companyID, invoiceID)
-	if err != nil {
-		return nil, fmt.Errorf("lines of invoice %d: %w", invoiceID, err)
-	}
-	lines, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (invoiceLine, error) {
-		var l invoiceLine
-		var amount string
-		err := row.Scan(&l.ID, &l.ItemID, &amount, &l.Description)
-		l.Amount = json.RawMessage(amount)
-		return l, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("lines of invoice %d: %w", invoiceID, err)
-	}
-	return lines, nil
-}
-
-// problem is a 422 naming one field.
-func problem(field, message string) error {
-	return InvalidInput([]Problem{{Field: field, Message: message}})
-}
-
-// checkBookableLine is a hook of the invoice lines: the transaction item
-// of a line written by a client must have both parties (finance.Bookable),
-// or the line could never be posted. Its problem is named by the line's
-// place in the body (items.2.item_id).
-func checkBookableLine(ctx context.Context, tx pgx.Tx, c *Change) error {
-	itemID, given := c.New.Values["item_id"]
-	if c.Op == OpDelete || !given || itemID == nil {
-		return nil
-	}
-	var item finance.TransactionItem
-	var debit, credit string
-	err := tx.QueryRow(ctx, `SELECT id, coalesce(debit, ''), coalesce(credit, '') FROM transaction_items
-		WHERE company_id = $1 AND id = $2`, c.Scope.CompanyID, itemID).Scan(&item.ID, &debit, &credit)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil // the reference check names it
-	}
-	if err != nil {
-		return fmt.Errorf("transaction item of a line: %w", err)
-	}
-	item.Debit, item.Credit = finance.Party(debit), finance.Party(credit)
-	if msg := finance.Bookable(item); msg != "" {
-		return problem("item_id", msg)
-	}
-	return nil
 }

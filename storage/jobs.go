@@ -32,14 +32,6 @@ var JobStates = []string{JobPending, JobQueued, JobRunning, JobSucceeded, JobFai
 // so that the relay wakes at once instead of at its next poll.
 const JobsChannel = "propfin_jobs"
 
-// DBTX is what the job functions run on: a pool, a connection or the
-// caller's transaction.
-type DBTX interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
 // Progress is how much of a job is done.
 type Progress struct {
 	Done  int64 `json:"done"`
@@ -622,4 +614,41 @@ func SubmitForZone(ctx context.Context, q DBTX, zone string, nj NewJob) (int64, 
 		}
 	}
 	return n, nil
+}
+
+// Jobs is the resource name of the jobs.
+const Jobs = "jobs"
+
+// jobsResource is the read side of the job platform (GET /jobs): jobs are
+// written only by submissions, workers and the job operations, never by
+// CRUD. The payload is not exposed: a bulk job's payload can be tens of
+// megabytes.
+func jobsResource() *Resource {
+	return &Resource{
+		Name: Jobs, Table: "jobs", ReadOnly: true,
+		Columns: []Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "kind", Type: String, Filterable: true},
+			{Name: "state", Type: String, Filterable: true, Enum: JobStates},
+			{Name: "progress", Type: JSON},
+			{Name: "result", Type: JSON},
+			{Name: "error", Type: String, Filterable: true},
+			{Name: "attempts", Type: Int, Filterable: true},
+			{Name: "submitted_by", Type: String, Filterable: true},
+			{Name: "created_at", Type: DateTime, Filterable: true},
+			{Name: "started_at", Type: DateTime, Filterable: true},
+			{Name: "finished_at", Type: DateTime, Filterable: true},
+		},
+		Filters: []SpecialFilter{
+			ColumnIn("kindIn", "kind", String),
+			stateIn(),
+		},
+	}
+}
+
+// stateIn is filter[stateIn][]: job states, each checked.
+func stateIn() SpecialFilter {
+	f := ColumnIn("stateIn", "state", String)
+	f.Enum = JobStates
+	return f
 }

@@ -1,469 +1,219 @@
 package storage
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"strings"
+// The ledger of spec 001: the transaction-item catalogue
+// (/financial/transactionItems), the ledger entries (/transactions) and
+// their files (/transactions/{transaction}/files). The rules around their
+// writes are in ledger_rules.go, the special filters in ledger_filters.go;
+// docs/api.md has the meaning of every filter. The posting of an invoice's
+// payment is in ledger_posting.go, that of a bank's reported payments in
+// ledger_reported.go.
 
-	"github.com/jackc/pgx/v5"
-
-	"github.com/propfin/propfin/finance"
+// Resource names of the ledger.
+const (
+	TransactionItems = "transaction_items"
+	Transactions     = "transactions"
+	TransactionFiles = "transaction_files"
 )
 
-// The ledger side of an invoice's payment (docs/ledger.md). Both functions
-// run in the caller's transaction, the one that marks the invoice paid or
-// unpaid, so that the invoice and its entries never disagree.
+// The resources the ledger points at that are declared elsewhere.
+const (
+	invoicesName  = "invoices"
+	contractsName = "contracts"
+)
 
-// PostInvoicePayment books the payment of an invoice already marked paid
-// (paid, paid_at; credit_at when the bank gave it): it locks the invoice,
-// computes its settlement on paid_at (finance.Settle), writes the
-// settlement lines (late_fee, interest, discount; non-zero only) and the
-// paid_* amounts on the invoice, and inserts the payment's ledger entries
-// (finance.PostPayment), dated credit_at (the day the money is in the
-// account; paid_at when credit_at is not set), in one statement, grouped by
-// split `invoice-<id>-payment-<n>` (n counts the invoice's payments).
-// When the owners' share of the invoice was advanced by a guaranteed
-// transfer, the payment also settles it (finance.SettleGuarantees): the
-// business is made whole, the owners are not paid twice. It brings the
-// invoice's auto_transfer_status to what the payment makes it (waiting,
-// transferred; docs/ledger.md), for the caller's history row to list.
-//
-// Errors: NotFound for an invoice of another company or none; Conflict
-// when the payment is already posted and not undone; Invalid (Problems)
-// when the invoice is not paid or cannot be booked (no active fee item for
-// a late payment, a line's item without parties, owners missing, ...).
-func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
-	what := fmt.Sprintf("invoice %d", invoiceID)
-	pi, err := lockPostingInvoice(ctx, tx, companyID, invoiceID)
-	if err != nil {
-		return err
-	}
-	if err := checkPostable(pi); err != nil {
-		return err
-	}
-	n, open, err := invoicePayments(ctx, tx, companyID, invoiceID)
-	if err != nil {
-		return translate(err, what+": payments")
-	}
-	if pi.posted || open > 0 {
-		return Errorf(Conflict, "The payment of invoice %d is already posted; undo it before posting it again.", invoiceID)
-	}
-	in, err := loadPostingInput(ctx, tx, companyID, pi)
-	if err != nil {
-		return err
-	}
-	posting, err := finance.PostPayment(in)
-	if err != nil {
-		return problemsError(err, what+": post payment")
-	}
-	guarantees, err := openGuarantees(ctx, tx, companyID, invoiceID)
-	if err != nil {
-		return translate(err, what+": guarantees")
-	}
-	posting.Entries = append(posting.Entries, finance.SettleGuarantees(guarantees, pi.inv.BusinessID)...)
-	split := fmt.Sprintf("invoice-%d-payment-%d", invoiceID, n+1)
-	if err := writeSettlement(ctx, tx, companyID, invoiceID, in.Settlement, posting.Lines); err != nil {
-		return translate(err, what+": settlement")
-	}
-	if err := insertEntries(ctx, tx, companyID, pi, split, posting.Entries); err != nil {
-		return translate(err, what+": entries")
-	}
-	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
+// Enums of the ledger.
+var (
+	// Parties are who an item debits or credits, and whose statement
+	// (extract) an entry sits on.
+	Parties = []string{"business", "owner", "customer", "broker"}
+	// ItemTypes are the kinds of transaction items.
+	ItemTypes = []string{"default", "commission", "single_commission", "rent", "tariff", "fee", "discount", "duty", "iptu"}
+	// ItemPurposes are what a transaction item is for.
+	ItemPurposes = []string{"rent", "sale", "subscription"}
+	// EntryModes are how a ledger entry came to be.
+	EntryModes = []string{"transaction", "invoice", "transfer", "commission", "transfer_commission", "guaranteed_rent", "chargeback"}
+	// EntryTypes are the sides of a ledger entry.
+	EntryTypes = []string{"debit", "credit", "transfer"}
+	// ContractTypes and ContractActivities are the contracts' type and
+	// active enums, as the ledger's filters take them.
+	ContractTypes      = []string{"rent", "season", "sale", "subscription"}
+	ContractActivities = []string{"active", "pre_reserved", "reserved", "suspended", "canceled", "finished"}
+)
+
+// Periodicity is the step between two installments of a recurring entry.
+type Periodicity struct {
+	Months, Days int
 }
 
-// UndoInvoicePayment undoes the posted payment of an invoice: for each of
-// its payment entries not yet reversed it inserts the reversing entry
-// (debit and credit swapped, mode chargeback, reverses_id, split
-// `<split>-chargeback`), dated today in the company's time zone (the day
-// the payment is undone: the books of the payment's day are left as they
-// were); it deletes the settlement lines and clears the paid_* amounts.
-// No entry is ever deleted. It brings the invoice's auto_transfer_status
-// to what the undoing makes it (null, chargeback, guaranteed again), for
-// the caller's history row to list. Undoing an invoice with nothing left
-// to reverse reverses nothing and is not an error. NotFound for an
-// invoice of another company or none.
-func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
-	what := fmt.Sprintf("invoice %d", invoiceID)
-	var one int
-	err := tx.QueryRow(ctx, `SELECT 1 FROM invoices WHERE company_id = $1 AND id = $2 FOR UPDATE`,
-		companyID, invoiceID).Scan(&one)
-	if err != nil {
-		return translate(err, what)
-	}
-	if _, err := tx.Exec(ctx, reverseEntriesSQL, companyID, invoiceID); err != nil {
-		return translate(err, what+": reverse entries")
-	}
-	if err := clearSettlement(ctx, tx, companyID, invoiceID); err != nil {
-		return translate(err, what+": clear settlement")
-	}
-	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
+// Periodicities are the recurrency_periodicity values a recurring entry
+// takes, with their steps.
+var Periodicities = map[string]Periodicity{
+	"weekly":     {Days: 7},
+	"biweekly":   {Days: 14},
+	"monthly":    {Months: 1},
+	"bimonthly":  {Months: 2},
+	"quarterly":  {Months: 3},
+	"semiannual": {Months: 6},
+	"yearly":     {Months: 12},
 }
 
-// reverseEntriesSQL inserts the reversal of every payment entry of an
-// invoice not reversed yet: finance.Reverse in SQL, so that every column
-// of the original (tags, notes, amounts) is carried over as it is.
-const reverseEntriesSQL = `
-INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
-    plan_id, user_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
-    date, position, amount, amount_primary, percentage, competence, description, paid, due_date,
-    billing_method, tag, reverses_id)
-SELECT t.company_id, t.split || '-chargeback', t.invoice_id, t.morph_key, 'chargeback',
-    CASE t.type WHEN 'debit' THEN 'credit' WHEN 'credit' THEN 'debit' ELSE t.type END,
-    t.account_id, t.business_id, t.plan_id, t.user_id, t.item_id, t.person_id, t.building_id, t.contract_id,
-    t.broker_id, t.owner_id, t.tenant_id, t.extract,
-    (SELECT (now() AT TIME ZONE coalesce(c.time_zone, 'America/Sao_Paulo'))::date FROM companies c WHERE c.id = t.company_id),
-    t.position, t.amount, t.amount_primary, t.percentage, t.competence, t.description, t.paid, t.due_date,
-    t.billing_method, t.tag, t.id
-FROM transactions t
-WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'invoice'
-  AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
-ORDER BY t.id`
+// periodicityNames lists Periodicities' keys from the shortest step.
+var periodicityNames = []string{"weekly", "biweekly", "monthly", "bimonthly", "quarterly", "semiannual", "yearly"}
 
-// postingInvoice is an invoice as the posting reads it.
-type postingInvoice struct {
-	inv        finance.Invoice
-	buildingID int64 // the invoice's, or its contract's
-	creditAt   finance.Date
-	posted     bool // paid_amount is set: a payment is posted
+// postedModes are the modes of the entries an invoice payment posts: with
+// their invoice set, they are the book and only undoing the payment
+// changes them.
+var postedModes = []string{"invoice", "chargeback"}
+
+func transactionItemsResource() *Resource {
+	return &Resource{
+		Name: TransactionItems, Table: "transaction_items", CustomFields: true,
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "description", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "debit", Type: String, Filterable: true, Writable: true, Enum: Parties},
+			{Name: "credit", Type: String, Filterable: true, Writable: true, Enum: Parties},
+			{Name: "type", Type: String, Filterable: true, Writable: true, Enum: ItemTypes},
+			{Name: "purpose", Type: String, Filterable: true, Writable: true, Enum: ItemPurposes},
+			{Name: "active", Type: Bool, Filterable: true, Writable: true},
+			{Name: "guaranteed_transfer", Type: Bool, Filterable: true, Writable: true},
+			{Name: "owner_report", Type: Bool, Filterable: true, Writable: true},
+			{Name: "readjust", Type: Bool, Filterable: true, Writable: true},
+			{Name: "fiscal_note", Type: Bool, Filterable: true, Writable: true},
+			{Name: "dimob", Type: Bool, Filterable: true, Writable: true},
+			{Name: "blocked", Type: Bool, Filterable: true, Writable: true},
+			{Name: "debit_plan_id", Type: Int, Filterable: true, Writable: true, References: Plans},
+			{Name: "credit_plan_id", Type: Int, Filterable: true, Writable: true, References: Plans},
+		}, timestampColumns()),
+		Relations: []Relation{
+			{Name: "debitPlan", Kind: BelongsTo, Resource: Plans, Key: "debit_plan_id"},
+			{Name: "creditPlan", Kind: BelongsTo, Resource: Plans, Key: "credit_plan_id"},
+			{Name: "transactions", Kind: HasMany, Resource: Transactions, Key: "item_id"},
+		},
+		Filters: []SpecialFilter{
+			EnumIn("typeIn", "type", ItemTypes),
+			EnumIn("debitIn", "debit", Parties),
+			EnumIn("creditIn", "credit", Parties),
+			EnumIn("purposeIn", "purpose", ItemPurposes),
+			Predicate("withReadjust", holds("readjust")),
+			Predicate("generatesFiscalNote", holds("fiscal_note")),
+			Predicate("onlyRent", equals("purpose", "rent")),
+			Predicate("onlySale", equals("purpose", "sale")),
+			involvedIn(),
+		},
+		Hooks: Hooks{Before: []Hook{refuseUsedItem}},
+	}
 }
 
-// lockPostingInvoice reads the invoice and locks it (FOR UPDATE) for the
-// rest of the transaction.
-func lockPostingInvoice(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) (*postingInvoice, error) {
-	pi := &postingInvoice{inv: finance.Invoice{ID: invoiceID}}
-	inv := &pi.inv
-	var typ, mode, action string
-	err := tx.QueryRow(ctx, `
-		SELECT i.type, i.payer_id, coalesce(i.contract_id, 0), coalesce(i.building_id, c.building_id, 0),
-		       i.business_id, i.account_id, i.billing_method, i.paid, i.paid_at, i.credit_at,
-		       i.paid_amount IS NOT NULL, i.total::text, i.date, i.due_date,
-		       i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0),
-		       coalesce(i.ticket_late_fee_percentage, 0)::text, coalesce(i.ticket_late_fee_interest, 0)::text,
-		       i.ticket_discount, coalesce(i.ticket_discount_mode, ''), coalesce(i.ticket_discount_fixed, 0)::text,
-		       coalesce(i.ticket_discount_percentage, 0)::text, coalesce(i.ticket_discount_action, ''),
-		       coalesce(i.ticket_discount_days, 0)
-		FROM invoices i
-		LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
-		WHERE i.company_id = $1 AND i.id = $2
-		FOR UPDATE OF i`, companyID, invoiceID).Scan(
-		&typ, &inv.PayerID, &inv.ContractID, &pi.buildingID,
-		&inv.BusinessID, &inv.AccountID, &inv.BillingMethod, &inv.Paid, &inv.PaidAt, &pi.creditAt,
-		&pi.posted, &inv.Total, &inv.Date, &inv.DueDate,
-		&inv.TicketLateFee, &inv.TicketLateFeeItemID, &inv.TicketLateFeePercentage, &inv.TicketLateFeeInterest,
-		&inv.TicketDiscount, &mode, &inv.TicketDiscountFixed,
-		&inv.TicketDiscountPercentage, &action, &inv.TicketDiscountDays)
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("invoice %d", invoiceID))
+func transactionsResource() *Resource {
+	money := func(name string) Column {
+		return Column{Name: name, Type: Decimal, Filterable: true, Writable: true, Precision: 14, Scale: 2}
 	}
-	inv.Type, inv.TicketDiscountMode, inv.TicketDiscountAction =
-		finance.InvoiceType(typ), finance.DiscountMode(mode), finance.DiscountAction(action)
-	return pi, nil
+	ref := func(name, resource string) Column {
+		return Column{Name: name, Type: Int, Filterable: true, Writable: true, References: resource}
+	}
+	return &Resource{
+		Name: Transactions, Table: "transactions", CustomFields: true,
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "company_id", Type: Int, Filterable: true},
+			{Name: "split", Type: String, Filterable: true},
+			ref("invoice_id", invoicesName),
+			{Name: "transfer_id", Type: Int, Filterable: true},
+			{Name: "morph_key", Type: String, Filterable: true},
+			{Name: "mode", Type: String, Filterable: true, Writable: true, Enum: EntryModes},
+			{Name: "type", Type: String, Filterable: true, Writable: true, Required: true, Enum: EntryTypes},
+			ref("account_id", Accounts),
+			ref("business_id", Businesses),
+			ref("plan_id", Plans),
+			{Name: "user_id", Type: Int, Filterable: true},
+			ref("item_id", TransactionItems),
+			{Name: "guaranteed_transfer_id", Type: Int, Filterable: true},
+			ref("person_id", Persons),
+			ref("building_id", Buildings),
+			ref("contract_id", contractsName),
+			ref("broker_id", Persons),
+			ref("owner_id", Persons),
+			ref("tenant_id", Persons),
+			// an extension of the spec's body: derived from the parties when
+			// a create leaves it out (deriveExtract)
+			{Name: "extract", Type: String, Filterable: true, Writable: true, Enum: Parties},
+			{Name: "date", Type: Date, Filterable: true, Writable: true, Required: true},
+			{Name: "position", Type: Int, Filterable: true},
+			{Name: "amount", Type: Decimal, Filterable: true, Writable: true, Required: true, Precision: 14, Scale: 2},
+			money("amount_primary"),
+			{Name: "percentage", Type: Decimal, Filterable: true, Precision: 7, Scale: 4},
+			// an extension of the spec's body, like extract
+			{Name: "competence", Type: Date, Filterable: true, Writable: true},
+			{Name: "description", Type: String, Filterable: true, Writable: true},
+			{Name: "paid", Type: Bool, Filterable: true, Writable: true},
+			{Name: "due_date", Type: Date, Filterable: true, Writable: true},
+			{Name: "billing_method", Type: String, Filterable: true, Writable: true, Enum: BillingMethods},
+			{Name: "tag", Type: IntArray, Filterable: true, Writable: true, References: Tags},
+			{Name: "notes", Type: String, Filterable: true, Writable: true},
+			money("interest"),
+			money("discount"),
+			{Name: "check_agency", Type: String, Filterable: true, Writable: true},
+			{Name: "check_account", Type: String, Filterable: true, Writable: true},
+			{Name: "check_id", Type: String, Filterable: true, Writable: true},
+			{Name: "recurrency_periodicity", Type: String, Filterable: true, Writable: true, Enum: periodicityNames},
+			{Name: "recurrency_total", Type: Int, Filterable: true, Writable: true},
+			{Name: "recurrency_installment", Type: Int, Filterable: true, Writable: true},
+			{Name: "commission", Type: Bool, Filterable: true, Writable: true},
+			{Name: "commission_mode", Type: String, Filterable: true, Writable: true, Enum: []string{"fixed", "percentage"}},
+			money("commission_fixed"),
+			{Name: "commission_percentage", Type: Decimal, Filterable: true, Writable: true, Precision: 7, Scale: 4},
+			ref("commission_item_id", TransactionItems),
+			{Name: "commission_id", Type: Int, Filterable: true, Writable: true},
+			{Name: "metadata", Type: JSONText, Writable: true},
+			// the entry an undone payment's reversal reverses (read-only)
+			{Name: "reverses_id", Type: Int, Filterable: true},
+			// the boleto a payable entry is paid with (payment batches)
+			{Name: "ticket_barcode", Type: String, Filterable: true, Writable: true, Check: checkBarcodeShape},
+			// the day the entry is due by the rules (docs/api.md, "Defaults")
+			Effective(Column{Name: "due_date", Type: Date, Filterable: true}, `"date"`),
+		}, timestampColumns()),
+		Relations: []Relation{
+			{Name: "item", Kind: BelongsTo, Resource: TransactionItems, Key: "item_id"},
+			{Name: "commissionItem", Kind: BelongsTo, Resource: TransactionItems, Key: "commission_item_id"},
+			{Name: "contract", Kind: BelongsTo, Resource: contractsName, Key: "contract_id"},
+			{Name: "owner", Kind: BelongsTo, Resource: Persons, Key: "owner_id"},
+			{Name: "person", Kind: BelongsTo, Resource: Persons, Key: "person_id"},
+			{Name: "tenant", Kind: BelongsTo, Resource: Persons, Key: "tenant_id"},
+			{Name: "building", Kind: BelongsTo, Resource: Buildings, Key: "building_id"},
+			{Name: "account", Kind: BelongsTo, Resource: Accounts, Key: "account_id"},
+			{Name: "plan", Kind: BelongsTo, Resource: Plans, Key: "plan_id"},
+			{Name: "invoice", Kind: BelongsTo, Resource: invoicesName, Key: "invoice_id"},
+			{Name: "files", Kind: HasMany, Resource: TransactionFiles, Key: "transaction_id"},
+			{Name: "tags", Kind: InArray, Resource: Tags, Key: "tag"},
+			// a transfer's: the entries it paid out (their transfer_id is it)
+			{Name: "transferredBy", Kind: HasMany, Resource: Transactions, Key: "transfer_id"},
+			// a paid-out entry's: every entry paid out by the same transfer
+			{Name: "transferredItems", Kind: HasMany, Resource: Transactions, Key: "transfer_id", From: "transfer_id"},
+		},
+		Filters: transactionFilters(),
+		Hooks: Hooks{
+			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry, FrozenInBatch(PaymentBatch)},
+			After:  []Hook{createInstallments},
+		},
+	}
 }
 
-func checkPostable(pi *postingInvoice) error {
-	if !pi.inv.Paid || pi.inv.PaidAt.IsZero() {
-		return InvalidInput([]Problem{{Field: "paid", Message: "the invoice is not paid: mark it paid, with paid_at, before posting its payment"}})
+// transactionFilesResource is a sub-resource of transactions
+// (/transactions/{transaction}/files): the entry comes from the path.
+func transactionFilesResource() *Resource {
+	return &Resource{
+		Name: TransactionFiles, Table: "transaction_files",
+		Parent: &Parent{Resource: Transactions, Key: "transaction_id"},
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "transaction_id", Type: Int, Filterable: true},
+			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "url", Type: String, Filterable: true, Writable: true, Required: true},
+			{Name: "content_type", Type: String, Filterable: true, Writable: true},
+		}, timestampColumns()),
+		Relations: []Relation{
+			{Name: "transaction", Kind: BelongsTo, Resource: Transactions, Key: "transaction_id"},
+		},
 	}
-	return nil
-}
-
-// invoicePayments counts the payments posted to an invoice (their splits)
-// and its payment entries not reversed.
-func invoicePayments(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) (payments, open int, err error) {
-	err = tx.QueryRow(ctx, `
-		SELECT count(DISTINCT t.split), count(*) FILTER (WHERE r.id IS NULL)
-		FROM transactions t
-		LEFT JOIN transactions r ON r.company_id = t.company_id AND r.reverses_id = t.id
-		WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'invoice'`,
-		companyID, invoiceID).Scan(&payments, &open)
-	return payments, open, err
-}
-
-// loadPostingInput reads the invoice's lines, their items, the company's
-// fee and discount items and the building's owners, and settles the
-// invoice on its payment date.
-func loadPostingInput(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingInvoice) (finance.PostingInput, error) {
-	what := fmt.Sprintf("invoice %d", pi.inv.ID)
-	in := finance.PostingInput{Parties: finance.Parties{PayerID: pi.inv.PayerID, BusinessID: pi.inv.BusinessID,
-		BuildingID: pi.buildingID}}
-	lines, err := invoiceLines(ctx, tx, companyID, pi.inv.ID)
-	if err != nil {
-		return in, translate(err, what+": lines")
-	}
-	pi.inv.Items = lines
-	c, err := postingItems(ctx, tx, companyID, lines)
-	if err != nil {
-		return in, translate(err, what+": items")
-	}
-	in.Items, in.FeeItem, in.DiscountItem = c.items, c.fee, c.discount
-	if in.Parties.Owners, err = buildingOwners(ctx, tx, companyID, pi.buildingID); err != nil {
-		return in, translate(err, what+": owners")
-	}
-	if in.Settlement, err = finance.Settle(pi.inv, pi.inv.PaidAt); err != nil {
-		return in, problemsError(err, what+": settle")
-	}
-	in.Invoice = pi.inv
-	return in, nil
-}
-
-func invoiceLines(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) ([]finance.InvoiceItem, error) {
-	rows, err := tx.Query(ctx, `
-		SELECT id, item_id, amount::text, coalesce(description, ''), coalesce(owner_id, 0), coalesce(broker_id, 0)
-		FROM invoice_items
-		WHERE company_id = $1 AND invoice_id = $2 AND kind = 'line'
-		ORDER BY id`, companyID, invoiceID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.InvoiceItem, error) {
-		l := finance.InvoiceItem{Kind: finance.LineLine}
-		err := row.Scan(&l.ID, &l.ItemID, &l.Amount, &l.Description, &l.OwnerID, &l.BrokerID)
-		return l, err
-	})
-}
-
-// postingCatalogue is what a posting books with: the items of its lines,
-// and the company's active items of type fee (the late fee and interest),
-// discount and tariff (a bank's tariff on a settled title); of several
-// active items of one type, the one of the lowest id books. A nil item:
-// the company keeps none active.
-type postingCatalogue struct {
-	items                 []finance.TransactionItem
-	fee, discount, tariff *finance.TransactionItem
-}
-
-// postingItems reads the catalogue of a posting: the items of the lines
-// and the company's active fee, discount and tariff items.
-func postingItems(ctx context.Context, tx pgx.Tx, companyID int64, lines []finance.InvoiceItem) (postingCatalogue, error) {
-	ids := make([]int64, len(lines))
-	for i, l := range lines {
-		ids[i] = l.ItemID
-	}
-	return postingItemsOf(ctx, tx, companyID, ids)
-}
-
-// postingItemsOf reads the items ids and the company's active items of
-// type fee, discount and tariff, as postingItems.
-func postingItemsOf(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) (postingCatalogue, error) {
-	var c postingCatalogue
-	rows, err := tx.Query(ctx, `
-		SELECT id, description, coalesce(debit, ''), coalesce(credit, ''), type, active,
-		       coalesce(debit_plan_id, 0), coalesce(credit_plan_id, 0)
-		FROM transaction_items
-		WHERE company_id = $1 AND (id = any($2) OR (active AND type IN ('fee', 'discount', 'tariff')))
-		ORDER BY id`, companyID, ids)
-	if err != nil {
-		return c, err
-	}
-	c.items, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.TransactionItem, error) {
-		var it finance.TransactionItem
-		var debit, credit, typ string
-		err := row.Scan(&it.ID, &it.Description, &debit, &credit, &typ, &it.Active, &it.DebitPlanID, &it.CreditPlanID)
-		it.Debit, it.Credit, it.Type = finance.Party(debit), finance.Party(credit), finance.TransactionItemType(typ)
-		return it, err
-	})
-	if err != nil {
-		return c, err
-	}
-	for i := range c.items {
-		switch it := &c.items[i]; {
-		case !it.Active:
-		case it.Type == finance.TxItemFee && c.fee == nil:
-			c.fee = it
-		case it.Type == finance.TxItemDiscount && c.discount == nil:
-			c.discount = it
-		case it.Type == finance.TxItemTariff && c.tariff == nil:
-			c.tariff = it
-		}
-	}
-	return c, nil
-}
-
-// buildingOwners reads a building's owners by person id; none without a
-// building. A share not set reads as zero (finance.SplitByShares: equal
-// parts when no owner has one).
-func buildingOwners(ctx context.Context, tx pgx.Tx, companyID, buildingID int64) ([]finance.Share, error) {
-	if buildingID == 0 {
-		return nil, nil
-	}
-	rows, err := tx.Query(ctx, `
-		SELECT person_id, coalesce(percentage, 0)::text
-		FROM building_owners
-		WHERE company_id = $1 AND building_id = $2
-		ORDER BY person_id`, companyID, buildingID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.Share, error) {
-		var s finance.Share
-		err := row.Scan(&s.PersonID, &s.Percentage)
-		return s, err
-	})
-}
-
-// writeSettlement replaces the invoice's settlement lines with lines and
-// records what the payment settled.
-func writeSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, s finance.Settlement, lines []finance.InvoiceItem) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND invoice_id = $2 AND kind <> 'line'`,
-		companyID, invoiceID); err != nil {
-		return err
-	}
-	if len(lines) > 0 {
-		kinds, items, amounts, descs := make([]string, len(lines)), make([]int64, len(lines)), make([]string, len(lines)), make([]string, len(lines))
-		for i, l := range lines {
-			kinds[i], items[i], amounts[i], descs[i] = string(l.Kind), l.ItemID, l.Amount.String(), l.Description
-		}
-		if _, err := tx.Exec(ctx, `
-			INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description)
-			SELECT $1, $2, u.kind, u.item_id, u.amount::numeric, u.description
-			FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[]) AS u(kind, item_id, amount, description)`,
-			companyID, invoiceID, kinds, items, amounts, descs); err != nil {
-			return err
-		}
-	}
-	_, err := tx.Exec(ctx, `
-		UPDATE invoices
-		SET paid_amount = $3::numeric, paid_late_fee = $4::numeric, paid_interest = $5::numeric,
-		    paid_discount = $6::numeric, updated_at = now()
-		WHERE company_id = $1 AND id = $2`,
-		companyID, invoiceID, s.Total.String(), s.LateFee.String(), s.Interest.String(), s.Discount.String())
-	return err
-}
-
-// clearSettlement deletes the settlement lines and the paid_* amounts.
-func clearSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND invoice_id = $2 AND kind <> 'line'`,
-		companyID, invoiceID); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, `
-		UPDATE invoices
-		SET paid_amount = NULL, paid_late_fee = NULL, paid_interest = NULL, paid_discount = NULL, updated_at = now()
-		WHERE company_id = $1 AND id = $2`, companyID, invoiceID)
-	return err
-}
-
-// openGuarantees reads the guaranteed transfers of an invoice (the
-// credits the transfer run wrote on the owners' statements) that no
-// payment posted and not undone has settled.
-func openGuarantees(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) ([]finance.Guarantee, error) {
-	rows, err := tx.Query(ctx, `
-		SELECT g.id, g.owner_id, g.amount::text
-		FROM transactions g
-		WHERE g.company_id = $1 AND g.invoice_id = $2 AND g.mode = 'guaranteed_rent' AND g.extract = 'owner'
-		  AND g.type = 'credit' AND g.transfer_key IS NOT NULL
-		  AND NOT EXISTS (SELECT 1 FROM transactions s
-		                  WHERE s.company_id = g.company_id AND s.guaranteed_transfer_id = g.id AND s.mode = 'invoice'
-		                    AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = s.company_id AND r.reverses_id = s.id))
-		ORDER BY g.id`, companyID, invoiceID)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.Guarantee, error) {
-		var g finance.Guarantee
-		err := row.Scan(&g.ID, &g.OwnerID, &g.Amount)
-		return g, err
-	})
-}
-
-// entryColumns are the entries of a posting, column by column, for one
-// INSERT over unnest.
-type entryColumns struct {
-	types, extracts, amounts, percentages, descriptions                     []string
-	plans, items, persons, owners, tenants, brokers, businesses, guarantees []int64
-}
-
-func columnsOf(entries []finance.Entry) entryColumns {
-	var c entryColumns
-	for _, e := range entries {
-		pct := ""
-		if !e.Percentage.IsZero() {
-			pct = e.Percentage.String()
-		}
-		c.types = append(c.types, string(e.Type))
-		c.extracts = append(c.extracts, string(e.Extract))
-		c.amounts = append(c.amounts, e.Amount.String())
-		c.percentages = append(c.percentages, pct)
-		c.descriptions = append(c.descriptions, e.Description)
-		c.plans = append(c.plans, e.PlanID)
-		c.items = append(c.items, e.ItemID)
-		c.persons = append(c.persons, e.PersonID)
-		c.owners = append(c.owners, e.OwnerID)
-		c.tenants = append(c.tenants, e.TenantID)
-		c.brokers = append(c.brokers, e.BrokerID)
-		c.businesses = append(c.businesses, e.BusinessID)
-		c.guarantees = append(c.guarantees, e.GuaranteedTransferID)
-	}
-	return c
-}
-
-// insertEntries inserts a payment's entries in one statement; position
-// is the entry's rank in the posting.
-func insertEntries(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingInvoice, split string, entries []finance.Entry) error {
-	if len(entries) == 0 {
-		return nil
-	}
-	date := pi.creditAt
-	if date.IsZero() {
-		date = pi.inv.PaidAt
-	}
-	c := columnsOf(entries)
-	inv := &pi.inv
-	_, err := tx.Exec(ctx, `
-		INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
-		    plan_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
-		    date, position, amount, percentage, competence, description, paid, due_date, billing_method,
-		    guaranteed_transfer_id)
-		SELECT $1, $2, $3, 'invoice', $4, u.type, $5, nullif(u.business_id, 0),
-		    nullif(u.plan_id, 0), nullif(u.item_id, 0), nullif(u.person_id, 0), nullif($6::bigint, 0), nullif($7::bigint, 0),
-		    nullif(u.broker_id, 0), nullif(u.owner_id, 0), nullif(u.tenant_id, 0), u.extract,
-		    $8, u.position, u.amount::numeric, nullif(u.percentage, '')::numeric, $9, nullif(u.description, ''),
-		    true, $10, $11, nullif(u.guarantee_id, 0)
-		FROM unnest($12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::bigint[], $18::bigint[],
-		    $19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[], $24::bigint[]) WITH ORDINALITY
-		    AS u(type, extract, amount, percentage, description, plan_id, item_id, person_id, owner_id, tenant_id,
-		         broker_id, business_id, guarantee_id, position)`,
-		companyID, split, inv.ID, string(finance.ModeInvoice), inv.AccountID, pi.buildingID, inv.ContractID,
-		date, inv.Date, inv.DueDate, inv.BillingMethod,
-		c.types, c.extracts, c.amounts, c.percentages, c.descriptions, c.plans, c.items,
-		c.persons, c.owners, c.tenants, c.brokers, c.businesses, c.guarantees)
-	return err
-}
-
-// problemsError turns the Problems of a finance rule into invalid input;
-// any other error is internal.
-func problemsError(err error, what string) error {
-	var ps finance.Problems
-	if !errors.As(err, &ps) {
-		return &Error{Code: Internal, Message: "Internal error.", Err: fmt.Errorf("%s: %w", what, err)}
-	}
-	problems := make([]Problem, len(ps))
-	for i, p := range ps {
-		problems[i] = Problem{Field: dottedField(p.Field), Message: p.Message}
-	}
-	e := InvalidInput(problems)
-	e.Err = fmt.Errorf("%s: %w", what, err)
-	return e
-}
-
-// dottedField names a finance problem's field as the API names a child's
-// fields: items[2].owner_id is items.2.owner_id (the invoice's lines by
-// id, as include[items] lists them).
-func dottedField(field string) string {
-	name, rest, ok := strings.Cut(field, "[")
-	if !ok {
-		return field
-	}
-	index, rest, ok := strings.Cut(rest, "]")
-	if !ok {
-		return field
-	}
-	return name + "." + index + rest
 }

@@ -230,7 +230,7 @@ func loadPayingData(ctx context.Context, tx pgx.Tx, companyID int64, invoices ma
 	if len(invoices) == 0 {
 		return nil
 	}
-	ids := sortedIDs(invoices)
+	ids := sortedKeys(invoices)
 	if err := readPaymentCounts(ctx, tx, companyID, ids, invoices); err != nil {
 		return err
 	}

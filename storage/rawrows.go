@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -50,6 +51,27 @@ func newRawRows(rows pgx.Rows) (*rawRows, error) {
 		r.fds[i] = rawColumn{oid: fd.DataTypeOID, binary: fd.Format == pgtype.BinaryFormatCode}
 	}
 	return r, nil
+}
+
+// eachRawRow runs a query of many rows in tx and hands each row, read
+// through rawRows, to row; reading stops at row's first error. what names
+// the rows in errors.
+func eachRawRow(ctx context.Context, tx pgx.Tx, what, sql string, args []any, row func(*rawRows) error) error {
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return translate(err, what)
+	}
+	defer rows.Close()
+	r, err := newRawRows(rows)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	for r.Next() {
+		if err := row(r); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), what)
 }
 
 // Next reads the next row; false at the end or on an error (the rows'

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -69,4 +70,12 @@ func Ready(ctx context.Context, pool *pgxpool.Pool) error {
 		return translate(err, "ready: query")
 	}
 	return nil
+}
+
+// DBTX is what the functions of the repositories run on: a pool, a
+// connection or the caller's transaction.
+type DBTX interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }

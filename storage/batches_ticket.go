@@ -2,10 +2,7 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"slices"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -13,13 +10,15 @@ import (
 	"github.com/propfin/propfin/finance"
 )
 
-// The rows of the collection batches (docs/api.md, "Batches"): the
-// invoices a batch may take, their titles (nosso número from the
-// account's counter, the barcode and digitable line, the amounts and
-// terms the bank gets), their removal and reversal, and what a bank's
-// return file changes on them. The bank's rules (package cnab) are applied
-// by the batch's kind in package jobs; every statement here is set-based
-// and scoped to the company.
+// The collection batches (/financial/ticketBatch, docs/api.md "Batches"):
+// their kind and resources, and their rows: the invoices a batch may take,
+// their titles (nosso número from the account's counter, the barcode and
+// digitable line, the amounts and terms the bank gets) and their removal
+// and reversal. What a bank's return file changes on them is in
+// batches_ticket_returns.go, the layouts an account may have in
+// batches_ticket_rules.go. The bank's rules (package cnab) are applied by
+// the batch's kind in package jobs; every statement here is set-based and
+// scoped to the company.
 
 // Origins of the invoice history rows a collection batch writes.
 const (
@@ -27,49 +26,63 @@ const (
 	OriginReturnFile  = "return_file"  // registered, rejected or written off by the bank
 )
 
-// BankAccount is an account as a remittance and a slip need it: the bank
-// and layout, the branch and account numbers, the collection agreement,
-// and its business (the beneficiary).
-type BankAccount struct {
-	ID               int64
-	Bank, Layout     string // "341", "cnab400"
-	Agency           string
-	AgencyDigit      string
-	Account          string
-	AccountDigit     string
-	Wallet           string
-	WalletVariation  string
-	Covenant         string
-	TransmissionCode string
-	Station          string
-	Modality         string
-	BusinessName     string
-	BusinessTaxID    string
+// TicketBatch is the collection batch (/financial/ticketBatch).
+var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ticket_batches",
+	Members: "invoices", MemberResource: Invoices, MemberFilter: "ticketBatchIn",
+	SequenceColumn: "next_file_sequence", FilePrefix: "cobranca",
+	MemberTable: "ticket_batch_invoices", MemberColumn: "invoice_id", Label: "collection batch", Noun: "invoice",
+	// the amount and due date its slip carries, the account and billing
+	// method that made it a slip of that batch
+	Frozen:          []string{"total", "due_date", "account_id", "billing_method"},
+	AccountProblems: remittanceAccountProblems,
+	lockMembers:     lockTicketMembers,
+	takeOut:         takeOutTickets,
 }
 
-// ReadBankAccount reads an account of the company with its business.
-func ReadBankAccount(ctx context.Context, q DBTX, companyID, id int64) (*BankAccount, error) {
-	a := &BankAccount{ID: id}
-	err := q.QueryRow(ctx, `SELECT coalesce(a.bank, ''), coalesce(a.layout, ''), coalesce(a.agency, ''),
-		coalesce(a.agency_digit, ''), coalesce(a.account, ''), coalesce(a.account_digit, ''), coalesce(a.wallet, ''),
-		coalesce(a.wallet_variation, ''), coalesce(a.covenant, ''), coalesce(a.transmission_code, ''),
-		coalesce(a.station, ''), coalesce(a.modality, ''), b.name, coalesce(b.tax_id, '')
-		FROM accounts a JOIN businesses b ON b.company_id = a.company_id AND b.id = a.business_id
-		WHERE a.company_id = $1 AND a.id = $2`, companyID, id).Scan(&a.Bank, &a.Layout, &a.Agency, &a.AgencyDigit,
-		&a.Account, &a.AccountDigit, &a.Wallet, &a.WalletVariation, &a.Covenant, &a.TransmissionCode, &a.Station,
-		&a.Modality, &a.BusinessName, &a.BusinessTaxID)
-	if err != nil {
-		return nil, translate(err, fmt.Sprintf("account %d", id))
+// Resource names of the batches.
+const (
+	TicketBatches       = "ticket_batches"
+	TicketBatchInvoices = "ticket_batch_invoices"
+)
+
+func ticketBatchesResource() *Resource { return batchResource(TicketBatch, TicketBatchInvoices) }
+
+// ticketBatchInvoicesResource is the read side of a collection batch's
+// members (include[items] of a batch): each invoice with its title as the
+// bank has it and its state in the batch.
+func ticketBatchInvoicesResource() *Resource {
+	return &Resource{
+		Name: TicketBatchInvoices, Table: "ticket_batch_invoices", ReadOnly: true,
+		Columns: columns([]Column{
+			{Name: "id", Type: Int, Filterable: true},
+			{Name: "batch_id", Type: Int, Filterable: true},
+			{Name: "invoice_id", Type: Int, Filterable: true},
+			{Name: "account_id", Type: Int, Filterable: true},
+			// added reads sent once the batch's file is written
+			{Name: "state", Type: String, Filterable: true, Enum: []string{"added", "sent", "reverted", "rejected", "written_off"},
+				Expr: `CASE WHEN "state" = 'added' AND EXISTS (SELECT 1 FROM ticket_batches tb
+					WHERE tb.company_id = "ticket_batch_invoices"."company_id" AND tb.id = "ticket_batch_invoices"."batch_id"
+					AND tb.status = 'closed') THEN 'sent' ELSE "state" END`},
+			{Name: "our_number", Type: Int, Filterable: true},
+			{Name: "nosso_numero", Type: String, Filterable: true},
+			{Name: "nosso_numero_digit", Type: String, Filterable: true},
+			{Name: "document_number", Type: String, Filterable: true},
+			{Name: "amount", Type: Decimal, Precision: 14, Scale: 2, Filterable: true},
+			{Name: "due_date", Type: Date, Filterable: true},
+			{Name: "fine_percent", Type: Decimal, Precision: 5, Scale: 2, Filterable: true},
+			{Name: "interest_per_day", Type: Decimal, Precision: 14, Scale: 2, Filterable: true},
+			{Name: "interest_monthly_percent", Type: Decimal, Precision: 5, Scale: 2, Filterable: true},
+			{Name: "discount", Type: Decimal, Precision: 14, Scale: 2, Filterable: true},
+			{Name: "discount_until", Type: Date, Filterable: true},
+			{Name: "reverted_at", Type: DateTime, Filterable: true},
+			// the batch whose file asked the bank to drop the title
+			{Name: "drop_batch_id", Type: Int, Filterable: true},
+		}, timestampColumns()),
+		Relations: []Relation{
+			{Name: "invoice", Kind: BelongsTo, Resource: Invoices, Key: "invoice_id"},
+			{Name: "batch", Kind: BelongsTo, Resource: TicketBatches, Key: "batch_id"},
+		},
 	}
-	return a, nil
-}
-
-// CompanyToday is today's date in the company's time zone.
-func CompanyToday(ctx context.Context, q DBTX, companyID int64) (finance.Date, error) {
-	var today finance.Date
-	err := q.QueryRow(ctx, `SELECT (now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo'))::date
-		FROM companies WHERE id = $1`, companyID).Scan(&today)
-	return today, translate(err, fmt.Sprintf("today of company %d", companyID))
 }
 
 // TitlePayer is a title's payer as the remittance carries it: the
@@ -412,53 +425,9 @@ func orNil(s string) any {
 	return s
 }
 
-// historyRow is one invoice's history row of a set-based write.
-type historyRow struct {
-	invoiceID int64
-	changes   []FieldChange
-	note      string
-}
-
-// writeHistories writes the history rows of many invoices in one
-// statement, with one actor and origin.
-func writeHistories(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, origin string, rows []historyRow) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	ids, docs, notes := make([]int64, len(rows)), make([]string, len(rows)), make([]string, len(rows))
-	for i, r := range rows {
-		changes := r.changes
-		if changes == nil {
-			changes = []FieldChange{}
-		}
-		doc, err := json.Marshal(changes)
-		if err != nil {
-			return fmt.Errorf("encode history of invoice %d: %w", r.invoiceID, err)
-		}
-		ids[i], docs[i], notes[i] = r.invoiceID, string(doc), r.note
-	}
-	_, err := tx.Exec(ctx, `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
-		SELECT $1, u.id, $2, $3, $4, u.doc::jsonb, nullif(u.note, '')
-		FROM unnest($5::bigint[], $6::text[], $7::text[]) WITH ORDINALITY AS u(id, doc, note, n) ORDER BY u.n`,
-		companyID, actor.Kind, nullID(actor.ID), origin, ids, docs, notes)
-	if err != nil {
-		return translate(err, "invoice history")
-	}
-	return nil
-}
-
-// ticketMemberRow is a member of a batch as removal and reversal read it.
-type ticketMemberRow struct {
-	invoiceID          int64
-	state              string
-	amount             decimal.Decimal
-	barcode, digitable string
-	paid               bool
-}
-
 // lockTicketMembers reads the members of a batch among ids (all of them
 // when ids is nil) with their invoices, locking both.
-func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]ticketMemberRow, error) {
+func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]batchMember, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT m.invoice_id, m.state, m.amount, coalesce(i.ticket_barcode, ''), coalesce(i.ticket_digitable, ''), i.paid
 		FROM ticket_batch_invoices m JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
@@ -468,112 +437,64 @@ func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (m
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("members of ticket batch %d", b.ID))
 	}
-	out := map[int64]ticketMemberRow{}
+	out := map[int64]batchMember{}
 	for rows.Next() {
-		var r ticketMemberRow
-		if err := rows.Scan(&r.invoiceID, &r.state, &r.amount, &r.barcode, &r.digitable, &r.paid); err != nil {
+		var r batchMember
+		if err := rows.Scan(&r.recordID, &r.state, &r.amount, &r.barcode, &r.digitable, &r.paid); err != nil {
 			rows.Close()
 			return nil, translate(err, fmt.Sprintf("members of ticket batch %d", b.ID))
 		}
-		out[r.invoiceID] = r
+		out[r.recordID] = r
 	}
 	return out, translate(rows.Err(), fmt.Sprintf("members of ticket batch %d", b.ID))
 }
 
-// RemoveTicketInvoices takes invoices out of a locked open batch (ids nil:
-// all of them): their rows go (their nosso números are not given again),
-// their slips are cleared with a history row each, and the batch's count
-// and total go down. An id not in the batch is refused.
-func RemoveTicketInvoices(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
-	var ans MemberAnswer
-	members, err := lockTicketMembers(ctx, tx, b, ids)
-	if err != nil {
-		return ans, err
+// takeOutTickets writes that invoices leave a locked batch. Removed from
+// an open batch, their rows go (their nosso números are not given again).
+// Reverted in a batch whose file is written, they go back to unsent
+// (state reverted, their slips no longer registered; they may be added to
+// another batch, with a new nosso número), and the bank still holds the
+// titles until it drops them (docs/api.md: the request to drop them).
+// Either way their slips are cleared, with a history row each.
+func takeOutTickets(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember) error {
+	ids := make([]int64, len(members))
+	hist := make([]historyRow, len(members))
+	for i, m := range members {
+		ids[i] = m.recordID
+		hist[i] = ticketLeaving(b, op, m)
 	}
-	if ids == nil {
-		ids = sortedIDs(members)
+	if err := leaveTicketRows(ctx, tx, b, op, ids); err != nil {
+		return err
 	}
-	var gone []int64
-	var hist []historyRow
-	total := decimal.Zero
-	for _, id := range ids {
-		m, ok := members[id]
-		if !ok {
-			ans.Refuse(id, "is not in this batch")
-			continue
-		}
-		gone = append(gone, id)
-		total = total.Add(m.amount)
-		hist = append(hist, historyRow{invoiceID: id, changes: slipChanges(m.barcode, "", m.digitable, ""),
-			note: fmt.Sprintf("removed from collection batch %d", b.ID)})
-		ans.Done = append(ans.Done, map[string]any{"id": id})
+	if err := clearSlips(ctx, tx, b.CompanyID, ids); err != nil {
+		return err
 	}
-	if len(gone) == 0 {
-		return ans, nil
-	}
-	if _, err := tx.Exec(ctx, `DELETE FROM ticket_batch_invoices WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`,
-		b.CompanyID, b.ID, gone); err != nil {
-		return ans, translate(err, fmt.Sprintf("remove from ticket batch %d", b.ID))
-	}
-	if err := clearSlips(ctx, tx, b.CompanyID, gone); err != nil {
-		return ans, err
-	}
-	if err := writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist); err != nil {
-		return ans, err
-	}
-	return ans, CountMembers(ctx, tx, b, -int64(len(gone)), total.Neg())
+	return writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist)
 }
 
-// RevertTicketInvoices takes back invoices sent in a locked batch's file:
-// they go back to unsent (state reverted, their slips cleared and no
-// longer registered, with a history row each; they may be added to
-// another batch, with a new nosso número), and the batch's count and
-// total go down. The bank still holds the titles until it drops them
-// (docs/api.md: the request to drop them). A paid invoice, or one not
-// sent in this batch, is refused.
-func RevertTicketInvoices(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
-	var ans MemberAnswer
-	members, err := lockTicketMembers(ctx, tx, b, ids)
-	if err != nil {
-		return ans, err
+// leaveTicketRows deletes the member rows of the invoices ids (removed) or
+// marks them reverted.
+func leaveTicketRows(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, ids []int64) error {
+	if op == OpRemove {
+		_, err := tx.Exec(ctx, `DELETE FROM ticket_batch_invoices WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`,
+			b.CompanyID, b.ID, ids)
+		return translate(err, fmt.Sprintf("remove from ticket batch %d", b.ID))
 	}
-	var back []int64
-	var hist []historyRow
-	total := decimal.Zero
-	for _, id := range ids {
-		m, ok := members[id]
-		switch {
-		case !ok:
-			ans.Refuse(id, "is not in this batch")
-			continue
-		case m.state != "added":
-			ans.Refuse(id, "is %s in this batch, not sent", m.state)
-			continue
-		case m.paid:
-			ans.Refuse(id, "is paid")
-			continue
-		}
-		back = append(back, id)
-		total = total.Add(m.amount)
-		changes := append(slipChanges(m.barcode, "", m.digitable, ""), FieldChange{Field: "ticket_registered", To: false})
-		hist = append(hist, historyRow{invoiceID: id, changes: changes,
-			note: fmt.Sprintf("reverted in collection batch %d: the bank is to drop the title", b.ID)})
-		ans.Done = append(ans.Done, map[string]any{"id": id})
+	_, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = 'reverted', reverted_at = now(), updated_at = now()
+		WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`, b.CompanyID, b.ID, ids)
+	return translate(err, fmt.Sprintf("revert in ticket batch %d", b.ID))
+}
+
+// ticketLeaving is the history row of an invoice leaving a batch: its slip
+// cleared, and once reverted no longer registered.
+func ticketLeaving(b *Batch, op MemberOp, m batchMember) historyRow {
+	changes := slipChanges(m.barcode, "", m.digitable, "")
+	if op == OpRemove {
+		return historyRow{invoiceID: m.recordID, changes: changes, note: fmt.Sprintf("removed from collection batch %d", b.ID)}
 	}
-	if len(back) == 0 {
-		return ans, nil
-	}
-	if _, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = 'reverted', reverted_at = now(), updated_at = now()
-		WHERE company_id = $1 AND batch_id = $2 AND invoice_id = any($3)`, b.CompanyID, b.ID, back); err != nil {
-		return ans, translate(err, fmt.Sprintf("revert in ticket batch %d", b.ID))
-	}
-	if err := clearSlips(ctx, tx, b.CompanyID, back); err != nil {
-		return ans, err
-	}
-	if err := writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist); err != nil {
-		return ans, err
-	}
-	return ans, CountMembers(ctx, tx, b, -int64(len(back)), total.Neg())
+	changes = append(changes, FieldChange{Field: "ticket_registered", To: false})
+	return historyRow{invoiceID: m.recordID, changes: changes,
+		note: fmt.Sprintf("reverted in collection batch %d: the bank is to drop the title", b.ID)}
 }
 
 // clearSlips clears the slips of invoices: no barcode, no digitable line,
@@ -582,15 +503,6 @@ func clearSlips(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) er
 	_, err := tx.Exec(ctx, `UPDATE invoices SET ticket_barcode = NULL, ticket_digitable = NULL, ticket_registered = false,
 		updated_at = now() WHERE company_id = $1 AND id = any($2)`, companyID, ids)
 	return translate(err, "clear slips")
-}
-
-func sortedIDs[V any](m map[int64]V) []int64 {
-	keys := make([]int64, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // TicketTitle is a member of a batch as its remittance carries it.
@@ -616,23 +528,14 @@ type TicketTitle struct {
 // in cents): Scan's cost was a fifth of reading 100,000 titles.
 func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTitle) error) error {
 	what := fmt.Sprintf("titles of ticket batch %d", b.ID)
-	rows, err := tx.Query(ctx, `
+	var t TicketTitle
+	return eachRawRow(ctx, tx, what, `
 		SELECT invoice_id, document_number, our_number, amount, due_date, fine_percent, interest_per_day,
 		       interest_monthly_percent, discount, discount_until, payer_name, payer_document, payer_address,
 		       payer_district, payer_city, payer_state, payer_zip
 		FROM ticket_batch_invoices
 		WHERE company_id = $1 AND batch_id = $2 AND state = 'added'
-		ORDER BY our_number`, b.CompanyID, b.ID)
-	if err != nil {
-		return translate(err, what)
-	}
-	defer rows.Close()
-	r, err := newRawRows(rows)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	var t TicketTitle
-	for r.Next() {
+		ORDER BY our_number`, []any{b.CompanyID, b.ID}, func(r *rawRows) error {
 		t.InvoiceID, t.DocumentNumber, t.OurNumber = r.Int64(0), r.Text(1), r.Int64(2)
 		t.Amount, t.Due, t.FinePercent = cents(r.Cents(3)), r.Date(4), cents(r.Cents(5))
 		t.InterestPerDay, t.InterestMonthlyPercent, t.Discount = cents(r.Cents(6)), cents(r.Cents(7)), cents(r.Cents(8))
@@ -642,184 +545,6 @@ func EachTicketTitle(ctx context.Context, tx pgx.Tx, b *Batch, fn func(*TicketTi
 		if r.Err() != nil {
 			return fmt.Errorf("%s: invoice %d: %w", what, t.InvoiceID, r.Err())
 		}
-		if err := fn(&t); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), what)
-}
-
-// TicketMatch is a title a return file's number names: the member, its
-// invoice and account, its state in its batch, whether the invoice is
-// registered, and the batch whose file asked the bank to drop it (0:
-// none).
-type TicketMatch struct {
-	MemberID   int64
-	BatchID    int64
-	InvoiceID  int64
-	AccountID  int64
-	State      string
-	Digit      string
-	Registered bool
-	DropBatch  int64
-}
-
-// MatchTickets finds the titles of the company's accounts (among
-// accounts) whose nosso número is one of numbers, leading zeros aside,
-// in batches whose file is written (a title never sent has no return),
-// with their state there (added reads sent). The answer maps each number
-// as given to its titles: none, one, or several (on several accounts).
-// Each number is looked up on its own through the nosso número index
-// (the LATERAL subquery, kept apart by OFFSET 0): a plan made with
-// statistics taken before a batch's members were added (1 row) hashed
-// every member of the accounts and read each one's invoice, in every
-// chunk of a return file: 0.09 s a chunk for 20,000 members, growing with
-// the batch.
-func MatchTickets(ctx context.Context, tx pgx.Tx, companyID int64, accounts []int64, numbers []string) (map[string][]TicketMatch, error) {
-	rows, err := tx.Query(ctx, `
-		SELECT n.number, t.id, t.batch_id, t.invoice_id, t.account_id,
-		       CASE t.state WHEN 'added' THEN 'sent' ELSE t.state END, t.nosso_numero_digit, t.ticket_registered,
-		       coalesce(t.drop_batch_id, 0)
-		FROM unnest($3::text[]) AS n(number)
-		CROSS JOIN LATERAL (
-		    SELECT m.id, m.batch_id, m.invoice_id, m.account_id, m.state, m.nosso_numero_digit, i.ticket_registered, m.drop_batch_id
-		    FROM ticket_batch_invoices m
-		    JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id AND b.status = 'closed'
-		    JOIN invoices i ON i.company_id = m.company_id AND i.id = m.invoice_id
-		    WHERE m.company_id = $1 AND m.account_id = any($2) AND ltrim(m.nosso_numero, '0') = ltrim(n.number, '0')
-		    OFFSET 0) t
-		ORDER BY t.id`, withValues, companyID, accounts, numbers)
-	if err != nil {
-		return nil, translate(err, "titles of a return file")
-	}
-	defer rows.Close()
-	out := make(map[string][]TicketMatch, len(numbers))
-	for rows.Next() {
-		var number string
-		var m TicketMatch
-		if err := rows.Scan(&number, &m.MemberID, &m.BatchID, &m.InvoiceID, &m.AccountID, &m.State, &m.Digit, &m.Registered,
-			&m.DropBatch); err != nil {
-			return nil, translate(err, "titles of a return file")
-		}
-		out[number] = append(out[number], m)
-	}
-	return out, translate(rows.Err(), "titles of a return file")
-}
-
-// AccountsOfBank lists the company's accounts at a bank.
-func AccountsOfBank(ctx context.Context, q DBTX, companyID int64, bank string) ([]int64, error) {
-	rows, err := q.Query(ctx, `SELECT id FROM accounts WHERE company_id = $1 AND bank = $2 ORDER BY id`, companyID, bank)
-	if err != nil {
-		return nil, translate(err, "accounts of bank "+bank)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	return ids, translate(err, "accounts of bank "+bank)
-}
-
-// LockInvoices locks invoices of the company (FOR UPDATE, in id order)
-// for the rest of tx: a part of a return file that changes several takes
-// their locks at once, in the order every such part takes them, so that
-// two parts in flight together never wait on each other in a cycle.
-func LockInvoices(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) error {
-	_, err := tx.Exec(ctx, `SELECT 1 FROM invoices WHERE company_id = $1 AND id = any($2) ORDER BY id FOR UPDATE`,
-		withValues, companyID, ids)
-	return translate(err, "lock invoices")
-}
-
-// TicketEvent is what a return file says of one title that changes it:
-// registered (the bank confirmed the entry, on At), rejected (the bank
-// refused the entry, for Reasons), or written off (the bank dropped it).
-type TicketEvent struct {
-	Match   TicketMatch
-	Kind    string // TicketRegistered, TicketRejected, TicketWrittenOff
-	At      time.Time
-	Reasons string // the bank's code, description and reasons, for people
-}
-
-// The kinds of TicketEvent.
-const (
-	TicketRegistered = "registered"
-	TicketRejected   = "rejected"
-	TicketWrittenOff = "written_off"
-)
-
-// ApplyTicketEvents writes what a return file says of titles, set-based,
-// with a history row on each invoice (actor: the return file's job):
-//   - registered: ticket_registered and ticket_date on the invoice;
-//   - rejected: the title leaves its batch (state rejected), the
-//     invoice's slip is cleared and its ticket_info says why, so that it
-//     may be added again;
-//   - written off: the title leaves its batch (state written_off) and the
-//     invoice's slip is cleared; an unpaid invoice may be added again.
-func ApplyTicketEvents(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []TicketEvent) error {
-	var reg, rej, off []TicketEvent
-	for _, e := range events {
-		switch e.Kind {
-		case TicketRegistered:
-			reg = append(reg, e)
-		case TicketRejected:
-			rej = append(rej, e)
-		case TicketWrittenOff:
-			off = append(off, e)
-		}
-	}
-	if err := registerTickets(ctx, tx, companyID, actor, reg); err != nil {
-		return err
-	}
-	if err := dropTickets(ctx, tx, companyID, actor, "rejected", rej); err != nil {
-		return err
-	}
-	return dropTickets(ctx, tx, companyID, actor, "written_off", off)
-}
-
-func registerTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []TicketEvent) error {
-	if len(events) == 0 {
-		return nil
-	}
-	ids, ats := make([]int64, len(events)), make([]time.Time, len(events))
-	hist := make([]historyRow, len(events))
-	for i, e := range events {
-		ids[i], ats[i] = e.Match.InvoiceID, e.At
-		hist[i] = historyRow{invoiceID: e.Match.InvoiceID, note: e.Reasons,
-			changes: []FieldChange{{Field: "ticket_registered", From: false, To: true}}}
-	}
-	_, err := tx.Exec(ctx, `UPDATE invoices i SET ticket_registered = true, ticket_date = u.at, updated_at = now()
-		FROM unnest($2::bigint[], $3::timestamptz[]) AS u(id, at)
-		WHERE i.company_id = $1 AND i.id = u.id`, companyID, ids, ats)
-	if err != nil {
-		return translate(err, "register titles")
-	}
-	return writeHistories(ctx, tx, companyID, actor, OriginReturnFile, hist)
-}
-
-// dropTickets moves titles out of their batches (state) and clears their
-// invoices' slips, noting the bank's words in ticket_info.
-func dropTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, state string, events []TicketEvent) error {
-	if len(events) == 0 {
-		return nil
-	}
-	members, ids, infos := make([]int64, len(events)), make([]int64, len(events)), make([]string, len(events))
-	hist := make([]historyRow, len(events))
-	for i, e := range events {
-		members[i], ids[i], infos[i] = e.Match.MemberID, e.Match.InvoiceID, e.Reasons
-		hist[i] = historyRow{invoiceID: e.Match.InvoiceID, note: e.Reasons, changes: []FieldChange{
-			{Field: "ticket_registered", From: e.Match.Registered, To: false},
-			{Field: "ticket_info", To: e.Reasons}}}
-	}
-	_, err := tx.Exec(ctx, `UPDATE ticket_batch_invoices SET state = $3, updated_at = now()
-		WHERE company_id = $1 AND id = any($2) AND state IN ('added', 'reverted')`, companyID, members, state)
-	if err != nil {
-		return translate(err, "titles "+state)
-	}
-	// an invoice added to another batch since keeps that batch's slip
-	_, err = tx.Exec(ctx, `UPDATE invoices i SET ticket_registered = false, ticket_info = u.info,
-		ticket_barcode = NULL, ticket_digitable = NULL, updated_at = now()
-		FROM unnest($2::bigint[], $3::text[]) AS u(id, info)
-		WHERE i.company_id = $1 AND i.id = u.id
-		  AND NOT EXISTS (SELECT 1 FROM ticket_batch_invoices m WHERE m.company_id = i.company_id
-		                  AND m.invoice_id = i.id AND m.state = 'added')`, companyID, ids, infos)
-	if err != nil {
-		return translate(err, "titles "+state)
-	}
-	return writeHistories(ctx, tx, companyID, actor, OriginReturnFile, hist)
+		return fn(&t)
+	})
 }

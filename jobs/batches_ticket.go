@@ -25,7 +25,7 @@ import (
 // written off or paid by the bank's return files (cnab/retorno).
 var TicketBatchKind = registerBatchKind(&BatchKind{
 	Type:      storage.TicketBatch,
-	Change:    changeTickets,
+	Add:       addTickets,
 	WriteFile: writeTicketFile,
 	Pending:   pendingTicketDrops,
 	Events:    retorno.KindTitle,
@@ -33,16 +33,6 @@ var TicketBatchKind = registerBatchKind(&BatchKind{
 	Names:     titleNumber,
 	MemberKey: "invoice_id",
 })
-
-func changeTickets(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.MemberOp, actor storage.Actor, ids []int64) (storage.MemberAnswer, error) {
-	switch op {
-	case storage.OpAdd:
-		return addTickets(ctx, tx, b, actor, ids)
-	case storage.OpRemove:
-		return storage.RemoveTicketInvoices(ctx, tx, b, actor, ids)
-	}
-	return storage.RevertTicketInvoices(ctx, tx, b, actor, ids)
-}
 
 // slipIssuer makes the titles of one account: the remittance header the
 // bank's layout takes (checked once), the slip's beneficiary, the

@@ -4,8 +4,8 @@ import "strings"
 
 // The calendar events of spec 000 (/events) with their calendars, files
 // and feedbacks, and the minimal user groups their guest groups point at.
-// The special filters are in event_filters.go, the rules around their
-// writes in rules_events.go; what each means is in docs/api.md,
+// The special filters are in events_filters.go, the rules around their
+// writes in events_rules.go; what each means is in docs/api.md,
 // "Calendar events".
 
 // Resource names of the calendar.

@@ -2,7 +2,7 @@ package storage
 
 // The condominiums and developments of spec 000 (/condominiums) with their
 // unit-type groups and the groups' purposes (written through the
-// condominium's groups text, rules_condominiums.go), their units and
+// condominium's groups text, condominiums_rules.go), their units and
 // related people (sub-resources), and the location records they point at
 // (countries, cities, districts). What each decision means is in
 // docs/api.md, "Condominiums".

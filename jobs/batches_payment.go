@@ -26,7 +26,7 @@ import (
 // the bank's payment return files (cnab/retorno).
 var PaymentBatchKind = registerBatchKind(&BatchKind{
 	Type:      storage.PaymentBatch,
-	Change:    changePayments,
+	Add:       addPayments,
 	WriteFile: writePaymentFile,
 	Sent:      paymentsSent,
 	Pending:   pendingPaymentCancels,
@@ -35,16 +35,6 @@ var PaymentBatchKind = registerBatchKind(&BatchKind{
 	Names:     paymentReference,
 	MemberKey: "transaction_id",
 })
-
-func changePayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, op storage.MemberOp, _ storage.Actor, ids []int64) (storage.MemberAnswer, error) {
-	switch op {
-	case storage.OpAdd:
-		return addPayments(ctx, tx, b, ids)
-	case storage.OpRemove:
-		return storage.RemovePaymentTransactions(ctx, tx, b, ids)
-	}
-	return storage.RevertPaymentTransactions(ctx, tx, b, ids)
-}
 
 // paymentsSent records that a batch's payments went in its file: nothing
 // to write, since a payment added to a batch whose file is written is sent
@@ -296,7 +286,7 @@ func pixMix(bank, method string, pixN, otherN int64) string {
 // other payments. An entry in this batch already is answered as added
 // (adding again changes nothing). The others get their references and
 // payments, and are added.
-func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, ids []int64) (storage.MemberAnswer, error) {
+func addPayments(ctx context.Context, tx pgx.Tx, b *storage.Batch, _ storage.Actor, ids []int64) (storage.MemberAnswer, error) {
 	var ans storage.MemberAnswer
 	acc, err := storage.ReadPaymentAccount(ctx, tx, b.CompanyID, b.AccountID)
 	if err != nil {

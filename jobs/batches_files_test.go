@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
@@ -80,5 +83,85 @@ func TestBatchFileRefusedTitleStoresNothing(t *testing.T) {
 		if len(r) != 400 || r[394:] != fmt.Sprintf("%06d", i+1) {
 			t.Fatalf("record %d: %q", i+1, r)
 		}
+	}
+}
+
+// TestBatchFileSequenceUnderConcurrentCloses: the files of batches of one
+// account written by a worker at once get distinct, consecutive sequence
+// numbers. The account's row is held locked while the jobs start, so that
+// every job is waiting for its number at the same time when it is let go.
+func TestBatchFileSequenceUnderConcurrentCloses(t *testing.T) {
+	t.Parallel()
+	p := startPlatform(t, nil)
+	ctx := context.Background()
+	s := newTicketSetup(t, p.pool, p.companyA)
+	const n = 2 // two batches of the account closing at once
+	batches := make([]int64, n)
+	for i := range batches {
+		batches[i] = s.batch(t, 3)
+	}
+	// the lock is held on a connection of its own, outside the worker's pool
+	conn, err := pgx.Connect(ctx, storagetest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	hold, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Rollback(ctx) //nolint:errcheck // released below; this is for a failure before
+	if _, err := hold.Exec(ctx, `SELECT 1 FROM accounts WHERE company_id = $1 AND id = $2 FOR UPDATE`, s.company, s.account); err != nil {
+		t.Fatal(err)
+	}
+	jobs := make([]storage.Job, n)
+	for i, b := range batches {
+		jobs[i] = p.submit(t, KindBatchFile, BatchFilePayload{Batch: "ticket", ID: b})
+	}
+	waitForLockWaiters(t, conn, n)
+	if err := hold.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int64
+	var firstBytes int
+	for i, j := range jobs {
+		done := p.wait(t, j.ID, storage.JobSucceeded, storage.JobFailed)
+		res := decodeResult[BatchFileResult](t, done)
+		if done.State != storage.JobSucceeded || res.BatchID != batches[i] || res.Titles != 3 {
+			t.Fatalf("job %d: %s %q %+v", j.ID, done.State, done.Error, res)
+		}
+		seqs = append(seqs, res.Sequence)
+		if i == 0 {
+			firstBytes = res.Bytes
+		}
+	}
+	slices.Sort(seqs)
+	if !slices.Equal(seqs, []int64{1, 2}) {
+		t.Errorf("sequences %v, want 1 and 2 once each", seqs)
+	}
+	var next int64
+	if err := p.pool.QueryRow(ctx, `SELECT next_file_sequence FROM accounts WHERE company_id = $1 AND id = $2`,
+		s.company, s.account).Scan(&next); err != nil || next != n+1 {
+		t.Errorf("the account's next sequence: %d %v", next, err)
+	}
+	// a job run again answers the stored file and takes no number
+	again, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, Submission{Kind: KindBatchFile,
+		Payload: mustJSON(BatchFilePayload{Batch: "ticket", ID: batches[0]}), SubmittedBy: "test"})
+	if err != nil || again.ID != jobs[0].ID {
+		t.Errorf("a second file job of a batch: %d %v, want job %d", again.ID, err, jobs[0].ID)
+	}
+	err = pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		res, err := writeBatchFile(ctx, tx, TicketBatchKind, s.company, batches[0], 0)
+		if err == nil && (!slices.Contains(seqs, res.Sequence) || res.Titles != 3 || res.Bytes != firstBytes) {
+			err = fmt.Errorf("written again: %+v", res)
+		}
+		return err
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	if err := p.pool.QueryRow(ctx, `SELECT next_file_sequence FROM accounts WHERE company_id = $1 AND id = $2`,
+		s.company, s.account).Scan(&next); err != nil || next != n+1 {
+		t.Errorf("the account's next sequence after a run again: %d %v", next, err)
 	}
 }

@@ -218,21 +218,12 @@ func objectOf(prefix string, raw json.RawMessage) (map[string]json.RawMessage, [
 // unknownKeys names the keys of obj outside allowed, in order.
 func unknownKeys(prefix string, obj map[string]json.RawMessage, allowed []string) []Problem {
 	var problems []Problem
-	for _, k := range sortedKeysOf(obj) {
+	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(allowed, k) {
 			problems = append(problems, Problem{Field: prefix + "." + k, Message: "unknown field"})
 		}
 	}
 	return problems
-}
-
-func sortedKeysOf(obj map[string]json.RawMessage) []string {
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // readText reads obj[key] into texts[name]: a string, or a number kept as

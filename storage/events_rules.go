@@ -35,14 +35,6 @@ func notItsOwn(column string) Hook {
 	}
 }
 
-// columnKey is the body key of a declared column.
-func columnKey(res *Resource, column string) string {
-	if col, ok := res.Column(column); ok {
-		return col.Key()
-	}
-	return column
-}
-
 // feedbackAuthor makes the acting user the author of a new feedback.
 func feedbackAuthor(_ context.Context, _ pgx.Tx, c *Change) error {
 	if c.Op == OpCreate && c.Scope.UserID != 0 {

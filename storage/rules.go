@@ -8,7 +8,9 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The rules around the contracts' writes (docs/api.md, "Contracts").
+// The write rules several resources declare (docs/storage.md, "Child
+// collections, hooks, delete options"); a rule of one area is in that
+// area's _rules.go.
 
 // DatesInOrder is the rule that a record's period does not end before it
 // starts: the date column to is not before from, as they are after the
@@ -60,30 +62,10 @@ func SameParent(column, table, parentKey, noun, parent string) Hook {
 	}
 }
 
-// stampChangeDate dates a change of a status column: when a write changes
-// status and does not give its date column, the date is today in the
-// company's time zone.
-func stampChangeDate(status, date string) Hook {
-	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
-		if c.Op == OpDelete || !c.Changed(status) || c.Given(date) || c.Value(status) == nil {
-			return nil
-		}
-		today, err := companyToday(ctx, tx, c.Scope.CompanyID)
-		if err != nil {
-			return err
-		}
-		c.Set(date, today)
-		return nil
+// columnKey is the body key of a declared column.
+func columnKey(res *Resource, column string) string {
+	if col, ok := res.Column(column); ok {
+		return col.Key()
 	}
-}
-
-// companyToday is today's date in the company's time zone.
-func companyToday(ctx context.Context, tx pgx.Tx, companyID int64) (time.Time, error) {
-	var today time.Time
-	err := tx.QueryRow(ctx, `SELECT (now() AT TIME ZONE coalesce(time_zone, 'America/Sao_Paulo'))::date
-		FROM companies WHERE id = $1`, companyID).Scan(&today)
-	if err != nil {
-		return today, fmt.Errorf("today of company %d: %w", companyID, err)
-	}
-	return today, nil
+	return column
 }

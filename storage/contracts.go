@@ -4,10 +4,10 @@ package storage
 // occupants and items, their documents (documentables, written with the
 // contract), the minimal records a client fills (files, inspections,
 // insurances); what their includes point at is declared elsewhere (users
-// and teams in resources_users.go, deals in resources_deals.go, events in
-// resources_events.go). The rules around their writes are in
-// rules_contracts.go; what each filter means is in docs/api.md,
-// "Contracts".
+// and teams in users.go, deals in deals.go, events in events.go). The
+// rules around their writes are in contracts_rules.go, the special
+// filters in contracts_filters.go; what each filter means is in
+// docs/api.md, "Contracts".
 
 // Resource names of the contracts and what they point at.
 const (

@@ -8,7 +8,7 @@ import (
 )
 
 // Deals (negotiations) with their sales funnels and steps, and the step
-// history the deal-conversion reports read (deal_reports.go); docs/api.md,
+// history the deal-conversion reports read (deals_reports.go); docs/api.md,
 // "Deals, funnels and steps".
 
 // Resource names of the deals.

@@ -1,0 +1,87 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The bank accounts as a remittance, a slip and a return file read them:
+// the bank, layout and agreement with the business they are in the name
+// of, and the accounts of a bank.
+
+// BankAccount is an account as a remittance and a slip need it: the bank
+// and layout, the branch and account numbers, the collection agreement,
+// and its business (the beneficiary).
+type BankAccount struct {
+	ID               int64
+	Bank, Layout     string // "341", "cnab400"
+	Agency           string
+	AgencyDigit      string
+	Account          string
+	AccountDigit     string
+	Wallet           string
+	WalletVariation  string
+	Covenant         string
+	TransmissionCode string
+	Station          string
+	Modality         string
+	BusinessName     string
+	BusinessTaxID    string
+}
+
+// ReadBankAccount reads an account of the company with its business.
+func ReadBankAccount(ctx context.Context, q DBTX, companyID, id int64) (*BankAccount, error) {
+	a := &BankAccount{ID: id}
+	err := q.QueryRow(ctx, `SELECT coalesce(a.bank, ''), coalesce(a.layout, ''), coalesce(a.agency, ''),
+		coalesce(a.agency_digit, ''), coalesce(a.account, ''), coalesce(a.account_digit, ''), coalesce(a.wallet, ''),
+		coalesce(a.wallet_variation, ''), coalesce(a.covenant, ''), coalesce(a.transmission_code, ''),
+		coalesce(a.station, ''), coalesce(a.modality, ''), b.name, coalesce(b.tax_id, '')
+		FROM accounts a JOIN businesses b ON b.company_id = a.company_id AND b.id = a.business_id
+		WHERE a.company_id = $1 AND a.id = $2`, companyID, id).Scan(&a.Bank, &a.Layout, &a.Agency, &a.AgencyDigit,
+		&a.Account, &a.AccountDigit, &a.Wallet, &a.WalletVariation, &a.Covenant, &a.TransmissionCode, &a.Station,
+		&a.Modality, &a.BusinessName, &a.BusinessTaxID)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("account %d", id))
+	}
+	return a, nil
+}
+
+// PaymentAccount is the account a payment batch pays from, as a payment
+// remittance needs it: the bank account, the payment agreement's code and
+// the business's address.
+type PaymentAccount struct {
+	BankAccount
+	PaymentCovenant                                        string
+	Street, Number, Complement, District, City, State, ZIP string
+}
+
+// ReadPaymentAccount reads an account of the company with its business.
+func ReadPaymentAccount(ctx context.Context, q DBTX, companyID, id int64) (*PaymentAccount, error) {
+	acc, err := ReadBankAccount(ctx, q, companyID, id)
+	if err != nil {
+		return nil, err
+	}
+	a := &PaymentAccount{BankAccount: *acc}
+	err = q.QueryRow(ctx, `SELECT coalesce(a.payment_covenant, ''), coalesce(b.street, ''), coalesce(b.number, ''),
+		coalesce(b.complement, ''), coalesce(b.district, ''), coalesce(b.city, ''), coalesce(b.state, ''),
+		coalesce(b.zip_code, '')
+		FROM accounts a JOIN businesses b ON b.company_id = a.company_id AND b.id = a.business_id
+		WHERE a.company_id = $1 AND a.id = $2`, companyID, id).Scan(&a.PaymentCovenant, &a.Street, &a.Number,
+		&a.Complement, &a.District, &a.City, &a.State, &a.ZIP)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("payment account %d", id))
+	}
+	return a, nil
+}
+
+// AccountsOfBank lists the company's accounts at a bank.
+func AccountsOfBank(ctx context.Context, q DBTX, companyID int64, bank string) ([]int64, error) {
+	rows, err := q.Query(ctx, `SELECT id FROM accounts WHERE company_id = $1 AND bank = $2 ORDER BY id`, companyID, bank)
+	if err != nil {
+		return nil, translate(err, "accounts of bank "+bank)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	return ids, translate(err, "accounts of bank "+bank)
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -244,6 +245,66 @@ func TestParseCents(t *testing.T) {
 		want, wantOK := byDigit(string(b))
 		if got, ok := parseCents(b); got != want || ok != wantOK {
 			t.Fatalf("parseCents(%q) = %d, %v, want %d, %v", b, got, ok, want, wantOK)
+		}
+	}
+}
+
+// TestAppendReasons: blanks are no reason, nor are zeros in a field of
+// several codes; a code with anything else is one, a blank between its
+// zeros included (Santander's "0 0"). The shortcut for fields without
+// reasons agrees with reading the codes one by one.
+func TestAppendReasons(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		raw   string
+		width int
+		want  []string
+	}{
+		{"        ", 2, nil},
+		{"00000000", 2, nil},
+		{"00  0000", 2, nil},
+		{"0  0", 2, nil},
+		{"00", 2, []string{"00"}},
+		{"  ", 2, nil},
+		{"  0100  ", 2, []string{"01"}},
+		{"0 0000000", 3, []string{"0 0"}},
+		{"0000 0000", 3, []string{"0 0"}},
+		{"000 0 000", 3, nil},
+		{"A01   0 0", 3, []string{"A01", "0 0"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, r := range appendReasons(nil, c.raw, c.width) {
+			got = append(got, r.Code)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("appendReasons(%q, %d) = %q, want %q", c.raw, c.width, got, c.want)
+		}
+	}
+	oneByOne := func(raw string, width int) []string {
+		var out []string
+		for i := 0; i+width <= len(raw); i += width {
+			code := strings.TrimSpace(raw[i : i+width])
+			if code != "" && (len(raw) == width || strings.Trim(code, "0") != "") {
+				out = append(out, code)
+			}
+		}
+		return out
+	}
+	chars := []byte("0 0 0 1A")
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 50_000 {
+		width := 2 + r.IntN(2)
+		b := make([]byte, width*(1+r.IntN(5)))
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		var got []string
+		for _, rs := range appendReasons(nil, string(b), width) {
+			got = append(got, rs.Code)
+		}
+		if want := oneByOne(string(b), width); !slices.Equal(got, want) {
+			t.Fatalf("appendReasons(%q, %d) = %q, want %q", b, width, got, want)
 		}
 	}
 }

@@ -515,7 +515,30 @@ func (rd *Reader) detail400(rec *record, line []byte, ev *Event) (bool, error) {
 		return false, rd.readErr(rec.name, err)
 	}
 	rd.hasPend, rd.skipTitle = true, false
-	return false, nil
+	return rd.detailFollows(ev)
+}
+
+// detailFollows looks at the record after a title just made pending and
+// puts it back: when it is the next title's detail, the pending title is
+// complete and returned at once (as detail400 would return it on reading
+// that detail); anything else is read as usual by next. A line that
+// cannot be read ends the file, as it would in next (the scanner would
+// not give the same line twice).
+func (rd *Reader) detailFollows(ev *Event) (bool, error) {
+	line, ok, err := rd.nextLine()
+	if err != nil {
+		rd.fatal = true
+		return false, err
+	}
+	if !ok {
+		return false, nil // the end of the file, met again by next
+	}
+	rd.unread(line)
+	if len(line) != int(rd.lay.width) || rd.lay.detailOf[line[0]] == nil {
+		return false, nil
+	}
+	rd.emitPending(ev)
+	return true, nil
 }
 
 // line240 reads one CNAB 240 record. A line shorter than 240 characters

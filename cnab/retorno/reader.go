@@ -455,7 +455,7 @@ func (rd *Reader) start(ev *Event, kind Kind) {
 
 // complete describes an event read in full with codes (nil when it is
 // described already) and converts its texts.
-func (rd *Reader) complete(ev *Event, codes occTable) {
+func (rd *Reader) complete(ev *Event, codes *codeIndex) {
 	if codes != nil {
 		codes.describe(ev)
 	}
@@ -482,7 +482,7 @@ func (rd *Reader) line400(line []byte, ev *Event) (bool, error) {
 		if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 			return false, rd.readErr(rec.name, err)
 		}
-		rd.complete(ev, rd.lay.codes)
+		rd.complete(ev, &rd.lay.codeIndex)
 		return true, nil
 	}
 	switch {
@@ -609,10 +609,10 @@ func (rd *Reader) flush(ev *Event, err error) (bool, error) {
 func (rd *Reader) emitPending(ev *Event) {
 	rd.hasPend = false
 	if ev.Kind == KindPayment {
-		describePayment(rd.lay.payment.codes, ev)
+		describePayment(&rd.lay.payment.codeIndex, ev)
 		rd.complete(ev, nil)
 	} else {
-		rd.complete(ev, rd.lay.codes)
+		rd.complete(ev, &rd.lay.codeIndex)
 	}
 }
 
@@ -648,7 +648,7 @@ func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 		if ev.Code == "" || ev.Code != code {
 			ev.Code = code // the code of segment T prevails
 		}
-		rd.complete(ev, rd.lay.codes)
+		rd.complete(ev, &rd.lay.codeIndex)
 		return true, nil
 	}
 	return false, nil // other segments (Y, ...) carry no title data read here

@@ -3,6 +3,7 @@ package retorno
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -305,6 +306,39 @@ func TestAppendReasons(t *testing.T) {
 		}
 		if want := oneByOne(string(b), width); !slices.Equal(got, want) {
 			t.Fatalf("appendReasons(%q, %d) = %q, want %q", b, width, got, want)
+		}
+	}
+}
+
+// TestCodeIndex: every layout's index of its occurrence codes finds each
+// code of the table, with its entry, and no code the table does not have.
+func TestCodeIndex(t *testing.T) {
+	t.Parallel()
+	probes := []string{"", "0", "1", "001", " 1", "1 ", "a1", "zz", "é1"}
+	for _, a := range "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ" {
+		for _, b := range "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ" {
+			probes = append(probes, string(a)+string(b))
+		}
+	}
+	check := func(name string, x *codeIndex, table occTable) {
+		for code, want := range table {
+			probes = append(probes, code)
+			if got, ok := x.lookup(code); !ok || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: code %q: %+v, %v; want %+v", name, code, got, ok, want)
+			}
+		}
+		for _, code := range probes {
+			if _, in := table[code]; !in {
+				if got, ok := x.lookup(code); ok {
+					t.Errorf("%s: code %q, not in the table, found: %+v", name, code, got)
+				}
+			}
+		}
+	}
+	for k, l := range layouts {
+		check(fmt.Sprintf("%s/%d", k.bank, k.width), &l.codeIndex, l.codes)
+		if p := l.payment; p != nil {
+			check(fmt.Sprintf("%s/%d payments", k.bank, k.width), &p.codeIndex, p.codes)
 		}
 	}
 }

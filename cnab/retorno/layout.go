@@ -41,8 +41,10 @@ type layout struct {
 	// CNAB 240 collection: segments T and U.
 	segT, segU *record
 
-	// codes is the collection occurrence table.
-	codes occTable
+	// codes is the collection occurrence table; codeIndex finds its
+	// entries (built by register).
+	codes     occTable
+	codeIndex codeIndex
 
 	// amounts says which of paid, credited and tariff the layout
 	// carries; the missing one is derived from the other two.
@@ -77,6 +79,10 @@ var layouts = map[layoutKey]*layout{}
 func register(l *layout) *layout {
 	if l.split == nil {
 		l.split = splitNone
+	}
+	l.codeIndex = newCodeIndex(l.codes)
+	if p := l.payment; p != nil && p.codeIndex.table == nil {
+		p.codeIndex = newCodeIndex(p.codes)
 	}
 	for typ, rec := range l.details {
 		l.detailOf[typ] = rec
@@ -156,10 +162,64 @@ func (l *layout) settle(ev *Event) {
 	}
 }
 
+// codeIndex finds the entries of an occurrence table without hashing the
+// code: a code of two digits or capital letters, as nearly all are, by
+// its place in an array built once; any other in the table itself. The
+// table's maps, looked up for every event, were as costly as reading
+// several of its fields.
+type codeIndex struct {
+	table occTable
+	at    [36 * 36]uint16 // by code: 1 + the entry's place in occs, 0 for none
+	occs  []occ
+}
+
+func newCodeIndex(t occTable) codeIndex {
+	x := codeIndex{table: t}
+	for code, o := range t {
+		if i, ok := indexOf(code); ok {
+			x.occs = append(x.occs, o)
+			x.at[i] = uint16(len(x.occs))
+		}
+	}
+	return x
+}
+
+// indexOf places a code of two digits or capital letters in codeIndex.at.
+func indexOf(code string) (int, bool) {
+	if len(code) != 2 {
+		return 0, false
+	}
+	a, okA := alnum(code[0])
+	b, okB := alnum(code[1])
+	return a*36 + b, okA && okB
+}
+
+func alnum(c byte) (int, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0'), true
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10, true
+	}
+	return 0, false
+}
+
+// lookup returns the table's entry for code.
+func (x *codeIndex) lookup(code string) (occ, bool) {
+	if i, ok := indexOf(code); ok {
+		if n := x.at[i]; n != 0 {
+			return x.occs[n-1], true
+		}
+		return occ{}, false
+	}
+	o, ok := x.table[code]
+	return o, ok
+}
+
 // describe sets the event's class, description and reason meanings from
 // the table.
-func (t occTable) describe(ev *Event) {
-	o, ok := t[ev.Code]
+func (x *codeIndex) describe(ev *Event) {
+	o, ok := x.lookup(ev.Code)
 	if !ok {
 		ev.Occurrence = Unknown
 		return

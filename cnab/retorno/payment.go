@@ -11,6 +11,8 @@ type paymentLayout struct {
 	// segB, when set, is read for the occurrence codes it carries.
 	segB  *record
 	codes occTable
+	// codeIndex finds the entries of codes (built by register).
+	codeIndex codeIndex
 }
 
 // occurrences240 is positions 231-240 of a payment segment.
@@ -122,13 +124,14 @@ func (rd *Reader) payment240(line []byte, ev *Event) (bool, error) {
 
 // describePayment sets a payment's code (the first of its occurrence
 // codes), its class and the meaning of every code.
-func describePayment(codes occTable, ev *Event) {
+func describePayment(codes *codeIndex, ev *Event) {
 	ev.Code = ""
 	if len(ev.Reasons) > 0 {
 		ev.Code = ev.Reasons[0].Code
 	}
 	codes.describe(ev)
 	for i := range ev.Reasons {
-		ev.Reasons[i].Description = codes[ev.Reasons[i].Code].text
+		o, _ := codes.lookup(ev.Reasons[i].Code)
+		ev.Reasons[i].Description = o.text
 	}
 }

@@ -121,3 +121,26 @@ func TestPIXRecordErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadableLineAfterTitle: an Itaú title waits for the record after
+// it (a PIX record may follow); when that record cannot be read (a line
+// longer than any layout), reading ends there with one fatal error
+// naming the line, and nothing is read after it.
+func TestUnreadableLineAfterTitle(t *testing.T) {
+	t.Parallel()
+	in := with400Record(t, "341_400.ret", 3, strings.Repeat("1", maxLine+100))
+	rd, err := NewReader(strings.NewReader(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs []string
+	for _, err := range rd.All() {
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	want := []string{"line 4: longer than 4096 characters: not a CNAB file, or line breaks are missing"}
+	if !reflect.DeepEqual(errs, want) {
+		t.Errorf("errors %q, want %q", errs, want)
+	}
+}

@@ -455,7 +455,7 @@ func (rd *Reader) start(ev *Event, kind Kind) {
 
 // complete describes an event read in full with codes (nil when it is
 // described already) and converts its texts.
-func (rd *Reader) complete(ev *Event, codes occTable) {
+func (rd *Reader) complete(ev *Event, codes *codeIndex) {
 	if codes != nil {
 		codes.describe(ev)
 	}
@@ -482,7 +482,7 @@ func (rd *Reader) line400(line []byte, ev *Event) (bool, error) {
 		if err := rd.lay.read(rec, line, ev, &rd.texts); err != nil {
 			return false, rd.readErr(rec.name, err)
 		}
-		rd.complete(ev, rd.lay.codes)
+		rd.complete(ev, &rd.lay.codeIndex)
 		return true, nil
 	}
 	switch {
@@ -515,7 +515,30 @@ func (rd *Reader) detail400(rec *record, line []byte, ev *Event) (bool, error) {
 		return false, rd.readErr(rec.name, err)
 	}
 	rd.hasPend, rd.skipTitle = true, false
-	return false, nil
+	return rd.detailFollows(ev)
+}
+
+// detailFollows looks at the record after a title just made pending and
+// puts it back: when it is the next title's detail, the pending title is
+// complete and returned at once (as detail400 would return it on reading
+// that detail); anything else is read as usual by next. A line that
+// cannot be read ends the file, as it would in next (the scanner would
+// not give the same line twice).
+func (rd *Reader) detailFollows(ev *Event) (bool, error) {
+	line, ok, err := rd.nextLine()
+	if err != nil {
+		rd.fatal = true
+		return false, err
+	}
+	if !ok {
+		return false, nil // the end of the file, met again by next
+	}
+	rd.unread(line)
+	if len(line) != int(rd.lay.width) || rd.lay.detailOf[line[0]] == nil {
+		return false, nil
+	}
+	rd.emitPending(ev)
+	return true, nil
 }
 
 // line240 reads one CNAB 240 record. A line shorter than 240 characters
@@ -586,10 +609,10 @@ func (rd *Reader) flush(ev *Event, err error) (bool, error) {
 func (rd *Reader) emitPending(ev *Event) {
 	rd.hasPend = false
 	if ev.Kind == KindPayment {
-		describePayment(rd.lay.payment.codes, ev)
+		describePayment(&rd.lay.payment.codeIndex, ev)
 		rd.complete(ev, nil)
 	} else {
-		rd.complete(ev, rd.lay.codes)
+		rd.complete(ev, &rd.lay.codeIndex)
 	}
 }
 
@@ -625,7 +648,7 @@ func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 		if ev.Code == "" || ev.Code != code {
 			ev.Code = code // the code of segment T prevails
 		}
-		rd.complete(ev, rd.lay.codes)
+		rd.complete(ev, &rd.lay.codeIndex)
 		return true, nil
 	}
 	return false, nil // other segments (Y, ...) carry no title data read here

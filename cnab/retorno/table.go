@@ -363,12 +363,10 @@ func appendReasons(rs []Reason, raw string, width int) []Reason {
 }
 
 // noReasons reports, without looking at each code, a field that has
-// none: blanks, or blanks and zeros in a field of several codes.
+// none: blanks, or zeros in a field of several codes. (A field of blanks
+// and zeros may still have one: a code such as "0 0".)
 func noReasons(raw string, width int) bool {
-	if len(raw) == width {
-		return blanks(raw)
-	}
-	return blankOrZeros(raw)
+	return blanks(raw) || len(raw) > width && allZeros(raw)
 }
 
 // isReason reports whether the code at raw[i:i+width] is a reason: not

@@ -3,7 +3,9 @@ package retorno
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -244,6 +246,99 @@ func TestParseCents(t *testing.T) {
 		want, wantOK := byDigit(string(b))
 		if got, ok := parseCents(b); got != want || ok != wantOK {
 			t.Fatalf("parseCents(%q) = %d, %v, want %d, %v", b, got, ok, want, wantOK)
+		}
+	}
+}
+
+// TestAppendReasons: blanks are no reason, nor are zeros in a field of
+// several codes; a code with anything else is one, a blank between its
+// zeros included (Santander's "0 0"). The shortcut for fields without
+// reasons agrees with reading the codes one by one.
+func TestAppendReasons(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		raw   string
+		width int
+		want  []string
+	}{
+		{"        ", 2, nil},
+		{"00000000", 2, nil},
+		{"00  0000", 2, nil},
+		{"0  0", 2, nil},
+		{"00", 2, []string{"00"}},
+		{"  ", 2, nil},
+		{"  0100  ", 2, []string{"01"}},
+		{"0 0000000", 3, []string{"0 0"}},
+		{"0000 0000", 3, []string{"0 0"}},
+		{"000 0 000", 3, nil},
+		{"A01   0 0", 3, []string{"A01", "0 0"}},
+	}
+	for _, c := range cases {
+		var got []string
+		for _, r := range appendReasons(nil, c.raw, c.width) {
+			got = append(got, r.Code)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("appendReasons(%q, %d) = %q, want %q", c.raw, c.width, got, c.want)
+		}
+	}
+	oneByOne := func(raw string, width int) []string {
+		var out []string
+		for i := 0; i+width <= len(raw); i += width {
+			code := strings.TrimSpace(raw[i : i+width])
+			if code != "" && (len(raw) == width || strings.Trim(code, "0") != "") {
+				out = append(out, code)
+			}
+		}
+		return out
+	}
+	chars := []byte("0 0 0 1A")
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 50_000 {
+		width := 2 + r.IntN(2)
+		b := make([]byte, width*(1+r.IntN(5)))
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		var got []string
+		for _, rs := range appendReasons(nil, string(b), width) {
+			got = append(got, rs.Code)
+		}
+		if want := oneByOne(string(b), width); !slices.Equal(got, want) {
+			t.Fatalf("appendReasons(%q, %d) = %q, want %q", b, width, got, want)
+		}
+	}
+}
+
+// TestCodeIndex: every layout's index of its occurrence codes finds each
+// code of the table, with its entry, and no code the table does not have.
+func TestCodeIndex(t *testing.T) {
+	t.Parallel()
+	probes := []string{"", "0", "1", "001", " 1", "1 ", "a1", "zz", "é1"}
+	for _, a := range "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ" {
+		for _, b := range "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ" {
+			probes = append(probes, string(a)+string(b))
+		}
+	}
+	check := func(name string, x *codeIndex, table occTable) {
+		for code, want := range table {
+			probes = append(probes, code)
+			if got, ok := x.lookup(code); !ok || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: code %q: %+v, %v; want %+v", name, code, got, ok, want)
+			}
+		}
+		for _, code := range probes {
+			if _, in := table[code]; !in {
+				if got, ok := x.lookup(code); ok {
+					t.Errorf("%s: code %q, not in the table, found: %+v", name, code, got)
+				}
+			}
+		}
+	}
+	for k, l := range layouts {
+		check(fmt.Sprintf("%s/%d", k.bank, k.width), &l.codeIndex, l.codes)
+		if p := l.payment; p != nil {
+			check(fmt.Sprintf("%s/%d payments", k.bank, k.width), &p.codeIndex, p.codes)
 		}
 	}
 }

@@ -268,8 +268,11 @@ func TestReturnFileStrippedBlanks(t *testing.T) {
 		t.Fatalf("batch:return job: %v", done)
 	}
 	warnings, _ := done["result"].(map[string]any)["warnings"].([]any)
-	if len(warnings) != 1 || !strings.HasPrefix(fmt.Sprint(warnings[0]), fmt.Sprintf("%d line", stripped)) ||
-		!strings.Contains(fmt.Sprint(warnings[0]), "lost their trailing blanks") {
+	lost := "lines had lost their trailing blanks"
+	if stripped == 1 {
+		lost = "line had lost its trailing blanks"
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(fmt.Sprint(warnings[0]), fmt.Sprintf("%d %s", stripped, lost)) {
 		t.Errorf("warnings: %v (%d lines stripped)", warnings, stripped)
 	}
 	if states := f.paymentStates(t, batch); !sameStates(states, map[int64]string{byKey: "paid"}) {

@@ -177,15 +177,15 @@ func (l *layout) knows400(typ byte) bool {
 // blanks were stripped on the way (read as if padded back). Complete once
 // reading has ended.
 func (rd *Reader) Warnings() []string {
-	if rd.padded == 0 {
+	switch rd.padded {
+	case 0:
 		return nil
+	case 1:
+		return []string{fmt.Sprintf("1 line had lost its trailing blanks (it has %d characters): read as if padded to %d",
+			rd.shortest, rd.lay.width)}
 	}
-	what := "1 line had"
-	if rd.padded > 1 {
-		what = fmt.Sprintf("%d lines had", rd.padded)
-	}
-	return []string{fmt.Sprintf("%s lost their trailing blanks (the shortest has %d characters): read as if padded to %d",
-		what, rd.shortest, rd.lay.width)}
+	return []string{fmt.Sprintf("%d lines had lost their trailing blanks (the shortest has %d characters): read as if padded to %d",
+		rd.padded, rd.shortest, rd.lay.width)}
 }
 
 func (rd *Reader) notePadded(n int) {
@@ -242,7 +242,10 @@ func (rd *Reader) next(ev *Event) error {
 		line, ok, err := rd.nextLine()
 		if err != nil {
 			rd.fatal = true
-			return rd.keepPending(ev, err)
+			if emit, err := rd.flush(ev, err); !emit {
+				return rd.keepPending(ev, err)
+			}
+			return nil // the event read before the line; the line's error next
 		}
 		if !ok {
 			rd.fatal = true
@@ -468,8 +471,20 @@ func (rd *Reader) complete(ev *Event, codes *codeIndex) {
 	toUTF8(&ev.DocumentNumber)
 }
 
-// line400 reads one CNAB 400 record.
+// line400 reads one CNAB 400 record. A title waiting for the PIX record
+// that may follow its detail is complete when the line after it cannot
+// be read (that line is no PIX record of it): it is returned first, the
+// line's error on the next call.
 func (rd *Reader) line400(line []byte, ev *Event) (bool, error) {
+	emit, err := rd.record400(line, ev)
+	if err != nil && rd.hasPend {
+		return rd.flush(ev, err)
+	}
+	return emit, err
+}
+
+// record400 reads one CNAB 400 record into ev.
+func (rd *Reader) record400(line []byte, ev *Event) (bool, error) {
 	if err := rd.checkWidth(line); err != nil {
 		return false, err
 	}
@@ -523,12 +538,13 @@ func (rd *Reader) detail400(rec *record, line []byte, ev *Event) (bool, error) {
 // complete and returned at once (as detail400 would return it on reading
 // that detail); anything else is read as usual by next. A line that
 // cannot be read ends the file, as it would in next (the scanner would
-// not give the same line twice).
+// not give the same line twice): the title is returned, the line's error
+// on the next call.
 func (rd *Reader) detailFollows(ev *Event) (bool, error) {
 	line, ok, err := rd.nextLine()
 	if err != nil {
 		rd.fatal = true
-		return false, err
+		return rd.flush(ev, err)
 	}
 	if !ok {
 		return false, nil // the end of the file, met again by next

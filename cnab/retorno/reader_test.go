@@ -2,8 +2,8 @@ package retorno
 
 import (
 	"os"
-	"strconv"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )

@@ -70,7 +70,11 @@ type Reader struct {
 	skipTitle, skipBatch bool
 	payBatch             bool // the current CNAB 240 batch is payments
 
-	records, batches int  // counted for the CNAB 240 trailer
+	records, batches int // counted for the CNAB 240 trailer
+	// zSegments counts the segments Z (the bank's authentication of a
+	// payment) of payment batches: Banco do Brasil's file trailer counts
+	// the records without them (checkTrailer240).
+	zSegments int
 	done             bool // the file trailer was read
 	fatal            bool
 	// queued is an error found on a line that also completed a pending
@@ -577,6 +581,9 @@ func (rd *Reader) line240(line []byte, ev *Event) (bool, error) {
 	case '1':
 		return rd.batchHeader240(line, ev)
 	case '3':
+		if rd.payBatch && line[13] == 'Z' {
+			rd.zSegments++
+		}
 		if rd.skipBatch {
 			return false, nil
 		}
@@ -671,14 +678,25 @@ func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 }
 
 // checkTrailer240 compares the file trailer's record count with the
-// records read.
+// records read: every record, as FEBRABAN and the banks' documents count
+// them, or every record but the payment batches' segments Z, as Banco do
+// Brasil's payment returns count them (docs/cnab-retorno.md, "Counts").
+// A count that is neither is an error naming both.
 func (rd *Reader) checkTrailer240(line []byte) error {
 	n, err := strconv.Atoi(string(line[23:29]))
 	if err != nil || n == 0 {
 		return nil // a bank that leaves the count blank
 	}
-	if n != rd.records {
-		return rd.lineErr("file trailer", fmt.Sprintf("counts %d records, the file has %d (records missing or added)", n, rd.records))
+	if n == rd.records || rd.zSegments > 0 && n == rd.records-rd.zSegments {
+		return nil
 	}
-	return nil
+	has := strconv.Itoa(rd.records)
+	if rd.zSegments > 0 {
+		z := "segments"
+		if rd.zSegments == 1 {
+			z = "segment"
+		}
+		has += fmt.Sprintf(", %d without its %d %s Z", rd.records-rd.zSegments, rd.zSegments, z)
+	}
+	return rd.lineErr("file trailer", fmt.Sprintf("counts %d records, the file has %s (records missing or added)", n, has))
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/propfin/propfin/cnab"
@@ -267,15 +268,14 @@ func TestRealPayments(t *testing.T) {
 	for _, c := range []realCase{
 		{
 			// The file trailer counts 146 records, the file has 204: its
-			// 58 segments Z are left out of the count, which BB's 06.9
-			// says is of every record. The trailer's line is an error, as
-			// the document has it; every payment is still read.
+			// 58 segments Z are left out of the count (BB's 06.9 says
+			// every record of types 0, 1, 3, 5 and 9). The count is the
+			// bank's, and taken: the file reads without an error.
 			file: "001_240_pagamento_parser-retorno-cnab240bb.ret",
 			header: realHeader{bank: "001", layout: cnab.CNAB240, company: "SESC - SERVICO SOCIAL DO COMER",
 				created: day(2022, 1, 26), sequence: 41},
 			ignoreAcc: true,
 			events:    62,
-			errLines:  []int{204},
 			titles: []realTitle{
 				{line: 3, code: "00", occurrence: Paid, reasons: []string{"00"}, ourNumber: "00000000004483556759",
 					payer: "JAWA COMERCIO E SERVICOS EIREL", amount: 305450, paid: 305450,
@@ -328,5 +328,49 @@ func TestRealPayments(t *testing.T) {
 		},
 	} {
 		c.check(t)
+	}
+}
+
+// TestRecordCountWithoutZ: Banco do Brasil's payment return counts its
+// records in the file trailer (24-29) without its segments Z: 146 of the
+// 204 the public file has, 58 of them Z. That count and the count of every
+// record are taken; a count that is neither is an error on the trailer's
+// line naming both.
+func TestRecordCountWithoutZ(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "001_240_pagamento_parser-retorno-cnab240bb.ret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\r\n"), "\n")
+	trailer := strings.TrimRight(lines[len(lines)-1], "\r")
+	if trailer[23:29] != "000146" || len(lines) != 204 {
+		t.Fatalf("the public file: %d lines, trailer count %q", len(lines), trailer[23:29])
+	}
+	for _, c := range []struct {
+		count string
+		want  []string
+	}{
+		{"000146", nil},
+		{"000204", nil},
+		{"000145", []string{"line 204: file trailer: counts 145 records, the file has 204, 146 without its 58 segments Z (records missing or added)"}},
+	} {
+		in := append(append([]string(nil), lines[:len(lines)-1]...), trailer[:23]+c.count+trailer[29:])
+		rd, err := NewReader(strings.NewReader(strings.Join(in, "\n")), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		events := 0
+		for _, err := range rd.All() {
+			if err != nil {
+				got = append(got, err.Error())
+			} else {
+				events++
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) || events != 62 {
+			t.Errorf("count %s: %d events, errors %q, want %q", c.count, events, got, c.want)
+		}
 	}
 }

@@ -235,10 +235,11 @@ func TestRealSicoob240(t *testing.T) {
 // TestRealSicoob400: Sicoob's planilha "04.Retorno – CNAB400" (controle
 // 38-62, nosso número 63-73 + 74, código de baixa/recusa 81-82, carteira
 // 107-108, comando 109-110, date 111-116, seu número 117-126, due 147-152,
-// value 153-165, credit date 176-181, tariff 182-188, valor recebido
-// 254-266, valor do lançamento 306-318; header: company 47-76, date
-// 95-100, sequence 101-107). The paid title's "valor do lançamento" is
-// zero in the file, and is reported as read.
+// value 153-165, collecting bank 166-168, agency 169-172 and its digit
+// 173, credit date 176-181, tariff 182-188, valor recebido 254-266, valor
+// do lançamento 306-318; header: company 47-76, date 95-100, sequence
+// 101-107). The paid title's "valor do lançamento" is zero in the file:
+// its credit is derived, 10.00 received less the 1.98 tariff.
 func TestRealSicoob400(t *testing.T) {
 	t.Parallel()
 	realCase{
@@ -248,8 +249,9 @@ func TestRealSicoob400(t *testing.T) {
 		events: 1,
 		titles: []realTitle{
 			{line: 2, code: "06", occurrence: Paid, reasons: []string{"00"}, ourNumber: "00000000006", ourDigit: "0",
-				wallet: "01", document: "6", control: "6", amount: 1000, paid: 1000, credited: 0, tariff: 198,
-				due: day(2016, 12, 4), date: day(2016, 11, 24), credit: day(2016, 11, 25)},
+				wallet: "01", document: "6", control: "6", amount: 1000, paid: 1000, credited: 802, tariff: 198,
+				due: day(2016, 12, 4), date: day(2016, 11, 24), credit: day(2016, 11, 25),
+				collectingAgency: "0667", collectingDigit: "0"},
 		},
 	}.check(t)
 }

@@ -92,6 +92,7 @@ func register(l *layout) *layout {
 	l.segU.plan()
 	l.headerAccount.plan()
 	if p := l.payment; p != nil {
+		p.headerAccount.plan()
 		p.segA.plan()
 		p.segB.plan()
 		p.segJ.plan()

@@ -75,8 +75,8 @@ type Reader struct {
 	// payment) of payment batches: Banco do Brasil's file trailer counts
 	// the records without them (checkTrailer240).
 	zSegments int
-	done             bool // the file trailer was read
-	fatal            bool
+	done      bool // the file trailer was read
+	fatal     bool
 	// queued is an error found on a line that also completed a pending
 	// event: the event is returned first, the error on the next call.
 	queued error

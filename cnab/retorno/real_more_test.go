@@ -296,10 +296,10 @@ func TestRealPayments(t *testing.T) {
 			},
 		},
 		{
-			file:      "341_240_pagamento_cnab240-gem.ret",
-			header:    realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 22), sequence: noSequence,
+			file: "341_240_pagamento_cnab240-gem.ret",
+			header: realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 22), sequence: noSequence,
 				beneficiary: sispagGem},
-			events:    1,
+			events: 1,
 			titles: []realTitle{
 				{line: 3, code: "BD", occurrence: Scheduled, reasons: []string{"BD"}, ourNumber: "218943371000018",
 					document: "1", payer: "R C DE M ALMEIDA", amount: 26235, paid: 26235,
@@ -309,10 +309,10 @@ func TestRealPayments(t *testing.T) {
 		{
 			// The same payment the next day, cancelled for want of
 			// authorisation (NA), its real date and amount still filled.
-			file:      "341_240_pagamento_cnab240-gem_rejected.ret",
-			header:    realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 23), sequence: noSequence,
+			file: "341_240_pagamento_cnab240-gem_rejected.ret",
+			header: realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 23), sequence: noSequence,
 				beneficiary: sispagGem},
-			events:    1,
+			events: 1,
 			titles: []realTitle{
 				{line: 3, code: "NA", occurrence: Rejected, reasons: []string{"NA"}, ourNumber: "218943371000018",
 					document: "1", payer: "R C DE M ALMEIDA", amount: 26235, paid: 26235,
@@ -320,10 +320,10 @@ func TestRealPayments(t *testing.T) {
 			},
 		},
 		{
-			file:      "341_240_pagamento_keeper-cnab240.ret",
-			header:    realHeader{bank: "341", layout: cnab.CNAB240, company: "BF SERVICOS DE COBRANCA LTDA", created: day(2019, 7, 1), sequence: noSequence,
+			file: "341_240_pagamento_keeper-cnab240.ret",
+			header: realHeader{bank: "341", layout: cnab.CNAB240, company: "BF SERVICOS DE COBRANCA LTDA", created: day(2019, 7, 1), sequence: noSequence,
 				beneficiary: Account{Agency: "00772", Account: "000000069637", AccountDigit: "3"}},
-			events:    1,
+			events: 1,
 			titles: []realTitle{
 				{line: 3, code: "BD", occurrence: Scheduled, reasons: []string{"BD"}, ourNumber: "578208432000025",
 					document: "12345678901234567890", payer: "ARIZONA 701", amount: 102941, paid: 102941,

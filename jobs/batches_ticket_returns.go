@@ -78,19 +78,9 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		words := bankWords(ev)
 		m, outcome, msg := matchTitle(matches[ev.OurNumber], ev, rf)
 		if ev.Occurrence == retorno.Fee && ev.Tariff > 0 {
-			if m != nil {
-				l.MemberID = m.InvoiceID
-			} else {
-				words += " (" + msg + ")"
+			if fee, ok := feeLine(l, ev, m, msg, rf, words); ok {
+				fees, feeAt = append(fees, fee), append(feeAt, i)
 			}
-			fee, problem := feeTariff(ev, m, rf, words)
-			tariff := ev.Tariff.Decimal()
-			l.Tariff, l.Outcome, l.Message = &tariff, storage.OutcomeRecorded, words
-			if problem != "" {
-				l.Message += "; " + problem
-				continue
-			}
-			fees, feeAt = append(fees, fee), append(feeAt, i)
 			continue
 		}
 		switch {
@@ -163,6 +153,26 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		describeFee(&out[feeAt[k]], b, &fees[k])
 	}
 	return out, nil
+}
+
+// feeLine reads a fee line with a tariff into its report line (recorded,
+// its member the title's invoice when it names one, the matching's words
+// otherwise) and returns the tariff to book, or false with the report
+// saying why it is not booked.
+func feeLine(l *storage.ReturnLine, ev *retorno.Event, m *storage.TicketMatch, msg string, rf *ReturnRead, words string) (storage.ReturnTariff, bool) {
+	if m != nil {
+		l.MemberID = m.InvoiceID
+	} else {
+		words += " (" + msg + ")"
+	}
+	tariff := ev.Tariff.Decimal()
+	l.Tariff, l.Outcome, l.Message = &tariff, storage.OutcomeRecorded, words
+	fee, problem := feeTariff(ev, m, rf, words)
+	if problem != "" {
+		l.Message += "; " + problem
+		return storage.ReturnTariff{}, false
+	}
+	return fee, true
 }
 
 // feeTariff is the tariff of a fee line, to be booked on the account the

@@ -163,6 +163,12 @@ func TestDimobRequests(t *testing.T) {
 	f := &dimobFixture{testEnv: setup(t)}
 	f.business = f.create(t, "/financial/businesses", map[string]any{"name": "Matriz", "tax_id": "11444777000161"})
 	other := f.createAs(t, f.keyB, "/financial/businesses", map[string]any{"name": "B's"})
+	for cpf, message := range map[string]string{"123.456.789-00": "has wrong check digits", "11444777000161": "must be a CPF"} {
+		r := f.do(t, http.MethodPost, "/financial/businesses", f.keyA, map[string]any{"name": "Filial", "responsible_cpf": cpf})
+		if r.status != http.StatusUnprocessableEntity || r.problemFields(t)[0] != "responsible_cpf" || !strings.Contains(r.raw, message) {
+			t.Errorf("responsible_cpf %s: %d %s", cpf, r.status, r.raw)
+		}
+	}
 	next := time.Now().Year() + 1
 	for name, c := range map[string]struct {
 		body  map[string]any

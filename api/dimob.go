@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -53,7 +52,9 @@ func readDimobBody(w http.ResponseWriter, r *http.Request) (dimobBody, error) {
 	if err != nil {
 		return b, err
 	}
-	bad := func(field, message string) { problems = append(problems, storage.Problem{Field: field, Message: message}) }
+	bad := func(field, message string) {
+		problems = append(problems, storage.Problem{Field: field, Message: message})
+	}
 	p := &b.payload
 	for _, key := range sortedKeys(obj) {
 		raw := obj[key]
@@ -136,7 +137,8 @@ func (s *Server) postDimob(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, dimobCheckEnvelope{Return: true, Status: http.StatusOK, Data: check,
-			Message: fmt.Sprintf("%d blocking problems and %d warnings; nothing was written.", len(check.Problems), len(check.Warnings))})
+			Message: counted(len(check.Problems), "blocking problem") + " and " + counted(len(check.Warnings), "warning") +
+				"; nothing was written."})
 		return
 	}
 	sub := jobs.NewDimobFile(p)
@@ -162,6 +164,17 @@ func (s *Server) postDimob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeJob(w, r, http.StatusAccepted, "Accepted.", job.ID)
+}
+
+// counted is "no warning", "1 warning", "3 warnings".
+func counted(n int, what string) string {
+	switch n {
+	case 0:
+		return "no " + what
+	case 1:
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // dimobCheckEnvelope is the answer of a preview.

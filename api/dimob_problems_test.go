@@ -237,6 +237,9 @@ func TestDimobRequests(t *testing.T) {
 	if r := f.do(t, http.MethodGet, "/financial/dimob/999999/file", f.keyA, nil); r.status != http.StatusNotFound {
 		t.Errorf("the file of no run: %d %s", r.status, r.raw)
 	}
+	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/financial/businesses/%d", f.business), f.keyA, nil); r.status != http.StatusConflict {
+		t.Errorf("deleting a business with DIMOB runs: %d %s", r.status, r.raw)
+	}
 }
 
 func contains(list []string, s string) bool {

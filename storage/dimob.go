@@ -7,7 +7,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/finance"
-	"github.com/propfin/propfin/pix"
 )
 
 // What the DIMOB of a business and a calendar year is made of, read from
@@ -292,13 +291,4 @@ func readDimobSales(ctx context.Context, q DBTX, companyID, businessID int64, ye
 		return nil, translate(err, "dimob sales")
 	}
 	return out, nil
-}
-
-// cpfShape is the problem of a value that is not a CPF.
-const cpfShape = "must be a CPF: 11 digits (12345678909 or 123.456.789-09)"
-
-// CheckCPF accepts a CPF with valid check digits (the business's
-// responsible_cpf).
-func CheckCPF(v string) string {
-	return checkKeyOf(v, cpfShape, pix.KeyCPF)
 }

@@ -266,6 +266,7 @@ func (s *Server) routeTable() *router {
 	s.mountJobs(router)
 	s.mountMoneyOperations(router)
 	s.mountBatches(router)
+	s.mountDimob(router)
 	s.mountDealReports(router)
 	s.mountOperatorRoutes(router)
 	s.mountReference(router)

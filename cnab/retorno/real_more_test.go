@@ -12,8 +12,9 @@ import (
 )
 
 // The public files of the layouts real_test.go does not cover: Itaú 240,
-// Sicoob 240 and 400, and the payment returns of Banco do Brasil and Itaú
-// (testdata/real/README.md gives each one's source, commit and licence).
+// Sicoob 240 and 400, and the payment returns of Banco do Brasil, Bradesco
+// and Itaú (testdata/real/README.md gives each one's source, commit and
+// licence).
 // Every value below is read from the file at the positions of the bank's
 // document named beside it, not from the reader's output.
 
@@ -317,6 +318,33 @@ func TestRealPayments(t *testing.T) {
 				{line: 3, code: "NA", occurrence: Rejected, reasons: []string{"NA"}, ourNumber: "218943371000018",
 					document: "1", payer: "R C DE M ALMEIDA", amount: 26235, paid: 26235,
 					due: day(2012, 11, 22), date: day(2012, 11, 22)},
+			},
+		},
+		{
+			// Bradesco's Multipag layout (Versão 6 – julho/2023, as
+			// FEBRABAN's segment A; header: covenant 33-52, debited
+			// agency 53-57 and its digit 58, account 59-70 and its digit
+			// 71, company 73-102, date 144-151, NSA 158-163). Three TEDs
+			// (câmara 018 at 18-20) the bank did not make: "valor real"
+			// (163-177) is zero in each. Codes 231-240 are "5T" and "HF"
+			// (G059: "Conta Corrente da Empresa com Saldo Insuficiente",
+			// also in the batch header's 231-240); "5T" is no code of
+			// G059, so the payment's class is unknown and HF is its
+			// second reason.
+			file: "237_240_pagamento_cnab240-nodejs.ret",
+			header: realHeader{bank: "237", layout: cnab.CNAB240, company: "VERSUL TECNOLOGIA", created: day(2017, 10, 9), sequence: 1,
+				beneficiary: Account{Agency: "03507", AgencyDigit: "6", Account: "000000000364", AccountDigit: "6", Code: "0000317324"}},
+			events: 3,
+			titles: []realTitle{
+				{line: 3, code: "5T", occurrence: Unknown, reasons: []string{"5T", "HF"}, ourNumber: "5e74ba0fe5f88025d04f",
+					document: "5e74ba0fe5f88025d04f", payer: "STACIONE ROTATIVO LTDA EPP", amount: 86550,
+					due: day(2017, 10, 9), date: day(2017, 10, 9)},
+				{line: 5, code: "5T", occurrence: Unknown, reasons: []string{"5T", "HF"}, ourNumber: "261732fd1b2d162484bf",
+					document: "261732fd1b2d162484bf", payer: "ASS COML DE CORONEL FABRICIANO", amount: 11600,
+					due: day(2017, 10, 9), date: day(2017, 10, 9)},
+				{line: 7, code: "5T", occurrence: Unknown, reasons: []string{"5T", "HF"}, ourNumber: "e759f90988b38f2ab03c",
+					document: "e759f90988b38f2ab03c", payer: "ASS COML DE CORONEL FABRICIANO", amount: 12600,
+					due: day(2017, 10, 9), date: day(2017, 10, 9)},
 			},
 		},
 		{

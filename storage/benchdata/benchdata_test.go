@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/benchdata"
 	"github.com/propfin/propfin/storage/storagetest"
@@ -21,9 +22,20 @@ import (
 // reference the generator builds is proven by the database.
 var testOptions = benchdata.Options{Contracts: 150, Months: 3, Seed: 7, CheckReferences: true}
 
+// closingOptions: the same size with Closing, over the calendar year 2025
+// (its last day the data set's), and 30 owners in the large company (one
+// in each small one).
+var closingOptions = benchdata.Options{Contracts: 150, Owners: 30, Months: 12, Day: finance.MustDate("2025-12-31"),
+	Seed: 7, CheckReferences: true, Closing: true}
+
 func generate(t *testing.T, pool *pgxpool.Pool) benchdata.Result {
 	t.Helper()
-	res, err := benchdata.Generate(context.Background(), pool, testOptions)
+	return generateWith(t, pool, testOptions)
+}
+
+func generateWith(t *testing.T, pool *pgxpool.Pool, opts benchdata.Options) benchdata.Result {
+	t.Helper()
+	res, err := benchdata.Generate(context.Background(), pool, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +64,7 @@ func TestGenerate(t *testing.T) {
 		t.Errorf("%d invoices for 159 contracts over 3 months and the lead time", invoices)
 	}
 	for _, q := range []struct{ what, sql string }{
-		{"invoices whose total is not the sum of their lines", `SELECT count(*) FROM invoices i
-			WHERE total <> (SELECT sum(amount) FROM invoice_items l WHERE l.invoice_id = i.id AND l.kind = 'line')`},
+		{"invoices whose total is not what their lines charge", invoicesNotCharged},
 		{"payments whose debits are not their credits", `SELECT count(*) FROM (SELECT split FROM transactions
 			WHERE mode = 'invoice' GROUP BY split HAVING sum(amount) FILTER (WHERE type = 'debit')
 			<> sum(amount) FILTER (WHERE type = 'credit')) s`},
@@ -82,6 +93,10 @@ func TestGenerate(t *testing.T) {
 	if _, err := benchdata.Generate(ctx, pool, testOptions); !errors.Is(err, benchdata.ErrNotEmpty) {
 		t.Errorf("a second Generate: %v, want ErrNotEmpty", err)
 	}
+	var declared int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM contracts WHERE dimob`).Scan(&declared); err != nil || declared != 0 {
+		t.Errorf("%d contracts with dimob without Closing (%v)", declared, err)
+	}
 	found, err := benchdata.Find(ctx, pool)
 	if err != nil || !slices.Equal(found, res.Companies) {
 		t.Errorf("Find: %+v %v, want %+v", found, err, res.Companies)
@@ -98,6 +113,81 @@ func TestGenerate(t *testing.T) {
 		}
 	})
 }
+
+// TestGenerateClosing: with Closing, over a calendar year: the owners
+// asked for; every contract with dimob and a six-digit reference, the
+// items the DIMOB declares with dimob; every rent invoice with the
+// administration fee, the contract's percentage of its rent line; the
+// tax withheld only by tenants that are companies (a CNPJ), on lines of
+// an owner of the building, above 10.00; every total what the lines
+// charge, and nothing paid after the data set's day.
+func TestGenerateClosing(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t)
+	res := generateWith(t, pool, closingOptions)
+	if res.Today != closingOptions.Day {
+		t.Errorf("the data set's day is %s, want %s", res.Today, closingOptions.Day)
+	}
+	if n := res.Rows("persons"); n != 159+30+3*1+4*10 {
+		t.Errorf("%d persons, want the tenants, 30 and 3 owners and 40 others", n)
+	}
+	large := res.Companies[0].ID
+	ctx := context.Background()
+	for _, q := range []struct {
+		what string
+		sql  string
+		want int
+	}{
+		{"owners of the large company", `SELECT count(DISTINCT person_id) FROM building_owners WHERE company_id = $1`, 30},
+		{"contracts without dimob or a six-digit reference", `SELECT count(*) FROM contracts
+			WHERE company_id = $1 AND NOT (dimob AND reference ~ '^[0-9]{6}$')`, 0},
+		{"items with dimob", `SELECT count(*) FROM transaction_items WHERE company_id = $1 AND dimob
+			AND description IN ('Aluguel', 'Multa e juros', 'Desconto de pontualidade', 'Taxa de administração',
+				'IRRF retido pelo locatário')`, 5},
+		{"items with dimob in all", `SELECT count(*) FROM transaction_items WHERE company_id = $1 AND dimob`, 5},
+		{"rent invoices without one administration fee of 6, 8 or 10% of the rent", `SELECT count(*) FROM invoices i
+			WHERE company_id = $1 AND type = 'contract' AND NOT EXISTS (
+				SELECT 1 FROM invoice_items r JOIN invoice_items a ON a.company_id = r.company_id AND a.invoice_id = r.invoice_id
+				JOIN transaction_items ri ON ri.company_id = r.company_id AND ri.id = r.item_id AND ri.type = 'rent'
+				JOIN transaction_items ai ON ai.company_id = a.company_id AND ai.id = a.item_id
+					AND ai.description = 'Taxa de administração'
+				WHERE r.invoice_id = i.id AND r.company_id = i.company_id AND r.kind = 'line' AND a.kind = 'line'
+					AND a.amount IN (round(r.amount * 0.06, 2), round(r.amount * 0.08, 2), round(r.amount * 0.10, 2)))`, 0},
+		{"tax withheld but not by a company, for no owner of the building, or of 10.00 or less", `SELECT count(*)
+			FROM invoice_items l JOIN transaction_items ti ON ti.company_id = l.company_id AND ti.id = l.item_id AND ti.type = 'duty'
+			JOIN invoices i ON i.company_id = l.company_id AND i.id = l.invoice_id
+			JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
+			WHERE l.company_id = $1 AND (length(p.tax_id) <> 14 OR l.amount <= 10 OR NOT EXISTS (SELECT 1 FROM building_owners o
+				WHERE o.company_id = i.company_id AND o.building_id = i.building_id AND o.person_id = l.owner_id))`, 0},
+		{"invoices whose total is not what their lines charge", invoicesNotCharged + ` AND i.company_id = $1`, 0},
+		{"payments after the data set's day", `SELECT count(*) FROM invoices WHERE company_id = $1 AND paid_at > '2025-12-31'`, 0},
+		{"contracts not beginning in January 2025", `SELECT count(*) FROM contracts
+			WHERE company_id = $1 AND date_trunc('month', start_at) <> '2025-01-01'`, 0},
+	} {
+		var n int
+		if err := pool.QueryRow(ctx, q.sql, large).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", q.what, err)
+		}
+		if n != q.want {
+			t.Errorf("%d %s, want %d", n, q.what, q.want)
+		}
+	}
+	var withheld, companies int
+	err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM invoice_items l JOIN transaction_items ti ON ti.company_id = l.company_id
+			AND ti.id = l.item_id AND ti.type = 'duty' WHERE l.company_id = $1),
+		(SELECT count(*) FROM persons WHERE company_id = $1 AND length(tax_id) = 14)`, large).Scan(&withheld, &companies)
+	if err != nil || withheld == 0 || companies == 0 {
+		t.Errorf("%d lines of tax withheld, %d company tenants (%v): want some of each", withheld, companies, err)
+	}
+}
+
+// invoicesNotCharged counts the invoices whose total is not what their
+// lines charge the payer: those debiting the customer, less those
+// crediting it.
+const invoicesNotCharged = `SELECT count(*) FROM invoices i
+	WHERE total <> (SELECT sum(CASE WHEN ti.debit = 'customer' THEN l.amount WHEN ti.credit = 'customer' THEN -l.amount ELSE 0 END)
+		FROM invoice_items l JOIN transaction_items ti ON ti.company_id = l.company_id AND ti.id = l.item_id
+		WHERE l.invoice_id = i.id AND l.kind = 'line')`
 
 // indexes are the definitions of every index of the database, which the
 // copy drops and creates again.
@@ -135,11 +225,29 @@ func checksum(t *testing.T, pool *pgxpool.Pool) string {
 // find nothing to do (no invoice to generate, no status to move), and
 // every payment, undone and posted again by storage, writes the same
 // settlement lines, paid amounts and ledger entries as the generator
-// did, late fees, discounts and owners' splits included.
+// did, late fees, discounts and owners' splits included; with Closing
+// too, its administration fees and the tax withheld by owner.
 func TestGeneratedAsTheAPIWouldWrite(t *testing.T) {
 	t.Parallel()
-	pool := storagetest.NewDB(t)
-	res := generate(t, pool)
+	for name, opts := range map[string]benchdata.Options{"load": testOptions, "closing": closingOptions} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			pool := storagetest.NewDB(t)
+			res := generateWith(t, pool, opts)
+			nothingToDo(t, pool, res)
+			want := []string{"late_fee", "discount", "split 60.0000"}
+			if opts.Closing {
+				want = append(want, "Taxa de administração", "IRRF retido pelo locatário")
+			}
+			repost(t, pool, res.Companies[0].ID, want)
+		})
+	}
+}
+
+// nothingToDo fails when the nightly generation or overdue run of the
+// data set's day would write anything.
+func nothingToDo(t *testing.T, pool *pgxpool.Pool, res benchdata.Result) {
+	t.Helper()
 	ctx := context.Background()
 	for _, c := range res.Companies {
 		ids, err := storage.BillableContractIDs(ctx, pool, c.ID, 0)
@@ -169,18 +277,19 @@ func TestGeneratedAsTheAPIWouldWrite(t *testing.T) {
 			t.Errorf("%s: %v", c.Name, err)
 		}
 	}
-	repost(t, pool, res.Companies[0].ID)
 }
 
 // repost undoes and posts again, through storage, every payment of the
-// company, and compares what was written with what the generator wrote.
-func repost(t *testing.T, pool *pgxpool.Pool, company int64) {
+// company, and compares what was written with what the generator wrote;
+// the rows compared must hold each of want.
+func repost(t *testing.T, pool *pgxpool.Pool, company int64, want []string) {
 	t.Helper()
 	ctx := context.Background()
 	before := snapshot(t, pool, company, 1)
-	if !slices.ContainsFunc(before, has("late_fee")) || !slices.ContainsFunc(before, has("discount")) ||
-		!slices.ContainsFunc(before, has("split 60.0000")) {
-		t.Fatalf("the data set lacks a late fee, a discount or an owners' split to compare:\n%s", before)
+	for _, w := range want {
+		if !slices.ContainsFunc(before, has(w)) {
+			t.Fatalf("the data set lacks %q to compare:\n%s", w, before)
+		}
 	}
 	rows, err := pool.Query(ctx, `SELECT id FROM invoices WHERE company_id = $1 AND paid ORDER BY id`, company)
 	if err != nil {

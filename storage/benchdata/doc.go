@@ -4,7 +4,12 @@
 // accounts, billing profiles, a chart of plans, a catalogue of
 // transaction items, rent contracts with their items, about a year of
 // monthly invoices with their lines, the payments of most of them posted
-// to the ledger, and the businesses' own bills.
+// to the ledger, and the businesses' own bills. With Options.Closing, what
+// closing the month and the year reads besides: administration fees on
+// every rent invoice, the income tax tenants that are companies withhold,
+// contracts and items the DIMOB declares; Options.Day and Options.Owners
+// set the data set's day (a calendar year's last, for its DIMOB) and the
+// number of owners.
 //
 // The rows are written with COPY, one statement per table, in one
 // transaction: a failed run leaves nothing behind. As in a restore, a

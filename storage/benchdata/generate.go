@@ -22,10 +22,12 @@ var companyNames = []string{"Bench Horizonte Imóveis", "Bench Aurora Imóveis",
 const smallCompanyShare = 50
 
 // Limits of Options: a year of invoices at most, since the contracts
-// begin with it and would otherwise have been readjusted.
+// begin with it and would otherwise have been readjusted; with Closing,
+// contract numbers the DIMOB can hold (six characters).
 const (
-	MaxContracts = 10_000_000
-	MaxMonths    = 12
+	MaxContracts        = 10_000_000
+	MaxMonths           = 12
+	MaxClosingContracts = 999_999
 )
 
 // Options size the data set.
@@ -33,9 +35,30 @@ type Options struct {
 	// Contracts is the large company's number of contracts, 1 to
 	// MaxContracts.
 	Contracts int
+	// Owners is the large company's number of owners, 1 to Contracts; 0
+	// for three fifths of its contracts (an owner owns about 1.7
+	// buildings). Each small company has a fiftieth (at least one).
+	Owners int
 	// Months of invoices, 1 to MaxMonths: the contracts begin that many
-	// months back (this month counts), and are billed up to the lead time.
+	// months back (the data set's month counts), and are billed up to the
+	// lead time.
 	Months int
+	// Day is the data set's day: the payments are those made by then, the
+	// statuses those the nightly runs of that day store. Zero: today, in
+	// the companies' time zone.
+	Day finance.Date
+	// Closing writes what closing the month and the year reads (the owners'
+	// statements, the DIMOB): every rent invoice has the contract's
+	// administration fee as a line (debit owner, credit business: on the
+	// invoice, not charged to the tenant); a tenant in twenty is a company,
+	// which withholds the income tax on each owner's share of the rent (a
+	// line of an item of type duty per owner, debit owner, credit
+	// customer: the tenant pays the rest); contracts and the items that
+	// DIMOB declares (rent, late fee and interest, discount, administration
+	// fee, the tax) have dimob; contract references are six digits, as the
+	// DIMOB's contract number holds them. Without it, the data set of the
+	// API load, as docs/performance.md describes it.
+	Closing bool
 	// Seed draws everything; the same seed gives the same data set.
 	Seed uint64
 	// CheckReferences keeps the foreign-key checks while copying. They are
@@ -52,8 +75,15 @@ func (o Options) check() error {
 	if o.Contracts < 1 || o.Contracts > MaxContracts {
 		errs = append(errs, fmt.Errorf("contracts: want 1 to %d, got %d", MaxContracts, o.Contracts))
 	}
+	if o.Owners < 0 || o.Owners > o.Contracts {
+		errs = append(errs, fmt.Errorf("owners: want 1 to the contracts (%d), or 0 for three fifths of them, got %d", o.Contracts, o.Owners))
+	}
 	if o.Months < 1 || o.Months > MaxMonths {
 		errs = append(errs, fmt.Errorf("months: want 1 to %d, got %d", MaxMonths, o.Months))
+	}
+	if o.Closing && o.Contracts > MaxClosingContracts {
+		errs = append(errs, fmt.Errorf("contracts: at most %d with closing (the DIMOB's contract number has six characters), got %d",
+			MaxClosingContracts, o.Contracts))
 	}
 	return errors.Join(errs...)
 }
@@ -206,9 +236,12 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, opts Options) (Result, er
 func planCompanies(ctx context.Context, tx pgx.Tx, opts Options) ([]*companyPlan, error) {
 	var plans []*companyPlan
 	for i, name := range companyNames {
-		contracts := opts.Contracts
+		contracts, owners := opts.Contracts, opts.Owners
 		if i > 0 {
-			contracts = max(1, opts.Contracts/smallCompanyShare)
+			contracts, owners = max(1, contracts/smallCompanyShare), max(1, owners/smallCompanyShare)
+		}
+		if opts.Owners == 0 {
+			owners = max(1, contracts*3/5)
 		}
 		var id int64
 		var today time.Time
@@ -216,9 +249,13 @@ func planCompanies(ctx context.Context, tx pgx.Tx, opts Options) ([]*companyPlan
 			RETURNING id, (now() AT TIME ZONE time_zone)::date`, name).Scan(&id, &today); err != nil {
 			return nil, fmt.Errorf("company %s: %w", name, err)
 		}
-		cp := newCompanyPlan(name, opts.Seed*uint64(len(companyNames))+uint64(i), contracts, finance.DateOf(today), opts.Months)
-		cp.id = id
-		cat, err := insertCatalogue(ctx, tx, id, i)
+		day := finance.DateOf(today)
+		if !opts.Day.IsZero() {
+			day = opts.Day
+		}
+		cp := newCompanyPlan(name, opts.Seed*uint64(len(companyNames))+uint64(i), contracts, day, opts.Months)
+		cp.id, cp.owners, cp.closing = id, owners, opts.Closing
+		cat, err := insertCatalogue(ctx, tx, id, i, opts.Closing)
 		if err != nil {
 			return nil, fmt.Errorf("company %s: %w", name, err)
 		}

@@ -28,6 +28,7 @@ type companyPlan struct {
 	seed      uint64
 	contracts int
 	owners    int
+	closing   bool // Options.Closing
 	*catalogue
 
 	// first ids, reserved from the tables' identity sequences
@@ -66,6 +67,7 @@ const (
 	streamPerson
 	streamBuilding
 	streamBill
+	streamClosing
 )
 
 // payer is how a tenant pays: the chance of paying an invoice about when
@@ -90,6 +92,10 @@ type contractPlan struct {
 	signedAt   finance.Date
 	guarantee  string
 	payer      payer
+	// with Closing: the administration fee, in percent of the rent, and
+	// whether the tenant is a company
+	adminFee      decimal.Decimal
+	companyTenant bool
 }
 
 // contract draws contract k of the company.
@@ -118,7 +124,7 @@ func (cp *companyPlan) contract(k int) *contractPlan {
 		ID: cp.firstContract + int64(k), ID2: int64(k + 1), Type: finance.ContractRent, Active: finance.ActiveActive,
 		Status: finance.StatusProgress, PaymentStatus: finance.PaymentNothing, BuildingID: p.buildingID,
 		TenantID: cp.tenantID(k), BillingID: billing, BusinessID: cp.businesses[biz], AccountID: cp.accounts[biz],
-		BillingMethod: method, Reference: fmt.Sprintf("CT-%06d", k+1), StartAt: start, EndAt: start.AddMonths(30).AddDays(-1),
+		BillingMethod: method, Reference: cp.reference(k), StartAt: start, EndAt: start.AddMonths(30).AddDays(-1),
 		Recurrency: finance.Monthly, Modality: finance.ModalityMonthly, Amount: rentAmount(r), DueDay: dueDay,
 		DueDate: due, BillingTiming: finance.BillingPre, Proportional: startDay != 1, ReadjustActive: true,
 		ReadjustIndicator: []finance.Indicator{finance.IGPM, finance.IGPM, finance.IPCA}[r.IntN(3)], ReadjustWith: 12,
@@ -136,7 +142,33 @@ func (cp *companyPlan) contract(k int) *contractPlan {
 	p.signedAt = start.AddDays(-1 - r.IntN(20))
 	p.guarantee = []string{"guarantor", "deposit", "insurance", "capitalization"}[r.IntN(4)]
 	p.payer = drawPayer(r)
+	if cp.closing {
+		p.companyTenant, p.adminFee = cp.closingDraws(k)
+	}
 	return p
+}
+
+// reference is contract k's: six digits with Closing (the DIMOB's contract
+// number holds six characters), CT- and six digits otherwise.
+func (cp *companyPlan) reference(k int) string {
+	if cp.closing {
+		return fmt.Sprintf("%06d", k+1)
+	}
+	return fmt.Sprintf("CT-%06d", k+1)
+}
+
+// adminFees are the administration fees drawn, in percent of the rent:
+// 10% on seven contracts in ten, 8% on two, 6% on one.
+var adminFees = []decimal.Decimal{decimal.NewFromInt(10), decimal.NewFromInt(10), decimal.NewFromInt(10),
+	decimal.NewFromInt(10), decimal.NewFromInt(10), decimal.NewFromInt(10), decimal.NewFromInt(10),
+	decimal.NewFromInt(8), decimal.NewFromInt(8), decimal.NewFromInt(6)}
+
+// closingDraws are what Closing draws for contract k: whether its tenant
+// is a company (one in twenty: it has a CNPJ and withholds the income tax
+// on the rent it pays to the owners), and its administration fee.
+func (cp *companyPlan) closingDraws(k int) (companyTenant bool, adminFee decimal.Decimal) {
+	r := cp.rng(streamClosing, k)
+	return r.Float64() >= 0.95, adminFees[r.IntN(len(adminFees))]
 }
 
 // rentAmount is a rent between about 700.00 and 15,000.00, most of them
@@ -252,6 +284,9 @@ func (cp *companyPlan) invoices(p *contractPlan, next int64) ([]invoicePlan, err
 	out := make([]invoicePlan, len(sched))
 	for i, inv := range sched {
 		inv.ID, inv.TicketDiscountAction = next+int64(i), p.action
+		if cp.closing {
+			cp.closingLines(p, &inv)
+		}
 		out[i].Invoice = inv
 		stopped := p.payer.stopped > 0 && i >= due-p.payer.stopped
 		if err := cp.pay(r, p, &out[i], stopped); err != nil {
@@ -261,6 +296,68 @@ func (cp *companyPlan) invoices(p *contractPlan, next int64) ([]invoicePlan, err
 	}
 	p.c.PaymentStatus = finance.PaymentStatusAsOf(sched, cp.today)
 	return out, nil
+}
+
+// closingLines adds to a rent invoice, with Closing, the administration
+// fee (the contract's percentage of the rent line) and, when the tenant
+// is a company, the income tax it withholds on each owner's share of the
+// rent line (irrf), one line per owner who owes some, the invoice's total
+// less the tax.
+func (cp *companyPlan) closingLines(p *contractPlan, inv *finance.Invoice) {
+	i := slices.IndexFunc(inv.Items, func(l finance.InvoiceItem) bool { return l.ItemID == cp.rent.ID })
+	if i < 0 {
+		return
+	}
+	rent := inv.Items[i].Amount
+	lines := append(slices.Clip(inv.Items), finance.InvoiceItem{ItemID: cp.admin.ID, Description: cp.admin.Description,
+		Amount: finance.RoundCents(rent.Mul(p.adminFee).Div(hundred))})
+	if p.companyTenant {
+		for _, o := range p.owners {
+			tax := irrf(finance.RoundCents(rent.Mul(o.Percentage).Div(hundred)))
+			if tax.IsPositive() {
+				lines = append(lines, finance.InvoiceItem{ItemID: cp.irrf.ID, Description: cp.irrf.Description,
+					Amount: tax, OwnerID: o.PersonID})
+				inv.Total = inv.Total.Sub(tax)
+			}
+		}
+	}
+	inv.Items = lines
+}
+
+var hundred = decimal.NewFromInt(100)
+
+// irrfBands is the monthly income tax table withheld on rent paid to a
+// person (Lei 14.848/2024): up to each bound, the rate, less the
+// deduction; above the last bound, 27.5% less 896.00.
+var irrfBands = []struct{ upTo, rate, deduction decimal.Decimal }{
+	{decimal.RequireFromString("2259.20"), decimal.Zero, decimal.Zero},
+	{decimal.RequireFromString("2826.65"), decimal.RequireFromString("0.075"), decimal.RequireFromString("169.44")},
+	{decimal.RequireFromString("3751.05"), decimal.RequireFromString("0.15"), decimal.RequireFromString("381.44")},
+	{decimal.RequireFromString("4664.68"), decimal.RequireFromString("0.225"), decimal.RequireFromString("662.77")},
+}
+
+// irrfTop is the rate and deduction above the table's last bound;
+// irrfMinimum, the withholding that is not withheld (10.00 or less).
+var (
+	irrfTopRate, irrfTopDeduction = decimal.RequireFromString("0.275"), decimal.RequireFromString("896.00")
+	irrfMinimum                   = decimal.NewFromInt(10)
+)
+
+// irrf is the tax withheld on a month's rent of one owner by the table
+// (without the simplified discount); zero when 10.00 or less.
+func irrf(base decimal.Decimal) decimal.Decimal {
+	rate, deduction := irrfTopRate, irrfTopDeduction
+	for _, b := range irrfBands {
+		if base.LessThanOrEqual(b.upTo) {
+			rate, deduction = b.rate, b.deduction
+			break
+		}
+	}
+	tax := finance.RoundCents(base.Mul(rate).Sub(deduction))
+	if tax.LessThanOrEqual(irrfMinimum) {
+		return decimal.Zero
+	}
+	return tax
 }
 
 // pay decides whether and when the tenant paid inv (never after the data

@@ -36,6 +36,14 @@ func personName(n int) string {
 		surnames[(n/7+3)%len(surnames)]
 }
 
+// companyName is a company's name, from n: a surname, a trade and its
+// legal form.
+func companyName(n int) string {
+	trades := []string{"Comércio", "Serviços", "Consultoria", "Distribuidora", "Tecnologia", "Alimentos"}
+	return surnames[n%len(surnames)] + " " + surnames[(n/len(surnames)+5)%len(surnames)] + " " +
+		trades[(n/7)%len(trades)] + " Ltda"
+}
+
 // address is a Brazilian address drawn from r.
 type address struct {
 	zip, street, number, district, city, state string

@@ -30,20 +30,28 @@ var tables = []table{
 	{"contract_items", []string{"company_id", "contract_id", "mode", "item_id", "description", "calculate_mode", "amount"},
 		contractItemRows},
 	{"invoices", invoiceColumns, invoiceRows},
-	{"invoice_items", []string{"company_id", "invoice_id", "kind", "item_id", "amount", "description"}, invoiceItemRows},
+	{"invoice_items", []string{"company_id", "invoice_id", "kind", "item_id", "amount", "description", "owner_id"},
+		invoiceItemRows},
 	{"invoice_history", []string{"company_id", "invoice_id", "actor", "origin", "note"}, historyRows},
 	{"transactions", entryColumns, entryRows},
 }
 
-// personRows: the tenants (one per contract), the owners (bank details
-// and a PIX key, to be paid), and a few others.
+// personRows: the tenants (one per contract; with Closing, one in twenty
+// a company), the owners (bank details and a PIX key, to be paid), and a
+// few others.
 func personRows(cp *companyPlan, yield func([]any) bool) error {
 	for i := range cp.persons() {
 		r := cp.rng(streamPerson, i)
 		id := cp.firstPerson + int64(i)
 		a := newAddress(r)
 		email := fmt.Sprintf("cliente%d@exemplo.com.br", id)
-		row := []any{cp.id, id, personName(r.IntN(27_000)), cpf(id*7919 + int64(cp.seed)), email,
+		name, taxID := personName(r.IntN(27_000)), cpf(id*7919+int64(cp.seed))
+		if cp.closing && i < cp.contracts {
+			if company, _ := cp.closingDraws(i); company {
+				name, taxID = companyName(i), cnpj(id*7919+int64(cp.seed))
+			}
+		}
+		row := []any{cp.id, id, name, taxID, email,
 			fmt.Sprintf("119%08d", r.IntN(100_000_000)), a.zip, a.street, a.number, a.district, a.city, a.state,
 			nil, nil, nil, nil, nil, nil}
 		if i >= cp.contracts && i < cp.contracts+cp.owners {
@@ -95,7 +103,7 @@ var contractColumns = []string{"company_id", "id", "id2", "reference", "type", "
 	"ticket_late_fee_item_id", "ticket_late_fee_percentage", "ticket_late_fee_interest", "ticket_discount",
 	"ticket_discount_mode", "ticket_discount_percentage", "ticket_discount_fixed", "ticket_discount_days",
 	"ticket_discount_action", "business_id", "account_id", "billing_method", "transfer_mode", "transfer_auto",
-	"transfer_after_days"}
+	"transfer_after_days", "dimob"}
 
 // contractRows: the contracts, with the payment status their invoices
 // give them on the data set's day (as the nightly run stores it).
@@ -117,7 +125,7 @@ func contractRows(cp *companyPlan, yield func([]any) bool) error {
 			nullDecimal(lf.TicketDiscountMode == finance.DiscountPercentage, lf.TicketDiscountPercentage),
 			nullDecimal(lf.TicketDiscountMode == finance.DiscountFixed, lf.TicketDiscountFixed),
 			nullInt(lf.TicketDiscount, lf.TicketDiscountDays), nullText(string(p.action)), c.BusinessID, c.AccountID,
-			c.BillingMethod, string(c.TransferMode), true, transferDays})
+			c.BillingMethod, string(c.TransferMode), true, transferDays, cp.closing})
 	})
 }
 
@@ -175,7 +183,8 @@ func invoiceItemRows(cp *companyPlan, yield func([]any) bool) error {
 		for i := range invoices {
 			inv := &invoices[i]
 			for _, l := range inv.Items {
-				if !yield([]any{cp.id, inv.ID, string(finance.LineLine), l.ItemID, numeric(l.Amount), nullText(l.Description)}) {
+				if !yield([]any{cp.id, inv.ID, string(finance.LineLine), l.ItemID, numeric(l.Amount), nullText(l.Description),
+					nullID(l.OwnerID)}) {
 					return false
 				}
 			}
@@ -187,7 +196,7 @@ func invoiceItemRows(cp *companyPlan, yield func([]any) bool) error {
 				return false
 			}
 			for _, l := range posting.Lines {
-				if !yield([]any{cp.id, inv.ID, string(l.Kind), l.ItemID, numeric(l.Amount), l.Description}) {
+				if !yield([]any{cp.id, inv.ID, string(l.Kind), l.ItemID, numeric(l.Amount), l.Description, nullID(l.OwnerID)}) {
 					return false
 				}
 			}

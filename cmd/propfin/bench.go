@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/api/loadgen"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/benchdata"
@@ -29,12 +30,16 @@ const benchRateLimit = 1 << 30
 
 // benchFlags are the arguments of `propfin bench`.
 type benchFlags struct {
-	contracts, months int
-	reuse             bool
-	clients           []int
-	duration, warmup  time.Duration
-	url               string
-	seed              uint64
+	contracts, months, owners int
+	reuse                     bool
+	clients                   []int
+	duration, warmup          time.Duration
+	url                       string
+	seed                      uint64
+	// the year's closing instead of the load (bench_closing.go)
+	closing      bool
+	year, rounds int
+	yearGiven    bool // -year was given (with -reuse, it must be the data set's)
 }
 
 func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
@@ -42,17 +47,25 @@ func parseBenchFlags(args []string, stderr io.Writer) (benchFlags, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&f.contracts, "contracts", 100_000, "contracts of the large company (each of three small ones has a fiftieth)")
-	fs.IntVar(&f.months, "months", 12, fmt.Sprintf("months of invoices, 1 to %d", benchdata.MaxMonths))
+	fs.IntVar(&f.months, "months", 12, fmt.Sprintf("months of invoices, 1 to %d (with -closing, the year's 12)", benchdata.MaxMonths))
+	fs.IntVar(&f.owners, "owners", 0, "owners of the large company, at most its contracts (0: three fifths of them)")
 	fs.BoolVar(&f.reuse, "reuse", false, "run the load on the data set an earlier propfin bench wrote into the database")
 	clients := fs.String("clients", "2,32", "concurrent clients of each load level, comma-separated")
 	fs.DurationVar(&f.duration, "duration", 30*time.Second, "how long each level is measured")
 	fs.DurationVar(&f.warmup, "warmup", 5*time.Second, "load sent before each level is measured, not counted")
 	fs.StringVar(&f.url, "url", "", "send the load to this running `propfin serve` (on the same database) instead of an API started in process")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the data set and of the load's choices")
+	fs.BoolVar(&f.closing, "closing", false, "write the closing data set (a calendar year, administration fees, "+
+		"tax withheld, dimob) and measure the year's closing beside bare reads of its entries, instead of the load")
+	fs.IntVar(&f.year, "year", time.Now().Year()-1, "with -closing: the calendar year of the data set (its last day the data set's)")
+	fs.IntVar(&f.rounds, "rounds", 5, "with -closing: rounds of measurement, the order of the measures turned each round")
 	if err := parseFlags(fs, args); err != nil {
 		return f, err
 	}
 	var errs []error
+	if f.closing {
+		errs = append(errs, f.checkClosing(fs)...)
+	}
 	for _, s := range strings.Split(*clients, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 || n > 1024 {
@@ -101,6 +114,9 @@ func runBench(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	if err != nil {
 		return err
 	}
+	if f.closing {
+		return runBenchClosing(ctx, cfg, pool, companies[0], f, stdout, log)
+	}
 	load, err := loadgen.New(ctx, pool, companies[0], slices.Max(f.clients), f.seed)
 	if err != nil {
 		return err
@@ -141,8 +157,14 @@ func benchDataSet(ctx context.Context, pool *pgxpool.Pool, f benchFlags, stdout 
 		}
 		return companies, err
 	}
-	fmt.Fprintf(stdout, "writing the data set: %d contracts in the large company, %d months of invoices\n", f.contracts, f.months)
-	res, err := benchdata.Generate(ctx, pool, benchdata.Options{Contracts: f.contracts, Months: f.months, Seed: f.seed, Logger: log})
+	opts := benchdata.Options{Contracts: f.contracts, Owners: f.owners, Months: f.months, Seed: f.seed, Logger: log}
+	what := fmt.Sprintf("%d months of invoices", f.months)
+	if f.closing {
+		opts.Closing, opts.Day = true, finance.NewDate(f.year, time.December, 31)
+		what = fmt.Sprintf("the closing of %d (its 12 months, up to %s)", f.year, opts.Day)
+	}
+	fmt.Fprintf(stdout, "writing the data set: %d contracts in the large company, %s\n", f.contracts, what)
+	res, err := benchdata.Generate(ctx, pool, opts)
 	if errors.Is(err, benchdata.ErrNotEmpty) {
 		return nil, errors.New("the database already holds companies: point DATABASE_URL at an empty database, " +
 			"or pass -reuse to run the load on the data set of an earlier propfin bench")
@@ -150,8 +172,11 @@ func benchDataSet(ctx context.Context, pool *pgxpool.Pool, f benchFlags, stdout 
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stdout, "data set of %s (today in the companies' time zone), copied in %s, vacuumed and analyzed in %s:\n",
-		res.Today, res.Copy.Round(100*time.Millisecond), res.Vacuum.Round(100*time.Millisecond))
+	day := "today in the companies' time zone"
+	if f.closing {
+		day = "the last day of the year"
+	}
+	fmt.Fprintf(stdout, "data set of %s (%s), copied in %s, vacuumed and analyzed in %s:\n", res.Today, day, res.Copy.Round(100*time.Millisecond), res.Vacuum.Round(100*time.Millisecond))
 	for _, t := range res.Tables {
 		fmt.Fprintf(stdout, "  %-16s %11d rows %9s\n", t.Table, t.Rows, t.Took.Round(100*time.Millisecond))
 	}

@@ -145,28 +145,42 @@ func addressSelect(alias string) string {
 // invoice's paid_at, for a payment that stands; a payment undone and its
 // reversal both count on the payment's own date, so that they cancel in
 // the same month (docs/dimob.md, "Reversals"); a reversal written without
-// the entry it reverses counts on its own date.
+// the entry it reverses counts on its own date. The months of a contract
+// and owner come in one row, in arrays (months, and their amounts in
+// cents), with the contract, the owner, the tenant and the property.
+//
+// The entries reversed (reversed) and the reversals with the date of the
+// entry each reverses (reversals) are read first, from the partial index
+// of reverses_id, and joined by hash: a look-up per entry, or a join of
+// every entry of the company to find the few a reversal points at, cost
+// more than the rest of the statement (docs/performance.md, "DIMOB").
+// Amounts are summed in cents (numeric(14,2) times 100, exact), as
+// integers.
 const dimobRentalsSQL = `
-WITH entries AS (
+WITH reversed AS (
+    SELECT DISTINCT reverses_id AS id FROM transactions WHERE company_id = $1 AND reverses_id IS NOT NULL
+), reversals AS (
+    SELECT r.id, o.date FROM transactions r
+    JOIN transactions o ON o.company_id = r.company_id AND o.id = r.reverses_id
+    WHERE r.company_id = $1 AND r.reverses_id IS NOT NULL AND r.mode = 'chargeback'
+), entries AS (
     SELECT t.contract_id, t.owner_id,
         CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN coalesce(inv.paid_at, t.date)
              WHEN t.mode = 'invoice' THEN t.date
-             ELSE coalesce(o.date, t.date) END AS day,
-        CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END AS credit,
+             ELSE coalesce(back.date, t.date) END AS day,
+        CASE WHEN t.type = 'credit' THEN (t.amount * 100)::bigint ELSE -(t.amount * 100)::bigint END AS credit,
         CASE WHEN i.type = 'duty' THEN 'tax'
              WHEN i.debit = 'business' OR i.credit = 'business' THEN 'commission'
              ELSE 'rent' END AS kind
     FROM transactions t
     JOIN transaction_items i ON i.company_id = t.company_id AND i.id = t.item_id AND i.dimob
     JOIN contracts c ON c.company_id = t.company_id AND c.id = t.contract_id AND c.dimob AND c.type IN ('rent', 'season')
-    LEFT JOIN LATERAL (SELECT r.id FROM transactions r
-                       WHERE t.mode = 'invoice' AND r.company_id = t.company_id AND r.reverses_id = t.id
-                       LIMIT 1) rev ON true
+    LEFT JOIN reversed rev ON rev.id = t.id
+    LEFT JOIN reversals back ON back.id = t.id
     LEFT JOIN invoices inv ON t.mode = 'invoice' AND inv.company_id = t.company_id AND inv.id = t.invoice_id AND inv.paid
-    LEFT JOIN transactions o ON t.mode = 'chargeback' AND o.company_id = t.company_id AND o.id = t.reverses_id
     WHERE t.company_id = $1 AND t.business_id = $2 AND t.extract = 'owner' AND t.owner_id IS NOT NULL
       AND t.mode IN ('invoice', 'chargeback') AND t.guaranteed_transfer_id IS NULL
-), sums AS (
+), months AS (
     SELECT contract_id, owner_id, extract(month FROM day)::int AS month,
         sum(CASE WHEN kind = 'rent' THEN credit ELSE 0 END) AS rent,
         sum(CASE WHEN kind = 'commission' THEN -credit ELSE 0 END) AS commission,
@@ -174,18 +188,24 @@ WITH entries AS (
     FROM entries
     WHERE day >= make_date($3, 1, 1) AND day < make_date($3 + 1, 1, 1)
     GROUP BY 1, 2, 3
+), rentals AS (
+    SELECT contract_id, owner_id, array_agg(month ORDER BY month) AS months,
+        array_agg(rent::bigint ORDER BY month) AS rent, array_agg(commission::bigint ORDER BY month) AS commission,
+        array_agg(tax::bigint ORDER BY month) AS tax
+    FROM months
+    GROUP BY 1, 2
 )
-SELECT s.contract_id, s.owner_id, s.month, s.rent, s.commission, s.tax,
+SELECT s.contract_id, s.owner_id, s.months, s.rent, s.commission, s.tax,
     coalesce(c.reference, ''), coalesce(c.signed_at, c.start_at),
     coalesce(c.tenant_id, 0), coalesce(tp.name, ''), coalesce(tp.tax_id, ''),
     op.name, coalesce(op.tax_id, ''),
     coalesce(c.building_id, 0), ` + "%s" + `
-FROM sums s
+FROM rentals s
 JOIN contracts c ON c.company_id = $1 AND c.id = s.contract_id
 JOIN persons op ON op.company_id = $1 AND op.id = s.owner_id
 LEFT JOIN persons tp ON tp.company_id = $1 AND tp.id = c.tenant_id
 LEFT JOIN buildings b ON b.company_id = $1 AND b.id = c.building_id
-ORDER BY s.contract_id, s.owner_id, s.month`
+ORDER BY s.contract_id, s.owner_id`
 
 func readDimobRentals(ctx context.Context, q DBTX, companyID, businessID int64, year int) ([]DimobRental, error) {
 	rows, err := q.Query(ctx, fmt.Sprintf(dimobRentalsSQL, addressSelect("b")), companyID, businessID, year)
@@ -194,32 +214,32 @@ func readDimobRentals(ctx context.Context, q DBTX, companyID, businessID int64, 
 	}
 	defer rows.Close()
 	var out []DimobRental
+	var months []int32
+	var rent, commission, tax []int64
 	for rows.Next() {
 		var r DimobRental
-		var month int
-		var m DimobMonth
 		a := &r.Property
-		err := rows.Scan(&r.ContractID, &r.Owner.ID, &month, &m.Rent, &m.Commission, &m.TaxWithheld,
+		err := rows.Scan(&r.ContractID, &r.Owner.ID, &months, &rent, &commission, &tax,
 			&r.Reference, &r.ContractDate, &r.Tenant.ID, &r.Tenant.Name, &r.Tenant.TaxID, &r.Owner.Name, &r.Owner.TaxID,
 			&r.BuildingID, &a.ZipCode, &a.Street, &a.Number, &a.Complement, &a.District, &a.City, &a.State)
 		if err != nil {
 			return nil, translate(err, "dimob rentals")
 		}
-		if n := len(out); n == 0 || out[n-1].ContractID != r.ContractID || out[n-1].Owner.ID != r.Owner.ID {
+		if len(rent) != len(months) || len(commission) != len(months) || len(tax) != len(months) {
+			return nil, fmt.Errorf("dimob rentals: contract %d, owner %d: %d months, %d, %d and %d amounts",
+				r.ContractID, r.Owner.ID, len(months), len(rent), len(commission), len(tax))
+		}
+		for i, m := range months {
+			r.Months[m-1] = DimobMonth{Rent: cents(rent[i]), Commission: cents(commission[i]), TaxWithheld: cents(tax[i])}
+		}
+		if !r.empty() {
 			out = append(out, r)
 		}
-		out[len(out)-1].Months[month-1] = m
 	}
 	if err := rows.Err(); err != nil {
 		return nil, translate(err, "dimob rentals")
 	}
-	kept := out[:0]
-	for _, r := range out {
-		if !r.empty() {
-			kept = append(kept, r)
-		}
-	}
-	return kept, nil
+	return out, nil
 }
 
 // empty reports whether nothing was paid in any month.

@@ -67,11 +67,16 @@ func NewDimobFile(p DimobPayload) Submission {
 	return Submission{Kind: KindDimobFile, Payload: raw}
 }
 
-// CheckDimob reads the year of the business from the ledger and checks
-// its declaration, writing nothing: the preview. NotFound for a business
-// the company does not have.
-func CheckDimob(ctx context.Context, q storage.DBTX, companyID int64, p DimobPayload) (DimobCheck, error) {
-	y, err := storage.ReadDimobYear(ctx, q, companyID, p.BusinessID, p.Year)
+// CheckDimob reads the year of the business from the ledger, in a
+// transaction of its own on db, and checks its declaration, writing
+// nothing: the preview. NotFound for a business the company does not
+// have.
+func CheckDimob(ctx context.Context, db storage.Beginner, companyID int64, p DimobPayload) (DimobCheck, error) {
+	var y *storage.DimobYear
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) (err error) {
+		y, err = storage.ReadDimobYear(ctx, tx, companyID, p.BusinessID, p.Year)
+		return err
+	})
 	if err != nil {
 		return DimobCheck{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/finance"
@@ -87,21 +88,26 @@ type DimobYear struct {
 	Sales    []DimobSale
 }
 
-// ReadDimobYear reads, in q, what the DIMOB of business businessID of the
-// company declares for year: NotFound for a business the company does not
-// have. Rentals come in contract then owner order, sales in contract
+// ReadDimobYear reads, in tx, what the DIMOB of business businessID of
+// the company declares for year: NotFound for a business the company does
+// not have. Rentals come in contract then owner order, sales in contract
 // order; a rental whose twelve months are all zero (a payment and its
-// reversal) is left out.
-func ReadDimobYear(ctx context.Context, q DBTX, companyID, businessID int64, year int) (*DimobYear, error) {
+// reversal) is left out. JIT compilation is turned off for the rest of tx:
+// PostgreSQL costs the rentals' statement high enough to compile it, which
+// took more of its time than it gained (docs/performance.md, "DIMOB").
+func ReadDimobYear(ctx context.Context, tx pgx.Tx, companyID, businessID int64, year int) (*DimobYear, error) {
+	if _, err := tx.Exec(ctx, `SET LOCAL jit = off`); err != nil {
+		return nil, translate(err, "dimob year")
+	}
 	y := &DimobYear{Year: year}
 	var err error
-	if y.Business, err = readDimobBusiness(ctx, q, companyID, businessID); err != nil {
+	if y.Business, err = readDimobBusiness(ctx, tx, companyID, businessID); err != nil {
 		return nil, err
 	}
-	if y.Rentals, err = readDimobRentals(ctx, q, companyID, businessID, year); err != nil {
+	if y.Rentals, err = readDimobRentals(ctx, tx, companyID, businessID, year); err != nil {
 		return nil, err
 	}
-	if y.Sales, err = readDimobSales(ctx, q, companyID, businessID, year); err != nil {
+	if y.Sales, err = readDimobSales(ctx, tx, companyID, businessID, year); err != nil {
 		return nil, err
 	}
 	return y, nil

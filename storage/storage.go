@@ -79,3 +79,9 @@ type DBTX interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
+
+// Beginner begins a transaction: a pool, or a transaction (a savepoint of
+// it).
+type Beginner interface {
+	Begin(ctx context.Context) (pgx.Tx, error)
+}

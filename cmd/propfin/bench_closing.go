@@ -283,7 +283,11 @@ func bareOwnerEntries(ctx context.Context, b *closingBench, business int64) (clo
 // readDimob is storage.ReadDimobYear of the business and year: the
 // declarant, the rentals, the sales.
 func readDimob(ctx context.Context, b *closingBench, business int64) (closingFound, error) {
-	y, err := storage.ReadDimobYear(ctx, b.pool, b.company, business, b.year)
+	var y *storage.DimobYear
+	err := pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) (err error) {
+		y, err = storage.ReadDimobYear(ctx, tx, b.company, business, b.year)
+		return err
+	})
 	if err != nil {
 		return closingFound{}, err
 	}

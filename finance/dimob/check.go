@@ -35,6 +35,25 @@ var maxAmount = decimal.New(1, 12)
 var monthNames = [12]string{"January", "February", "March", "April", "May", "June",
 	"July", "August", "September", "October", "November", "December"}
 
+// The amounts of a month, in the order of Month's fields.
+const (
+	rentAmount = iota
+	commissionAmount
+	taxAmount
+)
+
+// monthFields name each month's amounts as problems do, field
+// ("months[2].rent") and what ("March rent"), made once rather than for
+// each of a declaration's rentals.
+var monthFields = func() (f [12][3]struct{ field, what string }) {
+	for m, name := range monthNames {
+		for k, amount := range [3][2]string{{"rent", "rent"}, {"commission", "commission"}, {"tax_withheld", "tax withheld"}} {
+			f[m][k].field, f[m][k].what = fmt.Sprintf("months[%d].%s", m, amount[0]), name+" "+amount[1]
+		}
+	}
+	return f
+}()
+
 // Check lists every problem of a declaration: the blocking ones, which
 // keep Write from writing the file, and warnings. It never stops at the
 // first one. docs/dimob.md lists them all.
@@ -135,22 +154,31 @@ func (c *checker) rental(a at, r Rental) {
 func (c *checker) months(a at, r Rental) {
 	paid := false
 	for m, month := range r.Months {
-		f := func(name string) string { return fmt.Sprintf("months[%d].%s", m, name) }
-		c.amount(a, f("rent"), monthNames[m]+" rent", month.Rent)
-		c.amount(a, f("commission"), monthNames[m]+" commission", month.Commission)
-		c.amount(a, f("tax_withheld"), monthNames[m]+" tax withheld", month.TaxWithheld)
-		if net := month.Net(); net.IsNegative() && !month.Rent.IsNegative() {
-			a.warn(f("rent"), "%s: the owner's net is negative (%s = rent %s less commission %s and tax withheld %s)",
-				monthNames[m], net.StringFixed(2), month.Rent.StringFixed(2), month.Commission.StringFixed(2), month.TaxWithheld.StringFixed(2))
+		f := &monthFields[m]
+		c.amount(a, f[rentAmount].field, f[rentAmount].what, month.Rent)
+		c.amount(a, f[commissionAmount].field, f[commissionAmount].what, month.Commission)
+		c.amount(a, f[taxAmount].field, f[taxAmount].what, month.TaxWithheld)
+		if netNegative(month) && !month.Rent.IsNegative() {
+			a.warn(f[rentAmount].field, "%s: the owner's net is negative (%s = rent %s less commission %s and tax withheld %s)",
+				monthNames[m], month.Net().StringFixed(2), month.Rent.StringFixed(2), month.Commission.StringFixed(2), month.TaxWithheld.StringFixed(2))
 		}
 		if month.TaxWithheld.IsPositive() && len(r.Tenant.TaxID) == 11 {
-			a.warn(f("tax_withheld"), "%s: tax withheld by a tenant with a CPF (only a company withholds income tax on rent)", monthNames[m])
+			a.warn(f[taxAmount].field, "%s: tax withheld by a tenant with a CPF (only a company withholds income tax on rent)", monthNames[m])
 		}
 		paid = paid || !month.Rent.IsZero() || !month.Commission.IsZero() || !month.TaxWithheld.IsZero()
 	}
 	if !paid {
 		a.warn("months", "nothing was paid in %d: a rental without amounts in the year need not be declared", c.year)
 	}
+}
+
+// netNegative reports whether the month's net is negative, comparing
+// rather than subtracting when no tax was withheld (most months).
+func netNegative(m Month) bool {
+	if m.TaxWithheld.IsZero() {
+		return m.Rent.Cmp(m.Commission) < 0
+	}
+	return m.Net().IsNegative()
 }
 
 func (c *checker) sales(ss []Sale) {
@@ -275,7 +303,12 @@ func (c *checker) property(a at, p Property) {
 }
 
 // amount checks an R$ field: not negative, in cents, and below 10^12.
+// An amount of at most two decimal places and at most 12 digits of reais
+// (every amount read from the ledger) is passed without arithmetic.
 func (c *checker) amount(a at, field, what string, d decimal.Decimal) {
+	if e := d.Exponent(); d.Sign() >= 0 && e >= -2 && int(e)+d.NumDigits() <= 12 {
+		return
+	}
 	switch {
 	case d.IsNegative():
 		a.block(field, "%s %s is negative", what, d.String())
@@ -286,7 +319,8 @@ func (c *checker) amount(a at, field, what string, d decimal.Decimal) {
 	}
 }
 
-// bareCEP drops the hyphen and dots a CEP is often written with.
-func bareCEP(s string) string {
-	return strings.NewReplacer("-", "", ".", "", " ", "").Replace(s)
-}
+// cepPunctuation is what a CEP is often written with besides its digits.
+var cepPunctuation = strings.NewReplacer("-", "", ".", "", " ", "")
+
+// bareCEP drops the hyphen, dots and blanks a CEP is often written with.
+func bareCEP(s string) string { return cepPunctuation.Replace(s) }

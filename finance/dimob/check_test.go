@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/propfin/propfin/finance"
 )
 
@@ -141,8 +143,17 @@ func TestCheckProblems(t *testing.T) {
 			[]want{blocks(r0, "months[1].rent", "more than two decimal places")}},
 		{"rent too large", func(d *Declaration) { d.Rentals[0].Months[1].Rent = amount("1000000000000") },
 			[]want{blocks(r0, "months[1].rent", "does not fit the layout's 12 digits")}},
+		{"rent too large, in cents", func(d *Declaration) { d.Rentals[0].Months[1].Rent = decimal.New(100000000000000, -2) },
+			[]want{blocks(r0, "months[1].rent", "does not fit the layout's 12 digits")}},
+		{"rent the largest the layout holds", func(d *Declaration) { d.Rentals[0].Months[1].Rent = amount("999999999999.99") }, nil},
 		{"negative net to the owner", func(d *Declaration) { d.Rentals[0].Months[5].Commission = amount("5300.00") },
 			[]want{warns(r0, "months[5].rent", "June: the owner's net is negative (-54.00 = rent 6000.00 less commission 5300.00 and tax withheld 754.00)")}},
+		{"negative net to the owner, no tax withheld", func(d *Declaration) {
+			d.Rentals[0].Months[5].Commission, d.Rentals[0].Months[5].TaxWithheld = amount("6000.01"), amount("0")
+		}, []want{warns(r0, "months[5].rent", "June: the owner's net is negative (-0.01 = rent 6000.00 less commission 6000.01 and tax withheld 0.00)")}},
+		{"the owner's net zero, no tax withheld", func(d *Declaration) {
+			d.Rentals[0].Months[5].Commission, d.Rentals[0].Months[5].TaxWithheld = amount("6000"), amount("0")
+		}, nil},
 		{"tax withheld by a tenant with a CPF", func(d *Declaration) {
 			d.Rentals[0].Tenant.TaxID = "09876543229"
 			for m := range d.Rentals[0].Months {

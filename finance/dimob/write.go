@@ -170,9 +170,21 @@ type record struct{ b []byte }
 
 func (r *record) lit(s string) { r.b = append(r.b, s...) }
 
-func (r *record) blanks(n int) { r.b = append(r.b, strings.Repeat(" ", n)...) }
+// blankRun and zeroRun are longer than any field or reserved run of the
+// layout, so that padding is a slice of them.
+var blankRun, zeroRun = strings.Repeat(" ", 512), strings.Repeat("0", 512)
 
-func (r *record) zeros(n int) { r.b = append(r.b, strings.Repeat("0", n)...) }
+func (r *record) blanks(n int) { r.b = appendRun(r.b, blankRun, n) }
+
+func (r *record) zeros(n int) { r.b = appendRun(r.b, zeroRun, n) }
+
+// appendRun appends n characters of run to b.
+func appendRun(b []byte, run string, n int) []byte {
+	for n > len(run) {
+		b, n = append(b, run...), n-len(run)
+	}
+	return append(b, run[:max(n, 0)]...)
+}
 
 // text is an X field: printable ASCII (fold), left-aligned, cut to the
 // width and padded with blanks.
@@ -214,6 +226,19 @@ func (r *record) num(n, width int) {
 // money is an R$ field: 14 digits, the last two the cents; zeros for an
 // amount that is negative or does not fit.
 func (r *record) money(d decimal.Decimal) {
+	if d.IsZero() {
+		r.zeros(14)
+		return
+	}
+	if d.Exponent() == -2 && d.NumDigits() <= 14 { // in cents, below 10^12: as the ledger's amounts come
+		if c := d.CoefficientInt64(); c >= 0 {
+			var buf [16]byte
+			digits := strconv.AppendInt(buf[:0], c, 10)
+			r.zeros(14 - len(digits))
+			r.b = append(r.b, digits...)
+			return
+		}
+	}
 	cents := d.Round(2)
 	if cents.IsNegative() || cents.GreaterThanOrEqual(maxAmount) {
 		r.zeros(14)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/propfin/propfin/finance"
 )
 
@@ -282,5 +284,36 @@ func TestSpecialAndAmended(t *testing.T) {
 	r01 := strings.Split(b.String(), "\r\n")[1]
 	if got, want := r01[21:43], "1123456789013006202402"; got != want {
 		t.Errorf("R01 positions 22-43 = %q, want %q", got, want)
+	}
+}
+
+// TestMoneyField: an R$ field is the amount in cents, 14 digits, however
+// the decimal holds it (two places, none, one, more, zero with either
+// exponent), and zeros for an amount negative or of 10^12 reais or more;
+// the short way for amounts in cents writes what the general one does.
+func TestMoneyField(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		d    decimal.Decimal
+		want string
+	}{
+		{decimal.Decimal{}, "00000000000000"},
+		{decimal.New(0, -2), "00000000000000"},
+		{decimal.New(1, -2), "00000000000001"},
+		{decimal.New(600000, -2), "00000000600000"},
+		{decimal.New(6000, 0), "00000000600000"},
+		{decimal.New(15, -1), "00000000000150"},
+		{decimal.New(123450, -4), "00000000001235"},
+		{decimal.New(99999999999999, -2), "99999999999999"},
+		{decimal.New(100000000000000, -2), "00000000000000"},
+		{decimal.New(1, 12), "00000000000000"},
+		{decimal.New(-100, -2), "00000000000000"},
+		{decimal.New(-1, 0), "00000000000000"},
+	} {
+		var r record
+		r.money(c.d)
+		if got := string(r.b); got != c.want {
+			t.Errorf("%s (exponent %d): %q, want %q", c.d, c.d.Exponent(), got, c.want)
+		}
 	}
 }

@@ -29,7 +29,8 @@ import (
 // plan cached for any values does not know how long the arrays are, and
 // chose, after a few chunks of a payment return, to scan the whole table
 // and test each row against the 2,000 values of "= any($n)" one by one:
-// seconds per statement instead of milliseconds.
+// seconds per statement instead of milliseconds. The DIMOB's statements
+// take it too (dimob.go).
 const withValues = pgx.QueryExecModeCacheDescribe
 
 // BatchType declares one kind of batch to the shared machinery.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -117,22 +118,22 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 	}
 	for _, k := range sortedKeys(obj) {
 		if k != key {
-			problems = append(problems, storage.Problem{Field: k, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: k, Message: "unknown field"})
 		}
 	}
 	raw, given := obj[key]
 	if !given {
-		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: key, Message: "is required"}))
+		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: key, Message: "is required"}))
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: key, Message: "must be an array of ids"}))
+		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: key, Message: "must be an array of ids"}))
 	}
 	switch {
 	case len(list) == 0:
-		problems = append(problems, storage.Problem{Field: key, Message: "must hold at least one id"})
+		problems = append(problems, finance.Problem{Field: key, Message: "must hold at least one id"})
 	case len(list) > storage.MaxMembersPerCall:
-		problems = append(problems, storage.Problem{Field: key,
+		problems = append(problems, finance.Problem{Field: key,
 			Message: fmt.Sprintf("holds %d ids; at most %d", len(list), storage.MaxMembersPerCall)})
 	}
 	ids := make([]int64, 0, len(list))
@@ -142,16 +143,16 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 		id, err := strconv.ParseInt(string(bytes.TrimSpace(el)), 10, 64)
 		switch {
 		case err != nil || id < 1:
-			problems = append(problems, storage.Problem{Field: field, Message: "must be a positive integer id"})
+			problems = append(problems, finance.Problem{Field: field, Message: "must be a positive integer id"})
 		case seen[id]:
-			problems = append(problems, storage.Problem{Field: field, Message: fmt.Sprintf("id %d is given twice", id)})
+			problems = append(problems, finance.Problem{Field: field, Message: fmt.Sprintf("id %d is given twice", id)})
 		default:
 			seen[id] = true
 			ids = append(ids, id)
 		}
 	}
 	if len(problems) > 0 {
-		return nil, storage.InvalidInput(problems)
+		return nil, finance.InvalidInput(problems)
 	}
 	return ids, nil
 }
@@ -252,7 +253,7 @@ func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
 			// an account not of the company is named by the store's
 			// reference check below (422)
 			acc, err = storage.ReadBankAccount(r.Context(), s.store.Pool(), companyID, up.accountID)
-			if err != nil && storage.ErrorCode(err) != storage.NotFound {
+			if err != nil && finance.ErrorCode(err) != finance.NotFound {
 				writeError(w, r, err)
 				return
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -60,7 +61,7 @@ func (s *Server) recordJob(w http.ResponseWriter, r *http.Request, sub jobs.Subm
 	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
 		key := keys[0]
 		if len(keys) > 1 || key == "" || len(key) > maxIdempotencyKey || !printableASCII(key) {
-			writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "Idempotency-Key",
+			writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "Idempotency-Key",
 				Message: "must be one header of printable ASCII, 1 to 255 characters"}}))
 			return storage.Job{}, storage.FoundNothing, false
 		}
@@ -107,22 +108,22 @@ func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
 		switch key {
 		case "kind":
 			if json.Unmarshal(obj[key], &kind) != nil || kind == "" {
-				problems = append(problems, storage.Problem{Field: "kind", Message: "must be the name of a kind of job"})
+				problems = append(problems, finance.Problem{Field: "kind", Message: "must be the name of a kind of job"})
 			}
 		case "rerun":
 			if json.Unmarshal(obj[key], &rerun) != nil {
-				problems = append(problems, storage.Problem{Field: "rerun", Message: "must be true or false"})
+				problems = append(problems, finance.Problem{Field: "rerun", Message: "must be true or false"})
 			}
 		case "payload":
 		default:
-			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
 	if _, given := obj["kind"]; !given {
-		problems = append(problems, storage.Problem{Field: "kind", Message: "is required"})
+		problems = append(problems, finance.Problem{Field: "kind", Message: "is required"})
 	}
 	if len(problems) > 0 {
-		writeError(w, r, storage.InvalidInput(problems))
+		writeError(w, r, finance.InvalidInput(problems))
 		return
 	}
 	// the request as the Idempotency-Key compares it: kind, payload, and

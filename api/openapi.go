@@ -18,6 +18,7 @@ import (
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/api/reference"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -397,7 +398,7 @@ func (s *Server) mountReference(router *router) {
 }
 
 func noReferenceFile(w http.ResponseWriter, r *http.Request) {
-	writeError(w, r, storage.Errorf(storage.NotFound, "The reference page has no file %q.", path.Base(r.URL.Path)))
+	writeError(w, r, finance.Errorf(finance.NotFound, "The reference page has no file %q.", path.Base(r.URL.Path)))
 }
 
 var openapiOp = operation{

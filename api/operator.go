@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/propfin/propfin/api/openapi"
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // MonitoringPath is where the queue dashboard is mounted: build it with
@@ -121,7 +121,7 @@ var dashboardOp = operation{
 func (s *Server) operator(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := s.ops.crossOrigin.Check(r); err != nil {
-			writeError(w, r, storage.Errorf(storage.Forbidden, "Cross-origin requests are not allowed here."))
+			writeError(w, r, finance.Errorf(Forbidden, "Cross-origin requests are not allowed here."))
 			return
 		}
 		if _, err := authorization(r); err != nil {
@@ -134,7 +134,7 @@ func (s *Server) operator(next http.Handler) http.Handler {
 			return
 		}
 		if !s.ops.admits(r) {
-			s.refuse(w, r, addr, storage.Errorf(storage.OperatorOnly, "Operator credential required."))
+			s.refuse(w, r, addr, finance.Errorf(OperatorOnly, "Operator credential required."))
 			return
 		}
 		w.Header().Del("Content-Type")

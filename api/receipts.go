@@ -9,6 +9,7 @@ import (
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/api/receipt"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -87,7 +88,7 @@ func (s *Server) receiptLink(w http.ResponseWriter, r *http.Request, param, kind
 		return
 	}
 	if s.receipts.signer == nil {
-		writeError(w, r, storage.Errorf(storage.Unavailable,
+		writeError(w, r, finance.Errorf(finance.Unavailable,
 			"Receipt links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
 		return
 	}
@@ -124,10 +125,10 @@ func (s *Server) loadReceipt(ctx context.Context, ref receipt.Ref) (receipt.Page
 		read = s.store.TransactionReceipt
 	}
 	rec, err := read(ctx, ref.CompanyID, ref.ID)
-	switch storage.ErrorCode(err) {
-	case storage.NotFound:
+	switch finance.ErrorCode(err) {
+	case finance.NotFound:
 		return receipt.Page{}, fmt.Errorf("%w: %w", receipt.ErrNotFound, err)
-	case storage.Unavailable:
+	case finance.Unavailable:
 		return receipt.Page{}, fmt.Errorf("%w: %w", receipt.ErrUnavailable, err)
 	}
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -292,18 +293,18 @@ func (s *Server) authed(h http.Handler) http.Handler {
 }
 
 func notFound(w http.ResponseWriter, r *http.Request) {
-	writeError(w, r, storage.Errorf(storage.NotFound, "The route %s could not be found.", r.URL.Path))
+	writeError(w, r, finance.Errorf(finance.NotFound, "The route %s could not be found.", r.URL.Path))
 }
 
 // methodNotAllowed answers a method the path does not have (the router has
 // set Allow).
 func methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	writeError(w, r, storage.Errorf(storage.NotAllowed, "The %s method is not supported for this route.", r.Method))
+	writeError(w, r, finance.Errorf(NotAllowed, "The %s method is not supported for this route.", r.Method))
 }
 
 func (s *Server) panicked(w http.ResponseWriter, r *http.Request, v any) {
 	s.log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path, "panic", v)
-	writeError(w, r, storage.Errorf(storage.Internal, "panic"))
+	writeError(w, r, finance.Errorf(finance.Internal, "panic"))
 }
 
 var healthzOp = operation{
@@ -337,17 +338,17 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	r = r.WithContext(ctx)
-	var problems []storage.Problem
+	var problems []finance.Problem
 	if err := storage.Ready(r.Context(), s.store.Pool()); err != nil {
 		s.log.WarnContext(r.Context(), "readyz: postgres", "err", err)
-		problems = append(problems, storage.Problem{Field: "postgres", Message: "does not answer"})
+		problems = append(problems, finance.Problem{Field: "postgres", Message: "does not answer"})
 	}
 	if err := s.redis.Ping(r.Context()).Err(); err != nil {
 		s.log.WarnContext(r.Context(), "readyz: redis", "err", err)
-		problems = append(problems, storage.Problem{Field: "redis", Message: "does not answer"})
+		problems = append(problems, finance.Problem{Field: "redis", Message: "does not answer"})
 	}
 	if len(problems) > 0 {
-		writeError(w, r, &storage.Error{Code: storage.Unavailable, Message: "Not ready.", Problems: problems})
+		writeError(w, r, &finance.Error{Code: finance.Unavailable, Message: "Not ready.", Problems: problems})
 		return
 	}
 	writeRaw(w, http.StatusOK, []byte(`{"return":true,"status":200,"message":"ready"}`))

@@ -21,33 +21,6 @@ import (
 // remittance file, the members' list and the upload of a bank's return
 // file. The kinds are package jobs's; each is mounted under its path.
 
-// batchRoutes are the kinds of batch and their paths.
-var batchRoutes = []struct {
-	path string
-	kind *jobs.BatchKind
-}{
-	{"/financial/ticketBatch", jobs.TicketBatchKind},
-	{"/financial/paymentBatch", jobs.PaymentBatchKind},
-}
-
-// mountBatches adds the batch operations of every kind to the router.
-func (s *Server) mountBatches(router *router) {
-	for _, br := range batchRoutes {
-		k, members := br.kind, br.kind.Type.Members
-		if _, ok := s.store.Registry().MustResource(k.Type.MemberResource).Filter(k.Type.MemberFilter); !ok {
-			panic("api: " + br.path + ": " + k.Type.MemberResource + " has no filter " + k.Type.MemberFilter)
-		}
-		Members := strings.ToUpper(members[:1]) + members[1:]
-		doc := batchDoc{reg: s.store.Registry(), kind: k, path: br.path}
-		router.HandleFunc(http.MethodPost, br.path+"/:id/add"+Members, doc.change("Add", "added to"), s.changeMembers(k, storage.OpAdd))
-		router.HandleFunc(http.MethodPost, br.path+"/:id/remove"+Members, doc.change("Remove", "removed from (before its file is written)"), s.changeMembers(k, storage.OpRemove))
-		router.HandleFunc(http.MethodPost, br.path+"/:id/revert"+Members, doc.change("Revert", "taken back from (after its file is written)"), s.changeMembers(k, storage.OpRevert))
-		router.HandleFunc(http.MethodGet, br.path+"/:id/downloadBatchFile", doc.download(), s.downloadBatchFile(k))
-		router.HandleFunc(http.MethodGet, br.path+"/:id/"+members, doc.members(), s.listMembers(k))
-		router.HandleFunc(http.MethodPost, br.path+"/returnFile", doc.returnFile(), s.uploadReturnFile(k))
-	}
-}
-
 // changeMembers is POST {batch}/{id}/addInvoices (removeInvoices,
 // revertInvoices) with {"invoices": [ids]}: a body that is not that is a
 // 422 and changes nothing; otherwise 200 with the batch as it is after,
@@ -286,6 +259,25 @@ type batchDoc struct {
 }
 
 func (d batchDoc) tag() string { return strings.TrimPrefix(d.path, "/") }
+
+// batchDocOf describes the operations of br's kind; a kind whose members'
+// resource lacks the filter it names panics, before anything is served.
+func (s *Server) batchDocOf(br batchRoute) batchDoc {
+	k := br.kind
+	if _, ok := s.store.Registry().MustResource(k.Type.MemberResource).Filter(k.Type.MemberFilter); !ok {
+		panic("api: " + br.path + ": " + k.Type.MemberResource + " has no filter " + k.Type.MemberFilter)
+	}
+	return batchDoc{reg: s.store.Registry(), kind: k, path: br.path}
+}
+
+// add, remove and revert describe the three changes of members.
+func (d batchDoc) add() operation { return d.change("Add", "added to") }
+func (d batchDoc) remove() operation {
+	return d.change("Remove", "removed from (before its file is written)")
+}
+func (d batchDoc) revert() operation {
+	return d.change("Revert", "taken back from (after its file is written)")
+}
 
 // change describes add, remove and revert of members.
 func (d batchDoc) change(verb, what string) operation {

@@ -90,6 +90,15 @@ func (s *Server) jobsResource() *storage.Resource {
 	return s.store.Registry().MustResource(storage.Jobs)
 }
 
+// jobReads are the reads of the job API, through the declared resource
+// (the operations are by hand). Jobs are read on the primary even when
+// there is a replica: a client polls the job it has just submitted, and a
+// replica that lags would answer 404 for it.
+func (s *Server) jobReads() (resourceHandlers, resourceDoc) {
+	h := resourceHandlers{store: s.store, reads: s.store, res: s.jobsResource(), path: "/jobs"}
+	return h, resourceDoc{reg: s.store.Registry(), res: h.res, path: "/jobs"}
+}
+
 // startJob is POST /jobs: {"kind": ..., "payload": {...}} for the kinds
 // clients may start themselves; any other kind is a 422. The body is read
 // like any other: JSON declared, one object, no key given twice. A run of
@@ -164,10 +173,23 @@ func existingRunMessage(job storage.Job, rerun, rerunnable bool) string {
 	}
 }
 
+// cancelJobOp describes POST /jobs/{id}/cancel.
+func cancelJobOp() operation {
+	return changeJobOp("Cancel a job",
+		"A job not finished yet ends `canceled` (a running one stops at its next chunk): 200 with the job. "+
+			"A finished job is a 409.")
+}
+
 // cancelJob is POST /jobs/{id}/cancel: a job not yet finished ends
 // canceled (a running one stops at its next chunk); a finished one is 409.
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 	s.changeJob(w, r, "Canceled.", storage.CancelJob)
+}
+
+// retryJobOp describes POST /jobs/{id}/retry.
+func retryJobOp() operation {
+	return changeJobOp("Retry a failed job",
+		"A `failed` job runs again from the start: 202 with the job, `pending` again. Any other state is a 409.")
 }
 
 // retryJob is POST /jobs/{id}/retry: a failed job runs again from the
@@ -192,24 +214,6 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 		status = http.StatusAccepted
 	}
 	s.writeJob(w, r, status, message, job.ID)
-}
-
-// mountJobs adds the job API to the router: reads through the declared
-// resource, the operations by hand. Jobs are read on the primary even when
-// there is a replica: a client polls the job it has just submitted, and a
-// replica that lags would answer 404 for it.
-func (s *Server) mountJobs(router *router) {
-	h := resourceHandlers{store: s.store, reads: s.store, res: s.jobsResource(), path: "/jobs"}
-	doc := resourceDoc{reg: s.store.Registry(), res: h.res, path: "/jobs"}
-	router.HandleFunc(http.MethodGet, "/jobs", doc.list(), h.list)
-	router.HandleFunc(http.MethodGet, "/jobs/:id", doc.get(), h.get)
-	router.HandleFunc(http.MethodPost, "/jobs", s.startJobOp(), s.startJob)
-	router.HandleFunc(http.MethodPost, "/jobs/:id/cancel", changeJobOp("Cancel a job",
-		"A job not finished yet ends `canceled` (a running one stops at its next chunk): 200 with the job. "+
-			"A finished job is a 409."), s.cancelJob)
-	router.HandleFunc(http.MethodPost, "/jobs/:id/retry", changeJobOp("Retry a failed job",
-		"A `failed` job runs again from the start: 202 with the job, `pending` again. Any other state is a 409."), s.retryJob)
-	router.HandleFunc(http.MethodPost, "/pix/validate", validatePixOp(), s.validatePix)
 }
 
 // jobAccepted is the answer of an operation that starts a job: 202, the

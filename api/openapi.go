@@ -389,14 +389,6 @@ func (d *openapiDocument) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.body))
 }
 
-// mountReference adds the document and the reference page that renders
-// it, both without a key.
-func (s *Server) mountReference(router *router) {
-	router.Handle(http.MethodGet, OpenAPIPath, openapiOp, &openapiDocument{router: router, reg: s.store.Registry()})
-	router.Handle(http.MethodGet, reference.Path, referencePageOp, reference.Page())
-	router.Handle(http.MethodGet, reference.Path+"/:file", referenceFileOp(), reference.Files(http.HandlerFunc(noReferenceFile)))
-}
-
 func noReferenceFile(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, finance.Errorf(finance.NotFound, "The reference page has no file %q.", path.Base(r.URL.Path)))
 }

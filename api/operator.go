@@ -54,31 +54,12 @@ func newOpsRoutes(cfg Config) *opsRoutes {
 	return ops
 }
 
-// mountOperatorRoutes mounts the operator routes that are on: `/metrics`,
-// and the dashboard at `/monitoring/` and everything under it.
-// `/monitoring` redirects to `/monitoring/` once the credential is
-// checked, so that no operator path tells anything without it.
-func (s *Server) mountOperatorRoutes(router *router) {
-	ops := s.ops
-	if ops == nil {
-		return
-	}
-	if ops.metrics != nil {
-		router.Handle(http.MethodGet, "/metrics", metricsOp, ops.metrics)
-	}
-	if ops.monitoring == nil {
-		return
-	}
-	toSlash := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u := *r.URL
-		u.Path = MonitoringPath + "/"
-		http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
-	})
-	router.Handle(http.MethodGet, MonitoringPath, monitoringRedirectOp, toSlash)
-	router.Handle(http.MethodHead, MonitoringPath, monitoringRedirectOp, toSlash)
-	for _, method := range operatorMethods {
-		router.Handle(method, MonitoringPath+"/*path", dashboardOp, ops.monitoring)
-	}
+// toMonitoringSlash is GET /monitoring: a 301 to /monitoring/, its query
+// kept.
+func toMonitoringSlash(w http.ResponseWriter, r *http.Request) {
+	u := *r.URL
+	u.Path = MonitoringPath + "/"
+	http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
 }
 
 var metricsOp = operation{

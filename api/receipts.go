@@ -159,23 +159,6 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 	return page
 }
 
-// mountMoneyOperations adds the operations of spec 001 that are not CRUD,
-// the readjustment operations (readjust.go), and the public receipt page (no API key: the signed token is the
-// credential).
-func (s *Server) mountMoneyOperations(router *router) {
-	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/pixCode", pixCodeOp, s.setPixCode)
-	router.HandleFunc(http.MethodGet, "/invoices/:invoice_id/receiptLink", receiptLinkOp("invoices", "invoice"), s.invoiceReceiptLink)
-	router.HandleFunc(http.MethodGet, "/transactions/:id/receiptLink", receiptLinkOp("transactions", "ledger entry"), s.transactionReceiptLink)
-	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/invoicesCreate", invoicesCreateOp(), s.invoicesCreate)
-	router.Handle(http.MethodGet, receiptPath+":token", receiptPageOp, s.receiptPage())
-	if s.ops != nil { // the indices are every company's: operators write them
-		router.HandleFunc(http.MethodPut, "/financial/indices", putIndicesOp(), s.putIndices)
-	}
-	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/readjust", readjustOp(), s.readjustContract)
-	router.HandleFunc(http.MethodGet, "/financial/settings", settingsOp(false), s.getSettings)
-	router.HandleFunc(http.MethodPut, "/financial/settings", settingsOp(true), s.putSettings)
-}
-
 // receiptLinkOp describes GET /{records}/{id}/receiptLink.
 func receiptLinkOp(tag, what string) operation {
 	link, err := reflector.SchemaFor(linkEnvelope{})

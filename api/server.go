@@ -135,12 +135,6 @@ func defaultKinds() *jobs.Registry {
 // readyTimeout bounds the checks of /readyz.
 const readyTimeout = 2 * time.Second
 
-// route mounts the CRUD operations of a declared resource on a path.
-type route struct {
-	path     string
-	resource string
-}
-
 // parentParam is the parameter of a sub-resource's path
 // (`/financial/contracts/:contract/vehicles`: "contract"), "" when the
 // path has none.
@@ -151,79 +145,6 @@ func parentParam(path string) string {
 		}
 	}
 	return ""
-}
-
-// resourceRoutes maps each CRUD path of the API to its declared resource.
-var resourceRoutes = []route{
-	{"/buildings/types", storage.BuildingTypes},
-	{"/buildings/categories", storage.BuildingCategories},
-	{"/buildings/constructors", storage.Constructors},
-	// extension resources (docs/api.md)
-	{"/buildings", storage.Buildings},
-	{"/buildings/:building/owners", storage.BuildingOwners},
-	{"/persons", storage.Persons},
-	{"/financial/businesses", storage.Businesses},
-	{"/financial/accounts", storage.Accounts},
-	{"/financial/plans", storage.Plans},
-	{"/financial/billings", storage.Billings},
-	{"/tags", storage.Tags},
-	// the ledger
-	{"/financial/transactionItems", storage.TransactionItems},
-	{"/transactions", storage.Transactions},
-	{"/transactions/:transaction/files", storage.TransactionFiles},
-	// spec 001
-	{"/invoices", storage.Invoices},
-	{"/invoices/:invoice/files", storage.InvoiceFiles},
-	{"/invoices/:invoice/messages", storage.InvoiceMessages},
-	{"/invoices/:invoice/history", storage.InvoiceHistory},
-	{"/financial/contracts", storage.Contracts},
-	{"/financial/contracts/:contract/vehicles", storage.ContractVehicles},
-	{"/financial/contracts/:contract/occupants", storage.ContractOccupants},
-	{"/financial/contracts/:contract/items", storage.ContractItems},
-	// extensions (docs/api.md, "Contracts")
-	{"/financial/contracts/:contract/files", storage.ContractFiles},
-	{"/financial/contracts/:contract/inspects", storage.ContractInspections},
-	{"/financial/contracts/:contract/insurances", storage.ContractInsurances},
-	// readjustment (docs/api.md, "Readjustment"): read-only
-	{"/financial/indices", storage.PriceIndices},
-	{"/financial/contracts/:contract/readjustments", storage.ContractReadjustments},
-	// collection batches (docs/api.md, "Batches"); their operations are mountBatches'
-	{"/financial/ticketBatch", storage.TicketBatches},
-	// payment batches (docs/api.md, "Payment batches"), likewise
-	{"/financial/paymentBatch", storage.PaymentBatches},
-	// spec 000
-	{"/condominiums", storage.Condominiums},
-	{"/users/teams", storage.Teams},
-	{"/users/teams/:team/users", storage.TeamUsers},
-	{"/users/groups", storage.UserGroups},
-	// extensions (docs/api.md, "Condominiums", "Users, user teams and user groups")
-	{"/condominiums/:condominium/units", storage.CondominiumUnits},
-	{"/condominiums/:condominium/related", storage.CondominiumRelated},
-	{"/condominiums/details", storage.CondominiumDetails},
-	{"/locations/countries", storage.Countries},
-	{"/locations/cities", storage.Cities},
-	{"/locations/districts", storage.Districts},
-	{"/users", storage.Users},
-	{"/users/groups/:group/users", storage.UserGroupUsers},
-	{"/users/groups/:group/permissions", storage.UserGroupPermissions},
-	{"/users/groups/:group/buildings", storage.UserGroupBuildings},
-	{"/users/groups/:group/persons", storage.UserGroupPersons},
-	// spec 000: calendar events (docs/api.md, "Calendar events")
-	{"/events", storage.Events},
-	{"/events/:event/files", storage.EventFiles},
-	{"/events/:event/feedbacks", storage.EventFeedbacks},
-	{"/calendars", storage.Calendars},
-	// deals, funnels and steps; the conversion reports are mountDealReports'
-	{"/funnels", storage.Funnels},
-	{"/funnels/:funnel/steps", storage.FunnelSteps},
-	{"/deals", storage.Deals},
-}
-
-// deleteRoutes are resources whose records are written through another
-// resource and read through its includes, with a DELETE of their own
-// (`DELETE /condominiums/groups/{id}`, spec 000).
-var deleteRoutes = []route{
-	{"/condominiums/groups", storage.CondominiumGroups},
 }
 
 // Handler returns the whole API: every route in one place.
@@ -237,40 +158,6 @@ func (s *Server) Handler() http.Handler {
 		panic("api: " + err.Error())
 	}
 	return s.logRequests(responseHeaders(requestLimits(withTimeout(s.timeout, headAsGet(router.build())))))
-}
-
-// routeTable registers every route with its operation (docs/api.md,
-// "OpenAPI").
-func (s *Server) routeTable() *router {
-	router := newRouter(s.guard)
-	router.HandleFunc(http.MethodGet, "/healthz", healthzOp, s.healthz)
-	router.HandleFunc(http.MethodHead, "/healthz", healthzOp, s.healthz)
-	router.HandleFunc(http.MethodGet, "/readyz", readyzOp, s.readyz)
-	reg := s.store.Registry()
-	for _, rt := range s.routes {
-		res := reg.MustResource(rt.resource)
-		h := resourceHandlers{store: s.store, reads: s.reads, res: res, path: rt.path, parentParam: parentParam(rt.path)}
-		if (h.parentParam != "") != (res.Parent != nil) {
-			panic("api: " + rt.path + ": a sub-resource's path, and only its path, names its parent's parameter")
-		}
-		doc := resourceDoc{reg: reg, res: res, path: rt.path}
-		router.HandleFunc(http.MethodGet, rt.path, doc.list(), h.list)
-		router.HandleFunc(http.MethodPost, rt.path, doc.create(), h.create)
-		router.HandleFunc(http.MethodGet, rt.path+"/:id", doc.get(), h.get)
-		router.HandleFunc(http.MethodPut, rt.path+"/:id", doc.update(), h.update)
-		router.HandleFunc(http.MethodDelete, rt.path+"/:id", doc.delete(), h.delete)
-	}
-	for _, rt := range deleteRoutes {
-		h := resourceHandlers{store: s.store, reads: s.reads, res: reg.MustResource(rt.resource), path: rt.path}
-		router.HandleFunc(http.MethodDelete, rt.path+"/:id", resourceDoc{reg: reg, res: h.res, path: rt.path}.delete(), h.delete)
-	}
-	s.mountJobs(router)
-	s.mountMoneyOperations(router)
-	s.mountBatches(router)
-	s.mountDealReports(router)
-	s.mountOperatorRoutes(router)
-	s.mountReference(router)
-	return router
 }
 
 // guard puts a route's handler behind the credential of its access.

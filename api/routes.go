@@ -143,7 +143,7 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, "/jobs/:id/retry", retryJobOp(), s.retryJob)
 	router.HandleFunc(http.MethodPost, "/pix/validate", validatePixOp(), s.validatePix)
 
-	// The operations of spec 001 that are not CRUD (invoice_ops.go,
+	// The operations of spec 001 that are not CRUD (invoices_pix.go,
 	// receipts.go, invoices_create.go), the readjustment (readjust.go) and
 	// the settings (settings.go). The receipt page takes no API key: the
 	// signed token is the credential.
@@ -152,7 +152,7 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodGet, "/transactions/:id/receiptLink", receiptLinkOp("transactions", "ledger entry"), s.transactionReceiptLink)
 	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/invoicesCreate", invoicesCreateOp(), s.invoicesCreate)
 	router.Handle(http.MethodGet, receiptPath+":token", receiptPageOp, s.receiptPage())
-	if s.ops != nil { // the indices are every company's: operators write them
+	if s.console != nil { // the indices are every company's: operators write them
 		router.HandleFunc(http.MethodPut, "/financial/indices", putIndicesOp(), s.putIndices)
 	}
 	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/readjust", readjustOp(), s.readjustContract)
@@ -177,19 +177,19 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodGet, "/deals/conversion/funnel", funnelReportOp(), s.funnelReport)
 	router.HandleFunc(http.MethodGet, "/deals/conversion/step-deals", stepDealsReportOp(), s.stepDealsReport)
 
-	// The operator routes that are on (operator.go), behind the admin
+	// The operator routes that are on (operator_console.go), behind the admin
 	// credential: /metrics, and the queue dashboard at /monitoring/ and
 	// everything under it. /monitoring redirects to /monitoring/ once the
 	// credential is checked, so that no operator path tells anything
 	// without it.
-	if s.ops != nil && s.ops.metrics != nil {
-		router.Handle(http.MethodGet, "/metrics", metricsOp, s.ops.metrics)
+	if s.console != nil && s.console.metrics != nil {
+		router.Handle(http.MethodGet, "/metrics", metricsOp, s.console.metrics)
 	}
-	if s.ops != nil && s.ops.monitoring != nil {
+	if s.console != nil && s.console.monitoring != nil {
 		router.HandleFunc(http.MethodGet, MonitoringPath, monitoringRedirectOp, toMonitoringSlash)
 		router.HandleFunc(http.MethodHead, MonitoringPath, monitoringRedirectOp, toMonitoringSlash)
 		for _, method := range operatorMethods {
-			router.Handle(method, MonitoringPath+"/*path", dashboardOp, s.ops.monitoring)
+			router.Handle(method, MonitoringPath+"/*path", dashboardOp, s.console.monitoring)
 		}
 	}
 

@@ -78,7 +78,7 @@ type Server struct {
 	timeout  time.Duration
 
 	metrics  *httpMetrics
-	ops      *opsRoutes // nil: the operator routes are off
+	console  *operatorConsole // nil: the operator routes are off
 	receipts *receiptLinks
 }
 
@@ -118,7 +118,7 @@ func New(cfg Config) *Server {
 		timeout:  cfg.RequestTimeout,
 
 		metrics: newHTTPMetrics(cfg.Metrics),
-		ops:     newOpsRoutes(cfg),
+		console: newOperatorConsole(cfg),
 	}
 }
 
@@ -166,7 +166,7 @@ func (s *Server) guard(a access, h http.Handler) http.Handler {
 	case public:
 		return h
 	case byOperator:
-		if s.ops == nil {
+		if s.console == nil {
 			panic("api: an operator route is registered while the operator routes are off (no admin token)")
 		}
 		return s.operator(h)

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,6 +227,38 @@ func TestReturnFileOfAnotherAccount(t *testing.T) {
 	}
 }
 
+// TestSispagReturnOfAnotherAccount: an Itaú SISPAG payment return (the
+// public file 341_240_pagamento_keeper-cnab240.ret) names its debited
+// account in its header at SISPAG's positions (agency 53-57, account
+// 59-70, DAC 72): uploaded for that account it is taken; the same file
+// naming an account whose digits differ only where Itaú's collection
+// header has none (59-65) is a 422 on account_id naming the file's
+// account, and is not stored.
+func TestSispagReturnOfAnotherAccount(t *testing.T) {
+	t.Parallel()
+	f := batchEnv(t)
+	data, err := os.ReadFile(filepath.Join("..", "cnab", "retorno", "testdata", "real", "341_240_pagamento_keeper-cnab240.ret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "341", "layout": "cnab240",
+		"agency": "0772", "account": "69637", "account_digit": "3"})
+	other := slices.Clone(data)
+	copy(other[58:70], "000012369637")
+	path := fmt.Sprintf("/financial/paymentBatch/returnFile?account_id=%d", acc)
+	want := fmt.Sprintf("account %d is account 69637-3; the file is of account 000012369637-3", acc)
+	if r := f.do(t, http.MethodPost, path, f.keyA, string(other)); r.status != http.StatusUnprocessableEntity ||
+		!hasProblem(r, "account_id") || !strings.Contains(string(r.raw), want) {
+		t.Errorf("another account's file: %d %s, want 422 on account_id saying %q", r.status, r.raw, want)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM batch_return_files WHERE company_id = $1`, f.compA); n != 0 {
+		t.Errorf("%d return files stored", n)
+	}
+	if r := f.do(t, http.MethodPost, path, f.keyA, string(data)); r.status != http.StatusAccepted {
+		t.Errorf("the account's own file: %d %s", r.status, r.raw)
+	}
+}
+
 // centsOf reads a money value of a response (a JSON number or decimal
 // text) as cents, exactly.
 func centsOf(t *testing.T, v any) int64 {
@@ -268,8 +303,11 @@ func TestReturnFileStrippedBlanks(t *testing.T) {
 		t.Fatalf("batch:return job: %v", done)
 	}
 	warnings, _ := done["result"].(map[string]any)["warnings"].([]any)
-	if len(warnings) != 1 || !strings.HasPrefix(fmt.Sprint(warnings[0]), fmt.Sprintf("%d line", stripped)) ||
-		!strings.Contains(fmt.Sprint(warnings[0]), "lost their trailing blanks") {
+	lost := "lines had lost their trailing blanks"
+	if stripped == 1 {
+		lost = "line had lost its trailing blanks"
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(fmt.Sprint(warnings[0]), fmt.Sprintf("%d %s", stripped, lost)) {
 		t.Errorf("warnings: %v (%d lines stripped)", warnings, stripped)
 	}
 	if states := f.paymentStates(t, batch); !sameStates(states, map[int64]string{byKey: "paid"}) {

@@ -55,6 +55,21 @@ func requestDigest(r *http.Request) hash.Hash {
 // found instead of a new one; on an error it has answered, and ok is
 // false.
 func (s *Server) recordJob(w http.ResponseWriter, r *http.Request, sub jobs.Submission, digest hash.Hash) (job storage.Job, found storage.Found, ok bool) {
+	if !prepareSubmission(w, r, &sub, digest) {
+		return storage.Job{}, storage.FoundNothing, false
+	}
+	job, found, err := s.jobs.Submit(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID, sub)
+	if err != nil {
+		writeError(w, r, err)
+		return storage.Job{}, storage.FoundNothing, false
+	}
+	return job, found, true
+}
+
+// prepareSubmission completes a submission from the request: who submits
+// it, and its Idempotency-Key with digest, the request as the key
+// compares it. A malformed header is answered (422) and ok is false.
+func prepareSubmission(w http.ResponseWriter, r *http.Request, sub *jobs.Submission, digest hash.Hash) (ok bool) {
 	p := principalOf(r.Context())
 	sub.SubmittedBy = "api_key:" + strconv.FormatInt(p.KeyID, 10)
 	sub.UserID = p.UserID
@@ -63,16 +78,11 @@ func (s *Server) recordJob(w http.ResponseWriter, r *http.Request, sub jobs.Subm
 		if len(keys) > 1 || key == "" || len(key) > maxIdempotencyKey || !printableASCII(key) {
 			writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "Idempotency-Key",
 				Message: "must be one header of printable ASCII, 1 to 255 characters"}}))
-			return storage.Job{}, storage.FoundNothing, false
+			return false
 		}
 		sub.IdempotencyKey, sub.RequestHash = key, digest.Sum(nil)
 	}
-	job, found, err := s.jobs.Submit(r.Context(), s.store.Pool(), p.CompanyID, sub)
-	if err != nil {
-		writeError(w, r, err)
-		return storage.Job{}, storage.FoundNothing, false
-	}
-	return job, found, true
+	return true
 }
 
 // writeJob answers with the job as GET /jobs/{id} shows it.

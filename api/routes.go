@@ -172,6 +172,13 @@ func (s *Server) routeTable() *router {
 		router.HandleFunc(http.MethodPost, br.path+"/returnFile", doc.returnFile(), s.uploadReturnFile(k))
 	}
 
+	// The DIMOB runs and their files (dimob.go).
+	dimobReads, dimobDoc := s.dimobReads()
+	router.HandleFunc(http.MethodGet, dimobPath, dimobDoc.list(), dimobReads.list)
+	router.HandleFunc(http.MethodGet, dimobPath+"/:id", dimobDoc.get(), dimobReads.get)
+	router.HandleFunc(http.MethodPost, dimobPath, postDimobOp(), s.postDimob)
+	router.HandleFunc(http.MethodGet, dimobPath+"/:id/file", dimobFileOp(), s.dimobFile)
+
 	// The deal-conversion reports beside /deals/{id} (deal_reports.go):
 	// the router dispatches the static names before the parameter.
 	router.HandleFunc(http.MethodGet, "/deals/conversion/funnel", funnelReportOp(), s.funnelReport)

@@ -404,10 +404,14 @@ const (
 // EntryMode is a ledger entry's `mode`.
 type EntryMode string
 
-// The modes the posting writes, and those of the owners' transfers.
+// The modes the posting writes, those of the owners' transfers, and an
+// entry of its own (a bill, a bank's tariff).
 const (
-	ModeInvoice    EntryMode = "invoice"
-	ModeChargeback EntryMode = "chargeback"
+	// ModeTransaction is an entry of its own, no part of a payment's
+	// posting: a bill, a bank's tariff reported apart (BankFee).
+	ModeTransaction EntryMode = "transaction"
+	ModeInvoice     EntryMode = "invoice"
+	ModeChargeback  EntryMode = "chargeback"
 	// ModeTransfer pays a party out (type transfer).
 	ModeTransfer EntryMode = "transfer"
 	// ModeGuaranteedRent is the owners' share the business advances under

@@ -555,3 +555,16 @@ func BankTariff(item TransactionItem, businessID int64, amount decimal.Decimal) 
 	return Entry{Mode: ModeInvoice, Type: Debit, Extract: PartyBusiness, Amount: amount,
 		ItemID: item.ID, PlanID: item.DebitPlanID, BusinessID: businessID, Description: description}
 }
+
+// BankFee is the entry of a bank's tariff reported on a line of its own
+// (a fee occurrence of a return file: a tariff debited for a title's
+// registration, protest or maintenance, a monthly tariff): the company's
+// expense as BankTariff books it, but an entry of its own (mode
+// transaction), no part of any payment: the bank debited it from the
+// account whatever becomes of the title. docs/ledger.md, "Tariffs on lines
+// of their own".
+func BankFee(item TransactionItem, businessID int64, amount decimal.Decimal) Entry {
+	e := BankTariff(item, businessID, amount)
+	e.Mode = ModeTransaction
+	return e
+}

@@ -485,3 +485,33 @@ func checkSplits(t *testing.T, n int, owners []Share) {
 		}
 	}
 }
+
+// TestBankTariffEntries: a bank's tariff is one debit on the business's
+// statement with the tariff item and its debit plan, described by the
+// item (or "Tarifa bancária" when it has no description): in a payment's
+// posting (BankTariff, mode invoice) or as an entry of its own (BankFee,
+// mode transaction).
+func TestBankTariffEntries(t *testing.T) {
+	t.Parallel()
+	item := TransactionItem{ID: 9, Description: "Tarifas Itaú", Debit: PartyBusiness, Type: TxItemTariff, DebitPlanID: 4, CreditPlanID: 5}
+	bare := item
+	bare.Description = ""
+	for _, c := range []struct {
+		name string
+		got  Entry
+		want Entry
+	}{
+		{"with a payment", BankTariff(item, 3, dec("2.10")), Entry{Mode: ModeInvoice, Type: Debit, Extract: PartyBusiness,
+			Amount: dec("2.10"), ItemID: 9, PlanID: 4, BusinessID: 3, Description: "Tarifas Itaú"}},
+		{"on its own", BankFee(item, 3, dec("12.00")), Entry{Mode: ModeTransaction, Type: Debit, Extract: PartyBusiness,
+			Amount: dec("12.00"), ItemID: 9, PlanID: 4, BusinessID: 3, Description: "Tarifas Itaú"}},
+		{"an item without a description", BankFee(bare, 3, dec("1.00")), Entry{Mode: ModeTransaction, Type: Debit,
+			Extract: PartyBusiness, Amount: dec("1.00"), ItemID: 9, PlanID: 4, BusinessID: 3, Description: "Tarifa bancária"}},
+	} {
+		if c.got.Mode != c.want.Mode || c.got.Type != c.want.Type || c.got.Extract != c.want.Extract ||
+			!c.got.Amount.Equal(c.want.Amount) || c.got.ItemID != c.want.ItemID || c.got.PlanID != c.want.PlanID ||
+			c.got.BusinessID != c.want.BusinessID || c.got.Description != c.want.Description {
+			t.Errorf("%s: %+v, want %+v", c.name, c.got, c.want)
+		}
+	}
+}

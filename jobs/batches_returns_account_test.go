@@ -2,6 +2,9 @@ package jobs
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/propfin/propfin/cnab/retorno"
@@ -42,6 +45,53 @@ func TestCheckFileAccount(t *testing.T) {
 	}
 	for _, c := range cases {
 		err := checkFileAccount(acc, retorno.Header{Bank: c.bank}, fileAccounts(retorno.Header{}, c.benef))
+		var got string
+		var e *finance.Error
+		if errors.As(err, &e) && e.Code == finance.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {
+			got = e.Problems[0].Message
+		} else if err != nil {
+			got = "unexpected: " + err.Error()
+		}
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSispagFileAccount: the upload's account check reads an Itaú SISPAG
+// payment return's header where SISPAG lays the debited account out
+// (agency 53-57, account 59-70, DAC 72), not at the positions of Itaú's
+// collection header (54-57, 66-70): on the public file, the account
+// named is taken, another account is refused naming the file's, and a
+// file whose agency or account differs only in the positions the
+// collection header does not read (53, 59-65) is refused.
+func TestSispagFileAccount(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "cnab", "retorno", "testdata", "real", "341_240_pagamento_keeper-cnab240.ret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := func(at int, s string) []byte {
+		out := slices.Clone(data)
+		copy(out[at-1:], s)
+		return out
+	}
+	acc := &storage.BankAccount{ID: 7, Bank: "341", Agency: "772", Account: "69637", AccountDigit: "3"}
+	other := &storage.BankAccount{ID: 7, Bank: "341", Agency: "772", Account: "69638", AccountDigit: "3"}
+	cases := []struct {
+		name    string
+		content []byte
+		acc     *storage.BankAccount
+		want    string // "" when the file is the account's
+	}{
+		{"the account's file", data, acc, ""},
+		{"another account", data, other, "account 7 is account 69638-3; the file is of account 000000069637-3"},
+		{"an account longer than five digits", header(59, "000012369637"), acc,
+			"account 7 is account 69637-3; the file is of account 000012369637-3"},
+		{"an agency of five digits", header(53, "10772"), acc, "account 7 is at agency 772; the file is of agency 10772"},
+	}
+	for _, c := range cases {
+		err := CheckReturnFile(PaymentBatchKind, c.content, c.acc)
 		var got string
 		var e *finance.Error
 		if errors.As(err, &e) && e.Code == finance.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {

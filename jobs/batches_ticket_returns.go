@@ -18,9 +18,10 @@ import (
 // The outcomes of a collection return file's line, besides the shared
 // ones (storage.Outcome*) and the payments' (storage.Payment*).
 const (
-	OutcomeRegistered = "registered"  // the bank registered the title
-	OutcomeRejected   = "rejected"    // the bank refused the title's entry
-	OutcomeWrittenOff = "written_off" // the bank dropped the title
+	OutcomeRegistered   = "registered"    // the bank registered the title
+	OutcomeRejected     = "rejected"      // the bank refused the title's entry
+	OutcomeWrittenOff   = "written_off"   // the bank dropped the title
+	OutcomeTariffBooked = "tariff_booked" // a tariff on a line of its own, booked as the business's expense
 )
 
 // applyTicketReturn acts on a part of a collection return file's lines
@@ -40,6 +41,10 @@ const (
 //   - paid: the invoice is settled with what the bank reports
 //     (storage.SettleReportedPayments), the rules' expected amount and the
 //     difference beside it;
+//   - a fee with a tariff (a tariff on a line of its own): the tariff is
+//     booked as the business's expense on the account the bank debited
+//     (storage.BookReturnTariffs), once per line of the file's content,
+//     whether the line names a title or not (feeTariff);
 //   - anything else is recorded.
 //
 // Every change writes the invoice's history (actor: the return file's
@@ -63,6 +68,8 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	var events []storage.TicketEvent
 	var pays []storage.ReportedPayment
 	var payAt []int // the line of each payment, by index in out
+	var fees []storage.ReturnTariff
+	var feeAt []int // the line of each tariff, by index in out
 	changed := map[int64]bool{}
 	for i := range items {
 		ev := &items[i].Event
@@ -70,6 +77,12 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		*l = storage.ReturnLine{Line: ev.Line, Code: ev.Code, Occurrence: string(ev.Occurrence), OurNumber: ev.FullOurNumber()}
 		words := bankWords(ev)
 		m, outcome, msg := matchTitle(matches[ev.OurNumber], ev, rf)
+		if ev.Occurrence == retorno.Fee && ev.Tariff > 0 {
+			if fee, ok := feeLine(l, ev, m, msg, rf, words); ok {
+				fees, feeAt = append(fees, fee), append(feeAt, i)
+			}
+			continue
+		}
 		switch {
 		case outcome != "" && !acting(ev.Occurrence):
 			l.Outcome, l.Message = storage.OutcomeRecorded, words+" ("+msg+")"
@@ -132,7 +145,82 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	for k, sp := range settled {
 		describeSettlement(&out[payAt[k]], sp, &pays[k])
 	}
+	booked, err := storage.BookReturnTariffs(ctx, tx, companyID, fees)
+	if err != nil {
+		return nil, err
+	}
+	for k, b := range booked {
+		describeFee(&out[feeAt[k]], b, &fees[k])
+	}
 	return out, nil
+}
+
+// feeLine reads a fee line with a tariff into its report line (recorded,
+// its member the title's invoice when it names one, the matching's words
+// otherwise) and returns the tariff to book, or false with the report
+// saying why it is not booked.
+func feeLine(l *storage.ReturnLine, ev *retorno.Event, m *storage.TicketMatch, msg string, rf *ReturnRead, words string) (storage.ReturnTariff, bool) {
+	if m != nil {
+		l.MemberID = m.InvoiceID
+	} else {
+		words += " (" + msg + ")"
+	}
+	tariff := ev.Tariff.Decimal()
+	l.Tariff, l.Outcome, l.Message = &tariff, storage.OutcomeRecorded, words
+	fee, problem := feeTariff(ev, m, rf, words)
+	if problem != "" {
+		l.Message += "; " + problem
+		return storage.ReturnTariff{}, false
+	}
+	return fee, true
+}
+
+// feeTariff is the tariff of a fee line, to be booked on the account the
+// bank debited: the line's title's, or the file's one account (the one
+// the upload named, or the company's only account at the bank) for a line
+// that names no title of one account (a monthly tariff); dated the
+// occurrence's day, else the credit's, else the file's. It returns why
+// the tariff is not booked instead, when no account or day can be told.
+func feeTariff(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, words string) (storage.ReturnTariff, string) {
+	amount := ev.Tariff.Decimal().StringFixed(2)
+	var account int64
+	switch {
+	case m != nil:
+		account = m.AccountID
+	case len(rf.Accounts) == 1:
+		account = rf.Accounts[0]
+	default:
+		return storage.ReturnTariff{}, fmt.Sprintf("the bank's tariff %s is not booked: the line names no title of one account, "+
+			"and the company has %d accounts at bank %s: upload the file with account_id", amount, len(rf.Accounts), rf.Header.Bank)
+	}
+	day := financeDate(ev.Date)
+	for _, d := range []cnab.Date{ev.CreditDate, rf.Header.Created} {
+		if day.IsZero() {
+			day = financeDate(d)
+		}
+	}
+	if day.IsZero() {
+		return storage.ReturnTariff{}, fmt.Sprintf("the bank's tariff %s is not booked: neither the line nor the file gives a date", amount)
+	}
+	return storage.ReturnTariff{Key: storage.ReturnTariffKey(rf.File.SHA256, ev.Line), AccountID: account, Date: day,
+		Amount: ev.Tariff.Decimal(), Notes: fmt.Sprintf("return file %d, line %d: %s", rf.File.ID, ev.Line, words)}, ""
+}
+
+// describeFee says what became of a fee line's tariff.
+func describeFee(l *storage.ReturnLine, b storage.BookedTariff, t *storage.ReturnTariff) {
+	amount := t.Amount.StringFixed(2)
+	switch b.Outcome {
+	case storage.TariffBooked:
+		l.Outcome = OutcomeTariffBooked
+		l.Message += fmt.Sprintf("; the bank's tariff %s booked as the business's expense (entry %d)", amount, b.EntryID)
+	case storage.TariffBookedBefore:
+		l.Message += fmt.Sprintf("; the bank's tariff %s was booked by an earlier reading of the same file (entry %d): nothing was done",
+			amount, b.EntryID)
+	case storage.TariffNoItem:
+		l.Message += fmt.Sprintf("; the bank's tariff %s is not booked: the company keeps no active transaction item of type tariff", amount)
+	default:
+		l.Message += fmt.Sprintf("; the bank's tariff %s is not booked: account %d is not the company's", amount, t.AccountID)
+	}
 }
 
 // lockChanged locks the invoices a part of the file changes, in id order,

@@ -329,5 +329,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		OverdueKind(),
 		BatchFileKind(),
 		BatchReturnKind(),
+		DimobFileKind(),
 	}, extra...)...)
 }

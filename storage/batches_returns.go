@@ -94,7 +94,8 @@ type ReturnLine struct {
 	Paid       *decimal.Decimal `json:"paid,omitempty"`
 	Expected   *decimal.Decimal `json:"expected,omitempty"`
 	Difference *decimal.Decimal `json:"difference,omitempty"`
-	// Tariff is the bank's tariff on a settled title, when it has one.
+	// Tariff is the bank's tariff on a settled title, when it has one,
+	// or of a fee line (a tariff on a line of its own).
 	Tariff *decimal.Decimal `json:"tariff,omitempty"`
 
 	// DocumentNumber is the company's number of the title or payment as

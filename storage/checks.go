@@ -19,6 +19,7 @@ const (
 	cnpjShape = "must be a CNPJ: 12 letters or digits, then 2 check digits (11222333000181 or 11.222.333/0001-81)"
 	pixShape  = "must be a PIX key: a CPF or CNPJ, an e-mail address, " +
 		"a +55 mobile phone number or a random key (UUID)"
+	cpfShape    = "must be a CPF: 11 digits (12345678909 or 123.456.789-09)"
 	cepShape    = "must be a CEP: 8 digits (01310200 or 01310-200)"
 	wrongDigits = "has wrong check digits"
 )
@@ -56,6 +57,12 @@ func CheckCEP(v string) string {
 // check digits.
 func CheckTaxID(v string) string {
 	return checkKeyOf(v, taxIDShape, pix.KeyCPF, pix.KeyCNPJ)
+}
+
+// CheckCPF accepts a CPF with valid check digits (a business's
+// responsible_cpf, the DIMOB's responsible person).
+func CheckCPF(v string) string {
+	return checkKeyOf(v, cpfShape, pix.KeyCPF)
 }
 
 // CheckCNPJ accepts a CNPJ (numeric or alphanumeric) with valid check

@@ -90,6 +90,8 @@ func businessesResource() *Resource {
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
 			{Name: "tax_id", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckCNPJ},
+			// the DIMOB's responsible person before the Receita (docs/dimob.md)
+			{Name: "responsible_cpf", Type: String, Filterable: true, Writable: true, Normalize: NormalizeTaxID, Check: CheckCPF},
 		}, addressColumns(), timestampColumns()),
 		Relations: []Relation{
 			{Name: "accounts", Kind: HasMany, Resource: Accounts, Key: "business_id"},

@@ -69,6 +69,7 @@ func Resources() []*Resource {
 		ticketBatchInvoicesResource(),
 		paymentBatchesResource(),
 		paymentBatchTransactionsResource(),
+		dimobRunsResource(),
 	}
 }
 

@@ -454,7 +454,10 @@ var sicrediReasons = reasonTable{
 // – CNAB400", Fevereiro/2017 (the CBR643 layout): the nosso número is
 // 63-73 with its check digit in 74; "Código de Baixa/Recusa" (81-82) is
 // the one reason, whose codes the planilha does not list. The planilha
-// lists no rejection movement.
+// lists no rejection movement. "Valor do Lançamento" (306-318) is the
+// credit; a paid title whose credit is zero there (the public file has
+// one) is credited what was received less the tariff (creditedFromPaid).
+// The payer's CPF/CNPJ (343-356) comes without its type.
 var sicoob400 = register(&layout{
 	bank: "756", bankName: "Sicoob", width: cnab.CNAB400,
 	document: "Sicoob – Layouts para troca de informações, Fevereiro/2017, planilha 04.Retorno – CNAB400",
@@ -469,6 +472,10 @@ var sicoob400 = register(&layout{
 		fd(117, 126, "Seu Número/Número atribuído pela Empresa", kindText, toDocument),
 		fd(147, 152, "Data Vencimento Título", kindDate6, toDue),
 		fd(153, 165, "Valor Titulo", kindMoney, toAmount),
+		fd(166, 168, "Código do banco recebedor", kindText, toCollectingBank),
+		fd(169, 172, "Prefixo da agência recebedora", kindText, toCollectingAgency),
+		fd(173, 173, "DV prefixo recebedora", kindText, toCollectingAgencyDigit),
+		fd(174, 175, "Espécie do título", kindText, toSpecies),
 		fd(176, 181, "Data do crédito", kindDate6, toCreditDate),
 		fd(182, 188, "Valor da Tarifa", kindMoney, toTariff),
 		fd(189, 201, "Outras despesas", kindMoney, toOtherExpenses),
@@ -479,7 +486,9 @@ var sicoob400 = register(&layout{
 		fd(267, 279, "Juros de Mora", kindMoney, toInterest),
 		fd(280, 292, "Outros recebimentos", kindMoney, toOtherCredits),
 		fd(306, 318, "Valor do Lançamento", kindMoney, toCredited),
+		fd(343, 356, "CPF/CNPJ do pagador", kindText, toPayerDocument),
 	}}},
+	amounts:  creditedFromPaid,
 	sequence: [2]int{101, 107},
 	codes: occTable{
 		"02": {EntryConfirmed, "Confirmação Entrada Título", nil},

@@ -77,13 +77,23 @@ func readHeader(lay *layout, line string) Header {
 	if lay.header != nil {
 		lay.header(&h, line)
 	}
-	if lay.headerAccount != nil {
+	if rec := lay.headerAccountOf(line); rec != nil {
 		var ev Event
 		var texts []byte
-		_ = lay.read(lay.headerAccount, []byte(line), &ev, &texts) // text fields only: cannot fail
+		_ = lay.read(rec, []byte(line), &ev, &texts) // text fields only: cannot fail
 		h.Beneficiary = ev.Beneficiary
 	}
 	return h
+}
+
+// headerAccountOf is the table of the account in the file header line:
+// the payment return's where the bank lays it out apart (Itaú's SISPAG)
+// and line is such a header, else the layout's.
+func (l *layout) headerAccountOf(line string) *record {
+	if p := l.payment; p != nil && p.headerAccount != nil && p.isHeader(line) {
+		return p.headerAccount
+	}
+	return l.headerAccount
 }
 
 // headerBankName is the bank's name as the header writes it (CNAB 400

@@ -92,6 +92,7 @@ func register(l *layout) *layout {
 	l.segU.plan()
 	l.headerAccount.plan()
 	if p := l.payment; p != nil {
+		p.headerAccount.plan()
 		p.segA.plan()
 		p.segB.plan()
 		p.segJ.plan()
@@ -139,7 +140,9 @@ const (
 	// tariff; what was paid is their sum (Itaú).
 	paidFromCredited
 	// creditedFromPaid: the layout carries the amount paid and the
-	// tariff; what was credited is paid less the tariff.
+	// tariff, and the amount credited not at all or not always (Sicoob
+	// 400 leaves it zero on some paid titles); what was credited, where
+	// the record gives none, is paid less the tariff.
 	creditedFromPaid
 )
 

@@ -13,6 +13,11 @@ type paymentLayout struct {
 	codes occTable
 	// codeIndex finds the entries of codes (built by register).
 	codeIndex codeIndex
+	// headerAccount, when set, is the account in the file header of a
+	// payment return where the bank lays it out apart from its collection
+	// header; isHeader tells such a header from a collection return's.
+	headerAccount *record
+	isHeader      func(line string) bool
 }
 
 // occurrences240 is positions 231-240 of a payment segment.
@@ -81,7 +86,26 @@ var itauPayment = paymentLayout{
 		fd(216, 230, "Nosso Número", kindText, toOurNumber),
 		occurrences240(),
 	}},
-	codes: itauPaymentCodes,
+	codes:         itauPaymentCodes,
+	headerAccount: sispagHeaderAccount,
+	isHeader:      sispagHeader,
+}
+
+// sispagHeaderAccount is the debited account in SISPAG's file header:
+// agency 53-57 and account 59-70 each with a blank after it, then the
+// DAC (72). Itaú's collection header has them at 54-57 and 66-70.
+var sispagHeaderAccount = &record{name: "file header", fields: []field{
+	fd(53, 57, "Número Agência Debitada", kindText, toAgency),
+	fd(59, 70, "Número de C/C Debitada", kindText, toAccount),
+	fd(72, 72, "DAC da Agência/Conta Debitada", kindText, toAccountDigit),
+}}
+
+// sispagHeader reports a SISPAG file header: it names its layout's
+// version (080 to 086) at 15-17, which are blanks in Itaú's collection
+// header (9-17).
+func sispagHeader(line string) bool {
+	v := line[14:17]
+	return allDigits(v) && v != "000"
 }
 
 // payment240 reads the segments of a payment batch. A segment A or J

@@ -70,9 +70,13 @@ type Reader struct {
 	skipTitle, skipBatch bool
 	payBatch             bool // the current CNAB 240 batch is payments
 
-	records, batches int  // counted for the CNAB 240 trailer
-	done             bool // the file trailer was read
-	fatal            bool
+	records, batches int // counted for the CNAB 240 trailer
+	// zSegments counts the segments Z (the bank's authentication of a
+	// payment) of payment batches: Banco do Brasil's file trailer counts
+	// the records without them (checkTrailer240).
+	zSegments int
+	done      bool // the file trailer was read
+	fatal     bool
 	// queued is an error found on a line that also completed a pending
 	// event: the event is returned first, the error on the next call.
 	queued error
@@ -177,15 +181,15 @@ func (l *layout) knows400(typ byte) bool {
 // blanks were stripped on the way (read as if padded back). Complete once
 // reading has ended.
 func (rd *Reader) Warnings() []string {
-	if rd.padded == 0 {
+	switch rd.padded {
+	case 0:
 		return nil
+	case 1:
+		return []string{fmt.Sprintf("1 line had lost its trailing blanks (it has %d characters): read as if padded to %d",
+			rd.shortest, rd.lay.width)}
 	}
-	what := "1 line had"
-	if rd.padded > 1 {
-		what = fmt.Sprintf("%d lines had", rd.padded)
-	}
-	return []string{fmt.Sprintf("%s lost their trailing blanks (the shortest has %d characters): read as if padded to %d",
-		what, rd.shortest, rd.lay.width)}
+	return []string{fmt.Sprintf("%d lines had lost their trailing blanks (the shortest has %d characters): read as if padded to %d",
+		rd.padded, rd.shortest, rd.lay.width)}
 }
 
 func (rd *Reader) notePadded(n int) {
@@ -242,7 +246,10 @@ func (rd *Reader) next(ev *Event) error {
 		line, ok, err := rd.nextLine()
 		if err != nil {
 			rd.fatal = true
-			return rd.keepPending(ev, err)
+			if emit, err := rd.flush(ev, err); !emit {
+				return rd.keepPending(ev, err)
+			}
+			return nil // the event read before the line; the line's error next
 		}
 		if !ok {
 			rd.fatal = true
@@ -468,8 +475,20 @@ func (rd *Reader) complete(ev *Event, codes *codeIndex) {
 	toUTF8(&ev.DocumentNumber)
 }
 
-// line400 reads one CNAB 400 record.
+// line400 reads one CNAB 400 record. A title waiting for the PIX record
+// that may follow its detail is complete when the line after it cannot
+// be read (that line is no PIX record of it): it is returned first, the
+// line's error on the next call.
 func (rd *Reader) line400(line []byte, ev *Event) (bool, error) {
+	emit, err := rd.record400(line, ev)
+	if err != nil && rd.hasPend {
+		return rd.flush(ev, err)
+	}
+	return emit, err
+}
+
+// record400 reads one CNAB 400 record into ev.
+func (rd *Reader) record400(line []byte, ev *Event) (bool, error) {
 	if err := rd.checkWidth(line); err != nil {
 		return false, err
 	}
@@ -523,12 +542,13 @@ func (rd *Reader) detail400(rec *record, line []byte, ev *Event) (bool, error) {
 // complete and returned at once (as detail400 would return it on reading
 // that detail); anything else is read as usual by next. A line that
 // cannot be read ends the file, as it would in next (the scanner would
-// not give the same line twice).
+// not give the same line twice): the title is returned, the line's error
+// on the next call.
 func (rd *Reader) detailFollows(ev *Event) (bool, error) {
 	line, ok, err := rd.nextLine()
 	if err != nil {
 		rd.fatal = true
-		return false, err
+		return rd.flush(ev, err)
 	}
 	if !ok {
 		return false, nil // the end of the file, met again by next
@@ -561,6 +581,9 @@ func (rd *Reader) line240(line []byte, ev *Event) (bool, error) {
 	case '1':
 		return rd.batchHeader240(line, ev)
 	case '3':
+		if rd.payBatch && line[13] == 'Z' {
+			rd.zSegments++
+		}
 		if rd.skipBatch {
 			return false, nil
 		}
@@ -655,14 +678,25 @@ func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 }
 
 // checkTrailer240 compares the file trailer's record count with the
-// records read.
+// records read: every record, as FEBRABAN and the banks' documents count
+// them, or every record but the payment batches' segments Z, as Banco do
+// Brasil's payment returns count them (docs/cnab-retorno.md, "Counts").
+// A count that is neither is an error naming both.
 func (rd *Reader) checkTrailer240(line []byte) error {
 	n, err := strconv.Atoi(string(line[23:29]))
 	if err != nil || n == 0 {
 		return nil // a bank that leaves the count blank
 	}
-	if n != rd.records {
-		return rd.lineErr("file trailer", fmt.Sprintf("counts %d records, the file has %d (records missing or added)", n, rd.records))
+	if n == rd.records || rd.zSegments > 0 && n == rd.records-rd.zSegments {
+		return nil
 	}
-	return nil
+	has := strconv.Itoa(rd.records)
+	if rd.zSegments > 0 {
+		z := "segments"
+		if rd.zSegments == 1 {
+			z = "segment"
+		}
+		has += fmt.Sprintf(", %d without its %d %s Z", rd.records-rd.zSegments, rd.zSegments, z)
+	}
+	return rd.lineErr("file trailer", fmt.Sprintf("counts %d records, the file has %s (records missing or added)", n, has))
 }

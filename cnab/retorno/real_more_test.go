@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/propfin/propfin/cnab"
@@ -234,10 +235,11 @@ func TestRealSicoob240(t *testing.T) {
 // TestRealSicoob400: Sicoob's planilha "04.Retorno – CNAB400" (controle
 // 38-62, nosso número 63-73 + 74, código de baixa/recusa 81-82, carteira
 // 107-108, comando 109-110, date 111-116, seu número 117-126, due 147-152,
-// value 153-165, credit date 176-181, tariff 182-188, valor recebido
-// 254-266, valor do lançamento 306-318; header: company 47-76, date
-// 95-100, sequence 101-107). The paid title's "valor do lançamento" is
-// zero in the file, and is reported as read.
+// value 153-165, collecting bank 166-168, agency 169-172 and its digit
+// 173, credit date 176-181, tariff 182-188, valor recebido 254-266, valor
+// do lançamento 306-318; header: company 47-76, date 95-100, sequence
+// 101-107). The paid title's "valor do lançamento" is zero in the file:
+// its credit is derived, 10.00 received less the 1.98 tariff.
 func TestRealSicoob400(t *testing.T) {
 	t.Parallel()
 	realCase{
@@ -247,8 +249,9 @@ func TestRealSicoob400(t *testing.T) {
 		events: 1,
 		titles: []realTitle{
 			{line: 2, code: "06", occurrence: Paid, reasons: []string{"00"}, ourNumber: "00000000006", ourDigit: "0",
-				wallet: "01", document: "6", control: "6", amount: 1000, paid: 1000, credited: 0, tariff: 198,
-				due: day(2016, 12, 4), date: day(2016, 11, 24), credit: day(2016, 11, 25)},
+				wallet: "01", document: "6", control: "6", amount: 1000, paid: 1000, credited: 802, tariff: 198,
+				due: day(2016, 12, 4), date: day(2016, 11, 24), credit: day(2016, 11, 25),
+				collectingAgency: "0667", collectingDigit: "0"},
 		},
 	}.check(t)
 }
@@ -261,21 +264,23 @@ func TestRealSicoob400(t *testing.T) {
 // bank's number at 135-149 in segment A and 216-230 in segment J (barcode
 // 18-61, payee 62-91, due 92-99, nominal 100-114, paid on 145-152, paid
 // 153-167, seu número 183-202), and zeros at 158-166 of the header, so
-// its files' sequence is not compared.
+// its files' sequence is not compared. SISPAG's header has the debited
+// agency at 53-57 and account at 59-70 (a blank after each) and the DAC at
+// 72, where Itaú's collection header has 54-57 and 66-70.
 func TestRealPayments(t *testing.T) {
 	t.Parallel()
+	sispagGem := Account{Agency: "00663", Account: "000000001540", AccountDigit: "2"}
 	for _, c := range []realCase{
 		{
 			// The file trailer counts 146 records, the file has 204: its
-			// 58 segments Z are left out of the count, which BB's 06.9
-			// says is of every record. The trailer's line is an error, as
-			// the document has it; every payment is still read.
+			// 58 segments Z are left out of the count (BB's 06.9 says
+			// every record of types 0, 1, 3, 5 and 9). The count is the
+			// bank's, and taken: the file reads without an error.
 			file: "001_240_pagamento_parser-retorno-cnab240bb.ret",
 			header: realHeader{bank: "001", layout: cnab.CNAB240, company: "SESC - SERVICO SOCIAL DO COMER",
 				created: day(2022, 1, 26), sequence: 41},
 			ignoreAcc: true,
 			events:    62,
-			errLines:  []int{204},
 			titles: []realTitle{
 				{line: 3, code: "00", occurrence: Paid, reasons: []string{"00"}, ourNumber: "00000000004483556759",
 					payer: "JAWA COMERCIO E SERVICOS EIREL", amount: 305450, paid: 305450,
@@ -291,10 +296,10 @@ func TestRealPayments(t *testing.T) {
 			},
 		},
 		{
-			file:      "341_240_pagamento_cnab240-gem.ret",
-			header:    realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 22), sequence: noSequence},
-			ignoreAcc: true,
-			events:    1,
+			file: "341_240_pagamento_cnab240-gem.ret",
+			header: realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 22), sequence: noSequence,
+				beneficiary: sispagGem},
+			events: 1,
 			titles: []realTitle{
 				{line: 3, code: "BD", occurrence: Scheduled, reasons: []string{"BD"}, ourNumber: "218943371000018",
 					document: "1", payer: "R C DE M ALMEIDA", amount: 26235, paid: 26235,
@@ -304,10 +309,10 @@ func TestRealPayments(t *testing.T) {
 		{
 			// The same payment the next day, cancelled for want of
 			// authorisation (NA), its real date and amount still filled.
-			file:      "341_240_pagamento_cnab240-gem_rejected.ret",
-			header:    realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 23), sequence: noSequence},
-			ignoreAcc: true,
-			events:    1,
+			file: "341_240_pagamento_cnab240-gem_rejected.ret",
+			header: realHeader{bank: "341", layout: cnab.CNAB240, company: "REDE DE CONVENIOS DO BRASIL", created: day(2012, 11, 23), sequence: noSequence,
+				beneficiary: sispagGem},
+			events: 1,
 			titles: []realTitle{
 				{line: 3, code: "NA", occurrence: Rejected, reasons: []string{"NA"}, ourNumber: "218943371000018",
 					document: "1", payer: "R C DE M ALMEIDA", amount: 26235, paid: 26235,
@@ -315,10 +320,10 @@ func TestRealPayments(t *testing.T) {
 			},
 		},
 		{
-			file:      "341_240_pagamento_keeper-cnab240.ret",
-			header:    realHeader{bank: "341", layout: cnab.CNAB240, company: "BF SERVICOS DE COBRANCA LTDA", created: day(2019, 7, 1), sequence: noSequence},
-			ignoreAcc: true,
-			events:    1,
+			file: "341_240_pagamento_keeper-cnab240.ret",
+			header: realHeader{bank: "341", layout: cnab.CNAB240, company: "BF SERVICOS DE COBRANCA LTDA", created: day(2019, 7, 1), sequence: noSequence,
+				beneficiary: Account{Agency: "00772", Account: "000000069637", AccountDigit: "3"}},
+			events: 1,
 			titles: []realTitle{
 				{line: 3, code: "BD", occurrence: Scheduled, reasons: []string{"BD"}, ourNumber: "578208432000025",
 					document: "12345678901234567890", payer: "ARIZONA 701", amount: 102941, paid: 102941,
@@ -328,5 +333,49 @@ func TestRealPayments(t *testing.T) {
 		},
 	} {
 		c.check(t)
+	}
+}
+
+// TestRecordCountWithoutZ: Banco do Brasil's payment return counts its
+// records in the file trailer (24-29) without its segments Z: 146 of the
+// 204 the public file has, 58 of them Z. That count and the count of every
+// record are taken; a count that is neither is an error on the trailer's
+// line naming both.
+func TestRecordCountWithoutZ(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("testdata", "real", "001_240_pagamento_parser-retorno-cnab240bb.ret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\r\n"), "\n")
+	trailer := strings.TrimRight(lines[len(lines)-1], "\r")
+	if trailer[23:29] != "000146" || len(lines) != 204 {
+		t.Fatalf("the public file: %d lines, trailer count %q", len(lines), trailer[23:29])
+	}
+	for _, c := range []struct {
+		count string
+		want  []string
+	}{
+		{"000146", nil},
+		{"000204", nil},
+		{"000145", []string{"line 204: file trailer: counts 145 records, the file has 204, 146 without its 58 segments Z (records missing or added)"}},
+	} {
+		in := append(append([]string(nil), lines[:len(lines)-1]...), trailer[:23]+c.count+trailer[29:])
+		rd, err := NewReader(strings.NewReader(strings.Join(in, "\n")), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		events := 0
+		for _, err := range rd.All() {
+			if err != nil {
+				got = append(got, err.Error())
+			} else {
+				events++
+			}
+		}
+		if !reflect.DeepEqual(got, c.want) || events != 62 {
+			t.Errorf("count %s: %d events, errors %q, want %q", c.count, events, got, c.want)
+		}
 	}
 }

@@ -143,6 +143,13 @@ func TestRealAccountFields(t *testing.T) {
 			Beneficiary: Account{Agency: "00000", AgencyDigit: "0", Code: "043210"}, CollectingBank: "000",
 			CollectingAgency: "01086", CollectingAgencyDigit: "0", Currency: "09", PayerDocument: "000000000000000",
 			Channel: Channel{"02", "Por Conta"}}},
+		// Sicoob's planilha 04.Retorno – CNAB400: banco recebedor 166-168,
+		// agência recebedora 169-172 and its digit 173, espécie 174-175,
+		// the payer's CPF/CNPJ 343-356 (without its type); no account in
+		// the header.
+		{"756_400_opencnabphp.ret", Account{}, 2, Event{
+			CollectingBank: "104", CollectingAgency: "0667", CollectingAgencyDigit: "0", Species: "01",
+			PayerDocument: "00082347077287"}},
 		{"033_240_laravel-boleto.ret", Account{}, 3, Event{
 			Beneficiary:    Account{Agency: "4567", AgencyDigit: "5", Account: "011111111", AccountDigit: "9", Code: "0111111119"},
 			CollectingBank: "033", CollectingAgency: "0353", CollectingAgencyDigit: "0", Currency: "00",

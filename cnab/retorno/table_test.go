@@ -33,7 +33,9 @@ func allRecords() map[string]struct {
 		}
 		add(prefix+" segment T", l.segT, 240)
 		add(prefix+" segment U", l.segU, 240)
+		add(prefix+" header", l.headerAccount, int(k.width))
 		if p := l.payment; p != nil {
+			add(prefix+" payment header", p.headerAccount, 240)
 			add(prefix+" payment A", p.segA, 240)
 			add(prefix+" payment B", p.segB, 240)
 			add(prefix+" payment J", p.segJ, 240)

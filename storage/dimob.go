@@ -1,0 +1,294 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+)
+
+// What the DIMOB of a business and a calendar year is made of, read from
+// the ledger and the records it names (docs/dimob.md, "What is read from
+// the ledger"): the declarant, the rentals (one per contract and owner,
+// twelve months of rent, commission and tax withheld) and the brokered
+// sales. Three statements, each one set-based over the whole year; the
+// declaration is built from them by package jobs.
+
+// Address is a record's address as the address columns hold it.
+type Address struct {
+	ZipCode, Street, Number, Complement, District, City, State string
+}
+
+// DimobParty is a person a DIMOB record names; ID 0 when the record names
+// nobody (a contract without a tenant).
+type DimobParty struct {
+	ID          int64
+	Name, TaxID string
+}
+
+// DimobBusiness is the declarant: a business of the company.
+type DimobBusiness struct {
+	ID             int64
+	Name, TaxID    string
+	ResponsibleCPF string
+	Address        Address
+}
+
+// DimobMonth is one month of one owner's share of a rental: the rent the
+// tenant paid (the owner's credits less debits of the rent's items), the
+// commission (the owner's debits less credits of the items whose other
+// side is the business) and the tax withheld (of the items of type
+// duty), each the entries' sum, in reais.
+type DimobMonth struct {
+	Rent, Commission, TaxWithheld decimal.Decimal
+}
+
+// DimobRental is one contract and one owner of it, with the months of the
+// year the tenant paid in.
+type DimobRental struct {
+	ContractID   int64
+	Reference    string
+	ContractDate finance.Date // signed_at, else start_at
+	Owner        DimobParty
+	Tenant       DimobParty
+	BuildingID   int64
+	Property     Address
+	Months       [12]DimobMonth
+}
+
+// DimobSale is one brokered sale: a sale contract signed in the year.
+type DimobSale struct {
+	ContractID   int64
+	Reference    string
+	ContractDate finance.Date
+	Amount       decimal.Decimal
+	Commission   decimal.Decimal
+	// Buyer is the contract's principal buyer (else its first);
+	// BuyerOccupant the contract occupant it is (0: none), and Buyers how
+	// many buyers the contract has.
+	Buyer         DimobParty
+	BuyerOccupant int64
+	Buyers        int
+	// Seller is the owner of the property with the largest share (on a
+	// tie, the lowest person id), Sellers how many owners it has.
+	Seller     DimobParty
+	Sellers    int
+	BuildingID int64
+	Property   Address
+}
+
+// DimobYear is everything one DIMOB reads.
+type DimobYear struct {
+	Business DimobBusiness
+	Year     int
+	Rentals  []DimobRental
+	Sales    []DimobSale
+}
+
+// ReadDimobYear reads, in q, what the DIMOB of business businessID of the
+// company declares for year: NotFound for a business the company does not
+// have. Rentals come in contract then owner order, sales in contract
+// order; a rental whose twelve months are all zero (a payment and its
+// reversal) is left out.
+func ReadDimobYear(ctx context.Context, q DBTX, companyID, businessID int64, year int) (*DimobYear, error) {
+	y := &DimobYear{Year: year}
+	var err error
+	if y.Business, err = readDimobBusiness(ctx, q, companyID, businessID); err != nil {
+		return nil, err
+	}
+	if y.Rentals, err = readDimobRentals(ctx, q, companyID, businessID, year); err != nil {
+		return nil, err
+	}
+	if y.Sales, err = readDimobSales(ctx, q, companyID, businessID, year); err != nil {
+		return nil, err
+	}
+	return y, nil
+}
+
+func readDimobBusiness(ctx context.Context, q DBTX, companyID, businessID int64) (DimobBusiness, error) {
+	b := DimobBusiness{ID: businessID}
+	a := &b.Address
+	err := q.QueryRow(ctx, `SELECT name, coalesce(tax_id, ''), coalesce(responsible_cpf, ''), `+addressSelect("")+`
+		FROM businesses WHERE company_id = $1 AND id = $2`, companyID, businessID).
+		Scan(&b.Name, &b.TaxID, &b.ResponsibleCPF, &a.ZipCode, &a.Street, &a.Number, &a.Complement, &a.District, &a.City, &a.State)
+	if err != nil {
+		return DimobBusiness{}, translate(err, fmt.Sprintf("business %d", businessID))
+	}
+	return b, nil
+}
+
+// addressSelect lists the address columns of the table aliased as alias
+// ("" for none), empty texts for nulls, in Address's order.
+func addressSelect(alias string) string {
+	if alias != "" {
+		alias += "."
+	}
+	s := ""
+	for i, c := range []string{"zip_code", "street", "number", "complement", "district", "city", "state"} {
+		if i > 0 {
+			s += ", "
+		}
+		s += "coalesce(" + alias + c + ", '')"
+	}
+	return s
+}
+
+// dimobRentalsSQL sums, per contract, owner and month of the year ($3),
+// the owner entries of business $2 that DIMOB declares: entries of a
+// payment (mode invoice) and of its reversal (chargeback), of contracts
+// of rent or season with dimob, of items with dimob; the settlement of a
+// guaranteed transfer (guaranteed_transfer_id) and the advance itself
+// (mode guaranteed_rent) are the business's money, not the tenant's, and
+// are left out. An entry counts in the month the tenant paid: its
+// invoice's paid_at, for a payment that stands; a payment undone and its
+// reversal both count on the payment's own date, so that they cancel in
+// the same month (docs/dimob.md, "Reversals"); a reversal written without
+// the entry it reverses counts on its own date.
+const dimobRentalsSQL = `
+WITH entries AS (
+    SELECT t.contract_id, t.owner_id,
+        CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN coalesce(inv.paid_at, t.date)
+             WHEN t.mode = 'invoice' THEN t.date
+             ELSE coalesce(o.date, t.date) END AS day,
+        CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END AS credit,
+        CASE WHEN i.type = 'duty' THEN 'tax'
+             WHEN i.debit = 'business' OR i.credit = 'business' THEN 'commission'
+             ELSE 'rent' END AS kind
+    FROM transactions t
+    JOIN transaction_items i ON i.company_id = t.company_id AND i.id = t.item_id AND i.dimob
+    JOIN contracts c ON c.company_id = t.company_id AND c.id = t.contract_id AND c.dimob AND c.type IN ('rent', 'season')
+    LEFT JOIN LATERAL (SELECT r.id FROM transactions r
+                       WHERE t.mode = 'invoice' AND r.company_id = t.company_id AND r.reverses_id = t.id
+                       LIMIT 1) rev ON true
+    LEFT JOIN invoices inv ON t.mode = 'invoice' AND inv.company_id = t.company_id AND inv.id = t.invoice_id AND inv.paid
+    LEFT JOIN transactions o ON t.mode = 'chargeback' AND o.company_id = t.company_id AND o.id = t.reverses_id
+    WHERE t.company_id = $1 AND t.business_id = $2 AND t.extract = 'owner' AND t.owner_id IS NOT NULL
+      AND t.mode IN ('invoice', 'chargeback') AND t.guaranteed_transfer_id IS NULL
+), sums AS (
+    SELECT contract_id, owner_id, extract(month FROM day)::int AS month,
+        sum(CASE WHEN kind = 'rent' THEN credit ELSE 0 END) AS rent,
+        sum(CASE WHEN kind = 'commission' THEN -credit ELSE 0 END) AS commission,
+        sum(CASE WHEN kind = 'tax' THEN -credit ELSE 0 END) AS tax
+    FROM entries
+    WHERE day >= make_date($3, 1, 1) AND day < make_date($3 + 1, 1, 1)
+    GROUP BY 1, 2, 3
+)
+SELECT s.contract_id, s.owner_id, s.month, s.rent, s.commission, s.tax,
+    coalesce(c.reference, ''), coalesce(c.signed_at, c.start_at),
+    coalesce(c.tenant_id, 0), coalesce(tp.name, ''), coalesce(tp.tax_id, ''),
+    op.name, coalesce(op.tax_id, ''),
+    coalesce(c.building_id, 0), ` + "%s" + `
+FROM sums s
+JOIN contracts c ON c.company_id = $1 AND c.id = s.contract_id
+JOIN persons op ON op.company_id = $1 AND op.id = s.owner_id
+LEFT JOIN persons tp ON tp.company_id = $1 AND tp.id = c.tenant_id
+LEFT JOIN buildings b ON b.company_id = $1 AND b.id = c.building_id
+ORDER BY s.contract_id, s.owner_id, s.month`
+
+func readDimobRentals(ctx context.Context, q DBTX, companyID, businessID int64, year int) ([]DimobRental, error) {
+	rows, err := q.Query(ctx, fmt.Sprintf(dimobRentalsSQL, addressSelect("b")), companyID, businessID, year)
+	if err != nil {
+		return nil, translate(err, "dimob rentals")
+	}
+	defer rows.Close()
+	var out []DimobRental
+	for rows.Next() {
+		var r DimobRental
+		var month int
+		var m DimobMonth
+		a := &r.Property
+		err := rows.Scan(&r.ContractID, &r.Owner.ID, &month, &m.Rent, &m.Commission, &m.TaxWithheld,
+			&r.Reference, &r.ContractDate, &r.Tenant.ID, &r.Tenant.Name, &r.Tenant.TaxID, &r.Owner.Name, &r.Owner.TaxID,
+			&r.BuildingID, &a.ZipCode, &a.Street, &a.Number, &a.Complement, &a.District, &a.City, &a.State)
+		if err != nil {
+			return nil, translate(err, "dimob rentals")
+		}
+		if n := len(out); n == 0 || out[n-1].ContractID != r.ContractID || out[n-1].Owner.ID != r.Owner.ID {
+			out = append(out, r)
+		}
+		out[len(out)-1].Months[month-1] = m
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "dimob rentals")
+	}
+	kept := out[:0]
+	for _, r := range out {
+		if !r.empty() {
+			kept = append(kept, r)
+		}
+	}
+	return kept, nil
+}
+
+// empty reports whether nothing was paid in any month.
+func (r DimobRental) empty() bool {
+	for _, m := range r.Months {
+		if !m.Rent.IsZero() || !m.Commission.IsZero() || !m.TaxWithheld.IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+// dimobSalesSQL lists the sale contracts of business $2 with dimob signed
+// in year $3 (signed_at, else start_at), each with its price (amount),
+// the commission (the business's credits less debits of the contract's
+// payments and their reversals, of items with dimob, whenever paid), its
+// principal buyer and the owner of the largest share.
+const dimobSalesSQL = `
+SELECT c.id, coalesce(c.reference, ''), coalesce(c.signed_at, c.start_at), coalesce(c.amount, 0),
+    coalesce((SELECT sum(CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END)
+              FROM transactions t
+              JOIN transaction_items i ON i.company_id = t.company_id AND i.id = t.item_id AND i.dimob
+              WHERE t.company_id = c.company_id AND t.contract_id = c.id AND t.extract = 'business'
+                AND t.mode IN ('invoice', 'chargeback') AND t.guaranteed_transfer_id IS NULL), 0),
+    coalesce(buyer.id, 0), coalesce(buyer.person_id, 0), coalesce(buyer.name, ''), coalesce(buyer.tax_id, ''),
+    (SELECT count(*) FROM contract_occupants x WHERE x.company_id = c.company_id AND x.contract_id = c.id AND x.type = 'buyer'),
+    coalesce(seller.person_id, 0), coalesce(seller.name, ''), coalesce(seller.tax_id, ''),
+    (SELECT count(*) FROM building_owners x WHERE x.company_id = c.company_id AND x.building_id = c.building_id),
+    coalesce(c.building_id, 0), ` + "%s" + `
+FROM contracts c
+LEFT JOIN LATERAL (
+    SELECT o.id, o.person_id, coalesce(p.name, o.name) AS name, coalesce(p.tax_id, o.tax_id) AS tax_id
+    FROM contract_occupants o
+    LEFT JOIN persons p ON p.company_id = o.company_id AND p.id = o.person_id
+    WHERE o.company_id = c.company_id AND o.contract_id = c.id AND o.type = 'buyer'
+    ORDER BY o.principal DESC, o.id LIMIT 1) buyer ON true
+LEFT JOIN LATERAL (
+    SELECT w.person_id, p.name, p.tax_id
+    FROM building_owners w
+    JOIN persons p ON p.company_id = w.company_id AND p.id = w.person_id
+    WHERE w.company_id = c.company_id AND w.building_id = c.building_id
+    ORDER BY w.percentage DESC NULLS LAST, w.person_id LIMIT 1) seller ON true
+LEFT JOIN buildings b ON b.company_id = c.company_id AND b.id = c.building_id
+WHERE c.company_id = $1 AND c.business_id = $2 AND c.type = 'sale' AND c.dimob
+  AND coalesce(c.signed_at, c.start_at) >= make_date($3, 1, 1)
+  AND coalesce(c.signed_at, c.start_at) < make_date($3 + 1, 1, 1)
+ORDER BY c.id`
+
+func readDimobSales(ctx context.Context, q DBTX, companyID, businessID int64, year int) ([]DimobSale, error) {
+	rows, err := q.Query(ctx, fmt.Sprintf(dimobSalesSQL, addressSelect("b")), companyID, businessID, year)
+	if err != nil {
+		return nil, translate(err, "dimob sales")
+	}
+	defer rows.Close()
+	var out []DimobSale
+	for rows.Next() {
+		var s DimobSale
+		a := &s.Property
+		err := rows.Scan(&s.ContractID, &s.Reference, &s.ContractDate, &s.Amount, &s.Commission,
+			&s.BuyerOccupant, &s.Buyer.ID, &s.Buyer.Name, &s.Buyer.TaxID, &s.Buyers,
+			&s.Seller.ID, &s.Seller.Name, &s.Seller.TaxID, &s.Sellers,
+			&s.BuildingID, &a.ZipCode, &a.Street, &a.Number, &a.Complement, &a.District, &a.City, &a.State)
+		if err != nil {
+			return nil, translate(err, "dimob sales")
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "dimob sales")
+	}
+	return out, nil
+}

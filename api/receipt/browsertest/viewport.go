@@ -12,3 +12,10 @@ func (p *Page) SetViewport(width, height int, mobile bool) {
 		"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile,
 	}, nil)
 }
+
+// EmulateMedia lays the page out for a CSS media type: "print" as when
+// printed, "" as on screen.
+func (p *Page) EmulateMedia(media string) {
+	p.t.Helper()
+	p.call(p.session, "Emulation.setEmulatedMedia", map[string]any{"media": media}, nil)
+}

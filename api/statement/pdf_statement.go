@@ -43,6 +43,9 @@ func RenderStatementPDF(w io.Writer, s OwnerStatement) error {
 		d.row([]column{{contentWidth, "Nenhum lançamento neste mês.", "L"}}, nil)
 	}
 	d.statementSummary(v)
+	d.space(4)
+	d.font("", 8)
+	d.row([]column{{contentWidth, v.Head.Fine, "L"}}, nil)
 	if err := d.output(w); err != nil {
 		return fmt.Errorf("rendering statement PDF: %w", err)
 	}

@@ -63,6 +63,7 @@ func TestStatementPDF(t *testing.T) {
 	checkText(t, "statement PDF", all, marchTotals...)
 	last := pages[len(pages)-1]
 	checkText(t, "statement PDF's last page", last, marchTotals...)
+	checkText(t, "statement PDF's last page", last, "Demonstrativo emitido por Imobiliária São Jorge Ltda.")
 	for i, p := range pages {
 		checkText(t, fmt.Sprintf("statement PDF page %d", i+1), p,
 			fmt.Sprintf("Imobiliária São Jorge Ltda · Prestação de contas de março de 2024 · Ana Conceição Araújo página %d de %d", i+1, len(pages)))
@@ -198,4 +199,32 @@ func amounts(text string) []string {
 	found := moneyRe.FindAllString(text, -1)
 	slices.Sort(found)
 	return slices.Compact(found)
+}
+
+// BenchmarkStatementPDF draws the PDF of a statement of 500 lines.
+func BenchmarkStatementPDF(b *testing.B) {
+	s := longStatement(500)
+	var size int
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := RenderStatementPDF(&buf, s); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	b.ReportMetric(float64(size), "bytes/pdf")
+}
+
+// BenchmarkStatementHTML renders the page of the same statement.
+func BenchmarkStatementHTML(b *testing.B) {
+	s := longStatement(500)
+	var size int
+	for b.Loop() {
+		var buf bytes.Buffer
+		if err := RenderStatementHTML(&buf, s); err != nil {
+			b.Fatal(err)
+		}
+		size = buf.Len()
+	}
+	b.ReportMetric(float64(size), "bytes/page")
 }

@@ -1,6 +1,8 @@
 package statement
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -88,13 +90,13 @@ func (s *OwnerStatement) Totals() (StatementTotals, error) {
 // sectionTotals groups a section's lines by kind and checks each line.
 func sectionTotals(sec Section, month time.Time) (SectionTotals, error) {
 	if strings.TrimSpace(sec.Title) == "" {
-		return SectionTotals{}, invalid("section has no title")
+		return SectionTotals{}, errors.New("section has no title")
 	}
 	groups := make([]Group, len(lineKinds))
 	st := SectionTotals{Section: sec}
 	for i, l := range sec.Lines {
 		if err := checkLine(l, month); err != nil {
-			return SectionTotals{}, invalid("line %d (%q): %v", i+1, l.Description, err)
+			return SectionTotals{}, fmt.Errorf("line %d (%q): %w", i+1, l.Description, err)
 		}
 		g := &groups[kindIndex(l.Kind)]
 		g.Lines = append(g.Lines, l)
@@ -117,20 +119,20 @@ func sectionTotals(sec Section, month time.Time) (SectionTotals, error) {
 // checkLine checks what a line's kind requires.
 func checkLine(l Line, month time.Time) error {
 	if kindIndex(l.Kind) < 0 {
-		return invalid("kind %q is unknown", l.Kind)
+		return fmt.Errorf("kind %q is unknown", l.Kind)
 	}
 	switch l.Kind {
 	case Transfer:
 		if l.Transfer == nil || destination(*l.Transfer) == "" {
-			return invalid("transfer without the account or PIX key it was paid to")
+			return errors.New("transfer without the account or PIX key it was paid to")
 		}
 	case Adjustment:
 		c, err := parseMonth(l.Corrects)
 		if err != nil {
-			return invalid("adjustment: the month it corrects: %v", err)
+			return fmt.Errorf("adjustment: the month it corrects: %w", err)
 		}
 		if !c.Before(month) {
-			return invalid("adjustment corrects %s, not a month before the statement's", l.Corrects)
+			return fmt.Errorf("adjustment corrects %s, not a month before the statement's", l.Corrects)
 		}
 	}
 	return nil

@@ -99,7 +99,7 @@ func TestStatementInvalid(t *testing.T) {
 		{"company", func(s *OwnerStatement) { s.Company.Name = " " }, "no company name"},
 		{"closing", func(s *OwnerStatement) { s.Closing++ }, "closing balance R$ 454,71 is not the opening balance R$ 500,00 plus the lines (-R$ 45,30): R$ 454,70"},
 		{"untitled section", func(s *OwnerStatement) { s.Sections[1].Title = "" }, "section 2"},
-		{"kind", func(s *OwnerStatement) { s.Sections[0].Lines[2].Kind = "fee" }, `line 3 ("Multa por atraso"): invalid document: kind "fee" is unknown`},
+		{"kind", func(s *OwnerStatement) { s.Sections[0].Lines[2].Kind = "fee" }, `invalid document: section 1 ("Contrato 1001"): line 3 ("Multa por atraso"): kind "fee" is unknown`},
 		{"transfer without destination", func(s *OwnerStatement) { s.Sections[0].Lines[6].Transfer = nil }, "transfer without"},
 		{"transfer with an empty destination", func(s *OwnerStatement) { s.Sections[0].Lines[6].Transfer = &Destination{PixKey: " "} }, "transfer without"},
 		{"adjustment without month", func(s *OwnerStatement) { s.Sections[1].Lines[4].Corrects = "" }, "the month it corrects"},

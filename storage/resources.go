@@ -69,6 +69,8 @@ func Resources() []*Resource {
 		ticketBatchInvoicesResource(),
 		paymentBatchesResource(),
 		paymentBatchTransactionsResource(),
+		ownerStatementsResource(),
+		ownerStatementLinesResource(),
 	}
 }
 

@@ -328,5 +328,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		OverdueKind(),
 		BatchFileKind(),
 		BatchReturnKind(),
+		StatementsKind(),
 	}, extra...)...)
 }

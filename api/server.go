@@ -190,6 +190,8 @@ var resourceRoutes = []route{
 	{"/financial/ticketBatch", storage.TicketBatches},
 	// payment batches (docs/api.md, "Payment batches"), likewise
 	{"/financial/paymentBatch", storage.PaymentBatches},
+	// the owners' statements (docs/api.md, "Owner statements"): read-only; the link is mountStatements'
+	{"/financial/ownerStatements", storage.OwnerStatements},
 	// spec 000
 	{"/condominiums", storage.Condominiums},
 	{"/users/teams", storage.Teams},

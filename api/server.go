@@ -268,6 +268,7 @@ func (s *Server) routeTable() *router {
 	s.mountJobs(router)
 	s.mountMoneyOperations(router)
 	s.mountBatches(router)
+	s.mountStatements(router)
 	s.mountDealReports(router)
 	s.mountOperatorRoutes(router)
 	s.mountReference(router)

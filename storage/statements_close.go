@@ -18,6 +18,11 @@ import (
 // one for the openings, one for the payees), and writes the statements in
 // one INSERT and their lines in one COPY.
 
+// statementsLock is the advisory lock of a company's ($1) owner
+// statements: a close holds it alone, a change of an owner's entry shares
+// it (refuseClosedMonthEntry).
+const statementsLock = `hashtextextended('propfin:owner_statements', $1)`
+
 // lateMargin is how long before the previous close an entry may have been
 // written and still be looked for as written after it: a transaction open
 // across the close (its entries stamped with its start) commits after the
@@ -92,10 +97,11 @@ func StatementMonths(ctx context.Context, q DBTX, companyID int64, m finance.Mon
 // was closed and stated nowhere. The month must be the one after the
 // company's last closed month (StatementMonths), or its first; a month
 // closed already writes nothing and reports its statements as skipped.
-// The company's closes are serialised (a transaction-scoped advisory lock).
+// The company's closes are serialised, and the changes of owners' entries
+// kept out while one runs, by a transaction-scoped advisory lock.
 func CloseOwnerStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64, m finance.Month) (StatementSummary, error) {
 	sum := StatementSummary{Month: m.String()}
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('propfin:owner_statements', $1))`, companyID); err != nil {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(`+statementsLock+`)`, companyID); err != nil {
 		return sum, translate(err, "owner statements lock")
 	}
 	closed, previous, err := monthState(ctx, tx, companyID, m)

@@ -14,7 +14,8 @@ import (
 // closed, and to make an entry one by an update: a closed statement never
 // changes, and a change of a closed month is made with a new entry (docs/
 // ledger.md, "Owner statements"), which the next close states as an
-// adjustment. Creating such an entry is allowed.
+// adjustment. Creating such an entry is allowed. While a close runs, an
+// owner's entry is not changed (409 to try again).
 func refuseClosedMonthEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpCreate {
 		return nil
@@ -28,6 +29,16 @@ func refuseClosedMonthEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	}
 	if len(dates) == 0 {
 		return nil
+	}
+	// a close in progress holds the lock: the change would be read, or not,
+	// by its statements; it is refused until the close is over, without
+	// waiting (the close may be waiting for this entry's row)
+	var free bool
+	if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock_shared(`+statementsLock+`)`, c.Scope.CompanyID).Scan(&free); err != nil {
+		return translate(err, "owner statements lock")
+	}
+	if !free {
+		return Errorf(Conflict, "The company's owner statements are being closed; try again in a moment.")
 	}
 	var last *string
 	if err := tx.QueryRow(ctx, `SELECT max(month) FROM owner_statement_months WHERE company_id = $1`,

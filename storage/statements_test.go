@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -216,5 +218,78 @@ func checkOwnerStatements(t *testing.T, pool *pgxpool.Pool, company int64, m fin
 	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM owner_statements WHERE company_id = $1 AND month = $2`,
 		company, m.String()).Scan(&statements); err != nil || statements == 0 {
 		t.Errorf("company %d %s: %d statements (%v)", company, m, statements, err)
+	}
+}
+
+// TestClosedMonthEntries: an owner's entry of a closed month is not
+// changed or deleted (409), nor is an entry made one by an update, nor is
+// an entry of an open month moved into a closed one; an entry of an open
+// month is changed as before, and one of another party whatever its month.
+// While a close holds the company's lock, an owner's entry is not changed
+// (409 at once, without waiting).
+func TestClosedMonthEntries(t *testing.T) {
+	t.Parallel()
+	pool := storagetest.NewDB(t)
+	ctx := context.Background()
+	l := newStatementLedger(t, pool, "A")
+	store := storage.NewStore(pool, storage.DefaultRegistry())
+	res := store.Registry().MustResource(storage.Transactions)
+	sc := storage.Scope{CompanyID: l.company}
+	entry := func(extract string, owner any, date string) int64 {
+		var id int64
+		if err := pool.QueryRow(ctx, `INSERT INTO transactions (company_id, type, extract, owner_id, person_id, amount, date)
+			VALUES ($1, 'debit', $2, $3, $3, 10, $4) RETURNING id`, l.company, extract, owner, date).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	closedEntry := entry("owner", l.owners[0], "2024-03-10")
+	business := entry("business", nil, "2024-03-11")
+	open := entry("owner", l.owners[0], "2024-04-05")
+	another := entry("owner", l.owners[1], "2024-04-06")
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		_, err := storage.CloseOwnerStatements(ctx, tx, l.company, 0, finance.NewMonth(2024, 3))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := func(id int64, values map[string]any) error {
+		_, err := store.Update(ctx, res, sc, id, storage.Write{Values: values})
+		return err
+	}
+	cases := []struct {
+		name     string
+		do       func() error
+		conflict bool
+	}{
+		{"change a closed month's entry", func() error { return update(closedEntry, map[string]any{"notes": "x"}) }, true},
+		{"delete it", func() error { return store.Delete(ctx, res, sc, closedEntry) }, true},
+		{"make a closed month's business entry an owner's", func() error {
+			return update(business, map[string]any{"extract": "owner", "owner_id": l.owners[2]})
+		}, true},
+		{"move an open month's entry into the closed one", func() error {
+			return update(another, map[string]any{"date": time.Date(2024, 3, 31, 0, 0, 0, 0, time.UTC)})
+		}, true},
+		{"change an open month's entry", func() error { return update(open, map[string]any{"notes": "x"}) }, false},
+		{"change a closed month's business entry", func() error { return update(business, map[string]any{"notes": "x"}) }, false},
+	}
+	for _, c := range cases {
+		err := c.do()
+		if got := storage.ErrorCode(err) == storage.Conflict; got != c.conflict || (!c.conflict && err != nil) {
+			t.Errorf("%s: %v, want a conflict %v", c.name, err, c.conflict)
+		}
+	}
+
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // rolled back at the end
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('propfin:owner_statements', $1))`, l.company); err != nil {
+		t.Fatal(err)
+	}
+	if err := update(open, map[string]any{"notes": "y"}); storage.ErrorCode(err) != storage.Conflict || !strings.Contains(err.Error(), "being closed") {
+		t.Errorf("a change while a close runs: %v", err)
 	}
 }

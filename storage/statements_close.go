@@ -113,15 +113,16 @@ func CloseOwnerStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64
 			companyID, m.String()).Scan(&sum.Skipped)
 		return sum, translate(err, "owner statements")
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO owner_statement_months (company_id, month, job_id, statements, lines)
-		VALUES ($1, $2, $3, 0, 0)`, companyID, m.String(), nullID(jobID)); err != nil {
+	var closedAt time.Time
+	if err := tx.QueryRow(ctx, `INSERT INTO owner_statement_months (company_id, month, job_id, statements, lines)
+		VALUES ($1, $2, $3, 0, 0) RETURNING closed_at`, companyID, m.String(), nullID(jobID)).Scan(&closedAt); err != nil {
 		return sum, translate(err, "owner statement month")
 	}
 	owners, err := readStatementEntries(ctx, tx, companyID, m, previous)
 	if err != nil || len(owners) == 0 {
 		return sum, err
 	}
-	if err := readOpenings(ctx, tx, companyID, m, previous, owners); err != nil {
+	if err := readOpenings(ctx, tx, companyID, m, previous, closedAt, owners); err != nil {
 		return sum, err
 	}
 	if err := readPayees(ctx, tx, companyID, owners); err != nil {
@@ -227,8 +228,11 @@ ORDER BY e.owner_id, coalesce(e.business_id, 0), e.date, e.id`
 
 // readOpenings sets each owner's opening: the closing of the last
 // statement of its books, else (its first statement) the balance of its
-// entries dated before m, less those the close states as late.
-func readOpenings(ctx context.Context, tx pgx.Tx, companyID int64, m finance.Month, previous *time.Time, owners []*ownerMonth) error {
+// entries dated before m written before the late search's window: those
+// written since are stated as late, by this close or, after the company's
+// first close, by the next.
+func readOpenings(ctx context.Context, tx pgx.Tx, companyID int64, m finance.Month, previous *time.Time, closedAt time.Time,
+	owners []*ownerMonth) error {
 	byKey := make(map[ownerKey]*ownerMonth, len(owners))
 	ownerIDs, businessIDs := make([]int64, len(owners)), make([]int64, len(owners))
 	for i, o := range owners {
@@ -258,17 +262,20 @@ func readOpenings(ctx context.Context, tx pgx.Tx, companyID int64, m finance.Mon
 	if len(first) == 0 {
 		return nil
 	}
-	var before *time.Time
+	// what the late search of this close states (written since the
+	// previous close less the margin), or of the next one (written since
+	// this close less the margin, for the company's first close) is left to
+	// it, and out of the opening
+	before := closedAt.Add(-lateMargin)
 	if previous != nil {
-		b := previous.Add(-lateMargin)
-		before = &b
+		before = previous.Add(-lateMargin)
 	}
 	rows, err = tx.Query(ctx, `
 		SELECT t.owner_id, coalesce(t.business_id, 0),
 		       (sum(CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END) * 100)::bigint
 		FROM transactions t
 		WHERE t.company_id = $1 AND t.extract = 'owner' AND t.owner_id = any($2) AND t.date < $3
-		  AND ($4::timestamptz IS NULL OR t.created_at < $4)
+		  AND t.created_at < $4
 		GROUP BY 1, 2`, companyID, first, m.First(), before)
 	if err != nil {
 		return translate(err, "owner statement openings")

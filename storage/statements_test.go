@@ -114,8 +114,13 @@ func (l *statementLedger) write(t *testing.T, pool *pgxpool.Pool, r *rand.Rand, 
 // is the last closing of the same books; the lines dated in the month are
 // the books' ledger entries of the month, those dated before it the late
 // ones, each an adjustment; the hidden lines are the entries of items left
-// out of the report. After the last close every entry is stated once and
-// each books' closing is its ledger balance. The other company's
+// out of the report. After the last close: every entry is stated once,
+// but those in the first openings (a history written long before the first
+// close; the part of it written in the day before is stated as late by the
+// next close); a first statement (of the company's first month, or of
+// books whose first entry is dated in a closed month) opens with what its
+// books hold before it and no line states; each books' closing is its
+// ledger balance. The other company's
 // statements are its own.
 func TestOwnerStatementsProperty(t *testing.T) {
 	t.Parallel()
@@ -124,8 +129,30 @@ func TestOwnerStatementsProperty(t *testing.T) {
 	r := rand.New(rand.NewSource(26))
 	first := finance.NewMonth(2024, 1)
 	ledgers := []*statementLedger{newStatementLedger(t, pool, "A"), newStatementLedger(t, pool, "B")}
+	for _, l := range ledgers { // a history before the first close: in the first openings
+		l.write(t, pool, r, first.Add(-1), first.Add(-1), 10)
+		// half of it written long before the first close; the other half in the
+		// day before it, for the next close to state as late
+		if _, err := pool.Exec(ctx, `UPDATE transactions SET created_at = created_at - interval '30 days'
+			WHERE company_id = $1 AND id % 2 = 0`, l.company); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for m := first; m < first.Add(5); m = m.Add(1) {
 		for _, l := range ledgers {
+			if m == first.Add(2) { // an owner whose first entry is dated in a closed month
+				newcomer := l.owners[0]
+				if err := pool.QueryRow(ctx, `INSERT INTO persons (company_id, name) VALUES ($1, 'newcomer') RETURNING id`,
+					l.company).Scan(&newcomer); err != nil {
+					t.Fatal(err)
+				}
+				var id int64
+				if err := pool.QueryRow(ctx, `INSERT INTO transactions (company_id, type, extract, owner_id, person_id, amount, date)
+					VALUES ($1, 'credit', 'owner', $2, $2, 123.45, $3) RETURNING id`, l.company, newcomer, first.First().String()).Scan(&id); err != nil {
+					t.Fatal(err)
+				}
+				l.entries = append(l.entries, id)
+			}
 			l.write(t, pool, r, m, first, 40)
 			err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 				_, err := storage.CloseOwnerStatements(ctx, tx, l.company, 0, m)
@@ -148,9 +175,30 @@ func TestOwnerStatementsProperty(t *testing.T) {
 			     WHERE b.balance <> (SELECT s.closing FROM owner_statements s WHERE s.company_id = $1 AND s.owner_id = b.owner_id
 			                         AND s.business_id IS NOT DISTINCT FROM b.business_id ORDER BY s.month DESC LIMIT 1))`,
 			l.company).Scan(&stated, &entries, &wrong)
-		if err != nil || stated != entries || wrong != 0 || entries != len(l.entries) {
-			t.Errorf("company %d: %d lines for %d entries (%d written), %d books whose last closing is not their balance (%v)",
-				l.company, stated, entries, len(l.entries), wrong, err)
+		var inOpenings, firsts int
+		err = pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE created_at < now() - interval '20 days'), count(*) FILTER (WHERE
+			    to_char(date, 'YYYY-MM') >= '2024-01' AND created_at < now() - interval '20 days')
+			FROM transactions WHERE company_id = $1`, l.company).Scan(&inOpenings, &firsts)
+		if err != nil || stated != entries-inOpenings || firsts != 0 || wrong != 0 || entries != len(l.entries) {
+			t.Errorf("company %d: %d lines for %d entries (%d written, %d in the first openings), %d books whose last closing "+
+				"is not their balance (%v)", l.company, stated, entries, len(l.entries), inOpenings, wrong, err)
+		}
+		// a first statement opens with what its books hold before it and
+		// no statement states
+		rows, err := pool.Query(ctx, `SELECT s.id FROM owner_statements s
+			WHERE s.company_id = $1 AND NOT EXISTS (SELECT 1 FROM owner_statements p WHERE p.company_id = s.company_id
+			      AND p.owner_id = s.owner_id AND p.business_id IS NOT DISTINCT FROM s.business_id AND p.month < s.month)
+			  AND s.opening <> (SELECT coalesce(sum(CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END), 0)
+			      FROM transactions t WHERE t.company_id = s.company_id AND t.owner_id = s.owner_id
+			        AND t.business_id IS NOT DISTINCT FROM s.business_id AND to_char(t.date, 'YYYY-MM') < s.month
+			        AND NOT EXISTS (SELECT 1 FROM owner_statement_lines l WHERE l.company_id = t.company_id AND l.transaction_id = t.id))`,
+			l.company)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil || len(ids) != 0 {
+			t.Errorf("company %d: first statements %v open with another balance than their books' before them (%v)", l.company, ids, err)
 		}
 	}
 }
@@ -167,9 +215,9 @@ func checkOwnerStatements(t *testing.T, pool *pgxpool.Pool, company int64, m fin
 		          THEN 'closing is not opening + lines' END),
 		    (CASE WHEN s.closing <> s.opening + s.income + s.deductions + s.guarantee + s.transfers + s.adjustments + s.hidden_amount
 		          THEN 'closing is not opening + totals' END),
-		    (CASE WHEN s.opening <> coalesce((SELECT p.closing FROM owner_statements p WHERE p.company_id = s.company_id
+		    (CASE WHEN s.opening <> (SELECT p.closing FROM owner_statements p WHERE p.company_id = s.company_id
 		              AND p.owner_id = s.owner_id AND p.business_id IS NOT DISTINCT FROM s.business_id AND p.month < s.month
-		              ORDER BY p.month DESC LIMIT 1), 0)
+		              ORDER BY p.month DESC LIMIT 1)
 		          THEN 'opening is not the last closing' END),
 		    (CASE WHEN EXISTS (
 		              (SELECT t.id FROM transactions t WHERE t.company_id = s.company_id AND t.owner_id = s.owner_id

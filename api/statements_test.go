@@ -299,3 +299,23 @@ func TestOwnerStatementLink(t *testing.T) {
 		t.Errorf("company B's link of A's statement: %d %s", r.status, r.raw)
 	}
 }
+
+// TestOpenAPIDescribesOwnerStatements: the document has the resource's
+// read routes, its link and public page, its includes, and the
+// owners:statements payload among POST /jobs's.
+func TestOpenAPIDescribesOwnerStatements(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	doc, raw := fetchDocument(t, e)
+	for _, path := range []string{"/financial/ownerStatements", "/financial/ownerStatements/{id}",
+		"/financial/ownerStatements/{id}/link", "/statements/{token}"} {
+		if _, ok := doc.Paths[path]; !ok {
+			t.Errorf("no path %s", path)
+		}
+	}
+	for _, want := range []string{`include[lines]`, `include[hiddenLines]`, `include[owner]`, `owners:statements`, `corrects_month`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the document does not name %s", want)
+		}
+	}
+}

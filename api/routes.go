@@ -58,6 +58,8 @@ var resourceRoutes = []route{
 	{"/financial/ticketBatch", storage.TicketBatches},
 	// payment batches (docs/api.md, "Payment batches"), likewise
 	{"/financial/paymentBatch", storage.PaymentBatches},
+	// the owners' statements (docs/api.md, "Owner statements"): read-only; the link and the page are below
+	{"/financial/ownerStatements", storage.OwnerStatements},
 	// spec 000
 	{"/condominiums", storage.Condominiums},
 	{"/users/teams", storage.Teams},
@@ -178,6 +180,10 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodGet, dimobPath+"/:id", dimobDoc.get(), dimobReads.get)
 	router.HandleFunc(http.MethodPost, dimobPath, postDimobOp(), s.postDimob)
 	router.HandleFunc(http.MethodGet, dimobPath+"/:id/file", dimobFileOp(), s.dimobFile)
+
+	// The owners' statements: the signed link and its public page (statements.go).
+	router.HandleFunc(http.MethodGet, "/financial/ownerStatements/:id/link", statementLinkOp(), s.statementLink)
+	router.HandleFunc(http.MethodGet, statementPath+":token", statementPageOp, s.statementPage)
 
 	// The deal-conversion reports beside /deals/{id} (deal_reports.go):
 	// the router dispatches the static names before the parameter.

@@ -330,5 +330,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		BatchFileKind(),
 		BatchReturnKind(),
 		DimobFileKind(),
+		StatementsKind(),
 	}, extra...)...)
 }

@@ -6,50 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/propfin/propfin/pix"
+	"github.com/propfin/propfin/api/ptbr"
 )
-
-// formatCents writes an amount the Brazilian way, "R$ 1.234,56"; a
-// negative amount is "-R$ 1,00" (as the receipt page writes it).
-func formatCents(c Cents) string {
-	neg := c < 0
-	u := uint64(c)
-	if neg {
-		u = -u // two's complement: right for math.MinInt64 too
-	}
-	digits := strconv.FormatUint(u/100, 10)
-	out := "R$ " + groupThousands(digits) + "," + fmt.Sprintf("%02d", u%100)
-	if neg {
-		out = "-" + out
-	}
-	return out
-}
-
-// groupThousands puts a dot between groups of three digits.
-func groupThousands(digits string) string {
-	var b strings.Builder
-	for i, c := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte('.')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// formatDate writes a calendar date as dd/mm/yyyy in its own location;
-// the zero time is "".
-func formatDate(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format("02/01/2006")
-}
-
-// monthNames are the months in Portuguese, written in lower case as the
-// language writes them.
-var monthNames = [12]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho",
-	"julho", "agosto", "setembro", "outubro", "novembro", "dezembro"}
 
 // parseMonth reads "YYYY-MM" as the first day of the month, in UTC.
 func parseMonth(s string) (time.Time, error) {
@@ -67,7 +25,17 @@ func formatMonth(s string) string {
 	if err != nil {
 		return s
 	}
-	return monthNames[t.Month()-1] + " de " + strconv.Itoa(t.Year())
+	return ptbr.MonthYear(t)
+}
+
+// monthTitle is the name of month i of a year (0 is January) as a
+// table's heading writes it: "Março".
+func monthTitle(i int) string {
+	name := ptbr.MonthName(time.Month(i + 1))
+	if name == "" {
+		return ""
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
 }
 
 // lastDay is the last day of the month "YYYY-MM", as dd/mm/yyyy.
@@ -76,34 +44,7 @@ func lastDay(s string) string {
 	if err != nil {
 		return ""
 	}
-	return formatDate(t.AddDate(0, 1, -1))
-}
-
-// formatTaxID writes a CPF as 000.000.000-00 and a CNPJ as
-// 00.000.000/0000-00 (the alphanumeric CNPJ too), from the bare or the
-// punctuated form; anything else is returned trimmed, as given.
-func formatTaxID(s string) string {
-	id := strings.TrimSpace(s)
-	bare := pix.BareTaxID(id)
-	switch {
-	case len(bare) == 11 && isDigits(bare):
-		return bare[0:3] + "." + bare[3:6] + "." + bare[6:9] + "-" + bare[9:11]
-	case len(bare) == 14 && isAlnumUpper(bare[:12]) && isDigits(bare[12:]):
-		return bare[0:2] + "." + bare[2:5] + "." + bare[5:8] + "/" + bare[8:12] + "-" + bare[12:14]
-	}
-	return id
-}
-
-// taxIDLabel names a tax id by its form: "CPF", "CNPJ" or "CPF/CNPJ".
-func taxIDLabel(s string) string {
-	bare := pix.BareTaxID(strings.TrimSpace(s))
-	switch {
-	case len(bare) == 11 && isDigits(bare):
-		return "CPF"
-	case len(bare) == 14:
-		return "CNPJ"
-	}
-	return "CPF/CNPJ"
+	return ptbr.Date(t.AddDate(0, 1, -1))
 }
 
 // partyTaxID is "CPF 123.456.789-09", or "" without a tax id.
@@ -111,7 +52,7 @@ func partyTaxID(p Party) string {
 	if strings.TrimSpace(p.TaxID) == "" {
 		return ""
 	}
-	return taxIDLabel(p.TaxID) + " " + formatTaxID(p.TaxID)
+	return ptbr.TaxIDLabel(p.TaxID) + " " + ptbr.TaxID(p.TaxID)
 }
 
 // destination writes where a transfer went: "PIX 123.456.789-09" (a PIX
@@ -119,7 +60,7 @@ func partyTaxID(p Party) string {
 // 1234, conta 56789-0"; "" when nothing is given.
 func destination(d Destination) string {
 	if k := strings.TrimSpace(d.PixKey); k != "" {
-		return "PIX " + formatTaxID(k)
+		return "PIX " + ptbr.TaxID(k)
 	}
 	var parts []string
 	if b := strings.TrimSpace(d.Bank); b != "" {
@@ -173,7 +114,7 @@ func hiddenText(h Hidden) string {
 			where = ", já incluído no saldo final"
 		}
 	}
-	return what + " neste demonstrativo; " + sum + " " + formatCents(h.Amount) + where + "."
+	return what + " neste demonstrativo; " + sum + " " + ptbr.Cents(h.Amount) + where + "."
 }
 
 // period writes a contract's dates: "01/02/2023 a 31/01/2026", "desde
@@ -181,29 +122,11 @@ func hiddenText(h Hidden) string {
 func period(start, end time.Time) string {
 	switch {
 	case !start.IsZero() && !end.IsZero():
-		return formatDate(start) + " a " + formatDate(end)
+		return ptbr.Date(start) + " a " + ptbr.Date(end)
 	case !start.IsZero():
-		return "desde " + formatDate(start) + " (em vigor)"
+		return "desde " + ptbr.Date(start) + " (em vigor)"
 	case !end.IsZero():
-		return "até " + formatDate(end)
+		return "até " + ptbr.Date(end)
 	}
 	return ""
-}
-
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func isAlnumUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'A' || c > 'Z') {
-			return false
-		}
-	}
-	return true
 }

@@ -9,29 +9,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-func TestFormatCents(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		in   Cents
-		want string
-	}{
-		{0, "R$ 0,00"},
-		{1, "R$ 0,01"},
-		{99, "R$ 0,99"},
-		{100, "R$ 1,00"},
-		{123456, "R$ 1.234,56"},
-		{100000000, "R$ 1.000.000,00"},
-		{-150, "-R$ 1,50"},
-		{-12345678, "-R$ 123.456,78"},
-		{math.MaxInt64, "R$ 92.233.720.368.547.758,07"},
-		{math.MinInt64, "-R$ 92.233.720.368.547.758,08"},
-	} {
-		if got := formatCents(c.in); got != c.want {
-			t.Errorf("formatCents(%d) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 func TestCentsOf(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -58,27 +35,20 @@ func TestCentsOf(t *testing.T) {
 	}
 }
 
-func TestFormatTaxID(t *testing.T) {
+func TestPartyTaxID(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ in, want, label string }{
-		{"52998224725", "529.982.247-25", "CPF"},
-		{"529.982.247-25", "529.982.247-25", "CPF"},
-		{"12345678000195", "12.345.678/0001-95", "CNPJ"},
-		{"12.345.678/0001-95", "12.345.678/0001-95", "CNPJ"},
-		{"12abc34501de35", "12.ABC.345/01DE-35", "CNPJ"},
-		{" 11222333000181 ", "11.222.333/0001-81", "CNPJ"},
-		{"ana@example.com", "ana@example.com", "CPF/CNPJ"},
-		{"123", "123", "CPF/CNPJ"},
+	for _, c := range []struct {
+		in   Party
+		want string
+	}{
+		{Party{Name: "x"}, ""},
+		{Party{Name: "x", TaxID: "  "}, ""},
+		{Party{Name: "x", TaxID: "52998224725"}, "CPF 529.982.247-25"},
+		{Party{Name: "x", TaxID: "12abc34501de35"}, "CNPJ 12.ABC.345/01DE-35"},
 	} {
-		if got := formatTaxID(c.in); got != c.want {
-			t.Errorf("formatTaxID(%q) = %q, want %q", c.in, got, c.want)
+		if got := partyTaxID(c.in); got != c.want {
+			t.Errorf("partyTaxID(%+v) = %q, want %q", c.in, got, c.want)
 		}
-		if got := taxIDLabel(c.in); got != c.label {
-			t.Errorf("taxIDLabel(%q) = %q, want %q", c.in, got, c.label)
-		}
-	}
-	if got := partyTaxID(Party{Name: "x"}); got != "" {
-		t.Errorf("a party without tax id: %q", got)
 	}
 }
 
@@ -100,6 +70,18 @@ func TestFormatMonth(t *testing.T) {
 		}
 		if got := lastDay(c.in); got != c.last {
 			t.Errorf("lastDay(%q) = %q, want %q", c.in, got, c.last)
+		}
+	}
+}
+
+func TestMonthTitle(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in   int
+		want string
+	}{{0, "Janeiro"}, {2, "Março"}, {11, "Dezembro"}, {12, ""}} {
+		if got := monthTitle(c.in); got != c.want {
+			t.Errorf("monthTitle(%d) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

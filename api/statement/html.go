@@ -9,6 +9,8 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+
+	"github.com/propfin/propfin/api/ptbr"
 )
 
 //go:embed assets/statement.html assets/income.html assets/error.html assets/style.css
@@ -16,12 +18,12 @@ var assets embed.FS
 
 var (
 	templates = template.Must(template.New("statement").Funcs(template.FuncMap{
-		"money":     formatCents,
-		"date":      formatDate,
+		"money":     ptbr.Cents[Cents],
+		"date":      ptbr.Date,
 		"taxID":     partyTaxID,
 		"lineText":  lineText,
 		"period":    period,
-		"monthName": func(i int) string { return capitalize(monthNames[i]) },
+		"monthName": monthTitle,
 	}).ParseFS(assets, "assets/*.html"))
 	style = mustAsset("assets/style.css")
 	// contentSecurityPolicy lets the page use its own inline style (by
@@ -95,7 +97,7 @@ func newStatementView(s OwnerStatement) (statementView, error) {
 		T:              t,
 		Title:          statementTitle,
 		Period:         formatMonth(s.Month),
-		Range:          formatDate(first) + " a " + lastDay(s.Month),
+		Range:          ptbr.Date(first) + " a " + lastDay(s.Month),
 		LastDay:        lastDay(s.Month),
 		ShowBusiness:   differs(s.Business, s.Company),
 		HiddenText:     hiddenText(s.Hidden),
@@ -134,7 +136,7 @@ func differs(business, company Party) bool {
 	if business.Name == "" {
 		return false
 	}
-	return business.Name != company.Name || formatTaxID(business.TaxID) != formatTaxID(company.TaxID)
+	return business.Name != company.Name || ptbr.TaxID(business.TaxID) != ptbr.TaxID(company.TaxID)
 }
 
 // RenderStatementHTML writes the page of an owner statement. A statement

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/propfin/propfin/api/ptbr"
 )
 
 // The income report's table: the month and four amounts.
@@ -25,7 +27,7 @@ func RenderIncomePDF(w io.Writer, r IncomeReport) error {
 	d := newPDF(incomeTitle+" · "+v.Period+" · "+r.Owner.Name, r.Company.Name, r.IssuedAt, footer)
 	d.header(r.Company, incomeTitle, v.Period)
 	d.fields([][2]string{{"Beneficiário", partyText(r.Owner)}, {"Fonte pagadora", partyText(v.Payer)},
-		{"Emitido em", formatDate(r.IssuedAt)}})
+		{"Emitido em", ptbr.Date(r.IssuedAt)}})
 	for _, c := range v.T.Contracts {
 		d.incomeContract(c)
 	}
@@ -68,7 +70,7 @@ func (d *pdfDoc) monthTable(months [12]IncomeMonth, total *IncomeMonth, totalLab
 	tableHead()
 	d.font("", bodySize)
 	for i, m := range months {
-		d.row(monthColumns(capitalize(monthNames[i]), m), tableHead)
+		d.row(monthColumns(monthTitle(i), m), tableHead)
 	}
 	if total != nil {
 		d.rule(0.3)
@@ -79,9 +81,9 @@ func (d *pdfDoc) monthTable(months [12]IncomeMonth, total *IncomeMonth, totalLab
 }
 
 func monthColumns(label string, m IncomeMonth) []column {
-	return []column{{monthWidth, label, "L"}, {incomeWidth, formatCents(m.Gross), "R"},
-		{incomeWidth, formatCents(m.AdminFee), "R"}, {incomeWidth, formatCents(m.Withheld), "R"},
-		{incomeWidth, formatCents(m.Net()), "R"}}
+	return []column{{monthWidth, label, "L"}, {incomeWidth, ptbr.Cents(m.Gross), "R"},
+		{incomeWidth, ptbr.Cents(m.AdminFee), "R"}, {incomeWidth, ptbr.Cents(m.Withheld), "R"},
+		{incomeWidth, ptbr.Cents(m.Net()), "R"}}
 }
 
 // incomeTotals writes the year's totals (month by month when there is
@@ -107,13 +109,4 @@ func (d *pdfDoc) incomeTotals(v incomeView) {
 	d.rule(0.5)
 	d.space(1)
 	d.amountRow("Rendimento líquido", v.T.Year.Net(), "B")
-}
-
-// capitalize puts the first letter of a month's name in upper case.
-func capitalize(s string) string {
-	r := []rune(s)
-	if len(r) > 0 && r[0] >= 'a' && r[0] <= 'z' {
-		r[0] -= 'a' - 'A'
-	}
-	return string(r)
 }

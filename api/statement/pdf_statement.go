@@ -3,6 +3,8 @@ package statement
 import (
 	"fmt"
 	"io"
+
+	"github.com/propfin/propfin/api/ptbr"
 )
 
 // The statement's table: date, description, amount.
@@ -31,7 +33,7 @@ func RenderStatementPDF(w io.Writer, s OwnerStatement) error {
 		business = partyText(s.Business)
 	}
 	d.fields([][2]string{{"Proprietário", partyText(s.Owner)}, {"Empresa", business},
-		{"Período", v.Range}, {"Fechada em", formatDate(s.ClosedAt)}})
+		{"Período", v.Range}, {"Fechada em", ptbr.Date(s.ClosedAt)}})
 	d.space(2)
 	d.amountRow("Saldo anterior", s.Opening, "")
 	d.amountRow("Saldo final", s.Closing, "B")
@@ -55,7 +57,7 @@ func RenderStatementPDF(w io.Writer, s OwnerStatement) error {
 // amountRow writes a label and an amount across the content, in style.
 func (d *pdfDoc) amountRow(label string, amount Cents, style string) {
 	d.font(style, bodySize)
-	d.row([]column{{contentWidth - amountWidth, label, "L"}, {amountWidth, formatCents(amount), "R"}}, nil)
+	d.row([]column{{contentWidth - amountWidth, label, "L"}, {amountWidth, ptbr.Cents(amount), "R"}}, nil)
 	d.font("", bodySize)
 }
 
@@ -92,18 +94,18 @@ func (d *pdfDoc) statementSection(sec SectionTotals) {
 		d.row([]column{{contentWidth, g.Label, "L"}}, continued)
 		d.font("", bodySize)
 		for _, l := range g.Lines {
-			d.row([]column{{dateWidth, formatDate(l.Date), "L"}, {descWidth, lineText(l), "L"},
-				{amountWidth, formatCents(l.Amount), "R"}}, continued)
+			d.row([]column{{dateWidth, ptbr.Date(l.Date), "L"}, {descWidth, lineText(l), "L"},
+				{amountWidth, ptbr.Cents(l.Amount), "R"}}, continued)
 			d.f.SetDrawColor(220, 225, 232)
 			d.rule(0.1)
 			d.f.SetDrawColor(0, 0, 0)
 		}
 		d.font("I", bodySize)
-		d.row([]column{{dateWidth + descWidth, g.Total.Label, "L"}, {amountWidth, formatCents(g.Total.Amount), "R"}}, continued)
+		d.row([]column{{dateWidth + descWidth, g.Total.Label, "L"}, {amountWidth, ptbr.Cents(g.Total.Amount), "R"}}, continued)
 	}
 	d.rule(0.3)
 	d.font("B", bodySize)
-	d.row([]column{{dateWidth + descWidth, "Resultado no mês", "L"}, {amountWidth, formatCents(sec.Net), "R"}}, continued)
+	d.row([]column{{dateWidth + descWidth, "Resultado no mês", "L"}, {amountWidth, ptbr.Cents(sec.Net), "R"}}, continued)
 	d.font("", bodySize)
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/propfin/propfin/api/ptbr"
 )
 
 // KindTotal is the total of one kind of line.
@@ -82,7 +84,7 @@ func (s *OwnerStatement) Totals() (StatementTotals, error) {
 	}
 	if s.Closing != want {
 		return StatementTotals{}, invalid("closing balance %s is not the opening balance %s plus the lines (%s): %s",
-			formatCents(s.Closing), formatCents(s.Opening), formatCents(want-s.Opening), formatCents(want))
+			ptbr.Cents(s.Closing), ptbr.Cents(s.Opening), ptbr.Cents(want-s.Opening), ptbr.Cents(want))
 	}
 	return t, nil
 }
@@ -186,7 +188,7 @@ func (r *IncomeReport) Totals() (IncomeTotals, error) {
 			return IncomeTotals{}, invalid("contract %d has no title", i+1)
 		}
 		if !c.Start.IsZero() && !c.End.IsZero() && c.End.Before(c.Start) {
-			return IncomeTotals{}, invalid("contract %q ends (%s) before it starts (%s)", c.Title, formatDate(c.End), formatDate(c.Start))
+			return IncomeTotals{}, invalid("contract %q ends (%s) before it starts (%s)", c.Title, ptbr.Date(c.End), ptbr.Date(c.Start))
 		}
 		ct := IncomeContractTotals{IncomeContract: c}
 		for m, v := range c.Months {

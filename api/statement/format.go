@@ -80,7 +80,10 @@ func destination(d Destination) string {
 func lineText(l Line) string {
 	text := strings.TrimSpace(l.Description)
 	switch {
-	case l.Kind == Transfer && l.Transfer != nil:
+	case l.Kind == Transfer:
+		if l.Transfer == nil || destination(*l.Transfer) == "" {
+			return joinText(text, "destino não registrado")
+		}
 		return joinText(text, "para "+destination(*l.Transfer))
 	case l.Kind == Adjustment:
 		return joinText(text, "corrige "+formatMonth(l.Corrects))

@@ -97,6 +97,8 @@ func TestLineText(t *testing.T) {
 		{Line{Description: "Repasse", Kind: Transfer, Transfer: &Destination{PixKey: "+5511987654321"}}, "Repasse (para PIX +5511987654321)"},
 		{Line{Kind: Transfer, Transfer: &Destination{Bank: "001 Banco do Brasil", Branch: "0001-9", Account: "12345-6"}},
 			"Para Banco 001 Banco do Brasil, agência 0001-9, conta 12345-6"},
+		{Line{Description: "Repasse", Kind: Transfer}, "Repasse (destino não registrado)"},
+		{Line{Description: "Repasse", Kind: Transfer, Transfer: &Destination{PixKey: " "}}, "Repasse (destino não registrado)"},
 		{Line{Description: "Estorno do aluguel", Kind: Adjustment, Corrects: "2024-01"}, "Estorno do aluguel (corrige janeiro de 2024)"},
 		{Line{Description: "  Tarifa  ", Kind: Deduction, Corrects: "2024-01"}, "Tarifa"},
 	} {

@@ -111,8 +111,10 @@ type Line struct {
 	Description string
 	Kind        LineKind
 	Amount      Cents
-	// Transfer is where a Transfer line's money went; required for that
-	// kind, ignored for the others.
+	// Transfer is where a Transfer line's money went, ignored for the
+	// other kinds. It may be nil (or empty): a transfer paid to an owner
+	// whose record had no account nor PIX key is still money paid out, and
+	// the documents say that no destination was recorded.
 	Transfer *Destination
 	// Corrects is the month ("YYYY-MM") an Adjustment line corrects, before
 	// the statement's month; required for that kind, ignored otherwise.

@@ -44,8 +44,8 @@ type StatementTotals struct {
 }
 
 // Totals checks the statement and adds it up. A statement whose month is
-// not YYYY-MM, with an untitled section, a line of unknown kind, a
-// transfer without its destination, an adjustment without the earlier
+// not YYYY-MM, with an untitled section, a line of unknown kind, an
+// adjustment without the earlier
 // month it corrects, hidden entries of a negative count, or whose closing
 // balance is not its opening balance plus its lines (and the hidden
 // amount when it is in the balance), is an error.
@@ -124,10 +124,6 @@ func checkLine(l Line, month time.Time) error {
 		return fmt.Errorf("kind %q is unknown", l.Kind)
 	}
 	switch l.Kind {
-	case Transfer:
-		if l.Transfer == nil || destination(*l.Transfer) == "" {
-			return errors.New("transfer without the account or PIX key it was paid to")
-		}
 	case Adjustment:
 		c, err := parseMonth(l.Corrects)
 		if err != nil {

@@ -1,6 +1,9 @@
 package statement
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Payee is the bank account and PIX key an owner is paid to, as the
 // owner's person record holds them.
@@ -39,4 +42,22 @@ func withDigit(n, digit string) string {
 		return n
 	}
 	return n + "-" + digit
+}
+
+// destinationRe is the account form Destination writes.
+var destinationRe = regexp.MustCompile(`^Banco ([0-9]{3})(?:, agência ([0-9]+)(?:-([0-9A-Za-z]{1,2}))?)?, conta ([0-9]+)(?:-([0-9A-Za-z]{1,2}))?$`)
+
+// ParseDestination reads back what Destination wrote (a statement's line
+// keeps it as text): "PIX <key>" gives the key alone, "Banco <code>,
+// agência <n>, conta <n>" the account alone. Anything else, "" among it,
+// is not a destination: ok is false.
+func ParseDestination(text string) (p Payee, ok bool) {
+	if key, found := strings.CutPrefix(text, "PIX "); found {
+		return Payee{PixKey: key}, key != ""
+	}
+	m := destinationRe.FindStringSubmatch(text)
+	if m == nil {
+		return Payee{}, false
+	}
+	return Payee{Bank: m[1], Agency: m[2], AgencyDigit: m[3], Account: m[4], AccountDigit: m[5]}, true
 }

@@ -219,3 +219,47 @@ func TestPayeeDestination(t *testing.T) {
 		}
 	}
 }
+
+// TestParseDestination: what Destination writes reads back as the payee
+// it was written from (the part it names), and reads back to the same
+// text; anything else is no destination.
+func TestParseDestination(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		p      Payee
+		method string
+		want   Payee
+	}{
+		{payeeA, "pix", Payee{PixKey: "ana@example.com"}},
+		{payeeA, "ted", Payee{Bank: "341", Agency: "1234", Account: "56789", AccountDigit: "0"}},
+		{Payee{PixKey: "+5511987654321"}, "ted", Payee{PixKey: "+5511987654321"}},
+		{Payee{Bank: "001", Agency: "12", AgencyDigit: "X", Account: "9"}, "pix", Payee{Bank: "001", Agency: "12", AgencyDigit: "X", Account: "9"}},
+		{Payee{Bank: "237", Account: "4", AccountDigit: "AB"}, "ted", Payee{Bank: "237", Account: "4", AccountDigit: "AB"}},
+	} {
+		text := c.p.Destination(c.method)
+		got, ok := ParseDestination(text)
+		if !ok || got != c.want || got.Destination(c.method) != text {
+			t.Errorf("%q: %+v %v, want %+v", text, got, ok, c.want)
+		}
+	}
+	for _, text := range []string{"", "PIX ", "pix ana@example.com", "Banco 341", "Banco 34, conta 1", "Banco 341, conta 1, agência 2",
+		"Banco 341, agência 1234, conta 56789-0 "} {
+		if p, ok := ParseDestination(text); ok {
+			t.Errorf("%q read as %+v", text, p)
+		}
+	}
+}
+
+// FuzzParseDestination: a text read as a destination is what Destination
+// writes of it.
+func FuzzParseDestination(f *testing.F) {
+	for _, s := range []string{"PIX ana@example.com", "Banco 341, agência 1234-5, conta 56789-0", "Banco 001, conta 9", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		p, ok := ParseDestination(text)
+		if ok && p.Destination("pix") != text {
+			t.Errorf("%q read as %+v, which writes %q", text, p, p.Destination("pix"))
+		}
+	})
+}

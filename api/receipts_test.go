@@ -21,6 +21,9 @@ func withReceipts() envOption {
 			panic(err)
 		}
 		s.receipts = links
+		if s.statements, err = newStatementLinks([]byte(testReceiptSecret)); err != nil {
+			panic(err)
+		}
 	}
 }
 

@@ -181,9 +181,12 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, dimobPath, postDimobOp(), s.postDimob)
 	router.HandleFunc(http.MethodGet, dimobPath+"/:id/file", dimobFileOp(), s.dimobFile)
 
-	// The owners' statements: the signed link and its public page (statements.go).
+	// The owners' statements: the signed link and its public page and PDF
+	// (statements.go); the signed token is the credential.
 	router.HandleFunc(http.MethodGet, "/financial/ownerStatements/:id/link", statementLinkOp(), s.statementLink)
-	router.HandleFunc(http.MethodGet, statementPath+":token", statementPageOp, s.statementPage)
+	statementPage := s.statementPage()
+	router.Handle(http.MethodGet, statementPath+":token", statementPageOp, statementPage)
+	router.Handle(http.MethodGet, statementPath+":token/pdf", statementPDFOp, statementPage)
 
 	// The deal-conversion reports beside /deals/{id} (deal_reports.go):
 	// the router dispatches the static names before the parameter.

@@ -52,9 +52,11 @@ type Config struct {
 	// off when they are served elsewhere (a listener on a private network).
 	ServeMetrics bool
 
-	// ReceiptSecret signs the links to the public receipt page (at least
+	// ReceiptSecret signs the links to the public receipt page and to the
+	// owner statements' pages, each under its own context (at least
 	// receipt.MinSecretLen bytes; New panics on a shorter one). Empty turns
-	// the links off: receiptLink answers 503 and every link a 404 page.
+	// the links off: receiptLink and the statements' link answer 503 and
+	// every link is a 404 page.
 	ReceiptSecret []byte
 	// PublicURL is the scheme and host receipt links start with
 	// (https://pay.example.com); empty takes the request's Host.
@@ -77,9 +79,10 @@ type Server struct {
 	routes   []route
 	timeout  time.Duration
 
-	metrics  *httpMetrics
-	console  *operatorConsole // nil: the operator routes are off
-	receipts *receiptLinks
+	metrics    *httpMetrics
+	console    *operatorConsole // nil: the operator routes are off
+	receipts   *receiptLinks
+	statements *statementLinks
 }
 
 // New returns a Server for cfg.
@@ -100,12 +103,17 @@ func New(cfg Config) *Server {
 	if err != nil {
 		panic("api: " + err.Error())
 	}
+	statements, err := newStatementLinks(cfg.ReceiptSecret)
+	if err != nil {
+		panic("api: " + err.Error())
+	}
 	reads := cfg.Store
 	if cfg.Replica != nil {
 		reads = cfg.Store.WithReplica(cfg.Replica)
 	}
 	return &Server{
-		receipts: receipts,
+		receipts:   receipts,
+		statements: statements,
 		store:    cfg.Store,
 		reads:    reads,
 		redis:    cfg.Redis,

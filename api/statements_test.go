@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -30,7 +29,8 @@ func statementEnv(t *testing.T, opts ...envOption) *statementFixture {
 		"account": "56789", "account_digit": "0", "pix_key": "ana@example.com"})
 	f.bruno = f.create(t, "/persons", map[string]any{"name": "Bruno Proprietário", "bank": "001", "agency": "4321",
 		"account": "98765", "account_digit": "1"})
-	f.building = f.create(t, "/buildings", map[string]any{"title": "Aurora"})
+	f.building = f.create(t, "/buildings", map[string]any{"title": "Edifício Aurora", "street": "Rua das Flores",
+		"number": "10", "complement": "ap. 31", "district": "Centro", "city": "São Paulo", "state": "SP", "zip_code": "01310100"})
 	f.create(t, fmt.Sprintf("/buildings/%d/owners", f.building), map[string]any{"person_id": f.ana, "percentage": "60"})
 	f.create(t, fmt.Sprintf("/buildings/%d/owners", f.building), map[string]any{"person_id": f.bruno, "percentage": "40"})
 	f.contract = f.scalar(t, `INSERT INTO contracts (company_id, type, building_id, tenant_id, billing_method, transfer_mode,
@@ -244,59 +244,6 @@ adjustments 2024-04-02 Estorno: Compensação de repasse garantido 860.00 correc
 	// read-only
 	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/financial/ownerStatements/%d", anaMarch), f.keyA, nil); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("delete: %d %s", r.status, r.raw)
-	}
-}
-
-// TestOwnerStatementLink: the signed link to a statement's public page,
-// the page as closed (without a key), a tampered link, a statement link
-// on the receipt path and another company's statement all refused.
-func TestOwnerStatementLink(t *testing.T) {
-	t.Parallel()
-	f := statementEnv(t, withReceipts())
-	f.ownerEntry(t, f.bruno, f.repair, "2024-03-20", "1234.56", "Pintura")
-	f.ownerEntry(t, f.bruno, f.tariff, "2024-03-21", "3.50", "Tarifa de TED")
-	f.run(t, "owners:statements", `{"month":"2024-03"}`)
-	id, _ := f.statementOf(t, f.keyA, f.bruno, "2024-03")
-
-	link := f.get(t, fmt.Sprintf("/financial/ownerStatements/%d/link", id), http.StatusOK).record(t)
-	url, _ := link["url"].(string)
-	if !strings.HasPrefix(url, f.url+"/statements/") || link["expires_at"] == nil {
-		t.Fatalf("link %v", link)
-	}
-	page := func(url string) (int, string) {
-		t.Helper()
-		res, err := http.Get(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		body, _ := io.ReadAll(res.Body)
-		if res.Header.Get("Cache-Control") != "no-store" || res.Header.Get("Referrer-Policy") != "no-referrer" {
-			t.Errorf("%s: headers %v", url, res.Header)
-		}
-		return res.StatusCode, string(body)
-	}
-	status, body := page(url)
-	for _, want := range []string{"Prestação de contas de 03/2024", "Bruno Proprietário", "Horizonte", "Descontos",
-		"20/03/2024", "Pintura", "-R$ 1.234,56", "Outros lançamentos não detalhados: 1, total -R$ 3,50",
-		"Saldo final: -R$ 1.238,06"} {
-		if status != http.StatusOK || !strings.Contains(body, want) {
-			t.Errorf("page: %d, lacks %q\n%s", status, want, body)
-		}
-	}
-	if strings.Contains(body, "Tarifa de TED") {
-		t.Errorf("the page shows a line left out of the report:\n%s", body)
-	}
-	token := url[strings.LastIndexByte(url, '/')+1:]
-	tampered := token[:len(token)-2] + map[bool]string{true: "AA", false: "AB"}[!strings.HasSuffix(token, "AA")]
-	if status, _ := page(f.url + "/statements/" + tampered); status != http.StatusNotFound {
-		t.Errorf("a tampered link: %d", status)
-	}
-	if status, _ := page(f.url + "/receipts/" + token); status != http.StatusNotFound {
-		t.Errorf("a statement's token on the receipt path: %d", status)
-	}
-	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/ownerStatements/%d/link", id), f.keyB, nil); r.status != http.StatusNotFound {
-		t.Errorf("company B's link of A's statement: %d %s", r.status, r.raw)
 	}
 }
 

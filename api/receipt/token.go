@@ -14,9 +14,6 @@ import (
 const (
 	KindInvoice     = "invoice"
 	KindTransaction = "transaction"
-	// KindOwnerStatement is a closed owner statement (its page is served
-	// at /statements/, not by this package's Handler).
-	KindOwnerStatement = "owner_statement"
 )
 
 // DefaultLifetime is how long a link is valid unless the caller decides
@@ -35,7 +32,7 @@ const MinSecretLen = 32
 // Token layout, before base64url encoding (without padding):
 //
 //	[0]      version (tokenVersion)
-//	[1]      kind: 1 invoice, 2 transaction, 3 owner statement
+//	[1]      kind: 1 invoice, 2 transaction
 //	[2:10]   company id, big-endian
 //	[10:18]  record id, big-endian
 //	[18:26]  expiry, Unix seconds, big-endian
@@ -61,13 +58,13 @@ var (
 var (
 	encoding     = base64.RawURLEncoding.Strict()
 	tokenTextLen = encoding.EncodedLen(tokenLen)
-	kindCodes    = map[string]byte{KindInvoice: 1, KindTransaction: 2, KindOwnerStatement: 3}
-	kindNames    = map[byte]string{1: KindInvoice, 2: KindTransaction, 3: KindOwnerStatement}
+	kindCodes    = map[string]byte{KindInvoice: 1, KindTransaction: 2}
+	kindNames    = map[byte]string{1: KindInvoice, 2: KindTransaction}
 )
 
 // Ref is what a verified token names: a record of a company.
 type Ref struct {
-	Kind      string // KindInvoice, KindTransaction or KindOwnerStatement
+	Kind      string // KindInvoice or KindTransaction
 	CompanyID int64
 	ID        int64
 }
@@ -90,7 +87,7 @@ func NewSigner(secret []byte) (*Signer, error) {
 
 // Sign returns the URL-safe token of record id of the company, of the
 // given kind, valid until expires (to the second, rounded down). A kind
-// other than KindInvoice, KindTransaction or KindOwnerStatement is a programming error and
+// other than KindInvoice or KindTransaction is a programming error and
 // panics.
 func (s *Signer) Sign(kind string, companyID, id int64, expires time.Time) string {
 	code, ok := kindCodes[kind]

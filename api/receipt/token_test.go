@@ -135,7 +135,7 @@ func TestVerifyRefuses(t *testing.T) {
 		{"non-canonical last character", nonCanonical(good), testNow, ErrInvalidToken},
 		{"other secret", other.Sign(KindInvoice, 7, 9, testExpires), testNow, ErrInvalidToken},
 		{"unknown version, signed", forge(s, 2, 1, testExpires), testNow, ErrInvalidToken},
-		{"unknown kind, signed", forge(s, tokenVersion, 4, testExpires), testNow, ErrInvalidToken},
+		{"unknown kind, signed", forge(s, tokenVersion, 3, testExpires), testNow, ErrInvalidToken},
 		{"at expiry", good, testExpires, ErrExpiredToken},
 		{"after expiry", good, testExpires.Add(time.Hour), ErrExpiredToken},
 	}

@@ -116,10 +116,12 @@ func (f *statementFixture) statementOf(t *testing.T, key string, owner int64, mo
 // the cent. Then the payment is undone (on 2024-04-02) and an IPTU debit
 // dated 2024-03-31 is written: March's statements are unchanged, the
 // entries of March can no longer be changed, and April's statements carry
-// both as adjustments naming 2024-03. Company B sees nothing of it.
+// both as adjustments naming 2024-03. Each statement's page and PDF,
+// fetched through its link, show the same totals and closing. Company B
+// sees nothing of it.
 func TestOwnerStatementsWorkedMonth(t *testing.T) {
 	t.Parallel()
-	f := statementEnv(t)
+	f := statementEnv(t, withReceipts())
 	inv := f.create(t, "/invoices", map[string]any{"type": "contract", "contract_id": f.contract, "payer_id": f.tenant,
 		"business_id": f.business, "account_id": f.account, "description": "Aluguel 03/2024", "total": "2350.00",
 		"date": "2024-03-01", "due_date": "2024-03-10", "billing_method": "ticket", "ticket_late_fee": true,
@@ -154,7 +156,7 @@ transfers 2024-03-28 Repasse: Aluguel 03/2024 -35.25 to PIX ana@example.com
 	if ana != want {
 		t.Errorf("Ana's March:\n%s\nwant\n%s", ana, want)
 	}
-	_, bruno := f.statementOf(t, f.keyA, f.bruno, "2024-03")
+	brunoMarch, bruno := f.statementOf(t, f.keyA, f.bruno, "2024-03")
 	want = `Bruno Proprietário 2024-03: 0.00 -> -3.50; income 963.50, deductions -80.00, guarantee 0.00, transfers -883.50, adjustments 0.00; 9 shown, 1 hidden (-3.50)
 income 2024-03-26 Aluguel 800.00
 income 2024-03-26 Condomínio 140.00
@@ -174,6 +176,8 @@ transfers 2024-03-28 Repasse: Aluguel 03/2024 -23.50 to Banco 001, agência 4321
 	if got := fmt.Sprint(hidden[0]["hiddenLines"]); got != "[map[amount:-3.50 description:Tarifa de TED do repasse]]" {
 		t.Errorf("Bruno's hidden lines: %s", got)
 	}
+
+	f.checkMarchDocuments(t, anaMarch, brunoMarch)
 
 	// a closed month's owner entries are not changed: a new entry corrects them
 	for _, r := range []response{
@@ -199,7 +203,7 @@ transfers 2024-03-28 Repasse: Aluguel 03/2024 -23.50 to Banco 001, agência 4321
 	if fmt.Sprint(res) != "map[lines:13 month:2024-04 months:[2024-04] owners:2 skipped:0 statements:2]" {
 		t.Errorf("close of April: %v", res)
 	}
-	_, ana = f.statementOf(t, f.keyA, f.ana, "2024-04")
+	anaApril, ana := f.statementOf(t, f.keyA, f.ana, "2024-04")
 	want = `Ana Proprietária 2024-04: -150.00 -> -265.25; income 0.00, deductions 0.00, guarantee 0.00, transfers 0.00, adjustments -115.25; 7 shown, 0 hidden (0.00)
 adjustments 2024-03-31 IPTU 2024, parcela 3 -80.00 corrects 2024-03 (deductions)
 adjustments 2024-04-02 Estorno: Aluguel -1200.00 corrects 2024-03 (income)
@@ -212,6 +216,12 @@ adjustments 2024-04-02 Estorno: Compensação de repasse garantido 1290.00 corre
 	if ana != want {
 		t.Errorf("Ana's April:\n%s\nwant\n%s", ana, want)
 	}
+	page, pdf := documents(t, f.statementLinkOf(t, anaApril), "2024-04")
+	checkDocuments(t, "Ana's April", page, pdf, []string{"Ana Proprietária", "abril de 2024", "Ajustes de meses anteriores",
+		"31/03/2024 IPTU 2024, parcela 3 (corrige março de 2024) -R$ 80,00",
+		"02/04/2024 Estorno: Compensação de repasse garantido (corrige março de 2024) R$ 1.290,00",
+		"Saldo anterior -R$ 150,00", "Total recebido R$ 0,00", "Total de ajustes -R$ 115,25",
+		"Saldo final em 30/04/2024 -R$ 265,25"}, nil)
 	_, bruno = f.statementOf(t, f.keyA, f.bruno, "2024-04")
 	want = `Bruno Proprietário 2024-04: -3.50 -> -27.00; income 0.00, deductions 0.00, guarantee 0.00, transfers 0.00, adjustments -23.50; 6 shown, 0 hidden (0.00)
 adjustments 2024-04-02 Estorno: Aluguel -800.00 corrects 2024-03 (income)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/propfin/propfin/api/receipt/browsertest"
 	"github.com/propfin/propfin/api/statement/pdftext"
 )
 
@@ -239,4 +241,81 @@ func (f *statementFixture) checkMarchDocuments(t *testing.T, ana, bruno int64) {
 		"Total recuperado -R$ 860,00", "Total repassado -R$ 883,50", "Saldo final em 31/03/2024 -R$ 3,50",
 		"1 lançamento interno não é mostrado neste demonstrativo; soma -R$ 3,50, já incluído no saldo final."}, section...),
 		[]string{"Tarifa de TED", "Ana Proprietária"})
+}
+
+// browserProbe measures the page as the browser laid it out for a screen
+// %d pixels wide: how wide it is, the elements past the screen's right
+// edge, whether the month's summary is drawn inside the screen, its text,
+// and the PDF link.
+const browserProbe = `(w => {
+  const past = [...document.body.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > w + 0.5)
+    .map(e => e.tagName.toLowerCase() + '.' + e.className);
+  const t = document.getElementById('totais');
+  t.scrollIntoView({block: 'center'});
+  const r = t.getBoundingClientRect();
+  const at = document.elementFromPoint(r.left + r.width / 2, Math.max(0, Math.min(innerHeight - 1, r.top + r.height / 2)));
+  const pdf = document.querySelector('a.pdf');
+  return {scrollWidth: document.documentElement.scrollWidth, past,
+    totalsShown: r.width > 0 && r.left >= 0 && r.right <= w && at !== null && t.contains(at),
+    totals: t.innerText.replace(/\s+/g, ' '), pdf: pdf ? pdf.href : ''};
+})(%d)`
+
+// TestOwnerStatementPageInBrowser: the statement page as the API serves
+// it through its link, in headless Chromium at a phone's width (375 CSS
+// pixels, laid out as a phone does) and a desktop's (1280): no wider than
+// the screen, the month's summary drawn with the closing balance, its PDF
+// link answering the PDF; it logs nothing (no refusal of its policy) and
+// asks for nothing off the machine.
+func TestOwnerStatementPageInBrowser(t *testing.T) {
+	t.Parallel()
+	browser := browsertest.Chromium(t)
+	f := statementEnv(t, withReceipts())
+	_, id := linkStatement(t, f)
+	url := f.statementLinkOf(t, id)
+	for _, vp := range []struct {
+		name          string
+		width, height int
+		mobile        bool
+	}{{"phone", 375, 812, true}, {"desktop", 1280, 900, false}} {
+		t.Run(vp.name, func(t *testing.T) {
+			t.Parallel()
+			page := browsertest.OpenPage(t, browser)
+			page.SetViewport(vp.width, vp.height, vp.mobile)
+			page.Navigate(url)
+			if !page.WaitFor(`document.readyState === 'complete' && document.getElementById('totais') !== null`, 60*time.Second) {
+				t.Fatalf("the page did not load in 60 s; console:\n%s", strings.Join(page.Console(), "\n"))
+			}
+			var got struct {
+				ScrollWidth float64  `json:"scrollWidth"`
+				Past        []string `json:"past"`
+				TotalsShown bool     `json:"totalsShown"`
+				Totals      string   `json:"totals"`
+				PDF         string   `json:"pdf"`
+			}
+			if err := json.Unmarshal(page.Eval(fmt.Sprintf(browserProbe, vp.width)), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.ScrollWidth > float64(vp.width) || len(got.Past) > 0 {
+				t.Errorf("laid out %v pixels wide for a %d-pixel screen; past its edge: %v", got.ScrollWidth, vp.width, got.Past)
+			}
+			if !got.TotalsShown || !strings.Contains(got.Totals, "Saldo final em 31/03/2024 -R$ 1.338,06") ||
+				!strings.Contains(got.Totals, "Total de descontos -R$ 1.234,56") {
+				t.Errorf("the summary: shown %v, %q", got.TotalsShown, got.Totals)
+			}
+			if got.PDF != url+"?format=pdf" {
+				t.Fatalf("PDF link %q", got.PDF)
+			}
+			d := fetchDoc(t, got.PDF)
+			text, err := pdftext.Text(d.body)
+			if d.status != http.StatusOK || err != nil || !strings.Contains(text, "Saldo final em 31/03/2024 -R$ 1.338,06") {
+				t.Errorf("the PDF link: %d %v %q", d.status, err, text)
+			}
+			if off := browsertest.OffMachine(page.Requests()); len(off) > 0 {
+				t.Errorf("the page asked for something off the machine: %v", off)
+			}
+			if console := page.Console(); len(console) > 0 {
+				t.Errorf("the page logged:\n%s", strings.Join(console, "\n"))
+			}
+		})
+	}
 }

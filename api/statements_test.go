@@ -258,14 +258,14 @@ adjustments 2024-04-02 Estorno: Compensação de repasse garantido 860.00 correc
 }
 
 // TestOpenAPIDescribesOwnerStatements: the document has the resource's
-// read routes, its link and public page, its includes, and the
+// read routes, its link and public page and PDF, its includes, and the
 // owners:statements payload among POST /jobs's.
 func TestOpenAPIDescribesOwnerStatements(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	doc, raw := fetchDocument(t, e)
 	for _, path := range []string{"/financial/ownerStatements", "/financial/ownerStatements/{id}",
-		"/financial/ownerStatements/{id}/link", "/statements/{token}"} {
+		"/financial/ownerStatements/{id}/link", "/statements/{token}", "/statements/{token}/pdf"} {
 		if _, ok := doc.Paths[path]; !ok {
 			t.Errorf("no path %s", path)
 		}

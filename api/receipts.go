@@ -9,6 +9,7 @@ import (
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/api/receipt"
+	document "github.com/propfin/propfin/api/statement"
 	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
@@ -22,6 +23,9 @@ type receiptLinks struct {
 	signer    *receipt.Signer // nil: receipt links are not configured
 	publicURL string          // the base of the links; "" derives it from the request
 	lifetime  time.Duration
+	// documents signs the links to the owners' documents (api/statement)
+	// with the same secret, under a context of their own; nil with signer.
+	documents *document.Signer
 }
 
 // newReceiptLinks builds the links from the configuration; a secret too
@@ -39,6 +43,9 @@ func newReceiptLinks(secret []byte, publicURL string, lifetime time.Duration) (*
 		return nil, fmt.Errorf("receipt secret: %w", err)
 	}
 	links.signer = signer
+	if links.documents, err = document.NewSigner(secret); err != nil {
+		return nil, fmt.Errorf("receipt secret: %w", err)
+	}
 	return links, nil
 }
 

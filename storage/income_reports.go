@@ -40,7 +40,8 @@ type IncomeOwner struct {
 	Name, TaxID string
 	Lines       []statement.IncomeLine // in the order of the statements' months and positions
 	// ClosedAt is when the latest statement a line was read from was
-	// closed; the zero time when there is none.
+	// closed, the wall clock of the company's time zone (in UTC); the zero
+	// time when there is none.
 	ClosedAt time.Time
 }
 
@@ -128,8 +129,8 @@ func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *Inc
 // month, and the adjustments of the year's and later statements that
 // correct one of its months; of owner $4 and business $5 when not null,
 // of items of the types $6.
-const incomeLinesSQL = `
-SELECT s.owner_id, coalesce(s.business_id, 0), s.month, s.closed_at, l.section, l.kind, coalesce(l.corrects_month, ''),
+var incomeLinesSQL = `
+SELECT s.owner_id, coalesce(s.business_id, 0), s.month, s.closed_at AT TIME ZONE ` + companyZoneSQL("$1") + `, l.section, l.kind, coalesce(l.corrects_month, ''),
        coalesce(l.item_type, ''), l.hidden, (l.amount * 100)::bigint, coalesce(l.contract_id, 0), coalesce(l.building_id, 0),
        l.transaction_id
 FROM owner_statements s

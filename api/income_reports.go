@@ -96,17 +96,17 @@ type (
 		Total         incomeFiguresJSON    `json:"total"`
 	}
 	incomePartyJSON struct {
-		ID    *int64 `json:"id"`
-		Name  string `json:"name"`
-		TaxID string `json:"tax_id"`
+		ID    *int64  `json:"id"`
+		Name  *string `json:"name"`
+		TaxID *string `json:"tax_id"`
 	}
 	incomeContractJSON struct {
 		ContractID *int64            `json:"contract_id"`
 		BusinessID *int64            `json:"business_id"`
-		Reference  string            `json:"reference"`
+		Reference  *string           `json:"reference"`
 		Tenant     incomePartyJSON   `json:"tenant"`
 		BuildingID *int64            `json:"building_id"`
-		Address    string            `json:"address"`
+		Address    *string           `json:"address"`
 		StartAt    finance.Date      `json:"start_at"`
 		EndAt      finance.Date      `json:"end_at"`
 		Months     []incomeMonthJSON `json:"months"`
@@ -145,6 +145,14 @@ func monthsJSON(year int, months [12]statement.IncomeMonth) []incomeMonthJSON {
 	return out
 }
 
+// optionalText is a text, or null for "".
+func optionalText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 // optionalID is an id, or null for 0.
 func optionalID(id int64) *int64 {
 	if id == 0 {
@@ -153,10 +161,14 @@ func optionalID(id int64) *int64 {
 	return &id
 }
 
+func partyJSON(id int64, name, taxID string) incomePartyJSON {
+	return incomePartyJSON{ID: optionalID(id), Name: optionalText(name), TaxID: optionalText(taxID)}
+}
+
 // incomeReportOf is an owner's report as the API answers it.
 func incomeReportOf(r *storage.IncomeReports, o storage.IncomeOwner) incomeReportJSON {
 	y := statement.BuildIncome(r.Year, o.Lines)
-	out := incomeReportJSON{OwnerID: o.ID, Year: r.Year, Owner: incomePartyJSON{ID: optionalID(o.ID), Name: o.Name, TaxID: o.TaxID},
+	out := incomeReportJSON{OwnerID: o.ID, Year: r.Year, Owner: partyJSON(o.ID, o.Name, o.TaxID),
 		Contracts: []incomeContractJSON{}, Months: monthsJSON(r.Year, y.Months), Total: figuresJSON(y.Total)}
 	if r.Closed {
 		m := r.ClosedThrough
@@ -165,9 +177,9 @@ func incomeReportOf(r *storage.IncomeReports, o storage.IncomeOwner) incomeRepor
 	for _, c := range y.Contracts {
 		k := r.Contracts[c.ContractID]
 		out.Contracts = append(out.Contracts, incomeContractJSON{ContractID: optionalID(c.ContractID),
-			BusinessID: optionalID(c.BusinessID), Reference: k.Reference,
-			Tenant:     incomePartyJSON{ID: optionalID(k.Tenant.ID), Name: k.Tenant.Name, TaxID: k.Tenant.TaxID},
-			BuildingID: optionalID(k.BuildingID), Address: k.Property.Line(), StartAt: k.Start, EndAt: k.End,
+			BusinessID: optionalID(c.BusinessID), Reference: optionalText(k.Reference),
+			Tenant: partyJSON(k.Tenant.ID, k.Tenant.Name, k.Tenant.TaxID), BuildingID: optionalID(k.BuildingID),
+			Address: optionalText(k.Property.Line()), StartAt: k.Start, EndAt: k.End,
 			Months: monthsJSON(r.Year, c.Months), Total: figuresJSON(c.Total)})
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/api/statement/pdftest"
@@ -234,6 +235,7 @@ total 2421.56 240.00 48.00 2133.56`},
 		if !strings.Contains(r.raw, `"gross_rent":3632.34`) && c.owner == f.ana {
 			t.Errorf("money is not written as the API writes money: %s", r.raw)
 		}
+		checkAnswerSchema(t, f.testEnv, "/financial/incomeReports", r.raw)
 	}
 	// the books of another business: nothing
 	other := f.create(t, "/financial/businesses", map[string]any{"name": "Outra"})
@@ -284,6 +286,28 @@ total 2421.56 240.00 48.00 2133.56`},
 	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2024&filter[business_id]=%d",
 		f.ana, f.business), f.keyA, nil); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("a link of one business's books: %d %s", r.status, r.raw)
+	}
+}
+
+// checkAnswerSchema validates an answer of GET path against the schema
+// the OpenAPI document gives its 200.
+func checkAnswerSchema(t *testing.T, e *testEnv, path, raw string) {
+	t.Helper()
+	_, doc := fetchDocument(t, e)
+	set, err := newSchemaSet(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := set.compile("#/paths/" + escapePointer(path) + "/get/responses/200/content/application~1json/schema")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("GET %s's answer does not match its schema: %v\n%s", path, err, raw)
 	}
 }
 

@@ -188,6 +188,14 @@ func (s *Server) routeTable() *router {
 	router.Handle(http.MethodGet, statementPath+":token", statementPageOp, statementPage)
 	router.Handle(http.MethodGet, statementPath+":token/pdf", statementPDFOp, statementPage)
 
+	// The owners' income reports: computed, their link, and the link's page
+	// and PDF (income_reports.go).
+	router.HandleFunc(http.MethodGet, incomeReportsPath, incomeReportsOp(), s.incomeReports)
+	router.HandleFunc(http.MethodGet, incomeReportsPath+"/link", incomeReportLinkOp(), s.incomeReportLink)
+	incomePage := s.incomePage()
+	router.Handle(http.MethodGet, incomePagePath+":token", incomePageOp(false), incomePage)
+	router.Handle(http.MethodGet, incomePagePath+":token/pdf", incomePageOp(true), incomePage)
+
 	// The deal-conversion reports beside /deals/{id} (deal_reports.go):
 	// the router dispatches the static names before the parameter.
 	router.HandleFunc(http.MethodGet, "/deals/conversion/funnel", funnelReportOp(), s.funnelReport)

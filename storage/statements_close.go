@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -104,6 +106,11 @@ func CloseOwnerStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(`+statementsLock+`)`, companyID); err != nil {
 		return sum, translate(err, "owner statements lock")
 	}
+	restore, err := withoutJIT(ctx, tx)
+	if err != nil {
+		return sum, err
+	}
+	defer restore()
 	closed, previous, err := monthState(ctx, tx, companyID, m)
 	if err != nil {
 		return sum, err
@@ -129,6 +136,21 @@ func CloseOwnerStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64
 		return sum, err
 	}
 	return writeStatements(ctx, tx, companyID, jobID, m, owners)
+}
+
+// withoutJIT turns the server's JIT compilation off in tx until the
+// returned function puts the setting back: the close's queries each read
+// a month of the ledger once, and compiling their expressions cost more
+// than it saved (docs/performance.md, "Owner statements").
+func withoutJIT(ctx context.Context, tx pgx.Tx) (restore func(), err error) {
+	var was string
+	if err := tx.QueryRow(ctx, `SELECT current_setting('jit'), set_config('jit', 'off', true)`).Scan(&was, new(string)); err != nil {
+		return nil, translate(err, "owner statements settings")
+	}
+	return func() {
+		// a failed transaction is rolled back, the setting with it
+		_, _ = tx.Exec(ctx, `SELECT set_config('jit', $1, true)`, was)
+	}, nil
 }
 
 // monthState says whether month m of the company is closed and, when it
@@ -171,21 +193,27 @@ type ownerMonth struct {
 // readStatementEntries reads, in one statement, the company's owner
 // entries of month m and, after the company's first close (previous set),
 // those dated before m written since the previous close (less the margin)
-// and stated nowhere; grouped by owner and business, in that order.
+// and stated nowhere; grouped by owner and business, in that order. The
+// rows come unsorted (Build orders each statement's lines) and are grouped
+// here.
 func readStatementEntries(ctx context.Context, tx pgx.Tx, companyID int64, m finance.Month, previous *time.Time) ([]*ownerMonth, error) {
 	var since *time.Time
 	if previous != nil {
 		s := previous.Add(-lateMargin)
 		since = &s
 	}
+	byKey := map[ownerKey]*ownerMonth{}
 	var out []*ownerMonth
 	var cur *ownerMonth
 	err := eachRawRow(ctx, tx, "owner statement entries", statementEntriesSQL,
 		[]any{companyID, m.First(), m.Last(), since}, func(r *rawRows) error {
 			key := ownerKey{r.Int64(1), r.Int64(2)}
 			if cur == nil || cur.key != key {
-				cur = &ownerMonth{key: key, in: statement.Input{Month: m}}
-				out = append(out, cur)
+				if cur = byKey[key]; cur == nil {
+					cur = &ownerMonth{key: key, in: statement.Input{Month: m}}
+					byKey[key] = cur
+					out = append(out, cur)
+				}
 			}
 			e := statement.Entry{ID: r.Int64(0), Date: r.Date(3), Type: finance.EntryType(r.Text(4)),
 				Mode: finance.EntryMode(r.Text(5)), Cents: r.Cents(6), ItemID: r.Int64(7), ItemType: r.Text(8),
@@ -199,13 +227,18 @@ func readStatementEntries(ctx context.Context, tx pgx.Tx, companyID int64, m fin
 			}
 			return r.Err()
 		})
+	slices.SortFunc(out, func(a, b *ownerMonth) int {
+		return cmp.Or(cmp.Compare(a.key.owner, b.key.owner), cmp.Compare(a.key.business, b.key.business))
+	})
 	return out, err
 }
 
 // statementEntriesSQL selects the entries of a close ($1 company, $2 and
 // $3 the month's first and last days, $4 the earliest write looked at for
 // late entries, null for none): the month's from the ledger's date index,
-// the late ones from its block range index of write times.
+// the late ones from its block range index of write times. The entry a
+// reversal reverses is looked up for the reversals alone (a join would
+// hash the whole ledger for the few there are); the rows are not sorted.
 const statementEntriesSQL = `
 WITH e AS (
     SELECT t.*, 0 AS late FROM transactions t
@@ -219,12 +252,15 @@ WITH e AS (
 SELECT e.id, e.owner_id, coalesce(e.business_id, 0), e.date, e.type, e.mode, e.amount,
        coalesce(e.item_id, 0), coalesce(ti.type, ''), (ti.owner_report IS FALSE)::int,
        coalesce(nullif(e.description, ''), ti.description, ''), coalesce(e.contract_id, 0), coalesce(e.building_id, 0),
-       coalesce(e.invoice_id, 0), (coalesce(e.guaranteed_transfer_id, r.guaranteed_transfer_id) IS NOT NULL)::int,
-       coalesce(e.reverses_id, 0), r.date, coalesce(e.billing_method, ''), e.late
+       coalesce(e.invoice_id, 0),
+       (e.guaranteed_transfer_id IS NOT NULL OR (e.reverses_id IS NOT NULL AND coalesce((SELECT r.guaranteed_transfer_id IS NOT NULL
+           FROM transactions r WHERE r.company_id = e.company_id AND r.id = e.reverses_id), false)))::int,
+       coalesce(e.reverses_id, 0),
+       CASE WHEN e.reverses_id IS NOT NULL THEN
+           (SELECT r.date FROM transactions r WHERE r.company_id = e.company_id AND r.id = e.reverses_id) END,
+       coalesce(e.billing_method, ''), e.late
 FROM e
-LEFT JOIN transaction_items ti ON ti.company_id = e.company_id AND ti.id = e.item_id
-LEFT JOIN transactions r ON r.company_id = e.company_id AND r.id = e.reverses_id
-ORDER BY e.owner_id, coalesce(e.business_id, 0), e.date, e.id`
+LEFT JOIN transaction_items ti ON ti.company_id = e.company_id AND ti.id = e.item_id`
 
 // readOpenings sets each owner's opening: the closing of the last
 // statement of its books, else (its first statement) the balance of its

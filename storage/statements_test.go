@@ -341,3 +341,55 @@ func TestClosedMonthEntries(t *testing.T) {
 		t.Errorf("a change while a close runs: %v", err)
 	}
 }
+
+// TestStatementLineKeys holds a statement's line to a statement and an
+// entry of its own company, and so to an existing company, with the key to
+// companies of its own dropped (migration 0032): a line naming another
+// company, or none, than its statement's is refused by the key to the
+// statement.
+func TestStatementLineKeys(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	l := newStatementLedger(t, pool, "Keys")
+	other, _, err := storage.EnsureCompany(ctx, pool, "Other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var statement, entry int64
+	err = pool.QueryRow(ctx, `
+		WITH m AS (INSERT INTO owner_statement_months (company_id, month, statements, lines) VALUES ($1, '2024-01', 1, 0)),
+		     s AS (INSERT INTO owner_statements (company_id, owner_id, month, opening, closing, income, deductions, guarantee,
+		               transfers, adjustments, shown_lines, hidden_lines, hidden_amount)
+		           VALUES ($1, $2, '2024-01', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) RETURNING id),
+		     e AS (INSERT INTO transactions (company_id, mode, type, extract, owner_id, amount, date, description)
+		           VALUES ($1, 'transaction', 'credit', 'owner', $2, 1, '2024-01-10', 'e') RETURNING id)
+		SELECT s.id, e.id FROM s, e`, l.company, l.owners[0]).Scan(&statement, &entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	insert := func(company int64) error {
+		_, err := pool.Exec(ctx, `INSERT INTO owner_statement_lines (company_id, statement_id, position, transaction_id, section, kind,
+			    date, description, amount, hidden) VALUES ($1, $2, 1, $3, 'income', 'income', '2024-01-10', 'e', 1, false)`,
+			company, statement, entry)
+		return err
+	}
+	for _, c := range []struct {
+		name    string
+		company int64
+		key     string
+	}{
+		{"another company", other, "owner_statement_lines_statement_fk"},
+		{"no company", other + 1000, "owner_statement_lines_statement_fk"},
+	} {
+		if err := insert(c.company); err == nil || !strings.Contains(err.Error(), c.key) {
+			t.Errorf("a line of %s: %v, want a violation of %s", c.name, err, c.key)
+		}
+	}
+	if err := insert(l.company); err != nil {
+		t.Errorf("a line of its statement's company: %v", err)
+	}
+	if _, err := pool.Exec(ctx, `DELETE FROM companies WHERE id = $1`, l.company); err == nil {
+		t.Error("the company of a statement line was deleted")
+	}
+}

@@ -3,6 +3,7 @@ module github.com/propfin/propfin
 go 1.26.8
 
 require (
+	codeberg.org/go-pdf/fpdf v0.12.0
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/boombuler/barcode v1.1.0
 	github.com/hibiken/asynq v0.26.0
@@ -15,6 +16,7 @@ require (
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/shopspring/decimal v1.6.0
+	golang.org/x/text v0.42.0
 )
 
 require (
@@ -34,7 +36,6 @@ require (
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )

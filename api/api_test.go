@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -426,7 +427,7 @@ func TestTwoAuthorizationHeaders(t *testing.T) {
 		err = json.NewDecoder(res.Body).Decode(&body)
 		res.Body.Close()
 		if err != nil || res.StatusCode != http.StatusBadRequest || body.Status != http.StatusBadRequest ||
-			!slices.Equal(body.Errors, []storage.Problem{{Field: "Authorization", Message: "is given more than once"}}) {
+			!slices.Equal(body.Errors, []finance.Problem{{Field: "Authorization", Message: "is given more than once"}}) {
 			t.Errorf("%s with %d Authorization headers: %d %+v %v", c.path, len(c.values), res.StatusCode, body, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -66,11 +67,11 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			}
 		}
 		if !ok {
-			s.refuse(w, r, addr, storage.Errorf(storage.Unauthenticated, "no bearer token"))
+			s.refuse(w, r, addr, finance.Errorf(finance.Unauthenticated, "no bearer token"))
 			return
 		}
 		p, err := s.auth.resolve(r.Context(), key)
-		if storage.ErrorCode(err) == storage.Unauthenticated {
+		if finance.ErrorCode(err) == finance.Unauthenticated {
 			s.refuse(w, r, addr, err)
 			return
 		}
@@ -104,8 +105,8 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, addr string, err
 func authorization(r *http.Request) (string, error) {
 	values := r.Header.Values("Authorization")
 	if len(values) > 1 {
-		return "", &storage.Error{Code: storage.BadRequest, Message: "The request has more than one Authorization header.",
-			Problems: []storage.Problem{{Field: "Authorization", Message: "is given more than once"}}}
+		return "", &finance.Error{Code: BadRequest, Message: "The request has more than one Authorization header.",
+			Problems: []finance.Problem{{Field: "Authorization", Message: "is given more than once"}}}
 	}
 	if len(values) == 0 {
 		return "", nil
@@ -173,7 +174,7 @@ func (a *authenticator) resolve(ctx context.Context, key string) (storage.Princi
 	p, err := storage.LookupAPIKey(ctx, a.pool, key)
 	entry := cachedPrincipal{principal: p, expires: now.Add(a.ttl)}
 	switch {
-	case storage.ErrorCode(err) == storage.Unauthenticated:
+	case finance.ErrorCode(err) == finance.Unauthenticated:
 		entry = cachedPrincipal{err: err, expires: now.Add(unknownKeyTTL)}
 	case err != nil:
 		return storage.Principal{}, err // a database failure is not remembered

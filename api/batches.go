@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -19,33 +20,6 @@ import (
 // besides its CRUD routes, adding, removing and reverting members, the
 // remittance file, the members' list and the upload of a bank's return
 // file. The kinds are package jobs's; each is mounted under its path.
-
-// batchRoutes are the kinds of batch and their paths.
-var batchRoutes = []struct {
-	path string
-	kind *jobs.BatchKind
-}{
-	{"/financial/ticketBatch", jobs.TicketBatchKind},
-	{"/financial/paymentBatch", jobs.PaymentBatchKind},
-}
-
-// mountBatches adds the batch operations of every kind to the router.
-func (s *Server) mountBatches(router *router) {
-	for _, br := range batchRoutes {
-		k, members := br.kind, br.kind.Type.Members
-		if _, ok := s.store.Registry().MustResource(k.Type.MemberResource).Filter(k.Type.MemberFilter); !ok {
-			panic("api: " + br.path + ": " + k.Type.MemberResource + " has no filter " + k.Type.MemberFilter)
-		}
-		Members := strings.ToUpper(members[:1]) + members[1:]
-		doc := batchDoc{reg: s.store.Registry(), kind: k, path: br.path}
-		router.HandleFunc(http.MethodPost, br.path+"/:id/add"+Members, doc.change("Add", "added to"), s.changeMembers(k, storage.OpAdd))
-		router.HandleFunc(http.MethodPost, br.path+"/:id/remove"+Members, doc.change("Remove", "removed from (before its file is written)"), s.changeMembers(k, storage.OpRemove))
-		router.HandleFunc(http.MethodPost, br.path+"/:id/revert"+Members, doc.change("Revert", "taken back from (after its file is written)"), s.changeMembers(k, storage.OpRevert))
-		router.HandleFunc(http.MethodGet, br.path+"/:id/downloadBatchFile", doc.download(), s.downloadBatchFile(k))
-		router.HandleFunc(http.MethodGet, br.path+"/:id/"+members, doc.members(), s.listMembers(k))
-		router.HandleFunc(http.MethodPost, br.path+"/returnFile", doc.returnFile(), s.uploadReturnFile(k))
-	}
-}
 
 // changeMembers is POST {batch}/{id}/addInvoices (removeInvoices,
 // revertInvoices) with {"invoices": [ids]}: a body that is not that is a
@@ -117,22 +91,22 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 	}
 	for _, k := range sortedKeys(obj) {
 		if k != key {
-			problems = append(problems, storage.Problem{Field: k, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: k, Message: "unknown field"})
 		}
 	}
 	raw, given := obj[key]
 	if !given {
-		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: key, Message: "is required"}))
+		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: key, Message: "is required"}))
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: key, Message: "must be an array of ids"}))
+		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: key, Message: "must be an array of ids"}))
 	}
 	switch {
 	case len(list) == 0:
-		problems = append(problems, storage.Problem{Field: key, Message: "must hold at least one id"})
+		problems = append(problems, finance.Problem{Field: key, Message: "must hold at least one id"})
 	case len(list) > storage.MaxMembersPerCall:
-		problems = append(problems, storage.Problem{Field: key,
+		problems = append(problems, finance.Problem{Field: key,
 			Message: fmt.Sprintf("holds %d ids; at most %d", len(list), storage.MaxMembersPerCall)})
 	}
 	ids := make([]int64, 0, len(list))
@@ -142,16 +116,16 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 		id, err := strconv.ParseInt(string(bytes.TrimSpace(el)), 10, 64)
 		switch {
 		case err != nil || id < 1:
-			problems = append(problems, storage.Problem{Field: field, Message: "must be a positive integer id"})
+			problems = append(problems, finance.Problem{Field: field, Message: "must be a positive integer id"})
 		case seen[id]:
-			problems = append(problems, storage.Problem{Field: field, Message: fmt.Sprintf("id %d is given twice", id)})
+			problems = append(problems, finance.Problem{Field: field, Message: fmt.Sprintf("id %d is given twice", id)})
 		default:
 			seen[id] = true
 			ids = append(ids, id)
 		}
 	}
 	if len(problems) > 0 {
-		return nil, storage.InvalidInput(problems)
+		return nil, finance.InvalidInput(problems)
 	}
 	return ids, nil
 }
@@ -252,7 +226,7 @@ func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
 			// an account not of the company is named by the store's
 			// reference check below (422)
 			acc, err = storage.ReadBankAccount(r.Context(), s.store.Pool(), companyID, up.accountID)
-			if err != nil && storage.ErrorCode(err) != storage.NotFound {
+			if err != nil && finance.ErrorCode(err) != finance.NotFound {
 				writeError(w, r, err)
 				return
 			}
@@ -285,6 +259,25 @@ type batchDoc struct {
 }
 
 func (d batchDoc) tag() string { return strings.TrimPrefix(d.path, "/") }
+
+// batchDocOf describes the operations of br's kind; a kind whose members'
+// resource lacks the filter it names panics, before anything is served.
+func (s *Server) batchDocOf(br batchRoute) batchDoc {
+	k := br.kind
+	if _, ok := s.store.Registry().MustResource(k.Type.MemberResource).Filter(k.Type.MemberFilter); !ok {
+		panic("api: " + br.path + ": " + k.Type.MemberResource + " has no filter " + k.Type.MemberFilter)
+	}
+	return batchDoc{reg: s.store.Registry(), kind: k, path: br.path}
+}
+
+// add, remove and revert describe the three changes of members.
+func (d batchDoc) add() operation { return d.change("Add", "added to") }
+func (d batchDoc) remove() operation {
+	return d.change("Remove", "removed from (before its file is written)")
+}
+func (d batchDoc) revert() operation {
+	return d.change("Revert", "taken back from (after its file is written)")
+}
 
 // change describes add, remove and revert of members.
 func (d batchDoc) change(verb, what string) operation {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -26,7 +27,7 @@ var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
 // readObject reads a request body that must be one JSON object. The
 // problems are those a map cannot show (keys given twice), to be reported
 // with the others.
-func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, []storage.Problem, error) {
+func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, []finance.Problem, error) {
 	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
 		return nil, nil, err
 	}
@@ -51,10 +52,10 @@ func checkContentType(header string) error {
 	charset, given := params["charset"]
 	switch {
 	case !isJSON:
-		return storage.Errorf(storage.UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
+		return finance.Errorf(UnsupportedMediaType, "The body must be JSON (Content-Type: application/json).")
 	case given && !strings.EqualFold(charset, "utf-8"):
-		return &storage.Error{Code: storage.UnsupportedMediaType, Message: "The body must be JSON in UTF-8.",
-			Problems: []storage.Problem{{Field: "Content-Type",
+		return &finance.Error{Code: UnsupportedMediaType, Message: "The body must be JSON in UTF-8.",
+			Problems: []finance.Problem{{Field: "Content-Type",
 				Message: fmt.Sprintf("charset %q is not read: JSON bodies are UTF-8 (charset=utf-8, or none)", charset)}}}
 	}
 	return nil
@@ -62,26 +63,26 @@ func checkContentType(header string) error {
 
 // decodeObject parses a body that must be one JSON object, and names the
 // fields it gives twice.
-func decodeObject(body []byte) (map[string]json.RawMessage, []storage.Problem, error) {
+func decodeObject(body []byte) (map[string]json.RawMessage, []finance.Problem, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil || obj == nil {
-		return nil, nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: notAnObject(body, err)}})
+		return nil, nil, finance.InvalidInput([]finance.Problem{{Field: "body", Message: notAnObject(body, err)}})
 	}
 	return obj, duplicateKeys(body), nil
 }
 
 // withProblems adds problems found beside a check to its result: a 422
 // listing them all.
-func withProblems(err error, problems []storage.Problem) error {
+func withProblems(err error, problems []finance.Problem) error {
 	if len(problems) == 0 {
 		return err
 	}
-	var coded *storage.Error
+	var coded *finance.Error
 	switch {
 	case err == nil:
-		return storage.InvalidInput(problems)
-	case errors.As(err, &coded) && coded.Code == storage.Invalid:
-		return storage.InvalidInput(append(slices.Clone(problems), coded.Problems...))
+		return finance.InvalidInput(problems)
+	case errors.As(err, &coded) && coded.Code == finance.Invalid:
+		return finance.InvalidInput(append(slices.Clone(problems), coded.Problems...))
 	}
 	return err
 }
@@ -104,7 +105,7 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 // Content-Length) the same 413, a failed read a 422 on body.
 func openBody(w http.ResponseWriter, r *http.Request, limit int64) (io.Reader, error) {
 	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		return nil, storage.Errorf(storage.UnsupportedMediaType, "The body must not be encoded (Content-Encoding %q is not read).", enc)
+		return nil, finance.Errorf(UnsupportedMediaType, "The body must not be encoded (Content-Encoding %q is not read).", enc)
 	}
 	if r.ContentLength > limit {
 		return nil, bodyTooLarge(limit)
@@ -113,7 +114,7 @@ func openBody(w http.ResponseWriter, r *http.Request, limit int64) (io.Reader, e
 }
 
 func bodyTooLarge(limit int64) error {
-	return storage.Errorf(storage.TooLarge, "The body is larger than %d bytes.", limit)
+	return finance.Errorf(TooLarge, "The body is larger than %d bytes.", limit)
 }
 
 // bodyReader is a request body whose errors are coded (openBody).
@@ -130,8 +131,8 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	case errors.As(err, &tooLarge):
 		err = bodyTooLarge(b.limit)
 	default:
-		err = &storage.Error{Code: storage.Invalid, Message: "The body could not be read.", Err: err,
-			Problems: []storage.Problem{{Field: "body", Message: "could not be read"}}}
+		err = &finance.Error{Code: finance.Invalid, Message: "The body could not be read.", Err: err,
+			Problems: []finance.Problem{{Field: "body", Message: "could not be read"}}}
 	}
 	return n, err
 }
@@ -173,9 +174,9 @@ const firstBuffer = 1 << 20
 // takes no child collections).
 func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]json.RawMessage, create bool) (storage.Write, error) {
 	w := storage.Write{Values: map[string]any{}, Custom: map[string]json.RawMessage{}}
-	var problems []storage.Problem
+	var problems []finance.Problem
 	fail := func(field, format string, args ...any) {
-		problems = append(problems, storage.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+		problems = append(problems, finance.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 	for _, name := range sortedKeys(obj) {
 		raw := obj[name]
@@ -253,7 +254,7 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 		}
 	}
 	if len(problems) > 0 {
-		return w, storage.InvalidInput(problems)
+		return w, finance.InvalidInput(problems)
 	}
 	return w, nil
 }

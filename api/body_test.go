@@ -12,7 +12,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage/storagetest"
 )
 
@@ -323,16 +323,16 @@ func TestRequiredTextNotBlank(t *testing.T) {
 	e.exec(t, `INSERT INTO constructors (company_id, name) VALUES ($1, 'Construtora Sul')`, e.compA)
 	cases := []struct {
 		name, method, path, body string
-		problems                 []storage.Problem
+		problems                 []finance.Problem
 	}{
 		{"empty", http.MethodPost, "/buildings/categories", `{"description":"","color":"#fff"}`,
-			[]storage.Problem{{Field: "description", Message: "is required"}}},
+			[]finance.Problem{{Field: "description", Message: "is required"}}},
 		{"blank", http.MethodPost, "/buildings/categories", "{\"description\":\" \\t\\n\u00a0\",\"color\":\"\u3000\"}",
-			[]storage.Problem{{Field: "color", Message: "cannot be blank"}, {Field: "description", Message: "cannot be blank"}}},
+			[]finance.Problem{{Field: "color", Message: "cannot be blank"}, {Field: "description", Message: "cannot be blank"}}},
 		{"empty on update", http.MethodPut, "/buildings/categories/1", `{"color":""}`,
-			[]storage.Problem{{Field: "color", Message: "is required"}}},
+			[]finance.Problem{{Field: "color", Message: "is required"}}},
 		{"blank on update", http.MethodPut, "/buildings/constructors/1", `{"name":"  "}`,
-			[]storage.Problem{{Field: "name", Message: "cannot be blank"}}},
+			[]finance.Problem{{Field: "name", Message: "cannot be blank"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -340,10 +340,10 @@ func TestRequiredTextNotBlank(t *testing.T) {
 			if r.status != http.StatusUnprocessableEntity {
 				t.Fatalf("%d %s, want 422", r.status, r.raw)
 			}
-			var got []storage.Problem
+			var got []finance.Problem
 			for _, it := range r.body["errors"].([]any) {
 				m := it.(map[string]any)
-				got = append(got, storage.Problem{Field: m["field"].(string), Message: m["message"].(string)})
+				got = append(got, finance.Problem{Field: m["field"].(string), Message: m["message"].(string)})
 			}
 			if !slices.Equal(got, c.problems) {
 				t.Errorf("problems %v, want %v", got, c.problems)
@@ -510,7 +510,7 @@ func TestCharsetMessage(t *testing.T) {
 	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
 		t.Fatal(err)
 	}
-	want := []storage.Problem{{Field: "Content-Type", Message: `charset "ISO-8859-1" is not read: JSON bodies are UTF-8 (charset=utf-8, or none)`}}
+	want := []finance.Problem{{Field: "Content-Type", Message: `charset "ISO-8859-1" is not read: JSON bodies are UTF-8 (charset=utf-8, or none)`}}
 	if res.StatusCode != http.StatusUnsupportedMediaType || !slices.Equal(body.Errors, want) ||
 		body.Message != "The body must be JSON in UTF-8." {
 		t.Errorf("%d %+v, want 415 naming the charset", res.StatusCode, body)

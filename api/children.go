@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -14,27 +15,27 @@ import (
 // a create (every element an add) or an update (adds, edits by id, deletes
 // by id with delete: true). Each element is checked with the child
 // resource's declaration; its problems are named `items.2.amount`.
-func parseChild(child *storage.Resource, ch storage.Child, raw json.RawMessage, create bool) ([]storage.ChildWrite, []storage.Problem) {
+func parseChild(child *storage.Resource, ch storage.Child, raw json.RawMessage, create bool) ([]storage.ChildWrite, []finance.Problem) {
 	var elems []json.RawMessage
 	if err := json.Unmarshal(raw, &elems); err != nil || elems == nil {
-		return nil, []storage.Problem{{Field: ch.Name, Message: "must be an array of objects"}}
+		return nil, []finance.Problem{{Field: ch.Name, Message: "must be an array of objects"}}
 	}
 	if len(elems) > storage.MaxChildWrites {
-		return nil, []storage.Problem{{Field: ch.Name, Message: fmt.Sprintf("must have at most %d elements", storage.MaxChildWrites)}}
+		return nil, []finance.Problem{{Field: ch.Name, Message: fmt.Sprintf("must have at most %d elements", storage.MaxChildWrites)}}
 	}
 	if create && ch.Required && len(elems) == 0 {
-		return nil, []storage.Problem{{Field: ch.Name, Message: "is required"}}
+		return nil, []finance.Problem{{Field: ch.Name, Message: "is required"}}
 	}
-	var problems []storage.Problem
+	var problems []finance.Problem
 	writes := make([]storage.ChildWrite, 0, len(elems))
 	for i, elem := range elems {
 		prefix := ch.Name + "." + strconv.Itoa(i) + "."
 		fail := func(field, msg string) {
-			problems = append(problems, storage.Problem{Field: prefix + field, Message: msg})
+			problems = append(problems, finance.Problem{Field: prefix + field, Message: msg})
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(elem, &obj); err != nil || obj == nil {
-			problems = append(problems, storage.Problem{Field: prefix[:len(prefix)-1], Message: "must be an object"})
+			problems = append(problems, finance.Problem{Field: prefix[:len(prefix)-1], Message: "must be an object"})
 			continue
 		}
 		var cw storage.ChildWrite
@@ -74,12 +75,12 @@ func parseChild(child *storage.Resource, ch storage.Child, raw json.RawMessage, 
 }
 
 // childProblemsOf returns the problems of a 422, or one naming the body.
-func childProblemsOf(err error) []storage.Problem {
-	var coded *storage.Error
-	if errors.As(err, &coded) && coded.Code == storage.Invalid && len(coded.Problems) > 0 {
+func childProblemsOf(err error) []finance.Problem {
+	var coded *finance.Error
+	if errors.As(err, &coded) && coded.Code == finance.Invalid && len(coded.Problems) > 0 {
 		return coded.Problems
 	}
-	return []storage.Problem{{Field: "body", Message: "is invalid"}}
+	return []finance.Problem{{Field: "body", Message: "is invalid"}}
 }
 
 // parseDeleteOptions reads the query of a DELETE: only the resource's
@@ -88,19 +89,19 @@ func childProblemsOf(err error) []storage.Problem {
 func parseDeleteOptions(res *storage.Resource, rawQuery string) (map[string]bool, error) {
 	values, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "query", Message: "is not a valid query string"}})
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "query", Message: "is not a valid query string"}})
 	}
 	opts := map[string]bool{}
-	var problems []storage.Problem
+	var problems []finance.Problem
 	for _, name := range sortedValueKeys(values) {
 		vs := values[name]
 		switch {
 		case name == "_":
 			continue
 		case !res.AcceptsDeleteOption(name):
-			problems = append(problems, storage.Problem{Field: name, Message: "unknown query parameter"})
+			problems = append(problems, finance.Problem{Field: name, Message: "unknown query parameter"})
 		case len(vs) > 1:
-			problems = append(problems, storage.Problem{Field: name, Message: "is given more than once"})
+			problems = append(problems, finance.Problem{Field: name, Message: "is given more than once"})
 		default:
 			switch vs[0] {
 			case "true", "1":
@@ -108,12 +109,12 @@ func parseDeleteOptions(res *storage.Resource, rawQuery string) (map[string]bool
 			case "false", "0":
 				opts[name] = false
 			default:
-				problems = append(problems, storage.Problem{Field: name, Message: "must be true or false"})
+				problems = append(problems, finance.Problem{Field: name, Message: "must be true or false"})
 			}
 		}
 	}
 	if len(problems) > 0 {
-		return nil, storage.InvalidInput(problems)
+		return nil, finance.InvalidInput(problems)
 	}
 	return opts, nil
 }

@@ -21,21 +21,6 @@ const (
 	maxStepDeals     = 1000
 )
 
-// mountDealReports adds the two reports beside /deals/{id}: the route
-// layer dispatches the static names before the parameter.
-func (s *Server) mountDealReports(router *router) {
-	router.HandleFunc(http.MethodGet, "/deals/conversion/funnel", reportOp([]funnelJSON{}, false,
-		"Conversion by funnel",
-		"One object per funnel (by id), its steps by position: the deals of the report in the funnel, open, won and "+
-			"lost; per step the deals that reached it (entered it or a step further on) and those in it, and the "+
-			"conversion from the previous step. Rates have 4 places, null where there is nothing to divide by "+
-			"(docs/api.md, \"Deal-conversion reports\")."), s.funnelReport)
-	router.HandleFunc(http.MethodGet, "/deals/conversion/step-deals", reportOp([]stepDealsJSON{}, true,
-		"The deals in each step",
-		"One object per step of each funnel, with the deals of the report whose current step it is, the latest to "+
-			"enter it first: `count` is all of them, `deals` the first `limit`."), s.stepDealsReport)
-}
-
 // reportOp describes a deal-conversion report whose data is data's type;
 // withLimit adds the limit parameter.
 func reportOp(data any, withLimit bool, summary, description string) operation {
@@ -124,6 +109,16 @@ func parseConversion(rawQuery string, withLimit bool) (storage.ConversionQuery, 
 	return q, p.err()
 }
 
+// funnelReportOp describes GET /deals/conversion/funnel.
+func funnelReportOp() operation {
+	return reportOp([]funnelJSON{}, false,
+		"Conversion by funnel",
+		"One object per funnel (by id), its steps by position: the deals of the report in the funnel, open, won and "+
+			"lost; per step the deals that reached it (entered it or a step further on) and those in it, and the "+
+			"conversion from the previous step. Rates have 4 places, null where there is nothing to divide by "+
+			"(docs/api.md, \"Deal-conversion reports\").")
+}
+
 // funnelReport is GET /deals/conversion/funnel.
 func (s *Server) funnelReport(w http.ResponseWriter, r *http.Request) {
 	q, err := parseConversion(r.URL.RawQuery, false)
@@ -146,6 +141,14 @@ func (s *Server) funnelReport(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeReport(w, r, out)
+}
+
+// stepDealsReportOp describes GET /deals/conversion/step-deals.
+func stepDealsReportOp() operation {
+	return reportOp([]stepDealsJSON{}, true,
+		"The deals in each step",
+		"One object per step of each funnel, with the deals of the report whose current step it is, the latest to "+
+			"enter it first: `count` is all of them, `deals` the first `limit`.")
 }
 
 // stepDealsReport is GET /deals/conversion/step-deals.

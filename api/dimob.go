@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -26,16 +27,12 @@ const dimobPath = "/financial/dimob"
 // CRLF, as the Receita's program reads it (docs/dimob.md, "Conventions").
 const dimobContentType = "text/plain; charset=us-ascii"
 
-// mountDimob adds the DIMOB routes: the runs' list and get through the
-// declared resource, the POST and the file by hand.
-func (s *Server) mountDimob(router *router) {
+// dimobReads are the DIMOB runs' list and get, through the declared
+// resource (the POST and the file are by hand).
+func (s *Server) dimobReads() (resourceHandlers, resourceDoc) {
 	reg := s.store.Registry()
 	h := resourceHandlers{store: s.store, reads: s.reads, res: reg.MustResource(storage.DimobRuns), path: dimobPath}
-	doc := resourceDoc{reg: reg, res: h.res, path: dimobPath}
-	router.HandleFunc(http.MethodGet, dimobPath, doc.list(), h.list)
-	router.HandleFunc(http.MethodGet, dimobPath+"/:id", doc.get(), h.get)
-	router.HandleFunc(http.MethodPost, dimobPath, postDimobOp(), s.postDimob)
-	router.HandleFunc(http.MethodGet, dimobPath+"/:id/file", dimobFileOp(), s.dimobFile)
+	return h, resourceDoc{reg: reg, res: h.res, path: dimobPath}
 }
 
 // dimobBody is the body of POST /financial/dimob.
@@ -53,7 +50,7 @@ func readDimobBody(w http.ResponseWriter, r *http.Request) (dimobBody, error) {
 		return b, err
 	}
 	bad := func(field, message string) {
-		problems = append(problems, storage.Problem{Field: field, Message: message})
+		problems = append(problems, finance.Problem{Field: field, Message: message})
 	}
 	p := &b.payload
 	for _, key := range sortedKeys(obj) {
@@ -97,13 +94,13 @@ func readDimobBody(w http.ResponseWriter, r *http.Request) (dimobBody, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return b, storage.InvalidInput(problems)
+		return b, finance.InvalidInput(problems)
 	}
 	return b, nil
 }
 
 // named reports whether a problem names field already.
-func named(problems []storage.Problem, field string) bool {
+func named(problems []finance.Problem, field string) bool {
 	for _, p := range problems {
 		if p.Field == field {
 			return true

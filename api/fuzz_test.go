@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -112,8 +113,8 @@ func fuzzLists(f *testing.F, reg *storage.Registry, store *storage.Store, compan
 		for _, res := range resources {
 			q, err := parseList(reg, res, rawQuery)
 			if err != nil {
-				var coded *storage.Error
-				if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
+				var coded *finance.Error
+				if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) == 0 {
 					t.Fatalf("%s %q: refusal is not a 422 with problems: %v", res.Name, rawQuery, err)
 				}
 				continue
@@ -221,7 +222,7 @@ func FuzzParseWrite(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		obj, duplicates, err := decodeObject([]byte(body))
 		if err != nil {
-			if storage.ErrorCode(err) != storage.Invalid {
+			if finance.ErrorCode(err) != finance.Invalid {
 				t.Fatalf("%q: refusal is not a 422: %v", body, err)
 			}
 			return
@@ -231,7 +232,7 @@ func FuzzParseWrite(f *testing.F) {
 				w, err := parseWrite(nil, target, obj, create)
 				err = withProblems(err, duplicates)
 				if err != nil {
-					if storage.ErrorCode(err) != storage.Invalid {
+					if finance.ErrorCode(err) != finance.Invalid {
 						t.Fatalf("%q: refusal is not a 422: %v", body, err)
 					}
 					continue
@@ -261,8 +262,8 @@ func updateAlone(ctx context.Context, store *storage.Store, res *storage.Resourc
 	return store.Update(ctx, res, storage.Company(companyID), id, w)
 }
 
-func problemsOf(err error) []storage.Problem {
-	var coded *storage.Error
+func problemsOf(err error) []finance.Problem {
+	var coded *finance.Error
 	if errors.As(err, &coded) {
 		return coded.Problems
 	}
@@ -273,10 +274,10 @@ func problemsOf(err error) []storage.Problem {
 // of input the parser accepted, every problem of it passing excused: never
 // one that carries a PostgreSQL error (the translation backstop for values
 // the database cannot hold), which means the parser let a bad value through.
-func storageRefusal(err error, excused func(storage.Problem) bool) bool {
+func storageRefusal(err error, excused func(finance.Problem) bool) bool {
 	var pgErr *pgconn.PgError
-	var coded *storage.Error
-	if errors.As(err, &pgErr) || !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
+	var coded *finance.Error
+	if errors.As(err, &pgErr) || !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) == 0 {
 		return false
 	}
 	for _, p := range coded.Problems {
@@ -288,13 +289,13 @@ func storageRefusal(err error, excused func(storage.Problem) bool) bool {
 }
 
 // isIncludeLimit: the include size is only known once relations are loaded.
-func isIncludeLimit(p storage.Problem) bool {
+func isIncludeLimit(p finance.Problem) bool {
 	return strings.HasPrefix(p.Field, "include") && strings.Contains(p.Message, "would return more than")
 }
 
 // isMissingReference: whether a referenced record exists is only known to
 // the database.
-func isMissingReference(p storage.Problem) bool {
+func isMissingReference(p finance.Problem) bool {
 	return strings.HasPrefix(p.Message, "no ") && strings.Contains(p.Message, " with id ")
 }
 
@@ -427,7 +428,7 @@ func FuzzCondominiumWrite(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		obj, duplicates, err := decodeObject([]byte(body))
 		if err != nil {
-			if storage.ErrorCode(err) != storage.Invalid {
+			if finance.ErrorCode(err) != finance.Invalid {
 				t.Fatalf("%q: refusal is not a 422: %v", body, err)
 			}
 			return
@@ -436,7 +437,7 @@ func FuzzCondominiumWrite(f *testing.F) {
 			for _, create := range []bool{true, false} {
 				w, err := parseWrite(nil, tg.res, obj, create)
 				if err = withProblems(err, duplicates); err != nil {
-					if storage.ErrorCode(err) != storage.Invalid {
+					if finance.ErrorCode(err) != finance.Invalid {
 						t.Fatalf("%q: refusal is not a 422: %v", body, err)
 					}
 					continue
@@ -462,14 +463,14 @@ func FuzzCondominiumWrite(f *testing.F) {
 // groupsOrMissing: the groups text is read by the condominium's rule in
 // storage (a 422 naming groups or a place inside them), and whether a
 // referenced record exists only the database knows.
-func groupsOrMissing(p storage.Problem) bool {
+func groupsOrMissing(p finance.Problem) bool {
 	return p.Field == "groups" || strings.HasPrefix(p.Field, "groups.") || isMissingReference(p)
 }
 
 // slugTaken: whether a slug is free is only known to the database.
 func slugTaken(err error) bool {
 	ps := problemsOf(err)
-	return storage.ErrorCode(err) == storage.Conflict && len(ps) == 1 && ps[0].Field == "slug" && strings.Contains(ps[0].Message, "taken")
+	return finance.ErrorCode(err) == finance.Conflict && len(ps) == 1 && ps[0].Field == "slug" && strings.Contains(ps[0].Message, "taken")
 }
 
 // FuzzEventList is FuzzParseList on /events, /calendars, /funnels and
@@ -579,7 +580,7 @@ func FuzzEventWrite(f *testing.F) {
 			for _, target := range targets {
 				w, err := parseWrite(reg, target.res, obj, create)
 				if err = withProblems(err, duplicates); err != nil {
-					if storage.ErrorCode(err) != storage.Invalid {
+					if finance.ErrorCode(err) != finance.Invalid {
 						t.Fatalf("%q: refusal is not a 422: %v", body, err)
 					}
 					continue
@@ -600,7 +601,7 @@ func FuzzEventWrite(f *testing.F) {
 // isRuleRefusal: a missing reference, or a rule only storage can check
 // (an event's period against its stored dates, an event as its own parent,
 // a deal's step of another funnel).
-func isRuleRefusal(p storage.Problem) bool {
+func isRuleRefusal(p finance.Problem) bool {
 	return isMissingReference(p) || strings.Contains(p.Message, "cannot be before") ||
 		strings.Contains(p.Message, "cannot be the record itself") || strings.Contains(p.Message, "is not a step of funnel")
 }
@@ -621,8 +622,8 @@ func FuzzDealReports(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rawQuery string) {
 		q, err := parseConversion(rawQuery, true)
 		if err != nil {
-			var coded *storage.Error
-			if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
+			var coded *finance.Error
+			if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) == 0 {
 				t.Fatalf("%q: refusal is not a 422 with problems: %v", rawQuery, err)
 			}
 			return

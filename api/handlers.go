@@ -6,6 +6,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -35,7 +36,7 @@ func (h resourceHandlers) scope(w http.ResponseWriter, r *http.Request) (storage
 	raw := httprouter.ParamsFromContext(r.Context()).ByName(h.parentParam)
 	id, ok := recordID(raw)
 	if !ok {
-		writeError(w, r, storage.Errorf(storage.NotFound, "Record %q not found.", raw))
+		writeError(w, r, finance.Errorf(finance.NotFound, "Record %q not found.", raw))
 		return sc, false
 	}
 	sc.Parent = id
@@ -169,7 +170,7 @@ func pathParamID(w http.ResponseWriter, r *http.Request, name string) (int64, bo
 	raw := httprouter.ParamsFromContext(r.Context()).ByName(name)
 	id, ok := recordID(raw)
 	if !ok {
-		writeError(w, r, storage.Errorf(storage.NotFound, "Record %q not found.", raw))
+		writeError(w, r, finance.Errorf(finance.NotFound, "Record %q not found.", raw))
 		return 0, false
 	}
 	return id, true

@@ -43,7 +43,7 @@ func readInvoicesCreate(w http.ResponseWriter, r *http.Request) (invoicesCreateB
 		switch key {
 		case "preview":
 			if json.Unmarshal(obj[key], &b.preview) != nil {
-				problems = append(problems, storage.Problem{Field: "preview", Message: "must be true or false"})
+				problems = append(problems, finance.Problem{Field: "preview", Message: "must be true or false"})
 			}
 		case "until":
 			var s string
@@ -52,15 +52,15 @@ func readInvoicesCreate(w http.ResponseWriter, r *http.Request) (invoicesCreateB
 				d, err = finance.ParseDate(s)
 			}
 			if err != nil || d.Year() < 2000 {
-				problems = append(problems, storage.Problem{Field: "until", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"})
+				problems = append(problems, finance.Problem{Field: "until", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"})
 			}
 			b.until = d
 		default:
-			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
 	if len(problems) > 0 {
-		return b, nil, storage.InvalidInput(problems)
+		return b, nil, finance.InvalidInput(problems)
 	}
 	return b, raw, nil
 }

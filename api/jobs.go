@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -75,7 +76,7 @@ func prepareSubmission(w http.ResponseWriter, r *http.Request, sub *jobs.Submiss
 	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
 		key := keys[0]
 		if len(keys) > 1 || key == "" || len(key) > maxIdempotencyKey || !printableASCII(key) {
-			writeError(w, r, storage.InvalidInput([]storage.Problem{{Field: "Idempotency-Key",
+			writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "Idempotency-Key",
 				Message: "must be one header of printable ASCII, 1 to 255 characters"}}))
 			return false
 		}
@@ -99,6 +100,15 @@ func (s *Server) jobsResource() *storage.Resource {
 	return s.store.Registry().MustResource(storage.Jobs)
 }
 
+// jobReads are the reads of the job API, through the declared resource
+// (the operations are by hand). Jobs are read on the primary even when
+// there is a replica: a client polls the job it has just submitted, and a
+// replica that lags would answer 404 for it.
+func (s *Server) jobReads() (resourceHandlers, resourceDoc) {
+	h := resourceHandlers{store: s.store, reads: s.store, res: s.jobsResource(), path: "/jobs"}
+	return h, resourceDoc{reg: s.store.Registry(), res: h.res, path: "/jobs"}
+}
+
 // startJob is POST /jobs: {"kind": ..., "payload": {...}} for the kinds
 // clients may start themselves; any other kind is a 422. The body is read
 // like any other: JSON declared, one object, no key given twice. A run of
@@ -117,22 +127,22 @@ func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
 		switch key {
 		case "kind":
 			if json.Unmarshal(obj[key], &kind) != nil || kind == "" {
-				problems = append(problems, storage.Problem{Field: "kind", Message: "must be the name of a kind of job"})
+				problems = append(problems, finance.Problem{Field: "kind", Message: "must be the name of a kind of job"})
 			}
 		case "rerun":
 			if json.Unmarshal(obj[key], &rerun) != nil {
-				problems = append(problems, storage.Problem{Field: "rerun", Message: "must be true or false"})
+				problems = append(problems, finance.Problem{Field: "rerun", Message: "must be true or false"})
 			}
 		case "payload":
 		default:
-			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
 	if _, given := obj["kind"]; !given {
-		problems = append(problems, storage.Problem{Field: "kind", Message: "is required"})
+		problems = append(problems, finance.Problem{Field: "kind", Message: "is required"})
 	}
 	if len(problems) > 0 {
-		writeError(w, r, storage.InvalidInput(problems))
+		writeError(w, r, finance.InvalidInput(problems))
 		return
 	}
 	// the request as the Idempotency-Key compares it: kind, payload, and
@@ -173,10 +183,23 @@ func existingRunMessage(job storage.Job, rerun, rerunnable bool) string {
 	}
 }
 
+// cancelJobOp describes POST /jobs/{id}/cancel.
+func cancelJobOp() operation {
+	return changeJobOp("Cancel a job",
+		"A job not finished yet ends `canceled` (a running one stops at its next chunk): 200 with the job. "+
+			"A finished job is a 409.")
+}
+
 // cancelJob is POST /jobs/{id}/cancel: a job not yet finished ends
 // canceled (a running one stops at its next chunk); a finished one is 409.
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 	s.changeJob(w, r, "Canceled.", storage.CancelJob)
+}
+
+// retryJobOp describes POST /jobs/{id}/retry.
+func retryJobOp() operation {
+	return changeJobOp("Retry a failed job",
+		"A `failed` job runs again from the start: 202 with the job, `pending` again. Any other state is a 409.")
 }
 
 // retryJob is POST /jobs/{id}/retry: a failed job runs again from the
@@ -201,24 +224,6 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 		status = http.StatusAccepted
 	}
 	s.writeJob(w, r, status, message, job.ID)
-}
-
-// mountJobs adds the job API to the router: reads through the declared
-// resource, the operations by hand. Jobs are read on the primary even when
-// there is a replica: a client polls the job it has just submitted, and a
-// replica that lags would answer 404 for it.
-func (s *Server) mountJobs(router *router) {
-	h := resourceHandlers{store: s.store, reads: s.store, res: s.jobsResource(), path: "/jobs"}
-	doc := resourceDoc{reg: s.store.Registry(), res: h.res, path: "/jobs"}
-	router.HandleFunc(http.MethodGet, "/jobs", doc.list(), h.list)
-	router.HandleFunc(http.MethodGet, "/jobs/:id", doc.get(), h.get)
-	router.HandleFunc(http.MethodPost, "/jobs", s.startJobOp(), s.startJob)
-	router.HandleFunc(http.MethodPost, "/jobs/:id/cancel", changeJobOp("Cancel a job",
-		"A job not finished yet ends `canceled` (a running one stops at its next chunk): 200 with the job. "+
-			"A finished job is a 409."), s.cancelJob)
-	router.HandleFunc(http.MethodPost, "/jobs/:id/retry", changeJobOp("Retry a failed job",
-		"A `failed` job runs again from the start: 202 with the job, `pending` again. Any other state is a 409."), s.retryJob)
-	router.HandleFunc(http.MethodPost, "/pix/validate", validatePixOp(), s.validatePix)
 }
 
 // jobAccepted is the answer of an operation that starts a job: 202, the

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // escapeProblem scans the text of one valid JSON value for \u escapes that
@@ -72,12 +72,12 @@ type jsonFrame struct {
 // given twice, or whose value holds an object with a key given twice:
 // encoding/json, like jsonb, would silently keep the last one. Keys are
 // compared decoded ("d\u0069" is "di").
-func duplicateKeys(body []byte) []storage.Problem {
+func duplicateKeys(body []byte) []finance.Problem {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var stack []*jsonFrame
 	var field string // the top-level key whose value is being read
-	var problems []storage.Problem
+	var problems []finance.Problem
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -88,7 +88,7 @@ func duplicateKeys(body []byte) []storage.Problem {
 			if len(stack) == 1 {
 				field = key
 			}
-			if f.keys[key] && !slices.ContainsFunc(problems, func(p storage.Problem) bool { return p.Field == field }) {
+			if f.keys[key] && !slices.ContainsFunc(problems, func(p finance.Problem) bool { return p.Field == field }) {
 				problems = append(problems, duplicateProblem(field, key, len(stack) == 1))
 			}
 			f.keys[key], f.wantKey = true, false
@@ -110,9 +110,9 @@ func duplicateKeys(body []byte) []storage.Problem {
 	}
 }
 
-func duplicateProblem(field, key string, topLevel bool) storage.Problem {
+func duplicateProblem(field, key string, topLevel bool) finance.Problem {
 	if topLevel {
-		return storage.Problem{Field: field, Message: "is given more than once"}
+		return finance.Problem{Field: field, Message: "is given more than once"}
 	}
-	return storage.Problem{Field: field, Message: fmt.Sprintf("holds an object with the key %q more than once", key)}
+	return finance.Problem{Field: field, Message: fmt.Sprintf("holds an object with the key %q more than once", key)}
 }

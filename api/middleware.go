@@ -11,7 +11,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // CORS (docs/api.md, "Response headers"): what a page of another origin
@@ -82,7 +82,7 @@ const (
 func requestLimits(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(r.RequestURI) > maxURLBytes {
-			writeError(w, r, storage.Errorf(storage.URITooLong, "The URL is longer than %d bytes.", maxURLBytes))
+			writeError(w, r, finance.Errorf(URITooLong, "The URL is longer than %d bytes.", maxURLBytes))
 			return
 		}
 		size := len("Host: \r\n") + len(r.Host)
@@ -92,7 +92,7 @@ func requestLimits(next http.Handler) http.Handler {
 			}
 		}
 		if size > maxHeaderBytes {
-			writeError(w, r, storage.Errorf(storage.HeadersTooLarge, "The header fields take more than %d bytes.", maxHeaderBytes))
+			writeError(w, r, finance.Errorf(HeadersTooLarge, "The header fields take more than %d bytes.", maxHeaderBytes))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/api/reference"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -388,16 +389,8 @@ func (d *openapiDocument) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.body))
 }
 
-// mountReference adds the document and the reference page that renders
-// it, both without a key.
-func (s *Server) mountReference(router *router) {
-	router.Handle(http.MethodGet, OpenAPIPath, openapiOp, &openapiDocument{router: router, reg: s.store.Registry()})
-	router.Handle(http.MethodGet, reference.Path, referencePageOp, reference.Page())
-	router.Handle(http.MethodGet, reference.Path+"/:file", referenceFileOp(), reference.Files(http.HandlerFunc(noReferenceFile)))
-}
-
 func noReferenceFile(w http.ResponseWriter, r *http.Request) {
-	writeError(w, r, storage.Errorf(storage.NotFound, "The reference page has no file %q.", path.Base(r.URL.Path)))
+	writeError(w, r, finance.Errorf(finance.NotFound, "The reference page has no file %q.", path.Base(r.URL.Path)))
 }
 
 var openapiOp = operation{

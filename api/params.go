@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // param is one key=value pair of a query string, decoded, in the order the
@@ -41,17 +41,17 @@ func parseParams(rawQuery string) ([]param, []string) {
 // parameter`, as on the routes that take some.
 func noQuery(rawQuery string) error {
 	params, bad := parseParams(rawQuery)
-	var problems []storage.Problem
+	var problems []finance.Problem
 	for _, b := range bad {
-		problems = append(problems, storage.Problem{Field: "query", Message: fmt.Sprintf("cannot decode %q", b)})
+		problems = append(problems, finance.Problem{Field: "query", Message: fmt.Sprintf("cannot decode %q", b)})
 	}
 	for _, kv := range params {
 		if kv.key != "_" {
-			problems = append(problems, storage.Problem{Field: kv.key, Message: "unknown query parameter"})
+			problems = append(problems, finance.Problem{Field: kv.key, Message: "unknown query parameter"})
 		}
 	}
 	if len(problems) > 0 {
-		return storage.InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	return nil
 }

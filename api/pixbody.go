@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
-	"github.com/propfin/propfin/storage"
 )
 
 // The body of POST /pix/validate is read as it arrives, and refused at the
@@ -34,19 +34,19 @@ func readPixPayloads(ndjson bool, body io.Reader) ([]string, error) {
 		return nil, err
 	}
 	if len(payloads) == 0 {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "payloads", Message: "must hold at least one payload"}})
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "payloads", Message: "must hold at least one payload"}})
 	}
 	return payloads, nil
 }
 
 // tooManyPayloads is the refusal of the payload past the limit.
 func tooManyPayloads() error {
-	return storage.InvalidInput([]storage.Problem{{Field: "payloads",
+	return finance.InvalidInput([]finance.Problem{{Field: "payloads",
 		Message: fmt.Sprintf("holds more than %d payloads; at most %d", jobs.MaxPixPayloads, jobs.MaxPixPayloads)}})
 }
 
 // pixShape is the problem of a body that is JSON but not the payload list.
-var pixShape = storage.Problem{Field: "body",
+var pixShape = finance.Problem{Field: "body",
 	Message: `must be {"payloads": ["...", ...]}, or NDJSON with Content-Type application/x-ndjson`}
 
 // readPixJSON reads {"payloads": ["...", ...]}: the key once (in any case,
@@ -58,7 +58,7 @@ func readPixJSON(body io.Reader) ([]string, error) {
 	case err != nil:
 		return nil, err
 	case tok != json.Delim('{'):
-		return nil, storage.InvalidInput([]storage.Problem{pixShape})
+		return nil, finance.InvalidInput([]finance.Problem{pixShape})
 	}
 	var payloads []string
 	given := false
@@ -69,9 +69,9 @@ func readPixJSON(body io.Reader) ([]string, error) {
 		}
 		switch key := tok.(string); {
 		case !strings.EqualFold(key, "payloads"):
-			return nil, storage.InvalidInput([]storage.Problem{{Field: key, Message: "unknown field"}})
+			return nil, finance.InvalidInput([]finance.Problem{{Field: key, Message: "unknown field"}})
 		case given:
-			return nil, storage.InvalidInput([]storage.Problem{{Field: "payloads", Message: "is given more than once"}})
+			return nil, finance.InvalidInput([]finance.Problem{{Field: "payloads", Message: "is given more than once"}})
 		}
 		given = true
 		if payloads, err = readPixArray(js); err != nil {
@@ -95,10 +95,10 @@ func readPixArray(js *jsonStream) ([]string, error) {
 	case tok == nil:
 		return nil, nil
 	case tok != json.Delim('['):
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "payloads", Message: "must be an array of strings"}})
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "payloads", Message: "must be an array of strings"}})
 	}
 	var payloads []string
-	var problems []storage.Problem
+	var problems []finance.Problem
 	for i := 0; js.dec.More(); i++ {
 		if i == jobs.MaxPixPayloads {
 			return nil, tooManyPayloads()
@@ -111,7 +111,7 @@ func readPixArray(js *jsonStream) ([]string, error) {
 			payloads = append(payloads, s)
 			continue
 		}
-		problems = append(problems, storage.Problem{Field: "payloads." + strconv.Itoa(i), Message: "must be a string"})
+		problems = append(problems, finance.Problem{Field: "payloads." + strconv.Itoa(i), Message: "must be a string"})
 		if _, ok := tok.(json.Delim); ok {
 			if err := js.skip(); err != nil {
 				return nil, err
@@ -122,7 +122,7 @@ func readPixArray(js *jsonStream) ([]string, error) {
 		return nil, err
 	}
 	if len(problems) > 0 {
-		return nil, storage.InvalidInput(problems)
+		return nil, finance.InvalidInput(problems)
 	}
 	return payloads, nil
 }
@@ -151,7 +151,7 @@ func (js *jsonStream) token() (json.Token, error) {
 }
 
 func (js *jsonStream) problem(err error) error {
-	var coded *storage.Error
+	var coded *finance.Error
 	var syntaxErr *json.SyntaxError
 	message := "could not be read as JSON"
 	switch {
@@ -168,7 +168,7 @@ func (js *jsonStream) problem(err error) error {
 		n, _ := io.ReadFull(io.MultiReader(js.dec.Buffered(), js.body), rest)
 		message = syntaxAt(syntaxErr.Error(), js.dec.InputOffset()+1, rest[:n])
 	}
-	return storage.InvalidInput([]storage.Problem{{Field: "body", Message: message}})
+	return finance.InvalidInput([]finance.Problem{{Field: "body", Message: message}})
 }
 
 // skip reads past the array or object whose opening was the last token.
@@ -193,14 +193,14 @@ func (js *jsonStream) end() error {
 	js.dec.More() // skips the white space, so that the offset is the next byte's
 	at := js.dec.InputOffset() + 1
 	_, err := js.dec.Token()
-	var coded *storage.Error
+	var coded *finance.Error
 	switch {
 	case errors.Is(err, io.EOF):
 		return nil
 	case errors.As(err, &coded):
 		return err
 	}
-	return storage.InvalidInput([]storage.Problem{{Field: "body", Message: moreAfter(at)}})
+	return finance.InvalidInput([]finance.Problem{{Field: "body", Message: moreAfter(at)}})
 }
 
 // readPixNDJSON reads one JSON string per line; blank lines are skipped.
@@ -221,17 +221,17 @@ func readPixNDJSON(body io.Reader) ([]string, error) {
 		}
 		var s string
 		if err := json.Unmarshal(text, &s); err != nil || text[0] != '"' {
-			return nil, storage.InvalidInput([]storage.Problem{{Field: "line " + strconv.Itoa(line),
+			return nil, finance.InvalidInput([]finance.Problem{{Field: "line " + strconv.Itoa(line),
 				Message: "must be a JSON string"}})
 		}
 		out = append(out, s)
 	}
 	if err := sc.Err(); err != nil {
-		var coded *storage.Error
+		var coded *finance.Error
 		if errors.As(err, &coded) {
 			return nil, err
 		}
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "could not be read as NDJSON"}})
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "body", Message: "could not be read as NDJSON"}})
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -42,7 +43,7 @@ var operators = map[string]storage.Operator{
 type queryParser struct {
 	reg      *storage.Registry
 	res      *storage.Resource
-	problems []storage.Problem
+	problems []finance.Problem
 	seen     map[string]bool // single-valued parameters already read
 }
 
@@ -61,14 +62,14 @@ func (p *queryParser) once(key string) bool {
 }
 
 func (p *queryParser) fail(field, format string, args ...any) {
-	p.problems = append(p.problems, storage.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+	p.problems = append(p.problems, finance.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *queryParser) err() error {
 	if len(p.problems) == 0 {
 		return nil
 	}
-	return storage.InvalidInput(p.problems)
+	return finance.InvalidInput(p.problems)
 }
 
 // parseList turns the query string of a list request into a checked query.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // DefaultRateLimit is the requests per minute per API key when none is set.
@@ -251,7 +251,7 @@ func rateKey(keyID int64) string {
 // seconds, rounded up.
 func writeTooMany(w http.ResponseWriter, r *http.Request, retry time.Duration) {
 	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(retry.Seconds())))))
-	writeError(w, r, storage.Errorf(storage.TooManyRequests, "Too Many Attempts."))
+	writeError(w, r, finance.Errorf(TooManyRequests, "Too Many Attempts."))
 }
 
 // DefaultAuthFailureLimit is how many requests without a valid key one

@@ -66,35 +66,35 @@ func parseIndexBody(body []byte) ([]storage.IndexRow, error) {
 	}
 	for _, key := range sortedKeys(obj) {
 		if key != "data" {
-			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
 	var items []map[string]json.RawMessage
 	if err := json.Unmarshal(obj["data"], &items); err != nil || items == nil {
-		return nil, storage.InvalidInput(append(problems, storage.Problem{Field: "data", Message: "must be an array of {indicator, month, rate}"}))
+		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: "data", Message: "must be an array of {indicator, month, rate}"}))
 	}
 	rows := make([]storage.IndexRow, 0, len(items))
 	for i, item := range items {
 		row, ps := parseIndexItem(item)
 		for _, p := range ps {
-			problems = append(problems, storage.Problem{Field: fmt.Sprintf("data[%d].%s", i, p.Field), Message: p.Message})
+			problems = append(problems, finance.Problem{Field: fmt.Sprintf("data[%d].%s", i, p.Field), Message: p.Message})
 		}
 		rows = append(rows, row)
 	}
 	if len(problems) > 0 {
-		return nil, storage.InvalidInput(problems)
+		return nil, finance.InvalidInput(problems)
 	}
 	return rows, nil
 }
 
 // parseIndexItem reads one {indicator, month, rate}; the rate may be a
 // JSON number or a string.
-func parseIndexItem(item map[string]json.RawMessage) (storage.IndexRow, []storage.Problem) {
-	var ps []storage.Problem
+func parseIndexItem(item map[string]json.RawMessage) (storage.IndexRow, []finance.Problem) {
+	var ps []finance.Problem
 	text := func(key string) string {
 		raw, ok := item[key]
 		if !ok || string(raw) == "null" {
-			ps = append(ps, storage.Problem{Field: key, Message: "is required"})
+			ps = append(ps, finance.Problem{Field: key, Message: "is required"})
 			return ""
 		}
 		var s string
@@ -104,12 +104,12 @@ func parseIndexItem(item map[string]json.RawMessage) (storage.IndexRow, []storag
 		if key == "rate" && len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
 			return string(raw)
 		}
-		ps = append(ps, storage.Problem{Field: key, Message: "must be a string"})
+		ps = append(ps, finance.Problem{Field: key, Message: "must be a string"})
 		return ""
 	}
 	for key := range item {
 		if key != "indicator" && key != "month" && key != "rate" {
-			ps = append(ps, storage.Problem{Field: key, Message: "unknown field"})
+			ps = append(ps, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
 	indicator, month, rate := text("indicator"), text("month"), text("rate")
@@ -221,7 +221,7 @@ func readReadjustBody(w http.ResponseWriter, r *http.Request) (bool, finance.Dat
 		switch key {
 		case "preview":
 			if json.Unmarshal(obj[key], &preview) != nil {
-				problems = append(problems, storage.Problem{Field: key, Message: "must be a boolean"})
+				problems = append(problems, finance.Problem{Field: key, Message: "must be a boolean"})
 			}
 		case "date":
 			var s string
@@ -230,15 +230,15 @@ func readReadjustBody(w http.ResponseWriter, r *http.Request) (bool, finance.Dat
 				d, err = finance.ParseDate(s)
 			}
 			if err != nil || d.IsZero() {
-				problems = append(problems, storage.Problem{Field: key, Message: "must be a date, YYYY-MM-DD"})
+				problems = append(problems, finance.Problem{Field: key, Message: "must be a date, YYYY-MM-DD"})
 			}
 			date = d
 		default:
-			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
 	if len(problems) > 0 {
-		return false, finance.Date{}, storage.InvalidInput(problems)
+		return false, finance.Date{}, finance.InvalidInput(problems)
 	}
 	return preview, date, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/api/receipt"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -87,7 +88,7 @@ func (s *Server) receiptLink(w http.ResponseWriter, r *http.Request, param, kind
 		return
 	}
 	if s.receipts.signer == nil {
-		writeError(w, r, storage.Errorf(storage.Unavailable,
+		writeError(w, r, finance.Errorf(finance.Unavailable,
 			"Receipt links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
 		return
 	}
@@ -124,10 +125,10 @@ func (s *Server) loadReceipt(ctx context.Context, ref receipt.Ref) (receipt.Page
 		read = s.store.TransactionReceipt
 	}
 	rec, err := read(ctx, ref.CompanyID, ref.ID)
-	switch storage.ErrorCode(err) {
-	case storage.NotFound:
+	switch finance.ErrorCode(err) {
+	case finance.NotFound:
 		return receipt.Page{}, fmt.Errorf("%w: %w", receipt.ErrNotFound, err)
-	case storage.Unavailable:
+	case finance.Unavailable:
 		return receipt.Page{}, fmt.Errorf("%w: %w", receipt.ErrUnavailable, err)
 	}
 	if err != nil {
@@ -156,23 +157,6 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 		page.Boleto = &receipt.Boleto{DigitableLine: rec.Digitable, Barcode: rec.Barcode}
 	}
 	return page
-}
-
-// mountMoneyOperations adds the operations of spec 001 that are not CRUD,
-// the readjustment operations (readjust.go), and the public receipt page (no API key: the signed token is the
-// credential).
-func (s *Server) mountMoneyOperations(router *router) {
-	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/pixCode", pixCodeOp, s.setPixCode)
-	router.HandleFunc(http.MethodGet, "/invoices/:invoice_id/receiptLink", receiptLinkOp("invoices", "invoice"), s.invoiceReceiptLink)
-	router.HandleFunc(http.MethodGet, "/transactions/:id/receiptLink", receiptLinkOp("transactions", "ledger entry"), s.transactionReceiptLink)
-	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/invoicesCreate", invoicesCreateOp(), s.invoicesCreate)
-	router.Handle(http.MethodGet, receiptPath+":token", receiptPageOp, s.receiptPage())
-	if s.ops != nil { // the indices are every company's: operators write them
-		router.HandleFunc(http.MethodPut, "/financial/indices", putIndicesOp(), s.putIndices)
-	}
-	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/readjust", readjustOp(), s.readjustContract)
-	router.HandleFunc(http.MethodGet, "/financial/settings", settingsOp(false), s.getSettings)
-	router.HandleFunc(http.MethodPut, "/financial/settings", settingsOp(true), s.putSettings)
 }
 
 // receiptLinkOp describes GET /{records}/{id}/receiptLink.

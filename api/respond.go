@@ -7,27 +7,47 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
+// The codes only HTTP has: the API gives them, no other layer does.
+const (
+	TooManyRequests finance.Code = "too_many_requests" // the rate limit is exhausted
+	TooLarge        finance.Code = "too_large"         // the request body is over its limit
+	NotAllowed      finance.Code = "not_allowed"       // the route exists, the method does not
+	OperatorOnly    finance.Code = "operator_only"     // an operator route without the admin credential
+	Forbidden       finance.Code = "forbidden"         // refused whoever asks (a cross-origin write to an operator route)
+	// UnsupportedMediaType: the request body is declared in a format the
+	// API does not read.
+	UnsupportedMediaType finance.Code = "unsupported_media_type"
+	// BadRequest: the request itself is malformed (a header that may be
+	// given once given twice); Problems say which part.
+	BadRequest finance.Code = "bad_request"
+	// URITooLong: the request's URL is over the API's limit.
+	URITooLong finance.Code = "uri_too_long"
+	// HeadersTooLarge: the request's header fields are over the API's limit.
+	HeadersTooLarge finance.Code = "headers_too_large"
+)
+
 // statusOf is the one table from error code to HTTP status.
-var statusOf = map[storage.Code]int{
-	storage.Invalid:              http.StatusUnprocessableEntity,
-	storage.NotFound:             http.StatusNotFound,
-	storage.Conflict:             http.StatusConflict,
-	storage.Unauthenticated:      http.StatusUnauthorized,
-	storage.OperatorOnly:         http.StatusUnauthorized,
-	storage.Forbidden:            http.StatusForbidden,
-	storage.TooManyRequests:      http.StatusTooManyRequests,
-	storage.TooLarge:             http.StatusRequestEntityTooLarge,
-	storage.NotAllowed:           http.StatusMethodNotAllowed,
-	storage.UnsupportedMediaType: http.StatusUnsupportedMediaType,
-	storage.BadRequest:           http.StatusBadRequest,
-	storage.URITooLong:           http.StatusRequestURITooLong,
-	storage.HeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
-	storage.Unavailable:          http.StatusServiceUnavailable,
-	storage.Retryable:            http.StatusServiceUnavailable,
-	storage.Internal:             http.StatusInternalServerError,
+var statusOf = map[finance.Code]int{
+	finance.Invalid:         http.StatusUnprocessableEntity,
+	finance.NotFound:        http.StatusNotFound,
+	finance.Conflict:        http.StatusConflict,
+	finance.Unauthenticated: http.StatusUnauthorized,
+	OperatorOnly:            http.StatusUnauthorized,
+	Forbidden:               http.StatusForbidden,
+	TooManyRequests:         http.StatusTooManyRequests,
+	TooLarge:                http.StatusRequestEntityTooLarge,
+	NotAllowed:              http.StatusMethodNotAllowed,
+	UnsupportedMediaType:    http.StatusUnsupportedMediaType,
+	BadRequest:              http.StatusBadRequest,
+	URITooLong:              http.StatusRequestURITooLong,
+	HeadersTooLarge:         http.StatusRequestHeaderFieldsTooLarge,
+	finance.Unavailable:     http.StatusServiceUnavailable,
+	finance.Retryable:       http.StatusServiceUnavailable,
+	finance.Internal:        http.StatusInternalServerError,
 }
 
 // companyNotIdentified is the spec's message when no company can be
@@ -39,7 +59,7 @@ type errorBody struct {
 	Return  bool              `json:"return"`
 	Status  int               `json:"status"`
 	Message string            `json:"message"`
-	Errors  []storage.Problem `json:"errors"`
+	Errors  []finance.Problem `json:"errors"`
 }
 
 // statusClientClosed is what the request log records for a request whose
@@ -56,9 +76,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.WriteHeader(statusClientClosed)
 		return
 	}
-	var coded *storage.Error
+	var coded *finance.Error
 	if !errors.As(err, &coded) {
-		coded = &storage.Error{Code: storage.Internal, Message: "Internal error.", Err: err}
+		coded = &finance.Error{Code: finance.Internal, Message: "Internal error.", Err: err}
 	}
 	status, ok := statusOf[coded.Code]
 	if !ok {
@@ -68,21 +88,21 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		loggerOf(r.Context()).ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	switch coded.Code {
-	case storage.Retryable, storage.Unavailable:
+	case finance.Retryable, finance.Unavailable:
 		w.Header().Set("Retry-After", "1")
-	case storage.OperatorOnly:
+	case OperatorOnly:
 		w.Header().Set("WWW-Authenticate", operatorRealm) // a browser asks for the credential
 	}
 	message := coded.Message
 	switch coded.Code {
-	case storage.Internal:
+	case finance.Internal:
 		message = "Internal error."
-	case storage.Unauthenticated:
+	case finance.Unauthenticated:
 		message = companyNotIdentified
 	}
 	problems := coded.Problems
 	if problems == nil {
-		problems = []storage.Problem{}
+		problems = []finance.Problem{}
 	}
 	writeJSON(w, status, errorBody{Return: false, Status: status, Message: message, Errors: problems})
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -66,7 +67,7 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 		return change, err
 	}
 	fail := func(field, message string) {
-		problems = append(problems, storage.Problem{Field: field, Message: message})
+		problems = append(problems, finance.Problem{Field: field, Message: message})
 	}
 	for _, key := range sortedKeys(obj) {
 		raw := obj[key]
@@ -91,7 +92,7 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return change, storage.InvalidInput(problems)
+		return change, finance.InvalidInput(problems)
 	}
 	return change, nil
 }

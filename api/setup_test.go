@@ -91,7 +91,7 @@ func setup(t testing.TB, opts ...envOption) *testEnv {
 	srv.limiter = newRateLimiter(cfg.Redis, cfg.RateLimit, cfg.Logger)
 	srv.failures = newFailureLimiter(cfg.Redis, cfg.AuthFailureLimit, cfg.Logger)
 	srv.metrics = newHTTPMetrics(cfg.Metrics)
-	srv.ops = newOpsRoutes(cfg)
+	srv.console = newOperatorConsole(cfg)
 	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler(), srv: srv}
 	env.compA, env.keyA = newCompanyKey(t, pool, "Company A")
 	env.compB, env.keyB = newCompanyKey(t, pool, "Company B")

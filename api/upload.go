@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // The upload of a bank's return file (POST {batch}/returnFile): the raw
@@ -50,7 +50,7 @@ func readReturnUpload(w http.ResponseWriter, r *http.Request) (*returnUpload, er
 	if err != nil {
 		return nil, err
 	}
-	var problems []storage.Problem
+	var problems []finance.Problem
 	mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mediaType == "multipart/form-data" {
 		problems, err = readMultipartReturn(body, params["boundary"], r.ContentLength, up)
@@ -62,16 +62,16 @@ func readReturnUpload(w http.ResponseWriter, r *http.Request) (*returnUpload, er
 	}
 	if up.account != "" {
 		if id, err := strconv.ParseInt(up.account, 10, 64); err != nil || id < 1 {
-			problems = append(problems, storage.Problem{Field: "account_id", Message: "must be a positive integer id"})
+			problems = append(problems, finance.Problem{Field: "account_id", Message: "must be a positive integer id"})
 		} else {
 			up.accountID = id
 		}
 	}
 	if len(up.content) == 0 {
-		problems = append(problems, storage.Problem{Field: "file", Message: "is required: the return file as the body, or the form field file"})
+		problems = append(problems, finance.Problem{Field: "file", Message: "is required: the return file as the body, or the form field file"})
 	}
 	if len(problems) > 0 {
-		return nil, storage.InvalidInput(problems)
+		return nil, finance.InvalidInput(problems)
 	}
 	return up, nil
 }
@@ -80,12 +80,12 @@ func readReturnUpload(w http.ResponseWriter, r *http.Request) (*returnUpload, er
 // other part is a problem naming it, read past without being kept, and so
 // is a part given twice. size, when known, is the body's length: the file
 // is read into a buffer of that size.
-func readMultipartReturn(body io.Reader, boundary string, size int64, up *returnUpload) ([]storage.Problem, error) {
+func readMultipartReturn(body io.Reader, boundary string, size int64, up *returnUpload) ([]finance.Problem, error) {
 	if boundary == "" {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "body", Message: "a multipart body needs its boundary"}})
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "body", Message: "a multipart body needs its boundary"}})
 	}
 	mr := multipart.NewReader(body, boundary)
-	var problems []storage.Problem
+	var problems []finance.Problem
 	seen := map[string]bool{}
 	for {
 		part, err := mr.NextPart()
@@ -98,9 +98,9 @@ func readMultipartReturn(body io.Reader, boundary string, size int64, up *return
 		name := part.FormName()
 		switch {
 		case name != "file" && name != "account_id":
-			problems = append(problems, storage.Problem{Field: name, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: name, Message: "unknown field"})
 		case seen[name]:
-			problems = append(problems, storage.Problem{Field: name, Message: "is given more than once"})
+			problems = append(problems, finance.Problem{Field: name, Message: "is given more than once"})
 		case name == "file":
 			up.content, err = readAll(limitLines(part), size)
 			up.name = part.FileName()
@@ -123,11 +123,11 @@ func readMultipartReturn(body io.Reader, boundary string, size int64, up *return
 // of the body's reader (its limit, a line too long), or a malformed form
 // (422).
 func uploadError(err error) error {
-	var coded *storage.Error
+	var coded *finance.Error
 	if errors.As(err, &coded) {
 		return coded
 	}
-	return storage.InvalidInput([]storage.Problem{{Field: "body", Message: "is not a readable multipart form: " + err.Error()}})
+	return finance.InvalidInput([]finance.Problem{{Field: "body", Message: "is not a readable multipart form: " + err.Error()}})
 }
 
 // lineLimiter passes a return file through and fails, with a 422 on file,
@@ -149,7 +149,7 @@ func (l *lineLimiter) Read(p []byte) (int, error) {
 			length = len(rest)
 		}
 		if l.run+length >= maxReturnLine {
-			return 0, storage.InvalidInput([]storage.Problem{{Field: "file", Message: fmt.Sprintf(
+			return 0, finance.InvalidInput([]finance.Problem{{Field: "file", Message: fmt.Sprintf(
 				"line %d: longer than %d characters: not a CNAB file, or line breaks are missing", l.line, maxReturnLine)}})
 		}
 		if i < 0 {

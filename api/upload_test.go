@@ -16,8 +16,8 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
-	"github.com/propfin/propfin/storage"
 )
 
 // TestReturnUploadProblems: a multipart upload names every problem at
@@ -30,18 +30,18 @@ func TestReturnUploadProblems(t *testing.T) {
 	cases := []struct {
 		name     string
 		parts    []part
-		problems []storage.Problem
+		problems []finance.Problem
 	}{
-		{"an unknown field and no file", []part{{"attachment", "x"}}, []storage.Problem{
+		{"an unknown field and no file", []part{{"attachment", "x"}}, []finance.Problem{
 			{Field: "attachment", Message: "unknown field"},
 			{Field: "file", Message: "is required: the return file as the body, or the form field file"}}},
-		{"account_id twice and no file", []part{{"account_id", "1"}, {"account_id", "2"}}, []storage.Problem{
+		{"account_id twice and no file", []part{{"account_id", "1"}, {"account_id", "2"}}, []finance.Problem{
 			{Field: "account_id", Message: "is given more than once"},
 			{Field: "file", Message: "is required: the return file as the body, or the form field file"}}},
-		{"a bad account_id and no file", []part{{"account_id", "abc"}}, []storage.Problem{
+		{"a bad account_id and no file", []part{{"account_id", "abc"}}, []finance.Problem{
 			{Field: "account_id", Message: "must be a positive integer id"},
 			{Field: "file", Message: "is required: the return file as the body, or the form field file"}}},
-		{"the file twice", []part{{"file", "A"}, {"file", "B"}}, []storage.Problem{
+		{"the file twice", []part{{"file", "A"}, {"file", "B"}}, []finance.Problem{
 			{Field: "file", Message: "is given more than once"}}},
 	}
 	for _, c := range cases {
@@ -63,7 +63,7 @@ func TestReturnUploadProblems(t *testing.T) {
 }
 
 // envelopeProblems reads the errors of an error envelope.
-func envelopeProblems(t *testing.T, raw []byte) []storage.Problem {
+func envelopeProblems(t *testing.T, raw []byte) []finance.Problem {
 	t.Helper()
 	var body errorBody
 	if err := json.Unmarshal(raw, &body); err != nil {
@@ -175,33 +175,33 @@ func TestPixBodyRead(t *testing.T) {
 	cases := []struct {
 		name, body string
 		ndjson     bool
-		problems   []storage.Problem
+		problems   []finance.Problem
 	}{
-		{"too many", many.String(), false, []storage.Problem{{Field: "payloads", Message: tooMany}}},
-		{"too many lines", manyLines, true, []storage.Problem{{Field: "payloads", Message: tooMany}}},
-		{"not strings", `{"payloads":["a",1,{"b":[2]},null,"c"]}`, false, []storage.Problem{
+		{"too many", many.String(), false, []finance.Problem{{Field: "payloads", Message: tooMany}}},
+		{"too many lines", manyLines, true, []finance.Problem{{Field: "payloads", Message: tooMany}}},
+		{"not strings", `{"payloads":["a",1,{"b":[2]},null,"c"]}`, false, []finance.Problem{
 			{Field: "payloads.1", Message: "must be a string"}, {Field: "payloads.2", Message: "must be a string"},
 			{Field: "payloads.3", Message: "must be a string"}}},
-		{"an unknown field", `{"payloads":["a"],"note":"x"}`, false, []storage.Problem{{Field: "note", Message: "unknown field"}}},
-		{"the key twice", `{"payloads":["a"],"PAYLOADS":["b"]}`, false, []storage.Problem{{Field: "payloads", Message: "is given more than once"}}},
-		{"not an array", `{"payloads":"a"}`, false, []storage.Problem{{Field: "payloads", Message: "must be an array of strings"}}},
-		{"null", `{"payloads":null}`, false, []storage.Problem{{Field: "payloads", Message: "must hold at least one payload"}}},
-		{"an array", `["a"]`, false, []storage.Problem{pixShape}},
-		{"NaN", `{"payloads":["a",NaN]}`, false, []storage.Problem{{Field: "body", Message: "is not valid JSON at byte 18: NaN is not a JSON number"}}},
-		{"trailing data", `{"payloads":["a"]}  x`, false, []storage.Problem{{Field: "body", Message: "holds more after the JSON object, from byte 21"}}},
-		{"a second object", `{"payloads":["a"]} {}`, false, []storage.Problem{{Field: "body", Message: "holds more after the JSON object, from byte 20"}}},
-		{"truncated", `{"payloads":["a"`, false, []storage.Problem{{Field: "body", Message: "ends at byte 16, before the JSON object is complete"}}},
-		{"a byte order mark", "\xef\xbb\xbf{\"payloads\":[\"a\"]}", false, []storage.Problem{{Field: "body", Message: startsWithBOM}}},
-		{"empty", ``, false, []storage.Problem{{Field: "body", Message: "is empty: it must be a JSON object"}}},
-		{"not UTF-8", "{\"payloads\":[\"a\xff\"]}", false, []storage.Problem{{Field: "body", Message: "must be valid UTF-8: byte 16 is not"}}},
-		{"a line not a string", "\"a\"\n\n{\"x\":1}\n", true, []storage.Problem{{Field: "line 3", Message: "must be a JSON string"}}},
+		{"an unknown field", `{"payloads":["a"],"note":"x"}`, false, []finance.Problem{{Field: "note", Message: "unknown field"}}},
+		{"the key twice", `{"payloads":["a"],"PAYLOADS":["b"]}`, false, []finance.Problem{{Field: "payloads", Message: "is given more than once"}}},
+		{"not an array", `{"payloads":"a"}`, false, []finance.Problem{{Field: "payloads", Message: "must be an array of strings"}}},
+		{"null", `{"payloads":null}`, false, []finance.Problem{{Field: "payloads", Message: "must hold at least one payload"}}},
+		{"an array", `["a"]`, false, []finance.Problem{pixShape}},
+		{"NaN", `{"payloads":["a",NaN]}`, false, []finance.Problem{{Field: "body", Message: "is not valid JSON at byte 18: NaN is not a JSON number"}}},
+		{"trailing data", `{"payloads":["a"]}  x`, false, []finance.Problem{{Field: "body", Message: "holds more after the JSON object, from byte 21"}}},
+		{"a second object", `{"payloads":["a"]} {}`, false, []finance.Problem{{Field: "body", Message: "holds more after the JSON object, from byte 20"}}},
+		{"truncated", `{"payloads":["a"`, false, []finance.Problem{{Field: "body", Message: "ends at byte 16, before the JSON object is complete"}}},
+		{"a byte order mark", "\xef\xbb\xbf{\"payloads\":[\"a\"]}", false, []finance.Problem{{Field: "body", Message: startsWithBOM}}},
+		{"empty", ``, false, []finance.Problem{{Field: "body", Message: "is empty: it must be a JSON object"}}},
+		{"not UTF-8", "{\"payloads\":[\"a\xff\"]}", false, []finance.Problem{{Field: "body", Message: "must be valid UTF-8: byte 16 is not"}}},
+		{"a line not a string", "\"a\"\n\n{\"x\":1}\n", true, []finance.Problem{{Field: "line 3", Message: "must be a JSON string"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for _, read := range []func(io.Reader) io.Reader{func(r io.Reader) io.Reader { return r }, iotest.OneByteReader} {
 				_, err := readPixPayloads(c.ndjson, checkUTF8(read(strings.NewReader(c.body))))
-				var coded *storage.Error
-				if !errors.As(err, &coded) || coded.Code != storage.Invalid || !slices.Equal(coded.Problems, c.problems) {
+				var coded *finance.Error
+				if !errors.As(err, &coded) || coded.Code != finance.Invalid || !slices.Equal(coded.Problems, c.problems) {
 					t.Errorf("%s, want %v", problemText(err), c.problems)
 				}
 			}
@@ -211,7 +211,7 @@ func TestPixBodyRead(t *testing.T) {
 
 // problemText is the fields and messages of a coded error's problems.
 func problemText(err error) string {
-	var coded *storage.Error
+	var coded *finance.Error
 	if !errors.As(err, &coded) {
 		return fmt.Sprint(err)
 	}
@@ -237,7 +237,7 @@ func TestUTF8Reader(t *testing.T) {
 	for _, c := range cases {
 		for _, read := range []func(io.Reader) io.Reader{func(r io.Reader) io.Reader { return r }, iotest.OneByteReader, iotest.HalfReader} {
 			got, err := io.ReadAll(checkUTF8(read(strings.NewReader(c.text))))
-			var coded *storage.Error
+			var coded *finance.Error
 			switch {
 			case c.bad == "" && (err != nil || string(got) != c.text):
 				t.Errorf("%q: %q %v", c.text, got, err)

@@ -6,7 +6,7 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // utf8Reader passes a body through and fails, with a 422 on body naming
@@ -79,5 +79,5 @@ func (u *utf8Reader) check(chunk []byte) int64 {
 }
 
 func notUTF8(at int64) error {
-	return storage.InvalidInput([]storage.Problem{{Field: "body", Message: fmt.Sprintf("must be valid UTF-8: byte %d is not", at)}})
+	return finance.InvalidInput([]finance.Problem{{Field: "body", Message: fmt.Sprintf("must be valid UTF-8: byte %d is not", at)}})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -67,9 +68,9 @@ func logLine(when string) storage.Hook {
 func refuseLine(_ context.Context, _ pgx.Tx, c *storage.Change) error {
 	switch {
 	case c.Op != storage.OpDelete && c.Value("note") == "refuse":
-		return storage.InvalidInput([]storage.Problem{{Field: "note", Message: "is refused by the line hook"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "note", Message: "is refused by the line hook"}})
 	case c.Op == storage.OpDelete && c.OldValue("note") == "keep":
-		return storage.InvalidInput([]storage.Problem{{Field: "note", Message: "a kept line is not removed"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "note", Message: "a kept line is not removed"}})
 	}
 	return nil
 }
@@ -133,9 +134,9 @@ func refusePaidInvoice(_ context.Context, _ pgx.Tx, c *storage.Change) error {
 	}
 	switch {
 	case c.Op == storage.OpUpdate:
-		return storage.Errorf(storage.Conflict, "A paid invoice cannot be changed.")
+		return finance.Errorf(finance.Conflict, "A paid invoice cannot be changed.")
 	case c.Op == storage.OpDelete && !c.Options["removeLiquidated"]:
-		return storage.Errorf(storage.Conflict, "A paid invoice is deleted only with removeLiquidated.")
+		return finance.Errorf(finance.Conflict, "A paid invoice is deleted only with removeLiquidated.")
 	}
 	return nil
 }
@@ -171,7 +172,7 @@ func recordWriteAndSubmitJob(ctx context.Context, tx pgx.Tx, c *storage.Change) 
 
 func refuseTitle(_ context.Context, _ pgx.Tx, c *storage.Change) error {
 	if c.Value("title") == "refuse" {
-		return storage.InvalidInput([]storage.Problem{{Field: "title", Message: "is refused by the test"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "title", Message: "is refused by the test"}})
 	}
 	return nil
 }

@@ -16,6 +16,10 @@
 //     Payouts: the owners' transfers, and AutoTransferFacts.Status, where
 //     an invoice's transfer stands (docs/ledger.md).
 //
+// The coded error every layer returns is here too (errors.go): Error, its
+// Code and Problems, built by Errorf and InvalidInput; AsInvalid turns a
+// rule's Problems into it.
+//
 // Every rule takes plain values and returns plain values, does no I/O and
 // never reads the clock: "today" is always an argument, so a rule gives
 // the same answer on every retry of the job that runs it.

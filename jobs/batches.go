@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -99,13 +100,13 @@ func changeMembers(ctx context.Context, tx pgx.Tx, k *BatchKind, b *storage.Batc
 	return storage.RevertMembers(ctx, tx, b, actor, ids)
 }
 
-func checkBatchPayload(batch, idField string, id int64) []storage.Problem {
-	var ps []storage.Problem
+func checkBatchPayload(batch, idField string, id int64) []finance.Problem {
+	var ps []finance.Problem
 	if _, ok := batchKinds[batch]; !ok {
-		ps = append(ps, storage.Problem{Field: "payload.batch", Message: "must be a kind of batch: " + batchKindNames()})
+		ps = append(ps, finance.Problem{Field: "payload.batch", Message: "must be a kind of batch: " + batchKindNames()})
 	}
 	if id < 1 {
-		ps = append(ps, storage.Problem{Field: "payload." + idField, Message: "must be 1 or more"})
+		ps = append(ps, finance.Problem{Field: "payload." + idField, Message: "must be 1 or more"})
 	}
 	return ps
 }

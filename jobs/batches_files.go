@@ -61,7 +61,7 @@ type remittance[T any] struct {
 	ids      []int64 // the member of each title, by the writer's index
 	total    decimal.Decimal
 	warnings []FileWarning
-	problems []storage.Problem
+	problems []finance.Problem
 }
 
 func newRemittance[T any](members string) *remittance[T] {
@@ -87,7 +87,7 @@ func (r *remittance[T]) warn(p cnab.Problem) {
 func (r *remittance[T]) write(id int64, amount decimal.Decimal, title T) {
 	r.ids = append(r.ids, id)
 	if err := r.writer.Write(title); err != nil && len(r.problems) < maxFileWarnings {
-		r.problems = append(r.problems, storage.Problem{Field: r.members + "." + strconv.FormatInt(id, 10),
+		r.problems = append(r.problems, finance.Problem{Field: r.members + "." + strconv.FormatInt(id, 10),
 			Message: problemsText(err)})
 	}
 	r.total = r.total.Add(amount)
@@ -101,7 +101,7 @@ func (r *remittance[T]) write(id int64, amount decimal.Decimal, title T) {
 // refuses (Invalid too). The report counts the titles alone.
 func (r *remittance[T]) close(after func() (map[string]any, error)) (FileReport, error) {
 	if len(r.problems) > 0 {
-		return FileReport{}, storage.InvalidInput(r.problems)
+		return FileReport{}, finance.InvalidInput(r.problems)
 	}
 	rep := FileReport{Titles: int64(len(r.ids)), Total: finance.Money(r.total)}
 	if after != nil {
@@ -111,7 +111,7 @@ func (r *remittance[T]) close(after func() (map[string]any, error)) (FileReport,
 		}
 	}
 	if err := r.writer.Close(); err != nil {
-		return FileReport{}, storage.InvalidInput([]storage.Problem{{Field: r.members, Message: problemsText(err)}})
+		return FileReport{}, finance.InvalidInput([]finance.Problem{{Field: r.members, Message: problemsText(err)}})
 	}
 	rep.Warnings = r.warnings
 	return rep, nil
@@ -127,7 +127,7 @@ type BatchFilePayload struct {
 }
 
 // Check implements Checker.
-func (p BatchFilePayload) Check() []storage.Problem {
+func (p BatchFilePayload) Check() []finance.Problem {
 	return checkBatchPayload(p.Batch, "id", p.ID)
 }
 
@@ -168,8 +168,8 @@ func runBatchFile(ctx context.Context, r *Run, p BatchFilePayload) (any, error) 
 		return res, 1, err
 	})
 	if err != nil {
-		var coded *storage.Error
-		if errors.As(err, &coded) && (coded.Code == storage.Invalid || coded.Code == storage.NotFound) {
+		var coded *finance.Error
+		if errors.As(err, &coded) && (coded.Code == finance.Invalid || coded.Code == finance.NotFound) {
 			return nil, permanent(err)
 		}
 		return nil, err
@@ -190,7 +190,7 @@ func CheckSomethingToSend(ctx context.Context, q storage.DBTX, k *BatchKind, b *
 			return err
 		}
 	}
-	return storage.InvalidInput([]storage.Problem{{Field: k.Type.Members,
+	return finance.InvalidInput([]finance.Problem{{Field: k.Type.Members,
 		Message: "the batch has none, and its account has nothing reverted to drop or cancel: there is nothing to send"}})
 }
 

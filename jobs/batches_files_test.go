@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -39,8 +40,8 @@ func TestBatchFileRefusedTitleStoresNothing(t *testing.T) {
 	}
 	payload := BatchFilePayload{Batch: "ticket", ID: batch}
 	_, err = runBatchFile(ctx, benchStarted(t, pool, company, KindBatchFile, payload), payload)
-	var coded *storage.Error
-	if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) != 1 ||
+	var coded *finance.Error
+	if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) != 1 ||
 		coded.Problems[0].Field != fmt.Sprintf("invoices.%d", spoiled) || !strings.Contains(coded.Problems[0].Message, "CPF or CNPJ") {
 		t.Fatalf("a file with a refused title: %v", err)
 	}

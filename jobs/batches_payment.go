@@ -63,7 +63,7 @@ type paymentIssuer struct {
 // account_id with the layout's reasons.
 func newPaymentIssuer(acc *storage.PaymentAccount, now time.Time, seq int64, pixFile bool) (*paymentIssuer, error) {
 	if ps := storage.PaymentBatch.AccountProblems(acc.Terms()); len(ps) > 0 {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send payment remittances: " + storage.ProblemsText(ps)}})
 	}
 	p := &paymentIssuer{acc: acc, today: finance.NewDate(now.Year(), now.Month(), now.Day()), checks: map[bool]*pagamento.Writer{}}
@@ -72,7 +72,7 @@ func newPaymentIssuer(acc *storage.PaymentAccount, now time.Time, seq int64, pix
 			AgencyDigit: acc.AgencyDigit, Account: acc.Account, AccountDigit: acc.AccountDigit,
 			Covenant: acc.PaymentCovenant, Address: payerAddress(acc)}}
 	if _, err := pagamento.NewWriter(io.Discard, p.rem, nil); err != nil {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send a payment remittance: " + problemsText(err)}})
 	}
 	return p, nil
@@ -402,7 +402,7 @@ func writePaymentFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int6
 	rem := newRemittance[pagamento.Payment](b.Type.Members)
 	wr, err := pagamento.NewWriter(w, p.rem, rem.warn)
 	if err != nil {
-		return FileReport{}, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return FileReport{}, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send a payment remittance: " + problemsText(err)}})
 	}
 	rem.writer = wr

@@ -30,7 +30,7 @@ type BatchReturnPayload struct {
 }
 
 // Check implements Checker.
-func (p BatchReturnPayload) Check() []storage.Problem {
+func (p BatchReturnPayload) Check() []finance.Problem {
 	return checkBatchPayload(p.Batch, "file_id", p.FileID)
 }
 
@@ -55,11 +55,11 @@ func NewBatchReturn(bt *storage.BatchType, fileID int64) Submission {
 // naming account_id), as its job would refuse it.
 func CheckReturnFile(k *BatchKind, content []byte, acc *storage.BankAccount) error {
 	if len(content) == 0 {
-		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: "is empty"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "file", Message: "is empty"}})
 	}
 	rd, err := retorno.NewReader(bytes.NewReader(content), retorno.Options{})
 	if err != nil {
-		return storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}})
+		return finance.InvalidInput([]finance.Problem{{Field: "file", Message: err.Error()}})
 	}
 	if acc == nil {
 		return nil
@@ -100,7 +100,7 @@ func fileAccounts(h retorno.Header, first retorno.Account) []retorno.Account {
 // taken.
 func checkFileAccount(acc *storage.BankAccount, h retorno.Header, named []retorno.Account) error {
 	refuse := func(format string, args ...any) error {
-		return storage.InvalidInput([]storage.Problem{{Field: "account_id", Message: fmt.Sprintf(format, args...)}})
+		return finance.InvalidInput([]finance.Problem{{Field: "account_id", Message: fmt.Sprintf(format, args...)}})
 	}
 	if h.Bank != acc.Bank {
 		return refuse("account %d is at bank %q; the file is of bank %s", acc.ID, acc.Bank, h.Bank)
@@ -268,11 +268,11 @@ func runBatchReturn(ctx context.Context, r *Run, p BatchReturnPayload) (any, err
 func readReturnFile(ctx context.Context, r *Run, k *BatchKind, fileID int64) (*ReturnRead, []ReturnItem, error) {
 	f, err := storage.ReadReturnFile(ctx, r.Pool(), k.Type, r.CompanyID(), fileID)
 	if err != nil {
-		return nil, nil, permanentIf(err, storage.NotFound)
+		return nil, nil, permanentIf(err, finance.NotFound)
 	}
 	rd, err := retorno.NewReader(bytes.NewReader(f.Content), retorno.Options{})
 	if err != nil {
-		return nil, nil, permanent(storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}}))
+		return nil, nil, permanent(finance.InvalidInput([]finance.Problem{{Field: "file", Message: err.Error()}}))
 	}
 	rf := &ReturnRead{File: f, Header: rd.Header(), JobID: r.Job.ID}
 	var items []ReturnItem
@@ -282,7 +282,7 @@ func readReturnFile(ctx context.Context, r *Run, k *BatchKind, fileID int64) (*R
 		case errors.As(err, &le):
 			items = append(items, ReturnItem{Line: le.Line, Err: le})
 		case err != nil:
-			return nil, nil, permanent(storage.InvalidInput([]storage.Problem{{Field: "file", Message: err.Error()}}))
+			return nil, nil, permanent(finance.InvalidInput([]finance.Problem{{Field: "file", Message: err.Error()}}))
 		default:
 			items = append(items, ReturnItem{Line: ev.Line, Event: ev})
 		}
@@ -320,9 +320,9 @@ func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead, items []ReturnI
 }
 
 // permanentIf makes a coded error of one of codes permanent.
-func permanentIf(err error, codes ...storage.Code) error {
+func permanentIf(err error, codes ...finance.Code) error {
 	for _, c := range codes {
-		if storage.ErrorCode(err) == c {
+		if finance.ErrorCode(err) == c {
 			return permanent(err)
 		}
 	}

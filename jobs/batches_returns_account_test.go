@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -45,8 +46,8 @@ func TestCheckFileAccount(t *testing.T) {
 	for _, c := range cases {
 		err := checkFileAccount(acc, retorno.Header{Bank: c.bank}, fileAccounts(retorno.Header{}, c.benef))
 		var got string
-		var e *storage.Error
-		if errors.As(err, &e) && e.Code == storage.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {
+		var e *finance.Error
+		if errors.As(err, &e) && e.Code == finance.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {
 			got = e.Problems[0].Message
 		} else if err != nil {
 			got = "unexpected: " + err.Error()
@@ -92,8 +93,8 @@ func TestSispagFileAccount(t *testing.T) {
 	for _, c := range cases {
 		err := CheckReturnFile(PaymentBatchKind, c.content, c.acc)
 		var got string
-		var e *storage.Error
-		if errors.As(err, &e) && e.Code == storage.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {
+		var e *finance.Error
+		if errors.As(err, &e) && e.Code == finance.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {
 			got = e.Problems[0].Message
 		} else if err != nil {
 			got = "unexpected: " + err.Error()

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -152,7 +153,7 @@ func TestReturnChunkOnce(t *testing.T) {
 	if err := first.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-second; storage.ErrorCode(err) != storage.Conflict {
+	if err := <-second; finance.ErrorCode(err) != finance.Conflict {
 		t.Fatalf("the second reading of the same lines: %v, want a conflict", err)
 	}
 	entries, balanced := rs.ledger(t)

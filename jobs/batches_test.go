@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -97,7 +98,7 @@ func TestBatchPayloads(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name     string
-		p        interface{ Check() []storage.Problem }
+		p        interface{ Check() []finance.Problem }
 		problems []string
 	}{
 		{"file", BatchFilePayload{Batch: "ticket", ID: 7}, nil},

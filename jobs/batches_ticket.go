@@ -62,11 +62,11 @@ func newSlipIssuer(acc *storage.BankAccount, today finance.Date, seq int64) (*sl
 		AccountDigit: acc.AccountDigit, Wallet: acc.Wallet, Covenant: acc.Covenant, Station: acc.Station, Modality: acc.Modality}
 	s.perDay, s.monthly = interestForms(acc.Bank, layout)
 	if ps := storage.TicketBatch.AccountProblems(acc.Terms()); len(ps) > 0 {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send collection remittances: " + storage.ProblemsText(ps)}})
 	}
 	if _, err := cnab.NewWriter(io.Discard, s.rem, nil); err != nil {
-		return nil, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return nil, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send a remittance: " + problemsText(err)}})
 	}
 	return s, nil
@@ -402,7 +402,7 @@ func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64
 	rem := newRemittance[cnab.Title](b.Type.Members)
 	wr, err := cnab.NewWriter(w, s.rem, rem.warn)
 	if err != nil {
-		return FileReport{}, storage.InvalidInput([]storage.Problem{{Field: "account_id",
+		return FileReport{}, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send a remittance: " + problemsText(err)}})
 	}
 	rem.writer = wr

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -35,14 +36,14 @@ type DimobPayload struct {
 }
 
 // Check implements Checker.
-func (p DimobPayload) Check() []storage.Problem { return p.Problems("payload.", time.Now()) }
+func (p DimobPayload) Check() []finance.Problem { return p.Problems("payload.", time.Now()) }
 
 // Problems are the request's own problems, each field named with prefix:
 // a business id, a year from 2000 to now's, a receipt number (up to ten
 // digits) given for an amended declaration and only for one.
-func (p DimobPayload) Problems(prefix string, now time.Time) []storage.Problem {
-	var ps []storage.Problem
-	add := func(field, message string) { ps = append(ps, storage.Problem{Field: prefix + field, Message: message}) }
+func (p DimobPayload) Problems(prefix string, now time.Time) []finance.Problem {
+	var ps []finance.Problem
+	add := func(field, message string) { ps = append(ps, finance.Problem{Field: prefix + field, Message: message}) }
 	if p.BusinessID <= 0 {
 		add("business_id", "must be the id of a business")
 	}
@@ -117,8 +118,8 @@ func runDimobFile(ctx context.Context, r *Run, _ DimobPayload) (any, error) {
 		return res, 1, err
 	})
 	if err != nil {
-		var coded *storage.Error
-		if errors.As(err, &coded) && (coded.Code == storage.Invalid || coded.Code == storage.NotFound) {
+		var coded *finance.Error
+		if errors.As(err, &coded) && (coded.Code == finance.Invalid || coded.Code == finance.NotFound) {
 			return nil, permanent(err)
 		}
 		return nil, err

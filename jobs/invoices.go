@@ -44,17 +44,17 @@ func NewContractGeneration(contractID int64, until finance.Date) (Submission, er
 
 // Check implements Checker: a date (DatePayload's rules), or a contract
 // with an until date from 2000-01-01; not both.
-func (p GeneratePayload) Check() []storage.Problem {
+func (p GeneratePayload) Check() []finance.Problem {
 	switch {
 	case p.ContractID == 0 && p.Until == "":
 		return DatePayload{Date: p.Date}.Check()
 	case p.Date != "":
-		return []storage.Problem{{Field: "payload.date", Message: "is the nightly run's; a contract's generation gives contract_id and until"}}
+		return []finance.Problem{{Field: "payload.date", Message: "is the nightly run's; a contract's generation gives contract_id and until"}}
 	case p.ContractID <= 0:
-		return []storage.Problem{{Field: "payload.contract_id", Message: "must be a contract id"}}
+		return []finance.Problem{{Field: "payload.contract_id", Message: "must be a contract id"}}
 	}
 	if d, err := finance.ParseDate(p.Until); err != nil || d.Year() < 2000 {
-		return []storage.Problem{{Field: "payload.until", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"}}
+		return []finance.Problem{{Field: "payload.until", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"}}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/pix"
 	"github.com/propfin/propfin/storage"
 )
@@ -77,18 +78,18 @@ func TestBadPayloadIsRefusedAtSubmit(t *testing.T) {
 	p := newPlatform(t, nil, false)
 	for _, payload := range []string{`{"payloads": []}`, `{"payloads": "x"}`, `{"payload": ["x"]}`, `[1]`} {
 		_, _, err := p.kinds.Submit(context.Background(), p.pool, p.companyA, Submission{Kind: KindPixValidate, Payload: []byte(payload)})
-		var coded *storage.Error
-		if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) == 0 {
+		var coded *finance.Error
+		if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) == 0 {
 			t.Errorf("payload %s: err %v, want Invalid with problems", payload, err)
 		}
 	}
 	_, _, err := p.kinds.Submit(context.Background(), p.pool, p.companyA, Submission{Kind: "nope:nope", Payload: []byte(`{}`)})
-	if storage.ErrorCode(err) != storage.Invalid {
+	if finance.ErrorCode(err) != finance.Invalid {
 		t.Errorf("unknown kind: %v, want Invalid", err)
 	}
 	_, _, err = p.kinds.Submit(context.Background(), p.pool, p.companyA, Submission{Kind: KindPixValidate, DirectOnly: true,
 		Payload: []byte(`{"payloads": ["x"]}`)})
-	if storage.ErrorCode(err) != storage.Invalid {
+	if finance.ErrorCode(err) != finance.Invalid {
 		t.Errorf("pix:validate through POST /jobs: %v, want Invalid (not a direct kind)", err)
 	}
 }
@@ -104,7 +105,7 @@ func flakyKind(maxRetry int, runs *atomic.Int32) *Kind {
 	return Define("test:flaky", Options{MaxRetry: maxRetry}, func(_ context.Context, r *Run, p flakyPayload) (any, error) {
 		n := runs.Add(1)
 		if n <= p.Failures {
-			return nil, storage.Errorf(storage.Invalid, "run %d failed on purpose", n)
+			return nil, finance.Errorf(finance.Invalid, "run %d failed on purpose", n)
 		}
 		return map[string]any{"run": n, "attempts": r.Job.Attempts}, nil
 	})
@@ -141,7 +142,7 @@ func TestAnOutageSpendsNoRetry(t *testing.T) {
 	var runs atomic.Int32
 	k := Define("test:outage", Options{MaxRetry: 1}, func(context.Context, *Run, struct{}) (any, error) {
 		if runs.Add(1) <= 3 {
-			return nil, storage.Errorf(storage.Unavailable, "The database does not answer.")
+			return nil, finance.Errorf(finance.Unavailable, "The database does not answer.")
 		}
 		return "done", nil
 	})
@@ -157,7 +158,7 @@ func TestPermanentFailureIsNotRetried(t *testing.T) {
 	var runs atomic.Int32
 	k := Define("test:permanent", Options{MaxRetry: 5}, func(context.Context, *Run, struct{}) (any, error) {
 		runs.Add(1)
-		return nil, Permanent(storage.Errorf(storage.Invalid, "the contract has no due day"))
+		return nil, Permanent(finance.Errorf(finance.Invalid, "the contract has no due day"))
 	})
 	p := startPlatform(t, []*Kind{k})
 	done := p.wait(t, p.submit(t, "test:permanent", struct{}{}).ID, storage.JobFailed)
@@ -170,7 +171,7 @@ func TestPermanentFailureIsNotRetried(t *testing.T) {
 // errors.Is and reads as its cause alone, however often it is marked.
 func TestPermanentReadsAsItsCause(t *testing.T) {
 	t.Parallel()
-	cause := storage.Errorf(storage.Invalid, "the contract has no due day")
+	cause := finance.Errorf(finance.Invalid, "the contract has no due day")
 	for name, c := range map[string]struct {
 		err  error
 		text string
@@ -190,7 +191,7 @@ func TestPermanentReadsAsItsCause(t *testing.T) {
 func TestAFailedJobIsLoggedOnce(t *testing.T) {
 	t.Parallel()
 	k := Define("test:permanent-log", Options{MaxRetry: 5}, func(context.Context, *Run, struct{}) (any, error) {
-		return nil, Permanent(storage.Errorf(storage.Invalid, "the contract has no due day"))
+		return nil, Permanent(finance.Errorf(finance.Invalid, "the contract has no due day"))
 	})
 	var log lockedBuffer
 	p := startPlatform(t, []*Kind{k}, func(w *WorkerConfig, _ *RelayConfig) {
@@ -288,10 +289,10 @@ func TestCancelStopsARunningJob(t *testing.T) {
 	if again.Progress != after.Progress {
 		t.Errorf("progress moved after the cancel was seen: %+v then %+v", after.Progress, again.Progress)
 	}
-	if _, err := storage.CancelJob(context.Background(), p.pool, p.companyA, job.ID); storage.ErrorCode(err) != storage.Conflict {
+	if _, err := storage.CancelJob(context.Background(), p.pool, p.companyA, job.ID); finance.ErrorCode(err) != finance.Conflict {
 		t.Errorf("cancel of a canceled job: %v, want Conflict", err)
 	}
-	if _, err := storage.CancelJob(context.Background(), p.pool, p.companyB, job.ID); storage.ErrorCode(err) != storage.NotFound {
+	if _, err := storage.CancelJob(context.Background(), p.pool, p.companyB, job.ID); finance.ErrorCode(err) != finance.NotFound {
 		t.Errorf("cancel by another company: %v, want NotFound", err)
 	}
 }
@@ -325,7 +326,7 @@ func TestRetryRunsAFailedJobAgain(t *testing.T) {
 	if failed.Attempts != 1 || done.Attempts != 2 || done.Error != "" || runs.Load() != 2 {
 		t.Fatalf("attempts %d then %d, error %q, runs %d", failed.Attempts, done.Attempts, done.Error, runs.Load())
 	}
-	if _, err := storage.RetryJob(context.Background(), p.pool, p.companyA, job.ID); storage.ErrorCode(err) != storage.Conflict {
+	if _, err := storage.RetryJob(context.Background(), p.pool, p.companyA, job.ID); finance.ErrorCode(err) != finance.Conflict {
 		t.Errorf("retry of a succeeded job: %v, want Conflict", err)
 	}
 }
@@ -367,7 +368,7 @@ func TestIdempotencyKey(t *testing.T) {
 		t.Fatalf("same key, same request: %v found=%v id %d want %d", err, found, again.ID, first.ID)
 	}
 	sub.RequestHash = []byte("hash-2")
-	if _, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub); storage.ErrorCode(err) != storage.Invalid {
+	if _, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, sub); finance.ErrorCode(err) != finance.Invalid {
 		t.Fatalf("same key, other request: %v, want Invalid", err)
 	}
 	sub.RequestHash = []byte("hash-1")
@@ -407,7 +408,7 @@ func TestChunksResumeAfterAnInterruption(t *testing.T) {
 			calls[i]++
 			mu.Unlock()
 			if run == 1 && i == 3 {
-				return nil, 0, storage.Errorf(storage.Unavailable, "interrupted at chunk 3")
+				return nil, 0, finance.Errorf(finance.Unavailable, "interrupted at chunk 3")
 			}
 			return i * i, 10, nil
 		})
@@ -456,7 +457,7 @@ func TestChunksAtOnce(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond) // long enough for two chunks to overlap
 			if run == 1 && i == 5 {
-				return nil, 0, storage.Errorf(storage.Unavailable, "interrupted at chunk 5")
+				return nil, 0, finance.Errorf(finance.Unavailable, "interrupted at chunk 5")
 			}
 			return i * i, 10, nil
 		})

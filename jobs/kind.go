@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -80,7 +81,7 @@ type Options struct {
 // Checker is implemented by payloads with rules beyond their JSON shape;
 // the problems name payload fields.
 type Checker interface {
-	Check() []storage.Problem
+	Check() []finance.Problem
 }
 
 // Keyed is implemented by payloads of work that may happen once per key:
@@ -152,15 +153,15 @@ func decodePayload[P any](raw json.RawMessage) (P, error) {
 // as it is, a field of the wrong type named (payload.date), anything else
 // on the payload.
 func payloadError(err error) error {
-	var coded *storage.Error
+	var coded *finance.Error
 	if errors.As(err, &coded) {
 		return err
 	}
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
-		return storage.InvalidInput([]storage.Problem{{Field: "payload." + typeErr.Field, Message: "has the wrong type (" + typeErr.Value + ")"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "payload." + typeErr.Field, Message: "has the wrong type (" + typeErr.Value + ")"}})
 	}
-	return storage.InvalidInput([]storage.Problem{{Field: "payload", Message: payloadMessage(err)}})
+	return finance.InvalidInput([]finance.Problem{{Field: "payload", Message: payloadMessage(err)}})
 }
 
 // errTrailing is JSON after the payload's one value.
@@ -196,7 +197,7 @@ func checkPayload[P any](p P) error {
 	}
 	if ok {
 		if problems := c.Check(); len(problems) > 0 {
-			return storage.InvalidInput(problems)
+			return finance.InvalidInput(problems)
 		}
 	}
 	return nil
@@ -329,5 +330,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		BatchFileKind(),
 		BatchReturnKind(),
 		DimobFileKind(),
+		StatementsKind(),
 	}, extra...)...)
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/pix"
-	"github.com/propfin/propfin/storage"
 )
 
 // KindPixValidate validates PIX copy-and-paste payloads in bulk.
@@ -43,12 +43,12 @@ func NewPixValidate(payloads []string) (Submission, error) {
 }
 
 // Check implements Checker.
-func (p PixValidatePayload) Check() []storage.Problem {
+func (p PixValidatePayload) Check() []finance.Problem {
 	switch {
 	case len(p.Payloads) == 0:
-		return []storage.Problem{{Field: "payloads", Message: "must hold at least one payload"}}
+		return []finance.Problem{{Field: "payloads", Message: "must hold at least one payload"}}
 	case len(p.Payloads) > MaxPixPayloads:
-		return []storage.Problem{{Field: "payloads", Message: fmt.Sprintf("holds %d payloads; at most %d", len(p.Payloads), MaxPixPayloads)}}
+		return []finance.Problem{{Field: "payloads", Message: fmt.Sprintf("holds %d payloads; at most %d", len(p.Payloads), MaxPixPayloads)}}
 	}
 	return nil
 }
@@ -213,17 +213,17 @@ func (p *PixValidatePayload) UnmarshalJSON(raw []byte) error {
 		return err
 	}
 	p.Payloads = nil
-	var problems []storage.Problem
+	var problems []finance.Problem
 	for i, entry := range v.Payloads {
 		var s string
 		if entry[0] != '"' || json.Unmarshal(entry, &s) != nil {
-			problems = append(problems, storage.Problem{Field: fmt.Sprintf("payloads.%d", i), Message: "must be a string"})
+			problems = append(problems, finance.Problem{Field: fmt.Sprintf("payloads.%d", i), Message: "must be a string"})
 			continue
 		}
 		p.Payloads = append(p.Payloads, s)
 	}
 	if len(problems) > 0 {
-		return storage.InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	return nil
 }

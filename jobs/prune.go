@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -29,13 +30,13 @@ type DatePayload struct {
 // Check implements Checker. A date after tomorrow (in UTC, a day ahead
 // of every company's zone) is refused: its run would take the key of a
 // night that has not come.
-func (p DatePayload) Check() []storage.Problem {
+func (p DatePayload) Check() []finance.Problem {
 	d, err := time.Parse(time.DateOnly, p.Date)
 	if err != nil || d.Year() < 2000 {
-		return []storage.Problem{{Field: "payload.date", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"}}
+		return []finance.Problem{{Field: "payload.date", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"}}
 	}
 	if d.After(time.Now().UTC().AddDate(0, 0, 1)) {
-		return []storage.Problem{{Field: "payload.date", Message: "must not be after tomorrow"}}
+		return []finance.Problem{{Field: "payload.date", Message: "must not be after tomorrow"}}
 	}
 	return nil
 }

@@ -22,7 +22,11 @@ const DefaultTimeZone = "America/Sao_Paulo"
 type Schedule struct {
 	Name string // e.g. "jobs-prune"; PROPFIN_SCHEDULE_JOBS_PRUNE overrides Spec
 	Spec string // standard cron (5 fields) or a descriptor such as @daily
-	Kind string // a kind whose payload is a DatePayload
+	Kind string // a kind whose payload is a DatePayload, unless Payload says
+	// Payload makes the payload of a firing on date (YYYY-MM-DD, the
+	// company's); nil: DatePayload{date}. owners:statements takes the month
+	// before the date's (a MonthPayload).
+	Payload func(date string) any
 }
 
 // DefaultSchedules are the schedules of a scheduler process.
@@ -34,6 +38,8 @@ func DefaultSchedules() []Schedule {
 		// before the night's invoice generation, so that new invoices bill the new rent
 		{Name: "contracts-readjust", Spec: "0 1 * * *", Kind: KindContractsReadjust},
 		{Name: "finance-overdue", Spec: "5 0 * * *", Kind: KindFinanceOverdue},
+		// on the 1st, after the night's transfers, for the month before
+		{Name: "owners-statements", Spec: "0 7 1 * *", Kind: KindOwnersStatements, Payload: monthBefore},
 	}
 }
 
@@ -111,8 +117,8 @@ type Scheduler struct {
 }
 
 // NewScheduler checks the schedules: each spec parses and names a known
-// kind (whose payload must read a DatePayload; it is checked at each
-// firing).
+// kind (whose payload must read a DatePayload, or what the schedule's
+// Payload makes; it is checked at each firing).
 func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -258,12 +264,16 @@ func wallClock(t time.Time, loc *time.Location) time.Time {
 }
 
 func (s *Scheduler) submit(ctx context.Context, sch parsedSchedule, zone, date string) error {
-	payload, key, err := sch.kind.prepare(mustJSON(DatePayload{Date: date}))
+	var payload any = DatePayload{Date: date}
+	if sch.Payload != nil {
+		payload = sch.Payload(date)
+	}
+	prepared, key, err := sch.kind.prepare(mustJSON(payload))
 	if err != nil {
 		return fmt.Errorf("schedule %s: %w", sch.Name, err)
 	}
 	n, err := storage.SubmitForZone(ctx, s.cfg.Pool, zone, storage.NewJob{
-		Kind: sch.kind.Name, Queue: sch.kind.Queue, Payload: payload, UniqueKey: key,
+		Kind: sch.kind.Name, Queue: sch.kind.Queue, Payload: prepared, UniqueKey: key,
 		SubmittedBy: "scheduler:" + sch.Name,
 	})
 	if err != nil {

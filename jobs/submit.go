@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -37,11 +38,11 @@ type Submission struct {
 func (reg *Registry) Submit(ctx context.Context, q storage.DBTX, companyID int64, s Submission) (job storage.Job, found storage.Found, err error) {
 	k, ok := reg.Kind(s.Kind)
 	if !ok || (s.DirectOnly && !k.Direct) {
-		return storage.Job{}, storage.FoundNothing, storage.InvalidInput([]storage.Problem{{Field: "kind",
+		return storage.Job{}, storage.FoundNothing, finance.InvalidInput([]finance.Problem{{Field: "kind",
 			Message: "is not a kind of job that can be started here"}})
 	}
 	if s.Rerun && !k.Rerun {
-		return storage.Job{}, storage.FoundNothing, storage.InvalidInput([]storage.Problem{{Field: "rerun",
+		return storage.Job{}, storage.FoundNothing, finance.InvalidInput([]finance.Problem{{Field: "rerun",
 			Message: "applies only to the kinds whose runs can be run again: " + strings.Join(reg.rerunNames(s.DirectOnly), ", ")}})
 	}
 	payload, key, err := k.prepare(s.Payload)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -62,7 +63,7 @@ func TestRerunIsANewRunOnceTheKeysRunsHaveFinished(t *testing.T) {
 	p.endRun(t, second.ID, storage.JobFailed)
 	third := submit("a rerun after a failed rerun", rerun, storage.FoundNothing, 0)
 	_, err := storage.RetryJob(ctx, p.pool, p.companyA, second.ID)
-	if storage.ErrorCode(err) != storage.Conflict || !strings.Contains(err.(*storage.Error).Message, fmt.Sprintf("while job %d", third.ID)) {
+	if finance.ErrorCode(err) != finance.Conflict || !strings.Contains(err.(*finance.Error).Message, fmt.Sprintf("while job %d", third.ID)) {
 		t.Fatalf("retry of the failed rerun beside the pending one: %v, want Conflict naming job %d", err, third.ID)
 	}
 	p.endRun(t, third.ID, storage.JobSucceeded)
@@ -129,9 +130,9 @@ func TestRerunOnlyOfTheKindsThatAllowIt(t *testing.T) {
 		problem string // "": accepted
 	}{
 		"a kind run once per key": {Submission{Kind: "test:once", Payload: []byte(`{"date":"2026-11-24"}`), Rerun: true},
-			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, jobs:prune"},
+			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, jobs:prune, owners:statements"},
 		"a kind without keys": {Submission{Kind: KindPixValidate, Payload: []byte(`{"payloads":["x"]}`), Rerun: true},
-			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, jobs:prune"},
+			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, jobs:prune, owners:statements"},
 		"a contract's generation (no key)": {Submission{Kind: KindInvoicesGenerate, Rerun: true,
 			Payload: []byte(fmt.Sprintf(`{"contract_id":%d,"until":"2026-12-31"}`, newContract(t, p, p.companyA)))}, ""},
 	} {
@@ -142,16 +143,16 @@ func TestRerunOnlyOfTheKindsThatAllowIt(t *testing.T) {
 			}
 			continue
 		}
-		var coded *storage.Error
-		if !asCoded(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) != 1 ||
-			coded.Problems[0] != (storage.Problem{Field: "rerun", Message: c.problem}) {
+		var coded *finance.Error
+		if !asCoded(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) != 1 ||
+			coded.Problems[0] != (finance.Problem{Field: "rerun", Message: c.problem}) {
 			t.Errorf("%s: %v, want Invalid naming rerun: %s", name, err, c.problem)
 		}
 	}
 }
 
-func asCoded(err error, coded **storage.Error) bool {
-	e, ok := err.(*storage.Error)
+func asCoded(err error, coded **finance.Error) bool {
+	e, ok := err.(*finance.Error)
 	*coded = e
 	return ok
 }
@@ -243,22 +244,22 @@ func TestSubmitChecksThePayloadsReferences(t *testing.T) {
 	}
 	for name, c := range map[string]struct {
 		sub  Submission
-		want []storage.Problem // nil: accepted
+		want []finance.Problem // nil: accepted
 	}{
 		"its own contract":     {generation(own), nil},
-		"another company's":    {generation(others), []storage.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others)}}},
-		"no such contract":     {generation(others + 100), []storage.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others+100)}}},
+		"another company's":    {generation(others), []finance.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others)}}},
+		"no such contract":     {generation(others + 100), []finance.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others+100)}}},
 		"a date: no reference": {Submission{Kind: KindInvoicesGenerate, Payload: []byte(`{"date":"2026-11-24"}`)}, nil},
 		"a null reference":     {Submission{Kind: "test:two-refs", Payload: []byte(fmt.Sprintf(`{"contract_id":%d,"invoice_id":null}`, own))}, nil},
 		"both fields, both gone": {Submission{Kind: "test:two-refs", Payload: []byte(fmt.Sprintf(`{"contract_id":%d,"invoice_id":7}`, others))},
-			[]storage.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others)}, {Field: "payload.invoice_id", Message: "no invoices with id 7"}}},
+			[]finance.Problem{{Field: "payload.contract_id", Message: fmt.Sprintf("no contracts with id %d", others)}, {Field: "payload.invoice_id", Message: "no invoices with id 7"}}},
 	} {
 		_, _, err := p.kinds.Submit(ctx, p.pool, p.companyA, c.sub)
-		var coded *storage.Error
+		var coded *finance.Error
 		switch {
 		case c.want == nil && err != nil:
 			t.Errorf("%s: %v, want accepted", name, err)
-		case c.want != nil && (!asCoded(err, &coded) || coded.Code != storage.Invalid || fmt.Sprint(coded.Problems) != fmt.Sprint(c.want)):
+		case c.want != nil && (!asCoded(err, &coded) || coded.Code != finance.Invalid || fmt.Sprint(coded.Problems) != fmt.Sprint(c.want)):
 			t.Errorf("%s: %v, want Invalid with %v", name, err, c.want)
 		}
 	}

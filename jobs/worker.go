@@ -17,6 +17,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -298,8 +299,8 @@ func transient(err error) bool {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return false // a run over its timeout counts; a shutdown is handled apart
 	}
-	code := storage.ErrorCode(err)
-	return code == storage.Unavailable || code == storage.Retryable
+	code := finance.ErrorCode(err)
+	return code == finance.Unavailable || code == finance.Retryable
 }
 
 // publicMessage is what the job row says of a failure: a coded error's
@@ -309,8 +310,8 @@ func (w *Worker) publicMessage(job storage.Job, err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return "The job ran longer than its timeout."
 	}
-	var coded *storage.Error
-	if errors.As(err, &coded) && coded.Code != storage.Internal {
+	var coded *finance.Error
+	if errors.As(err, &coded) && coded.Code != finance.Internal {
 		var b strings.Builder
 		b.WriteString(coded.Message)
 		for _, p := range coded.Problems {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Write rules of the bank accounts (docs/api.md, "/financial/accounts"),
@@ -92,7 +94,7 @@ func checkRemittanceAccount(_ context.Context, _ pgx.Tx, c *Change) error {
 	if terms.Get("layout") == "" {
 		return nil
 	}
-	var first []Problem
+	var first []finance.Problem
 	for _, bt := range remittanceKinds {
 		ps := bt.AccountProblems(terms)
 		if len(ps) == 0 {
@@ -102,7 +104,7 @@ func checkRemittanceAccount(_ context.Context, _ pgx.Tx, c *Change) error {
 			first = ps
 		}
 	}
-	return InvalidInput(first)
+	return finance.InvalidInput(first)
 }
 
 // givesAny reports whether the write sets one of columns.
@@ -117,7 +119,7 @@ func givesAny(c *Change, columns []string) bool {
 
 // ProblemsText joins problems into one sentence, each as "field:
 // message", for a problem that names them on one field (account_id).
-func ProblemsText(ps []Problem) string {
+func ProblemsText(ps []finance.Problem) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
 		parts[i] = p.Field + ": " + p.Message

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Batches (docs/api.md, "Batches"). A batch gathers what goes to a bank in
@@ -63,7 +65,7 @@ type BatchType struct {
 	// send the kind's remittances, by the account column to fix; none
 	// when it can. The batch's create, the writes of an account and the
 	// kind's own work (jobs) all ask it.
-	AccountProblems func(AccountTerms) []Problem
+	AccountProblems func(AccountTerms) []finance.Problem
 	// lockMembers reads the members of a locked batch among the records
 	// ids (all of them when ids is nil), locking them, by record: what the
 	// shared removal and reversal (RemoveMembers, RevertMembers) decide on.
@@ -207,9 +209,9 @@ func (op MemberOp) Past() string {
 func CheckMemberOp(b *Batch, op MemberOp) error {
 	switch {
 	case op == OpRevert && b.Open:
-		return Errorf(Conflict, "The batch's file is not written yet: take %s out with remove%s.", b.Type.Members, capitalized(b.Type.Members))
+		return finance.Errorf(finance.Conflict, "The batch's file is not written yet: take %s out with remove%s.", b.Type.Members, capitalized(b.Type.Members))
 	case op != OpRevert && !b.Open:
-		return Errorf(Conflict, "The batch's file is written: it is closed to changes; take %s back with revert%s.",
+		return finance.Errorf(finance.Conflict, "The batch's file is written: it is closed to changes; take %s back with revert%s.",
 			b.Type.Members, capitalized(b.Type.Members))
 	}
 	return nil

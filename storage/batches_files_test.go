@@ -116,7 +116,7 @@ func TestBatchFileReadsBackWhole(t *testing.T) {
 	}
 	// another company's file is not found
 	other := newOverdueFixture(t, pool, "Outra")
-	if _, err := storage.ReadBatchFile(ctx, pool, other.company, file.ID, true); storage.ErrorCode(err) != storage.NotFound {
+	if _, err := storage.ReadBatchFile(ctx, pool, other.company, file.ID, true); finance.ErrorCode(err) != finance.NotFound {
 		t.Errorf("another company's file: %v", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Write rules of the payment batches (docs/api.md, "Payment batches"), run
@@ -21,16 +23,16 @@ func PaymentBanks() []string { return slices.Clone(paymentBanks) }
 // remittances, by the column to fix; none when it can. (What the bank's
 // payment header needs besides, the agreement's code among it, is checked
 // by package cnab/pagamento when a payment joins a batch.)
-func paymentAccountProblems(a AccountTerms) []Problem {
+func paymentAccountProblems(a AccountTerms) []finance.Problem {
 	bank, layout := a.Get("bank"), a.Get("layout")
 	switch {
 	case bank == "":
-		return []Problem{{Field: "bank", Message: "the account needs its bank to send a payment remittance"}}
+		return []finance.Problem{{Field: "bank", Message: "the account needs its bank to send a payment remittance"}}
 	case !slices.Contains(paymentBanks, bank):
-		return []Problem{{Field: "bank", Message: fmt.Sprintf("bank %s has no payment remittance layout here; the banks are %s",
+		return []finance.Problem{{Field: "bank", Message: fmt.Sprintf("bank %s has no payment remittance layout here; the banks are %s",
 			bank, strings.Join(paymentBanks, ", "))}}
 	case layout != "cnab240":
-		return []Problem{{Field: "layout", Message: fmt.Sprintf(
+		return []finance.Problem{{Field: "layout", Message: fmt.Sprintf(
 			"payment remittances are CNAB 240 files: the account's layout must be cnab240, not %q", layout)}}
 	}
 	return nil

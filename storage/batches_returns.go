@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // The bank return files of the batches (docs/jobs.md, batch:return): the
@@ -43,7 +45,7 @@ func SaveReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID int64,
 			return nil, false, translate(err, "account of a return file")
 		}
 		if !ok {
-			return nil, false, InvalidInput([]Problem{{Field: "account_id", Message: fmt.Sprintf("no accounts with id %d", accountID)}})
+			return nil, false, finance.InvalidInput([]finance.Problem{{Field: "account_id", Message: fmt.Sprintf("no accounts with id %d", accountID)}})
 		}
 	}
 	err = q.QueryRow(ctx, `INSERT INTO batch_return_files (company_id, batch_type, sha256, name, account_id, content)

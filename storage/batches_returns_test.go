@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -40,7 +41,7 @@ func TestRecordReturnLines(t *testing.T) {
 	}
 	again := []storage.ReturnLine{{Line: 5, Outcome: "unmatched"}, {Line: 4, Outcome: "recorded"}}
 	err = inTx(t, pool, func(tx pgx.Tx) error { return storage.RecordReturnLines(ctx, tx, f, 0, again) })
-	if storage.ErrorCode(err) != storage.Conflict {
+	if finance.ErrorCode(err) != finance.Conflict {
 		t.Fatalf("line 4 recorded twice: %v, want a conflict", err)
 	}
 	var read map[int]bool

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Write rules of the batches (docs/api.md, "Batches"), run as hooks in the
@@ -46,7 +48,7 @@ func deleteBatch(bt *BatchType) Hook {
 			return nil
 		}
 		if c.OldValue("status") != "open" {
-			return Errorf(Conflict, "The batch's file is written: the batch is kept; take its %s back with revert%s.",
+			return finance.Errorf(finance.Conflict, "The batch's file is written: the batch is kept; take its %s back with revert%s.",
 				bt.Members, capitalized(bt.Members))
 		}
 		b, err := LockBatch(ctx, tx, bt, c.Scope.CompanyID, c.ID)
@@ -98,9 +100,9 @@ func FrozenInBatch(bt *BatchType) Hook {
 			how = "revert it in the batch (" + revert + ")"
 		}
 		if c.Op == OpDelete {
-			return Errorf(Conflict, "The %s is in %s %d: %s before deleting it.", bt.Noun, bt.Label, batch, how)
+			return finance.Errorf(finance.Conflict, "The %s is in %s %d: %s before deleting it.", bt.Noun, bt.Label, batch, how)
 		}
-		return Errorf(Conflict, "The %s is in %s %d: its %s cannot change; %s first.",
+		return finance.Errorf(finance.Conflict, "The %s is in %s %d: its %s cannot change; %s first.",
 			bt.Noun, bt.Label, batch, strings.Join(changed, ", "), how)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // The collection remittance layouts an account may have, and why an
@@ -73,7 +75,7 @@ func RemittanceRequired(bank, layout string) []string {
 // remittanceAccountProblems says why an account cannot send collection
 // remittances, by the column to fix: its bank and layout must be a pair
 // written here, with the columns that layout requires; none when it can.
-func remittanceAccountProblems(a AccountTerms) []Problem {
+func remittanceAccountProblems(a AccountTerms) []finance.Problem {
 	bank, layout := a.Get("bank"), a.Get("layout")
 	layouts, known := remittanceLayouts[bank]
 	switch {
@@ -82,18 +84,18 @@ func remittanceAccountProblems(a AccountTerms) []Problem {
 		if bank != "" {
 			field = "layout"
 		}
-		return []Problem{{Field: field, Message: "the account needs its bank and its layout (cnab240 or cnab400) to send a remittance"}}
+		return []finance.Problem{{Field: field, Message: "the account needs its bank and its layout (cnab240 or cnab400) to send a remittance"}}
 	case !known:
-		return []Problem{{Field: "bank", Message: fmt.Sprintf("bank %s has no collection remittance layout here; the banks are %s",
+		return []finance.Problem{{Field: "bank", Message: fmt.Sprintf("bank %s has no collection remittance layout here; the banks are %s",
 			bank, strings.Join(sortedBanks(), ", "))}}
 	case layouts[layout] == nil:
-		return []Problem{{Field: "layout", Message: fmt.Sprintf("bank %s takes collection remittances in %s, not %s",
+		return []finance.Problem{{Field: "layout", Message: fmt.Sprintf("bank %s takes collection remittances in %s, not %s",
 			bank, strings.Join(slices.Sorted(maps.Keys(layouts)), ", "), layout)}}
 	}
-	var ps []Problem
+	var ps []finance.Problem
 	for _, col := range layouts[layout] {
 		if a.Get(col) == "" {
-			ps = append(ps, Problem{Field: col, Message: fmt.Sprintf("required: bank %s's collection remittances in %s carry it", bank, layout)})
+			ps = append(ps, finance.Problem{Field: col, Message: fmt.Sprintf("required: bank %s's collection remittances in %s carry it", bank, layout)})
 		}
 	}
 	return ps

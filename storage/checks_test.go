@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -61,8 +62,8 @@ func TestValueChecksInStore(t *testing.T) {
 	store := storage.NewStore(pool, reg)
 	persons := reg.MustResource(storage.Persons)
 	_, err = store.Create(ctx, persons, storage.Company(companyID), storage.Write{Values: map[string]any{"name": "x", "tax_id": "52998224726"}})
-	var coded *storage.Error
-	if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) != 1 || coded.Problems[0].Field != "tax_id" {
+	var coded *finance.Error
+	if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) != 1 || coded.Problems[0].Field != "tax_id" {
 		t.Errorf("create with a wrong CPF: %v", err)
 	}
 	if _, err := store.Create(ctx, persons, storage.Company(companyID), storage.Write{Values: map[string]any{"name": "x", "tax_id": nil}}); err != nil {

@@ -39,7 +39,7 @@ type NewAPIKey struct {
 func EnsureCompany(ctx context.Context, pool *pgxpool.Pool, name string) (companyID, userID int64, err error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return 0, 0, Errorf(Invalid, "company name is empty")
+		return 0, 0, finance.Errorf(finance.Invalid, "company name is empty")
 	}
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `INSERT INTO companies (name) VALUES ($1)
@@ -104,13 +104,13 @@ func ParseAPIKey(key string) (companyID int64, hash [32]byte, ok bool) {
 func LookupAPIKey(ctx context.Context, pool *pgxpool.Pool, key string) (Principal, error) {
 	companyID, hash, ok := ParseAPIKey(key)
 	if !ok {
-		return Principal{}, Errorf(Unauthenticated, "malformed API key")
+		return Principal{}, finance.Errorf(finance.Unauthenticated, "malformed API key")
 	}
 	p := Principal{CompanyID: companyID}
 	err := pool.QueryRow(ctx, `SELECT id, user_id FROM api_keys
 		WHERE company_id = $1 AND secret_hash = $2 AND revoked_at IS NULL`, companyID, hash[:]).Scan(&p.KeyID, &p.UserID)
 	if err == pgx.ErrNoRows {
-		return Principal{}, Errorf(Unauthenticated, "unknown API key")
+		return Principal{}, finance.Errorf(finance.Unauthenticated, "unknown API key")
 	}
 	if err != nil {
 		return Principal{}, translate(err, "api key")

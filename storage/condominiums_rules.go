@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // The rules around a condominium's writes: its author, and its unit-type
@@ -85,7 +87,7 @@ func checkGroups(ctx context.Context, tx pgx.Tx, c *Change) error {
 		}
 	}
 	if len(problems) > 0 {
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	c.Remember(groupsMemo, groups)
 	return nil
@@ -93,25 +95,25 @@ func checkGroups(ctx context.Context, tx pgx.Tx, c *Change) error {
 
 // parseGroups reads a groups text: a JSON array of group objects. null
 // (no text) is no groups.
-func parseGroups(text string, create bool) ([]groupInput, []Problem) {
+func parseGroups(text string, create bool) ([]groupInput, []finance.Problem) {
 	if strings.TrimSpace(text) == "" || strings.TrimSpace(text) == "null" {
 		return nil, nil
 	}
 	var elems []json.RawMessage
 	if err := decodeNumbers(text, &elems); err != nil || (elems == nil && strings.TrimSpace(text) != "[]") {
-		return nil, []Problem{{Field: "groups", Message: "must be a string holding a JSON array of groups"}}
+		return nil, []finance.Problem{{Field: "groups", Message: "must be a string holding a JSON array of groups"}}
 	}
 	if len(elems) > MaxGroups {
-		return nil, []Problem{{Field: "groups", Message: fmt.Sprintf("must have at most %d groups", MaxGroups)}}
+		return nil, []finance.Problem{{Field: "groups", Message: fmt.Sprintf("must have at most %d groups", MaxGroups)}}
 	}
-	var problems []Problem
+	var problems []finance.Problem
 	groups := make([]groupInput, len(elems))
 	seen := map[int64]bool{}
 	for i, raw := range elems {
 		prefix := "groups." + strconv.Itoa(i)
 		g, ps := parseGroup(prefix, raw, create)
 		if g.ID != 0 && seen[g.ID] {
-			ps = append(ps, Problem{Field: prefix + ".id", Message: "is given more than once"})
+			ps = append(ps, finance.Problem{Field: prefix + ".id", Message: "is given more than once"})
 		}
 		seen[g.ID] = true
 		groups[i] = g
@@ -121,7 +123,7 @@ func parseGroups(text string, create bool) ([]groupInput, []Problem) {
 }
 
 // parseGroup reads one group object.
-func parseGroup(prefix string, raw json.RawMessage, create bool) (groupInput, []Problem) {
+func parseGroup(prefix string, raw json.RawMessage, create bool) (groupInput, []finance.Problem) {
 	g := groupInput{Texts: map[string]*string{}}
 	obj, problems := objectOf(prefix, raw)
 	if obj == nil {
@@ -134,9 +136,9 @@ func parseGroup(prefix string, raw json.RawMessage, create bool) (groupInput, []
 	problems = append(problems, unknownKeys(prefix, obj, allowed)...)
 	if v, ok := obj["id"]; ok && string(v) != "null" {
 		if create {
-			problems = append(problems, Problem{Field: prefix + ".id", Message: "cannot be given on create"})
+			problems = append(problems, finance.Problem{Field: prefix + ".id", Message: "cannot be given on create"})
 		} else if err := json.Unmarshal(v, &g.ID); err != nil || g.ID < 1 {
-			problems = append(problems, Problem{Field: prefix + ".id", Message: "must be a positive integer"})
+			problems = append(problems, finance.Problem{Field: prefix + ".id", Message: "must be a positive integer"})
 		}
 	}
 	problems = append(problems, readText(prefix, obj, "title", "title", true, g.Texts)...)
@@ -144,7 +146,7 @@ func parseGroup(prefix string, raw json.RawMessage, create bool) (groupInput, []
 	for _, f := range groupFigures {
 		_, hasSchema := obj[f[0]]
 		if _, hasSample := obj[f[1]]; hasSample && hasSchema {
-			problems = append(problems, Problem{Field: prefix + "." + f[1], Message: "cannot be given together with " + f[0]})
+			problems = append(problems, finance.Problem{Field: prefix + "." + f[1], Message: "cannot be given together with " + f[0]})
 			continue
 		}
 		problems = append(problems, readText(prefix, obj, f[0], f[0], false, g.Texts)...)
@@ -156,18 +158,18 @@ func parseGroup(prefix string, raw json.RawMessage, create bool) (groupInput, []
 }
 
 // parsePurposes reads a group's purposes: an array of objects, or null.
-func parsePurposes(prefix string, raw json.RawMessage) ([]purposeInput, []Problem) {
+func parsePurposes(prefix string, raw json.RawMessage) ([]purposeInput, []finance.Problem) {
 	if raw == nil || string(raw) == "null" {
 		return nil, nil
 	}
 	var elems []json.RawMessage
 	if err := decodeNumbers(string(raw), &elems); err != nil || elems == nil {
-		return nil, []Problem{{Field: prefix, Message: "must be an array of purposes"}}
+		return nil, []finance.Problem{{Field: prefix, Message: "must be an array of purposes"}}
 	}
 	if len(elems) > MaxPurposesByGroup {
-		return nil, []Problem{{Field: prefix, Message: fmt.Sprintf("must have at most %d purposes", MaxPurposesByGroup)}}
+		return nil, []finance.Problem{{Field: prefix, Message: fmt.Sprintf("must have at most %d purposes", MaxPurposesByGroup)}}
 	}
-	var problems []Problem
+	var problems []finance.Problem
 	purposes := make([]purposeInput, len(elems))
 	for i, el := range elems {
 		at := prefix + "." + strconv.Itoa(i)
@@ -180,7 +182,7 @@ func parsePurposes(prefix string, raw json.RawMessage) ([]purposeInput, []Proble
 			if t := texts["type"]; t != nil {
 				p.Type = *t
 				if !slices.Contains(PurposeTypes, p.Type) {
-					ps = append(ps, Problem{Field: at + ".type", Message: "must be one of: " + strings.Join(PurposeTypes, ", ")})
+					ps = append(ps, finance.Problem{Field: at + ".type", Message: "must be one of: " + strings.Join(PurposeTypes, ", ")})
 				}
 			}
 			for _, f := range purposeFields {
@@ -207,20 +209,20 @@ func decodeNumbers(text string, v any) error {
 }
 
 // objectOf reads a JSON object, or says at prefix that it is not one.
-func objectOf(prefix string, raw json.RawMessage) (map[string]json.RawMessage, []Problem) {
+func objectOf(prefix string, raw json.RawMessage) (map[string]json.RawMessage, []finance.Problem) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
-		return nil, []Problem{{Field: prefix, Message: "must be an object"}}
+		return nil, []finance.Problem{{Field: prefix, Message: "must be an object"}}
 	}
 	return obj, nil
 }
 
 // unknownKeys names the keys of obj outside allowed, in order.
-func unknownKeys(prefix string, obj map[string]json.RawMessage, allowed []string) []Problem {
-	var problems []Problem
+func unknownKeys(prefix string, obj map[string]json.RawMessage, allowed []string) []finance.Problem {
+	var problems []finance.Problem
 	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(allowed, k) {
-			problems = append(problems, Problem{Field: prefix + "." + k, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: prefix + "." + k, Message: "unknown field"})
 		}
 	}
 	return problems
@@ -228,7 +230,7 @@ func unknownKeys(prefix string, obj map[string]json.RawMessage, allowed []string
 
 // readText reads obj[key] into texts[name]: a string, or a number kept as
 // written, or null. A required text must be given and not blank.
-func readText(prefix string, obj map[string]json.RawMessage, key, name string, required bool, texts map[string]*string) []Problem {
+func readText(prefix string, obj map[string]json.RawMessage, key, name string, required bool, texts map[string]*string) []finance.Problem {
 	field := prefix + "." + key
 	raw, given := obj[key]
 	raw = bytes.TrimSpace(raw)
@@ -237,7 +239,7 @@ func readText(prefix string, obj map[string]json.RawMessage, key, name string, r
 	}
 	if !given || string(raw) == "null" {
 		if required {
-			return []Problem{{Field: field, Message: "is required"}}
+			return []finance.Problem{{Field: field, Message: "is required"}}
 		}
 		if _, set := texts[name]; !set {
 			texts[name] = nil
@@ -248,22 +250,22 @@ func readText(prefix string, obj map[string]json.RawMessage, key, name string, r
 	switch {
 	case len(raw) > 0 && raw[0] == '"':
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return []Problem{{Field: field, Message: "must be a string"}}
+			return []finance.Problem{{Field: field, Message: "must be a string"}}
 		}
 	case len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9'):
 		s = string(raw)
 	default:
-		return []Problem{{Field: field, Message: "must be a string"}}
+		return []finance.Problem{{Field: field, Message: "must be a string"}}
 	}
 	switch {
 	case !utf8.ValidString(s):
-		return []Problem{{Field: field, Message: "must be valid UTF-8 text"}}
+		return []finance.Problem{{Field: field, Message: "must be valid UTF-8 text"}}
 	case strings.ContainsRune(s, 0):
-		return []Problem{{Field: field, Message: "must not contain NUL characters"}}
+		return []finance.Problem{{Field: field, Message: "must not contain NUL characters"}}
 	case required && s == "":
-		return []Problem{{Field: field, Message: "is required"}}
+		return []finance.Problem{{Field: field, Message: "is required"}}
 	case required && strings.TrimSpace(s) == "":
-		return []Problem{{Field: field, Message: "cannot be blank"}}
+		return []finance.Problem{{Field: field, Message: "cannot be blank"}}
 	}
 	texts[name] = &s
 	return nil
@@ -271,7 +273,7 @@ func readText(prefix string, obj map[string]json.RawMessage, key, name string, r
 
 // foreignGroups names the group ids of an update that are not groups of
 // the condominium written.
-func foreignGroups(ctx context.Context, tx pgx.Tx, companyID, condominiumID int64, groups []groupInput) ([]Problem, error) {
+func foreignGroups(ctx context.Context, tx pgx.Tx, companyID, condominiumID int64, groups []groupInput) ([]finance.Problem, error) {
 	var ids []int64
 	for _, g := range groups {
 		if g.ID != 0 {
@@ -287,10 +289,10 @@ func foreignGroups(ctx context.Context, tx pgx.Tx, companyID, condominiumID int6
 	if err != nil {
 		return nil, fmt.Errorf("check groups of condominium %d: %w", condominiumID, err)
 	}
-	var problems []Problem
+	var problems []finance.Problem
 	for i, g := range groups {
 		if g.ID != 0 && !slices.Contains(ours, g.ID) {
-			problems = append(problems, Problem{Field: "groups." + strconv.Itoa(i) + ".id",
+			problems = append(problems, finance.Problem{Field: "groups." + strconv.Itoa(i) + ".id",
 				Message: fmt.Sprintf("no group with id %d on this condominium", g.ID)})
 		}
 	}

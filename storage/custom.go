@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Limits of the custom fields of one record, checked on what is stored: on
@@ -20,16 +22,16 @@ const (
 // CustomFieldsProblem is the problem of a record's custom fields past the
 // limits of one record, nil within them. Its field is "customFields": no
 // one field is to blame.
-func CustomFieldsProblem(fields map[string]json.RawMessage) (*Problem, error) {
+func CustomFieldsProblem(fields map[string]json.RawMessage) (*finance.Problem, error) {
 	if len(fields) > MaxCustomFields {
-		return &Problem{Field: "customFields", Message: fmt.Sprintf("at most %d custom fields per record", MaxCustomFields)}, nil
+		return &finance.Problem{Field: "customFields", Message: fmt.Sprintf("at most %d custom fields per record", MaxCustomFields)}, nil
 	}
 	size, err := encodedSize(fields)
 	if err != nil {
 		return nil, err
 	}
 	if size > MaxCustomFieldsBytes {
-		return &Problem{Field: "customFields", Message: fmt.Sprintf(
+		return &finance.Problem{Field: "customFields", Message: fmt.Sprintf(
 			"the custom fields of a record take at most %d bytes as compact JSON (these take %d)", MaxCustomFieldsBytes, size)}, nil
 	}
 	return nil, nil
@@ -53,7 +55,7 @@ func checkCustomFields(fields map[string]json.RawMessage) error {
 		return err
 	}
 	if p != nil {
-		return InvalidInput([]Problem{*p})
+		return finance.InvalidInput([]finance.Problem{*p})
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Deals (negotiations) with their sales funnels and steps, and the step
@@ -130,7 +132,7 @@ func stepOfFunnel(ctx context.Context, tx pgx.Tx, c *Change) error {
 		return fmt.Errorf("check step %d of funnel %d: %w", step, funnel, err)
 	}
 	if !ok {
-		return InvalidInput([]Problem{{Field: "step_id", Message: fmt.Sprintf("step %d is not a step of funnel %d", step, funnel)}})
+		return finance.InvalidInput([]finance.Problem{{Field: "step_id", Message: fmt.Sprintf("step %d is not a step of funnel %d", step, funnel)}})
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // The runs of the DIMOB (docs/dimob.md, "The API and the job"): one row
@@ -150,7 +152,7 @@ func FinishDimobRun(ctx context.Context, tx pgx.Tx, companyID, id int64, o Dimob
 		return translate(err, fmt.Sprintf("dimob run %d", id))
 	}
 	if tag.RowsAffected() != 1 {
-		return Errorf(Conflict, "The DIMOB run %d is finished already.", id)
+		return finance.Errorf(finance.Conflict, "The DIMOB run %d is finished already.", id)
 	}
 	return nil
 }
@@ -180,9 +182,9 @@ func ReadDimobFile(ctx context.Context, q DBTX, companyID, id int64) (*DimobFile
 	}
 	switch status {
 	case DimobPending:
-		return nil, Errorf(Conflict, "The DIMOB run %d has not finished: its file is not written yet.", id)
+		return nil, finance.Errorf(finance.Conflict, "The DIMOB run %d has not finished: its file is not written yet.", id)
 	case DimobBlocked:
-		return nil, Errorf(Conflict, "The DIMOB run %d wrote no file: %d blocking problems (see its problems).", id, problems)
+		return nil, finance.Errorf(finance.Conflict, "The DIMOB run %d wrote no file: %d blocking problems (see its problems).", id, problems)
 	}
 	return f, nil
 }

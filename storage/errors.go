@@ -11,84 +11,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/propfin/propfin/finance"
 )
 
-// Code classifies an error for the caller; the API maps each code to one
-// HTTP status in one place.
-type Code string
-
-// Error codes.
-const (
-	Invalid         Code = "invalid"           // the input breaks a rule; Problems say which
-	NotFound        Code = "not_found"         // no such record for this company
-	Conflict        Code = "conflict"          // the write clashes with existing data
-	Unauthenticated Code = "unauthenticated"   // no company could be identified
-	Unavailable     Code = "unavailable"       // a dependency is down; retrying may help
-	Retryable       Code = "retryable"         // deadlock or serialization failure
-	Internal        Code = "internal"          // everything else; details stay in the log
-	TooManyRequests Code = "too_many_requests" // the rate limit is exhausted
-	TooLarge        Code = "too_large"         // the request body is over its limit
-	NotAllowed      Code = "not_allowed"       // the route exists, the method does not
-	OperatorOnly    Code = "operator_only"     // an operator route without the admin credential
-	Forbidden       Code = "forbidden"         // refused whoever asks (a cross-origin write to an operator route)
-	// UnsupportedMediaType: the request body is declared in a format the
-	// API does not read.
-	UnsupportedMediaType Code = "unsupported_media_type"
-	// BadRequest: the request itself is malformed (a header that may be
-	// given once given twice); Problems say which part.
-	BadRequest Code = "bad_request"
-	// URITooLong: the request's URL is over the API's limit.
-	URITooLong Code = "uri_too_long"
-	// HeadersTooLarge: the request's header fields are over the API's limit.
-	HeadersTooLarge Code = "headers_too_large"
-)
-
-// Problem is one thing wrong with the input, named by the parameter or body
-// field it concerns.
-type Problem struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
-// Error is the one coded error of propfin. Message is safe to show to the
-// caller; Err, when set, is the internal cause and is only logged.
-type Error struct {
-	Code     Code
-	Message  string
-	Problems []Problem
-	Err      error
-}
-
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
-	}
-	return fmt.Sprintf("%s: %s", e.Code, e.Message)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// Errorf builds an Error with a formatted message.
-func Errorf(code Code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// InvalidInput is the validation error listing every problem found.
-func InvalidInput(problems []Problem) *Error {
-	return &Error{Code: Invalid, Message: "The given data was invalid.", Problems: problems}
-}
-
-func recordNotFound(id int64) *Error {
-	return Errorf(NotFound, "Record %d not found.", id)
-}
-
-// ErrorCode returns the code of err, Internal when it carries none.
-func ErrorCode(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return Internal
+func recordNotFound(id int64) *finance.Error {
+	return finance.Errorf(finance.NotFound, "Record %d not found.", id)
 }
 
 // translate turns driver errors into coded errors, once, at the storage
@@ -108,18 +36,18 @@ func translateFor(err error, res *Resource, what string) error {
 	if err == nil {
 		return nil
 	}
-	var coded *Error
+	var coded *finance.Error
 	if errors.As(err, &coded) {
 		return err
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
-		return &Error{Code: NotFound, Message: what + " not found.", Err: err}
+		return &finance.Error{Code: finance.NotFound, Message: what + " not found.", Err: err}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: Unavailable, Message: "The request was cancelled.", Err: err}
+		return &finance.Error{Code: finance.Unavailable, Message: "The request was cancelled.", Err: err}
 	}
 	if connectionLost(err) {
-		return &Error{Code: Unavailable, Message: "The database is unavailable; retry shortly.", Err: fmt.Errorf("%s: %w", what, err)}
+		return &finance.Error{Code: finance.Unavailable, Message: "The database is unavailable; retry shortly.", Err: fmt.Errorf("%s: %w", what, err)}
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
@@ -127,7 +55,7 @@ func translateFor(err error, res *Resource, what string) error {
 			return e
 		}
 	}
-	return &Error{Code: Internal, Message: "Internal error.", Err: fmt.Errorf("%s: %w", what, err)}
+	return &finance.Error{Code: finance.Internal, Message: "Internal error.", Err: fmt.Errorf("%s: %w", what, err)}
 }
 
 // closedPool is the text of the error a closed pgxpool answers with (a
@@ -155,7 +83,7 @@ func connectionLost(err error) bool {
 }
 
 // translatePg codes the SQLSTATEs a client can cause; nil for the others.
-func translatePg(err error, pgErr *pgconn.PgError, res *Resource) *Error {
+func translatePg(err error, pgErr *pgconn.PgError, res *Resource) *finance.Error {
 	switch pgErr.Code {
 	case "23502": // not_null_violation
 		return invalidField(err, orBody(pgErr.ColumnName), "is required and cannot be null")
@@ -176,23 +104,23 @@ func translatePg(err error, pgErr *pgconn.PgError, res *Resource) *Error {
 		// value the database still cannot hold (too long, out of range)
 		return invalidField(err, orBody(pgErr.ColumnName), "has a value the database cannot store")
 	case "40001", "40P01":
-		return &Error{Code: Retryable, Message: "The database asked to retry the request.", Err: err}
+		return &finance.Error{Code: finance.Retryable, Message: "The database asked to retry the request.", Err: err}
 	}
 	return nil
 }
 
-func invalidField(err error, field, message string) *Error {
-	e := InvalidInput([]Problem{{Field: field, Message: message}})
+func invalidField(err error, field, message string) *finance.Error {
+	e := finance.InvalidInput([]finance.Problem{{Field: field, Message: message}})
 	e.Err = err
 	return e
 }
 
 // conflict is a 409 whose problem names field when the constraint maps to
 // one; the constraint itself stays in Err.
-func conflict(err error, message, field, problem string) *Error {
-	e := &Error{Code: Conflict, Message: message, Err: err}
+func conflict(err error, message, field, problem string) *finance.Error {
+	e := &finance.Error{Code: finance.Conflict, Message: message, Err: err}
 	if field != "" {
-		e.Problems = []Problem{{Field: field, Message: problem}}
+		e.Problems = []finance.Problem{{Field: field, Message: problem}}
 	}
 	return e
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // TestTranslatePgErrors: each SQLSTATE a client can cause gets its code and
@@ -22,29 +24,29 @@ func TestTranslatePgErrors(t *testing.T) {
 	cases := []struct {
 		name   string
 		pg     pgconn.PgError
-		code   Code
+		code   finance.Code
 		fields []string
 	}{
-		{"not null", pgconn.PgError{Code: "23502", TableName: "things", ColumnName: "title"}, Invalid, []string{"title"}},
-		{"not null without column", pgconn.PgError{Code: "23502"}, Invalid, []string{"body"}},
-		{"column check, default name", pgconn.PgError{Code: "23514", TableName: "things", ConstraintName: "things_day_check"}, Invalid, []string{"day"}},
-		{"table check", pgconn.PgError{Code: "23514", TableName: "things", ConstraintName: "things_window"}, Invalid, []string{"body"}},
-		{"check of another table", pgconn.PgError{Code: "23514", TableName: "others", ConstraintName: "others_day_check"}, Invalid, []string{"body"}},
-		{"unique, default name", pgconn.PgError{Code: "23505", TableName: "things", ConstraintName: "things_title_key"}, Conflict, []string{"title"}},
-		{"unique, unknown index", pgconn.PgError{Code: "23505", TableName: "things", ConstraintName: "things_by_anything"}, Conflict, nil},
-		{"foreign key, our name", pgconn.PgError{Code: "23503", TableName: "things", ConstraintName: "things_category_fk"}, Conflict, []string{"category_id"}},
-		{"foreign key, default name", pgconn.PgError{Code: "23503", TableName: "things", ConstraintName: "things_company_id_category_id_fkey"}, Conflict, []string{"category_id"}},
-		{"foreign key of another table", pgconn.PgError{Code: "23503", TableName: "others", ConstraintName: "others_thing_fk"}, Conflict, nil},
-		{"value too long", pgconn.PgError{Code: "22001", ColumnName: "title"}, Invalid, []string{"title"}},
-		{"serialization failure", pgconn.PgError{Code: "40001"}, Retryable, nil},
-		{"syntax error", pgconn.PgError{Code: "42601"}, Internal, nil},
+		{"not null", pgconn.PgError{Code: "23502", TableName: "things", ColumnName: "title"}, finance.Invalid, []string{"title"}},
+		{"not null without column", pgconn.PgError{Code: "23502"}, finance.Invalid, []string{"body"}},
+		{"column check, default name", pgconn.PgError{Code: "23514", TableName: "things", ConstraintName: "things_day_check"}, finance.Invalid, []string{"day"}},
+		{"table check", pgconn.PgError{Code: "23514", TableName: "things", ConstraintName: "things_window"}, finance.Invalid, []string{"body"}},
+		{"check of another table", pgconn.PgError{Code: "23514", TableName: "others", ConstraintName: "others_day_check"}, finance.Invalid, []string{"body"}},
+		{"unique, default name", pgconn.PgError{Code: "23505", TableName: "things", ConstraintName: "things_title_key"}, finance.Conflict, []string{"title"}},
+		{"unique, unknown index", pgconn.PgError{Code: "23505", TableName: "things", ConstraintName: "things_by_anything"}, finance.Conflict, nil},
+		{"foreign key, our name", pgconn.PgError{Code: "23503", TableName: "things", ConstraintName: "things_category_fk"}, finance.Conflict, []string{"category_id"}},
+		{"foreign key, default name", pgconn.PgError{Code: "23503", TableName: "things", ConstraintName: "things_company_id_category_id_fkey"}, finance.Conflict, []string{"category_id"}},
+		{"foreign key of another table", pgconn.PgError{Code: "23503", TableName: "others", ConstraintName: "others_thing_fk"}, finance.Conflict, nil},
+		{"value too long", pgconn.PgError{Code: "22001", ColumnName: "title"}, finance.Invalid, []string{"title"}},
+		{"serialization failure", pgconn.PgError{Code: "40001"}, finance.Retryable, nil},
+		{"syntax error", pgconn.PgError{Code: "42601"}, finance.Internal, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			pg := c.pg
 			pg.Message = "raw driver text"
 			err := translateFor(&pg, res, "create things")
-			var coded *Error
+			var coded *finance.Error
 			if !errors.As(err, &coded) || coded.Code != c.code {
 				t.Fatalf("%v, want code %s", err, c.code)
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // The rules around the calendar events' writes (docs/api.md, "Calendar
@@ -29,7 +31,7 @@ func notItsOwn(column string) Hook {
 			return nil
 		}
 		if id, _ := asInt64(c.New.Values[column]); id != 0 && id == c.ID {
-			return InvalidInput([]Problem{{Field: columnKey(c.Resource, column), Message: "cannot be the record itself"}})
+			return finance.InvalidInput([]finance.Problem{{Field: columnKey(c.Resource, column), Message: "cannot be the record itself"}})
 		}
 		return nil
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Write rules of the supporting resources (docs/api.md "Extension
@@ -33,7 +35,7 @@ func refusePlanCycle(ctx context.Context, tx pgx.Tx, c *Change) error {
 		return fmt.Errorf("walk up from plan %v: %w", parent, err)
 	}
 	if cycle {
-		return InvalidInput([]Problem{{Field: "parent_id", Message: "cannot be the plan itself or a plan below it"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "parent_id", Message: "cannot be the plan itself or a plan below it"}})
 	}
 	return nil
 }
@@ -67,7 +69,7 @@ func limitOwnerShares(ctx context.Context, tx pgx.Tx, c *Change) error {
 	}
 	if !fits {
 		msg := fmt.Sprintf("would bring the owners' shares past 100: the other owners hold %s, so at most %s is left", others, left)
-		return InvalidInput([]Problem{{Field: "percentage", Message: msg}})
+		return finance.InvalidInput([]finance.Problem{{Field: "percentage", Message: msg}})
 	}
 	return nil
 }

@@ -38,8 +38,8 @@ type SkippedContract struct {
 // RefusedContract is a contract that cannot be billed as it stands: its
 // fields or items break a rule, or the company has no rent item for it.
 type RefusedContract struct {
-	ContractID int64     `json:"contract_id"`
-	Problems   []Problem `json:"problems"`
+	ContractID int64             `json:"contract_id"`
+	Problems   []finance.Problem `json:"problems"`
 }
 
 // Generation is what one call of GenerateInvoices did.
@@ -93,7 +93,7 @@ type contractBilling struct {
 	in             finance.ScheduleInput
 	buildingID     int64
 	discountAction finance.DiscountAction
-	problems       []Problem
+	problems       []finance.Problem
 	// lineItems are the transaction items its invoices' lines are booked
 	// as (the rent item and the billed contract items'), for the checks
 	// of what the lines book.
@@ -121,11 +121,9 @@ func scheduleBatch(batch []*contractBilling, asked []int64, until finance.Date) 
 func scheduleOne(gen *Generation, b *contractBilling) {
 	id := b.in.Contract.ID
 	sched, err := finance.ScheduleInvoices(b.in)
-	var problems []Problem
-	if ps, ok := err.(finance.Problems); ok {
-		for _, p := range ps {
-			problems = append(problems, Problem{Field: p.Field, Message: p.Message})
-		}
+	var problems []finance.Problem
+	if e, ok := finance.AsInvalid(err, nil); ok {
+		problems = e.Problems
 	}
 	// a contract the rule skips is skipped whatever else is wrong with it
 	if err == nil && sched.Skip != "" {
@@ -192,7 +190,7 @@ func checkOwnerShares(ctx context.Context, q DBTX, companyID int64, batch []*con
 		}
 		gap := finance.OwnerSideGap(0, finance.Parties{BuildingID: b.buildingID, Owners: owners[b.buildingID]})
 		if msg := ownerGapOfContract(gap, items, b.buildingID); msg != "" {
-			b.problems = append(b.problems, Problem{Field: "building_id", Message: msg})
+			b.problems = append(b.problems, finance.Problem{Field: "building_id", Message: msg})
 		}
 	}
 	return nil
@@ -301,11 +299,11 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 
 // billingPartyProblems names what an invoice needs that the contract
 // does not give: its payer, business, account, billing method, amount.
-func billingPartyProblems(c *finance.Contract, hasAmount bool) []Problem {
-	var ps []Problem
+func billingPartyProblems(c *finance.Contract, hasAmount bool) []finance.Problem {
+	var ps []finance.Problem
 	need := func(missing bool, field, what string) {
 		if missing {
-			ps = append(ps, Problem{Field: field, Message: "is required to bill the contract (" + what + ")"})
+			ps = append(ps, finance.Problem{Field: field, Message: "is required to bill the contract (" + what + ")"})
 		}
 	}
 	need(c.TenantID == 0, "tenant_id", "the invoices' payer")
@@ -369,12 +367,12 @@ func billed(it *finance.ContractItem) bool {
 // generated: the item must be bookable (both parties) and charge the
 // payer (debit the customer), so that the invoice's total, the sum of its
 // lines, is what its lines charge (the rule every invoice write keeps).
-func lineProblems(field string, item finance.TransactionItem) []Problem {
+func lineProblems(field string, item finance.TransactionItem) []finance.Problem {
 	if msg := finance.Bookable(item); msg != "" {
-		return []Problem{{Field: field, Message: msg}}
+		return []finance.Problem{{Field: field, Message: msg}}
 	}
 	if !finance.Charged(decimal.NewFromInt(1), item).Equal(decimal.NewFromInt(1)) {
-		return []Problem{{Field: field, Message: fmt.Sprintf(
+		return []finance.Problem{{Field: field, Message: fmt.Sprintf(
 			"transaction item %d does not charge the payer (debit customer), so it cannot be a line of the contract's invoices", item.ID)}}
 	}
 	return nil
@@ -443,7 +441,7 @@ func pickRentItems(ctx context.Context, q DBTX, companyID int64, batch []*contra
 			it, ok = byPurpose[""]
 		}
 		if !ok {
-			b.problems = append(b.problems, Problem{Field: "rent_item", Message: fmt.Sprintf(
+			b.problems = append(b.problems, finance.Problem{Field: "rent_item", Message: fmt.Sprintf(
 				"the company has no active transaction item of type rent for %s contracts (purpose %s, or none) to bill the rent on",
 				b.in.Contract.Type, purpose)})
 			continue
@@ -498,15 +496,15 @@ func (g *Generation) ContractError(contractID int64) error {
 	if len(g.notFound) > 0 {
 		return recordNotFound(contractID)
 	}
-	var problems []Problem
+	var problems []finance.Problem
 	for _, s := range g.Skipped {
-		problems = append(problems, Problem{Field: "contract", Message: SkipMessage(s.Reason)})
+		problems = append(problems, finance.Problem{Field: "contract", Message: SkipMessage(s.Reason)})
 	}
 	for _, r := range g.Refused {
 		problems = append(problems, r.Problems...)
 	}
 	if len(problems) > 0 {
-		return &Error{Code: Invalid, Message: "The contract cannot be billed.", Problems: problems}
+		return &finance.Error{Code: finance.Invalid, Message: "The contract cannot be billed.", Problems: problems}
 	}
 	return nil
 }

@@ -300,8 +300,8 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 			for _, preview := range []bool{true, false} {
 				gen := generate(t, f.pool, f.company, []int64{id}, "2026-06-30", preview)
 				err := gen.ContractError(id)
-				var coded *storage.Error
-				if !asCoded(err, &coded) || coded.Code != storage.Invalid {
+				var coded *finance.Error
+				if !asCoded(err, &coded) || coded.Code != finance.Invalid {
 					t.Fatalf("preview %t: error %v, want Invalid", preview, err)
 				}
 				if !hasProblem(coded.Problems, tc.field, tc.message) {
@@ -316,7 +316,7 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 	t.Run("another company's contract", func(t *testing.T) {
 		id := f.contract(t, "")
 		gen := generate(t, f.pool, other, []int64{id}, "2026-06-30", false)
-		if code := storage.ErrorCode(gen.ContractError(id)); code != storage.NotFound {
+		if code := finance.ErrorCode(gen.ContractError(id)); code != finance.NotFound {
 			t.Errorf("code %s, want not_found", code)
 		}
 	})
@@ -329,13 +329,13 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 	})
 }
 
-func asCoded(err error, target **storage.Error) bool {
-	e, ok := err.(*storage.Error)
+func asCoded(err error, target **finance.Error) bool {
+	e, ok := err.(*finance.Error)
 	*target = e
 	return ok
 }
 
-func hasProblem(ps []storage.Problem, field, message string) bool {
+func hasProblem(ps []finance.Problem, field, message string) bool {
 	for _, p := range ps {
 		if p.Field == field && strings.Contains(p.Message, message) {
 			return true

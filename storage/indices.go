@@ -73,26 +73,26 @@ func (r IndexRow) Key() string { return r.Indicator + " " + r.Month.String() }
 // IndexIndicators), the month (YYYY-MM, or YYYY-MM-01) and the rate in
 // percent (a decimal with at most four places, above -100 and below
 // 10,000). The problems name the fields indicator, month and rate.
-func ParseIndexRow(indicator, month, rate string) (IndexRow, []Problem) {
+func ParseIndexRow(indicator, month, rate string) (IndexRow, []finance.Problem) {
 	var row IndexRow
-	var ps []Problem
+	var ps []finance.Problem
 	row.Indicator = strings.TrimSpace(indicator)
 	if !slices.Contains(IndexIndicators, row.Indicator) {
-		ps = append(ps, Problem{Field: "indicator", Message: "must be one of: " + strings.Join(IndexIndicators, ", ")})
+		ps = append(ps, finance.Problem{Field: "indicator", Message: "must be one of: " + strings.Join(IndexIndicators, ", ")})
 	}
 	m, ok := parseIndexMonth(strings.TrimSpace(month))
 	if !ok {
-		ps = append(ps, Problem{Field: "month", Message: "must be a month, YYYY-MM, from 1900-01"})
+		ps = append(ps, finance.Problem{Field: "month", Message: "must be a month, YYYY-MM, from 1900-01"})
 	}
 	row.Month = m
 	r, err := decimal.NewFromString(strings.TrimSpace(rate))
 	switch {
 	case err != nil:
-		ps = append(ps, Problem{Field: "rate", Message: "must be a number (percent)"})
+		ps = append(ps, finance.Problem{Field: "rate", Message: "must be a number (percent)"})
 	case r.Exponent() < -4 && !r.Equal(r.Round(4)):
-		ps = append(ps, Problem{Field: "rate", Message: "must have at most 4 decimal places"})
+		ps = append(ps, finance.Problem{Field: "rate", Message: "must have at most 4 decimal places"})
 	case r.LessThanOrEqual(decimal.NewFromInt(-100)) || r.GreaterThanOrEqual(decimal.NewFromInt(10_000)):
-		ps = append(ps, Problem{Field: "rate", Message: "must be above -100 and below 10000 (percent)"})
+		ps = append(ps, finance.Problem{Field: "rate", Message: "must be above -100 and below 10000 (percent)"})
 	}
 	row.Rate = r
 	return row, ps
@@ -128,12 +128,12 @@ type UpsertResult struct {
 // rows is a 422, like more than maxIndexRows rows.
 func UpsertIndices(ctx context.Context, db DBTX, rows []IndexRow, source string, by Scope) (UpsertResult, error) {
 	if len(rows) > maxIndexRows {
-		return UpsertResult{}, InvalidInput([]Problem{{Field: "data", Message: fmt.Sprintf("at most %d rows at once", maxIndexRows)}})
+		return UpsertResult{}, finance.InvalidInput([]finance.Problem{{Field: "data", Message: fmt.Sprintf("at most %d rows at once", maxIndexRows)}})
 	}
 	seen := make(map[string]int, len(rows))
 	for i, r := range rows {
 		if j, dup := seen[r.Key()]; dup {
-			return UpsertResult{}, InvalidInput([]Problem{{Field: fmt.Sprintf("data[%d]", i),
+			return UpsertResult{}, finance.InvalidInput([]finance.Problem{{Field: fmt.Sprintf("data[%d]", i),
 				Message: fmt.Sprintf("%s is given twice (data[%d])", r.Key(), j)}})
 		}
 		seen[r.Key()] = i

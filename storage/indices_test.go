@@ -37,7 +37,7 @@ func TestUpsertIndices(t *testing.T) {
 		t.Errorf("IPCA 2024-01 after migrating again: %s", v)
 	}
 	dup := append(rows, rows[0])
-	if _, err := storage.UpsertIndices(ctx, f.pool, dup, storage.IndexAPI, storage.Scope{}); storage.ErrorCode(err) != storage.Invalid {
+	if _, err := storage.UpsertIndices(ctx, f.pool, dup, storage.IndexAPI, storage.Scope{}); finance.ErrorCode(err) != finance.Invalid {
 		t.Errorf("a month given twice: %v", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // pixRefusedStatuses are the invoice statuses that take no PIX code: the
@@ -60,14 +62,14 @@ func (s *Store) SetInvoicePixCode(ctx context.Context, sc Scope, id int64, code,
 // pixCodeAccepted says why an invoice takes no PIX code (nil when it does).
 func pixCodeAccepted(billingID *int64, status string, paid bool) error {
 	if billingID == nil {
-		return Errorf(Conflict, "The invoice has no billing linked (billing_id): manual billing has no slip in any channel, "+
+		return finance.Errorf(finance.Conflict, "The invoice has no billing linked (billing_id): manual billing has no slip in any channel, "+
 			"so it takes no PIX code. Link a billing first.")
 	}
 	if paid || slices.Contains(pixRefusedStatuses, status) {
 		if paid {
 			status = "paid"
 		}
-		return Errorf(Conflict, "The invoice is %s: a PIX code is stored only on an invoice still to be paid.", status)
+		return finance.Errorf(finance.Conflict, "The invoice is %s: a PIX code is stored only on an invoice still to be paid.", status)
 	}
 	return nil
 }
@@ -87,6 +89,6 @@ func pixAmountMatches(amount, total string) error {
 	if a.Equal(t) {
 		return nil
 	}
-	return InvalidInput([]Problem{{Field: "pixCode.amount", Message: fmt.Sprintf(
+	return finance.InvalidInput([]finance.Problem{{Field: "pixCode.amount", Message: fmt.Sprintf(
 		"the payload charges %s (field 54) but the invoice's total is %s", a.StringFixed(2), t.StringFixed(2))}})
 }

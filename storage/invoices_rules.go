@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/propfin/propfin/finance"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/propfin/propfin/finance"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -172,7 +173,7 @@ func invoiceFrozenWhenPaid(_ context.Context, _ pgx.Tx, c *Change) error {
 	if len(changed) == 0 {
 		return nil
 	}
-	return Errorf(Conflict, "The invoice is paid: its %s cannot change. Undo the payment first (paid: false).", strings.Join(changed, ", "))
+	return finance.Errorf(finance.Conflict, "The invoice is paid: its %s cannot change. Undo the payment first (paid: false).", strings.Join(changed, ", "))
 }
 
 // discardPixCode clears the stored PIX code when the write changes the
@@ -222,7 +223,7 @@ func invoiceDeleteRules(ctx context.Context, tx pgx.Tx, c *Change) error {
 		missing = append(missing, "a line has a fiscal note (removeWithFiscalNote=true deletes it)")
 	}
 	if len(missing) > 0 {
-		return Errorf(Conflict, "The invoice was not deleted: %s.", strings.Join(missing, "; "))
+		return finance.Errorf(finance.Conflict, "The invoice was not deleted: %s.", strings.Join(missing, "; "))
 	}
 	if err := refuseLinkedEntries(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
 		return err
@@ -249,7 +250,7 @@ func refuseLinkedEntries(ctx context.Context, tx pgx.Tx, companyID, id int64) er
 		return fmt.Errorf("entries of invoice %d: %w", id, err)
 	}
 	if n > 0 {
-		return Errorf(Conflict, "The invoice was not deleted: %d ledger entries written by clients point at it (invoice_id); "+
+		return finance.Errorf(finance.Conflict, "The invoice was not deleted: %d ledger entries written by clients point at it (invoice_id); "+
 			"change or delete them first.", n)
 	}
 	return nil
@@ -278,7 +279,7 @@ func checkInvoiceTotal(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if total.Equal(charged) {
 		return nil
 	}
-	return InvalidInput([]Problem{
+	return finance.InvalidInput([]finance.Problem{
 		{Field: "total", Message: fmt.Sprintf("is %s but the lines charge the payer %s", total.StringFixed(2), charged.StringFixed(2))},
 		{Field: "items", Message: fmt.Sprintf("the lines charge the payer %s (lines debiting the customer less lines crediting it), not the total %s",
 			charged.StringFixed(2), total.StringFixed(2))},
@@ -313,14 +314,14 @@ func checkOwnerLines(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if err != nil {
 		return err
 	}
-	var ps []Problem
+	var ps []finance.Problem
 	for i, l := range lines {
 		if msg := finance.LineOwnerProblem(l.item, l.ownerID, parties); msg != "" {
-			ps = append(ps, Problem{Field: fmt.Sprintf("items.%d.owner_id", i), Message: msg})
+			ps = append(ps, finance.Problem{Field: fmt.Sprintf("items.%d.owner_id", i), Message: msg})
 		}
 	}
 	if len(ps) > 0 {
-		return InvalidInput(ps)
+		return finance.InvalidInput(ps)
 	}
 	return nil
 }
@@ -489,7 +490,7 @@ func readInvoiceLines(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64
 
 // problem is a 422 naming one field.
 func problem(field, message string) error {
-	return InvalidInput([]Problem{{Field: field, Message: message}})
+	return finance.InvalidInput([]finance.Problem{{Field: field, Message: message}})
 }
 
 // checkBookableLine is a hook of the invoice lines: the transaction item

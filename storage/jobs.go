@@ -11,6 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Job states. A job is pending until the relay hands it to Redis, queued
@@ -181,7 +183,7 @@ func existingJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (Job, 
 		job, err := scanJob(prefixScan{row, &hash})
 		if err == nil {
 			if !bytes.Equal(hash, nj.RequestHash) {
-				return Job{}, FoundNothing, InvalidInput([]Problem{{Field: "Idempotency-Key",
+				return Job{}, FoundNothing, finance.InvalidInput([]finance.Problem{{Field: "Idempotency-Key",
 					Message: "was already used with a different request"}})
 			}
 			return job, FoundSameRequest, nil
@@ -434,7 +436,7 @@ func unfinishedRunConflict(ctx context.Context, q DBTX, companyID, id int64, cau
 	if err != nil {
 		return translate(err, "unfinished run")
 	}
-	return &Error{Code: Conflict, Err: cause, Message: fmt.Sprintf(
+	return &finance.Error{Code: finance.Conflict, Err: cause, Message: fmt.Sprintf(
 		"Job %d cannot be retried while job %d, another run of the same payload, has not finished.", id, other)}
 }
 
@@ -445,7 +447,7 @@ func finishedConflict(ctx context.Context, q DBTX, companyID, id int64, verb str
 	if err != nil {
 		return err
 	}
-	return Errorf(Conflict, "Job %d is %s and cannot be %s.", id, job.State, verb)
+	return finance.Errorf(finance.Conflict, "Job %d is %s and cannot be %s.", id, job.State, verb)
 }
 
 // JobChunkOutputs returns the outputs recorded for a job's chunks, by

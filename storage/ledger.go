@@ -193,8 +193,9 @@ func transactionsResource() *Resource {
 		},
 		Filters: transactionFilters(),
 		Hooks: Hooks{
-			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry, FrozenInBatch(PaymentBatch)},
-			After:  []Hook{createInstallments},
+			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry, FrozenInBatch(PaymentBatch),
+				refuseClosedMonthEntry},
+			After: []Hook{createInstallments},
 		},
 	}
 }

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -47,7 +46,7 @@ func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 		return translate(err, what+": payments")
 	}
 	if pi.posted || open > 0 {
-		return Errorf(Conflict, "The payment of invoice %d is already posted; undo it before posting it again.", invoiceID)
+		return finance.Errorf(finance.Conflict, "The payment of invoice %d is already posted; undo it before posting it again.", invoiceID)
 	}
 	in, err := loadPostingInput(ctx, tx, companyID, pi)
 	if err != nil {
@@ -169,7 +168,7 @@ func lockPostingInvoice(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 
 func checkPostable(pi *postingInvoice) error {
 	if !pi.inv.Paid || pi.inv.PaidAt.IsZero() {
-		return InvalidInput([]Problem{{Field: "paid", Message: "the invoice is not paid: mark it paid, with paid_at, before posting its payment"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "paid", Message: "the invoice is not paid: mark it paid, with paid_at, before posting its payment"}})
 	}
 	return nil
 }
@@ -440,15 +439,10 @@ func insertEntries(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingI
 // problemsError turns the Problems of a finance rule into invalid input;
 // any other error is internal.
 func problemsError(err error, what string) error {
-	var ps finance.Problems
-	if !errors.As(err, &ps) {
-		return &Error{Code: Internal, Message: "Internal error.", Err: fmt.Errorf("%s: %w", what, err)}
+	e, ok := finance.AsInvalid(err, dottedField)
+	if !ok {
+		return &finance.Error{Code: finance.Internal, Message: "Internal error.", Err: fmt.Errorf("%s: %w", what, err)}
 	}
-	problems := make([]Problem, len(ps))
-	for i, p := range ps {
-		problems[i] = Problem{Field: dottedField(p.Field), Message: p.Message}
-	}
-	e := InvalidInput(problems)
 	e.Err = fmt.Errorf("%s: %w", what, err)
 	return e
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -282,7 +283,7 @@ func TestPostInvoicePaymentLate(t *testing.T) {
 		t.Errorf("settled %q with lines %q", amounts, lines)
 	}
 
-	if err := f.post(t, inv); storage.ErrorCode(err) != storage.Conflict {
+	if err := f.post(t, inv); finance.ErrorCode(err) != finance.Conflict {
 		t.Errorf("posting twice: %v, want a conflict", err)
 	}
 
@@ -384,16 +385,16 @@ func TestPostInvoicePaymentRefusals(t *testing.T) {
 	tests := []struct {
 		name  string
 		inv   int64
-		code  storage.Code
+		code  finance.Code
 		field string
 	}{
-		{"late without an active fee item", late, storage.Invalid, "paid"},
-		{"not paid", unpaid, storage.Invalid, "paid"},
-		{"no such invoice", late + 1000, storage.NotFound, ""},
+		{"late without an active fee item", late, finance.Invalid, "paid"},
+		{"not paid", unpaid, finance.Invalid, "paid"},
+		{"no such invoice", late + 1000, finance.NotFound, ""},
 	}
 	for _, tt := range tests {
 		err := f.post(t, tt.inv)
-		var e *storage.Error
+		var e *finance.Error
 		if !errors.As(err, &e) || e.Code != tt.code {
 			t.Errorf("%s: %v, want %s", tt.name, err, tt.code)
 			continue
@@ -410,7 +411,7 @@ func TestPostInvoicePaymentRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = inTx(t, f.pool, func(tx pgx.Tx) error { return storage.UndoInvoicePayment(ctx, tx, other, late) })
-	if storage.ErrorCode(err) != storage.NotFound {
+	if finance.ErrorCode(err) != finance.NotFound {
 		t.Errorf("undoing another company's invoice: %v, want not found", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // The rules around the ledger's writes (docs/api.md, `/transactions`), run
@@ -52,7 +54,7 @@ func refuseUsedItem(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if len(uses) == 0 {
 		return nil
 	}
-	return Errorf(Conflict, "The transaction item is used by %s and was not deleted; set active to false to stop using it.",
+	return finance.Errorf(finance.Conflict, "The transaction item is used by %s and was not deleted; set active to false to stop using it.",
 		strings.Join(uses, " and "))
 }
 
@@ -85,7 +87,7 @@ func refusePostedEntry(_ context.Context, _ pgx.Tx, c *Change) error {
 	}
 	mode, _ := c.OldValue("mode").(string)
 	if slices.Contains(postedModes, mode) {
-		return Errorf(Conflict, "This entry was posted from an invoice payment and cannot be %s; undo the invoice payment instead.",
+		return finance.Errorf(finance.Conflict, "This entry was posted from an invoice payment and cannot be %s; undo the invoice payment instead.",
 			map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op])
 	}
 	return nil
@@ -110,7 +112,7 @@ func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 		return fmt.Errorf("read entry %d: %w", c.ID, err)
 	}
 	if byRun {
-		return Errorf(Conflict, "This entry was written by the owners' transfer run and cannot be %s.",
+		return finance.Errorf(finance.Conflict, "This entry was written by the owners' transfer run and cannot be %s.",
 			map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op])
 	}
 	return nil
@@ -129,7 +131,7 @@ func refusePostingMode(_ context.Context, _ pgx.Tx, c *Change) error {
 	if !slices.Contains(postedModes, mode) || (c.Op == OpUpdate && !c.Changed("mode")) {
 		return nil
 	}
-	return InvalidInput([]Problem{{Field: "mode", Message: fmt.Sprintf(
+	return finance.InvalidInput([]finance.Problem{{Field: "mode", Message: fmt.Sprintf(
 		"%s entries are written by the payment posting of an invoice only (pay the invoice, or undo its payment); use another mode", mode)}})
 }
 
@@ -173,17 +175,17 @@ func prepareRecurrence(c *Change) error {
 	if total <= 1 {
 		return nil
 	}
-	var problems []Problem
+	var problems []finance.Problem
 	if p, _ := c.Value("recurrency_periodicity").(string); p == "" {
-		problems = append(problems, Problem{Field: "recurrency_periodicity",
+		problems = append(problems, finance.Problem{Field: "recurrency_periodicity",
 			Message: "is required when recurrency_total is more than 1 (one of: " + strings.Join(periodicityNames, ", ") + ")"})
 	}
 	if _, given := c.New.Values["recurrency_installment"]; given {
-		problems = append(problems, Problem{Field: "recurrency_installment",
+		problems = append(problems, finance.Problem{Field: "recurrency_installment",
 			Message: "is numbered by the recurrence: leave it out when recurrency_total is more than 1"})
 	}
 	if len(problems) > 0 {
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	split, err := newSplit()
 	if err != nil {
@@ -217,7 +219,7 @@ func checkLastInstallment(ctx context.Context, tx pgx.Tx, c *Change, step Period
 		return fmt.Errorf("check the last installment of %d: %w", c.ID, err)
 	}
 	if past {
-		return InvalidInput([]Problem{{Field: "recurrency_total", Message: "the last installment would fall after 9999-12-31"}})
+		return finance.InvalidInput([]finance.Problem{{Field: "recurrency_total", Message: "the last installment would fall after 9999-12-31"}})
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Store reads and writes the declared resources of every company. Every
@@ -463,7 +465,7 @@ func tooManyIncluded(param string) error {
 	if param == "" {
 		param = "include"
 	}
-	return InvalidInput([]Problem{{Field: param, Message: fmt.Sprintf(
+	return finance.InvalidInput([]finance.Problem{{Field: param, Message: fmt.Sprintf(
 		"the includes would return more than %d records; ask for fewer rows (perPage) or fewer relations", MaxIncludedRecords)}})
 }
 

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // MaxChildWrites bounds the elements of one child collection in one write.
@@ -245,16 +247,16 @@ func (reg *Registry) checkChildren(r *Resource) error {
 
 // prefixProblems names problems of one child element (`items.2.amount`).
 func prefixProblems(err error, prefix string) error {
-	var coded *Error
-	if !errors.As(err, &coded) || coded.Code != Invalid {
+	var coded *finance.Error
+	if !errors.As(err, &coded) || coded.Code != finance.Invalid {
 		return err
 	}
-	out := &Error{Code: coded.Code, Message: coded.Message, Err: coded.Err}
+	out := &finance.Error{Code: coded.Code, Message: coded.Message, Err: coded.Err}
 	for _, p := range coded.Problems {
-		out.Problems = append(out.Problems, Problem{Field: prefix + p.Field, Message: p.Message})
+		out.Problems = append(out.Problems, finance.Problem{Field: prefix + p.Field, Message: p.Message})
 	}
 	if len(out.Problems) == 0 {
-		out.Problems = []Problem{{Field: prefix[:len(prefix)-1], Message: coded.Message}}
+		out.Problems = []finance.Problem{{Field: prefix[:len(prefix)-1], Message: coded.Message}}
 	}
 	return out
 }
@@ -263,7 +265,7 @@ func prefixProblems(err error, prefix string) error {
 // inside tx, collecting the problems of every element; any problem is an
 // InvalidInput and the caller rolls back.
 func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc Scope, parentID int64, w Write) error {
-	var problems []Problem
+	var problems []finance.Problem
 	for _, ch := range res.Children {
 		elems, given := w.Children[ch.Name]
 		if !given {
@@ -275,7 +277,7 @@ func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc 
 		for i, cw := range elems {
 			prefix := ch.Name + "." + strconv.Itoa(i) + "."
 			if cw.ID != 0 && seen[cw.ID] {
-				problems = append(problems, Problem{Field: prefix + "id", Message: "is given more than once"})
+				problems = append(problems, finance.Problem{Field: prefix + "id", Message: "is given more than once"})
 				continue
 			}
 			seen[cw.ID] = true
@@ -288,15 +290,15 @@ func (s *Store) writeChildren(ctx context.Context, tx pgx.Tx, res *Resource, sc 
 			var pgErr *pgconn.PgError
 			refusedBySQL := errors.As(err, &pgErr)
 			err = prefixProblems(translateFor(err, child, "write "+child.Name), prefix)
-			var coded *Error
-			if refusedBySQL || !errors.As(err, &coded) || coded.Code != Invalid {
+			var coded *finance.Error
+			if refusedBySQL || !errors.As(err, &coded) || coded.Code != finance.Invalid {
 				return err
 			}
 			problems = append(problems, coded.Problems...)
 		}
 	}
 	if len(problems) > 0 {
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	return nil
 }
@@ -333,7 +335,7 @@ func (s *Store) writeChild(ctx context.Context, tx pgx.Tx, child *Resource, ch C
 	change := childChange(child, sc, parentID, cw)
 	if cw.ID != 0 {
 		old, err := lockRow(ctx, tx, child, sc, cw.ID, change.Op, Filter{Column: ch.Key, Op: Equal, Values: []any{parentID}})
-		if ErrorCode(err) == NotFound {
+		if finance.ErrorCode(err) == finance.NotFound {
 			return notOurChild(ch, cw.ID)
 		}
 		if err != nil {
@@ -383,7 +385,7 @@ func noDeleteOptions(res *Resource) map[string]bool {
 // notOurChild is the problem of an element whose id is not a child of
 // the record written.
 func notOurChild(ch Child, id int64) error {
-	return InvalidInput([]Problem{{Field: "id", Message: fmt.Sprintf("no %s with id %d on this record", ch.Name, id)}})
+	return finance.InvalidInput([]finance.Problem{{Field: "id", Message: fmt.Sprintf("no %s with id %d on this record", ch.Name, id)}})
 }
 
 // applyChild writes one checked element of a child collection (its key
@@ -411,7 +413,7 @@ func applyChild(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc Sc
 		b.write(" AND ", ident(ch.Key), " = ", b.bind(parentID, Int))
 		writeChildWhere(b, ch)
 	})
-	if ErrorCode(err) == NotFound {
+	if finance.ErrorCode(err) == finance.NotFound {
 		return nil, childRefused(ctx, tx, child, ch, sc, parentID, cw.ID)
 	}
 	return rec, err
@@ -441,7 +443,7 @@ func childRefused(ctx context.Context, tx pgx.Tx, child *Resource, ch Child, sc 
 			msg = fmt.Sprintf("%s %d is not written through %s and cannot be changed or deleted", child.Name, id, ch.Name)
 		}
 	}
-	return InvalidInput([]Problem{{Field: "id", Message: msg}})
+	return finance.InvalidInput([]finance.Problem{{Field: "id", Message: msg}})
 }
 
 // loadChildren reads every child collection of the record rec (its

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -42,8 +43,8 @@ func TestConnectionFailuresAreUnavailable(t *testing.T) {
 			_, getErr := store.Get(ctx, res, storage.Company(1), 1, storage.GetQuery{})
 			_, lookupErr := storage.LookupAPIKey(ctx, pool, "pf_1_"+strings.Repeat("0", 64))
 			for _, err := range []error{getErr, lookupErr} {
-				var coded *storage.Error
-				if !errors.As(err, &coded) || coded.Code != storage.Unavailable || strings.Contains(coded.Message, "127.0.0.1") {
+				var coded *finance.Error
+				if !errors.As(err, &coded) || coded.Code != finance.Unavailable || strings.Contains(coded.Message, "127.0.0.1") {
 					t.Errorf("%v, want unavailable with a safe message", err)
 				}
 			}

@@ -204,7 +204,7 @@ func stillDue(contracts []finance.Contract, answers []ContractReadjustment, date
 // one not active, or neither in progress nor awaiting its readjustment.
 func checkReadjustable(c *finance.Contract) error {
 	if c.Active != finance.ActiveActive || (c.Status != finance.StatusProgress && c.Status != finance.StatusReadjust) {
-		return Errorf(Conflict, "Contract %d is not readjusted: it is %s with status %s (only an active contract in progress or awaiting readjustment is).",
+		return finance.Errorf(finance.Conflict, "Contract %d is not readjusted: it is %s with status %s (only an active contract in progress or awaiting readjustment is).",
 			c.ID, c.Active, c.Status)
 	}
 	return nil
@@ -212,15 +212,10 @@ func checkReadjustable(c *finance.Contract) error {
 
 // asInvalid turns the rule's Problems into a 422.
 func asInvalid(err error) error {
-	var ps finance.Problems
-	if !errors.As(err, &ps) {
-		return err
+	if e, ok := finance.AsInvalid(err, nil); ok {
+		return e
 	}
-	problems := make([]Problem, len(ps))
-	for i, p := range ps {
-		problems[i] = Problem{Field: p.Field, Message: p.Message}
-	}
-	return InvalidInput(problems)
+	return err
 }
 
 // readjustContractsOf reads and locks the selected contracts.
@@ -474,7 +469,7 @@ func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date f
 		case date.IsZero():
 			date = t
 		case !preview && t.Before(date):
-			return InvalidInput([]Problem{{Field: "date", Message: "must not be after today (" + t.String() + ") unless preview"}})
+			return finance.InvalidInput([]finance.Problem{{Field: "date", Message: "must not be after today (" + t.String() + ") unless preview"}})
 		}
 		idx, err := LoadIndices(ctx, tx)
 		if err != nil {

@@ -45,9 +45,9 @@ type ReadjustSettingsChange struct {
 // CheckReadjustCandidates says what is wrong with a list of candidates:
 // it must name between one and all of IndexIndicators, each once. The
 // problems name the field readjust_candidates.
-func CheckReadjustCandidates(candidates []string) []Problem {
-	problem := func(format string, args ...any) []Problem {
-		return []Problem{{Field: "readjust_candidates", Message: fmt.Sprintf(format, args...)}}
+func CheckReadjustCandidates(candidates []string) []finance.Problem {
+	problem := func(format string, args ...any) []finance.Problem {
+		return []finance.Problem{{Field: "readjust_candidates", Message: fmt.Sprintf(format, args...)}}
 	}
 	if len(candidates) == 0 {
 		return problem("must name at least one index")
@@ -80,7 +80,7 @@ func ReadjustSettingsOf(ctx context.Context, q DBTX, companyID int64) (ReadjustS
 func (s *Store) UpdateReadjustSettings(ctx context.Context, sc Scope, change ReadjustSettingsChange) (ReadjustSettings, error) {
 	if change.Candidates != nil {
 		if problems := CheckReadjustCandidates(change.Candidates); problems != nil {
-			return ReadjustSettings{}, InvalidInput(problems)
+			return ReadjustSettings{}, finance.InvalidInput(problems)
 		}
 	}
 	var out ReadjustSettings

@@ -333,7 +333,7 @@ func TestReadjustOneContractIsTheCompanys(t *testing.T) {
 			Date: finance.MustDate("2025-01-15"), ContractID: c, Actor: storage.Actor{Kind: storage.ActorUser, ID: 1}})
 		return err
 	})
-	if storage.ErrorCode(err) != storage.NotFound {
+	if finance.ErrorCode(err) != finance.NotFound {
 		t.Errorf("another company's contract: %v", err)
 	}
 }
@@ -427,8 +427,8 @@ func TestUpdateReadjustSettingsRefusesBadCandidates(t *testing.T) {
 	allow := true
 	for _, bad := range [][]string{{}, {"IPCA", "IGPX"}, {"IPCA", "IPCA"}, {"lowest_index"}, {""}} {
 		_, err := store.UpdateReadjustSettings(ctx, storage.Company(f.company), storage.ReadjustSettingsChange{AllowReduction: &allow, Candidates: bad})
-		var coded *storage.Error
-		if !errors.As(err, &coded) || coded.Code != storage.Invalid || len(coded.Problems) != 1 || coded.Problems[0].Field != "readjust_candidates" {
+		var coded *finance.Error
+		if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) != 1 || coded.Problems[0].Field != "readjust_candidates" {
 			t.Errorf("%q: %v, want a 422 naming readjust_candidates", bad, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -39,7 +40,7 @@ func TestStoreWithReplica(t *testing.T) {
 		if rec, err := store.Get(ctx, categories, sc, onReplica, storage.GetQuery{}); err != nil || descriptions([]*storage.Record{rec}) != "on the replica" {
 			t.Errorf("get of the replica's row: %v", err)
 		}
-		if _, err := store.Get(ctx, categories, sc, onPrimary+100, storage.GetQuery{}); storage.ErrorCode(err) != storage.NotFound {
+		if _, err := store.Get(ctx, categories, sc, onPrimary+100, storage.GetQuery{}); finance.ErrorCode(err) != finance.NotFound {
 			t.Errorf("get of a row nowhere: %v", err)
 		}
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Type is the type of a declared column: it decides how a filter value is
@@ -346,7 +348,7 @@ type Resource struct {
 // read-only resource.
 func (r *Resource) CheckWritable() error {
 	if r.ReadOnly {
-		return Errorf(Invalid, "This resource is read-only.")
+		return finance.Errorf(finance.Invalid, "This resource is read-only.")
 	}
 	return nil
 }

@@ -70,6 +70,8 @@ func Resources() []*Resource {
 		paymentBatchesResource(),
 		paymentBatchTransactionsResource(),
 		dimobRunsResource(),
+		ownerStatementsResource(),
+		ownerStatementLinesResource(),
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // The write rules several resources declare (docs/storage.md, "Child
@@ -26,7 +28,7 @@ func DatesInOrder(from, to string) Hook {
 		if !ok1 || !ok2 || !end.Before(start) {
 			return nil
 		}
-		return InvalidInput([]Problem{{Field: columnKey(c.Resource, to), Message: fmt.Sprintf("cannot be before %s (%s)",
+		return finance.InvalidInput([]finance.Problem{{Field: columnKey(c.Resource, to), Message: fmt.Sprintf("cannot be before %s (%s)",
 			columnKey(c.Resource, from), start.Format(time.DateOnly))}})
 	}
 }
@@ -56,7 +58,7 @@ func SameParent(column, table, parentKey, noun, parent string) Hook {
 			return fmt.Errorf("check %s %d: %w", noun, target, err)
 		}
 		if !same {
-			return InvalidInput([]Problem{{Field: column, Message: fmt.Sprintf("%s %d is not a %s of this %s", noun, target, noun, parent)}})
+			return finance.InvalidInput([]finance.Problem{{Field: column, Message: fmt.Sprintf("%s %d is not a %s of this %s", noun, target, noun, parent)}})
 		}
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -109,14 +110,14 @@ func TestAPIKeys(t *testing.T) {
 		t.Errorf("the key is not stored as a 32-byte hash")
 	}
 	for _, bad := range []string{"", "pf_", key.Key + "0", strings.Replace(key.Key, "pf_", "px_", 1), "pf_999_" + secret} {
-		if _, err := storage.LookupAPIKey(ctx, pool, bad); storage.ErrorCode(err) != storage.Unauthenticated {
+		if _, err := storage.LookupAPIKey(ctx, pool, bad); finance.ErrorCode(err) != finance.Unauthenticated {
 			t.Errorf("key %q: %v, want unauthenticated", bad, err)
 		}
 	}
 	if _, err := pool.Exec(ctx, "UPDATE api_keys SET revoked_at = now() WHERE id = $1", key.KeyID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := storage.LookupAPIKey(ctx, pool, key.Key); storage.ErrorCode(err) != storage.Unauthenticated {
+	if _, err := storage.LookupAPIKey(ctx, pool, key.Key); finance.ErrorCode(err) != finance.Unauthenticated {
 		t.Errorf("revoked key: %v", err)
 	}
 }
@@ -185,7 +186,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		"delete": func() error { return store.Delete(ctx, states, storage.Company(1), 35) },
 	}
 	for name, write := range writes {
-		if err := write(); storage.ErrorCode(err) != storage.Invalid {
+		if err := write(); finance.ErrorCode(err) != finance.Invalid {
 			t.Errorf("%s: %v, want invalid", name, err)
 		}
 	}
@@ -240,7 +241,7 @@ func TestCustomFieldLimits(t *testing.T) {
 		}
 		return w
 	}
-	if _, err := store.Create(ctx, res, storage.Company(companyID), write(0, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+	if _, err := store.Create(ctx, res, storage.Company(companyID), write(0, storage.MaxCustomFields+1)); finance.ErrorCode(err) != finance.Invalid {
 		t.Errorf("create with %d custom fields: %v", storage.MaxCustomFields+1, err)
 	}
 	rec, err := store.Create(ctx, res, storage.Company(companyID), write(0, storage.MaxCustomFields))
@@ -248,7 +249,7 @@ func TestCustomFieldLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, _ := rec.ID()
-	if _, err := store.Update(ctx, res, storage.Company(companyID), id, write(storage.MaxCustomFields, storage.MaxCustomFields+1)); storage.ErrorCode(err) != storage.Invalid {
+	if _, err := store.Update(ctx, res, storage.Company(companyID), id, write(storage.MaxCustomFields, storage.MaxCustomFields+1)); finance.ErrorCode(err) != finance.Invalid {
 		t.Errorf("update past the limit once merged: %v", err)
 	}
 	var n int

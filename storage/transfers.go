@@ -31,8 +31,8 @@ type TransferSummary struct {
 
 // TransferSkipped is an invoice the run could not guarantee, and why.
 type TransferSkipped struct {
-	InvoiceID int64     `json:"invoice_id"`
-	Problems  []Problem `json:"problems"`
+	InvoiceID int64             `json:"invoice_id"`
+	Problems  []finance.Problem `json:"problems"`
 }
 
 // Add sums two summaries.
@@ -289,12 +289,12 @@ func buildingsOwners(ctx context.Context, q DBTX, companyID int64, buildings []i
 
 // financeProblems turns the Problems of a finance rule into problems
 // named as the API names fields.
-func financeProblems(err error) []Problem {
-	var e *Error
+func financeProblems(err error) []finance.Problem {
+	var e *finance.Error
 	if errors.As(problemsError(err, "guarantee"), &e) && len(e.Problems) > 0 {
 		return e.Problems
 	}
-	return []Problem{{Field: "invoice", Message: err.Error()}}
+	return []finance.Problem{{Field: "invoice", Message: err.Error()}}
 }
 
 // guaranteeRows are guaranteed transfers' entries, column by column.
@@ -389,7 +389,7 @@ func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.
 		return sum, translate(err, "transfers")
 	}
 	if want != got { // an entry was paid out meanwhile: roll the part back, the run tries again
-		return sum, &Error{Code: Retryable, Message: "The database asked to retry the request.",
+		return sum, &finance.Error{Code: finance.Retryable, Message: "The database asked to retry the request.",
 			Err: fmt.Errorf("transfers: %d entries to pay out, %d marked", want, got)}
 	}
 	return sum, nil

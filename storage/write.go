@@ -13,6 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Write is a checked create or update body: Values by column (nil is SQL
@@ -263,17 +265,17 @@ func (s *Store) DeleteWith(ctx context.Context, res *Resource, sc Scope, id int6
 	for _, name := range res.DeleteOptions {
 		opts[name] = false
 	}
-	var problems []Problem
+	var problems []finance.Problem
 	for name, v := range options {
 		if !res.AcceptsDeleteOption(name) {
-			problems = append(problems, Problem{Field: name, Message: "unknown query parameter"})
+			problems = append(problems, finance.Problem{Field: name, Message: "unknown query parameter"})
 			continue
 		}
 		opts[name] = v
 	}
 	if len(problems) > 0 {
 		sort.Slice(problems, func(i, j int) bool { return problems[i].Field < problems[j].Field })
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := s.checkParent(ctx, tx, res, sc); err != nil {
@@ -308,8 +310,8 @@ func (s *Store) DeleteWith(ctx context.Context, res *Resource, sc Scope, id int6
 	if err != nil {
 		err = translate(err, "delete "+res.Name)
 		var pgErr *pgconn.PgError
-		if ErrorCode(err) == Conflict && errors.As(err, &pgErr) {
-			return &Error{Code: Conflict, Message: "The record is still referenced by other records and was not deleted.", Err: err}
+		if finance.ErrorCode(err) == finance.Conflict && errors.As(err, &pgErr) {
+			return &finance.Error{Code: finance.Conflict, Message: "The record is still referenced by other records and was not deleted.", Err: err}
 		}
 		return err
 	}
@@ -362,23 +364,23 @@ func checkWrite(res *Resource, w Write) error {
 	}
 	for name, elems := range w.Children {
 		if _, ok := res.Child(name); !ok {
-			return InvalidInput([]Problem{{Field: name, Message: "unknown field"}})
+			return finance.InvalidInput([]finance.Problem{{Field: name, Message: "unknown field"}})
 		}
 		if len(elems) > MaxChildWrites {
-			return InvalidInput([]Problem{{Field: name, Message: fmt.Sprintf("must have at most %d elements", MaxChildWrites)}})
+			return finance.InvalidInput([]finance.Problem{{Field: name, Message: fmt.Sprintf("must have at most %d elements", MaxChildWrites)}})
 		}
 	}
-	var problems []Problem
+	var problems []finance.Problem
 	for _, name := range w.columns() {
 		c, _ := res.Column(name)
 		if w.Values[name] == nil && c.NotNull {
-			problems = append(problems, Problem{Field: c.Key(), Message: "cannot be null"})
+			problems = append(problems, finance.Problem{Field: c.Key(), Message: "cannot be null"})
 			continue
 		}
 		if texts, isTexts := w.Values[name].([]string); isTexts {
 			for _, text := range texts {
 				if msg := c.CheckEnum(text); msg != "" {
-					problems = append(problems, Problem{Field: c.Key(), Message: msg})
+					problems = append(problems, finance.Problem{Field: c.Key(), Message: msg})
 					break
 				}
 			}
@@ -386,7 +388,7 @@ func checkWrite(res *Resource, w Write) error {
 		}
 		if n, isInt := w.Values[name].(int64); isInt {
 			if msg := c.CheckInt(n); msg != "" {
-				problems = append(problems, Problem{Field: c.Key(), Message: msg})
+				problems = append(problems, finance.Problem{Field: c.Key(), Message: msg})
 			}
 			continue
 		}
@@ -405,11 +407,11 @@ func checkWrite(res *Resource, w Write) error {
 			msg = "must be a string holding valid JSON"
 		}
 		if msg != "" {
-			problems = append(problems, Problem{Field: c.Key(), Message: msg})
+			problems = append(problems, finance.Problem{Field: c.Key(), Message: msg})
 		}
 	}
 	if len(problems) > 0 {
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	return nil
 }
@@ -433,7 +435,7 @@ func returnOne(ctx context.Context, tx pgx.Tx, b *sqlBuilder, res *Resource, id 
 // checkReferences refuses a write whose reference columns point at records
 // that do not exist for this company, naming every such field at once.
 func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, companyID int64, w Write) error {
-	var problems []Problem
+	var problems []finance.Problem
 	for _, name := range w.columns() {
 		c, _ := res.Column(name)
 		if c.References == "" || w.Values[name] == nil {
@@ -446,7 +448,7 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 				return fmt.Errorf("check %s: %w", name, err)
 			}
 			if len(missing) > 0 {
-				problems = append(problems, Problem{Field: c.Key(), Message: fmt.Sprintf("no %s with id %s", target.Name, joinInts(missing))})
+				problems = append(problems, finance.Problem{Field: c.Key(), Message: fmt.Sprintf("no %s with id %s", target.Name, joinInts(missing))})
 			}
 			continue
 		}
@@ -459,7 +461,7 @@ func (s *Store) checkReferences(ctx context.Context, tx pgx.Tx, res *Resource, c
 		}
 	}
 	if len(problems) > 0 {
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	return nil
 }
@@ -477,7 +479,7 @@ type Reference struct {
 // such field at once. A resource the registry does not declare is an
 // error of the caller.
 func (reg *Registry) CheckReferences(ctx context.Context, q DBTX, companyID int64, refs []Reference) error {
-	var problems []Problem
+	var problems []finance.Problem
 	for _, ref := range refs {
 		target, ok := reg.Resource(ref.Resource)
 		if !ok {
@@ -492,7 +494,7 @@ func (reg *Registry) CheckReferences(ctx context.Context, q DBTX, companyID int6
 		}
 	}
 	if len(problems) > 0 {
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	return nil
 }
@@ -508,8 +510,8 @@ func recordExists(ctx context.Context, q DBTX, target *Resource, companyID int64
 	return exists, err
 }
 
-func missingReference(field string, target *Resource, id any) Problem {
-	return Problem{Field: field, Message: fmt.Sprintf("no %s with id %v", target.Name, id)}
+func missingReference(field string, target *Resource, id any) finance.Problem {
+	return finance.Problem{Field: field, Message: fmt.Sprintf("no %s with id %v", target.Name, id)}
 }
 
 // missingIDs lists the ids of an integer array (a tag list) that name no
@@ -554,20 +556,20 @@ func joinInts(ids []int64) string {
 // checkCreateChildren requires the required child collections on create,
 // where every element is an add.
 func checkCreateChildren(res *Resource, w Write) error {
-	var problems []Problem
+	var problems []finance.Problem
 	for _, ch := range res.Children {
 		elems := w.Children[ch.Name]
 		if ch.Required && len(elems) == 0 {
-			problems = append(problems, Problem{Field: ch.Name, Message: "is required"})
+			problems = append(problems, finance.Problem{Field: ch.Name, Message: "is required"})
 		}
 		for i, cw := range elems {
 			if cw.ID != 0 || cw.Delete {
-				problems = append(problems, Problem{Field: fmt.Sprintf("%s.%d.id", ch.Name, i), Message: "cannot be given on create"})
+				problems = append(problems, finance.Problem{Field: fmt.Sprintf("%s.%d.id", ch.Name, i), Message: "cannot be given on create"})
 			}
 		}
 	}
 	if len(problems) > 0 {
-		return InvalidInput(problems)
+		return finance.InvalidInput(problems)
 	}
 	return nil
 }

@@ -42,8 +42,8 @@ func (s Status) Payable() bool { return s == StatusUnpaid || s == StatusOverdue 
 
 // Page is everything the public page shows, as plain values. Amounts are
 // in reais; dates are calendar dates, shown in their own location (the
-// zero time is "not shown"); tax ids are digits, with or without
-// punctuation, formatted by the page.
+// zero time is "not shown"); tax ids are bare, as stored, or punctuated as
+// people write them (pix.BareTaxID's forms), and punctuated by the page.
 type Page struct {
 	Kind        string // KindInvoice or KindTransaction
 	Number      string // the number people use (the invoice's id2), optional

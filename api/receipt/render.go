@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"io"
 
+	"github.com/propfin/propfin/api/ptbr"
 	"github.com/propfin/propfin/pix"
 )
 
@@ -20,10 +21,10 @@ const qrSize = 320
 
 var (
 	templates = template.Must(template.New("receipt").Funcs(template.FuncMap{
-		"money":      formatMoney,
-		"date":       formatDate,
-		"taxID":      formatTaxID,
-		"taxIDLabel": taxIDLabel,
+		"money":      ptbr.Money,
+		"date":       ptbr.Date,
+		"taxID":      ptbr.TaxID,
+		"taxIDLabel": ptbr.TaxIDLabel,
 		"method":     methodLabel,
 	}).ParseFS(assets, "assets/*.html"))
 	style  = mustAsset("assets/style.css")

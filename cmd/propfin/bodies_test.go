@@ -21,6 +21,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -138,7 +139,7 @@ func refused(url, key, contentType string, body []byte, status int, field, want 
 	}
 	defer res.Body.Close()
 	var answer struct {
-		Errors []storage.Problem `json:"errors"`
+		Errors []finance.Problem `json:"errors"`
 	}
 	if err := json.NewDecoder(res.Body).Decode(&answer); err != nil {
 		return fmt.Errorf("POST %s: %d, not the envelope: %w", url, res.StatusCode, err)

@@ -34,7 +34,7 @@ type config struct {
 	AdminToken  string        // PROPFIN_ADMIN_TOKEN: the operators' credential; unset, no dashboard nor /metrics on the API
 	MetricsAddr string        // PROPFIN_METRICS_ADDR: serve /metrics there, without credential, instead of on the API
 
-	ReceiptSecret   string        // PROPFIN_RECEIPT_SECRET: signs the receipt links; unset, no receipt links
+	ReceiptSecret   string        // PROPFIN_RECEIPT_SECRET: signs the receipt and statement links; unset, none
 	PublicURL       string        // PROPFIN_PUBLIC_URL: where clients reach the API (receipt links start with it)
 	ReceiptLifetime time.Duration // PROPFIN_RECEIPT_LINK_LIFETIME: how long a receipt link works
 

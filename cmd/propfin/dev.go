@@ -19,6 +19,7 @@ import (
 
 	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/api/receipt"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
@@ -189,7 +190,7 @@ func devAPIKey(ctx context.Context, pool *pgxpool.Pool, dataDir string) (string,
 		key := strings.TrimSpace(string(saved))
 		if _, err := storage.LookupAPIKey(ctx, pool, key); err == nil {
 			return key, nil
-		} else if storage.ErrorCode(err) != storage.Unauthenticated {
+		} else if finance.ErrorCode(err) != finance.Unauthenticated {
 			return "", err
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {

@@ -1,6 +1,7 @@
 // Package browsertest loads pages in headless Chromium for tests: the
 // public receipt page (the text a payer reads and whether its images were
-// drawn) and the API reference page.
+// drawn), the API reference page, and the owner statement and income
+// report pages at a phone's and a desktop's width.
 package browsertest
 
 import (

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/propfin/propfin/api/receipt/browsertest"
-	"github.com/propfin/propfin/pix"
 )
 
 // testReceiptSecret signs the receipt links of the tests.
@@ -22,119 +21,10 @@ func withReceipts() envOption {
 			panic(err)
 		}
 		s.receipts = links
-	}
-}
-
-// testPixCode is a valid static PIX payload with its check digit in lower
-// case, as some banks send it.
-func testPixCode(t *testing.T) (sent, stored string) {
-	t.Helper()
-	code, err := pix.BuildStatic(pix.Static{Key: "52998224725", Name: "Horizonte Imoveis", City: "Sao Paulo",
-		Amount: "1000.00", TxID: "FAT2"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(code) - 4
-	sent = code[:n] + strings.ToLower(code[n:])
-	if sent == code {
-		t.Fatalf("the test payload's CRC %s has no letter; pick another payload", code[n:])
-	}
-	return sent, code
-}
-
-func TestPixCode(t *testing.T) {
-	f := invoiceEnv(t)
-	sent, stored := testPixCode(t)
-	badCRC := stored[:len(stored)-4] + "0000"
-	if badCRC == stored {
-		badCRC = stored[:len(stored)-4] + "1111"
-	}
-	open := f.invoice(t, map[string]any{"billing_id": f.billing})
-	noAmountOn := f.invoice(t, map[string]any{"billing_id": f.billing})
-	otherAmount, err := pix.BuildStatic(pix.Static{Key: "52998224725", Name: "Horizonte Imoveis", City: "Sao Paulo", Amount: "10.00"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noAmount, err := pix.BuildStatic(pix.Static{Key: "52998224725", Name: "Horizonte Imoveis", City: "Sao Paulo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	manual := f.invoice(t, nil) // no billing linked
-	settled := map[string]int64{}
-	for _, status := range []string{"paid", "canceled", "refunded", "uncollectible"} {
-		id := f.invoice(t, map[string]any{"billing_id": f.billing})
-		f.exec(t, `UPDATE invoices SET status = $3, paid = ($3 = 'paid'), paid_at = CASE WHEN $3 = 'paid' THEN date END
-			WHERE company_id = $1 AND id = $2`, f.compA, id, status)
-		settled[status] = id
-	}
-	cases := []struct {
-		name    string
-		id      int64
-		key     string
-		body    any
-		status  int
-		fields  []string // the problems' fields of a 422
-		message string   // part of the message of a 409
-	}{
-		{"valid, check digit stored upper case", open, f.keyA, map[string]any{"pixCode": sent}, 200, nil, ""},
-		{"bad check digit", open, f.keyA, map[string]any{"pixCode": badCRC}, 422, []string{"pixCode.crc"}, ""},
-		{"too long", open, f.keyA, map[string]any{"pixCode": strings.Repeat("0", 513)}, 422, nil, ""},
-		{"missing", open, f.keyA, map[string]any{}, 422, []string{"pixCode"}, ""},
-		{"not a string", open, f.keyA, map[string]any{"pixCode": 12}, 422, []string{"pixCode"}, ""},
-		{"unknown field", open, f.keyA, map[string]any{"pixCode": sent, "qr": 1}, 422, []string{"qr"}, ""},
-		{"manual billing", manual, f.keyA, map[string]any{"pixCode": sent}, 409, nil, "no billing linked"},
-		{"paid", settled["paid"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is paid"},
-		{"canceled", settled["canceled"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is canceled"},
-		{"refunded", settled["refunded"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is refunded"},
-		{"uncollectible", settled["uncollectible"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is uncollectible"},
-		{"another company's invoice", open, f.keyB, map[string]any{"pixCode": sent}, 404, nil, ""},
-		{"another amount than the total", open, f.keyA, map[string]any{"pixCode": otherAmount}, 422, []string{"pixCode.amount"}, ""},
-		{"no amount: the payer types it", noAmountOn, f.keyA, map[string]any{"pixCode": noAmount}, 200, nil, ""},
-	}
-	for _, c := range cases {
-		r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", c.id), c.key, c.body)
-		if r.status != c.status {
-			t.Errorf("%s: %d %s, want %d", c.name, r.status, r.raw, c.status)
-			continue
-		}
-		if c.status == 422 && c.fields != nil && !sameStrings(r.problemFields(t), c.fields) {
-			t.Errorf("%s: problems %v, want %v", c.name, r.problemFields(t), c.fields)
-		}
-		if c.message != "" && !strings.Contains(r.raw, c.message) {
-			t.Errorf("%s: %s does not say %q", c.name, r.raw, c.message)
+		if s.statements, err = newStatementLinks([]byte(testReceiptSecret)); err != nil {
+			panic(err)
 		}
 	}
-	// only the valid payload was stored, once, with its origin in the history
-	var code string
-	if err := f.pool.QueryRow(t.Context(), `SELECT pix_code FROM invoices WHERE company_id = $1 AND id = $2`,
-		f.compA, open).Scan(&code); err != nil {
-		t.Fatal(err)
-	}
-	if code != stored {
-		t.Errorf("stored %q, want %q (check digit in upper case)", code, stored)
-	}
-	for id, want := range map[int64]int64{open: 1, manual: 0, settled["paid"]: 0} {
-		n := f.scalar(t, `SELECT count(*) FROM invoice_history WHERE company_id = $1 AND invoice_id = $2
-			AND origin = 'pix_code' AND changes -> 0 ->> 'to' = $3`, f.compA, id, stored)
-		if n != want {
-			t.Errorf("invoice %d: %d pix_code history rows, want %d", id, n, want)
-		}
-	}
-	if n := f.scalar(t, `SELECT count(*) FROM invoices WHERE pix_code IS NOT NULL`); n != 2 {
-		t.Errorf("%d invoices hold a PIX code, want 2: a refused request stored one", n)
-	}
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // receiptLinkOf asks for a record's receipt link and returns its URL.

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/propfin/propfin/api/openapi"
-	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/finance"
 )
 
 // MonitoringPath is where the queue dashboard is mounted: build it with
@@ -26,59 +26,42 @@ var operatorMethods = []string{
 	http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
 }
 
-// opsRoutes are the routes for the people running propfin: the queue
-// dashboard and the metrics, behind the admin credential.
-type opsRoutes struct {
+// operatorConsole is the console of the people running propfin: the queue
+// dashboard and the metrics, behind the admin credential (its routes are
+// in routes.go).
+type operatorConsole struct {
 	token       [32]byte     // SHA-256 of the admin token
 	monitoring  http.Handler // the dashboard, or nil
 	metrics     http.Handler // /metrics, or nil
 	crossOrigin *http.CrossOriginProtection
 }
 
-// newOpsRoutes returns the operator routes of cfg, or nil when there is
-// no admin token: then they are off and answer 404 like unknown routes.
-func newOpsRoutes(cfg Config) *opsRoutes {
+// newOperatorConsole returns the operator console of cfg, or nil when
+// there is no admin token: then its routes are off and answer 404 like
+// unknown routes.
+func newOperatorConsole(cfg Config) *operatorConsole {
 	if cfg.AdminToken == "" {
 		return nil
 	}
-	ops := &opsRoutes{
+	c := &operatorConsole{
 		token:       sha256.Sum256([]byte(cfg.AdminToken)),
 		monitoring:  cfg.Monitoring,
 		crossOrigin: http.NewCrossOriginProtection(),
 	}
 	if cfg.ServeMetrics && cfg.Metrics != nil {
-		ops.metrics = promhttp.HandlerFor(cfg.Metrics, promhttp.HandlerOpts{
+		c.metrics = promhttp.HandlerFor(cfg.Metrics, promhttp.HandlerOpts{
 			ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelError),
 		})
 	}
-	return ops
+	return c
 }
 
-// mountOperatorRoutes mounts the operator routes that are on: `/metrics`,
-// and the dashboard at `/monitoring/` and everything under it.
-// `/monitoring` redirects to `/monitoring/` once the credential is
-// checked, so that no operator path tells anything without it.
-func (s *Server) mountOperatorRoutes(router *router) {
-	ops := s.ops
-	if ops == nil {
-		return
-	}
-	if ops.metrics != nil {
-		router.Handle(http.MethodGet, "/metrics", metricsOp, ops.metrics)
-	}
-	if ops.monitoring == nil {
-		return
-	}
-	toSlash := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u := *r.URL
-		u.Path = MonitoringPath + "/"
-		http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
-	})
-	router.Handle(http.MethodGet, MonitoringPath, monitoringRedirectOp, toSlash)
-	router.Handle(http.MethodHead, MonitoringPath, monitoringRedirectOp, toSlash)
-	for _, method := range operatorMethods {
-		router.Handle(method, MonitoringPath+"/*path", dashboardOp, ops.monitoring)
-	}
+// toMonitoringSlash is GET /monitoring: a 301 to /monitoring/, its query
+// kept.
+func toMonitoringSlash(w http.ResponseWriter, r *http.Request) {
+	u := *r.URL
+	u.Path = MonitoringPath + "/"
+	http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
 }
 
 var metricsOp = operation{
@@ -120,8 +103,8 @@ var dashboardOp = operation{
 // content types: the API's JSON default is removed before it runs.
 func (s *Server) operator(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := s.ops.crossOrigin.Check(r); err != nil {
-			writeError(w, r, storage.Errorf(storage.Forbidden, "Cross-origin requests are not allowed here."))
+		if err := s.console.crossOrigin.Check(r); err != nil {
+			writeError(w, r, finance.Errorf(Forbidden, "Cross-origin requests are not allowed here."))
 			return
 		}
 		if _, err := authorization(r); err != nil {
@@ -133,8 +116,8 @@ func (s *Server) operator(next http.Handler) http.Handler {
 			writeTooMany(w, r, wait)
 			return
 		}
-		if !s.ops.admits(r) {
-			s.refuse(w, r, addr, storage.Errorf(storage.OperatorOnly, "Operator credential required."))
+		if !s.console.admits(r) {
+			s.refuse(w, r, addr, finance.Errorf(OperatorOnly, "Operator credential required."))
 			return
 		}
 		w.Header().Del("Content-Type")
@@ -143,7 +126,7 @@ func (s *Server) operator(next http.Handler) http.Handler {
 }
 
 // admits says whether r carries the admin token.
-func (o *opsRoutes) admits(r *http.Request) bool {
+func (o *operatorConsole) admits(r *http.Request) bool {
 	token, ok := adminCredential(r)
 	if !ok {
 		return false

@@ -12,9 +12,9 @@ import (
 // Every route is registered with its operation: what the OpenAPI document
 // (GET /openapi.json) says of it. The CRUD routes of a declared resource
 // take theirs from the declaration (openapi_resources.go); every other
-// route is described where it is registered, so no route exists without
-// its description and the document is the route table (docs/api.md,
-// "OpenAPI").
+// route is described beside its handler and registered with it in the
+// route table (routes.go), so no route exists without its description and
+// the document is the route table (docs/api.md, "OpenAPI").
 
 // access is who may call a route. The route layer puts the handler behind
 // the credential its operation names, so the document's security and the

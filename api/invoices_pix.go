@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/pix"
 	"github.com/propfin/propfin/storage"
 )
@@ -54,15 +55,15 @@ func readPixCode(w http.ResponseWriter, r *http.Request) (code, amount string, e
 	}
 	for _, key := range sortedKeys(obj) {
 		if key != "pixCode" {
-			problems = append(problems, storage.Problem{Field: key, Message: "unknown field"})
+			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
 	raw, given := obj["pixCode"]
 	switch {
 	case !given:
-		problems = append(problems, storage.Problem{Field: "pixCode", Message: "is required"})
+		problems = append(problems, finance.Problem{Field: "pixCode", Message: "is required"})
 	case json.Unmarshal(raw, &code) != nil:
-		problems = append(problems, storage.Problem{Field: "pixCode", Message: "must be a string"})
+		problems = append(problems, finance.Problem{Field: "pixCode", Message: "must be a string"})
 	default:
 		normalized, probs := pix.Normalize(code)
 		for _, p := range probs {
@@ -71,7 +72,7 @@ func readPixCode(w http.ResponseWriter, r *http.Request) (code, amount string, e
 		code = normalized
 	}
 	if len(problems) > 0 {
-		return "", "", storage.InvalidInput(problems)
+		return "", "", finance.InvalidInput(problems)
 	}
 	payload, err := pix.Parse(code)
 	if err != nil {
@@ -83,12 +84,12 @@ func readPixCode(w http.ResponseWriter, r *http.Request) (code, amount string, e
 // pixProblem is one problem of a PIX payload as a client reads it: the
 // field named under pixCode (pixCode.crc, pixCode.merchant_city), the
 // message and the package's code.
-func pixProblem(p pix.Problem) storage.Problem {
+func pixProblem(p pix.Problem) finance.Problem {
 	field := "pixCode"
 	if p.Field != "" && p.Field != pix.FieldPayload {
 		field += "." + p.Field
 	}
-	return storage.Problem{Field: field, Message: p.Message + " (" + p.Code + ")"}
+	return finance.Problem{Field: field, Message: p.Message + " (" + p.Code + ")"}
 }
 
 // pixCodeOp describes POST /invoices/{invoice_id}/pixCode.

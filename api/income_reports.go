@@ -1,0 +1,413 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/api/openapi"
+	statementpage "github.com/propfin/propfin/api/statement"
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/finance/statement"
+	"github.com/propfin/propfin/storage"
+)
+
+// The owners' income reports (informes de rendimentos, docs/api.md,
+// "Income reports"): GET /financial/incomeReports computes an owner's
+// report of a year from the closed statements (the rule is
+// finance/statement's BuildIncome), GET /financial/incomeReports/link
+// gives a signed link to its public page and PDF, served at
+// /incomeReports/{token} by api/statement's Handler.
+
+// Paths of the income reports.
+const (
+	incomeReportsPath = "/financial/incomeReports"
+	incomePagePath    = "/incomeReports/"
+)
+
+// Bounds of an income report's year: those of the documents.
+const (
+	firstIncomeYear = 1900
+	lastIncomeYear  = 9999
+)
+
+// parseIncomeQuery reads filter[owner_id] and filter[year], both required,
+// and, when business is true, filter[business_id]; `_` is ignored and
+// anything else is a 422.
+func parseIncomeQuery(rawQuery string, business bool) (storage.IncomeQuery, error) {
+	var q storage.IncomeQuery
+	p := &queryParser{}
+	id := func(key, value string) int64 {
+		v, ok := p.value(key, storage.Int, value)
+		if !ok || !p.once(key) {
+			return -1
+		}
+		if v.(int64) < 1 {
+			p.fail(key, "must be a positive id")
+			return -1
+		}
+		return v.(int64)
+	}
+	for _, kv := range p.params(rawQuery) {
+		switch {
+		case kv.key == "_":
+		case kv.key == "filter[owner_id]":
+			q.OwnerID = id(kv.key, kv.value)
+		case kv.key == "filter[business_id]" && business:
+			q.BusinessID = id(kv.key, kv.value)
+		case kv.key == "filter[year]":
+			y, err := strconv.Atoi(kv.value)
+			if err != nil || y < firstIncomeYear || y > lastIncomeYear {
+				p.fail(kv.key, "must be a calendar year, %d to %d", firstIncomeYear, lastIncomeYear)
+				y = -1
+			}
+			if p.once(kv.key) {
+				q.Year = y
+			}
+		default:
+			p.fail(kv.key, "unknown query parameter")
+		}
+	}
+	if q.OwnerID == 0 {
+		p.fail("filter[owner_id]", "is required: the id of the owner (a person) whose report it is")
+	}
+	if q.Year == 0 {
+		p.fail("filter[year]", "is required: the calendar year of the report")
+	}
+	return q, p.err()
+}
+
+// The report's JSON, keys in this order.
+type (
+	incomeReportJSON struct {
+		OwnerID int64           `json:"owner_id"`
+		Year    int             `json:"year"`
+		Owner   incomePartyJSON `json:"owner"`
+		// ClosedThrough is the company's last closed month: the report holds
+		// the months closed so far.
+		ClosedThrough *finance.Month       `json:"closed_through"`
+		Contracts     []incomeContractJSON `json:"contracts"`
+		Months        []incomeMonthJSON    `json:"months"`
+		Total         incomeFiguresJSON    `json:"total"`
+	}
+	incomePartyJSON struct {
+		ID    *int64  `json:"id"`
+		Name  *string `json:"name"`
+		TaxID *string `json:"tax_id"`
+	}
+	incomeContractJSON struct {
+		ContractID *int64            `json:"contract_id"`
+		BusinessID *int64            `json:"business_id"`
+		Reference  *string           `json:"reference"`
+		Tenant     incomePartyJSON   `json:"tenant"`
+		BuildingID *int64            `json:"building_id"`
+		Address    *string           `json:"address"`
+		StartAt    finance.Date      `json:"start_at"`
+		EndAt      finance.Date      `json:"end_at"`
+		Months     []incomeMonthJSON `json:"months"`
+		Total      incomeFiguresJSON `json:"total"`
+	}
+	incomeMonthJSON struct {
+		Month       finance.Month `json:"month"`
+		GrossRent   finance.Money `json:"gross_rent"`
+		AdminFee    finance.Money `json:"admin_fee"`
+		TaxWithheld finance.Money `json:"tax_withheld"`
+		Net         finance.Money `json:"net"`
+	}
+	incomeFiguresJSON struct {
+		GrossRent   finance.Money `json:"gross_rent"`
+		AdminFee    finance.Money `json:"admin_fee"`
+		TaxWithheld finance.Money `json:"tax_withheld"`
+		Net         finance.Money `json:"net"`
+	}
+)
+
+// money is an amount in cents as the API writes money.
+func money(cents int64) finance.Money { return finance.Money(decimal.New(cents, -2)) }
+
+func figuresJSON(m statement.IncomeMonth) incomeFiguresJSON {
+	return incomeFiguresJSON{GrossRent: money(m.Gross), AdminFee: money(m.AdminFee), TaxWithheld: money(m.Withheld),
+		Net: money(m.Net())}
+}
+
+func monthsJSON(year int, months [12]statement.IncomeMonth) []incomeMonthJSON {
+	out := make([]incomeMonthJSON, 12)
+	for i, m := range months {
+		f := figuresJSON(m)
+		out[i] = incomeMonthJSON{Month: finance.NewMonth(year, time.Month(i+1)), GrossRent: f.GrossRent, AdminFee: f.AdminFee,
+			TaxWithheld: f.TaxWithheld, Net: f.Net}
+	}
+	return out
+}
+
+// optionalText is a text, or null for "".
+func optionalText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// optionalID is an id, or null for 0.
+func optionalID(id int64) *int64 {
+	if id == 0 {
+		return nil
+	}
+	return &id
+}
+
+func partyJSON(id int64, name, taxID string) incomePartyJSON {
+	return incomePartyJSON{ID: optionalID(id), Name: optionalText(name), TaxID: optionalText(taxID)}
+}
+
+// incomeReportOf is an owner's report as the API answers it.
+func incomeReportOf(r *storage.IncomeReports, o storage.IncomeOwner) incomeReportJSON {
+	y := statement.BuildIncome(r.Year, o.Lines)
+	out := incomeReportJSON{OwnerID: o.ID, Year: r.Year, Owner: partyJSON(o.ID, o.Name, o.TaxID),
+		Contracts: []incomeContractJSON{}, Months: monthsJSON(r.Year, y.Months), Total: figuresJSON(y.Total)}
+	if r.Closed {
+		m := r.ClosedThrough
+		out.ClosedThrough = &m
+	}
+	for _, c := range y.Contracts {
+		k := r.Contracts[c.ContractID]
+		out.Contracts = append(out.Contracts, incomeContractJSON{ContractID: optionalID(c.ContractID),
+			BusinessID: optionalID(c.BusinessID), Reference: optionalText(k.Reference),
+			Tenant: partyJSON(k.Tenant.ID, k.Tenant.Name, k.Tenant.TaxID), BuildingID: optionalID(k.BuildingID),
+			Address: optionalText(k.Property.Line()), StartAt: k.Start, EndAt: k.End,
+			Months: monthsJSON(r.Year, c.Months), Total: figuresJSON(c.Total)})
+	}
+	return out
+}
+
+// incomeReports is GET /financial/incomeReports.
+func (s *Server) incomeReports(w http.ResponseWriter, r *http.Request) {
+	q, err := parseIncomeQuery(r.URL.RawQuery, true)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	reports, err := s.reads.IncomeReports(r.Context(), principalOf(r.Context()).CompanyID, q)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]incomeReportJSON, len(reports.Owners))
+	for i, o := range reports.Owners {
+		out[i] = incomeReportOf(reports, o)
+	}
+	writeReport(w, r, out)
+}
+
+// incomeReportLink is GET /financial/incomeReports/link: a signed link to
+// the public page of the owner's report of the year, once the company has
+// closed the year's December.
+func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
+	q, err := parseIncomeQuery(r.URL.RawQuery, false)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	signer := s.statements.signer
+	if signer == nil {
+		writeError(w, r, finance.Errorf(finance.Unavailable,
+			"Income report links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
+		return
+	}
+	companyID := principalOf(r.Context()).CompanyID
+	reports, err := s.reads.IncomeReports(r.Context(), companyID, q)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if december := finance.NewMonth(q.Year, time.December); !reports.Closed || reports.ClosedThrough < december {
+		through := "none of its months"
+		if reports.Closed {
+			through = "its months through " + reports.ClosedThrough.String()
+		}
+		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: fmt.Sprintf(
+			"the company has closed %s: the report of %d is given once %s is closed (the owners:statements job)",
+			through, q.Year, december)}}))
+		return
+	}
+	expires := time.Now().Add(s.statements.lifetime).UTC().Truncate(time.Second)
+	token := signer.SignIncomeReport(companyID, q.OwnerID, q.Year, expires)
+	writeJSON(w, http.StatusOK, linkEnvelope{Return: true, Status: http.StatusOK, Data: receiptLinkData{
+		URL: s.receipts.base(r) + incomePagePath + token, ExpiresAt: expires.Format(time.DateTime),
+	}})
+}
+
+// incomePage serves the page and PDF of a verified link; without a
+// configured secret every link is the 404 page (statementLinks.verifier).
+func (s *Server) incomePage() http.Handler {
+	return statementpage.Handler(s.loadIncomeReport, s.statements.verifier(), nil)
+}
+
+// loadIncomeReport reads the report a verified link names.
+func (s *Server) loadIncomeReport(ctx context.Context, ref statementpage.Ref) (statementpage.Document, error) {
+	if ref.Kind != statementpage.KindIncomeReport {
+		return nil, fmt.Errorf("%w: a %s link", statementpage.ErrNotFound, ref.Kind)
+	}
+	reports, err := s.reads.IncomeReports(ctx, ref.CompanyID, storage.IncomeQuery{Year: ref.Year, OwnerID: ref.ID})
+	switch finance.ErrorCode(err) {
+	case finance.NotFound:
+		return nil, fmt.Errorf("%w: %w", statementpage.ErrNotFound, err)
+	case finance.Unavailable:
+		return nil, fmt.Errorf("%w: %w", statementpage.ErrUnavailable, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return incomeDocument(reports, reports.Owners[0]), nil
+}
+
+// incomeDocument is an owner's report as its page and PDF show it: the
+// business named when the report's contracts are all of one; each
+// contract by its reference (else its id), and by its business too when
+// there are several.
+func incomeDocument(r *storage.IncomeReports, o storage.IncomeOwner) statementpage.IncomeReport {
+	y := statement.BuildIncome(r.Year, o.Lines)
+	doc := statementpage.IncomeReport{Company: statementpage.Party{Name: r.CompanyName},
+		Owner: statementpage.Party{Name: o.Name, TaxID: o.TaxID}, Year: r.Year, IssuedAt: o.ClosedAt}
+	businesses := map[int64]bool{}
+	for _, c := range y.Contracts {
+		businesses[c.BusinessID] = true
+	}
+	if len(businesses) == 1 {
+		for id := range businesses {
+			b := r.Businesses[id]
+			doc.Business = statementpage.Party{Name: b.Name, TaxID: b.TaxID}
+		}
+	}
+	for _, c := range y.Contracts {
+		k := r.Contracts[c.ContractID]
+		ic := statementpage.IncomeContract{Title: contractTitle(c.ContractID, k.Reference),
+			Tenant:  statementpage.Party{Name: k.Tenant.Name, TaxID: k.Tenant.TaxID},
+			Address: k.Property.Line(), Start: dateTime(k.Start), End: dateTime(k.End)}
+		if len(businesses) > 1 {
+			if b := r.Businesses[c.BusinessID]; b.Name != "" {
+				ic.Title += " · " + b.Name
+			}
+		}
+		for i, m := range c.Months {
+			ic.Months[i] = statementpage.IncomeMonth{Gross: statementpage.Cents(m.Gross), AdminFee: statementpage.Cents(m.AdminFee),
+				Withheld: statementpage.Cents(m.Withheld)}
+		}
+		doc.Contracts = append(doc.Contracts, ic)
+	}
+	return doc
+}
+
+// contractTitle names a contract on the documents.
+func contractTitle(id int64, reference string) string {
+	switch {
+	case id == 0:
+		return "Lançamentos sem contrato"
+	case reference != "":
+		return "Contrato " + reference
+	}
+	return "Contrato " + strconv.FormatInt(id, 10)
+}
+
+// dateTime is a date as the documents take it; the zero time for none.
+func dateTime(d finance.Date) time.Time {
+	if d.IsZero() {
+		return time.Time{}
+	}
+	return d.Time()
+}
+
+// incomeQueryParams are the parameters of both income report routes.
+func incomeQueryParams(business bool) []*openapi.Parameter {
+	params := []*openapi.Parameter{
+		queryParam("filter[owner_id]", "Required: the owner (a person of the company) whose report it is.", openapi.Integer()),
+		queryParam("filter[year]", "Required: the calendar year, 1900 to 9999.", openapi.Integer()),
+	}
+	params[0].Required, params[1].Required = true, true
+	if business {
+		params = append(params, queryParam("filter[business_id]",
+			"Only the books of this business (the CNPJ that collected the rent): its contracts' figures.", openapi.Integer()))
+	}
+	return append(params, cacheBuster())
+}
+
+// incomeReportsOp describes GET /financial/incomeReports.
+func incomeReportsOp() operation {
+	schema, err := reflector.SchemaFor([]incomeReportJSON{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	return operation{
+		tag:     "financial/incomeReports",
+		summary: "An owner's income report (informe de rendimentos) of a year",
+		description: "Computed from the company's closed owner statements, read-only: per contract (tenant, property, " +
+			"start and end) and month, the gross rent received, the administration fee and the income tax withheld, " +
+			"and the net; the months and the year of every contract. An adjustment counts in the month it corrects; " +
+			"lines of items left out of the owner's report are left out (docs/api.md, \"Income reports\"; the rule: " +
+			"docs/ledger.md, \"Income reports\"). `data` holds the owner's report. A missing or malformed filter, or " +
+			"any other parameter, is a 422; an owner the company does not have, a 404.",
+		params: incomeQueryParams(true),
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The report.", envelope(schema, false))},
+			http.StatusNotFound, http.StatusUnprocessableEntity),
+	}
+}
+
+// incomeReportLinkOp describes GET /financial/incomeReports/link.
+func incomeReportLinkOp() operation {
+	link, err := reflector.SchemaFor(linkEnvelope{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	return operation{
+		tag:     "financial/incomeReports",
+		summary: "A signed link to the public page and PDF of an owner's income report",
+		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
+			"`/incomeReports/{token}`, valid 120 days (`expires_at`, UTC). The report is of every business's books. " +
+			"Given once the company has closed the year's December (else a 422 on `filter[year]`); an owner the " +
+			"company does not have is a 404; without a configured secret, a 503 that says so.",
+		params: incomeQueryParams(false),
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)},
+			http.StatusNotFound, http.StatusUnprocessableEntity, http.StatusServiceUnavailable),
+	}
+}
+
+// incomePageOp describes the public page (and PDF) an income report link
+// opens; pdf says it is the .../pdf route.
+func incomePageOp(pdf bool) operation {
+	pdfAnswer := &openapi.Response{Description: "The PDF (`Content-Disposition: inline; filename=\"informe-de-rendimentos-<year>.pdf\"`).",
+		Content: map[string]*openapi.MediaType{"application/pdf": {Schema: &openapi.Schema{Type: "string", Format: "binary"}}}}
+	op := operation{
+		access:  public,
+		tag:     "income reports",
+		summary: "The public page of an income report's signed link",
+		description: "Server-rendered HTML for the owner, in Portuguese: the report as the closed statements give it " +
+			"now, per contract and month, with the year's totals; with `?format=pdf`, the same report as a PDF. A bad, " +
+			"tampered or expired link, or an owner no longer there, is the 404 page (docs/api.md, \"Income reports\").",
+		pathParams: map[string]*openapi.Parameter{"token": {Description: "The token of the link (80 characters of base64url).",
+			Schema: openapi.String()}},
+		params: []*openapi.Parameter{queryParam("format", "`html` (the default) or `pdf`.",
+			openapi.Enum("html", "pdf"))},
+		responses: map[int]*openapi.Response{
+			http.StatusOK: {Description: "The page, or the PDF with `format=pdf`.", Content: map[string]*openapi.MediaType{
+				"text/html": {Schema: openapi.String()}, "application/pdf": pdfAnswer.Content["application/pdf"]}},
+			http.StatusBadRequest:         htmlAnswer("A format other than html or pdf."),
+			http.StatusNotFound:           htmlAnswer("The not-found page."),
+			http.StatusServiceUnavailable: htmlAnswer("The report cannot be read now; retry after `Retry-After`."),
+		},
+	}
+	if pdf {
+		op.summary = "The PDF of an income report's signed link"
+		op.description = "The report of the link as a PDF (A4), the same content as its page (docs/api.md, \"Income reports\")."
+		op.params = nil
+		op.responses = map[int]*openapi.Response{
+			http.StatusOK:                 pdfAnswer,
+			http.StatusNotFound:           htmlAnswer("The not-found page."),
+			http.StatusServiceUnavailable: htmlAnswer("The report cannot be read now; retry after `Retry-After`."),
+		}
+	}
+	return op
+}

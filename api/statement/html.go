@@ -1,0 +1,184 @@
+package statement
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strconv"
+
+	"github.com/propfin/propfin/api/ptbr"
+)
+
+//go:embed assets/statement.html assets/income.html assets/error.html assets/style.css
+var assets embed.FS
+
+var (
+	templates = template.Must(template.New("statement").Funcs(template.FuncMap{
+		"money":     ptbr.Cents[Cents],
+		"date":      ptbr.Date,
+		"taxID":     partyTaxID,
+		"lineText":  lineText,
+		"period":    period,
+		"monthName": monthTitle,
+	}).ParseFS(assets, "assets/*.html"))
+	style = mustAsset("assets/style.css")
+	// contentSecurityPolicy lets the page use its own inline style (by
+	// hash) and nothing else: no script, no image, no request.
+	contentSecurityPolicy = "default-src 'none'; style-src " + sourceHash(style) +
+		"; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+func mustAsset(name string) string {
+	b, err := assets.ReadFile(name)
+	if err != nil {
+		panic(fmt.Sprintf("statement: embedded asset %s: %v", name, err))
+	}
+	return string(b)
+}
+
+// sourceHash is a CSP hash source of an inline element's text.
+func sourceHash(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// head is what the top and the foot of both pages read.
+type head struct {
+	Company Party
+	Title   string
+	Period  string
+	Fine    string
+}
+
+// statementView is what the statement template reads.
+type statementView struct {
+	OwnerStatement
+	Head         head
+	T            StatementTotals
+	Title        string
+	Period       string
+	Range        string // "01/03/2024 a 31/03/2024"
+	LastDay      string
+	ShowBusiness bool
+	HiddenText   string
+	Style        template.CSS
+}
+
+// incomeView is what the income report template reads.
+type incomeView struct {
+	IncomeReport
+	Head    head
+	T       IncomeTotals
+	Title   string
+	Period  string
+	Payer   Party // the paying source: the business, else the company
+	ByMonth bool  // more than one contract: the year's totals month by month too
+	Style   template.CSS
+}
+
+// Titles of the documents, on the page, the PDF and its metadata.
+const (
+	statementTitle = "Prestação de contas"
+	incomeTitle    = "Informe de rendimentos"
+)
+
+func newStatementView(s OwnerStatement) (statementView, error) {
+	t, err := s.Totals()
+	if err != nil {
+		return statementView{}, err
+	}
+	first, _ := parseMonth(s.Month) // Totals checked it
+	v := statementView{
+		OwnerStatement: s,
+		T:              t,
+		Title:          statementTitle,
+		Period:         formatMonth(s.Month),
+		Range:          ptbr.Date(first) + " a " + lastDay(s.Month),
+		LastDay:        lastDay(s.Month),
+		ShowBusiness:   differs(s.Business, s.Company),
+		HiddenText:     hiddenText(s.Hidden),
+		Style:          template.CSS(style),
+	}
+	v.Head = head{Company: s.Company, Title: v.Title, Period: v.Period,
+		Fine: "Demonstrativo emitido por " + s.Company.Name + "."}
+	return v, nil
+}
+
+func newIncomeView(r IncomeReport) (incomeView, error) {
+	t, err := r.Totals()
+	if err != nil {
+		return incomeView{}, err
+	}
+	v := incomeView{
+		IncomeReport: r,
+		T:            t,
+		Title:        incomeTitle,
+		Period:       "Ano-calendário " + strconv.Itoa(r.Year),
+		Payer:        r.Company,
+		ByMonth:      len(r.Contracts) > 1,
+		Style:        template.CSS(style),
+	}
+	if r.Business.Name != "" {
+		v.Payer = r.Business
+	}
+	v.Head = head{Company: r.Company, Title: v.Title, Period: v.Period,
+		Fine: "Aluguéis recebidos por intermédio de " + r.Company.Name + " no ano-calendário " +
+			strconv.Itoa(r.Year) + ", para a declaração de imposto de renda do beneficiário."}
+	return v, nil
+}
+
+// differs reports whether the business is given and is not the company.
+func differs(business, company Party) bool {
+	if business.Name == "" {
+		return false
+	}
+	return business.Name != company.Name || ptbr.TaxID(business.TaxID) != ptbr.TaxID(company.TaxID)
+}
+
+// RenderStatementHTML writes the page of an owner statement. A statement
+// that does not add up ([OwnerStatement.Totals]) is an error and nothing
+// is written.
+func RenderStatementHTML(w io.Writer, s OwnerStatement) error {
+	v, err := newStatementView(s)
+	if err != nil {
+		return fmt.Errorf("rendering statement page: %w", err)
+	}
+	return execute(w, "statement", v)
+}
+
+// RenderIncomeHTML writes the page of an income report; an invalid report
+// ([IncomeReport.Totals]) is an error and nothing is written.
+func RenderIncomeHTML(w io.Writer, r IncomeReport) error {
+	v, err := newIncomeView(r)
+	if err != nil {
+		return fmt.Errorf("rendering income report page: %w", err)
+	}
+	return execute(w, "income", v)
+}
+
+// errorView is what the error template reads.
+type errorView struct {
+	Title, Message string
+	Style          template.CSS
+}
+
+func renderError(w io.Writer, title, message string) error {
+	return execute(w, "error", errorView{Title: title, Message: message, Style: template.CSS(style)})
+}
+
+// execute runs a template into a buffer first, so a failure writes
+// nothing.
+func execute(w io.Writer, name string, data any) error {
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, name, data); err != nil {
+		return fmt.Errorf("executing template %s: %w", name, err)
+	}
+	if _, err := buf.WriteTo(w); err != nil {
+		return fmt.Errorf("writing %s page: %w", name, err)
+	}
+	return nil
+}

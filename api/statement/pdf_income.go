@@ -1,0 +1,112 @@
+package statement
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/propfin/propfin/api/ptbr"
+)
+
+// The income report's table: the month and four amounts.
+const (
+	monthWidth  = 32.0
+	incomeWidth = (contentWidth - monthWidth) / 4
+)
+
+// RenderIncomePDF writes the PDF of an income report: the content of its
+// page on A4 pages, each contract kept whole on a page when it fits one,
+// the year's totals last. An invalid report ([IncomeReport.Totals]) is an
+// error and nothing is written.
+func RenderIncomePDF(w io.Writer, r IncomeReport) error {
+	v, err := newIncomeView(r)
+	if err != nil {
+		return fmt.Errorf("rendering income report PDF: %w", err)
+	}
+	footer := r.Company.Name + " · " + incomeTitle + " " + strconv.Itoa(r.Year) + " · " + r.Owner.Name
+	d := newPDF(incomeTitle+" · "+v.Period+" · "+r.Owner.Name, r.Company.Name, r.IssuedAt, footer)
+	d.header(r.Company, incomeTitle, v.Period)
+	d.fields([][2]string{{"Beneficiário", partyText(r.Owner)}, {"Fonte pagadora", partyText(v.Payer)},
+		{"Emitido em", ptbr.Date(r.IssuedAt)}})
+	for _, c := range v.T.Contracts {
+		d.incomeContract(c)
+	}
+	if len(v.T.Contracts) == 0 {
+		d.space(4)
+		d.row([]column{{contentWidth, "Nenhum contrato com rendimentos neste ano.", "L"}}, nil)
+	}
+	d.incomeTotals(v)
+	d.space(4)
+	d.font("", 8)
+	d.row([]column{{contentWidth, v.Head.Fine, "L"}}, nil)
+	if err := d.output(w); err != nil {
+		return fmt.Errorf("rendering income report PDF: %w", err)
+	}
+	return nil
+}
+
+// incomeContract writes a contract with its twelve months and year.
+func (d *pdfDoc) incomeContract(c IncomeContractTotals) {
+	d.space(5)
+	d.keep(5*lineHeight+16*lineHeight, nil)
+	d.font("B", 11)
+	d.row([]column{{contentWidth, c.Title, "L"}}, nil)
+	d.font("", bodySize)
+	d.fields([][2]string{{"Inquilino", partyText(c.Tenant)}, {"Imóvel", c.Address}, {"Vigência", period(c.Start, c.End)}})
+	d.space(1)
+	d.monthTable(c.Months, &c.Year, "Total do ano")
+}
+
+// monthTable writes twelve months, and a total row when total is given.
+func (d *pdfDoc) monthTable(months [12]IncomeMonth, total *IncomeMonth, totalLabel string) {
+	tableHead := func() {
+		d.font("B", 8)
+		d.f.SetTextColor(74, 86, 102)
+		d.row([]column{{monthWidth, "Mês", "L"}, {incomeWidth, "Aluguel bruto", "R"}, {incomeWidth, "Taxa de administração", "R"},
+			{incomeWidth, "IR retido", "R"}, {incomeWidth, "Líquido", "R"}}, nil)
+		d.f.SetTextColor(0, 0, 0)
+		d.rule(0.3)
+	}
+	tableHead()
+	d.font("", bodySize)
+	for i, m := range months {
+		d.row(monthColumns(monthTitle(i), m), tableHead)
+	}
+	if total != nil {
+		d.rule(0.3)
+		d.font("B", bodySize)
+		d.row(monthColumns(totalLabel, *total), tableHead)
+		d.font("", bodySize)
+	}
+}
+
+func monthColumns(label string, m IncomeMonth) []column {
+	return []column{{monthWidth, label, "L"}, {incomeWidth, ptbr.Cents(m.Gross), "R"},
+		{incomeWidth, ptbr.Cents(m.AdminFee), "R"}, {incomeWidth, ptbr.Cents(m.Withheld), "R"},
+		{incomeWidth, ptbr.Cents(m.Net()), "R"}}
+}
+
+// incomeTotals writes the year's totals (month by month when there is
+// more than one contract), kept whole on one page.
+func (d *pdfDoc) incomeTotals(v incomeView) {
+	h := 8 + 5*lineHeight
+	if v.ByMonth {
+		h += 14 * lineHeight
+	}
+	d.space(6)
+	d.keep(h, nil)
+	d.font("B", 12)
+	d.cell(contentWidth, 7, "Totais do ano", "L")
+	d.f.Ln(8)
+	if v.ByMonth {
+		d.monthTable(v.T.Months, nil, "")
+		d.space(3)
+	}
+	d.amountRow("Aluguéis brutos", v.T.Year.Gross, "")
+	d.amountRow("Taxas de administração", v.T.Year.AdminFee, "")
+	d.amountRow("IR retido", v.T.Year.Withheld, "")
+	d.space(1)
+	d.rule(0.5)
+	d.space(1)
+	d.amountRow("Rendimento líquido", v.T.Year.Net(), "B")
+}

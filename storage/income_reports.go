@@ -1,0 +1,316 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/finance/statement"
+)
+
+// What the owners' income reports (informes de rendimentos) of a calendar
+// year read: the lines of the closed statements that count in the year,
+// and the owners, contracts and businesses they name (docs/ledger.md,
+// "Income reports"). The rule is finance/statement's (BuildIncome); this
+// file reads, set-based, in one snapshot: one query for the lines of
+// every owner asked, one for their owners, one for their contracts, one
+// for their businesses, whatever the number of owners.
+
+// IncomeQuery says whose reports of which year to read.
+type IncomeQuery struct {
+	Year       int
+	OwnerID    int64 // 0: every owner with a line in the year
+	BusinessID int64 // 0: the books of every business (and those of none)
+}
+
+// IncomeParty is a person or business an income report names; ID 0 when
+// it names nobody (a contract without a tenant).
+type IncomeParty struct {
+	ID          int64
+	Name, TaxID string
+}
+
+// IncomeOwner is an owner and the lines its report reads.
+type IncomeOwner struct {
+	ID          int64
+	Name, TaxID string
+	Lines       []statement.IncomeLine // in the order of the statements' months and positions
+	// ClosedAt is when the latest statement a line was read from was
+	// closed, the wall clock of the company's time zone (in UTC); the zero
+	// time when there is none.
+	ClosedAt time.Time
+}
+
+// IncomeContract is a contract an owner's lines name, as it is now: its
+// reference, start and end (its end_at, or its termination_at when it
+// ended before), tenant and property.
+type IncomeContract struct {
+	ID         int64
+	Reference  string
+	Start, End finance.Date // End zero: open-ended
+	Tenant     IncomeParty
+	BuildingID int64
+	Property   Address
+}
+
+// IncomeReports is what the income reports of a year read.
+type IncomeReports struct {
+	CompanyName string
+	Year        int
+	// ClosedThrough is the company's last closed month; Closed false when
+	// it has closed none.
+	ClosedThrough finance.Month
+	Closed        bool
+	Owners        []IncomeOwner // by id
+	Contracts     map[int64]IncomeContract
+	Businesses    map[int64]IncomeParty
+}
+
+// IncomeReports reads the company's income reports of q.Year, in one
+// read-only snapshot: the lines of the closed statements of the owner
+// asked (or of every owner) whose month, or for an adjustment the month
+// it corrects, is in the year, of items of the types the report reads;
+// with the owners, the contracts and the businesses they name. An owner
+// asked that is not a person of the company is NotFound; one without
+// lines in the year is an owner without lines.
+func (s *Store) IncomeReports(ctx context.Context, companyID int64, q IncomeQuery) (*IncomeReports, error) {
+	out := &IncomeReports{Year: q.Year, Contracts: map[int64]IncomeContract{}, Businesses: map[int64]IncomeParty{}}
+	err := pgx.BeginTxFunc(ctx, s.reads, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
+		func(tx pgx.Tx) error {
+			if err := readIncomeCompany(ctx, tx, companyID, out); err != nil {
+				return err
+			}
+			owners, err := readIncomeLines(ctx, tx, companyID, q)
+			if err != nil {
+				return err
+			}
+			if q.OwnerID != 0 && len(owners) == 0 {
+				owners = []IncomeOwner{{ID: q.OwnerID}}
+			}
+			if out.Owners, err = readIncomeOwners(ctx, tx, companyID, owners); err != nil {
+				return err
+			}
+			if q.OwnerID != 0 && len(out.Owners) == 0 {
+				return finance.Errorf(finance.NotFound, "The company has no person %d.", q.OwnerID)
+			}
+			return readIncomeNames(ctx, tx, companyID, out)
+		})
+	if err != nil {
+		return nil, translate(err, "income reports")
+	}
+	return out, nil
+}
+
+// readIncomeCompany reads the company's name and last closed month.
+func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *IncomeReports) error {
+	var last *string
+	err := tx.QueryRow(ctx, `SELECT c.name, (SELECT max(month) FROM owner_statement_months m WHERE m.company_id = c.id)
+		FROM companies c WHERE c.id = $1`, companyID).Scan(&out.CompanyName, &last)
+	if err != nil {
+		return translate(err, fmt.Sprintf("company %d", companyID))
+	}
+	if last == nil {
+		return nil
+	}
+	m, err := finance.ParseMonth(*last)
+	if err != nil {
+		return fmt.Errorf("owner statement months: %w", err)
+	}
+	out.ClosedThrough, out.Closed = m, true
+	return nil
+}
+
+// incomeLinesSQL selects the lines counting in a year ($2 and $3 its
+// first and last months): those of the year's statements that correct no
+// month, and the adjustments of the year's and later statements that
+// correct one of its months; of owner $4 and business $5 when not null,
+// of items of the types $6.
+var incomeLinesSQL = `
+SELECT s.owner_id, coalesce(s.business_id, 0), s.month, s.closed_at AT TIME ZONE ` + companyZoneSQL("$1") + `, l.section, l.kind, coalesce(l.corrects_month, ''),
+       coalesce(l.item_type, ''), l.hidden, (l.amount * 100)::bigint, coalesce(l.contract_id, 0), coalesce(l.building_id, 0),
+       l.transaction_id
+FROM owner_statements s
+JOIN owner_statement_lines l ON l.company_id = s.company_id AND l.statement_id = s.id
+WHERE s.company_id = $1 AND s.month >= $2
+  AND ($4::bigint IS NULL OR s.owner_id = $4) AND ($5::bigint IS NULL OR s.business_id = $5)
+  AND coalesce(l.corrects_month, s.month) BETWEEN $2 AND $3
+  AND l.item_type = any($6)
+ORDER BY s.owner_id, s.month, coalesce(s.business_id, 0), l.position`
+
+// readIncomeLines reads the lines of q's year, grouped by owner.
+func readIncomeLines(ctx context.Context, tx pgx.Tx, companyID int64, q IncomeQuery) ([]IncomeOwner, error) {
+	types := make([]string, len(statement.IncomeItemTypes))
+	for i, t := range statement.IncomeItemTypes {
+		types[i] = string(t)
+	}
+	first, last := finance.NewMonth(q.Year, time.January), finance.NewMonth(q.Year, time.December)
+	rows, err := tx.Query(ctx, incomeLinesSQL, companyID, first.String(), last.String(), nullID(q.OwnerID), nullID(q.BusinessID), types)
+	if err != nil {
+		return nil, translate(err, "income report lines")
+	}
+	defer rows.Close()
+	var owners []IncomeOwner
+	for rows.Next() {
+		var owner int64
+		var month, section, kind, corrects string
+		var closedAt time.Time
+		var l statement.IncomeLine
+		if err := rows.Scan(&owner, &l.BusinessID, &month, &closedAt, &section, &kind, &corrects, &l.ItemType, &l.Hidden,
+			&l.Cents, &l.ContractID, &l.BuildingID, &l.TransactionID); err != nil {
+			return nil, translate(err, "income report lines")
+		}
+		l.Section, l.Kind = statement.Section(section), statement.Section(kind)
+		if l.Month, err = finance.ParseMonth(month); err != nil {
+			return nil, fmt.Errorf("income report lines: %w", err)
+		}
+		if corrects != "" {
+			if l.CorrectsMonth, err = finance.ParseMonth(corrects); err != nil {
+				return nil, fmt.Errorf("income report lines: %w", err)
+			}
+		}
+		if n := len(owners); n == 0 || owners[n-1].ID != owner {
+			owners = append(owners, IncomeOwner{ID: owner})
+		}
+		o := &owners[len(owners)-1]
+		o.Lines = append(o.Lines, l)
+		if closedAt.After(o.ClosedAt) {
+			o.ClosedAt = closedAt
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "income report lines")
+	}
+	return owners, nil
+}
+
+// readIncomeOwners reads the owners' names and tax ids, keeping those
+// that are persons of the company.
+func readIncomeOwners(ctx context.Context, tx pgx.Tx, companyID int64, owners []IncomeOwner) ([]IncomeOwner, error) {
+	ids := make([]int64, len(owners))
+	for i, o := range owners {
+		ids[i] = o.ID
+	}
+	rows, err := tx.Query(ctx, `SELECT id, name, coalesce(tax_id, '') FROM persons WHERE company_id = $1 AND id = any($2)`,
+		companyID, ids)
+	if err != nil {
+		return nil, translate(err, "income report owners")
+	}
+	defer rows.Close()
+	names := map[int64][2]string{}
+	for rows.Next() {
+		var id int64
+		var name, taxID string
+		if err := rows.Scan(&id, &name, &taxID); err != nil {
+			return nil, translate(err, "income report owners")
+		}
+		names[id] = [2]string{name, taxID}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "income report owners")
+	}
+	kept := owners[:0]
+	for _, o := range owners {
+		if n, ok := names[o.ID]; ok {
+			o.Name, o.TaxID = n[0], n[1]
+			kept = append(kept, o)
+		}
+	}
+	return kept, nil
+}
+
+// readIncomeNames reads the contracts and businesses the owners' lines
+// name.
+func readIncomeNames(ctx context.Context, tx pgx.Tx, companyID int64, out *IncomeReports) error {
+	var contracts, businesses []int64
+	for _, o := range out.Owners {
+		for _, l := range o.Lines {
+			if l.ContractID != 0 {
+				contracts = append(contracts, l.ContractID)
+			}
+			if l.BusinessID != 0 {
+				businesses = append(businesses, l.BusinessID)
+			}
+		}
+	}
+	rows, err := tx.Query(ctx, `
+		SELECT c.id, coalesce(c.reference, ''), c.start_at, least(c.end_at, c.termination_at),
+		       coalesce(c.tenant_id, 0), coalesce(tp.name, ''), coalesce(tp.tax_id, ''), coalesce(c.building_id, 0), `+
+		addressSelect("b")+`
+		FROM contracts c
+		LEFT JOIN persons tp ON tp.company_id = c.company_id AND tp.id = c.tenant_id
+		LEFT JOIN buildings b ON b.company_id = c.company_id AND b.id = c.building_id
+		WHERE c.company_id = $1 AND c.id = any($2)`, companyID, contracts)
+	if err != nil {
+		return translate(err, "income report contracts")
+	}
+	for rows.Next() {
+		var c IncomeContract
+		var start, end *finance.Date
+		a := &c.Property
+		if err := rows.Scan(&c.ID, &c.Reference, &start, &end, &c.Tenant.ID, &c.Tenant.Name, &c.Tenant.TaxID, &c.BuildingID,
+			&a.ZipCode, &a.Street, &a.Number, &a.Complement, &a.District, &a.City, &a.State); err != nil {
+			rows.Close()
+			return translate(err, "income report contracts")
+		}
+		if start != nil {
+			c.Start = *start
+		}
+		if end != nil {
+			c.End = *end
+		}
+		out.Contracts[c.ID] = c
+	}
+	if err := translate(rows.Err(), "income report contracts"); err != nil {
+		return err
+	}
+	rows, err = tx.Query(ctx, `SELECT id, name, coalesce(tax_id, '') FROM businesses WHERE company_id = $1 AND id = any($2)`,
+		companyID, businesses)
+	if err != nil {
+		return translate(err, "income report businesses")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b IncomeParty
+		if err := rows.Scan(&b.ID, &b.Name, &b.TaxID); err != nil {
+			return translate(err, "income report businesses")
+		}
+		out.Businesses[b.ID] = b
+	}
+	return translate(rows.Err(), "income report businesses")
+}
+
+// Line is the address in one line: "Rua Augusta, 500, loja 2,
+// Consolação, São Paulo - SP, CEP 01305-000", the parts it has; empty
+// without a street.
+func (a Address) Line() string {
+	if strings.TrimSpace(a.Street) == "" {
+		return ""
+	}
+	var parts []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	add(a.Street)
+	add(a.Number)
+	add(a.Complement)
+	add(a.District)
+	city, state := strings.TrimSpace(a.City), strings.TrimSpace(a.State)
+	switch {
+	case city != "" && state != "":
+		add(city + " - " + state)
+	default:
+		add(city + state)
+	}
+	if zip := strings.TrimSpace(a.ZipCode); len(zip) == 8 {
+		add("CEP " + zip[:5] + "-" + zip[5:])
+	} else {
+		add(zip)
+	}
+	return strings.Join(parts, ", ")
+}

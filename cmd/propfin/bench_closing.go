@@ -115,25 +115,9 @@ func runBenchClosing(ctx context.Context, cfg config, pool *pgxpool.Pool, compan
 	defer stop()
 	fmt.Fprintf(stdout, "\nthe closing of %d of %s: %d businesses, %d rounds, GOMAXPROCS %d\n",
 		b.year, company.Name, len(businesses), f.rounds, runtime.GOMAXPROCS(0))
-	samples := make(map[int64][][]closingSample, len(businesses)) // by business, measure, round
-	found := map[int64][]string{}
-	for round := range f.rounds {
-		for _, business := range businesses {
-			if samples[business] == nil {
-				samples[business] = make([][]closingSample, len(closingMeasures))
-				found[business] = make([]string, len(closingMeasures))
-			}
-			for k := range closingMeasures {
-				i := (k + round) % len(closingMeasures)
-				s, what, err := b.measure(ctx, closingMeasures[i], business)
-				if err != nil {
-					return fmt.Errorf("business %d, %s: %w", business, closingMeasures[i].name, err)
-				}
-				samples[business][i] = append(samples[business][i], s)
-				found[business][i] = what
-			}
-		}
-		fmt.Fprintf(stdout, "round %d of %d done\n", round+1, f.rounds)
+	samples, found, err := b.rounds(ctx, businesses, f.rounds, stdout)
+	if err != nil {
+		return err
 	}
 	for _, business := range businesses {
 		var name, cnpj string
@@ -152,6 +136,34 @@ func runBenchClosing(ctx context.Context, cfg config, pool *pgxpool.Pool, compan
 		printClosing(stdout, sumClosing(samples, businesses))
 	}
 	return nil
+}
+
+// rounds measures every measure for every business once a round, the
+// order of the measures turned by one each round: the samples by
+// business, measure and round, and what each measure found.
+func (b *closingBench) rounds(ctx context.Context, businesses []int64, rounds int, stdout io.Writer) (
+	map[int64][][]closingSample, map[int64][]string, error) {
+	samples := make(map[int64][][]closingSample, len(businesses))
+	found := make(map[int64][]string, len(businesses))
+	for _, business := range businesses {
+		samples[business] = make([][]closingSample, len(closingMeasures))
+		found[business] = make([]string, len(closingMeasures))
+	}
+	for round := range rounds {
+		for _, business := range businesses {
+			for k := range closingMeasures {
+				i := (k + round) % len(closingMeasures)
+				s, what, err := b.measure(ctx, closingMeasures[i], business)
+				if err != nil {
+					return nil, nil, fmt.Errorf("business %d, %s: %w", business, closingMeasures[i].name, err)
+				}
+				samples[business][i] = append(samples[business][i], s)
+				found[business][i] = what
+			}
+		}
+		fmt.Fprintf(stdout, "round %d of %d done\n", round+1, rounds)
+	}
+	return samples, found, nil
 }
 
 // find reads the data set's year and the businesses of its contracts with

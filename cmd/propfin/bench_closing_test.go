@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"io"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/propfin/propfin/storage/benchdata"
 	"github.com/propfin/propfin/storage/storagetest"
@@ -68,4 +71,36 @@ func TestBenchClosing(t *testing.T) {
 			t.Errorf("-closing on the load's data set: %s", out)
 		}
 	})
+}
+
+// TestBenchClosingFlags: with -closing, what belongs to the load, months
+// other than the year's 12, a year not ended and rounds out of range are
+// refused, each by its flag; the year's 12 months are taken.
+func TestBenchClosingFlags(t *testing.T) {
+	t.Parallel()
+	last := strconv.Itoa(time.Now().Year() - 1)
+	for _, c := range []struct {
+		args []string
+		want string // "" for none
+	}{
+		{[]string{"-closing"}, ""},
+		{[]string{"-closing", "-year", last, "-months", "12", "-owners", "10", "-rounds", "3"}, ""},
+		{[]string{"-closing", "-months", "3"}, "-months"},
+		{[]string{"-closing", "-clients", "2"}, "-clients"},
+		{[]string{"-closing", "-url", "http://localhost:1"}, "-url"},
+		{[]string{"-closing", "-year", strconv.Itoa(time.Now().Year())}, "-year"},
+		{[]string{"-closing", "-year", "1999"}, "-year"},
+		{[]string{"-closing", "-rounds", "0"}, "-rounds"},
+		{[]string{"-months", "3"}, ""},
+	} {
+		f, err := parseBenchFlags(c.args, io.Discard)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%v: %v", c.args, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%v: %v, want a problem with %s", c.args, err, c.want)
+		case c.want == "" && f.closing && f.months != 12:
+			t.Errorf("%v: %d months with -closing", c.args, f.months)
+		}
+	}
 }

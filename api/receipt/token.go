@@ -1,13 +1,12 @@
 package receipt
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/propfin/propfin/api/signedlink"
 )
 
 // Kinds of record a link can name.
@@ -25,23 +24,19 @@ const (
 // receiptLink call away.
 const DefaultLifetime = 60 * 24 * time.Hour
 
-// MinSecretLen is the shortest secret NewSigner accepts, in bytes: the
-// output size of SHA-256, so the key is never the weak part of the MAC.
-const MinSecretLen = 32
+// MinSecretLen is the shortest secret NewSigner accepts, in bytes.
+const MinSecretLen = signedlink.MinSecretLen
 
-// Token layout, before base64url encoding (without padding):
+// Token layout, before base64url encoding (without padding; see package
+// signedlink):
 //
-//	[0]      version (tokenVersion)
+//	[0]      version (signedlink.Version)
 //	[1]      kind: 1 invoice, 2 transaction
 //	[2:10]   company id, big-endian
 //	[10:18]  record id, big-endian
 //	[18:26]  expiry, Unix seconds, big-endian
 //	[26:58]  HMAC-SHA256(secret, macContext || bytes 0 to 25)
-const (
-	tokenVersion = 1
-	payloadLen   = 26
-	tokenLen     = payloadLen + sha256.Size
-)
+const bodyLen = 16
 
 // macContext separates these MACs from any other use of the same secret.
 const macContext = "propfin receipt link\x00"
@@ -56,10 +51,16 @@ var (
 )
 
 var (
-	encoding     = base64.RawURLEncoding.Strict()
-	tokenTextLen = encoding.EncodedLen(tokenLen)
-	kindCodes    = map[string]byte{KindInvoice: 1, KindTransaction: 2}
-	kindNames    = map[byte]string{1: KindInvoice, 2: KindTransaction}
+	scheme = signedlink.Scheme{
+		Name:    "receipt",
+		Context: macContext,
+		BodyLen: bodyLen,
+		Kinds:   2,
+		Invalid: ErrInvalidToken,
+		Expired: ErrExpiredToken,
+	}
+	kindCodes = map[string]byte{KindInvoice: 1, KindTransaction: 2}
+	kindNames = map[byte]string{1: KindInvoice, 2: KindTransaction}
 )
 
 // Ref is what a verified token names: a record of a company.
@@ -72,17 +73,18 @@ type Ref struct {
 // Signer signs and verifies receipt links with one secret. It is safe for
 // concurrent use.
 type Signer struct {
-	secret []byte
+	link *signedlink.Signer
 }
 
 // NewSigner returns a Signer for secret, which must be at least
 // MinSecretLen bytes (random, kept out of the repository). The secret is
 // copied.
 func NewSigner(secret []byte) (*Signer, error) {
-	if len(secret) < MinSecretLen {
-		return nil, fmt.Errorf("receipt signer: secret is %d bytes, want at least %d", len(secret), MinSecretLen)
+	link, err := signedlink.New(scheme, secret)
+	if err != nil {
+		return nil, err
 	}
-	return &Signer{secret: append([]byte(nil), secret...)}, nil
+	return &Signer{link: link}, nil
 }
 
 // Sign returns the URL-safe token of record id of the company, of the
@@ -94,14 +96,10 @@ func (s *Signer) Sign(kind string, companyID, id int64, expires time.Time) strin
 	if !ok {
 		panic(fmt.Sprintf("receipt: Sign with unknown kind %q", kind))
 	}
-	var b [tokenLen]byte
-	b[0] = tokenVersion
-	b[1] = code
-	binary.BigEndian.PutUint64(b[2:10], uint64(companyID))
-	binary.BigEndian.PutUint64(b[10:18], uint64(id))
-	binary.BigEndian.PutUint64(b[18:26], uint64(expires.Unix()))
-	copy(b[payloadLen:], s.mac(b[:payloadLen]))
-	return encoding.EncodeToString(b[:])
+	var body [bodyLen]byte
+	binary.BigEndian.PutUint64(body[0:8], uint64(companyID))
+	binary.BigEndian.PutUint64(body[8:16], uint64(id))
+	return s.link.Sign(code, body[:], expires)
 }
 
 // Verify returns the record a token names. A malformed, tampered or
@@ -110,42 +108,13 @@ func (s *Signer) Sign(kind string, companyID, id int64, expires time.Time) strin
 // compared in constant time and checked before anything else in the
 // token is trusted.
 func (s *Signer) Verify(token string, now time.Time) (Ref, error) {
-	if len(token) != tokenTextLen {
-		return Ref{}, fmt.Errorf("receipt token has %d characters, want %d: %w", len(token), tokenTextLen, ErrInvalidToken)
-	}
-	b, err := encoding.DecodeString(token)
-	if err != nil || len(b) != tokenLen {
-		return Ref{}, fmt.Errorf("receipt token is not base64url: %w", ErrInvalidToken)
-	}
-	if !hmac.Equal(b[payloadLen:], s.mac(b[:payloadLen])) {
-		return Ref{}, fmt.Errorf("receipt token signature does not match: %w", ErrInvalidToken)
-	}
-	return decodePayload(b[:payloadLen], now)
-}
-
-// decodePayload reads an authenticated payload.
-func decodePayload(p []byte, now time.Time) (Ref, error) {
-	if p[0] != tokenVersion {
-		return Ref{}, fmt.Errorf("receipt token version %d, want %d: %w", p[0], tokenVersion, ErrInvalidToken)
-	}
-	kind, ok := kindNames[p[1]]
-	if !ok {
-		return Ref{}, fmt.Errorf("receipt token kind %d is unknown: %w", p[1], ErrInvalidToken)
-	}
-	expires := time.Unix(int64(binary.BigEndian.Uint64(p[18:26])), 0)
-	if !now.Before(expires) {
-		return Ref{}, fmt.Errorf("receipt token expired at %s: %w", expires.UTC().Format(time.RFC3339), ErrExpiredToken)
+	code, body, err := s.link.Verify(token, now)
+	if err != nil {
+		return Ref{}, err
 	}
 	return Ref{
-		Kind:      kind,
-		CompanyID: int64(binary.BigEndian.Uint64(p[2:10])),
-		ID:        int64(binary.BigEndian.Uint64(p[10:18])),
+		Kind:      kindNames[code],
+		CompanyID: int64(binary.BigEndian.Uint64(body[0:8])),
+		ID:        int64(binary.BigEndian.Uint64(body[8:16])),
 	}, nil
-}
-
-func (s *Signer) mac(payload []byte) []byte {
-	m := hmac.New(sha256.New, s.secret)
-	m.Write([]byte(macContext))
-	m.Write(payload)
-	return m.Sum(nil)
 }

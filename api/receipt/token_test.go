@@ -1,6 +1,8 @@
 package receipt
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
@@ -8,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/propfin/propfin/api/signedlink"
+	"github.com/propfin/propfin/api/statement"
 )
 
 var (
@@ -78,15 +83,19 @@ func TestSignPanicsOnUnknownKind(t *testing.T) {
 	testSigner(t).Sign("contract", 1, 1, testExpires)
 }
 
-// forge builds a token with arbitrary payload bytes, correctly MACed, to
-// reach the checks after the MAC.
-func forge(s *Signer, version, kind byte, expires time.Time) string {
-	var b [tokenLen]byte
+// forge builds a token with arbitrary payload bytes, correctly MACed with
+// testSecret, to reach the checks after the MAC. It lays the token out by
+// hand, so it also pins the format.
+func forge(version, kind byte, expires time.Time) string {
+	var b [58]byte
 	b[0], b[1] = version, kind
 	binary.BigEndian.PutUint64(b[2:10], 7)
 	binary.BigEndian.PutUint64(b[10:18], 9)
 	binary.BigEndian.PutUint64(b[18:26], uint64(expires.Unix()))
-	copy(b[payloadLen:], s.mac(b[:payloadLen]))
+	m := hmac.New(sha256.New, testSecret)
+	m.Write([]byte(macContext))
+	m.Write(b[:26])
+	copy(b[26:], m.Sum(nil))
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
@@ -114,6 +123,10 @@ func TestVerifyRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ss, err := statement.NewSigner(testSecret)
+	if err != nil {
+		t.Fatal(err)
+	}
 	good := s.Sign(KindInvoice, 7, 9, testExpires)
 	raw, _ := base64.RawURLEncoding.DecodeString(good)
 	tests := []struct {
@@ -134,8 +147,9 @@ func TestVerifyRefuses(t *testing.T) {
 		{"tampered version", flip(good, 0), testNow, ErrInvalidToken},
 		{"non-canonical last character", nonCanonical(good), testNow, ErrInvalidToken},
 		{"other secret", other.Sign(KindInvoice, 7, 9, testExpires), testNow, ErrInvalidToken},
-		{"unknown version, signed", forge(s, 2, 1, testExpires), testNow, ErrInvalidToken},
-		{"unknown kind, signed", forge(s, tokenVersion, 3, testExpires), testNow, ErrInvalidToken},
+		{"a statement token, same secret", ss.SignStatement(7, 9, testExpires), testNow, ErrInvalidToken},
+		{"unknown version, signed", forge(2, 1, testExpires), testNow, ErrInvalidToken},
+		{"unknown kind, signed", forge(signedlink.Version, 3, testExpires), testNow, ErrInvalidToken},
 		{"at expiry", good, testExpires, ErrExpiredToken},
 		{"after expiry", good, testExpires.Add(time.Hour), ErrExpiredToken},
 	}
@@ -172,7 +186,7 @@ func FuzzVerify(f *testing.F) {
 		f.Add(tok[:40])
 	}
 	f.Add("")
-	f.Add(forge(s, 9, 9, testExpires))
+	f.Add(forge(9, 9, testExpires))
 	f.Fuzz(func(t *testing.T, token string) {
 		ref, err := s.Verify(token, testNow)
 		if err != nil {
@@ -186,4 +200,27 @@ func FuzzVerify(f *testing.F) {
 			t.Fatalf("Verify accepted %q as %+v; signed tokens: %v", token, ref, signed)
 		}
 	})
+}
+
+// TestTokenFormat pins tokens made before the layout moved to package
+// signedlink: links already sent out must still verify, to the same ref.
+func TestTokenFormat(t *testing.T) {
+	t.Parallel()
+	s := testSigner(t)
+	expires := time.Date(2027, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		token string
+		want  Ref
+	}{
+		{"AQEAAAAAAAAABwAAAAAAAAAJAAAAAGs4aSVdD5VMOk5xnuA-clV7RpDIM3ZqBVpItqaUwEA2YJKU8g", Ref{KindInvoice, 7, 9}},
+		{"AQIAAAEAAAAAAAAAAAAHW80VAAAAAGs4aSUdXTgjFqlnqWxVXOMc025Q-AYuMaPWUgPIC8-pwTfSug", Ref{KindTransaction, 1 << 40, 123456789}},
+	}
+	for _, tt := range tests {
+		if got := s.Sign(tt.want.Kind, tt.want.CompanyID, tt.want.ID, expires); got != tt.token {
+			t.Errorf("Sign(%+v) = %q, want %q", tt.want, got, tt.token)
+		}
+		if got, err := s.Verify(tt.token, expires.Add(-time.Second)); err != nil || got != tt.want {
+			t.Errorf("Verify(%q) = %+v, %v; want %+v", tt.token, got, err, tt.want)
+		}
+	}
 }

@@ -1,13 +1,12 @@
 package statement
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/propfin/propfin/api/signedlink"
 )
 
 // Kinds of document a link can name.
@@ -26,22 +25,19 @@ const (
 const DefaultLifetime = 120 * 24 * time.Hour
 
 // MinSecretLen is the shortest secret NewSigner accepts, in bytes.
-const MinSecretLen = 32
+const MinSecretLen = signedlink.MinSecretLen
 
-// Token layout, before base64url encoding (without padding):
+// Token layout, before base64url encoding (without padding; see package
+// signedlink):
 //
-//	[0]      version (tokenVersion)
+//	[0]      version (signedlink.Version)
 //	[1]      kind: 1 owner statement, 2 income report
 //	[2:10]   company id, big-endian
 //	[10:18]  the statement's id, or the income report's owner id, big-endian
 //	[18:20]  the income report's year (0 for a statement), big-endian
 //	[20:28]  expiry, Unix seconds, big-endian
 //	[28:60]  HMAC-SHA256(secret, macContext || bytes 0 to 27)
-const (
-	tokenVersion = 1
-	payloadLen   = 28
-	tokenLen     = payloadLen + sha256.Size
-)
+const bodyLen = 18
 
 // macContext separates these MACs from any other use of the same secret
 // (the receipt links among them: a receipt token never opens a statement).
@@ -57,10 +53,17 @@ var (
 )
 
 var (
-	encoding     = base64.RawURLEncoding.Strict()
-	tokenTextLen = encoding.EncodedLen(tokenLen)
-	kindCodes    = map[string]byte{KindOwnerStatement: 1, KindIncomeReport: 2}
-	kindNames    = map[byte]string{1: KindOwnerStatement, 2: KindIncomeReport}
+	scheme = signedlink.Scheme{
+		Name:    "statement",
+		Context: macContext,
+		BodyLen: bodyLen,
+		Kinds:   2,
+		Check:   checkYear,
+		Invalid: ErrInvalidToken,
+		Expired: ErrExpiredToken,
+	}
+	kindCodes = map[string]byte{KindOwnerStatement: 1, KindIncomeReport: 2}
+	kindNames = map[byte]string{1: KindOwnerStatement, 2: KindIncomeReport}
 )
 
 // Ref is what a verified token names: a company's statement (ID is the
@@ -75,16 +78,17 @@ type Ref struct {
 
 // Signer signs and verifies the links. It is safe for concurrent use.
 type Signer struct {
-	secret []byte
+	link *signedlink.Signer
 }
 
 // NewSigner returns a Signer for secret, at least MinSecretLen bytes
 // (random, kept out of the repository). The secret is copied.
 func NewSigner(secret []byte) (*Signer, error) {
-	if len(secret) < MinSecretLen {
-		return nil, fmt.Errorf("statement signer: secret is %d bytes, want at least %d", len(secret), MinSecretLen)
+	link, err := signedlink.New(scheme, secret)
+	if err != nil {
+		return nil, err
 	}
-	return &Signer{secret: append([]byte(nil), secret...)}, nil
+	return &Signer{link: link}, nil
 }
 
 // SignStatement returns the URL-safe token of statement id of the
@@ -103,15 +107,11 @@ func (s *Signer) SignIncomeReport(companyID, ownerID int64, year int, expires ti
 }
 
 func (s *Signer) sign(ref Ref, expires time.Time) string {
-	var b [tokenLen]byte
-	b[0] = tokenVersion
-	b[1] = kindCodes[ref.Kind]
-	binary.BigEndian.PutUint64(b[2:10], uint64(ref.CompanyID))
-	binary.BigEndian.PutUint64(b[10:18], uint64(ref.ID))
-	binary.BigEndian.PutUint16(b[18:20], uint16(ref.Year))
-	binary.BigEndian.PutUint64(b[20:28], uint64(expires.Unix()))
-	copy(b[payloadLen:], s.mac(b[:payloadLen]))
-	return encoding.EncodeToString(b[:])
+	var body [bodyLen]byte
+	binary.BigEndian.PutUint64(body[0:8], uint64(ref.CompanyID))
+	binary.BigEndian.PutUint64(body[8:16], uint64(ref.ID))
+	binary.BigEndian.PutUint16(body[16:18], uint16(ref.Year))
+	return s.link.Sign(kindCodes[ref.Kind], body[:], expires)
 }
 
 // Verify returns the document a token names. A malformed, tampered or
@@ -120,47 +120,23 @@ func (s *Signer) sign(ref Ref, expires time.Time) string {
 // compared in constant time and checked before anything else in the
 // token is trusted.
 func (s *Signer) Verify(token string, now time.Time) (Ref, error) {
-	if len(token) != tokenTextLen {
-		return Ref{}, fmt.Errorf("statement token has %d characters, want %d: %w", len(token), tokenTextLen, ErrInvalidToken)
-	}
-	b, err := encoding.DecodeString(token)
-	if err != nil || len(b) != tokenLen {
-		return Ref{}, fmt.Errorf("statement token is not base64url: %w", ErrInvalidToken)
-	}
-	if !hmac.Equal(b[payloadLen:], s.mac(b[:payloadLen])) {
-		return Ref{}, fmt.Errorf("statement token signature does not match: %w", ErrInvalidToken)
-	}
-	return decodePayload(b[:payloadLen], now)
-}
-
-// decodePayload reads an authenticated payload.
-func decodePayload(p []byte, now time.Time) (Ref, error) {
-	if p[0] != tokenVersion {
-		return Ref{}, fmt.Errorf("statement token version %d, want %d: %w", p[0], tokenVersion, ErrInvalidToken)
-	}
-	kind, ok := kindNames[p[1]]
-	if !ok {
-		return Ref{}, fmt.Errorf("statement token kind %d is unknown: %w", p[1], ErrInvalidToken)
-	}
-	year := int(binary.BigEndian.Uint16(p[18:20]))
-	if (kind == KindIncomeReport) != (year != 0) {
-		return Ref{}, fmt.Errorf("statement token of kind %s with year %d: %w", kind, year, ErrInvalidToken)
-	}
-	expires := time.Unix(int64(binary.BigEndian.Uint64(p[20:28])), 0)
-	if !now.Before(expires) {
-		return Ref{}, fmt.Errorf("statement token expired at %s: %w", expires.UTC().Format(time.RFC3339), ErrExpiredToken)
+	code, body, err := s.link.Verify(token, now)
+	if err != nil {
+		return Ref{}, err
 	}
 	return Ref{
-		Kind:      kind,
-		CompanyID: int64(binary.BigEndian.Uint64(p[2:10])),
-		ID:        int64(binary.BigEndian.Uint64(p[10:18])),
-		Year:      year,
+		Kind:      kindNames[code],
+		CompanyID: int64(binary.BigEndian.Uint64(body[0:8])),
+		ID:        int64(binary.BigEndian.Uint64(body[8:16])),
+		Year:      int(binary.BigEndian.Uint16(body[16:18])),
 	}, nil
 }
 
-func (s *Signer) mac(payload []byte) []byte {
-	m := hmac.New(sha256.New, s.secret)
-	m.Write([]byte(macContext))
-	m.Write(payload)
-	return m.Sum(nil)
+// checkYear refuses a statement with a year and an income report without.
+func checkYear(code byte, body []byte) error {
+	kind, year := kindNames[code], binary.BigEndian.Uint16(body[16:18])
+	if (kind == KindIncomeReport) != (year != 0) {
+		return fmt.Errorf("of kind %s with year %d", kind, year)
+	}
+	return nil
 }

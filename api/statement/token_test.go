@@ -1,11 +1,13 @@
 package statement
 
 import (
+	"encoding/base64"
 	"errors"
 	"testing"
 	"time"
 
 	"github.com/propfin/propfin/api/receipt"
+	"github.com/propfin/propfin/api/signedlink"
 )
 
 func testSigner(t *testing.T) *Signer {
@@ -59,9 +61,9 @@ func TestTokenRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b [tokenLen]byte
-	b[0], b[1] = tokenVersion, 1
-	unsigned := encoding.EncodeToString(b[:])
+	var b [60]byte
+	b[0], b[1] = signedlink.Version, 1
+	unsigned := base64.RawURLEncoding.EncodeToString(b[:])
 	refused := map[string]string{
 		"empty":                 "",
 		"short":                 good[:79],
@@ -90,5 +92,30 @@ func TestTokenRefused(t *testing.T) {
 	}
 	if _, err := NewSigner(make([]byte, MinSecretLen-1)); err == nil {
 		t.Error("a 31-byte secret was accepted")
+	}
+}
+
+// TestTokenFormat pins tokens made before the layout moved to package
+// signedlink: links already sent out must still verify, to the same ref.
+func TestTokenFormat(t *testing.T) {
+	t.Parallel()
+	s := testSigner(t)
+	expires := time.Date(2027, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		got, token string
+		want       Ref
+	}{
+		{s.SignStatement(7, 42, expires), "AQEAAAAAAAAABwAAAAAAAAAqAAAAAAAAazhpJY2PTL66-JP6da8JlV6IG40NvzPH4Y-gq_WcHOJpjWno",
+			Ref{Kind: KindOwnerStatement, CompanyID: 7, ID: 42}},
+		{s.SignIncomeReport(7, 9, 2024, expires), "AQIAAAAAAAAABwAAAAAAAAAJB-gAAAAAazhpJTq1bsT4AiLDoX2Llbo4EzQEcAy5iXJT7Rp0563jc2Oh",
+			Ref{Kind: KindIncomeReport, CompanyID: 7, ID: 9, Year: 2024}},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.token {
+			t.Errorf("signing %+v = %q, want %q", tt.want, tt.got, tt.token)
+		}
+		if got, err := s.Verify(tt.token, expires.Add(-time.Second)); err != nil || got != tt.want {
+			t.Errorf("Verify(%q) = %+v, %v; want %+v", tt.token, got, err, tt.want)
+		}
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/propfin/propfin/api/publicpage"
 )
 
 var (
@@ -40,7 +41,7 @@ func Handler(load func(context.Context, Ref) (Page, error), signer *Signer, now 
 		now = time.Now
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setHeaders(w.Header())
+		shell.SetHeaders(w.Header())
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			writePage(w, http.StatusMethodNotAllowed, renderMethodNotAllowed)
@@ -79,21 +80,11 @@ func serve(w http.ResponseWriter, r *http.Request, load func(context.Context, Re
 		writePage(w, http.StatusInternalServerError, renderUnavailable)
 		return
 	}
-	writeBody(w, http.StatusOK, buf.Bytes())
+	publicpage.WriteBody(w, http.StatusOK, buf.Bytes())
 }
 
 func logFailure(ctx context.Context, msg string, ref Ref, err error) {
 	slog.Default().ErrorContext(ctx, msg, "kind", ref.Kind, "company_id", ref.CompanyID, "id", ref.ID, "err", err)
-}
-
-// setHeaders sets what every answer carries.
-func setHeaders(h http.Header) {
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Robots-Tag", "noindex, nofollow")
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
 }
 
 // writePage writes an error page with status.
@@ -103,13 +94,7 @@ func writePage(w http.ResponseWriter, status int, render func(w io.Writer) error
 		buf.Reset()
 		buf.WriteString("<!doctype html><title>Erro</title><p>Erro.</p>")
 	}
-	writeBody(w, status, buf.Bytes())
-}
-
-func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	w.Write(body) //nolint:errcheck // the client went away; nothing to do
+	publicpage.WriteBody(w, status, buf.Bytes())
 }
 
 // lastSegment is what follows the last slash of path.

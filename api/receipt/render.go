@@ -2,7 +2,6 @@ package receipt
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
 	"encoding/base64"
 	"fmt"
@@ -10,10 +9,11 @@ import (
 	"io"
 
 	"github.com/propfin/propfin/api/ptbr"
+	"github.com/propfin/propfin/api/publicpage"
 	"github.com/propfin/propfin/pix"
 )
 
-//go:embed assets/page.html assets/error.html assets/style.css assets/script.js
+//go:embed assets/page.html assets/style.css assets/script.js
 var assets embed.FS
 
 // qrSize is the side of the PIX QR code image, in pixels.
@@ -44,11 +44,10 @@ func mustAsset(name string) string {
 	return string(b)
 }
 
+var shell = publicpage.Shell{Style: style, CSP: contentSecurityPolicy}
+
 // sourceHash is a CSP hash source of an inline element's text.
-func sourceHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}
+var sourceHash = publicpage.SourceHash
 
 // view is what the page template reads: the page and what is derived
 // from it.
@@ -151,12 +150,6 @@ func title(p Page) string {
 	return t
 }
 
-// errorView is what the error template reads.
-type errorView struct {
-	Title, Message string
-	Style          template.CSS
-}
-
 // RenderNotFound writes the page answered for a link that is wrong,
 // expired or names nothing. It says no more than that, so a guessed link
 // learns nothing.
@@ -179,7 +172,7 @@ func renderMethodNotAllowed(w io.Writer) error {
 }
 
 func renderError(w io.Writer, title, message string) error {
-	return execute(w, "error", errorView{Title: title, Message: message, Style: template.CSS(style)})
+	return shell.RenderError(w, title, message)
 }
 
 // execute runs a template into a buffer first, so a failure writes

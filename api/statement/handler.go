@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/propfin/propfin/api/publicpage"
 )
 
 // Document is what a link shows: an OwnerStatement or an IncomeReport.
@@ -163,7 +165,7 @@ func Respond(w http.ResponseWriter, r *http.Request, doc Document) {
 		return
 	}
 	h := w.Header()
-	setHeaders(h)
+	shell.SetHeaders(h)
 	if f == FormatPDF {
 		h.Set("Content-Type", "application/pdf")
 		h.Set("Content-Disposition", `inline; filename="`+doc.filename()+`"`)
@@ -171,22 +173,11 @@ func Respond(w http.ResponseWriter, r *http.Request, doc Document) {
 	} else {
 		h.Set("Content-Disposition", "inline")
 	}
-	writeBody(w, http.StatusOK, buf.Bytes())
+	publicpage.WriteBody(w, http.StatusOK, buf.Bytes())
 }
 
 func logFailure(ctx context.Context, msg string, ref Ref, err error) {
 	slog.Default().ErrorContext(ctx, msg, "kind", ref.Kind, "company_id", ref.CompanyID, "id", ref.ID, "year", ref.Year, "err", err)
-}
-
-// setHeaders sets what every answer carries, the HTML type and policy
-// among them (the PDF answer replaces them).
-func setHeaders(h http.Header) {
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Robots-Tag", "noindex, nofollow")
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
 }
 
 // writeNotFound answers a link that is wrong, expired or names nothing;
@@ -203,17 +194,5 @@ func writeUnavailable(w http.ResponseWriter, status int) {
 }
 
 func writeError(w http.ResponseWriter, status int, title, message string) {
-	setHeaders(w.Header())
-	var buf bytes.Buffer
-	if err := renderError(&buf, title, message); err != nil { // the embedded template is tested: not expected
-		buf.Reset()
-		buf.WriteString("<!doctype html><title>Erro</title><p>Erro.</p>")
-	}
-	writeBody(w, status, buf.Bytes())
-}
-
-func writeBody(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	w.Write(body) //nolint:errcheck // the client went away; nothing to do
+	shell.WriteError(w, status, title, message)
 }

@@ -2,18 +2,17 @@ package statement
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"embed"
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"io"
 	"strconv"
 
 	"github.com/propfin/propfin/api/ptbr"
+	"github.com/propfin/propfin/api/publicpage"
 )
 
-//go:embed assets/statement.html assets/income.html assets/error.html assets/style.css
+//go:embed assets/statement.html assets/income.html assets/style.css
 var assets embed.FS
 
 var (
@@ -40,11 +39,10 @@ func mustAsset(name string) string {
 	return string(b)
 }
 
+var shell = publicpage.Shell{Style: style, CSP: contentSecurityPolicy}
+
 // sourceHash is a CSP hash source of an inline element's text.
-func sourceHash(text string) string {
-	sum := sha256.Sum256([]byte(text))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}
+var sourceHash = publicpage.SourceHash
 
 // head is what the top and the foot of both pages read.
 type head struct {
@@ -160,14 +158,8 @@ func RenderIncomeHTML(w io.Writer, r IncomeReport) error {
 	return execute(w, "income", v)
 }
 
-// errorView is what the error template reads.
-type errorView struct {
-	Title, Message string
-	Style          template.CSS
-}
-
 func renderError(w io.Writer, title, message string) error {
-	return execute(w, "error", errorView{Title: title, Message: message, Style: template.CSS(style)})
+	return shell.RenderError(w, title, message)
 }
 
 // execute runs a template into a buffer first, so a failure writes

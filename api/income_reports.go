@@ -234,6 +234,12 @@ func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 			through, q.Year, december)}}))
 		return
 	}
+	if january := finance.NewMonth(q.Year, time.January); reports.ClosedFrom > january {
+		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: fmt.Sprintf(
+			"the company's owner statements start at %s: the months of %d before it are in the first statements' opening balances, on no statement, so no report of %d is given",
+			reports.ClosedFrom, q.Year, q.Year)}}))
+		return
+	}
 	expires := time.Now().Add(s.statements.lifetime).UTC().Truncate(time.Second)
 	token := signer.SignIncomeReport(companyID, q.OwnerID, q.Year, expires)
 	writeJSON(w, http.StatusOK, linkEnvelope{Return: true, Status: http.StatusOK, Data: receiptLinkData{

@@ -242,6 +242,16 @@ total 2421.56 240.00 48.00 2133.56`},
 	if got := reportText(r.data(t)[0]); got != "total 0.00 0.00 0.00 0.00" {
 		t.Errorf("Ana in the books of another business: %s", got)
 	}
+	// a business of another company, or of none: 422, as the DIMOB answers
+	for _, id := range []int64{other + 1000} {
+		if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2024&filter[business_id]=%d", f.ana, id), f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
+			fmt.Sprint(r.problemFields(t)) != "[filter[business_id]]" || !strings.Contains(r.raw, fmt.Sprintf("no businesses with id %d", id)) {
+			t.Errorf("the books of business %d, of no company of A's: %d %s", id, r.status, r.raw)
+		}
+	}
+	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2024&filter[business_id]=%d", f.ana, other), f.keyB, nil); r.status != http.StatusUnprocessableEntity && r.status != http.StatusNotFound {
+		t.Errorf("company B asking for A's business: %d %s", r.status, r.raw)
+	}
 	// a year without closed months, an owner without lines: an empty report
 	if got := reportText(f.get(t, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2023", f.ana),
 		http.StatusOK).data(t)[0]); got != "total 0.00 0.00 0.00 0.00" {
@@ -388,6 +398,10 @@ func TestIncomeReportLink(t *testing.T) {
 	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2025", f.ana), f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
 		fmt.Sprint(r.problemFields(t)) != "[filter[year]]" || !strings.Contains(r.raw, "2024-12") {
 		t.Errorf("the link of a year whose December is not closed: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2023", f.ana), f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
+		fmt.Sprint(r.problemFields(t)) != "[filter[year]]" || !strings.Contains(r.raw, "start at 2024-01") {
+		t.Errorf("the link of a year before the company's first close: %d %s", r.status, r.raw)
 	}
 	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2024", f.ana), f.keyB, nil); r.status != http.StatusNotFound {
 		t.Errorf("company B's link of A's owner: %d %s", r.status, r.raw)

@@ -65,9 +65,12 @@ type IncomeReports struct {
 	// it has closed none.
 	ClosedThrough finance.Month
 	Closed        bool
-	Owners        []IncomeOwner // by id
-	Contracts     map[int64]IncomeContract
-	Businesses    map[int64]IncomeParty
+	// ClosedFrom is the company's first closed month (with Closed): the
+	// months before it are in the first statements' openings, on no line.
+	ClosedFrom finance.Month
+	Owners     []IncomeOwner // by id
+	Contracts  map[int64]IncomeContract
+	Businesses map[int64]IncomeParty
 }
 
 // IncomeReports reads the company's income reports of q.Year, in one
@@ -82,6 +85,9 @@ func (s *Store) IncomeReports(ctx context.Context, companyID int64, q IncomeQuer
 	err := pgx.BeginTxFunc(ctx, s.reads, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
 		func(tx pgx.Tx) error {
 			if err := readIncomeCompany(ctx, tx, companyID, out); err != nil {
+				return err
+			}
+			if err := checkIncomeBusiness(ctx, tx, companyID, q.BusinessID); err != nil {
 				return err
 			}
 			owners, err := readIncomeLines(ctx, tx, companyID, q)
@@ -105,22 +111,43 @@ func (s *Store) IncomeReports(ctx context.Context, companyID int64, q IncomeQuer
 	return out, nil
 }
 
+// checkIncomeBusiness refuses a business the company does not have, as
+// the DIMOB's request does: 422 on filter[business_id].
+func checkIncomeBusiness(ctx context.Context, tx pgx.Tx, companyID, businessID int64) error {
+	if businessID == 0 {
+		return nil
+	}
+	var found bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM businesses WHERE company_id = $1 AND id = $2)`,
+		companyID, businessID).Scan(&found); err != nil {
+		return fmt.Errorf("income reports: the business: %w", err)
+	}
+	if !found {
+		return finance.InvalidInput([]finance.Problem{{Field: "filter[business_id]",
+			Message: fmt.Sprintf("no businesses with id %d", businessID)}})
+	}
+	return nil
+}
+
 // readIncomeCompany reads the company's name and last closed month.
 func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *IncomeReports) error {
-	var last *string
-	err := tx.QueryRow(ctx, `SELECT c.name, (SELECT max(month) FROM owner_statement_months m WHERE m.company_id = c.id)
-		FROM companies c WHERE c.id = $1`, companyID).Scan(&out.CompanyName, &last)
+	var first, last *string
+	err := tx.QueryRow(ctx, `SELECT c.name, m.first, m.last FROM companies c,
+		LATERAL (SELECT min(month) AS first, max(month) AS last FROM owner_statement_months m WHERE m.company_id = c.id) m
+		WHERE c.id = $1`, companyID).Scan(&out.CompanyName, &first, &last)
 	if err != nil {
 		return translate(err, fmt.Sprintf("company %d", companyID))
 	}
-	if last == nil {
+	if last == nil || first == nil {
 		return nil
 	}
-	m, err := finance.ParseMonth(*last)
-	if err != nil {
+	if out.ClosedFrom, err = finance.ParseMonth(*first); err != nil {
 		return fmt.Errorf("owner statement months: %w", err)
 	}
-	out.ClosedThrough, out.Closed = m, true
+	if out.ClosedThrough, err = finance.ParseMonth(*last); err != nil {
+		return fmt.Errorf("owner statement months: %w", err)
+	}
+	out.Closed = true
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -275,5 +276,39 @@ func TestFinanceSettingsQuery(t *testing.T) {
 	r := e.get(t, "/financial/settings?readjust_candidates=IPCA&fields=x&_=1", http.StatusUnprocessableEntity)
 	if got := r.problemFields(t); !slices.Equal(got, []string{"readjust_candidates", "fields"}) {
 		t.Errorf("problem fields %v, want the two parameters", got)
+	}
+}
+
+// TestMonthFilterValuesChecked: a year-month column's filter value in no
+// month's form is a 422 naming the filter, not an empty page; a LIKE
+// pattern and the month forms are read.
+func TestMonthFilterValuesChecked(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, tc := range []struct {
+		query  string
+		status int
+	}{
+		{"filter[month]=2024-01", http.StatusOK},
+		{"filter[month]=2024-%25", http.StatusOK},
+		{"filter[month|ge]=2024-11", http.StatusOK},
+		{"filter[month]=2024-1", http.StatusUnprocessableEntity},
+		{"filter[month]=2024-13", http.StatusUnprocessableEntity},
+		{"filter[month]=2024/01", http.StatusUnprocessableEntity},
+		{"filter[month]=2024-01-01", http.StatusUnprocessableEntity},
+		{"filter[month|b]=2024-01|2024", http.StatusUnprocessableEntity},
+		{"filter[month|ge]=jan", http.StatusUnprocessableEntity},
+	} {
+		r := e.get(t, "/financial/indices?filter[indicator]=IPCA&"+tc.query, tc.status)
+		if tc.status == http.StatusOK {
+			if len(r.data(t)) == 0 {
+				t.Errorf("%s: no rows", tc.query)
+			}
+			continue
+		}
+		key := tc.query[:strings.Index(tc.query, "=")]
+		if got := r.problemFields(t); len(got) != 1 || got[0] != key || !strings.Contains(r.raw, "must be a month, YYYY-MM") {
+			t.Errorf("%s: %v %s", tc.query, got, r.raw)
+		}
 	}
 }

@@ -10,10 +10,11 @@ import (
 
 // refundBody is a rent of 1,000.00 credited to the owner with an
 // administration fee of 100.00 from the owner to the business (not
-// charged to the payer), due dueIn days from today, 2% late fee and 1% a
+// charged to the payer), of the building the owner owns (whose owner the
+// late fee and interest credit), due dueIn days from today, 2% late fee and 1% a
 // month of interest: the invoice of the refund and write-off tests.
 func (f *invoiceFixture) refundBody(dueIn int) map[string]any {
-	return f.body(map[string]any{"due_date": today(dueIn), "date": today(dueIn - 10),
+	return f.body(map[string]any{"due_date": today(dueIn), "date": today(dueIn - 10), "building_id": f.building,
 		"ticket_late_fee": true, "ticket_late_fee_percentage": "2", "ticket_late_fee_interest": "1",
 		"items": []any{
 			map[string]any{"item_id": f.rent, "amount": "1000.00", "owner_id": f.owner},

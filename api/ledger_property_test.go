@@ -10,7 +10,7 @@ import (
 )
 
 // The ledger's property over the operations on invoices (docs/ledger.md,
-// "Refunds", "Write-offs"; docs/testing.md): random sequences of
+// "The ledger's property"): random sequences of
 // payments, undone payments, partial and whole refunds, write-offs and
 // their undoing, through the API on PostgreSQL, after each step of which
 // every statement balances and every invoice's amounts are its entries'.

@@ -268,3 +268,46 @@ func plain(entries []RefundEntry) []Entry {
 	}
 	return out
 }
+
+// TestWriteOffLoss: the loss of an invoice of 1,000.00 booked with an
+// item crediting the payer, one crediting the owners (split 60/40), and
+// one debiting the owner, refused.
+func TestWriteOffLoss(t *testing.T) {
+	inv := ledgerInvoice()
+	inv.Total = dec("1000.00")
+	parties := ledgerInput(t, ledgerInvoice(), "2024-03-03").Parties
+	cases := []struct {
+		name  string
+		item  TransactionItem
+		want  []string
+		field string
+	}{
+		{"credit customer", TransactionItem{ID: 8, Description: "Perda", Debit: PartyBusiness, Credit: PartyCustomer},
+			[]string{"debit business 20 1000.00", "credit customer 10 1000.00"}, ""},
+		{"credit owner", TransactionItem{ID: 8, Description: "Cobertura", Debit: PartyBusiness, Credit: PartyOwner},
+			[]string{"debit business 20 1000.00", "credit owner 31 600.00", "credit owner 32 400.00"}, ""},
+		{"debit owner", TransactionItem{ID: 8, Debit: PartyOwner, Credit: PartyBusiness}, nil, "write_off_item_id"},
+	}
+	for _, c := range cases {
+		got, err := WriteOffLoss(inv, c.item, parties)
+		if c.field != "" {
+			if ps, ok := err.(Problems); !ok || ps[0].Field != c.field {
+				t.Errorf("%s: %v, want a problem on %s", c.name, err, c.field)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var rows []string
+		for _, e := range got {
+			if e.Mode != ModeChargeback || e.ItemID != 8 {
+				t.Errorf("%s: %+v", c.name, e)
+			}
+			rows = append(rows, fmt.Sprintf("%s %s %d %s", e.Type, e.Extract, e.Holder().ID, e.Amount.StringFixed(2)))
+		}
+		if fmt.Sprint(rows) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, want %v", c.name, rows, c.want)
+		}
+	}
+}

@@ -85,7 +85,9 @@ type operationBody struct {
 // write-off, naming every problem.
 func parseOperationBody(obj map[string]json.RawMessage, refund bool, problems []finance.Problem) (operationBody, []finance.Problem) {
 	var b operationBody
-	fail := func(field, message string) { problems = append(problems, finance.Problem{Field: field, Message: message}) }
+	fail := func(field, message string) {
+		problems = append(problems, finance.Problem{Field: field, Message: message})
+	}
 	for _, key := range sortedKeys(obj) {
 		raw := obj[key]
 		switch key {

@@ -65,7 +65,7 @@ func centsText(c int64) string { return decimal.New(c, -2).StringFixed(2) }
 var ledgerOps = []ledgerOp{
 	{name: "pay",
 		skip: func(inv *invoiceModel) bool { return inv.paid },
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return !inv.paid && !inv.writtenOff },
+		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return !inv.paid && !inv.writtenOff },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			inv.paidOn = today(-5 - run.r.IntN(10)) // late or on time: the invoices are due 10 days ago
 			return run.f.put(t, inv.id, map[string]any{"paid": true, "paid_at": inv.paidOn})
@@ -76,7 +76,7 @@ var ledgerOps = []ledgerOp{
 		}},
 	{name: "undo the payment",
 		skip: func(inv *invoiceModel) bool { return !inv.paid },
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid },
+		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.put(t, inv.id, map[string]any{"paid": false})
 		},
@@ -113,7 +113,7 @@ var ledgerOps = []ledgerOp{
 		apply: func(_ *testing.T, _ *ledgerRun, inv *invoiceModel, _ response) { inv.writtenOff = true }},
 	{name: "undo the write-off",
 		skip: func(inv *invoiceModel) bool { return !inv.writtenOff },
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.writtenOff },
+		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return inv.writtenOff },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.put(t, inv.id, map[string]any{"status": "unpaid"})
 		},

@@ -27,8 +27,6 @@ const (
 	OriginWriteOffUndone = "write_off_undone"
 )
 
-// maxReasonLength bounds a refund's or a write-off's reason, in characters.
-const maxReasonLength = 500
 
 // RefundRequest is a refund of an invoice's payment: Amount given back to
 // the payer on Date (zero: today in the company's time zone), for Reason.

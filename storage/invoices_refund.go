@@ -27,7 +27,6 @@ const (
 	OriginWriteOffUndone = "write_off_undone"
 )
 
-
 // RefundRequest is a refund of an invoice's payment: Amount given back to
 // the payer on Date (zero: today in the company's time zone), for Reason.
 // A Preview writes nothing and answers what a refund would write.

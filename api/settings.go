@@ -11,7 +11,25 @@ import (
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
 // and changed by the company's own keys. Today they are the readjustment
-// options; they live on the company's row.
+// options and the write-off item; they live on the company's row.
+
+// financeSettings are the settings as GET and PUT answer them, each
+// area's fields side by side.
+type financeSettings struct {
+	storage.ReadjustSettings
+	storage.WriteOffSettings
+}
+
+// readSettings reads every setting of the company.
+func (s *Server) readSettings(r *http.Request, companyID int64) (financeSettings, error) {
+	var out financeSettings
+	var err error
+	if out.ReadjustSettings, err = storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), companyID); err != nil {
+		return out, err
+	}
+	out.WriteOffSettings, err = storage.WriteOffSettingsOf(r.Context(), s.store.Pool(), companyID)
+	return out, err
+}
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -22,7 +40,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	settings, err := storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
+	settings, err := s.readSettings(r, principalOf(r.Context()).CompanyID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -49,7 +67,18 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	settings, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
+	if writeOff, given := change.writeOffItem(); given {
+		if err := s.store.SetWriteOffItem(r.Context(), p.CompanyID, writeOff); err != nil {
+			writeError(w, r, err)
+			return
+		}
+	}
+	if _, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID},
+		change.ReadjustSettingsChange); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	settings, err := s.readSettings(r, p.CompanyID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -57,11 +86,29 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Settings stored.", Data: settings})
 }
 
+// settingsChange is a change of the settings: the readjustment's, and
+// the write-off item when given (writeOff: null or an id).
+type settingsChange struct {
+	storage.ReadjustSettingsChange
+	writeOff json.RawMessage
+}
+
+// writeOffItem is the write-off item the change sets (nil: none), and
+// whether it sets one.
+func (c settingsChange) writeOffItem() (*int64, bool) {
+	if c.writeOff == nil {
+		return nil, false
+	}
+	var id *int64
+	_ = json.Unmarshal(c.writeOff, &id) // checked by parseSettingsBody
+	return id, true
+}
+
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...]}, either or both, naming every
-// problem.
-func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
-	var change storage.ReadjustSettingsChange
+// "readjust_candidates": [index, ...], "write_off_item_id": id or null},
+// any of them, naming every problem.
+func parseSettingsBody(body []byte) (settingsChange, error) {
+	var change settingsChange
 	obj, problems, err := decodeObject(body)
 	if err != nil {
 		return change, err
@@ -87,6 +134,13 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 			}
 			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
 			change.Candidates = candidates
+		case "write_off_item_id":
+			var id *int64
+			if json.Unmarshal(raw, &id) != nil || (id != nil && *id <= 0) {
+				fail(key, "must be a transaction item's id, or null to book no loss on a write-off")
+				continue
+			}
+			change.writeOff = raw
 		default:
 			fail(key, "unknown field")
 		}
@@ -99,14 +153,15 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 
 // settingsOp describes GET (put false) and PUT /financial/settings.
 func settingsOp(put bool) operation {
-	settings, err := reflector.SchemaFor(storage.ReadjustSettings{})
+	settings, err := reflector.SchemaFor(financeSettings{})
 	if err != nil {
 		panic("api: " + err.Error())
 	}
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
-			description: "The readjustment options of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"`readjust_allow_reduction` and `readjust_candidates`. It takes no query parameters (422).",
+			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
+				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, and `write_off_item_id`, the " +
+				"transaction item a write-off books its loss with (null: not booked). It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -117,6 +172,8 @@ func settingsOp(put bool) operation {
 			"is stored.",
 		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
 			"readjust_allow_reduction": {Type: "boolean"},
-			"readjust_candidates":      openapi.Array(openapi.String())})),
+			"readjust_candidates":      openapi.Array(openapi.String()),
+			"write_off_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "A transaction item of the company debiting business; null: a write-off books no loss."})})),
 		responses: answer}
 }

@@ -60,6 +60,8 @@ var resourceRoutes = []route{
 	{"/financial/paymentBatch", storage.PaymentBatches},
 	// the owners' statements (docs/api.md, "Owner statements"): read-only; the link and the page are below
 	{"/financial/ownerStatements", storage.OwnerStatements},
+	// the billing reminders sent (docs/api.md, "Billing reminders"): read-only
+	{"/financial/reminders", storage.Reminders},
 	// spec 000
 	{"/condominiums", storage.Condominiums},
 	{"/users/teams", storage.Teams},

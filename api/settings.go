@@ -11,13 +11,15 @@ import (
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
 // and changed by the company's own keys. Today they are the readjustment
-// options and the write-off item; they live on the company's row.
+// options, the write-off item and the billing reminders; they live on the
+// company's row.
 
 // financeSettings are the settings as GET and PUT answer them, each
 // area's fields side by side.
 type financeSettings struct {
 	storage.ReadjustSettings
 	storage.WriteOffSettings
+	storage.ReminderSettings
 }
 
 // readSettings reads every setting of the company.
@@ -27,7 +29,10 @@ func (s *Server) readSettings(r *http.Request, companyID int64) (financeSettings
 	if out.ReadjustSettings, err = storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), companyID); err != nil {
 		return out, err
 	}
-	out.WriteOffSettings, err = storage.WriteOffSettingsOf(r.Context(), s.store.Pool(), companyID)
+	if out.WriteOffSettings, err = storage.WriteOffSettingsOf(r.Context(), s.store.Pool(), companyID); err != nil {
+		return out, err
+	}
+	out.ReminderSettings, err = storage.ReminderSettingsOf(r.Context(), s.store.Pool(), companyID)
 	return out, err
 }
 
@@ -78,6 +83,10 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	if _, err := s.store.UpdateReminderSettings(r.Context(), p.CompanyID, change.reminders); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	settings, err := s.readSettings(r, p.CompanyID)
 	if err != nil {
 		writeError(w, r, err)
@@ -87,10 +96,11 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 // settingsChange is a change of the settings: the readjustment's, and
-// the write-off item when given (writeOff: null or an id).
+// the write-off item when given (writeOff: null or an id), the reminders'.
 type settingsChange struct {
 	storage.ReadjustSettingsChange
-	writeOff json.RawMessage
+	writeOff  json.RawMessage
+	reminders storage.ReminderSettingsChange
 }
 
 // writeOffItem is the write-off item the change sets (nil: none), and
@@ -105,8 +115,9 @@ func (c settingsChange) writeOffItem() (*int64, bool) {
 }
 
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...], "write_off_item_id": id or null},
-// any of them, naming every problem.
+// "readjust_candidates": [index, ...], "write_off_item_id": id or null,
+// "reminders_enabled": bool, "reminders_days": [day, ...],
+// "reminders_reply_to": address or null}, any of them, naming every problem.
 func parseSettingsBody(body []byte) (settingsChange, error) {
 	var change settingsChange
 	obj, problems, err := decodeObject(body)
@@ -141,6 +152,31 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 				continue
 			}
 			change.writeOff = raw
+		case "reminders_enabled":
+			var on *bool
+			if json.Unmarshal(raw, &on) != nil || on == nil {
+				fail(key, "must be a boolean")
+				continue
+			}
+			change.reminders.Enabled = on
+		case "reminders_days":
+			var days []int
+			if json.Unmarshal(raw, &days) != nil || days == nil {
+				fail(key, "must be an array of whole numbers of days from the due date (-5: five days before)")
+				continue
+			}
+			problems = append(problems, storage.CheckReminderDays(days)...)
+			change.reminders.Days = days
+		case "reminders_reply_to":
+			var addr *string
+			if json.Unmarshal(raw, &addr) != nil {
+				fail(key, "must be an e-mail address, or null")
+				continue
+			}
+			if addr != nil {
+				problems = append(problems, storage.CheckReplyTo(*addr)...)
+			}
+			change.reminders.SetReplyTo, change.reminders.ReplyTo = true, addr
 		default:
 			fail(key, "unknown field")
 		}
@@ -161,7 +197,9 @@ func settingsOp(put bool) operation {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
 			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
 				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, and `write_off_item_id`, the " +
-				"transaction item a write-off books its loss with (null: not booked). It takes no query parameters (422).",
+				"transaction item a write-off books its loss with (null: not booked), and the billing reminders' " +
+				"`reminders_enabled` (default false), `reminders_days` (days from the due date, default [-5, 0, 3, 10]) and " +
+				"`reminders_reply_to` (null: none). It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -174,6 +212,12 @@ func settingsOp(put bool) operation {
 			"readjust_allow_reduction": {Type: "boolean"},
 			"readjust_candidates":      openapi.Array(openapi.String()),
 			"write_off_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
-				Description: "A transaction item of the company debiting business; null: a write-off books no loss."})})),
+				Description: "A transaction item of the company debiting business; null: a write-off books no loss."}),
+			"reminders_enabled": {Type: "boolean", Description: "Send the company's billing reminders (invoices:remind)."},
+			"reminders_days": {Type: "array", Items: &openapi.Schema{Type: "integer", Minimum: "-60", Maximum: "180"},
+				MinItems: new(1), MaxItems: new(10),
+				Description: "The rules: days from the due date (-5: five days before; 0: on the day; 3: three days after), distinct."},
+			"reminders_reply_to": openapi.Nullable(&openapi.Schema{Type: "string", Format: "email",
+				Description: "Where the payers' replies go; null: none."})})),
 		responses: answer}
 }

@@ -335,6 +335,9 @@ func (reg *Registry) rerunNames(directOnly bool) []string {
 type KindsConfig struct {
 	// Retention is how long finished jobs are kept (jobs:prune).
 	Retention time.Duration
+	// Reminders is what invoices:remind sends with (nil: a process
+	// without a mail server).
+	Reminders *RemindersConfig
 }
 
 // Kinds is the registry of every kind of propfin, plus extra ones (tests
@@ -351,5 +354,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		BatchReturnKind(),
 		DimobFileKind(),
 		StatementsKind(),
+		RemindKind(cfg.Reminders),
 	}, extra...)...)
 }

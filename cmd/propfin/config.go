@@ -43,6 +43,10 @@ type config struct {
 	JobRetention   time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
 	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
+
+	SMTPURL         string // PROPFIN_SMTP_URL: the mail server the reminders go through; unset, none (dev: its own)
+	SMTPFrom        string // PROPFIN_SMTP_FROM: the reminders' sender address
+	SMTPConnections int    // PROPFIN_SMTP_CONNECTIONS: connections one reminders run sends over at once
 }
 
 // minAdminToken is the shortest admin token accepted: it guards the queues.
@@ -70,6 +74,10 @@ func loadConfig() (config, error) {
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
 		JobRetention:   jobs.DefaultRetention,
 		JobQuietAfter:  2 * time.Minute,
+
+		SMTPURL:         os.Getenv("PROPFIN_SMTP_URL"),
+		SMTPFrom:        os.Getenv("PROPFIN_SMTP_FROM"),
+		SMTPConnections: jobs.DefaultMailConnections,
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
@@ -82,6 +90,7 @@ func loadConfig() (config, error) {
 		{"PROPFIN_RATE_LIMIT", &cfg.RateLimit, "requests per minute"},
 		{"PROPFIN_AUTH_FAILURE_LIMIT", &cfg.AuthFails, "requests per minute"},
 		{"PROPFIN_WORKER_CONCURRENCY", &cfg.Concurrency, "jobs at once"},
+		{"PROPFIN_SMTP_CONNECTIONS", &cfg.SMTPConnections, "connections"},
 	} {
 		if v := os.Getenv(l.name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -113,6 +122,9 @@ func loadConfig() (config, error) {
 		return cfg, fmt.Errorf("PROPFIN_ADMIN_TOKEN: want at least %d characters (openssl rand -hex 32 makes one)", minAdminToken)
 	}
 	if err := checkReceiptConfig(cfg); err != nil {
+		return cfg, err
+	}
+	if err := checkMailConfig(cfg); err != nil {
 		return cfg, err
 	}
 	if cfg.LogFormat != "json" && cfg.LogFormat != "text" {

@@ -125,4 +125,3 @@ func (s *Store) UpdateReminderSettings(ctx context.Context, companyID int64, cha
 	})
 	return out, err
 }
-

@@ -117,10 +117,6 @@ type RemindResult struct {
 	Stale   int64  `json:"stale"`
 }
 
-// errNotTaken is a run whose mail server did not take every reminder:
-// the job is retried, and its retries send those (and only those).
-var errNotTaken = errors.New("reminders not taken by the mail server")
-
 // RemindKind declares invoices:remind. cfg nil (a process without a mail
 // server) fails the runs of companies whose reminders are on.
 func RemindKind(cfg *RemindersConfig) *Kind {
@@ -188,12 +184,14 @@ func (rs *reminderRun) do(ctx context.Context) error {
 			return err
 		}
 		if unreachable != nil {
-			return fmt.Errorf("%w: the mail server could not be reached (%v); the job's retries send the %d reminders not sent",
-				errNotTaken, unreachable, len(keys)-from-len(batch)+rs.res.Failed)
+			return finance.Errorf(finance.Unavailable, "The mail server could not be reached (%v): %d reminders not sent; "+
+				"the job is retried until it is, through the company's next day.", unreachable, len(keys)-from-len(batch)+rs.res.Failed)
 		}
 	}
 	if rs.res.Failed > 0 {
-		return fmt.Errorf("%w: %d of %d; the job's retries send them", errNotTaken, rs.res.Failed, rs.res.Due)
+		// Conflict: the message is the client's to read, and the retry is spent
+		return finance.Errorf(finance.Conflict, "The mail server did not take %d of %d reminders (the rows say why); "+
+			"the job's retries send them.", rs.res.Failed, rs.res.Due)
 	}
 	return nil
 }

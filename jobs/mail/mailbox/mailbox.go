@@ -36,6 +36,7 @@ type Message struct {
 	To      []string // the envelope recipients
 	Subject string   // decoded
 	Raw     []byte   // the message as sent
+	TLS     bool     // it came over TLS (STARTTLS or implicit)
 }
 
 // Options configure a server.
@@ -123,8 +124,8 @@ func (s *Server) Message(id int) (Message, bool) {
 }
 
 // keep stores a message taken.
-func (s *Server) keep(from string, to []string, raw []byte) Message {
-	m := Message{At: time.Now(), From: from, To: to, Raw: raw, Subject: subjectOf(raw)}
+func (s *Server) keep(from string, to []string, raw []byte, overTLS bool) Message {
+	m := Message{At: time.Now(), From: from, To: to, Raw: raw, Subject: subjectOf(raw), TLS: overTLS}
 	s.mu.Lock()
 	m.ID = s.nextID
 	s.nextID++
@@ -154,11 +155,12 @@ func subjectOf(raw []byte) string {
 }
 
 // NewSession implements smtp.Backend.
-func (s *Server) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{box: s}, nil }
+func (s *Server) NewSession(c *smtp.Conn) (smtp.Session, error) { return &session{box: s, conn: c}, nil }
 
 // session is one SMTP transaction after another on one connection.
 type session struct {
 	box  *Server
+	conn *smtp.Conn
 	from string
 	to   []string
 }
@@ -183,7 +185,8 @@ func (ss *session) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	ss.box.keep(ss.from, ss.to, raw)
+	_, overTLS := ss.conn.TLSConnectionState()
+	ss.box.keep(ss.from, ss.to, raw, overTLS)
 	return nil
 }
 

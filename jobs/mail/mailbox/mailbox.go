@@ -155,7 +155,9 @@ func subjectOf(raw []byte) string {
 }
 
 // NewSession implements smtp.Backend.
-func (s *Server) NewSession(c *smtp.Conn) (smtp.Session, error) { return &session{box: s, conn: c}, nil }
+func (s *Server) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &session{box: s, conn: c}, nil
+}
 
 // session is one SMTP transaction after another on one connection.
 type session struct {

@@ -166,11 +166,11 @@ func (rs *reminderRun) do(ctx context.Context) error {
 		return err
 	}
 	rs.res.Stale = stale
-	keys, err := storage.DueReminderKeys(ctx, r.Pool(), r.CompanyID(), rs.date, rs.settings.Days)
+	keys, before, err := storage.DueReminderKeys(ctx, r.Pool(), r.CompanyID(), rs.date, rs.settings.Days)
 	if err != nil {
 		return err
 	}
-	rs.res.Due = len(keys)
+	rs.res.Due, rs.res.Before = len(keys)+before, before
 	if err := r.Progress(ctx, 0, int64(len(keys))); err != nil {
 		return err
 	}

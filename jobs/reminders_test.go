@@ -221,7 +221,7 @@ func TestRemindersRunOncePerReminder(t *testing.T) {
 		}
 		rs := &reminderRun{run: r, cfg: reminderConfigOf(t, box), date: date, settings: settings, res: &RemindResult{}}
 		defer rs.closeConns()
-		keys, err := storage.DueReminderKeys(ctx, p.pool, p.companyA, date, settings.Days)
+		keys, _, err := storage.DueReminderKeys(ctx, p.pool, p.companyA, date, settings.Days)
 		if err != nil {
 			return err
 		}

@@ -74,23 +74,33 @@ type ReminderKey struct {
 }
 
 // DueReminderKeys lists, in invoice and rule order, the company's
-// invoices that one of rules reminds on date: remindable, due rule days
-// before date. It reads invoices_open_status alone.
-func DueReminderKeys(ctx context.Context, q DBTX, companyID int64, date finance.Date, rules []int) ([]ReminderKey, error) {
-	rows, err := q.Query(ctx, `SELECT i.id, r.rule
+// invoices that one of rules reminds on date (remindable, due rule days
+// before date) whose reminder has not been sent, refused, or tried with
+// an unknown outcome (none, or one failed or skipped), and counts those
+// it leaves out. It reads invoices_open_status and reminders_once alone.
+func DueReminderKeys(ctx context.Context, q DBTX, companyID int64, date finance.Date, rules []int) ([]ReminderKey, int, error) {
+	rows, err := q.Query(ctx, `SELECT i.id, r.rule, EXISTS (SELECT 1 FROM reminders m
+			WHERE m.company_id = $1 AND m.invoice_id = i.id AND m.rule = r.rule AND m.date = $2
+				AND m.status NOT IN ('failed', 'skipped'))
 		FROM unnest($4::int[]) AS r (rule)
 		JOIN invoices i ON i.company_id = $1 AND i.due_date = $2::date - r.rule AND `+remindable+`
 		ORDER BY i.id, r.rule`, companyID, date, RemindableStatuses, rules)
 	if err != nil {
-		return nil, translate(err, "reminders due")
+		return nil, 0, translate(err, "reminders due")
 	}
 	var keys []ReminderKey
 	var k ReminderKey
-	_, err = pgx.ForEachRow(rows, []any{&k.InvoiceID, &k.Rule}, func() error {
-		keys = append(keys, k)
+	var done bool
+	before := 0
+	_, err = pgx.ForEachRow(rows, []any{&k.InvoiceID, &k.Rule, &done}, func() error {
+		if done {
+			before++
+		} else {
+			keys = append(keys, k)
+		}
 		return nil
 	})
-	return keys, translate(err, "reminders due")
+	return keys, before, translate(err, "reminders due")
 }
 
 // DueReminder is what the message of one reminder says: the invoice as

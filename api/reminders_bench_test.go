@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	jobmail "github.com/propfin/propfin/jobs/mail"
 	"github.com/propfin/propfin/jobs/mail/mailbox"
@@ -30,8 +33,9 @@ const (
 // (worker time, from its start to its recorded result) sending through
 // the API's composer to an SMTP server in process, beside a bare baseline
 // in the same run: one SELECT of the same invoices and their payers'
-// addresses, and one fixed small message each sent over as many
-// connections to the same server, nothing written. Then the job again
+// addresses, and one fixed message each sent over as many connections to
+// the same server, nothing written, with a small message and with one
+// reminder as the job writes them (of its size). Then the job again
 // for the date, which sends nothing. Run it once per count:
 //
 //	go test -run '^$' -bench Reminders -benchtime 1x -count 3 ./api
@@ -61,19 +65,26 @@ func BenchmarkReminders(b *testing.B) {
 	seedReminderBench(b, env)
 
 	t0 := time.Now()
-	bareDue := bareReminders(b, env, server)
+	bareDue := bareReminders(b, env, server, nil)
 	bare := time.Since(t0)
 	if bareDue != benchReminders || taken.Load() != benchReminders {
 		b.Fatalf("bare: %d due, %d taken; want %d", bareDue, taken.Load(), benchReminders)
 	}
-
 	bareBytes := size.Load()
+	// the same with a message of the job's size: one composed reminder, sent to each
+	full := fullReminder(b, composer)
+	t0 = time.Now()
+	bareReminders(b, env, server, full)
+	bareFull := time.Since(t0)
+	taken.Store(0)
+	size.Store(0)
+
 	job, took := benchRemindJob(b, env, false)
-	if job.Due != benchReminders || job.Sent != benchReminders || taken.Load() != 2*benchReminders {
+	if job.Due != benchReminders || job.Sent != benchReminders || taken.Load() != benchReminders {
 		b.Fatalf("job: %+v, %d taken in all", job, taken.Load())
 	}
 	again, tookAgain := benchRemindJob(b, env, true)
-	if again.Sent != 0 || again.Before != benchReminders || taken.Load() != 2*benchReminders {
+	if again.Sent != 0 || again.Before != benchReminders || taken.Load() != benchReminders {
 		b.Fatalf("job again: %+v", again)
 	}
 	var rows int64
@@ -89,7 +100,9 @@ func BenchmarkReminders(b *testing.B) {
 	b.ReportMetric(float64(benchReminders)/took.Seconds(), "reminders/s")
 	b.ReportMetric(tookAgain.Seconds()*1000, "again-ms")
 	b.ReportMetric(float64(bareBytes)/benchReminders, "bare-B/msg")
-	b.ReportMetric(float64(size.Load()-bareBytes)/benchReminders, "job-B/msg")
+	b.ReportMetric(float64(size.Load())/benchReminders, "job-B/msg")
+	b.ReportMetric(bareFull.Seconds(), "bare-full-s")
+	b.ReportMetric(float64(len(full)), "full-B/msg")
 }
 
 // seedReminderBench writes the benchmark's invoices for company A, set
@@ -125,10 +138,32 @@ func seedReminderBench(b *testing.B, env *testEnv) {
 	}
 }
 
+// fullReminder is one reminder as the job composes them, written.
+func fullReminder(b *testing.B, composer *ReminderComposer) []byte {
+	due := finance.MustDate(today(-3))
+	msg, err := composer.Compose(jobs.ReminderNotice{
+		DueReminder: storage.DueReminder{ReminderKey: storage.ReminderKey{InvoiceID: 1, Rule: 3}, Number: "1", Status: "overdue",
+			PayerName: "Pagador 1", CompanyName: "Company A", BusinessName: "Horizonte Imóveis",
+			PixCode: "00020126330014br.gov.bcb.pix01115299822472552040000530398654061500.005802BR5917Horizonte Imoveis6009Sao Paulo6304ABCD",
+			Invoice: finance.Invoice{Description: "Aluguel", Total: decimal.RequireFromString("1500"), DueDate: due}},
+		CompanyID: 1, Date: finance.MustDate(today(0)), To: jobmail.Address{Name: "Pagador 1", Address: "pagador1@example.com"},
+		Settlement: finance.Settlement{Total: decimal.RequireFromString("1531.50"), DaysLate: 3,
+			LateFee: decimal.RequireFromString("30"), Interest: decimal.RequireFromString("1.5")}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw, err := msg.Bytes()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return raw
+}
+
 // bareReminders is the baseline: one SELECT of the invoices due a
-// reminder today, and a fixed message each sent over benchReminderConns
-// connections; how many it sent.
-func bareReminders(b *testing.B, env *testEnv, server jobmail.Config) int {
+// reminder today, and a fixed message each (body, or a small one naming
+// the invoice when nil) sent over benchReminderConns connections,
+// nothing written; how many it sent.
+func bareReminders(b *testing.B, env *testEnv, server jobmail.Config, body []byte) int {
 	ctx := context.Background()
 	rows, err := env.pool.Query(ctx, `SELECT i.id, p.email, i.total::text, i.due_date::text
 		FROM invoices i JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
@@ -164,7 +199,10 @@ func bareReminders(b *testing.B, env *testEnv, server jobmail.Config) int {
 			}
 			defer conn.Close()
 			for d := range next {
-				msg := []byte("From: cobranca@example.com\r\nTo: " + d.to + "\r\nSubject: Fatura " + d.id + "\r\n\r\nR$ " + d.total + " em " + d.date + "\r\n")
+				msg := body
+				if msg == nil {
+					msg = []byte("From: cobranca@example.com\r\nTo: " + d.to + "\r\nSubject: Fatura " + d.id + "\r\n\r\nR$ " + d.total + " em " + d.date + "\r\n")
+				}
 				if conn.Send("cobranca@example.com", d.to, msg) != nil {
 					failed.Add(1)
 				}

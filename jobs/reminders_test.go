@@ -271,3 +271,37 @@ func TestRemindDateIsTodayOrYesterday(t *testing.T) {
 		}
 	}
 }
+
+// TestRemindersLeftSendingAreNotSentAgain: a reminder a stopped run left
+// sending (claimed, its outcome never recorded) may have gone: the next
+// run marks it unknown and does not send it; a fresh one being sent by
+// another run is left alone; the others go.
+func TestRemindersLeftSendingAreNotSentAgain(t *testing.T) {
+	t.Parallel()
+	p, box := remindPlatform(t, nil)
+	seedReminders(t, p.pool, p.companyA, 3)
+	date := todayOf(t, p.pool, p.companyA)
+	if _, err := p.pool.Exec(context.Background(), `INSERT INTO reminders (company_id, invoice_id, rule, date, due_date, "to", status, job_id, claimed_at)
+		SELECT company_id, i.id, 0, due_date, due_date, p.email, 'sending', 999, now() - CASE WHEN p.email LIKE 'payer1@%' THEN interval '1 hour' ELSE interval '1 minute' END
+		FROM invoices i JOIN persons p USING (company_id) WHERE i.company_id = $1 AND p.id = i.payer_id AND p.email IN ('payer1@example.com', 'payer2@example.com')`,
+		p.companyA); err != nil {
+		t.Fatal(err)
+	}
+	job := p.submit(t, KindInvoicesRemind, RemindPayload{Date: date})
+	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
+	res := decodeResult[RemindResult](t, done)
+	if done.State != storage.JobSucceeded || res.Stale != 1 || res.Sent != 1 || res.Before != 2 {
+		t.Errorf("job %s %q, result %+v: want 1 marked unknown, 1 sent, 2 done before", done.State, done.Error, res)
+	}
+	want := []string{
+		"payer1@example.com unknown 1 the run stopped while sending: the message may have gone, and is not sent again",
+		"payer2@example.com sending 1",
+		"payer3@example.com sent 1",
+	}
+	if got := reminderRows(t, p.pool, p.companyA); !slices.Equal(got, want) {
+		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if msgs := box.Messages(); len(msgs) != 1 || msgs[0].To[0] != "payer3@example.com" {
+		t.Errorf("messages %v: want payer3's alone", msgs)
+	}
+}

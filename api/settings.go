@@ -10,8 +10,9 @@ import (
 )
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
-// and changed by the company's own keys. Today they are the readjustment
-// options; they live on the company's row.
+// and changed by the company's own keys. They are the readjustment options
+// and the items a termination's final invoice books its fine and the
+// deposit's deduction as; they live on the company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -22,7 +23,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	settings, err := storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
+	settings, err := storage.SettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -49,7 +50,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	settings, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
+	settings, err := s.store.UpdateSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -58,10 +59,11 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...]}, either or both, naming every
-// problem.
-func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
-	var change storage.ReadjustSettingsChange
+// "readjust_candidates": [index, ...], "termination_fee_item_id": id or
+// null, "termination_deposit_item_id": id or null}, any of them, naming
+// every problem.
+func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
+	var change storage.SettingsChange
 	obj, problems, err := decodeObject(body)
 	if err != nil {
 		return change, err
@@ -78,7 +80,7 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 				fail(key, "must be a boolean")
 				continue
 			}
-			change.AllowReduction = allow
+			change.Readjust.AllowReduction = allow
 		case "readjust_candidates":
 			var candidates []string
 			if json.Unmarshal(raw, &candidates) != nil || candidates == nil {
@@ -86,7 +88,22 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 				continue
 			}
 			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
-			change.Candidates = candidates
+			change.Readjust.Candidates = candidates
+		case "termination_fee_item_id", "termination_deposit_item_id":
+			var id *int64
+			if json.Unmarshal(raw, &id) != nil || id != nil && *id <= 0 {
+				fail(key, "must be a transaction item's id, or null")
+				continue
+			}
+			set := storage.ItemSetting{Set: true}
+			if id != nil {
+				set.ID = *id
+			}
+			if key == "termination_fee_item_id" {
+				change.FeeItem = set
+			} else {
+				change.DepositItem = set
+			}
 		default:
 			fail(key, "unknown field")
 		}
@@ -99,14 +116,15 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 
 // settingsOp describes GET (put false) and PUT /financial/settings.
 func settingsOp(put bool) operation {
-	settings, err := reflector.SchemaFor(storage.ReadjustSettings{})
+	settings, err := reflector.SchemaFor(storage.Settings{})
 	if err != nil {
 		panic("api: " + err.Error())
 	}
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
-			description: "The readjustment options of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"`readjust_allow_reduction` and `readjust_candidates`. It takes no query parameters (422).",
+			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
+				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, the termination's " +
+				"`termination_fee_item_id` and `termination_deposit_item_id`. It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -117,6 +135,12 @@ func settingsOp(put bool) operation {
 			"is stored.",
 		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
 			"readjust_allow_reduction": {Type: "boolean"},
-			"readjust_candidates":      openapi.Array(openapi.String())})),
+			"readjust_candidates":      openapi.Array(openapi.String()),
+			"termination_fee_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item a termination's fine is booked as; null: the contract's late-fee item, else the company's fee item."}),
+			"termination_deposit_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item the deposit's deduction is booked as (a negative line); null: none, and a termination " +
+					"that would deduct a deposit is a 422 naming it."}),
+		})),
 		responses: answer}
 }

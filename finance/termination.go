@@ -160,7 +160,9 @@ type TerminationInput struct {
 	// deduction are booked as; nil when the company has none.
 	FineItem, DepositItem *TransactionItem
 	// Parties are the final invoice's payer, business, building and the
-	// building's owners: whom the fine is shared among.
+	// building's owners: whom the fine is shared among. The contract's
+	// billing parties (tenant, business, account, billing method) are the
+	// caller's to check, as for the generation of its invoices.
 	Parties Parties
 }
 
@@ -415,7 +417,7 @@ func (t *Termination) fineLine(in *TerminationInput, lines []InvoiceItem, ps *Pr
 		ps.add("building_id", "%s", msg)
 		return append(lines, line)
 	}
-	if BooksOwner(item) {
+	if BooksOwner(item) && in.Parties.PayerID > 0 && in.Parties.BusinessID > 0 { // else the caller names the missing party
 		shares, err := GuaranteedShares(PostingInput{Invoice: Invoice{Total: f.Amount, Items: []InvoiceItem{line}},
 			Items: []TransactionItem{item}, Parties: in.Parties})
 		if err != nil {

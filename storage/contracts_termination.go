@@ -261,9 +261,10 @@ func insertFinalInvoice(ctx context.Context, tx pgx.Tx, companyID int64, inv *fi
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO invoices (company_id, type, contract_id, payer_id, building_id, business_id, account_id,
 			billing_id, billing_method, description, total, date, due_date, period_initial, period_final,
-			ticket_late_fee, ticket_late_fee_item_id, ticket_late_fee_percentage, ticket_late_fee_interest)
+			ticket_late_fee, ticket_late_fee_item_id, ticket_late_fee_percentage, ticket_late_fee_interest,
+			ticket_discount, ticket_discount_fixed, ticket_discount_percentage)
 		VALUES ($1, $2, $3, $4, nullif($5::bigint, 0), $6, $7, nullif($8::bigint, 0), $9, $10, $11::text::numeric, $12, $13, $14, $15,
-			$16, nullif($17::bigint, 0), $18::text::numeric, $19::text::numeric)
+			$16, nullif($17::bigint, 0), $18::text::numeric, $19::text::numeric, false, 0, 0)
 		RETURNING id`, companyID, string(inv.Type), inv.ContractID, inv.PayerID, buildingID, inv.BusinessID, inv.AccountID,
 		inv.BillingID, inv.BillingMethod, inv.Description, inv.Total.String(), dateTime(inv.Date), dateTime(inv.DueDate), pi, pf,
 		inv.TicketLateFee, inv.TicketLateFeeItemID, inv.TicketLateFeePercentage.String(), inv.TicketLateFeeInterest.String()).Scan(&id)

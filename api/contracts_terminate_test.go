@@ -82,7 +82,8 @@ func (f *termFixture) terminate(t *testing.T, id int64, key string, body map[str
 func TestTerminateContractWorked(t *testing.T) {
 	t.Parallel()
 	f := termEnv(t)
-	id := f.lease(t, "2025-02-10", nil)
+	withWorkers(t, f.testEnv)
+	id := f.lease(t, "2025-02-10", map[string]any{"transfer_mode": "after_receive", "transfer_after_days": 0})
 	invoices := f.get(t, fmt.Sprintf("/invoices?filter[contract_id]=%d&sort=due_date&perPage=100", id), http.StatusOK).data(t)
 	if len(invoices) != 13 {
 		t.Fatalf("%d invoices generated, want 13", len(invoices))
@@ -147,18 +148,38 @@ func TestTerminateContractWorked(t *testing.T) {
 	}
 
 	// the final invoice paid: the ledger balances, each owner holds its
-	// share of the fine less its share of the deposit the owners held
-	f.pay(t, final, today(0))
-	var debits, credits, customer, ana, bruno string
+	// share of the fine less its share of the deposit the owners held; the
+	// transfer run pays it out as it pays a rent
+	day := today(0)
+	f.pay(t, final, day)
+	f.checkLedger(t, "paid", "-1592.11", "955.27", "636.84")
+	job := f.send(t, http.MethodPost, "/jobs", f.keyA, `{"kind":"contracts:transfer","payload":{"date":"`+day+`"}}`, nil)
+	if job.status != http.StatusAccepted {
+		t.Fatalf("transfer job: %d %s", job.status, job.raw)
+	}
+	if done := f.waitJob(t, f.keyA, num(t, job.body["data"].(map[string]any)["id"])); done["state"] != "succeeded" ||
+		toJSON(t, done["result"].(map[string]any)["amount"]) != "1592.11" {
+		t.Fatalf("transfer job: %v", done)
+	}
+	f.checkLedger(t, "transferred", "-1592.11", "0.00", "0.00")
+}
+
+// checkLedger holds company A's ledger balanced (the debits equal the
+// credits; a transfer is both) and the customer's, Ana's and Bruno's
+// balances to those given (credits less debits and transfers).
+func (f *termFixture) checkLedger(t *testing.T, when, customer, ana, bruno string) {
+	t.Helper()
+	var debits, credits, c, a, b string
 	err := f.pool.QueryRow(t.Context(), `SELECT
-			coalesce(sum(amount) FILTER (WHERE type = 'debit'), 0)::text, coalesce(sum(amount) FILTER (WHERE type = 'credit'), 0)::text,
+			coalesce(sum(amount) FILTER (WHERE type IN ('debit', 'transfer')), 0)::text,
+			coalesce(sum(amount) FILTER (WHERE type IN ('credit', 'transfer')), 0)::text,
 			coalesce(sum(CASE type WHEN 'credit' THEN amount ELSE -amount END) FILTER (WHERE extract = 'customer'), 0)::text,
 			coalesce(sum(CASE type WHEN 'credit' THEN amount ELSE -amount END) FILTER (WHERE owner_id = $2), 0)::text,
 			coalesce(sum(CASE type WHEN 'credit' THEN amount ELSE -amount END) FILTER (WHERE owner_id = $3), 0)::text
-		FROM transactions WHERE company_id = $1`, f.compA, f.ana, f.bruno).Scan(&debits, &credits, &customer, &ana, &bruno)
-	if err != nil || debits != credits || customer != "-1592.11" || ana != "955.27" || bruno != "636.84" {
-		t.Errorf("ledger: debits %s credits %s, customer %s, Ana %s (2,155.27 − 1,200.00), Bruno %s (1,436.84 − 800.00); %v",
-			debits, credits, customer, ana, bruno, err)
+		FROM transactions WHERE company_id = $1`, f.compA, f.ana, f.bruno).Scan(&debits, &credits, &c, &a, &b)
+	if err != nil || debits != credits || c != customer || a != ana || b != bruno {
+		t.Errorf("%s: debits %s credits %s, customer %s, Ana %s, Bruno %s; want balanced, %s, %s, %s (%v)",
+			when, debits, credits, c, a, b, customer, ana, bruno, err)
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 )
 
 // KindFinanceOverdue recalculates a company's overdue statuses on a date:
-// invoice status, contract payment_status and calendar event status.
+// invoice status, contract payment_status and calendar event status; and
+// it ends the terminations whose date is past (terminating to terminated).
 const KindFinanceOverdue = "finance:overdue"
 
 // How many ids of each table a chunk covers, one statement and one

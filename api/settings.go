@@ -10,26 +10,10 @@ import (
 )
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
-// and changed by the company's own keys. Today they are the readjustment
-// options and the write-off item; they live on the company's row.
-
-// financeSettings are the settings as GET and PUT answer them, each
-// area's fields side by side.
-type financeSettings struct {
-	storage.ReadjustSettings
-	storage.WriteOffSettings
-}
-
-// readSettings reads every setting of the company.
-func (s *Server) readSettings(r *http.Request, companyID int64) (financeSettings, error) {
-	var out financeSettings
-	var err error
-	if out.ReadjustSettings, err = storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), companyID); err != nil {
-		return out, err
-	}
-	out.WriteOffSettings, err = storage.WriteOffSettingsOf(r.Context(), s.store.Pool(), companyID)
-	return out, err
-}
+// and changed by the company's own keys. They are the readjustment options,
+// the items a termination's final invoice books its fine and the
+// deposit's deduction as, and the item a write-off books its loss with;
+// they live on the company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -40,7 +24,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	settings, err := s.readSettings(r, principalOf(r.Context()).CompanyID)
+	settings, err := storage.SettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -67,18 +51,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	if writeOff, given := change.writeOffItem(); given {
-		if err := s.store.SetWriteOffItem(r.Context(), p.CompanyID, writeOff); err != nil {
-			writeError(w, r, err)
-			return
-		}
-	}
-	if _, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID},
-		change.ReadjustSettingsChange); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	settings, err := s.readSettings(r, p.CompanyID)
+	settings, err := s.store.UpdateSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -86,29 +59,12 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Settings stored.", Data: settings})
 }
 
-// settingsChange is a change of the settings: the readjustment's, and
-// the write-off item when given (writeOff: null or an id).
-type settingsChange struct {
-	storage.ReadjustSettingsChange
-	writeOff json.RawMessage
-}
-
-// writeOffItem is the write-off item the change sets (nil: none), and
-// whether it sets one.
-func (c settingsChange) writeOffItem() (*int64, bool) {
-	if c.writeOff == nil {
-		return nil, false
-	}
-	var id *int64
-	_ = json.Unmarshal(c.writeOff, &id) // checked by parseSettingsBody
-	return id, true
-}
-
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...], "write_off_item_id": id or null},
-// any of them, naming every problem.
-func parseSettingsBody(body []byte) (settingsChange, error) {
-	var change settingsChange
+// "readjust_candidates": [index, ...], "termination_fee_item_id": id or
+// null, "termination_deposit_item_id": id or null, "write_off_item_id": id
+// or null}, any of them, naming every problem.
+func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
+	var change storage.SettingsChange
 	obj, problems, err := decodeObject(body)
 	if err != nil {
 		return change, err
@@ -125,7 +81,7 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 				fail(key, "must be a boolean")
 				continue
 			}
-			change.AllowReduction = allow
+			change.Readjust.AllowReduction = allow
 		case "readjust_candidates":
 			var candidates []string
 			if json.Unmarshal(raw, &candidates) != nil || candidates == nil {
@@ -133,14 +89,29 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 				continue
 			}
 			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
-			change.Candidates = candidates
-		case "write_off_item_id":
+			change.Readjust.Candidates = candidates
+		case "termination_fee_item_id", "termination_deposit_item_id", "write_off_item_id":
 			var id *int64
-			if json.Unmarshal(raw, &id) != nil || (id != nil && *id <= 0) {
-				fail(key, "must be a transaction item's id, or null to book no loss on a write-off")
+			if json.Unmarshal(raw, &id) != nil || id != nil && *id <= 0 {
+				if key == "write_off_item_id" {
+					fail(key, "must be a transaction item's id, or null to book no loss on a write-off")
+				} else {
+					fail(key, "must be a transaction item's id, or null")
+				}
 				continue
 			}
-			change.writeOff = raw
+			set := storage.ItemSetting{Set: true}
+			if id != nil {
+				set.ID = *id
+			}
+			switch key {
+			case "termination_fee_item_id":
+				change.FeeItem = set
+			case "termination_deposit_item_id":
+				change.DepositItem = set
+			default:
+				change.WriteOffItem = set
+			}
 		default:
 			fail(key, "unknown field")
 		}
@@ -153,14 +124,15 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 
 // settingsOp describes GET (put false) and PUT /financial/settings.
 func settingsOp(put bool) operation {
-	settings, err := reflector.SchemaFor(financeSettings{})
+	settings, err := reflector.SchemaFor(storage.Settings{})
 	if err != nil {
 		panic("api: " + err.Error())
 	}
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
 			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, and `write_off_item_id`, the " +
+				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, the termination's " +
+				"`termination_fee_item_id` and `termination_deposit_item_id`, and `write_off_item_id`, the " +
 				"transaction item a write-off books its loss with (null: not booked). It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
@@ -173,7 +145,13 @@ func settingsOp(put bool) operation {
 		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
 			"readjust_allow_reduction": {Type: "boolean"},
 			"readjust_candidates":      openapi.Array(openapi.String()),
+			"termination_fee_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item a termination's fine is booked as; null: the contract's late-fee item, else the company's fee item."}),
+			"termination_deposit_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item the deposit's deduction is booked as (a negative line); null: none, and a termination " +
+					"that would deduct a deposit is a 422 naming it."}),
 			"write_off_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
-				Description: "A transaction item of the company debiting business; null: a write-off books no loss."})})),
+				Description: "A transaction item of the company debiting business; null: a write-off books no loss."}),
+		})),
 		responses: answer}
 }

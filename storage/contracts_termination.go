@@ -138,16 +138,31 @@ func distinctProblems(ps []finance.Problem) []finance.Problem {
 // booked as). Nil when there is none.
 func terminationItems(ctx context.Context, tx pgx.Tx, companyID int64, c *finance.Contract) (fine, deposit *finance.TransactionItem, err error) {
 	var fineID, depositID int64
-	err = tx.QueryRow(ctx, `SELECT coalesce(termination_fee_item_id, nullif($2::bigint, 0),
+	var fineSet, depositSet *int64
+	err = tx.QueryRow(ctx, `SELECT termination_fee_item_id, termination_deposit_item_id,
+			coalesce(termination_fee_item_id, nullif($2::bigint, 0),
 			(SELECT min(id) FROM transaction_items WHERE company_id = $1 AND active AND type = 'fee'), 0),
 			coalesce(termination_deposit_item_id, 0)
-		FROM companies WHERE id = $1`, companyID, c.TicketLateFeeItemID).Scan(&fineID, &depositID)
+		FROM companies WHERE id = $1`, companyID, c.TicketLateFeeItemID).Scan(&fineSet, &depositSet, &fineID, &depositID)
 	if err != nil {
 		return nil, nil, translate(err, "termination items")
 	}
 	items, err := transactionItemsByID(ctx, tx, companyID, []int64{fineID, depositID})
 	if err != nil {
 		return nil, nil, err
+	}
+	var ps []finance.Problem
+	for _, set := range []struct {
+		field string
+		id    *int64
+	}{{"termination_fee_item_id", fineSet}, {"termination_deposit_item_id", depositSet}} {
+		if set.id != nil && items[*set.id] == nil {
+			ps = append(ps, finance.Problem{Field: set.field, Message: fmt.Sprintf("the company's item %d is gone: set %s "+
+				"(PUT /financial/settings) to an item of yours, or to null", *set.id, set.field)})
+		}
+	}
+	if len(ps) > 0 {
+		return nil, nil, finance.InvalidInput(ps)
 	}
 	return items[fineID], items[depositID], nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -411,5 +412,17 @@ func TestTerminationSettings(t *testing.T) {
 	s, err = f.store.UpdateSettings(ctx, f.sc, storage.SettingsChange{FeeItem: storage.ItemSetting{Set: true}})
 	if err != nil || s.FeeItemID != nil || *s.DepositItemID != f.deposItem || len(s.Candidates) != 3 {
 		t.Fatalf("cleared: %+v %v", s, err)
+	}
+	// An item deleted after it was set (the company's row refers to none by a
+	// foreign key) makes a termination a 422 naming the setting.
+	if _, err := f.pool.Exec(ctx, `DELETE FROM transaction_items WHERE company_id = $1 AND id = $2`, f.company, f.deposItem); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.store.TerminateContract(ctx, f.sc, f.lease, storage.TerminationRequest{At: finance.MustDate("2025-01-15"),
+		Requester: finance.RequesterTenant, Preview: true})
+	var coded *finance.Error
+	if got := problemFields(err); !slices.Equal(got, []string{"termination_deposit_item_id"}) ||
+		!errors.As(err, &coded) || !strings.Contains(coded.Problems[0].Message, "is gone") {
+		t.Errorf("a deleted deposit item: %v", err)
 	}
 }

@@ -10,31 +10,10 @@ import (
 )
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
-// and changed by the company's own keys. Today they are the readjustment
-// options, the write-off item and the billing reminders; they live on the
-// company's row.
-
-// financeSettings are the settings as GET and PUT answer them, each
-// area's fields side by side.
-type financeSettings struct {
-	storage.ReadjustSettings
-	storage.WriteOffSettings
-	storage.ReminderSettings
-}
-
-// readSettings reads every setting of the company.
-func (s *Server) readSettings(r *http.Request, companyID int64) (financeSettings, error) {
-	var out financeSettings
-	var err error
-	if out.ReadjustSettings, err = storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), companyID); err != nil {
-		return out, err
-	}
-	if out.WriteOffSettings, err = storage.WriteOffSettingsOf(r.Context(), s.store.Pool(), companyID); err != nil {
-		return out, err
-	}
-	out.ReminderSettings, err = storage.ReminderSettingsOf(r.Context(), s.store.Pool(), companyID)
-	return out, err
-}
+// and changed by the company's own keys. They are the readjustment options,
+// the items a termination's final invoice books its fine and the
+// deposit's deduction as, the item a write-off books its loss with, and
+// the billing reminders'; they live on the company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -45,7 +24,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	settings, err := s.readSettings(r, principalOf(r.Context()).CompanyID)
+	settings, err := storage.SettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -72,22 +51,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	if writeOff, given := change.writeOffItem(); given {
-		if err := s.store.SetWriteOffItem(r.Context(), p.CompanyID, writeOff); err != nil {
-			writeError(w, r, err)
-			return
-		}
-	}
-	if _, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID},
-		change.ReadjustSettingsChange); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if _, err := s.store.UpdateReminderSettings(r.Context(), p.CompanyID, change.reminders); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	settings, err := s.readSettings(r, p.CompanyID)
+	settings, err := s.store.UpdateSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -95,31 +59,14 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Settings stored.", Data: settings})
 }
 
-// settingsChange is a change of the settings: the readjustment's, and
-// the write-off item when given (writeOff: null or an id), the reminders'.
-type settingsChange struct {
-	storage.ReadjustSettingsChange
-	writeOff  json.RawMessage
-	reminders storage.ReminderSettingsChange
-}
-
-// writeOffItem is the write-off item the change sets (nil: none), and
-// whether it sets one.
-func (c settingsChange) writeOffItem() (*int64, bool) {
-	if c.writeOff == nil {
-		return nil, false
-	}
-	var id *int64
-	_ = json.Unmarshal(c.writeOff, &id) // checked by parseSettingsBody
-	return id, true
-}
-
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...], "write_off_item_id": id or null,
-// "reminders_enabled": bool, "reminders_days": [day, ...],
-// "reminders_reply_to": address or null}, any of them, naming every problem.
-func parseSettingsBody(body []byte) (settingsChange, error) {
-	var change settingsChange
+// "readjust_candidates": [index, ...], "termination_fee_item_id": id or
+// null, "termination_deposit_item_id": id or null, "write_off_item_id": id
+// or null, "reminders_enabled": bool, "reminders_days": [day, ...],
+// "reminders_reply_to": address or null}, any of them, naming every
+// problem.
+func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
+	var change storage.SettingsChange
 	obj, problems, err := decodeObject(body)
 	if err != nil {
 		return change, err
@@ -136,7 +83,7 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 				fail(key, "must be a boolean")
 				continue
 			}
-			change.AllowReduction = allow
+			change.Readjust.AllowReduction = allow
 		case "readjust_candidates":
 			var candidates []string
 			if json.Unmarshal(raw, &candidates) != nil || candidates == nil {
@@ -144,21 +91,36 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 				continue
 			}
 			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
-			change.Candidates = candidates
-		case "write_off_item_id":
+			change.Readjust.Candidates = candidates
+		case "termination_fee_item_id", "termination_deposit_item_id", "write_off_item_id":
 			var id *int64
-			if json.Unmarshal(raw, &id) != nil || (id != nil && *id <= 0) {
-				fail(key, "must be a transaction item's id, or null to book no loss on a write-off")
+			if json.Unmarshal(raw, &id) != nil || id != nil && *id <= 0 {
+				if key == "write_off_item_id" {
+					fail(key, "must be a transaction item's id, or null to book no loss on a write-off")
+				} else {
+					fail(key, "must be a transaction item's id, or null")
+				}
 				continue
 			}
-			change.writeOff = raw
+			set := storage.ItemSetting{Set: true}
+			if id != nil {
+				set.ID = *id
+			}
+			switch key {
+			case "termination_fee_item_id":
+				change.FeeItem = set
+			case "termination_deposit_item_id":
+				change.DepositItem = set
+			default:
+				change.WriteOffItem = set
+			}
 		case "reminders_enabled":
 			var on *bool
 			if json.Unmarshal(raw, &on) != nil || on == nil {
 				fail(key, "must be a boolean")
 				continue
 			}
-			change.reminders.Enabled = on
+			change.Reminders.Enabled = on
 		case "reminders_days":
 			var days []int
 			if json.Unmarshal(raw, &days) != nil || days == nil {
@@ -166,7 +128,7 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 				continue
 			}
 			problems = append(problems, storage.CheckReminderDays(days)...)
-			change.reminders.Days = days
+			change.Reminders.Days = days
 		case "reminders_reply_to":
 			var addr *string
 			if json.Unmarshal(raw, &addr) != nil {
@@ -176,7 +138,7 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 			if addr != nil {
 				problems = append(problems, storage.CheckReplyTo(*addr)...)
 			}
-			change.reminders.SetReplyTo, change.reminders.ReplyTo = true, addr
+			change.Reminders.SetReplyTo, change.Reminders.ReplyTo = true, addr
 		default:
 			fail(key, "unknown field")
 		}
@@ -189,14 +151,15 @@ func parseSettingsBody(body []byte) (settingsChange, error) {
 
 // settingsOp describes GET (put false) and PUT /financial/settings.
 func settingsOp(put bool) operation {
-	settings, err := reflector.SchemaFor(financeSettings{})
+	settings, err := reflector.SchemaFor(storage.Settings{})
 	if err != nil {
 		panic("api: " + err.Error())
 	}
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
 			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, and `write_off_item_id`, the " +
+				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, the termination's " +
+				"`termination_fee_item_id` and `termination_deposit_item_id`, and `write_off_item_id`, the " +
 				"transaction item a write-off books its loss with (null: not booked), and the billing reminders' " +
 				"`reminders_enabled` (default false), `reminders_days` (days from the due date, default [-5, 0, 3, 10]) and " +
 				"`reminders_reply_to` (null: none). It takes no query parameters (422).",
@@ -211,6 +174,11 @@ func settingsOp(put bool) operation {
 		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
 			"readjust_allow_reduction": {Type: "boolean"},
 			"readjust_candidates":      openapi.Array(openapi.String()),
+			"termination_fee_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item a termination's fine is booked as; null: the contract's late-fee item, else the company's fee item."}),
+			"termination_deposit_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item the deposit's deduction is booked as (a negative line); null: none, and a termination " +
+					"that would deduct a deposit is a 422 naming it."}),
 			"write_off_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
 				Description: "A transaction item of the company debiting business; null: a write-off books no loss."}),
 			"reminders_enabled": {Type: "boolean", Description: "Send the company's billing reminders (invoices:remind)."},
@@ -218,6 +186,7 @@ func settingsOp(put bool) operation {
 				MinItems: new(1), MaxItems: new(10),
 				Description: "The rules: days from the due date (-5: five days before; 0: on the day; 3: three days after), distinct."},
 			"reminders_reply_to": openapi.Nullable(&openapi.Schema{Type: "string", Format: "email",
-				Description: "Where the payers' replies go; null: none."})})),
+				Description: "Where the payers' replies go; null: none."}),
+		})),
 		responses: answer}
 }

@@ -649,20 +649,3 @@ func CheckWriteOffItem(ctx context.Context, q DBTX, companyID, id int64) []finan
 	}
 	return nil
 }
-
-// SetWriteOffItem stores the company's write-off item (nil: none), once
-// CheckWriteOffItem finds nothing wrong with it (422 on write_off_item_id,
-// nothing stored).
-func (s *Store) SetWriteOffItem(ctx context.Context, companyID int64, id *int64) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if id != nil {
-			if ps := CheckWriteOffItem(ctx, tx, companyID, *id); ps != nil {
-				return finance.InvalidInput(ps)
-			}
-		}
-		if _, err := tx.Exec(ctx, `UPDATE companies SET write_off_item_id = $2 WHERE id = $1`, companyID, id); err != nil {
-			return translate(err, "update the write-off setting")
-		}
-		return nil
-	})
-}

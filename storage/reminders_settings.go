@@ -6,8 +6,6 @@ import (
 	"net/mail"
 	"slices"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/propfin/propfin/finance"
 )
 
@@ -92,36 +90,22 @@ func ReminderSettingsOf(ctx context.Context, q DBTX, companyID int64) (ReminderS
 	return s, nil
 }
 
-// UpdateReminderSettings applies a change to the company's settings and
-// returns them as stored; the days are stored in order. Bad days or a bad
-// address are a 422 naming the field, and nothing is stored.
-func (s *Store) UpdateReminderSettings(ctx context.Context, companyID int64, change ReminderSettingsChange) (ReminderSettings, error) {
+// check says what is wrong with the change's days and address.
+func (c ReminderSettingsChange) check() []finance.Problem {
 	var problems []finance.Problem
-	if change.Days != nil {
-		problems = append(problems, CheckReminderDays(change.Days)...)
+	if c.Days != nil {
+		problems = append(problems, CheckReminderDays(c.Days)...)
 	}
-	if change.SetReplyTo && change.ReplyTo != nil {
-		problems = append(problems, CheckReplyTo(*change.ReplyTo)...)
+	if c.SetReplyTo && c.ReplyTo != nil {
+		problems = append(problems, CheckReplyTo(*c.ReplyTo)...)
 	}
-	if len(problems) > 0 {
-		return ReminderSettings{}, finance.InvalidInput(problems)
+	return problems
+}
+
+// days are the change's days in order, as they are stored (nil: kept).
+func (c ReminderSettingsChange) days() []int {
+	if c.Days == nil {
+		return nil
 	}
-	var days []int
-	if change.Days != nil {
-		days = slices.Sorted(slices.Values(change.Days))
-	}
-	var out ReminderSettings
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `UPDATE companies SET
-				reminders_enabled = coalesce($2, reminders_enabled),
-				reminder_days = coalesce($3, reminder_days),
-				reminders_reply_to = CASE WHEN $4 THEN $5 ELSE reminders_reply_to END
-			WHERE id = $1`, companyID, change.Enabled, days, change.SetReplyTo, change.ReplyTo)
-		if err != nil {
-			return translate(err, "update reminder settings")
-		}
-		out, err = ReminderSettingsOf(ctx, tx, companyID)
-		return err
-	})
-	return out, err
+	return slices.Sorted(slices.Values(c.Days))
 }

@@ -72,6 +72,9 @@ func Resources() []*Resource {
 		dimobRunsResource(),
 		ownerStatementsResource(),
 		ownerStatementLinesResource(),
+		webhooksResource(),
+		webhookEventsResource(),
+		webhookDeliveriesResource(),
 	}
 }
 

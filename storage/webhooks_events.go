@@ -251,7 +251,8 @@ func jsonValueSQL(c Column, v, qualifier string) string {
 	case DateTime:
 		zone := "'UTC'"
 		if c.Local {
-			zone = columnOf(c.rowZone, qualifier)
+			// the reading of zonedSQL: the instant rounded to the second
+			zone, v = columnOf(c.rowZone, qualifier), "to_timestamp(extract(epoch FROM "+v+")::bigint)"
 		}
 		s = `'"' || to_char(` + v + ` AT TIME ZONE ` + zone + `, 'YYYY-MM-DD HH24:MI:SS') || '"'`
 	case JSON:

@@ -1,0 +1,141 @@
+package storage_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// jsonKeys lists the keys of a JSON object in their order.
+func jsonKeys(t *testing.T, doc []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(string(doc)))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", doc)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// TestRecordJSONSQL: the JSON PostgreSQL builds for an event's data
+// (RecordJSONSQL) is the JSON GET writes for the same row (Record's
+// encoder), key for key and in the same order, for records holding every
+// column type: an invoice with custom fields, tags, decimals, dates and a
+// derived status; its contract; its payment's ledger entries; a job with
+// a JSON result; a calendar event with a local date-time; a webhook.
+func TestRecordJSONSQL(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	store := storage.NewStore(f.pool, storage.DefaultRegistry())
+	reg := store.Registry()
+	sc := storage.Company(f.company)
+	tag := f.id(t, `INSERT INTO tags (company_id, name) VALUES ($1, 'aluguel "novo"') RETURNING id`)
+	inv, err := store.Create(ctx, reg.MustResource(storage.Invoices), sc, storage.Write{
+		Values: map[string]any{"type": "contract", "payer_id": f.payer, "contract_id": f.contract, "business_id": f.business,
+			"account_id": f.account, "billing_method": "ticket", "description": "Aluguel\nde março — \"101\"", "total": "1234.50",
+			"date": "2026-03-01", "due_date": "2020-03-10", "tag": []int64{tag}},
+		Custom:   map[string]json.RawMessage{"zeta": json.RawMessage(`{"a": [1, 2.50]}`), "alpha": json.RawMessage(`"x"`)},
+		Children: map[string][]storage.ChildWrite{"items": {{Write: storage.Write{Values: map[string]any{"item_id": f.rent, "amount": "1234.50"}}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	invoiceID, _ := inv.ID()
+	if _, err := store.Update(ctx, reg.MustResource(storage.Invoices), sc, invoiceID, storage.Write{
+		Values: map[string]any{"paid": true, "paid_at": "2020-03-10"}}); err != nil {
+		t.Fatal(err)
+	}
+	job, _, err := storage.SubmitJob(ctx, f.pool, f.company, storage.NewJob{Kind: "test:json", Queue: "default", SubmittedBy: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pool.Exec(ctx, `UPDATE jobs SET state = 'succeeded', result = '{"b": 1, "a": [true, null]}', finished_at = now()
+		WHERE company_id = $1 AND id = $2`, f.company, job.ID); err != nil {
+		t.Fatal(err)
+	}
+	event := f.id(t, `INSERT INTO events (company_id, title, time_zone, initial_date)
+		VALUES ($1, 'Vistoria', 'America/Manaus', '2026-05-04 13:30:59.9+00') RETURNING id`)
+	hook := f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/h', '{invoice.paid,ping}', 'whsec_x') RETURNING id`)
+	entries := f.ids(t, `SELECT id FROM transactions WHERE company_id = $1 AND invoice_id = $2`, invoiceID)
+	if len(entries) == 0 {
+		t.Fatal("the payment posted no entries")
+	}
+	cases := map[string][]int64{
+		storage.Invoices:     {invoiceID},
+		storage.Contracts:    {f.contract},
+		storage.Transactions: entries,
+		storage.Jobs:         {job.ID},
+		storage.Events:       {event},
+		storage.Webhooks:     {hook},
+		storage.Persons:      {f.payer},
+	}
+	for name, ids := range cases {
+		res := reg.MustResource(name)
+		for _, id := range ids {
+			rec, err := store.Get(ctx, res, sc, id, storage.GetQuery{CustomFields: true})
+			if err != nil {
+				t.Fatalf("%s %d: %v", name, id, err)
+			}
+			want := rec.AppendJSON(nil)
+			var got []byte
+			err = f.pool.QueryRow(ctx, `SELECT `+storage.RecordJSONSQL(res, "$1", "")+` FROM `+pgx.Identifier{res.Table}.Sanitize()+
+				` WHERE company_id = $1 AND id = $2`, f.company, id).Scan(&got)
+			if err != nil {
+				t.Fatalf("%s %d: %v", name, id, err)
+			}
+			if gk, wk := jsonKeys(t, got), jsonKeys(t, want); !reflect.DeepEqual(gk, wk) {
+				t.Errorf("%s %d: keys\n%v\nwant\n%v", name, id, gk, wk)
+			}
+			var g, w any
+			if err := json.Unmarshal(got, &g); err != nil {
+				t.Fatalf("%s %d: %v: %s", name, id, err, got)
+			}
+			json.Unmarshal(want, &w) //nolint:errcheck // the encoder's output is JSON
+			if !reflect.DeepEqual(g, w) {
+				t.Errorf("%s %d:\n%s\nwant\n%s", name, id, got, want)
+			}
+		}
+	}
+}
+
+func (f *ledgerFixture) id(t *testing.T, sql string, args ...any) int64 {
+	t.Helper()
+	var v int64
+	if err := f.pool.QueryRow(context.Background(), sql, append([]any{f.company}, args...)...).Scan(&v); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return v
+}
+
+func (f *ledgerFixture) ids(t *testing.T, sql string, args ...any) []int64 {
+	t.Helper()
+	rows, err := f.pool.Query(context.Background(), sql, append([]any{f.company}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+

@@ -82,10 +82,11 @@ func (c *generatedColumns) add(g *GeneratedInvoice) {
 }
 
 // insertGenerated inserts the invoices whose slot is free, in order, then
-// the lines of those it inserted and a history row each, in one
+// the lines of those it inserted, a history row each and, when an
+// endpoint of the company listens, their invoice.created events, in one
 // statement; it returns the inserted invoices' slots and ids. Line ids
 // follow the rule's order of lines.
-const insertGenerated = `
+var insertGenerated = `
 WITH inv AS (
 	SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
 		$8::text[], $9::text[], $10::text[]::numeric[], $11::date[], $12::date[], $13::date[], $14::date[],
@@ -110,7 +111,8 @@ WITH inv AS (
 	FROM inv ORDER BY ord
 	ON CONFLICT (company_id, contract_id, period_initial)
 		WHERE type = 'contract' AND contract_id IS NOT NULL AND period_initial IS NOT NULL DO NOTHING
-	RETURNING id, contract_id, period_initial
+	RETURNING company_id, id, contract_id, period_initial,
+		` + EventDoc(invoicesResource(), "$1", "'"+EventInvoiceCreated+"'", "") + ` AS doc
 ), lines AS (
 	INSERT INTO invoice_items (company_id, invoice_id, item_id, amount, description)
 	SELECT $1, ins.id, l.item_id, l.amount, nullif(l.description, '')
@@ -122,8 +124,8 @@ WITH inv AS (
 	INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, note)
 	SELECT $1, id, $30, nullif($31::bigint, 0), 'create', 'generated from contract ' || contract_id
 	FROM ins
-)
-SELECT id, contract_id, period_initial FROM ins`
+)` + eventsFromCTE("ins", EventInvoiceCreated) + `
+SELECT id, contract_id, period_initial, (SELECT count(*) FROM woke) FROM ins`
 
 // writeGenerated inserts gen's invoices and sets the ids of those
 // inserted (gen.Created, and Invoice.ID).
@@ -142,9 +144,9 @@ func writeGenerated(ctx context.Context, q DBTX, companyID int64, gen *Generatio
 	defer rows.Close()
 	ids := make(map[slotKey]int64, len(gen.Invoices))
 	for rows.Next() {
-		var id, contract int64
+		var id, contract, woke int64
 		var pi time.Time
-		if err := rows.Scan(&id, &contract, &pi); err != nil {
+		if err := rows.Scan(&id, &contract, &pi, &woke); err != nil {
 			return translate(err, "generated invoices")
 		}
 		ids[slotKey{contract, finance.DateOf(pi)}] = id

@@ -173,7 +173,7 @@ func invoicesResource() *Resource {
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
 			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
-			After:  []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
+			After:  []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory, emitInvoiceEvent},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),

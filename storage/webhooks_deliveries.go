@@ -109,8 +109,13 @@ func RecordAttempt(ctx context.Context, db Beginner, d *Delivery, a Attempt) (di
 				WHERE company_id = $1 AND id = $2 AND failing_since IS NOT NULL`, d.CompanyID, d.EndpointID)
 			return translate(err, "endpoint delivered")
 		}
-		disabled, err = failEndpoint(ctx, tx, d.CompanyID, d.EndpointID)
-		return err
+		if disabled, err = failEndpoint(ctx, tx, d.CompanyID, d.EndpointID); err != nil || !disabled {
+			return err
+		}
+		// no attempt follows on a disabled endpoint
+		_, err = tx.Exec(ctx, `UPDATE webhook_deliveries SET status = 'failed' WHERE company_id = $1 AND id = $2`,
+			d.CompanyID, d.ID)
+		return translate(err, "record delivery attempt")
 	})
 	return disabled, err
 }

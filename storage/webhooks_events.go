@@ -26,7 +26,7 @@ func subscribedSQL(company, eventType string) string {
 		` AND we.active AND we.events && ARRAY[` + eventType + `::text, '*'])`
 }
 
-// deliveriesCTEs follow a CTE named ev (company_id, id, type: the events
+// deliveriesCTEs follows a CTE named ev (company_id, id, type: the events
 // written) with the CTEs that write one delivery per endpoint endpoints
 // selects for each event (a condition over ev and we, the endpoint), one
 // job per delivery, and the relay's wake-up; the statement ends with
@@ -45,8 +45,17 @@ func deliveriesCTEs(endpoints string) string {
 			'webhooks', 'webhook:' || endpoint_id
 		FROM dl ORDER BY id
 		RETURNING 1),
-	woke AS (SELECT pg_notify('` + JobsChannel + `', '') FROM (SELECT 1 FROM dj LIMIT 1) AS one)
+	woke AS (SELECT pg_notify('` + JobsChannel + `', '') FROM (SELECT 1 FROM dj LIMIT 1) AS one)` + emittedCounts
+}
+
+// emittedCounts ends a statement of deliveriesCTEs: what it wrote.
+const emittedCounts = `
 	SELECT (SELECT count(*) FROM ev), (SELECT count(*) FROM dl), (SELECT count(*) FROM woke)`
+
+// deliveriesOnly is deliveriesCTEs without its closing select, for a
+// statement that answers something else (FinishJobs); it must read woke.
+func deliveriesOnly(endpoints string) string {
+	return strings.TrimSuffix(deliveriesCTEs(endpoints), emittedCounts)
 }
 
 // subscribedEndpoints selects, for deliveriesCTEs, the active endpoints
@@ -154,16 +163,17 @@ func EventDoc(res *Resource, company, eventType, qualifier string) string {
 	return `CASE WHEN ` + subscribedSQL(company, eventType) + ` THEN ` + RecordJSONSQL(res, company, qualifier) + ` END`
 }
 
-// eventsFromCTE is the rest of a statement whose CTE source (company_id,
-// doc) holds rows with EventDoc's document: the events of eventType for
-// the rows whose doc is not NULL, their deliveries and jobs. The
-// statement's last SELECT reads the counts of ev, dl and woke.
+// eventsFromCTE continues a WITH whose CTE source (company_id, doc)
+// holds rows with EventDoc's document: the events of eventType for the
+// rows whose doc is not NULL, their deliveries and jobs. The statement's
+// last SELECT must read woke (the relay's wake-up), as
+// (SELECT count(*) FROM woke).
 func eventsFromCTE(source, eventType string) string {
 	return `,
 	ev AS (
 		INSERT INTO webhook_events (company_id, type, data)
 		SELECT company_id, '` + eventType + `', doc::json FROM ` + source + ` WHERE doc IS NOT NULL
-		RETURNING company_id, id, type)` + deliveriesCTEs(subscribedEndpoints)
+		RETURNING company_id, id, type)` + deliveriesOnly(subscribedEndpoints)
 }
 
 // eventRegistry is the registry whose declarations the events' data
@@ -268,4 +278,36 @@ func jsonValueSQL(c Column, v, qualifier string) string {
 // quoteLiteral is s as a SQL string literal.
 func quoteLiteral(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// emitInvoiceEvent is the invoices' last after hook: every create and
+// update through the shared write path (the API's, and any caller of
+// Store.Create and Store.Update) emits one event, its data the invoice as
+// the write leaves it: invoice.created; invoice.paid when it marks the
+// invoice paid, invoice.payment_reversed when it undoes the payment,
+// invoice.canceled when it cancels it; invoice.updated for any other
+// change. A delete emits none.
+func emitInvoiceEvent(ctx context.Context, tx pgx.Tx, c *Change) error {
+	t := invoiceEventType(c)
+	if t == "" {
+		return nil
+	}
+	_, err := EmitEvents(ctx, tx, c.Scope.CompanyID, t, c.Resource, []int64{c.ID}, "")
+	return err
+}
+
+func invoiceEventType(c *Change) string {
+	switch {
+	case c.Op == OpCreate:
+		return EventInvoiceCreated
+	case c.Op == OpDelete:
+		return ""
+	case paying(c):
+		return EventInvoicePaid
+	case undoing(c):
+		return EventInvoicePaymentReversed
+	case c.Changed("status") && c.Value("status") == "canceled":
+		return EventInvoiceCanceled
+	}
+	return EventInvoiceUpdated
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/jobs/webhook"
 )
 
 // config is what the server processes read from the environment.
@@ -43,6 +44,27 @@ type config struct {
 	JobRetention   time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
 	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
+
+	WebhookAllowLoopback bool // PROPFIN_WEBHOOK_ALLOW_LOOPBACK: endpoints on loopback addresses (and plain http to them)
+	WebhookAllowPrivate  bool // PROPFIN_WEBHOOK_ALLOW_PRIVATE: endpoints on private and link-local addresses
+	WebhookConcurrency   int  // PROPFIN_WEBHOOK_CONCURRENCY: deliveries a worker makes at once
+	EndpointConcurrency  int  // PROPFIN_WEBHOOK_ENDPOINT_CONCURRENCY: deliveries a worker makes at once to one endpoint
+}
+
+// webhooks is the configuration of the deliveries and of the endpoints'
+// addresses.
+func (cfg config) webhooks() jobs.WebhooksConfig {
+	return jobs.WebhooksConfig{Policy: cfg.webhookPolicy(), EndpointConcurrency: cfg.EndpointConcurrency}
+}
+
+// webhookPolicy is where endpoints may be.
+func (cfg config) webhookPolicy() webhook.Policy {
+	return webhook.Policy{AllowLoopback: cfg.WebhookAllowLoopback, AllowPrivate: cfg.WebhookAllowPrivate}
+}
+
+// kinds is the registry of every kind, with the configuration's settings.
+func (cfg config) kinds() (*jobs.Registry, error) {
+	return jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, Webhooks: cfg.webhooks()})
 }
 
 // minAdminToken is the shortest admin token accepted: it guards the queues.
@@ -70,6 +92,9 @@ func loadConfig() (config, error) {
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
 		JobRetention:   jobs.DefaultRetention,
 		JobQuietAfter:  2 * time.Minute,
+
+		WebhookConcurrency:  jobs.DedicatedQueues[jobs.QueueWebhooks],
+		EndpointConcurrency: jobs.DefaultEndpointConcurrency,
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
@@ -82,6 +107,8 @@ func loadConfig() (config, error) {
 		{"PROPFIN_RATE_LIMIT", &cfg.RateLimit, "requests per minute"},
 		{"PROPFIN_AUTH_FAILURE_LIMIT", &cfg.AuthFails, "requests per minute"},
 		{"PROPFIN_WORKER_CONCURRENCY", &cfg.Concurrency, "jobs at once"},
+		{"PROPFIN_WEBHOOK_CONCURRENCY", &cfg.WebhookConcurrency, "deliveries at once"},
+		{"PROPFIN_WEBHOOK_ENDPOINT_CONCURRENCY", &cfg.EndpointConcurrency, "deliveries at once"},
 	} {
 		if v := os.Getenv(l.name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -107,6 +134,18 @@ func loadConfig() (config, error) {
 				return cfg, fmt.Errorf("%s=%q: want a positive duration such as 30s", d.name, v)
 			}
 			*d.dst = parsed
+		}
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"PROPFIN_WEBHOOK_ALLOW_LOOPBACK", &cfg.WebhookAllowLoopback}, {"PROPFIN_WEBHOOK_ALLOW_PRIVATE", &cfg.WebhookAllowPrivate}} {
+		if v := os.Getenv(b.name); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return cfg, fmt.Errorf("%s=%q: want true or false", b.name, v)
+			}
+			*b.dst = on
 		}
 	}
 	if cfg.AdminToken != "" && len(cfg.AdminToken) < minAdminToken {

@@ -50,8 +50,8 @@ type WorkerConfig struct {
 	// (DedicatedQueues' defaults otherwise): each is served by an asynq
 	// server of its own, beside the one of the weighted queues.
 	Dedicated map[string]int
-	Metrics    *Metrics
-	Logger     *slog.Logger
+	Metrics   *Metrics
+	Logger    *slog.Logger
 }
 
 // DefaultShutdownTimeout is how long a worker lets running jobs finish.
@@ -68,16 +68,16 @@ func RetryDelay(n int) time.Duration {
 // Worker runs jobs: an asynq server whose handlers load the job row, mark
 // it running, do the kind's work and write the outcome.
 type Worker struct {
-	cfg      WorkerConfig
-	srv      *asynq.Server
+	cfg WorkerConfig
+	srv *asynq.Server
 	// dedicated serve the dedicated queues a kind of cfg.Kinds runs on
 	dedicated []*asynq.Server
 	lanes     *lanes
-	mux      *asynq.ServeMux
-	log      *slog.Logger
-	starts   *groupCommit[storage.TaskRef, startResult]
-	outcomes *groupCommit[storage.Outcome, bool]
-	running  sync.WaitGroup // the runs in progress
+	mux       *asynq.ServeMux
+	log       *slog.Logger
+	starts    *groupCommit[storage.TaskRef, startResult]
+	outcomes  *groupCommit[storage.Outcome, bool]
+	running   sync.WaitGroup // the runs in progress
 }
 
 // startResult is a job marked running, or ok false when it had nothing

@@ -137,5 +137,3 @@ func (f *ledgerFixture) ids(t *testing.T, sql string, args ...any) []int64 {
 	}
 	return ids
 }
-
-

@@ -89,7 +89,7 @@ func runWorkers(ctx context.Context, d workerDeps) error {
 	worker := jobs.NewWorker(jobs.WorkerConfig{Pool: d.pool, Redis: d.redis, Kinds: d.kinds,
 		Concurrency: d.cfg.Concurrency, ShutdownTimeout: d.cfg.WorkerShutdown, ChunkPause: d.cfg.ChunkPause,
 		Dedicated: map[string]int{jobs.QueueWebhooks: d.cfg.WebhookConcurrency},
-		Metrics: metrics, Logger: d.log.With("component", "worker")})
+		Metrics:   metrics, Logger: d.log.With("component", "worker")})
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	wg.Add(2)

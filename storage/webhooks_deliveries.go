@@ -123,19 +123,22 @@ func RecordAttempt(ctx context.Context, db Beginner, d *Delivery, a Attempt) (di
 // failEndpoint records a failed attempt on its endpoint and disables the
 // endpoint when its run of failures is over WebhookDisableAfter.
 func failEndpoint(ctx context.Context, tx pgx.Tx, companyID, endpointID int64) (bool, error) {
-	var n int64
-	err := tx.QueryRow(ctx, `WITH failing AS (
-			UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now())
-			WHERE company_id = $1 AND id = $2 RETURNING failing_since, active),
-		off AS (
-			UPDATE webhook_endpoints e SET active = false, disabled_at = now(), updated_at = now()
-			FROM failing f WHERE e.company_id = $1 AND e.id = $2 AND f.active AND f.failing_since <= now() - $3::interval
-			RETURNING 1)
-		SELECT count(*) FROM off`, companyID, endpointID, WebhookDisableAfter).Scan(&n)
+	var off bool
+	err := tx.QueryRow(ctx, `WITH old AS (
+			SELECT active AND failing_since <= now() - $3::interval AS off FROM webhook_endpoints
+			WHERE company_id = $1 AND id = $2 FOR UPDATE)
+		UPDATE webhook_endpoints e SET failing_since = coalesce(e.failing_since, now()),
+			active = e.active AND NOT old.off, disabled_at = CASE WHEN old.off THEN now() ELSE e.disabled_at END,
+			updated_at = CASE WHEN old.off THEN now() ELSE e.updated_at END
+		FROM old WHERE e.company_id = $1 AND e.id = $2
+		RETURNING coalesce(old.off, false)`, companyID, endpointID, WebhookDisableAfter).Scan(&off)
+	if err == pgx.ErrNoRows {
+		return false, nil // the endpoint was deleted meanwhile
+	}
 	if err != nil {
 		return false, translate(err, "endpoint failed")
 	}
-	if n == 0 {
+	if !off {
 		return false, nil
 	}
 	_, err = EmitRecordEvents(ctx, tx, companyID, EventWebhookDisabled, Webhooks, []int64{endpointID}, "")

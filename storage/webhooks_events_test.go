@@ -3,12 +3,14 @@ package storage_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -136,4 +138,138 @@ func (f *ledgerFixture) ids(t *testing.T, sql string, args ...any) []int64 {
 		t.Fatal(err)
 	}
 	return ids
+}
+
+// webhookCounts counts a company's events of a type, deliveries and
+// delivery jobs.
+func (f *ledgerFixture) webhookCounts(t *testing.T, q storage.DBTX, eventType string) (events, deliveries, jobs int) {
+	t.Helper()
+	err := q.QueryRow(context.Background(), `SELECT
+			(SELECT count(*) FROM webhook_events WHERE company_id = $1 AND type = $2),
+			(SELECT count(*) FROM webhook_deliveries d JOIN webhook_events e ON e.company_id = d.company_id AND e.id = d.event_id
+				WHERE d.company_id = $1 AND e.type = $2),
+			(SELECT count(*) FROM jobs WHERE company_id = $1 AND kind = 'webhook:deliver')`, f.company, eventType).
+		Scan(&events, &deliveries, &jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events, deliveries, jobs
+}
+
+// TestRolledBackWriteEmitsNothing: a return file's payment settled in a
+// transaction writes its invoice.paid event, delivery and job in that
+// transaction (seen inside it); rolled back, none of them is left;
+// committed, they are all there, once. Without an endpoint subscribed,
+// nothing is written at all.
+func TestRolledBackWriteEmitsNothing(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	inv := f.invoice(t, "2024-03-10", "2024-03-10", "2024-03-11", "")
+	f.unpaid(t, inv)
+	settle := func(tx pgx.Tx) {
+		t.Helper()
+		out, err := storage.SettleReportedPayments(ctx, tx, f.company, storage.Actor{Kind: storage.ActorReturnFile, ID: 1},
+			[]storage.ReportedPayment{reported(inv, "2350.00", "0", "0")})
+		if err != nil || out[0].Outcome != storage.PaymentSettled {
+			t.Fatalf("settle: %v %+v", err, out)
+		}
+	}
+	// no endpoint: the payment writes no event
+	tx, err := f.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle(tx)
+	if e, d, j := f.webhookCounts(t, tx, storage.EventInvoicePaid); e+d+j != 0 {
+		t.Errorf("without an endpoint: %d events, %d deliveries, %d jobs", e, d, j)
+	}
+	tx.Rollback(ctx) //nolint:errcheck // the test's
+
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/h', '{invoice.paid}', 'whsec_x') RETURNING id`)
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret, active) VALUES ($1, 'https://example.com/off', '{*}', 'whsec_x', false) RETURNING id`)
+	tx, err = f.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle(tx)
+	if e, d, j := f.webhookCounts(t, tx, storage.EventInvoicePaid); e != 1 || d != 1 || j != 1 {
+		t.Errorf("inside the transaction: %d events, %d deliveries, %d jobs; want 1 each", e, d, j)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if e, d, j := f.webhookCounts(t, f.pool, storage.EventInvoicePaid); e+d+j != 0 {
+		t.Errorf("rolled back: %d events, %d deliveries, %d jobs left", e, d, j)
+	}
+	if err := inTx(t, f.pool, func(tx pgx.Tx) error { settle(tx); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if e, d, j := f.webhookCounts(t, f.pool, storage.EventInvoicePaid); e != 1 || d != 1 || j != 1 {
+		t.Errorf("committed: %d events, %d deliveries, %d jobs; want 1 each", e, d, j)
+	}
+	var lane string
+	if err := f.pool.QueryRow(ctx, `SELECT lane FROM jobs WHERE company_id = $1 AND kind = 'webhook:deliver'`, f.company).Scan(&lane); err != nil ||
+		lane == "" {
+		t.Errorf("the delivery job's lane %q (%v)", lane, err)
+	}
+}
+
+// TestInvoiceWritesEmit: the invoices' shared write path emits one event
+// per write, of the write's type: created, updated, paid, payment
+// reversed, canceled; each carries the invoice as GET returns it after
+// the write.
+func TestInvoiceWritesEmit(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	store := storage.NewStore(f.pool, storage.DefaultRegistry())
+	res := store.Registry().MustResource(storage.Invoices)
+	sc := storage.Company(f.company)
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/h', '{*}', 'whsec_x') RETURNING id`)
+	rec, err := store.Create(ctx, res, sc, storage.Write{
+		Values: map[string]any{"type": "single", "payer_id": f.payer, "business_id": f.business, "account_id": f.account,
+			"billing_method": "ticket", "description": "Taxa", "total": "100.00", "date": "2026-03-01", "due_date": "2099-03-10",
+			"building_id": f.building},
+		Children: map[string][]storage.ChildWrite{"items": {{Write: storage.Write{Values: map[string]any{"item_id": f.condo, "amount": "100.00"}}}}},
+	})
+	if err != nil {
+		var fe *finance.Error
+		errors.As(err, &fe)
+		t.Fatalf("create: %v %+v", err, fe.Problems)
+	}
+	id, _ := rec.ID()
+	steps := []struct {
+		values map[string]any
+		want   string
+	}{
+		{map[string]any{"description": "Taxa extra"}, storage.EventInvoiceUpdated},
+		{map[string]any{"paid": true, "paid_at": "2026-03-05"}, storage.EventInvoicePaid},
+		{map[string]any{"paid": false}, storage.EventInvoicePaymentReversed},
+		{map[string]any{"status": "canceled"}, storage.EventInvoiceCanceled},
+	}
+	for _, s := range steps {
+		if _, err := store.Update(ctx, res, sc, id, storage.Write{Values: s.values}); err != nil {
+			var fe *finance.Error
+			errors.As(err, &fe)
+			t.Fatalf("%v: %v %+v", s.values, err, fe.Problems)
+		}
+	}
+	rows, err := f.pool.Query(ctx, `SELECT type, data->>'status', data->>'description' FROM webhook_events WHERE company_id = $1 ORDER BY id`, f.company)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rows.Next() {
+		var typ, status, desc string
+		if err := rows.Scan(&typ, &status, &desc); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, typ+" "+status+" "+desc)
+	}
+	want := []string{"invoice.created unpaid Taxa", "invoice.updated unpaid Taxa extra", "invoice.paid paid Taxa extra",
+		"invoice.payment_reversed unpaid Taxa extra", "invoice.canceled canceled Taxa extra"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n%q\nwant\n%q", got, want)
+	}
 }

@@ -125,7 +125,7 @@ func RecordAttempt(ctx context.Context, db Beginner, d *Delivery, a Attempt) (di
 func failEndpoint(ctx context.Context, tx pgx.Tx, companyID, endpointID int64) (bool, error) {
 	var off bool
 	err := tx.QueryRow(ctx, `WITH old AS (
-			SELECT active AND failing_since <= now() - $3::interval AS off FROM webhook_endpoints
+			SELECT coalesce(active AND failing_since <= now() - $3::interval, false) AS off FROM webhook_endpoints
 			WHERE company_id = $1 AND id = $2 FOR UPDATE)
 		UPDATE webhook_endpoints e SET failing_since = coalesce(e.failing_since, now()),
 			active = e.active AND NOT old.off, disabled_at = CASE WHEN old.off THEN now() ELSE e.disabled_at END,

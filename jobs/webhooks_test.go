@@ -3,9 +3,12 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strconv"
 	"sync"
 	"testing"
@@ -355,5 +358,119 @@ func TestFailingEndpointDisabled(t *testing.T) {
 	}
 	if n := len(down.requests()); n != 1 {
 		t.Errorf("the failing endpoint was asked %d times, want once (then disabled)", n)
+	}
+}
+
+// TestJobOutcomesEmitEvents: a job's outcome emits job.succeeded or
+// job.failed (and the kind's own event on a success) in the statement that
+// writes it, the data the job as GET /jobs/{id} returns it; the delivery
+// jobs themselves emit none (they would feed themselves).
+func TestJobOutcomesEmitEvents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ok := Define("test:ok", Options{SucceededEvent: storage.EventBatchFileReady}, func(context.Context, *Run, struct{}) (any, error) {
+		return map[string]int{"files": 1}, nil
+	})
+	bad := Define("test:bad", Options{}, func(context.Context, *Run, struct{}) (any, error) {
+		return nil, Permanent(errors.New("broken on purpose"))
+	})
+	kinds, err := Kinds(KindsConfig{Webhooks: WebhooksConfig{Policy: webhook.Policy{AllowLoopback: true}}}, ok, bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &platform{pool: storagetest.NewDB(t), redis: storagetest.NewRedis(t), kinds: kinds}
+	p.companyA = newCompany(t, p.pool, "Eventos")
+	rc := newReceiver(t, nil)
+	addEndpoint(t, p.pool, p.companyA, rc.srv.URL, "*")
+	p.run(t)
+	okJob := p.submit(t, "test:ok", struct{}{})
+	badJob := p.submit(t, "test:bad", struct{}{})
+	p.wait(t, okJob.ID, storage.JobSucceeded)
+	p.wait(t, badJob.ID, storage.JobFailed)
+	if counts := waitDeliveries(t, p.pool, p.companyA); counts[storage.DeliveryDelivered] != 3 {
+		t.Fatalf("deliveries %v, want 3 delivered", counts)
+	}
+	time.Sleep(300 * time.Millisecond)
+	got := map[string]string{}
+	for _, r := range rc.requests() {
+		var ev event
+		if err := json.Unmarshal(r.body, &ev); err != nil {
+			t.Fatal(err)
+		}
+		var job struct {
+			ID     int64           `json:"id"`
+			Kind   string          `json:"kind"`
+			State  string          `json:"state"`
+			Result json.RawMessage `json:"result"`
+			Error  *string         `json:"error"`
+		}
+		json.Unmarshal(ev.Data, &job) //nolint:errcheck // compared below
+		errText := ""
+		if job.Error != nil {
+			errText = *job.Error
+		}
+		got[ev.Type] = fmt.Sprintf("%s %s %s %s", job.Kind, job.State, job.Result, errText)
+	}
+	want := map[string]string{
+		storage.EventJobSucceeded:   `test:ok succeeded {"files":1} `,
+		storage.EventBatchFileReady: `test:ok succeeded {"files":1} `,
+		storage.EventJobFailed:      fmt.Sprintf("test:bad failed null Internal error (job %d); the cause is in the worker's log.", badJob.ID),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n%v\nwant\n%v", got, want)
+	}
+	var n int
+	if err := p.pool.QueryRow(ctx, `SELECT count(*) FROM webhook_events WHERE company_id = $1`, p.companyA).Scan(&n); err != nil || n != 3 {
+		t.Errorf("%d events (%v), want 3: the deliveries' own jobs emit none", n, err)
+	}
+}
+
+// TestSlowEndpointHoldsItsLaneOnly: an endpoint that answers slowly gets
+// at most its lane limit of deliveries at once (1 here), and a delivery to
+// another endpoint, emitted after all of them, is delivered while they
+// still queue.
+func TestSlowEndpointHoldsItsLaneOnly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	company := newCompany(t, pool, "Lenta")
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	slow := newReceiver(t, func(string, int) int {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		time.Sleep(300 * time.Millisecond)
+		mu.Lock()
+		inFlight--
+		mu.Unlock()
+		return http.StatusOK
+	})
+	fast := newReceiver(t, nil)
+	slowID, _ := addEndpoint(t, pool, company, slow.srv.URL, "*")
+	fastID, _ := addEndpoint(t, pool, company, fast.srv.URL, "*")
+	for range 6 {
+		if _, err := storage.EmitPing(ctx, pool, company, slowID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := storage.EmitPing(ctx, pool, company, fastID); err != nil {
+		t.Fatal(err)
+	}
+	kinds, err := Kinds(KindsConfig{Webhooks: WebhooksConfig{Policy: webhook.Policy{AllowLoopback: true}, EndpointConcurrency: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &platform{pool: pool, redis: storagetest.NewRedis(t), kinds: kinds}
+	p.run(t)
+	waitDeliveries(t, pool, company)
+	if most != 1 {
+		t.Errorf("the slow endpoint had %d deliveries at once, want at most 1", most)
+	}
+	fastAt := fast.requests()[0].at
+	slowDone := slow.requests()[len(slow.requests())-1].at
+	if !fastAt.Before(slowDone) {
+		t.Errorf("the fast endpoint's delivery (%s) waited for the slow endpoint's last (%s)", fastAt, slowDone)
 	}
 }

@@ -110,7 +110,11 @@ func NewWorker(cfg WorkerConfig) *Worker {
 		if c, ok := cfg.Dedicated[queue]; ok && c > 0 {
 			n = c
 		}
-		w.dedicated = append(w.dedicated, asynq.NewServer(cfg.Redis, w.serverConfig(n, map[string]int{queue: 1})))
+		dc := w.serverConfig(n, map[string]int{queue: 1})
+		// the tasks a full lane handed back come again spread out, not
+		// once a second all at once
+		dc.DelayedTaskCheckInterval = 100 * time.Millisecond
+		w.dedicated = append(w.dedicated, asynq.NewServer(cfg.Redis, dc))
 	}
 	w.mux = asynq.NewServeMux()
 	w.mux.Use(w.recoverPanics, w.keepLanes, w.logAndMeasure)
@@ -142,7 +146,7 @@ func (w *Worker) serverConfig(concurrency int, queues map[string]int) asynq.Conf
 // worker's.
 func (w *Worker) retryDelay(n int, err error, t *asynq.Task) time.Duration {
 	if errors.Is(err, errLaneBusy) {
-		return laneWait()
+		return laneDelay(err)
 	}
 	if k, ok := w.cfg.Kinds.Kind(t.Type()); ok && k.RetryDelay != nil {
 		return k.RetryDelay(n)

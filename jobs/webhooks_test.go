@@ -279,6 +279,11 @@ func TestRetriedWithTheSameID(t *testing.T) {
 		company, delivery).Scan(&attempts, &status); err != nil || attempts != 3 || status != 204 {
 		t.Errorf("delivery: %d attempts, last status %d (%v); want 3, 204", attempts, status, err)
 	}
+	var failingSince *time.Time
+	if err := pool.QueryRow(ctx, `SELECT failing_since FROM webhook_endpoints WHERE company_id = $1 AND id = $2`,
+		company, endpoint).Scan(&failingSince); err != nil || failingSince != nil {
+		t.Errorf("after a delivery the endpoint is failing since %v (%v), want no run of failures", failingSince, err)
+	}
 
 	// a rotation: the old secret signs beside the new one
 	fresh := webhook.NewSecret()

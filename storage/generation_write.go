@@ -86,7 +86,11 @@ func (c *generatedColumns) add(g *GeneratedInvoice) {
 // endpoint of the company listens, their invoice.created events, in one
 // statement; it returns the inserted invoices' slots and ids. Line ids
 // follow the rule's order of lines.
-var insertGenerated = `
+// insertGenerated is the statement, with the invoice.created events when
+// listening.
+func insertGenerated(listening bool) string {
+	em := emissionOf(listening, invoicesResource(), "$1", EventInvoiceCreated, "ins")
+	return `
 WITH inv AS (
 	SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
 		$8::text[], $9::text[], $10::text[]::numeric[], $11::date[], $12::date[], $13::date[], $14::date[],
@@ -111,8 +115,7 @@ WITH inv AS (
 	FROM inv ORDER BY ord
 	ON CONFLICT (company_id, contract_id, period_initial)
 		WHERE type = 'contract' AND contract_id IS NOT NULL AND period_initial IS NOT NULL DO NOTHING
-	RETURNING company_id, id, contract_id, period_initial,
-		` + EventDoc(invoicesResource(), "$1", "'"+EventInvoiceCreated+"'", "") + ` AS doc
+	RETURNING company_id, id, contract_id, period_initial, ` + em.doc + ` AS doc
 ), lines AS (
 	INSERT INTO invoice_items (company_id, invoice_id, item_id, amount, description)
 	SELECT $1, ins.id, l.item_id, l.amount, nullif(l.description, '')
@@ -124,14 +127,27 @@ WITH inv AS (
 	INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, note)
 	SELECT $1, id, $30, nullif($31::bigint, 0), 'create', 'generated from contract ' || contract_id
 	FROM ins
-)` + eventsFromCTE("ins", EventInvoiceCreated) + `
-SELECT id, contract_id, period_initial, (SELECT count(*) FROM woke) FROM ins`
+)` + em.ctes + `
+SELECT id, contract_id, period_initial, ` + em.woke + ` FROM ins`
+}
+
+// insertGeneratedSQL are insertGenerated's two forms: nobody listening,
+// and an endpoint listening.
+var insertGeneratedSQL = [2]string{insertGenerated(false), insertGenerated(true)}
 
 // writeGenerated inserts gen's invoices and sets the ids of those
 // inserted (gen.Created, and Invoice.ID).
 func writeGenerated(ctx context.Context, q DBTX, companyID int64, gen *Generation, actor Actor) error {
 	c := generatedColumnsOf(gen.Invoices)
-	rows, err := q.Query(ctx, insertGenerated, companyID,
+	listening, err := Subscribed(ctx, q, companyID, EventInvoiceCreated)
+	if err != nil {
+		return err
+	}
+	sql := insertGeneratedSQL[0]
+	if listening {
+		sql = insertGeneratedSQL[1]
+	}
+	rows, err := q.Query(ctx, sql, companyID,
 		c.contract, c.payer, c.building, c.business, c.account, c.billing,
 		c.method, c.description, c.total, c.date, c.due, c.periodInitial, c.periodFinal,
 		c.lateFee, c.lateFeeItem, c.lateFeePct, c.lateFeeInt, c.discount, c.discMode,

@@ -311,3 +311,26 @@ func invoiceEventType(c *Change) string {
 	}
 	return EventInvoiceUpdated
 }
+
+// Subscribed says whether the company has an active endpoint subscribed
+// to eventType: a statement that writes many rows asks it first, and runs
+// without any of the emission's SQL when nobody listens.
+func Subscribed(ctx context.Context, q DBTX, companyID int64, eventType string) (bool, error) {
+	var yes bool
+	err := q.QueryRow(ctx, `SELECT `+subscribedSQL("$1", "$2"), companyID, eventType).Scan(&yes)
+	return yes, translate(err, "webhook endpoints")
+}
+
+// emission is what a set-based statement that may emit adds: the doc
+// item of its source's RETURNING, the CTEs after the source, and the
+// count of woke its last SELECT reads; NULL, nothing and 0 when nobody
+// listens.
+type emission struct{ doc, ctes, woke string }
+
+func emissionOf(listening bool, res *Resource, company, eventType, source string) emission {
+	if !listening {
+		return emission{doc: "NULL::text", woke: "0"}
+	}
+	return emission{doc: EventDoc(res, company, "'"+eventType+"'", ""), ctes: eventsFromCTE(source, eventType),
+		woke: "(SELECT count(*) FROM woke)"}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/storage/storagetest"
 )
 
 // jsonKeys lists the keys of a JSON object in their order.
@@ -271,5 +272,49 @@ func TestInvoiceWritesEmit(t *testing.T) {
 		"invoice.payment_reversed unpaid Taxa extra", "invoice.canceled canceled Taxa extra"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("events\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestOverdueEmitsOncePerInvoice: the nightly overdue run emits one
+// invoice.overdue per invoice it moves to overdue, from its own statement,
+// the data the invoice as now overdue; a second run of the date emits
+// none, and a company without an endpoint gets none.
+func TestOverdueEmitsOncePerInvoice(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Atrasos")
+	quiet := newOverdueFixture(t, pool, "Imobiliária Sem Webhooks")
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/h', '{invoice.overdue}', 'whsec_x') RETURNING id`)
+	today := finance.MustDate("2024-03-06")
+	late := map[int64]bool{}
+	for i := range 4 {
+		late[f.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(-1 - i)})] = true
+		f.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(i)})
+		quiet.invoice(t, 0, finance.Invoice{DueDate: today.AddDays(-1 - i)})
+	}
+	for run := int64(1); run <= 2; run++ {
+		f.invoices(t, run, today)
+		quiet.invoices(t, run, today)
+		rows, err := pool.Query(ctx, `SELECT company_id, (data->>'id')::bigint, data->>'status' FROM webhook_events WHERE type = 'invoice.overdue'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int64]bool{}
+		for rows.Next() {
+			var company, id int64
+			var status string
+			if err := rows.Scan(&company, &id, &status); err != nil {
+				t.Fatal(err)
+			}
+			if company != f.company || !late[id] || status != "overdue" || seen[id] {
+				t.Errorf("run %d: event of company %d, invoice %d, %s (seen before: %v)", run, company, id, status, seen[id])
+			}
+			seen[id] = true
+		}
+		rows.Close()
+		if len(seen) != len(late) {
+			t.Errorf("run %d: %d invoices with an overdue event, want %d", run, len(seen), len(late))
+		}
 	}
 }

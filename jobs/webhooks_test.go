@@ -470,6 +470,8 @@ func TestSlowEndpointHoldsItsLaneOnly(t *testing.T) {
 	p := &platform{pool: pool, redis: storagetest.NewRedis(t), kinds: kinds}
 	p.run(t)
 	waitDeliveries(t, pool, company)
+	mu.Lock()
+	defer mu.Unlock()
 	if most != 1 {
 		t.Errorf("the slow endpoint had %d deliveries at once, want at most 1", most)
 	}

@@ -88,6 +88,10 @@ var resourceRoutes = []route{
 	{"/funnels", storage.Funnels},
 	{"/funnels/:funnel/steps", storage.FunnelSteps},
 	{"/deals", storage.Deals},
+	// webhooks (docs/api.md, "Webhooks"): the events and the deliveries,
+	// read-only; the endpoints' routes are webhookRoutes' (webhooks.go)
+	{"/webhookEvents", storage.WebhookEvents},
+	{"/webhooks/:webhook/deliveries", storage.WebhookDeliveries},
 }
 
 // deleteRoutes are resources whose records are written through another
@@ -178,6 +182,9 @@ func (s *Server) routeTable() *router {
 		router.HandleFunc(http.MethodGet, br.path+"/:id/"+members, doc.members(), s.listMembers(k))
 		router.HandleFunc(http.MethodPost, br.path+"/returnFile", doc.returnFile(), s.uploadReturnFile(k))
 	}
+
+	// The webhook endpoints, their secret, ping and resend (webhooks.go).
+	s.webhookRoutes(router)
 
 	// The DIMOB runs and their files (dimob.go).
 	dimobReads, dimobDoc := s.dimobReads()

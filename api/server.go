@@ -14,6 +14,7 @@ import (
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/jobs/webhook"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -64,6 +65,9 @@ type Config struct {
 	// ReceiptLifetime is how long a receipt link works
 	// (receipt.DefaultLifetime when zero).
 	ReceiptLifetime time.Duration
+	// Webhooks is where webhook endpoints may be (checked when one is
+	// written; the worker checks again at every dial).
+	Webhooks webhook.Policy
 }
 
 // Server serves the API.
@@ -83,6 +87,7 @@ type Server struct {
 	console    *operatorConsole // nil: the operator routes are off
 	receipts   *receiptLinks
 	statements *statementLinks
+	webhooks   webhook.Policy
 }
 
 // New returns a Server for cfg.
@@ -114,6 +119,7 @@ func New(cfg Config) *Server {
 	return &Server{
 		receipts:   receipts,
 		statements: statements,
+		webhooks:   cfg.Webhooks,
 		store:      cfg.Store,
 		reads:      reads,
 		redis:      cfg.Redis,

@@ -158,7 +158,7 @@ type BatchFileResult struct {
 // again writes nothing. A title the layout refuses fails the job at once
 // with every problem; nothing is stored and the number is not used.
 func BatchFileKind() *Kind {
-	return Define(KindBatchFile, Options{Queue: QueueCritical}, runBatchFile)
+	return Define(KindBatchFile, Options{Queue: QueueCritical, SucceededEvent: storage.EventBatchFileReady}, runBatchFile)
 }
 
 func runBatchFile(ctx context.Context, r *Run, p BatchFilePayload) (any, error) {

@@ -39,6 +39,23 @@ func BenchmarkNightlyGeneration(b *testing.B) {
 			b.ReportMetric(benchGenerate(b, pool, company).Seconds(), "warm-s/run")
 		}
 	})
+	// the same run with an endpoint subscribed to invoice.created: the
+	// cost of the 100,000 events, deliveries and delivery jobs written
+	// with the invoices
+	b.Run("generate-subscribed", func(b *testing.B) {
+		pool, company := benchGenerationDB(b)
+		if _, err := pool.Exec(context.Background(), `INSERT INTO webhook_endpoints (company_id, url, events, secret)
+			VALUES ($1, 'https://93.184.216.34/hooks', '{invoice.created}', 'whsec_x')`, company); err != nil {
+			b.Fatal(err)
+		}
+		for range b.N {
+			b.ReportMetric(benchGenerate(b, pool, company).Seconds(), "cold-s/run")
+		}
+		var events int
+		if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM webhook_events`).Scan(&events); err != nil || events != benchContracts*b.N {
+			b.Fatalf("%d events (%v), want %d", events, err, benchContracts*b.N)
+		}
+	})
 	b.Run("bare-copy", func(b *testing.B) {
 		pool, company := benchGenerationDB(b)
 		invoices := benchInvoices(b, pool, company)

@@ -27,6 +27,24 @@ const (
 // QueueWeights are the asynq queue priorities of every worker.
 var QueueWeights = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
 
+// QueueWebhooks is the queue of the webhook deliveries.
+const QueueWebhooks = storage.QueueWebhooks
+
+// DedicatedQueues are the queues a worker serves apart, each with a
+// concurrency of its own (the default here; WorkerConfig.Dedicated sets
+// another): their jobs never take a slot of the queues above, nor those
+// jobs one of theirs. The webhook deliveries wait on other companies'
+// servers, up to 10 s each: a slow endpoint must not hold up a nightly
+// run, nor the other way round.
+var DedicatedQueues = map[string]int{QueueWebhooks: 16}
+
+// knownQueue says whether a kind may run on queue.
+func knownQueue(queue string) bool {
+	_, weighted := QueueWeights[queue]
+	_, dedicated := DedicatedQueues[queue]
+	return weighted || dedicated
+}
+
 // Kind is one kind of work: its name (the asynq task type), where it runs,
 // how often it is retried, how its payload is checked and what it does.
 // Kinds are declared with Define and listed in a Registry.
@@ -47,6 +65,16 @@ type Kind struct {
 	// Payload is the Go type a payload decodes into (Define's P): the API
 	// describes the payload from it (GET /openapi.json).
 	Payload reflect.Type
+	// RetryDelay is the wait before retry n (from 0); nil: the worker's.
+	RetryDelay func(n int) time.Duration
+	// LaneLimit is how many jobs of one lane run at once in a worker
+	// (Options.LaneLimit); 0: no limit.
+	LaneLimit int
+	// Quiet kinds emit no job.succeeded or job.failed events.
+	Quiet bool
+	// SucceededEvent is the webhook event type a success emits beside
+	// job.succeeded ("": none).
+	SucceededEvent string
 
 	// prepare checks a payload and returns what to store and the job's
 	// unique key ("" for none).
@@ -79,6 +107,22 @@ type Options struct {
 	// columns are refused (422 naming payload.<field>); a field absent or
 	// 0 names none.
 	References map[string]string
+	// RetryDelay is the wait before retry n (from 0), for a kind whose
+	// retries follow a schedule of their own (the webhook deliveries'
+	// three days); nil: the worker's (RetryDelay).
+	RetryDelay func(n int) time.Duration
+	// LaneLimit bounds the jobs of one lane (a job row's lane: a webhook
+	// endpoint's deliveries) running at once in one worker process; a task
+	// over the limit goes back to Redis for about a second without
+	// touching its row or spending a retry. 0: no limit.
+	LaneLimit int
+	// Quiet: the kind's outcomes emit no job.succeeded or job.failed
+	// webhook events (the deliveries' own, which would feed themselves).
+	Quiet bool
+	// SucceededEvent is a webhook event type a success emits beside
+	// job.succeeded, with the job as its data (batch:file's
+	// batch.file_ready).
+	SucceededEvent string
 }
 
 // Checker is implemented by payloads with rules beyond their JSON shape;
@@ -109,7 +153,8 @@ type Handler[P any] func(ctx context.Context, r *Run, p P) (any, error)
 // fields are refused) and checked when P is a Checker.
 func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 	k := &Kind{Name: name, Queue: opts.Queue, MaxRetry: opts.MaxRetry, Timeout: opts.Timeout, Direct: opts.Direct,
-		Rerun: opts.Rerun, References: opts.References, Payload: reflect.TypeFor[P]()}
+		Rerun: opts.Rerun, References: opts.References, Payload: reflect.TypeFor[P](),
+		RetryDelay: opts.RetryDelay, LaneLimit: opts.LaneLimit, Quiet: opts.Quiet, SucceededEvent: opts.SucceededEvent}
 	if k.Queue == "" {
 		k.Queue = QueueDefault
 	}
@@ -275,6 +320,23 @@ func sortedFields(m map[string]string) []string {
 	return fields
 }
 
+// events are the webhook event types an outcome of the kind emits:
+// job.succeeded or job.failed, and the kind's own on a success; none for
+// a quiet kind.
+func (k *Kind) events(state string) []string {
+	switch {
+	case k.Quiet:
+		return nil
+	case state == storage.JobSucceeded && k.SucceededEvent != "":
+		return []string{storage.EventJobSucceeded, k.SucceededEvent}
+	case state == storage.JobSucceeded:
+		return []string{storage.EventJobSucceeded}
+	case state == storage.JobFailed:
+		return []string{storage.EventJobFailed}
+	}
+	return nil
+}
+
 // Registry lists the kinds a process knows.
 type Registry struct {
 	kinds map[string]*Kind
@@ -290,7 +352,7 @@ func NewRegistry(kinds ...*Kind) (*Registry, error) {
 		if _, dup := reg.kinds[k.Name]; dup {
 			return nil, fmt.Errorf("jobs: kind %q declared twice", k.Name)
 		}
-		if _, ok := QueueWeights[k.Queue]; !ok {
+		if !knownQueue(k.Queue) {
 			return nil, fmt.Errorf("jobs: kind %q: unknown queue %q", k.Name, k.Queue)
 		}
 		for field, res := range k.References {
@@ -338,6 +400,8 @@ type KindsConfig struct {
 	// Reminders is what invoices:remind sends with (nil: a process
 	// without a mail server).
 	Reminders *RemindersConfig
+	// Webhooks is where and how deliveries go (webhook:deliver).
+	Webhooks WebhooksConfig
 }
 
 // Kinds is the registry of every kind of propfin, plus extra ones (tests
@@ -355,5 +419,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		DimobFileKind(),
 		StatementsKind(),
 		RemindKind(cfg.Reminders),
+		WebhookDeliverKind(cfg.Webhooks),
 	}, extra...)...)
 }

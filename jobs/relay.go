@@ -204,7 +204,7 @@ func (r *Relay) enqueue(ctx context.Context, j storage.PendingJob) error {
 
 // enqueueTask enqueues job j under taskID.
 func (r *Relay) enqueueTask(ctx context.Context, j storage.PendingJob, taskID string) error {
-	payload, err := json.Marshal(taskRef{Company: j.CompanyID, Job: j.ID, Generation: j.Generation})
+	payload, err := json.Marshal(taskRef{Company: j.CompanyID, Job: j.ID, Generation: j.Generation, Lane: j.Lane})
 	if err != nil {
 		return err
 	}

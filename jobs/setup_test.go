@@ -65,7 +65,7 @@ func (p *platform) redisOpt() asynq.RedisConnOpt {
 	return asynq.RedisClientOpt{Addr: p.redis.Addr, DB: p.redis.DB}
 }
 
-func (p *platform) run(t *testing.T, opts ...platformOption) {
+func (p *platform) run(t testing.TB, opts ...platformOption) {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	wc := WorkerConfig{Pool: p.pool, Redis: p.redisOpt(), Kinds: p.kinds, Concurrency: 4,
@@ -88,7 +88,7 @@ func (p *platform) run(t *testing.T, opts ...platformOption) {
 	})
 }
 
-func newCompany(t *testing.T, pool *pgxpool.Pool, name string) int64 {
+func newCompany(t testing.TB, pool *pgxpool.Pool, name string) int64 {
 	t.Helper()
 	id, _, err := storage.EnsureCompany(context.Background(), pool, name)
 	if err != nil {

@@ -24,9 +24,10 @@ import (
 // taskRef is the whole asynq task payload: which job to run. The job's
 // own payload stays in PostgreSQL.
 type taskRef struct {
-	Company    int64 `json:"company"`
-	Job        int64 `json:"job"`
-	Generation int   `json:"generation,omitempty"`
+	Company    int64  `json:"company"`
+	Job        int64  `json:"job"`
+	Generation int    `json:"generation,omitempty"`
+	Lane       string `json:"lane,omitempty"`
 }
 
 // WorkerConfig wires a Worker.
@@ -43,9 +44,14 @@ type WorkerConfig struct {
 	// bulk work from taking the whole database (default none).
 	ChunkPause time.Duration
 	// RetryDelay is the wait before retry n (from 0); default RetryDelay.
+	// A kind with a RetryDelay of its own follows that one.
 	RetryDelay func(n int) time.Duration
-	Metrics    *Metrics
-	Logger     *slog.Logger
+	// Dedicated sets the concurrency of the dedicated queues
+	// (DedicatedQueues' defaults otherwise): each is served by an asynq
+	// server of its own, beside the one of the weighted queues.
+	Dedicated map[string]int
+	Metrics   *Metrics
+	Logger    *slog.Logger
 }
 
 // DefaultShutdownTimeout is how long a worker lets running jobs finish.
@@ -62,13 +68,16 @@ func RetryDelay(n int) time.Duration {
 // Worker runs jobs: an asynq server whose handlers load the job row, mark
 // it running, do the kind's work and write the outcome.
 type Worker struct {
-	cfg      WorkerConfig
-	srv      *asynq.Server
-	mux      *asynq.ServeMux
-	log      *slog.Logger
-	starts   *groupCommit[storage.TaskRef, startResult]
-	outcomes *groupCommit[storage.Outcome, bool]
-	running  sync.WaitGroup // the runs in progress
+	cfg WorkerConfig
+	srv *asynq.Server
+	// dedicated serve the dedicated queues a kind of cfg.Kinds runs on
+	dedicated []*asynq.Server
+	lanes     *lanes
+	mux       *asynq.ServeMux
+	log       *slog.Logger
+	starts    *groupCommit[storage.TaskRef, startResult]
+	outcomes  *groupCommit[storage.Outcome, bool]
+	running   sync.WaitGroup // the runs in progress
 }
 
 // startResult is a job marked running, or ok false when it had nothing
@@ -92,29 +101,57 @@ func NewWorker(cfg WorkerConfig) *Worker {
 	if cfg.RetryDelay == nil {
 		cfg.RetryDelay = RetryDelay
 	}
-	w := &Worker{cfg: cfg, log: cfg.Logger}
+	w := &Worker{cfg: cfg, log: cfg.Logger, lanes: newLanes()}
 	w.starts = newGroupCommit(w.startJobs)
 	w.outcomes = newGroupCommit(w.finishJobs)
-	w.srv = asynq.NewServer(cfg.Redis, asynq.Config{
-		Concurrency:              cfg.Concurrency,
-		Queues:                   QueueWeights,
-		ShutdownTimeout:          cfg.ShutdownTimeout,
-		TaskCheckInterval:        100 * time.Millisecond,
-		DelayedTaskCheckInterval: time.Second,
-		RetryDelayFunc: func(n int, _ error, _ *asynq.Task) time.Duration {
-			return cfg.RetryDelay(n)
-		},
-		// a database or Redis that does not answer spends no retry
-		IsFailure: func(err error) bool { return !transient(err) },
-		Logger:    asynqLogger{cfg.Logger.With("component", "asynq")},
-		LogLevel:  asynq.WarnLevel,
-	})
+	w.srv = asynq.NewServer(cfg.Redis, w.serverConfig(cfg.Concurrency, QueueWeights))
+	for _, queue := range cfg.Kinds.dedicatedQueues() {
+		n := DedicatedQueues[queue]
+		if c, ok := cfg.Dedicated[queue]; ok && c > 0 {
+			n = c
+		}
+		dc := w.serverConfig(n, map[string]int{queue: 1})
+		// the tasks a full lane handed back come again spread out, not
+		// once a second all at once
+		dc.DelayedTaskCheckInterval = 100 * time.Millisecond
+		w.dedicated = append(w.dedicated, asynq.NewServer(cfg.Redis, dc))
+	}
 	w.mux = asynq.NewServeMux()
-	w.mux.Use(w.recoverPanics, w.logAndMeasure)
+	w.mux.Use(w.recoverPanics, w.keepLanes, w.logAndMeasure)
 	for _, name := range cfg.Kinds.Names() {
 		w.mux.HandleFunc(name, w.handle)
 	}
 	return w
+}
+
+// serverConfig is the asynq configuration of a server of the worker.
+func (w *Worker) serverConfig(concurrency int, queues map[string]int) asynq.Config {
+	return asynq.Config{
+		Concurrency:              concurrency,
+		Queues:                   queues,
+		ShutdownTimeout:          w.cfg.ShutdownTimeout,
+		TaskCheckInterval:        100 * time.Millisecond,
+		DelayedTaskCheckInterval: time.Second,
+		RetryDelayFunc:           w.retryDelay,
+		// a database or Redis that does not answer spends no retry, nor
+		// a lane that is full
+		IsFailure: func(err error) bool { return !transient(err) && !errors.Is(err, errLaneBusy) },
+		Logger:    asynqLogger{w.cfg.Logger.With("component", "asynq")},
+		LogLevel:  asynq.WarnLevel,
+	}
+}
+
+// retryDelay is the wait before a task runs again: about a second for a
+// lane that was full, the kind's schedule when it has one, else the
+// worker's.
+func (w *Worker) retryDelay(n int, err error, t *asynq.Task) time.Duration {
+	if errors.Is(err, errLaneBusy) {
+		return laneDelay(err)
+	}
+	if k, ok := w.cfg.Kinds.Kind(t.Type()); ok && k.RetryDelay != nil {
+		return k.RetryDelay(n)
+	}
+	return w.cfg.RetryDelay(n)
 }
 
 // Run works until ctx ends, then stops taking tasks and lets running ones
@@ -130,10 +167,20 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err := w.srv.Start(w.mux); err != nil {
 		return fmt.Errorf("start worker: %w", err)
 	}
+	for _, srv := range w.dedicated {
+		if err := srv.Start(w.mux); err != nil {
+			w.srv.Shutdown()
+			return fmt.Errorf("start worker: %w", err)
+		}
+	}
 	w.log.Info("worker started", "concurrency", w.cfg.Concurrency, "kinds", strings.Join(w.cfg.Kinds.Names(), ","))
 	<-ctx.Done()
 	w.log.Info("worker stopping: finishing running jobs", "timeout", w.cfg.ShutdownTimeout.String())
-	w.srv.Shutdown()
+	var shutdowns sync.WaitGroup
+	for _, srv := range append([]*asynq.Server{w.srv}, w.dedicated...) {
+		shutdowns.Go(srv.Shutdown)
+	}
+	shutdowns.Wait()
 	// past the timeout asynq hands the tasks back without waiting for
 	// their runs, which stop at their next chunk and record it
 	w.waitRuns(finishTimeout)
@@ -274,6 +321,7 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result
 // record writes a run's final outcome; a failure to write it is
 // transient: the task is retried, and the run resumes.
 func (w *Worker) record(ctx context.Context, kind *Kind, o storage.Outcome) error {
+	o.Events = kind.events(o.State)
 	ok, err := w.outcomes.do(ctx, o)
 	if err != nil {
 		return fmt.Errorf("record %s of job %d: %w", o.State, o.ID, err)

@@ -187,7 +187,12 @@ func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []
 		FROM unnest($2::bigint[], $3::date[], $4::bigint[], $5::text[], $6::text[], $7::text[])
 		  AS u(id, day, account, amount, interest, discount)
 		WHERE t.company_id = $1 AND t.id = any($2) AND t.id = u.id`, withValues, companyID, entries, days, accounts, amounts, interest, discount)
-	return translate(err, "entries paid")
+	if err != nil {
+		return translate(err, "entries paid")
+	}
+	// a transfer to an owner paid by the bank
+	_, err = EmitRecordEvents(ctx, tx, companyID, EventTransferPaid, Transactions, entries, `"mode" = 'transfer'`)
+	return err
 }
 
 // notePayments writes failures, schedulings and cancellations on the

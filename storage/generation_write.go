@@ -82,15 +82,19 @@ func (c *generatedColumns) add(g *GeneratedInvoice) {
 }
 
 // insertGenerated inserts the invoices whose slot is free, in order, then
-// the lines of those it inserted and a history row each, in one
+// the lines of those it inserted, a history row each and, when an
+// endpoint of the company listens, their invoice.created events, in one
 // statement; it returns the inserted invoices' slots and ids. Line ids
 // follow the rule's order of lines. It takes a share lock on the
 // invoices' contracts and leaves out, as the rule does, the invoices a
 // termination bills (a period ending on or after termination_at of a
 // terminating or terminated contract): a termination committed after the
 // rule read its contract (it holds the contract's row) is waited for and
-// seen, so the last period is never billed twice.
-const insertGenerated = `
+// seen, so the last period is never billed twice. insertGenerated is the
+// statement, with the invoice.created events when listening.
+func insertGenerated(listening bool) string {
+	em := emissionOf(listening, invoicesResource(), "$1", EventInvoiceCreated, "ins")
+	return `
 WITH contract AS MATERIALIZED (
 	SELECT id, status, termination_at FROM contracts WHERE company_id = $1 AND id = any($2::bigint[])
 	ORDER BY id FOR SHARE
@@ -121,7 +125,7 @@ WITH contract AS MATERIALIZED (
 	ORDER BY ord
 	ON CONFLICT (company_id, contract_id, period_initial)
 		WHERE type = 'contract' AND contract_id IS NOT NULL AND period_initial IS NOT NULL DO NOTHING
-	RETURNING id, contract_id, period_initial
+	RETURNING company_id, id, contract_id, period_initial, ` + em.doc + ` AS doc
 ), lines AS (
 	INSERT INTO invoice_items (company_id, invoice_id, item_id, amount, description)
 	SELECT $1, ins.id, l.item_id, l.amount, nullif(l.description, '')
@@ -133,14 +137,27 @@ WITH contract AS MATERIALIZED (
 	INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, note)
 	SELECT $1, id, $30, nullif($31::bigint, 0), 'create', 'generated from contract ' || contract_id
 	FROM ins
-)
-SELECT id, contract_id, period_initial FROM ins`
+)` + em.ctes + `
+SELECT id, contract_id, period_initial, ` + em.woke + ` FROM ins`
+}
+
+// insertGeneratedSQL are insertGenerated's two forms: nobody listening,
+// and an endpoint listening.
+var insertGeneratedSQL = [2]string{insertGenerated(false), insertGenerated(true)}
 
 // writeGenerated inserts gen's invoices and sets the ids of those
 // inserted (gen.Created, and Invoice.ID).
 func writeGenerated(ctx context.Context, q DBTX, companyID int64, gen *Generation, actor Actor) error {
 	c := generatedColumnsOf(gen.Invoices)
-	rows, err := q.Query(ctx, insertGenerated, companyID,
+	listening, err := Subscribed(ctx, q, companyID, EventInvoiceCreated)
+	if err != nil {
+		return err
+	}
+	sql := insertGeneratedSQL[0]
+	if listening {
+		sql = insertGeneratedSQL[1]
+	}
+	rows, err := q.Query(ctx, sql, companyID,
 		c.contract, c.payer, c.building, c.business, c.account, c.billing,
 		c.method, c.description, c.total, c.date, c.due, c.periodInitial, c.periodFinal,
 		c.lateFee, c.lateFeeItem, c.lateFeePct, c.lateFeeInt, c.discount, c.discMode,
@@ -153,9 +170,9 @@ func writeGenerated(ctx context.Context, q DBTX, companyID int64, gen *Generatio
 	defer rows.Close()
 	ids := make(map[slotKey]int64, len(gen.Invoices))
 	for rows.Next() {
-		var id, contract int64
+		var id, contract, woke int64
 		var pi time.Time
-		if err := rows.Scan(&id, &contract, &pi); err != nil {
+		if err := rows.Scan(&id, &contract, &pi, &woke); err != nil {
 			return translate(err, "generated invoices")
 		}
 		ids[slotKey{contract, finance.DateOf(pi)}] = id

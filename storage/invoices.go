@@ -176,7 +176,7 @@ func invoicesResource() *Resource {
 		Hooks: Hooks{
 			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, undoWriteOff, invoiceFrozenWhenPaid, discardPixCode,
 				rememberInvoiceLines, invoiceDeleteRules},
-			After: []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
+			After: []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory, emitInvoiceEvent},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -328,6 +329,11 @@ type Outcome struct {
 	State  string          // JobSucceeded or JobFailed
 	Result json.RawMessage // nil: none
 	Error  string          // "": none
+	// Events are the webhook event types the outcome emits (job.succeeded
+	// and the kind's own, batch.file_ready): each carries the job as GET
+	// /jobs/{id} returns it, written in the outcome's statement, for the
+	// endpoints subscribed.
+	Events []string
 }
 
 // FinishJob writes a run's final state with its result or error, and
@@ -344,38 +350,55 @@ func FinishJob(ctx context.Context, q DBTX, o Outcome) (ok bool, err error) {
 func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]bool, error) {
 	n := len(outcomes)
 	companies, ids, attempts := make([]int64, n), make([]int64, n), make([]int32, n)
-	states, results, errs := make([]string, n), make([]*string, n), make([]string, n)
+	states, results, errs, events := make([]string, n), make([]*string, n), make([]string, n), make([]string, n)
 	for i, o := range outcomes {
 		companies[i], ids[i], attempts[i] = o.CompanyID, o.ID, int32(o.Attempt)
-		states[i], errs[i] = o.State, o.Error
+		states[i], errs[i], events[i] = o.State, o.Error, strings.Join(o.Events, ",")
 		if o.Result != nil {
 			r := string(o.Result)
 			results[i] = &r
 		}
 	}
-	rows, err := q.Query(ctx, `WITH done AS (
-			UPDATE jobs SET state = o.state, result = o.result::json, error = nullif(o.error, ''),
-				finished_at = now(), updated_at = now()
-			FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[])
-				AS o (cid, jid, attempt, state, result, error)
-			WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND jobs.attempts = o.attempt AND jobs.state = 'running'
-			RETURNING jobs.company_id, jobs.id, jobs.attempts),
-		dropped AS (
-			DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id)
-		SELECT company_id, id, attempts FROM done`, companies, ids, attempts, states, results, errs)
+	rows, err := q.Query(ctx, finishJobsSQL, companies, ids, attempts, states, results, errs, events)
 	if err != nil {
 		return nil, translate(err, "finish jobs")
 	}
 	done := make(map[RunRef]bool, n)
 	for rows.Next() {
 		var r RunRef
-		if err := rows.Scan(&r.CompanyID, &r.ID, &r.Attempt); err != nil {
+		var woke int64
+		if err := rows.Scan(&r.CompanyID, &r.ID, &r.Attempt, &woke); err != nil {
 			return nil, translate(err, "finish jobs")
 		}
 		done[r] = true
 	}
 	return done, translate(rows.Err(), "finish jobs")
 }
+
+// finishJobsSQL writes the outcomes, drops the jobs' chunks, and emits
+// the outcomes' events: the job's JSON is made in the update's RETURNING
+// (the row as written), and only for a job whose company has an active
+// endpoint.
+var finishJobsSQL = `WITH done AS (
+		UPDATE jobs SET state = o.ostate, result = o.oresult::json, error = nullif(o.oerror, ''),
+			finished_at = now(), updated_at = now()
+		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[])
+			AS o (cid, jid, oattempt, ostate, oresult, oerror, oevents)
+		WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND jobs.attempts = o.oattempt AND jobs.state = 'running'
+		RETURNING jobs.company_id, jobs.id, jobs.attempts, o.oevents AS events,
+			CASE WHEN o.oevents <> '' AND EXISTS (SELECT 1 FROM webhook_endpoints we
+				WHERE we.company_id = jobs.company_id AND we.active)
+			THEN ` + RecordJSONSQL(jobsResource(), "jobs.company_id", "jobs") + ` END AS doc),
+	dropped AS (
+		DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id),
+	ev AS (
+		INSERT INTO webhook_events (company_id, type, data)
+		SELECT done.company_id, t.type, done.doc::json
+		FROM done CROSS JOIN LATERAL unnest(string_to_array(done.events, ',')) AS t (type)
+		WHERE done.doc IS NOT NULL AND ` + subscribedSQL("done.company_id", "t.type") + `
+		ORDER BY done.id
+		RETURNING company_id, id, type)` + deliveriesOnly(subscribedEndpoints) + `
+	SELECT company_id, id, attempts, (SELECT count(*) FROM woke) FROM done`
 
 // RequeueJob puts a running job back to queued after a run that will be
 // retried, keeping the error for whoever looks; a run that is over writes
@@ -498,6 +521,8 @@ type PendingJob struct {
 	Queue      string
 	Generation int
 	Attempts   int
+	// Lane is the job's lane ("": none; docs/jobs.md, "Lanes").
+	Lane string
 }
 
 // ClaimPendingJobs marks up to limit pending jobs queued, in id order,
@@ -511,7 +536,7 @@ func ClaimPendingJobs(ctx context.Context, q DBTX, limit int) ([]PendingJob, err
 		FROM (SELECT company_id, id FROM jobs WHERE state = 'pending'
 			ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) AS p
 		WHERE jobs.company_id = p.company_id AND jobs.id = p.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts`, limit)
+		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts, coalesce(jobs.lane, '')`, limit)
 	if err != nil {
 		return nil, translate(err, "claim pending jobs")
 	}
@@ -545,7 +570,7 @@ func QuietJobs(ctx context.Context, q DBTX, quiet time.Duration, limit int) ([]P
 			WHERE state IN ('queued', 'running') AND updated_at < now() - $1::interval
 			ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) AS quiet
 		WHERE jobs.company_id = quiet.company_id AND jobs.id = quiet.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts`, quiet, limit)
+		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts, coalesce(jobs.lane, '')`, quiet, limit)
 	if err != nil {
 		return nil, translate(err, "quiet jobs")
 	}

@@ -423,7 +423,17 @@ func writeReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, acto
 	if err := markReportedPaid(ctx, tx, companyID, settled); err != nil {
 		return err
 	}
-	return keepReportedTransferStatus(ctx, tx, companyID, actor, settled)
+	if err := keepReportedTransferStatus(ctx, tx, companyID, actor, settled); err != nil {
+		return err
+	}
+	// invoice.paid, as a payment through the API emits it: the invoices
+	// as the settlement leaves them
+	ids := make([]int64, len(settled))
+	for i, pi := range settled {
+		ids[i] = pi.inv.ID
+	}
+	_, err := EmitRecordEvents(ctx, tx, companyID, EventInvoicePaid, Invoices, ids, "")
+	return err
 }
 
 // keepReportedTransferStatus brings the auto_transfer_status of the

@@ -223,6 +223,19 @@ const (
 	historyToUnpaid  = `[{"field":"status","from":"overdue","to":"unpaid"}]`
 )
 
+// overdueEmission is what the statement adds for the invoice.overdue
+// events of the invoices the run moves to overdue (the invoice as written,
+// from the update's RETURNING) when an endpoint of the company listens:
+// once per invoice, since an invoice is moved to overdue once for its due
+// date (a second run of the date moves nothing).
+func overdueEmission(listening bool) emission {
+	e := emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "moved")
+	if listening {
+		e.doc = `CASE WHEN status = 'overdue' THEN ` + e.doc + ` END`
+	}
+	return e
+}
+
 // UpdateInvoiceStatuses moves the company's invoices with ids c.From..c.To
 // (inclusive) whose status changes on c.AsOf (not paid, stored unpaid or
 // overdue, and on the other side of their due date) to their status on
@@ -237,12 +250,21 @@ const (
 // known, it goes through every invoice of the range. It keeps the dates in
 // overdue_state, whose row it locks, so that the chunks of two runs of a
 // company never overlap; tx is the chunk's transaction.
+//
+// Each invoice it moves to overdue emits invoice.overdue, in the same
+// statement.
 func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
 	w, sweep, err := takeOverdueState(ctx, tx, PassInvoices, c)
 	if err != nil {
 		return OverdueChunkResult{}, err
 	}
 	res := OverdueChunkResult{All: !w.Known()}
+	var woke int64
+	listening, err := Subscribed(ctx, tx, c.CompanyID, EventInvoiceOverdue)
+	if err != nil {
+		return OverdueChunkResult{}, err
+	}
+	em := overdueEmission(listening)
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf, ActorJob, c.JobID, OriginOverdue, historyToOverdue, historyToUnpaid}
 	// Only unpaid and overdue are moved, and only between the two, so a
 	// row's status before the update is the other one. The conditions are
@@ -265,13 +287,13 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 			UPDATE invoices SET status = `+invoiceStatusAsOf+`, updated_at = now()
 			WHERE `+moving+`
 				AND NOT paid AND status IN ('unpaid', 'overdue') AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
-			RETURNING id, status),
+			RETURNING company_id, id, status, `+em.doc+` AS doc),
 		logged AS (
 			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
 			SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved
-			RETURNING 1)
-		SELECT `+visited+`, (SELECT count(*) FROM logged)`,
-		planned(args...)...).Scan(&res.Visited, &res.Updated)
+			RETURNING 1)`+em.ctes+`
+		SELECT `+visited+`, (SELECT count(*) FROM logged), `+em.woke,
+		planned(args...)...).Scan(&res.Visited, &res.Updated, &woke)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update invoice statuses")
 	}

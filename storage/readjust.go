@@ -181,7 +181,28 @@ func readjustStep(ctx context.Context, tx pgx.Tx, idx finance.Indices, sel Readj
 	if err := writeReadjustments(ctx, tx, sel, out); err != nil {
 		return nil, err
 	}
+	if err := emitReadjusted(ctx, tx, sel.CompanyID, out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// emitReadjusted emits contract.readjusted for the contracts whose rent
+// the step readjusted (the contract as it is now) and invoice.updated for
+// the invoices whose rent line it moved.
+func emitReadjusted(ctx context.Context, tx pgx.Tx, companyID int64, rs []ContractReadjustment) error {
+	var contracts, invoices []int64
+	for _, r := range rs {
+		if r.Outcome == finance.ReadjustApplied {
+			contracts = append(contracts, r.ContractID)
+			invoices = append(invoices, r.InvoicesUpdated...)
+		}
+	}
+	if _, err := EmitRecordEvents(ctx, tx, companyID, EventContractReadjusted, Contracts, contracts, ""); err != nil {
+		return err
+	}
+	_, err := EmitRecordEvents(ctx, tx, companyID, EventInvoiceUpdated, Invoices, invoices, "")
+	return err
 }
 
 // stillDue is the contracts moved on by answers as they now are, those

@@ -73,6 +73,9 @@ func Resources() []*Resource {
 		ownerStatementsResource(),
 		ownerStatementLinesResource(),
 		remindersResource(),
+		webhooksResource(),
+		webhookEventsResource(),
+		webhookDeliveriesResource(),
 	}
 }
 

@@ -380,10 +380,18 @@ func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.
 			marked, markedOrd = append(marked, id), append(markedOrd, int64(i+1))
 		}
 	}
-	var want, got int64
+	var want, got, woke int64
 	var amount decimal.Decimal
-	err = tx.QueryRow(ctx, insertTransfersSQL, companyID, on, invoices, owners, amounts, dueOn, marked, markedOrd).
-		Scan(&sum.Transfers, &amount, &want, &got)
+	listening, err := Subscribed(ctx, tx, companyID, EventTransferPaid)
+	if err != nil {
+		return sum, err
+	}
+	sql := insertTransfersSQL[0]
+	if listening {
+		sql = insertTransfersSQL[1]
+	}
+	err = tx.QueryRow(ctx, sql, companyID, on, invoices, owners, amounts, dueOn, marked, markedOrd).
+		Scan(&sum.Transfers, &amount, &want, &got, &woke)
 	sum.Amount = finance.Money(amount)
 	if err != nil {
 		return sum, translate(err, "transfers")
@@ -395,11 +403,15 @@ func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.
 	return sum, nil
 }
 
-// insertTransfersSQL inserts the payouts ($3..$6, in order) as transfer
+// insertTransfers is the statement that inserts the payouts ($3..$6, in order) as transfer
 // entries and marks the entries they pay out ($7, with the rank of their
-// payout in $8); it answers the transfers inserted, their sum, the marks
-// due to the transfers inserted and the marks made.
-const insertTransfersSQL = `
+// payout in $8), with a transfer.paid event for each transfer inserted
+// (paid: the run pays the owners out) when an endpoint listens; it
+// answers the transfers inserted, their sum, the marks due to the
+// transfers inserted and the marks made.
+func insertTransfers(listening bool) string {
+	em := emissionOf(listening, transactionsResource(), "$1", EventTransferPaid, "ins")
+	return `
 WITH p AS (
     SELECT u.*, i.account_id, i.business_id, i.contract_id, coalesce(i.building_id, c.building_id) AS building_id,
            i.date AS competence, i.description AS invoice_description, c.billing_method,
@@ -418,7 +430,7 @@ WITH p AS (
     FROM p CROSS JOIN LATERAL (SELECT 'invoice-' || p.invoice_id || '-owner-' || p.owner_id || '-transfer-' || p.n AS key) k
     ORDER BY p.ord
     ON CONFLICT (company_id, transfer_key) WHERE transfer_key IS NOT NULL DO NOTHING
-    RETURNING id, invoice_id, owner_id, amount
+    RETURNING company_id, id, invoice_id, owner_id, amount, ` + em.doc + ` AS doc
 ), m AS (
     SELECT m.entry_id, ins.id AS transfer_id
     FROM unnest($7::bigint[], $8::bigint[]) AS m(entry_id, ord)
@@ -429,9 +441,14 @@ WITH p AS (
     FROM m
     WHERE t.company_id = $1 AND t.id = m.entry_id AND t.transfer_id IS NULL
     RETURNING t.id
-)
+)` + em.ctes + `
 SELECT (SELECT count(*) FROM ins), (SELECT coalesce(sum(amount), 0)::text FROM ins),
-       (SELECT count(*) FROM m), (SELECT count(*) FROM upd)`
+       (SELECT count(*) FROM m), (SELECT count(*) FROM upd), ` + em.woke
+}
+
+// insertTransfersSQL are insertTransfers' two forms: nobody listening,
+// and an endpoint listening.
+var insertTransfersSQL = [2]string{insertTransfers(false), insertTransfers(true)}
 
 // pendingOwnerEntries reads the owners' entries of invoices ids not paid
 // out yet: the payment's, its reversal's and the guarantees'.

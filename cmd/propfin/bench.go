@@ -19,7 +19,6 @@ import (
 
 	"github.com/propfin/propfin/api/loadgen"
 	"github.com/propfin/propfin/finance"
-	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/benchdata"
 )
@@ -195,7 +194,7 @@ func startBenchServer(ctx context.Context, cfg config, pool *pgxpool.Pool, stdou
 	if err != nil {
 		return "", nil, err
 	}
-	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
+	kinds, err := cfg.kinds(nil)
 	if err != nil {
 		stopRedis()
 		return "", nil, err

@@ -105,7 +105,7 @@ func runBenchClosing(ctx context.Context, cfg config, pool *pgxpool.Pool, compan
 	if f.reuse && f.yearGiven && b.year != f.year {
 		return fmt.Errorf("-year %d: the data set found is the closing of %d", f.year, b.year)
 	}
-	if b.kinds, err = jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention}); err != nil {
+	if b.kinds, err = cfg.kinds(nil); err != nil {
 		return err
 	}
 	stop, err := startClosingWorker(ctx, cfg, pool, b.kinds, log)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/jobs/webhook"
 )
 
 // config is what the server processes read from the environment.
@@ -47,6 +48,28 @@ type config struct {
 	SMTPURL         string // PROPFIN_SMTP_URL: the mail server the reminders go through; unset, none (dev: its own)
 	SMTPFrom        string // PROPFIN_SMTP_FROM: the reminders' sender address
 	SMTPConnections int    // PROPFIN_SMTP_CONNECTIONS: connections one reminders run sends over at once
+
+	WebhookAllowLoopback bool // PROPFIN_WEBHOOK_ALLOW_LOOPBACK: endpoints on loopback addresses (and plain http to them)
+	WebhookAllowPrivate  bool // PROPFIN_WEBHOOK_ALLOW_PRIVATE: endpoints on private and link-local addresses
+	WebhookConcurrency   int  // PROPFIN_WEBHOOK_CONCURRENCY: deliveries a worker makes at once
+	EndpointConcurrency  int  // PROPFIN_WEBHOOK_ENDPOINT_CONCURRENCY: deliveries a worker makes at once to one endpoint
+}
+
+// webhooks is the configuration of the deliveries and of the endpoints'
+// addresses.
+func (cfg config) webhooks() jobs.WebhooksConfig {
+	return jobs.WebhooksConfig{Policy: cfg.webhookPolicy(), EndpointConcurrency: cfg.EndpointConcurrency}
+}
+
+// webhookPolicy is where endpoints may be.
+func (cfg config) webhookPolicy() webhook.Policy {
+	return webhook.Policy{AllowLoopback: cfg.WebhookAllowLoopback, AllowPrivate: cfg.WebhookAllowPrivate}
+}
+
+// kinds is the registry of every kind, with the configuration's settings
+// and what invoices:remind sends with (nil: no mail server).
+func (cfg config) kinds(reminders *jobs.RemindersConfig) (*jobs.Registry, error) {
+	return jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, Webhooks: cfg.webhooks(), Reminders: reminders})
 }
 
 // minAdminToken is the shortest admin token accepted: it guards the queues.
@@ -78,6 +101,9 @@ func loadConfig() (config, error) {
 		SMTPURL:         os.Getenv("PROPFIN_SMTP_URL"),
 		SMTPFrom:        os.Getenv("PROPFIN_SMTP_FROM"),
 		SMTPConnections: jobs.DefaultMailConnections,
+
+		WebhookConcurrency:  jobs.DedicatedQueues[jobs.QueueWebhooks],
+		EndpointConcurrency: jobs.DefaultEndpointConcurrency,
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
@@ -91,6 +117,8 @@ func loadConfig() (config, error) {
 		{"PROPFIN_AUTH_FAILURE_LIMIT", &cfg.AuthFails, "requests per minute"},
 		{"PROPFIN_WORKER_CONCURRENCY", &cfg.Concurrency, "jobs at once"},
 		{"PROPFIN_SMTP_CONNECTIONS", &cfg.SMTPConnections, "connections"},
+		{"PROPFIN_WEBHOOK_CONCURRENCY", &cfg.WebhookConcurrency, "deliveries at once"},
+		{"PROPFIN_WEBHOOK_ENDPOINT_CONCURRENCY", &cfg.EndpointConcurrency, "deliveries at once"},
 	} {
 		if v := os.Getenv(l.name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -116,6 +144,18 @@ func loadConfig() (config, error) {
 				return cfg, fmt.Errorf("%s=%q: want a positive duration such as 30s", d.name, v)
 			}
 			*d.dst = parsed
+		}
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"PROPFIN_WEBHOOK_ALLOW_LOOPBACK", &cfg.WebhookAllowLoopback}, {"PROPFIN_WEBHOOK_ALLOW_PRIVATE", &cfg.WebhookAllowPrivate}} {
+		if v := os.Getenv(b.name); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return cfg, fmt.Errorf("%s=%q: want true or false", b.name, v)
+			}
+			*b.dst = on
 		}
 	}
 	if cfg.AdminToken != "" && len(cfg.AdminToken) < minAdminToken {

@@ -20,7 +20,6 @@ import (
 	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/finance"
-	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -41,6 +40,9 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	cfg, err := loadConfig()
 	if err != nil {
 		return err
+	}
+	if os.Getenv("PROPFIN_WEBHOOK_ALLOW_LOOPBACK") == "" {
+		cfg.WebhookAllowLoopback = true // a receiver on this machine, for a first try of the webhooks
 	}
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -101,7 +103,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return err
 	}
 	defer mailer.close()
-	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, Reminders: mailer.reminders})
+	kinds, err := cfg.kinds(mailer.reminders)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(beMain) == "1" {
 		main() // exits
 	}
+	if addr := os.Getenv(beReceiver); addr != "" {
+		receiverMain(addr, os.Getenv(beReceiverLog)) // exits
+	}
 	os.Exit(m.Run())
 }
 

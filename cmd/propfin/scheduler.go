@@ -35,7 +35,7 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if *count < 1 {
 		return fmt.Errorf("--next %d: want 1 or more", *count)
 	}
-	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
+	kinds, err := cfg.kinds(nil)
 	if err != nil {
 		return err
 	}

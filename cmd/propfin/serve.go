@@ -135,6 +135,7 @@ func apiHandler(pool, replica *pgxpool.Pool, rdb redis.UniversalClient, cfg conf
 		RequestTimeout: cfg.Timeout, Logger: log,
 		AdminToken: cfg.AdminToken, Monitoring: ops.dashboard, Metrics: ops.metrics, ServeMetrics: cfg.MetricsAddr == "",
 		ReceiptSecret: []byte(cfg.ReceiptSecret), PublicURL: cfg.PublicURL, ReceiptLifetime: cfg.ReceiptLifetime,
+		Webhooks: cfg.webhookPolicy(),
 	}).Handler()
 }
 

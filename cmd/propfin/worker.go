@@ -38,7 +38,7 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, Reminders: reminders})
+	kinds, err := cfg.kinds(reminders)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,9 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 // workerConns is the connections a worker process needs at once: up to
 // jobs.MaxChunksAtOnce per job it runs, the relay and its LISTEN, and a
 // metrics scrape.
-func workerConns(cfg config) int { return cfg.Concurrency*jobs.MaxChunksAtOnce + 3 }
+func workerConns(cfg config) int {
+	return cfg.Concurrency*jobs.MaxChunksAtOnce + cfg.WebhookConcurrency + 3
+}
 
 // runBeside runs both until ctx ends or either fails, which stops the
 // other.
@@ -90,7 +92,8 @@ func runWorkers(ctx context.Context, d workerDeps) error {
 	defer relay.Close()
 	worker := jobs.NewWorker(jobs.WorkerConfig{Pool: d.pool, Redis: d.redis, Kinds: d.kinds,
 		Concurrency: d.cfg.Concurrency, ShutdownTimeout: d.cfg.WorkerShutdown, ChunkPause: d.cfg.ChunkPause,
-		Metrics: metrics, Logger: d.log.With("component", "worker")})
+		Dedicated: map[string]int{jobs.QueueWebhooks: d.cfg.WebhookConcurrency},
+		Metrics:   metrics, Logger: d.log.With("component", "worker")})
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	wg.Add(2)

@@ -268,7 +268,9 @@ func TestPlanAgreementProblems(t *testing.T) {
 		{"another payer", func(in *AgreementInput) { in.Originals[2].Invoice.PayerID = 6 }, []string{"invoices.2"}},
 		{"another business", func(in *AgreementInput) { in.Originals[1].Invoice.BusinessID = 4 }, []string{"invoices.1"}},
 		{"named twice", func(in *AgreementInput) { in.Originals[2] = in.Originals[0] }, []string{"invoices.2"}},
-		{"paid", func(in *AgreementInput) { in.Originals[0].Invoice.Paid, in.Originals[0].Invoice.Status = true, InvoicePaid },
+		{"paid", func(in *AgreementInput) {
+			in.Originals[0].Invoice.Paid, in.Originals[0].Invoice.Status = true, InvoicePaid
+		},
 			[]string{"invoices.0"}},
 		{"canceled", func(in *AgreementInput) { in.Originals[1].Invoice.Status = InvoiceCanceled }, []string{"invoices.1"}},
 		{"renegotiated", func(in *AgreementInput) { in.Originals[1].Invoice.Status = InvoiceRenegotiated }, []string{"invoices.1"}},

@@ -10,8 +10,8 @@ import (
 )
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
-// and changed by the company's own keys. Today they are the readjustment
-// options; they live on the company's row.
+// and changed by the company's own keys: the readjustment options and the
+// agreements' break days; they live on the company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -22,7 +22,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	settings, err := storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
+	settings, err := storage.SettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -49,7 +49,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	settings, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
+	settings, err := s.store.UpdateSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -58,10 +58,10 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...]}, either or both, naming every
-// problem.
-func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
-	var change storage.ReadjustSettingsChange
+// "readjust_candidates": [index, ...], "agreement_break_days": days}, any
+// of them, naming every problem.
+func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
+	var change storage.SettingsChange
 	obj, problems, err := decodeObject(body)
 	if err != nil {
 		return change, err
@@ -78,7 +78,7 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 				fail(key, "must be a boolean")
 				continue
 			}
-			change.AllowReduction = allow
+			change.Readjust.AllowReduction = allow
 		case "readjust_candidates":
 			var candidates []string
 			if json.Unmarshal(raw, &candidates) != nil || candidates == nil {
@@ -86,7 +86,15 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 				continue
 			}
 			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
-			change.Candidates = candidates
+			change.Readjust.Candidates = candidates
+		case "agreement_break_days":
+			var days *int
+			if json.Unmarshal(raw, &days) != nil || days == nil {
+				fail(key, "must be an integer")
+				continue
+			}
+			problems = append(problems, storage.CheckAgreementBreakDays(*days)...)
+			change.AgreementBreakDays = days
 		default:
 			fail(key, "unknown field")
 		}
@@ -99,14 +107,14 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 
 // settingsOp describes GET (put false) and PUT /financial/settings.
 func settingsOp(put bool) operation {
-	settings, err := reflector.SchemaFor(storage.ReadjustSettings{})
+	settings, err := reflector.SchemaFor(storage.Settings{})
 	if err != nil {
 		panic("api: " + err.Error())
 	}
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
-			description: "The readjustment options of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"`readjust_allow_reduction` and `readjust_candidates`. It takes no query parameters (422).",
+			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
+				"`readjust_allow_reduction`, `readjust_candidates` and `agreement_break_days`. It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -117,6 +125,7 @@ func settingsOp(put bool) operation {
 			"is stored.",
 		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
 			"readjust_allow_reduction": {Type: "boolean"},
-			"readjust_candidates":      openapi.Array(openapi.String())})),
+			"readjust_candidates":      openapi.Array(openapi.String()),
+			"agreement_break_days":     openapi.Integer().WithDescription("Days an installment may stay overdue before the nightly run breaks its agreement, 1 to 366.")})),
 		responses: answer}
 }

@@ -53,7 +53,7 @@ type overdueOutput struct {
 }
 
 // OverdueResult is the result of a finance:overdue job: the date, how many
-// rows of each table changed (Events nil when the events table has no
+// rows of each table changed (agreements: how many were broken) (Events nil when the events table has no
 // status to recalculate), and how many invoices and contracts were looked
 // at to find the ones that changed.
 type OverdueResult struct {
@@ -63,6 +63,9 @@ type OverdueResult struct {
 	Contracts        int64  `json:"contracts"`
 	ContractsVisited int64  `json:"contracts_visited"`
 	Events           *int64 `json:"events"`
+	// AgreementsBroken counts the agreements broken for an installment
+	// overdue past the company's agreement_break_days.
+	AgreementsBroken int64 `json:"agreements_broken"`
 }
 
 // OverdueKind declares finance:overdue: bring the company's invoice,
@@ -132,7 +135,8 @@ func newOverduePlan(ctx context.Context, q storage.DBTX, companyID int64, asOf f
 	return cutOverduePlan(asOf, windows, spans), nil
 }
 
-// cutOverduePlan cuts each table into chunks. A pass whose stored
+// cutOverduePlan cuts each table into chunks; the agreements, when the
+// company has any, are one chunk. A pass whose stored
 // statuses hold for dates near asOf (storage.OverdueWindow.Narrow) looks
 // for changes only, and is one chunk over every id. Otherwise its table is
 // cut into ranges of ids, overdueChunkIDs a range, the first starting at
@@ -151,6 +155,9 @@ func cutOverduePlan(asOf finance.Date, windows map[string]storage.OverdueWindow,
 		}
 	}
 	plan.Ranges["events"] = cut(spans["events"], overdueChunkIDs["events"])
+	if !spans["agreements"].Empty() { // the active ones are few: one chunk
+		plan.Ranges["agreements"] = []storage.IDSpan{{Min: 1, Max: math.MaxInt64}}
+	}
 	return plan
 }
 
@@ -201,6 +208,8 @@ func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, 
 		res, err = storage.UpdatePaymentStatuses(ctx, tx, chunk)
 	case "events":
 		res.Updated, err = storage.UpdateEventStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
+	case "agreements":
+		res.Updated, err = storage.BreakOverdueAgreements(ctx, tx, chunk)
 	default:
 		err = fmt.Errorf("overdue chunk of unknown table %q", c.Table)
 	}
@@ -228,6 +237,8 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 			res.ContractsVisited += out.Visited
 		case "events":
 			*res.Events += out.Updated
+		case "agreements":
+			res.AgreementsBroken += out.Updated
 		}
 	}
 	return res, nil

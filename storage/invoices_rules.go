@@ -31,6 +31,8 @@ var invoiceStatusMoves = map[string][]string{
 	"paid":           {"refunded"},
 	"refunded":       {},
 	"partially_paid": {},
+	// moved by its agreement alone (agreements.go): canceled or broken
+	"renegotiated": {},
 }
 
 // payableStatuses are the statuses from which an invoice may be marked paid.
@@ -70,6 +72,9 @@ func invoiceStatusRules(_ context.Context, _ pgx.Tx, c *Change) error {
 		if changing && wanted != "paid" {
 			return problem("status", "cannot change in the write that marks the invoice paid")
 		}
+		if current == "renegotiated" {
+			return problem("paid", "a renegotiated invoice cannot be marked paid: its agreement's installments are paid instead")
+		}
 		if !slices.Contains(payableStatuses, current) {
 			return problem("paid", fmt.Sprintf("a %s invoice cannot be marked paid; set its status to unpaid first", current))
 		}
@@ -98,6 +103,10 @@ func statusMoveProblem(current, wanted string) string {
 		return "becomes paid through paid: true with paid_at"
 	case wanted == "overdue" || wanted == "partially_paid":
 		return "is kept by the system: overdue follows the due date, partially_paid the payment"
+	case wanted == "renegotiated":
+		return "is set by an agreement (POST /financial/agreements)"
+	case current == "renegotiated":
+		return "cannot change: the invoice is renegotiated; cancel or break its agreement (POST /financial/agreements/{id}/cancel or /break)"
 	case current == "paid" || current == "refunded" || current == "partially_paid":
 		return fmt.Sprintf("cannot change from %s to %s: undo the payment first (paid: false)", current, wanted)
 	}

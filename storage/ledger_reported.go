@@ -423,7 +423,14 @@ func writeReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, acto
 	if err := markReportedPaid(ctx, tx, companyID, settled); err != nil {
 		return err
 	}
-	return keepReportedTransferStatus(ctx, tx, companyID, actor, settled)
+	if err := keepReportedTransferStatus(ctx, tx, companyID, actor, settled); err != nil {
+		return err
+	}
+	ids := make([]int64, len(settled))
+	for i, pi := range settled {
+		ids[i] = pi.inv.ID
+	}
+	return keepAgreementStatus(ctx, tx, companyID, ids) // an agreement's last installment: fulfilled
 }
 
 // keepReportedTransferStatus brings the auto_transfer_status of the

@@ -72,6 +72,7 @@ func Resources() []*Resource {
 		dimobRunsResource(),
 		ownerStatementsResource(),
 		ownerStatementLinesResource(),
+		agreementsResource(),
 	}
 }
 

@@ -99,3 +99,17 @@ func frozenChanges(c *Change, cols []string) []string {
 	}
 	return changed
 }
+
+// keepInstallmentAgreement is the invoices' after hook of a write that
+// pays an installment or undoes its payment: once the row says so, its
+// agreement is fulfilled by its last installment paid, or active again
+// (keepAgreementStatus).
+func keepInstallmentAgreement(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if !paying(c) && !undoing(c) {
+		return nil
+	}
+	if _, installment := asInt64(c.OldValue("agreement_installment")); !installment {
+		return nil
+	}
+	return keepAgreementStatus(ctx, tx, c.Scope.CompanyID, []int64{c.ID})
+}

@@ -182,7 +182,8 @@ func invoicesResource() *Resource {
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
 			Before: []Hook{FrozenInBatch(TicketBatch), frozenByAgreement, invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
-			After:  []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
+			After: []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, keepInstallmentAgreement,
+				writeInvoiceHistory},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),

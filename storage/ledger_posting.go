@@ -26,9 +26,7 @@ import (
 // transfer, the payment also settles it (finance.SettleGuarantees): the
 // business is made whole, the owners are not paid twice. It brings the
 // invoice's auto_transfer_status to what the payment makes it (waiting,
-// transferred; docs/ledger.md), for the caller's history row to list, and
-// an agreement's installment's agreement to fulfilled when it was the last
-// one owed (keepAgreementStatus; undoing brings it back to active).
+// transferred; docs/ledger.md), for the caller's history row to list.
 //
 // Errors: NotFound for an invoice of another company or none; Conflict
 // when the payment is already posted and not undone; Invalid (Problems)
@@ -73,7 +71,7 @@ func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	return keepAgreementStatus(ctx, tx, companyID, []int64{invoiceID})
+	return nil
 }
 
 // UndoInvoicePayment undoes the posted payment of an invoice: for each of
@@ -104,7 +102,7 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	return keepAgreementStatus(ctx, tx, companyID, []int64{invoiceID})
+	return nil
 }
 
 // reverseEntriesSQL inserts the reversal of every payment entry of an

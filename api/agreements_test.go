@@ -434,4 +434,3 @@ func TestAgreementRefusals(t *testing.T) {
 		t.Errorf("a client sets renegotiated on a paid invoice: %d %s", r.status, r.raw)
 	}
 }
-

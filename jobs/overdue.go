@@ -70,7 +70,9 @@ type OverdueResult struct {
 
 // OverdueKind declares finance:overdue: bring the company's invoice,
 // contract and event statuses to what package finance's rules say on the
-// payload's date, set-based, reading only the rows that can change.
+// payload's date, set-based, reading only the rows that can change, and
+// break the agreements with an installment overdue past the company's
+// agreement_break_days.
 // Clients may start it for a date; the scheduler runs it just after
 // midnight.
 func OverdueKind() *Kind {

@@ -2,6 +2,7 @@ package finance
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -34,6 +35,9 @@ type AgreementTerms struct {
 const (
 	MaxAgreementInstallments = 120
 	MaxAgreementInterval     = 12
+	// MaxAgreementYears bounds how far after the agreement its first
+	// installment may fall due.
+	MaxAgreementYears = 5
 )
 
 // AgreementOriginal is an invoice asked to be renegotiated: the invoice
@@ -188,6 +192,8 @@ func checkTerms(t *AgreementTerms) Problems {
 	case t.FirstDueDate.Before(t.Date):
 		ps.add("first_due_date", "%s is in the past: the agreement is made on %s, and its first installment falls due on that day or after",
 			t.FirstDueDate, t.Date)
+	case t.FirstDueDate.After(t.Date.AddMonths(12 * MaxAgreementYears)):
+		ps.add("first_due_date", "%s is more than %d years after the agreement's date, %s", t.FirstDueDate, MaxAgreementYears, t.Date)
 	}
 	for _, w := range []struct {
 		field string
@@ -291,10 +297,15 @@ func (ag *agreementBuilder) reckonOriginal(ps *Problems, i int) {
 	inv := &o.Invoice
 	field := fmt.Sprintf("invoices.%d", i)
 	s, err := Settle(*inv, ag.in.Terms.Date)
-	if err != nil {
-		for _, p := range err.(Problems) {
+	var settleProblems Problems
+	if errors.As(err, &settleProblems) {
+		for _, p := range settleProblems {
 			ps.add(field+"."+p.Field, "%s", p.Message)
 		}
+		return
+	}
+	if err != nil {
+		ps.add(field, "invoice %d: %v", inv.ID, err)
 		return
 	}
 	t := &ag.in.Terms

@@ -259,6 +259,7 @@ func TestPlanAgreementProblems(t *testing.T) {
 		{"interval", func(in *AgreementInput) { in.Terms.IntervalMonths = 0 }, []string{"interval_months"}},
 		{"first due date in the past", func(in *AgreementInput) { in.Terms.FirstDueDate = MustDate("2024-06-09") }, []string{"first_due_date"}},
 		{"first due date missing", func(in *AgreementInput) { in.Terms.FirstDueDate = Date{} }, []string{"first_due_date"}},
+		{"first due date too far", func(in *AgreementInput) { in.Terms.FirstDueDate = MustDate("2029-06-11") }, []string{"first_due_date"}},
 		{"waivers out of range", func(in *AgreementInput) {
 			in.Terms.LateFeeWaiver, in.Terms.InterestWaiver = dec("100.01"), dec("-1")
 		}, []string{"interest_waiver", "late_fee_waiver"}},

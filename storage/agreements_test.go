@@ -171,3 +171,35 @@ func TestBreakOverdueAgreements(t *testing.T) {
 		t.Errorf("again: broke %d (%v), want none", broken, err)
 	}
 }
+
+// TestRenegotiatedMarksItsContract: an invoice of a contract moving to or
+// from renegotiated marks the contract for the nightly run (migration
+// 0034's trigger), since a renegotiated invoice is no longer open and the
+// contract's payment status changes.
+func TestRenegotiatedMarksItsContract(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	inv := f.invoice(t, f.today(t).AddDays(-40).String(), f.today(t).String(), f.today(t).String(), "")
+	f.unpaid(t, inv)
+	marks := func() int64 {
+		t.Helper()
+		var n int64
+		if err := f.pool.QueryRow(ctx, `SELECT count(*) FROM contract_payment_marks WHERE company_id = $1 AND contract_id = $2`,
+			f.company, f.contract).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, status := range []string{"renegotiated", "overdue"} {
+		if _, err := f.pool.Exec(ctx, `DELETE FROM contract_payment_marks WHERE company_id = $1`, f.company); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.pool.Exec(ctx, `UPDATE invoices SET status = $3 WHERE company_id = $1 AND id = $2`, f.company, inv, status); err != nil {
+			t.Fatal(err)
+		}
+		if n := marks(); n != 1 {
+			t.Errorf("moved to %s: %d marks of its contract, want 1", status, n)
+		}
+	}
+}

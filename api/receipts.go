@@ -87,6 +87,10 @@ func (s *Server) receiptLink(w http.ResponseWriter, r *http.Request, param, kind
 	if !ok {
 		return
 	}
+	if err := noQuery(r.URL.RawQuery); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	if s.receipts.signer == nil {
 		writeError(w, r, finance.Errorf(finance.Unavailable,
 			"Receipt links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
@@ -170,8 +174,8 @@ func receiptLinkOp(tag, what string) operation {
 		summary: "A signed link to the " + what + "'s public receipt page",
 		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
 			"`/receipts/{token}`, valid for 60 days (`expires_at`, UTC). Without a configured secret, a 503 that says so " +
-			"(docs/api.md, \"Receipt links\").",
-		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)}, http.StatusNotFound),
+			"(docs/api.md, \"Receipt links\"). It takes no query parameters (422).",
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)}, http.StatusNotFound, http.StatusUnprocessableEntity),
 	}
 }
 

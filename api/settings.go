@@ -10,8 +10,11 @@ import (
 )
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
-// and changed by the company's own keys: the readjustment options and the
-// agreements' break days; they live on the company's row.
+// and changed by the company's own keys. They are the readjustment options,
+// the items a termination's final invoice books its fine and the
+// deposit's deduction as, the item a write-off books its loss with, and
+// the days an agreement's installment may stay overdue; they live on the
+// company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -58,8 +61,9 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...], "agreement_break_days": days}, any
-// of them, naming every problem.
+// "readjust_candidates": [index, ...], "termination_fee_item_id": id or
+// null, "termination_deposit_item_id": id or null, "write_off_item_id": id
+// or null, "agreement_break_days": days}, any of them, naming every problem.
 func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
 	var change storage.SettingsChange
 	obj, problems, err := decodeObject(body)
@@ -87,6 +91,28 @@ func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
 			}
 			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
 			change.Readjust.Candidates = candidates
+		case "termination_fee_item_id", "termination_deposit_item_id", "write_off_item_id":
+			var id *int64
+			if json.Unmarshal(raw, &id) != nil || id != nil && *id <= 0 {
+				if key == "write_off_item_id" {
+					fail(key, "must be a transaction item's id, or null to book no loss on a write-off")
+				} else {
+					fail(key, "must be a transaction item's id, or null")
+				}
+				continue
+			}
+			set := storage.ItemSetting{Set: true}
+			if id != nil {
+				set.ID = *id
+			}
+			switch key {
+			case "termination_fee_item_id":
+				change.FeeItem = set
+			case "termination_deposit_item_id":
+				change.DepositItem = set
+			default:
+				change.WriteOffItem = set
+			}
 		case "agreement_break_days":
 			var days *int
 			if json.Unmarshal(raw, &days) != nil || days == nil {
@@ -114,7 +140,10 @@ func settingsOp(put bool) operation {
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
 			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"`readjust_allow_reduction`, `readjust_candidates` and `agreement_break_days`. It takes no query parameters (422).",
+				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, the termination's " +
+				"`termination_fee_item_id` and `termination_deposit_item_id`, `write_off_item_id`, the " +
+				"transaction item a write-off books its loss with (null: not booked), and `agreement_break_days`, the days an " +
+				"agreement's installment may stay overdue before the nightly run breaks it. It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -126,6 +155,15 @@ func settingsOp(put bool) operation {
 		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
 			"readjust_allow_reduction": {Type: "boolean"},
 			"readjust_candidates":      openapi.Array(openapi.String()),
-			"agreement_break_days":     openapi.Integer().WithDescription("Days an installment may stay overdue before the nightly run breaks its agreement, 1 to 366.")})),
+			"termination_fee_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item a termination's fine is booked as; null: the contract's late-fee item, else the company's fee item."}),
+			"termination_deposit_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item the deposit's deduction is booked as (a negative line); null: none, and a termination " +
+					"that would deduct a deposit is a 422 naming it."}),
+			"write_off_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "A transaction item of the company debiting business; null: a write-off books no loss."}),
+			"agreement_break_days": openapi.Integer().WithDescription("Days an agreement's installment may stay overdue " +
+				"before the nightly run breaks the agreement, 1 to 366 (default 30)."),
+		})),
 		responses: answer}
 }

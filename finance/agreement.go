@@ -431,7 +431,7 @@ func (ag *agreementBuilder) cut() (AgreementPlan, error) {
 // discount scales every part to total out of gross and records each
 // debt's share of the discount.
 func (ag *agreementBuilder) discount(total, gross decimal.Decimal) {
-	shares := apportion(ag.parts, total, gross)
+	shares := apportionParts(ag.parts, total, gross)
 	for i := range ag.parts {
 		p := &ag.parts[i]
 		before := p.charged()
@@ -451,7 +451,7 @@ func (ag *agreementBuilder) installments(total, each decimal.Decimal) []Agreemen
 	copy(rest, ag.parts)
 	left := total
 	for k := 1; k < n; k++ {
-		shares := apportion(rest, each, left)
+		shares := apportionParts(rest, each, left)
 		out[k] = ag.installment(k, each, rest, shares)
 		for i := range rest {
 			rest[i].line.Amount = rest[i].line.Amount.Sub(shares[i])
@@ -491,7 +491,7 @@ func sumCharged(parts []debtPart) decimal.Decimal {
 	return sum
 }
 
-// apportion gives each part its share of target out of base (both
+// apportionParts gives each part its share of target out of base (both
 // positive, target at most base; base what the parts charge the payer):
 // each part's amount times target / base, rounded toward zero to the cent,
 // then one cent more to the parts left furthest from their due (largest
@@ -500,7 +500,7 @@ func sumCharged(parts []debtPart) decimal.Decimal {
 // to parts that credit it when over. Parts that charge nothing (a fee the
 // owner pays the business) are rounded half up. A share has its part's
 // sign and is never larger than its part.
-func apportion(parts []debtPart, target, base decimal.Decimal) []decimal.Decimal {
+func apportionParts(parts []debtPart, target, base decimal.Decimal) []decimal.Decimal {
 	cents, b := target.Shift(2), base.Shift(2)
 	shares := make([]decimal.Decimal, len(parts))
 	rems := make([]decimal.Decimal, len(parts))

@@ -358,7 +358,7 @@ func TestApportionProperty(t *testing.T) {
 			continue
 		}
 		target := decimal.New(1+r.Int64N(base.Shift(2).IntPart()), -2)
-		shares := apportion(parts, target, base)
+		shares := apportionParts(parts, target, base)
 		charged := decimal.Zero
 		for i, s := range shares {
 			p := parts[i]

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -112,4 +114,31 @@ func keepInstallmentAgreement(ctx context.Context, tx pgx.Tx, c *Change) error {
 		return nil
 	}
 	return keepAgreementStatus(ctx, tx, c.Scope.CompanyID, []int64{c.ID})
+}
+
+// refuseInstallmentOperation refuses (409) to refund or write off (what)
+// an installment of an agreement: the agreement reckons with what its
+// installments paid (a break gives the originals back less it) and with
+// what they still owe (its installments are paid, or it is broken or
+// canceled). An invoice of no agreement's installments is nil.
+func refuseInstallmentOperation(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, what string) error {
+	var agreement, number int64
+	var status string
+	err := tx.QueryRow(ctx, `SELECT a.id, i.agreement_installment, a.status FROM invoices i
+		JOIN agreements a ON a.company_id = i.company_id AND a.id = i.agreement_id
+		WHERE i.company_id = $1 AND i.id = $2 AND i.agreement_installment IS NOT NULL`, companyID, invoiceID).
+		Scan(&agreement, &number, &status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return translate(err, fmt.Sprintf("agreement of invoice %d", invoiceID))
+	}
+	how := "break the agreement (POST /financial/agreements/" + strconv.FormatInt(agreement, 10) + "/break) and " +
+		"write off the invoices it gives back"
+	if what == "refunded" {
+		how = "undo its payment (paid: false) while the agreement is active or fulfilled"
+	}
+	return finance.Errorf(finance.Conflict, "The invoice is installment %d of agreement %d (%s): an installment is not %s; %s.",
+		number, agreement, status, what, how)
 }

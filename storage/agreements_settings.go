@@ -37,13 +37,6 @@ func CheckAgreementBreakDays(days int) []finance.Problem {
 	return nil
 }
 
-// AgreementSettingsOf reads a company's agreement settings.
-func AgreementSettingsOf(ctx context.Context, q DBTX, companyID int64) (AgreementSettings, error) {
-	var s AgreementSettings
-	err := q.QueryRow(ctx, `SELECT agreement_break_days FROM companies WHERE id = $1`, companyID).Scan(&s.BreakDays)
-	return s, translate(err, "company")
-}
-
 // setAgreementBreakDays stores agreement_break_days (nil: kept), checked.
 func setAgreementBreakDays(ctx context.Context, tx pgx.Tx, companyID int64, days *int) error {
 	if days == nil {

@@ -78,29 +78,22 @@ func ReadjustSettingsOf(ctx context.Context, q DBTX, companyID int64) (ReadjustS
 // settings and returns them as stored. Bad candidates are a 422 naming
 // readjust_candidates, and nothing is stored.
 func (s *Store) UpdateReadjustSettings(ctx context.Context, sc Scope, change ReadjustSettingsChange) (ReadjustSettings, error) {
+	if change.Candidates != nil {
+		if problems := CheckReadjustCandidates(change.Candidates); problems != nil {
+			return ReadjustSettings{}, finance.InvalidInput(problems)
+		}
+	}
 	var out ReadjustSettings
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := updateReadjustSettings(ctx, tx, sc.CompanyID, change); err != nil {
-			return err
+		_, err := tx.Exec(ctx, `UPDATE companies SET
+				readjust_allow_reduction = coalesce($2, readjust_allow_reduction),
+				readjust_candidates = coalesce($3, readjust_candidates)
+			WHERE id = $1`, sc.CompanyID, change.AllowReduction, change.Candidates)
+		if err != nil {
+			return translate(err, "update readjustment settings")
 		}
-		var err error
 		out, err = ReadjustSettingsOf(ctx, tx, sc.CompanyID)
 		return err
 	})
 	return out, err
-}
-
-// updateReadjustSettings stores a change of the readjustment settings in
-// tx, checked.
-func updateReadjustSettings(ctx context.Context, tx pgx.Tx, companyID int64, change ReadjustSettingsChange) error {
-	if change.Candidates != nil {
-		if problems := CheckReadjustCandidates(change.Candidates); problems != nil {
-			return finance.InvalidInput(problems)
-		}
-	}
-	_, err := tx.Exec(ctx, `UPDATE companies SET
-			readjust_allow_reduction = coalesce($2, readjust_allow_reduction),
-			readjust_candidates = coalesce($3, readjust_candidates)
-		WHERE id = $1`, companyID, change.AllowReduction, change.Candidates)
-	return translate(err, "update readjustment settings")
 }

@@ -405,7 +405,23 @@ func TestAgreementRefusals(t *testing.T) {
 		t.Errorf("refused bodies wrote: %v, then %v", before, after)
 	}
 	// renegotiated, a1 and a2 refuse what would undo the agreement behind its back
-	f.agree(t, map[string]any{"invoices": []int64{a1, a2}, "installments": 2, "first_due_date": today(0)}, http.StatusCreated)
+	made := f.agree(t, map[string]any{"invoices": []int64{a1, a2}, "installments": 2, "first_due_date": today(0)}, http.StatusCreated)
+	installments := installmentIDs(t, made.record(t))
+	// an installment is neither refunded nor written off: the agreement reckons with it
+	f.pay(t, installments[0], today(0))
+	if r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/refund", installments[0]), f.keyA,
+		map[string]any{"amount": "10.00", "date": today(0), "reason": "engano"}); r.status != http.StatusConflict ||
+		!strings.Contains(r.raw, "undo its payment") {
+		t.Errorf("refund an installment: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/writeOff", installments[1]), f.keyA,
+		map[string]any{"date": today(0), "reason": "perda"}); r.status != http.StatusConflict || !strings.Contains(r.raw, "break the agreement") {
+		t.Errorf("write off an installment: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/writeOff", a1), f.keyA,
+		map[string]any{"date": today(0), "reason": "perda"}); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("write off a renegotiated original: %d %s", r.status, r.raw)
+	}
 	r := f.do(t, http.MethodPost, "/financial/agreements", f.keyA, map[string]any{"invoices": []int64{a1}, "installments": 1,
 		"first_due_date": today(0)})
 	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.raw, "renegotiated already") {

@@ -203,3 +203,21 @@ func TestRenegotiatedMarksItsContract(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreementInstallmentsNotGuaranteed: under a guaranteed contract, the
+// transfer run advances the owners' share of neither a renegotiated
+// original nor an installment (a break cancels an unpaid installment, and
+// would leave its advance owed with the originals given back besides).
+func TestAgreementInstallmentsNotGuaranteed(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	f.setContract(t, "transfer_mode = 'after_receive', guaranteed_transfer = true")
+	run, _ := f.agreementOf(t, 2)
+	if run.Installments[0].Invoice.ContractID != f.contract {
+		t.Fatalf("installment of contract %d, want the originals' %d", run.Installments[0].Invoice.ContractID, f.contract)
+	}
+	s := f.transfer(t, f.today(t).AddMonths(2).String(), 1)
+	if s.Guarantees != 0 {
+		t.Errorf("the run guaranteed %d invoices of an agreement (%+v), want none", s.Guarantees, s)
+	}
+}

@@ -45,7 +45,7 @@ func TestPixCode(t *testing.T) {
 	}
 	manual := f.invoice(t, nil) // no billing linked
 	settled := map[string]int64{}
-	for _, status := range []string{"paid", "canceled", "refunded", "uncollectible"} {
+	for _, status := range []string{"paid", "canceled", "refunded", "uncollectible", "renegotiated"} {
 		id := f.invoice(t, map[string]any{"billing_id": f.billing})
 		f.exec(t, `UPDATE invoices SET status = $3, paid = ($3 = 'paid'), paid_at = CASE WHEN $3 = 'paid' THEN date END
 			WHERE company_id = $1 AND id = $2`, f.compA, id, status)
@@ -71,6 +71,7 @@ func TestPixCode(t *testing.T) {
 		{"canceled", settled["canceled"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is canceled"},
 		{"refunded", settled["refunded"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is refunded"},
 		{"uncollectible", settled["uncollectible"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is uncollectible"},
+		{"renegotiated", settled["renegotiated"], f.keyA, map[string]any{"pixCode": sent}, 409, nil, "is renegotiated"},
 		{"another company's invoice", open, f.keyB, map[string]any{"pixCode": sent}, 404, nil, ""},
 		{"another amount than the total", open, f.keyA, map[string]any{"pixCode": otherAmount}, 422, []string{"pixCode.amount"}, ""},
 		{"no amount: the payer types it", noAmountOn, f.keyA, map[string]any{"pixCode": noAmount}, 200, nil, ""},

@@ -71,6 +71,8 @@ func TestReceiptLinks(t *testing.T) {
 	paid := f.invoice(t, map[string]any{"description": "Aluguel de novembro"})
 	f.exec(t, `UPDATE invoices SET status = 'paid', paid = true, paid_at = date, credit_at = date, paid_amount = total
 		WHERE company_id = $1 AND id = $2`, f.compA, paid)
+	renegotiated := f.invoice(t, map[string]any{"description": "Aluguel de outubro"})
+	f.exec(t, `UPDATE invoices SET status = 'renegotiated' WHERE company_id = $1 AND id = $2`, f.compA, renegotiated)
 	entry := f.scalar(t, `INSERT INTO transactions (company_id, type, amount, date, due_date, description, person_id, business_id)
 		VALUES ($1, 'debit', 250.50, current_date, current_date + 5, 'Conserto do portão', $2, $3) RETURNING id`,
 		f.compA, f.payer, f.business)
@@ -85,6 +87,8 @@ func TestReceiptLinks(t *testing.T) {
 			"Linha digitável", "34191.09008 01015.271248 80212.460002 4 25480000675787", stored}},
 		{"paid invoice", receiptLinkOf(t, f.testEnv, fmt.Sprintf("/invoices/%d/receiptLink", paid), f.keyA),
 			[]string{"Recibo de pagamento", "Paula Pagadora", "R$ 1.000,00"}},
+		{"renegotiated invoice", receiptLinkOf(t, f.testEnv, fmt.Sprintf("/invoices/%d/receiptLink", renegotiated), f.keyA),
+			[]string{"Renegociado", "Aluguel de outubro"}},
 		{"ledger entry", receiptLinkOf(t, f.testEnv, fmt.Sprintf("/transactions/%d/receiptLink", entry), f.keyA),
 			[]string{"Conserto do portão", "R$ 250,50", "Paula Pagadora"}},
 	} {

@@ -193,6 +193,15 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, dimobPath, postDimobOp(), s.postDimob)
 	router.HandleFunc(http.MethodGet, dimobPath+"/:id/file", dimobFileOp(), s.dimobFile)
 
+	// The renegotiation agreements (agreements.go): read through the
+	// declared resource, written by their operations.
+	agreementReads, agreementDoc := s.agreementReads()
+	router.HandleFunc(http.MethodGet, agreementsPath, agreementDoc.list(), agreementReads.list)
+	router.HandleFunc(http.MethodGet, agreementsPath+"/:id", agreementDoc.get(), agreementReads.get)
+	router.HandleFunc(http.MethodPost, agreementsPath, postAgreementOp(), s.postAgreement)
+	router.HandleFunc(http.MethodPost, agreementsPath+"/:id/cancel", endAgreementOp(true), s.endAgreement(true))
+	router.HandleFunc(http.MethodPost, agreementsPath+"/:id/break", endAgreementOp(false), s.endAgreement(false))
+
 	// The owners' statements: the signed link and its public page and PDF
 	// (statements.go); the signed token is the credential.
 	router.HandleFunc(http.MethodGet, "/financial/ownerStatements/:id/link", statementLinkOp(), s.statementLink)

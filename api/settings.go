@@ -13,7 +13,8 @@ import (
 // and changed by the company's own keys. They are the readjustment options,
 // the items a termination's final invoice books its fine and the
 // deposit's deduction as, the item a write-off books its loss with, and
-// the billing reminders'; they live on the company's row.
+// the billing reminders' and the days an agreement's installment may stay
+// overdue; they live on the company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -63,8 +64,8 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 // "readjust_candidates": [index, ...], "termination_fee_item_id": id or
 // null, "termination_deposit_item_id": id or null, "write_off_item_id": id
 // or null, "reminders_enabled": bool, "reminders_days": [day, ...],
-// "reminders_reply_to": address or null}, any of them, naming every
-// problem.
+// "reminders_reply_to": address or null, "agreement_break_days": days},
+// any of them, naming every problem.
 func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
 	var change storage.SettingsChange
 	obj, problems, err := decodeObject(body)
@@ -139,6 +140,14 @@ func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
 				problems = append(problems, storage.CheckReplyTo(*addr)...)
 			}
 			change.Reminders.SetReplyTo, change.Reminders.ReplyTo = true, addr
+		case "agreement_break_days":
+			var days *int
+			if json.Unmarshal(raw, &days) != nil || days == nil {
+				fail(key, "must be an integer")
+				continue
+			}
+			problems = append(problems, storage.CheckAgreementBreakDays(*days)...)
+			change.AgreementBreakDays = days
 		default:
 			fail(key, "unknown field")
 		}
@@ -160,9 +169,10 @@ func settingsOp(put bool) operation {
 			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
 				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, the termination's " +
 				"`termination_fee_item_id` and `termination_deposit_item_id`, and `write_off_item_id`, the " +
-				"transaction item a write-off books its loss with (null: not booked), and the billing reminders' " +
+				"transaction item a write-off books its loss with (null: not booked), the billing reminders' " +
 				"`reminders_enabled` (default false), `reminders_days` (days from the due date, default [-5, 0, 3, 10]) and " +
-				"`reminders_reply_to` (null: none). It takes no query parameters (422).",
+				"`reminders_reply_to` (null: none), and `agreement_break_days`, the days an agreement's installment may " +
+				"stay overdue before the nightly run breaks it. It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -187,6 +197,8 @@ func settingsOp(put bool) operation {
 				Description: "The rules: days from the due date (-5: five days before; 0: on the day; 3: three days after), distinct."},
 			"reminders_reply_to": openapi.Nullable(&openapi.Schema{Type: "string", Format: "email",
 				Description: "Where the payers' replies go; null: none."}),
+			"agreement_break_days": openapi.Integer().WithDescription("Days an agreement's installment may stay overdue " +
+				"before the nightly run breaks the agreement, 1 to 366 (default 30)."),
 		})),
 		responses: answer}
 }

@@ -15,6 +15,10 @@
 //   - TransferSchedule, Guaranty, GuaranteedShares, SettleGuarantees and
 //     Payouts: the owners' transfers, and AutoTransferFacts.Status, where
 //     an invoice's transfer stands (docs/ledger.md).
+//   - PlanAgreement: a renegotiation agreement (acordo), the debt of one
+//     payer's open invoices on a date cut into installments whose lines
+//     keep where each part came from; ReopenOriginal, an original given
+//     back by a broken agreement (docs/finance.md).
 //
 // The coded error every layer returns is here too (errors.go): Error, its
 // Code and Problems, built by Errorf and InvalidInput; AsInvalid turns a

@@ -299,13 +299,16 @@ const (
 	InvoicePartiallyPaid InvoiceStatus = "partially_paid"
 	InvoiceCanceled      InvoiceStatus = "canceled"
 	InvoiceUncollectible InvoiceStatus = "uncollectible"
+	// InvoiceRenegotiated: replaced by the installments of an agreement
+	// (docs/finance.md, "Renegotiation agreements"); no longer owed as it is.
+	InvoiceRenegotiated InvoiceStatus = "renegotiated"
 )
 
 // Valid reports whether s is empty or one of the spec's invoice statuses.
 func (s InvoiceStatus) Valid() bool {
 	switch s {
 	case "", InvoicePaid, InvoiceUnpaid, InvoiceOverdue, InvoiceInProtest, InvoiceRefunded,
-		InvoicePartiallyPaid, InvoiceCanceled, InvoiceUncollectible:
+		InvoicePartiallyPaid, InvoiceCanceled, InvoiceUncollectible, InvoiceRenegotiated:
 		return true
 	}
 	return false

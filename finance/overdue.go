@@ -3,10 +3,10 @@ package finance
 // InvoiceStatusAsOf returns the invoice's status on today: paid when
 // paid, overdue when open and today is after the due date, unpaid when
 // open and not yet late (or without a due date). Statuses that are not about lateness (canceled,
-// refunded, uncollectible, partially_paid, in_protest) are kept.
+// refunded, uncollectible, renegotiated, partially_paid, in_protest) are kept.
 func InvoiceStatusAsOf(inv Invoice, today Date) InvoiceStatus {
 	switch inv.Status {
-	case InvoiceCanceled, InvoiceRefunded, InvoiceUncollectible, InvoicePartiallyPaid, InvoiceInProtest, InvoicePaid:
+	case InvoiceCanceled, InvoiceRefunded, InvoiceUncollectible, InvoiceRenegotiated, InvoicePartiallyPaid, InvoiceInProtest, InvoicePaid:
 		return inv.Status
 	}
 	if inv.Paid {
@@ -19,13 +19,14 @@ func InvoiceStatusAsOf(inv Invoice, today Date) InvoiceStatus {
 }
 
 // open reports whether the invoice is still owed: not paid, and neither
-// canceled, refunded nor written off.
+// canceled, refunded, written off nor renegotiated (its agreement's
+// installments are owed instead).
 func open(inv *Invoice) bool {
 	if inv.Paid {
 		return false
 	}
 	switch inv.Status {
-	case InvoicePaid, InvoiceCanceled, InvoiceRefunded, InvoiceUncollectible:
+	case InvoicePaid, InvoiceCanceled, InvoiceRefunded, InvoiceUncollectible, InvoiceRenegotiated:
 		return false
 	}
 	return true

@@ -20,6 +20,7 @@ func TestInvoiceStatusAsOf(t *testing.T) {
 		{InvoiceCanceled, false, "2024-04-01", InvoiceCanceled},
 		{InvoiceRefunded, true, "2024-04-01", InvoiceRefunded},
 		{InvoiceUncollectible, false, "2024-04-01", InvoiceUncollectible},
+		{InvoiceRenegotiated, false, "2024-04-01", InvoiceRenegotiated},
 		{InvoicePartiallyPaid, false, "2024-04-01", InvoicePartiallyPaid},
 		{InvoiceInProtest, false, "2024-04-01", InvoiceInProtest},
 	}
@@ -66,6 +67,7 @@ func TestPaymentStatusBoundaries(t *testing.T) {
 		{"overdue beats due soon", []Invoice{open(-1), open(1)}, Payment5Days},
 		{"refunded and uncollectible are not owed", []Invoice{
 			{Status: InvoiceRefunded, DueDate: today.AddDays(-50)}, {Status: InvoiceUncollectible, DueDate: today.AddDays(-50)}}, PaymentOK},
+		{"renegotiated is not owed: its installments are", []Invoice{{Status: InvoiceRenegotiated, DueDate: today.AddDays(-50)}}, PaymentOK},
 		{"in protest is still owed", []Invoice{{Status: InvoiceInProtest, DueDate: today.AddDays(-50)}}, PaymentMonth},
 		{"partially paid is still owed", []Invoice{{Status: InvoicePartiallyPaid, DueDate: today.AddDays(-3)}}, Payment5Days},
 		{"an open invoice without due date is never late", []Invoice{{}}, PaymentOK},

@@ -297,7 +297,8 @@ func (t *Termination) sortInvoices(invoices []TerminationInvoice, ps *Problems) 
 				continue
 			}
 			t.Canceled = append(t.Canceled, inv.ID)
-		case !inv.Paid && inv.Status != InvoicePaid && inv.Status != InvoiceRefunded && inv.Status != InvoiceUncollectible:
+		case !inv.Paid && inv.Status != InvoicePaid && inv.Status != InvoiceRefunded && inv.Status != InvoiceUncollectible &&
+			inv.Status != InvoiceRenegotiated: // a renegotiated one is owed through its agreement
 			t.Open = append(t.Open, inv.ID)
 		case inv.Status == InvoicePaid && !inv.PeriodInitial.IsZero() && inv.PeriodInitial.After(t.At):
 			t.PaidAfter = append(t.PaidAfter, inv.ID)

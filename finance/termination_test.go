@@ -194,6 +194,14 @@ func TestTerminateExamples(t *testing.T) {
 			final:   ".. due 2025-04-05 total 3592.11 [3:3592.11]",
 			deposit: "0.00", returned: "0.00", refund: "0.00", fineOwners: "2155.27 1436.84 ",
 			due: "2025-04-05", description: "Rescisão do contrato em 31/12/2024"}},
+		{"a renegotiated invoice is owed through its agreement, not kept open", "2024-12-31", func(in *TerminationInput) {
+			in.Invoices[len(in.Invoices)-2].Status = InvoiceRenegotiated
+		}, termination{
+			status: StatusTerminating, reason: FineEarlyReturn, base: "6000.00", fine: "3592.11", term: 912, remaining: 546,
+			canceled: []int64{13}, open: []int64{}, after: []int64{},
+			final:   ".. due 2025-01-05 total 3592.11 [3:3592.11]",
+			deposit: "0.00", returned: "0.00", refund: "0.00", fineOwners: "2155.27 1436.84 ",
+			due: "2025-01-05", description: "Rescisão do contrato em 31/12/2024"}},
 		{"T12 a fine of the business: no owner's share", "2024-12-31", func(in *TerminationInput) {
 			in.FineItem = &TransactionItem{ID: 5, Debit: PartyCustomer, Credit: PartyBusiness}
 		}, termination{

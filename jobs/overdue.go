@@ -58,9 +58,9 @@ type overdueOutput struct {
 
 // OverdueResult is the result of a finance:overdue job: the date, how many
 // rows of each table changed (Events nil when the events table has no
-// status to recalculate), how many invoices and contracts were looked at
-// to find the ones that changed, and how many terminating contracts
-// became terminated.
+// status to recalculate; agreements: how many were broken), how many
+// invoices and contracts were looked at to find the ones that changed,
+// and how many terminating contracts became terminated.
 type OverdueResult struct {
 	Date             string `json:"date"`
 	Invoices         int64  `json:"invoices"`
@@ -69,11 +69,16 @@ type OverdueResult struct {
 	ContractsVisited int64  `json:"contracts_visited"`
 	Terminated       int64  `json:"terminated"`
 	Events           *int64 `json:"events"`
+	// AgreementsBroken counts the agreements broken for an installment
+	// overdue past the company's agreement_break_days.
+	AgreementsBroken int64 `json:"agreements_broken"`
 }
 
 // OverdueKind declares finance:overdue: bring the company's invoice,
 // contract and event statuses to what package finance's rules say on the
-// payload's date, set-based, reading only the rows that can change.
+// payload's date, set-based, reading only the rows that can change, and
+// break the agreements with an installment overdue past the company's
+// agreement_break_days.
 // Clients may start it for a date; the scheduler runs it just after
 // midnight.
 func OverdueKind() *Kind {
@@ -138,7 +143,8 @@ func newOverduePlan(ctx context.Context, q storage.DBTX, companyID int64, asOf f
 	return cutOverduePlan(asOf, windows, spans), nil
 }
 
-// cutOverduePlan cuts each table into chunks. A pass whose stored
+// cutOverduePlan cuts each table into chunks; the agreements, when the
+// company has any, are one chunk. A pass whose stored
 // statuses hold for dates near asOf (storage.OverdueWindow.Narrow) looks
 // for changes only, and is one chunk over every id. Otherwise its table is
 // cut into ranges of ids, overdueChunkIDs a range, the first starting at
@@ -157,6 +163,9 @@ func cutOverduePlan(asOf finance.Date, windows map[string]storage.OverdueWindow,
 		}
 	}
 	plan.Ranges["events"] = cut(spans["events"], overdueChunkIDs["events"])
+	if !spans["agreements"].Empty() { // the active ones are few: one chunk
+		plan.Ranges["agreements"] = []storage.IDSpan{{Min: 1, Max: math.MaxInt64}}
+	}
 	return plan
 }
 
@@ -210,6 +219,8 @@ func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, 
 		}
 	case "events":
 		res.Updated, err = storage.UpdateEventStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
+	case "agreements":
+		res.Updated, err = storage.BreakOverdueAgreements(ctx, tx, chunk)
 	default:
 		err = fmt.Errorf("overdue chunk of unknown table %q", c.Table)
 	}
@@ -238,6 +249,8 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 			res.Terminated += out.Terminated
 		case "events":
 			*res.Events += out.Updated
+		case "agreements":
+			res.AgreementsBroken += out.Updated
 		}
 	}
 	return res, nil

@@ -15,7 +15,8 @@ import (
 // books the fine and the deposit's deduction as
 // (companies.termination_fee_item_id and termination_deposit_item_id,
 // migration 0033), the write-off's item (invoices_refund.go), and the
-// billing reminders' (reminders_settings.go).
+// billing reminders' (reminders_settings.go) and the agreements' break days
+// (agreements_settings.go).
 
 // TerminationSettings are the items a termination's final invoice books
 // the fine and the deposit's deduction as; nil: not set (the fine is then
@@ -31,6 +32,7 @@ type Settings struct {
 	TerminationSettings
 	WriteOffSettings
 	ReminderSettings
+	AgreementSettings
 }
 
 // ItemSetting is a change of an item setting: Set says it is changed, to
@@ -45,6 +47,7 @@ type SettingsChange struct {
 	Readjust                           ReadjustSettingsChange
 	FeeItem, DepositItem, WriteOffItem ItemSetting
 	Reminders                          ReminderSettingsChange
+	AgreementBreakDays                 *int // nil: kept
 }
 
 // SettingsOf reads a company's finance settings.
@@ -54,8 +57,8 @@ func SettingsOf(ctx context.Context, q DBTX, companyID int64) (Settings, error) 
 		return Settings{}, err
 	}
 	s := Settings{ReadjustSettings: r}
-	err = q.QueryRow(ctx, `SELECT termination_fee_item_id, termination_deposit_item_id, write_off_item_id
-		FROM companies WHERE id = $1`, companyID).Scan(&s.FeeItemID, &s.DepositItemID, &s.WriteOffSettings.ItemID)
+	err = q.QueryRow(ctx, `SELECT termination_fee_item_id, termination_deposit_item_id, write_off_item_id, agreement_break_days
+		FROM companies WHERE id = $1`, companyID).Scan(&s.FeeItemID, &s.DepositItemID, &s.WriteOffSettings.ItemID, &s.BreakDays)
 	if err != nil {
 		return s, translate(err, "company")
 	}
@@ -103,6 +106,9 @@ func (s *Store) UpdateSettings(ctx context.Context, sc Scope, change SettingsCha
 			change.Reminders.Enabled, change.Reminders.days(), change.Reminders.SetReplyTo, change.Reminders.ReplyTo)
 		if err != nil {
 			return translate(err, "update settings")
+		}
+		if err := setAgreementBreakDays(ctx, tx, sc.CompanyID, change.AgreementBreakDays); err != nil {
+			return err
 		}
 		out, err = SettingsOf(ctx, tx, sc.CompanyID)
 		return err

@@ -16,7 +16,8 @@ const (
 )
 
 // InvoiceStatuses are the spec's invoice statuses.
-var InvoiceStatuses = []string{"paid", "unpaid", "overdue", "in_protest", "refunded", "partially_paid", "canceled", "uncollectible"}
+var InvoiceStatuses = []string{"paid", "unpaid", "overdue", "in_protest", "refunded", "partially_paid", "canceled", "uncollectible",
+	"renegotiated"}
 
 // AutoTransferStatuses are the values of an invoice's
 // auto_transfer_status besides null (finance.AutoTransferStatuses).
@@ -61,8 +62,9 @@ func invoiceStatusIs(f *FilterSQL, status string) string {
 }
 
 // invoiceOpen holds for an invoice still owed: not paid, and neither
-// canceled, refunded nor written off.
-const invoiceOpen = `NOT "paid" AND "status" NOT IN ('paid', 'canceled', 'refunded', 'uncollectible')`
+// canceled, refunded, written off nor renegotiated (its agreement's
+// installments are owed instead).
+const invoiceOpen = `NOT "paid" AND "status" NOT IN ('paid', 'canceled', 'refunded', 'uncollectible', 'renegotiated')`
 
 // linesChargedToPayer holds for the invoice lines that count toward the
 // invoice's total: every client line except those whose transaction item
@@ -149,6 +151,11 @@ func invoicesResource() *Resource {
 			{Name: "pix_code", Type: String, Filterable: true},
 			// the building the posting pays the owners of (docs/api.md, "Defaults")
 			Effective(ref("building_id", Buildings), invoiceContractBuilding),
+			// kept by the agreements (agreements.go), never by CRUD: the
+			// agreement that renegotiated the invoice last, or whose
+			// installment it is, and its number
+			{Name: "agreement_id", Type: Int, Filterable: true},
+			{Name: "agreement_installment", Type: Int, Filterable: true},
 		}, timestampColumns()),
 		Relations: []Relation{
 			{Name: "items", Kind: HasMany, Resource: InvoiceItems, Key: "invoice_id", Where: `"kind" = 'line'`},
@@ -170,13 +177,16 @@ func invoicesResource() *Resource {
 			// extension: the shares of the invoice's building (its own, else
 			// its contract's: the shares its payment is posted to)
 			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id", From: "building_id_effective"},
+			// extension: the agreement of an original or an installment
+			{Name: "agreement", Kind: BelongsTo, Resource: Agreements, Key: "agreement_id"},
 		},
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
-			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, undoWriteOff, invoiceFrozenWhenPaid, discardPixCode,
-				rememberInvoiceLines, invoiceDeleteRules},
-			After: []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory, emitInvoiceEvent},
+			Before: []Hook{FrozenInBatch(TicketBatch), frozenByAgreement, invoiceStatusRules, invoicePayment, undoWriteOff,
+				invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
+			After: []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, keepInstallmentAgreement,
+				writeInvoiceHistory, emitInvoiceEvent},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),
@@ -288,6 +298,12 @@ func invoiceItemsResource() *Resource {
 			{Name: "owner_id", Type: Int, Filterable: true, Writable: true, References: Persons},
 			{Name: "broker_id", Type: Int, Filterable: true, Writable: true, References: Persons},
 			{Name: "fiscal_note", Type: String, Filterable: true, Writable: true},
+			// an installment's line: the original invoice and line it is a
+			// share of, and the part (line, late_fee, interest); written by
+			// the agreements, never by CRUD
+			{Name: "origin_invoice_id", Type: Int, Filterable: true},
+			{Name: "origin_line_id", Type: Int, Filterable: true},
+			{Name: "agreement_part", Type: String, Filterable: true, Enum: []string{"line", "late_fee", "interest"}},
 		}, timestampColumns()),
 		Hooks: Hooks{Before: []Hook{checkBookableLine}},
 		Relations: []Relation{

@@ -13,10 +13,9 @@ import (
 )
 
 // pixRefusedStatuses are the invoice statuses that take no PIX code: the
-// invoice is settled or no longer owed. (Spec 001 also names
-// "renegotiated"; no invoice status says so yet, and when one does it joins
-// this list.)
-var pixRefusedStatuses = []string{"paid", "canceled", "refunded", "uncollectible"}
+// invoice is settled or no longer owed (spec 001, PIX code rule 1; a
+// renegotiated invoice's agreement installments are owed instead).
+var pixRefusedStatuses = []string{"paid", "canceled", "refunded", "uncollectible", "renegotiated"}
 
 // SetInvoicePixCode stores code, a PIX copy-and-paste payload already
 // validated and normalized by the caller (pix.Normalize), whose amount

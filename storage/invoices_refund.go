@@ -175,6 +175,9 @@ func (s *Store) RefundInvoice(ctx context.Context, sc Scope, id int64, req Refun
 		if !oi.inv.Paid || !oi.posted {
 			return problem("paid", "the invoice is not paid: there is no payment to refund")
 		}
+		if err := refuseInstallmentOperation(ctx, tx, sc.CompanyID, id, "refunded"); err != nil {
+			return err
+		}
 		date, err := oi.operationDate(req.Date)
 		if err != nil {
 			return err
@@ -460,6 +463,9 @@ func checkWriteOff(ctx context.Context, tx pgx.Tx, companyID int64, oi *operatio
 	if !slices.Contains(writeOffStatuses, oi.status) {
 		return problem("status", fmt.Sprintf("the invoice is %s: only an open invoice (%s) is written off",
 			oi.status, strings.Join(writeOffStatuses, ", ")))
+	}
+	if err := refuseInstallmentOperation(ctx, tx, companyID, oi.inv.ID, "written off"); err != nil {
+		return err
 	}
 	var batch int64
 	var batchStatus string

@@ -33,6 +33,8 @@ var invoiceStatusMoves = map[string][]string{
 	"paid":           {},
 	"refunded":       {},
 	"partially_paid": {},
+	// moved by its agreement alone (agreements.go): canceled or broken
+	"renegotiated": {},
 }
 
 // payableStatuses are the statuses from which an invoice may be marked paid.
@@ -72,6 +74,9 @@ func invoiceStatusRules(_ context.Context, _ pgx.Tx, c *Change) error {
 		if changing && wanted != "paid" {
 			return problem("status", "cannot change in the write that marks the invoice paid")
 		}
+		if current == "renegotiated" {
+			return problem("paid", "a renegotiated invoice cannot be marked paid: its agreement's installments are paid instead")
+		}
 		if !slices.Contains(payableStatuses, current) {
 			return problem("paid", fmt.Sprintf("a %s invoice cannot be marked paid; set its status to unpaid first", current))
 		}
@@ -104,6 +109,10 @@ func statusMoveProblem(current, wanted string) string {
 		return "is set by a refund of the whole payment: POST /invoices/{id}/refund"
 	case wanted == "uncollectible":
 		return "is set by a write-off, which books its loss: POST /invoices/{id}/writeOff"
+	case wanted == "renegotiated":
+		return "is set by an agreement (POST /financial/agreements)"
+	case current == "renegotiated":
+		return "cannot change: the invoice is renegotiated; cancel or break its agreement (POST /financial/agreements/{id}/cancel or /break)"
 	case current == "paid" || current == "refunded" || current == "partially_paid":
 		return fmt.Sprintf("cannot change from %s to %s: undo the payment first (paid: false)", current, wanted)
 	}

@@ -432,6 +432,9 @@ func writeReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, acto
 	for i, pi := range settled {
 		ids[i] = pi.inv.ID
 	}
+	if err := keepAgreementStatus(ctx, tx, companyID, ids); err != nil { // an agreement's last installment: fulfilled
+		return err
+	}
 	_, err := EmitRecordEvents(ctx, tx, companyID, EventInvoicePaid, Invoices, ids, "")
 	return err
 }

@@ -33,8 +33,10 @@ type IDSpan struct {
 func (s IDSpan) Empty() bool { return s.Max == 0 }
 
 // OverdueTables are the tables the overdue recalculation writes, in the
-// order it writes them.
-var OverdueTables = []string{"invoices", "contracts", "events"}
+// order it writes them: the agreements it breaks (BreakOverdueAgreements)
+// after the invoices' statuses and before the contracts', which the
+// originals given back change.
+var OverdueTables = []string{"invoices", "agreements", "contracts", "events"}
 
 // CompanyIDSpan returns the span of the company's ids in table, one of
 // OverdueTables.

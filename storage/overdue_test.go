@@ -153,6 +153,7 @@ func TestPaymentStatusSQL(t *testing.T) {
 		{"canceled late one beside a paid one", []finance.Invoice{with(finance.InvoiceCanceled, 95), paid}, finance.PaymentOK},
 		{"refunded and uncollectible are not owed", []finance.Invoice{
 			with(finance.InvoiceRefunded, 50), with(finance.InvoiceUncollectible, 50)}, finance.PaymentOK},
+		{"renegotiated is not owed", []finance.Invoice{with(finance.InvoiceRenegotiated, 50)}, finance.PaymentOK},
 		{"in protest is still owed", []finance.Invoice{with(finance.InvoiceInProtest, 50)}, finance.PaymentMonth},
 		{"partially paid is still owed", []finance.Invoice{with(finance.InvoicePartiallyPaid, 3)}, finance.Payment5Days},
 	}

@@ -76,6 +76,7 @@ func Resources() []*Resource {
 		webhooksResource(),
 		webhookEventsResource(),
 		webhookDeliveriesResource(),
+		agreementsResource(),
 	}
 }
 

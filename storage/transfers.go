@@ -52,11 +52,15 @@ func (s TransferSummary) Add(o TransferSummary) TransferSummary {
 // invoice the run transfers (automaticTransfer: after_receive, or a fixed
 // day from 1 to 31, not disabled on the invoice), with owners' entries not
 // paid out yet, or unpaid, guaranteed, due by $2 and not guaranteed yet.
+// Neither a renegotiated invoice (its agreement's installments are owed)
+// nor an installment (a break cancels it, and would leave its guarantee
+// owed) is guaranteed.
 const transferCandidates = `
 	i.company_id = $1 AND ` + automaticTransfer + `
 	AND (EXISTS (SELECT 1 FROM transactions t
 	             WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND ` + ownerPending + `)
-	     OR (c.guaranteed_transfer AND NOT i.paid AND i.status NOT IN ('canceled', 'refunded')
+	     OR (c.guaranteed_transfer AND NOT i.paid AND i.status NOT IN ('canceled', 'refunded', 'renegotiated')
+	         AND i.agreement_installment IS NULL
 	         AND i.due_date <= $2::date AND NOT EXISTS (` + guaranteeWritten + `)))`
 
 // guaranteeWritten: the run has written invoice i's guaranteed transfer.
@@ -182,7 +186,8 @@ func guaranteedInvoices(ctx context.Context, tx pgx.Tx, companyID int64, on fina
 		FROM invoices i
 		JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
 		WHERE i.company_id = $1 AND i.id = any($2) AND c.guaranteed_transfer AND NOT i.paid
-		  AND i.status NOT IN ('canceled', 'refunded') AND NOT EXISTS (`+guaranteeWritten+`)
+		  AND i.status NOT IN ('canceled', 'refunded', 'renegotiated') AND i.agreement_installment IS NULL
+		  AND NOT EXISTS (`+guaranteeWritten+`)
 		ORDER BY i.id`, companyID, ids)
 	if err != nil {
 		return nil, translate(err, "guaranteed invoices")

@@ -363,6 +363,7 @@ func TestGuaranteeLimits(t *testing.T) {
 		{"after the months", "start_at = '2023-12-01', guaranteed_transfer_months = 3", "", false},
 		{"no months", "start_at = '2020-01-01', guaranteed_transfer_months = 0", "", true},
 		{"canceled", "guaranteed_transfer_months = NULL", "status = 'canceled'", false},
+		{"renegotiated: its agreement's installments are owed", "guaranteed_transfer_months = NULL", "status = 'renegotiated'", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

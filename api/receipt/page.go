@@ -21,6 +21,7 @@ const (
 	StatusPartiallyPaid Status = "partially_paid"
 	StatusCanceled      Status = "canceled"
 	StatusUncollectible Status = "uncollectible"
+	StatusRenegotiated  Status = "renegotiated"
 )
 
 // statusLabels are the statuses as the page names them.
@@ -33,6 +34,7 @@ var statusLabels = map[Status]string{
 	StatusPartiallyPaid: "Pago parcialmente",
 	StatusCanceled:      "Cancelado",
 	StatusUncollectible: "Incobrável",
+	StatusRenegotiated:  "Renegociado",
 }
 
 // Payable reports whether the page offers means of payment (boleto, PIX):

@@ -228,7 +228,7 @@ func TestRenderRefuses(t *testing.T) {
 		edit func(*Page)
 	}{
 		{"unknown kind", func(p *Page) { p.Kind = "contract" }},
-		{"unknown status", func(p *Page) { p.Status = "renegotiated" }},
+		{"unknown status", func(p *Page) { p.Status = "in_agreement" }},
 		{"paid without payment", func(p *Page) { p.Status = StatusPaid }},
 		{"short barcode", func(p *Page) { p.Boleto.Barcode = testBarcode[1:] }},
 		{"letters in line", func(p *Page) { p.Boleto.DigitableLine = "x" + testLine[1:] }},

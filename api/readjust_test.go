@@ -268,7 +268,7 @@ func TestFinanceSettings(t *testing.T) {
 		t.Errorf("company B: %s", r.raw)
 	}
 	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"agreement_break_days": 45})
-	if want := `{"agreement_break_days":45,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"termination_deposit_item_id":null,"termination_fee_item_id":null,"write_off_item_id":null}`; toJSON(t, r.record(t)) != want {
+	if want := `{"agreement_break_days":45,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"write_off_item_id":null}`; toJSON(t, r.record(t)) != want {
 		t.Errorf("break days: %s", r.raw)
 	}
 }

@@ -340,7 +340,9 @@ func FinishJob(ctx context.Context, q DBTX, o Outcome) (ok bool, err error) {
 
 // FinishJobs is FinishJob for several runs in one statement (a worker
 // gathers the outcomes of its concurrent runs); it returns the runs
-// written.
+// written. A run that ends its job failed also records its error among the
+// job's (job_errors) and raises the job's operator alert, once per job and
+// generation (operator_alerts), in the same statement.
 func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]bool, error) {
 	n := len(outcomes)
 	companies, ids, attempts := make([]int64, n), make([]int64, n), make([]int32, n)
@@ -359,9 +361,17 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 			FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[])
 				AS o (cid, jid, attempt, state, result, error)
 			WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND jobs.attempts = o.attempt AND jobs.state = 'running'
-			RETURNING jobs.company_id, jobs.id, jobs.attempts),
+			RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation, jobs.kind, jobs.state, jobs.error),
 		dropped AS (
-			DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id)
+			DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id),
+		errored AS (
+			INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final)
+			SELECT company_id, id, attempts, generation, coalesce(error, ''), true FROM done WHERE state = 'failed'
+			ON CONFLICT DO NOTHING),
+		alerted AS (
+			INSERT INTO operator_alerts (company_id, kind, job_id, generation, job_kind, message)
+			SELECT company_id, 'job_failed', id, generation, kind, coalesce(error, 'failed') FROM done WHERE state = 'failed'
+			ON CONFLICT DO NOTHING)
 		SELECT company_id, id, attempts FROM done`, companies, ids, attempts, states, results, errs)
 	if err != nil {
 		return nil, translate(err, "finish jobs")
@@ -380,9 +390,15 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 // RequeueJob puts a running job back to queued after a run that will be
 // retried, keeping the error for whoever looks; a run that is over writes
 // nothing.
+// The run's error is kept among the job's (job_errors) too.
 func RequeueJob(ctx context.Context, q DBTX, run RunRef, errText string) error {
-	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'queued', error = $4, updated_at = now()
-		WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'`, run.CompanyID, run.ID, run.Attempt, errText)
+	_, err := q.Exec(ctx, `WITH requeued AS (
+			UPDATE jobs SET state = 'queued', error = $4, updated_at = now()
+			WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'
+			RETURNING company_id, id, attempts, generation)
+		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final)
+		SELECT company_id, id, attempts, generation, $4, false FROM requeued
+		ON CONFLICT DO NOTHING`, run.CompanyID, run.ID, run.Attempt, errText)
 	return translate(err, "requeue job")
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/jobs"
 )
@@ -109,8 +110,8 @@ func loadConfig() (config, error) {
 			*d.dst = parsed
 		}
 	}
-	if cfg.AdminToken != "" && len(cfg.AdminToken) < minAdminToken {
-		return cfg, fmt.Errorf("PROPFIN_ADMIN_TOKEN: want at least %d characters (openssl rand -hex 32 makes one)", minAdminToken)
+	if err := checkAdminTokens(cfg.AdminToken); err != nil {
+		return cfg, err
 	}
 	if err := checkReceiptConfig(cfg); err != nil {
 		return cfg, err
@@ -174,6 +175,23 @@ func checkReceiptConfig(cfg config) error {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.Trim(u.Path, "/") != "" ||
 		u.RawQuery != "" || u.Fragment != "" {
 		return fmt.Errorf("PROPFIN_PUBLIC_URL=%q: want the scheme and host clients reach the API at, such as https://api.example.com", cfg.PublicURL)
+	}
+	return nil
+}
+
+// checkAdminTokens checks PROPFIN_ADMIN_TOKEN: one token, or entries
+// label:token separated by commas (api.ParseAdminTokens), each token at
+// least minAdminToken characters.
+func checkAdminTokens(value string) error {
+	tokens, err := api.ParseAdminTokens(value)
+	if err != nil {
+		return fmt.Errorf("PROPFIN_ADMIN_TOKEN: %w", err)
+	}
+	for _, t := range tokens {
+		if len(t.Token) < minAdminToken {
+			return fmt.Errorf("PROPFIN_ADMIN_TOKEN: the token labelled %q: want at least %d characters (openssl rand -hex 32 makes one)",
+				t.Label, minAdminToken)
+		}
 	}
 	return nil
 }

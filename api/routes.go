@@ -227,6 +227,9 @@ func (s *Server) routeTable() *router {
 		router.HandleFunc(http.MethodPost, "/operator/jobs/retry", bulkJobsOp(storage.BulkRetry), s.bulkJobs(storage.BulkRetry))
 		router.HandleFunc(http.MethodPost, "/operator/jobs/cancel", bulkJobsOp(storage.BulkCancel), s.bulkJobs(storage.BulkCancel))
 		router.HandleFunc(http.MethodGet, "/operator/audit", operatorAuditOp(), s.operatorAudit)
+		router.HandleFunc(http.MethodGet, "/operator/schedules", operatorSchedulesOp(), s.operatorSchedules)
+		router.HandleFunc(http.MethodPost, "/operator/schedules/:name/run", runScheduleOp(s.scheduleNames()), s.runSchedule)
+		router.HandleFunc(http.MethodGet, "/operator/alerts", operatorAlertsOp(), s.operatorAlerts)
 	}
 
 	// The OpenAPI document and the reference page that renders it

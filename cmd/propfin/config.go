@@ -44,6 +44,9 @@ type config struct {
 	JobRetention   time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
 	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
+
+	Schedules       []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
+	RunMissingAfter time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
 }
 
 // minAdminToken is the shortest admin token accepted: it guards the queues.
@@ -66,6 +69,7 @@ func loadConfig() (config, error) {
 		ReceiptSecret:   os.Getenv("PROPFIN_RECEIPT_SECRET"),
 		PublicURL:       os.Getenv("PROPFIN_PUBLIC_URL"),
 		ReceiptLifetime: receipt.DefaultLifetime,
+		RunMissingAfter: jobs.DefaultMissingAfter,
 
 		Concurrency:    runtime.NumCPU(),
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
@@ -101,6 +105,7 @@ func loadConfig() (config, error) {
 		{"PROPFIN_WORKER_SHUTDOWN_TIMEOUT", &cfg.WorkerShutdown, false}, {"PROPFIN_JOB_RETENTION", &cfg.JobRetention, false},
 		{"PROPFIN_JOB_CHUNK_PAUSE", &cfg.ChunkPause, true}, {"PROPFIN_JOB_QUIET_AFTER", &cfg.JobQuietAfter, false},
 		{"PROPFIN_RECEIPT_LINK_LIFETIME", &cfg.ReceiptLifetime, false},
+		{"PROPFIN_RUN_MISSING_AFTER", &cfg.RunMissingAfter, true},
 	} {
 		if v := os.Getenv(d.name); v != "" {
 			parsed, err := time.ParseDuration(v)
@@ -113,6 +118,11 @@ func loadConfig() (config, error) {
 	if err := checkAdminTokens(cfg.AdminToken); err != nil {
 		return cfg, err
 	}
+	schedules, err := jobs.ApplyEnv(jobs.DefaultSchedules(), os.Environ())
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Schedules = schedules
 	if err := checkReceiptConfig(cfg); err != nil {
 		return cfg, err
 	}

@@ -33,12 +33,14 @@ CREATE TABLE operator_alerts (
     job_kind   text,
     schedule   text,
     run_date   date,
+    -- the unique key of the missing run (of job_kind)
+    run_key    text,
     message    text NOT NULL,
     raised_at  timestamptz NOT NULL DEFAULT now(),
     sent_at    timestamptz,
     PRIMARY KEY (company_id, id),
     CHECK (kind <> 'job_failed' OR (job_id IS NOT NULL AND generation IS NOT NULL)),
-    CHECK (kind <> 'run_missing' OR (schedule IS NOT NULL AND run_date IS NOT NULL))
+    CHECK (kind <> 'run_missing' OR (schedule IS NOT NULL AND run_date IS NOT NULL AND job_kind IS NOT NULL AND run_key IS NOT NULL))
 );
 CREATE UNIQUE INDEX operator_alerts_job ON operator_alerts (company_id, job_id, generation)
     WHERE kind = 'job_failed';

@@ -230,6 +230,8 @@ func (s *Server) routeTable() *router {
 		router.HandleFunc(http.MethodGet, "/operator/schedules", operatorSchedulesOp(), s.operatorSchedules)
 		router.HandleFunc(http.MethodPost, "/operator/schedules/:name/run", runScheduleOp(s.scheduleNames()), s.runSchedule)
 		router.HandleFunc(http.MethodGet, "/operator/alerts", operatorAlertsOp(), s.operatorAlerts)
+		router.HandleFunc(http.MethodGet, "/operator/", operatorPageOp, s.operatorPage)
+		router.HandleFunc(http.MethodPost, "/operator/retry", consoleRetryOp, s.consoleRetry)
 	}
 
 	// The OpenAPI document and the reference page that renders it

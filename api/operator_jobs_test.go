@@ -210,8 +210,8 @@ func TestOperatorBulkRetry(t *testing.T) {
 	e := setup(t, withLabelledTokens())
 	a1 := e.testJob(t, e.compA, "owners:statements", "2026-11", `{"month": "2026-11"}`, "failed", "locked")
 	b1 := e.testJob(t, e.compB, "owners:statements", "2026-11", `{"month": "2026-11"}`, "failed", "locked")
-	e.testJob(t, e.compB, "owners:statements", "2026-10", `{"month": "2026-10"}`, "failed", "no owners")   // other month
-	e.testJob(t, e.compA, "finance:overdue", "2026-11-24", `{"month": "2026-11"}`, "succeeded", "") // not failed
+	e.testJob(t, e.compB, "owners:statements", "2026-10", `{"month": "2026-10"}`, "failed", "no owners") // other month
+	e.testJob(t, e.compA, "finance:overdue", "2026-11-24", `{"month": "2026-11"}`, "succeeded", "")      // not failed
 	path := "/operator/jobs/retry?filter[payload.month]=2026-11&filter[kind]=owners:statements"
 
 	preview := e.operatorDo(t, http.MethodPost, path, bearer(anaToken), map[string]any{"preview": true})

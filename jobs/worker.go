@@ -44,6 +44,10 @@ type WorkerConfig struct {
 	ChunkPause time.Duration
 	// RetryDelay is the wait before retry n (from 0); default RetryDelay.
 	RetryDelay func(n int) time.Duration
+	// CompanyChunks is how many chunks of the heavy kinds one company may
+	// have in flight at once, across every worker (jobs/fairness.go); 0:
+	// no limit.
+	CompanyChunks int
 	Metrics    *Metrics
 	Logger     *slog.Logger
 }
@@ -101,11 +105,15 @@ func NewWorker(cfg WorkerConfig) *Worker {
 		ShutdownTimeout:          cfg.ShutdownTimeout,
 		TaskCheckInterval:        100 * time.Millisecond,
 		DelayedTaskCheckInterval: time.Second,
-		RetryDelayFunc: func(n int, _ error, _ *asynq.Task) time.Duration {
+		RetryDelayFunc: func(n int, err error, _ *asynq.Task) time.Duration {
+			if errors.Is(err, errYield) {
+				return yieldWait()
+			}
 			return cfg.RetryDelay(n)
 		},
-		// a database or Redis that does not answer spends no retry
-		IsFailure: func(err error) bool { return !transient(err) },
+		// a database or Redis that does not answer spends no retry, nor
+		// does a run that gave way to other companies
+		IsFailure: func(err error) bool { return !transient(err) && !errors.Is(err, errYield) },
 		Logger:    asynqLogger{cfg.Logger.With("component", "asynq")},
 		LogLevel:  asynq.WarnLevel,
 	})
@@ -212,6 +220,9 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 		return permanent(errors.Join(err, errors.New("runs kept being interrupted")))
 	}
 	run := &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause}
+	if kind.Heavy {
+		run.companyChunks = w.cfg.CompanyChunks
+	}
 	result, runErr := w.runKind(ctx, kind, run)
 	return w.finish(ctx, kind, job, result, runErr)
 }
@@ -242,6 +253,10 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result
 	if errors.Is(runErr, errStopped) {
 		w.stopped(wctx, kind, job)
 		return nil
+	}
+	if errors.Is(runErr, errYield) {
+		w.yielded(wctx, job)
+		return runErr // asynq takes it again after yieldWait, no retry spent
 	}
 	if runErr == nil {
 		enc, err := json.Marshal(result)
@@ -357,6 +372,8 @@ func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 		switch {
 		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			w.log.Info("job run interrupted by the shutdown; it runs again", attrs...)
+		case errors.Is(err, errYield):
+			w.log.Debug("job run gave way to other companies; it waits its turn", attrs...)
 		case errors.Is(err, asynq.SkipRetry):
 			w.log.Warn("job run failed; the job failed, not retried", append(attrs, "err", err)...)
 		case err != nil:

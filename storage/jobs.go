@@ -402,6 +402,16 @@ func RequeueJob(ctx context.Context, q DBTX, run RunRef, errText string) error {
 	return translate(err, "requeue job")
 }
 
+// YieldJob puts a running job back to queued without counting its
+// attempt: the run gave its worker back before doing anything more (its
+// company was at its limit of heavy work, jobs/fairness.go). A run that is
+// over writes nothing.
+func YieldJob(ctx context.Context, q DBTX, run RunRef) error {
+	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = attempts - 1, updated_at = now()
+		WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'`, run.CompanyID, run.ID, run.Attempt)
+	return translate(err, "yield job")
+}
+
 // CancelJob cancels a job that has not finished. A finished job is a
 // conflict; a job of another company is not found.
 func CancelJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {

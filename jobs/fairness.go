@@ -24,6 +24,11 @@ import (
 // the workers and of the database at a time, and the other companies'
 // runs are not held behind it.
 
+// DefaultCompanyChunks is the default limit of a company's heavy chunks in
+// flight (PROPFIN_JOB_COMPANY_CHUNKS): two, so that a company alone on the
+// workers still runs Run.ChunksAtOnce's two chunks, or two heavy runs.
+const DefaultCompanyChunks = 2
+
 // errYield ends a run whose company has every heavy slot taken: the job
 // goes back to the queue and waits its turn.
 var errYield = errors.New("the company's heavy chunks in flight are at their limit: the job waits its turn")

@@ -44,6 +44,7 @@ type config struct {
 	JobRetention   time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
 	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
+	CompanyChunks  int           // PROPFIN_JOB_COMPANY_CHUNKS: heavy chunks one company may have in flight (0: no limit)
 
 	Schedules       []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
 	RunMissingAfter time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
@@ -70,6 +71,7 @@ func loadConfig() (config, error) {
 		PublicURL:       os.Getenv("PROPFIN_PUBLIC_URL"),
 		ReceiptLifetime: receipt.DefaultLifetime,
 		RunMissingAfter: jobs.DefaultMissingAfter,
+		CompanyChunks:   jobs.DefaultCompanyChunks,
 
 		Concurrency:    runtime.NumCPU(),
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
@@ -95,6 +97,13 @@ func loadConfig() (config, error) {
 			}
 			*l.dst = n
 		}
+	}
+	if v := os.Getenv("PROPFIN_JOB_COMPANY_CHUNKS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return cfg, fmt.Errorf("PROPFIN_JOB_COMPANY_CHUNKS=%q: want a whole number of chunks, 0 (no limit) or more", v)
+		}
+		cfg.CompanyChunks = n
 	}
 	for _, d := range []struct {
 		name string

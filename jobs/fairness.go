@@ -77,6 +77,19 @@ func (r *Run) takeSlot(ctx context.Context, tx pgx.Tx, othersInFlight func() boo
 	}
 }
 
+// companyAtLimit says whether every heavy slot of the company is taken
+// now: a task of a heavy kind then gives way before its job is started
+// (one look at pg_locks instead of a start, a chunk tried and a yield
+// recorded). It is only a hint: a slot freed or taken meanwhile is found
+// by the chunk's own try.
+func companyAtLimit(ctx context.Context, db storage.DBTX, companyID int64, limit int) (bool, error) {
+	var held int
+	err := db.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+		AND classid BETWEEN $1::bigint AND $1::bigint + $2::bigint - 1 AND objid = $3::bigint`,
+		fairNamespace, limit, companyID%(1<<31)).Scan(&held)
+	return held >= limit, err
+}
+
 // yielded hands a run that gave way back to the queue: queued, its
 // attempt uncounted.
 func (w *Worker) yielded(ctx context.Context, job storage.Job) {

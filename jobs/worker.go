@@ -203,6 +203,11 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 	if !ok {
 		return permanent(fmt.Errorf("no kind %q in this worker", t.Type()))
 	}
+	if kind.Heavy && w.cfg.CompanyChunks > 0 {
+		if full, err := companyAtLimit(ctx, w.cfg.Pool, ref.Company, w.cfg.CompanyChunks); err == nil && full {
+			return errYield // the row stays queued: nothing was started
+		}
+	}
 	start, err := w.starts.do(ctx, storage.TaskRef{JobRef: storage.JobRef{CompanyID: ref.Company, ID: ref.Job}, Generation: ref.Generation})
 	if err != nil {
 		return fmt.Errorf("start job %d: %w", ref.Job, err)

@@ -97,11 +97,22 @@ func (s *Server) operatorJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	rec, err := s.store.Get(ctx, s.operatorJobsResource(), storage.Scope{}, id, storage.GetQuery{})
+	// by company and id: the primary key
+	q, err := parseList(s.store.Registry(), s.operatorJobsResource(),
+		"filter[company_id]="+strconv.FormatInt(company, 10)+"&filter[id]="+strconv.FormatInt(id, 10))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
+	page, err := s.store.List(ctx, s.operatorJobsResource(), storage.Scope{}, q)
+	if err == nil && len(page.Records) == 0 { // pruned meanwhile
+		err = finance.Errorf(finance.NotFound, "Record %d not found.", id)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rec := page.Records[0]
 	payload, size, err := storage.JobPayload(ctx, s.store.Pool(), company, id, operatorPayloadMax)
 	if err != nil {
 		writeError(w, r, err)

@@ -41,12 +41,12 @@ var operatorPageOp = operation{
 
 var consoleRetryOp = operation{
 	access: byOperator, tag: "operators", summary: "Retry a failed job from the console",
-	description: "The console's retry button: a form (`job`, `reason`) that retries the job as " +
+	description: "The console's retry button: a form (`job`, its `company`, `reason`) that retries the job as " +
 		"`POST /operator/jobs/retry?filter[id]=<job>` does, audited, then a 303 back to the console. A job that is not " +
 		"failed is a 303 saying so.",
 	body: &openapi.RequestBody{Required: true, Content: map[string]*openapi.MediaType{
 		"application/x-www-form-urlencoded": {Schema: openapi.Object(map[string]*openapi.Schema{
-			"job": openapi.Integer(), "reason": openapi.String()}, "job")}}},
+			"job": openapi.Integer(), "company": openapi.Integer(), "reason": openapi.String()}, "job")}}},
 	responses: answers(map[int]*openapi.Response{http.StatusSeeOther: {Description: "Back to the console."}},
 		http.StatusUnprocessableEntity),
 }
@@ -229,6 +229,9 @@ func (s *Server) consoleRetry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	selection := "filter[id]=" + strconv.FormatInt(id, 10)
+	if company, err := strconv.ParseInt(r.PostForm.Get("company"), 10, 64); err == nil && company > 0 {
+		selection = "filter[company_id]=" + strconv.FormatInt(company, 10) + "&" + selection // the primary key
+	}
 	q, err := parseList(s.store.Registry(), s.operatorJobsResource(), selection)
 	if err != nil {
 		writeError(w, r, err)

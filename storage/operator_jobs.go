@@ -93,10 +93,12 @@ func JobPayload(ctx context.Context, q DBTX, companyID, jobID int64, max int) (j
 
 // JobCompany is the company of a job, found by its id alone (ids are
 // unique across companies): for the operators' routes, which name a job
-// by its id.
+// by its id. It probes each company's primary key, rather than reading
+// every job: no index leads with the id.
 func JobCompany(ctx context.Context, q DBTX, id int64) (int64, error) {
 	var company int64
-	err := q.QueryRow(ctx, `SELECT company_id FROM jobs WHERE id = $1`, id).Scan(&company)
+	err := q.QueryRow(ctx, `SELECT j.company_id FROM companies c
+		CROSS JOIN LATERAL (SELECT company_id FROM jobs WHERE company_id = c.id AND id = $1) j`, id).Scan(&company)
 	if err == pgx.ErrNoRows {
 		return 0, recordNotFound(id)
 	}

@@ -58,9 +58,12 @@ const keyRunColumns = `company_id, unique_key, id, state, coalesce(error, ''), c
 // KeyRuns returns the latest run of each of keys of kind, in every
 // company that has one.
 func KeyRuns(ctx context.Context, q DBTX, kind string, keys []string) ([]KeyRun, error) {
-	rows, err := q.Query(ctx, `SELECT DISTINCT ON (company_id, unique_key) `+keyRunColumns+`
-		FROM jobs WHERE kind = $1 AND unique_key = any($2::text[])
-		ORDER BY company_id, unique_key, rerun DESC`, kind, keys)
+	// each company's runs read through its part of the unique-key index
+	rows, err := q.Query(ctx, `SELECT r.* FROM companies c CROSS JOIN LATERAL (
+			SELECT DISTINCT ON (unique_key) `+keyRunColumns+` FROM jobs
+			WHERE company_id = c.id AND kind = $1 AND unique_key = any($2::text[])
+			ORDER BY unique_key, rerun DESC) r
+		ORDER BY r.company_id, r.unique_key`, kind, keys)
 	if err != nil {
 		return nil, translate(err, "key runs")
 	}
@@ -73,9 +76,11 @@ func KeyRuns(ctx context.Context, q DBTX, kind string, keys []string) ([]KeyRun,
 // text), among the keys made like the schedule's (like: a LIKE pattern of
 // their shape, such as ____-__-__).
 func LastKeyRuns(ctx context.Context, q DBTX, kind, like string) ([]KeyRun, error) {
-	rows, err := q.Query(ctx, `SELECT DISTINCT ON (company_id) `+keyRunColumns+`
-		FROM jobs WHERE kind = $1 AND unique_key LIKE $2
-		ORDER BY company_id, unique_key DESC, rerun DESC`, kind, like)
+	rows, err := q.Query(ctx, `SELECT r.* FROM companies c CROSS JOIN LATERAL (
+			SELECT `+keyRunColumns+` FROM jobs
+			WHERE company_id = c.id AND kind = $1 AND unique_key IS NOT NULL AND unique_key LIKE $2
+			ORDER BY unique_key DESC, rerun DESC LIMIT 1) r
+		ORDER BY r.company_id`, kind, like)
 	if err != nil {
 		return nil, translate(err, "last key runs")
 	}

@@ -41,7 +41,10 @@ const (
 // large company's last job did (large-s), with no per-company limit and
 // with a limit of one and of two heavy chunks (PROPFIN_JOB_COMPANY_CHUNKS),
 // one worker of four, each in a fresh database, and the load average
-// before and after. Run it once a count:
+// before and after. PROPFIN_BENCH_FAIRNESS_SCENARIO=nightly makes the
+// large company's work its nightly generation instead, one job of
+// chunks of 1,000 contracts; PROPFIN_BENCH_FAIRNESS_LIMITS lists the
+// limits (0,1,2). Run it once a count:
 //
 //	go test -run '^$' -bench Fairness -benchtime 1x ./jobs
 func BenchmarkFairness(b *testing.B) {
@@ -49,21 +52,30 @@ func BenchmarkFairness(b *testing.B) {
 	if v := os.Getenv("PROPFIN_BENCH_FAIRNESS_CONTRACTS"); v != "" {
 		n, _ = strconv.Atoi(v)
 	}
-	for _, limit := range []int{0, 1, 2} {
+	nightly := os.Getenv("PROPFIN_BENCH_FAIRNESS_SCENARIO") == "nightly"
+	limits := []int{0, 1, 2}
+	if v := os.Getenv("PROPFIN_BENCH_FAIRNESS_LIMITS"); v != "" {
+		limits = nil
+		for _, f := range strings.Split(v, ",") {
+			l, _ := strconv.Atoi(f)
+			limits = append(limits, l)
+		}
+	}
+	for _, limit := range limits {
 		b.Run(fmt.Sprintf("limit-%d", limit), func(b *testing.B) {
 			for range b.N {
-				small, large, loads := benchFairness(b, n, limit)
+				small, large, loads := benchFairness(b, n, limit, nightly)
 				b.ReportMetric(small.Seconds(), "small-s")
 				b.ReportMetric(large.Seconds(), "large-s")
-				b.Logf("limit %d, %d contracts: small runs done %.1f s after submission, large done %.1f s after the start; load %s",
-					limit, n, small.Seconds(), large.Seconds(), loads)
+				b.Logf("nightly %t, limit %d, %d contracts: small runs done %.1f s after submission, large done %.1f s after the start; load %s",
+					nightly, limit, n, small.Seconds(), large.Seconds(), loads)
 			}
 		})
 	}
 }
 
 // benchFairness runs the scenario once.
-func benchFairness(b *testing.B, contracts, limit int) (small, large time.Duration, loads string) {
+func benchFairness(b *testing.B, contracts, limit int, nightly bool) (small, large time.Duration, loads string) {
 	b.Helper()
 	ctx := context.Background()
 	pool := storagetest.NewDB(b)
@@ -84,6 +96,13 @@ func benchFairness(b *testing.B, contracts, limit int) (small, large time.Durati
 		}
 		storagetest.NewBilling(b, pool, c).MonthlyContracts(b, pool, fairnessSmallContracts, "2026-12-01", "2026-12-05")
 		smalls = append(smalls, c)
+	}
+	if nightly {
+		big = nil
+		if _, _, err := kinds.Submit(ctx, pool, bigCompany, Submission{Kind: KindInvoicesGenerate,
+			Payload: json.RawMessage(`{"date":"2026-11-20"}`), SubmittedBy: "bench"}); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for _, id := range big {
 		sub, err := NewContractGeneration(id, mustDate("2026-12-31"))

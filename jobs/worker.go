@@ -48,8 +48,8 @@ type WorkerConfig struct {
 	// have in flight at once, across every worker (jobs/fairness.go); 0:
 	// no limit.
 	CompanyChunks int
-	Metrics    *Metrics
-	Logger     *slog.Logger
+	Metrics       *Metrics
+	Logger        *slog.Logger
 }
 
 // DefaultShutdownTimeout is how long a worker lets running jobs finish.

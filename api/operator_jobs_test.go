@@ -103,6 +103,7 @@ func TestOperatorJobRoutesNeedTheToken(t *testing.T) {
 		{http.MethodPost, "/operator/schedules/finance-overdue/run"},
 		{http.MethodGet, "/operator/alerts"},
 		{http.MethodGet, "/operator/"},
+		{http.MethodPost, "/operator/retry"},
 	}
 	for _, rt := range routes {
 		for name, cred := range map[string]credential{"none": noCredential, "company key": bearer(e.keyA),

@@ -23,23 +23,11 @@ import (
 // company's. So one company's heavy work takes at most CompanyChunks of
 // the workers and of the database at a time, and the other companies'
 // runs are not held behind it.
-//
-// The relay does its part before Redis (RelayConfig.CompanyQueued): a
-// company with that many heavy jobs queued or running gets no more handed
-// to Redis until some finish; its others wait pending in PostgreSQL. Redis
-// being first in first out, another company's job then waits behind at
-// most that many of one company's, each of which gives way in one
-// statement, instead of behind the whole of its backlog.
 
 // DefaultCompanyChunks is the default limit of a company's heavy chunks in
 // flight (PROPFIN_JOB_COMPANY_CHUNKS): two, so that a company alone on the
 // workers still runs Run.ChunksAtOnce's two chunks, or two heavy runs.
 const DefaultCompanyChunks = 2
-
-// DefaultCompanyQueued is the default number of heavy jobs one company may
-// have queued or running at once (PROPFIN_JOB_COMPANY_QUEUED); the relay
-// leaves its others pending (RelayConfig.CompanyQueued).
-const DefaultCompanyQueued = 100
 
 // errYield ends a run whose company has every heavy slot taken: the job
 // goes back to the queue and waits its turn.

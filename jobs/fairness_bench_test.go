@@ -39,8 +39,7 @@ const (
 // companies' nightly generations are submitted. It reports when the last
 // small run finished, after their submission (small-s), and when the
 // large company's last job did (large-s), with no per-company limit and
-// with a limit of one and of two heavy chunks (PROPFIN_JOB_COMPANY_CHUNKS,
-// with the relay's cap of DefaultCompanyQueued, PROPFIN_JOB_COMPANY_QUEUED),
+// with a limit of one and of two heavy chunks (PROPFIN_JOB_COMPANY_CHUNKS),
 // one worker of four, each in a fresh database, and the load average
 // before and after. PROPFIN_BENCH_FAIRNESS_SCENARIO=nightly makes the
 // large company's work its nightly generation instead, one job of
@@ -140,11 +139,7 @@ func runBenchWorker(b *testing.B, pool *pgxpool.Pool, redis asynq.RedisConnOpt, 
 	b.Helper()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	queued := 0
-	if limit > 0 { // the fairness settings together: the chunks' limit and the relay's cap
-		queued = DefaultCompanyQueued
-	}
-	relay := NewRelay(RelayConfig{Pool: pool, Redis: redis, Kinds: kinds, CompanyQueued: queued, Logger: log})
+	relay := NewRelay(RelayConfig{Pool: pool, Redis: redis, Kinds: kinds, Logger: log})
 	worker := NewWorker(WorkerConfig{Pool: pool, Redis: redis, Kinds: kinds, Concurrency: 4, CompanyChunks: limit, Logger: log})
 	done := make(chan struct{}, 2)
 	go func() { relay.Run(ctx); done <- struct{}{} }()  //nolint:errcheck // returns nil

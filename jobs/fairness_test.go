@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -135,56 +134,5 @@ func TestNoCompanyChunkLimit(t *testing.T) {
 	}
 	if probe.most[p.companyA] < 2 {
 		t.Errorf("without a limit company A had at most %d chunks in flight; the test shows nothing", probe.most[p.companyA])
-	}
-}
-
-// TestRelayCapsACompany: the relay hands Redis at most the cap of one
-// company's heavy jobs queued or running; the rest stay pending while
-// another company's job and the company's other kinds are claimed; a job
-// finished makes room for one more.
-func TestRelayCapsACompany(t *testing.T) {
-	t.Parallel()
-	probe := &heavyProbe{inFlight: map[int64]int{}, most: map[int64]int{}}
-	p := newPlatform(t, []*Kind{heavyKind(probe)}, false) // no worker, no relay: claims by hand
-	ctx := context.Background()
-	var a []int64
-	for range 10 {
-		a = append(a, p.submit(t, "test:heavy", heavyPayload{Chunks: 1}).ID)
-	}
-	light := p.submit(t, KindJobsPrune, DatePayload{Date: time.Now().Format(time.DateOnly)}).ID
-	b, _, err := p.kinds.Submit(ctx, p.pool, p.companyB, Submission{Kind: "test:heavy", Payload: mustJSON(heavyPayload{Chunks: 1}), SubmittedBy: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	limits := storage.CompanyCap{Heavy: p.kinds.heavyNames(), PerCompany: 3}
-	claimed, heldBack, err := storage.ClaimPendingJobsCapped(ctx, p.pool, 500, limits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[int64]bool{}
-	for _, j := range claimed {
-		got[j.ID] = true
-	}
-	want := []int64{a[0], a[1], a[2], light, b.ID}
-	if len(claimed) != len(want) || !heldBack {
-		t.Fatalf("claimed %v (held back %t), want %v and held back", got, heldBack, want)
-	}
-	for _, id := range want {
-		if !got[id] {
-			t.Errorf("job %d not claimed: %v", id, got)
-		}
-	}
-	if again, _, err := storage.ClaimPendingJobsCapped(ctx, p.pool, 500, limits); err != nil || len(again) != 0 {
-		t.Fatalf("a second claim took %d (%v), want none: company A is at its cap", len(again), err)
-	}
-	if _, err := p.pool.Exec(ctx, `UPDATE jobs SET state = 'succeeded' WHERE company_id = $1 AND id = $2`, p.companyA, a[0]); err != nil {
-		t.Fatal(err)
-	}
-	next, _, err := storage.ClaimPendingJobsCapped(ctx, p.pool, 500, limits)
-	if err != nil || len(next) != 1 || next[0].ID != a[3] {
-		t.Fatalf("after one finished: %v (%v), want job %d", next, err, a[3])
-	}
-	if heavy := p.kinds.heavyNames(); !slices.Contains(heavy, KindInvoicesGenerate) || slices.Contains(heavy, KindJobsPrune) {
-		t.Errorf("heavy kinds %v", heavy)
 	}
 }

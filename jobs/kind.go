@@ -306,17 +306,6 @@ func (reg *Registry) Names() []string {
 	return names
 }
 
-// heavyNames lists the heavy kinds in name order.
-func (reg *Registry) heavyNames() []string {
-	var names []string
-	for _, n := range reg.Names() {
-		if reg.kinds[n].Heavy {
-			names = append(names, n)
-		}
-	}
-	return names
-}
-
 // rerunNames lists, in name order, the kinds whose runs may be asked
 // again; with directOnly, only those clients may start.
 func (reg *Registry) rerunNames(directOnly bool) []string {

@@ -30,12 +30,7 @@ type RelayConfig struct {
 	// before the relay checks that Redis still holds its task (default
 	// 2 minutes).
 	QuietAfter time.Duration
-	// CompanyQueued is how many jobs of the heavy kinds one company may
-	// have queued or running at once: the others wait pending, so that
-	// another company's job is never queued behind more than that many of
-	// one company's (jobs/fairness.go). 0: no cap.
-	CompanyQueued int
-	Logger        *slog.Logger
+	Logger     *slog.Logger
 }
 
 // Relay moves pending job rows to asynq: the outbox's other half. It marks
@@ -47,14 +42,12 @@ type RelayConfig struct {
 // wakes it as soon as a submission commits; a sweep enqueues again the
 // jobs that went quiet (Redis lost them, or a relay died midway).
 type Relay struct {
-	cfg        RelayConfig
-	client     *asynq.Client
-	inspector  *asynq.Inspector
-	ping       redis.UniversalClient
-	log        *slog.Logger
-	wake       chan struct{}
-	companyCap storage.CompanyCap
-	heldBack   bool // the last claim left jobs of a company at its cap
+	cfg       RelayConfig
+	client    *asynq.Client
+	inspector *asynq.Inspector
+	ping      redis.UniversalClient
+	log       *slog.Logger
+	wake      chan struct{}
 }
 
 // NewRelay builds a relay; Close releases its Redis client.
@@ -71,12 +64,8 @@ func NewRelay(cfg RelayConfig) *Relay {
 	if cfg.QuietAfter <= 0 {
 		cfg.QuietAfter = 2 * time.Minute
 	}
-	r := &Relay{cfg: cfg, client: asynq.NewClient(cfg.Redis), inspector: asynq.NewInspector(cfg.Redis),
+	return &Relay{cfg: cfg, client: asynq.NewClient(cfg.Redis), inspector: asynq.NewInspector(cfg.Redis),
 		ping: cfg.Redis.MakeRedisClient().(redis.UniversalClient), log: cfg.Logger, wake: make(chan struct{}, 1)}
-	if cfg.CompanyQueued > 0 && cfg.Kinds != nil {
-		r.companyCap = storage.CompanyCap{Heavy: cfg.Kinds.heavyNames(), PerCompany: cfg.CompanyQueued}
-	}
-	return r
 }
 
 // Close releases the relay's Redis clients.
@@ -120,17 +109,9 @@ func (r *Relay) Run(ctx context.Context) error {
 // rather than one claim per job.
 const gather = 5 * time.Millisecond
 
-// heldBackPoll is the relay's poll while a company's heavy jobs wait at
-// its cap: its jobs finishing send no notification.
-const heldBackPoll = 100 * time.Millisecond
-
 // idle waits for a notification, the poll interval or the end.
 func (r *Relay) idle(ctx context.Context) {
-	poll := r.cfg.Poll
-	if r.heldBack {
-		poll = min(poll, heldBackPoll)
-	}
-	t := time.NewTimer(poll)
+	t := time.NewTimer(r.cfg.Poll)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
@@ -148,11 +129,10 @@ func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
 	if err := r.ping.Ping(ctx).Err(); err != nil {
 		return 0, fmt.Errorf("relay: redis: %w", err)
 	}
-	claimed, heldBack, err := storage.ClaimPendingJobsCapped(ctx, r.cfg.Pool, r.cfg.Batch, r.companyCap)
+	claimed, err := storage.ClaimPendingJobs(ctx, r.cfg.Pool, r.cfg.Batch)
 	if err != nil {
 		return 0, fmt.Errorf("relay: %w", err)
 	}
-	r.heldBack = heldBack
 	failed, enqueueErr := r.enqueueAll(ctx, claimed)
 	if len(failed) > 0 {
 		// a relay that cannot put them back leaves them queued; the sweep

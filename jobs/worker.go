@@ -372,9 +372,7 @@ func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 		retried, _ := asynq.GetRetryCount(ctx)
 		err := next.ProcessTask(ctx, t)
 		elapsed := time.Since(start)
-		if !errors.Is(err, errYield) { // a task that gave way did no work
-			w.cfg.Metrics.observe(t.Type(), elapsed)
-		}
+		w.cfg.Metrics.observe(t.Type(), elapsed)
 		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed.String()}
 		switch {
 		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:

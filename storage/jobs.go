@@ -545,58 +545,6 @@ func ClaimPendingJobs(ctx context.Context, q DBTX, limit int) ([]PendingJob, err
 	return claimed, translate(err, "claim pending jobs")
 }
 
-// CompanyCap holds back a company's heavy jobs at the relay: while a
-// company has PerCompany jobs of the Heavy kinds queued or running, its
-// pending jobs of those kinds stay pending, so that Redis, first in first
-// out, never holds more of them before another company's (jobs/fairness.go).
-type CompanyCap struct {
-	Heavy      []string // the kinds held back
-	PerCompany int      // 0: no cap
-}
-
-// ClaimPendingJobsCapped is ClaimPendingJobs under c: the pending rows
-// of a company at its cap are passed over, and a company below it is
-// given no more than its cap allows in one claim. heldBack says that
-// pending heavy jobs were left for a company at its cap: the relay then
-// looks again soon, as that company's jobs finish.
-func ClaimPendingJobsCapped(ctx context.Context, q DBTX, limit int, c CompanyCap) (claimed []PendingJob, heldBack bool, err error) {
-	if c.PerCompany <= 0 || len(c.Heavy) == 0 {
-		claimed, err = ClaimPendingJobs(ctx, q, limit)
-		return claimed, false, err
-	}
-	rows, err := q.Query(ctx, `WITH inflight AS (
-			SELECT company_id, count(*) AS n FROM jobs
-			WHERE state IN ('queued', 'running') AND kind = any($2::text[])
-			GROUP BY company_id),
-		cand AS (
-			SELECT p.company_id, p.id, p.kind = any($2::text[]) AS heavy FROM jobs p
-			WHERE p.state = 'pending' AND NOT (p.kind = any($2::text[]) AND p.company_id IN (
-				SELECT company_id FROM inflight WHERE n >= $3))
-			ORDER BY p.id LIMIT $1 FOR UPDATE SKIP LOCKED),
-		take AS (
-			SELECT r.company_id, r.id FROM (
-				SELECT c.company_id, c.id, c.heavy,
-					row_number() OVER (PARTITION BY c.company_id, c.heavy ORDER BY c.id) AS rn FROM cand c) r
-			LEFT JOIN inflight f ON f.company_id = r.company_id
-			WHERE NOT r.heavy OR r.rn + coalesce(f.n, 0) <= $3)
-		UPDATE jobs SET state = 'queued', queued_at = now(), updated_at = now()
-		FROM take WHERE jobs.company_id = take.company_id AND jobs.id = take.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts`,
-		limit, c.Heavy, c.PerCompany)
-	if err != nil {
-		return nil, false, translate(err, "claim pending jobs")
-	}
-	claimed, err = pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
-	if err != nil {
-		return nil, false, translate(err, "claim pending jobs")
-	}
-	if len(claimed) < limit {
-		err = q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM jobs WHERE state = 'pending' AND kind = any($1::text[]))`,
-			c.Heavy).Scan(&heldBack)
-	}
-	return claimed, heldBack, translate(err, "claim pending jobs")
-}
-
 // UnclaimJobs puts claimed jobs that could not be enqueued back to
 // pending (those a worker has started meanwhile stay as they are).
 func UnclaimJobs(ctx context.Context, q DBTX, jobs []PendingJob) error {

@@ -45,7 +45,6 @@ type config struct {
 	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
 	CompanyChunks  int           // PROPFIN_JOB_COMPANY_CHUNKS: heavy chunks one company may have in flight (0: no limit)
-	CompanyQueued  int           // PROPFIN_JOB_COMPANY_QUEUED: heavy jobs one company may have queued or running (0: no cap)
 
 	Schedules       []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
 	RunMissingAfter time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
@@ -73,7 +72,6 @@ func loadConfig() (config, error) {
 		ReceiptLifetime: receipt.DefaultLifetime,
 		RunMissingAfter: jobs.DefaultMissingAfter,
 		CompanyChunks:   jobs.DefaultCompanyChunks,
-		CompanyQueued:   jobs.DefaultCompanyQueued,
 
 		Concurrency:    runtime.NumCPU(),
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
@@ -100,17 +98,12 @@ func loadConfig() (config, error) {
 			*l.dst = n
 		}
 	}
-	for _, l := range []struct {
-		name string
-		dst  *int
-	}{{"PROPFIN_JOB_COMPANY_CHUNKS", &cfg.CompanyChunks}, {"PROPFIN_JOB_COMPANY_QUEUED", &cfg.CompanyQueued}} {
-		if v := os.Getenv(l.name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return cfg, fmt.Errorf("%s=%q: want a whole number, 0 (no limit) or more", l.name, v)
-			}
-			*l.dst = n
+	if v := os.Getenv("PROPFIN_JOB_COMPANY_CHUNKS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return cfg, fmt.Errorf("PROPFIN_JOB_COMPANY_CHUNKS=%q: want a whole number of chunks, 0 (no limit) or more", v)
 		}
+		cfg.CompanyChunks = n
 	}
 	for _, d := range []struct {
 		name string

@@ -82,7 +82,7 @@ func runWorkers(ctx context.Context, d workerDeps) error {
 		metrics = jobs.NewMetrics(d.metrics)
 	}
 	relay := jobs.NewRelay(jobs.RelayConfig{Pool: d.pool, Redis: d.redis, Kinds: d.kinds,
-		QuietAfter: d.cfg.JobQuietAfter, CompanyQueued: d.cfg.CompanyQueued, Logger: d.log.With("component", "relay")})
+		QuietAfter: d.cfg.JobQuietAfter, Logger: d.log.With("component", "relay")})
 	defer relay.Close()
 	worker := jobs.NewWorker(jobs.WorkerConfig{Pool: d.pool, Redis: d.redis, Kinds: d.kinds,
 		Concurrency: d.cfg.Concurrency, ShutdownTimeout: d.cfg.WorkerShutdown, ChunkPause: d.cfg.ChunkPause,

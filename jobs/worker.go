@@ -372,7 +372,9 @@ func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 		retried, _ := asynq.GetRetryCount(ctx)
 		err := next.ProcessTask(ctx, t)
 		elapsed := time.Since(start)
-		w.cfg.Metrics.observe(t.Type(), elapsed)
+		if !errors.Is(err, errYield) { // a task that gave way did no work
+			w.cfg.Metrics.observe(t.Type(), elapsed)
+		}
 		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed.String()}
 		switch {
 		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:

@@ -64,6 +64,9 @@ func parseIncomeQuery(rawQuery string, business bool) (storage.IncomeQuery, erro
 			if err != nil || y < firstIncomeYear || y > lastIncomeYear {
 				p.fail(kv.key, "must be a calendar year, %d to %d", firstIncomeYear, lastIncomeYear)
 				y = -1
+			} else if now := time.Now().UTC().Year(); y > now {
+				p.fail(kv.key, "is after the current year, %d: a year's report is computed from its first day on", now)
+				y = -1
 			}
 			if p.once(kv.key) {
 				q.Year = y
@@ -331,7 +334,7 @@ func dateTime(d finance.Date) time.Time {
 func incomeQueryParams(business bool) []*openapi.Parameter {
 	params := []*openapi.Parameter{
 		queryParam("filter[owner_id]", "Required: the owner (a person of the company) whose report it is.", openapi.Integer()),
-		queryParam("filter[year]", "Required: the calendar year, 1900 to 9999.", openapi.Integer()),
+		queryParam("filter[year]", "Required: the calendar year, 1900 to the current one.", openapi.Integer()),
 	}
 	params[0].Required, params[1].Required = true, true
 	if business {

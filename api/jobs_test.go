@@ -24,7 +24,13 @@ import (
 // and Redis, for the life of the test.
 func withWorkers(t testing.TB, env *testEnv) {
 	t.Helper()
-	kinds, err := jobs.Kinds(jobs.KindsConfig{})
+	withWorkersOf(t, env, jobs.KindsConfig{})
+}
+
+// withWorkersOf is withWorkers with the kinds of cfg.
+func withWorkersOf(t testing.TB, env *testEnv, cfg jobs.KindsConfig) {
+	t.Helper()
+	kinds, err := jobs.Kinds(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,8 @@ var moneyFields = map[string]bool{
 	"paid_amount": true, "paid_late_fee": true, "paid_interest": true, "paid_discount": true,
 	"ticket_fee": true, "ticket_discount_fixed": true, "commission_fixed": true,
 	"old_amount": true, "new_amount": true, "current_amount": true,
+	// a termination's answer
+	"base": true, "held": true, "deducted": true, "returned": true, "refund_due": true,
 }
 
 // percentFields hold the percentages of numeric(5,2) columns: not money,

@@ -26,8 +26,8 @@ import (
 // a larger one (a bulk validation's) is given by its size alone.
 const operatorPayloadMax = 64 << 10
 
-// maxReason bounds the reason of an operator action.
-const maxReason = 500
+// maxOperatorReason bounds the reason of an operator action, in bytes.
+const maxOperatorReason = 500
 
 func (s *Server) operatorJobsResource() *storage.Resource {
 	return s.store.Registry().MustResource(storage.OperatorJobs)
@@ -164,7 +164,7 @@ func bulkJobsOp(action string) operation {
 		params: []*openapi.Parameter{queryParam("filter[...]", "The filters of `GET /operator/jobs`.", openapi.String())},
 		body: jsonBody("What to do.", true, openapi.Object(map[string]*openapi.Schema{
 			"preview":  openapi.Boolean(),
-			"reason":   (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxReason)}).WithDescription("Why; required unless previewing."),
+			"reason":   (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxOperatorReason)}).WithDescription("Why; required unless previewing."),
 			"expected": openapi.Integer(),
 		})),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The selection, and what was done.",
@@ -211,7 +211,7 @@ func readBulkRequest(w http.ResponseWriter, r *http.Request) (bulkRequest, error
 	switch {
 	case !req.Preview && req.Reason == "":
 		problems = append(problems, finance.Problem{Field: "reason", Message: "is required: say why (it is kept in the audit log)"})
-	case len(req.Reason) > maxReason || !validText(req.Reason):
+	case len(req.Reason) > maxOperatorReason || !validText(req.Reason):
 		problems = append(problems, finance.Problem{Field: "reason", Message: "must be at most 500 bytes of text"})
 	}
 	if len(problems) > 0 {

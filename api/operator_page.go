@@ -224,7 +224,7 @@ func (s *Server) consoleRetry(w http.ResponseWriter, r *http.Request) {
 	if reason == "" {
 		reason = "retried from the console"
 	}
-	if len(reason) > maxReason || !validText(reason) {
+	if len(reason) > maxOperatorReason || !validText(reason) {
 		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "reason", Message: "must be at most 500 bytes of text"}}))
 		return
 	}

@@ -254,7 +254,7 @@ func runScheduleOp(names []string) operation {
 		pathParams: map[string]*openapi.Parameter{"name": {Description: "The schedule.", Schema: openapi.Enum(names...)}},
 		body: jsonBody("What to run.", true, openapi.Object(map[string]*openapi.Schema{
 			"date": openapi.String(), "company_id": openapi.Integer(), "rerun": openapi.Boolean(),
-			"reason": (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxReason)}),
+			"reason": (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxOperatorReason)}),
 		}, "date", "reason")),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("Each company's run.",
 			envelope(openapi.Object(map[string]*openapi.Schema{"schedule": openapi.String(), "date": openapi.String(),
@@ -311,7 +311,7 @@ func readRunRequest(w http.ResponseWriter, r *http.Request) (runRequest, error) 
 		problems = append(problems, finance.Problem{Field: "date", Message: "is required"})
 	}
 	req.Reason = strings.TrimSpace(req.Reason)
-	if req.Reason == "" || len(req.Reason) > maxReason || !validText(req.Reason) {
+	if req.Reason == "" || len(req.Reason) > maxOperatorReason || !validText(req.Reason) {
 		problems = append(problems, finance.Problem{Field: "reason", Message: "is required: 1 to 500 bytes of text saying why"})
 	}
 	if len(problems) > 0 {

@@ -362,6 +362,9 @@ func (p *queryParser) value(field string, t storage.Type, s string) (any, bool) 
 // Normalize, then its type.
 func (p *queryParser) columnValue(field string, col storage.Column, s string) (any, bool) {
 	v, msg := parseColumnText(col, s)
+	if text, isText := v.(string); msg == "" && isText && col.FilterCheck != nil && !strings.Contains(text, "%") {
+		msg = col.FilterCheck(text)
+	}
 	if msg != "" {
 		p.fail(field, "%s", msg)
 		return nil, false

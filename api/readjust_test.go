@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -199,7 +200,7 @@ func toJSON(t *testing.T, v any) string {
 func TestFinanceSettings(t *testing.T) {
 	t.Parallel()
 	f := contractEnv(t)
-	defaults := `{"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC"]}`
+	defaults := `{"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"write_off_item_id":null}`
 	if r := f.get(t, "/financial/settings", http.StatusOK); toJSON(t, r.record(t)) != defaults {
 		t.Fatalf("defaults: %s", r.raw)
 	}
@@ -245,7 +246,7 @@ func TestFinanceSettings(t *testing.T) {
 	}
 	r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"readjust_allow_reduction": true,
 		"readjust_candidates": []any{"IGP-M", "IPCA", "INPC", "IPC-BR", "IPC-FIPE"}})
-	want := `{"readjust_allow_reduction":true,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"]}`
+	want := `{"readjust_allow_reduction":true,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"write_off_item_id":null}`
 	if r.status != http.StatusOK || toJSON(t, r.record(t)) != want {
 		t.Fatalf("put: %d %s", r.status, r.raw)
 	}
@@ -257,7 +258,7 @@ func TestFinanceSettings(t *testing.T) {
 	}
 	// A body changes what it gives and keeps the rest; company B keeps its own.
 	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"readjust_allow_reduction": false})
-	if want := `{"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"]}`; toJSON(t, r.record(t)) != want {
+	if want := `{"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"write_off_item_id":null}`; toJSON(t, r.record(t)) != want {
 		t.Errorf("partial put: %s", r.raw)
 	}
 	if r := f.do(t, http.MethodGet, "/financial/settings", f.keyB, nil); toJSON(t, r.record(t)) != defaults {
@@ -275,5 +276,39 @@ func TestFinanceSettingsQuery(t *testing.T) {
 	r := e.get(t, "/financial/settings?readjust_candidates=IPCA&fields=x&_=1", http.StatusUnprocessableEntity)
 	if got := r.problemFields(t); !slices.Equal(got, []string{"readjust_candidates", "fields"}) {
 		t.Errorf("problem fields %v, want the two parameters", got)
+	}
+}
+
+// TestMonthFilterValuesChecked: a year-month column's filter value in no
+// month's form is a 422 naming the filter, not an empty page; a LIKE
+// pattern and the month forms are read.
+func TestMonthFilterValuesChecked(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, tc := range []struct {
+		query  string
+		status int
+	}{
+		{"filter[month]=2024-01", http.StatusOK},
+		{"filter[month]=2024-%25", http.StatusOK},
+		{"filter[month|ge]=2024-11", http.StatusOK},
+		{"filter[month]=2024-1", http.StatusUnprocessableEntity},
+		{"filter[month]=2024-13", http.StatusUnprocessableEntity},
+		{"filter[month]=2024/01", http.StatusUnprocessableEntity},
+		{"filter[month]=2024-01-01", http.StatusUnprocessableEntity},
+		{"filter[month|b]=2024-01|2024", http.StatusUnprocessableEntity},
+		{"filter[month|ge]=jan", http.StatusUnprocessableEntity},
+	} {
+		r := e.get(t, "/financial/indices?filter[indicator]=IPCA&"+tc.query, tc.status)
+		if tc.status == http.StatusOK {
+			if len(r.data(t)) == 0 {
+				t.Errorf("%s: no rows", tc.query)
+			}
+			continue
+		}
+		key := tc.query[:strings.Index(tc.query, "=")]
+		if got := r.problemFields(t); len(got) != 1 || got[0] != key || !strings.Contains(r.raw, "must be a month, YYYY-MM") {
+			t.Errorf("%s: %v %s", tc.query, got, r.raw)
+		}
 	}
 }

@@ -87,6 +87,10 @@ func (s *Server) receiptLink(w http.ResponseWriter, r *http.Request, param, kind
 	if !ok {
 		return
 	}
+	if err := noQuery(r.URL.RawQuery); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	if s.receipts.signer == nil {
 		writeError(w, r, finance.Errorf(finance.Unavailable,
 			"Receipt links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
@@ -97,11 +101,19 @@ func (s *Server) receiptLink(w http.ResponseWriter, r *http.Request, param, kind
 		writeError(w, r, err)
 		return
 	}
-	expires := time.Now().Add(s.receipts.lifetime).UTC().Truncate(time.Second)
-	token := s.receipts.signer.Sign(kind, companyID, id, expires)
+	url, expires := s.receipts.sign(s.receipts.base(r), kind, companyID, id, time.Now())
 	writeJSON(w, http.StatusOK, linkEnvelope{Return: true, Status: http.StatusOK, Data: receiptLinkData{
-		URL: s.receipts.base(r) + receiptPath + token, ExpiresAt: expires.Format(time.DateTime),
+		URL: url, ExpiresAt: expires.Format(time.DateTime),
 	}})
+}
+
+// sign makes a link to the public page of a record of the company from
+// base (the scheme and host), valid for the links' lifetime from now: its
+// URL and its expiry (UTC, whole seconds). The signer must be configured.
+// The API's receiptLink and the billing reminders make their links here.
+func (l *receiptLinks) sign(base, kind string, companyID, id int64, now time.Time) (string, time.Time) {
+	expires := now.Add(l.lifetime).UTC().Truncate(time.Second)
+	return base + receiptPath + l.signer.Sign(kind, companyID, id, expires), expires
 }
 
 // receiptPage serves the public page of a signed link; without a
@@ -170,8 +182,8 @@ func receiptLinkOp(tag, what string) operation {
 		summary: "A signed link to the " + what + "'s public receipt page",
 		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
 			"`/receipts/{token}`, valid for 60 days (`expires_at`, UTC). Without a configured secret, a 503 that says so " +
-			"(docs/api.md, \"Receipt links\").",
-		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)}, http.StatusNotFound),
+			"(docs/api.md, \"Receipt links\"). It takes no query parameters (422).",
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)}, http.StatusNotFound, http.StatusUnprocessableEntity),
 	}
 }
 

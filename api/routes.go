@@ -60,6 +60,8 @@ var resourceRoutes = []route{
 	{"/financial/paymentBatch", storage.PaymentBatches},
 	// the owners' statements (docs/api.md, "Owner statements"): read-only; the link and the page are below
 	{"/financial/ownerStatements", storage.OwnerStatements},
+	// the billing reminders sent (docs/api.md, "Billing reminders"): read-only
+	{"/financial/reminders", storage.Reminders},
 	// spec 000
 	{"/condominiums", storage.Condominiums},
 	{"/users/teams", storage.Teams},
@@ -146,10 +148,12 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, "/pix/validate", validatePixOp(), s.validatePix)
 
 	// The operations of spec 001 that are not CRUD (invoices_pix.go,
-	// receipts.go, invoices_create.go), the readjustment (readjust.go) and
-	// the settings (settings.go). The receipt page takes no API key: the
+	// invoices_refund.go, receipts.go, invoices_create.go), the readjustment (readjust.go), the
+	// termination (contracts_terminate.go) and the settings (settings.go). The receipt page takes no API key: the
 	// signed token is the credential.
 	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/pixCode", pixCodeOp, s.setPixCode)
+	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/refund", invoiceOperationOp(true), s.refundInvoice)
+	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/writeOff", invoiceOperationOp(false), s.writeOffInvoice)
 	router.HandleFunc(http.MethodGet, "/invoices/:invoice_id/receiptLink", receiptLinkOp("invoices", "invoice"), s.invoiceReceiptLink)
 	router.HandleFunc(http.MethodGet, "/transactions/:id/receiptLink", receiptLinkOp("transactions", "ledger entry"), s.transactionReceiptLink)
 	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/invoicesCreate", invoicesCreateOp(), s.invoicesCreate)
@@ -158,6 +162,7 @@ func (s *Server) routeTable() *router {
 		router.HandleFunc(http.MethodPut, "/financial/indices", putIndicesOp(), s.putIndices)
 	}
 	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/readjust", readjustOp(), s.readjustContract)
+	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/terminate", terminateOp(), s.terminateContract)
 	router.HandleFunc(http.MethodGet, "/financial/settings", settingsOp(false), s.getSettings)
 	router.HandleFunc(http.MethodPut, "/financial/settings", settingsOp(true), s.putSettings)
 

@@ -10,8 +10,10 @@ import (
 )
 
 // The company's finance settings (docs/api.md, "/financial/settings"): read
-// and changed by the company's own keys. Today they are the readjustment
-// options; they live on the company's row.
+// and changed by the company's own keys. They are the readjustment options,
+// the items a termination's final invoice books its fine and the
+// deposit's deduction as, the item a write-off books its loss with, and
+// the billing reminders'; they live on the company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -22,7 +24,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	settings, err := storage.ReadjustSettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
+	settings, err := storage.SettingsOf(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -49,7 +51,7 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	settings, err := s.store.UpdateReadjustSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
+	settings, err := s.store.UpdateSettings(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, change)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -58,10 +60,13 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseSettingsBody reads {"readjust_allow_reduction": bool,
-// "readjust_candidates": [index, ...]}, either or both, naming every
+// "readjust_candidates": [index, ...], "termination_fee_item_id": id or
+// null, "termination_deposit_item_id": id or null, "write_off_item_id": id
+// or null, "reminders_enabled": bool, "reminders_days": [day, ...],
+// "reminders_reply_to": address or null}, any of them, naming every
 // problem.
-func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
-	var change storage.ReadjustSettingsChange
+func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
+	var change storage.SettingsChange
 	obj, problems, err := decodeObject(body)
 	if err != nil {
 		return change, err
@@ -78,7 +83,7 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 				fail(key, "must be a boolean")
 				continue
 			}
-			change.AllowReduction = allow
+			change.Readjust.AllowReduction = allow
 		case "readjust_candidates":
 			var candidates []string
 			if json.Unmarshal(raw, &candidates) != nil || candidates == nil {
@@ -86,7 +91,54 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 				continue
 			}
 			problems = append(problems, storage.CheckReadjustCandidates(candidates)...)
-			change.Candidates = candidates
+			change.Readjust.Candidates = candidates
+		case "termination_fee_item_id", "termination_deposit_item_id", "write_off_item_id":
+			var id *int64
+			if json.Unmarshal(raw, &id) != nil || id != nil && *id <= 0 {
+				if key == "write_off_item_id" {
+					fail(key, "must be a transaction item's id, or null to book no loss on a write-off")
+				} else {
+					fail(key, "must be a transaction item's id, or null")
+				}
+				continue
+			}
+			set := storage.ItemSetting{Set: true}
+			if id != nil {
+				set.ID = *id
+			}
+			switch key {
+			case "termination_fee_item_id":
+				change.FeeItem = set
+			case "termination_deposit_item_id":
+				change.DepositItem = set
+			default:
+				change.WriteOffItem = set
+			}
+		case "reminders_enabled":
+			var on *bool
+			if json.Unmarshal(raw, &on) != nil || on == nil {
+				fail(key, "must be a boolean")
+				continue
+			}
+			change.Reminders.Enabled = on
+		case "reminders_days":
+			var days []int
+			if json.Unmarshal(raw, &days) != nil || days == nil {
+				fail(key, "must be an array of whole numbers of days from the due date (-5: five days before)")
+				continue
+			}
+			problems = append(problems, storage.CheckReminderDays(days)...)
+			change.Reminders.Days = days
+		case "reminders_reply_to":
+			var addr *string
+			if json.Unmarshal(raw, &addr) != nil {
+				fail(key, "must be an e-mail address, or null")
+				continue
+			}
+			if addr != nil {
+				problems = append(problems, storage.CheckReplyTo(*addr)...)
+			}
+			change.Reminders.SetReplyTo, change.Reminders.ReplyTo = true, addr
 		default:
 			fail(key, "unknown field")
 		}
@@ -99,14 +151,18 @@ func parseSettingsBody(body []byte) (storage.ReadjustSettingsChange, error) {
 
 // settingsOp describes GET (put false) and PUT /financial/settings.
 func settingsOp(put bool) operation {
-	settings, err := reflector.SchemaFor(storage.ReadjustSettings{})
+	settings, err := reflector.SchemaFor(storage.Settings{})
 	if err != nil {
 		panic("api: " + err.Error())
 	}
 	if !put {
 		return operation{tag: "financial/settings", summary: "The company's finance settings",
-			description: "The readjustment options of the caller's company (docs/api.md, \"/financial/settings\"): " +
-				"`readjust_allow_reduction` and `readjust_candidates`. It takes no query parameters (422).",
+			description: "The finance settings of the caller's company (docs/api.md, \"/financial/settings\"): " +
+				"the readjustment's `readjust_allow_reduction` and `readjust_candidates`, the termination's " +
+				"`termination_fee_item_id` and `termination_deposit_item_id`, and `write_off_item_id`, the " +
+				"transaction item a write-off books its loss with (null: not booked), and the billing reminders' " +
+				"`reminders_enabled` (default false), `reminders_days` (days from the due date, default [-5, 0, 3, 10]) and " +
+				"`reminders_reply_to` (null: none). It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -117,6 +173,20 @@ func settingsOp(put bool) operation {
 			"is stored.",
 		body: jsonBody("The settings to change.", true, openapi.Object(map[string]*openapi.Schema{
 			"readjust_allow_reduction": {Type: "boolean"},
-			"readjust_candidates":      openapi.Array(openapi.String())})),
+			"readjust_candidates":      openapi.Array(openapi.String()),
+			"termination_fee_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item a termination's fine is booked as; null: the contract's late-fee item, else the company's fee item."}),
+			"termination_deposit_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "The item the deposit's deduction is booked as (a negative line); null: none, and a termination " +
+					"that would deduct a deposit is a 422 naming it."}),
+			"write_off_item_id": openapi.Nullable(&openapi.Schema{Type: "integer", Minimum: "1",
+				Description: "A transaction item of the company debiting business; null: a write-off books no loss."}),
+			"reminders_enabled": {Type: "boolean", Description: "Send the company's billing reminders (invoices:remind)."},
+			"reminders_days": {Type: "array", Items: &openapi.Schema{Type: "integer", Minimum: "-60", Maximum: "180"},
+				MinItems: new(1), MaxItems: new(10),
+				Description: "The rules: days from the due date (-5: five days before; 0: on the day; 3: three days after), distinct."},
+			"reminders_reply_to": openapi.Nullable(&openapi.Schema{Type: "string", Format: "email",
+				Description: "Where the payers' replies go; null: none."}),
+		})),
 		responses: answer}
 }

@@ -66,6 +66,10 @@ func (s *Server) statementLink(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if err := noQuery(r.URL.RawQuery); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	if s.statements.signer == nil {
 		writeError(w, r, finance.Errorf(finance.Unavailable,
 			"Statement links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
@@ -124,8 +128,8 @@ func statementLinkOp() operation {
 		summary: "A signed link to the owner statement's public page and PDF",
 		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
 			"`/statements/{token}`, valid for 120 days (`expires_at`, UTC); the PDF is the same URL + `/pdf`. " +
-			"Without a configured secret, a 503 that says so (docs/api.md, \"Owner statements\").",
-		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)}, http.StatusNotFound),
+			"Without a configured secret, a 503 that says so (docs/api.md, \"Owner statements\"). It takes no query parameters (422).",
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)}, http.StatusNotFound, http.StatusUnprocessableEntity),
 	}
 }
 

@@ -161,6 +161,17 @@ func TestOwnerStatementLink(t *testing.T) {
 	if d := fetchDoc(t, url+"?format=xml"); d.status != http.StatusBadRequest {
 		t.Errorf("format=xml: %d", d.status)
 	}
+	for path, field := range map[string]string{
+		fmt.Sprintf("/financial/ownerStatements/%d/link?expires_in=3600", id): "expires_in",
+		fmt.Sprintf("/transactions/%d/receiptLink?lang=en", f.scalar(t,
+			`SELECT id FROM transactions WHERE company_id = $1 AND description = 'Pintura'`, f.compA)): "lang",
+	} {
+		r := f.do(t, http.MethodGet, path, f.keyA, nil)
+		if got := r.problemFields(t); r.status != http.StatusUnprocessableEntity || len(got) != 1 || got[0] != field ||
+			!strings.Contains(r.raw, "unknown query parameter") {
+			t.Errorf("%s: %d %s", path, r.status, r.raw)
+		}
+	}
 
 	token := url[strings.LastIndexByte(url, '/')+1:]
 	tampered := token[:len(token)-2] + map[bool]string{true: "AA", false: "AB"}[!strings.HasSuffix(token, "AA")]

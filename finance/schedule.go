@@ -48,7 +48,7 @@ const (
 	SkipNotActive SkipReason = "not_active" // active is pre_reserved or reserved
 	SkipSuspended SkipReason = "suspended"  // active or status is suspended
 	SkipCanceled  SkipReason = "canceled"   // active or status is canceled
-	SkipFinished  SkipReason = "finished"   // active finished, status finished or terminated
+	SkipFinished  SkipReason = "finished"   // active finished, status finished, or terminated without termination_at
 )
 
 // skipReason returns why c is not billed, or "" when it is.
@@ -58,7 +58,8 @@ func skipReason(c *Contract) SkipReason {
 		return SkipSuspended
 	case c.Active == ActiveCanceled || c.Status == StatusCanceled:
 		return SkipCanceled
-	case c.Active == ActiveFinished || c.Status == StatusFinished || c.Status == StatusTerminated:
+	case c.Active == ActiveFinished || c.Status == StatusFinished ||
+		c.Status == StatusTerminated && c.TerminationAt.IsZero():
 		return SkipFinished
 	case c.Active != ActiveActive:
 		return SkipNotActive
@@ -90,6 +91,7 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	var g generator
 	g.init(c, in.Items, in.RentItemID)
 	taken := takenSlots(in.Invoices, c.ID)
+	ends := c.terminationCut()
 	var (
 		out          []Invoice
 		installments []int
@@ -97,6 +99,9 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 	for g.next() {
 		if g.due.After(in.Until) {
 			break // due dates only go forward
+		}
+		if !ends.IsZero() && !g.last.end.Before(ends) {
+			break // the termination's final invoice bills this one (termination.go)
 		}
 		if g.n > maxInvoices {
 			return Schedule{}, Problems{{Field: "until", Message: fmt.Sprintf(

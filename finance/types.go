@@ -42,6 +42,14 @@ type Contract struct {
 	ReadjustedAt      Date                `json:"readjusted_at"`
 	TransferMode      TransferMode        `json:"transfer_mode,omitempty"`
 	LateFee
+	// The termination's fine and date (docs/finance.md, "Termination"):
+	// the fine as an amount, or as months of the current rent; whether the
+	// contract exempts the tenant; the day the lease ends, set by the
+	// termination.
+	TerminationFee          decimal.NullDecimal `json:"termination_fee"`
+	TerminationFeeMonths    int                 `json:"termination_fee_months,omitempty"`
+	TerminationFeeExemption bool                `json:"termination_fee_exemption"`
+	TerminationAt           Date                `json:"termination_at"`
 }
 
 // RentAmount is the value the rent line is billed from: current_amount

@@ -54,6 +54,9 @@ type Kind struct {
 	// prepare checks a payload and returns what to store and the job's
 	// unique key ("" for none).
 	prepare func(raw json.RawMessage) (json.RawMessage, string, error)
+	// checkCompany applies a prepared payload's rules that read the
+	// submitting company's records (a CompanyChecker's), nil when it has none.
+	checkCompany func(ctx context.Context, q storage.DBTX, companyID int64, payload json.RawMessage) error
 	// run does the work of one job whose payload was prepared.
 	run func(ctx context.Context, r *Run, raw json.RawMessage) (any, error)
 }
@@ -89,6 +92,14 @@ type Options struct {
 // the problems name payload fields.
 type Checker interface {
 	Check() []finance.Problem
+}
+
+// CompanyChecker is implemented by payloads with rules that read the
+// submitting company's records (its time zone, what it has closed): they
+// are checked at submission, in the submitting transaction, so a payload
+// the run would refuse is refused then (a 422), not accepted to fail later.
+type CompanyChecker interface {
+	CheckCompany(ctx context.Context, q storage.DBTX, companyID int64) error
 }
 
 // Keyed is implemented by payloads of work that may happen once per key:
@@ -128,6 +139,15 @@ func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 			key = keyed.UniqueKey()
 		}
 		return orEmptyObject(raw), key, nil // stored as given: it decoded strictly
+	}
+	if _, ok := any(new(P)).(CompanyChecker); ok {
+		k.checkCompany = func(ctx context.Context, q storage.DBTX, companyID int64, raw json.RawMessage) error {
+			p, err := decodePayload[P](raw)
+			if err != nil {
+				return err
+			}
+			return any(&p).(CompanyChecker).CheckCompany(ctx, q, companyID)
+		}
 	}
 	k.run = func(ctx context.Context, r *Run, raw json.RawMessage) (any, error) {
 		p, err := decodePayload[P](raw)
@@ -322,6 +342,9 @@ func (reg *Registry) rerunNames(directOnly bool) []string {
 type KindsConfig struct {
 	// Retention is how long finished jobs are kept (jobs:prune).
 	Retention time.Duration
+	// Reminders is what invoices:remind sends with (nil: a process
+	// without a mail server).
+	Reminders *RemindersConfig
 }
 
 // Kinds is the registry of every kind of propfin, plus extra ones (tests
@@ -338,5 +361,6 @@ func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 		BatchReturnKind(),
 		DimobFileKind(),
 		StatementsKind(),
+		RemindKind(cfg.Reminders),
 	}, extra...)...)
 }

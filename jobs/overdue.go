@@ -13,7 +13,8 @@ import (
 )
 
 // KindFinanceOverdue recalculates a company's overdue statuses on a date:
-// invoice status, contract payment_status and calendar event status.
+// invoice status, contract payment_status and calendar event status; and
+// it ends the terminations whose date is past (terminating to terminated).
 const KindFinanceOverdue = "finance:overdue"
 
 // How many ids of each table a chunk covers, one statement and one
@@ -50,18 +51,23 @@ type overdueOutput struct {
 	Visited int64        `json:"visited,omitempty"`
 	All     bool         `json:"all,omitempty"`
 	Updated int64        `json:"updated"`
+	// Terminated counts, for a chunk of contracts, those moved from
+	// terminating to terminated.
+	Terminated int64 `json:"terminated,omitempty"`
 }
 
 // OverdueResult is the result of a finance:overdue job: the date, how many
 // rows of each table changed (Events nil when the events table has no
-// status to recalculate), and how many invoices and contracts were looked
-// at to find the ones that changed.
+// status to recalculate), how many invoices and contracts were looked at
+// to find the ones that changed, and how many terminating contracts
+// became terminated.
 type OverdueResult struct {
 	Date             string `json:"date"`
 	Invoices         int64  `json:"invoices"`
 	InvoicesVisited  int64  `json:"invoices_visited"`
 	Contracts        int64  `json:"contracts"`
 	ContractsVisited int64  `json:"contracts_visited"`
+	Terminated       int64  `json:"terminated"`
 	Events           *int64 `json:"events"`
 }
 
@@ -199,6 +205,9 @@ func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, 
 		res, err = storage.UpdateInvoiceStatuses(ctx, tx, chunk)
 	case "contracts":
 		res, err = storage.UpdatePaymentStatuses(ctx, tx, chunk)
+		if err == nil { // the terminations whose date is past (docs/jobs.md)
+			out.Terminated, err = storage.EndTerminations(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
+		}
 	case "events":
 		res.Updated, err = storage.UpdateEventStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
 	default:
@@ -226,6 +235,7 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 		case "contracts":
 			res.Contracts += out.Updated
 			res.ContractsVisited += out.Visited
+			res.Terminated += out.Terminated
 		case "events":
 			*res.Events += out.Updated
 		}

@@ -40,6 +40,8 @@ func DefaultSchedules() []Schedule {
 		{Name: "finance-overdue", Spec: "5 0 * * *", Kind: KindFinanceOverdue},
 		// on the 1st, after the night's transfers, for the month before
 		{Name: "owners-statements", Spec: "0 7 1 * *", Kind: KindOwnersStatements, Payload: monthBefore},
+		// in the morning, when payers read their mail, after the night's runs
+		{Name: "invoices-remind", Spec: "0 8 * * *", Kind: KindInvoicesRemind},
 	}
 }
 

@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,6 +27,9 @@ type MonthPayload struct {
 // one (in UTC; whether it is over in the company's time zone is the run's
 // to say).
 func (p MonthPayload) Check() []finance.Problem {
+	if p.Month == "" {
+		return []finance.Problem{{Field: "payload.month", Message: "is required: the month to close, YYYY-MM"}}
+	}
 	m, err := finance.ParseMonth(p.Month)
 	if err != nil || len(p.Month) != 7 || m.Year() < 2000 {
 		return []finance.Problem{{Field: "payload.month", Message: "must be a month, YYYY-MM, from 2000-01"}}
@@ -35,6 +39,22 @@ func (p MonthPayload) Check() []finance.Problem {
 		return []finance.Problem{{Field: "payload.month", Message: "must not be after the current month"}}
 	}
 	return nil
+}
+
+// CheckCompany implements CompanyChecker: the month must be over in the
+// company's time zone and not before its first closed month (whose
+// opening balances hold what came before), as the run requires.
+func (p MonthPayload) CheckCompany(ctx context.Context, q storage.DBTX, companyID int64) error {
+	m, err := finance.ParseMonth(p.Month)
+	if err != nil {
+		return fmt.Errorf("owner statements payload: %w", err) // Check refused it first
+	}
+	_, err = storage.StatementMonths(ctx, q, companyID, m)
+	var e *finance.Error
+	if errors.As(err, &e) && e.Code == finance.Invalid && len(e.Problems) == 0 {
+		return finance.InvalidInput([]finance.Problem{{Field: "payload.month", Message: e.Message}})
+	}
+	return err
 }
 
 // UniqueKey implements Keyed: one run per company and month.

@@ -53,6 +53,9 @@ func (reg *Registry) Submit(ctx context.Context, q storage.DBTX, companyID int64
 	if err == nil {
 		err = reg.resources.CheckReferences(ctx, q, companyID, refs)
 	}
+	if err == nil && k.checkCompany != nil {
+		err = k.checkCompany(ctx, q, companyID, payload)
+	}
 	if err != nil {
 		return storage.Job{}, storage.FoundNothing, err
 	}

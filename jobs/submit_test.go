@@ -130,9 +130,9 @@ func TestRerunOnlyOfTheKindsThatAllowIt(t *testing.T) {
 		problem string // "": accepted
 	}{
 		"a kind run once per key": {Submission{Kind: "test:once", Payload: []byte(`{"date":"2026-11-24"}`), Rerun: true},
-			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, jobs:prune, owners:statements"},
+			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, invoices:remind, jobs:prune, owners:statements"},
 		"a kind without keys": {Submission{Kind: KindPixValidate, Payload: []byte(`{"payloads":["x"]}`), Rerun: true},
-			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, jobs:prune, owners:statements"},
+			"applies only to the kinds whose runs can be run again: contracts:readjust, contracts:transfer, finance:overdue, invoices:generate, invoices:remind, jobs:prune, owners:statements"},
 		"a contract's generation (no key)": {Submission{Kind: KindInvoicesGenerate, Rerun: true,
 			Payload: []byte(fmt.Sprintf(`{"contract_id":%d,"until":"2026-12-31"}`, newContract(t, p, p.companyA)))}, ""},
 	} {

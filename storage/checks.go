@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/propfin/propfin/pix"
 )
@@ -98,4 +99,15 @@ func checkKeyOf(v, shape string, types ...pix.KeyType) string {
 		}
 	}
 	return shape
+}
+
+// CheckMonthText is the FilterCheck of the columns holding a year-month
+// as text (a statement's month): YYYY-MM, a month from 01 to 12.
+func CheckMonthText(v string) string {
+	if len(v) == 7 && v[4] == '-' {
+		if _, err := time.Parse("2006-01", v); err == nil {
+			return ""
+		}
+	}
+	return "must be a month, YYYY-MM"
 }

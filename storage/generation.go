@@ -229,7 +229,7 @@ func ownerGapOfContract(gap finance.OwnerGap, items []string, buildingID int64) 
 }
 
 // contractBillingColumns are the contract columns the rule reads and
-// the invoices copy.
+// the invoices copy, and those the termination reads beside them.
 const contractBillingColumns = `id, type, active, status, payment_status, coalesce(building_id, 0),
 	coalesce(tenant_id, 0), coalesce(billing_id, 0), coalesce(business_id, 0), coalesce(account_id, 0),
 	coalesce(billing_method, ''), start_at, end_at, coalesce(recurrency, ''), coalesce(recurrency_amount, 0),
@@ -237,7 +237,9 @@ const contractBillingColumns = `id, type, active, status, payment_status, coales
 	coalesce(billing_timing, ''), proportional, unify_first_invoice,
 	ticket_late_fee, coalesce(ticket_late_fee_item_id, 0), ticket_late_fee_percentage, ticket_late_fee_interest,
 	ticket_discount, coalesce(ticket_discount_mode, ''), ticket_discount_fixed, ticket_discount_percentage,
-	coalesce(ticket_discount_days, 0), coalesce(ticket_discount_action, '')`
+	coalesce(ticket_discount_days, 0), coalesce(ticket_discount_action, ''),
+	coalesce(reference, ''), termination_fee, coalesce(termination_fee_months, 0), termination_fee_exemption,
+	termination_at`
 
 func loadContracts(ctx context.Context, q DBTX, companyID int64, ids []int64) ([]*contractBilling, map[int64]*contractBilling, error) {
 	rows, err := q.Query(ctx, `SELECT `+contractBillingColumns+`
@@ -265,8 +267,8 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 	b := &contractBilling{}
 	c := &b.in.Contract
 	var (
-		start, end, due                          pgtype.Date
-		amount, current, signal                  pgtype.Numeric
+		start, end, due, terminationAt           pgtype.Date
+		amount, current, signal, fee             pgtype.Numeric
 		lfPct, lfInt, discFixed, discPct         pgtype.Numeric
 		typ, active, status, payment, recurrency string
 		modality, timing, discMode, action       string
@@ -278,14 +280,18 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 		&timing, &c.Proportional, &c.UnifyFirstInvoice,
 		&c.TicketLateFee, &c.TicketLateFeeItemID, &lfPct, &lfInt,
 		&c.TicketDiscount, &discMode, &discFixed, &discPct,
-		&c.TicketDiscountDays, &action)
+		&c.TicketDiscountDays, &action,
+		&c.Reference, &fee, &c.TerminationFeeMonths, &c.TerminationFeeExemption, &terminationAt)
 	if err != nil {
 		return nil, err
 	}
 	c.Type, c.Active, c.Status, c.PaymentStatus = finance.ContractType(typ), finance.ContractActive(active),
 		finance.ContractStatus(status), finance.PaymentStatus(payment)
 	c.Recurrency, c.Modality, c.BillingTiming = finance.Recurrency(recurrency), finance.Modality(modality), finance.BillingTiming(timing)
-	c.StartAt, c.EndAt, c.DueDate = dateOf(start), dateOf(end), dateOf(due)
+	c.StartAt, c.EndAt, c.DueDate, c.TerminationAt = dateOf(start), dateOf(end), dateOf(due), dateOf(terminationAt)
+	if fee.Valid {
+		c.TerminationFee = decimal.NewNullDecimal(numericDecimal(fee))
+	}
 	c.Amount, c.SignalAmount = numericDecimal(amount), numericDecimal(signal)
 	if current.Valid {
 		c.CurrentAmount = decimal.NewNullDecimal(numericDecimal(current))

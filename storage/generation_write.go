@@ -84,9 +84,17 @@ func (c *generatedColumns) add(g *GeneratedInvoice) {
 // insertGenerated inserts the invoices whose slot is free, in order, then
 // the lines of those it inserted and a history row each, in one
 // statement; it returns the inserted invoices' slots and ids. Line ids
-// follow the rule's order of lines.
+// follow the rule's order of lines. It takes a share lock on the
+// invoices' contracts and leaves out, as the rule does, the invoices a
+// termination bills (a period ending on or after termination_at of a
+// terminating or terminated contract): a termination committed after the
+// rule read its contract (it holds the contract's row) is waited for and
+// seen, so the last period is never billed twice.
 const insertGenerated = `
-WITH inv AS (
+WITH contract AS MATERIALIZED (
+	SELECT id, status, termination_at FROM contracts WHERE company_id = $1 AND id = any($2::bigint[])
+	ORDER BY id FOR SHARE
+), inv AS (
 	SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
 		$8::text[], $9::text[], $10::text[]::numeric[], $11::date[], $12::date[], $13::date[], $14::date[],
 		$15::boolean[], $16::bigint[], $17::text[]::numeric[], $18::text[]::numeric[], $19::boolean[], $20::text[],
@@ -107,7 +115,10 @@ WITH inv AS (
 		ticket_late_fee, nullif(ticket_late_fee_item_id, 0), ticket_late_fee_percentage, ticket_late_fee_interest,
 		ticket_discount, nullif(ticket_discount_mode, ''), ticket_discount_fixed, ticket_discount_percentage,
 		ticket_discount_days, nullif(ticket_discount_action, '')
-	FROM inv ORDER BY ord
+	FROM inv
+	WHERE NOT EXISTS (SELECT 1 FROM contract c WHERE c.id = inv.contract_id
+		AND c.status IN ('terminating', 'terminated') AND inv.period_final >= c.termination_at)
+	ORDER BY ord
 	ON CONFLICT (company_id, contract_id, period_initial)
 		WHERE type = 'contract' AND contract_id IS NOT NULL AND period_initial IS NOT NULL DO NOTHING
 	RETURNING id, contract_id, period_initial

@@ -50,7 +50,7 @@ func priceIndicesResource() *Resource {
 		Columns: []Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "indicator", Type: String, Filterable: true, Enum: IndexIndicators},
-			{Name: "month", Type: String, Filterable: true, Expr: `to_char("month", 'YYYY-MM')`},
+			{Name: "month", Type: String, Filterable: true, Expr: `to_char("month", 'YYYY-MM')`, FilterCheck: CheckMonthText},
 			{Name: "rate", Type: Decimal, Filterable: true, Precision: 10, Scale: 4},
 			{Name: "source", Type: String, Filterable: true, Enum: []string{IndexShipped, IndexAPI, IndexImport}},
 			{Name: "created_at", Type: DateTime, Filterable: true},

@@ -110,6 +110,8 @@ func invoicesResource() *Resource {
 			w("credit_at", Date),
 			w("payment_error", Bool),
 			readMoney("paid_amount"), readMoney("paid_late_fee"), readMoney("paid_interest"), readMoney("paid_discount"),
+			// kept by POST /invoices/{id}/refund and /writeOff (invoices_refund.go), never by CRUD
+			readMoney("refunded_amount"), {Name: "written_off_at", Type: Date, Filterable: true},
 			required(w("description", String)),
 			required(money("total")),
 			required(w("date", Date)),
@@ -172,8 +174,9 @@ func invoicesResource() *Resource {
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
 		Hooks: Hooks{
-			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},
-			After:  []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
+			Before: []Hook{FrozenInBatch(TicketBatch), invoiceStatusRules, invoicePayment, undoWriteOff, invoiceFrozenWhenPaid, discardPixCode,
+				rememberInvoiceLines, invoiceDeleteRules},
+			After: []Hook{checkInvoiceTotal, checkOwnerLines, postInvoicePayment, keepAutoTransferStatus, writeInvoiceHistory},
 		},
 		Filters: []SpecialFilter{
 			ColumnIn("ticketIdIn", "ticket_key", String),

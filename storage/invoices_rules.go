@@ -21,14 +21,16 @@ import (
 // invoiceStatusMoves are the statuses a client may set, from each current
 // status (as read today). paid, overdue and partially_paid are never set
 // by a client: paid follows `paid`, overdue the due date, partially_paid
-// the posting.
+// the posting; refunded and uncollectible are set by the refund and the
+// write-off (invoices_refund.go), which book them. uncollectible → unpaid
+// undoes the write-off (undoWriteOff).
 var invoiceStatusMoves = map[string][]string{
-	"unpaid":         {"in_protest", "canceled", "uncollectible"},
-	"overdue":        {"unpaid", "in_protest", "canceled", "uncollectible"},
-	"in_protest":     {"unpaid", "canceled", "uncollectible"},
+	"unpaid":         {"in_protest", "canceled"},
+	"overdue":        {"unpaid", "in_protest", "canceled"},
+	"in_protest":     {"unpaid", "canceled"},
 	"canceled":       {"unpaid"},
 	"uncollectible":  {"unpaid"},
-	"paid":           {"refunded"},
+	"paid":           {},
 	"refunded":       {},
 	"partially_paid": {},
 }
@@ -98,6 +100,10 @@ func statusMoveProblem(current, wanted string) string {
 		return "becomes paid through paid: true with paid_at"
 	case wanted == "overdue" || wanted == "partially_paid":
 		return "is kept by the system: overdue follows the due date, partially_paid the payment"
+	case wanted == "refunded":
+		return "is set by a refund of the whole payment: POST /invoices/{id}/refund"
+	case wanted == "uncollectible":
+		return "is set by a write-off, which books its loss: POST /invoices/{id}/writeOff"
 	case current == "paid" || current == "refunded" || current == "partially_paid":
 		return fmt.Sprintf("cannot change from %s to %s: undo the payment first (paid: false)", current, wanted)
 	}
@@ -412,6 +418,8 @@ func writeInvoiceHistory(ctx context.Context, tx pgx.Tx, c *Change) error {
 		origin = OriginPayment
 	case undoing(c):
 		origin = OriginPaymentUndone
+	case writeOffUndone(c):
+		origin = OriginWriteOffUndone
 	}
 	record, err := historyRecord(ctx, tx, c)
 	if err != nil {

@@ -168,6 +168,8 @@ func transactionsResource() *Resource {
 			{Name: "metadata", Type: JSONText, Writable: true},
 			// the entry an undone payment's reversal reverses (read-only)
 			{Name: "reverses_id", Type: Int, Filterable: true},
+			// the payment entry a refund's entry takes part of back (read-only; docs/ledger.md, "Refunds")
+			{Name: "refunds_id", Type: Int, Filterable: true},
 			// the boleto a payable entry is paid with (payment batches)
 			{Name: "ticket_barcode", Type: String, Filterable: true, Writable: true, Check: checkBarcodeShape},
 			// the day the entry is due by the rules (docs/api.md, "Defaults")

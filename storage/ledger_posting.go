@@ -106,8 +106,10 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 }
 
 // reverseEntriesSQL inserts the reversal of every payment entry of an
-// invoice not reversed yet: finance.Reverse in SQL, so that every column
-// of the original (tags, notes, amounts) is carried over as it is.
+// invoice not reversed yet, and of every refund of them (refunds_id): the
+// payment did not happen, nor did its refunds. finance.Reverse in SQL, so
+// that every column of the original (tags, notes, amounts) is carried over
+// as it is; a reversal points at its entry by reverses_id only.
 const reverseEntriesSQL = `
 INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
     plan_id, user_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
@@ -121,7 +123,7 @@ SELECT t.company_id, t.split || '-chargeback', t.invoice_id, t.morph_key, 'charg
     t.position, t.amount, t.amount_primary, t.percentage, t.competence, t.description, t.paid, t.due_date,
     t.billing_method, t.tag, t.id
 FROM transactions t
-WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'invoice'
+WHERE t.company_id = $1 AND t.invoice_id = $2 AND (t.mode = 'invoice' OR t.refunds_id IS NOT NULL)
   AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
 ORDER BY t.id`
 
@@ -336,7 +338,8 @@ func writeSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64,
 	return err
 }
 
-// clearSettlement deletes the settlement lines and the paid_* amounts.
+// clearSettlement deletes the settlement lines and the paid_* amounts,
+// and the refunds' sum (reversed with the payment).
 func clearSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND invoice_id = $2 AND kind <> 'line'`,
 		companyID, invoiceID); err != nil {
@@ -344,7 +347,8 @@ func clearSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64)
 	}
 	_, err := tx.Exec(ctx, `
 		UPDATE invoices
-		SET paid_amount = NULL, paid_late_fee = NULL, paid_interest = NULL, paid_discount = NULL, updated_at = now()
+		SET paid_amount = NULL, paid_late_fee = NULL, paid_interest = NULL, paid_discount = NULL, refunded_amount = NULL,
+		    updated_at = now()
 		WHERE company_id = $1 AND id = $2`, companyID, invoiceID)
 	return err
 }
@@ -406,12 +410,20 @@ func columnsOf(entries []finance.Entry) entryColumns {
 // insertEntries inserts a payment's entries in one statement; position
 // is the entry's rank in the posting.
 func insertEntries(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingInvoice, split string, entries []finance.Entry) error {
-	if len(entries) == 0 {
-		return nil
-	}
 	date := pi.creditAt
 	if date.IsZero() {
 		date = pi.inv.PaidAt
+	}
+	return insertInvoiceEntries(ctx, tx, companyID, pi, split, finance.ModeInvoice, date, entries)
+}
+
+// insertInvoiceEntries inserts entries of an invoice in one statement, of
+// mode and dated date, with the invoice's account, building, contract,
+// competence, due date and billing method; position is the entry's rank.
+func insertInvoiceEntries(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingInvoice, split string,
+	mode finance.EntryMode, date finance.Date, entries []finance.Entry) error {
+	if len(entries) == 0 {
+		return nil
 	}
 	c := columnsOf(entries)
 	inv := &pi.inv
@@ -429,7 +441,7 @@ func insertEntries(ctx context.Context, tx pgx.Tx, companyID int64, pi *postingI
 		    $19::bigint[], $20::bigint[], $21::bigint[], $22::bigint[], $23::bigint[], $24::bigint[]) WITH ORDINALITY
 		    AS u(type, extract, amount, percentage, description, plan_id, item_id, person_id, owner_id, tenant_id,
 		         broker_id, business_id, guarantee_id, position)`,
-		companyID, split, inv.ID, string(finance.ModeInvoice), inv.AccountID, pi.buildingID, inv.ContractID,
+		companyID, split, inv.ID, string(mode), inv.AccountID, pi.buildingID, inv.ContractID,
 		date, inv.Date, inv.DueDate, inv.BillingMethod,
 		c.types, c.extracts, c.amounts, c.percentages, c.descriptions, c.plans, c.items,
 		c.persons, c.owners, c.tenants, c.brokers, c.businesses, c.guarantees)

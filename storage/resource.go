@@ -128,6 +128,12 @@ type Column struct {
 	// collection), before any SQL; its message becomes a 422 problem named
 	// by the column's body key. Null is not checked.
 	Check func(string) string
+	// FilterCheck, when set, says why a text given as a filter value for
+	// the column can match no row by its form alone (a month that is not
+	// YYYY-MM), "" when it can: the query is then a 422 naming the filter
+	// rather than an empty page. A LIKE pattern (a value with %) is not
+	// checked.
+	FilterCheck func(string) string
 	// Normalize, when set, rewrites a text given for the column (in a body,
 	// or as a filter value) into the form the column stores, before any
 	// check: the punctuation people paste in a CPF, a CNPJ or a CEP
@@ -486,6 +492,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			}
 			if c.Check != nil && (!c.Writable || c.Type != String) {
 				return nil, fmt.Errorf("resource %q: column %q has a value check but is not a writable string", r.Name, c.Name)
+			}
+			if c.FilterCheck != nil && (!c.Filterable || c.Type != String) {
+				return nil, fmt.Errorf("resource %q: column %q has a filter check but is not a filterable string", r.Name, c.Name)
 			}
 			if c.Normalize != nil && (c.Type != String && c.Type != Int || !c.Writable && !c.Filterable) {
 				return nil, fmt.Errorf("resource %q: column %q normalizes its values but is not a writable or filterable string or integer", r.Name, c.Name)

@@ -73,6 +73,7 @@ func Resources() []*Resource {
 		dimobRunsResource(),
 		ownerStatementsResource(),
 		ownerStatementLinesResource(),
+		remindersResource(),
 	}
 }
 

@@ -2,6 +2,10 @@ package receipt
 
 import "strings"
 
+// FormatLine writes a boleto's digitable line as the slip prints it (see
+// formatLine), for the other documents that show one.
+func FormatLine(line string) string { return formatLine(line) }
+
 // formatLine writes a 47-digit digitable line as printed on the slip:
 // AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE.
 func formatLine(line string) string {

@@ -49,12 +49,13 @@ var errFormat = errors.New("unknown format")
 
 // RequestFormat is the format a request asks for: PDF when its path ends
 // in /pdf or its query has format=pdf, HTML when neither (or
-// format=html). Another format value is an error.
+// format=html), in any case (format=PDF). Another format value is an
+// error.
 func RequestFormat(r *http.Request) (Format, error) {
 	if strings.HasSuffix(r.URL.Path, "/pdf") {
 		return FormatPDF, nil
 	}
-	switch f := r.URL.Query().Get("format"); f {
+	switch f := r.URL.Query().Get("format"); strings.ToLower(f) {
 	case "", string(FormatHTML):
 		return FormatHTML, nil
 	case string(FormatPDF):

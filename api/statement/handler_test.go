@@ -211,7 +211,8 @@ func TestRequestFormat(t *testing.T) {
 		{"/s/tok?format=pdf", FormatPDF, false},
 		{"/s/tok/pdf", FormatPDF, false},
 		{"/s/tok/pdf?format=html", FormatPDF, false},
-		{"/s/tok?format=PDF", "", true},
+		{"/s/tok?format=PDF", FormatPDF, false},
+		{"/s/tok?format=Html", FormatHTML, false},
 		{"/s/tok?format=xml", "", true},
 	} {
 		got, err := RequestFormat(httptest.NewRequest(http.MethodGet, c.target, nil))

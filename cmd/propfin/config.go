@@ -48,6 +48,10 @@ type config struct {
 
 	Schedules       []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
 	RunMissingAfter time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
+
+	SMTPURL         string // PROPFIN_SMTP_URL: the mail server the reminders go through; unset, none (dev: its own)
+	SMTPFrom        string // PROPFIN_SMTP_FROM: the reminders' sender address
+	SMTPConnections int    // PROPFIN_SMTP_CONNECTIONS: connections one reminders run sends over at once
 }
 
 // minAdminToken is the shortest admin token accepted: it guards the queues.
@@ -77,6 +81,10 @@ func loadConfig() (config, error) {
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
 		JobRetention:   jobs.DefaultRetention,
 		JobQuietAfter:  2 * time.Minute,
+
+		SMTPURL:         os.Getenv("PROPFIN_SMTP_URL"),
+		SMTPFrom:        os.Getenv("PROPFIN_SMTP_FROM"),
+		SMTPConnections: jobs.DefaultMailConnections,
 	}
 	if cfg.Addr == "" {
 		cfg.Addr = ":" + envOr("PORT", "8080")
@@ -89,6 +97,7 @@ func loadConfig() (config, error) {
 		{"PROPFIN_RATE_LIMIT", &cfg.RateLimit, "requests per minute"},
 		{"PROPFIN_AUTH_FAILURE_LIMIT", &cfg.AuthFails, "requests per minute"},
 		{"PROPFIN_WORKER_CONCURRENCY", &cfg.Concurrency, "jobs at once"},
+		{"PROPFIN_SMTP_CONNECTIONS", &cfg.SMTPConnections, "connections"},
 	} {
 		if v := os.Getenv(l.name); v != "" {
 			n, err := strconv.Atoi(v)
@@ -133,6 +142,9 @@ func loadConfig() (config, error) {
 	}
 	cfg.Schedules = schedules
 	if err := checkReceiptConfig(cfg); err != nil {
+		return cfg, err
+	}
+	if err := checkMailConfig(cfg); err != nil {
 		return cfg, err
 	}
 	if cfg.LogFormat != "json" && cfg.LogFormat != "text" {

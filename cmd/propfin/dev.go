@@ -92,7 +92,16 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
+	base := devBaseURL(ln.Addr())
+	if cfg.PublicURL == "" { // the receipt links of the API and of the reminders
+		cfg.PublicURL = base
+	}
+	mailer, err := startDevMail(cfg, base, stdout, log)
+	if err != nil {
+		return err
+	}
+	defer mailer.close()
+	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, Reminders: mailer.reminders})
 	if err != nil {
 		return err
 	}
@@ -109,7 +118,10 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	fmt.Fprintf(stdout, "Admin token: %s\n", cfg.AdminToken)
 	fmt.Fprintf(stdout, "Listening on http://%s\n", ln.Addr())
 	fmt.Fprintf(stdout, "Dashboard: http://%s%s/\n", ln.Addr(), api.MonitoringPath)
-	serveErr := ops.serve(ctx, ln, apiHandler(pool, replica, rc.client, cfg, ops, log), cfg.MetricsAddr, log)
+	if mailer.box != nil {
+		fmt.Fprintf(stdout, "Mail: %s%s (SMTP on %s)\n", base, devMailPath, mailer.box.Addr())
+	}
+	serveErr := ops.serve(ctx, ln, mailer.handler(apiHandler(pool, replica, rc.client, cfg, ops, log)), cfg.MetricsAddr, log)
 	stopBackground()
 	return errors.Join(serveErr, background())
 }

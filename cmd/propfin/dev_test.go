@@ -48,7 +48,7 @@ func TestDevEndToEnd(t *testing.T) {
 	}()
 	lines := bufio.NewScanner(outR)
 	shown := map[string]string{} // the value after each label
-	labels := []string{"API key", "Admin token", "Listening on", "Dashboard"}
+	labels := []string{"API key", "Admin token", "Listening on", "Dashboard", "Mail"}
 	for _, label := range labels {
 		if !lines.Scan() {
 			t.Fatalf("dev ended before printing %q (exit %d):\n%s", label, <-done, errOut.String())
@@ -71,6 +71,13 @@ func TestDevEndToEnd(t *testing.T) {
 		t.Errorf("Dashboard: %q, want %q", shown["Dashboard"], addr+"/monitoring/")
 	}
 	devDashboard(t, shown["Dashboard"], token)
+	if mailPage, _, _ := strings.Cut(shown["Mail"], " "); mailPage != addr+"/dev/mail" {
+		t.Errorf("Mail: %q, want %s/dev/mail first", shown["Mail"], addr)
+	} else if res, err := http.Get(mailPage); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %v %v", mailPage, res, err)
+	} else {
+		res.Body.Close()
+	}
 	devJobAndMetrics(t, addr, key, token)
 
 	req, _ := http.NewRequest(http.MethodGet, addr+"/buildings/types", nil)

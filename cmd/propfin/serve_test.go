@@ -101,6 +101,9 @@ func TestServeOperations(t *testing.T) {
 			go func() { done <- run(ctx, []string{"serve"}, nil, io.Discard, &logs) }()
 			api := "http://" + listeningOn(t, &logs, "")
 
+			if got := get(t, api+"/dev/mail", ""); got.status != http.StatusNotFound {
+				t.Errorf("serve answers /dev/mail %d: only dev serves the mail page", got.status)
+			}
 			if got := get(t, api+"/monitoring/", ""); got.status != http.StatusUnauthorized {
 				t.Errorf("dashboard without token: %d", got.status)
 			}

@@ -34,7 +34,11 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		return err
 	}
 	defer closeServers()
-	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention})
+	reminders, err := workerReminders(cfg, log)
+	if err != nil {
+		return err
+	}
+	kinds, err := jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, Reminders: reminders})
 	if err != nil {
 		return err
 	}

@@ -275,7 +275,10 @@ func (c *checker) text(a at, field, s string, width int) {
 }
 
 func (c *checker) uf(a at, field, uf string) {
-	if !validUF(uf) {
+	switch {
+	case uf == "":
+		a.block(field, "required: the state, two capital letters (SP, RJ, ...)")
+	case !validUF(uf):
 		a.block(field, "%q is not a state (two capital letters: SP, RJ, ...)", uf)
 	}
 }

@@ -162,7 +162,10 @@ func LookupCity(name, uf string) (Municipality, error) {
 	if m, ok := municipalities().byName[nameKey(name, uf)]; ok {
 		return m, nil
 	}
-	if !validUF(strings.ToUpper(strings.TrimSpace(uf))) {
+	switch uf := strings.ToUpper(strings.TrimSpace(uf)); {
+	case uf == "":
+		return Municipality{}, fmt.Errorf("%q: %w: no state given", name, ErrMunicipalityNotFound)
+	case !validUF(uf):
 		return Municipality{}, fmt.Errorf("%q (%s): %w: %q is not a state", name, uf, ErrMunicipalityNotFound, uf)
 	}
 	return Municipality{}, fmt.Errorf("%q (%s): %w in the RFB/SIAFI table", name, uf, ErrMunicipalityNotFound)

@@ -66,6 +66,10 @@ func TestLookupCityNotFoundSaysWhat(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"XX" is not a state`) {
 		t.Errorf("error = %v", err)
 	}
+	_, err = LookupCity("Sao Paulo", " ")
+	if want := `"Sao Paulo": municipality not found: no state given`; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
 }
 
 func TestLookupIBGE(t *testing.T) {

@@ -1,0 +1,95 @@
+package api
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/propfin/propfin/api/receipt"
+	"github.com/propfin/propfin/api/reminder"
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/jobs/mail"
+)
+
+// The billing reminders' messages (docs/jobs.md, "invoices:remind"): the
+// worker's invoices:remind composes each through the composer built here,
+// which links the receipt page exactly as GET /invoices/{id}/receiptLink
+// does (the same secret, base URL and lifetime). The reminders sent are
+// listed by the read-only /financial/reminders (routes.go).
+
+// ReminderMailConfig configures the reminders' messages.
+type ReminderMailConfig struct {
+	// From is the sender's address (PROPFIN_SMTP_FROM); its display name,
+	// when it has none, is the company's.
+	From mail.Address
+	// ReceiptSecret, PublicURL and ReceiptLifetime are the API's receipt
+	// link settings (Config's): without a secret or a public URL the
+	// messages carry no link.
+	ReceiptSecret   []byte
+	PublicURL       string
+	ReceiptLifetime time.Duration
+	// Now is the clock of the links' lifetime and the messages' date
+	// (nil: time.Now).
+	Now func() time.Time
+}
+
+// ReminderComposer writes the reminders' messages; it implements
+// jobs.ReminderComposer.
+type ReminderComposer struct {
+	cfg   ReminderMailConfig
+	links *receiptLinks
+}
+
+// NewReminderComposer checks the configuration: a sender address, and a
+// receipt secret long enough when one is given.
+func NewReminderComposer(cfg ReminderMailConfig) (*ReminderComposer, error) {
+	if _, err := mail.ParseAddress(cfg.From.Address); err != nil || strings.ContainsAny(cfg.From.Address, "<>") {
+		return nil, fmt.Errorf("reminder sender %q: not an e-mail address", cfg.From.Address)
+	}
+	links, err := newReceiptLinks(cfg.ReceiptSecret, cfg.PublicURL, cfg.ReceiptLifetime)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &ReminderComposer{cfg: cfg, links: links}, nil
+}
+
+// Links reports whether the messages carry a link to the receipt page.
+func (c *ReminderComposer) Links() bool { return c.links.signer != nil && c.links.publicURL != "" }
+
+// Compose implements jobs.ReminderComposer.
+func (c *ReminderComposer) Compose(n jobs.ReminderNotice) (mail.Message, error) {
+	now := c.cfg.Now()
+	s := n.Settlement
+	notice := reminder.Notice{
+		Company: n.CompanyName, Business: n.BusinessName, Payer: n.PayerName, Number: n.Number,
+		Description: n.Invoice.Description, DueDate: n.Invoice.DueDate.Time(), Date: n.Date.Time(),
+		Total: n.Invoice.Total, DaysLate: s.DaysLate, LateFee: s.LateFee, Interest: s.Interest, Discount: s.Discount,
+		Due: s.Total, PartiallyPaid: n.Status == "partially_paid", PixCode: n.PixCode, Digitable: n.Digitable,
+	}
+	if c.Links() {
+		notice.Link, notice.LinkExpires = c.links.sign(c.links.publicURL, receipt.KindInvoice, n.CompanyID, n.InvoiceID, now)
+	}
+	text, html, err := notice.Bodies()
+	if err != nil {
+		return mail.Message{}, err
+	}
+	from := c.cfg.From
+	if from.Name == "" {
+		from.Name = oneLine(n.CompanyName)
+	}
+	to := n.To
+	to.Name = oneLine(to.Name)
+	msg := mail.Message{From: from, To: to, Subject: oneLine(notice.Subject()), Text: text, HTML: html, Date: now}
+	if n.ReplyTo != "" {
+		msg.ReplyTo = &mail.Address{Address: n.ReplyTo}
+	}
+	return msg, nil
+}
+
+// oneLine keeps a header's text on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"log/slog"
 	"net/http"
 
@@ -30,7 +28,7 @@ var operatorMethods = []string{
 // dashboard and the metrics, behind the admin credential (its routes are
 // in routes.go).
 type operatorConsole struct {
-	token       [32]byte     // SHA-256 of the admin token
+	tokens      []tokenHash  // the admin tokens' SHA-256, with their labels
 	monitoring  http.Handler // the dashboard, or nil
 	metrics     http.Handler // /metrics, or nil
 	crossOrigin *http.CrossOriginProtection
@@ -39,12 +37,18 @@ type operatorConsole struct {
 // newOperatorConsole returns the operator console of cfg, or nil when
 // there is no admin token: then its routes are off and answer 404 like
 // unknown routes.
+// A PROPFIN_ADMIN_TOKEN that does not parse panics: the command checks it
+// first (ParseAdminTokens).
 func newOperatorConsole(cfg Config) *operatorConsole {
-	if cfg.AdminToken == "" {
+	tokens, err := ParseAdminTokens(cfg.AdminToken)
+	if err != nil {
+		panic("api: PROPFIN_ADMIN_TOKEN: " + err.Error())
+	}
+	if len(tokens) == 0 {
 		return nil
 	}
 	c := &operatorConsole{
-		token:       sha256.Sum256([]byte(cfg.AdminToken)),
+		tokens:      hashTokens(tokens),
 		monitoring:  cfg.Monitoring,
 		crossOrigin: http.NewCrossOriginProtection(),
 	}
@@ -116,23 +120,23 @@ func (s *Server) operator(next http.Handler) http.Handler {
 			writeTooMany(w, r, wait)
 			return
 		}
-		if !s.console.admits(r) {
+		label, ok := s.console.admits(r)
+		if !ok {
 			s.refuse(w, r, addr, finance.Errorf(OperatorOnly, "Operator credential required."))
 			return
 		}
 		w.Header().Del("Content-Type")
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, r.WithContext(withOperator(r.Context(), label)))
 	})
 }
 
-// admits says whether r carries the admin token.
-func (o *operatorConsole) admits(r *http.Request) bool {
+// admits says whether r carries an admin token, and its label.
+func (o *operatorConsole) admits(r *http.Request) (string, bool) {
 	token, ok := adminCredential(r)
 	if !ok {
-		return false
+		return "", false
 	}
-	given := sha256.Sum256([]byte(token))
-	return subtle.ConstantTimeCompare(given[:], o.token[:]) == 1
+	return match(o.tokens, token)
 }
 
 // adminCredential is the token r presents: the basic-auth password, or

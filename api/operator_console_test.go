@@ -105,7 +105,8 @@ func wantEnvelope(t *testing.T, what string, r operatorResponse, status int) {
 func TestOperatorRoutesOffWithoutToken(t *testing.T) {
 	t.Parallel()
 	e := setup(t, withMetrics(prometheus.NewRegistry(), true), withDashboard(t))
-	for _, path := range []string{"/metrics", "/monitoring", "/monitoring/", "/monitoring/api/queues"} {
+	for _, path := range []string{"/metrics", "/monitoring", "/monitoring/", "/monitoring/api/queues",
+		"/operator/", "/operator/jobs", "/operator/jobs/1", "/operator/schedules", "/operator/audit", "/operator/alerts"} {
 		for _, cred := range []credential{noCredential, bearer(""), bearer(testAdminToken)} {
 			r := e.call(t, http.MethodGet, path, cred)
 			wantEnvelope(t, path, r, http.StatusNotFound)

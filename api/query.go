@@ -268,6 +268,9 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 		}
 		return name, storage.Filter{}, &storage.SpecialCondition{Filter: sf, Values: []any{v}}, ok
 	}
+	if colName, key, dotted := strings.Cut(name, "."); dotted {
+		return p.keyFilter(kv, name, colName, key, opName, listForm)
+	}
 	col, ok := p.res.Column(name)
 	if !ok || !col.Filterable {
 		p.fail(kv.key, "unknown filter %q", name)
@@ -278,6 +281,28 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 		return "", storage.Filter{}, nil, false
 	}
 	f, ok := p.columnFilter(kv, col, opName)
+	return name, f, nil, ok
+}
+
+// keyFilter reads a filter on a top-level key of a JSON column that
+// declares KeyFilters (filter[payload.month]=2026-11): the key's text,
+// filtered as a string column is.
+func (p *queryParser) keyFilter(kv param, name, colName, key, opName string, listForm bool) (string, storage.Filter, *storage.SpecialCondition, bool) {
+	col, ok := p.res.Column(colName)
+	if !ok || !col.KeyFilters {
+		p.fail(kv.key, "unknown filter %q", name)
+		return "", storage.Filter{}, nil, false
+	}
+	if !storage.ValidJSONKey(key) {
+		p.fail(kv.key, "a key of %s is 1 to 64 letters, digits and _", colName)
+		return "", storage.Filter{}, nil, false
+	}
+	if listForm {
+		p.fail(kv.key, "filter %q takes one value, not a list", name)
+		return "", storage.Filter{}, nil, false
+	}
+	f, ok := p.columnFilter(kv, storage.Column{Name: colName, Type: storage.String}, opName)
+	f.Key = key
 	return name, f, nil, ok
 }
 

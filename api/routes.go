@@ -238,6 +238,23 @@ func (s *Server) routeTable() *router {
 		}
 	}
 
+	// The operators' jobs, schedules, alerts and console (operator_jobs.go,
+	// operator_schedules.go, operator_page.go), behind the admin credential:
+	// every company's, not one's.
+	if s.console != nil {
+		reg := s.store.Registry()
+		router.HandleFunc(http.MethodGet, "/operator/jobs", operatorJobsListOp(reg, s.operatorJobsResource()), s.operatorJobsList)
+		router.HandleFunc(http.MethodGet, "/operator/jobs/:id", operatorJobOp(), s.operatorJob)
+		router.HandleFunc(http.MethodPost, "/operator/jobs/retry", bulkJobsOp(storage.BulkRetry), s.bulkJobs(storage.BulkRetry))
+		router.HandleFunc(http.MethodPost, "/operator/jobs/cancel", bulkJobsOp(storage.BulkCancel), s.bulkJobs(storage.BulkCancel))
+		router.HandleFunc(http.MethodGet, "/operator/audit", operatorAuditOp(), s.operatorAudit)
+		router.HandleFunc(http.MethodGet, "/operator/schedules", operatorSchedulesOp(), s.operatorSchedules)
+		router.HandleFunc(http.MethodPost, "/operator/schedules/:name/run", runScheduleOp(s.scheduleNames()), s.runSchedule)
+		router.HandleFunc(http.MethodGet, "/operator/alerts", operatorAlertsOp(), s.operatorAlerts)
+		router.HandleFunc(http.MethodGet, "/operator/", operatorPageOp, s.operatorPage)
+		router.HandleFunc(http.MethodPost, "/operator/retry", consoleRetryOp, s.consoleRetry)
+	}
+
 	// The OpenAPI document and the reference page that renders it
 	// (openapi.go), both without a key.
 	router.Handle(http.MethodGet, OpenAPIPath, openapiOp, &openapiDocument{router: router, reg: s.store.Registry()})

@@ -29,6 +29,10 @@ type Config struct {
 	Redis   redis.UniversalClient
 	// Jobs is the registry of job kinds the API may submit.
 	Jobs *jobs.Registry
+	// Schedules are the schedules in force (jobs.ApplyEnv of
+	// jobs.DefaultSchedules; nil: the defaults), which the operators'
+	// schedules routes show and run.
+	Schedules []jobs.Schedule
 	// RateLimit is the number of requests per minute one API key may make.
 	RateLimit int
 	// AuthFailureLimit is the number of requests without a valid key one
@@ -85,6 +89,7 @@ type Server struct {
 
 	metrics    *httpMetrics
 	console    *operatorConsole // nil: the operator routes are off
+	schedules  *jobs.Scheduler  // the schedules in force, for the operator routes (never run here)
 	receipts   *receiptLinks
 	statements *statementLinks
 	webhooks   webhook.Policy
@@ -112,6 +117,13 @@ func New(cfg Config) *Server {
 	if err != nil {
 		panic("api: " + err.Error())
 	}
+	if cfg.Schedules == nil {
+		cfg.Schedules = jobs.DefaultSchedules()
+	}
+	schedules, err := jobs.NewScheduler(jobs.SchedulerConfig{Kinds: cfg.Jobs, Schedules: cfg.Schedules, Logger: cfg.Logger})
+	if err != nil {
+		panic("api: schedules: " + err.Error())
+	}
 	reads := cfg.Store
 	if cfg.Replica != nil {
 		reads = cfg.Store.WithReplica(cfg.Replica)
@@ -131,8 +143,9 @@ func New(cfg Config) *Server {
 		routes:     resourceRoutes,
 		timeout:    cfg.RequestTimeout,
 
-		metrics: newHTTPMetrics(cfg.Metrics),
-		console: newOperatorConsole(cfg),
+		metrics:   newHTTPMetrics(cfg.Metrics),
+		console:   newOperatorConsole(cfg),
+		schedules: schedules,
 	}
 }
 

@@ -227,7 +227,7 @@ type BatchReturnResult struct {
 // acted on once). The result counts the outcomes and
 // lists every line, in order: what was done, or why nothing was.
 func BatchReturnKind() *Kind {
-	return Define(KindBatchReturn, Options{Queue: QueueCritical, SucceededEvent: storage.EventBatchReturnProcessed}, runBatchReturn)
+	return Define(KindBatchReturn, Options{Heavy: true, Queue: QueueCritical, SucceededEvent: storage.EventBatchReturnProcessed}, runBatchReturn)
 }
 
 func runBatchReturn(ctx context.Context, r *Run, p BatchReturnPayload) (any, error) {

@@ -68,7 +68,7 @@ func (p GeneratePayload) UniqueKey() string { return p.Date }
 // run again (it inserts only the invoices missing); a contract's
 // generation names a contract of the company.
 func InvoicesGenerateKind() *Kind {
-	return Define(KindInvoicesGenerate, Options{Queue: QueueCritical, Direct: true, Rerun: true,
+	return Define(KindInvoicesGenerate, Options{Heavy: true, Queue: QueueCritical, Direct: true, Rerun: true,
 		References: map[string]string{"contract_id": storage.Contracts}}, runGenerate)
 }
 

@@ -59,6 +59,9 @@ type Kind struct {
 	Direct bool
 	// Rerun kinds may run a unique key again (Submission.Rerun).
 	Rerun bool
+	// Heavy kinds' chunks count against their company's limit of heavy
+	// chunks in flight (WorkerConfig.CompanyChunks, jobs/fairness.go).
+	Heavy bool
 	// References are the payload fields naming records of the company,
 	// by the storage resource they name (Options.References).
 	References map[string]string
@@ -100,6 +103,10 @@ type Options struct {
 	// as a new job. Only for work that is idempotent and writes only what
 	// changed since the last run (the nightly runs of a date).
 	Rerun bool
+	// Heavy: the kind's chunks are bulk database work (the nightly runs, a
+	// return file), held to a per-company limit of such chunks in flight
+	// across every worker (docs/jobs.md, "Fairness").
+	Heavy bool
 	// References declares the payload fields (integer ids) that name a
 	// record of the submitting company, each by its storage resource
 	// ({"contract_id": storage.Contracts}). Submit refuses a payload
@@ -153,7 +160,7 @@ type Handler[P any] func(ctx context.Context, r *Run, p P) (any, error)
 // fields are refused) and checked when P is a Checker.
 func Define[P any](name string, opts Options, h Handler[P]) *Kind {
 	k := &Kind{Name: name, Queue: opts.Queue, MaxRetry: opts.MaxRetry, Timeout: opts.Timeout, Direct: opts.Direct,
-		Rerun: opts.Rerun, References: opts.References, Payload: reflect.TypeFor[P](),
+		Rerun: opts.Rerun, Heavy: opts.Heavy, References: opts.References, Payload: reflect.TypeFor[P](),
 		RetryDelay: opts.RetryDelay, LaneLimit: opts.LaneLimit, Quiet: opts.Quiet, SucceededEvent: opts.SucceededEvent}
 	if k.Queue == "" {
 		k.Queue = QueueDefault

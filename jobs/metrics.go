@@ -57,7 +57,8 @@ const collectTimeout = 2 * time.Second
 // QueueCollector reports, at scrape time, the size of every asynq queue
 // by task state (propfin_queue_size{queue,state}) and the age of the
 // oldest job still waiting for the relay
-// (propfin_outbox_oldest_pending_seconds).
+// (propfin_outbox_oldest_pending_seconds), and the operator alerts that
+// still hold (propfin_operator_alerts_open{kind}).
 type QueueCollector struct {
 	inspector *asynq.Inspector
 	pool      *pgxpool.Pool
@@ -65,6 +66,7 @@ type QueueCollector struct {
 	size      *prometheus.Desc
 	oldest    *prometheus.Desc
 	redisUp   *prometheus.Desc
+	alerts    *prometheus.Desc
 }
 
 // NewQueueCollector builds the collector; register it on a registry.
@@ -79,6 +81,9 @@ func NewQueueCollector(redis asynq.RedisConnOpt, pool *pgxpool.Pool, log *slog.L
 			"Age of the oldest job row not yet handed to Redis (0 when none waits).", nil, nil),
 		redisUp: prometheus.NewDesc("propfin_redis_up",
 			"1 when Redis answered this scrape, 0 when it did not (the queue sizes are then missing).", nil, nil),
+		alerts: prometheus.NewDesc("propfin_operator_alerts_open",
+			"Operator alerts of the last 7 days that still hold, by kind: job_failed (the job is still failed), "+
+				"run_missing (no run of the night has succeeded).", []string{"kind"}, nil),
 	}
 }
 
@@ -87,6 +92,7 @@ func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.size
 	ch <- c.oldest
 	ch <- c.redisUp
+	ch <- c.alerts
 }
 
 // Collect implements prometheus.Collector.
@@ -100,6 +106,14 @@ func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, age.Seconds())
+	open, err := storage.OpenAlerts(ctx, c.pool)
+	if err != nil {
+		c.log.Warn("metrics: open operator alerts", "err", err)
+		return
+	}
+	for kind, n := range open {
+		ch <- prometheus.MustNewConstMetric(c.alerts, prometheus.GaugeValue, float64(n), kind)
+	}
 }
 
 // collectQueues reports every queue's size by state; a queue that never

@@ -82,7 +82,7 @@ type OverdueResult struct {
 // Clients may start it for a date; the scheduler runs it just after
 // midnight.
 func OverdueKind() *Kind {
-	return Define(KindFinanceOverdue, Options{Queue: QueueCritical, Direct: true, Rerun: true},
+	return Define(KindFinanceOverdue, Options{Heavy: true, Queue: QueueCritical, Direct: true, Rerun: true},
 		func(ctx context.Context, r *Run, p DatePayload) (any, error) {
 			asOf, err := finance.ParseDate(p.Date)
 			if err != nil {

@@ -29,7 +29,7 @@ const readjustWorkers = MaxChunksAtOnce
 // chunks of contracts in id order. Clients may start it for a date; the
 // scheduler runs it nightly.
 func ReadjustKind() *Kind {
-	return Define(KindContractsReadjust, Options{Direct: true, Rerun: true}, runReadjust)
+	return Define(KindContractsReadjust, Options{Heavy: true, Direct: true, Rerun: true}, runReadjust)
 }
 
 // readjustPlan is what a run covers: the contracts due when it began, cut

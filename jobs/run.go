@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -51,6 +52,9 @@ type Run struct {
 
 	pool  *pgxpool.Pool
 	pause time.Duration // between chunks (PROPFIN_JOB_CHUNK_PAUSE)
+	// companyChunks is the company's limit of heavy chunks in flight, for a
+	// heavy kind (fairness.go); 0: none.
+	companyChunks int
 }
 
 // CompanyID is the company the job works for.
@@ -208,6 +212,7 @@ func (r *Run) chunksInParallel(ctx context.Context, todo []int, workers int, do 
 type chunkProgress struct {
 	mu          sync.Mutex
 	done, total int64
+	inFlight    atomic.Int32 // chunks of the run in doChunk
 }
 
 // doChunk does and records chunk i in one transaction, with the progress
@@ -218,12 +223,17 @@ func (r *Run) doChunk(ctx context.Context, i int, do ChunkFunc, progress *chunkP
 	var enc json.RawMessage
 	var units int64
 	locked := false
+	progress.inFlight.Add(1)
 	defer func() {
+		progress.inFlight.Add(-1)
 		if locked {
 			progress.mu.Unlock()
 		}
 	}()
 	err := pgx.BeginFunc(ctx, r.pool, func(tx pgx.Tx) error {
+		if err := r.takeSlot(ctx, tx, func() bool { return progress.inFlight.Load() > 1 }); err != nil {
+			return err
+		}
 		out, u, err := do(ctx, tx, i)
 		if err != nil {
 			return err

@@ -104,8 +104,23 @@ type SchedulerConfig struct {
 	// LookBack is how far back a starting scheduler makes up runs it
 	// missed (default 24h); a run done already is not done again.
 	LookBack time.Duration
-	Logger   *slog.Logger
+	// MissingAfter is how long after its firing a company's run may stay
+	// unfinished (none recorded, or not done) before it raises an operator
+	// alert (default DefaultMissingAfter; negative: never).
+	MissingAfter time.Duration
+	// SendAlert delivers the operator alerts not delivered yet (the
+	// operator webhook); nil: they wait in operator_alerts, sent_at null.
+	SendAlert storage.AlertSender
+	Logger    *slog.Logger
 }
+
+// DefaultMissingAfter is how long after its time a scheduled run may
+// stay unfinished before it raises an alert.
+const DefaultMissingAfter = 3 * time.Hour
+
+// alertEvery is how often the scheduler looks for missing runs and
+// delivers alerts.
+const alertEvery = time.Minute
 
 // Scheduler submits the scheduled jobs. Each firing fans out one job per
 // company in one statement, keyed by company, kind and date, so that two
@@ -127,6 +142,9 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	}
 	if cfg.LookBack <= 0 {
 		cfg.LookBack = 24 * time.Hour
+	}
+	if cfg.MissingAfter == 0 {
+		cfg.MissingAfter = DefaultMissingAfter
 	}
 	s := &Scheduler{cfg: cfg, zones: map[string]*time.Location{}, badZones: map[string]bool{}, log: cfg.Logger}
 	for _, sch := range cfg.Schedules {
@@ -197,6 +215,7 @@ const maxWait = 30 * time.Second
 // of the look-back window.
 func (s *Scheduler) Run(ctx context.Context) error {
 	last := time.Now().Add(-s.cfg.LookBack)
+	var alerted time.Time
 	for ctx.Err() == nil {
 		now := time.Now()
 		if err := s.Fire(ctx, last, now); err != nil {
@@ -205,9 +224,31 @@ func (s *Scheduler) Run(ctx context.Context) error {
 			continue // last stays: the runs are made up once the database answers
 		}
 		last = now
+		if now.Sub(alerted) >= alertEvery {
+			s.alert(ctx, now)
+			alerted = now
+		}
 		sleep(ctx, s.untilNext(now))
 	}
 	return nil
+}
+
+// alert raises the alerts of the runs missing at their set time, and
+// hands the alerts not delivered to the sender, when there is one.
+func (s *Scheduler) alert(ctx context.Context, now time.Time) {
+	if s.cfg.MissingAfter > 0 {
+		n, err := s.RaiseMissing(ctx, s.cfg.Pool, now, s.cfg.MissingAfter)
+		if err != nil {
+			s.log.Warn("scheduler: missing runs not checked", "err", err)
+		} else if n > 0 {
+			s.log.Warn("scheduler: runs missing at their set time; operator alerts raised", "alerts", n)
+		}
+	}
+	if s.cfg.SendAlert != nil {
+		if _, err := storage.SendAlerts(ctx, s.cfg.Pool, s.cfg.SendAlert, 100); err != nil {
+			s.log.Warn("scheduler: alerts not delivered; they are tried again", "err", err)
+		}
+	}
 }
 
 // Fire submits the runs whose times fall in (from, to], in every time

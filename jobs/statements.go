@@ -78,7 +78,7 @@ func monthBefore(date string) any {
 // chunk and one transaction each (storage.CloseOwnerStatements); a month
 // closed already is not written again, so a run again writes nothing.
 func StatementsKind() *Kind {
-	return Define(KindOwnersStatements, Options{Queue: QueueCritical, Direct: true, Rerun: true},
+	return Define(KindOwnersStatements, Options{Heavy: true, Queue: QueueCritical, Direct: true, Rerun: true},
 		func(ctx context.Context, r *Run, p MonthPayload) (any, error) {
 			m, err := finance.ParseMonth(p.Month)
 			if err != nil {

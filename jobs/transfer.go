@@ -28,7 +28,7 @@ const transferPart = 500
 // so that a run resumed after an interruption finds its parts as they
 // were; each chunk is idempotent (storage.TransferOwners).
 func TransferKind() *Kind {
-	return Define(KindContractsTransfer, Options{Queue: QueueCritical, Direct: true, Rerun: true},
+	return Define(KindContractsTransfer, Options{Heavy: true, Queue: QueueCritical, Direct: true, Rerun: true},
 		func(ctx context.Context, r *Run, p DatePayload) (any, error) {
 			on, err := finance.ParseDate(p.Date)
 			if err != nil {

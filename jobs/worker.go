@@ -50,8 +50,12 @@ type WorkerConfig struct {
 	// (DedicatedQueues' defaults otherwise): each is served by an asynq
 	// server of its own, beside the one of the weighted queues.
 	Dedicated map[string]int
-	Metrics   *Metrics
-	Logger    *slog.Logger
+	// CompanyChunks is how many chunks of the heavy kinds one company may
+	// have in flight at once, across every worker (jobs/fairness.go); 0:
+	// no limit.
+	CompanyChunks int
+	Metrics       *Metrics
+	Logger        *slog.Logger
 }
 
 // DefaultShutdownTimeout is how long a worker lets running jobs finish.
@@ -134,19 +138,25 @@ func (w *Worker) serverConfig(concurrency int, queues map[string]int) asynq.Conf
 		DelayedTaskCheckInterval: time.Second,
 		RetryDelayFunc:           w.retryDelay,
 		// a database or Redis that does not answer spends no retry, nor
-		// a lane that is full
-		IsFailure: func(err error) bool { return !transient(err) && !errors.Is(err, errLaneBusy) },
-		Logger:    asynqLogger{w.cfg.Logger.With("component", "asynq")},
-		LogLevel:  asynq.WarnLevel,
+		// a lane that is full, nor a run that gave way to other companies
+		IsFailure: func(err error) bool {
+			return !transient(err) && !errors.Is(err, errLaneBusy) && !errors.Is(err, errYield)
+		},
+		Logger:   asynqLogger{w.cfg.Logger.With("component", "asynq")},
+		LogLevel: asynq.WarnLevel,
 	}
 }
 
 // retryDelay is the wait before a task runs again: about a second for a
-// lane that was full, the kind's schedule when it has one, else the
+// lane that was full or a run that gave way to other companies, the kind's
+// schedule when it has one, else the
 // worker's.
 func (w *Worker) retryDelay(n int, err error, t *asynq.Task) time.Duration {
 	if errors.Is(err, errLaneBusy) {
 		return laneDelay(err)
+	}
+	if errors.Is(err, errYield) {
+		return yieldWait()
 	}
 	if k, ok := w.cfg.Kinds.Kind(t.Type()); ok && k.RetryDelay != nil {
 		return k.RetryDelay(n)
@@ -242,6 +252,11 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 	if !ok {
 		return permanent(fmt.Errorf("no kind %q in this worker", t.Type()))
 	}
+	if kind.Heavy && w.cfg.CompanyChunks > 0 {
+		if full, err := companyAtLimit(ctx, w.cfg.Pool, ref.Company, w.cfg.CompanyChunks); err == nil && full {
+			return errYield // the row stays queued: nothing was started
+		}
+	}
 	start, err := w.starts.do(ctx, storage.TaskRef{JobRef: storage.JobRef{CompanyID: ref.Company, ID: ref.Job}, Generation: ref.Generation})
 	if err != nil {
 		return fmt.Errorf("start job %d: %w", ref.Job, err)
@@ -259,6 +274,9 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 		return permanent(errors.Join(err, errors.New("runs kept being interrupted")))
 	}
 	run := &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause}
+	if kind.Heavy {
+		run.companyChunks = w.cfg.CompanyChunks
+	}
 	result, runErr := w.runKind(ctx, kind, run)
 	return w.finish(ctx, kind, job, result, runErr)
 }
@@ -289,6 +307,10 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result
 	if errors.Is(runErr, errStopped) {
 		w.stopped(wctx, kind, job)
 		return nil
+	}
+	if errors.Is(runErr, errYield) {
+		w.yielded(wctx, job)
+		return runErr // asynq takes it again after yieldWait, no retry spent
 	}
 	if runErr == nil {
 		enc, err := json.Marshal(result)
@@ -400,11 +422,15 @@ func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 		retried, _ := asynq.GetRetryCount(ctx)
 		err := next.ProcessTask(ctx, t)
 		elapsed := time.Since(start)
-		w.cfg.Metrics.observe(t.Type(), elapsed)
+		if !errors.Is(err, errYield) { // a task that gave way did no work
+			w.cfg.Metrics.observe(t.Type(), elapsed)
+		}
 		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed.String()}
 		switch {
 		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			w.log.Info("job run interrupted by the shutdown; it runs again", attrs...)
+		case errors.Is(err, errYield):
+			w.log.Debug("job run gave way to other companies; it waits its turn", attrs...)
 		case errors.Is(err, asynq.SkipRetry):
 			w.log.Warn("job run failed; the job failed, not retried", append(attrs, "err", err)...)
 		case err != nil:

@@ -18,6 +18,7 @@ var referenceTables = []string{
 	"companies",         // the tenants themselves: every company_id refers to a row here
 	"states",            // Brazil's states, the same for everyone
 	"price_indices",     // IGP-M, IPCA... by month: the market's, written by operators
+	"operator_audit",    // what operators did, across companies
 	"schema_migrations", // the migration runner's record; stays on the coordinator
 }
 

@@ -346,7 +346,9 @@ func FinishJob(ctx context.Context, q DBTX, o Outcome) (ok bool, err error) {
 
 // FinishJobs is FinishJob for several runs in one statement (a worker
 // gathers the outcomes of its concurrent runs); it returns the runs
-// written.
+// written. A run that ends its job failed also records its error among the
+// job's (job_errors) and raises the job's operator alert, once per job and
+// generation (operator_alerts), in the same statement.
 func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]bool, error) {
 	n := len(outcomes)
 	companies, ids, attempts := make([]int64, n), make([]int64, n), make([]int32, n)
@@ -375,7 +377,8 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 	return done, translate(rows.Err(), "finish jobs")
 }
 
-// finishJobsSQL writes the outcomes, drops the jobs' chunks, and emits
+// finishJobsSQL writes the outcomes, drops the jobs' chunks, keeps a
+// failed job's final error (job_errors) and raises its operator alert, and emits
 // the outcomes' events: the job's JSON is made in the update's RETURNING
 // (the row as written), and only for a job whose company has an active
 // endpoint.
@@ -385,12 +388,20 @@ var finishJobsSQL = `WITH done AS (
 		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[])
 			AS o (cid, jid, oattempt, ostate, oresult, oerror, oevents)
 		WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND jobs.attempts = o.oattempt AND jobs.state = 'running'
-		RETURNING jobs.company_id, jobs.id, jobs.attempts, o.oevents AS events,
+		RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation, jobs.kind, jobs.state, jobs.error, o.oevents AS events,
 			CASE WHEN o.oevents <> '' AND EXISTS (SELECT 1 FROM webhook_endpoints we
 				WHERE we.company_id = jobs.company_id AND we.active)
 			THEN ` + RecordJSONSQL(jobsResource(), "jobs.company_id", "jobs") + ` END AS doc),
 	dropped AS (
 		DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id),
+	errored AS (
+		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final)
+		SELECT company_id, id, attempts, generation, coalesce(error, ''), true FROM done WHERE state = 'failed'
+		ON CONFLICT DO NOTHING),
+	alerted AS (
+		INSERT INTO operator_alerts (company_id, kind, job_id, generation, job_kind, message)
+		SELECT company_id, 'job_failed', id, generation, kind, coalesce(error, 'failed') FROM done WHERE state = 'failed'
+		ON CONFLICT DO NOTHING),
 	ev AS (
 		INSERT INTO webhook_events (company_id, type, data)
 		SELECT done.company_id, t.type, done.doc::json
@@ -403,10 +414,26 @@ var finishJobsSQL = `WITH done AS (
 // RequeueJob puts a running job back to queued after a run that will be
 // retried, keeping the error for whoever looks; a run that is over writes
 // nothing.
+// The run's error is kept among the job's (job_errors) too.
 func RequeueJob(ctx context.Context, q DBTX, run RunRef, errText string) error {
-	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'queued', error = $4, updated_at = now()
-		WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'`, run.CompanyID, run.ID, run.Attempt, errText)
+	_, err := q.Exec(ctx, `WITH requeued AS (
+			UPDATE jobs SET state = 'queued', error = $4, updated_at = now()
+			WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'
+			RETURNING company_id, id, attempts, generation)
+		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final)
+		SELECT company_id, id, attempts, generation, $4, false FROM requeued
+		ON CONFLICT DO NOTHING`, run.CompanyID, run.ID, run.Attempt, errText)
 	return translate(err, "requeue job")
+}
+
+// YieldJob puts a running job back to queued without counting its
+// attempt: the run gave its worker back before doing anything more (its
+// company was at its limit of heavy work, jobs/fairness.go). A run that is
+// over writes nothing.
+func YieldJob(ctx context.Context, q DBTX, run RunRef) error {
+	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = attempts - 1, updated_at = now()
+		WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'`, run.CompanyID, run.ID, run.Attempt)
+	return translate(err, "yield job")
 }
 
 // CancelJob cancels a job that has not finished. A finished job is a

@@ -25,6 +25,9 @@ type Filter struct {
 	Op      Operator
 	Values  []any
 	Pattern bool // the string value is a LIKE pattern (it holds %)
+	// Key, on a KeyFilters JSON column, is the top-level key whose text
+	// the filter compares (filter[payload.month]); "" for the column.
+	Key string
 }
 
 // SpecialCondition is an applied special filter with its list of values.

@@ -165,6 +165,12 @@ type Column struct {
 	// is written back as that zone's reading (an event's initial_date in
 	// its time_zone). Store it in timestamptz.
 	Local bool
+	// KeyFilters, on a JSON column, accepts filters on the text of its
+	// top-level keys: filter[payload.month]=2026-11 compares
+	// payload->>'month' as a String column is compared (every operator,
+	// % patterns), the key bound as a parameter. The key is letters,
+	// digits and _ (ValidJSONKey); a key the value lacks reads as null.
+	KeyFilters bool
 
 	// rowZone is, for a DateTime column, its resource's TimeZone (set by
 	// NewRegistry): a date alone given for it is midnight there.
@@ -206,6 +212,20 @@ func (c Column) CheckEnum(v string) string {
 		return ""
 	}
 	return "must be one of: " + strings.Join(c.Enum, ", ")
+}
+
+// ValidJSONKey says whether key may name a top-level key of a
+// KeyFilters column: 1 to 64 letters, digits and underscores.
+func ValidJSONKey(key string) bool {
+	if key == "" || len(key) > 64 {
+		return false
+	}
+	for _, r := range key {
+		if !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // IntRange is the inclusive bounds of an Int column's values.
@@ -437,6 +457,9 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if c.Type == JSON && (c.Filterable || c.Writable) {
 				return nil, fmt.Errorf("resource %q: JSON column %q can be neither filtered nor written", r.Name, c.Name)
 			}
+			if c.KeyFilters && c.Type != JSON {
+				return nil, fmt.Errorf("resource %q: column %q: key filters are for JSON columns", r.Name, c.Name)
+			}
 			if c.Expr != "" && !c.Stored && (c.Writable || c.Required) {
 				return nil, fmt.Errorf("resource %q: derived column %q cannot be written", r.Name, c.Name)
 			}
@@ -452,7 +475,7 @@ func NewRegistry(resources ...*Resource) (*Registry, error) {
 			if c.Unstored && (!c.WriteOnly || c.Filterable || !r.Hooks.any()) {
 				return nil, fmt.Errorf("resource %q: unstored column %q must be write-only, not filterable, and stored by the resource's hooks", r.Name, c.Name)
 			}
-			if c.FilterOnly && !c.Filterable {
+			if c.FilterOnly && !c.Filterable && !c.KeyFilters {
 				return nil, fmt.Errorf("resource %q: filter-only column %q is not filterable", r.Name, c.Name)
 			}
 			if len(c.Enum) > 0 && c.Type != String && c.Type != TextArray {

@@ -15,6 +15,7 @@ func Resources() []*Resource {
 		constructorsResource(),
 		buildingsResource(),
 		jobsResource(),
+		operatorJobsResource(),
 		personsResource(),
 		businessesResource(),
 		accountsResource(),

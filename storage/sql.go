@@ -155,6 +155,10 @@ func (b *sqlBuilder) bindValue(c Column, v any, company string) string {
 // the company's id, whose zone a wall time may be read in.
 func (b *sqlBuilder) condition(c Column, f Filter, company string) {
 	col := b.columnSQL(c)
+	if f.Key != "" { // the text of one key of a JSON column, compared as a string
+		col = "(" + col + " ->> " + b.bind(f.Key, String) + ")"
+		c = Column{Name: c.Name, Type: String}
+	}
 	if c.Type.IsArray() {
 		elem := Int
 		if c.Type == TextArray {

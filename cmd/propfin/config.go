@@ -16,6 +16,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/jobs/webhook"
@@ -44,6 +45,10 @@ type config struct {
 	JobRetention   time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
 	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
+	CompanyChunks  int           // PROPFIN_JOB_COMPANY_CHUNKS: heavy chunks one company may have in flight (0: no limit)
+
+	Schedules       []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
+	RunMissingAfter time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
 
 	SMTPURL         string // PROPFIN_SMTP_URL: the mail server the reminders go through; unset, none (dev: its own)
 	SMTPFrom        string // PROPFIN_SMTP_FROM: the reminders' sender address
@@ -92,6 +97,8 @@ func loadConfig() (config, error) {
 		ReceiptSecret:   os.Getenv("PROPFIN_RECEIPT_SECRET"),
 		PublicURL:       os.Getenv("PROPFIN_PUBLIC_URL"),
 		ReceiptLifetime: receipt.DefaultLifetime,
+		RunMissingAfter: jobs.DefaultMissingAfter,
+		CompanyChunks:   jobs.DefaultCompanyChunks,
 
 		Concurrency:    runtime.NumCPU(),
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
@@ -128,6 +135,13 @@ func loadConfig() (config, error) {
 			*l.dst = n
 		}
 	}
+	if v := os.Getenv("PROPFIN_JOB_COMPANY_CHUNKS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return cfg, fmt.Errorf("PROPFIN_JOB_COMPANY_CHUNKS=%q: want a whole number of chunks, 0 (no limit) or more", v)
+		}
+		cfg.CompanyChunks = n
+	}
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
@@ -137,6 +151,7 @@ func loadConfig() (config, error) {
 		{"PROPFIN_WORKER_SHUTDOWN_TIMEOUT", &cfg.WorkerShutdown, false}, {"PROPFIN_JOB_RETENTION", &cfg.JobRetention, false},
 		{"PROPFIN_JOB_CHUNK_PAUSE", &cfg.ChunkPause, true}, {"PROPFIN_JOB_QUIET_AFTER", &cfg.JobQuietAfter, false},
 		{"PROPFIN_RECEIPT_LINK_LIFETIME", &cfg.ReceiptLifetime, false},
+		{"PROPFIN_RUN_MISSING_AFTER", &cfg.RunMissingAfter, true},
 	} {
 		if v := os.Getenv(d.name); v != "" {
 			parsed, err := time.ParseDuration(v)
@@ -158,9 +173,14 @@ func loadConfig() (config, error) {
 			*b.dst = on
 		}
 	}
-	if cfg.AdminToken != "" && len(cfg.AdminToken) < minAdminToken {
-		return cfg, fmt.Errorf("PROPFIN_ADMIN_TOKEN: want at least %d characters (openssl rand -hex 32 makes one)", minAdminToken)
+	if err := checkAdminTokens(cfg.AdminToken); err != nil {
+		return cfg, err
 	}
+	schedules, err := jobs.ApplyEnv(jobs.DefaultSchedules(), os.Environ())
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Schedules = schedules
 	if err := checkReceiptConfig(cfg); err != nil {
 		return cfg, err
 	}
@@ -226,6 +246,23 @@ func checkReceiptConfig(cfg config) error {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.Trim(u.Path, "/") != "" ||
 		u.RawQuery != "" || u.Fragment != "" {
 		return fmt.Errorf("PROPFIN_PUBLIC_URL=%q: want the scheme and host clients reach the API at, such as https://api.example.com", cfg.PublicURL)
+	}
+	return nil
+}
+
+// checkAdminTokens checks PROPFIN_ADMIN_TOKEN: one token, or entries
+// label:token separated by commas (api.ParseAdminTokens), each token at
+// least minAdminToken characters.
+func checkAdminTokens(value string) error {
+	tokens, err := api.ParseAdminTokens(value)
+	if err != nil {
+		return fmt.Errorf("PROPFIN_ADMIN_TOKEN: %w", err)
+	}
+	for _, t := range tokens {
+		if len(t.Token) < minAdminToken {
+			return fmt.Errorf("PROPFIN_ADMIN_TOKEN: the token labelled %q: want at least %d characters (openssl rand -hex 32 makes one)",
+				t.Label, minAdminToken)
+		}
 	}
 	return nil
 }

@@ -131,7 +131,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 // devBackground starts the worker, the relay and the scheduler beside the
 // API; the returned function waits for them to stop (they stop with ctx).
 func devBackground(ctx context.Context, d workerDeps) (wait func() error, err error) {
-	sched, err := newScheduler(d.pool, d.kinds, d.log)
+	sched, err := newScheduler(d.pool, d.kinds, d.cfg, d.log)
 	if err != nil {
 		return nil, err
 	}

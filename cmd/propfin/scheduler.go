@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -40,7 +39,7 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		return err
 	}
 	if *list {
-		sched, err := newScheduler(nil, kinds, slog.New(slog.DiscardHandler))
+		sched, err := newScheduler(nil, kinds, cfg, slog.New(slog.DiscardHandler))
 		if err != nil {
 			return err
 		}
@@ -55,7 +54,7 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		return err
 	}
 	defer pool.Close()
-	sched, err := newScheduler(pool, kinds, log)
+	sched, err := newScheduler(pool, kinds, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -63,13 +62,13 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	return sched.Run(ctx)
 }
 
-func newScheduler(pool *pgxpool.Pool, kinds *jobs.Registry, log *slog.Logger) (*jobs.Scheduler, error) {
-	schedules, err := jobs.ApplyEnv(jobs.DefaultSchedules(), os.Environ())
-	if err != nil {
-		return nil, err
+func newScheduler(pool *pgxpool.Pool, kinds *jobs.Registry, cfg config, log *slog.Logger) (*jobs.Scheduler, error) {
+	missingAfter := cfg.RunMissingAfter
+	if missingAfter == 0 {
+		missingAfter = -1 // PROPFIN_RUN_MISSING_AFTER=0s: no alert
 	}
-	return jobs.NewScheduler(jobs.SchedulerConfig{Pool: pool, Kinds: kinds,
-		Schedules: schedules, Logger: log.With("component", "scheduler")})
+	return jobs.NewScheduler(jobs.SchedulerConfig{Pool: pool, Kinds: kinds, MissingAfter: missingAfter,
+		Schedules: cfg.Schedules, Logger: log.With("component", "scheduler")})
 }
 
 // listSchedules prints one block per schedule: its name, spec, kind, the

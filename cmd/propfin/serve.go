@@ -132,7 +132,7 @@ func apiHandler(pool, replica *pgxpool.Pool, rdb redis.UniversalClient, cfg conf
 	store := storage.NewStore(pool, storage.DefaultRegistry())
 	return api.New(api.Config{
 		Store: store, Replica: replica, Redis: rdb, RateLimit: cfg.RateLimit, AuthFailureLimit: cfg.AuthFails, AuthCacheTTL: cfg.AuthTTL,
-		RequestTimeout: cfg.Timeout, Logger: log,
+		RequestTimeout: cfg.Timeout, Logger: log, Schedules: cfg.Schedules,
 		AdminToken: cfg.AdminToken, Monitoring: ops.dashboard, Metrics: ops.metrics, ServeMetrics: cfg.MetricsAddr == "",
 		ReceiptSecret: []byte(cfg.ReceiptSecret), PublicURL: cfg.PublicURL, ReceiptLifetime: cfg.ReceiptLifetime,
 		Webhooks: cfg.webhookPolicy(),

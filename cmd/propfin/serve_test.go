@@ -222,6 +222,11 @@ func TestAdminTokenConfig(t *testing.T) {
 		{"short", false},
 		{"fifteen-chars-x", false},
 		{"sixteen-chars-xx", true},
+		{"ana:sixteen-chars-xx,ci:other-sixteen-chars", true},
+		{"ana:sixteen-chars-xx, ana:other-sixteen-chars", false}, // a label twice
+		{"ana:sixteen-chars-xx,ci:sixteen-chars-xx", false},      // a token twice
+		{"ana:short,ci:other-sixteen-chars", false},              // each token is long enough
+		{"ana:sixteen-chars-xx,,ci:other-sixteen-chars", false},  // an empty entry
 	}
 	for _, c := range cases {
 		t.Setenv("PROPFIN_ADMIN_TOKEN", c.token)

@@ -92,8 +92,8 @@ func runWorkers(ctx context.Context, d workerDeps) error {
 	defer relay.Close()
 	worker := jobs.NewWorker(jobs.WorkerConfig{Pool: d.pool, Redis: d.redis, Kinds: d.kinds,
 		Concurrency: d.cfg.Concurrency, ShutdownTimeout: d.cfg.WorkerShutdown, ChunkPause: d.cfg.ChunkPause,
-		Dedicated: map[string]int{jobs.QueueWebhooks: d.cfg.WebhookConcurrency},
-		Metrics:   metrics, Logger: d.log.With("component", "worker")})
+		Dedicated:     map[string]int{jobs.QueueWebhooks: d.cfg.WebhookConcurrency},
+		CompanyChunks: d.cfg.CompanyChunks, Metrics: metrics, Logger: d.log.With("component", "worker")})
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	wg.Add(2)

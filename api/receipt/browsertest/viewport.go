@@ -19,3 +19,10 @@ func (p *Page) EmulateMedia(media string) {
 	p.t.Helper()
 	p.call(p.session, "Emulation.setEmulatedMedia", map[string]any{"media": media}, nil)
 }
+
+// SetHeaders sends the header fields with every request the page makes
+// from now on (an Authorization header for pages behind a credential).
+func (p *Page) SetHeaders(headers map[string]string) {
+	p.t.Helper()
+	p.call(p.session, "Network.setExtraHTTPHeaders", map[string]any{"headers": headers}, nil)
+}

@@ -1,0 +1,71 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/storage"
+)
+
+// The operator alerts (docs/operations.md, "Alerts"): a job that ended
+// failed, a scheduled run not finished at its set time. Each is a row
+// raised once; the webhook sender reads those not sent yet.
+
+// alertJSON is an alert as /operator/alerts writes it.
+type alertJSON struct {
+	CompanyID int64   `json:"company_id"`
+	ID        int64   `json:"id"`
+	Kind      string  `json:"kind"`
+	JobID     *int64  `json:"job_id"`
+	JobKind   *string `json:"job_kind"`
+	Schedule  *string `json:"schedule"`
+	RunDate   *string `json:"run_date"`
+	Message   string  `json:"message"`
+	RaisedAt  string  `json:"raised_at"`
+	SentAt    *string `json:"sent_at"`
+	Open      bool    `json:"open"`
+}
+
+func alertOf(a storage.Alert) alertJSON {
+	out := alertJSON{CompanyID: a.CompanyID, ID: a.ID, Kind: a.Kind, JobID: a.JobID, JobKind: a.JobKind,
+		Schedule: a.Schedule, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime),
+		SentAt: utcText(a.SentAt), Open: a.Open}
+	if a.RunDate != nil {
+		d := a.RunDate.Format(time.DateOnly)
+		out.RunDate = &d
+	}
+	return out
+}
+
+func operatorAlertsOp() operation {
+	alert := openapi.Object(map[string]*openapi.Schema{"company_id": openapi.Integer(), "id": openapi.Integer(),
+		"kind": openapi.Enum(storage.AlertJobFailed, storage.AlertRunMissing), "job_id": openapi.Nullable(openapi.Integer()),
+		"job_kind": openapi.Nullable(openapi.String()), "schedule": openapi.Nullable(openapi.String()),
+		"run_date": openapi.Nullable(openapi.String()), "message": openapi.String(), "raised_at": openapi.String(),
+		"sent_at": openapi.Nullable(openapi.String()), "open": openapi.Boolean()},
+		"company_id", "id", "kind", "job_id", "job_kind", "schedule", "run_date", "message", "raised_at", "sent_at", "open")
+	return operation{
+		access: byOperator, tag: "operators", summary: "The operator alerts of the last 7 days",
+		description: "Newest first, at most 500: `job_failed` (a job that ended failed, once per job and retry), " +
+			"`run_missing` (a company's scheduled run not finished at the set time after its firing, once per " +
+			"schedule and date). `open`: the job is still failed, or no run of the night has succeeded. `sent_at`: " +
+			"when the operator webhook delivered it (null: not yet).",
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The alerts.",
+			envelope(openapi.Array(alert), false))}),
+	}
+}
+
+// operatorAlerts is GET /operator/alerts.
+func (s *Server) operatorAlerts(w http.ResponseWriter, r *http.Request) {
+	alerts, err := storage.Alerts(r.Context(), s.store.Pool(), time.Now().AddDate(0, 0, -7), 500)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := make([]alertJSON, len(alerts))
+	for i, a := range alerts {
+		out[i] = alertOf(a)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": out})
+}

@@ -1,0 +1,139 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Operator alerts (docs/operations.md, "Alerts"): a job that ended failed
+// (raised by FinishJobs, once per job and generation) and a scheduled run
+// not finished at the set time after its firing (RaiseRunMissing, once per
+// company, schedule and date). An alert is a row the operator webhook
+// sender reads (sent_at null: not delivered yet), and the Prometheus gauge
+// of open alerts counts.
+
+// Alert kinds.
+const (
+	AlertJobFailed  = "job_failed"
+	AlertRunMissing = "run_missing"
+)
+
+// Alert is one operator alert.
+type Alert struct {
+	CompanyID  int64
+	ID         int64
+	Kind       string
+	JobID      *int64
+	Generation *int
+	JobKind    *string
+	Schedule   *string
+	RunDate    *time.Time
+	Message    string
+	RaisedAt   time.Time
+	SentAt     *time.Time
+	// Open: the job is still failed at that generation, or the night has
+	// still no finished run (read with the alert).
+	Open bool
+}
+
+// RaiseRunMissing raises the alert of a company's run of schedule on date
+// that had not finished in time; raised is false when it was raised before.
+// The run is the kind's run of key.
+func RaiseRunMissing(ctx context.Context, q DBTX, companyID int64, schedule, date, kind, key, message string) (raised bool, err error) {
+	tag, err := q.Exec(ctx, `INSERT INTO operator_alerts (company_id, kind, schedule, run_date, job_kind, run_key, message)
+		VALUES ($1, 'run_missing', $2, $3::date, $4, $5, $6) ON CONFLICT DO NOTHING`, companyID, schedule, date, kind, key, message)
+	if err != nil {
+		return false, translate(err, "raise run missing")
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// openAlertSQL says whether an alert still holds: its job is failed at
+// its generation; no run of its night's key has succeeded. a is the
+// alert's alias.
+const openAlertSQL = `CASE a.kind
+	WHEN 'job_failed' THEN EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.id = a.job_id
+		AND j.generation = a.generation AND j.state = 'failed')
+	ELSE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.kind = a.job_kind
+		AND j.unique_key = a.run_key AND j.state = 'succeeded') END`
+
+// alertColumns are the columns of an Alert, over operator_alerts a.
+const alertColumns = `a.company_id, a.id, a.kind, a.job_id, a.generation, a.job_kind, a.schedule, a.run_date,
+	a.message, a.raised_at, a.sent_at, ` + openAlertSQL
+
+// Alerts lists the alerts raised since, newest first, at most limit.
+func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, error) {
+	rows, err := q.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a
+		WHERE a.raised_at >= $1 ORDER BY a.raised_at DESC, a.id DESC LIMIT $2`, since, limit)
+	if err != nil {
+		return nil, translate(err, "alerts")
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Alert])
+	return out, translate(err, "alerts")
+}
+
+// OpenAlerts counts the alerts that still hold, by kind (the gauge
+// propfin_operator_alerts_open), among those raised in the last week.
+func OpenAlerts(ctx context.Context, q DBTX) (map[string]int64, error) {
+	rows, err := q.Query(ctx, `SELECT a.kind, count(*) FILTER (WHERE `+openAlertSQL+`) FROM operator_alerts a
+		WHERE a.raised_at > now() - interval '7 days' GROUP BY a.kind`)
+	if err != nil {
+		return nil, translate(err, "open alerts")
+	}
+	defer rows.Close()
+	out := map[string]int64{AlertJobFailed: 0, AlertRunMissing: 0}
+	for rows.Next() {
+		var kind string
+		var n int64
+		if err := rows.Scan(&kind, &n); err != nil {
+			return nil, translate(err, "open alerts")
+		}
+		out[kind] = n
+	}
+	return out, translate(rows.Err(), "open alerts")
+}
+
+// AlertSender delivers one alert (the operator webhook, signed like the
+// company webhooks, once that sender exists); an error leaves the alert
+// unsent, for the next round.
+type AlertSender func(ctx context.Context, a Alert) error
+
+// SendAlerts is the seam of the operator webhook: it takes up to limit
+// alerts not delivered yet (sent_at null), oldest first, skipping those
+// another sender holds, hands each to send and marks it sent, one alert
+// per transaction. It returns how many were sent.
+func SendAlerts(ctx context.Context, db Beginner, send AlertSender, limit int) (int, error) {
+	sent := 0
+	for sent < limit {
+		done := false
+		err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+			rows, err := tx.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a
+				WHERE a.sent_at IS NULL ORDER BY a.raised_at, a.id LIMIT 1 FOR UPDATE SKIP LOCKED`)
+			if err != nil {
+				return err
+			}
+			alerts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Alert])
+			if err != nil || len(alerts) == 0 {
+				done = true
+				return err
+			}
+			a := alerts[0]
+			if err := send(ctx, a); err != nil {
+				done = true
+				return err
+			}
+			_, err = tx.Exec(ctx, `UPDATE operator_alerts SET sent_at = now() WHERE company_id = $1 AND id = $2`, a.CompanyID, a.ID)
+			return err
+		})
+		if err != nil {
+			return sent, translate(err, "send alerts")
+		}
+		if done {
+			return sent, nil
+		}
+		sent++
+	}
+	return sent, nil
+}

@@ -29,7 +29,7 @@ func testHandler(t testing.TB) (http.Handler, *Signer) {
 	t.Helper()
 	s := testSigner(t)
 	invalid := unpaidPage()
-	invalid.Status = "renegotiated"
+	invalid.Status = "settled_elsewhere"
 	load := pages(
 		map[Ref]Page{
 			{KindInvoice, 1, 10}:     unpaidPage(),
@@ -68,7 +68,7 @@ func TestHandler(t *testing.T) {
 		{"not found", "GET", "/receipt/" + sign(KindInvoice, 99), 404, "Página não encontrada", "company"},
 		{"unavailable", "GET", "/receipt/" + sign(KindInvoice, 20), 503, "Página indisponível", "reading invoice"},
 		{"internal", "GET", "/receipt/" + sign(KindInvoice, 21), 500, "Página indisponível", "relation"},
-		{"invalid page", "GET", "/receipt/" + sign(KindTransaction, 12), 500, "Página indisponível", "renegotiated"},
+		{"invalid page", "GET", "/receipt/" + sign(KindTransaction, 12), 500, "Página indisponível", "settled_elsewhere"},
 		{"post", "POST", "/receipt/" + sign(KindInvoice, 10), 405, "Método não permitido", ""},
 	}
 	for _, tt := range tests {

@@ -108,7 +108,7 @@ func keyedParam() *openapi.Parameter {
 		"(docs/api.md, \"Idempotency-Key\"): the same key with the same body answers the first answer again, its " +
 		"status and body, and writes nothing; with another body, or a key of another request, it is a 422 naming " +
 		"the header. A request sent while the first of its key has not finished waits for it. Only an answer of " +
-		"success is recorded; a `preview` neither reads nor records the key. Keys are the company's, kept 30 days. " +
+		"success is recorded; a `preview` neither reads nor records the key. Keys are the company's, kept as long as a finished job (30 days by default). " +
 		"Printable ASCII, 1 to 255 characters.",
 		Schema: &openapi.Schema{Type: "string", MinLength: openapi.Int(1), MaxLength: &maxLen}}
 }

@@ -28,14 +28,22 @@ var customFieldName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_]{0,62}$`)
 // problems are those a map cannot show (keys given twice), to be reported
 // with the others.
 func readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, []finance.Problem, error) {
+	_, obj, problems, err := readObjectBody(w, r)
+	return obj, problems, err
+}
+
+// readObjectBody is readObject with the body as read, which an
+// Idempotency-Key compares (writeKeyed).
+func readObjectBody(w http.ResponseWriter, r *http.Request) ([]byte, map[string]json.RawMessage, []finance.Problem, error) {
 	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	body, err := readBody(w, r, maxBodyBytes)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return decodeObject(body)
+	obj, problems, err := decodeObject(body)
+	return body, obj, problems, err
 }
 
 // checkContentType accepts a body declared as JSON: application/json or a

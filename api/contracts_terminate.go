@@ -1,9 +1,12 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/finance"
@@ -19,7 +22,8 @@ const maxMotiveRunes = 2000
 
 // terminateContract is POST /financial/contracts/{id}/terminate: the
 // contract is terminated on termination_at as asked (200 with what was
-// done), or, with preview, the same answer with nothing stored.
+// done), under the request's Idempotency-Key (writeKeyed), or, with
+// preview, the same answer with nothing stored.
 func (s *Server) terminateContract(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathParamID(w, r, "id")
 	if !ok {
@@ -40,16 +44,18 @@ func (s *Server) terminateContract(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	t, err := s.store.TerminateContract(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, id, req)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	message := "Contract terminated."
-	if req.Preview {
-		message = "Termination previewed; nothing was stored."
-	}
-	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message, Data: terminationViewOf(t)})
+	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	s.writeKeyed(w, r, raw, req.Preview, func(ctx context.Context, tx pgx.Tx) (int, any, error) {
+		t, err := storage.TerminateContract(ctx, tx, sc, id, req)
+		if err != nil {
+			return 0, nil, err
+		}
+		message := "Contract terminated."
+		if req.Preview {
+			message = "Termination previewed; nothing was stored."
+		}
+		return http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message, Data: terminationViewOf(t)}, nil
+	})
 }
 
 // parseTerminationBody reads {"termination_at", "requester", "motive",
@@ -219,8 +225,9 @@ func terminateOp() operation {
 				"transferred by the employer)."),
 			"preview": openapi.Boolean().WithDescription("Answer what the termination would do, storing nothing."),
 		}, "termination_at", "requester")),
-		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("What the termination did, or would do.",
-			envelope(answer, true))},
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("What the termination did, or would do; "+
+			"with the same `Idempotency-Key` and body, the first answer again.", envelope(answer, true))},
 			http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+		keyed: true,
 	}
 }

@@ -1,11 +1,13 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/api/openapi"
@@ -34,14 +36,14 @@ func (s *Server) writeOffInvoice(w http.ResponseWriter, r *http.Request) {
 }
 
 // invoiceOperation reads the body of a refund (refund true) or a
-// write-off, runs it, and answers what it wrote (200), or would write
-// (preview).
+// write-off, runs it under the request's Idempotency-Key (writeKeyed), and
+// answers what it wrote (200), or would write (preview).
 func (s *Server) invoiceOperation(w http.ResponseWriter, r *http.Request, refund bool) {
 	id, ok := pathParamID(w, r, "invoice_id")
 	if !ok {
 		return
 	}
-	obj, problems, err := readObject(w, r)
+	raw, obj, problems, err := readObjectBody(w, r)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -53,24 +55,26 @@ func (s *Server) invoiceOperation(w http.ResponseWriter, r *http.Request, refund
 	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-	var out storage.InvoiceOperation
-	message := "Refunded."
-	if refund {
-		out, err = s.store.RefundInvoice(r.Context(), sc, id, storage.RefundRequest{Amount: b.amount, Date: b.date,
-			Reason: b.reason, Preview: b.preview})
-	} else {
-		message = "Written off."
-		out, err = s.store.WriteOffInvoice(r.Context(), sc, id, storage.WriteOffRequest{Date: b.date, Reason: b.reason,
-			Preview: b.preview})
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if b.preview {
-		message = "Preview: nothing was stored."
-	}
-	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message, Data: out})
+	s.writeKeyed(w, r, raw, b.preview, func(ctx context.Context, tx pgx.Tx) (int, any, error) {
+		var out storage.InvoiceOperation
+		var err error
+		message := "Refunded."
+		if refund {
+			out, err = storage.RefundInvoice(ctx, tx, sc, id, storage.RefundRequest{Amount: b.amount, Date: b.date,
+				Reason: b.reason, Preview: b.preview})
+		} else {
+			message = "Written off."
+			out, err = storage.WriteOffInvoice(ctx, tx, sc, id, storage.WriteOffRequest{Date: b.date, Reason: b.reason,
+				Preview: b.preview})
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+		if b.preview {
+			message = "Preview: nothing was stored."
+		}
+		return http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message, Data: out}, nil
+	})
 }
 
 // operationBody is a refund's or a write-off's body.
@@ -169,7 +173,8 @@ func invoiceOperationOp(refund bool) operation {
 		"preview": {Type: "boolean", Description: "Answer what would be written, and store nothing."},
 	}
 	responses := answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer(
-		"What was written (or, with preview, would be): the invoice's status and amounts, the entries.",
+		"What was written (or, with preview, would be): the invoice's status and amounts, the entries; with the "+
+			"same `Idempotency-Key` and body, the first answer again.",
 		envelope(answer, true))}, http.StatusNotFound, http.StatusRequestEntityTooLarge,
 		http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity)
 	if !refund {
@@ -181,7 +186,7 @@ func invoiceOperationOp(refund bool) operation {
 				"reverses the loss. 422 on `paid` for a paid invoice, on `status` for one canceled, refunded or " +
 				"written off, on `ticket_batch` for one in a collection batch not reverted, on `date` after today, " +
 				"on `write_off_item_id` when the setting's item cannot book the loss; another company's invoice is a 404.",
-			body: jsonBody("The write-off.", true, openapi.Object(props, "reason")), responses: responses}
+			body: jsonBody("The write-off.", true, openapi.Object(props, "reason")), responses: responses, keyed: true}
 	}
 	props["amount"] = &openapi.Schema{Type: "number", MultipleOf: "0.01", Description: "What the payer is given back: " +
 		"more than zero, at most what the payment has left to refund (`paid_amount` − `refunded_amount`). " + moneyDescription}
@@ -192,5 +197,5 @@ func invoiceOperationOp(refund bool) operation {
 			"`refunded_amount` grows; it becomes `refunded` when the whole payment is refunded (a partial refund " +
 			"keeps `paid`). 422 on `paid` for an invoice without a posted payment, on `amount` beyond what is left " +
 			"to refund, on `date` before the payment's credit day or after today; another company's invoice is a 404.",
-		body: jsonBody("The refund.", true, openapi.Object(props, "amount", "reason")), responses: responses}
+		body: jsonBody("The refund.", true, openapi.Object(props, "amount", "reason")), responses: responses, keyed: true}
 }

@@ -19,9 +19,6 @@ import (
 // The job API (docs/jobs.md): jobs are read through the jobs resource with
 // the query language; these handlers start, cancel and retry them.
 
-// maxIdempotencyKey bounds an Idempotency-Key header.
-const maxIdempotencyKey = 255
-
 // submitJob records a job for the caller's company and answers 202 with
 // the job and its Location. An Idempotency-Key header makes the request
 // repeatable: the same key with the same body returns the first job; with
@@ -73,13 +70,12 @@ func prepareSubmission(w http.ResponseWriter, r *http.Request, sub *jobs.Submiss
 	p := principalOf(r.Context())
 	sub.SubmittedBy = "api_key:" + strconv.FormatInt(p.KeyID, 10)
 	sub.UserID = p.UserID
-	if keys := r.Header.Values("Idempotency-Key"); len(keys) > 0 {
-		key := keys[0]
-		if len(keys) > 1 || key == "" || len(key) > maxIdempotencyKey || !printableASCII(key) {
-			writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "Idempotency-Key",
-				Message: "must be one header of printable ASCII, 1 to 255 characters"}}))
-			return false
-		}
+	key, err := headerKey(r)
+	if err != nil {
+		writeError(w, r, err)
+		return false
+	}
+	if key != "" {
 		sub.IdempotencyKey, sub.RequestHash = key, digest.Sum(nil)
 	}
 	return true

@@ -51,6 +51,10 @@ type operation struct {
 	// responses are what the handler answers, by status; the answers of
 	// the access (401, 429 ...) are added to them.
 	responses map[int]*openapi.Response
+	// keyed: an Idempotency-Key makes the request repeatable, its first
+	// answer given again (idempotency.go). The route layer declares the
+	// header and reads it; the handler writes through writeKeyed.
+	keyed bool
 }
 
 // refusals are the error statuses every route of an access may answer,

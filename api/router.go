@@ -55,8 +55,13 @@ func newRouter(guard func(access, http.Handler) http.Handler) *router { return &
 // Handle registers h for method and pattern, described by op in the
 // OpenAPI document: a route cannot be registered without its description
 // (checkTable refuses an operation without summary or description), and
-// h is put behind the credential op.access names.
+// h is put behind the credential op.access names. A keyed operation's
+// Idempotency-Key is declared and read here (keyedRoute).
 func (rt *router) Handle(method, pattern string, op operation, h http.Handler) {
+	if op.keyed {
+		op.params = append(slices.Clone(op.params), keyedParam())
+		h = keyedRoute(h)
+	}
 	if rt.guard != nil {
 		h = rt.guard(op.access, h)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -537,12 +538,24 @@ func TestPruneDeletesOldFinishedJobsOnly(t *testing.T) {
 			VALUES ($1, 'pix:validate', 'default', 'canceled', 'test', now() - interval '40 days')`, company); err != nil {
 			t.Fatal(err) // canceled without a finish time: kept, it cannot be dated
 		}
+		// the Idempotency-Keys of operations, recorded 40 and 10 days ago
+		for _, age := range []string{"40 days", "10 days"} {
+			if _, err := p.pool.Exec(ctx, `INSERT INTO idempotency_keys (company_id, key, request_hash, status, body, created_at)
+				VALUES ($1, $2, '\x00', 200, '{}', now() - $3::interval)`, company, age, age); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	job := p.submit(t, KindJobsPrune, DatePayload{Date: "2026-11-24"})
 	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
 	res := decodeResult[map[string]any](t, done)
-	if done.State != storage.JobSucceeded || res["deleted"] != float64(2) {
-		t.Fatalf("state %s result %v, want 2 deleted", done.State, res)
+	if done.State != storage.JobSucceeded || res["deleted"] != float64(2) || res["keys_deleted"] != float64(1) {
+		t.Fatalf("state %s result %v, want 2 jobs and 1 key deleted", done.State, res)
+	}
+	var keys []string
+	if err := p.pool.QueryRow(ctx, `SELECT array_agg(company_id || ' ' || key ORDER BY company_id, key) FROM idempotency_keys`).Scan(&keys); err != nil ||
+		!slices.Equal(keys, []string{fmt.Sprint(p.companyA, " 10 days"), fmt.Sprint(p.companyB, " 10 days"), fmt.Sprint(p.companyB, " 40 days")}) {
+		t.Errorf("keys left %v (%v): want A's recent one and both of B's", keys, err)
 	}
 	count := func(company int64) (n int) {
 		p.pool.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE company_id = $1`, company).Scan(&n) //nolint:errcheck // compared

@@ -9,7 +9,8 @@ import (
 )
 
 // KindJobsPrune deletes a company's finished jobs older than the
-// retention.
+// retention, and the Idempotency-Keys of its operations recorded before
+// it (storage.KeyedWrite).
 const KindJobsPrune = "jobs:prune"
 
 // DefaultRetention is how long finished jobs are kept.
@@ -45,6 +46,7 @@ func (p DatePayload) Check() []finance.Problem {
 func (p DatePayload) UniqueKey() string { return p.Date }
 
 // PruneKind declares jobs:prune: delete the company's jobs that finished
+// more than retention ago, and its operations' Idempotency-Keys recorded
 // more than retention ago, a thousand rows a statement. Clients may start
 // it for a date; the scheduler runs it nightly.
 func PruneKind(retention time.Duration) *Kind {
@@ -58,6 +60,10 @@ func PruneKind(retention time.Duration) *Kind {
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"deleted": n, "finished_before": cutoff.UTC().Format(time.DateTime)}, nil
+			keys, err := storage.PruneIdempotencyKeys(ctx, r.Pool(), r.CompanyID(), cutoff, pruneBatch)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"deleted": n, "keys_deleted": keys, "finished_before": cutoff.UTC().Format(time.DateTime)}, nil
 		})
 }

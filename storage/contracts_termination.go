@@ -48,12 +48,14 @@ type ContractTermination struct {
 }
 
 // TerminateContract terminates the scope's company's contract id as asked,
-// or with req.Preview answers what it would do and writes nothing. Another
+// in one transaction of db (a pool, or the transaction of a keyed write: a
+// savepoint of it), or with req.Preview answers what it would do and
+// writes nothing. Another
 // company's contract, or none, is a 404; a contract that cannot be
 // terminated as asked is a 422 naming every problem.
-func (s *Store) TerminateContract(ctx context.Context, sc Scope, id int64, req TerminationRequest) (ContractTermination, error) {
+func TerminateContract(ctx context.Context, db Beginner, sc Scope, id int64, req TerminationRequest) (ContractTermination, error) {
 	var out ContractTermination
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		var err error
 		if out, err = terminateContract(ctx, tx, sc, id, req); err != nil {
 			return err

@@ -107,7 +107,7 @@ func TestTerminateContractPreviewIsTheRun(t *testing.T) {
 	req := storage.TerminationRequest{At: finance.MustDate("2025-01-15"), Requester: finance.RequesterTenant,
 		Motive: "mudança de cidade", Preview: true}
 	before := f.snapshot(t)
-	preview, err := f.store.TerminateContract(ctx, f.sc, f.lease, req)
+	preview, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestTerminateContractPreviewIsTheRun(t *testing.T) {
 		t.Fatalf("the preview wrote:\nbefore %s\nafter  %s", before, after)
 	}
 	req.Preview = false
-	run, err := f.store.TerminateContract(ctx, f.sc, f.lease, req)
+	run, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestTerminateContractPreviewIsTheRun(t *testing.T) {
 	}
 
 	// once: the contract is terminated now
-	_, err = f.store.TerminateContract(ctx, f.sc, f.lease, req)
+	_, err = storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req)
 	if fields := problemFields(err); !slices.Equal(fields, []string{"status"}) {
 		t.Errorf("a second termination: %v", err)
 	}
@@ -182,7 +182,7 @@ func TestTerminateContractPreviewIsTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.store.TerminateContract(ctx, storage.Scope{CompanyID: other}, f.lease, req)
+	_, err = storage.TerminateContract(ctx, f.store.Pool(), storage.Scope{CompanyID: other}, f.lease, req)
 	if finance.ErrorCode(err) != finance.NotFound {
 		t.Errorf("another company's contract: %v", err)
 	}
@@ -227,7 +227,7 @@ func TestTerminateContractRollsBack(t *testing.T) {
 	}
 	before := f.snapshot(t)
 	req := storage.TerminationRequest{At: finance.MustDate("2025-01-15"), Requester: finance.RequesterTenant}
-	if _, err := f.store.TerminateContract(ctx, f.sc, f.lease, req); err == nil {
+	if _, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req); err == nil {
 		t.Fatal("the termination succeeded through the trigger")
 	}
 	if after := f.snapshot(t); after != before {
@@ -236,7 +236,7 @@ func TestTerminateContractRollsBack(t *testing.T) {
 	if _, err := f.pool.Exec(ctx, `DROP TRIGGER refuse_termination ON contracts`); err != nil {
 		t.Fatal(err)
 	}
-	run, err := f.store.TerminateContract(ctx, f.sc, f.lease, req)
+	run, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req)
 	if err != nil || len(run.Canceled) != 1 || run.FinalID == 0 {
 		t.Fatalf("after the trigger is gone: %+v %v", run, err)
 	}
@@ -254,7 +254,7 @@ func TestGenerationStopsAtTermination(t *testing.T) {
 	id := f.contract(t, `start_at = '2026-06-01', end_at = '2027-05-31', amount = 2000.00, due_date = '2026-07-05',
 		due_day = 5, billing_timing = 'post', termination_fee_months = 3`)
 	req := storage.TerminationRequest{At: finance.MustDate("2027-01-20"), Requester: finance.RequesterTenant}
-	run, err := f.store.TerminateContract(ctx, f.sc, id, req)
+	run, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, id, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestTerminationSettings(t *testing.T) {
 	if _, err := f.pool.Exec(ctx, `DELETE FROM transaction_items WHERE company_id = $1 AND id = $2`, f.company, f.deposItem); err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.store.TerminateContract(ctx, f.sc, f.lease, storage.TerminationRequest{At: finance.MustDate("2025-01-15"),
+	_, err = storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, storage.TerminationRequest{At: finance.MustDate("2025-01-15"),
 		Requester: finance.RequesterTenant, Preview: true})
 	var coded *finance.Error
 	if got := problemFields(err); !slices.Equal(got, []string{"termination_deposit_item_id"}) ||

@@ -155,7 +155,8 @@ func (oi *operationInvoice) operationDate(date finance.Date) (finance.Date, erro
 }
 
 // RefundInvoice refunds part or all of the posted payment of invoice id
-// (docs/ledger.md, "Refunds"): in one transaction, the refund's entries
+// (docs/ledger.md, "Refunds"): in one transaction of db (a pool, or the
+// transaction of a keyed write: a savepoint of it), the refund's entries
 // (finance.RefundPayment over the payment's entries and what earlier
 // refunds took of each, mode chargeback, refunds_id, dated the refund's
 // day, split `<payment's split>-refund-<n>`), the invoice's
@@ -165,9 +166,9 @@ func (oi *operationInvoice) operationDate(date finance.Date) (finance.Date, erro
 // its note). 404 for an invoice of another company; 422 on paid when no
 // payment is posted, on amount beyond what is left to refund, on date
 // before the payment's credit day or after today.
-func (s *Store) RefundInvoice(ctx context.Context, sc Scope, id int64, req RefundRequest) (InvoiceOperation, error) {
+func RefundInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req RefundRequest) (InvoiceOperation, error) {
 	var out InvoiceOperation
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		oi, err := lockOperationInvoice(ctx, tx, sc.CompanyID, id)
 		if err != nil {
 			return err
@@ -417,19 +418,19 @@ func equalPtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil 
 var writeOffStatuses = []string{"unpaid", "overdue", "in_protest"}
 
 // WriteOffInvoice writes off the open invoice id (docs/ledger.md,
-// "Write-offs"): in one transaction, status uncollectible, written_off_at
-// the day, its loss booked when the company keeps a write-off item
-// (finance.WriteOffLoss: mode chargeback, dated the day, split
-// `invoice-<id>-write-off-<n>`), and a history row (origin write_off, the
-// reason in its note). The nightly overdue run and the open-invoice filters
+// "Write-offs"): in one transaction of db (as RefundInvoice's), status
+// uncollectible, written_off_at the day, its loss booked when the company
+// keeps a write-off item (finance.WriteOffLoss: mode chargeback, dated the
+// day, split `invoice-<id>-write-off-<n>`), and a history row (origin
+// write_off, the reason in its note). The nightly overdue run and the open-invoice filters
 // leave an uncollectible invoice out. 404 for an invoice of another
 // company; 422 on paid for a paid invoice, on status for one canceled,
 // refunded or written off, on ticket_batch for one in a collection batch
 // not reverted, on date after today, on write_off_item_id when the item the
 // setting names is gone or cannot book the loss.
-func (s *Store) WriteOffInvoice(ctx context.Context, sc Scope, id int64, req WriteOffRequest) (InvoiceOperation, error) {
+func WriteOffInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req WriteOffRequest) (InvoiceOperation, error) {
 	var out InvoiceOperation
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		oi, err := lockOperationInvoice(ctx, tx, sc.CompanyID, id)
 		if err != nil {
 			return err

@@ -30,7 +30,7 @@ func TestRefundInvoiceWorked(t *testing.T) {
 	sc := storage.Scope{CompanyID: f.company}
 	refund := func(amount, date string) storage.InvoiceOperation {
 		t.Helper()
-		out, err := store.RefundInvoice(ctx, sc, inv, storage.RefundRequest{Amount: decimal.RequireFromString(amount),
+		out, err := storage.RefundInvoice(ctx, store.Pool(), sc, inv, storage.RefundRequest{Amount: decimal.RequireFromString(amount),
 			Date: finance.MustDate(date), Reason: "aluguel cobrado em dobro"})
 		if err != nil {
 			t.Fatalf("refund %s: %v", amount, err)
@@ -76,7 +76,7 @@ func TestRefundInvoiceWorked(t *testing.T) {
 			t.Errorf("refund %s: balances %v, want %v", s.amount, got, s.balances)
 		}
 	}
-	if _, err := store.RefundInvoice(ctx, sc, inv, storage.RefundRequest{Amount: decimal.New(1, -2), Reason: "x"}); finance.ErrorCode(err) != finance.Invalid {
+	if _, err := storage.RefundInvoice(ctx, store.Pool(), sc, inv, storage.RefundRequest{Amount: decimal.New(1, -2), Reason: "x"}); finance.ErrorCode(err) != finance.Invalid {
 		t.Errorf("a refunded invoice refunded again: %v", err)
 	}
 	if err := f.undo(t, inv); err != nil {

@@ -146,7 +146,8 @@ const unfinishedRunIndex = "jobs_unique_key_unfinished"
 // SubmitJob records a job in q, normally the transaction of the business
 // write that asks for it, and signals the relay. When the job's unique key
 // or idempotency key is taken, it returns the job that holds it and what
-// it found; an idempotency key sent with another request is Invalid. With
+// it found; an idempotency key sent with another request, or held by an
+// operation that answers at once (KeyedWrite), is Invalid. With
 // nj.Rerun a key already run gets a new run, numbered after its last, as
 // long as none of its runs is unfinished.
 func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job, found Found, err error) {
@@ -155,9 +156,11 @@ func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job
 	row := q.QueryRow(ctx, `WITH new AS (
 			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id,
 				idempotency_key, request_hash, rerun)
-			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0), nullif($8, ''), $9,
+			SELECT $1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0), nullif($8, ''), $9,
 				CASE WHEN $11::boolean THEN (SELECT coalesce(max(rerun) + 1, 0) FROM jobs
-					WHERE company_id = $1 AND kind = $2 AND unique_key = $5) ELSE 0 END)
+					WHERE company_id = $1 AND kind = $2 AND unique_key = $5) ELSE 0 END
+			-- a key an operation that answers at once holds (KeyedWrite) is not a job's
+			WHERE $8 = '' OR NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE company_id = $1 AND key = $8)
 			ON CONFLICT DO NOTHING
 			RETURNING `+jobColumns+`)
 		SELECT new.*, pg_notify($10, '') IS NULL FROM new`,
@@ -184,13 +187,20 @@ func existingJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (Job, 
 		job, err := scanJob(prefixScan{row, &hash})
 		if err == nil {
 			if !bytes.Equal(hash, nj.RequestHash) {
-				return Job{}, FoundNothing, finance.InvalidInput([]finance.Problem{{Field: "Idempotency-Key",
-					Message: "was already used with a different request"}})
+				return Job{}, FoundNothing, keyReused()
 			}
 			return job, FoundSameRequest, nil
 		}
 		if err != pgx.ErrNoRows {
 			return Job{}, FoundNothing, translate(err, "job by idempotency key")
+		}
+		var byOperation bool
+		if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM idempotency_keys WHERE company_id = $1 AND key = $2)`,
+			companyID, nj.IdempotencyKey).Scan(&byOperation); err != nil {
+			return Job{}, FoundNothing, translate(err, "idempotency key")
+		}
+		if byOperation {
+			return Job{}, FoundNothing, keyReused()
 		}
 	}
 	row := q.QueryRow(ctx, `SELECT `+jobColumns+` FROM jobs

@@ -1,0 +1,114 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/storage"
+)
+
+// The Idempotency-Key of the operations that write and answer at once (a
+// refund, a write-off, a termination; docs/api.md, "Idempotency-Key"). An
+// operation declared keyed (operation.keyed) has the header declared in
+// the document and read by the route layer (keyedRoute), and writes
+// through writeKeyed: its write and the record of its key and answer in
+// one transaction (storage.KeyedWrite), so that the same key and body
+// answers the first answer again, byte for byte, and writes nothing. The
+// job-starting requests keep their key on the job they start
+// (prepareSubmission); the header is read alike for both (headerKey).
+
+// maxIdempotencyKey bounds an Idempotency-Key header.
+const maxIdempotencyKey = 255
+
+// headerKey reads the request's Idempotency-Key: "" when it has none; a
+// header given twice, empty, longer than maxIdempotencyKey or not
+// printable ASCII is a 422 naming it.
+func headerKey(r *http.Request) (string, error) {
+	keys := r.Header.Values("Idempotency-Key")
+	if len(keys) == 0 {
+		return "", nil
+	}
+	key := keys[0]
+	if len(keys) > 1 || key == "" || len(key) > maxIdempotencyKey || !printableASCII(key) {
+		return "", finance.InvalidInput([]finance.Problem{{Field: "Idempotency-Key",
+			Message: "must be one header of printable ASCII, 1 to 255 characters"}})
+	}
+	return key, nil
+}
+
+// keyedContext marks the request of a keyed route, with its key.
+type keyedContext struct{}
+
+// keyedRoute reads the Idempotency-Key of a keyed operation's request
+// before its handler runs (a malformed one is a 422, whatever the body
+// says) and hands it to writeKeyed through the request's context.
+func keyedRoute(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key, err := headerKey(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyedContext{}, key)))
+	})
+}
+
+// keyedWrite is a keyed operation's write, in the transaction that records
+// its key: the answer's status and envelope, or an error (answered, and
+// nothing recorded).
+type keyedWrite func(ctx context.Context, tx pgx.Tx) (status int, envelope any, err error)
+
+// writeKeyed runs write under the request's Idempotency-Key and answers
+// with what it returns, or with the answer recorded under the key: body is
+// the request's body as read, compared with the key's first request (with
+// the method and the path). A preview neither reads nor records the key:
+// it runs write as any request without one (its transaction rolled back
+// by the write itself). Only a write that succeeds is recorded.
+func (s *Server) writeKeyed(w http.ResponseWriter, r *http.Request, body []byte, preview bool, write keyedWrite) {
+	key, declared := r.Context().Value(keyedContext{}).(string)
+	if !declared {
+		writeError(w, r, fmt.Errorf("api: %s %s writes through writeKeyed and is not declared keyed", r.Method, r.URL.Path))
+		return
+	}
+	k := storage.IdempotencyKey{}
+	if key != "" && !preview {
+		digest := requestDigest(r)
+		digest.Write(body) //nolint:errcheck // a hash takes every write
+		k = storage.IdempotencyKey{Key: key, RequestHash: digest.Sum(nil)}
+	}
+	answer, _, err := storage.KeyedWrite(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID, k,
+		func(ctx context.Context, tx pgx.Tx) (storage.KeyedAnswer, error) {
+			status, envelope, err := write(ctx, tx)
+			if err != nil {
+				return storage.KeyedAnswer{}, err
+			}
+			b, err := json.Marshal(envelope)
+			if err != nil {
+				return storage.KeyedAnswer{}, fmt.Errorf("encode the answer: %w", err)
+			}
+			return storage.KeyedAnswer{Status: status, Body: b}, nil
+		})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeRaw(w, answer.Status, answer.Body)
+}
+
+// keyedParam is the Idempotency-Key header of a keyed operation.
+func keyedParam() *openapi.Parameter {
+	maxLen := maxIdempotencyKey
+	return &openapi.Parameter{Name: "Idempotency-Key", In: "header", Description: "Makes the request repeatable " +
+		"(docs/api.md, \"Idempotency-Key\"): the same key with the same body answers the first answer again, its " +
+		"status and body, and writes nothing; with another body, or a key of another request, it is a 422 naming " +
+		"the header. A request sent while the first of its key has not finished waits for it. Only an answer of " +
+		"success is recorded; a `preview` neither reads nor records the key. Keys are the company's, kept as long as a finished job (30 days by default). " +
+		"Printable ASCII, 1 to 255 characters.",
+		Schema: &openapi.Schema{Type: "string", MinLength: openapi.Int(1), MaxLength: &maxLen}}
+}

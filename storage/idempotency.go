@@ -13,7 +13,7 @@ import (
 )
 
 // The Idempotency-Key of the writes that answer at once (docs/api.md,
-// "Idempotency-Key"; migration 0041): KeyedWrite runs a write in one
+// "Idempotency-Key"; migration 0039): KeyedWrite runs a write in one
 // transaction with the record of its key and answer, so that the same key
 // and request answers the first answer again and writes nothing, and a
 // crash leaves the write and its key together or neither. A job-starting

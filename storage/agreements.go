@@ -424,7 +424,16 @@ func writeAgreement(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor
 	if err := renegotiate(ctx, tx, companyID, run.ID, originals); err != nil {
 		return err
 	}
-	return agreementHistories(ctx, tx, companyID, actor, run, originals)
+	if err := agreementHistories(ctx, tx, companyID, actor, run, originals); err != nil {
+		return err
+	}
+	// the events, with the agreement: the installments created, the
+	// originals renegotiated
+	if _, err := EmitRecordEvents(ctx, tx, companyID, EventInvoiceCreated, Invoices, ids, ""); err != nil {
+		return err
+	}
+	_, err = EmitRecordEvents(ctx, tx, companyID, EventInvoiceUpdated, Invoices, run.InvoiceIDs, "")
+	return err
 }
 
 // insertInstallment inserts an installment's invoice and lines; it sets

@@ -238,7 +238,26 @@ func writeTermination(ctx context.Context, tx pgx.Tx, sc Scope, t *ContractTermi
 			refund_amount = $9::text::numeric, updated_at = now()
 		WHERE company_id = $1 AND id = $2`, sc.CompanyID, t.ContractID, string(t.Status), dateTime(t.today), dateTime(t.At),
 		t.Fine.Amount.String(), string(t.Request.Requester), t.Request.Motive, t.RefundDue.String())
-	return translate(err, "terminate contract")
+	if err != nil {
+		return translate(err, "terminate contract")
+	}
+	return emitTermination(ctx, tx, sc.CompanyID, t)
+}
+
+// emitTermination writes the termination's events, with it: the invoices
+// canceled, the final invoice created, and the contract terminated (the
+// contract as GET returns it).
+func emitTermination(ctx context.Context, tx pgx.Tx, companyID int64, t *ContractTermination) error {
+	if _, err := EmitRecordEvents(ctx, tx, companyID, EventInvoiceCanceled, Invoices, t.Canceled, ""); err != nil {
+		return err
+	}
+	if t.FinalID != 0 {
+		if _, err := EmitRecordEvents(ctx, tx, companyID, EventInvoiceCreated, Invoices, []int64{t.FinalID}, ""); err != nil {
+			return err
+		}
+	}
+	_, err := EmitRecordEvents(ctx, tx, companyID, EventContractTerminated, Contracts, []int64{t.ContractID}, "")
+	return err
 }
 
 // cancelTerminated cancels the invoices ids, each with a history row of

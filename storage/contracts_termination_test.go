@@ -426,3 +426,66 @@ func TestTerminationSettings(t *testing.T) {
 		t.Errorf("a deleted deposit item: %v", err)
 	}
 }
+
+// TestTerminationEmitsEvents: a termination writes its events with it,
+// for a subscribed endpoint: the invoices it cancels, its final invoice,
+// the contract terminated; its preview writes none.
+func TestTerminationEmitsEvents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newTermFixture(t)
+	f.generate(t, f.lease, "2025-02-10")
+	if _, err := f.pool.Exec(ctx, `INSERT INTO webhook_endpoints (company_id, url, events, secret)
+		VALUES ($1, 'https://example.com/h', '{*}', 'whsec_x')`, f.company); err != nil {
+		t.Fatal(err)
+	}
+	events := func() map[string]int {
+		t.Helper()
+		rows, err := f.pool.Query(ctx, `SELECT type, count(*) FROM webhook_events WHERE company_id = $1 GROUP BY type`, f.company)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (struct {
+			typ string
+			n   int
+		}, error) {
+			var e struct {
+				typ string
+				n   int
+			}
+			return e, r.Scan(&e.typ, &e.n)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]int{}
+		for _, e := range out {
+			m[e.typ] = e.n
+		}
+		return m
+	}
+	req := storage.TerminationRequest{At: finance.MustDate("2025-01-15"), Requester: finance.RequesterTenant, Preview: true}
+	if _, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req); err != nil {
+		t.Fatal(err)
+	}
+	if got := events(); len(got) != 0 {
+		t.Errorf("the preview emitted %v", got)
+	}
+	req.Preview = false
+	run, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{storage.EventContractTerminated: 1, storage.EventInvoiceCreated: 1}
+	if len(run.Canceled) > 0 {
+		want[storage.EventInvoiceCanceled] = len(run.Canceled)
+	}
+	if got := events(); !reflect.DeepEqual(got, want) || run.FinalID == 0 || len(run.Canceled) == 0 {
+		t.Errorf("events %v, want %v (final %d, %d canceled)", got, want, run.FinalID, len(run.Canceled))
+	}
+	var data string
+	if err := f.pool.QueryRow(ctx, `SELECT data::text FROM webhook_events WHERE company_id = $1 AND type = $2`,
+		f.company, storage.EventContractTerminated).Scan(&data); err != nil || !strings.Contains(data, `"status":"terminat`) {
+		t.Errorf("contract.terminated data %s (%v)", data, err)
+	}
+}

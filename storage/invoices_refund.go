@@ -195,6 +195,9 @@ func RefundInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req Ref
 			return problemsError(err, fmt.Sprintf("invoice %d: refund", id))
 		}
 		out, err = writeRefund(ctx, tx, sc, oi, split, date, req, refund)
+		if err == nil { // a preview's is rolled back with it
+			_, err = EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoiceUpdated, Invoices, []int64{id}, "")
+		}
 		if err == nil && req.Preview {
 			return errPreview
 		}
@@ -443,6 +446,9 @@ func WriteOffInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req W
 			return err
 		}
 		out, err = writeWriteOff(ctx, tx, sc, oi, date, req)
+		if err == nil { // a preview's is rolled back with it
+			_, err = EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoiceUpdated, Invoices, []int64{id}, "")
+		}
 		if err == nil && req.Preview {
 			return errPreview
 		}

@@ -32,6 +32,7 @@ const (
 	EventBatchFileReady         = "batch.file_ready"
 	EventBatchReturnProcessed   = "batch.return_processed"
 	EventContractReadjusted     = "contract.readjusted"
+	EventContractTerminated     = "contract.terminated"
 	EventTransferPaid           = "transfer.paid"
 	EventJobSucceeded           = "job.succeeded"
 	EventJobFailed              = "job.failed"
@@ -42,7 +43,7 @@ const (
 // WebhookEventTypes are every event type, in the order docs/api.md lists them.
 var WebhookEventTypes = []string{EventInvoiceCreated, EventInvoiceUpdated, EventInvoicePaid, EventInvoicePaymentReversed,
 	EventInvoiceOverdue, EventInvoiceCanceled, EventBatchFileReady, EventBatchReturnProcessed, EventContractReadjusted,
-	EventTransferPaid, EventJobSucceeded, EventJobFailed, EventWebhookDisabled, EventPing}
+	EventContractTerminated, EventTransferPaid, EventJobSucceeded, EventJobFailed, EventWebhookDisabled, EventPing}
 
 // AllEvents subscribes an endpoint to every event type.
 const AllEvents = "*"

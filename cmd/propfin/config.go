@@ -20,6 +20,7 @@ import (
 	"github.com/propfin/propfin/api/receipt"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/jobs/webhook"
+	"github.com/propfin/propfin/storage"
 )
 
 // config is what the server processes read from the environment.
@@ -47,8 +48,10 @@ type config struct {
 	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
 	CompanyChunks  int           // PROPFIN_JOB_COMPANY_CHUNKS: heavy chunks one company may have in flight (0: no limit)
 
-	Schedules       []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
-	RunMissingAfter time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
+	Schedules             []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
+	RunMissingAfter       time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
+	OperatorWebhookURL    string          // PROPFIN_OPERATOR_WEBHOOK_URL: where the scheduler posts each operator alert; unset, none
+	OperatorWebhookSecret string          // PROPFIN_OPERATOR_WEBHOOK_SECRET: the whsec_ secret its posts are signed with
 
 	SMTPURL         string // PROPFIN_SMTP_URL: the mail server the reminders go through; unset, none (dev: its own)
 	SMTPFrom        string // PROPFIN_SMTP_FROM: the reminders' sender address
@@ -94,11 +97,13 @@ func loadConfig() (config, error) {
 		AdminToken:  os.Getenv("PROPFIN_ADMIN_TOKEN"),
 		MetricsAddr: os.Getenv("PROPFIN_METRICS_ADDR"),
 
-		ReceiptSecret:   os.Getenv("PROPFIN_RECEIPT_SECRET"),
-		PublicURL:       os.Getenv("PROPFIN_PUBLIC_URL"),
-		ReceiptLifetime: receipt.DefaultLifetime,
-		RunMissingAfter: jobs.DefaultMissingAfter,
-		CompanyChunks:   jobs.DefaultCompanyChunks,
+		ReceiptSecret:         os.Getenv("PROPFIN_RECEIPT_SECRET"),
+		PublicURL:             os.Getenv("PROPFIN_PUBLIC_URL"),
+		ReceiptLifetime:       receipt.DefaultLifetime,
+		RunMissingAfter:       jobs.DefaultMissingAfter,
+		OperatorWebhookURL:    os.Getenv("PROPFIN_OPERATOR_WEBHOOK_URL"),
+		OperatorWebhookSecret: os.Getenv("PROPFIN_OPERATOR_WEBHOOK_SECRET"),
+		CompanyChunks:         jobs.DefaultCompanyChunks,
 
 		Concurrency:    runtime.NumCPU(),
 		WorkerShutdown: jobs.DefaultShutdownTimeout,
@@ -174,6 +179,9 @@ func loadConfig() (config, error) {
 		}
 	}
 	if err := checkAdminTokens(cfg.AdminToken); err != nil {
+		return cfg, err
+	}
+	if err := checkOperatorWebhook(cfg.OperatorWebhookURL, cfg.OperatorWebhookSecret); err != nil {
 		return cfg, err
 	}
 	schedules, err := jobs.ApplyEnv(jobs.DefaultSchedules(), os.Environ())
@@ -265,4 +273,30 @@ func checkAdminTokens(value string) error {
 		}
 	}
 	return nil
+}
+
+// checkOperatorWebhook refuses an operator webhook without a usable
+// secret, or at an address that is not http(s).
+func checkOperatorWebhook(addr, secret string) error {
+	if addr == "" {
+		return nil
+	}
+	if !strings.HasPrefix(addr, "https://") && !strings.HasPrefix(addr, "http://") {
+		return fmt.Errorf("PROPFIN_OPERATOR_WEBHOOK_URL=%q: want an http(s) URL", addr)
+	}
+	if msg := webhook.CheckSecret(secret); msg != "" {
+		return fmt.Errorf("PROPFIN_OPERATOR_WEBHOOK_SECRET %s (the operator webhook is signed with it)", msg)
+	}
+	return nil
+}
+
+// alertSender is the operator webhook's sender, nil when none is set. The
+// operator names the address, so it may be on the operator's own network
+// (loopback and private addresses are allowed; redirects still are not).
+func (cfg config) alertSender() storage.AlertSender {
+	if cfg.OperatorWebhookURL == "" {
+		return nil
+	}
+	client := webhook.NewClient(webhook.Policy{AllowLoopback: true, AllowPrivate: true}, 10*time.Second)
+	return jobs.OperatorWebhook(client, cfg.OperatorWebhookURL, cfg.OperatorWebhookSecret)
 }

@@ -68,7 +68,7 @@ func newScheduler(pool *pgxpool.Pool, kinds *jobs.Registry, cfg config, log *slo
 		missingAfter = -1 // PROPFIN_RUN_MISSING_AFTER=0s: no alert
 	}
 	return jobs.NewScheduler(jobs.SchedulerConfig{Pool: pool, Kinds: kinds, MissingAfter: missingAfter,
-		Schedules: cfg.Schedules, Logger: log.With("component", "scheduler")})
+		Schedules: cfg.Schedules, SendAlert: cfg.alertSender(), Logger: log.With("component", "scheduler")})
 }
 
 // listSchedules prints one block per schedule: its name, spec, kind, the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 
+	"github.com/propfin/propfin/jobs/webhook"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
@@ -236,6 +237,34 @@ func TestAdminTokenConfig(t *testing.T) {
 		}
 		if err == nil && cfg.AdminToken != c.token {
 			t.Errorf("%q: AdminToken %q", c.token, cfg.AdminToken)
+		}
+	}
+}
+
+// TestOperatorWebhookConfig: an operator webhook needs an http(s) URL and
+// a whsec_ secret; without a URL there is no sender.
+func TestOperatorWebhookConfig(t *testing.T) {
+	secret := webhook.NewSecret()
+	for _, c := range []struct {
+		url, secret string
+		ok, sender  bool
+	}{
+		{"", "", true, false},
+		{"https://alerts.example.com/propfin", secret, true, true},
+		{"http://10.0.0.5:9093/hook", secret, true, true},
+		{"https://alerts.example.com/propfin", "", false, false},
+		{"https://alerts.example.com/propfin", "not-a-secret", false, false},
+		{"alerts.example.com", secret, false, false},
+	} {
+		t.Setenv("PROPFIN_OPERATOR_WEBHOOK_URL", c.url)
+		t.Setenv("PROPFIN_OPERATOR_WEBHOOK_SECRET", c.secret)
+		cfg, err := loadConfig()
+		if (err == nil) != c.ok {
+			t.Errorf("%q %q: %v", c.url, c.secret, err)
+			continue
+		}
+		if err == nil && (cfg.alertSender() != nil) != c.sender {
+			t.Errorf("%q: a sender %v, want %v", c.url, cfg.alertSender() != nil, c.sender)
 		}
 	}
 }

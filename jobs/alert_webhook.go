@@ -1,0 +1,66 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/propfin/propfin/jobs/webhook"
+	"github.com/propfin/propfin/storage"
+)
+
+// OperatorAlertEvent is the type of the operator webhook's events.
+const OperatorAlertEvent = "operator.alert"
+
+// alertEvent is the JSON an operator webhook receives for one alert, in
+// the company webhooks' envelope (docs/operations.md, "Alerts").
+type alertEvent struct {
+	ID        string    `json:"id"`
+	Type      string    `json:"type"`
+	CreatedAt string    `json:"created_at"`
+	CompanyID int64     `json:"company_id"`
+	Data      alertData `json:"data"`
+}
+
+type alertData struct {
+	ID         int64   `json:"id"`
+	Kind       string  `json:"kind"`
+	JobID      *int64  `json:"job_id"`
+	Generation *int    `json:"generation"`
+	JobKind    *string `json:"job_kind"`
+	Schedule   *string `json:"schedule"`
+	RunDate    *string `json:"run_date"`
+	Message    string  `json:"message"`
+	RaisedAt   string  `json:"raised_at"`
+}
+
+// OperatorWebhook is the AlertSender of the operator webhook: one POST
+// per alert to url, signed with secret as the company webhooks are
+// (Standard Webhooks headers; webhook-id "alert-<id>", the same on every
+// attempt). Anything but a 2xx leaves the alert unsent, for the
+// scheduler's next round (each minute).
+func OperatorWebhook(client *webhook.Client, url, secret string) storage.AlertSender {
+	return func(ctx context.Context, a storage.Alert) error {
+		body, err := json.Marshal(alertEventOf(a))
+		if err != nil {
+			return fmt.Errorf("operator alert %d: %w", a.ID, err)
+		}
+		r := client.Post(ctx, webhook.Request{URL: url, ID: fmt.Sprintf("alert-%d", a.ID), Body: body, Secrets: []string{secret}})
+		if !r.Delivered() {
+			return fmt.Errorf("operator alert %d: %s answered %d: %w", a.ID, url, r.Status, r.Err)
+		}
+		return nil
+	}
+}
+
+func alertEventOf(a storage.Alert) alertEvent {
+	d := alertData{ID: a.ID, Kind: a.Kind, JobID: a.JobID, Generation: a.Generation, JobKind: a.JobKind,
+		Schedule: a.Schedule, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
+	if a.RunDate != nil {
+		s := a.RunDate.Format(time.DateOnly)
+		d.RunDate = &s
+	}
+	return alertEvent{ID: fmt.Sprintf("alert-%d", a.ID), Type: OperatorAlertEvent, CreatedAt: d.RaisedAt,
+		CompanyID: a.CompanyID, Data: d}
+}

@@ -1,10 +1,12 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/api/openapi"
@@ -28,10 +30,12 @@ func (s *Server) agreementReads() (resourceHandlers, resourceDoc) {
 	return h, resourceDoc{reg: reg, res: h.res, path: agreementsPath}
 }
 
-// agreementBody is the body of POST /financial/agreements.
+// agreementBody is the body of POST /financial/agreements, with the
+// bytes it was read from (which an Idempotency-Key compares).
 type agreementBody struct {
 	req     storage.AgreementRequest
 	preview bool
+	raw     []byte
 }
 
 // readAgreementBody reads {"invoices", "installments", "first_due_date",
@@ -39,10 +43,11 @@ type agreementBody struct {
 // "preview"}: the first three required, every problem named.
 func readAgreementBody(w http.ResponseWriter, r *http.Request) (agreementBody, error) {
 	b := agreementBody{req: storage.AgreementRequest{IntervalMonths: 1}}
-	obj, problems, err := readObject(w, r)
+	raw, obj, problems, err := readObjectBody(w, r)
 	if err != nil {
 		return b, err
 	}
+	b.raw = raw
 	bad := func(field, message string) {
 		problems = append(problems, finance.Problem{Field: field, Message: message})
 	}
@@ -119,11 +124,11 @@ func allPositive(ids []int64) bool {
 	return true
 }
 
-// postAgreement is POST /financial/agreements: with preview, 200 and the
-// agreement a run would write, nothing written; otherwise 201 and the
-// agreement written. Both answers are the same data (ids null in a
-// preview). A body or invoices that cannot be renegotiated: 422 naming
-// the field.
+// postAgreement is POST /financial/agreements, under the request's
+// Idempotency-Key (writeKeyed): with preview, 200 and the agreement a run
+// would write, nothing written; otherwise 201 and the agreement written.
+// Both answers are the same data (ids null in a preview). A body or
+// invoices that cannot be renegotiated: 422 naming the field.
 func (s *Server) postAgreement(w http.ResponseWriter, r *http.Request) {
 	body, err := readAgreementBody(w, r)
 	if err != nil {
@@ -131,23 +136,24 @@ func (s *Server) postAgreement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := principalOf(r.Context())
-	run, err := s.store.CreateAgreement(r.Context(), storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}, body.req, body.preview)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if body.preview {
-		writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Preview: nothing was written.",
-			Data: agreementViewOf(run)})
-		return
-	}
-	w.Header().Set("Location", agreementsPath+"/"+strconv.FormatInt(run.ID, 10))
-	writeJSON(w, http.StatusCreated, dataEnvelope{Return: true, Status: http.StatusCreated, Message: "Created.",
-		Data: agreementViewOf(run)})
+	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	s.writeKeyed(w, r, body.raw, body.preview, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+		run, err := storage.CreateAgreement(ctx, tx, sc, body.req, body.preview)
+		if err != nil {
+			return operationAnswer{}, err
+		}
+		a := answerOf(body.preview, http.StatusCreated, "Created.", agreementViewOf(run))
+		if !body.preview {
+			a.location = agreementsPath + "/" + strconv.FormatInt(run.ID, 10)
+		}
+		return a, nil
+	})
 }
 
 // endAgreement is POST /financial/agreements/{id}/cancel (cancel true) or
-// /break: 200 with the agreement as GET shows it.
+// /break, under the request's Idempotency-Key (writeKeyed: a repeat
+// answers the first answer, not the 409 of an agreement ended): 200 with
+// the agreement as GET shows it, read in the transaction of the end.
 func (s *Server) endAgreement(cancel bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, ok := pathID(w, r)
@@ -158,22 +164,27 @@ func (s *Server) endAgreement(cancel bool) http.HandlerFunc {
 			writeError(w, r, err)
 			return
 		}
-		p := principalOf(r.Context())
-		sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-		end, message := s.store.BreakAgreement, "Agreement broken."
-		if cancel {
-			end, message = s.store.CancelAgreement, "Agreement canceled."
-		}
-		if err := end(r.Context(), sc, id); err != nil {
-			writeError(w, r, err)
-			return
-		}
-		rec, err := s.store.Get(r.Context(), s.store.Registry().MustResource(storage.Agreements), sc, id, storage.GetQuery{})
+		raw, err := readBody(w, r, maxBodyBytes)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		writeRaw(w, http.StatusOK, recordEnvelope(http.StatusOK, message, rec))
+		p := principalOf(r.Context())
+		sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+		end, message := storage.BreakAgreement, "Agreement broken."
+		if cancel {
+			end, message = storage.CancelAgreement, "Agreement canceled."
+		}
+		s.writeKeyed(w, r, raw, false, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+			if err := end(ctx, tx, sc, id); err != nil {
+				return operationAnswer{}, err
+			}
+			rec, err := s.store.GetIn(ctx, tx, s.store.Registry().MustResource(storage.Agreements), sc, id, storage.GetQuery{})
+			if err != nil {
+				return operationAnswer{}, err
+			}
+			return operationAnswer{status: http.StatusOK, envelope: json.RawMessage(recordEnvelope(http.StatusOK, message, rec))}, nil
+		})
 	}
 }
 
@@ -293,7 +304,8 @@ func postAgreementOp() operation {
 			"\"Renegotiation agreements\"). The originals become `renegotiated`. With `preview`, 200 and the agreement a run would " +
 			"write, nothing written; otherwise 201 and the agreement written, the same data with its ids. Invoices of different " +
 			"payers, a paid, canceled or renegotiated one, one in a collection batch not reverted, installments below 1, a " +
-			"first due date in the past: 422 naming the field (`invoices.N` for the N-th invoice).",
+			"first due date in the past: 422 naming the field (`invoices.N` for the N-th invoice). With the same " +
+			"`Idempotency-Key` and body, the first answer again (its `Location` too), nothing written.",
 		body: jsonBody("The invoices and the terms.", true, openapi.Object(map[string]*openapi.Schema{
 			"invoices":        openapi.Array(openapi.Integer()).WithDescription("The invoices to renegotiate: one payer's, open."),
 			"installments":    openapi.Integer().WithDescription("How many installments, 1 to 120."),
@@ -308,6 +320,7 @@ func postAgreementOp() operation {
 			http.StatusOK:      jsonAnswer("The preview.", envelope(view, true)),
 			http.StatusCreated: jsonAnswer("The agreement written.", envelope(view, true)),
 		}, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+		keyed: true,
 	}
 }
 
@@ -316,16 +329,18 @@ func endAgreementOp(cancel bool) operation {
 	op := operation{tag: "financial/agreements",
 		responses: answers(map[int]*openapi.Response{
 			http.StatusOK: jsonAnswer("The agreement as GET shows it.", envelope(openapi.Ref(storage.Agreements), true)),
-		}, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity)}
+		}, http.StatusNotFound, http.StatusConflict, http.StatusUnprocessableEntity), keyed: true}
 	if cancel {
 		op.summary = "Cancel an agreement before any installment is paid"
 		op.description = "The installments canceled and the originals restored as they were (their status before the " +
-			"agreement), a history row each, in one transaction. An installment paid, or an agreement no longer active: 409."
+			"agreement), a history row each, in one transaction. An installment paid, or an agreement no longer active: 409; " +
+			"with the same `Idempotency-Key`, the first answer again instead."
 		return op
 	}
 	op.summary = "Break an agreement"
 	op.description = "The installments not paid canceled, and the originals given back less what the paid installments " +
 		"carried of each of their lines (docs/finance.md, \"A broken agreement\"), overdue or unpaid by their due dates, a " +
-		"history row each, in one transaction. An agreement no longer active: 409."
+		"history row each, in one transaction. An agreement no longer active: 409; with the same `Idempotency-Key`, the " +
+		"first answer again instead."
 	return op
 }

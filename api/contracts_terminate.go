@@ -45,16 +45,12 @@ func (s *Server) terminateContract(w http.ResponseWriter, r *http.Request) {
 	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-	s.writeKeyed(w, r, raw, req.Preview, func(ctx context.Context, tx pgx.Tx) (int, any, error) {
+	s.writeKeyed(w, r, raw, req.Preview, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
 		t, err := storage.TerminateContract(ctx, tx, sc, id, req)
 		if err != nil {
-			return 0, nil, err
+			return operationAnswer{}, err
 		}
-		message := "Contract terminated."
-		if req.Preview {
-			message = "Termination previewed; nothing was stored."
-		}
-		return http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message, Data: terminationViewOf(t)}, nil
+		return answerOf(req.Preview, http.StatusOK, "Contract terminated.", terminationViewOf(t)), nil
 	})
 }
 

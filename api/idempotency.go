@@ -14,12 +14,14 @@ import (
 )
 
 // The Idempotency-Key of the operations that write and answer at once (a
-// refund, a write-off, a termination; docs/api.md, "Idempotency-Key"). An
+// refund, a write-off, a termination, an agreement made, canceled or
+// broken; docs/api.md, "Idempotency-Key"). An
 // operation declared keyed (operation.keyed) has the header declared in
 // the document and read by the route layer (keyedRoute), and writes
 // through writeKeyed: its write and the record of its key and answer in
 // one transaction (storage.KeyedWrite), so that the same key and body
-// answers the first answer again, byte for byte, and writes nothing. The
+// answers the first answer again, byte for byte (its Location header
+// too), and writes nothing. The
 // job-starting requests keep their key on the job they start
 // (prepareSubmission); the header is read alike for both (headerKey).
 
@@ -60,9 +62,29 @@ func keyedRoute(h http.Handler) http.Handler {
 }
 
 // keyedWrite is a keyed operation's write, in the transaction that records
-// its key: the answer's status and envelope, or an error (answered, and
-// nothing recorded).
-type keyedWrite func(ctx context.Context, tx pgx.Tx) (status int, envelope any, err error)
+// its key: its answer, or an error (answered, and nothing recorded).
+type keyedWrite func(ctx context.Context, tx pgx.Tx) (operationAnswer, error)
+
+// operationAnswer is the answer of an operation that writes and answers at
+// once: its status, its envelope (json.RawMessage: one already encoded),
+// and, for a creation, the Location of what it created ("": none).
+type operationAnswer struct {
+	status   int
+	envelope any
+	location string
+}
+
+// previewMessage is the message of every preview's answer.
+const previewMessage = "Preview: nothing was stored."
+
+// answerOf is the answer of an operation previewed or run, of data: with
+// preview, 200 and previewMessage; otherwise status and message.
+func answerOf(preview bool, status int, message string, data any) operationAnswer {
+	if preview {
+		status, message = http.StatusOK, previewMessage
+	}
+	return operationAnswer{status: status, envelope: dataEnvelope{Return: true, Status: status, Message: message, Data: data}}
+}
 
 // writeKeyed runs write under the request's Idempotency-Key and answers
 // with what it returns, or with the answer recorded under the key: body is
@@ -84,19 +106,22 @@ func (s *Server) writeKeyed(w http.ResponseWriter, r *http.Request, body []byte,
 	}
 	answer, _, err := storage.KeyedWrite(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID, k,
 		func(ctx context.Context, tx pgx.Tx) (storage.KeyedAnswer, error) {
-			status, envelope, err := write(ctx, tx)
+			a, err := write(ctx, tx)
 			if err != nil {
 				return storage.KeyedAnswer{}, err
 			}
-			b, err := json.Marshal(envelope)
+			b, err := json.Marshal(a.envelope)
 			if err != nil {
 				return storage.KeyedAnswer{}, fmt.Errorf("encode the answer: %w", err)
 			}
-			return storage.KeyedAnswer{Status: status, Body: b}, nil
+			return storage.KeyedAnswer{Status: a.status, Body: b, Location: a.location}, nil
 		})
 	if err != nil {
 		writeError(w, r, err)
 		return
+	}
+	if answer.Location != "" {
+		w.Header().Set("Location", answer.Location)
 	}
 	writeRaw(w, answer.Status, answer.Body)
 }

@@ -100,8 +100,8 @@ func (s *Server) invoicesCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if body.preview {
-		writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK,
-			"data": previewOf(id, body.until, gen.Invoices)})
+		a := answerOf(true, http.StatusOK, "", previewOf(id, body.until, gen.Invoices))
+		writeJSON(w, a.status, a.envelope)
 		return
 	}
 	sub, err := jobs.NewContractGeneration(id, body.until)

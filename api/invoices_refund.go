@@ -55,7 +55,7 @@ func (s *Server) invoiceOperation(w http.ResponseWriter, r *http.Request, refund
 	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-	s.writeKeyed(w, r, raw, b.preview, func(ctx context.Context, tx pgx.Tx) (int, any, error) {
+	s.writeKeyed(w, r, raw, b.preview, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
 		var out storage.InvoiceOperation
 		var err error
 		message := "Refunded."
@@ -68,12 +68,9 @@ func (s *Server) invoiceOperation(w http.ResponseWriter, r *http.Request, refund
 				Preview: b.preview})
 		}
 		if err != nil {
-			return 0, nil, err
+			return operationAnswer{}, err
 		}
-		if b.preview {
-			message = "Preview: nothing was stored."
-		}
-		return http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message, Data: out}, nil
+		return answerOf(b.preview, http.StatusOK, message, out), nil
 	})
 }
 

@@ -140,16 +140,13 @@ func (s *Server) readjustContract(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	message := "Contract readjusted."
-	if preview {
-		message = "Readjustment previewed; nothing was stored."
-	}
 	views := make([]readjustView, len(rs))
 	for i, r := range rs {
 		views[i] = viewOf(r)
 	}
-	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message,
-		Data: readjustAnswer{ContractID: id, Preview: preview, Date: used, Readjustments: views}})
+	a := answerOf(preview, http.StatusOK, "Contract readjusted.",
+		readjustAnswer{ContractID: id, Preview: preview, Date: used, Readjustments: views})
+	writeJSON(w, a.status, a.envelope)
 }
 
 // readjustAnswer is the data of the readjust operation: one readjustment

@@ -41,7 +41,7 @@ func TestOverdueJobBreaksAgreements(t *testing.T) {
 	id(`INSERT INTO invoice_items (company_id, invoice_id, item_id, amount, owner_id) VALUES ($1, $2, $3, 1000, $4) RETURNING id`,
 		original, rent, owner)
 	store := storage.NewStore(p.pool, storage.DefaultRegistry())
-	run, err := store.CreateAgreement(ctx, storage.Company(p.companyA), storage.AgreementRequest{InvoiceIDs: []int64{original},
+	run, err := storage.CreateAgreement(ctx, store.Pool(), storage.Company(p.companyA), storage.AgreementRequest{InvoiceIDs: []int64{original},
 		Installments: 2, FirstDueDate: today, IntervalMonths: 1}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -141,7 +141,8 @@ type agreementOriginal struct {
 }
 
 // CreateAgreement renegotiates the invoices of req (docs/api.md,
-// "/financial/agreements"), in one transaction: the originals are locked,
+// "/financial/agreements"), in one transaction of db (a pool, or the
+// transaction of a keyed write: a savepoint of it): the originals are locked,
 // the plan reckoned on the company's today (finance.PlanAgreement), and,
 // unless preview, the agreement written with its installments (new
 // invoices, type single), the originals made renegotiated with the
@@ -149,9 +150,9 @@ type agreementOriginal struct {
 // invoice. A preview runs the same code up to the write and writes
 // nothing. Problems are a 422 naming the field (invoices.N for the N-th
 // invoice asked for).
-func (s *Store) CreateAgreement(ctx context.Context, sc Scope, req AgreementRequest, preview bool) (*AgreementRun, error) {
+func CreateAgreement(ctx context.Context, db Beginner, sc Scope, req AgreementRequest, preview bool) (*AgreementRun, error) {
 	var run *AgreementRun
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := runOrPreview(ctx, db, preview, func(tx pgx.Tx) error {
 		var originals []*agreementOriginal
 		var err error
 		run, originals, err = planAgreement(ctx, tx, sc.CompanyID, req)

@@ -97,10 +97,11 @@ func (a *lockedAgreement) readInstallments(ctx context.Context, tx pgx.Tx) ([]in
 // CancelAgreement cancels an active agreement none of whose installments
 // is paid: the installments canceled, the originals given back as they
 // were (their status before the agreement, overdue or unpaid as their due
-// date says now), a history row each, in one transaction. A paid
-// installment, or an agreement no longer active, is a 409.
-func (s *Store) CancelAgreement(ctx context.Context, sc Scope, id int64) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+// date says now), a history row and an event each, in one transaction of
+// db (a pool, or the transaction of a keyed write). A paid installment,
+// or an agreement no longer active, is a 409.
+func CancelAgreement(ctx context.Context, db Beginner, sc Scope, id int64) error {
+	return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		a, err := lockAgreement(ctx, tx, sc.CompanyID, id)
 		if err != nil {
 			return err
@@ -132,10 +133,11 @@ func (s *Store) CancelAgreement(ctx context.Context, sc Scope, id int64) error {
 }
 
 // BreakAgreement breaks an active agreement on request (broken_by
-// request), in one transaction; BreakLockedAgreement says how. An
-// agreement no longer active is a 409.
-func (s *Store) BreakAgreement(ctx context.Context, sc Scope, id int64) error {
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+// request), in one transaction of db (a pool, or the transaction of a
+// keyed write); breakAgreement says how. An agreement no longer active is
+// a 409.
+func BreakAgreement(ctx context.Context, db Beginner, sc Scope, id int64) error {
+	return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		a, err := lockAgreement(ctx, tx, sc.CompanyID, id)
 		if err != nil {
 			return err
@@ -204,7 +206,8 @@ func readCarriedLines(ctx context.Context, tx pgx.Tx, companyID int64, ids []int
 	return out, translate(err, "lines of the paid installments")
 }
 
-// cancelInstallments cancels installments, a history row each.
+// cancelInstallments cancels installments, a history row and an
+// invoice.canceled event each.
 func cancelInstallments(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, origin string, installments []installmentState) error {
 	if len(installments) == 0 {
 		return nil
@@ -219,6 +222,9 @@ func cancelInstallments(ctx context.Context, tx pgx.Tx, a *lockedAgreement, acto
 	if _, err := tx.Exec(ctx, `UPDATE invoices SET status = 'canceled', pix_code = NULL, updated_at = now()
 		WHERE company_id = $1 AND id = any($2)`, a.companyID, ids); err != nil {
 		return translate(err, "cancel installments")
+	}
+	if _, err := EmitRecordEvents(ctx, tx, a.companyID, EventInvoiceCanceled, Invoices, ids, ""); err != nil {
+		return err
 	}
 	return writeHistories(ctx, tx, a.companyID, actor, origin, hist)
 }
@@ -245,7 +251,8 @@ func givenBackStatus(before string, due, today finance.Date) string {
 
 // giveBack gives the originals back: each in its status before the
 // agreement, with its lines less what carried holds of them (nothing on a
-// cancel), its total what its lines then charge the payer.
+// cancel), its total what its lines then charge the payer, a history row
+// and an invoice.updated event each.
 func giveBack(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, origin string, carried []finance.AgreementLine) error {
 	lines, err := readClientLines(ctx, tx, a.companyID, a.invoiceIDs)
 	if err != nil {
@@ -269,6 +276,9 @@ func giveBack(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, o
 		}
 		h.note = fmt.Sprintf("given back by agreement %d, %s", a.id, endWord(origin))
 		hist = append(hist, h)
+	}
+	if _, err := EmitRecordEvents(ctx, tx, a.companyID, EventInvoiceUpdated, Invoices, a.invoiceIDs, ""); err != nil {
+		return err
 	}
 	return writeHistories(ctx, tx, a.companyID, actor, origin, hist)
 }

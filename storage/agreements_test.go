@@ -27,7 +27,7 @@ func (f *ledgerFixture) agreementOf(t *testing.T, n int) (*storage.AgreementRun,
 		originals = append(originals, inv)
 	}
 	store := storage.NewStore(f.pool, storage.DefaultRegistry())
-	run, err := store.CreateAgreement(context.Background(), storage.Company(f.company), storage.AgreementRequest{
+	run, err := storage.CreateAgreement(context.Background(), store.Pool(), storage.Company(f.company), storage.AgreementRequest{
 		InvoiceIDs: originals, Installments: n, FirstDueDate: today, IntervalMonths: 1}, false)
 	if err != nil {
 		t.Fatal(err)

@@ -55,19 +55,13 @@ type ContractTermination struct {
 // terminated as asked is a 422 naming every problem.
 func TerminateContract(ctx context.Context, db Beginner, sc Scope, id int64, req TerminationRequest) (ContractTermination, error) {
 	var out ContractTermination
-	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+	err := runOrPreview(ctx, db, req.Preview, func(tx pgx.Tx) error {
 		var err error
-		if out, err = terminateContract(ctx, tx, sc, id, req); err != nil {
+		if out, err = terminateContract(ctx, tx, sc, id, req); err != nil || req.Preview {
 			return err
-		}
-		if req.Preview {
-			return errPreview
 		}
 		return writeTermination(ctx, tx, sc, &out)
 	})
-	if errors.Is(err, errPreview) {
-		err = nil
-	}
 	return out, err
 }
 

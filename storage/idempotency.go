@@ -28,11 +28,13 @@ type IdempotencyKey struct {
 	RequestHash []byte
 }
 
-// KeyedAnswer is an answer as recorded under a key: the HTTP status and
-// the body, as they were written to the client.
+// KeyedAnswer is an answer as recorded under a key: the HTTP status, the
+// body and the Location header ("": none), as they were written to the
+// client.
 type KeyedAnswer struct {
-	Status int
-	Body   []byte
+	Status   int
+	Body     []byte
+	Location string
 }
 
 // KeyedWriteFunc is the write of a keyed operation, in the transaction
@@ -66,8 +68,8 @@ func KeyedWrite(ctx context.Context, db Beginner, companyID int64, key Idempoten
 		if key.Key == "" {
 			return nil
 		}
-		_, err = tx.Exec(ctx, `UPDATE idempotency_keys SET status = $3, body = $4 WHERE company_id = $1 AND key = $2`,
-			companyID, key.Key, a.Status, a.Body)
+		_, err = tx.Exec(ctx, `UPDATE idempotency_keys SET status = $3, body = $4, location = nullif($5, '')
+			WHERE company_id = $1 AND key = $2`, companyID, key.Key, a.Status, a.Body, a.Location)
 		return translate(err, "record the idempotency key's answer")
 	})
 	return answer, replayed, err
@@ -103,8 +105,9 @@ func claimKey(ctx context.Context, tx pgx.Tx, companyID int64, key IdempotencyKe
 	var hash []byte
 	var status *int
 	var body []byte
-	if err := tx.QueryRow(ctx, `SELECT request_hash, status, body FROM idempotency_keys WHERE company_id = $1 AND key = $2`,
-		companyID, key.Key).Scan(&hash, &status, &body); err != nil {
+	var location string
+	if err := tx.QueryRow(ctx, `SELECT request_hash, status, body, coalesce(location, '') FROM idempotency_keys
+		WHERE company_id = $1 AND key = $2`, companyID, key.Key).Scan(&hash, &status, &body, &location); err != nil {
 		return KeyedAnswer{}, false, translate(err, "the idempotency key's answer")
 	}
 	if !bytes.Equal(hash, key.RequestHash) {
@@ -113,7 +116,7 @@ func claimKey(ctx context.Context, tx pgx.Tx, companyID int64, key IdempotencyKe
 	if status == nil {
 		return KeyedAnswer{}, false, fmt.Errorf("idempotency key %q: recorded without its answer", key.Key)
 	}
-	return KeyedAnswer{Status: *status, Body: body}, true, nil
+	return KeyedAnswer{Status: *status, Body: body, Location: location}, true, nil
 }
 
 // PruneIdempotencyKeys deletes a company's keys recorded before cutoff,

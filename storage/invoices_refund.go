@@ -168,7 +168,7 @@ func (oi *operationInvoice) operationDate(date finance.Date) (finance.Date, erro
 // before the payment's credit day or after today.
 func RefundInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req RefundRequest) (InvoiceOperation, error) {
 	var out InvoiceOperation
-	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+	err := runOrPreview(ctx, db, req.Preview, func(tx pgx.Tx) error {
 		oi, err := lockOperationInvoice(ctx, tx, sc.CompanyID, id)
 		if err != nil {
 			return err
@@ -194,20 +194,20 @@ func RefundInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req Ref
 		if err != nil {
 			return problemsError(err, fmt.Sprintf("invoice %d: refund", id))
 		}
-		out, err = writeRefund(ctx, tx, sc, oi, split, date, req, refund)
-		if err == nil { // a preview's is rolled back with it
-			_, err = EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoiceUpdated, Invoices, []int64{id}, "")
+		if out, err = writeRefund(ctx, tx, sc, oi, split, date, req, refund); err != nil {
+			return err
 		}
-		if err == nil && req.Preview {
-			return errPreview
-		}
-		return err
+		return emitOperated(ctx, tx, sc.CompanyID, id)
 	})
-	if errors.Is(err, errPreview) {
-		err = nil
-	}
 	out.Preview = req.Preview
 	return out, err
+}
+
+// emitOperated writes the invoice.updated event of a refund or a
+// write-off of invoice id (a preview's is rolled back with it).
+func emitOperated(ctx context.Context, tx pgx.Tx, companyID, id int64) error {
+	_, err := EmitRecordEvents(ctx, tx, companyID, EventInvoiceUpdated, Invoices, []int64{id}, "")
+	return err
 }
 
 // entryDate is the day the payment's entries are dated: credit_at, else
@@ -433,7 +433,7 @@ var writeOffStatuses = []string{"unpaid", "overdue", "in_protest"}
 // setting names is gone or cannot book the loss.
 func WriteOffInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req WriteOffRequest) (InvoiceOperation, error) {
 	var out InvoiceOperation
-	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+	err := runOrPreview(ctx, db, req.Preview, func(tx pgx.Tx) error {
 		oi, err := lockOperationInvoice(ctx, tx, sc.CompanyID, id)
 		if err != nil {
 			return err
@@ -445,18 +445,11 @@ func WriteOffInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req W
 		if err != nil {
 			return err
 		}
-		out, err = writeWriteOff(ctx, tx, sc, oi, date, req)
-		if err == nil { // a preview's is rolled back with it
-			_, err = EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoiceUpdated, Invoices, []int64{id}, "")
+		if out, err = writeWriteOff(ctx, tx, sc, oi, date, req); err != nil {
+			return err
 		}
-		if err == nil && req.Preview {
-			return errPreview
-		}
-		return err
+		return emitOperated(ctx, tx, sc.CompanyID, id)
 	})
-	if errors.Is(err, errPreview) {
-		err = nil
-	}
 	out.Preview = req.Preview
 	return out, err
 }

@@ -83,33 +83,53 @@ func (s *Store) List(ctx context.Context, res *Resource, sc Scope, q ListQuery) 
 // Get reads one record of a company by id (under the parent of the scope,
 // for a sub-resource).
 func (s *Store) Get(ctx context.Context, res *Resource, sc Scope, id int64, q GetQuery) (*Record, error) {
-	if err := s.checkParent(ctx, s.reads, res, sc); err != nil {
+	rec, sh, err := s.getIn(ctx, s.reads, res, sc, id, q)
+	if err != nil {
 		return nil, err
 	}
-	companyID := sc.CompanyID
-	sh := mainShape(res, q.Fields, q.CustomFields, q.Includes)
-	var b sqlBuilder
-	if !res.Shared {
-		b.forCompany(companyID)
-	}
-	b.write("SELECT ")
-	writeSelectList(&b, sh)
-	b.write(" FROM ", ident(res.Table))
-	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
-	records, err := s.query(ctx, &b, sh)
-	if err != nil {
-		return nil, translate(err, res.Name)
-	}
-	if len(records) == 0 {
-		return nil, recordNotFound(id)
-	}
-	if err := s.loadIncludes(ctx, companyID, records, sh.includes); err != nil {
+	records := []*Record{rec}
+	if err := s.loadIncludes(ctx, sc.CompanyID, records, sh.includes); err != nil {
 		return nil, err
 	}
 	if err := checkExpandedSize(records); err != nil {
 		return nil, err
 	}
-	return records[0], nil
+	return rec, nil
+}
+
+// GetIn is Get read in q, the transaction of a write (which sees what the
+// write did), for the write's answer; it reads no includes (a query with
+// some is an error).
+func (s *Store) GetIn(ctx context.Context, q DBTX, res *Resource, sc Scope, id int64, gq GetQuery) (*Record, error) {
+	if len(gq.Includes) > 0 {
+		return nil, fmt.Errorf("get %s %d in a write: includes are not read there", res.Name, id)
+	}
+	rec, _, err := s.getIn(ctx, q, res, sc, id, gq)
+	return rec, err
+}
+
+// getIn reads the record id of res, in q, without its includes.
+func (s *Store) getIn(ctx context.Context, q DBTX, res *Resource, sc Scope, id int64, gq GetQuery) (*Record, *shape, error) {
+	if err := s.checkParent(ctx, q, res, sc); err != nil {
+		return nil, nil, err
+	}
+	sh := mainShape(res, gq.Fields, gq.CustomFields, gq.Includes)
+	var b sqlBuilder
+	if !res.Shared {
+		b.forCompany(sc.CompanyID)
+	}
+	b.write("SELECT ")
+	writeSelectList(&b, sh)
+	b.write(" FROM ", ident(res.Table))
+	writeWhere(&b, res, sc, scoped(res, sc, []Filter{{Column: "id", Op: Equal, Values: []any{id}}}), nil)
+	records, err := queryRecords(ctx, q, &b, sh)
+	if err != nil {
+		return nil, nil, translate(err, res.Name)
+	}
+	if len(records) == 0 {
+		return nil, nil, recordNotFound(id)
+	}
+	return records[0], sh, nil
 }
 
 // listStatement is the select of one page of a list.

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -480,7 +479,7 @@ func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelect
 // answers and the date used.
 func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date finance.Date, preview bool) ([]ContractReadjustment, finance.Date, error) {
 	var out []ContractReadjustment
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := runOrPreview(ctx, s.pool, preview, func(tx pgx.Tx) error {
 		today, err := companyToday(ctx, tx, sc.CompanyID)
 		if err != nil {
 			return err
@@ -502,16 +501,7 @@ func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date f
 		}
 		out, err = ReadjustContracts(ctx, tx, idx, ReadjustSelection{CompanyID: sc.CompanyID, Date: date, ContractID: id,
 			Actor: ActorOf(sc), Options: settings.Options()})
-		if err == nil && preview {
-			return errPreview
-		}
 		return err
 	})
-	if errors.Is(err, errPreview) {
-		err = nil
-	}
 	return out, date, err
 }
-
-// errPreview rolls a preview's transaction back.
-var errPreview = errors.New("preview: roll back")

@@ -13,7 +13,8 @@ import (
 
 // The Idempotency-Key of the operations that answer at once (docs/api.md,
 // "Idempotency-Key"), through the API on PostgreSQL: the refund, the
-// write-off and the termination.
+// write-off and the termination (the agreements' in
+// idempotency_agreements_test.go).
 
 // keyed posts body to path with company A's API key and the
 // Idempotency-Key key ("": none).
@@ -354,7 +355,8 @@ func TestKeyedOperationsDeclareTheKey(t *testing.T) {
 	t.Parallel()
 	doc, _ := fetchDocument(t, setup(t))
 	for _, path := range []string{"/invoices/{invoice_id}/refund", "/invoices/{invoice_id}/writeOff",
-		"/financial/contracts/{id}/terminate", "/jobs"} {
+		"/financial/contracts/{id}/terminate", "/financial/agreements", "/financial/agreements/{id}/cancel",
+		"/financial/agreements/{id}/break", "/jobs"} {
 		item := doc.Paths[path]
 		if item == nil || item.Post == nil {
 			t.Errorf("POST %s is not in the document", path)

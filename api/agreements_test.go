@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"net/http"
 	"reflect"
 	"slices"
@@ -450,97 +449,6 @@ func TestAgreementRefusals(t *testing.T) {
 	if r := f.put(t, paid, map[string]any{"status": "renegotiated"}); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("a client sets renegotiated on a paid invoice: %d %s", r.status, r.raw)
 	}
-}
-
-// TestAgreementRandomSequences runs random sequences of agreements made,
-// installments and originals paid (some late), payments undone,
-// agreements broken and canceled, through the API, and after every step
-// holds the book balanced (every statement's sum) and the agreements to
-// their invoices: an active or fulfilled agreement's originals are
-// renegotiated, a fulfilled one's installments all paid and an active
-// one's not; a broken or canceled one's originals are no longer
-// renegotiated (unless a later agreement took them) and its unpaid
-// installments canceled. Each step answers 2xx, 409 or 422, never more.
-func TestAgreementRandomSequences(t *testing.T) {
-	t.Parallel()
-	for seed := range uint64(3) {
-		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			t.Parallel()
-			f := agreementEnv(t)
-			r := rand.New(rand.NewPCG(seed, 27))
-			for i := range 4 { // more invoices to renegotiate
-				f.originals = append(f.originals, f.invoice(t, map[string]any{"building_id": f.building, "date": today(-50),
-					"due_date": today(-20 - i), "ticket_late_fee": true, "ticket_late_fee_percentage": "2", "ticket_late_fee_interest": "1",
-					"items": []any{map[string]any{"item_id": f.rent, "amount": "1000.00"}}}))
-			}
-			var agreements []int64
-			for step := range 30 {
-				what, status := f.randomStep(t, r, &agreements)
-				t.Logf("step %d: %s %d", step, what, status)
-				if status >= 500 || status == http.StatusNotFound {
-					t.Fatalf("step %d, %s: %d", step, what, status)
-				}
-				f.ledger(t)
-				f.checkAgreements(t, agreements, fmt.Sprintf("step %d, %s", step, what))
-			}
-		})
-	}
-}
-
-// randomStep does one random thing and answers what and the status.
-func (f *agreementFixture) randomStep(t *testing.T, r *rand.Rand, agreements *[]int64) (string, int) {
-	t.Helper()
-	open := f.idsWhere(t, `status IN ('unpaid', 'overdue') AND NOT paid`)
-	paid := f.idsWhere(t, `paid`)
-	pick := func(ids []int64) int64 { return ids[r.IntN(len(ids))] }
-	switch n := r.IntN(10); {
-	case n < 2 && len(open) > 0:
-		var invoices []int64
-		for _, id := range open {
-			if r.IntN(2) == 0 && f.scalar(t, `SELECT count(*) FROM invoices WHERE company_id = $1 AND id = $2 AND agreement_installment IS NULL`,
-				f.compA, id) == 1 {
-				invoices = append(invoices, id)
-			}
-		}
-		res := f.do(t, http.MethodPost, "/financial/agreements", f.keyA, map[string]any{"invoices": invoices, "installments": 1 + r.IntN(4),
-			"first_due_date": today(r.IntN(20)), "late_fee_waiver": r.IntN(101), "interest_waiver": r.IntN(101), "discount": fmt.Sprint(r.IntN(50))})
-		if res.status == http.StatusCreated {
-			*agreements = append(*agreements, num(t, res.record(t)["id"]))
-		}
-		return fmt.Sprint("agree ", invoices), res.status
-	case n < 5 && len(open) > 0:
-		id := pick(open)
-		if r.IntN(3) == 0 { // let it fall late first
-			f.exec(t, `UPDATE invoices SET due_date = due_date - 15 WHERE company_id = $1 AND id = $2`, f.compA, id)
-		}
-		return fmt.Sprint("pay ", id), f.put(t, id, map[string]any{"paid": true, "paid_at": today(0)}).status
-	case n < 7 && len(paid) > 0:
-		id := pick(paid)
-		return fmt.Sprint("undo ", id), f.put(t, id, map[string]any{"paid": false}).status
-	case len(*agreements) > 0:
-		id, op := pick(*agreements), []string{"break", "cancel"}[r.IntN(2)]
-		return fmt.Sprint(op, " ", id), f.end(t, id, op).status
-	}
-	return "nothing", http.StatusOK
-}
-
-// idsWhere lists company A's invoices meeting cond, by id.
-func (f *agreementFixture) idsWhere(t *testing.T, cond string) []int64 {
-	t.Helper()
-	rows, err := f.pool.Query(t.Context(), `SELECT id FROM invoices WHERE company_id = $1 AND `+cond+` ORDER BY id`, f.compA)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	return ids
 }
 
 // checkAgreements holds every agreement to its invoices.

@@ -10,38 +10,60 @@ import (
 )
 
 // The ledger's property over the operations on invoices (docs/ledger.md,
-// "The ledger's property"): random sequences of
-// payments, undone payments, partial and whole refunds, write-offs and
-// their undoing, through the API on PostgreSQL, after each step of which
-// every statement balances and every invoice's amounts are its entries'.
+// "The ledger's property"): random sequences of payments, undone
+// payments, partial and whole refunds, write-offs and their undoing,
+// agreements made, canceled and broken (their installments paid and
+// undone as any invoice), and a lease's termination (its final invoice
+// then paid or not as any invoice), through the API on PostgreSQL. After
+// each step every split balances, the statements add up to zero, each
+// payer's statement is the model's, every invoice's amounts are its
+// entries' and its status the model's, and every agreement holds to its
+// invoices.
 //
-// An operation is a row of ledgerOps: when the model says it applies
-// (ok), its request must succeed and the model follows (apply); when it
-// does not, the request must be refused and nothing may change. A new
-// operation on invoices (a termination's final invoice, an agreement's
-// installments) joins the property as a row of its own, with the state it
-// reads added to invoiceModel.
+// An operation says, from the model, whether it applies (ok): then its
+// request must succeed and the model follows (apply); when it does not,
+// the request must be refused (409 or 422) and nothing may change.
 
 // invoiceModel is what the property expects of one invoice.
 type invoiceModel struct {
 	id         int64
+	payer      int64
+	due        string // the due date: an open invoice is overdue before today
+	plain      bool   // one of refundBody's invoices (an agreement's originals)
 	paid       bool
 	paidCents  int64  // the payment's settled total, while paid
 	refunded   int64  // what its refunds gave back, while paid
 	writtenOff bool   // uncollectible
+	lossCents  int64  // the total written off, while written off
 	payments   int    // payments posted so far (the splits' count)
 	paidOn     string // the payment's day
+	// renegotiated: an original of an active or fulfilled agreement;
+	// canceled: an installment of an agreement ended, or an invoice the
+	// termination canceled.
+	renegotiated, canceled bool
+	agreement              *agreementModel // the agreement it is an installment of
+}
+
+// agreementModel is what the property expects of one agreement.
+type agreementModel struct {
+	id           int64
+	status       string
+	originals    []*invoiceModel
+	installments []*invoiceModel
 }
 
 // ledgerRun is the state of one run of the property.
 type ledgerRun struct {
-	f        *invoiceFixture
-	r        *rand.Rand
-	invoices []*invoiceModel
-	lossItem bool // the company books the loss of a write-off
+	f          *termFixture
+	r          *rand.Rand
+	invoices   []*invoiceModel
+	agreements []*agreementModel
+	lossItem   bool  // the company books the loss of a write-off
+	lease      int64 // the contract the run terminates once
+	terminated bool
 }
 
-// ledgerOp is an operation of the property.
+// ledgerOp is an operation on one invoice.
 type ledgerOp struct {
 	name string
 	// skip leaves the operation out of a step on inv when trying it would
@@ -58,33 +80,64 @@ type ledgerOp struct {
 // left is what inv's payment has left to refund, in cents.
 func (inv *invoiceModel) left() int64 { return inv.paidCents - inv.refunded }
 
+// open says whether inv is owed and nothing else holds it.
+func (inv *invoiceModel) open() bool {
+	return !inv.paid && !inv.writtenOff && !inv.renegotiated && !inv.canceled
+}
+
+// status is the status the model expects inv to show.
+func (inv *invoiceModel) status() string {
+	switch {
+	case inv.canceled:
+		return "canceled"
+	case inv.renegotiated:
+		return "renegotiated"
+	case inv.writtenOff:
+		return "uncollectible"
+	case inv.paid && inv.refunded == inv.paidCents:
+		return "refunded"
+	case inv.paid:
+		return "paid"
+	case inv.due < today(0):
+		return "overdue"
+	}
+	return "unpaid"
+}
+
 // centsText is an amount of cents as the API reads it.
 func centsText(c int64) string { return decimal.New(c, -2).StringFixed(2) }
 
-// ledgerOps are the operations of the property.
+// ledgerOps are the operations on one invoice.
 var ledgerOps = []ledgerOp{
 	{name: "pay",
-		skip: func(inv *invoiceModel) bool { return inv.paid },
-		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return !inv.paid && !inv.writtenOff },
+		skip: func(inv *invoiceModel) bool { return inv.paid || inv.canceled },
+		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return inv.open() },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
-			inv.paidOn = today(-5 - run.r.IntN(10)) // late or on time: the invoices are due 10 days ago
+			inv.paidOn = today(0) // an installment or a final invoice is dated today
+			if inv.plain {
+				inv.paidOn = today(-5 - run.r.IntN(10)) // late or on time: they are due 10 days ago
+			}
 			return run.f.put(t, inv.id, map[string]any{"paid": true, "paid_at": inv.paidOn})
 		},
 		apply: func(t *testing.T, _ *ledgerRun, inv *invoiceModel, r response) {
-			inv.paid, inv.paidCents, inv.refunded = true, cents(t, decimal.RequireFromString(fmt.Sprint(r.record(t)["paid_amount"]))), 0
+			inv.paid, inv.paidCents, inv.refunded = true, cents(t, dec(r.record(t)["paid_amount"])), 0
 			inv.payments++
+			inv.agreement.follow()
 		}},
 	{name: "undo the payment",
 		skip: func(inv *invoiceModel) bool { return !inv.paid },
-		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid },
+		ok: func(_ *ledgerRun, inv *invoiceModel) bool {
+			return inv.paid && (inv.agreement == nil || inv.agreement.status != "broken")
+		},
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.put(t, inv.id, map[string]any{"paid": false})
 		},
 		apply: func(_ *testing.T, _ *ledgerRun, inv *invoiceModel, _ response) {
 			inv.paid, inv.paidCents, inv.refunded = false, 0, 0
+			inv.agreement.follow()
 		}},
 	{name: "refund part",
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid && inv.left() > 1 },
+		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid && inv.left() > 1 && inv.agreement == nil },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			amount := int64(1)
 			if inv.left() > 2 {
@@ -95,7 +148,7 @@ var ledgerOps = []ledgerOp{
 		},
 		apply: refunded},
 	{name: "refund the rest",
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid && inv.left() > 0 },
+		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid && inv.left() > 0 && inv.agreement == nil },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.operate(t, inv.id, "refund", map[string]any{"amount": centsText(max(inv.left(), 1)), "reason": "resto"})
 		},
@@ -106,131 +159,374 @@ var ledgerOps = []ledgerOp{
 			return run.f.operate(t, inv.id, "refund", map[string]any{"amount": centsText(inv.left() + 1), "reason": "demais"})
 		}},
 	{name: "write off",
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return !inv.paid && !inv.writtenOff },
+		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.open() && inv.agreement == nil },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.operate(t, inv.id, "writeOff", map[string]any{"reason": "incobrável"})
 		},
-		apply: func(_ *testing.T, _ *ledgerRun, inv *invoiceModel, _ response) { inv.writtenOff = true }},
+		apply: func(t *testing.T, run *ledgerRun, inv *invoiceModel, _ response) {
+			inv.writtenOff = true
+			inv.lossCents = cents(t, dec(run.f.get(t, fmt.Sprintf("/invoices/%d", inv.id), http.StatusOK).record(t)["total"]))
+		}},
 	{name: "undo the write-off",
 		skip: func(inv *invoiceModel) bool { return !inv.writtenOff },
 		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return inv.writtenOff },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.put(t, inv.id, map[string]any{"status": "unpaid"})
 		},
-		apply: func(_ *testing.T, _ *ledgerRun, inv *invoiceModel, _ response) { inv.writtenOff = false }},
+		apply: func(_ *testing.T, _ *ledgerRun, inv *invoiceModel, _ response) {
+			inv.writtenOff, inv.lossCents = false, 0
+		}},
 }
 
 func refunded(t *testing.T, _ *ledgerRun, inv *invoiceModel, r response) {
-	inv.refunded = cents(t, decimal.RequireFromString(fmt.Sprint(r.record(t)["refunded_amount"])))
+	inv.refunded = cents(t, dec(r.record(t)["refunded_amount"]))
 }
 
-// TestLedgerPropertyInvoiceOperations runs seeded random sequences of
-// ledgerOps over three invoices (a rent credited to the owner with its
-// administration fee, late fee and interest when paid late), a company
-// booking the loss of its write-offs and one that does not. After every
-// step: each set of entries written together (a split) balances, so the
-// statements add up to zero; the payer's statement is what the payments
-// standing brought less their refunds, plus the loss booked for a
-// write-off; the owner's and the business's hold the rest; each invoice's
-// paid_amount and refunded_amount are its entries' and its status the
-// model's; a refused operation wrote nothing.
-func TestLedgerPropertyInvoiceOperations(t *testing.T) {
+// follow brings an agreement (nil: none) to what its installments say
+// once one is paid or its payment undone.
+func (a *agreementModel) follow() {
+	if a == nil || (a.status != "active" && a.status != "fulfilled") {
+		return
+	}
+	a.status = "fulfilled"
+	for _, in := range a.installments {
+		if !in.paid {
+			a.status = "active"
+		}
+	}
+}
+
+// runOp is an operation of the run as a whole: what it did, whether the
+// model let it apply, its answer, and apply (nil when refused).
+type runOp func(t *testing.T, run *ledgerRun) (what string, ok bool, r response, apply func())
+
+// agree renegotiates some of the plain invoices, now and then one the
+// model refuses (paid, written off or renegotiated), or an installment
+// count of zero.
+func agree(t *testing.T, run *ledgerRun) (string, bool, response, func()) {
+	var chosen []*invoiceModel
+	ok := true
+	for _, inv := range run.invoices {
+		if inv.plain && run.r.IntN(3) == 0 {
+			chosen = append(chosen, inv)
+			ok = ok && inv.open()
+		}
+	}
+	installments := 1 + run.r.IntN(4)
+	if run.r.IntN(8) == 0 {
+		installments, ok = 0, false
+	}
+	ids := make([]int64, len(chosen))
+	for i, inv := range chosen {
+		ids[i] = inv.id
+	}
+	ok = ok && len(chosen) > 0
+	r := run.f.do(t, http.MethodPost, "/financial/agreements", run.f.keyA, map[string]any{"invoices": ids,
+		"installments": installments, "first_due_date": today(run.r.IntN(20)), "late_fee_waiver": run.r.IntN(101),
+		"interest_waiver": run.r.IntN(101), "discount": fmt.Sprint(run.r.IntN(50))})
+	return fmt.Sprintf("agree %v in %d", ids, installments), ok, r, func() {
+		rec := r.record(t)
+		a := &agreementModel{id: num(t, rec["id"]), status: "active", originals: chosen}
+		for i, id := range installmentIDs(t, rec) {
+			in := list(t, rec, "installments")[i]
+			a.installments = append(a.installments, &invoiceModel{id: id, payer: num(t, in["payer_id"]),
+				due: fmt.Sprint(in["due_date"]), agreement: a})
+		}
+		for _, inv := range chosen {
+			inv.renegotiated = true
+		}
+		run.invoices = append(run.invoices, a.installments...)
+		run.agreements = append(run.agreements, a)
+	}
+}
+
+// endAgreement breaks or cancels an agreement: a cancel applies to an
+// active one none of whose installments is paid, a break to any active
+// one.
+func endAgreement(t *testing.T, run *ledgerRun) (string, bool, response, func()) {
+	if len(run.agreements) == 0 {
+		return agree(t, run)
+	}
+	a := run.agreements[run.r.IntN(len(run.agreements))]
+	op := []string{"break", "cancel"}[run.r.IntN(2)]
+	ok := a.status == "active"
+	for _, in := range a.installments {
+		ok = ok && (op == "break" || !in.paid)
+	}
+	r := run.f.do(t, http.MethodPost, fmt.Sprintf("/financial/agreements/%d/%s", a.id, op), run.f.keyA, nil)
+	return fmt.Sprintf("%s agreement %d", op, a.id), ok, r, func() {
+		a.status = map[string]string{"break": "broken", "cancel": "canceled"}[op]
+		for _, in := range a.installments {
+			in.canceled = !in.paid
+		}
+		for _, inv := range a.originals {
+			inv.renegotiated = false
+		}
+	}
+}
+
+// terminate terminates the lease once, on one of two days (the end of a
+// month, or the middle of one: its rent pro rata); again, it is refused.
+// The lease's invoices join the run with the termination: those it
+// cancels canceled, the others and its final invoice open.
+func terminate(t *testing.T, run *ledgerRun) (string, bool, response, func()) {
+	at := []string{"2024-12-31", "2025-01-15"}[run.r.IntN(2)]
+	r := run.f.terminate(t, run.lease, run.f.keyA, map[string]any{"termination_at": at, "requester": "tenant"})
+	return "terminate on " + at, !run.terminated, r, func() {
+		run.terminated = true
+		rows := run.f.get(t, fmt.Sprintf("/invoices?filter[contract_id]=%d&sort=id&perPage=100", run.lease), http.StatusOK).data(t)
+		for _, rec := range rows {
+			run.invoices = append(run.invoices, &invoiceModel{id: num(t, rec["id"]), payer: num(t, rec["payer_id"]),
+				due: fmt.Sprint(rec["due_date"]), canceled: rec["status"] == "canceled"})
+		}
+	}
+}
+
+// TestLedgerProperty runs seeded random sequences of the operations over
+// three plain invoices (a rent credited to the owner with its
+// administration fee, late fee and interest when paid late), the
+// agreements made of them and the termination of termEnv's worked lease
+// (its invoices generated into 2025), a company booking the loss of its
+// write-offs and one that does not. After every step: each split
+// balances and the statements add up to zero; each payer's statement is
+// what the payments standing brought less their refunds, plus the loss
+// booked for a write-off; for each invoice the step touched (and every
+// invoice every tenth step and at the end): its payer's entries are the
+// model's and its statements add up to zero, a plain invoice's owner and
+// business keep what the refunds left, its paid_amount and
+// refunded_amount are its entries' and its status the model's; every
+// agreement's status is the model's and holds to its invoices; a refused
+// operation changed nothing.
+func TestLedgerProperty(t *testing.T) {
 	t.Parallel()
-	for seed := range uint64(6) {
+	for seed := range uint64(4) {
 		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
 			t.Parallel()
-			run := &ledgerRun{f: invoiceEnv(t), r: rand.New(rand.NewPCG(seed, 27)), lossItem: seed%2 == 1}
+			f := termEnv(t)
+			run := &ledgerRun{f: f, r: rand.New(rand.NewPCG(seed, 27)), lossItem: seed%2 == 1}
+			run.lease = f.lease(t, "2025-02-10", nil)
 			if run.lossItem {
-				loss := run.f.item(t, "Perda com inadimplência", "business", "customer", "default")
-				if r := run.f.do(t, http.MethodPut, "/financial/settings", run.f.keyA, map[string]any{"write_off_item_id": loss}); r.status != 200 {
+				loss := f.item(t, "Perda com inadimplência", "business", "customer", "default")
+				if r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"write_off_item_id": loss}); r.status != 200 {
 					t.Fatalf("setting: %d %s", r.status, r.raw)
 				}
 			}
 			for range 3 {
-				run.invoices = append(run.invoices, &invoiceModel{id: run.f.create(t, "/invoices", run.f.refundBody(-10))})
+				run.invoices = append(run.invoices, &invoiceModel{id: f.create(t, "/invoices", f.refundBody(-10)), payer: f.payer,
+					due: today(-10), plain: true})
 			}
 			done := map[string]int{}
 			for step := range 100 {
-				inv := run.invoices[run.r.IntN(len(run.invoices))]
-				op := ledgerOps[run.r.IntN(len(ledgerOps))]
-				if op.skip != nil && op.skip(inv) {
+				before := run.digest(t)
+				s := run.step(t)
+				if s.what == "" {
 					continue
 				}
-				before := run.f.entryCount(t)
-				r := op.do(t, run, inv)
-				what := fmt.Sprintf("step %d, %s of invoice %d", step, op.name, inv.id)
-				switch ok := op.ok(run, inv); {
-				case ok && r.status != http.StatusOK:
+				what := fmt.Sprintf("step %d, %s", step, s.what)
+				switch r := s.r; {
+				case s.ok && (r.status < 200 || r.status > 299):
 					t.Fatalf("%s: %d %s", what, r.status, r.raw)
-				case ok:
-					op.apply(t, run, inv, r)
-					done[op.name]++
-				case r.status != http.StatusUnprocessableEntity:
-					t.Fatalf("%s: %d %s, want 422", what, r.status, r.raw)
-				case run.f.entryCount(t) != before:
-					t.Fatalf("%s: refused, and entries were written", what)
+				case s.ok:
+					s.apply()
+					done[s.kind]++
+				case r.status != http.StatusUnprocessableEntity && r.status != http.StatusConflict:
+					t.Fatalf("%s: %d %s, want 409 or 422", what, r.status, r.raw)
+				case run.digest(t) != before:
+					t.Fatalf("%s: refused, and it changed what was stored", what)
+				default:
+					done["refused"]++
 				}
-				run.check(t, what)
+				touched := s.touched
+				if touched == nil || step%10 == 9 {
+					touched = run.invoices
+				}
+				run.check(t, what, touched)
 				done["steps"]++
 			}
-			t.Logf("operations that applied: %v", done)
+			run.check(t, "the end", run.invoices)
+			t.Logf("operations applied, by kind, and refused: %v", done)
 		})
 	}
 }
 
-// entryCount counts company A's entries.
-func (f *invoiceFixture) entryCount(t *testing.T) int64 {
-	t.Helper()
-	return f.scalar(t, `SELECT count(*) FROM transactions WHERE company_id = $1`, f.compA)
+// ledgerStep is one step tried: what it was (""; none), its kind, the
+// invoices it may touch (nil: any), whether the model lets it apply, its answer and
+// how the model follows a success.
+type ledgerStep struct {
+	what, kind string
+	touched    []*invoiceModel
+	ok         bool
+	r          response
+	apply      func()
 }
 
-// check holds the ledger and the invoices to the model.
-func (run *ledgerRun) check(t *testing.T, what string) {
+// step tries one random operation.
+func (run *ledgerRun) step(t *testing.T) ledgerStep {
+	var op runOp
+	kind := ""
+	switch n := run.r.IntN(20); {
+	case n < 2:
+		op, kind = agree, "agree"
+	case n < 4:
+		op, kind = endAgreement, "end an agreement"
+	case n < 5 && (!run.terminated || run.r.IntN(4) == 0):
+		op, kind = terminate, "terminate"
+	}
+	if op != nil {
+		what, ok, r, apply := op(t, run)
+		return ledgerStep{what: what, kind: kind, ok: ok, r: r, apply: apply} // it may touch any invoice
+	}
+	o := ledgerOps[run.r.IntN(len(ledgerOps))]
+	inv := run.pick(o)
+	if o.skip != nil && o.skip(inv) {
+		return ledgerStep{}
+	}
+	ok := o.ok(run, inv)
+	r := o.do(t, run, inv)
+	return ledgerStep{what: fmt.Sprintf("%s of invoice %d", o.name, inv.id), kind: o.name, touched: []*invoiceModel{inv},
+		ok: ok, r: r, apply: func() { o.apply(t, run, inv, r) }}
+}
+
+// pick picks an invoice for o: three times in four one it applies to
+// (when there is one), else one not canceled, but for one step in ten.
+func (run *ledgerRun) pick(o ledgerOp) *invoiceModel {
+	var applies, live []*invoiceModel
+	for _, inv := range run.invoices {
+		if o.ok(run, inv) && (o.skip == nil || !o.skip(inv)) {
+			applies = append(applies, inv)
+		}
+		if !inv.canceled {
+			live = append(live, inv)
+		}
+	}
+	switch {
+	case len(applies) > 0 && run.r.IntN(4) > 0:
+		live = applies
+	case len(live) == 0 || run.r.IntN(10) == 0:
+		live = run.invoices
+	}
+	return live[run.r.IntN(len(live))]
+}
+
+// digest sums up what a refused operation must leave as it was: the
+// entries and history rows written, every invoice's status, payment and
+// total, every agreement's status.
+func (run *ledgerRun) digest(t *testing.T) string {
+	t.Helper()
+	var d string
+	err := run.f.pool.QueryRow(t.Context(), `SELECT
+		(SELECT count(*) FROM transactions WHERE company_id = $1) || ' ' ||
+		(SELECT count(*) FROM invoice_history WHERE company_id = $1) || ' ' ||
+		(SELECT md5(string_agg(id || status || paid || total || coalesce(refunded_amount, 0), ',' ORDER BY id)) FROM invoices WHERE company_id = $1) || ' ' ||
+		(SELECT coalesce(string_agg(id || status, ',' ORDER BY id), '') FROM agreements WHERE company_id = $1)`,
+		run.f.compA).Scan(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// check holds the ledger, the touched invoices and the agreements to the
+// model.
+func (run *ledgerRun) check(t *testing.T, what string, touched []*invoiceModel) {
 	t.Helper()
 	f := run.f
-	var unbalanced int64
-	unbalanced = f.scalar(t, `SELECT count(*) FROM (SELECT split FROM transactions WHERE company_id = $1 GROUP BY split
+	unbalanced := f.scalar(t, `SELECT count(*) FROM (SELECT split FROM transactions WHERE company_id = $1 GROUP BY split
 		HAVING sum(CASE type WHEN 'credit' THEN amount ELSE -amount END) <> 0) s`, f.compA)
 	if unbalanced != 0 {
 		t.Fatalf("%s: %d splits do not balance", what, unbalanced)
 	}
+	f.ledger(t)
+	run.checkPayers(t, what)
+	for _, inv := range touched {
+		run.checkInvoice(t, what, inv)
+	}
+	af := &agreementFixture{invoiceFixture: f.invoiceFixture}
+	ids := make([]int64, len(run.agreements))
+	for i, a := range run.agreements {
+		ids[i] = a.id
+		if got := af.agreementRecord(t, a.id)["status"]; got != a.status {
+			t.Fatalf("%s: agreement %d is %v, want %s", what, a.id, got, a.status)
+		}
+	}
+	af.checkAgreements(t, ids, what)
+}
+
+// payerModel is what the model says a payer's statement holds of
+// invoices, in cents: less what the payments standing brought, plus what
+// their refunds gave back and the losses booked.
+func (inv *invoiceModel) payerModel(lossItem bool) int64 {
+	c := -(inv.paidCents - inv.refunded)
+	if inv.writtenOff && lossItem {
+		c += inv.lossCents // the loss: a debit of the total on the business, a credit on the payer
+	}
+	return c
+}
+
+// checkPayers holds each payer's statement of invoice entries to the
+// model.
+func (run *ledgerRun) checkPayers(t *testing.T, what string) {
+	t.Helper()
+	want := map[int64]int64{}
 	for _, inv := range run.invoices {
-		b := f.balances(t, inv.id)
-		payer := -(inv.paidCents - inv.refunded)
-		if inv.writtenOff && run.lossItem {
-			payer += 100000 // the loss: a debit of the total on the business, a credit on the payer
+		want[inv.payer] += inv.payerModel(run.lossItem)
+	}
+	rows, err := run.f.pool.Query(t.Context(), `SELECT i.payer_id, sum(CASE t.type WHEN 'credit' THEN t.amount ELSE -t.amount END * 100)::bigint
+		FROM transactions t JOIN invoices i ON i.company_id = t.company_id AND i.id = t.invoice_id
+		WHERE t.company_id = $1 AND t.extract = 'customer' GROUP BY i.payer_id`, run.f.compA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[int64]int64{}
+	for rows.Next() {
+		var payer, c int64
+		if err := rows.Scan(&payer, &c); err != nil {
+			t.Fatal(err)
 		}
-		if b["customer"] != payer || b["customer"]+b["owner"]+b["business"] != 0 {
-			t.Fatalf("%s: invoice %d's statements %v, want the payer at %d and a sum of zero", what, inv.id, b, payer)
+		if c != 0 {
+			got[payer] = c
 		}
-		if inv.paid && (b["owner"] < 0 || b["business"] < 0) {
-			t.Fatalf("%s: invoice %d's statements %v: a refund took more than an entry had", what, inv.id, b)
+	}
+	for payer, c := range want {
+		if c == 0 {
+			delete(want, payer)
 		}
-		rec := f.get(t, fmt.Sprintf("/invoices/%d", inv.id), http.StatusOK).record(t)
-		standing := f.scalar(t, `SELECT coalesce(sum(CASE type WHEN 'debit' THEN amount ELSE -amount END * 100), 0)::bigint
-			FROM transactions t WHERE company_id = $1 AND invoice_id = $2 AND extract = 'customer' AND mode = 'invoice'
-			AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)`, f.compA, inv.id)
-		refunds := f.scalar(t, `SELECT coalesce(sum(CASE type WHEN 'credit' THEN amount ELSE -amount END * 100), 0)::bigint
-			FROM transactions t WHERE company_id = $1 AND invoice_id = $2 AND extract = 'customer' AND refunds_id IS NOT NULL
-			AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)`, f.compA, inv.id)
-		status := map[bool]string{true: "paid", false: "overdue"}[inv.paid]
-		switch {
-		case inv.writtenOff:
-			status = "uncollectible"
-		case inv.paid && inv.refunded == inv.paidCents:
-			status = "refunded"
-		}
-		if cents(t, dec(rec["paid_amount"])) != standing || cents(t, dec(rec["refunded_amount"])) != refunds ||
-			standing != inv.paidCents || refunds != inv.refunded || rec["status"] != status {
-			t.Fatalf("%s: invoice %d: status %v, paid_amount %v, refunded_amount %v; entries %d and %d; want %s, %d and %d",
-				what, inv.id, rec["status"], rec["paid_amount"], rec["refunded_amount"], standing, refunds, status,
-				inv.paidCents, inv.refunded)
-		}
-		splits := f.scalar(t, `SELECT count(DISTINCT split) FROM transactions WHERE company_id = $1 AND invoice_id = $2
-			AND mode = 'invoice'`, f.compA, inv.id)
-		if splits != int64(inv.payments) {
-			t.Fatalf("%s: invoice %d has %d payments posted, want %d", what, inv.id, splits, inv.payments)
-		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%s: the payers' statements %v, want %v", what, got, want)
+	}
+}
+
+// checkInvoice holds one invoice's entries, amounts and status to the
+// model.
+func (run *ledgerRun) checkInvoice(t *testing.T, what string, inv *invoiceModel) {
+	t.Helper()
+	f := run.f
+	b := f.balances(t, inv.id)
+	if payer := inv.payerModel(run.lossItem); b["customer"] != payer || b["customer"]+b["owner"]+b["business"] != 0 {
+		t.Fatalf("%s: invoice %d's statements %v, want the payer at %d and a sum of zero", what, inv.id, b, payer)
+	}
+	if inv.plain && inv.paid && (b["owner"] < 0 || b["business"] < 0) {
+		t.Fatalf("%s: invoice %d's statements %v: a refund took more than an entry had", what, inv.id, b)
+	}
+	rec := f.get(t, fmt.Sprintf("/invoices/%d", inv.id), http.StatusOK).record(t)
+	standing := f.scalar(t, `SELECT coalesce(sum(CASE type WHEN 'debit' THEN amount ELSE -amount END * 100), 0)::bigint
+		FROM transactions t WHERE company_id = $1 AND invoice_id = $2 AND extract = 'customer' AND mode = 'invoice'
+		AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)`, f.compA, inv.id)
+	refunds := f.scalar(t, `SELECT coalesce(sum(CASE type WHEN 'credit' THEN amount ELSE -amount END * 100), 0)::bigint
+		FROM transactions t WHERE company_id = $1 AND invoice_id = $2 AND extract = 'customer' AND refunds_id IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)`, f.compA, inv.id)
+	if cents(t, dec(rec["paid_amount"])) != standing || cents(t, dec(rec["refunded_amount"])) != refunds ||
+		standing != inv.paidCents || refunds != inv.refunded || rec["status"] != inv.status() {
+		t.Fatalf("%s: invoice %d: status %v, paid_amount %v, refunded_amount %v; entries %d and %d; want %s, %d and %d",
+			what, inv.id, rec["status"], rec["paid_amount"], rec["refunded_amount"], standing, refunds, inv.status(),
+			inv.paidCents, inv.refunded)
+	}
+	splits := f.scalar(t, `SELECT count(DISTINCT split) FROM transactions WHERE company_id = $1 AND invoice_id = $2
+		AND mode = 'invoice'`, f.compA, inv.id)
+	if splits != int64(inv.payments) {
+		t.Fatalf("%s: invoice %d has %d payments posted, want %d", what, inv.id, splits, inv.payments)
 	}
 }
 

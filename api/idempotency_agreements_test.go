@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 )
 
@@ -93,30 +92,7 @@ func TestIdempotentAgreementAtOnce(t *testing.T) {
 	t.Parallel()
 	f := agreementEnv(t)
 	body := f.agreementJSON(t, nil)
-	type answer struct {
-		status int
-		raw    string
-		err    error
-	}
-	answers := make([]answer, 8)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range answers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			a := &answers[i]
-			a.status, a.raw, a.err = postRaw(f.url, f.keyA, "/financial/agreements", "at-once", body)
-		}()
-	}
-	close(start)
-	wg.Wait()
-	for i, a := range answers {
-		if a.err != nil || a.status != http.StatusCreated || a.raw != answers[0].raw {
-			t.Errorf("request %d of 8: %d %s %v", i, a.status, a.raw, a.err)
-		}
-	}
+	postAtOnce(t, f.testEnv, 8, "/financial/agreements", "at-once", body, http.StatusCreated)
 	if n := f.counts(t)["agreements"]; n != 1 {
 		t.Errorf("%d agreements made by eight requests with one key, want 1", n)
 	}

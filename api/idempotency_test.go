@@ -325,7 +325,23 @@ func TestIdempotentRefundAtOnce(t *testing.T) {
 		t.Errorf("%d refunds after two requests without a key, want 3", refunds)
 	}
 
-	answers := make([]answer, 8)
+	postAtOnce(t, f.testEnv, 8, path, "eight", body, http.StatusOK)
+	if refunds, _ := f.refundsOf(t, id); refunds != 4 {
+		t.Errorf("%d refunds after eight requests with one key, want 4", refunds)
+	}
+}
+
+// postAtOnce posts body to path n times at once with company A's key and
+// the Idempotency-Key key, and expects each answer to be status and the
+// same body.
+func postAtOnce(t *testing.T, e *testEnv, n int, path, key, body string, status int) {
+	t.Helper()
+	type answer struct {
+		status int
+		raw    string
+		err    error
+	}
+	answers := make([]answer, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := range answers {
@@ -334,18 +350,15 @@ func TestIdempotentRefundAtOnce(t *testing.T) {
 			defer wg.Done()
 			<-start
 			a := &answers[i]
-			a.status, a.raw, a.err = postRaw(f.url, f.keyA, path, "eight", body)
+			a.status, a.raw, a.err = postRaw(e.url, e.keyA, path, key, body)
 		}()
 	}
 	close(start)
 	wg.Wait()
 	for i, a := range answers {
-		if a.err != nil || a.status != http.StatusOK || a.raw != answers[0].raw {
-			t.Errorf("request %d of 8: %d %s %v", i, a.status, a.raw, a.err)
+		if a.err != nil || a.status != status || a.raw != answers[0].raw {
+			t.Errorf("request %d of %d: %d %s %v", i, n, a.status, a.raw, a.err)
 		}
-	}
-	if refunds, _ := f.refundsOf(t, id); refunds != 4 {
-		t.Errorf("%d refunds after eight requests with one key, want 4", refunds)
 	}
 }
 

@@ -24,7 +24,8 @@ type RelayConfig struct {
 	// Batch is how many jobs one pass takes (default 500).
 	Batch int
 	// Poll is the longest the relay sleeps without a notification
-	// (default 1s).
+	// (default 50 ms): submissions signal it at most every
+	// storage.NotifyEvery per process, so a job may wait this long.
 	Poll time.Duration
 	// QuietAfter is how long a queued or running job may go unchanged
 	// before the relay checks that Redis still holds its task (default
@@ -59,7 +60,7 @@ func NewRelay(cfg RelayConfig) *Relay {
 		cfg.Batch = 500
 	}
 	if cfg.Poll <= 0 {
-		cfg.Poll = time.Second
+		cfg.Poll = DefaultRelayPoll
 	}
 	if cfg.QuietAfter <= 0 {
 		cfg.QuietAfter = 2 * time.Minute
@@ -72,6 +73,10 @@ func NewRelay(cfg RelayConfig) *Relay {
 func (r *Relay) Close() error {
 	return errors.Join(r.client.Close(), r.inspector.Close(), r.ping.Close())
 }
+
+// DefaultRelayPoll is how long a relay sleeps at most between passes
+// without a notification.
+const DefaultRelayPoll = 50 * time.Millisecond
 
 // maxBackoff bounds the pause after failures.
 const maxBackoff = 5 * time.Second
@@ -96,6 +101,11 @@ func (r *Relay) Run(ctx context.Context) error {
 			backoff = min(backoff*2, maxBackoff)
 		case n == r.cfg.Batch:
 			backoff = 50 * time.Millisecond // more are waiting
+		case n > 0:
+			// submissions are coming, and not all of them signal: pass
+			// again once the next have gathered
+			backoff = 50 * time.Millisecond
+			sleep(ctx, gather)
 		default:
 			backoff = 50 * time.Millisecond
 			r.idle(ctx)

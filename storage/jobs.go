@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -618,7 +619,7 @@ func CancelJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 func RetryJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 	var notified bool
 	job, err := scanJob(suffixScan{q.QueryRow(ctx, `WITH retried AS (
-			UPDATE jobs SET state = 'pending', generation = generation + 1,
+			UPDATE jobs SET state = 'pending', generation = generation + 1, relay_xid = pg_current_xact_id(),
 				error = NULL, result = NULL, progress = '{"done": 0, "total": 0}', queued_at = NULL,
 				started_at = NULL, finished_at = NULL, updated_at = now()
 			WHERE company_id = $1 AND id = $2 AND state = 'failed'
@@ -715,66 +716,160 @@ type PendingJob struct {
 	Attempts   int
 	// Lane is the job's lane ("": none; docs/jobs.md, "Lanes").
 	Lane string
+	// RelayXID is the transaction that made the job pending, in decimal
+	// ("": none), by which the relay orders it.
+	RelayXID string
 }
 
-// ClaimPendingJobs marks up to limit pending jobs queued, in id order,
-// skipping rows another relay holds, and returns them for the caller to
-// enqueue. It commits at once, so that no row stays locked while Redis is
-// called (a worker would wait on it); the caller puts back those it could
-// not enqueue with UnclaimJobs, and the quiet-job sweep covers a relay
-// that died in between.
-func ClaimPendingJobs(ctx context.Context, q DBTX, limit int) ([]PendingJob, error) {
-	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'queued', queued_at = now(), updated_at = now()
-		FROM (SELECT company_id, id FROM jobs WHERE state = 'pending'
-			ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) AS p
-		WHERE jobs.company_id = p.company_id AND jobs.id = p.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts, coalesce(jobs.lane, '')`, limit)
+// pendingColumns are a PendingJob's columns of the row jobs.
+const pendingColumns = `jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts,
+	coalesce(jobs.lane, ''), coalesce(jobs.relay_xid::text, '')`
+
+// relayPosition is the relay's place in the outbox (job_relay, migration
+// 0040): the pending rows at or after (nextXID, nextID) in relay order,
+// and those of the late transactions, are not relayed yet.
+type relayPosition struct {
+	nextXID string
+	nextID  int64
+	late    []string
+}
+
+// NextPendingJobs reads the next pending jobs for the relay and moves the
+// relay's position past them, in one transaction of its own: up to limit
+// jobs in relay order, and every pending job of the transactions that were
+// still in progress at the last read and have committed since. Nothing is
+// written on the job rows. The row of job_relay is locked from the read to
+// the commit, so that several relays take turns and never read the same
+// jobs; no lock is held while the caller calls Redis. A relay that dies
+// before it has enqueued what it read leaves the jobs pending and quiet:
+// the sweep (QuietJobs) enqueues them. The caller hands back the jobs it
+// could not enqueue with RelayAgain.
+func NextPendingJobs(ctx context.Context, db Beginner, limit int) (jobs []PendingJob, err error) {
+	err = pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		var pos relayPosition
+		if err := tx.QueryRow(ctx, `SELECT next_xid::text, next_id, late::text[] FROM job_relay FOR UPDATE`).
+			Scan(&pos.nextXID, &pos.nextID, &pos.late); err != nil {
+			return err
+		}
+		var next relayPosition
+		jobs, next, err = readPending(ctx, tx, pos, limit)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE job_relay SET next_xid = $1::text::xid8, next_id = $2,
+			late = $3::text[]::xid8[], updated_at = now()`, next.nextXID, next.nextID, next.late)
+		return err
+	})
+	return jobs, translate(err, "next pending jobs")
+}
+
+// readPending reads the jobs past pos, in one statement, with the
+// snapshot it read them in, and returns the position after them: past the
+// last job read when limit stopped the read, else past every transaction
+// the snapshot saw finished; the transactions it saw in progress are late.
+func readPending(ctx context.Context, tx pgx.Tx, pos relayPosition, limit int) ([]PendingJob, relayPosition, error) {
+	rows, err := tx.Query(ctx, `WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+		ahead AS (
+			(SELECT `+pendingColumns+`, 0 AS part FROM jobs
+				WHERE jobs.state = 'pending' AND jobs.relay_xid = ANY($3::text[]::xid8[]))
+			UNION ALL
+			(SELECT `+pendingColumns+`, 1 FROM jobs
+				WHERE jobs.state = 'pending' AND (jobs.relay_xid, jobs.id) > ($1::text::xid8, $2::bigint)
+				ORDER BY jobs.relay_xid, jobs.id LIMIT $4))
+		SELECT pg_snapshot_xmax(snap.s)::text, ARRAY(SELECT x::text FROM pg_snapshot_xip(snap.s) AS x),
+			ahead.* FROM snap LEFT JOIN ahead ON true`, pos.nextXID, pos.nextID, pos.late, limit)
 	if err != nil {
-		return nil, translate(err, "claim pending jobs")
+		return nil, pos, err
 	}
-	claimed, err := pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
-	return claimed, translate(err, "claim pending jobs")
+	defer rows.Close()
+	var xmax string
+	var inProgress []string
+	var jobs []PendingJob
+	var last *PendingJob
+	ranged := 0
+	for rows.Next() {
+		var j struct {
+			CompanyID, ID, Generation, Attempts *int64
+			Kind, Queue, Lane, RelayXID         *string
+			Part                                *int
+		}
+		if err := rows.Scan(&xmax, &inProgress, &j.CompanyID, &j.ID, &j.Kind, &j.Queue, &j.Generation, &j.Attempts,
+			&j.Lane, &j.RelayXID, &j.Part); err != nil {
+			return nil, pos, err
+		}
+		if j.ID == nil {
+			continue // no job: the snapshot alone
+		}
+		jobs = append(jobs, PendingJob{CompanyID: *j.CompanyID, ID: *j.ID, Kind: *j.Kind, Queue: *j.Queue,
+			Generation: int(*j.Generation), Attempts: int(*j.Attempts), Lane: *j.Lane, RelayXID: *j.RelayXID})
+		if *j.Part == 1 {
+			ranged++
+			last = &jobs[len(jobs)-1]
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, pos, err
+	}
+	next := relayPosition{nextXID: xmax, nextID: 0}
+	if ranged == limit && last != nil {
+		next = relayPosition{nextXID: last.RelayXID, nextID: last.ID}
+	}
+	// a transaction in progress at the read may commit jobs the read did
+	// not see: late, when the position is past it
+	bound, _ := strconv.ParseUint(next.nextXID, 10, 64)
+	next.late = []string{}
+	for _, x := range inProgress {
+		if v, _ := strconv.ParseUint(x, 10, 64); v < bound {
+			next.late = append(next.late, x)
+		}
+	}
+	return jobs, next, nil
 }
 
-// UnclaimJobs puts claimed jobs that could not be enqueued back to
-// pending (those a worker has started meanwhile stay as they are).
-func UnclaimJobs(ctx context.Context, q DBTX, jobs []PendingJob) error {
+// RelayAgain puts jobs the relay read but could not enqueue (Redis went
+// away midway) back before its position: their transactions are late
+// again, so the next pass reads their pending jobs once more (those
+// enqueued meanwhile are enqueued once: their task ids are taken).
+func RelayAgain(ctx context.Context, q DBTX, jobs []PendingJob) error {
 	if len(jobs) == 0 {
 		return nil
 	}
-	refs := make([]JobRef, len(jobs))
-	for i, j := range jobs {
-		refs[i] = JobRef{j.CompanyID, j.ID}
+	xids := make([]string, 0, len(jobs))
+	for _, j := range jobs {
+		if j.RelayXID != "" && !slices.Contains(xids, j.RelayXID) {
+			xids = append(xids, j.RelayXID)
+		}
 	}
-	companies, ids := refColumns(refs)
-	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'pending', queued_at = NULL, updated_at = now()
-		FROM unnest($1::bigint[], $2::bigint[]) AS u (company_id, id)
-		WHERE jobs.company_id = u.company_id AND jobs.id = u.id AND jobs.state = 'queued'`, companies, ids)
-	return translate(err, "unclaim jobs")
+	_, err := q.Exec(ctx, `UPDATE job_relay SET late = ARRAY(SELECT DISTINCT unnest(late || $1::text[]::xid8[])),
+		updated_at = now()`, xids)
+	return translate(err, "relay again")
 }
 
-// QuietJobs returns up to limit jobs queued or running that have not
-// changed for longer than quiet: the relay checks that Redis still holds
-// their tasks (it may have lost them) and touches them.
+// QuietJobs returns up to limit jobs pending, queued or running that have
+// not changed for longer than quiet: the relay checks that Redis still
+// holds their tasks (it may have lost them, or a relay died between its
+// read and its enqueues) and touches them.
 func QuietJobs(ctx context.Context, q DBTX, quiet time.Duration, limit int) ([]PendingJob, error) {
 	rows, err := q.Query(ctx, `UPDATE jobs SET updated_at = now()
 		FROM (SELECT company_id, id FROM jobs
-			WHERE state IN ('queued', 'running') AND updated_at < now() - $1::interval
+			WHERE state IN ('pending', 'queued', 'running') AND updated_at < now() - $1::interval
 			ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) AS quiet
 		WHERE jobs.company_id = quiet.company_id AND jobs.id = quiet.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts, coalesce(jobs.lane, '')`, quiet, limit)
+		RETURNING `+pendingColumns, quiet, limit)
 	if err != nil {
 		return nil, translate(err, "quiet jobs")
 	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
 }
 
-// OldestPendingJobAge is how long the job pending longest has waited for
-// the relay since it became pending (zero when none waits).
+// OldestPendingJobAge is how long the job pending longest that the relay
+// has not read yet has waited for it since it became pending (zero when
+// none waits).
 func OldestPendingJobAge(ctx context.Context, q DBTX) (time.Duration, error) {
 	var seconds float64
-	err := q.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(updated_at)), 0)::float8
-		FROM jobs WHERE state = 'pending'`).Scan(&seconds)
+	err := q.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(jobs.updated_at)), 0)::float8
+		FROM jobs, job_relay r WHERE jobs.state = 'pending'
+			AND ((jobs.relay_xid, jobs.id) >= (r.next_xid, r.next_id) OR jobs.relay_xid = ANY(r.late))`).Scan(&seconds)
 	if err != nil {
 		return 0, translate(err, "oldest pending job")
 	}

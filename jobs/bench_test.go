@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -50,7 +49,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 //
 //	go test -run '^$' -bench PacedLatency -benchtime 5000x ./jobs
 func BenchmarkPacedLatency(b *testing.B) {
-	for _, rate := range []int{250, 1000, 1500} {
+	for _, rate := range []int{250, 1000, 1500, 2000} {
 		b.Run(fmt.Sprintf("platform/rate=%d", rate), func(b *testing.B) { benchPlatform(b, 20, rate) })
 		b.Run(fmt.Sprintf("bare-asynq/rate=%d", rate), func(b *testing.B) { benchBareAsynq(b, 20, rate) })
 	}
@@ -89,6 +88,8 @@ func benchPlatform(b *testing.B, submitters, rate int) {
 	go func() { defer running.Done(); worker.Run(ctx) }() //nolint:errcheck // returns nil
 	defer func() { cancel(); running.Wait(); relay.Close() }()
 
+	before := readJobWrites(b, pool)
+	cpuBefore, cpuOK := databaseCPU(ctx, pool)
 	b.ResetTimer()
 	start := time.Now()
 	forEachSubmitter(b.N, submitters, rate, func() {
@@ -108,12 +109,7 @@ func benchPlatform(b *testing.B, submitters, rate int) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
-	if os.Getenv("STATS") != "" {
-		var commits, rollbacks, upd, ins, del, seq, idx int64
-		pool.QueryRow(ctx, `SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()`).Scan(&commits, &rollbacks)
-		pool.QueryRow(ctx, `SELECT n_tup_upd, n_tup_ins, n_tup_del, seq_scan, idx_scan FROM pg_stat_user_tables WHERE relname = 'jobs'`).Scan(&upd, &ins, &del, &seq, &idx)
-		b.Logf("N=%d commits=%d rollbacks=%d jobs upd=%d ins=%d del=%d seq_scan=%d idx_scan=%d", b.N, commits, rollbacks, upd, ins, del, seq, idx)
-	}
+	cpuAfter, _ := databaseCPU(ctx, pool)
 	rows, err := pool.Query(ctx, `SELECT extract(epoch FROM finished_at - created_at)::float8 FROM jobs`)
 	if err != nil {
 		b.Fatal(err)
@@ -126,7 +122,47 @@ func benchPlatform(b *testing.B, submitters, rate int) {
 		}
 		latencies = append(latencies, s)
 	}
+	cancel()
+	running.Wait()
+	pool.Close() // its backends exit, flushing their table statistics
+	writes := readJobWrites(b, nil).minus(before)
+	b.ReportMetric(float64(writes.inserted+writes.updated)/float64(b.N), "versions/job")
+	b.ReportMetric(float64(writes.hot)/float64(b.N), "hot/job")
+	if cpuOK {
+		b.ReportMetric(float64(cpuAfter-cpuBefore)/float64(time.Millisecond)/float64(b.N), "dbcpu-ms/job")
+	}
 	report(b, elapsed, latencies)
+}
+
+// jobWrites are the row versions written to the jobs table so far: rows
+// inserted, rows updated, and the updates that were HOT (no index entry
+// written).
+type jobWrites struct{ inserted, updated, hot int64 }
+
+func (w jobWrites) minus(o jobWrites) jobWrites {
+	return jobWrites{w.inserted - o.inserted, w.updated - o.updated, w.hot - o.hot}
+}
+
+// readJobWrites reads the jobs table's counters, on pool or, when it is
+// nil, on a connection of its own (after a pool was closed: its backends
+// flushed their counters when they exited, which takes a moment).
+func readJobWrites(b *testing.B, pool *pgxpool.Pool) jobWrites {
+	ctx := context.Background()
+	if pool == nil {
+		time.Sleep(200 * time.Millisecond)
+		p, err := pgxpool.New(ctx, storagetest.URL(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		pool = p
+	}
+	var w jobWrites
+	if err := pool.QueryRow(ctx, `SELECT n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables
+		WHERE relname = 'jobs'`).Scan(&w.inserted, &w.updated, &w.hot); err != nil {
+		b.Fatal(err)
+	}
+	return w
 }
 
 func benchBareAsynq(b *testing.B, submitters, rate int) {

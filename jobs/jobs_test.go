@@ -674,7 +674,7 @@ func TestAGroupStartsATaskOnce(t *testing.T) {
 	w := NewWorker(WorkerConfig{Pool: p.pool, Redis: p.redisOpt(), Kinds: p.kinds})
 	task := storage.TaskRef{JobRef: storage.JobRef{CompanyID: p.companyA, ID: job.ID}}
 	stale := storage.TaskRef{JobRef: task.JobRef, Generation: 5}
-	got, err := w.startJobs(ctx, []storage.TaskRef{task, stale, task})
+	got, err := w.loadJobs(ctx, []storage.TaskRef{task, stale, task})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,8 @@ type RelayConfig struct {
 	// Batch is how many jobs one pass takes (default 500).
 	Batch int
 	// Poll is the longest the relay sleeps without a notification
-	// (default 1s).
+	// (default 50 ms): submissions signal it at most every
+	// storage.NotifyEvery per process, so a job may wait this long.
 	Poll time.Duration
 	// QuietAfter is how long a queued or running job may go unchanged
 	// before the relay checks that Redis still holds its task (default
@@ -33,14 +34,16 @@ type RelayConfig struct {
 	Logger     *slog.Logger
 }
 
-// Relay moves pending job rows to asynq: the outbox's other half. It marks
-// a batch queued (FOR UPDATE SKIP LOCKED, so several relays share the
-// work), enqueues each with its job id as the task id (so a relay that
-// runs twice enqueues once) and puts back to pending those Redis did not
-// take. When Redis is down the rows stay pending and the relay tries again
-// with a growing pause: nothing is lost. A LISTEN on the jobs channel
-// wakes it as soon as a submission commits; a sweep enqueues again the
-// jobs that went quiet (Redis lost them, or a relay died midway).
+// Relay moves pending job rows to asynq: the outbox's other half. It reads
+// the jobs past its position in the outbox and moves the position past
+// them, in one transaction (so several relays take turns and never read
+// the same jobs), writing nothing on the job rows; it enqueues each with
+// its job id as the task id (so a relay that runs twice enqueues once) and
+// puts back before its position those Redis did not take. When Redis is
+// down the rows stay pending and the relay tries again with a growing
+// pause: nothing is lost. A LISTEN on the jobs channel wakes it as soon as
+// a submission commits; a sweep enqueues again the jobs that went quiet
+// (Redis lost them, or a relay died midway).
 type Relay struct {
 	cfg       RelayConfig
 	client    *asynq.Client
@@ -59,7 +62,7 @@ func NewRelay(cfg RelayConfig) *Relay {
 		cfg.Batch = 500
 	}
 	if cfg.Poll <= 0 {
-		cfg.Poll = time.Second
+		cfg.Poll = DefaultRelayPoll
 	}
 	if cfg.QuietAfter <= 0 {
 		cfg.QuietAfter = 2 * time.Minute
@@ -72,6 +75,10 @@ func NewRelay(cfg RelayConfig) *Relay {
 func (r *Relay) Close() error {
 	return errors.Join(r.client.Close(), r.inspector.Close(), r.ping.Close())
 }
+
+// DefaultRelayPoll is how long a relay sleeps at most between passes
+// without a notification.
+const DefaultRelayPoll = 50 * time.Millisecond
 
 // maxBackoff bounds the pause after failures.
 const maxBackoff = 5 * time.Second
@@ -94,8 +101,13 @@ func (r *Relay) Run(ctx context.Context) error {
 			r.log.Warn("relay: jobs wait in PostgreSQL", "err", err, "retry_in", backoff.String())
 			sleep(ctx, backoff)
 			backoff = min(backoff*2, maxBackoff)
-		case n == r.cfg.Batch:
+		case n >= r.cfg.Batch:
 			backoff = 50 * time.Millisecond // more are waiting
+		case n > 0:
+			// submissions are coming, and not all of them signal: pass
+			// again once the next have gathered
+			backoff = 50 * time.Millisecond
+			sleep(ctx, gather)
 		default:
 			backoff = 50 * time.Millisecond
 			r.idle(ctx)
@@ -122,29 +134,29 @@ func (r *Relay) idle(ctx context.Context) {
 }
 
 // RelayOnce takes one batch of pending jobs to Redis and returns how many
-// it took. Jobs it could not enqueue (Redis went away midway) go back to
-// pending.
+// it took. Jobs it could not enqueue (Redis went away midway) are read
+// again by the next pass.
 func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
-	// claim nothing while Redis does not answer: the rows wait as pending
+	// read nothing while Redis does not answer: the rows wait as pending
 	if err := r.ping.Ping(ctx).Err(); err != nil {
 		return 0, fmt.Errorf("relay: redis: %w", err)
 	}
-	claimed, err := storage.ClaimPendingJobs(ctx, r.cfg.Pool, r.cfg.Batch)
+	next, err := storage.NextPendingJobs(ctx, r.cfg.Pool, r.cfg.Batch)
 	if err != nil {
 		return 0, fmt.Errorf("relay: %w", err)
 	}
-	failed, enqueueErr := r.enqueueAll(ctx, claimed)
+	failed, enqueueErr := r.enqueueAll(ctx, next)
 	if len(failed) > 0 {
-		// a relay that cannot put them back leaves them queued; the sweep
+		// a relay that cannot put them back leaves them pending; the sweep
 		// enqueues them once they are quiet
-		if err := storage.UnclaimJobs(context.WithoutCancel(ctx), r.cfg.Pool, failed); err != nil {
-			return len(claimed), fmt.Errorf("relay: %w (after: %w)", err, enqueueErr)
+		if err := storage.RelayAgain(context.WithoutCancel(ctx), r.cfg.Pool, failed); err != nil {
+			return len(next), fmt.Errorf("relay: %w (after: %w)", err, enqueueErr)
 		}
 	}
 	if enqueueErr != nil {
-		return len(claimed), fmt.Errorf("relay: enqueue: %w", enqueueErr)
+		return len(next), fmt.Errorf("relay: enqueue: %w", enqueueErr)
 	}
-	return len(claimed), nil
+	return len(next), nil
 }
 
 // enqueuers is how many enqueues to Redis one relay has in flight.

@@ -55,6 +55,75 @@ type Run struct {
 	// companyChunks is the company's limit of heavy chunks in flight, for a
 	// heavy kind (fairness.go); 0: none.
 	companyChunks int
+	// start is the run's start while it is not written; nil: written
+	// (a run made outside a worker).
+	start *lazyStart
+}
+
+// lazyStart is a run's start, written only when the run needs it: before
+// its first progress or chunk, once it has run for startAfter, or else
+// with its outcome, in the same statement (a short job is written once by
+// its worker). Its lock is held while the start is written, so that the
+// outcome, which closes it, waits for a start in flight.
+type lazyStart struct {
+	mu      sync.Mutex
+	began   time.Time
+	start   storage.RunStart
+	written bool
+	over    bool // the start found the run over: canceled, or another run's
+	closed  bool // the outcome is being written: no start any more
+	write   func(context.Context, storage.RunStartAt) (bool, error)
+}
+
+// startAfter is how long a run goes on before its start is written even
+// though it has recorded nothing: a job that runs longer reads running.
+const startAfter = 100 * time.Millisecond
+
+// started writes the run's start if it is not written yet; it fails with
+// errStopped when the run is over.
+func (r *Run) started(ctx context.Context) error {
+	s := r.start
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.over:
+		return errStopped
+	case s.written || s.closed:
+		return nil
+	}
+	start := s.start
+	start.Ran = time.Since(s.began)
+	ok, err := s.write(ctx, storage.RunStartAt{RunRef: r.Job.Run(), RunStart: start})
+	if err != nil {
+		return fmt.Errorf("start job %d: %w", r.Job.ID, err)
+	}
+	if !ok {
+		s.over = true
+		return errStopped
+	}
+	s.written = true
+	return nil
+}
+
+// closeStart ends the run's lazy start: the start its outcome must record
+// too, or nil when it is written.
+func (r *Run) closeStart() *storage.RunStart {
+	s := r.start
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.written {
+		return nil
+	}
+	start := s.start
+	start.Ran = time.Since(s.began)
+	return &start
 }
 
 // CompanyID is the company the job works for.
@@ -66,6 +135,9 @@ func (r *Run) Pool() *pgxpool.Pool { return r.pool }
 // Progress records how much is done; it fails with errStopped when the
 // run is over.
 func (r *Run) Progress(ctx context.Context, done, total int64) error {
+	if err := r.started(ctx); err != nil {
+		return err
+	}
 	running, err := storage.SetJobProgress(ctx, r.pool, r.Job.Run(), storage.Progress{Done: done, Total: total})
 	if err != nil {
 		return err
@@ -91,6 +163,9 @@ type ChunkFunc func(ctx context.Context, tx pgx.Tx, i int) (output any, units in
 // progress. A chunk function holds one connection (its tx); it should not
 // take another from Pool meanwhile.
 func (r *Run) Chunks(ctx context.Context, n int, total int64, do ChunkFunc) ([]json.RawMessage, error) {
+	if err := r.started(ctx); err != nil {
+		return nil, err
+	}
 	outputs := make([]json.RawMessage, n)
 	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
 	if err != nil {
@@ -135,6 +210,9 @@ const MaxChunksAtOnce = 2
 // yet started and is returned once those in flight have ended (they roll
 // back).
 func (r *Run) ChunksAtOnce(ctx context.Context, n, workers int, total int64, do ChunkFunc) ([]json.RawMessage, error) {
+	if err := r.started(ctx); err != nil {
+		return nil, err
+	}
 	outputs := make([]json.RawMessage, n)
 	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
 	if err != nil {

@@ -79,13 +79,14 @@ type Worker struct {
 	lanes     *lanes
 	mux       *asynq.ServeMux
 	log       *slog.Logger
-	starts    *groupCommit[storage.TaskRef, startResult]
+	loads     *groupCommit[storage.TaskRef, startResult]
+	starts    *groupCommit[storage.RunStartAt, bool]
 	outcomes  *groupCommit[storage.Outcome, bool]
 	running   sync.WaitGroup // the runs in progress
 }
 
-// startResult is a job marked running, or ok false when it had nothing
-// to run.
+// startResult is a job to run, as read when its task was taken, or ok
+// false when it had nothing to run.
 type startResult struct {
 	job storage.Job
 	ok  bool
@@ -106,7 +107,8 @@ func NewWorker(cfg WorkerConfig) *Worker {
 		cfg.RetryDelay = RetryDelay
 	}
 	w := &Worker{cfg: cfg, log: cfg.Logger, lanes: newLanes()}
-	w.starts = newGroupCommit(w.startJobs)
+	w.loads = newGroupCommit(w.loadJobs)
+	w.starts = newGroupCommit(w.startRuns)
 	w.outcomes = newGroupCommit(w.finishJobs)
 	w.srv = asynq.NewServer(cfg.Redis, w.serverConfig(cfg.Concurrency, QueueWeights))
 	for _, queue := range cfg.Kinds.dedicatedQueues() {
@@ -172,6 +174,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	// during the shutdown
 	writes, stopWrites := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWrites()
+	go w.loads.run(writes)
 	go w.starts.run(writes)
 	go w.outcomes.run(writes)
 	if err := w.srv.Start(w.mux); err != nil {
@@ -208,9 +211,10 @@ func (w *Worker) waitRuns(d time.Duration) {
 	}
 }
 
-// startJobs marks a group of jobs running, in one statement.
-func (w *Worker) startJobs(ctx context.Context, tasks []storage.TaskRef) ([]startResult, error) {
-	started, err := storage.StartJobs(ctx, w.cfg.Pool, tasks)
+// loadJobs reads the jobs of a group of tasks, in one statement; nothing
+// is written until a run needs its start recorded (Run.started) or ends.
+func (w *Worker) loadJobs(ctx context.Context, tasks []storage.TaskRef) ([]startResult, error) {
+	started, err := storage.LoadRuns(ctx, w.cfg.Pool, tasks)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +227,19 @@ func (w *Worker) startJobs(ctx context.Context, tasks []storage.TaskRef) ([]star
 		job, ok := started[t.JobRef]
 		out[i].job, out[i].ok = job, ok && job.Generation == t.Generation && !seen[t]
 		seen[t] = true
+	}
+	return out, nil
+}
+
+// startRuns records a group of runs' starts, in one statement.
+func (w *Worker) startRuns(ctx context.Context, starts []storage.RunStartAt) ([]bool, error) {
+	done, err := storage.StartRuns(ctx, w.cfg.Pool, starts)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(starts))
+	for i, s := range starts {
+		out[i] = done[s.RunRef]
 	}
 	return out, nil
 }
@@ -257,28 +274,45 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 			return errYield // the row stays queued: nothing was started
 		}
 	}
-	start, err := w.starts.do(ctx, storage.TaskRef{JobRef: storage.JobRef{CompanyID: ref.Company, ID: ref.Job}, Generation: ref.Generation})
+	taken := time.Now()
+	start, err := w.loads.do(ctx, storage.TaskRef{JobRef: storage.JobRef{CompanyID: ref.Company, ID: ref.Job}, Generation: ref.Generation})
 	if err != nil {
 		return fmt.Errorf("start job %d: %w", ref.Job, err)
 	}
-	job := start.job
 	if !start.ok {
 		w.log.Debug("job has nothing to run", "job", ref.Job, "kind", kind.Name)
 		return nil
 	}
-	if retried, _ := asynq.GetRetryCount(ctx); retried > kind.MaxRetry {
-		// more failed runs than the kind allows, none of which recorded its
-		// failure: each lost its worker (a job that kills it)
-		err := w.record(context.WithoutCancel(ctx), kind, storage.Outcome{RunRef: job.Run(), State: storage.JobFailed,
-			Error: fmt.Sprintf("Its runs kept being interrupted (%d attempts); it was given up.", job.Attempts)})
-		return permanent(errors.Join(err, errors.New("runs kept being interrupted")))
-	}
-	run := &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause}
+	run := w.newRun(start.job, taken)
 	if kind.Heavy {
 		run.companyChunks = w.cfg.CompanyChunks
 	}
+	if retried, _ := asynq.GetRetryCount(ctx); retried > kind.MaxRetry {
+		// more failed runs than the kind allows, none of which recorded its
+		// failure: each lost its worker (a job that kills it)
+		err := w.record(context.WithoutCancel(ctx), kind, storage.Outcome{RunRef: run.Job.Run(), State: storage.JobFailed,
+			Error: fmt.Sprintf("Its runs kept being interrupted (%d attempts); it was given up.", run.Job.Attempts), Start: run.closeStart()})
+		return permanent(errors.Join(err, errors.New("runs kept being interrupted")))
+	}
+	// a run that goes on has its start written, so that it reads running
+	timer := time.AfterFunc(startAfter, func() { run.started(ctx) }) //nolint:errcheck // the next write of the run finds it over
 	result, runErr := w.runKind(ctx, kind, run)
-	return w.finish(ctx, kind, job, result, runErr)
+	timer.Stop()
+	return w.finish(ctx, kind, run, result, runErr)
+}
+
+// newRun is the run of job, read when its task was taken: its attempt is
+// the one after the row's, running, and its start is written when it
+// needs it (lazyStart).
+func (w *Worker) newRun(job storage.Job, taken time.Time) *Run {
+	generation := job.Generation
+	job.Attempts++
+	job.State = storage.JobRunning
+	if job.StartedAt == nil {
+		job.StartedAt = &taken
+	}
+	return &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause, start: &lazyStart{
+		began: taken, start: storage.RunStart{Generation: generation}, write: w.starts.do}}
 }
 
 // runKind calls the kind's handler, turning a panic into an error so that
@@ -301,27 +335,31 @@ const finishTimeout = 10 * time.Second
 // the error once no retry is left or retrying cannot help; else queued
 // again with the error, for asynq to retry. Every write is fenced by the
 // run's attempt.
-func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result any, runErr error) error {
+func (w *Worker) finish(ctx context.Context, kind *Kind, run *Run, result any, runErr error) error {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
+	job, start := run.Job, run.closeStart()
 	if errors.Is(runErr, errStopped) {
 		w.stopped(wctx, kind, job)
 		return nil
 	}
 	if errors.Is(runErr, errYield) {
-		w.yielded(wctx, job)
+		if start == nil { // a run whose start is not written has nothing to undo
+			w.yielded(wctx, job)
+		}
 		return runErr // asynq takes it again after yieldWait, no retry spent
 	}
 	if runErr == nil {
 		enc, err := json.Marshal(result)
 		if err == nil {
-			return w.record(wctx, kind, storage.Outcome{RunRef: job.Run(), State: storage.JobSucceeded, Result: enc})
+			return w.record(wctx, kind, storage.Outcome{RunRef: job.Run(), State: storage.JobSucceeded, Result: enc, Start: start})
 		}
 		runErr = permanent(fmt.Errorf("encode result: %w", err))
 	}
 	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
 		// the worker is shutting down: asynq hands the task back
-		if err := storage.RequeueJob(wctx, w.cfg.Pool, job.Run(), "interrupted by a worker shutdown; it runs again"); err != nil {
+		if err := storage.RequeueRun(wctx, w.cfg.Pool, storage.Outcome{RunRef: job.Run(),
+			Error: "interrupted by a worker shutdown; it runs again", Start: start}); err != nil {
 			w.log.Warn("requeue interrupted job", "job", job.ID, "err", err)
 		}
 		return runErr
@@ -329,12 +367,12 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, job storage.Job, result
 	message := w.publicMessage(job, runErr)
 	retried, _ := asynq.GetRetryCount(ctx) // failed runs before this one
 	if !transient(runErr) && (errors.Is(runErr, asynq.SkipRetry) || retried >= kind.MaxRetry) {
-		if err := w.record(wctx, kind, storage.Outcome{RunRef: job.Run(), State: storage.JobFailed, Error: message}); err != nil {
+		if err := w.record(wctx, kind, storage.Outcome{RunRef: job.Run(), State: storage.JobFailed, Error: message, Start: start}); err != nil {
 			return fmt.Errorf("%w (failure: %w)", err, runErr)
 		}
 		return permanent(runErr)
 	}
-	if err := storage.RequeueJob(wctx, w.cfg.Pool, job.Run(), message); err != nil {
+	if err := storage.RequeueRun(wctx, w.cfg.Pool, storage.Outcome{RunRef: job.Run(), Error: message, Start: start}); err != nil {
 		w.log.Warn("record retry of job", "job", job.ID, "err", err)
 	}
 	return runErr

@@ -16,6 +16,7 @@ import (
 // reference tables (copied to every node), or stay on the coordinator.
 var referenceTables = []string{
 	"companies",         // the tenants themselves: every company_id refers to a row here
+	"job_relay",         // the relay's position in the outbox, across companies (one row)
 	"states",            // Brazil's states, the same for everyone
 	"price_indices",     // IGP-M, IPCA... by month: the market's, written by operators
 	"operator_audit",    // what operators did, across companies

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -152,7 +154,8 @@ const unfinishedRunIndex = "jobs_unique_key_unfinished"
 // long as none of its runs is unfinished.
 func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job, found Found, err error) {
 	payload := nj.payload()
-	// one statement inserts and signals the relay (delivered at commit)
+	// one statement inserts and, unless this process did a moment ago,
+	// signals the relay (delivered at commit)
 	row := q.QueryRow(ctx, `WITH new AS (
 			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id,
 				idempotency_key, request_hash, rerun)
@@ -163,9 +166,9 @@ func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job
 			WHERE $8 = '' OR NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE company_id = $1 AND key = $8)
 			ON CONFLICT DO NOTHING
 			RETURNING `+jobColumns+`)
-		SELECT new.*, pg_notify($10, '') IS NULL FROM new`,
+		SELECT new.*, CASE WHEN $12::boolean THEN pg_notify($10, '') IS NULL ELSE false END FROM new`,
 		companyID, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy, nj.UserID, nj.IdempotencyKey, nj.RequestHash,
-		JobsChannel, nj.Rerun)
+		JobsChannel, nj.Rerun, notifyNow())
 	var notified bool
 	job, err = scanJob(suffixScan{row, &notified})
 	if err == nil {
@@ -175,6 +178,26 @@ func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job
 		return Job{}, FoundNothing, translate(err, "submit job")
 	}
 	return existingJob(ctx, q, companyID, nj)
+}
+
+// NotifyEvery is how often at most the submissions of one process signal
+// the relay. A notification holds a lock of PostgreSQL's across its
+// transaction's commit, which every other notifying commit waits for, so
+// that one per submission would line the submissions up behind it; a
+// submission within NotifyEvery of the process's last signal sends none,
+// and the relay, which passes again shortly after every pass that took
+// jobs and polls between notifications (RelayConfig.Poll), takes it.
+const NotifyEvery = 20 * time.Millisecond
+
+// lastNotify is when this process's submissions last signalled the relay,
+// in Unix nanoseconds.
+var lastNotify atomic.Int64
+
+// notifyNow says whether a submission should signal the relay: not when
+// another of this process did within NotifyEvery.
+func notifyNow() bool {
+	now, last := time.Now().UnixNano(), lastNotify.Load()
+	return now-last >= int64(NotifyEvery) && lastNotify.CompareAndSwap(last, now)
 }
 
 // existingJob returns the job holding nj's idempotency key, or the run of
@@ -313,6 +336,99 @@ func StartJobs(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, er
 	return started, translate(rows.Err(), "start jobs")
 }
 
+// LoadRuns reads the jobs several tasks would run, in one statement,
+// without writing anything: a worker reads a job when it takes its task
+// and records the run's start only when the run lasts (StartRuns) or with
+// its outcome (FinishJobs), so that a short job is written once by its
+// worker. A job not to run (finished, canceled, gone, at another
+// generation) is absent from the map; the others come with their payload
+// and their attempts as recorded, before this run.
+func LoadRuns(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, error) {
+	refs := make([]JobRef, len(tasks))
+	generations := make([]int32, len(tasks))
+	for i, t := range tasks {
+		refs[i], generations[i] = t.JobRef, int32(t.Generation)
+	}
+	companies, ids := refColumns(refs)
+	rows, err := q.Query(ctx, `SELECT `+prefixed("jobs", jobColumns)+`, jobs.payload
+		FROM jobs JOIN unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
+			ON jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
+		WHERE jobs.state IN ('pending', 'queued', 'running')`, companies, ids, generations)
+	if err != nil {
+		return nil, translate(err, "load runs")
+	}
+	defer rows.Close()
+	loaded := make(map[JobRef]Job, len(tasks))
+	for rows.Next() {
+		var payload []byte
+		job, err := scanJob(suffixScan{rows, &payload})
+		if err != nil {
+			return nil, translate(err, "load runs")
+		}
+		job.Payload = payload
+		loaded[JobRef{job.CompanyID, job.ID}] = job
+	}
+	return loaded, translate(rows.Err(), "load runs")
+}
+
+// prefixed qualifies each of a list of columns with table.
+func prefixed(table, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, c := range parts {
+		parts[i] = table + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RunStart is the start of a run not written yet (LoadRuns): the run's
+// writes then hold while the row is still at the attempt before the run's,
+// at the run's generation and not finished, and the first of them records
+// the start (the attempt counted, running, started_at).
+type RunStart struct {
+	Generation int
+	// Ran is how long the run has gone on: started_at is the database's
+	// now() less it, on the database's clock.
+	Ran time.Duration
+}
+
+// RunStartAt is one run's start to write.
+type RunStartAt struct {
+	RunRef
+	RunStart
+}
+
+// StartRuns writes the starts of several runs, in one statement: each row
+// running at its run's attempt, if it is still at the attempt before, at
+// the run's generation and not finished. It returns the runs started; a
+// run absent is over (the job was canceled or finished, or another run
+// started it first).
+func StartRuns(ctx context.Context, q DBTX, starts []RunStartAt) (map[RunRef]bool, error) {
+	n := len(starts)
+	companies, ids, attempts, generations, ran := make([]int64, n), make([]int64, n), make([]int32, n), make([]int32, n), make([]int64, n)
+	for i, s := range starts {
+		companies[i], ids[i], attempts[i] = s.CompanyID, s.ID, int32(s.Attempt)
+		generations[i], ran[i] = int32(s.Generation), s.Ran.Microseconds()
+	}
+	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'running', attempts = s.attempt,
+			started_at = coalesce(started_at, now() - s.ran * interval '1 microsecond'), updated_at = now()
+		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::integer[], $5::bigint[]) AS s (cid, jid, attempt, gen, ran)
+		WHERE jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.attempts = s.attempt - 1
+			AND jobs.generation = s.gen AND jobs.state IN ('pending', 'queued', 'running')
+		RETURNING jobs.company_id, jobs.id, jobs.attempts`, companies, ids, attempts, generations, ran)
+	if err != nil {
+		return nil, translate(err, "start runs")
+	}
+	started := make(map[RunRef]bool, n)
+	for rows.Next() {
+		var r RunRef
+		if err := rows.Scan(&r.CompanyID, &r.ID, &r.Attempt); err != nil {
+			return nil, translate(err, "start runs")
+		}
+		started[r] = true
+	}
+	return started, translate(rows.Err(), "start runs")
+}
+
 func refColumns(refs []JobRef) (companies, ids []int64) {
 	companies, ids = make([]int64, len(refs)), make([]int64, len(refs))
 	for i, r := range refs {
@@ -344,7 +460,35 @@ type Outcome struct {
 	// /jobs/{id} returns it, written in the outcome's statement, for the
 	// endpoints subscribed.
 	Events []string
+	// Start is the run's start when it is not written yet (LoadRuns): the
+	// outcome records it too. nil: the row says running at the attempt.
+	Start *RunStart
 }
+
+// startColumns are the arrays of outcomes' starts: the generation and
+// microseconds run of each unwritten start, -1 for a start written.
+func startColumns(outcomes []Outcome) (generations []int32, ran []int64) {
+	generations, ran = make([]int32, len(outcomes)), make([]int64, len(outcomes))
+	for i, o := range outcomes {
+		generations[i], ran[i] = -1, -1
+		if o.Start != nil {
+			generations[i], ran[i] = int32(o.Start.Generation), o.Start.Ran.Microseconds()
+		}
+	}
+	return generations, ran
+}
+
+// runFenceSQL is the condition an outcome's write holds under, for the
+// row jobs and the outcome o (its attempt oattempt, and ogen -1 when its
+// start is written, else its generation): the row running at the run's
+// attempt, or, for a run whose start is not written, at the attempt
+// before, at the run's generation and not finished.
+const runFenceSQL = `CASE WHEN o.ogen < 0 THEN jobs.attempts = o.oattempt AND jobs.state = 'running'
+	ELSE jobs.attempts = o.oattempt - 1 AND jobs.generation = o.ogen AND jobs.state IN ('pending', 'queued', 'running') END`
+
+// startedAtSQL is started_at after an outcome: the first run's start, or
+// this run's when its start was not written (now() less what it ran).
+const startedAtSQL = `coalesce(jobs.started_at, now() - greatest(o.oran, 0) * interval '1 microsecond')`
 
 // FinishJob writes a run's final state with its result or error, and
 // drops the job's chunk outputs. ok is false when the run was over
@@ -371,7 +515,8 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 			results[i] = &r
 		}
 	}
-	rows, err := q.Query(ctx, finishJobsSQL, companies, ids, attempts, states, results, errs, events)
+	generations, ran := startColumns(outcomes)
+	rows, err := q.Query(ctx, finishJobsSQL, companies, ids, attempts, states, results, errs, events, generations, ran)
 	if err != nil {
 		return nil, translate(err, "finish jobs")
 	}
@@ -394,10 +539,11 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 // endpoint.
 var finishJobsSQL = `WITH done AS (
 		UPDATE jobs SET state = o.ostate, result = o.oresult::json, error = nullif(o.oerror, ''),
-			finished_at = now(), updated_at = now()
-		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[])
-			AS o (cid, jid, oattempt, ostate, oresult, oerror, oevents)
-		WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND jobs.attempts = o.oattempt AND jobs.state = 'running'
+			attempts = o.oattempt, started_at = ` + startedAtSQL + `, finished_at = now(), updated_at = now()
+		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[],
+				$8::integer[], $9::bigint[])
+			AS o (cid, jid, oattempt, ostate, oresult, oerror, oevents, ogen, oran)
+		WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND ` + runFenceSQL + `
 		RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation, jobs.kind, jobs.state, jobs.error, o.oevents AS events,
 			CASE WHEN o.oevents <> '' AND EXISTS (SELECT 1 FROM webhook_endpoints we
 				WHERE we.company_id = jobs.company_id AND we.active)
@@ -426,13 +572,23 @@ var finishJobsSQL = `WITH done AS (
 // nothing.
 // The run's error is kept among the job's (job_errors) too.
 func RequeueJob(ctx context.Context, q DBTX, run RunRef, errText string) error {
+	return RequeueRun(ctx, q, Outcome{RunRef: run, State: JobQueued, Error: errText})
+}
+
+// RequeueRun is RequeueJob for a run whose start may not be written yet
+// (o.Start): the requeue records it too, counting the attempt.
+func RequeueRun(ctx context.Context, q DBTX, o Outcome) error {
+	generations, ran := startColumns([]Outcome{o})
 	_, err := q.Exec(ctx, `WITH requeued AS (
-			UPDATE jobs SET state = 'queued', error = $4, updated_at = now()
-			WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'
-			RETURNING company_id, id, attempts, generation)
+			UPDATE jobs SET state = 'queued', error = o.oerror, attempts = o.oattempt,
+				started_at = `+startedAtSQL+`, updated_at = now()
+			FROM (SELECT $1::bigint, $2::bigint, $3::integer, $4::text, $5::integer, $6::bigint)
+				AS o (cid, jid, oattempt, oerror, ogen, oran)
+			WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND `+runFenceSQL+`
+			RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation)
 		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final)
 		SELECT company_id, id, attempts, generation, $4, false FROM requeued
-		ON CONFLICT DO NOTHING`, run.CompanyID, run.ID, run.Attempt, errText)
+		ON CONFLICT DO NOTHING`, o.CompanyID, o.ID, o.Attempt, o.Error, generations[0], ran[0])
 	return translate(err, "requeue job")
 }
 
@@ -463,7 +619,7 @@ func CancelJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 func RetryJob(ctx context.Context, q DBTX, companyID, id int64) (Job, error) {
 	var notified bool
 	job, err := scanJob(suffixScan{q.QueryRow(ctx, `WITH retried AS (
-			UPDATE jobs SET state = 'pending', generation = generation + 1,
+			UPDATE jobs SET state = 'pending', generation = generation + 1, relay_xid = pg_current_xact_id(),
 				error = NULL, result = NULL, progress = '{"done": 0, "total": 0}', queued_at = NULL,
 				started_at = NULL, finished_at = NULL, updated_at = now()
 			WHERE company_id = $1 AND id = $2 AND state = 'failed'
@@ -560,66 +716,160 @@ type PendingJob struct {
 	Attempts   int
 	// Lane is the job's lane ("": none; docs/jobs.md, "Lanes").
 	Lane string
+	// RelayXID is the transaction that made the job pending, in decimal
+	// ("": none), by which the relay orders it.
+	RelayXID string
 }
 
-// ClaimPendingJobs marks up to limit pending jobs queued, in id order,
-// skipping rows another relay holds, and returns them for the caller to
-// enqueue. It commits at once, so that no row stays locked while Redis is
-// called (a worker would wait on it); the caller puts back those it could
-// not enqueue with UnclaimJobs, and the quiet-job sweep covers a relay
-// that died in between.
-func ClaimPendingJobs(ctx context.Context, q DBTX, limit int) ([]PendingJob, error) {
-	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'queued', queued_at = now(), updated_at = now()
-		FROM (SELECT company_id, id FROM jobs WHERE state = 'pending'
-			ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED) AS p
-		WHERE jobs.company_id = p.company_id AND jobs.id = p.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts, coalesce(jobs.lane, '')`, limit)
+// pendingColumns are a PendingJob's columns of the row jobs.
+const pendingColumns = `jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts,
+	coalesce(jobs.lane, ''), coalesce(jobs.relay_xid::text, '')`
+
+// relayPosition is the relay's place in the outbox (job_relay, migration
+// 0040): the pending rows at or after (nextXID, nextID) in relay order,
+// and those of the late transactions, are not relayed yet.
+type relayPosition struct {
+	nextXID string
+	nextID  int64
+	late    []string
+}
+
+// NextPendingJobs reads the next pending jobs for the relay and moves the
+// relay's position past them, in one transaction of its own: up to limit
+// jobs in relay order, and every pending job of the transactions that were
+// still in progress at the last read and have committed since. Nothing is
+// written on the job rows. The row of job_relay is locked from the read to
+// the commit, so that several relays take turns and never read the same
+// jobs; no lock is held while the caller calls Redis. A relay that dies
+// before it has enqueued what it read leaves the jobs pending and quiet:
+// the sweep (QuietJobs) enqueues them. The caller hands back the jobs it
+// could not enqueue with RelayAgain.
+func NextPendingJobs(ctx context.Context, db Beginner, limit int) (jobs []PendingJob, err error) {
+	err = pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		var pos relayPosition
+		if err := tx.QueryRow(ctx, `SELECT next_xid::text, next_id, late::text[] FROM job_relay FOR UPDATE`).
+			Scan(&pos.nextXID, &pos.nextID, &pos.late); err != nil {
+			return err
+		}
+		var next relayPosition
+		jobs, next, err = readPending(ctx, tx, pos, limit)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE job_relay SET next_xid = $1::text::xid8, next_id = $2,
+			late = $3::text[]::xid8[], updated_at = now()`, next.nextXID, next.nextID, next.late)
+		return err
+	})
+	return jobs, translate(err, "next pending jobs")
+}
+
+// readPending reads the jobs past pos, in one statement, with the
+// snapshot it read them in, and returns the position after them: past the
+// last job read when limit stopped the read, else past every transaction
+// the snapshot saw finished; the transactions it saw in progress are late.
+func readPending(ctx context.Context, tx pgx.Tx, pos relayPosition, limit int) ([]PendingJob, relayPosition, error) {
+	rows, err := tx.Query(ctx, `WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+		ahead AS (
+			(SELECT `+pendingColumns+`, 0 AS part FROM jobs
+				WHERE jobs.state = 'pending' AND jobs.relay_xid = ANY($3::text[]::xid8[]))
+			UNION ALL
+			(SELECT `+pendingColumns+`, 1 FROM jobs
+				WHERE jobs.state = 'pending' AND (jobs.relay_xid, jobs.id) > ($1::text::xid8, $2::bigint)
+				ORDER BY jobs.relay_xid, jobs.id LIMIT $4))
+		SELECT pg_snapshot_xmax(snap.s)::text, ARRAY(SELECT x::text FROM pg_snapshot_xip(snap.s) AS x),
+			ahead.* FROM snap LEFT JOIN ahead ON true`, pos.nextXID, pos.nextID, pos.late, limit)
 	if err != nil {
-		return nil, translate(err, "claim pending jobs")
+		return nil, pos, err
 	}
-	claimed, err := pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
-	return claimed, translate(err, "claim pending jobs")
+	defer rows.Close()
+	var xmax string
+	var inProgress []string
+	var jobs []PendingJob
+	var last *PendingJob
+	ranged := 0
+	for rows.Next() {
+		var j struct {
+			CompanyID, ID, Generation, Attempts *int64
+			Kind, Queue, Lane, RelayXID         *string
+			Part                                *int
+		}
+		if err := rows.Scan(&xmax, &inProgress, &j.CompanyID, &j.ID, &j.Kind, &j.Queue, &j.Generation, &j.Attempts,
+			&j.Lane, &j.RelayXID, &j.Part); err != nil {
+			return nil, pos, err
+		}
+		if j.ID == nil {
+			continue // no job: the snapshot alone
+		}
+		jobs = append(jobs, PendingJob{CompanyID: *j.CompanyID, ID: *j.ID, Kind: *j.Kind, Queue: *j.Queue,
+			Generation: int(*j.Generation), Attempts: int(*j.Attempts), Lane: *j.Lane, RelayXID: *j.RelayXID})
+		if *j.Part == 1 {
+			ranged++
+			last = &jobs[len(jobs)-1]
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, pos, err
+	}
+	next := relayPosition{nextXID: xmax, nextID: 0}
+	if ranged == limit && last != nil {
+		next = relayPosition{nextXID: last.RelayXID, nextID: last.ID}
+	}
+	// a transaction in progress at the read may commit jobs the read did
+	// not see: late, when the position is past it
+	bound, _ := strconv.ParseUint(next.nextXID, 10, 64)
+	next.late = []string{}
+	for _, x := range inProgress {
+		if v, _ := strconv.ParseUint(x, 10, 64); v < bound {
+			next.late = append(next.late, x)
+		}
+	}
+	return jobs, next, nil
 }
 
-// UnclaimJobs puts claimed jobs that could not be enqueued back to
-// pending (those a worker has started meanwhile stay as they are).
-func UnclaimJobs(ctx context.Context, q DBTX, jobs []PendingJob) error {
+// RelayAgain puts jobs the relay read but could not enqueue (Redis went
+// away midway) back before its position: their transactions are late
+// again, so the next pass reads their pending jobs once more (those
+// enqueued meanwhile are enqueued once: their task ids are taken).
+func RelayAgain(ctx context.Context, q DBTX, jobs []PendingJob) error {
 	if len(jobs) == 0 {
 		return nil
 	}
-	refs := make([]JobRef, len(jobs))
-	for i, j := range jobs {
-		refs[i] = JobRef{j.CompanyID, j.ID}
+	xids := make([]string, 0, len(jobs))
+	for _, j := range jobs {
+		if j.RelayXID != "" && !slices.Contains(xids, j.RelayXID) {
+			xids = append(xids, j.RelayXID)
+		}
 	}
-	companies, ids := refColumns(refs)
-	_, err := q.Exec(ctx, `UPDATE jobs SET state = 'pending', queued_at = NULL, updated_at = now()
-		FROM unnest($1::bigint[], $2::bigint[]) AS u (company_id, id)
-		WHERE jobs.company_id = u.company_id AND jobs.id = u.id AND jobs.state = 'queued'`, companies, ids)
-	return translate(err, "unclaim jobs")
+	_, err := q.Exec(ctx, `UPDATE job_relay SET late = ARRAY(SELECT DISTINCT unnest(late || $1::text[]::xid8[])),
+		updated_at = now()`, xids)
+	return translate(err, "relay again")
 }
 
-// QuietJobs returns up to limit jobs queued or running that have not
-// changed for longer than quiet: the relay checks that Redis still holds
-// their tasks (it may have lost them) and touches them.
+// QuietJobs returns up to limit jobs pending, queued or running that have
+// not changed for longer than quiet: the relay checks that Redis still
+// holds their tasks (it may have lost them, or a relay died between its
+// read and its enqueues) and touches them.
 func QuietJobs(ctx context.Context, q DBTX, quiet time.Duration, limit int) ([]PendingJob, error) {
 	rows, err := q.Query(ctx, `UPDATE jobs SET updated_at = now()
 		FROM (SELECT company_id, id FROM jobs
-			WHERE state IN ('queued', 'running') AND updated_at < now() - $1::interval
+			WHERE state IN ('pending', 'queued', 'running') AND updated_at < now() - $1::interval
 			ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) AS quiet
 		WHERE jobs.company_id = quiet.company_id AND jobs.id = quiet.id
-		RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.queue, jobs.generation, jobs.attempts, coalesce(jobs.lane, '')`, quiet, limit)
+		RETURNING `+pendingColumns, quiet, limit)
 	if err != nil {
 		return nil, translate(err, "quiet jobs")
 	}
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
 }
 
-// OldestPendingJobAge is how long the job pending longest has waited for
-// the relay since it became pending (zero when none waits).
+// OldestPendingJobAge is how long the job pending longest that the relay
+// has not read yet has waited for it since it became pending (zero when
+// none waits).
 func OldestPendingJobAge(ctx context.Context, q DBTX) (time.Duration, error) {
 	var seconds float64
-	err := q.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(updated_at)), 0)::float8
-		FROM jobs WHERE state = 'pending'`).Scan(&seconds)
+	err := q.QueryRow(ctx, `SELECT coalesce(extract(epoch FROM now() - min(jobs.updated_at)), 0)::float8
+		FROM jobs, job_relay r WHERE jobs.state = 'pending'
+			AND ((jobs.relay_xid, jobs.id) >= (r.next_xid, r.next_id) OR jobs.relay_xid = ANY(r.late))`).Scan(&seconds)
 	if err != nil {
 		return 0, translate(err, "oldest pending job")
 	}

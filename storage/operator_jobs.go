@@ -226,7 +226,7 @@ func bulkUpdate(ctx context.Context, tx pgx.Tx, action string, refs []JobRef) er
 	switch action {
 	case BulkRetry:
 		_, err = tx.Exec(ctx, `WITH retried AS (
-				UPDATE jobs SET state = 'pending', generation = generation + 1,
+				UPDATE jobs SET state = 'pending', generation = generation + 1, relay_xid = pg_current_xact_id(),
 					error = NULL, result = NULL, progress = '{"done": 0, "total": 0}', queued_at = NULL,
 					started_at = NULL, finished_at = NULL, updated_at = now()
 				FROM unnest($1::bigint[], $2::bigint[]) AS r (cid, jid)

@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/finance"
@@ -216,7 +214,11 @@ func bareNight(b *testing.B, pool *pgxpool.Pool, d nightDates) time.Duration {
 	start := time.Now()
 	for _, s := range bareNightStatements {
 		t0 := time.Now()
-		tag, err := tx.Exec(ctx, s.sql, d.Night.Time())
+		var args []any
+		if strings.Contains(s.sql, "$1") {
+			args = append(args, d.Night.Time())
+		}
+		tag, err := tx.Exec(ctx, s.sql, args...)
 		if err != nil {
 			b.Fatalf("%s: %v", s.name, err)
 		}
@@ -227,7 +229,111 @@ func bareNight(b *testing.B, pool *pgxpool.Pool, d nightDates) time.Duration {
 
 // bareNightStatements are the night's writes, set-based over every
 // company, $1 the night's date.
-var bareNightStatements = []struct{ name, sql string }{}
-
-var _ = fmt.Sprint
-var _ pgx.Tx
+var bareNightStatements = []struct{ name, sql string }{
+	// finance:overdue
+	{"overdue: invoices", `UPDATE invoices SET status = 'overdue', updated_at = now()
+		WHERE NOT paid AND status = 'unpaid' AND due_date < $1::date`},
+	{"overdue: their history", `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
+		SELECT company_id, id, 'job', 1, 'overdue', '[{"to": "overdue", "from": "unpaid", "field": "status"}]'
+		FROM invoices WHERE NOT paid AND status = 'overdue' AND due_date < $1::date`},
+	{"overdue: contracts", `UPDATE contracts c SET payment_status = n.s, payment_status_date = $1::date, updated_at = now()
+		FROM (SELECT c.company_id, c.id, CASE
+				WHEN NOT coalesce(i.counted, false) THEN 'nothing'
+				WHEN i.oldest IS NULL THEN 'ok'
+				WHEN $1::date - i.oldest > 90 THEN '3_months'
+				WHEN $1::date - i.oldest > 30 THEN 'month'
+				WHEN $1::date - i.oldest > 4 THEN '30_days'
+				WHEN $1::date - i.oldest > 0 THEN '5_days'
+				WHEN i.oldest - $1::date <= 5 THEN 'due_5_days'
+				WHEN i.oldest - $1::date <= 10 THEN 'due_10_days'
+				ELSE 'ok' END AS s
+			FROM contracts c LEFT JOIN (
+				SELECT company_id, contract_id, bool_or(status <> 'canceled') AS counted,
+					min(due_date) FILTER (WHERE NOT paid AND status NOT IN ('paid', 'canceled', 'refunded', 'uncollectible')) AS oldest
+				FROM invoices GROUP BY company_id, contract_id) i ON i.company_id = c.company_id AND i.contract_id = c.id) n
+		WHERE c.company_id = n.company_id AND c.id = n.id AND (c.payment_status IS DISTINCT FROM n.s OR c.payment_status_date IS NULL)`},
+	{"overdue: state", `INSERT INTO overdue_state (company_id, pass, as_of_low, as_of_high, last_job, sweep_job)
+		SELECT id, p, $1::date, $1::date, 1, 1 FROM companies, unnest('{invoices,contracts}'::text[]) AS p
+		ON CONFLICT DO NOTHING`},
+	// contracts:readjust
+	{"readjust: contracts", `UPDATE contracts SET current_amount = round(coalesce(current_amount, amount) * 1.0483388, 2),
+			readjusted_at = readjust_at, readjust_at = (readjust_at + interval '12 months')::date, updated_at = now()
+		WHERE readjust_active AND active = 'active' AND status IN ('progress', 'readjust') AND readjust_at <= $1::date`},
+	{"readjust: rent lines", `UPDATE invoice_items ii SET amount = 2096.68, updated_at = now()
+		FROM invoices i, contracts c, transaction_items t
+		WHERE i.company_id = ii.company_id AND i.id = ii.invoice_id AND c.company_id = i.company_id AND c.id = i.contract_id
+		  AND c.readjusted_at = $1::date AND NOT i.paid AND i.period_initial >= $1::date
+		  AND t.company_id = ii.company_id AND t.id = ii.item_id AND t.type = 'rent'`},
+	{"readjust: invoice totals", `UPDATE invoices i SET total = i.total + 96.68, updated_at = now() FROM contracts c
+		WHERE c.company_id = i.company_id AND c.id = i.contract_id AND c.readjusted_at = $1::date AND NOT i.paid AND i.period_initial >= $1::date`},
+	{"readjust: their history", `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
+		SELECT i.company_id, i.id, 'job', 1, 'readjust', '[{"to": 2446.68, "from": 2350.00, "field": "total"},
+			{"to": 2096.68, "from": 2000.00, "field": "items[1].amount"}]', 'rent readjusted on ' || $1::date::text
+		FROM invoices i JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
+		WHERE c.readjusted_at = $1::date AND NOT i.paid AND i.period_initial >= $1::date`},
+	{"readjust: records", `INSERT INTO contract_readjustments (company_id, contract_id, readjust_at, outcome, indicator, index_used, months,
+			factor, variation, old_amount, new_amount, next_readjust_at, invoices_updated, actor, actor_id)
+		SELECT company_id, id, $1::date, 'readjusted', readjust_indicator, 'IPCA',
+			'{2025-12,2026-01,2026-02,2026-03,2026-04,2026-05,2026-06,2026-07,2026-08,2026-09,2026-10,2026-11}',
+			1.0483387840833372, 4.8339, 2000, 2096.68, readjust_at, 1, 'job', 1
+		FROM contracts WHERE readjusted_at = $1::date`},
+	// invoices:generate
+	{"generate: invoices", `INSERT INTO invoices (company_id, type, contract_id, payer_id, building_id, business_id, account_id,
+			billing_id, billing_method, description, total, date, due_date, period_initial, period_final,
+			ticket_late_fee, ticket_late_fee_percentage, ticket_late_fee_interest)
+		SELECT company_id, 'contract', id, tenant_id, building_id, business_id, account_id, billing_id, billing_method,
+			'Aluguel', 2350.00, $1::date, due_date, start_at, (start_at + interval '1 month' - interval '1 day')::date,
+			ticket_late_fee, ticket_late_fee_percentage, ticket_late_fee_interest
+		FROM contracts WHERE active = 'active' AND billing_id IS NOT NULL`},
+	{"generate: lines", `INSERT INTO invoice_items (company_id, invoice_id, item_id, amount, description)
+		SELECT i.company_id, i.id, t.id, 2000.00, 'Aluguel' FROM invoices i
+			JOIN transaction_items t ON t.company_id = i.company_id AND t.type = 'rent'
+		WHERE i.billing_id IS NOT NULL AND i.date = $1::date
+		UNION ALL
+		SELECT i.company_id, i.id, ci.item_id, ci.amount, ci.description FROM invoices i
+			JOIN contract_items ci ON ci.company_id = i.company_id AND ci.contract_id = i.contract_id
+		WHERE i.billing_id IS NOT NULL AND i.date = $1::date`},
+	{"generate: history", `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
+		SELECT company_id, id, 'job', 1, 'create', '[]', 'generated from contract ' || contract_id
+		FROM invoices WHERE billing_id IS NOT NULL AND date = $1::date`},
+	// contracts:transfer
+	{"transfer: entries", `INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
+			person_id, building_id, contract_id, owner_id, extract, date, position, amount, competence, description, paid,
+			due_date, transfer_key)
+		SELECT e.company_id, 'invoice-' || e.invoice_id || '-owner-' || e.owner_id || '-transfer-1', e.invoice_id, 'invoice',
+			'transfer', 'transfer', e.account_id, e.business_id, e.owner_id, e.building_id, e.contract_id, e.owner_id, 'owner',
+			$1::date, 0, sum(CASE WHEN e.type = 'credit' THEN e.amount ELSE -e.amount END), min(e.competence), 'Repasse: Aluguel', true,
+			min(e.date), 'invoice-' || e.invoice_id || '-owner-' || e.owner_id || '-transfer-1'
+		FROM transactions e JOIN invoices i ON i.company_id = e.company_id AND i.id = e.invoice_id
+		WHERE e.mode = 'invoice' AND e.extract = 'owner' AND i.paid AND i.auto_transfer_status = 'waiting'
+		GROUP BY e.company_id, e.invoice_id, e.owner_id, e.account_id, e.business_id, e.building_id, e.contract_id`},
+	{"transfer: entries paid out", `UPDATE transactions e SET transfer_id = t.id, updated_at = now() FROM transactions t
+		WHERE t.company_id = e.company_id AND t.invoice_id = e.invoice_id AND t.owner_id = e.owner_id AND t.mode = 'transfer'
+		  AND e.mode = 'invoice' AND e.extract = 'owner' AND e.transfer_id IS NULL`},
+	{"transfer: invoices", `UPDATE invoices SET auto_transfer_status = 'transferred', updated_at = now()
+		WHERE paid AND auto_transfer_status = 'waiting'`},
+	{"transfer: history", `INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
+		SELECT company_id, id, 'job', 1, 'transfer', '[{"to": "transferred", "from": "waiting", "field": "auto_transfer_status"}]'
+		FROM invoices WHERE auto_transfer_status = 'transferred'`},
+	// owners:statements
+	{"statements: months", `INSERT INTO owner_statement_months (company_id, month, job_id, statements, lines)
+		SELECT company_id, to_char($1::date - interval '1 month', 'YYYY-MM'), 1, count(DISTINCT owner_id), count(*)
+		FROM transactions WHERE mode = 'invoice' AND extract = 'owner'
+		  AND date >= date_trunc('month', $1::date - interval '1 month') AND date < date_trunc('month', $1::date)
+		GROUP BY company_id`},
+	{"statements: statements", `INSERT INTO owner_statements (company_id, owner_id, business_id, month, opening, closing, income,
+			deductions, guarantee, transfers, adjustments, shown_lines, hidden_lines, hidden_amount, job_id)
+		SELECT company_id, owner_id, business_id, to_char($1::date - interval '1 month', 'YYYY-MM'), 0,
+			sum(CASE WHEN type = 'credit' THEN amount ELSE -amount END), 0, 0, 0, 0, 0, 0, count(*),
+			sum(CASE WHEN type = 'credit' THEN amount ELSE -amount END), 1
+		FROM transactions WHERE mode = 'invoice' AND extract = 'owner'
+		  AND date >= date_trunc('month', $1::date - interval '1 month') AND date < date_trunc('month', $1::date)
+		GROUP BY company_id, owner_id, business_id`},
+	{"statements: lines", `INSERT INTO owner_statement_lines (company_id, statement_id, position, transaction_id, section, kind, date,
+			description, amount, contract_id, building_id, invoice_id, item_id, item_type, hidden, billing_method)
+		SELECT e.company_id, s.id, row_number() OVER (PARTITION BY s.company_id, s.id ORDER BY e.id), e.id, 'income', 'income',
+			e.date, e.description, e.amount, e.contract_id, e.building_id, e.invoice_id, e.item_id, 'rent', true, 'pix'
+		FROM transactions e JOIN owner_statements s ON s.company_id = e.company_id AND s.owner_id = e.owner_id
+			AND s.business_id = e.business_id AND s.month = to_char($1::date - interval '1 month', 'YYYY-MM')
+		WHERE e.mode = 'invoice' AND e.extract = 'owner'`},
+}

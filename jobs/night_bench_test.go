@@ -32,8 +32,9 @@ const nightConcurrency = 8
 // (night-s), jobs per second, and the CPU time of the database's
 // backends; beside it, in the same run and on the same data before the
 // night, the bare statements of the night's writes for every company at
-// once (bareNight: set-based, one transaction, rolled back). Run it once
-// per count:
+// once (bareNight: set-based, one transaction, rolled back).
+// PROPFIN_BENCH_NIGHT_TIMES=1 times the night's statements from Go
+// (storagetest.StatementTimes) and logs them. Run it once per count:
 //
 //	go test -run '^$' -bench Night -benchtime 1x -timeout 60m ./jobs
 func BenchmarkNight(b *testing.B) {
@@ -65,7 +66,12 @@ func BenchmarkNight(b *testing.B) {
 // benchNight seeds n companies, times the bare statements, then the night.
 func benchNight(b *testing.B, n, concurrency int) {
 	ctx := context.Background()
+	var times *storagetest.StatementTimes
 	pool := benchPool(b)
+	if os.Getenv("PROPFIN_BENCH_NIGHT_TIMES") != "" {
+		times = &storagetest.StatementTimes{}
+		pool = timedPool(b, times)
+	}
 	sp, err := time.LoadLocation(DefaultTimeZone)
 	if err != nil {
 		b.Fatal(err)
@@ -106,6 +112,9 @@ func benchNight(b *testing.B, n, concurrency int) {
 	defer func() { cancel(); running.Wait(); relay.Close() }()
 	time.Sleep(500 * time.Millisecond) // the worker's connections open before the clock starts
 
+	if times != nil {
+		times.Reset()
+	}
 	loadBefore := loadAverage()
 	var night readjustMeasure
 	var fired time.Duration
@@ -124,6 +133,9 @@ func benchNight(b *testing.B, n, concurrency int) {
 		b.Fatalf("%d jobs, want %d", jobs, want)
 	}
 	logNight(b, pool, d)
+	if times != nil {
+		b.Logf("the night's statements, timed from Go:\n%s", times.Report())
+	}
 	b.Logf("%d companies, %d jobs: night %s (fired in %s), bare statements %s; load %s",
 		len(companies), jobs, night.last(), fired.Round(time.Millisecond), bare.last(), loads)
 	night.report(b, "night", 1)
@@ -132,6 +144,23 @@ func benchNight(b *testing.B, n, concurrency int) {
 	b.ReportMetric(night.lastWall.Seconds()/bare.lastWall.Seconds(), "night/bare")
 	b.ReportMetric(fired.Seconds(), "fire-s")
 	b.ReportMetric(0, "ns/op")
+}
+
+// timedPool is a pool of 80 connections on the test's database whose
+// statements are timed in times.
+func timedPool(b *testing.B, times *storagetest.StatementTimes) *pgxpool.Pool {
+	b.Helper()
+	cfg, err := pgxpool.ParseConfig(storagetest.URL(b) + "&pool_max_conns=80")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.ConnConfig.Tracer = times
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	return pool
 }
 
 // nightSchedules are the default schedules, owners:statements firing

@@ -168,7 +168,7 @@ func generateNightly(ctx context.Context, r *Run, p GeneratePayload) (any, error
 			return nil, 0, err
 		}
 		if i == done { // the run's first chunk: plans made on an empty table would stay
-			if err := storage.RefreshInvoiceStats(ctx, tx); err != nil {
+			if err := storage.RefreshInvoiceStats(ctx, tx, len(gen.Created)); err != nil {
 				return nil, 0, err
 			}
 		}

@@ -375,12 +375,41 @@ func TestRefreshInvoiceStats(t *testing.T) {
 			FROM p, a, generate_series(1, 2000)`, company); err != nil {
 			return err
 		}
-		return storage.RefreshInvoiceStats(ctx, tx)
+		return storage.RefreshInvoiceStats(ctx, tx, 2000)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := estimate(); n < 1000 {
 		t.Errorf("after the refresh invoices estimate %v rows, want the 2,000 inserted", n)
+	}
+	// a small company's run: its few invoices leave the statistics alone;
+	// a run inserting half the table again refreshes them
+	for _, c := range []struct {
+		inserted int
+		want     float64
+	}{{3, 2000}, {1500, 3500}} {
+		err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO invoices (company_id, type, payer_id, business_id, account_id, billing_method,
+					description, total, date, due_date)
+				SELECT company_id, type, payer_id, business_id, account_id, billing_method, description, total, date, due_date
+				FROM invoices WHERE company_id = $1 LIMIT $2`, company, c.inserted); err != nil {
+				return err
+			}
+			if err := storage.RefreshInvoiceStats(ctx, tx, c.inserted); err != nil {
+				return err
+			}
+			var n float64
+			if err := tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'invoices'::regclass`).Scan(&n); err != nil {
+				return err
+			}
+			if n != c.want {
+				t.Errorf("%d invoices inserted: the estimate is %v rows, want %v", c.inserted, n, c.want)
+			}
+			return pgx.ErrTxClosed // rolled back: each case starts from 2,000
+		})
+		if err != nil && err != pgx.ErrTxClosed {
+			t.Fatal(err)
+		}
 	}
 }

@@ -203,16 +203,24 @@ const smallInvoiceTable = 10_000
 
 // RefreshInvoiceStats analyzes invoices and invoice_items when the
 // planner believes invoices nearly empty (a first bulk generation into a
-// new database). Inside tx, the rows tx inserted count. Without it, the
-// foreign-key check of the lines keeps the plan it made while invoices was
-// empty, a sequential scan, and each chunk is slower than the last; the
-// new statistics make PostgreSQL plan it again, on the primary key.
-func RefreshInvoiceStats(ctx context.Context, tx pgx.Tx) error {
+// new database) and the chunk's inserted invoices are at least half as
+// many as it believes there are: inside tx, the rows tx inserted count.
+// Without it, the foreign-key check of the lines keeps the plan it made
+// while invoices was empty, a sequential scan, and each chunk is slower
+// than the last; the new statistics make PostgreSQL plan it again, on the
+// primary key. A chunk of a few invoices leaves the statistics as they
+// are: they are not wrong by much, and an ANALYZE (a lock no two
+// transactions hold at once) per small company's run would cost a night
+// of many small companies more than their writes (docs/performance.md, "A
+// night of many companies"). Each refresh at least doubles the estimate,
+// so a database growing from empty is analyzed a few times, not once a
+// run.
+func RefreshInvoiceStats(ctx context.Context, tx pgx.Tx, inserted int) error {
 	var estimate float64
 	if err := tx.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'invoices'::regclass`).Scan(&estimate); err != nil {
 		return fmt.Errorf("estimate invoices: %w", err)
 	}
-	if estimate >= smallInvoiceTable {
+	if estimate >= smallInvoiceTable || inserted == 0 || float64(2*inserted) < estimate {
 		return nil
 	}
 	if _, err := tx.Exec(ctx, `ANALYZE invoices, invoice_items`); err != nil {

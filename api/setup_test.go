@@ -244,8 +244,11 @@ func (r response) problemFields(t *testing.T) []string {
 }
 
 // testResource is a resource declared only in the tests, with every column
-// type and two In-filters, over the table createTestTable makes.
+// type and In-filters of text, integers, dates and an enum, over the table
+// createTestTable makes.
 func testResource() *storage.Resource {
+	kindOfIn := storage.ColumnIn("kindOfIn", "kind", storage.String)
+	kindOfIn.Enum = []string{"rent", "sale"}
 	return &storage.Resource{
 		Name: "test_things", Table: "test_things", CustomFields: true,
 		Columns: []storage.Column{
@@ -265,6 +268,8 @@ func testResource() *storage.Resource {
 			storage.ColumnIn("kindIn", "kind", storage.String),
 			storage.ColumnIn("categoryIn", "category_id", storage.Int),
 			storage.ColumnNotIn("kindNotIn", "kind", storage.String),
+			storage.ColumnIn("dayIn", "day", storage.Date),
+			kindOfIn,
 		},
 	}
 }

@@ -282,7 +282,8 @@ func postAgreementOp() operation {
 		panic("api: " + err.Error())
 	}
 	num := func(description string) *openapi.Schema {
-		return &openapi.Schema{Type: []string{"number", "string"}, Description: description + " A number, or decimal text."}
+		return &openapi.Schema{OneOf: []*openapi.Schema{openapi.Number(), {Type: "string", Pattern: decimalText.String()}},
+			Description: description + " A number, or decimal text."}
 	}
 	return operation{
 		tag:     "financial/agreements",

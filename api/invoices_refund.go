@@ -188,8 +188,9 @@ func invoiceOperationOp(refund bool) operation {
 				"on `write_off_item_id` when the setting's item cannot book the loss; another company's invoice is a 404.",
 			body: jsonBody("The write-off.", true, openapi.Object(props, "reason")), responses: responses, keyed: true}
 	}
-	props["amount"] = &openapi.Schema{Type: "number", MultipleOf: "0.01", Description: "What the payer is given back: " +
-		"more than zero, at most what the payment has left to refund (`paid_amount` − `refunded_amount`). " + moneyDescription}
+	props["amount"] = &openapi.Schema{OneOf: []*openapi.Schema{decimalRef(2, false), decimalRef(2, true)},
+		Description: "What the payer is given back: more than zero, at most what the payment has left to refund " +
+			"(`paid_amount` − `refunded_amount`); a JSON number or its text (`\"12.50\"`), at most two places."}
 	return operation{tag: "invoices", summary: "Refund part or all of an invoice's payment",
 		description: "Gives the payer back `amount` of the posted payment: the payment stays, and entries of mode " +
 			"`chargeback` (`refunds_id` the entry each takes from) take back from every party the same proportion " +

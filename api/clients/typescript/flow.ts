@@ -88,8 +88,8 @@ async function main(): Promise<void> {
       await client.POST("/buildings/types", { body: { description, category_id: categoryId } }));
   }
   const types = answered("list the category's types", 200, await client.GET("/buildings/types", {
-    params: { query: { "filter[category_id]": categoryId, sort: ["-description", "id"], fields: ["id", "description"],
-      "include[category]": ["id", "color"] } },
+    params: { query: { "filter[category_id]": categoryId, sort: "-description,id", fields: ["id", "description"],
+      "include[category]": "id,color" } },
   })).data;
   same("the types, description descending", types.map((t) => t.description), ["Casa", "Apartamento"]);
   same("the types' category", types.map((t) => t.category?.color), ["#1e88e5", "#1e88e5"]);
@@ -145,9 +145,9 @@ async function main(): Promise<void> {
       "filter[id|ge]": invoices[0],
       "filter[payerIn][]": payers,
       "filter[unpaid]": true,
-      sort: ["-due_date", "id"],
+      sort: "-due_date,id",
       fields: ["id", "total", "due_date", "payer_id"],
-      "include[payer]": ["name"],
+      "include[payer]": "name",
       withTotal: true,
     } },
   }));
@@ -180,13 +180,13 @@ async function main(): Promise<void> {
   })).data;
   same("the invoice's status", paid.status, "paid");
   const ledger = answered("read the ledger", 200, await client.GET("/transactions", {
-    params: { query: { "filter[invoice_id]": invoiceId, sort: ["id"] } },
+    params: { query: { "filter[invoice_id]": invoiceId, sort: "id" } },
   })).data;
   if (ledger.length === 0) {
     fail("the payment posted no ledger entry");
   }
   const open = answered("list the unpaid invoices", 200, await client.GET("/invoices", {
-    params: { query: { "filter[payerIn][]": payers, "filter[unpaid]": true, sort: ["id"], fields: ["id"] } },
+    params: { query: { "filter[payerIn][]": payers, "filter[unpaid]": true, sort: "id", fields: ["id"] } },
   }));
   same("the unpaid invoices", open.data.map((r) => r.id), [invoices[1], invoices[2]]);
   console.log(`flow: ok (${ledger.length} ledger entries for invoice ${invoiceId})`);

@@ -1,7 +1,7 @@
 // Command flow uses the generated Go client (package propfin) against a
 // propfin server: it creates a category and two types, then lists the
-// category's types sorted on two keys, with their category and an operator
-// filter, and checks what comes back. It exits non-zero on the first answer
+// category's types with an operator filter, sorted on two keys, with some
+// columns and their category, and checks what comes back. It exits non-zero on the first answer
 // it did not expect.
 //
 // PROPFIN_URL is the server (http://127.0.0.1:8080), PROPFIN_KEY an API key.
@@ -44,7 +44,7 @@ func run(ctx context.Context) error {
 
 	color := "#43a047"
 	cat, err := c.PostBuildingsCategoriesWithResponse(ctx, propfin.PostBuildingsCategoriesJSONRequestBody{
-		Description: "Comercial " + run, Color: &color})
+		Description: "Comercial " + run, Color: color})
 	if err := want("create a category", http.StatusCreated, cat.HTTPResponse, cat.Body, err); err != nil {
 		return err
 	}
@@ -52,17 +52,17 @@ func run(ctx context.Context) error {
 	var typeIDs []int64
 	for _, d := range []string{"Loja", "Sala"} {
 		ty, err := c.PostBuildingsTypesWithResponse(ctx, propfin.PostBuildingsTypesJSONRequestBody{
-			Description: &d, CategoryId: &categoryID})
+			Description: &d, CategoryId: categoryID})
 		if err := want("create the type "+d, http.StatusCreated, ty.HTTPResponse, ty.Body, err); err != nil {
 			return err
 		}
 		typeIDs = append(typeIDs, *ty.JSON201.Data.Id)
 	}
 
-	sort := []propfin.GetBuildingsTypesParamsSort{"-description", "id"}
-	include := []propfin.GetBuildingsTypesParamsIncludeCategory{"id", "color"}
+	sort, include := "-description,id", "id,color"
+	fields := []propfin.GetBuildingsTypesParamsFields{"id", "description"}
 	list, err := c.GetBuildingsTypesWithResponse(ctx, &propfin.GetBuildingsTypesParams{
-		FilterCategoryId: &categoryID, Sort: &sort, IncludeCategory: &include})
+		FilterCategoryId: &categoryID, FilterIdge: &typeIDs[0], Sort: &sort, Fields: &fields, IncludeCategory: &include})
 	if err := want("list the category's types", http.StatusOK, list.HTTPResponse, list.Body, err); err != nil {
 		return err
 	}

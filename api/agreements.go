@@ -200,7 +200,7 @@ type agreementView struct {
 	InterestWaived   finance.Money           `json:"interest_waived"`
 	Total            finance.Money           `json:"total"`
 	InvoiceIDs       []int64                 `json:"invoice_ids"`
-	InstallmentIDs   []int64                 `json:"installment_ids"`
+	InstallmentIDs   []int64                 `json:"installment_ids" openapi:"nullable"` // null in a preview
 	Debts            []storage.AgreementDebt `json:"debts"`
 	Installments     []installmentView       `json:"installments"`
 }

@@ -144,6 +144,9 @@ func describe(e routeEntry) *openapi.Operation {
 		}
 	}
 	op.Parameters = append(op.Parameters, e.op.params...)
+	for i, p := range op.Parameters {
+		op.Parameters[i] = withoutWidth(p)
+	}
 	for status, r := range e.op.responses {
 		op.Responses[strconv.Itoa(status)] = withHeaders(r, status, e.op.access)
 	}
@@ -153,6 +156,27 @@ func describe(e routeEntry) *openapi.Operation {
 		}
 	}
 	return op
+}
+
+// withoutWidth is a parameter whose integers (its value's, its items')
+// have no format: a query or path value is digits of no width, and
+// Swagger UI draws no input for an int64 (it logs that it has none).
+func withoutWidth(p *openapi.Parameter) *openapi.Parameter {
+	s := p.Schema
+	if s == nil || s.Ref != "" || (s.Format != "int64" && (s.Items == nil || s.Items.Format != "int64")) {
+		return p
+	}
+	c, cs := *p, *s
+	if cs.Format == "int64" {
+		cs.Format = ""
+	}
+	if s.Items != nil && s.Items.Format == "int64" {
+		items := *s.Items
+		items.Format = ""
+		cs.Items = &items
+	}
+	c.Schema = &cs
+	return &c
 }
 
 // withHeaders is a copy of an operation's own response (not a shared
@@ -326,9 +350,9 @@ func sharedResponses() map[string]*openapi.Response {
 
 // sharedParameters are the query parameters lists share.
 func sharedParameters() map[string]*openapi.Parameter {
-	perPage := openapi.Integer()
+	perPage := &openapi.Schema{Type: "integer"}
 	perPage.Minimum, perPage.Maximum, perPage.Default = "1", json.Number(strconv.Itoa(MaxPerPage)), DefaultPerPage
-	page := openapi.Integer()
+	page := &openapi.Schema{Type: "integer"}
 	page.Minimum, page.Default = "1", 1
 	return map[string]*openapi.Parameter{
 		"page": {Name: "page", In: "query", Schema: page, Description: fmt.Sprintf(

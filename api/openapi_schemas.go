@@ -182,6 +182,11 @@ func recordSchema(res *storage.Resource) *openapi.Schema {
 	}
 	for _, rel := range res.Relations {
 		desc := "With `include[" + rel.Name + "]`."
+		if col, isColumn := props[rel.Name]; isColumn { // the column's ids, or included, the records they name
+			props[rel.Name] = &openapi.Schema{AnyOf: []*openapi.Schema{col, openapi.Array(openapi.Ref(rel.Resource))},
+				Description: "The column; with `include[" + rel.Name + "]`, the records it names in its place."}
+			continue
+		}
 		if rel.Many() {
 			props[rel.Name] = openapi.Array(openapi.Ref(rel.Resource)).WithDescription(desc)
 		} else {

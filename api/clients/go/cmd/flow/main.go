@@ -61,8 +61,10 @@ func run(ctx context.Context) error {
 
 	sort, include := "-description,id", "id,color"
 	fields := []propfin.GetBuildingsTypesParamsFields{"id", "description"}
+	// ids in bodies and records are int64 (format int64); query parameters, plain integers, are int
+	filterCategory, fromID := int(categoryID), int(typeIDs[0])
 	list, err := c.GetBuildingsTypesWithResponse(ctx, &propfin.GetBuildingsTypesParams{
-		FilterCategoryId: &categoryID, FilterIdge: &typeIDs[0], Sort: &sort, Fields: &fields, IncludeCategory: &include})
+		FilterCategoryId: &filterCategory, FilterIdge: &fromID, Sort: &sort, Fields: &fields, IncludeCategory: &include})
 	if err := want("list the category's types", http.StatusOK, list.HTTPResponse, list.Body, err); err != nil {
 		return err
 	}

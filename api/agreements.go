@@ -211,7 +211,7 @@ type agreementView struct {
 	InterestWaived   finance.Money           `json:"interest_waived"`
 	Total            finance.Money           `json:"total"`
 	InvoiceIDs       []int64                 `json:"invoice_ids"`
-	InstallmentIDs   []int64                 `json:"installment_ids"`
+	InstallmentIDs   []int64                 `json:"installment_ids" openapi:"nullable"` // null in a preview
 	Debts            []storage.AgreementDebt `json:"debts"`
 	Installments     []installmentView       `json:"installments"`
 }
@@ -293,7 +293,8 @@ func postAgreementOp() operation {
 		panic("api: " + err.Error())
 	}
 	num := func(description string) *openapi.Schema {
-		return &openapi.Schema{Type: []string{"number", "string"}, Description: description + " A number, or decimal text."}
+		return &openapi.Schema{OneOf: []*openapi.Schema{openapi.Number(), {Type: "string", Pattern: decimalText.String()}},
+			Description: description + " A number, or decimal text."}
 	}
 	return operation{
 		tag:     "financial/agreements",

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -97,7 +98,16 @@ func (h resourceHandlers) create(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	setLocation(w, r, rec)
 	writeRaw(w, http.StatusCreated, recordEnvelope(http.StatusCreated, "Created.", rec))
+}
+
+// setLocation names the path of a record a POST to its collection
+// created: the collection's path, then the record's id.
+func setLocation(w http.ResponseWriter, r *http.Request, rec *storage.Record) {
+	if id, ok := rec.ID(); ok {
+		w.Header().Set("Location", strings.TrimSuffix(r.URL.Path, "/")+"/"+strconv.FormatInt(id, 10))
+	}
 }
 
 func (h resourceHandlers) update(w http.ResponseWriter, r *http.Request) {

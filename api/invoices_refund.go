@@ -172,7 +172,7 @@ func invoiceOperationOp(refund bool) operation {
 	responses := answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer(
 		"What was written (or, with preview, would be): the invoice's status and amounts, the entries; with the "+
 			"same `Idempotency-Key` and body, the first answer again.",
-		envelope(answer, true))}, http.StatusNotFound, http.StatusRequestEntityTooLarge,
+		envelope(answer, true))}, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge,
 		http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity)
 	if !refund {
 		return operation{tag: "invoices", summary: "Write an open invoice off as uncollectible",
@@ -182,17 +182,18 @@ func invoiceOperationOp(refund bool) operation {
 				"(docs/ledger.md, \"Write-offs\"). Undone by `PUT /invoices/{id}` with `status` `unpaid`, which " +
 				"reverses the loss. 422 on `paid` for a paid invoice, on `status` for one canceled, refunded or " +
 				"written off, on `ticket_batch` for one in a collection batch not reverted, on `date` after today, " +
-				"on `write_off_item_id` when the setting's item cannot book the loss; another company's invoice is a 404.",
+				"on `write_off_item_id` when the setting's item cannot book the loss; another company's invoice is a 404; an invoice of an agreement the operation would break is a 409.",
 			body: jsonBody("The write-off.", true, openapi.Object(props, "reason")), responses: responses, keyed: true}
 	}
-	props["amount"] = &openapi.Schema{Type: "number", MultipleOf: "0.01", Description: "What the payer is given back: " +
-		"more than zero, at most what the payment has left to refund (`paid_amount` − `refunded_amount`). " + moneyDescription}
+	props["amount"] = &openapi.Schema{OneOf: []*openapi.Schema{decimalRef(2, false), decimalRef(2, true)},
+		Description: "What the payer is given back: more than zero, at most what the payment has left to refund " +
+			"(`paid_amount` − `refunded_amount`); a JSON number or its text (`\"12.50\"`), at most two places."}
 	return operation{tag: "invoices", summary: "Refund part or all of an invoice's payment",
 		description: "Gives the payer back `amount` of the posted payment: the payment stays, and entries of mode " +
 			"`chargeback` (`refunds_id` the entry each takes from) take back from every party the same proportion " +
 			"of what the payment booked to it, dated the refund's day (docs/ledger.md, \"Refunds\"). The invoice's " +
 			"`refunded_amount` grows; it becomes `refunded` when the whole payment is refunded (a partial refund " +
 			"keeps `paid`). 422 on `paid` for an invoice without a posted payment, on `amount` beyond what is left " +
-			"to refund, on `date` before the payment's credit day or after today; another company's invoice is a 404.",
+			"to refund, on `date` before the payment's credit day or after today; another company's invoice is a 404; an invoice of an agreement the operation would break is a 409.",
 		body: jsonBody("The refund.", true, openapi.Object(props, "amount", "reason")), responses: responses, keyed: true}
 }

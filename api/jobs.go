@@ -227,7 +227,7 @@ func (s *Server) changeJob(w http.ResponseWriter, r *http.Request, message strin
 func jobAccepted() *openapi.Response {
 	r := jsonAnswer("The job was recorded (or, with the same `Idempotency-Key` and body, found): poll its Location.",
 		envelope(openapi.Ref(storage.Jobs), true))
-	r.Headers = map[string]*openapi.Header{"Location": {Description: "`/jobs/{id}`.", Schema: openapi.String()}}
+	r.Headers = map[string]*openapi.Header{"Location": headerRef("Location")}
 	return r
 }
 

@@ -215,6 +215,9 @@ func TestColumnFeatures(t *testing.T) {
 		{"filter[tag]=1", []int64{id}},
 		{"filter[tagIn][]=3&filter[tagIn][]=1", []int64{id, id + 1}},
 		{"filter[tagIn][]=4", nil},
+		{"filter[tag][]=9,2", []int64{id}},
+		{"filter[tag][]=3,1", []int64{id, id + 1}},
+		{"filter[tagIn][]=3,1", []int64{id, id + 1}},
 		{"filter[item_default]=true", []int64{id}},
 		{"filter[status]=overdue", []int64{id}},
 		{"filter[status]=paid", []int64{id + 1}},
@@ -230,7 +233,7 @@ func TestColumnFeatures(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.query, got, c.want)
 		}
 	}
-	for _, q := range []string{"filter[kind]=other", "fields=secret", "fields=item_default", "sort=secret", "filter[tag|g]=1", "filter[tag][]=x"} {
+	for _, q := range []string{"filter[kind]=other", "fields=secret", "fields=item_default", "sort=secret", "filter[tag|g]=1", "filter[tag][]=x", "filter[tag][]=1,x"} {
 		e.get(t, "/test/bills?"+q, http.StatusUnprocessableEntity)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"path"
 	"regexp"
@@ -48,13 +49,15 @@ func openapiPath(pattern string) string {
 func buildDocument(entries []routeEntry, reg *storage.Registry) (*openapi.Document, error) {
 	doc := &openapi.Document{
 		OpenAPI: openapi.Version,
-		Info:    openapi.Info{Title: "propfin API", Version: buildVersion(), Description: apiDescription},
+		Info: openapi.Info{Title: "propfin API", Version: APIVersion, Build: buildVersion(), Description: apiDescription,
+			License: &openapi.License{Name: "Proprietary", Identifier: "LicenseRef-propfin"}},
 		Servers: []openapi.Server{{URL: "/", Description: "This server."}},
 		Paths:   map[string]*openapi.PathItem{},
 		Components: openapi.Components{
 			Schemas:         sharedSchemas(),
 			Responses:       sharedResponses(),
 			Parameters:      sharedParameters(),
+			Headers:         sharedHeaders(),
 			SecuritySchemes: securitySchemes,
 		},
 	}
@@ -74,14 +77,52 @@ func buildDocument(entries []routeEntry, reg *storage.Registry) (*openapi.Docume
 		if !item.SetOperation(e.method, op) {
 			return nil, fmt.Errorf("%s %s: OpenAPI has no method %s", e.method, path, e.method)
 		}
-		if len(op.Tags) > 0 && !slices.ContainsFunc(doc.Tags, func(t openapi.Tag) bool { return t.Name == op.Tags[0] }) {
-			doc.Tags = append(doc.Tags, openapi.Tag{Name: op.Tags[0]})
+		addTag(doc, op.Tags[0], e.op.tagNote)
+	}
+	for _, t := range doc.Tags {
+		if t.Description == "" {
+			return nil, fmt.Errorf("tag %q has no description: give its operations a tagNote, or add it to tagNotes", t.Name)
 		}
 	}
 	if err := resolveSchemas(doc, reg); err != nil {
 		return nil, err
 	}
 	return doc, nil
+}
+
+// APIVersion is the version of the API the document describes (the
+// specification's); the build of the server is info's x-build.
+const APIVersion = "1.0.0"
+
+// addTag lists tag in the document once, described by tagNotes, else by
+// note (an operation's).
+func addTag(doc *openapi.Document, tag, note string) {
+	if n, ok := tagNotes[tag]; ok {
+		note = n
+	}
+	i := slices.IndexFunc(doc.Tags, func(t openapi.Tag) bool { return t.Name == tag })
+	if i < 0 {
+		doc.Tags = append(doc.Tags, openapi.Tag{Name: tag, Description: note})
+		return
+	}
+	if doc.Tags[i].Description == "" {
+		doc.Tags[i].Description = note
+	}
+}
+
+// tagNotes describe the tags of the operations that are not a declared
+// resource's (whose tags resourceDoc describes).
+var tagNotes = map[string]string{
+	"health":                  "Liveness and readiness, without a key, for load balancers and orchestrators.",
+	"reference":               "This document and the reference page that renders it (`/docs`), without a key.",
+	"operators":               "The operators' routes (the admin token): metrics, the queue dashboard, every company's jobs, schedules, alerts and the console.",
+	"receipts":                "The public receipt page a signed link opens, without a key (docs/api.md, \"Receipt links\").",
+	"owner statements":        "The owner statements' signed links and the public pages and PDFs they open (docs/api.md, \"Owner statements\").",
+	"income reports":          "The income reports' public pages and PDFs, opened by a signed link (docs/api.md, \"Income reports\").",
+	"financial/incomeReports": "An owner's income report for a year, computed from the closed owner statements, and its signed link.",
+	"financial/settings":      "The company's financial settings: defaults of contracts and invoices (docs/api.md, \"Defaults\").",
+	"deals/conversion":        "The deal-conversion reports: deals per funnel step, and the deals of one step.",
+	"pix":                     "Validation of PIX copy-and-paste codes, in bulk.",
 }
 
 // describe is the OpenAPI operation of a route entry.
@@ -103,8 +144,11 @@ func describe(e routeEntry) *openapi.Operation {
 		}
 	}
 	op.Parameters = append(op.Parameters, e.op.params...)
+	for i, p := range op.Parameters {
+		op.Parameters[i] = withoutWidth(p)
+	}
 	for status, r := range e.op.responses {
-		op.Responses[strconv.Itoa(status)] = r
+		op.Responses[strconv.Itoa(status)] = withHeaders(r, status, e.op.access)
 	}
 	for _, status := range e.op.access.refusals(e.method) {
 		if _, given := op.Responses[strconv.Itoa(status)]; !given {
@@ -112,6 +156,74 @@ func describe(e routeEntry) *openapi.Operation {
 		}
 	}
 	return op
+}
+
+// withoutWidth is a parameter whose integers (its value's, its items')
+// have no format: a query or path value is digits of no width, and
+// Swagger UI draws no input for an int64 (it logs that it has none).
+func withoutWidth(p *openapi.Parameter) *openapi.Parameter {
+	s := p.Schema
+	if s == nil || s.Ref != "" || (s.Format != "int64" && (s.Items == nil || s.Items.Format != "int64")) {
+		return p
+	}
+	c, cs := *p, *s
+	if cs.Format == "int64" {
+		cs.Format = ""
+	}
+	if s.Items != nil && s.Items.Format == "int64" {
+		items := *s.Items
+		items.Format = ""
+		cs.Items = &items
+	}
+	c.Schema = &cs
+	return &c
+}
+
+// withHeaders is a copy of an operation's own response (not a shared
+// one) with the headers the server adds to it: X-Request-Id always, the
+// rate limit's behind a company's key, Location on a 201.
+func withHeaders(r *openapi.Response, status int, a access) *openapi.Response {
+	if r.Ref != "" {
+		return r
+	}
+	c := *r
+	c.Headers = maps.Clone(r.Headers)
+	if c.Headers == nil {
+		c.Headers = map[string]*openapi.Header{}
+	}
+	names := []string{"X-Request-Id"}
+	if a == byAPIKey {
+		names = append(names, "X-RateLimit-Limit", "X-RateLimit-Remaining")
+	}
+	if status == http.StatusCreated {
+		names = append(names, "Location")
+	}
+	for _, name := range names {
+		if _, given := c.Headers[name]; !given {
+			c.Headers[name] = headerRef(name)
+		}
+	}
+	return &c
+}
+
+// headerRef is the shared response header name.
+func headerRef(name string) *openapi.Header {
+	return &openapi.Header{Ref: "#/components/headers/" + name}
+}
+
+// sharedHeaders are the response headers the answers refer to.
+func sharedHeaders() map[string]*openapi.Header {
+	return map[string]*openapi.Header{
+		"X-Request-Id": {Description: "The request's id: the caller's `X-Request-Id` when it sent one of at most 64 " +
+			"characters, else a new one. The logs carry it.", Schema: openapi.String()},
+		"X-RateLimit-Limit": {Description: "The requests a key may make per minute (docs/api.md, \"Rate limit\").",
+			Schema: openapi.Integer()},
+		"X-RateLimit-Remaining": {Description: "The requests the key has left in the current minute.",
+			Schema: openapi.Integer()},
+		"Retry-After": {Description: "Seconds to wait before retrying.", Schema: openapi.Integer()},
+		"Location": {Description: "The path of what the request created or started: the record " +
+			"(`/invoices/7`), or the job (`/jobs/12`).", Schema: openapi.String()},
+	}
 }
 
 // pathParameter is a parameter of the pattern: as the operation describes
@@ -198,8 +310,6 @@ func buildVersion() string {
 
 // sharedSchemas are the envelopes every operation shares.
 func sharedSchemas() map[string]*openapi.Schema {
-	nullableInt := openapi.Nullable(openapi.Integer())
-	nullableURL := openapi.Nullable(openapi.String())
 	return map[string]*openapi.Schema{
 		"Problem": openapi.Object(map[string]*openapi.Schema{
 			"field":   openapi.String().WithDescription("The query parameter (`filter[id]`) or body field (`items.2.amount`) the problem concerns."),
@@ -211,22 +321,6 @@ func sharedSchemas() map[string]*openapi.Schema {
 			"message": openapi.String(),
 			"errors":  openapi.Array(openapi.Ref("Problem")).WithDescription("Every problem of the request at once; empty when the message says all."),
 		}, "return", "status", "message", "errors"),
-		"Page": openapi.Object(map[string]*openapi.Schema{
-			"return":         {Const: true},
-			"status":         openapi.Integer(),
-			"current_page":   openapi.Integer(),
-			"first_page_url": openapi.String().WithDescription("Relative, every other parameter kept as sent."),
-			"next_page_url":  nullableURL,
-			"prev_page_url":  nullableURL,
-			"path":           openapi.String(),
-			"per_page":       openapi.Integer(),
-			"from":           nullableInt.WithDescription("Null on an empty page."),
-			"to":             openapi.Nullable(openapi.Integer()).WithDescription("Null on an empty page."),
-			"total":          openapi.Integer().WithDescription("With `withTotal=true` only."),
-			"last_page":      openapi.Integer().WithDescription("With `withTotal=true` only."),
-			"data":           openapi.Array(openapi.Any()),
-		}, "return", "status", "current_page", "first_page_url", "next_page_url", "prev_page_url", "path", "per_page",
-			"from", "to", "data"),
 		"Deleted": openapi.Object(map[string]*openapi.Schema{
 			"return": {Const: true}, "status": openapi.Integer(), "message": openapi.String(),
 		}, "return", "status", "message"),
@@ -237,13 +331,17 @@ func sharedSchemas() map[string]*openapi.Schema {
 // error envelope.
 func sharedResponses() map[string]*openapi.Response {
 	out := map[string]*openapi.Response{}
-	retry := map[string]*openapi.Header{"Retry-After": {Description: "Seconds to wait before retrying.",
-		Schema: openapi.Integer()}}
 	for status, e := range errorResponses {
 		r := jsonAnswer(e.description, openapi.Ref("Error"))
+		r.Headers = map[string]*openapi.Header{"X-Request-Id": headerRef("X-Request-Id")}
 		switch status {
 		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-			r.Headers = retry
+			r.Headers["Retry-After"] = headerRef("Retry-After")
+		}
+		if status != http.StatusUnauthorized && status != http.StatusBadRequest {
+			// past the key's authentication, the limiter has counted the request
+			r.Headers["X-RateLimit-Limit"] = headerRef("X-RateLimit-Limit")
+			r.Headers["X-RateLimit-Remaining"] = headerRef("X-RateLimit-Remaining")
 		}
 		out[e.name] = r
 	}
@@ -252,9 +350,9 @@ func sharedResponses() map[string]*openapi.Response {
 
 // sharedParameters are the query parameters lists share.
 func sharedParameters() map[string]*openapi.Parameter {
-	perPage := openapi.Integer()
+	perPage := &openapi.Schema{Type: "integer"}
 	perPage.Minimum, perPage.Maximum, perPage.Default = "1", json.Number(strconv.Itoa(MaxPerPage)), DefaultPerPage
-	page := openapi.Integer()
+	page := &openapi.Schema{Type: "integer"}
 	page.Minimum, page.Default = "1", 1
 	return map[string]*openapi.Parameter{
 		"page": {Name: "page", In: "query", Schema: page, Description: fmt.Sprintf(
@@ -400,10 +498,34 @@ var openapiOp = operation{
 	description: "The OpenAPI 3.1 document of every route this server serves, built from its route table: the " +
 		"resources' operations from their declarations, every other operation as described where it is registered.",
 	responses: map[int]*openapi.Response{
-		http.StatusOK: jsonAnswer("The document.", &openapi.Schema{Type: "object", Required: []string{"openapi", "info", "paths"},
-			Description: "An OpenAPI 3.1 document."}),
-		http.StatusNotModified: {Description: "The document has not changed (`If-None-Match`)."},
+		http.StatusOK:                  jsonAnswer("The document.", openapiSchema()),
+		http.StatusNotModified:         {Description: "The document has not changed (`If-None-Match`)."},
+		http.StatusInternalServerError: errorRef(http.StatusInternalServerError),
 	},
+}
+
+// openapiSchema is what GET /openapi.json answers: an OpenAPI 3.1
+// document, its members as the specification names them.
+func openapiSchema() *openapi.Schema {
+	object := func(desc string) *openapi.Schema { return (&openapi.Schema{Type: "object"}).WithDescription(desc) }
+	s := &openapi.Schema{Type: "object", Required: []string{"openapi", "info", "paths", "components"},
+		Description: "An OpenAPI 3.1 document (https://spec.openapis.org/oas/v3.1.0).",
+		Properties: map[string]*openapi.Schema{
+			"openapi": {Const: openapi.Version},
+			"info": {Type: "object", Required: []string{"title", "version"}, Properties: map[string]*openapi.Schema{
+				"title":       openapi.String(),
+				"version":     openapi.String().WithDescription("The API's version."),
+				"description": openapi.String(),
+				"license":     object("The licence."),
+				"x-build":     openapi.String().WithDescription("The server's build: the VCS revision, `dev` without one."),
+			}},
+			"servers":    openapi.Array(object("A server.")),
+			"security":   openapi.Array(object("A security requirement.")),
+			"tags":       openapi.Array(object("A tag and its description.")),
+			"paths":      object("The operations, by path and method."),
+			"components": object("The schemas, responses, parameters, headers and security schemes operations refer to."),
+		}}
+	return s
 }
 
 var referencePageOp = operation{

@@ -40,8 +40,11 @@ type operation struct {
 	// tag groups the operation with others (the resource's path without
 	// its leading slash); "" takes the pattern's static names before its
 	// first parameter.
-	tag    string
-	access access
+	tag string
+	// tagNote describes the tag (its first description given wins);
+	// tags of no resource are described in tagNotes instead.
+	tagNote string
+	access  access
 	// pathParams describes the pattern's parameters that are not record
 	// ids (a token, a path); the others are positive integers.
 	pathParams map[string]*openapi.Parameter
@@ -90,6 +93,7 @@ var errorResponses = map[int]struct{ name, description string }{
 	http.StatusUnsupportedMediaType:        {"UnsupportedMediaType", "The body is declared as something other than JSON, or encoded."},
 	http.StatusUnprocessableEntity:         {"Invalid", "The query parameters or the body are invalid: `errors` names every problem, by parameter or field."},
 	http.StatusTooManyRequests:             {"TooManyRequests", "Past the rate limit (per key, or per address for failed authentications); `Retry-After` says when to retry."},
+	http.StatusInternalServerError:         {"Internal", "A bug, never the answer to bad input: `Internal error.`"},
 	http.StatusServiceUnavailable:          {"Unavailable", "The database cannot be reached, a serialization failure, or the request passed its time limit; retry after `Retry-After`."},
 }
 
@@ -153,9 +157,14 @@ func envelope(data *openapi.Schema, withMessage bool) *openapi.Schema {
 var reflector = openapi.Reflector{Known: map[reflect.Type]*openapi.Schema{
 	reflect.TypeFor[finance.Date]():    openapi.Nullable(&openapi.Schema{Type: "string", Format: "date"}),
 	reflect.TypeFor[finance.Month]():   {Type: "string", Pattern: `^[0-9]{4}-[0-9]{2}$`, Description: "A month, `YYYY-MM`."},
-	reflect.TypeFor[finance.Money]():   {Type: "number", MultipleOf: "0.01", Description: moneyDescription},
-	reflect.TypeFor[finance.Percent](): {Type: "number", MultipleOf: "0.01", Description: percentDescription},
+	reflect.TypeFor[finance.Money]():   moneySchema(),
+	reflect.TypeFor[finance.Percent](): {Ref: openapi.SchemaRef("Decimal2"), Description: percentDescription},
 }}
+
+// moneySchema is an amount of money: the component Decimal2.
+func moneySchema() *openapi.Schema {
+	return &openapi.Schema{Ref: openapi.SchemaRef("Decimal2"), Description: moneyDescription}
+}
 
 // How money and percentages are written (docs/api.md, "Money").
 const (

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -20,8 +21,18 @@ type resourceDoc struct {
 
 func (d resourceDoc) tag() string { return strings.TrimPrefix(openapiPath(d.path), "/") }
 
-// what names the records for the summaries: `financial/contracts/{contract}/items`.
-func (d resourceDoc) what() string { return "`" + d.tag() + "`" }
+// what names the records for the summaries, without Markdown (generators
+// show summaries as they are): financial/contracts/{contract}/items.
+func (d resourceDoc) what() string { return d.tag() }
+
+// note describes the resource's tag.
+func (d resourceDoc) note() string {
+	what := "The `" + d.res.Name + "` records, read with the query language (docs/api.md, \"Query language\")"
+	if d.res.ReadOnly {
+		what += "; read-only: no POST, PUT or DELETE (405)"
+	}
+	return what + ". " + d.scopeNote()
+}
 
 // scopeNote says whose records an operation reaches.
 func (d resourceDoc) scopeNote() string {
@@ -35,24 +46,9 @@ func (d resourceDoc) scopeNote() string {
 		"404 otherwise); a record of another parent is a 404."
 }
 
-// readOnlyNote is said of the writes of a read-only resource.
-const readOnlyNote = "This resource is read-only: the operation is refused with a 422 `This resource is read-only.` " +
-	"(a 404 first when an id of the path names no record)."
-
-// refused is the operation of a write to a read-only resource: 422, or
-// 404 for an id of its path (the parent's, the record's) that names none.
-func (d resourceDoc) refused(op operation, withID bool) operation {
-	op.description = readOnlyNote
-	op.responses = answers(nil, http.StatusUnprocessableEntity)
-	if withID || d.res.Parent != nil {
-		op.responses = answers(nil, http.StatusUnprocessableEntity, http.StatusNotFound)
-	}
-	return op
-}
-
 func (d resourceDoc) list() operation {
 	return operation{
-		tag:     d.tag(),
+		tag: d.tag(), tagNote: d.note(),
 		summary: "List " + d.what(),
 		description: "A page of records with the query language (docs/api.md, \"Query language\"): `filter[column]` " +
 			"with operators on the filterable columns, the special filters, `sort`, `fields`, `include[relation]`, " +
@@ -71,7 +67,7 @@ func (d resourceDoc) listErrors() []int {
 
 func (d resourceDoc) get() operation {
 	return operation{
-		tag:         d.tag(),
+		tag: d.tag(), tagNote: d.note(),
 		summary:     "Get one of " + d.what(),
 		description: "The record with `fields`, `include[relation]` and `customFields` as in lists. " + d.scopeNote(),
 		params:      getParams(d.reg, d.res),
@@ -81,10 +77,7 @@ func (d resourceDoc) get() operation {
 }
 
 func (d resourceDoc) create() operation {
-	op := operation{tag: d.tag(), summary: "Create one of " + d.what()}
-	if d.res.ReadOnly {
-		return d.refused(op, false)
-	}
+	op := operation{tag: d.tag(), tagNote: d.note(), summary: "Create one of " + d.what()}
 	op.description = "Creates a record from a JSON body of its writable fields (docs/api.md, \"Writes\"): every problem " +
 		"is listed in one 422, unknown fields included; references must name records of the caller's company. " +
 		"Answers the record with every column and custom field."
@@ -102,10 +95,7 @@ func (d resourceDoc) create() operation {
 }
 
 func (d resourceDoc) update() operation {
-	op := operation{tag: d.tag(), summary: "Update one of " + d.what()}
-	if d.res.ReadOnly {
-		return d.refused(op, true)
-	}
+	op := operation{tag: d.tag(), tagNote: d.note(), summary: "Update one of " + d.what()}
 	op.description = "A partial update: only the fields sent change (docs/api.md, \"Writes\"). " + d.scopeNote() +
 		" Answers the record with every column and custom field."
 	op.body = jsonBody("The fields to change.", true, openapi.Ref(d.res.Name+updateSuffix))
@@ -116,10 +106,7 @@ func (d resourceDoc) update() operation {
 }
 
 func (d resourceDoc) delete() operation {
-	op := operation{tag: d.tag(), summary: "Delete one of " + d.what()}
-	if d.res.ReadOnly {
-		return d.refused(op, true)
-	}
+	op := operation{tag: d.tag(), tagNote: d.note(), summary: "Delete one of " + d.what()}
 	op.description = "Deletes the record (and its child collections); a record others still refer to is a 409 and " +
 		"nothing is deleted. " + d.scopeNote()
 	for _, name := range d.res.DeleteOptions {
@@ -132,13 +119,9 @@ func (d resourceDoc) delete() operation {
 	return op
 }
 
-// pageOf is the paginated envelope of a resource's records.
-func pageOf(res *storage.Resource) *openapi.Schema {
-	return &openapi.Schema{
-		AllOf:      []*openapi.Schema{openapi.Ref("Page")},
-		Properties: map[string]*openapi.Schema{"data": openapi.Array(openapi.Ref(res.Name))},
-	}
-}
+// pageOf is the paginated envelope of a resource's records: the
+// component "<resource>.page" (pageSchema).
+func pageOf(res *storage.Resource) *openapi.Schema { return openapi.Ref(res.Name + pageSuffix) }
 
 // cacheBuster is `_`, the parameter every route ignores.
 func cacheBuster() *openapi.Parameter {
@@ -158,12 +141,26 @@ func listParams(reg *storage.Registry, res *storage.Resource) []*openapi.Paramet
 	params := []*openapi.Parameter{
 		{Ref: "#/components/parameters/page"}, {Ref: "#/components/parameters/perPage"},
 		{Ref: "#/components/parameters/withTotal"},
-		commaList("sort", "Columns to sort by, left to right, `-` for descending; `id` is always the last key.",
-			openapi.Enum(sortKeys(res)...)),
+		sortParam(res),
 	}
 	params = append(params, getParams(reg, res)...)
 	params = append(params, filterParams(res)...)
 	return params
+}
+
+// sortParam is `sort`: one string, the keys by commas.
+func sortParam(res *storage.Resource) *openapi.Parameter {
+	var names []string
+	for _, c := range res.Columns {
+		if c.Sortable() {
+			names = append(names, c.Name)
+		}
+	}
+	s := openapi.String()
+	s.Pattern = "^-?" + alternatives(names) + "(,-?" + alternatives(names) + ")*$"
+	return &openapi.Parameter{Name: "sort", In: "query", Schema: s, Description: "Columns to sort by, by commas, " +
+		"left to right, `-` before a column for descending (`-due_date,id`); `id` is always the last key. " +
+		"The columns: " + codeList(names) + "."}
 }
 
 // getParams are the query parameters of a single record (lists take them
@@ -177,11 +174,35 @@ func getParams(reg *storage.Registry, res *storage.Resource) []*openapi.Paramete
 	}
 	for _, rel := range res.Relations {
 		target := reg.MustResource(rel.Resource)
-		p := commaList("include["+rel.Name+"]", includeNote(rel, target), openapi.Enum(visibleColumns(target)...))
-		p.AllowEmptyValue, p.Schema.References = true, rel.Resource
-		params = append(params, p)
+		params = append(params, queryParam("include["+rel.Name+"]", includeNote(rel, target),
+			openapi.Ref(rel.Resource+columnsSuffix)))
 	}
 	return append(params, cacheBuster())
+}
+
+// columnsSchema is the component "<resource>.columns": a string naming
+// some of the resource's visible columns by commas, or empty for every
+// one (the value of an include parameter).
+func columnsSchema(res *storage.Resource) *openapi.Schema {
+	names := visibleColumns(res)
+	s := openapi.String()
+	s.Pattern = "^(" + alternatives(names) + "(," + alternatives(names) + ")*)?$"
+	s.Description = "Columns of `" + res.Name + "` by commas, or empty for every column: " + codeList(names) + "."
+	return s
+}
+
+// alternatives is a regular expression group matching one of names.
+func alternatives(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	return "(" + strings.Join(quoted, "|") + ")"
+}
+
+// codeList writes names as `a`, `b`, `c`.
+func codeList(names []string) string {
+	return "`" + strings.Join(names, "`, `") + "`"
 }
 
 // includeNote describes an include parameter.
@@ -193,7 +214,8 @@ func includeNote(rel storage.Relation, target *storage.Resource) string {
 	case storage.InArray:
 		what = "the `" + target.Name + "` records `" + rel.Key + "` lists, in its order"
 	}
-	return "Adds " + what + ", with the columns listed (all without a value). Nested relations: `include[" + rel.Name +
+	return "Adds " + what + ", with the columns listed by commas; an empty value (`include[" + rel.Name + "]=`) " +
+		"adds every column. Nested relations: `include[" + rel.Name +
 		".relation]`, at most " + strconv.Itoa(storage.MaxIncludeDepth) + " deep (docs/api.md, \"Query language\")."
 }
 
@@ -207,52 +229,80 @@ func visibleColumns(res *storage.Resource) []string {
 	return names
 }
 
-func sortKeys(res *storage.Resource) []string {
-	var keys []string
-	for _, c := range res.Columns {
-		if c.Sortable() {
-			keys = append(keys, c.Name, "-"+c.Name)
-		}
-	}
-	return keys
+// filterOperator is an operator of filter[column|op], as a parameter of
+// its own: what it keeps, and whether its value is two bounds or none.
+type filterOperator struct {
+	name, keeps string
+	bounds      bool // `low|high`
+	noValue     bool // the value is ignored
 }
 
-// Operators of a column filter beside equality, as filter[column|op]
-// takes them (the aliases in query.go's operators are the same).
-var (
-	scalarOperators = []string{"ne", "l", "le", "g", "ge", "b", "nb", "empty", "not_empty"}
-	arrayOperators  = []string{"empty", "not_empty"}
-)
+// scalarOperators are the operators of a column filter beside equality
+// (the aliases of query.go's operators, long names, are the same).
+var scalarOperators = []filterOperator{
+	{name: "ne", keeps: "is not the value, or is empty"},
+	{name: "l", keeps: "is less than the value"},
+	{name: "le", keeps: "is at most the value"},
+	{name: "g", keeps: "is greater than the value"},
+	{name: "ge", keeps: "is at least the value"},
+	{name: "b", keeps: "is between the two bounds, `low|high`, both included", bounds: true},
+	{name: "nb", keeps: "is not between the two bounds, `low|high`", bounds: true},
+	{name: "empty", keeps: "is empty (null, or `''` for text)", noValue: true},
+	{name: "not_empty", keeps: "is not empty", noValue: true},
+}
 
-// filterParams are the filters of a resource: one per filterable column
-// (equality; operators as filter[column|op]) and one per special filter.
+// filterParams are the filters of a resource: for each filterable column
+// one parameter per form (equality, then each operator as
+// filter[column|op]), and one per special filter.
 func filterParams(res *storage.Resource) []*openapi.Parameter {
 	var params []*openapi.Parameter
 	for _, c := range res.Columns {
 		if !c.Filterable {
 			continue
 		}
+		value := filterSchema(c.Type, c.Enum, c.Local)
 		if c.Type.IsArray() {
-			p := listFilter("filter["+c.Name+"][]", "Rows whose `"+c.Name+"` holds any of the values. "+
-				"`filter["+c.Name+"|empty]`, `filter["+c.Name+"|not_empty]`.", filterSchema(c.Type, c.Enum, c.Local))
-			p.Operators = arrayOperators
-			params = append(params, p)
-			continue
+			params = append(params, listFilter("filter["+c.Name+"][]", "Rows whose `"+c.Name+"` holds any of the values.", value))
+		} else {
+			note := "Rows whose `" + c.Name + "` equals the value."
+			if c.Type == storage.String {
+				note += " A `%` in it makes a pattern: `%` matches any run of characters, case-insensitively."
+			}
+			params = append(params, queryParam("filter["+c.Name+"]", note, value))
 		}
-		note := "Rows whose `" + c.Name + "` equals the value."
-		if c.Type == storage.String {
-			note += " A `%` in it makes a pattern: `%` matches any run of characters, case-insensitively."
+		for _, op := range scalarOperators {
+			if c.Type.IsArray() && !op.noValue {
+				continue
+			}
+			params = append(params, operatorParam(c, op, value))
 		}
-		note += " Operators as `filter[" + c.Name + "|op]`: `ne`, `l`, `le`, `g`, `ge`, `b` and `nb` (`low|high`), " +
-			"`empty`, `not_empty` (long names: docs/api.md)."
-		p := queryParam("filter["+c.Name+"]", note, filterSchema(c.Type, c.Enum, c.Local))
-		p.Operators = scalarOperators
-		params = append(params, p)
 	}
 	for _, f := range res.Filters {
 		params = append(params, specialFilterParam(f))
 	}
 	return params
+}
+
+// operatorParam is filter[column|op].
+func operatorParam(c storage.Column, op filterOperator, value *openapi.Schema) *openapi.Parameter {
+	name := "filter[" + c.Name + "|" + op.name + "]"
+	note := "Rows whose `" + c.Name + "` " + op.keeps + "."
+	switch {
+	case op.noValue:
+		return queryParam(name, note+" The value is ignored (`"+name+"=`).", openapi.String())
+	case op.bounds:
+		s := openapi.String()
+		s.Pattern = `^[^|]*\|[^|]*$`
+		note += " Each bound is written as `filter[" + c.Name + "]`'s value."
+		if value.Description != "" {
+			note += " " + value.Description
+		}
+		return queryParam(name, note, s)
+	}
+	if c.Type == storage.String && op.name == "ne" {
+		note += " A `%` in it makes a pattern, as with equality."
+	}
+	return queryParam(name, note, value)
 }
 
 // specialFilterParam is a declared filter: one value, or a list.

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,11 +19,54 @@ import (
 // ".change" for an element of a child collection in an update.
 
 const (
-	createSuffix = ".create"
-	updateSuffix = ".update"
-	editSuffix   = ".edit"   // an element of a child collection changing or removing a child
-	changeSuffix = ".change" // any element of a child collection in an update: an add or an edit
+	createSuffix  = ".create"
+	updateSuffix  = ".update"
+	editSuffix    = ".edit"    // an element of a child collection changing or removing a child
+	changeSuffix  = ".change"  // any element of a child collection in an update: an add or an edit
+	pageSuffix    = ".page"    // a page of the records, in the list envelope
+	idSuffix      = ".id"      // the id of a record, as a reference column holds it
+	columnsSuffix = ".columns" // some of the columns by commas, as include[relation] takes them
 )
+
+// Decimals: the component "Decimal<n>" is a JSON number of at most n
+// decimal places (money is Decimal2), "Decimal<n>Text" its text, which
+// bodies also take. No multipleOf: validators test it on binary floats,
+// where 19.99 is no multiple of 0.01.
+var decimalName = regexp.MustCompile(`^Decimal([1-9])(Text)?$`)
+
+// decimalRef is the component of a decimal of scale places.
+func decimalRef(scale int, text bool) *openapi.Schema {
+	name := "Decimal" + strconv.Itoa(scale)
+	if text {
+		name += "Text"
+	}
+	return openapi.Ref(name)
+}
+
+// decimalComponent is the schema of a component decimalName matches.
+func decimalComponent(name string) (*openapi.Schema, bool) {
+	m := decimalName.FindStringSubmatch(name)
+	if m == nil {
+		return nil, false
+	}
+	scale, _ := strconv.Atoi(m[1])
+	places := "two"
+	if scale != 2 {
+		places = m[1]
+	}
+	if m[2] != "" {
+		s := openapi.String()
+		s.Pattern = `^-?[0-9]+(\.[0-9]{1,` + m[1] + `})?$`
+		s.Description = "A decimal with at most " + places + " places, as text (`\"12.50\"`): what bodies take beside the number."
+		return s, true
+	}
+	s := openapi.Number()
+	s.Title = name
+	s.Description = "A decimal with at most " + places + " decimal places, a JSON number without exponent, written " +
+		"with its " + places + " places where it is stored (`1000." + strings.Repeat("0", scale) + "`); read it as a decimal, " +
+		"not a binary float (docs/api.md, \"Money\")."
+	return s, true
+}
 
 // customFieldPattern matches the key of a custom field (`_name`).
 const customFieldPattern = `^_[A-Za-z0-9][A-Za-z0-9_]{0,62}$`
@@ -46,7 +90,11 @@ const (
 // resourceSchema returns the component schema name of a resource
 // declaration, or false when name is none.
 func resourceSchema(reg *storage.Registry, name string) (*openapi.Schema, bool) {
-	for _, suffix := range []string{createSuffix, updateSuffix, editSuffix, changeSuffix, ""} {
+	if s, ok := decimalComponent(name); ok {
+		return s, true
+	}
+	for _, suffix := range []string{createSuffix, updateSuffix, editSuffix, changeSuffix, pageSuffix, idSuffix,
+		columnsSuffix, ""} {
 		base, ok := strings.CutSuffix(name, suffix)
 		if !ok {
 			continue
@@ -62,6 +110,12 @@ func resourceSchema(reg *storage.Registry, name string) (*openapi.Schema, bool) 
 			return writeSchema(res, false), true
 		case editSuffix:
 			return editSchema(res), true
+		case pageSuffix:
+			return pageSchema(openapi.Ref(res.Name)), true
+		case idSuffix:
+			return idSchema(res), true
+		case columnsSuffix:
+			return columnsSchema(res), true
 		case changeSuffix:
 			return &openapi.Schema{
 				Description: "An add (no `id`: the child's create fields) or an edit (`id`, the fields to change; `\"delete\": true` removes the child).",
@@ -71,6 +125,44 @@ func resourceSchema(reg *storage.Registry, name string) (*openapi.Schema, bool) 
 		return recordSchema(res), true
 	}
 	return nil, false
+}
+
+// pageSchema is the list envelope of records of schema row: the page
+// fields (docs/api.md, "Envelopes") beside data.
+func pageSchema(row *openapi.Schema) *openapi.Schema {
+	nullableURL := func() *openapi.Schema {
+		return openapi.Nullable(openapi.String()).WithDescription("Relative; null when there is none.")
+	}
+	emptyNull := func() *openapi.Schema {
+		return openapi.Nullable(openapi.Integer()).WithDescription("Null on an empty page.")
+	}
+	return openapi.Object(map[string]*openapi.Schema{
+		"return":         {Const: true},
+		"status":         openapi.Integer(),
+		"current_page":   openapi.Integer(),
+		"first_page_url": openapi.String().WithDescription("Relative, every other parameter kept as sent."),
+		"next_page_url":  nullableURL(),
+		"prev_page_url":  nullableURL(),
+		"path":           openapi.String(),
+		"per_page":       openapi.Integer(),
+		"from":           emptyNull(),
+		"to":             emptyNull(),
+		"total":          openapi.Integer().WithDescription("With `withTotal=true` only."),
+		"last_page":      openapi.Integer().WithDescription("With `withTotal=true` only."),
+		"data":           openapi.Array(row),
+	}, "return", "status", "current_page", "first_page_url", "next_page_url", "prev_page_url", "path", "per_page",
+		"from", "to", "data")
+}
+
+// idSchema is the id of a record of res, as a reference column holds it.
+func idSchema(res *storage.Resource) *openapi.Schema {
+	whose := "a record of the caller's company"
+	if res.Shared {
+		whose = "reference data, the same for every company"
+	}
+	s := &openapi.Schema{Type: "integer", Format: "int64", Minimum: "1"}
+	s.Description = "The id of a `" + res.Name + "` row (" + whose + ")."
+	return s
 }
 
 // recordSchema is a record as responses write it: its visible columns (all
@@ -90,6 +182,11 @@ func recordSchema(res *storage.Resource) *openapi.Schema {
 	}
 	for _, rel := range res.Relations {
 		desc := "With `include[" + rel.Name + "]`."
+		if col, isColumn := props[rel.Name]; isColumn { // the column's ids, or included, the records they name
+			props[rel.Name] = &openapi.Schema{AnyOf: []*openapi.Schema{col, openapi.Array(openapi.Ref(rel.Resource))},
+				Description: "The column; with `include[" + rel.Name + "]`, the records it names in its place."}
+			continue
+		}
 		if rel.Many() {
 			props[rel.Name] = openapi.Array(openapi.Ref(rel.Resource)).WithDescription(desc)
 		} else {
@@ -221,13 +318,23 @@ func valueSchema(c storage.Column, in bool) *openapi.Schema {
 		panic(fmt.Sprintf("api: no schema for column type %s", c.Type))
 	}
 	if c.References != "" {
-		s.Description = strings.TrimSpace(s.Description + " Refers to `" + c.References + "`: a record of the caller's company.")
-		if s.Items != nil {
-			s.Items.References = c.References
-		} else {
-			s.References = c.References
-		}
+		s = referenceSchema(s, c.References)
 	}
+	return s
+}
+
+// referenceSchema is s, the schema of a column referring to records of
+// target, naming them: an integer becomes the component "<target>.id"
+// (its items, for an array); any other form keeps its own schema.
+func referenceSchema(s *openapi.Schema, target string) *openapi.Schema {
+	note := strings.TrimSpace(s.Description + " Refers to `" + target + "`.")
+	switch {
+	case s.Ref == "" && s.HasType("integer") && s.Minimum == "" && s.Maximum == "":
+		s = openapi.Ref(target + idSuffix)
+	case s.HasType("array") && s.Items != nil && s.Items.HasType("integer"):
+		s.Items = openapi.Ref(target + idSuffix)
+	}
+	s.Description = note
 	return s
 }
 
@@ -252,17 +359,21 @@ func dateTimeSchema(local, in bool) *openapi.Schema {
 
 // decimalSchema is a numeric(p,s) value: a JSON number in responses,
 // written with every digit and, for a stored column, with its s decimal
-// places (PostgreSQL's text of numeric(p,s): money as 1000.00); in bodies
-// a number without exponent or its decimal text. The scale and the digits
-// before the point are the column's; more is refused, never rounded.
+// places (PostgreSQL's text of numeric(p,s): money as 1000.00), the
+// component Decimal<s>; in bodies a number without exponent or its
+// decimal text (Decimal<s>Text). The scale and the digits before the
+// point are the column's; more is refused, never rounded.
 func decimalSchema(c storage.Column, in bool) *openapi.Schema {
-	s := openapi.Number()
+	bound := json10(c.Precision - c.Scale)
+	s := &openapi.Schema{Type: "integer", ExclusiveMaximum: bound, ExclusiveMinimum: "-" + bound}
+	text := &openapi.Schema{Type: "string", Pattern: `^-?[0-9]+$`, Description: "The integer as text (`\"12\"`)."}
 	if c.Scale > 0 {
-		s.MultipleOf = json10(-c.Scale)
-	} else {
-		s.Type = "integer"
+		s.Type = "number"
+		if c.Expr == "" || in {
+			s.Ref = decimalRef(c.Scale, false).Ref
+		}
+		text = decimalRef(c.Scale, true)
 	}
-	s.ExclusiveMaximum, s.ExclusiveMinimum = json10(c.Precision-c.Scale), "-"+json10(c.Precision-c.Scale)
 	s.Description = fmt.Sprintf("numeric(%d,%d): at most %d decimal places and %d digits before the point.",
 		c.Precision, c.Scale, c.Scale, c.Precision-c.Scale)
 	switch {
@@ -272,12 +383,11 @@ func decimalSchema(c storage.Column, in bool) *openapi.Schema {
 	case !in && c.Expr != "":
 		s.Description += " Written as a JSON number with the digits it has (docs/api.md, \"Money\")."
 	}
-	if in {
-		s.Type = []string{s.Type.(string), "string"}
-		s.Pattern = decimalText.String()
-		s.Description += " A JSON number without exponent (`12.5`), or its text (`\"12.50\"`); more places are refused, not rounded."
+	if !in {
+		return s
 	}
-	return s
+	return &openapi.Schema{OneOf: []*openapi.Schema{s, text}, Description: s.Description +
+		" A JSON number without exponent (`12.5`), or its text (`\"12.50\"`); more places are refused, not rounded."}
 }
 
 // json10 is 10^exp as a JSON number, exact.

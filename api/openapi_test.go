@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -308,4 +310,201 @@ func (s *schemaSet) compile(fragment string) (*jsonschema.Schema, error) {
 // escapePointer escapes a name for a JSON pointer.
 func escapePointer(name string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+}
+
+// TestOpenAPIShape holds the document to what generators and validators
+// read (docs/api.md, "Conventions of the document").
+func TestOpenAPIShape(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withEveryRoute(t)...)
+	doc, raw := fetchDocument(t, e)
+	reg := e.srv.store.Registry()
+	schema := func(name string) *openapi.Schema { return doc.Components.Schemas[name] }
+	op := func(method, path string) *openapi.Operation {
+		if item := doc.Paths[path]; item != nil {
+			return item.Operation(method)
+		}
+		return nil
+	}
+	param := func(o *openapi.Operation, name string) *openapi.Parameter {
+		for _, p := range o.Parameters {
+			if p.Name == name {
+				return p
+			}
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name  string
+		check func(t *testing.T)
+	}{
+		{"info", func(t *testing.T) {
+			if doc.Info.Version != "1.0.0" || doc.Info.Build == "" || doc.Info.License == nil ||
+				doc.Info.License.Name != "Proprietary" || doc.Info.License.Identifier != "LicenseRef-propfin" {
+				t.Errorf("info %+v, license %+v", doc.Info, doc.Info.License)
+			}
+		}},
+		{"every list's rows are its resource's records", func(t *testing.T) {
+			for _, rt := range resourceRoutes {
+				o := op("GET", openapiPath(rt.path))
+				s := o.Responses["200"].Content["application/json"].Schema
+				page := schema(rt.resource + pageSuffix)
+				if s.Ref != openapi.SchemaRef(rt.resource+pageSuffix) || page == nil || len(page.AllOf) > 0 ||
+					page.Properties["data"].Items.Ref != openapi.SchemaRef(rt.resource) || page.Properties["next_page_url"] == nil {
+					t.Errorf("GET %s: 200 %+v, page %+v", rt.path, s, page)
+				}
+			}
+		}},
+		{"every operator form of a filterable column is a parameter", func(t *testing.T) {
+			for _, rt := range resourceRoutes {
+				o := op("GET", openapiPath(rt.path))
+				for _, col := range reg.MustResource(rt.resource).Columns {
+					if !col.Filterable {
+						continue
+					}
+					for _, fo := range scalarOperators {
+						name := "filter[" + col.Name + "|" + fo.name + "]"
+						if want := !col.Type.IsArray() || fo.noValue; (param(o, name) != nil) != want {
+							t.Errorf("GET %s: %s declared: %v, want %v", rt.path, name, !want, want)
+						}
+					}
+				}
+			}
+			if p := param(op("GET", "/invoices"), "filter[due_date|b]"); p == nil || p.Schema.Type != "string" ||
+				!strings.Contains(p.Description, "`low|high`") {
+				t.Errorf("filter[due_date|b]: %+v", p)
+			}
+		}},
+		{"include and sort are strings", func(t *testing.T) {
+			o := op("GET", "/buildings/types")
+			inc, sortBy := param(o, "include[category]"), param(o, "sort")
+			cols := schema("building_categories" + columnsSuffix)
+			if inc == nil || inc.Schema.Ref != openapi.SchemaRef("building_categories"+columnsSuffix) || cols == nil ||
+				cols.Type != "string" || !strings.Contains(cols.Description, "empty for every column") {
+				t.Errorf("include[category] %+v, its columns %+v", inc, cols)
+			}
+			if sortBy == nil || sortBy.Schema.Type != "string" || !strings.Contains(sortBy.Description, "`description`") ||
+				!regexp.MustCompile(sortBy.Schema.Pattern).MatchString("-description,id") ||
+				regexp.MustCompile(sortBy.Schema.Pattern).MatchString("zz") {
+				t.Errorf("sort %+v", sortBy)
+			}
+		}},
+		{"a reference column names its records", func(t *testing.T) {
+			if p := schema("building_types").Properties["category_id"]; p.AnyOf == nil && p.Ref != openapi.SchemaRef("building_categories.id") {
+				t.Errorf("building_types.category_id: %+v", p)
+			}
+			if id := schema("building_categories.id"); id == nil || id.Type != "integer" ||
+				!strings.Contains(id.Description, "The id of a `building_categories` row") {
+				t.Errorf("building_categories.id: %+v", id)
+			}
+		}},
+		{"no extension keyword and no multipleOf in a schema", func(t *testing.T) {
+			var tree any
+			if err := json.Unmarshal(raw, &tree); err != nil {
+				t.Fatal(err)
+			}
+			for _, where := range schemaKeywords(tree, "", false, false) {
+				t.Error(where)
+			}
+		}},
+		{"read-only resources list their reads alone", func(t *testing.T) {
+			for _, rt := range resourceRoutes {
+				if !reg.MustResource(rt.resource).ReadOnly {
+					continue
+				}
+				path := openapiPath(rt.path)
+				if op("POST", path) != nil || op("PUT", path+"/{id}") != nil || op("DELETE", path+"/{id}") != nil ||
+					op("GET", path) == nil || op("GET", path+"/{id}") == nil {
+					t.Errorf("%s: the read-only resource's operations are not its reads alone", rt.path)
+				}
+			}
+		}},
+		{"every operation answers a 2xx, summaries are plain, tags described", func(t *testing.T) {
+			redirects := map[string]bool{"GET /monitoring": true, "HEAD /monitoring": true, "POST /operator/retry": true}
+			for path, item := range doc.Paths {
+				for _, m := range item.Operations() {
+					o := item.Operation(m)
+					ok := slices.ContainsFunc(slices.Collect(maps.Keys(o.Responses)), func(s string) bool { return s[0] == '2' })
+					if ok == redirects[m+" "+path] {
+						t.Errorf("%s %s: a 2xx among %v: %v", m, path, slices.Collect(maps.Keys(o.Responses)), ok)
+					}
+					if strings.Contains(o.Summary, "`") {
+						t.Errorf("%s %s: summary %q holds Markdown", m, path, o.Summary)
+					}
+				}
+			}
+			for _, tag := range doc.Tags {
+				if tag.Description == "" {
+					t.Errorf("tag %s has no description", tag.Name)
+				}
+			}
+		}},
+		{"the reference routes say how they fail", func(t *testing.T) {
+			for _, c := range []struct{ method, path, status string }{
+				{"GET", "/openapi.json", "500"}, {"GET", "/openapi.json", "414"}, {"GET", "/readyz", "503"},
+				{"GET", "/healthz", "431"}, {"GET", "/docs", "414"}, {"GET", "/docs/{file}", "404"},
+			} {
+				if op(c.method, c.path).Responses[c.status] == nil {
+					t.Errorf("%s %s does not list %s", c.method, c.path, c.status)
+				}
+			}
+			if s := op("GET", "/openapi.json").Responses["200"].Content["application/json"].Schema; s.Properties["paths"] == nil {
+				t.Errorf("/openapi.json's schema: %+v", s)
+			}
+		}},
+		{"response headers", func(t *testing.T) {
+			for _, name := range []string{"X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "Retry-After", "Location"} {
+				if doc.Components.Headers[name] == nil {
+					t.Errorf("components.headers has no %s", name)
+				}
+			}
+			ref := func(name string) string { return "#/components/headers/" + name }
+			for _, c := range []struct {
+				r      *openapi.Response
+				what   string
+				header string
+			}{
+				{doc.Components.Responses["TooManyRequests"], "429", "Retry-After"},
+				{doc.Components.Responses["Unavailable"], "503", "Retry-After"},
+				{doc.Components.Responses["NotFound"], "404", "X-Request-Id"},
+				{op("POST", "/persons").Responses["201"], "a create's 201", "Location"},
+				{op("POST", "/persons").Responses["201"], "a create's 201", "X-RateLimit-Remaining"},
+				{op("GET", "/persons").Responses["200"], "a list's 200", "X-RateLimit-Limit"},
+				{op("GET", "/healthz").Responses["200"], "/healthz's 200", "X-Request-Id"},
+			} {
+				if h := c.r.Headers[c.header]; h == nil || h.Ref != ref(c.header) {
+					t.Errorf("%s: %s is not the shared header: %+v", c.what, c.header, h)
+				}
+			}
+			if h := op("GET", "/healthz").Responses["200"].Headers["X-RateLimit-Limit"]; h != nil {
+				t.Errorf("/healthz, without a key, says it carries the rate limit")
+			}
+		}},
+	} {
+		t.Run(c.name, c.check)
+	}
+}
+
+// schemaKeywords lists the extension keywords (x-...) and multipleOf found
+// in the schemas of a decoded document: below a "schema" or "schemas"
+// member, where the members of properties, patternProperties and $defs
+// are names rather than keywords.
+func schemaKeywords(node any, where string, inSchema, names bool) []string {
+	var out []string
+	switch n := node.(type) {
+	case map[string]any:
+		for k, v := range n {
+			if inSchema && !names && (strings.HasPrefix(k, "x-") || k == "multipleOf") {
+				out = append(out, fmt.Sprintf("%s: %s in a schema", where, k))
+			}
+			childNames := (inSchema && !names && (k == "properties" || k == "patternProperties" || k == "$defs")) ||
+				(!inSchema && k == "schemas") // the components' names
+			out = append(out, schemaKeywords(v, where+"/"+k, inSchema || k == "schema" || k == "schemas", childNames)...)
+		}
+	case []any:
+		for i, v := range n {
+			out = append(out, schemaKeywords(v, where+"/"+strconv.Itoa(i), inSchema, false)...)
+		}
+	}
+	return out
 }

@@ -55,3 +55,38 @@ func noQuery(rawQuery string) error {
 	}
 	return nil
 }
+
+// listParam reports whether key names a parameter whose value is a comma
+// list of names: sort, fields and each include[path].
+func listParam(key string) bool {
+	return key == "sort" || key == "fields" || strings.HasPrefix(key, "include[")
+}
+
+// joinLists reads the forms common HTTP clients send for an array into the
+// comma list of sort, fields and include[path]: the bracket form
+// (sort[]=-a&sort[]=b, axios's default) is the parameter itself, and the
+// repeats of one parameter (sort=-a&sort=b, openapi-fetch's and Python
+// requests' default) are one value, their values joined by commas in the
+// order sent, at the place of the first. Every other parameter is kept as
+// sent.
+func joinLists(params []param) []param {
+	out := make([]param, 0, len(params))
+	first := map[string]int{}
+	for _, kv := range params {
+		if name, ok := strings.CutSuffix(kv.key, "[]"); ok && listParam(name) && !strings.HasSuffix(name, "[]") {
+			kv.key = name
+		}
+		if !listParam(kv.key) {
+			out = append(out, kv)
+			continue
+		}
+		if i, seen := first[kv.key]; seen {
+			out[i].value += "," + kv.value
+			out[i].raw += "&" + kv.raw
+			continue
+		}
+		first[kv.key] = len(out)
+		out = append(out, kv)
+	}
+	return out
+}

@@ -45,6 +45,7 @@ type queryParser struct {
 	res      *storage.Resource
 	problems []finance.Problem
 	seen     map[string]bool // single-valued parameters already read
+	inValues int             // values of the list filters read so far
 }
 
 // once reports whether a single-valued parameter is read for the first
@@ -59,6 +60,27 @@ func (p *queryParser) once(key string) bool {
 	}
 	p.seen[key] = true
 	return true
+}
+
+// countIn adds n values of list filters (In-filters, array columns) and
+// refuses the parameter that takes them past MaxInValues.
+func (p *queryParser) countIn(key string, n int) {
+	if p.inValues <= MaxInValues && p.inValues+n > MaxInValues {
+		p.fail(key, "at most %d In-filter values in one request", MaxInValues)
+	}
+	p.inValues += n
+}
+
+// listValues counts the values a filter binds as one list: a special
+// filter's, or those of an array column's equality.
+func listValues(res *storage.Resource, f storage.Filter, sc *storage.SpecialCondition) int {
+	if sc != nil {
+		return len(sc.Values)
+	}
+	if c, _ := res.Column(f.Column); c.Type.IsArray() && f.Op == storage.Equal {
+		return len(f.Values)
+	}
+	return 0
 }
 
 func (p *queryParser) fail(field, format string, args ...any) {
@@ -79,7 +101,6 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 	params := p.params(rawQuery)
 	special := map[string]*storage.SpecialCondition{}
 	var specialOrder []string
-	inValues := 0
 	for _, kv := range params {
 		switch {
 		case kv.key == "page" && p.once(kv.key):
@@ -95,12 +116,10 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 			if !ok {
 				continue
 			}
+			p.countIn(kv.key, listValues(p.res, f, sc))
 			if sc == nil {
 				q.Filters = appendFilter(p.res, q.Filters, f)
 				continue
-			}
-			if inValues++; inValues == MaxInValues+1 {
-				p.fail(kv.key, "at most %d In-filter values in one request", MaxInValues)
 			}
 			if prev, seen := special[name]; seen && sc.Filter.Scalar {
 				p.fail(kv.key, "is given more than once")
@@ -153,7 +172,7 @@ func (p *queryParser) params(rawQuery string) []param {
 	for _, b := range bad {
 		p.fail("query", "cannot decode %q", b)
 	}
-	return params
+	return joinLists(params)
 }
 
 // common handles the parameters lists and single records share.
@@ -257,16 +276,18 @@ func (p *queryParser) filter(kv param) (string, storage.Filter, *storage.Special
 			p.fail(kv.key, "filter %q takes one value, not a list", name)
 			return "", storage.Filter{}, nil, false
 		}
-		text := kv.value
-		if sf.Normalize != nil {
-			text = sf.Normalize(text)
+		texts := []string{kv.value}
+		if !sf.Scalar && commaFree(sf.Elem, sf.Enum) {
+			texts = strings.Split(kv.value, ",")
 		}
-		v, ok := p.value(kv.key, sf.Elem, text)
-		if ok && len(sf.Enum) > 0 && !slices.Contains(sf.Enum, kv.value) {
-			p.fail(kv.key, "must be one of: %s", strings.Join(sf.Enum, ", "))
-			ok = false
+		sc := &storage.SpecialCondition{Filter: sf}
+		ok := true
+		for _, text := range texts {
+			v, valid := p.specialValue(kv.key, sf, text)
+			sc.Values = append(sc.Values, v)
+			ok = ok && valid
 		}
-		return name, storage.Filter{}, &storage.SpecialCondition{Filter: sf, Values: []any{v}}, ok
+		return name, storage.Filter{}, sc, ok
 	}
 	if colName, key, dotted := strings.Cut(name, "."); dotted {
 		return p.keyFilter(kv, name, colName, key, opName, listForm)
@@ -334,6 +355,9 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 		p.fail(kv.key, "an array filter takes no operator but empty and not_empty")
 		return f, false
 	}
+	if col.Type.IsArray() {
+		return p.arrayValues(kv, col, f)
+	}
 	v, ok := p.columnValue(kv.key, col, kv.value)
 	f.Values = []any{v}
 	if s, isString := v.(string); isString && col.Type == storage.String && strings.Contains(s, "%") {
@@ -344,6 +368,58 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 			p.fail(kv.key, "%s", msg)
 			ok = false
 		}
+	}
+	return f, ok
+}
+
+// specialValue parses one value of a special filter: its Normalize, its
+// type, its Enum.
+func (p *queryParser) specialValue(field string, sf storage.SpecialFilter, text string) (any, bool) {
+	raw := text
+	if sf.Normalize != nil {
+		text = sf.Normalize(text)
+	}
+	v, ok := p.value(field, sf.Elem, text)
+	if ok && len(sf.Enum) > 0 && !slices.Contains(sf.Enum, raw) {
+		p.fail(field, "must be one of: %s", strings.Join(sf.Enum, ", "))
+		ok = false
+	}
+	return v, ok
+}
+
+// commaFree reports whether no value of type t (limited to enum, when it
+// has values) can hold a comma, so that a list filter's value a,b is read
+// as the two values a and b: the form a client configured for comma lists
+// (OpenAPI's explode: false) sends. Text keeps its commas.
+func commaFree(t storage.Type, enum []string) bool {
+	switch t {
+	case storage.String, storage.TextArray:
+		return len(enum) > 0 && !slices.ContainsFunc(enum, func(v string) bool { return strings.Contains(v, ",") })
+	case storage.JSON, storage.JSONText:
+		return false
+	}
+	return true
+}
+
+// arrayValues reads the values of an array column's filter
+// (filter[tag][]=1): one element, or, for elements that cannot hold a
+// comma, a comma list of them (filter[tag][]=1,2).
+func (p *queryParser) arrayValues(kv param, col storage.Column, f storage.Filter) (storage.Filter, bool) {
+	texts := []string{kv.value}
+	if commaFree(col.Type, col.Enum) {
+		texts = strings.Split(kv.value, ",")
+	}
+	ok := true
+	for _, text := range texts {
+		v, valid := p.columnValue(kv.key, col, text)
+		if s, isString := v.(string); valid && isString {
+			if msg := col.CheckEnum(s); msg != "" {
+				p.fail(kv.key, "%s", msg)
+				valid = false
+			}
+		}
+		f.Values = append(f.Values, v)
+		ok = ok && valid
 	}
 	return f, ok
 }

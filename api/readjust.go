@@ -249,8 +249,8 @@ func putIndicesOp() operation {
 	row := openapi.Object(map[string]*openapi.Schema{
 		"indicator": openapi.Enum(storage.IndexIndicators...),
 		"month":     {Type: "string", Pattern: `^[0-9]{4}-[0-9]{2}(-01)?$`, Description: "`YYYY-MM` or `YYYY-MM-01`."},
-		"rate": {Type: []string{"number", "string"}, Description: "The month's variation in percent: at most four " +
-			"places, above -100 and below 10,000; a number or its decimal text."},
+		"rate": {OneOf: []*openapi.Schema{decimalRef(4, false), decimalRef(4, true)}, Description: "The month's " +
+			"variation in percent: at most four places, above -100 and below 10,000; a number or its decimal text."},
 	}, "indicator", "month", "rate")
 	rows := openapi.Array(row)
 	rows.MaxItems = openapi.Int(10_000)

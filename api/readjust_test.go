@@ -55,8 +55,8 @@ func TestIndicesListAndUpsert(t *testing.T) {
 	if len(rows) != 2 || toJSON(t, rows[1]["rate"]) != "-0.2500" || rows[1]["source"] != "api" {
 		t.Errorf("IVAR: %v", rows)
 	}
-	if r := e.do(t, http.MethodPost, "/financial/indices", e.keyA, good["data"].([]any)[0]); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("POST /financial/indices: %d", r.status)
+	if r := e.do(t, http.MethodPost, "/financial/indices", e.keyA, good["data"].([]any)[0]); r.status != http.StatusMethodNotAllowed {
+		t.Errorf("POST /financial/indices: %d, want the read-only 405", r.status)
 	}
 }
 
@@ -183,8 +183,8 @@ func TestReadjustIsolation(t *testing.T) {
 	if r := f.do(t, http.MethodGet, contractPath(id, "readjustments", num(t, recs[0]["id"])), f.keyB, nil); r.status != http.StatusNotFound {
 		t.Errorf("company B reads a record: %d", r.status)
 	}
-	if r := f.do(t, http.MethodDelete, contractPath(id, "readjustments", num(t, recs[0]["id"])), f.keyA, nil); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("delete a record: %d", r.status)
+	if r := f.do(t, http.MethodDelete, contractPath(id, "readjustments", num(t, recs[0]["id"])), f.keyA, nil); r.status != http.StatusMethodNotAllowed {
+		t.Errorf("delete a record: %d, want the read-only 405", r.status)
 	}
 }
 

@@ -81,6 +81,9 @@ func TestReferencePageInBrowser(t *testing.T) {
 			if !page.WaitFor(details, 30*time.Second) {
 				t.Error("the readjust operation did not open with its description")
 			}
+			if c.name == "with its policy" {
+				sortIsText(t, page)
+			}
 			requests := page.Requests()
 			if off := browsertest.OffMachine(requests); len(off) > 0 {
 				t.Errorf("the page asked for something off the machine: %v", off)
@@ -92,6 +95,28 @@ func TestReferencePageInBrowser(t *testing.T) {
 				t.Errorf("the page logged (a refusal of its policy, an error):\n%s", strings.Join(console, "\n"))
 			}
 		})
+	}
+}
+
+// sortIsText: in "Try it out" of a list, sort is a text field (a
+// multi-select would reorder the keys and take id with -id).
+func sortIsText(t *testing.T, page *browsertest.Page) {
+	t.Helper()
+	list := `document.querySelector('.opblock-get .opblock-summary-path[data-path="/buildings/types"]')`
+	page.Eval(`window.scrollTo(0, 0)`)
+	if !page.WaitFor(scrolledTo(list), 60*time.Second) {
+		t.Fatal("the page did not render GET /buildings/types")
+	}
+	page.Eval(list + `.closest('.opblock').querySelector('.opblock-summary-control').click()`)
+	tryOut := `document.querySelector('.opblock-get.is-open .try-out__btn')`
+	if !page.WaitFor(tryOut, 60*time.Second) {
+		t.Fatal("GET /buildings/types did not open")
+	}
+	page.Eval(tryOut + `.click()`)
+	row := `document.querySelector('.opblock-get.is-open tr[data-param-name="sort"]')`
+	if !page.WaitFor(row+` && `+row+`.querySelector('input[type=text]') !== null && `+row+`.querySelector('select') === null`,
+		60*time.Second) {
+		t.Error("GET /buildings/types's sort is not a text field")
 	}
 }
 

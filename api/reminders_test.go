@@ -296,8 +296,8 @@ func TestRemindersThroughSMTP(t *testing.T) {
 	if r.status != http.StatusOK || len(r.data(t)) != 0 {
 		t.Errorf("company B lists %s", r.raw)
 	}
-	if r := f.do(t, http.MethodPost, "/financial/reminders", f.keyA, map[string]any{"invoice_id": f.late}); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("POST /financial/reminders: %d, want the read-only 422", r.status)
+	if r := f.do(t, http.MethodPost, "/financial/reminders", f.keyA, map[string]any{"invoice_id": f.late}); r.status != http.StatusMethodNotAllowed {
+		t.Errorf("POST /financial/reminders: %d, want the read-only 405", r.status)
 	}
 }
 

@@ -119,7 +119,11 @@ func (g *generator) listedSchema(op *openapi.Operation) string {
 		return ""
 	}
 	s := r.Content["application/json"].Schema
-	if s == nil || len(s.AllOf) != 1 || s.Properties["data"] == nil || s.Properties["data"].Items == nil {
+	if s == nil || !strings.HasSuffix(s.Ref, pageSuffix) {
+		return ""
+	}
+	s = g.schema(s)
+	if s == nil || s.Properties["data"] == nil || s.Properties["data"].Items == nil {
 		return ""
 	}
 	name, _ := strings.CutPrefix(s.Properties["data"].Items.Ref, openapi.SchemaRef(""))
@@ -155,6 +159,16 @@ func (g *generator) pick(n int) int { return g.rng.IntN(n) }
 // valid is a value s takes; with all, every property of an object, else
 // its required ones. ids gives the records references may name.
 func (g *generator) valid(s *openapi.Schema, ids pools, all bool, depth int) any {
+	if s != nil {
+		name, _ := strings.CutPrefix(s.Ref, openapi.SchemaRef(""))
+		if target, isID := strings.CutSuffix(name, idSuffix); isID { // a reference column
+			return g.referencedID(target, ids)
+		}
+		if m := decimalName.FindStringSubmatch(name); m != nil && m[2] == "" {
+			places, _ := strconv.Atoi(m[1])
+			return g.validNumber(s, places)
+		}
+	}
 	s = g.schema(s)
 	switch {
 	case s == nil:
@@ -184,16 +198,12 @@ func (g *generator) valid(s *openapi.Schema, ids pools, all bool, depth int) any
 	case "string":
 		return g.validText(s)
 	case "integer":
-		if s.MultipleOf != "" || s.ExclusiveMaximum != "" {
+		if s.ExclusiveMaximum != "" {
 			return json.RawMessage(strconv.Itoa(g.pick(1000)))
 		}
 		return g.validInt(s, ids)
 	case "number":
-		n := g.validNumber(s)
-		if slices.Contains(types, "string") && g.pick(2) == 0 { // a decimal's text form
-			return string(n)
-		}
-		return n
+		return g.validNumber(s, 0)
 	case "boolean":
 		return g.pick(2) == 0
 	case "array":
@@ -273,8 +283,10 @@ func (g *generator) validText(s *openapi.Schema) string {
 	return text
 }
 
-func (g *generator) validInt(s *openapi.Schema, ids pools) any {
-	if re := g.collections[s.References]; re != nil {
+// referencedID is the id of one of the records of target in ids, or a
+// number when there is none.
+func (g *generator) referencedID(target string, ids pools) any {
+	if re := g.collections[target]; re != nil {
 		var list []int64
 		for _, collection := range slices.Sorted(maps.Keys(ids)) {
 			if re.MatchString(collection) {
@@ -285,6 +297,10 @@ func (g *generator) validInt(s *openapi.Schema, ids pools) any {
 			return list[g.pick(len(list))]
 		}
 	}
+	return int64(1 + g.pick(1000))
+}
+
+func (g *generator) validInt(s *openapi.Schema, ids pools) any {
 	lo, hi := int64(1), int64(1000)
 	if s.Minimum != "" {
 		lo, _ = s.Minimum.Int64()
@@ -296,13 +312,9 @@ func (g *generator) validInt(s *openapi.Schema, ids pools) any {
 	return lo + g.rng.Int64N(hi-lo+1)
 }
 
-// validNumber is a decimal within the schema's bounds and places: its
-// text, a JSON number without exponent.
-func (g *generator) validNumber(s *openapi.Schema) json.RawMessage {
-	places := 0
-	if m := string(s.MultipleOf); strings.HasPrefix(m, "0.") {
-		places = len(m) - 2
-	}
+// validNumber is a decimal within the schema's bounds and of at most
+// places decimal places: its text, a JSON number without exponent.
+func (g *generator) validNumber(s *openapi.Schema, places int) json.RawMessage {
 	limit := 100
 	if m, err := strconv.Atoi(string(s.ExclusiveMaximum)); err == nil && m < limit {
 		limit = m
@@ -387,27 +399,27 @@ func encodeParam(name, value string) string {
 	return name + "=" + url.QueryEscape(value)
 }
 
-// paramValues are query-string pieces for one parameter: valid ones and
-// wrong ones.
-func (g *generator) paramValues(p *openapi.Parameter, ids pools) (valid, wrong []string) {
+// paramValues are query-string pieces for one parameter of op: valid
+// ones and wrong ones.
+func (g *generator) paramValues(op *openapi.Operation, p *openapi.Parameter, ids pools) (valid, wrong []string) {
+	if p.Schema == nil {
+		return nil, nil
+	}
+	if target, ok := strings.CutSuffix(strings.TrimPrefix(p.Schema.Ref, openapi.SchemaRef("")), columnsSuffix); ok {
+		return g.includeValues(p.Name, target)
+	}
+	if p.Name == "sort" {
+		return g.sortValues(op)
+	}
 	s := g.schema(p.Schema)
 	if s == nil {
 		return nil, nil
 	}
 	if s.HasType("array") {
-		items := g.schema(s.Items)
-		one := queryText(g.valid(items, ids, false, 0))
-		two := queryText(g.valid(items, ids, false, 0))
+		one := queryText(g.valid(s.Items, ids, false, 0))
+		two := queryText(g.valid(s.Items, ids, false, 0))
 		if p.Explode != nil && !*p.Explode { // one parameter, values by commas
 			valid = append(valid, encodeParam(p.Name, one+","+two), encodeParam(p.Name, one))
-			if p.AllowEmptyValue {
-				valid = append(valid, p.Name)
-			}
-			if s.References != "" { // an include: its nested relations too
-				nested := g.nestedIncludes(strings.TrimSuffix(p.Name, "]"), s.References, 1)
-				valid = append(valid, nested...)
-				wrong = append(wrong, strings.TrimSuffix(p.Name, "]")+".zz_none]", strings.TrimSuffix(p.Name, "]")+".a.b.c]")
-			}
 			wrong = append(wrong, encodeParam(p.Name, "zz_no_such"), encodeParam(p.Name, ","), encodeParam(p.Name, one+",,"+two))
 			return valid, wrong
 		}
@@ -421,34 +433,94 @@ func (g *generator) paramValues(p *openapi.Parameter, ids pools) (valid, wrong [
 		wrong = append(wrong, encodeParam(p.Name, bad), encodeParam(base+"[x]", one), encodeParam(base+"|ne]", one))
 		return valid, wrong
 	}
-	v := queryText(g.valid(s, ids, false, 0))
+	if column, operator, ok := strings.Cut(strings.TrimSuffix(p.Name, "]"), "|"); ok { // filter[column|op]
+		return g.operatorValues(op, p, column, operator, ids)
+	}
+	v := queryText(g.valid(p.Schema, ids, false, 0))
 	valid = append(valid, encodeParam(p.Name, v))
 	if s.Maximum != "" { // the bound, and past it
 		n, _ := s.Maximum.Int64()
 		valid = append(valid, encodeParam(p.Name, strconv.FormatInt(n, 10)))
 		wrong = append(wrong, encodeParam(p.Name, strconv.FormatInt(n+1, 10)))
 	}
-	for _, op := range p.Operators {
-		name := strings.TrimSuffix(p.Name, "]") + "|" + op + "]"
-		switch op {
-		case "empty", "not_empty":
-			valid = append(valid, name)
-		case "b", "nb":
-			valid = append(valid, encodeParam(name, v+"|"+queryText(g.valid(s, ids, false, 0))))
-			wrong = append(wrong, encodeParam(name, v))
-		default:
-			valid = append(valid, encodeParam(name, v))
-		}
-	}
-	if len(p.Operators) > 0 {
-		wrong = append(wrong, encodeParam(strings.TrimSuffix(p.Name, "]")+"|like]", v),
-			encodeParam(strings.TrimSuffix(p.Name, "]")+"|]", v))
+	if base := strings.TrimSuffix(p.Name, "]"); g.hasParam(op, base+"|empty]") { // a column with operators
+		wrong = append(wrong, encodeParam(base+"|like]", v), encodeParam(base+"|]", v))
 	}
 	for range 2 {
 		wrong = append(wrong, encodeParam(p.Name, wrongTexts[g.pick(len(wrongTexts))]))
 	}
 	wrong = append(wrong, encodeParam(p.Name, v)+"&"+encodeParam(p.Name, v))
 	return valid, wrong
+}
+
+// operatorValues are the values of filter[column|operator]: none for
+// empty and not_empty, two bounds for b and nb (each a value of
+// filter[column]), else a value of filter[column].
+func (g *generator) operatorValues(op *openapi.Operation, p *openapi.Parameter, column, operator string, ids pools) (valid, wrong []string) {
+	value := p.Schema
+	if eq := g.findParam(op, column+"]"); eq != nil && eq.Schema != nil {
+		value = eq.Schema
+	}
+	v := queryText(g.valid(value, ids, false, 0))
+	switch operator {
+	case "empty", "not_empty":
+		return []string{p.Name, encodeParam(p.Name, "")}, nil
+	case "b", "nb":
+		valid = append(valid, encodeParam(p.Name, v+"|"+queryText(g.valid(value, ids, false, 0))))
+		wrong = append(wrong, encodeParam(p.Name, v), encodeParam(p.Name, v+"|"+v+"|"+v))
+	default:
+		valid = append(valid, encodeParam(p.Name, v))
+	}
+	wrong = append(wrong, encodeParam(p.Name, wrongTexts[g.pick(len(wrongTexts))]))
+	return valid, wrong
+}
+
+// includeValues are the values of include[relation] naming records of
+// target: some of its columns, none (every column), nested relations.
+func (g *generator) includeValues(name, target string) (valid, wrong []string) {
+	var columns []string
+	if s := g.schema(openapi.Ref(target)); s != nil {
+		for _, c := range slices.Sorted(maps.Keys(s.Properties)) {
+			if prop := s.Properties[c]; relationTarget(prop) == "" && !g.schema(prop).HasType("array") {
+				columns = append(columns, c)
+			}
+		}
+	}
+	valid = append(valid, name, encodeParam(name, ""))
+	if len(columns) > 0 {
+		one, two := columns[g.pick(len(columns))], columns[g.pick(len(columns))]
+		valid = append(valid, encodeParam(name, one+","+two), encodeParam(name, one))
+		wrong = append(wrong, encodeParam(name, one+",,"+two))
+	}
+	prefix := strings.TrimSuffix(name, "]")
+	valid = append(valid, g.nestedIncludes(prefix, target, 1)...)
+	wrong = append(wrong, encodeParam(name, "zz_no_such"), encodeParam(name, ","), prefix+".zz_none]", prefix+".a.b.c]")
+	return valid, wrong
+}
+
+// sortValues are values of a list's sort: by id, and by a column of the
+// records it lists.
+func (g *generator) sortValues(op *openapi.Operation) (valid, wrong []string) {
+	valid = []string{encodeParam("sort", "-id"), encodeParam("sort", "id")}
+	if s := g.schema(openapi.Ref(g.listedSchema(op))); s != nil && len(s.Properties) > 0 {
+		names := slices.Sorted(maps.Keys(s.Properties))
+		valid = append(valid, encodeParam("sort", "-"+names[g.pick(len(names))]+",id"))
+	}
+	return valid, []string{encodeParam("sort", "zz_no_such"), encodeParam("sort", "id,,-id"), encodeParam("sort", "--id")}
+}
+
+// findParam is op's query parameter named name, nil when there is none.
+func (g *generator) findParam(op *openapi.Operation, name string) *openapi.Parameter {
+	for _, p := range op.Parameters {
+		if p = g.param(p); p.In == "query" && p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+func (g *generator) hasParam(op *openapi.Operation, name string) bool {
+	return g.findParam(op, name) != nil
 }
 
 // credOf is the credential an operation asks for.
@@ -576,7 +648,7 @@ func (g *generator) cases(o docOp, own, other pools) []fuzzCase {
 		p = g.param(p)
 		switch p.In {
 		case "query":
-			valid, wrong := g.paramValues(p, own)
+			valid, wrong := g.paramValues(o.op, p, own)
 			for _, list := range [][]string{valid, wrong} {
 				if len(list) > 0 {
 					c := base
@@ -743,6 +815,9 @@ func relationTarget(p *openapi.Schema) string {
 		p = p.AnyOf[0]
 	}
 	name, _ := strings.CutPrefix(p.Ref, openapi.SchemaRef(""))
+	if strings.Contains(name, ".") || decimalName.MatchString(name) { // an id or a decimal: a column
+		return ""
+	}
 	return name
 }
 
@@ -765,7 +840,7 @@ func (g *generator) combined(base fuzzCase, op *openapi.Operation, own pools) (f
 			continue
 		}
 		used[p.Name] = true
-		if valid, _ := g.paramValues(p, own); len(valid) > 0 {
+		if valid, _ := g.paramValues(op, p, own); len(valid) > 0 {
 			parts = append(parts, valid[g.pick(len(valid))])
 		}
 	}

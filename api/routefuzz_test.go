@@ -390,15 +390,22 @@ func (rf *routeFuzz) isOther(path string) bool {
 	return false
 }
 
-// operation finds the document's operation a request reaches, as the
-// router would: among the paths the request's path matches that have its
-// method, static names before parameters (HEAD is GET's where the path
-// has no HEAD of its own). No operation: the router answers 404 or 405.
+// operation finds the document's operation a request reaches
+// (matchOperation).
 func (rf *routeFuzz) operation(method, path string) (string, *openapi.Operation) {
+	return matchOperation(rf.doc, rf.templates, method, path)
+}
+
+// matchOperation finds the operation of doc a request reaches, as the
+// router would: among the paths (templates, doc's paths sorted) the
+// request's path matches that have its method, static names before
+// parameters (HEAD is GET's where the path has no HEAD of its own). No
+// operation: the router answers 404 or 405.
+func matchOperation(doc *openapi.Document, templates []string, method, path string) (string, *openapi.Operation) {
 	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	best, bestScore := "", ""
 	var found *openapi.Operation
-	for _, tmpl := range rf.templates {
+	for _, tmpl := range templates {
 		parts := strings.Split(strings.TrimPrefix(tmpl, "/"), "/")
 		if len(parts) != len(segs) {
 			continue
@@ -415,7 +422,7 @@ func (rf *routeFuzz) operation(method, path string) (string, *openapi.Operation)
 				ok = false
 			}
 		}
-		item := rf.doc.Paths[tmpl]
+		item := doc.Paths[tmpl]
 		op := item.Operation(method)
 		if op == nil && method == http.MethodHead {
 			op = item.Get

@@ -132,8 +132,11 @@ func (s *Server) routeTable() *router {
 		}
 		doc := resourceDoc{reg: reg, res: res, path: rt.path}
 		router.HandleFunc(http.MethodGet, rt.path, doc.list(), h.list)
-		router.HandleFunc(http.MethodPost, rt.path, doc.create(), h.create)
 		router.HandleFunc(http.MethodGet, rt.path+"/:id", doc.get(), h.get)
+		if res.ReadOnly { // no write route: the router answers them 405
+			continue
+		}
+		router.HandleFunc(http.MethodPost, rt.path, doc.create(), h.create)
 		router.HandleFunc(http.MethodPut, rt.path+"/:id", doc.update(), h.update)
 		router.HandleFunc(http.MethodDelete, rt.path+"/:id", doc.delete(), h.delete)
 	}

@@ -31,6 +31,9 @@ type testEnv struct {
 	compB   int64
 	handler http.Handler
 	srv     *Server
+	// answers holds every answer do receives to the server's OpenAPI
+	// document (answers_test.go).
+	answers *answerChecker
 }
 
 type envOption func(*Config, *Server)
@@ -93,6 +96,9 @@ func setup(t testing.TB, opts ...envOption) *testEnv {
 	srv.metrics = newHTTPMetrics(cfg.Metrics)
 	srv.console = newOperatorConsole(cfg)
 	env := &testEnv{pool: pool, redis: mr, handler: srv.Handler(), srv: srv}
+	if env.answers, err = answerCheckerOf(srv); err != nil {
+		t.Fatalf("the OpenAPI document: %v", err)
+	}
 	env.compA, env.keyA = newCompanyKey(t, pool, "Company A")
 	env.compB, env.keyB = newCompanyKey(t, pool, "Company B")
 	ts := httptest.NewServer(env.handler)
@@ -156,6 +162,12 @@ func (e *testEnv) do(t *testing.T, method, path, key string, body any) response 
 		t.Fatal(err)
 	}
 	r := response{status: res.StatusCode, header: res.Header, raw: string(raw)}
+	if e.answers != nil {
+		target, _, _ := strings.Cut(path, "?")
+		if p := e.answers.problem(method, target, r.status, res.Header, raw); p != "" {
+			t.Errorf("%s %s: %d: the answer does not fit the OpenAPI document: %s\n%.1000s", method, path, r.status, p, raw)
+		}
+	}
 	if len(raw) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
@@ -244,8 +256,11 @@ func (r response) problemFields(t *testing.T) []string {
 }
 
 // testResource is a resource declared only in the tests, with every column
-// type and two In-filters, over the table createTestTable makes.
+// type and In-filters of text, integers, dates and an enum, over the table
+// createTestTable makes.
 func testResource() *storage.Resource {
+	kindOfIn := storage.ColumnIn("kindOfIn", "kind", storage.String)
+	kindOfIn.Enum = []string{"rent", "sale"}
 	return &storage.Resource{
 		Name: "test_things", Table: "test_things", CustomFields: true,
 		Columns: []storage.Column{
@@ -265,6 +280,8 @@ func testResource() *storage.Resource {
 			storage.ColumnIn("kindIn", "kind", storage.String),
 			storage.ColumnIn("categoryIn", "category_id", storage.Int),
 			storage.ColumnNotIn("kindNotIn", "kind", storage.String),
+			storage.ColumnIn("dayIn", "day", storage.Date),
+			kindOfIn,
 		},
 	}
 }

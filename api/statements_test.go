@@ -252,8 +252,8 @@ adjustments 2024-04-02 Estorno: Compensação de repasse garantido 860.00 correc
 		t.Errorf("company B's get of A's statement: %d %s", r.status, r.raw)
 	}
 	// read-only
-	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/financial/ownerStatements/%d", anaMarch), f.keyA, nil); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("delete: %d %s", r.status, r.raw)
+	if r := f.do(t, http.MethodDelete, fmt.Sprintf("/financial/ownerStatements/%d", anaMarch), f.keyA, nil); r.status != http.StatusMethodNotAllowed {
+		t.Errorf("delete: %d %s, want the read-only 405", r.status, r.raw)
 	}
 }
 

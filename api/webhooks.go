@@ -91,6 +91,7 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	setLocation(w, r, rec)
 	writeRaw(w, http.StatusCreated, withSecret(recordEnvelope(http.StatusCreated, "Created.", rec), secret))
 }
 
@@ -233,18 +234,24 @@ func rotateSecretOp() operation {
 			http.StatusNotFound)}
 }
 
+// deliveryAnswer is the 202 of a delivery made: the delivery, and its
+// path in Location.
+func deliveryAnswer(description string) *openapi.Response {
+	r := jsonAnswer(description, envelope(openapi.Ref(storage.WebhookDeliveries), true))
+	r.Headers = map[string]*openapi.Header{"Location": headerRef("Location")}
+	return r
+}
+
 func testWebhookOp() operation {
 	return operation{tag: "webhooks", summary: "Send a ping to an endpoint",
 		description: "Writes a `ping` event (its data: the endpoint) and delivers it to this endpoint alone, active or " +
 			"not: 202 with the delivery, whose status shows how it went.",
-		responses: answers(map[int]*openapi.Response{http.StatusAccepted: jsonAnswer("The delivery.",
-			envelope(openapi.Ref(storage.WebhookDeliveries), true))}, http.StatusNotFound)}
+		responses: answers(map[int]*openapi.Response{http.StatusAccepted: deliveryAnswer("The delivery.")}, http.StatusNotFound)}
 }
 
 func resendOp() operation {
 	return operation{tag: "webhooks", summary: "Deliver an event again",
 		description: "The delivery's event is delivered again to its endpoint, as a new delivery with the same " +
 			"`webhook-id` (receivers deduplicate on it): 202 with the new delivery.",
-		responses: answers(map[int]*openapi.Response{http.StatusAccepted: jsonAnswer("The new delivery.",
-			envelope(openapi.Ref(storage.WebhookDeliveries), true))}, http.StatusNotFound)}
+		responses: answers(map[int]*openapi.Response{http.StatusAccepted: deliveryAnswer("The new delivery.")}, http.StatusNotFound)}
 }

@@ -22,11 +22,21 @@ type Document struct {
 	Components Components            `json:"components"`
 }
 
-// Info is the document's title, version and description.
+// Info is the document's title, version, description and licence.
+// Build is an extension (`x-build`): the build of the server, beside the
+// version of the API it serves.
 type Info struct {
-	Title       string `json:"title"`
-	Version     string `json:"version"`
-	Description string `json:"description,omitempty"`
+	Title       string   `json:"title"`
+	Version     string   `json:"version"`
+	Description string   `json:"description,omitempty"`
+	License     *License `json:"license,omitempty"`
+	Build       string   `json:"x-build,omitempty"`
+}
+
+// License names the API's licence by name and SPDX identifier.
+type License struct {
+	Name       string `json:"name"`
+	Identifier string `json:"identifier,omitempty"`
 }
 
 // Server is a base URL of the API.
@@ -50,6 +60,7 @@ type Components struct {
 	Schemas         map[string]*Schema         `json:"schemas,omitempty"`
 	Responses       map[string]*Response       `json:"responses,omitempty"`
 	Parameters      map[string]*Parameter      `json:"parameters,omitempty"`
+	Headers         map[string]*Header         `json:"headers,omitempty"`
 	SecuritySchemes map[string]*SecurityScheme `json:"securitySchemes,omitempty"`
 }
 
@@ -141,19 +152,14 @@ type Operation struct {
 
 // Parameter is a path or query parameter, or a $ref to one.
 type Parameter struct {
-	Ref             string  `json:"$ref,omitempty"`
-	Name            string  `json:"name,omitempty"`
-	In              string  `json:"in,omitempty"`
-	Description     string  `json:"description,omitempty"`
-	Required        bool    `json:"required,omitempty"`
-	AllowEmptyValue bool    `json:"allowEmptyValue,omitempty"`
-	Style           string  `json:"style,omitempty"`
-	Explode         *bool   `json:"explode,omitempty"`
-	Schema          *Schema `json:"schema,omitempty"`
-	// Operators lists the operators a column filter takes beside
-	// equality, as filter[column|operator] (an extension: OpenAPI has no
-	// parameter names by pattern).
-	Operators []string `json:"x-operators,omitempty"`
+	Ref         string  `json:"$ref,omitempty"`
+	Name        string  `json:"name,omitempty"`
+	In          string  `json:"in,omitempty"`
+	Description string  `json:"description,omitempty"`
+	Required    bool    `json:"required,omitempty"`
+	Style       string  `json:"style,omitempty"`
+	Explode     *bool   `json:"explode,omitempty"`
+	Schema      *Schema `json:"schema,omitempty"`
 }
 
 // RequestBody is an operation's body.
@@ -176,8 +182,9 @@ type Response struct {
 	Content     map[string]*MediaType `json:"content,omitempty"`
 }
 
-// Header is a response header.
+// Header is a response header, or a $ref to one.
 type Header struct {
+	Ref         string  `json:"$ref,omitempty"`
 	Description string  `json:"description,omitempty"`
 	Schema      *Schema `json:"schema,omitempty"`
 }
@@ -215,7 +222,4 @@ type Schema struct {
 	OneOf                []*Schema          `json:"oneOf,omitempty"`
 	ReadOnly             bool               `json:"readOnly,omitempty"`
 	Examples             []any              `json:"examples,omitempty"`
-	// References names the component schema of the records an id refers
-	// to (an extension keyword, an annotation to JSON Schema).
-	References string `json:"x-references,omitempty"`
 }

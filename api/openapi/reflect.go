@@ -17,7 +17,9 @@ import (
 // a slice an array, a map an object of its values, json.Number a number,
 // json.RawMessage and interfaces any value. A field's `openapi` tag lists
 // the JSON types its value takes when its Go type cannot say
-// (`openapi:"number,null"` on a json.RawMessage holding a rate).
+// (`openapi:"number,null"` on a json.RawMessage holding a rate), or is
+// `openapi:"nullable"`: its type's schema or null (a slice left nil,
+// which encoding/json writes as null).
 type Reflector struct {
 	// Known gives the schema of types that encode themselves
 	// (json.Marshaler, encoding.TextMarshaler), or whose JSON says more
@@ -155,6 +157,13 @@ func (r Reflector) fieldSchema(f reflect.StructField, seen []reflect.Type) (*Sch
 	types, ok := f.Tag.Lookup("openapi")
 	if !ok {
 		return r.schemaOf(f.Type, seen)
+	}
+	if types == "nullable" {
+		s, err := r.schemaOf(f.Type, seen)
+		if err != nil {
+			return nil, err
+		}
+		return Nullable(s), nil
 	}
 	names := strings.Split(types, ",")
 	if len(names) == 1 {

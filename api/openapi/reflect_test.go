@@ -30,6 +30,7 @@ type sample struct {
 	hidden   string            // unexported: not encoded
 	Anything any               `json:"anything,omitzero"`
 	Nested   *[]map[string]int `json:"nested"`
+	Later    []int64           `json:"later" openapi:"nullable"`
 }
 
 func TestSchemaOf(t *testing.T) {
@@ -43,11 +44,12 @@ func TestSchemaOf(t *testing.T) {
 	want := `{"type":"object","properties":{"amount":{"type":"number"},"anything":{},` +
 		`"extra":{"type":"object","additionalProperties":{"type":"boolean"}},"flat":{"type":"integer","format":"int64"},` +
 		`"id":{"type":"integer","format":"int64"},"inner":{"type":"object","properties":{"code":{"type":"string"}},` +
-		`"additionalProperties":false,"required":["code"]},"name":{"type":["string","null"]},` +
+		`"additionalProperties":false,"required":["code"]},` +
+		`"later":{"type":["array","null"],"items":{"type":"integer","format":"int64"}},"name":{"type":["string","null"]},` +
 		`"nested":{"type":["array","null"],"items":{"type":"object","additionalProperties":{"type":"integer","format":"int64"}}},` +
 		`"rate":{"type":["number","null"]},"tags":{"type":"array","items":{"type":"string"}},` +
 		`"when":{"type":"string","format":"date-time"}},"additionalProperties":false,` +
-		`"required":["flat","id","name","rate","amount","when","inner","extra","nested"]}`
+		`"required":["flat","id","name","rate","amount","when","inner","extra","nested","later"]}`
 	if string(got) != want {
 		t.Errorf("schema\n%s\nwant\n%s", got, want)
 	}
@@ -92,6 +94,8 @@ func TestNullable(t *testing.T) {
 		{Enum("a", "b"), `{"type":["string","null"],"enum":["a","b",null]}`},
 		{Nullable(Integer()), `{"type":["integer","null"],"format":"int64"}`},
 		{Ref("invoices"), `{"anyOf":[{"$ref":"#/components/schemas/invoices"},{"type":"null"}]}`},
+		{&Schema{Ref: SchemaRef("Decimal2"), Type: "number"}, // the type beside a $ref: null still an alternative
+			`{"anyOf":[{"$ref":"#/components/schemas/Decimal2","type":"number"},{"type":"null"}]}`},
 		{Any(), `{}`},
 	} {
 		orig, _ := json.Marshal(c.in)

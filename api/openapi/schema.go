@@ -45,10 +45,13 @@ func Object(properties map[string]*Schema, required ...string) *Schema {
 }
 
 // Nullable is a copy of s that also takes null: its type list gains
-// "null" (and its enum null), or, for a $ref or a schema without a type,
-// null becomes an alternative.
+// "null" (and its enum null), or, for a $ref (whatever its siblings) or
+// a schema without a type, null becomes an alternative.
 func Nullable(s *Schema) *Schema {
 	c := *s
+	if c.Ref != "" { // what the $ref names refuses null whatever the type beside it says
+		return &Schema{AnyOf: []*Schema{s, {Type: "null"}}}
+	}
 	switch t := c.Type.(type) {
 	case string:
 		c.Type = []string{t, "null"}

@@ -28,8 +28,11 @@ func TestHostileInput(t *testing.T) {
 		{"invalid UTF-8 in an In-filter", "/test/things?filter[kindIn][]=%C3", []string{"filter[kindIn][]"}},
 		{"empty operator", "/buildings/types?filter[id|]=1", []string{"filter[id|]"}},
 		{"repeated page", "/buildings/types?page=1&page=2", []string{"page"}},
-		{"repeated sort", "/buildings/types?sort=id&sort=-id", []string{"sort"}},
-		{"repeated include on a record", "/buildings/types/1?include[category]=id&include[category]=color", []string{"include[category]"}},
+		{"repeated perPage", "/buildings/types?perPage=5&perPage=500", []string{"perPage"}},
+		// sort, fields and include may be repeated (read as one comma list), but the
+		// list they make is held to the same rules as a comma list
+		{"repeated sort of an unknown key", "/buildings/types?sort=id&sort=nope", []string{"sort"}},
+		{"repeated include of an unknown column", "/buildings/types/1?include[category]=id&include[category]=nope", []string{"include[category]"}},
 		{"include too deep", "/buildings/types?include[category.types.category.types]=id", []string{"include[category.types.category.types]"}},
 		{"too many filters", "/buildings/types?" + strings.Repeat("filter[id|ge]=1&", MaxFilters+1), []string{"filter"}},
 		{"too many In values", "/test/things?" + strings.Repeat("filter[kindIn][]=a&", MaxInValues+1), []string{"filter[kindIn][]"}},

@@ -160,14 +160,17 @@ func sortParam(res *storage.Resource) *openapi.Parameter {
 	s.Pattern = "^-?" + alternatives(names) + "(,-?" + alternatives(names) + ")*$"
 	return &openapi.Parameter{Name: "sort", In: "query", Schema: s, Description: "Columns to sort by, by commas, " +
 		"left to right, `-` before a column for descending (`-due_date,id`); `id` is always the last key. " +
-		"The columns: " + codeList(names) + "."}
+		"Also read repeated (`sort=-due_date&sort=id`) or bracketed (`sort[]=-due_date&sort[]=id`): the same comma list, " +
+		"in the order sent. The columns: " + codeList(names) + "."}
 }
 
 // getParams are the query parameters of a single record (lists take them
 // too).
 func getParams(reg *storage.Registry, res *storage.Resource) []*openapi.Parameter {
 	params := []*openapi.Parameter{
-		commaList("fields", "The columns to return (all unless given).", openapi.Enum(visibleColumns(res)...)),
+		commaList("fields", "The columns to return (all unless given), by commas (`fields=id,total`); repeated "+
+			"(`fields=id&fields=total`) or bracketed (`fields[]=id&fields[]=total`) read as the same list, in order.",
+			openapi.Enum(visibleColumns(res)...)),
 	}
 	if res.CustomFields {
 		params = append(params, &openapi.Parameter{Ref: "#/components/parameters/customFields"})
@@ -215,7 +218,8 @@ func includeNote(rel storage.Relation, target *storage.Resource) string {
 		what = "the `" + target.Name + "` records `" + rel.Key + "` lists, in its order"
 	}
 	return "Adds " + what + ", with the columns listed by commas; an empty value (`include[" + rel.Name + "]=`) " +
-		"adds every column. Nested relations: `include[" + rel.Name +
+		"adds every column; repeated or bracketed (`include[" + rel.Name + "][]=`), read as the comma list in the order sent. " +
+		"Nested relations: `include[" + rel.Name +
 		".relation]`, at most " + strconv.Itoa(storage.MaxIncludeDepth) + " deep (docs/api.md, \"Query language\")."
 }
 
@@ -262,7 +266,8 @@ func filterParams(res *storage.Resource) []*openapi.Parameter {
 		}
 		value := filterSchema(c.Type, c.Enum, c.Local)
 		if c.Type.IsArray() {
-			params = append(params, listFilter("filter["+c.Name+"][]", "Rows whose `"+c.Name+"` holds any of the values.", value))
+			params = append(params, listFilter("filter["+c.Name+"][]", "Rows whose `"+c.Name+"` holds any of the values."+
+				commaNote(c.Type, c.Enum), value))
 		} else {
 			note := "Rows whose `" + c.Name + "` equals the value."
 			if c.Type == storage.String {
@@ -316,12 +321,21 @@ func specialFilterParam(f storage.SpecialFilter) *openapi.Parameter {
 		return queryParam("filter["+f.Name+"]", "One value (docs/api.md, \"Special filters\").", value)
 	}
 	note := "A list: `filter[" + f.Name + "][]=a&filter[" + f.Name + "][]=b` (or one `filter[" + f.Name + "]=a`)."
-	p := listFilter("filter["+f.Name+"][]", note, value)
+	p := listFilter("filter["+f.Name+"][]", note+commaNote(f.Elem, f.Enum), value)
 	if f.Len > 0 {
 		p.Schema.MinItems, p.Schema.MaxItems = openapi.Int(f.Len), openapi.Int(f.Len)
 		p.Description += " Exactly " + strconv.Itoa(f.Len) + " values."
 	}
 	return p
+}
+
+// commaNote says how a list filter of items of type t reads a value with
+// commas (commaFree).
+func commaNote(t storage.Type, enum []string) string {
+	if commaFree(t, enum) {
+		return " A value with commas is read as that many values (`1,2` is `1` and `2`)."
+	}
+	return " A value keeps its commas."
 }
 
 // listFilter is a filter taking a list, one parameter per value.

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,9 +126,12 @@ func BenchmarkTicketBatch(b *testing.B) {
 		}
 		b.Logf("the return's statements, timed from Go (%s in all):\n%s", settle.Round(time.Millisecond), times.Report())
 		ledger, writes := benchBareWrites(b, pool, company)
+		ledger2, writes2 := benchBareWritesAtOnce(b, pool, company, returnWorkers)
 		b.ReportMetric(settle.Seconds(), "return-s")
 		b.ReportMetric(ledger.Seconds(), "bare-ledger-s")
 		b.ReportMetric(writes.Seconds(), "bare-writes-s")
+		b.ReportMetric(ledger2.Seconds(), "bare-ledger-2conn-s")
+		b.ReportMetric(writes2.Seconds(), "bare-writes-2conn-s")
 		b.ReportMetric(bareRead.Seconds(), "bare-reader-s")
 		b.ReportMetric(float64(len(raw))/1e6, "report-MB")
 		b.ReportMetric(float64(len(content))/1e6, "file-MB")
@@ -141,17 +146,58 @@ func BenchmarkTicketBatch(b *testing.B) {
 // (writes, the ledger included).
 func benchBareWrites(b *testing.B, pool *pgxpool.Pool, company int64) (ledger, writes time.Duration) {
 	b.Helper()
+	var err error
+	ledger, writes, err = benchBareWritesPart(pool, company, 0, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ledger, writes
+}
+
+// benchBareWritesAtOnce is benchBareWrites on parts connections at once,
+// as the job's chunks in flight write: connection k the rows of the
+// invoices whose id is k modulo parts, each in its transaction rolled
+// back. It returns the times from the start to the last connection's end
+// of its ledger and of all its writes.
+func benchBareWritesAtOnce(b *testing.B, pool *pgxpool.Pool, company int64, parts int) (ledger, writes time.Duration) {
+	b.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	errs := make([]error, parts)
+	start := time.Now()
+	for k := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, _, err := benchBareWritesPart(pool, company, k, parts)
+			mu.Lock()
+			defer mu.Unlock()
+			ledger, writes, errs[k] = max(ledger, l), max(writes, time.Since(start)), err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		b.Fatal(err)
+	}
+	return ledger, writes
+}
+
+// benchBareWritesPart does benchBareWrites' writes for the invoices whose
+// id is part modulo parts, in a transaction rolled back.
+func benchBareWritesPart(pool *pgxpool.Pool, company int64, part, parts int) (ledger, writes time.Duration, err error) {
 	ctx := context.Background()
 	tx, err := pool.Begin(ctx)
 	if err != nil {
-		b.Fatal(err)
+		return 0, 0, err
 	}
 	defer tx.Rollback(ctx)
 	start := time.Now()
 	exec := func(sql string) {
-		b.Helper()
-		if _, err := tx.Exec(ctx, sql, company); err != nil {
-			b.Fatalf("%.60s: %v", sql, err)
+		if err != nil {
+			return
+		}
+		if _, e := tx.Exec(ctx, sql, company, part, parts); e != nil {
+			err = fmt.Errorf("%.60s: %w", sql, e)
 		}
 	}
 	exec(`INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
@@ -162,24 +208,24 @@ func benchBareWrites(b *testing.B, pool *pgxpool.Pool, company int64) (ledger, w
 		    plan_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
 		    date, position, amount, percentage, competence, description, paid, due_date, billing_method,
 		    guaranteed_transfer_id
-		FROM transactions WHERE company_id = $1 AND mode = 'invoice' ORDER BY id`)
+		FROM transactions WHERE company_id = $1 AND mode = 'invoice' AND invoice_id % $3 = $2 ORDER BY id`)
 	ledger = time.Since(start)
 	exec(`UPDATE invoices SET paid_at = paid_at + 1, credit_at = credit_at + 1, status = 'paid',
 		    paid_amount = paid_amount + 0.01, paid_late_fee = paid_late_fee + 0.01, paid_interest = paid_interest + 0.01,
 		    paid_discount = paid_discount + 0.01, updated_at = now()
-		WHERE company_id = $1 AND paid`)
+		WHERE company_id = $1 AND paid AND id % $3 = $2`)
 	exec(`INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description)
 		SELECT company_id, invoice_id, kind, item_id, amount, description FROM invoice_items
-		WHERE company_id = $1 AND kind <> 'line' ORDER BY id`)
+		WHERE company_id = $1 AND kind <> 'line' AND invoice_id % $3 = $2 ORDER BY id`)
 	exec(`INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes, note)
 		SELECT company_id, invoice_id, actor, actor_id, origin, changes, note FROM invoice_history
-		WHERE company_id = $1 AND origin = 'payment' ORDER BY id`)
+		WHERE company_id = $1 AND origin = 'payment' AND invoice_id % $3 = $2 ORDER BY id`)
 	exec(`INSERT INTO batch_return_lines (company_id, file_id, line, batch_type, code, occurrence, our_number, member_id,
 		    outcome, message, paid, expected, difference, job_id)
 		SELECT company_id, file_id, line + 1000000, batch_type, code, occurrence, our_number, member_id,
 		    outcome, message, paid, expected, difference, job_id FROM batch_return_lines
-		WHERE company_id = $1 ORDER BY file_id, line`)
-	return ledger, time.Since(start)
+		WHERE company_id = $1 AND line % $3 = $2 ORDER BY file_id, line`)
+	return ledger, time.Since(start), err
 }
 
 // benchTicketInvoices writes n invoices billed by ticket to the setup's

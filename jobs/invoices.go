@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -114,14 +116,26 @@ func generateContract(ctx context.Context, r *Run, p GeneratePayload) (any, erro
 
 func jobActor(r *Run) storage.Actor { return storage.Actor{Kind: storage.ActorJob, ID: r.Job.ID} }
 
+// generateWorkers is how many chunks of a nightly run are in flight at
+// once: the chunks bill disjoint contracts, so two transactions write at
+// the same time and the run uses two of the database's CPUs, and one
+// chunk's reads and schedule overlap the other's write.
+const generateWorkers = MaxChunksAtOnce
+
 // nightlyChunk is what one chunk of the nightly run records: the last
-// contract id it covered (where a resumed run goes on), and its counts.
+// contract id it covered, its counts, and, for the first chunk, the
+// run's plan (Lasts: the last contract id of every chunk but the last,
+// which takes every contract above the one before it), which a resumed
+// run reads back so that each chunk covers the contracts it covered
+// first. A chunk recorded without a plan is of a run begun before runs
+// had one: it resumes one chunk after the other, after its last chunk.
 type nightlyChunk struct {
 	LastID    int64                     `json:"last_id"`
 	Contracts int                       `json:"contracts"`
 	Created   int                       `json:"created"`
 	Skipped   int                       `json:"skipped"`
 	Refused   []storage.RefusedContract `json:"refused"`
+	Lasts     []int64                   `json:"lasts,omitempty"`
 }
 
 // NightlyGeneration is the result of a nightly run.
@@ -136,10 +150,11 @@ type NightlyGeneration struct {
 }
 
 // generateNightly bills the company's active contracts a thousand at a
-// time, each chunk in its transaction with its record. The chunks are
-// keyed by contract id: a resumed run reads where the last recorded
-// chunk stopped and lists the contracts after it, so a run killed
-// anywhere leaves no gap, and the slot index leaves no duplicate.
+// time, each chunk in its transaction with its record, two chunks at a
+// time. The chunks are keyed by contract id: the first records the plan
+// of every chunk's contracts (nightlyChunk.Lasts), a resumed run reads it
+// and does the chunks not recorded, so a run killed anywhere leaves no
+// gap, and the slot index leaves no duplicate.
 func generateNightly(ctx context.Context, r *Run, p GeneratePayload) (any, error) {
 	date, _ := finance.ParseDate(p.Date) // checked with the payload
 	_, lead, err := storage.InvoiceLead(ctx, r.Pool(), r.CompanyID())
@@ -147,6 +162,105 @@ func generateNightly(ctx context.Context, r *Run, p GeneratePayload) (any, error
 		return nil, err
 	}
 	until := date.AddDays(lead)
+	first, resumed, err := firstChunk(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if resumed && first.Lasts == nil {
+		return generateInOrder(ctx, r, p, until)
+	}
+	ids, err := storage.BillableContractIDs(ctx, r.Pool(), r.CompanyID(), 0)
+	if err != nil {
+		return nil, err
+	}
+	lasts := first.Lasts
+	if !resumed {
+		lasts = chunkLasts(ids, generateChunk)
+	}
+	var parts [][]int64
+	if resumed || len(ids) > 0 { // a run of no contract has no chunk
+		parts = splitAfter(ids, lasts)
+	}
+	var refreshed atomic.Bool
+	outputs, err := r.ChunksAtOnce(ctx, len(parts), generateWorkers, int64(len(ids)), func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
+		out, err := generateChunkOf(ctx, tx, r, parts[i], until, !refreshed.Swap(true))
+		if i == 0 {
+			out.Lasts = lasts
+		}
+		return out, int64(len(parts[i])), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return joinNightly(p.Date, until, outputs)
+}
+
+// generateChunkOf bills one chunk's contracts in tx. The run's first
+// chunk refreshes the statistics of invoices when they were taken on an
+// empty table (plans made on it would stay).
+func generateChunkOf(ctx context.Context, tx pgx.Tx, r *Run, part []int64, until finance.Date, first bool) (nightlyChunk, error) {
+	if len(part) == 0 {
+		return nightlyChunk{Refused: []storage.RefusedContract{}}, nil
+	}
+	gen, err := storage.GenerateInvoices(ctx, tx, r.CompanyID(), part, until, storage.GenerateOptions{Actor: jobActor(r)})
+	if err != nil {
+		return nightlyChunk{}, err
+	}
+	if first {
+		if err := storage.RefreshInvoiceStats(ctx, tx, len(gen.Created)); err != nil {
+			return nightlyChunk{}, err
+		}
+	}
+	return nightlyChunk{LastID: part[len(part)-1], Contracts: gen.Contracts, Created: len(gen.Created),
+		Skipped: len(gen.Skipped), Refused: gen.Refused}, nil
+}
+
+// chunkLasts is the plan of a run over ids (ascending): the last id of
+// every chunk of size but the last.
+func chunkLasts(ids []int64, size int) []int64 {
+	lasts := []int64{}
+	for end := size; end < len(ids); end += size {
+		lasts = append(lasts, ids[end-1])
+	}
+	return lasts
+}
+
+// splitAfter splits ids (ascending) by a plan: chunk i holds the ids above
+// lasts[i-1] up to lasts[i], the last chunk every id above the plan's
+// last.
+func splitAfter(ids, lasts []int64) [][]int64 {
+	parts := make([][]int64, 0, len(lasts)+1)
+	rest := ids
+	for _, last := range lasts {
+		n, _ := slices.BinarySearch(rest, last+1)
+		parts = append(parts, rest[:n])
+		rest = rest[n:]
+	}
+	return append(parts, rest)
+}
+
+// firstChunk reads the run's recorded first chunk, if an earlier run
+// of the job recorded one.
+func firstChunk(ctx context.Context, r *Run) (nightlyChunk, bool, error) {
+	outputs, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	if err != nil || len(outputs) == 0 {
+		return nightlyChunk{}, false, err
+	}
+	raw, ok := outputs[0]
+	if !ok {
+		return nightlyChunk{}, true, nil
+	}
+	var c nightlyChunk
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return nightlyChunk{}, false, fmt.Errorf("chunk 0 output: %w", err)
+	}
+	return c, true, nil
+}
+
+// generateInOrder resumes a run recorded without a plan: its chunks were
+// done in order, so it goes on after the last recorded chunk's last
+// contract, one chunk after the other.
+func generateInOrder(ctx context.Context, r *Run, p GeneratePayload, until finance.Date) (any, error) {
 	done, after, err := recordedChunks(ctx, r)
 	if err != nil {
 		return nil, err
@@ -157,23 +271,11 @@ func generateNightly(ctx context.Context, r *Run, p GeneratePayload) (any, error
 	}
 	n := done + (len(ids)+generateChunk-1)/generateChunk
 	total := r.Job.Progress.Done + int64(len(ids))
-	if done == 0 {
-		total = int64(len(ids))
-	}
 	outputs, err := r.Chunks(ctx, n, total, func(ctx context.Context, tx pgx.Tx, i int) (any, int64, error) {
 		from := (i - done) * generateChunk
 		part := ids[from:min(from+generateChunk, len(ids))]
-		gen, err := storage.GenerateInvoices(ctx, tx, r.CompanyID(), part, until, storage.GenerateOptions{Actor: jobActor(r)})
-		if err != nil {
-			return nil, 0, err
-		}
-		if i == done { // the run's first chunk: plans made on an empty table would stay
-			if err := storage.RefreshInvoiceStats(ctx, tx, len(gen.Created)); err != nil {
-				return nil, 0, err
-			}
-		}
-		return nightlyChunk{LastID: part[len(part)-1], Contracts: gen.Contracts, Created: len(gen.Created),
-			Skipped: len(gen.Skipped), Refused: gen.Refused}, int64(len(part)), nil
+		out, err := generateChunkOf(ctx, tx, r, part, until, i == done)
+		return out, int64(len(part)), err
 	})
 	if err != nil {
 		return nil, err

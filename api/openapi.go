@@ -211,12 +211,25 @@ func headerRef(name string) *openapi.Header {
 	return &openapi.Header{Ref: "#/components/headers/" + name}
 }
 
+// rateLimited reports whether an error answer of status may carry the
+// rate limit's headers: not those given before the key is authenticated
+// (400, 401, and the request line's or headers' size, 414 and 431).
+func rateLimited(status int) bool {
+	switch status {
+	case http.StatusBadRequest, http.StatusUnauthorized, http.StatusRequestURITooLong,
+		http.StatusRequestHeaderFieldsTooLarge:
+		return false
+	}
+	return true
+}
+
 // sharedHeaders are the response headers the answers refer to.
 func sharedHeaders() map[string]*openapi.Header {
 	return map[string]*openapi.Header{
 		"X-Request-Id": {Description: "The request's id: the caller's `X-Request-Id` when it sent one of at most 64 " +
 			"characters, else a new one. The logs carry it.", Schema: openapi.String()},
-		"X-RateLimit-Limit": {Description: "The requests a key may make per minute (docs/api.md, \"Rate limit\").",
+		"X-RateLimit-Limit": {Description: "The requests a key may make per minute (docs/api.md, \"Rate limit\"), " +
+			"on the answers to an authenticated key (a 429 of failed keys from one address carries none).",
 			Schema: openapi.Integer()},
 		"X-RateLimit-Remaining": {Description: "The requests the key has left in the current minute.",
 			Schema: openapi.Integer()},
@@ -338,7 +351,7 @@ func sharedResponses() map[string]*openapi.Response {
 		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 			r.Headers["Retry-After"] = headerRef("Retry-After")
 		}
-		if status != http.StatusUnauthorized && status != http.StatusBadRequest {
+		if rateLimited(status) {
 			// past the key's authentication, the limiter has counted the request
 			r.Headers["X-RateLimit-Limit"] = headerRef("X-RateLimit-Limit")
 			r.Headers["X-RateLimit-Remaining"] = headerRef("X-RateLimit-Remaining")

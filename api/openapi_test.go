@@ -479,6 +479,12 @@ func TestOpenAPIShape(t *testing.T) {
 			if h := op("GET", "/healthz").Responses["200"].Headers["X-RateLimit-Limit"]; h != nil {
 				t.Errorf("/healthz, without a key, says it carries the rate limit")
 			}
+			// refused before the key is read: the server sends no rate limit's headers
+			for _, name := range []string{"Unauthenticated", "URITooLong", "HeadersTooLarge"} {
+				if h := doc.Components.Responses[name].Headers["X-RateLimit-Remaining"]; h != nil {
+					t.Errorf("%s says it carries the rate limit", name)
+				}
+			}
 		}},
 	} {
 		t.Run(c.name, c.check)

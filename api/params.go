@@ -81,7 +81,7 @@ func joinLists(params []param) []param {
 			continue
 		}
 		if i, seen := first[kv.key]; seen {
-			out[i].value += "," + kv.value
+			out[i].value = joinList(out[i].value, kv.value)
 			out[i].raw += "&" + kv.raw
 			continue
 		}
@@ -89,4 +89,17 @@ func joinLists(params []param) []param {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// joinList adds a repeat's value to a list: an empty repeat adds nothing
+// (`include[payer]=&include[payer]=name` names the column name), so that
+// the joined list never holds an empty item.
+func joinList(list, value string) string {
+	switch {
+	case value == "":
+		return list
+	case list == "":
+		return value
+	}
+	return list + "," + value
 }

@@ -75,6 +75,9 @@ func TestQueryFormsOfClientsColumns(t *testing.T) {
 			[]string{"category", "id"}, []string{"color", "id"}},
 		{"include: repeated, on a list", "/buildings/types?filter[id]=3&fields=id&include[category]=id&include[category]=color",
 			[]string{"category", "id"}, []string{"color", "id"}},
+		{"include: an empty repeat adds nothing", "/buildings/types/3?fields=id&include[category]=&include[category]=color&include[category]=id",
+			[]string{"category", "id"}, []string{"color", "id"}},
+		{"fields: an empty repeat adds nothing", "/buildings/types/3?fields=id&fields=&fields=description", []string{"description", "id"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

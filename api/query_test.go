@@ -353,7 +353,7 @@ func TestQueryErrors(t *testing.T) {
 		{"include[owner]", []string{"include[owner]"}},
 		{"include[category.nope]", []string{"include[category.nope]"}},
 		{"include[category]=id,nope", []string{"include[category]"}},
-		{"include[category.types]&include[category]&include%5Bcategory.types%5D=id", []string{"include[category.types]"}},
+		{"include[category.types]&include[category]&include%5Bcategory.types%5D=nope", []string{"include[category.types]"}},
 		{"page=-1", []string{"page"}},
 		{"page=10002", []string{"page"}},
 		{"perPage=100&page=1002", []string{"page"}},

@@ -153,6 +153,9 @@ const unfinishedRunIndex = "jobs_unique_key_unfinished"
 // nj.Rerun a key already run gets a new run, numbered after its last, as
 // long as none of its runs is unfinished.
 func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job, found Found, err error) {
+	if nj.IdempotencyKey == "" && !nj.Rerun {
+		return submitPlainJob(ctx, q, companyID, nj)
+	}
 	payload := nj.payload()
 	// one statement inserts and, unless this process did a moment ago,
 	// signals the relay (delivered at commit)
@@ -171,6 +174,31 @@ func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job
 		JobsChannel, nj.Rerun, notifyNow())
 	var notified bool
 	job, err = scanJob(suffixScan{row, &notified})
+	if err == nil {
+		return job, FoundNothing, nil
+	}
+	if err != pgx.ErrNoRows {
+		return Job{}, FoundNothing, translate(err, "submit job")
+	}
+	return existingJob(ctx, q, companyID, nj)
+}
+
+// submitPlainJob is SubmitJob for a job without an idempotency key nor a
+// rerun, most of them (a schedule's, an emission's, a bulk write's): an
+// insert of the row as given that returns only what the database chose,
+// its id and its time, the rest of the new row being known already; no
+// idempotency key to look up, no run of the key to count.
+func submitPlainJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (Job, Found, error) {
+	job := Job{CompanyID: companyID, Kind: nj.Kind, Queue: nj.Queue, State: JobPending, SubmittedBy: nj.SubmittedBy}
+	var notified bool
+	err := q.QueryRow(ctx, `WITH new AS (
+			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id)
+			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0))
+			ON CONFLICT DO NOTHING
+			RETURNING id, created_at)
+		SELECT id, created_at, CASE WHEN $9::boolean THEN pg_notify($8, '') IS NULL ELSE false END FROM new`,
+		companyID, nj.Kind, nj.Queue, []byte(nj.payload()), nj.UniqueKey, nj.SubmittedBy, nj.UserID,
+		JobsChannel, notifyNow()).Scan(&job.ID, &job.CreatedAt, &notified)
 	if err == nil {
 		return job, FoundNothing, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -75,6 +76,81 @@ func (r *Run) takeSlot(ctx context.Context, tx pgx.Tx, othersInFlight func() boo
 		case <-t.C:
 		}
 	}
+}
+
+// hintMemory is how long a worker remembers that a company's run gave way
+// to the others: meanwhile its heavy tasks look at pg_locks first.
+const hintMemory = 10 * time.Second
+
+// fairHints is what one worker knows of its companies' heavy work, so that
+// it looks at pg_locks (companyAtLimit) only for a company that may be at
+// its limit: one with another heavy run on this worker, or whose run gave
+// way here a moment ago. A company at its limit through other workers
+// alone is found by its first chunk's try of a slot, which then costs that
+// try and writes nothing (the run's start is written with its first
+// chunk); the yield then makes its next tasks here look first.
+type fairHints struct {
+	mu       sync.Mutex
+	inFlight map[int64]int       // heavy runs of the company on this worker
+	yielded  map[int64]time.Time // when a run of the company last gave way here
+}
+
+func newFairHints() *fairHints {
+	return &fairHints{inFlight: map[int64]int{}, yielded: map[int64]time.Time{}}
+}
+
+// mayBeFull says whether the company may have every slot taken: the look
+// at pg_locks is worth its statement.
+func (h *fairHints) mayBeFull(company int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.inFlight[company] > 0 {
+		return true
+	}
+	at, ok := h.yielded[company]
+	if ok && time.Since(at) >= hintMemory {
+		delete(h.yielded, company)
+		return false
+	}
+	return ok
+}
+
+// begin counts a heavy run of the company in flight; end uncounts it, and
+// notes that it gave way when it did.
+func (h *fairHints) begin(company int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.inFlight[company]++
+}
+
+func (h *fairHints) end(company int64, gaveWay bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.inFlight[company]--; h.inFlight[company] <= 0 {
+		delete(h.inFlight, company)
+	}
+	if gaveWay {
+		h.noteYield(company)
+	}
+}
+
+// noteYield remembers that a run of the company gave way; h.mu is held.
+func (h *fairHints) noteYield(company int64) {
+	if len(h.yielded) >= 4096 { // forget what is past its memory
+		for c, at := range h.yielded {
+			if time.Since(at) >= hintMemory {
+				delete(h.yielded, c)
+			}
+		}
+	}
+	h.yielded[company] = time.Now()
+}
+
+// gaveWay notes a task of the company that gave way before it ran.
+func (h *fairHints) gaveWay(company int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.noteYield(company)
 }
 
 // companyAtLimit says whether every heavy slot of the company is taken

@@ -287,7 +287,7 @@ func generateInOrder(ctx context.Context, r *Run, p GeneratePayload, until finan
 // many (they are done in order, so they are chunks 0 to done-1) and the
 // last contract id they covered.
 func recordedChunks(ctx context.Context, r *Run) (done int, after int64, err error) {
-	outputs, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	outputs, err := r.ChunkOutputs(ctx)
 	if err != nil || len(outputs) == 0 {
 		return 0, 0, err
 	}

@@ -110,7 +110,7 @@ func OverdueKind() *Kind {
 // overduePlanOf returns the plan a resumed run recorded with its first
 // chunk, or a new one.
 func overduePlanOf(ctx context.Context, r *Run, asOf finance.Date) (overduePlan, error) {
-	done, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	done, err := r.ChunkOutputs(ctx)
 	if err != nil {
 		return overduePlan{}, err
 	}

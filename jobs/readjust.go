@@ -118,7 +118,7 @@ func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 // readjustPlanOf returns the plan a resumed run recorded with its first
 // chunk, or a new one.
 func readjustPlanOf(ctx context.Context, r *Run, date finance.Date) (readjustPlan, error) {
-	done, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	done, err := r.ChunkOutputs(ctx)
 	if err != nil {
 		return readjustPlan{}, err
 	}

@@ -58,6 +58,13 @@ type Run struct {
 	// start is the run's start while it is not written; nil: written
 	// (a run made outside a worker).
 	start *lazyStart
+	// fresh says the job was pending when the run took it: no run has
+	// recorded a chunk of it (a retry through the API drops them), so
+	// there are none to read.
+	fresh bool
+	// outputs are the chunks earlier runs recorded, once read
+	// (ChunkOutputs).
+	outputs map[int]json.RawMessage
 }
 
 // lazyStart is a run's start, written only when the run needs it: before
@@ -72,7 +79,10 @@ type lazyStart struct {
 	written bool
 	over    bool // the start found the run over: canceled, or another run's
 	closed  bool // the outcome is being written: no start any more
-	write   func(context.Context, storage.RunStartAt) (bool, error)
+	// progress is what a start written on its own records with it: a
+	// chunked run's size before its first chunk (Chunks); nil: none.
+	progress *storage.Progress
+	write    func(context.Context, storage.RunStartAt) (bool, error)
 }
 
 // startAfter is how long a run goes on before its start is written even
@@ -96,7 +106,7 @@ func (r *Run) started(ctx context.Context) error {
 	}
 	start := s.start
 	start.Ran = time.Since(s.began)
-	ok, err := s.write(ctx, storage.RunStartAt{RunRef: r.Job.Run(), RunStart: start})
+	ok, err := s.write(ctx, storage.RunStartAt{RunRef: r.Job.Run(), RunStart: start, Progress: s.progress})
 	if err != nil {
 		return fmt.Errorf("start job %d: %w", r.Job.ID, err)
 	}
@@ -124,6 +134,92 @@ func (r *Run) closeStart() *storage.RunStart {
 	start := s.start
 	start.Ran = time.Since(s.began)
 	return &start
+}
+
+// startWithChunk holds the run's start for the record of a chunk: the
+// start the record must write too (nil when it is written), and the
+// function to call once the chunk's transaction has ended, committed or
+// not. Until then the start is not written by anyone else, so that a
+// start written on its own (startAfter) does not overtake the chunk's.
+func (r *Run) startWithChunk() (start *storage.RunStart, release func(committed bool), err error) {
+	s := r.start
+	if s == nil {
+		return nil, func(bool) {}, nil
+	}
+	s.mu.Lock()
+	if s.over {
+		s.mu.Unlock()
+		return nil, nil, errStopped
+	}
+	if s.written || s.closed {
+		s.mu.Unlock()
+		return nil, func(bool) {}, nil
+	}
+	st := s.start
+	st.Ran = time.Since(s.began)
+	return &st, func(committed bool) {
+		s.written = s.written || committed
+		s.mu.Unlock()
+	}, nil
+}
+
+// deferStart says whether the run's start is not written yet, so that its
+// first chunk can record it; it notes total as the progress a start
+// written on its own records meanwhile.
+func (r *Run) deferStart(total int64) bool {
+	s := r.start
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.written || s.over || s.closed {
+		return false
+	}
+	s.progress = &storage.Progress{Total: total}
+	return true
+}
+
+// ChunkOutputs returns the outputs earlier runs recorded for the job's
+// chunks, by chunk number: read once a run, and not at all for a job that
+// was pending when the run took it (it has none).
+func (r *Run) ChunkOutputs(ctx context.Context) (map[int]json.RawMessage, error) {
+	if r.outputs != nil {
+		return r.outputs, nil
+	}
+	if r.fresh {
+		r.outputs = map[int]json.RawMessage{}
+		return r.outputs, nil
+	}
+	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
+	if err != nil {
+		return nil, err
+	}
+	r.outputs = done
+	return done, nil
+}
+
+// beginChunks starts a chunked run: its recorded chunks, and, when there
+// are none, the job's size recorded as its progress. A run whose start is
+// not written leaves both to its first chunk's record, which writes the
+// start too.
+func (r *Run) beginChunks(ctx context.Context, total int64) (map[int]json.RawMessage, error) {
+	done, err := r.ChunkOutputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if r.deferStart(total) {
+		return done, nil
+	}
+	if err := r.started(ctx); err != nil {
+		return nil, err
+	}
+	if len(done) == 0 {
+		if err := r.Progress(ctx, 0, total); err != nil {
+			return nil, err
+		}
+	}
+	return done, nil
 }
 
 // CompanyID is the company the job works for.
@@ -163,19 +259,14 @@ type ChunkFunc func(ctx context.Context, tx pgx.Tx, i int) (output any, units in
 // progress. A chunk function holds one connection (its tx); it should not
 // take another from Pool meanwhile.
 func (r *Run) Chunks(ctx context.Context, n int, total int64, do ChunkFunc) ([]json.RawMessage, error) {
-	if err := r.started(ctx); err != nil {
-		return nil, err
-	}
 	outputs := make([]json.RawMessage, n)
-	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
+	done, err := r.beginChunks(ctx, total)
 	if err != nil {
 		return nil, err
 	}
 	var units int64
 	if len(done) > 0 {
 		units = r.Job.Progress.Done
-	} else if err := r.Progress(ctx, 0, total); err != nil {
-		return nil, err
 	}
 	for i := 0; i < n; i++ {
 		if out, ok := done[i]; ok {
@@ -210,19 +301,14 @@ const MaxChunksAtOnce = 2
 // yet started and is returned once those in flight have ended (they roll
 // back).
 func (r *Run) ChunksAtOnce(ctx context.Context, n, workers int, total int64, do ChunkFunc) ([]json.RawMessage, error) {
-	if err := r.started(ctx); err != nil {
-		return nil, err
-	}
 	outputs := make([]json.RawMessage, n)
-	done, err := storage.JobChunkOutputs(ctx, r.pool, r.Job.CompanyID, r.Job.ID)
+	done, err := r.beginChunks(ctx, total)
 	if err != nil {
 		return nil, err
 	}
 	progress := &chunkProgress{total: total}
 	if len(done) > 0 {
 		progress.done = r.Job.Progress.Done
-	} else if err := r.Progress(ctx, 0, total); err != nil {
-		return nil, err
 	}
 	var todo []int
 	for i := range n {
@@ -294,16 +380,22 @@ type chunkProgress struct {
 }
 
 // doChunk does and records chunk i in one transaction, with the progress
-// of the chunks committed before it and its own; the record and the commit
-// hold progress's lock, so that chunks in flight together commit their
-// progress one at a time, in the order of the amounts they record.
+// of the chunks committed before it and its own, and the run's start when
+// it is not written yet; the record and the commit hold progress's lock,
+// so that chunks in flight together commit their progress one at a time,
+// in the order of the amounts they record.
 func (r *Run) doChunk(ctx context.Context, i int, do ChunkFunc, progress *chunkProgress) (json.RawMessage, error) {
 	var enc json.RawMessage
 	var units int64
 	locked := false
+	var release func(committed bool)
 	progress.inFlight.Add(1)
+	committed := false
 	defer func() {
 		progress.inFlight.Add(-1)
+		if release != nil {
+			release(committed)
+		}
 		if locked {
 			progress.mu.Unlock()
 		}
@@ -321,7 +413,13 @@ func (r *Run) doChunk(ctx context.Context, i int, do ChunkFunc, progress *chunkP
 		}
 		progress.mu.Lock()
 		locked, units = true, u
-		running, err := storage.RecordJobChunk(ctx, tx, r.Job.Run(), i, enc, storage.Progress{Done: progress.done + u, Total: progress.total})
+		start, rel, err := r.startWithChunk()
+		if err != nil {
+			return err
+		}
+		release = rel
+		running, err := storage.RecordJobChunkStart(ctx, tx, r.Job.Run(), start, i, enc,
+			storage.Progress{Done: progress.done + u, Total: progress.total})
 		if err != nil {
 			return err
 		}
@@ -333,6 +431,7 @@ func (r *Run) doChunk(ctx context.Context, i int, do ChunkFunc, progress *chunkP
 	if err != nil {
 		return nil, fmt.Errorf("chunk %d: %w", i, err)
 	}
+	committed = true
 	progress.done += units
 	return enc, nil
 }

@@ -119,7 +119,7 @@ type statementsOutput struct {
 // statementMonthsOf is the run's months: from the first month a resumed
 // run recorded with its first chunk, else as storage.StatementMonths says.
 func statementMonthsOf(ctx context.Context, r *Run, m finance.Month) ([]finance.Month, error) {
-	done, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	done, err := r.ChunkOutputs(ctx)
 	if err != nil {
 		return nil, err
 	}

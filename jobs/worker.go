@@ -77,6 +77,7 @@ type Worker struct {
 	// dedicated serve the dedicated queues a kind of cfg.Kinds runs on
 	dedicated []*asynq.Server
 	lanes     *lanes
+	fair      *fairHints
 	mux       *asynq.ServeMux
 	log       *slog.Logger
 	loads     *groupCommit[storage.TaskRef, startResult]
@@ -106,7 +107,7 @@ func NewWorker(cfg WorkerConfig) *Worker {
 	if cfg.RetryDelay == nil {
 		cfg.RetryDelay = RetryDelay
 	}
-	w := &Worker{cfg: cfg, log: cfg.Logger, lanes: newLanes()}
+	w := &Worker{cfg: cfg, log: cfg.Logger, lanes: newLanes(), fair: newFairHints()}
 	w.loads = newGroupCommit(w.loadJobs)
 	w.starts = newGroupCommit(w.startRuns)
 	w.outcomes = newGroupCommit(w.finishJobs)
@@ -260,7 +261,7 @@ func (w *Worker) finishJobs(ctx context.Context, outcomes []storage.Outcome) ([]
 // handle runs the job a task names. It is idempotent: a task delivered
 // again for a finished or canceled job does nothing, and a run resumed
 // after an interruption skips the chunks already recorded.
-func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
+func (w *Worker) handle(ctx context.Context, t *asynq.Task) (err error) {
 	var ref taskRef
 	if err := json.Unmarshal(t.Payload(), &ref); err != nil || ref.Job == 0 {
 		return permanent(fmt.Errorf("task %s: bad payload %q", t.Type(), t.Payload()))
@@ -270,9 +271,14 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 		return permanent(fmt.Errorf("no kind %q in this worker", t.Type()))
 	}
 	if kind.Heavy && w.cfg.CompanyChunks > 0 {
-		if full, err := companyAtLimit(ctx, w.cfg.Pool, ref.Company, w.cfg.CompanyChunks); err == nil && full {
-			return errYield // the row stays queued: nothing was started
+		if w.fair.mayBeFull(ref.Company) {
+			if full, err := companyAtLimit(ctx, w.cfg.Pool, ref.Company, w.cfg.CompanyChunks); err == nil && full {
+				w.fair.gaveWay(ref.Company)
+				return errYield // the row stays as it was: nothing was started
+			}
 		}
+		w.fair.begin(ref.Company)
+		defer func() { w.fair.end(ref.Company, errors.Is(err, errYield)) }()
 	}
 	taken := time.Now()
 	start, err := w.loads.do(ctx, storage.TaskRef{JobRef: storage.JobRef{CompanyID: ref.Company, ID: ref.Job}, Generation: ref.Generation})
@@ -305,13 +311,13 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) error {
 // the one after the row's, running, and its start is written when it
 // needs it (lazyStart).
 func (w *Worker) newRun(job storage.Job, taken time.Time) *Run {
-	generation := job.Generation
+	generation, pending := job.Generation, job.State == storage.JobPending
 	job.Attempts++
 	job.State = storage.JobRunning
 	if job.StartedAt == nil {
 		job.StartedAt = &taken
 	}
-	return &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause, start: &lazyStart{
+	return &Run{Job: job, pool: w.cfg.Pool, pause: w.cfg.ChunkPause, fresh: pending, start: &lazyStart{
 		began: taken, start: storage.RunStart{Generation: generation}, write: w.starts.do}}
 }
 

@@ -153,6 +153,9 @@ const unfinishedRunIndex = "jobs_unique_key_unfinished"
 // nj.Rerun a key already run gets a new run, numbered after its last, as
 // long as none of its runs is unfinished.
 func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job, found Found, err error) {
+	if nj.IdempotencyKey == "" && !nj.Rerun {
+		return submitPlainJob(ctx, q, companyID, nj)
+	}
 	payload := nj.payload()
 	// one statement inserts and, unless this process did a moment ago,
 	// signals the relay (delivered at commit)
@@ -171,6 +174,31 @@ func SubmitJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (job Job
 		JobsChannel, nj.Rerun, notifyNow())
 	var notified bool
 	job, err = scanJob(suffixScan{row, &notified})
+	if err == nil {
+		return job, FoundNothing, nil
+	}
+	if err != pgx.ErrNoRows {
+		return Job{}, FoundNothing, translate(err, "submit job")
+	}
+	return existingJob(ctx, q, companyID, nj)
+}
+
+// submitPlainJob is SubmitJob for a job without an idempotency key nor a
+// rerun, most of them (a schedule's, an emission's, a bulk write's): an
+// insert of the row as given that returns only what the database chose,
+// its id and its time, the rest of the new row being known already; no
+// idempotency key to look up, no run of the key to count.
+func submitPlainJob(ctx context.Context, q DBTX, companyID int64, nj NewJob) (Job, Found, error) {
+	job := Job{CompanyID: companyID, Kind: nj.Kind, Queue: nj.Queue, State: JobPending, SubmittedBy: nj.SubmittedBy}
+	var notified bool
+	err := q.QueryRow(ctx, `WITH new AS (
+			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by, user_id)
+			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, nullif($7, 0))
+			ON CONFLICT DO NOTHING
+			RETURNING id, created_at)
+		SELECT id, created_at, CASE WHEN $9::boolean THEN pg_notify($8, '') IS NULL ELSE false END FROM new`,
+		companyID, nj.Kind, nj.Queue, []byte(nj.payload()), nj.UniqueKey, nj.SubmittedBy, nj.UserID,
+		JobsChannel, notifyNow()).Scan(&job.ID, &job.CreatedAt, &notified)
 	if err == nil {
 		return job, FoundNothing, nil
 	}
@@ -395,6 +423,9 @@ type RunStart struct {
 type RunStartAt struct {
 	RunRef
 	RunStart
+	// Progress is the run's progress to record with its start (a chunked
+	// run's size, known before its first chunk records it); nil: as it is.
+	Progress *Progress
 }
 
 // StartRuns writes the starts of several runs, in one statement: each row
@@ -405,16 +436,23 @@ type RunStartAt struct {
 func StartRuns(ctx context.Context, q DBTX, starts []RunStartAt) (map[RunRef]bool, error) {
 	n := len(starts)
 	companies, ids, attempts, generations, ran := make([]int64, n), make([]int64, n), make([]int32, n), make([]int32, n), make([]int64, n)
+	done, total := make([]int64, n), make([]int64, n)
 	for i, s := range starts {
 		companies[i], ids[i], attempts[i] = s.CompanyID, s.ID, int32(s.Attempt)
 		generations[i], ran[i] = int32(s.Generation), s.Ran.Microseconds()
+		done[i], total[i] = -1, -1
+		if s.Progress != nil {
+			done[i], total[i] = s.Progress.Done, s.Progress.Total
+		}
 	}
 	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'running', attempts = s.attempt,
-			started_at = coalesce(started_at, now() - s.ran * interval '1 microsecond'), updated_at = now()
-		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::integer[], $5::bigint[]) AS s (cid, jid, attempt, gen, ran)
+			started_at = coalesce(started_at, now() - s.ran * interval '1 microsecond'), updated_at = now(),
+			progress = CASE WHEN s.total < 0 THEN jobs.progress ELSE jsonb_build_object('done', s.done, 'total', s.total) END
+		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::integer[], $5::bigint[], $6::bigint[], $7::bigint[])
+			AS s (cid, jid, attempt, gen, ran, done, total)
 		WHERE jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.attempts = s.attempt - 1
 			AND jobs.generation = s.gen AND jobs.state IN ('pending', 'queued', 'running')
-		RETURNING jobs.company_id, jobs.id, jobs.attempts`, companies, ids, attempts, generations, ran)
+		RETURNING jobs.company_id, jobs.id, jobs.attempts`, companies, ids, attempts, generations, ran, done, total)
 	if err != nil {
 		return nil, translate(err, "start runs")
 	}
@@ -690,16 +728,29 @@ func JobChunkOutputs(ctx context.Context, q DBTX, companyID, jobID int64) (map[i
 // when it wrote some. running is false when the run is over: nothing is
 // recorded, and the caller rolls its transaction back.
 func RecordJobChunk(ctx context.Context, q DBTX, run RunRef, chunk int, output json.RawMessage, p Progress) (running bool, err error) {
+	return RecordJobChunkStart(ctx, q, run, nil, chunk, output, p)
+}
+
+// RecordJobChunkStart is RecordJobChunk for a run whose start may not be
+// written yet (start, as in Outcome.Start): the record writes it too, the
+// attempt counted, in the chunk's transaction, so that a run's first chunk
+// is one statement of the job's, not three (its start, its progress, its
+// record). nil: the row says running at the run's attempt.
+func RecordJobChunkStart(ctx context.Context, q DBTX, run RunRef, start *RunStart, chunk int, output json.RawMessage, p Progress) (running bool, err error) {
+	generations, ran := startColumns([]Outcome{{Start: start}})
 	var n int
 	err = q.QueryRow(ctx, `WITH job AS (
-			UPDATE jobs SET progress = $6, updated_at = now()
-			WHERE company_id = $1 AND id = $2 AND attempts = $3 AND state = 'running'
-			RETURNING company_id, id),
+			UPDATE jobs SET progress = $6, state = 'running', attempts = o.oattempt,
+				started_at = coalesce(jobs.started_at, clock_timestamp() - greatest(o.oran, 0) * interval '1 microsecond'),
+				updated_at = now()
+			FROM (SELECT $1::bigint, $2::bigint, $3::integer, $7::integer, $8::bigint) AS o (cid, jid, oattempt, ogen, oran)
+			WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND `+runFenceSQL+`
+			RETURNING jobs.company_id, jobs.id),
 		chunk AS (
 			INSERT INTO job_chunks (company_id, job_id, chunk, output)
 			SELECT company_id, id, $4, $5 FROM job
 			ON CONFLICT DO NOTHING)
-		SELECT count(*) FROM job`, run.CompanyID, run.ID, run.Attempt, chunk, string(output), p).Scan(&n)
+		SELECT count(*) FROM job`, run.CompanyID, run.ID, run.Attempt, chunk, string(output), p, generations[0], ran[0]).Scan(&n)
 	if err != nil {
 		return false, translate(err, "record job chunk")
 	}

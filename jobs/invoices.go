@@ -242,7 +242,7 @@ func splitAfter(ids, lasts []int64) [][]int64 {
 // firstChunk reads the run's recorded first chunk, if an earlier run
 // of the job recorded one.
 func firstChunk(ctx context.Context, r *Run) (nightlyChunk, bool, error) {
-	outputs, err := storage.JobChunkOutputs(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+	outputs, err := r.ChunkOutputs(ctx)
 	if err != nil || len(outputs) == 0 {
 		return nightlyChunk{}, false, err
 	}

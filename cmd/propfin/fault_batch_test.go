@@ -292,7 +292,13 @@ func TestBatchFileKilledMidWrite(t *testing.T) {
 	clients.runReads(2, "worker 1", download, faultRequest{op: opRead, method: http.MethodGet, path: "/jobs/" + strconv.FormatInt(jobID, 10)})
 	first := startProc(t, "worker 1", f.env, "worker")
 	waiter := waitLockWaiter(t, f, "batch_files")
+	// a run's start is written with its first chunk, or on its own once it
+	// has run for 100 ms (docs/jobs.md): wait for it to be readable
 	atKill := f.job(t, company, jobID)
+	for deadline := time.Now().Add(2 * time.Second); atKill.State == storage.JobPending && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+		atKill = f.job(t, company, jobID)
+	}
 	clients.setPhase("killed")
 	first.kill()
 	killed := time.Now()

@@ -335,33 +335,40 @@ func StartJob(ctx context.Context, q DBTX, t TaskRef) (job Job, ok bool, err err
 // gathers the starts of its concurrent runs); the jobs not started are
 // absent from the map. Each comes with its payload.
 func StartJobs(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, error) {
+	return queryTaskJobs(ctx, q, tasks, "start jobs", `UPDATE jobs SET state = 'running', attempts = attempts + 1,
+			started_at = coalesce(started_at, now()), updated_at = now()
+		FROM unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
+		WHERE jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
+			AND jobs.state IN ('pending', 'queued', 'running')
+		RETURNING `+jobColumns+`, payload`)
+}
+
+// queryTaskJobs runs a statement over the tasks' companies, ids and
+// generations ($1, $2, $3) that returns jobColumns and the payload, and
+// maps the jobs it returns by reference.
+func queryTaskJobs(ctx context.Context, q DBTX, tasks []TaskRef, what, sql string) (map[JobRef]Job, error) {
 	refs := make([]JobRef, len(tasks))
 	generations := make([]int32, len(tasks))
 	for i, t := range tasks {
 		refs[i], generations[i] = t.JobRef, int32(t.Generation)
 	}
 	companies, ids := refColumns(refs)
-	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
-			started_at = coalesce(started_at, now()), updated_at = now()
-		FROM unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
-		WHERE jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
-			AND jobs.state IN ('pending', 'queued', 'running')
-		RETURNING `+jobColumns+`, payload`, companies, ids, generations)
+	rows, err := q.Query(ctx, sql, companies, ids, generations)
 	if err != nil {
-		return nil, translate(err, "start jobs")
+		return nil, translate(err, what)
 	}
 	defer rows.Close()
-	started := make(map[JobRef]Job, len(tasks))
+	jobs := make(map[JobRef]Job, len(tasks))
 	for rows.Next() {
 		var payload []byte
 		job, err := scanJob(suffixScan{rows, &payload})
 		if err != nil {
-			return nil, translate(err, "start jobs")
+			return nil, translate(err, what)
 		}
 		job.Payload = payload
-		started[JobRef{job.CompanyID, job.ID}] = job
+		jobs[JobRef{job.CompanyID, job.ID}] = job
 	}
-	return started, translate(rows.Err(), "start jobs")
+	return jobs, translate(rows.Err(), what)
 }
 
 // LoadRuns reads the jobs several tasks would run, in one statement,
@@ -372,31 +379,10 @@ func StartJobs(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, er
 // generation) is absent from the map; the others come with their payload
 // and their attempts as recorded, before this run.
 func LoadRuns(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, error) {
-	refs := make([]JobRef, len(tasks))
-	generations := make([]int32, len(tasks))
-	for i, t := range tasks {
-		refs[i], generations[i] = t.JobRef, int32(t.Generation)
-	}
-	companies, ids := refColumns(refs)
-	rows, err := q.Query(ctx, `SELECT `+prefixed("jobs", jobColumns)+`, jobs.payload
+	return queryTaskJobs(ctx, q, tasks, "load runs", `SELECT `+prefixed("jobs", jobColumns)+`, jobs.payload
 		FROM jobs JOIN unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
 			ON jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
-		WHERE jobs.state IN ('pending', 'queued', 'running')`, companies, ids, generations)
-	if err != nil {
-		return nil, translate(err, "load runs")
-	}
-	defer rows.Close()
-	loaded := make(map[JobRef]Job, len(tasks))
-	for rows.Next() {
-		var payload []byte
-		job, err := scanJob(suffixScan{rows, &payload})
-		if err != nil {
-			return nil, translate(err, "load runs")
-		}
-		job.Payload = payload
-		loaded[JobRef{job.CompanyID, job.ID}] = job
-	}
-	return loaded, translate(rows.Err(), "load runs")
+		WHERE jobs.state IN ('pending', 'queued', 'running')`)
 }
 
 // prefixed qualifies each of a list of columns with table.

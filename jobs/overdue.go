@@ -54,6 +54,12 @@ type overdueOutput struct {
 	// Terminated counts, for a chunk of contracts, those moved from
 	// terminating to terminated.
 	Terminated int64 `json:"terminated,omitempty"`
+	// SlipsRemoved and SlipsReverted count, for a chunk of agreements,
+	// the slips of the installments canceled that left their collection
+	// batches: removed from a batch without a file, reverted in one whose
+	// file is written.
+	SlipsRemoved  int64 `json:"slips_removed,omitempty"`
+	SlipsReverted int64 `json:"slips_reverted,omitempty"`
 }
 
 // OverdueResult is the result of a finance:overdue job: the date, how many
@@ -72,6 +78,12 @@ type OverdueResult struct {
 	// AgreementsBroken counts the agreements broken for an installment
 	// overdue past the company's agreement_break_days.
 	AgreementsBroken int64 `json:"agreements_broken"`
+	// AgreementSlipsRemoved and AgreementSlipsReverted count their
+	// installments canceled that were in a collection batch: removed from
+	// a batch without a file, reverted in one whose file is written (the
+	// account's next file asks the bank to drop those).
+	AgreementSlipsRemoved  int64 `json:"agreement_slips_removed"`
+	AgreementSlipsReverted int64 `json:"agreement_slips_reverted"`
 }
 
 // OverdueKind declares finance:overdue: bring the company's invoice,
@@ -220,7 +232,9 @@ func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, 
 	case "events":
 		res.Updated, err = storage.UpdateEventStatuses(ctx, tx, r.CompanyID(), c.From, c.To, asOf)
 	case "agreements":
-		res.Updated, err = storage.BreakOverdueAgreements(ctx, tx, chunk)
+		var broken storage.BrokenAgreements
+		broken, err = storage.BreakOverdueAgreements(ctx, tx, chunk)
+		res.Updated, out.SlipsRemoved, out.SlipsReverted = broken.Broken, broken.SlipsRemoved, broken.SlipsReverted
 	default:
 		err = fmt.Errorf("overdue chunk of unknown table %q", c.Table)
 	}
@@ -251,6 +265,8 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 			*res.Events += out.Updated
 		case "agreements":
 			res.AgreementsBroken += out.Updated
+			res.AgreementSlipsRemoved += out.SlipsRemoved
+			res.AgreementSlipsReverted += out.SlipsReverted
 		}
 	}
 	return res, nil

@@ -16,9 +16,14 @@ import (
 // How an agreement ends (docs/api.md, "/financial/agreements"): fulfilled
 // when its last installment is paid (the payments keep it:
 // keepAgreementStatus), canceled before any installment is paid, broken
-// on request or by the nightly run. Every function locks the invoices
-// first (in id order) and the agreement after them, the order a payment
-// takes them in.
+// on request or by the nightly run. Every function locks the collection
+// batches holding its installments first (in id order: a batch operation
+// locks its batch before its invoices), then the invoices (in id order)
+// and the agreement after them, the order a payment takes them in. An
+// installment canceled leaves its collection batch as the batch
+// operations take it out (takeOutOfTicketBatches): removed before the
+// batch's file, reverted after it, so that the account's next file asks
+// the bank to drop its title.
 
 // Who broke an agreement (broken_by).
 const (
@@ -34,17 +39,24 @@ type lockedAgreement struct {
 	installments  []int64
 	debts         []AgreementDebt
 	today         finance.Date
+	// batches are the collection batches holding an installment, locked
+	// before the invoices.
+	batches map[int64]*Batch
 }
 
-// lockAgreement locks the agreement's invoices (originals and
-// installments, in id order), then the agreement, and reads it. Another
-// company's agreement, or none, is not found.
+// lockAgreement locks the collection batches holding its installments,
+// the agreement's invoices (originals and installments, in id order),
+// then the agreement, and reads it. Another company's agreement, or none,
+// is not found.
 func lockAgreement(ctx context.Context, tx pgx.Tx, companyID, id int64) (*lockedAgreement, error) {
 	a := &lockedAgreement{id: id, companyID: companyID}
 	err := tx.QueryRow(ctx, `SELECT invoice_ids, installment_ids FROM agreements WHERE company_id = $1 AND id = $2`,
 		companyID, id).Scan(&a.invoiceIDs, &a.installments)
 	if err != nil {
 		return nil, translateNotFound(err, id, "agreement")
+	}
+	if a.batches, err = lockTicketBatchesOf(ctx, tx, companyID, a.installments); err != nil {
+		return nil, err
 	}
 	ids := slices.Concat(a.invoiceIDs, a.installments)
 	slices.Sort(ids)
@@ -95,7 +107,8 @@ func (a *lockedAgreement) readInstallments(ctx context.Context, tx pgx.Tx) ([]in
 }
 
 // CancelAgreement cancels an active agreement none of whose installments
-// is paid: the installments canceled, the originals given back as they
+// is paid: the installments canceled (out of their collection batches),
+// the originals given back as they
 // were (their status before the agreement, overdue or unpaid as their due
 // date says now), a history row and an event each, in one transaction of
 // db (a pool, or the transaction of a keyed write). A paid installment,
@@ -120,7 +133,7 @@ func CancelAgreement(ctx context.Context, db Beginner, sc Scope, id int64) error
 			}
 		}
 		actor := ActorOf(sc)
-		if err := cancelInstallments(ctx, tx, a, actor, OriginAgreementCanceled, installments); err != nil {
+		if _, err := cancelInstallments(ctx, tx, a, actor, OriginAgreementCanceled, installments); err != nil {
 			return err
 		}
 		if err := giveBack(ctx, tx, a, actor, OriginAgreementCanceled, nil); err != nil {
@@ -145,20 +158,22 @@ func BreakAgreement(ctx context.Context, db Beginner, sc Scope, id int64) error 
 		if a.status != AgreementActive {
 			return finance.Errorf(finance.Conflict, "The agreement is %s: only an active agreement is broken.", a.status)
 		}
-		return breakAgreement(ctx, tx, a, ActorOf(sc), BrokenByRequest)
+		_, err = breakAgreement(ctx, tx, a, ActorOf(sc), BrokenByRequest)
+		return err
 	})
 }
 
 // breakAgreement breaks a locked active agreement: the installments not
-// paid are canceled, the originals given back less what the paid
+// paid are canceled (out of their collection batches: it answers how many
+// were removed and reverted), the originals given back less what the paid
 // installments carried of each of their lines (finance.ReopenOriginal:
 // docs/finance.md, "A broken agreement"), each in its status before the
 // agreement (overdue or unpaid as its due date says now), and the
 // agreement broken, dated today, with a history row per invoice.
-func breakAgreement(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, by string) error {
+func breakAgreement(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, by string) (slipsTakenOut, error) {
 	installments, err := a.readInstallments(ctx, tx)
 	if err != nil {
-		return err
+		return slipsTakenOut{}, err
 	}
 	var paid []int64
 	var unpaid []installmentState
@@ -171,17 +186,18 @@ func breakAgreement(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Ac
 	}
 	carried, err := readCarriedLines(ctx, tx, a.companyID, paid)
 	if err != nil {
-		return err
+		return slipsTakenOut{}, err
 	}
-	if err := cancelInstallments(ctx, tx, a, actor, OriginAgreementBroken, unpaid); err != nil {
-		return err
+	slips, err := cancelInstallments(ctx, tx, a, actor, OriginAgreementBroken, unpaid)
+	if err != nil {
+		return slips, err
 	}
 	if err := giveBack(ctx, tx, a, actor, OriginAgreementBroken, carried); err != nil {
-		return err
+		return slips, err
 	}
 	_, err = tx.Exec(ctx, `UPDATE agreements SET status = 'broken', broken_at = $3, broken_by = $4, updated_at = now()
 		WHERE company_id = $1 AND id = $2`, a.companyID, a.id, a.today, by)
-	return translate(err, "break the agreement")
+	return slips, translate(err, "break the agreement")
 }
 
 // readCarriedLines reads the lines of the paid installments ids with
@@ -207,10 +223,14 @@ func readCarriedLines(ctx context.Context, tx pgx.Tx, companyID int64, ids []int
 }
 
 // cancelInstallments cancels installments, a history row and an
-// invoice.canceled event each.
-func cancelInstallments(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, origin string, installments []installmentState) error {
+// invoice.canceled event each, after taking them out of their collection
+// batches as removeInvoices and revertInvoices do (their history rows
+// naming the agreement's end); it answers how many were removed and
+// reverted.
+func cancelInstallments(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, origin string,
+	installments []installmentState) (slipsTakenOut, error) {
 	if len(installments) == 0 {
-		return nil
+		return slipsTakenOut{}, nil
 	}
 	ids := make([]int64, len(installments))
 	hist := make([]historyRow, len(installments))
@@ -219,14 +239,19 @@ func cancelInstallments(ctx context.Context, tx pgx.Tx, a *lockedAgreement, acto
 		hist[i] = historyRow{invoiceID: in.id, changes: []FieldChange{{Field: "status", From: in.status, To: "canceled"}},
 			note: fmt.Sprintf("installment %d of agreement %d, %s", in.number, a.id, endWord(origin))}
 	}
+	slips, err := takeOutOfTicketBatches(ctx, tx, a.companyID, a.batches, actor, ids,
+		fmt.Sprintf("installment canceled: agreement %d %s", a.id, endWord(origin)))
+	if err != nil {
+		return slips, err
+	}
 	if _, err := tx.Exec(ctx, `UPDATE invoices SET status = 'canceled', pix_code = NULL, updated_at = now()
 		WHERE company_id = $1 AND id = any($2)`, a.companyID, ids); err != nil {
-		return translate(err, "cancel installments")
+		return slips, translate(err, "cancel installments")
 	}
 	if _, err := EmitRecordEvents(ctx, tx, a.companyID, EventInvoiceCanceled, Invoices, ids, ""); err != nil {
-		return err
+		return slips, err
 	}
-	return writeHistories(ctx, tx, a.companyID, actor, origin, hist)
+	return slips, writeHistories(ctx, tx, a.companyID, actor, origin, hist)
 }
 
 // endWord is how a history note names the end.
@@ -355,9 +380,10 @@ func keepAgreementStatus(ctx context.Context, tx pgx.Tx, companyID int64, ids []
 // agreements of ids c.From..c.To with an installment still owed whose due
 // date is more than the company's agreement_break_days before c.AsOf
 // (broken_by overdue, actor the chunk's job), in tx; it returns how many
-// it broke. Each is broken as a request would break it (breakAgreement),
-// dated the company's today.
-func BreakOverdueAgreements(ctx context.Context, tx pgx.Tx, c OverdueChunk) (int64, error) {
+// it broke, and how many of their installments' slips left their
+// collection batches. Each is broken as a request would break it
+// (breakAgreement), dated the company's today.
+func BreakOverdueAgreements(ctx context.Context, tx pgx.Tx, c OverdueChunk) (BrokenAgreements, error) {
 	companyID, asOf := c.CompanyID, c.AsOf
 	rows, err := tx.Query(ctx, `
 		SELECT a.id FROM agreements a JOIN companies c ON c.id = a.company_id
@@ -367,14 +393,14 @@ func BreakOverdueAgreements(ctx context.Context, tx pgx.Tx, c OverdueChunk) (int
 		              AND i.due_date < $2::date - c.agreement_break_days)
 		ORDER BY a.id`, companyID, asOf, c.From, c.To)
 	if err != nil {
-		return 0, translate(err, "overdue agreements")
+		return BrokenAgreements{}, translate(err, "overdue agreements")
 	}
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	if err != nil {
-		return 0, translate(err, "overdue agreements")
+		return BrokenAgreements{}, translate(err, "overdue agreements")
 	}
 	actor := Actor{Kind: ActorJob, ID: c.JobID}
-	var n int64
+	var n BrokenAgreements
 	for _, id := range ids {
 		a, err := lockAgreement(ctx, tx, companyID, id)
 		if err != nil {
@@ -383,10 +409,21 @@ func BreakOverdueAgreements(ctx context.Context, tx pgx.Tx, c OverdueChunk) (int
 		if a.status != AgreementActive { // ended since it was read
 			continue
 		}
-		if err := breakAgreement(ctx, tx, a, actor, BrokenByOverdue); err != nil {
+		slips, err := breakAgreement(ctx, tx, a, actor, BrokenByOverdue)
+		if err != nil {
 			return n, fmt.Errorf("break agreement %d: %w", id, err)
 		}
-		n++
+		n.Broken++
+		n.SlipsRemoved += slips.removed
+		n.SlipsReverted += slips.reverted
 	}
 	return n, nil
+}
+
+// BrokenAgreements is what BreakOverdueAgreements did: the agreements it
+// broke, and their canceled installments taken out of their collection
+// batches, removed from a batch without a file or reverted in one whose
+// file is written (the account's next file asks the bank to drop them).
+type BrokenAgreements struct {
+	Broken, SlipsRemoved, SlipsReverted int64
 }

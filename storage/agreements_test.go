@@ -140,14 +140,14 @@ func TestBreakOverdueAgreements(t *testing.T) {
 	}
 	move(late.Installments[0].ID, 21)
 	move(onTheDay.Installments[0].ID, 20)
-	var broken int64
+	var broken storage.BrokenAgreements
 	err := inTx(t, f.pool, func(tx pgx.Tx) error {
 		var err error
 		broken, err = storage.BreakOverdueAgreements(ctx, tx, storage.OverdueChunk{CompanyID: f.company, From: 1, To: 1 << 62, AsOf: today})
 		return err
 	})
-	if err != nil || broken != 1 {
-		t.Fatalf("broke %d (%v), want 1", broken, err)
+	if err != nil || broken != (storage.BrokenAgreements{Broken: 1}) {
+		t.Fatalf("broke %+v (%v), want 1 and no slips", broken, err)
 	}
 	if s, k := f.agreementStatus(t, late.ID), f.agreementStatus(t, onTheDay.ID); s != "broken overdue" || k != "active" {
 		t.Errorf("statuses %q and %q, want broken overdue and active", s, k)
@@ -167,8 +167,8 @@ func TestBreakOverdueAgreements(t *testing.T) {
 		broken, err = storage.BreakOverdueAgreements(ctx, tx, storage.OverdueChunk{CompanyID: f.company, From: 1, To: 1 << 62, AsOf: today})
 		return err
 	})
-	if err != nil || broken != 0 {
-		t.Errorf("again: broke %d (%v), want none", broken, err)
+	if err != nil || broken != (storage.BrokenAgreements{}) {
+		t.Errorf("again: broke %+v (%v), want none", broken, err)
 	}
 }
 

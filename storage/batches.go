@@ -72,9 +72,10 @@ type BatchType struct {
 	lockMembers func(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (map[int64]batchMember, error)
 	// takeOut writes that members leave a locked batch, removed from an
 	// open one (OpRemove) or reverted in a closed one (OpRevert), with
-	// what the kind changes beside; the batch's count and total are the
-	// shared code's.
-	takeOut func(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember) error
+	// what the kind changes beside; because, when not empty, says what
+	// took them out besides the request (an agreement's end), for their
+	// histories. The batch's count and total are the shared code's.
+	takeOut func(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember, because string) error
 }
 
 // BatchTypes are the kinds of batch, by name.
@@ -261,7 +262,7 @@ type batchMember struct {
 // them), as the kind writes it (BatchType.takeOut), and the batch's count
 // and total go down. An id not in the batch is refused.
 func RemoveMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
-	return takeOutMembers(ctx, tx, b, OpRemove, actor, ids)
+	return takeOutMembers(ctx, tx, b, OpRemove, actor, ids, "")
 }
 
 // RevertMembers takes back members sent in a locked batch's file, as the
@@ -270,13 +271,16 @@ func RemoveMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []
 // next file of the account asks it to drop or cancel them (docs/api.md).
 // A paid record, or one not sent in this batch, is refused.
 func RevertMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, ids []int64) (MemberAnswer, error) {
-	return takeOutMembers(ctx, tx, b, OpRevert, actor, ids)
+	return takeOutMembers(ctx, tx, b, OpRevert, actor, ids, "")
 }
 
 // takeOutMembers is RemoveMembers (op OpRemove) and RevertMembers (op
 // OpRevert): every id is taken out or refused with its reason, in the
-// order of ids.
-func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, ids []int64) (MemberAnswer, error) {
+// order of ids. because says what took them out when it is not the
+// batch's own request (BatchType.takeOut): an agreement's end takes its
+// canceled installments out of their collection batches through it
+// (takeOutOfTicketBatches).
+func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, ids []int64, because string) (MemberAnswer, error) {
 	var ans MemberAnswer
 	members, err := b.Type.lockMembers(ctx, tx, b, ids)
 	if err != nil {
@@ -307,7 +311,7 @@ func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor
 	if len(out) == 0 {
 		return ans, nil
 	}
-	if err := b.Type.takeOut(ctx, tx, b, op, actor, out); err != nil {
+	if err := b.Type.takeOut(ctx, tx, b, op, actor, out, because); err != nil {
 		return ans, err
 	}
 	return ans, CountMembers(ctx, tx, b, -int64(len(out)), total.Neg())

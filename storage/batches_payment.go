@@ -330,7 +330,7 @@ func lockPaymentMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (
 // reference, which the bank never saw). Reverted in a batch whose file is
 // written (its payments still added are sent), their payments become
 // reverted: the bank still holds them until it cancels them (docs/api.md).
-func takeOutPayments(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, _ Actor, members []batchMember) error {
+func takeOutPayments(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, _ Actor, members []batchMember, _ string) error {
 	rows := make([]int64, len(members))
 	for i, m := range members {
 		rows[i] = m.rowID

@@ -455,13 +455,17 @@ func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (m
 // (state reverted, their slips no longer registered; they may be added to
 // another batch, with a new nosso número), and the bank still holds the
 // titles until it drops them (docs/api.md: the request to drop them).
-// Either way their slips are cleared, with a history row each.
-func takeOutTickets(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember) error {
+// Either way their slips are cleared, with a history row each (its note
+// ending with because, in parentheses, when given).
+func takeOutTickets(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember, because string) error {
 	ids := make([]int64, len(members))
 	hist := make([]historyRow, len(members))
 	for i, m := range members {
 		ids[i] = m.recordID
 		hist[i] = ticketLeaving(b, op, m)
+		if because != "" {
+			hist[i].note += " (" + because + ")"
+		}
 	}
 	if err := leaveTicketRows(ctx, tx, b, op, ids); err != nil {
 		return err

@@ -64,7 +64,8 @@ type overdueOutput struct {
 
 // OverdueResult is the result of a finance:overdue job: the date, how many
 // rows of each table changed (Events nil when the events table has no
-// status to recalculate; agreements: how many were broken), how many
+// status to recalculate; agreements: how many were broken, and how many
+// of their installments' slips left a collection batch), how many
 // invoices and contracts were looked at to find the ones that changed,
 // and how many terminating contracts became terminated.
 type OverdueResult struct {

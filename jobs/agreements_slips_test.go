@@ -241,3 +241,67 @@ func TestOverdueBreakTakesSlipsOut(t *testing.T) {
 	}
 	c.check(t, "break", "broken", "job")
 }
+
+// TestAgreementCancelWaitsForARevert: a cancel that meets a revert by
+// hand under way in the sent installment's batch waits for it, holding no
+// invoice the revert needs (the batches are locked before the invoices,
+// as the batch operations take them), then takes out what is left: the
+// installment reverted by hand keeps its one revert, and the one added
+// elsewhere is removed.
+func TestAgreementCancelWaitsForARevert(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	c := newSlipsCase(t, newTicketSetup(t, pool, newCompany(t, pool, "Acordos")))
+	conn, err := pgx.Connect(ctx, storagetest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	revert, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer revert.Rollback(ctx) //nolint:errcheck // committed below; this is for a failure before
+	b, err := storage.LockBatch(ctx, revert, storage.TicketBatch, c.s.company, c.closed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	canceled := make(chan error, 1)
+	go func() {
+		canceled <- storage.CancelAgreement(ctx, pool, storage.Company(c.s.company), c.agreement)
+	}()
+	waitForLockWaiters(t, conn, 1)
+	if ans, err := storage.RevertMembers(ctx, revert, b, storage.Actor{Kind: storage.ActorSystem}, []int64{c.sent}); err != nil ||
+		len(ans.Done) != 1 {
+		t.Fatalf("the revert by hand: %v %+v", err, ans)
+	}
+	if err := revert.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-canceled; err != nil {
+		t.Fatalf("the cancel: %v", err)
+	}
+	var states []string
+	rows, err := pool.Query(ctx, `SELECT m.invoice_id || ' ' || m.state || ' ' || b.titles
+		FROM ticket_batch_invoices m JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
+		WHERE m.company_id = $1 AND m.invoice_id = any($2) ORDER BY m.id`, c.s.company, []int64{c.added, c.sent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if states, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%d reverted 0", c.sent); len(states) != 1 || states[0] != want {
+		t.Errorf("members after the cancel: %v, want %s alone", states, want)
+	}
+	var reverts, status string
+	if err := pool.QueryRow(ctx, `SELECT string_agg(note, ' | '), (SELECT status FROM invoices WHERE company_id = $1 AND id = $2)
+		FROM invoice_history WHERE company_id = $1 AND invoice_id = $2 AND origin = 'ticket_batch' AND note LIKE 'reverted%'`,
+		c.s.company, c.sent).Scan(&reverts, &status); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("reverted in collection batch %d: the bank is to drop the title", c.closed); reverts != want || status != "canceled" {
+		t.Errorf("the sent installment: %s, reverts %q; want canceled, reverted once by hand", status, reverts)
+	}
+}

@@ -90,10 +90,7 @@ func benchNight(b *testing.B, n, concurrency int) {
 	bare.measure(ctx, pool, func() time.Duration { return bareNight(b, pool, d) })
 	exec(b, pool, `VACUUM ANALYZE`)
 
-	kinds, err := Kinds(KindsConfig{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	kinds := nightKinds(b)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	sched, err := NewScheduler(SchedulerConfig{Pool: pool, Kinds: kinds, Schedules: nightSchedules(), Logger: log})
 	if err != nil {

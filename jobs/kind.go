@@ -404,6 +404,9 @@ func (reg *Registry) rerunNames(directOnly bool) []string {
 type KindsConfig struct {
 	// Retention is how long finished jobs are kept (jobs:prune).
 	Retention time.Duration
+	// WebhookRetention is how long webhook events and their deliveries
+	// are kept (jobs:prune).
+	WebhookRetention time.Duration
 	// Reminders is what invoices:remind sends with (nil: a process
 	// without a mail server).
 	Reminders *RemindersConfig
@@ -416,7 +419,7 @@ type KindsConfig struct {
 func Kinds(cfg KindsConfig, extra ...*Kind) (*Registry, error) {
 	return NewRegistry(append([]*Kind{
 		PixValidateKind(),
-		PruneKind(cfg.Retention),
+		PruneKind(cfg.Retention, cfg.WebhookRetention),
 		InvoicesGenerateKind(),
 		TransferKind(),
 		ReadjustKind(),

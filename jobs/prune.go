@@ -9,12 +9,20 @@ import (
 )
 
 // KindJobsPrune deletes a company's finished jobs older than the
-// retention, and the Idempotency-Keys of its operations recorded before
-// it (storage.KeyedWrite).
+// retention, the Idempotency-Keys of its operations recorded before it
+// (storage.KeyedWrite) and its operator alerts raised before it that no
+// longer hold; and its webhook events older than the webhook retention,
+// with their deliveries.
 const KindJobsPrune = "jobs:prune"
 
 // DefaultRetention is how long finished jobs are kept.
 const DefaultRetention = 30 * 24 * time.Hour
+
+// DefaultWebhookRetention is how long webhook events and their
+// deliveries are kept: a month to replay or resend them after an outage,
+// ten times the deliveries' own three days of retries (Stripe keeps its
+// events 30 days too).
+const DefaultWebhookRetention = 30 * 24 * time.Hour
 
 // pruneBatch is how many rows one delete statement removes.
 const pruneBatch = 1_000
@@ -45,25 +53,59 @@ func (p DatePayload) Check() []finance.Problem {
 // UniqueKey implements Keyed: one run per company and date.
 func (p DatePayload) UniqueKey() string { return p.Date }
 
-// PruneKind declares jobs:prune: delete the company's jobs that finished
-// more than retention ago, and its operations' Idempotency-Keys recorded
-// more than retention ago, a thousand rows a statement. Clients may start
-// it for a date; the scheduler runs it nightly.
-func PruneKind(retention time.Duration) *Kind {
+// PruneKind declares jobs:prune, a thousand rows a statement: delete the
+// company's operator alerts raised more than retention ago that no longer
+// hold (first: whether one holds is read from its job, which may go
+// next), its jobs that finished more than retention ago, its operations'
+// Idempotency-Keys recorded more than retention ago, and its webhook
+// events written more than webhookRetention ago with their deliveries
+// (storage.PruneWebhookEvents keeps those a delivery still needs). A
+// retention of zero or less is the default. Clients may start it for a
+// date; the scheduler runs it nightly.
+func PruneKind(retention, webhookRetention time.Duration) *Kind {
 	if retention <= 0 {
 		retention = DefaultRetention
 	}
+	if webhookRetention <= 0 {
+		webhookRetention = DefaultWebhookRetention
+	}
 	return Define(KindJobsPrune, Options{Queue: QueueLow, Direct: true, Rerun: true},
 		func(ctx context.Context, r *Run, _ DatePayload) (any, error) {
-			cutoff := time.Now().Add(-retention)
-			n, err := storage.PruneJobs(ctx, r.Pool(), r.CompanyID(), cutoff, pruneBatch)
-			if err != nil {
-				return nil, err
-			}
-			keys, err := storage.PruneIdempotencyKeys(ctx, r.Pool(), r.CompanyID(), cutoff, pruneBatch)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{"deleted": n, "keys_deleted": keys, "finished_before": cutoff.UTC().Format(time.DateTime)}, nil
+			now := time.Now()
+			return prune(ctx, r, now.Add(-retention), now.Add(-webhookRetention))
 		})
+}
+
+// pruneResult is jobs:prune's result.
+type pruneResult struct {
+	Jobs           int64  `json:"deleted"`
+	Keys           int64  `json:"keys_deleted"`
+	Alerts         int64  `json:"alerts_deleted"`
+	Events         int64  `json:"events_deleted"`
+	Deliveries     int64  `json:"deliveries_deleted"`
+	FinishedBefore string `json:"finished_before"`
+	EventsBefore   string `json:"events_before"`
+}
+
+// prune deletes what is older than cutoff (alerts, jobs, keys) and
+// webhookCutoff (events) for the run's company.
+func prune(ctx context.Context, r *Run, cutoff, webhookCutoff time.Time) (any, error) {
+	pool, company := r.Pool(), r.CompanyID()
+	res := pruneResult{FinishedBefore: cutoff.UTC().Format(time.DateTime), EventsBefore: webhookCutoff.UTC().Format(time.DateTime)}
+	var err error
+	if res.Alerts, err = storage.PruneAlerts(ctx, pool, company, cutoff, pruneBatch); err != nil {
+		return nil, err
+	}
+	if res.Jobs, err = storage.PruneJobs(ctx, pool, company, cutoff, pruneBatch); err != nil {
+		return nil, err
+	}
+	if res.Keys, err = storage.PruneIdempotencyKeys(ctx, pool, company, cutoff, pruneBatch); err != nil {
+		return nil, err
+	}
+	events, err := storage.PruneWebhookEvents(ctx, pool, company, webhookCutoff, pruneBatch)
+	if err != nil {
+		return nil, err
+	}
+	res.Events, res.Deliveries = events.Events, events.Deliveries
+	return res, nil
 }

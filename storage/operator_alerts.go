@@ -137,3 +137,27 @@ func SendAlerts(ctx context.Context, db Beginner, send AlertSender, limit int) (
 	}
 	return sent, nil
 }
+
+// PruneAlerts deletes a company's alerts raised before cutoff that no
+// longer hold (openAlertSQL, judged against the jobs as they are: prune
+// the alerts before the jobs they name), sent or not, batch rows a
+// statement, and returns how many it deleted. An alert that still holds
+// is kept however old.
+func PruneAlerts(ctx context.Context, q DBTX, companyID int64, cutoff time.Time, batch int) (int64, error) {
+	var total int64
+	for {
+		tag, err := q.Exec(ctx, `DELETE FROM operator_alerts WHERE company_id = $1 AND id IN (
+			SELECT a.id FROM operator_alerts a WHERE a.company_id = $1 AND a.raised_at < $2
+				AND NOT (`+openAlertSQL+`) LIMIT $3)`, companyID, cutoff, batch)
+		if err != nil {
+			return total, translate(err, "prune alerts")
+		}
+		total += tag.RowsAffected()
+		if tag.RowsAffected() < int64(batch) {
+			return total, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return total, translate(err, "prune alerts")
+		}
+	}
+}

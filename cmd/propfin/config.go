@@ -41,12 +41,13 @@ type config struct {
 	PublicURL       string        // PROPFIN_PUBLIC_URL: where clients reach the API (receipt links start with it)
 	ReceiptLifetime time.Duration // PROPFIN_RECEIPT_LINK_LIFETIME: how long a receipt link works
 
-	Concurrency    int           // PROPFIN_WORKER_CONCURRENCY: jobs a worker runs at once
-	WorkerShutdown time.Duration // PROPFIN_WORKER_SHUTDOWN_TIMEOUT: how long running jobs may finish after SIGTERM
-	JobRetention   time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
-	ChunkPause     time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
-	JobQuietAfter  time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
-	CompanyChunks  int           // PROPFIN_JOB_COMPANY_CHUNKS: heavy chunks one company may have in flight (0: no limit)
+	Concurrency      int           // PROPFIN_WORKER_CONCURRENCY: jobs a worker runs at once
+	WorkerShutdown   time.Duration // PROPFIN_WORKER_SHUTDOWN_TIMEOUT: how long running jobs may finish after SIGTERM
+	JobRetention     time.Duration // PROPFIN_JOB_RETENTION: finished jobs older than this are deleted
+	WebhookRetention time.Duration // PROPFIN_WEBHOOK_RETENTION: webhook events older than this are deleted, with their deliveries
+	ChunkPause       time.Duration // PROPFIN_JOB_CHUNK_PAUSE: pause between the chunks of a bulk job
+	JobQuietAfter    time.Duration // PROPFIN_JOB_QUIET_AFTER: when the relay checks a quiet job's task
+	CompanyChunks    int           // PROPFIN_JOB_COMPANY_CHUNKS: heavy chunks one company may have in flight (0: no limit)
 
 	Schedules             []jobs.Schedule // the schedules, with PROPFIN_SCHEDULE_<NAME> applied
 	RunMissingAfter       time.Duration   // PROPFIN_RUN_MISSING_AFTER: a scheduled run not finished this long after its time raises an alert (0s: never)
@@ -77,7 +78,7 @@ func (cfg config) webhookPolicy() webhook.Policy {
 // kinds is the registry of every kind, with the configuration's settings
 // and what invoices:remind sends with (nil: no mail server).
 func (cfg config) kinds(reminders *jobs.RemindersConfig) (*jobs.Registry, error) {
-	return jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, Webhooks: cfg.webhooks(), Reminders: reminders})
+	return jobs.Kinds(jobs.KindsConfig{Retention: cfg.JobRetention, WebhookRetention: cfg.WebhookRetention, Webhooks: cfg.webhooks(), Reminders: reminders})
 }
 
 // minAdminToken is the shortest admin token accepted: it guards the queues.
@@ -105,10 +106,11 @@ func loadConfig() (config, error) {
 		OperatorWebhookSecret: os.Getenv("PROPFIN_OPERATOR_WEBHOOK_SECRET"),
 		CompanyChunks:         jobs.DefaultCompanyChunks,
 
-		Concurrency:    runtime.NumCPU(),
-		WorkerShutdown: jobs.DefaultShutdownTimeout,
-		JobRetention:   jobs.DefaultRetention,
-		JobQuietAfter:  2 * time.Minute,
+		Concurrency:      runtime.NumCPU(),
+		WorkerShutdown:   jobs.DefaultShutdownTimeout,
+		JobRetention:     jobs.DefaultRetention,
+		WebhookRetention: jobs.DefaultWebhookRetention,
+		JobQuietAfter:    2 * time.Minute,
 
 		SMTPURL:         os.Getenv("PROPFIN_SMTP_URL"),
 		SMTPFrom:        os.Getenv("PROPFIN_SMTP_FROM"),
@@ -154,6 +156,7 @@ func loadConfig() (config, error) {
 	}{
 		{"PROPFIN_AUTH_CACHE_TTL", &cfg.AuthTTL, false}, {"PROPFIN_REQUEST_TIMEOUT", &cfg.Timeout, false},
 		{"PROPFIN_WORKER_SHUTDOWN_TIMEOUT", &cfg.WorkerShutdown, false}, {"PROPFIN_JOB_RETENTION", &cfg.JobRetention, false},
+		{"PROPFIN_WEBHOOK_RETENTION", &cfg.WebhookRetention, false},
 		{"PROPFIN_JOB_CHUNK_PAUSE", &cfg.ChunkPause, true}, {"PROPFIN_JOB_QUIET_AFTER", &cfg.JobQuietAfter, false},
 		{"PROPFIN_RECEIPT_LINK_LIFETIME", &cfg.ReceiptLifetime, false},
 		{"PROPFIN_RUN_MISSING_AFTER", &cfg.RunMissingAfter, true},

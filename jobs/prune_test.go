@@ -1,0 +1,146 @@
+package jobs
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/propfin/propfin/storage"
+)
+
+// pruneSeed writes rows for the prune tests in one company.
+type pruneSeed struct {
+	t       *testing.T
+	p       *platform
+	company int64
+}
+
+func (s pruneSeed) id(sql string, args ...any) int64 {
+	s.t.Helper()
+	var id int64
+	if err := s.p.pool.QueryRow(context.Background(), sql, append([]any{s.company}, args...)...).Scan(&id); err != nil {
+		s.t.Fatalf("%s: %v", sql, err)
+	}
+	return id
+}
+
+// event writes an event labelled label, age old, with a delivery to
+// endpoint of each status, made age old too (or at the delivery's own
+// age, status "delivered@2 days").
+func (s pruneSeed) event(label, age string, endpoints []int64, deliveries ...[2]string) {
+	s.t.Helper()
+	ev := s.id(`INSERT INTO webhook_events (company_id, type, data, created_at)
+		VALUES ($1, 'invoice.paid', json_build_object('label', $2::text), now() - $3::interval) RETURNING id`, label, age)
+	for i, d := range deliveries {
+		s.id(`INSERT INTO webhook_deliveries (company_id, endpoint_id, event_id, status, created_at)
+			VALUES ($1, $2, $3, $4, now() - $5::interval) RETURNING id`, endpoints[i%len(endpoints)], ev, d[0], d[1])
+	}
+}
+
+// job writes a job of kind in state, finished age ago at generation.
+func (s pruneSeed) job(state, age string, generation int, key string) int64 {
+	s.t.Helper()
+	return s.id(`INSERT INTO jobs (company_id, kind, queue, state, submitted_by, created_at, finished_at, generation, unique_key)
+		VALUES ($1, 'invoices:generate', 'critical', $2, 'test', now() - $3::interval, now() - $3::interval, $4, nullif($5, ''))
+		RETURNING id`, state, age, generation, key)
+}
+
+func (s pruneSeed) jobFailed(label, age string, job int64, generation int) {
+	s.t.Helper()
+	s.id(`INSERT INTO operator_alerts (company_id, kind, job_id, generation, job_kind, message, raised_at)
+		VALUES ($1, 'job_failed', $2, $3, 'invoices:generate', $4, now() - $5::interval) RETURNING id`, job, generation, label, age)
+}
+
+func (s pruneSeed) runMissing(label, age, date string) {
+	s.t.Helper()
+	s.id(`INSERT INTO operator_alerts (company_id, kind, schedule, run_date, job_kind, run_key, message, raised_at, sent_at)
+		VALUES ($1, 'run_missing', 'invoices-generate', $2::date, 'invoices:generate', $2, $3, now() - $4::interval, now())
+		RETURNING id`, date, label, age)
+}
+
+// labels lists what is left of a company: its events' labels and their
+// deliveries' statuses, and its alerts' messages.
+func (s pruneSeed) labels() (events, alerts []string) {
+	s.t.Helper()
+	ctx := context.Background()
+	err := s.p.pool.QueryRow(ctx, `SELECT coalesce(array_agg(ev.data->>'label' || ':' ||
+			coalesce((SELECT string_agg(d.status, ',' ORDER BY d.id) FROM webhook_deliveries d
+				WHERE d.company_id = ev.company_id AND d.event_id = ev.id), '') ORDER BY ev.id), '{}')
+		FROM webhook_events ev WHERE ev.company_id = $1`, s.company).Scan(&events)
+	if err == nil {
+		err = s.p.pool.QueryRow(ctx, `SELECT coalesce(array_agg(message ORDER BY id), '{}') FROM operator_alerts
+			WHERE company_id = $1`, s.company).Scan(&alerts)
+	}
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return events, alerts
+}
+
+// TestPruneDeletesOldWebhookEventsAndClosedAlerts: jobs:prune deletes the
+// company's webhook events older than the retention with their
+// deliveries, keeping those with a delivery pending, retrying or recent
+// (a resend), and its alerts older than the retention that no longer
+// hold, keeping the open ones (a failed job pruned in the same run
+// included); another company's rows all stay; the result counts them.
+func TestPruneDeletesOldWebhookEventsAndClosedAlerts(t *testing.T) {
+	t.Parallel()
+	p := startPlatform(t, nil)
+	seeds := map[int64]pruneSeed{}
+	for _, company := range []int64{p.companyA, p.companyB} {
+		s := pruneSeed{t: t, p: p, company: company}
+		seeds[company] = s
+		// inactive: the prune's own job.succeeded is not kept nor delivered
+		hooks := []int64{
+			s.id(`INSERT INTO webhook_endpoints (company_id, url, secret, active) VALUES ($1, 'https://example.com/a', 'whsec_x', false) RETURNING id`),
+			s.id(`INSERT INTO webhook_endpoints (company_id, url, secret, active) VALUES ($1, 'https://example.com/b', 'whsec_x', false) RETURNING id`),
+		}
+		s.event("old delivered", "40 days", hooks, [2]string{"delivered", "40 days"})
+		s.event("old failed and delivered", "40 days", hooks, [2]string{"failed", "40 days"}, [2]string{"delivered", "40 days"})
+		s.event("old undelivered", "40 days", hooks)
+		s.event("old pending", "40 days", hooks, [2]string{"delivered", "40 days"}, [2]string{"pending", "40 days"})
+		s.event("old retrying", "40 days", hooks, [2]string{"retrying", "39 days"})
+		s.event("old resent", "40 days", hooks, [2]string{"failed", "40 days"}, [2]string{"delivered", "2 days"})
+		s.event("recent", "10 days", hooks, [2]string{"delivered", "10 days"})
+
+		s.jobFailed("old, its job still failed", "40 days", s.job("failed", "40 days", 0, ""), 0)
+		s.jobFailed("old, its job retried and succeeded", "40 days", s.job("succeeded", "1 day", 1, ""), 0)
+		s.jobFailed("old, its job gone", "40 days", -1, 0)
+		s.jobFailed("recent, its job gone", "10 days", -2, 0)
+		s.job("succeeded", "39 days", 0, "2026-10-01")
+		s.runMissing("old, its night run since", "40 days", "2026-10-01")
+		s.runMissing("old, its night never run", "40 days", "2026-10-02")
+	}
+
+	job := p.submit(t, KindJobsPrune, DatePayload{Date: "2026-11-24"})
+	done := p.wait(t, job.ID, storage.JobSucceeded, storage.JobFailed)
+	res := decodeResult[map[string]any](t, done)
+	want := map[string]float64{"events_deleted": 3, "deliveries_deleted": 3, "alerts_deleted": 3, "deleted": 2}
+	for k, n := range want {
+		if res[k] != n {
+			t.Errorf("%s: %v, want %v (state %s, result %v)", k, res[k], n, done.State, res)
+		}
+	}
+	if _, ok := res["events_before"].(string); !ok {
+		t.Errorf("events_before: %v, want the cutoff", res["events_before"])
+	}
+
+	kept := []string{"old pending:delivered,pending", "old retrying:retrying", "old resent:failed,delivered", "recent:delivered"}
+	openAlerts := []string{"old, its job still failed", "recent, its job gone", "old, its night never run"}
+	events, alerts := seeds[p.companyA].labels()
+	if !slices.Equal(events, kept) {
+		t.Errorf("A's events left %q, want %q", events, kept)
+	}
+	if !slices.Equal(alerts, openAlerts) {
+		t.Errorf("A's alerts left %q, want %q", alerts, openAlerts)
+	}
+	events, alerts = seeds[p.companyB].labels()
+	if len(events) != 7 || len(alerts) != 6 {
+		t.Errorf("B's rows were pruned: events %q, alerts %q", events, alerts)
+	}
+	var orphans int
+	if err := p.pool.QueryRow(context.Background(), `SELECT count(*) FROM webhook_deliveries d WHERE NOT EXISTS (
+		SELECT 1 FROM webhook_events ev WHERE ev.company_id = d.company_id AND ev.id = d.event_id)`).Scan(&orphans); err != nil || orphans != 0 {
+		t.Errorf("%d deliveries without their event (%v)", orphans, err)
+	}
+}

@@ -2,10 +2,12 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // The deliveries of webhook events: what the webhook:deliver job reads
@@ -152,12 +154,19 @@ func storableText(s string) string {
 
 // ResendDelivery delivers the event of a delivery of an endpoint again: a
 // new delivery, with its job, in q. It returns the new delivery's id.
+// NotFound when the delivery is gone, its event pruned meanwhile
+// included (the prune held the event: the new delivery's key to it
+// fails once the prune commits).
 func ResendDelivery(ctx context.Context, q DBTX, companyID, endpointID, deliveryID int64) (int64, error) {
 	sql := `WITH ev AS (
 		SELECT d.company_id, d.event_id AS id, ''::text AS type FROM webhook_deliveries d
 		WHERE d.company_id = $1 AND d.endpoint_id = $2 AND d.id = $3)` + deliveriesCTEs("we.id = $2")
 	sql = strings.Replace(sql, "(SELECT count(*) FROM dl)", "(SELECT coalesce(max(id), 0) FROM dl)", 1)
 	e, err := scanEmitted(q.QueryRow(ctx, sql, companyID, endpointID, deliveryID))
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23503" && pgErr.ConstraintName == "webhook_deliveries_event_fk" {
+		return 0, recordNotFound(deliveryID)
+	}
 	if err != nil {
 		return 0, translate(err, "resend delivery")
 	}

@@ -103,7 +103,7 @@ func WebhookDeliverKind(cfg WebhooksConfig) *Kind {
 func deliver(ctx context.Context, r *Run, client *webhook.Client, id int64) (any, error) {
 	d, err := storage.ReadDelivery(ctx, r.Pool(), r.CompanyID(), id)
 	if finance.ErrorCode(err) == finance.NotFound {
-		return deliveryResult{DeliveryID: id, Status: "gone"}, nil // its endpoint was deleted
+		return deliveryResult{DeliveryID: id, Status: "gone"}, nil // its endpoint was deleted (jobs:prune never deletes a waiting one)
 	}
 	if err != nil {
 		return nil, err

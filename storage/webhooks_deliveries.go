@@ -43,7 +43,8 @@ type Delivery struct {
 }
 
 // ReadDelivery reads a company's delivery with its endpoint and event.
-// NotFound when it is gone (its endpoint deleted).
+// NotFound when it is gone (its endpoint deleted, or, once it ended, its
+// event pruned).
 func ReadDelivery(ctx context.Context, q DBTX, companyID, id int64) (*Delivery, error) {
 	d := &Delivery{CompanyID: companyID, ID: id}
 	var secret string

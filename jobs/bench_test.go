@@ -90,6 +90,7 @@ func benchPlatform(b *testing.B, submitters, rate int) {
 
 	before := readJobWrites(b, pool)
 	cpuBefore, cpuOK := databaseCPU(ctx, pool)
+	meter := startCPU(ctx, opt)
 	b.ResetTimer()
 	start := time.Now()
 	forEachSubmitter(b.N, submitters, rate, func() {
@@ -109,6 +110,7 @@ func benchPlatform(b *testing.B, submitters, rate int) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
+	meter.report(ctx, b)
 	cpuAfter, _ := databaseCPU(ctx, pool)
 	rows, err := pool.Query(ctx, `SELECT extract(epoch FROM finished_at - created_at)::float8 FROM jobs`)
 	if err != nil {
@@ -189,6 +191,7 @@ func benchBareAsynq(b *testing.B, submitters, rate int) {
 	client := asynq.NewClient(opt)
 	defer client.Close()
 
+	meter := startCPU(context.Background(), opt)
 	b.ResetTimer()
 	start := time.Now()
 	forEachSubmitter(b.N, submitters, rate, func() {
@@ -202,6 +205,7 @@ func benchBareAsynq(b *testing.B, submitters, rate int) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
+	meter.report(context.Background(), b)
 	report(b, elapsed, latencies)
 }
 

@@ -12,12 +12,20 @@ const maxGroup = 256
 // groupCommit gathers the single-row writes of a worker's concurrent runs into
 // one statement (group commit): each call waits for the statement that
 // carries it, so nothing is acknowledged before it is written. Groups
-// form by themselves: the first waiting call goes at once, and those that
-// arrive while a statement runs go together in the next. Under light load
-// every call is its own statement, with no added wait.
+// form by themselves: the calls that arrive while a statement runs go
+// together in the next. A group lingers for more while the worker has
+// more runs in flight than it holds (others), up to lingerIdle after its
+// last call and lingerMax in all, since a statement costs the database
+// about as much for one row as for a dozen; a call with no other run in
+// flight goes at once, with no added wait.
 type groupCommit[Q, R any] struct {
 	calls chan groupCall[Q, R]
 	write func(ctx context.Context, qs []Q) ([]R, error) // a result per q, in order
+	// others is how many runs of the worker are in flight, this call's
+	// included; nil: none (no lingering).
+	others func() int
+	// lingerIdle and lingerMax bound a group's lingering (0: none).
+	lingerIdle, lingerMax time.Duration
 }
 
 type groupCall[Q, R any] struct {
@@ -34,6 +42,12 @@ func newGroupCommit[Q, R any](write func(ctx context.Context, qs []Q) ([]R, erro
 	return &groupCommit[Q, R]{calls: make(chan groupCall[Q, R]), write: write}
 }
 
+// linger makes groups wait for more calls while others says more runs
+// than the group holds are in flight (lingerIdle, lingerMax).
+func (g *groupCommit[Q, R]) linger(others func() int) {
+	g.others, g.lingerIdle, g.lingerMax = others, lingerIdle, lingerMax
+}
+
 // run writes groups until ctx ends; ctx should outlive every caller.
 func (g *groupCommit[Q, R]) run(ctx context.Context) {
 	for {
@@ -43,18 +57,54 @@ func (g *groupCommit[Q, R]) run(ctx context.Context) {
 			return
 		case first = <-g.calls:
 		}
-		group := []groupCall[Q, R]{first}
-	gather:
-		for len(group) < maxGroup {
-			select {
-			case c := <-g.calls:
-				group = append(group, c)
-			default:
-				break gather
-			}
-		}
-		g.flush(ctx, group)
+		g.flush(ctx, g.gather(first))
 	}
+}
+
+// lingerIdle and lingerMax are a worker's group commits' lingering: a
+// group waits for the next call at most lingerIdle, and at most
+// lingerMax after its first.
+const (
+	lingerIdle = time.Millisecond
+	lingerMax  = 4 * time.Millisecond
+)
+
+// gather makes a group from first and the calls waiting, lingering for
+// more while other runs of the worker are in flight.
+func (g *groupCommit[Q, R]) gather(first groupCall[Q, R]) []groupCall[Q, R] {
+	group := []groupCall[Q, R]{first}
+	deadline := time.Now().Add(g.lingerMax)
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for len(group) < maxGroup {
+		select {
+		case c := <-g.calls:
+			group = append(group, c)
+			continue
+		default:
+		}
+		left := time.Until(deadline)
+		if g.others == nil || g.lingerIdle <= 0 || left <= 0 || g.others() <= len(group) {
+			return group
+		}
+		wait := min(g.lingerIdle, left)
+		if timer == nil {
+			timer = time.NewTimer(wait)
+		} else {
+			timer.Reset(wait)
+		}
+		select {
+		case c := <-g.calls:
+			group = append(group, c) // the timer is reset (Go 1.23: nothing stale)
+		case <-timer.C:
+			return group
+		}
+	}
+	return group
 }
 
 // flushTimeout bounds one statement: a database that hangs (a failover)

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -84,6 +85,7 @@ type Worker struct {
 	starts    *groupCommit[storage.RunStartAt, bool]
 	outcomes  *groupCommit[storage.Outcome, bool]
 	running   sync.WaitGroup // the runs in progress
+	inFlight  atomic.Int64   // how many: the group commits linger while others may join
 }
 
 // startResult is a job to run, as read when its task was taken, or ok
@@ -111,6 +113,11 @@ func NewWorker(cfg WorkerConfig) *Worker {
 	w.loads = newGroupCommit(w.loadJobs)
 	w.starts = newGroupCommit(w.startRuns)
 	w.outcomes = newGroupCommit(w.finishJobs)
+	// a task's read and its run's outcome wait for the others in flight a
+	// moment, so that a statement carries more of them
+	inFlight := func() int { return int(w.inFlight.Load()) }
+	w.loads.linger(inFlight)
+	w.outcomes.linger(inFlight)
 	w.srv = asynq.NewServer(cfg.Redis, w.serverConfig(cfg.Concurrency, QueueWeights))
 	for _, queue := range cfg.Kinds.dedicatedQueues() {
 		n := DedicatedQueues[queue]
@@ -460,7 +467,8 @@ func (w *Worker) recoverPanics(next asynq.Handler) asynq.Handler {
 func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
 		w.running.Add(1)
-		defer w.running.Done()
+		w.inFlight.Add(1)
+		defer func() { w.inFlight.Add(-1); w.running.Done() }()
 		start := time.Now()
 		id, _ := asynq.GetTaskID(ctx)
 		retried, _ := asynq.GetRetryCount(ctx)

@@ -371,6 +371,12 @@ func queryTaskJobs(ctx context.Context, q DBTX, tasks []TaskRef, what, sql strin
 	return jobs, translate(rows.Err(), what)
 }
 
+// tasksLimitSQL ends the tasks' unnest of LoadRuns, as outcomesLimitSQL
+// ends the outcomes': its generic plan counts one task and is kept, where
+// one made for ten was judged dearer than a plan for a task's values and
+// every run was planned on its own (TestLoadRunsKeepsItsGenericPlan).
+const tasksLimitSQL = `LIMIT cardinality($1::bigint[])`
+
 // LoadRuns reads the jobs several tasks would run, in one statement,
 // without writing anything: a worker reads a job when it takes its task
 // and records the run's start only when the run lasts (StartRuns) or with
@@ -380,7 +386,8 @@ func queryTaskJobs(ctx context.Context, q DBTX, tasks []TaskRef, what, sql strin
 // and their attempts as recorded, before this run.
 func LoadRuns(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, error) {
 	return queryTaskJobs(ctx, q, tasks, "load runs", `SELECT `+prefixed("jobs", jobColumns)+`, jobs.payload
-		FROM jobs JOIN unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
+		FROM jobs JOIN (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[]) AS u (cid, jid, gen)
+				`+tasksLimitSQL+`) AS s
 			ON jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
 		WHERE jobs.state IN ('pending', 'queued', 'running')`)
 }

@@ -105,12 +105,16 @@ func seedNightTemplate(tb testing.TB, pool *pgxpool.Pool, d nightDates) int64 {
 }
 
 // seedNightIndices publishes IPCA for every month up to the night's that
-// the shipped series lacks, so that the readjustment of the night applies.
+// the shipped series lacks, so that the readjustment of the night applies,
+// and gives the series a new version, as storage.UpsertIndices does.
 func seedNightIndices(tb testing.TB, pool *pgxpool.Pool, d nightDates) {
 	tb.Helper()
-	exec(tb, pool, `INSERT INTO price_indices (indicator, month, rate, source)
-		SELECT 'IPCA', m, 0.40, 'import' FROM generate_series($1::date - interval '24 months', $1::date, interval '1 month') AS m
-		ON CONFLICT (indicator, month) DO NOTHING`, time.Date(d.Night.Year(), d.Night.Month(), 1, 0, 0, 0, 0, time.UTC))
+	exec(tb, pool, `WITH up AS (
+			INSERT INTO price_indices (indicator, month, rate, source)
+			SELECT 'IPCA', m, 0.40, 'import' FROM generate_series($1::date - interval '24 months', $1::date, interval '1 month') AS m
+			ON CONFLICT (indicator, month) DO NOTHING RETURNING 1)
+		UPDATE price_indices_version SET version = gen_random_uuid(), updated_at = now() WHERE EXISTS (SELECT FROM up)`,
+		time.Date(d.Night.Year(), d.Night.Month(), 1, 0, 0, 0, 0, time.UTC))
 }
 
 // cloneCompanies copies company to n-1 new companies (names "Night 1"

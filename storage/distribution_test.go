@@ -15,12 +15,13 @@ import (
 // table carries company_id and is distributed by it; these are Citus
 // reference tables (copied to every node), or stay on the coordinator.
 var referenceTables = []string{
-	"companies",         // the tenants themselves: every company_id refers to a row here
-	"job_relay",         // the relay's position in the outbox, across companies (one row)
-	"states",            // Brazil's states, the same for everyone
-	"price_indices",     // IGP-M, IPCA... by month: the market's, written by operators
-	"operator_audit",    // what operators did, across companies
-	"schema_migrations", // the migration runner's record; stays on the coordinator
+	"companies",             // the tenants themselves: every company_id refers to a row here
+	"job_relay",             // the relay's position in the outbox, across companies (one row)
+	"states",                // Brazil's states, the same for everyone
+	"price_indices",         // IGP-M, IPCA... by month: the market's, written by operators
+	"price_indices_version", // the version of price_indices, replaced by every write (one row)
+	"operator_audit",        // what operators did, across companies
+	"schema_migrations",     // the migration runner's record; stays on the coordinator
 }
 
 // TestSchemaDistributesByCompany holds the migrated schema to the rule

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -155,13 +156,16 @@ func upsertIndices(ctx context.Context, db DBTX, rows []IndexRow, source string,
 	if by.UserID != 0 {
 		user = &by.UserID
 	}
-	res, err := db.Query(ctx, `INSERT INTO price_indices AS p (indicator, month, rate, source, updated_by_company, updated_by_user)
+	res, err := db.Query(ctx, `WITH up AS (
+		INSERT INTO price_indices AS p (indicator, month, rate, source, updated_by_company, updated_by_user)
 		SELECT i, m::date, r::numeric, $4, $5, $6 FROM unnest($1::text[], $2::text[], $3::text[]) AS t(i, m, r)
 		ON CONFLICT (indicator, month) DO UPDATE
 		SET rate = EXCLUDED.rate, source = EXCLUDED.source, updated_by_company = EXCLUDED.updated_by_company,
 		    updated_by_user = EXCLUDED.updated_by_user, updated_at = now()
 		WHERE p.rate <> EXCLUDED.rate`+guard+`
-		RETURNING xmax = 0`, inds, months, rates, source, company, user)
+		RETURNING xmax = 0 AS inserted
+	), `+bumpIndicesVersion+`
+	SELECT inserted FROM up`, inds, months, rates, source, company, user)
 	if err != nil {
 		return UpsertResult{}, translate(err, "upsert price indices")
 	}
@@ -203,37 +207,90 @@ func LoadShippedIndices(ctx context.Context, db DBTX) (UpsertResult, error) {
 	return upsertIndices(ctx, db, rows, IndexShipped, Scope{}, " AND p.source = 'shipped'")
 }
 
+// bumpIndicesVersion is the CTE of a write of price_indices (its rows
+// written are up's) that gives the series a new version when it wrote a
+// row, in the write's statement: every write of price_indices goes through
+// it (a write by hand must set price_indices_version.version =
+// gen_random_uuid() in its transaction, or readers keep the series they
+// read).
+const bumpIndicesVersion = `bump AS (
+		UPDATE price_indices_version SET version = gen_random_uuid(), updated_at = now()
+		WHERE EXISTS (SELECT FROM up))`
+
+// loadedIndices is the series LoadIndices read last and the version they
+// were read at.
+var loadedIndices struct {
+	mu      sync.Mutex
+	version string
+	idx     finance.Indices
+}
+
 // LoadIndices reads every stored month of every index (a few thousand
-// rows), as the readjustment rule takes them.
+// rows), as the readjustment rule takes them. The series read are kept
+// with their version (price_indices_version, replaced by every write):
+// while the version a caller sees is the one kept, it reads that one row
+// and is given the series kept, the same map for every caller, which none
+// may change. A caller that sees another version (a write committed since,
+// or its own transaction's) reads the series again, with the version, in
+// one statement.
 func LoadIndices(ctx context.Context, db DBTX) (finance.Indices, error) {
-	rows, err := db.Query(ctx, `SELECT indicator, to_char(month, 'YYYY-MM'), rate::text FROM price_indices`)
+	var version string
+	if err := db.QueryRow(ctx, `SELECT version::text FROM price_indices_version`).Scan(&version); err != nil {
+		return nil, translate(err, "price indices version")
+	}
+	loadedIndices.mu.Lock()
+	if loadedIndices.idx != nil && loadedIndices.version == version {
+		idx := loadedIndices.idx
+		loadedIndices.mu.Unlock()
+		return idx, nil
+	}
+	loadedIndices.mu.Unlock()
+	version, idx, err := readIndices(ctx, db)
 	if err != nil {
-		return nil, translate(err, "load price indices")
+		return nil, err
+	}
+	loadedIndices.mu.Lock()
+	loadedIndices.version, loadedIndices.idx = version, idx
+	loadedIndices.mu.Unlock()
+	return idx, nil
+}
+
+// readIndices reads every stored month of every index and the version
+// they are at, in one statement (one snapshot).
+func readIndices(ctx context.Context, db DBTX) (string, finance.Indices, error) {
+	rows, err := db.Query(ctx, `SELECT v.version::text, p.indicator, to_char(p.month, 'YYYY-MM'), p.rate::text
+		FROM price_indices_version v LEFT JOIN price_indices p ON true`)
+	if err != nil {
+		return "", nil, translate(err, "load price indices")
 	}
 	defer rows.Close()
+	var version string
 	idx := finance.Indices{}
 	for rows.Next() {
-		var ind, month, rate string
-		if err := rows.Scan(&ind, &month, &rate); err != nil {
-			return nil, translate(err, "load price indices")
+		var ind, month, rate *string
+		if err := rows.Scan(&version, &ind, &month, &rate); err != nil {
+			return "", nil, translate(err, "load price indices")
 		}
-		m, err := finance.ParseMonth(month)
+		if ind == nil { // no month stored
+			continue
+		}
+		m, err := finance.ParseMonth(*month)
 		if err != nil {
-			return nil, fmt.Errorf("price index %s %s: %w", ind, month, err)
+			return "", nil, fmt.Errorf("price index %s %s: %w", *ind, *month, err)
 		}
-		v, err := decimal.NewFromString(rate)
+		v, err := decimal.NewFromString(*rate)
 		if err != nil {
-			return nil, fmt.Errorf("price index %s %s: %w", ind, month, err)
+			return "", nil, fmt.Errorf("price index %s %s: %w", *ind, *month, err)
 		}
-		s := idx[finance.Indicator(ind)]
+		s := idx[finance.Indicator(*ind)]
 		if s == nil {
 			s = finance.Series{}
-			idx[finance.Indicator(ind)] = s
+			idx[finance.Indicator(*ind)] = s
 		}
 		s[m] = v
 	}
 	if err := rows.Err(); err != nil {
-		return nil, translate(err, "load price indices")
+		return "", nil, translate(err, "load price indices")
 	}
-	return idx, nil
+	return version, idx, nil
 }

@@ -2,12 +2,14 @@ package storage_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
+	"github.com/propfin/propfin/storage/storagetest"
 )
 
 func TestUpsertIndices(t *testing.T) {
@@ -68,5 +70,71 @@ func TestParseIndexRow(t *testing.T) {
 		if len(fields) != len(tt.problems) || (len(fields) > 0 && fields[0] != tt.problems[0]) {
 			t.Errorf("ParseIndexRow(%q, %q, %q): %v, want problems on %v", tt.indicator, tt.month, tt.rate, ps, tt.problems)
 		}
+	}
+}
+
+// TestLoadIndicesKeepsTheSeriesUntilAWrite: LoadIndices gives the series
+// it read again, without reading them, while no write changed them; a
+// write through the API is seen by the next load, a transaction's own
+// write by its loads only, and a rolled-back one by none. Not parallel:
+// the series kept are the process's, which parallel tests on other
+// databases would replace between two loads.
+func TestLoadIndicesKeepsTheSeriesUntilAWrite(t *testing.T) {
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	load := func(db storage.DBTX) finance.Indices {
+		t.Helper()
+		idx, err := storage.LoadIndices(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return idx
+	}
+	same := func(a, b finance.Indices) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	upsert := func(db storage.DBTX, month finance.Month, rate string) storage.UpsertResult {
+		t.Helper()
+		res, err := storage.UpsertIndices(ctx, db, []storage.IndexRow{{Indicator: "IPCA", Month: month,
+			Rate: decimal.RequireFromString(rate)}}, storage.IndexAPI, storage.Scope{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	jan, feb := finance.NewMonth(2031, 1), finance.NewMonth(2031, 2)
+	first := load(pool)
+	if _, ok := first[finance.IPCA][jan]; ok || len(first[finance.IPCA]) == 0 {
+		t.Fatalf("IPCA as shipped: %d months, 2031-01 among them: %v", len(first[finance.IPCA]), ok)
+	}
+	if !same(load(pool), first) {
+		t.Error("a second load with no write between read the series again")
+	}
+
+	upsert(pool, jan, "0.31")
+	afterWrite := load(pool)
+	if v, ok := afterWrite[finance.IPCA][jan]; !ok || v.String() != "0.31" {
+		t.Errorf("after the write of IPCA 2031-01: %v (stored: %v)", v, ok)
+	}
+	if res := upsert(pool, jan, "0.31"); res.Unchanged != 1 || !same(load(pool), afterWrite) {
+		t.Errorf("a write that changes nothing (%+v) gave the series a new version", res)
+	}
+
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upsert(tx, feb, "0.42")
+	if _, ok := load(tx)[finance.IPCA][feb]; !ok {
+		t.Error("the transaction's own write of IPCA 2031-02 not loaded in it")
+	}
+	if _, ok := load(pool)[finance.IPCA][feb]; ok {
+		t.Error("a write not committed loaded outside its transaction")
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if idx := load(pool); !func() bool { _, ok := idx[finance.IPCA][feb]; return !ok }() || idx[finance.IPCA][jan].String() != "0.31" {
+		t.Error("after the rollback the series are not the committed ones")
 	}
 }

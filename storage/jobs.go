@@ -371,6 +371,12 @@ func queryTaskJobs(ctx context.Context, q DBTX, tasks []TaskRef, what, sql strin
 	return jobs, translate(rows.Err(), what)
 }
 
+// tasksLimitSQL ends the tasks' unnest of LoadRuns, as outcomesLimitSQL
+// ends the outcomes': its generic plan counts one task and is kept, where
+// one made for ten was judged dearer than a plan for a task's values and
+// every run was planned on its own (TestLoadRunsKeepsItsGenericPlan).
+const tasksLimitSQL = `LIMIT cardinality($1::bigint[])`
+
 // LoadRuns reads the jobs several tasks would run, in one statement,
 // without writing anything: a worker reads a job when it takes its task
 // and records the run's start only when the run lasts (StartRuns) or with
@@ -380,7 +386,8 @@ func queryTaskJobs(ctx context.Context, q DBTX, tasks []TaskRef, what, sql strin
 // and their attempts as recorded, before this run.
 func LoadRuns(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, error) {
 	return queryTaskJobs(ctx, q, tasks, "load runs", `SELECT `+prefixed("jobs", jobColumns)+`, jobs.payload
-		FROM jobs JOIN unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
+		FROM jobs JOIN (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[]) AS u (cid, jid, gen)
+				`+tasksLimitSQL+`) AS s
 			ON jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
 		WHERE jobs.state IN ('pending', 'queued', 'running')`)
 }
@@ -556,6 +563,19 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 	return done, translate(rows.Err(), "finish jobs")
 }
 
+// outcomesLimitSQL ends the outcomes' unnest of finishJobsSQL: a limit of
+// their number, which changes no row (there are that many) but the plan
+// kept for the statement. Without it the generic plan counts ten outcomes
+// (the planner's guess at an array parameter's length), and a session
+// whose first runs were planned while the jobs table was near empty, as at
+// the start of a night, judged that plan dearer than theirs once the table
+// had grown and autovacuum's analyze had made it plan again, and planned
+// every run on its own from then on (1.4 ms of the database's CPU each);
+// with a limit that is not a constant the generic plan counts one outcome,
+// and is kept (TestFinishJobsKeepsItsGenericPlan). A plan for one outcome
+// suits a few: each is one index probe of jobs.
+const outcomesLimitSQL = `LIMIT cardinality($1::bigint[])`
+
 // finishJobsSQL writes the outcomes, drops the jobs' chunks, keeps a
 // failed job's final error (job_errors) and raises its operator alert, and emits
 // the outcomes' events: the job's JSON is made in the update's RETURNING
@@ -564,9 +584,9 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 var finishJobsSQL = `WITH done AS (
 		UPDATE jobs SET state = o.ostate, result = o.oresult::json, error = nullif(o.oerror, ''),
 			attempts = o.oattempt, started_at = ` + startedAtSQL + `, finished_at = now(), updated_at = now()
-		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[],
+		FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[],
 				$8::integer[], $9::bigint[])
-			AS o (cid, jid, oattempt, ostate, oresult, oerror, oevents, ogen, oran)
+			AS u (cid, jid, oattempt, ostate, oresult, oerror, oevents, ogen, oran) ` + outcomesLimitSQL + `) AS o
 		WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND ` + runFenceSQL + `
 		RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation, jobs.kind, jobs.state, jobs.error, o.oevents AS events,
 			CASE WHEN o.oevents <> '' AND EXISTS (SELECT 1 FROM webhook_endpoints we

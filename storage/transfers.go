@@ -58,13 +58,13 @@ func (s TransferSummary) Add(o TransferSummary) TransferSummary {
 const transferCandidates = `
 	i.company_id = $1 AND ` + automaticTransfer + `
 	AND (EXISTS (SELECT 1 FROM transactions t
-	             WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND ` + ownerPending + `)
+	             WHERE t.company_id = $1 AND t.invoice_id = i.id AND ` + ownerPending + `)
 	     OR (c.guaranteed_transfer AND NOT i.paid AND i.status NOT IN ('canceled', 'refunded', 'renegotiated')
 	         AND i.agreement_installment IS NULL
 	         AND i.due_date <= $2::date AND NOT EXISTS (` + guaranteeWritten + `)))`
 
 // guaranteeWritten: the run has written invoice i's guaranteed transfer.
-const guaranteeWritten = `SELECT 1 FROM transactions g WHERE g.company_id = i.company_id
+const guaranteeWritten = `SELECT 1 FROM transactions g WHERE g.company_id = $1
 	AND g.invoice_id = i.id AND g.mode = 'guaranteed_rent' AND g.transfer_key IS NOT NULL`
 
 // CountTransferInvoices counts the company's invoices the transfer run on

@@ -45,9 +45,9 @@ SELECT i.id, i.auto_transfer_status AS stored,
     coalesce(` + automaticTransfer + `, false) AS automatic,
     i.paid_amount IS NOT NULL AS posted,
     EXISTS (` + guaranteeWritten + `) AS guaranteed,
-    EXISTS (SELECT 1 FROM transactions t WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND ` + ownerPending + `
+    EXISTS (SELECT 1 FROM transactions t WHERE t.company_id = $1 AND t.invoice_id = i.id AND ` + ownerPending + `
             GROUP BY t.owner_id HAVING sum(CASE t.type WHEN 'credit' THEN t.amount ELSE -t.amount END) > 0) AS owed,
-    EXISTS (SELECT 1 FROM transactions x WHERE x.company_id = i.company_id AND x.invoice_id = i.id
+    EXISTS (SELECT 1 FROM transactions x WHERE x.company_id = $1 AND x.invoice_id = i.id
             AND x.mode = 'transfer' AND x.transfer_key IS NOT NULL) AS transferred
 FROM invoices i
 LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id

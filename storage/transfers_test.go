@@ -434,3 +434,69 @@ func TestTransferCompanyIsolation(t *testing.T) {
 		t.Errorf("B: %+v", s)
 	}
 }
+
+// TestTransferReadsItsCompanyOnly: a company's transfer run reads its own
+// entries only, however many other companies' transfers and entries
+// the ledger holds, and with statistics taken before those were written
+// (as at the start of a night of many companies, when every company's
+// run writes transfers the statistics have not seen): no condition of the
+// run's statements is a probe of every company's entries at once (a
+// hashed EXISTS over all transfers, say). Counted by the transaction's
+// own table statistics (pg_stat_xact_user_tables).
+func TestTransferReadsItsCompanyOnly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	a := newLedgerFixtureIn(t, pool, "Imobiliária A")
+	others := newLedgerFixtureIn(t, pool, "Imobiliária B")
+	for _, f := range []*ledgerFixture{a, others} {
+		f.setContract(t, "transfer_mode = 'after_receive', guaranteed_transfer = true")
+	}
+	const otherInvoices = 150
+	for range otherInvoices {
+		others.paidInvoice(t)
+	}
+	a.paidInvoice(t)
+	a.unpaidInvoice(t)
+	if _, err := pool.Exec(ctx, `ANALYZE transactions, invoices, contracts`); err != nil {
+		t.Fatal(err)
+	}
+	if s := others.transfer(t, "2024-03-26", 1); s.Transfers != 2*otherInvoices {
+		t.Fatalf("the other company's run: %+v", s)
+	}
+	var own int64
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM transactions WHERE company_id = $1`, a.company).Scan(&own); err != nil {
+		t.Fatal(err)
+	}
+	// a connection of its own: the counts it reads are its own statements'
+	conn, err := pgx.Connect(ctx, storagetest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // read, then rolled back
+	s, err := storage.TransferOwners(ctx, tx, a.company, transferJobID, finance.MustDate("2024-03-26"), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Invoices != 2 || s.Transfers != 4 || s.Guarantees != 1 {
+		t.Errorf("A's run: %+v", s)
+	}
+	var read int64
+	err = tx.QueryRow(ctx, `SELECT seq_tup_read + idx_tup_fetch FROM pg_stat_xact_user_tables
+		WHERE relid = 'transactions'::regclass`).Scan(&read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("A's run read %d rows of transactions (A has %d)", read, own)
+	// the company's entries, each read by a few of the run's statements;
+	// the other company holds 150 invoices' entries and 300 transfers
+	if limit := 10 * own; read > limit {
+		t.Errorf("A's run read %d rows of transactions; A has %d (the other company %d invoices' worth): want at most %d",
+			read, own, otherInvoices, limit)
+	}
+}

@@ -160,7 +160,7 @@ func benchNight(b *testing.B, n, concurrency int) {
 // a table nobody has written is, never analyzed, which the planner takes
 // for ten pages, since autovacuum analyzes a table only once it is
 // written. Analyzed empty (a VACUUM ANALYZE of the whole database), they
-// are planned as empty: a session's plans made at the start of the night
+// are planned as empty: a connection's plans made at the start of the night
 // read them whole (a sequential scan, the cheapest way through no rows)
 // and are kept while every company's run adds its rows, until autovacuum
 // analyzes them, about a minute later; each company's statements and

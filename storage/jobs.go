@@ -566,7 +566,7 @@ func FinishJobs(ctx context.Context, q DBTX, outcomes []Outcome) (map[RunRef]boo
 // outcomesLimitSQL ends the outcomes' unnest of finishJobsSQL: a limit of
 // their number, which changes no row (there are that many) but the plan
 // kept for the statement. Without it the generic plan counts ten outcomes
-// (the planner's guess at an array parameter's length), and a session
+// (the planner's guess at an array parameter's length), and a connection
 // whose first runs were planned while the jobs table was near empty, as at
 // the start of a night, judged that plan dearer than theirs once the table
 // had grown and autovacuum's analyze had made it plan again, and planned

@@ -20,7 +20,7 @@ import (
 // webhook events): planned again at every run, it cost about 1.4 ms of
 // the database's CPU a job in a night of many companies, where the plan
 // cache judged the generic plan, made for ten outcomes, dearer than a
-// plan for one. Counted by the session's pg_prepared_statements.
+// plan for one. Counted by the connection's pg_prepared_statements.
 func TestFinishJobsKeepsItsGenericPlan(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -64,7 +64,7 @@ func TestFinishJobsKeepsItsGenericPlan(t *testing.T) {
 	}
 	// a night: the first outcomes written while the jobs table is near
 	// empty (as analyzed before the night), then its seven rows a company
-	// analyzed by autovacuum, which makes every session plan the
+	// analyzed by autovacuum, which makes every connection plan the
 	// statement again
 	exec(`ANALYZE jobs`)
 	finish(6)

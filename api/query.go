@@ -118,6 +118,10 @@ func parseList(reg *storage.Registry, res *storage.Resource, rawQuery string) (s
 			}
 			p.countIn(kv.key, listValues(p.res, f, sc))
 			if sc == nil {
+				if contradicts(p.res, q.Filters, f) {
+					p.fail(kv.key, "%s", p.contradiction(f))
+					continue
+				}
 				q.Filters = appendFilter(p.res, q.Filters, f)
 				continue
 			}
@@ -519,6 +523,43 @@ func (p *queryParser) includeNode(key, path string, roots *[]*storage.Include, n
 
 // appendFilter adds f to filters; the values of an array column's list
 // (filter[tag][]=1&filter[tag][]=2) make one filter: any of them.
+// contradicts reports an exact equality that no row can meet together
+// with one read before it: the same scalar column (or JSON key) equal to
+// another value. Filters combine with AND, so a client repeating
+// filter[status]=open&filter[status]=paid to mean either would get an
+// empty page and no word why. A repeat of the same value, a pattern, an
+// array column's values (one list) and every other operator combine as
+// they always do.
+func contradicts(res *storage.Resource, filters []storage.Filter, f storage.Filter) bool {
+	if c, _ := res.Column(f.Column); c.Type.IsArray() || !exactEquality(f) {
+		return false
+	}
+	for _, prev := range filters {
+		if prev.Column == f.Column && prev.Key == f.Key && exactEquality(prev) &&
+			fmt.Sprint(prev.Values[0]) != fmt.Sprint(f.Values[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// exactEquality says whether f is an equality with one value and no pattern.
+func exactEquality(f storage.Filter) bool {
+	return f.Op == storage.Equal && !f.Pattern && len(f.Values) == 1
+}
+
+// contradiction explains a contradicting equality, naming the In-filter
+// of the column when the resource declares one.
+func (p *queryParser) contradiction(f storage.Filter) string {
+	msg := "is given more than once with different values; filters combine with AND, so no row could match"
+	for _, sf := range p.res.Filters {
+		if f.Key == "" && sf.Column == f.Column && !sf.Scalar {
+			return msg + fmt.Sprintf("; for any of several values use filter[%s][]", sf.Name)
+		}
+	}
+	return msg
+}
+
 func appendFilter(res *storage.Resource, filters []storage.Filter, f storage.Filter) []storage.Filter {
 	if c, _ := res.Column(f.Column); c.Type.IsArray() && f.Op == storage.Equal {
 		for i := range filters {

@@ -41,6 +41,10 @@ func TestQueryFormsOfClients(t *testing.T) {
 		{"enum: comma list", "/test/things?filter[kindOfIn][]=rent,sale", []int64{1, 2}},
 		{"text keeps its comma", "/test/things?filter[kindIn][]=rent,sale", nil},
 		{"text: repeated", "/test/things?filter[kindIn][]=rent&filter[kindIn][]=sale", []int64{1, 2}},
+		{"an equality repeated with its value", "/test/things?filter[kind]=rent&filter[kind]=rent", []int64{1}},
+		{"patterns repeated combine with AND", "/test/things?filter[title]=%25a%25&filter[title]=%25ph%25", []int64{1}},
+		{"other operators repeated combine with AND", "/test/things?filter[id|ne]=1&filter[id|ne]=3", []int64{2}},
+		{"an equality beside another operator", "/test/things?filter[kind]=rent&filter[kind|ne]=sale", []int64{1}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -124,6 +128,12 @@ func TestQueryFormsRefused(t *testing.T) {
 		{"an unknown column of a repeated sort", "/test/things?sort=id&sort=-nope", "sort", `unknown column "nope"`},
 		{"an unknown column of a bracket field", "/test/things?fields[]=id&fields[]=nope", "fields", `unknown column "nope"`},
 		{"an unknown column of a repeated include", "/test/things?include[category]=id&include[category]=nope", "include[category]", `unknown column "nope"`},
+		{"an equality repeated with another value, an In-filter declared", "/test/things?filter[kind]=rent&filter[kind]=sale", "filter[kind]",
+			"is given more than once with different values; filters combine with AND, so no row could match; for any of several values use filter[kindIn][]"},
+		{"an equality repeated with another value", "/test/things?filter[title]=alpha&filter[title]=beta", "filter[title]",
+			"is given more than once with different values; filters combine with AND, so no row could match"},
+		{"an integer equality repeated with another value", "/test/things?filter[id]=1&filter[id]=2", "filter[id]",
+			"is given more than once with different values; filters combine with AND, so no row could match"},
 		{"page twice", "/test/things?page=1&page=2", "page", "is given more than once"},
 		{"perPage twice", "/test/things?perPage=5&perPage=5", "perPage", "is given more than once"},
 		{"customFields twice", "/test/things?customFields=true&customFields=true", "customFields", "is given more than once"},

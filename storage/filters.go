@@ -31,6 +31,10 @@ type SpecialFilter struct {
 	// as Column.Normalize does for the column the filter looks at (a CPF
 	// given with its punctuation).
 	Normalize func(string) string
+	// Column, for an In-filter of one column's values (ColumnIn, EnumIn),
+	// is that column: what the API names to a client that repeats the
+	// column's equality with different values.
+	Column string
 	// Condition writes the SQL condition. It may only use declared
 	// identifiers and the placeholders of f. Every table it reads beside
 	// the resource's own must be limited to f.Company() (NewRegistry
@@ -113,7 +117,7 @@ func Normalized(f SpecialFilter, normalize func(string) string) SpecialFilter {
 
 // ColumnIn is the common In-filter: column = any(values).
 func ColumnIn(name, column string, elem Type) SpecialFilter {
-	return SpecialFilter{Name: name, Elem: elem, Condition: func(f *FilterSQL) string {
+	return SpecialFilter{Name: name, Elem: elem, Column: column, Condition: func(f *FilterSQL) string {
 		return ident(column) + " = any(" + f.Value() + ")"
 	}}
 }

@@ -29,6 +29,8 @@ func TestDevEndToEnd(t *testing.T) {
 	t.Setenv("REDIS_URL", "")
 	t.Setenv("PROPFIN_ADMIN_TOKEN", "")
 	t.Setenv("PROPFIN_METRICS_ADDR", "")
+	t.Setenv("PROPFIN_JOB_RETENTION", "48h")
+	t.Setenv("PROPFIN_WEBHOOK_RETENTION", "120h")
 	tmp := t.TempDir()
 	// the cluster may run as another user (postgres, when tests run as root)
 	for _, dir := range []string{filepath.Dir(tmp), tmp} {
@@ -79,6 +81,7 @@ func TestDevEndToEnd(t *testing.T) {
 		res.Body.Close()
 	}
 	devJobAndMetrics(t, addr, key, token)
+	devPruneCutoffs(t, addr, key, 48*time.Hour, 120*time.Hour)
 
 	req, _ := http.NewRequest(http.MethodGet, addr+"/buildings/types", nil)
 	req.Header.Set("Authorization", "Bearer "+key)
@@ -185,27 +188,32 @@ func devJobAndMetrics(t *testing.T, addr, key, token string) {
 	if job.Data.Result.Total != 150 || job.Data.Result.Invalid != len(broken) {
 		t.Errorf("result %+v, want 150 payloads with %d invalid", job.Data.Result, len(broken))
 	}
-	req, _ = http.NewRequest(http.MethodGet, addr+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	res, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	metrics, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	for _, series := range []string{
-		`propfin_jobs_finished_total{kind="pix:validate",state="succeeded"} 1`,
-		`propfin_job_duration_seconds_count{kind="pix:validate"} 1`,
-		`propfin_queue_size{queue="default",state="pending"} 0`,
-		`propfin_queue_size{queue="critical",state="archived"} 0`,
-		`propfin_outbox_oldest_pending_seconds 0`,
-		`propfin_http_requests_total{method="POST",route="/pix/validate",status="202"} 1`,
-		`propfin_db_pool_max_conns`,
-	} {
-		if !strings.Contains(string(metrics), series) {
-			t.Errorf("/metrics lacks %s", series)
+	// the queues' sizes are read from Redis at each scrape: the dev
+	// scheduler's nightly runs may be waiting in them for a moment
+	eventually(t, 30*time.Second, "/metrics to show the job and empty queues", func() error {
+		req, _ := http.NewRequest(http.MethodGet, addr+"/metrics", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
 		}
-	}
+		metrics, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		for _, series := range []string{
+			`propfin_jobs_finished_total{kind="pix:validate",state="succeeded"} 1`,
+			`propfin_job_duration_seconds_count{kind="pix:validate"} 1`,
+			`propfin_queue_size{queue="default",state="pending"} 0`,
+			`propfin_queue_size{queue="critical",state="archived"} 0`,
+			`propfin_outbox_oldest_pending_seconds 0`,
+			`propfin_http_requests_total{method="POST",route="/pix/validate",status="202"} 1`,
+			`propfin_db_pool_max_conns`,
+		} {
+			if !strings.Contains(string(metrics), series) {
+				return fmt.Errorf("/metrics lacks %s", series)
+			}
+		}
+		return nil
+	})
 }
 
 // devDashboard checks the dashboard answers 401 without the admin token
@@ -312,5 +320,64 @@ func TestDevStopsWhenTheMetricsPortIsTaken(t *testing.T) {
 		}
 	case <-time.After(90 * time.Second):
 		t.Fatal("dev hangs when its metrics port is taken")
+	}
+}
+
+// devPruneCutoffs runs jobs:prune on the dev server and checks that its
+// cutoffs are the retentions set in its environment
+// (PROPFIN_JOB_RETENTION, PROPFIN_WEBHOOK_RETENTION) back from now.
+func devPruneCutoffs(t *testing.T, addr, key string, jobRetention, webhookRetention time.Duration) {
+	t.Helper()
+	body := `{"kind":"jobs:prune","payload":{"date":"` + time.Now().Format(time.DateOnly) + `"}}`
+	req, _ := http.NewRequest(http.MethodPost, addr+"/jobs", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	location := res.Header.Get("Location")
+	// 200: the run of the date the dev scheduler submitted already
+	if (res.StatusCode != http.StatusAccepted && res.StatusCode != http.StatusOK) || !strings.HasPrefix(location, "/jobs/") {
+		t.Fatalf("POST /jobs jobs:prune: %d, Location %q", res.StatusCode, location)
+	}
+	submitted := time.Now()
+	var job struct {
+		Data struct {
+			State  string `json:"state"`
+			Result struct {
+				FinishedBefore string `json:"finished_before"`
+				EventsBefore   string `json:"events_before"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	eventually(t, 30*time.Second, "the dev worker to run jobs:prune", func() error {
+		req, _ := http.NewRequest(http.MethodGet, addr+location, nil)
+		req.Header.Set("Authorization", "Bearer "+key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		defer res.Body.Close()
+		if err := json.NewDecoder(res.Body).Decode(&job); err != nil {
+			return err
+		}
+		if job.Data.State != "succeeded" {
+			return fmt.Errorf("state %s", job.Data.State)
+		}
+		return nil
+	})
+	for _, c := range []struct {
+		name, value string
+		retention   time.Duration
+	}{
+		{"finished_before", job.Data.Result.FinishedBefore, jobRetention},
+		{"events_before", job.Data.Result.EventsBefore, webhookRetention},
+	} {
+		cutoff, err := time.ParseInLocation(time.DateTime, c.value, time.UTC)
+		if back := submitted.Sub(cutoff); err != nil || back < c.retention-time.Minute || back > c.retention+time.Minute {
+			t.Errorf("%s %q (%v): want %v before the run", c.name, c.value, err, c.retention)
+		}
 	}
 }

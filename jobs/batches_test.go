@@ -72,11 +72,18 @@ func (s *ticketSetup) batch(t *testing.T, n int) int64 {
 
 // waitForLockWaiters waits until n sessions wait for a row lock; it asks
 // on conn, since the waiting sessions may hold every connection of a pool.
+// conn may be in a transaction (the one holding the lock), where
+// PostgreSQL keeps the first look at pg_stat_activity for the rest of the
+// transaction: each look clears it first, or a session that starts
+// waiting after the first look is never seen.
 func waitForLockWaiters(t *testing.T, conn *pgx.Conn, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var waiting int
+		if _, err := conn.Exec(context.Background(), `SELECT pg_stat_clear_snapshot()`); err != nil {
+			t.Fatal(err)
+		}
 		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
 			t.Fatal(err)

@@ -318,3 +318,36 @@ func TestOverdueEmitsOncePerInvoice(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitEventsAsksWhoListensFirst: an emission for a company with no
+// endpoint subscribed to the type is one small statement, not the
+// emission's (whose records' JSON takes a millisecond or more to plan at
+// each run of a nightly kind); with one subscribed it writes the event.
+func TestEmitEventsAsksWhoListensFirst(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	inv := f.invoice(t, "2024-03-10", "2024-03-10", "2024-03-11", "")
+	var times storagetest.StatementTimes
+	timed := storagetest.TimedDB(t, &times)
+	emit := func() (storage.Emitted, []storagetest.StatementTime) {
+		t.Helper()
+		times.Reset()
+		e, err := storage.EmitRecordEvents(ctx, timed, f.company, storage.EventInvoiceUpdated, storage.Invoices, []int64{inv}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e, times.Times()
+	}
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/p', '{invoice.paid}', 'whsec_x') RETURNING id`)
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret, active) VALUES ($1, 'https://example.com/off', '{*}', 'whsec_x', false) RETURNING id`)
+	e, ran := emit()
+	if e.Events != 0 || len(ran) != 1 || !strings.HasPrefix(ran[0].Statement, "SELECT EXISTS") {
+		t.Errorf("no endpoint subscribed: %+v, statements %+v; want no event and one look", e, ran)
+	}
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/u', '{invoice.updated}', 'whsec_x') RETURNING id`)
+	e, ran = emit()
+	if e.Events != 1 || e.Deliveries != 1 || len(ran) != 2 {
+		t.Errorf("one endpoint subscribed: %+v, statements %+v; want one event, one delivery, two statements", e, ran)
+	}
+}

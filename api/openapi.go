@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -477,27 +478,91 @@ type openapiDocument struct {
 	router *router
 	reg    *storage.Registry
 
-	once sync.Once
-	body []byte
-	etag string
-	err  error
+	once    sync.Once
+	body    []byte // the JSON
+	gzipped []byte // the JSON compressed, for a client that accepts gzip
+	etag    string // of body; gzipped's is etag with "-gzip"
+	err     error
 }
 
+// ServeHTTP answers the document, built and compressed once. It is
+// megabytes of JSON (every filter form of every column is a parameter)
+// that compress twentyfold, and the reference page fetches it whole, so a
+// client accepting gzip (every browser) gets it compressed.
 func (d *openapiDocument) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	d.once.Do(func() {
-		doc, err := buildDocument(d.router.entries, d.reg)
-		if err == nil {
-			d.body, err = json.Marshal(doc)
-		}
-		sum := sha256.Sum256(d.body)
-		d.etag, d.err = `"`+hex.EncodeToString(sum[:16])+`"`, err
-	})
+	d.once.Do(d.build)
 	if d.err != nil {
 		writeError(w, r, fmt.Errorf("the OpenAPI document: %w", d.err))
 		return
 	}
-	w.Header().Set("ETag", d.etag)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.body))
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Add("Vary", "Accept-Encoding")
+	body, etag := d.body, d.etag
+	if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+		body, etag = d.gzipped, strings.TrimSuffix(d.etag, `"`)+`-gzip"`
+		h.Set("Content-Encoding", "gzip")
+	}
+	h.Set("ETag", etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+}
+
+func (d *openapiDocument) build() {
+	doc, err := buildDocument(d.router.entries, d.reg)
+	if err == nil {
+		d.body, err = json.Marshal(doc)
+	}
+	if err == nil {
+		d.gzipped, err = gzipBytes(d.body)
+	}
+	sum := sha256.Sum256(d.body)
+	d.etag, d.err = `"`+hex.EncodeToString(sum[:16])+`"`, err
+}
+
+// gzipBytes compresses b at the best compression: done once a process.
+func gzipBytes(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err == nil {
+		_, err = zw.Write(b)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// acceptsGzip reads Accept-Encoding (RFC 9110, 12.5.3): gzip (or x-gzip)
+// with a weight above zero, or, when gzip is not named, * with one.
+func acceptsGzip(values []string) bool {
+	star := false
+	for _, v := range values {
+		for item := range strings.SplitSeq(v, ",") {
+			name, params, _ := strings.Cut(item, ";")
+			switch strings.ToLower(strings.TrimSpace(name)) {
+			case "gzip", "x-gzip":
+				return weighted(params)
+			case "*":
+				star = weighted(params)
+			}
+		}
+	}
+	return star
+}
+
+// weighted says whether the parameters of an Accept-Encoding item leave
+// it a weight above zero (no q is 1).
+func weighted(params string) bool {
+	for p := range strings.SplitSeq(params, ";") {
+		if q, ok := strings.CutPrefix(strings.ToLower(strings.TrimSpace(p)), "q="); ok {
+			w, err := strconv.ParseFloat(q, 64)
+			return err == nil && w > 0
+		}
+	}
+	return true
 }
 
 func noReferenceFile(w http.ResponseWriter, r *http.Request) {

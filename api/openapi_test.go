@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -513,4 +514,82 @@ func schemaKeywords(node any, where string, inSchema, names bool) []string {
 		}
 	}
 	return out
+}
+
+// TestOpenAPIGzip: /openapi.json is answered compressed to a client that
+// accepts gzip (the same document, a fraction of its size, its own ETag
+// and If-None-Match), and as it is to one that does not or refuses it.
+func TestOpenAPIGzip(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	_, plain := fetchDocument(t, e)
+	get := func(t *testing.T, acceptEncoding, ifNoneMatch string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, e.url+OpenAPIPath, nil)
+		// set by hand, the transport neither asks for gzip nor undoes it
+		req.Header.Set("Accept-Encoding", acceptEncoding)
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, raw
+	}
+	for _, c := range []struct {
+		acceptEncoding string
+		gzipped        bool
+	}{
+		{"gzip", true},
+		{"br, gzip;q=0.5", true},
+		{"x-gzip", true},
+		{"*", true},
+		{"identity", false},
+		{"gzip;q=0", false},
+		{"gzip; q=0.000, *", false},
+		{"*;q=0", false},
+		{"br", false},
+	} {
+		t.Run(c.acceptEncoding, func(t *testing.T) {
+			res, raw := get(t, c.acceptEncoding, "")
+			if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json" ||
+				!slices.Contains(res.Header.Values("Vary"), "Accept-Encoding") {
+				t.Fatalf("%d, Content-Type %q, Vary %q", res.StatusCode, res.Header.Get("Content-Type"), res.Header.Values("Vary"))
+			}
+			body := raw
+			if got := res.Header.Get("Content-Encoding") == "gzip"; got != c.gzipped {
+				t.Fatalf("Content-Encoding %q, want gzip: %v", res.Header.Get("Content-Encoding"), c.gzipped)
+			}
+			if c.gzipped {
+				zr, err := gzip.NewReader(bytes.NewReader(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if body, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+				if len(raw)*10 > len(plain) {
+					t.Errorf("compressed %d bytes of %d", len(raw), len(plain))
+				}
+				t.Logf("%d bytes compressed, %d plain", len(raw), len(plain))
+			}
+			if !bytes.Equal(body, plain) {
+				t.Errorf("the document differs (%d bytes, want %d)", len(body), len(plain))
+			}
+			if again, _ := get(t, c.acceptEncoding, res.Header.Get("ETag")); again.StatusCode != http.StatusNotModified {
+				t.Errorf("If-None-Match %s: %d, want 304", res.Header.Get("ETag"), again.StatusCode)
+			}
+		})
+	}
+	zipped, _ := get(t, "gzip", "")
+	identity, _ := get(t, "identity", "")
+	if zipped.Header.Get("ETag") == identity.Header.Get("ETag") {
+		t.Errorf("the compressed and plain documents share the ETag %s", zipped.Header.Get("ETag"))
+	}
 }

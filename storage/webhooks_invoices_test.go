@@ -190,7 +190,10 @@ func TestTicketSlipsEmitInvoiceUpdated(t *testing.T) {
 		t.Errorf("removed: ticket_barcode %s, want null", s)
 	}
 	closed := tickets.batchOf(t, f, "closed", a, c)
-	in(func(tx pgx.Tx) error { _, err := storage.RevertMembers(ctx, tx, closed, actor, []int64{a, c}); return err })
+	in(func(tx pgx.Tx) error {
+		_, err := storage.RevertMembers(ctx, tx, closed, actor, []int64{a, c})
+		return err
+	})
 	step("reverted (a's slip cleared already)", c)
 
 	in(func(tx pgx.Tx) error {

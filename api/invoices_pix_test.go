@@ -121,3 +121,48 @@ func sameStrings(a, b []string) bool {
 	}
 	return true
 }
+
+// TestPixCodeEmitsInvoiceUpdated: a PIX code stored emits invoice.updated
+// of its invoice, its data holding the code; the same code sent again
+// changes nothing and emits nothing (nor writes a history row), and a
+// refused code emits nothing.
+func TestPixCodeEmitsInvoiceUpdated(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	sent, stored := testPixCode(t)
+	open := f.invoice(t, map[string]any{"billing_id": f.billing})
+	f.exec(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/h', '{invoice.updated}', 'whsec_x')`, f.compA)
+	_, last := f.eventsSince(t, 0)
+	steps := []struct {
+		name   string
+		code   string
+		status int
+		want   []string
+	}{
+		{"stored", sent, 200, eventsOf("invoice.updated", open)},
+		{"the same code again", stored, 200, nil},
+		{"refused", stored[:len(stored)-4] + "0000", 422, nil},
+	}
+	for _, s := range steps {
+		r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", open), f.keyA, map[string]any{"pixCode": s.code})
+		if r.status != s.status {
+			t.Fatalf("%s: %d %s", s.name, r.status, r.raw)
+		}
+		var got []string
+		got, last = f.eventsSince(t, last)
+		if !sameStrings(got, s.want) {
+			t.Errorf("%s: events %q, want %q", s.name, got, s.want)
+		}
+	}
+	var code string
+	if err := f.pool.QueryRow(t.Context(), `SELECT data->>'pix_code' FROM webhook_events WHERE company_id = $1`, f.compA).Scan(&code); err != nil {
+		t.Fatal(err)
+	}
+	if code != stored {
+		t.Errorf("the event's pix_code %q, want %q", code, stored)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM invoice_history WHERE company_id = $1 AND invoice_id = $2 AND origin = 'pix_code'`,
+		f.compA, open); n != 1 {
+		t.Errorf("%d pix_code history rows, want 1", n)
+	}
+}

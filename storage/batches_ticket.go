@@ -374,7 +374,8 @@ func InsertTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, 
 }
 
 // setTicketSlips writes the members' slips on their invoices (the slip is
-// not registered yet) with a history row each.
+// not registered yet) with a history row and an invoice.updated event
+// each.
 func setTicketSlips(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, members []TicketMember) error {
 	n := len(members)
 	if n == 0 {
@@ -387,10 +388,10 @@ func setTicketSlips(ctx context.Context, tx pgx.Tx, b *Batch, actor Actor, membe
 		hist[i] = historyRow{invoiceID: m.InvoiceID, changes: slipChanges(m.PreviousBarcode, m.Barcode, m.PreviousDigitable, m.Digitable),
 			note: fmt.Sprintf("added to collection batch %d, nosso número %s", b.ID, printedNumber(m.NossoNumero, m.Digit))}
 	}
-	_, err := tx.Exec(ctx, `UPDATE invoices i SET ticket_barcode = u.barcode, ticket_digitable = u.line,
-		ticket_registered = false, updated_at = now()
+	_, err := execEmitting(ctx, tx, b.CompanyID, EventInvoiceUpdated, Invoices, `UPDATE invoices i
+		SET ticket_barcode = u.barcode, ticket_digitable = u.line, ticket_registered = false, updated_at = now()
 		FROM unnest($2::bigint[], $3::text[], $4::text[]) AS u(id, barcode, line)
-		WHERE i.company_id = $1 AND i.id = u.id`, b.CompanyID, ids, barcodes, lines)
+		WHERE i.company_id = $1 AND i.id = u.id`, "i.id", b.CompanyID, ids, barcodes, lines)
 	if err != nil {
 		return translate(err, fmt.Sprintf("slips of ticket batch %d", b.ID))
 	}
@@ -456,7 +457,9 @@ func lockTicketMembers(ctx context.Context, tx pgx.Tx, b *Batch, ids []int64) (m
 // another batch, with a new nosso número), and the bank still holds the
 // titles until it drops them (docs/api.md: the request to drop them).
 // Either way their slips are cleared, with a history row each (its note
-// ending with because, in parentheses, when given).
+// ending with because, in parentheses, when given) and, on the batch's own
+// request (because empty), an invoice.updated event each; taken out by
+// another write (an agreement's end), the invoice's event is that write's.
 func takeOutTickets(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor Actor, members []batchMember, because string) error {
 	ids := make([]int64, len(members))
 	hist := make([]historyRow, len(members))
@@ -470,7 +473,11 @@ func takeOutTickets(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor
 	if err := leaveTicketRows(ctx, tx, b, op, ids); err != nil {
 		return err
 	}
-	if err := clearSlips(ctx, tx, b.CompanyID, ids); err != nil {
+	event := EventInvoiceUpdated
+	if because != "" {
+		event = "" // the write that takes them out emits their event
+	}
+	if err := clearSlips(ctx, tx, b.CompanyID, event, ids); err != nil {
 		return err
 	}
 	return writeHistories(ctx, tx, b.CompanyID, actor, OriginTicketBatch, hist)
@@ -502,10 +509,18 @@ func ticketLeaving(b *Batch, op MemberOp, m batchMember) historyRow {
 }
 
 // clearSlips clears the slips of invoices: no barcode, no digitable line,
-// not registered.
-func clearSlips(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) error {
-	_, err := tx.Exec(ctx, `UPDATE invoices SET ticket_barcode = NULL, ticket_digitable = NULL, ticket_registered = false,
-		updated_at = now() WHERE company_id = $1 AND id = any($2)`, companyID, ids)
+// not registered; an invoice without a slip is left as it is. Each one
+// cleared emits event, when not "".
+func clearSlips(ctx context.Context, tx pgx.Tx, companyID int64, event string, ids []int64) error {
+	const clear = `UPDATE invoices SET ticket_barcode = NULL, ticket_digitable = NULL, ticket_registered = false,
+		updated_at = now() WHERE company_id = $1 AND id = any($2)
+		AND (ticket_barcode IS NOT NULL OR ticket_digitable IS NOT NULL OR ticket_registered)`
+	var err error
+	if event == "" {
+		_, err = tx.Exec(ctx, clear, companyID, ids)
+	} else {
+		_, err = execEmitting(ctx, tx, companyID, event, Invoices, clear, "id", companyID, ids)
+	}
 	return translate(err, "clear slips")
 }
 

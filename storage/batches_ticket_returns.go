@@ -96,7 +96,9 @@ const (
 )
 
 // ApplyTicketEvents writes what a return file says of titles, set-based,
-// with a history row on each invoice (actor: the return file's job):
+// with a history row on each invoice (actor: the return file's job) and
+// an invoice.updated event on each invoice it changes (one the file finds
+// as it says already, a file read twice, is neither written nor emitted):
 //   - registered: ticket_registered and ticket_date on the invoice;
 //   - rejected: the title leaves its batch (state rejected), the
 //     invoice's slip is cleared and its ticket_info says why, so that it
@@ -135,9 +137,11 @@ func registerTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Acto
 		hist[i] = historyRow{invoiceID: e.Match.InvoiceID, note: e.Reasons,
 			changes: []FieldChange{{Field: "ticket_registered", From: false, To: true}}}
 	}
-	_, err := tx.Exec(ctx, `UPDATE invoices i SET ticket_registered = true, ticket_date = u.at, updated_at = now()
+	_, err := execEmitting(ctx, tx, companyID, EventInvoiceUpdated, Invoices, `UPDATE invoices i
+		SET ticket_registered = true, ticket_date = u.at, updated_at = now()
 		FROM unnest($2::bigint[], $3::timestamptz[]) AS u(id, at)
-		WHERE i.company_id = $1 AND i.id = u.id`, companyID, ids, ats)
+		WHERE i.company_id = $1 AND i.id = u.id
+		  AND (NOT i.ticket_registered OR i.ticket_date IS DISTINCT FROM u.at)`, "i.id", companyID, ids, ats)
 	if err != nil {
 		return translate(err, "register titles")
 	}
@@ -164,12 +168,14 @@ func dropTickets(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, s
 		return translate(err, "titles "+state)
 	}
 	// an invoice added to another batch since keeps that batch's slip
-	_, err = tx.Exec(ctx, `UPDATE invoices i SET ticket_registered = false, ticket_info = u.info,
-		ticket_barcode = NULL, ticket_digitable = NULL, updated_at = now()
+	_, err = execEmitting(ctx, tx, companyID, EventInvoiceUpdated, Invoices, `UPDATE invoices i
+		SET ticket_registered = false, ticket_info = u.info, ticket_barcode = NULL, ticket_digitable = NULL, updated_at = now()
 		FROM unnest($2::bigint[], $3::text[]) AS u(id, info)
 		WHERE i.company_id = $1 AND i.id = u.id
+		  AND (i.ticket_registered OR i.ticket_info IS DISTINCT FROM u.info
+		       OR i.ticket_barcode IS NOT NULL OR i.ticket_digitable IS NOT NULL)
 		  AND NOT EXISTS (SELECT 1 FROM ticket_batch_invoices m WHERE m.company_id = i.company_id
-		                  AND m.invoice_id = i.id AND m.state = 'added')`, companyID, ids, infos)
+		                  AND m.invoice_id = i.id AND m.state = 'added')`, "i.id", companyID, ids, infos)
 	if err != nil {
 		return translate(err, "titles "+state)
 	}

@@ -21,7 +21,8 @@ var pixRefusedStatuses = []string{"paid", "canceled", "refunded", "uncollectible
 // validated and normalized by the caller (pix.Normalize), whose amount
 // (field 54, "" when it has none) must be the invoice's total, as the
 // invoice's pix_code, and records it in the invoice's history with origin pix_code,
-// in one transaction. The invoice must have a billing linked (billing_id:
+// in one transaction, with its invoice.updated event (a code equal to the
+// one stored changes nothing: nothing is written). The invoice must have a billing linked (billing_id:
 // manual billing has no slip in any channel) and be open; otherwise
 // nothing is stored and the error (Conflict) says why. Another company's
 // invoice is not found.
@@ -45,6 +46,9 @@ func (s *Store) SetInvoicePixCode(ctx context.Context, sc Scope, id int64, code,
 		if err := pixAmountMatches(amount, total); err != nil {
 			return err
 		}
+		if old != nil && *old == code {
+			return nil // the code stored already: nothing changes, nothing is written
+		}
 		if _, err := tx.Exec(ctx, `UPDATE invoices SET pix_code = $3, updated_at = now()
 			WHERE company_id = $1 AND id = $2`, sc.CompanyID, id, code); err != nil {
 			return translate(err, fmt.Sprintf("store the PIX code of invoice %d", id))
@@ -53,8 +57,12 @@ func (s *Store) SetInvoicePixCode(ctx context.Context, sc Scope, id int64, code,
 		if old != nil {
 			from = *old
 		}
-		return WriteInvoiceHistory(ctx, tx, sc.CompanyID, id, ActorOf(sc), OriginPixCode,
-			[]FieldChange{{Field: "pix_code", From: from, To: code}})
+		if err := WriteInvoiceHistory(ctx, tx, sc.CompanyID, id, ActorOf(sc), OriginPixCode,
+			[]FieldChange{{Field: "pix_code", From: from, To: code}}); err != nil {
+			return err
+		}
+		_, err = EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoiceUpdated, Invoices, []int64{id}, "")
+		return err
 	})
 }
 

@@ -353,7 +353,7 @@ func collectBooked(rows pgx.Rows, what string) ([]BookedEntry, error) {
 func finishOperation(ctx context.Context, tx pgx.Tx, sc Scope, oi *operationInvoice, origin, note string,
 	out InvoiceOperation) (InvoiceOperation, error) {
 	id := oi.inv.ID
-	if _, err := writeAutoTransferStatus(ctx, tx, sc.CompanyID, []int64{id}, Actor{}, ""); err != nil {
+	if _, err := writeAutoTransferStatus(ctx, tx, sc.CompanyID, []int64{id}, Actor{}, "", false); err != nil {
 		return out, fmt.Errorf("invoice %d: %w", id, err)
 	}
 	if err := tx.QueryRow(ctx, `SELECT auto_transfer_status FROM invoices WHERE company_id = $1 AND id = $2`,

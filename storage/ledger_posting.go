@@ -68,7 +68,7 @@ func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if err := insertEntries(ctx, tx, companyID, pi, split, posting.Entries); err != nil {
 		return translate(err, what+": entries")
 	}
-	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
+	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, "", false); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
@@ -99,7 +99,7 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if err := clearSettlement(ctx, tx, companyID, invoiceID); err != nil {
 		return translate(err, what+": clear settlement")
 	}
-	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, ""); err != nil {
+	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, "", false); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil

@@ -451,7 +451,7 @@ func keepReportedTransferStatus(ctx context.Context, tx pgx.Tx, companyID int64,
 			ids = append(ids, pi.inv.ID)
 		}
 	}
-	_, err := writeAutoTransferStatus(ctx, tx, companyID, ids, actor, OriginPayment)
+	_, err := writeAutoTransferStatus(ctx, tx, companyID, ids, actor, OriginPayment, false)
 	return err
 }
 

@@ -105,7 +105,7 @@ func TransferOwners(ctx context.Context, tx pgx.Tx, companyID, jobID int64, on f
 	if err != nil {
 		return sum, err
 	}
-	if sum.Statuses, err = writeAutoTransferStatus(ctx, tx, companyID, ids, Actor{Kind: ActorJob, ID: jobID}, OriginTransfer); err != nil {
+	if sum.Statuses, err = writeAutoTransferStatus(ctx, tx, companyID, ids, Actor{Kind: ActorJob, ID: jobID}, OriginTransfer, true); err != nil {
 		return sum, err
 	}
 	return sum.Add(g).Add(t), nil

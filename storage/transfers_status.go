@@ -65,32 +65,43 @@ const autoTransferStatusCase = `CASE
 
 // writeAutoTransferStatusSQL sets the status of the invoices $2 of company
 // $1 whose status changes and, when the origin $5 is not empty, writes a
-// history row for each (actor $3, $4); it answers how many changed.
-const writeAutoTransferStatusSQL = `
+// history row for each (actor $3, $4); it answers how many changed, and
+// the relay's wake-up of em, the emission of the invoices changed (the
+// invoice as written, from the update's RETURNING; emissionOf over the
+// CTE upd). The update's FROM names no column of invoices, so that the
+// RETURNING reads the invoice's own.
+func writeAutoTransferStatusSQL(em emission) string {
+	return `
 WITH f AS (` + autoTransferFactsSQL + `
 ), s AS (
-    SELECT id, stored, ` + autoTransferStatusCase + ` AS status FROM f
+    SELECT id AS s_id, stored AS s_stored, ` + autoTransferStatusCase + ` AS s_status FROM f
 ), upd AS (
-    UPDATE invoices i SET auto_transfer_status = s.status, updated_at = now()
+    UPDATE invoices SET auto_transfer_status = s.s_status, updated_at = now()
     FROM s
-    WHERE i.company_id = $1 AND i.id = s.id AND s.status IS DISTINCT FROM s.stored
-    RETURNING i.id, s.stored, s.status
+    WHERE invoices.company_id = $1 AND invoices.id = s.s_id AND s.s_status IS DISTINCT FROM s.s_stored
+    RETURNING invoices.company_id, invoices.id, s.s_stored, s.s_status, ` + em.doc + ` AS doc
 ), history AS (
     INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
     SELECT $1, upd.id, $3::text, $4::bigint, $5::text,
-        jsonb_build_array(jsonb_build_object('field', 'auto_transfer_status', 'from', upd.stored, 'to', upd.status))
+        jsonb_build_array(jsonb_build_object('field', 'auto_transfer_status', 'from', upd.s_stored, 'to', upd.s_status))
     FROM upd WHERE $5::text <> ''
-)
-SELECT count(*) FROM upd`
+)` + em.ctes + `
+SELECT (SELECT count(*) FROM upd), ` + em.woke
+}
 
 // writeAutoTransferStatus brings the auto_transfer_status of the company's
 // invoices ids to what their facts say now (finance.AutoTransferFacts),
 // writing only those whose status changes, and returns how many changed.
 // With an origin, each change gets a history row of its own (actor,
 // origin, the field from and to); without one, the caller's write
-// records it in the history row it writes. The caller holds the invoices'
-// locks (FOR UPDATE), so that the facts read are the ones written over.
-func writeAutoTransferStatus(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, actor Actor, origin string) (int64, error) {
+// records it in the history row it writes. With emit, each invoice
+// changed emits invoice.updated in the same statement, when an endpoint
+// of the company listens (a write of the status alone: the transfer run,
+// a contract's transfer settings); without, the caller's write emits the
+// invoice's event after it. The caller holds the invoices' locks (FOR
+// UPDATE), so that the facts read are the ones written over.
+func writeAutoTransferStatus(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, actor Actor, origin string,
+	emit bool) (int64, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
@@ -98,8 +109,16 @@ func writeAutoTransferStatus(ctx context.Context, tx pgx.Tx, companyID int64, id
 	if actor.ID != 0 {
 		actorID = &actor.ID
 	}
-	var n int64
-	err := tx.QueryRow(ctx, writeAutoTransferStatusSQL, companyID, ids, actor.Kind, actorID, origin).Scan(&n)
+	listening := false
+	if emit {
+		var err error
+		if listening, err = Subscribed(ctx, tx, companyID, EventInvoiceUpdated); err != nil {
+			return 0, err
+		}
+	}
+	var n, woke int64
+	sql := writeAutoTransferStatusSQL(emissionOf(listening, eventResource(Invoices), "$1", EventInvoiceUpdated, "upd"))
+	err := tx.QueryRow(ctx, sql, companyID, ids, actor.Kind, actorID, origin).Scan(&n, &woke)
 	if err != nil {
 		return 0, translate(err, "auto transfer status")
 	}
@@ -115,7 +134,7 @@ func keepAutoTransferStatus(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op != OpUpdate || !c.Changed("contract_id") && !c.Changed("transfer_auto_disabled") {
 		return nil
 	}
-	n, err := writeAutoTransferStatus(ctx, tx, c.Scope.CompanyID, []int64{c.ID}, Actor{}, "")
+	n, err := writeAutoTransferStatus(ctx, tx, c.Scope.CompanyID, []int64{c.ID}, Actor{}, "", false)
 	if err != nil {
 		return fmt.Errorf("invoice %d: %w", c.ID, err)
 	}
@@ -147,7 +166,7 @@ func keepContractAutoTransferStatus(ctx context.Context, tx pgx.Tx, c *Change) e
 	if err != nil {
 		return fmt.Errorf("lock the invoices of contract %d: %w", c.ID, err)
 	}
-	if _, err := writeAutoTransferStatus(ctx, tx, c.Scope.CompanyID, ids, ActorOf(c.Scope), OriginContract); err != nil {
+	if _, err := writeAutoTransferStatus(ctx, tx, c.Scope.CompanyID, ids, ActorOf(c.Scope), OriginContract, true); err != nil {
 		return fmt.Errorf("contract %d: %w", c.ID, err)
 	}
 	return nil

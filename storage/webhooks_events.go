@@ -185,8 +185,12 @@ func eventsFromCTE(source, eventType string) string {
 }
 
 // eventRegistry is the registry whose declarations the events' data
-// follows: the default one, built once.
-var eventRegistry = sync.OnceValue(DefaultRegistry)
+// follows: the default one, built once. It is set in init, so that the
+// writes a resource's declaration refers to (a batch kind's, its hooks')
+// may emit through it without an initialization cycle.
+var eventRegistry func() *Registry
+
+func init() { eventRegistry = sync.OnceValue(DefaultRegistry) }
 
 // eventResource is the declared resource named name.
 func eventResource(name string) *Resource {
@@ -341,4 +345,36 @@ func emissionOf(listening bool, res *Resource, company, eventType, source string
 	}
 	return emission{doc: EventDoc(res, company, "'"+eventType+"'", ""), ctes: eventsFromCTE(source, eventType),
 		woke: "(SELECT count(*) FROM woke)"}
+}
+
+// execEmitting runs update, a statement that updates rows of the table of
+// the resource named name for the company $1 (its args), and emits
+// eventType for each row it updated, the record as the update left it
+// (EmitRecordEvents), when an active endpoint of the company subscribes
+// to eventType: the statement is then run with `RETURNING ` + returning
+// (the SQL of the updated row's id) appended. When nobody listens, the
+// update runs exactly as given, beside one look at the endpoints
+// (Subscribed). A write that may touch a row without changing it says so
+// in update's WHERE, so that such a row is neither updated nor emitted.
+func execEmitting(ctx context.Context, tx pgx.Tx, companyID int64, eventType, name, update, returning string, args ...any) (int64, error) {
+	listening, err := Subscribed(ctx, tx, companyID, eventType)
+	if err != nil {
+		return 0, err
+	}
+	if !listening {
+		tag, err := tx.Exec(ctx, update, args...)
+		return tag.RowsAffected(), err
+	}
+	rows, err := tx.Query(ctx, update+"\nRETURNING "+returning, args...)
+	if err != nil {
+		return 0, err
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return 0, err
+	}
+	if _, err := EmitRecordEvents(ctx, tx, companyID, eventType, name, ids, ""); err != nil {
+		return 0, err
+	}
+	return int64(len(ids)), nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -151,42 +150,10 @@ func devJobAndMetrics(t *testing.T, addr, key, token string) {
 	t.Helper()
 	payloads, broken := fakePayloads(t, 150)
 	body, _ := json.Marshal(map[string]any{"payloads": payloads})
-	req, _ := http.NewRequest(http.MethodPost, addr+"/pix/validate", bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	location := res.Header.Get("Location")
-	if res.StatusCode != http.StatusAccepted || !strings.HasPrefix(location, "/jobs/") {
-		t.Fatalf("POST /pix/validate of 150 payloads: %d, Location %q", res.StatusCode, location)
-	}
-	var job struct {
-		Data struct {
-			State  string            `json:"state"`
-			Result jobs.PixJobResult `json:"result"`
-		} `json:"data"`
-	}
-	eventually(t, 30*time.Second, "the dev worker to run the job", func() error {
-		req, _ := http.NewRequest(http.MethodGet, addr+location, nil)
-		req.Header.Set("Authorization", "Bearer "+key)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return err
-		}
-		defer res.Body.Close()
-		if err := json.NewDecoder(res.Body).Decode(&job); err != nil {
-			return err
-		}
-		if job.Data.State != "succeeded" {
-			return fmt.Errorf("state %s", job.Data.State)
-		}
-		return nil
-	})
-	if job.Data.Result.Total != 150 || job.Data.Result.Invalid != len(broken) {
-		t.Errorf("result %+v, want 150 payloads with %d invalid", job.Data.Result, len(broken))
+	var result jobs.PixJobResult
+	devRunJob(t, addr, key, "/pix/validate", string(body), &result)
+	if result.Total != 150 || result.Invalid != len(broken) {
+		t.Errorf("result %+v, want 150 payloads with %d invalid", result, len(broken))
 	}
 	// the queues' sizes are read from Redis at each scrape: the dev
 	// scheduler's nightly runs may be waiting in them for a moment
@@ -328,8 +295,33 @@ func TestDevStopsWhenTheMetricsPortIsTaken(t *testing.T) {
 // (PROPFIN_JOB_RETENTION, PROPFIN_WEBHOOK_RETENTION) back from now.
 func devPruneCutoffs(t *testing.T, addr, key string, jobRetention, webhookRetention time.Duration) {
 	t.Helper()
-	body := `{"kind":"jobs:prune","payload":{"date":"` + time.Now().Format(time.DateOnly) + `"}}`
-	req, _ := http.NewRequest(http.MethodPost, addr+"/jobs", strings.NewReader(body))
+	var result struct {
+		FinishedBefore string `json:"finished_before"`
+		EventsBefore   string `json:"events_before"`
+	}
+	submitted := time.Now()
+	devRunJob(t, addr, key, "/jobs", `{"kind":"jobs:prune","payload":{"date":"`+time.Now().Format(time.DateOnly)+`"}}`, &result)
+	for _, c := range []struct {
+		name, value string
+		retention   time.Duration
+	}{
+		{"finished_before", result.FinishedBefore, jobRetention},
+		{"events_before", result.EventsBefore, webhookRetention},
+	} {
+		cutoff, err := time.ParseInLocation(time.DateTime, c.value, time.UTC)
+		if back := submitted.Sub(cutoff); err != nil || back < c.retention-time.Minute || back > c.retention+time.Minute {
+			t.Errorf("%s %q (%v): want %v before the run", c.name, c.value, err, c.retention)
+		}
+	}
+}
+
+// devRunJob posts body to path on the dev server, which answers a job
+// (202, or 200 for a run of the same key submitted already, the dev
+// scheduler's), waits for the job to succeed and decodes its result into
+// result.
+func devRunJob(t *testing.T, addr, key, path, body string, result any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, addr+path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+key)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
@@ -338,21 +330,16 @@ func devPruneCutoffs(t *testing.T, addr, key string, jobRetention, webhookRetent
 	}
 	res.Body.Close()
 	location := res.Header.Get("Location")
-	// 200: the run of the date the dev scheduler submitted already
 	if (res.StatusCode != http.StatusAccepted && res.StatusCode != http.StatusOK) || !strings.HasPrefix(location, "/jobs/") {
-		t.Fatalf("POST /jobs jobs:prune: %d, Location %q", res.StatusCode, location)
+		t.Fatalf("POST %s: %d, Location %q", path, res.StatusCode, location)
 	}
-	submitted := time.Now()
 	var job struct {
 		Data struct {
-			State  string `json:"state"`
-			Result struct {
-				FinishedBefore string `json:"finished_before"`
-				EventsBefore   string `json:"events_before"`
-			} `json:"result"`
+			State  string          `json:"state"`
+			Result json.RawMessage `json:"result"`
 		} `json:"data"`
 	}
-	eventually(t, 30*time.Second, "the dev worker to run jobs:prune", func() error {
+	eventually(t, 30*time.Second, "the dev worker to run the job of "+path, func() error {
 		req, _ := http.NewRequest(http.MethodGet, addr+location, nil)
 		req.Header.Set("Authorization", "Bearer "+key)
 		res, err := http.DefaultClient.Do(req)
@@ -368,16 +355,7 @@ func devPruneCutoffs(t *testing.T, addr, key string, jobRetention, webhookRetent
 		}
 		return nil
 	})
-	for _, c := range []struct {
-		name, value string
-		retention   time.Duration
-	}{
-		{"finished_before", job.Data.Result.FinishedBefore, jobRetention},
-		{"events_before", job.Data.Result.EventsBefore, webhookRetention},
-	} {
-		cutoff, err := time.ParseInLocation(time.DateTime, c.value, time.UTC)
-		if back := submitted.Sub(cutoff); err != nil || back < c.retention-time.Minute || back > c.retention+time.Minute {
-			t.Errorf("%s %q (%v): want %v before the run", c.name, c.value, err, c.retention)
-		}
+	if err := json.Unmarshal(job.Data.Result, result); err != nil {
+		t.Fatalf("the result of %s: %v", path, err)
 	}
 }

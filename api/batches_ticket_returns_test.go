@@ -314,3 +314,61 @@ func TestReturnFileStrippedBlanks(t *testing.T) {
 		t.Errorf("payments: %v", states)
 	}
 }
+
+// TestHandWrittenReturnOfTheDocsPays posts the return file
+// docs/cnab-retorno.md shows how to write by hand, at the account and the
+// title it describes (Itaú, agency 0810, account 53678-9, wallet 109, the
+// account's first nosso número), and finds what the page says: the title's
+// number and digit are the file's, the invoice is paid 1,535.00 and the
+// 2.50 tariff is booked.
+func TestHandWrittenReturnOfTheDocs(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile("../docs/cnab-retorno.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(page), "<!-- hand-written return: begin -->")
+	block, _, found := strings.Cut(rest, "<!-- hand-written return: end -->")
+	if !found {
+		t.Fatal("docs/cnab-retorno.md has no hand-written return between its markers")
+	}
+	file := strings.TrimLeft(strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(block), "```")), "```"), "\n")
+
+	f := batchEnv(t)
+	withWorkers(t, f.testEnv)
+	f.scalar(t, `INSERT INTO transaction_items (company_id, description, debit, type)
+		VALUES ($1, 'Tarifa de cobrança Itaú', 'business', 'tariff') RETURNING id`, f.compA)
+	acc := map[string]any{"business_id": f.biz, "bank": "341", "layout": "cnab400", "agency": "0810",
+		"account": "53678", "account_digit": "9", "wallet": "109"}
+	itau := f.create(t, "/financial/accounts", acc)
+	inv := f.ticketInvoice(t, map[string]any{"account_id": itau, "total": "1500.00", "date": "2026-12-01",
+		"due_date": "2026-12-10", "items": []any{map[string]any{"item_id": f.rent, "amount": "1500.00", "owner_id": f.owner}}})
+	batch := f.create(t, "/financial/ticketBatch", map[string]any{"description": "Aluguéis", "account_id": itau})
+	r := f.members(t, batch, "addInvoices", inv)
+	if r.status != http.StatusOK {
+		t.Fatalf("addInvoices: %d %s", r.status, r.raw)
+	}
+	added := r.body["data"].(map[string]any)["added"].([]any)[0].(map[string]any)
+	if nn, dv := fmt.Sprint(added["nosso_numero"]), fmt.Sprint(added["nosso_numero_digit"]); !strings.HasSuffix(nn, "00000001") || dv != "9" {
+		t.Fatalf("the title is %s-%s; the page's file pays 00000001-9", nn, dv)
+	}
+	f.batchFile(t, batch)
+
+	r = f.do(t, http.MethodPost, fmt.Sprintf("/financial/ticketBatch/returnFile?account_id=%d", itau), f.keyA, file)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("returnFile: %d %s", r.status, r.raw)
+	}
+	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
+	if done["state"] != "succeeded" {
+		t.Fatalf("batch:return job: %v", done)
+	}
+	line := done["result"].(map[string]any)["report"].([]any)[0].(map[string]any)
+	if line["outcome"] != "settled" || fmt.Sprint(line["paid"]) != "1535.00" || fmt.Sprint(line["tariff"]) != "2.50" ||
+		!strings.Contains(fmt.Sprint(line["message"]), "tariff 2.50 booked") {
+		t.Errorf("the paid line: %v", line)
+	}
+	rec := f.get(t, fmt.Sprintf("/invoices/%d", inv), http.StatusOK).record(t)
+	if rec["paid"] != true || fmt.Sprint(rec["paid_amount"]) != "1535.00" || rec["paid_at"] != "2026-12-15" {
+		t.Errorf("the invoice: paid %v paid_amount %v paid_at %v", rec["paid"], rec["paid_amount"], rec["paid_at"])
+	}
+}

@@ -216,7 +216,11 @@ func parseWrite(reg *storage.Registry, res *storage.Resource, obj map[string]jso
 		col, ok := res.ColumnByKey(name)
 		switch {
 		case !ok:
-			fail(name, "unknown field")
+			if path, isSub := subResourcePath(reg, res, name); isSub {
+				fail(name, "unknown field: the %s are written through %s, after the record is created", name, path)
+			} else {
+				fail(name, "unknown field")
+			}
 			continue
 		case col.PlainName && name == col.Name && obj[col.BodyName] != nil:
 			fail(name, "is given twice, as %s and as %s", col.BodyName, col.Name)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -190,5 +191,27 @@ func TestContractItemRules(t *testing.T) {
 	}
 	if relatedID(t, f.get(t, fmt.Sprintf("%s/%d?include[transfer_owner]", under, rent), http.StatusOK).record(t), "transfer_owner") != f.owner {
 		t.Errorf("include[transfer_owner] of the rent item")
+	}
+}
+
+// TestContractBodyNamesWhereItemsGo: a contract's items (a sub-resource,
+// written after the contract) given in its body are a 422 on the field
+// saying the path they are written through; a field no sub-resource has
+// is a bare unknown field.
+func TestContractBodyNamesWhereItemsGo(t *testing.T) {
+	f := contractEnv(t)
+	cases := []struct{ field, says string }{
+		{"items", "unknown field: the items are written through /financial/contracts/{contract}/items"},
+		{"occupants", "written through /financial/contracts/{contract}/occupants"},
+		{"itemz", "unknown field"},
+	}
+	for _, c := range cases {
+		r := f.do(t, http.MethodPost, "/financial/contracts", f.keyA, f.contractBody(map[string]any{c.field: []any{}}))
+		if r.status != http.StatusUnprocessableEntity || !sameStrings(r.problemFields(t), []string{c.field}) || !strings.Contains(r.raw, c.says) {
+			t.Errorf("%s: %d %s, want 422 on %s saying %q", c.field, r.status, r.raw, c.field, c.says)
+		}
+	}
+	if r := f.do(t, http.MethodPost, "/financial/contracts", f.keyA, f.contractBody(map[string]any{"itemz": []any{}})); strings.Contains(r.raw, "written through") {
+		t.Errorf("a field no sub-resource has names one: %s", r.raw)
 	}
 }

@@ -99,7 +99,7 @@ var pixCodeOp = operation{
 	description: "Validates the BR Code (docs/pix.md) and stores it with its check digit in upper case; the history " +
 		"records it. Every problem of the payload is a 422 named under `pixCode`; an invoice without a billing, or " +
 		"paid, canceled, refunded or uncollectible, is a 409; a payload charging another amount than the invoice's " +
-		"total is a 422 on `pixCode.amount`. Answers the invoice as `GET /invoices/{id}` shows it.",
+		"total (or, past its due date, than what is due today with its late fee and interest) is a 422 on `pixCode.amount`. Answers the invoice as `GET /invoices/{id}` shows it.",
 	body: jsonBody("The payload.", true, openapi.Object(map[string]*openapi.Schema{
 		"pixCode": {Type: "string", MaxLength: openapi.Int(512), Description: "The copy-and-paste BR Code."}}, "pixCode")),
 	responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The invoice, with its code.",

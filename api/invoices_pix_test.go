@@ -166,3 +166,45 @@ func TestPixCodeEmitsInvoiceUpdated(t *testing.T) {
 		t.Errorf("%d pix_code history rows, want 1", n)
 	}
 }
+
+// TestPixCodeOfAnOverdueInvoice: an invoice 15 days past due, with a 2 %
+// late fee and 1 % a month of interest on its 1,000.00, owes 1,025.00
+// today; a payload charging that is accepted, as one charging the total
+// is, and one charging neither is refused naming both.
+func TestPixCodeOfAnOverdueInvoice(t *testing.T) {
+	f := invoiceEnv(t)
+	code := func(amount string) string {
+		c, err := pix.BuildStatic(pix.Static{Key: "52998224725", Name: "Horizonte Imoveis", City: "Sao Paulo", Amount: amount})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	overdue := func() int64 {
+		return f.invoice(t, map[string]any{"billing_id": f.billing, "date": today(-20), "due_date": today(-15),
+			"ticket_late_fee": true, "ticket_late_fee_percentage": "2.00", "ticket_late_fee_interest": "1.00"})
+	}
+	onTime := f.invoice(t, map[string]any{"billing_id": f.billing, "ticket_late_fee": true,
+		"ticket_late_fee_percentage": "2.00", "ticket_late_fee_interest": "1.00"})
+	cases := []struct {
+		name   string
+		id     int64
+		amount string
+		status int
+		says   string
+	}{
+		{"overdue, what is due today", overdue(), "1025.00", http.StatusOK, ""},
+		{"overdue, the total", overdue(), "1000.00", http.StatusOK, ""},
+		{"overdue, neither", overdue(), "1010.00", http.StatusUnprocessableEntity, "1025.00 is due today"},
+		{"not yet due, more than the total", onTime, "1025.00", http.StatusUnprocessableEntity, "the invoice's total is 1000.00"},
+	}
+	for _, c := range cases {
+		r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", c.id), f.keyA, map[string]any{"pixCode": code(c.amount)})
+		if r.status != c.status || !strings.Contains(r.raw, c.says) {
+			t.Errorf("%s: %d %s, want %d saying %q", c.name, r.status, r.raw, c.status, c.says)
+		}
+		if c.status == http.StatusUnprocessableEntity && !sameStrings(r.problemFields(t), []string{"pixCode.amount"}) {
+			t.Errorf("%s: problems %v", c.name, r.problemFields(t))
+		}
+	}
+}

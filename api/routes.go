@@ -94,6 +94,29 @@ var resourceRoutes = []route{
 	{"/webhooks/:webhook/deliveries", storage.WebhookDeliveries},
 }
 
+// subResourcePath is the path (as the documents write it,
+// /financial/contracts/{contract}/items) of res's sub-resource named field,
+// when it has one: a body giving it is told where it is written.
+func subResourcePath(reg *storage.Registry, res *storage.Resource, field string) (string, bool) {
+	if reg == nil {
+		return "", false
+	}
+	for _, r := range resourceRoutes {
+		sub, ok := reg.Resource(r.resource)
+		if !ok || sub.Parent == nil || sub.Parent.Resource != res.Name || !strings.HasSuffix(r.path, "/"+field) {
+			continue
+		}
+		segments := strings.Split(r.path, "/")
+		for i, seg := range segments {
+			if name, isParam := strings.CutPrefix(seg, ":"); isParam {
+				segments[i] = "{" + name + "}"
+			}
+		}
+		return strings.Join(segments, "/"), true
+	}
+	return "", false
+}
+
 // deleteRoutes are resources whose records are written through another
 // resource and read through its includes, with a DELETE of their own
 // (`DELETE /condominiums/groups/{id}`, spec 000).

@@ -43,7 +43,7 @@ func (s *Store) SetInvoicePixCode(ctx context.Context, sc Scope, id int64, code,
 		if err := pixCodeAccepted(billingID, status, paid); err != nil {
 			return err
 		}
-		if err := pixAmountMatches(amount, total); err != nil {
+		if err := pixAmountAccepted(ctx, tx, sc.CompanyID, id, amount, total); err != nil {
 			return err
 		}
 		if old != nil && *old == code {
@@ -81,10 +81,13 @@ func pixCodeAccepted(billingID *int64, status string, paid bool) error {
 	return nil
 }
 
-// pixAmountMatches refuses (422 on pixCode.amount) a payload charging an
-// amount other than the invoice's total: the payer would see two amounts.
-// A payload without an amount (the payer types it) is accepted.
-func pixAmountMatches(amount, total string) error {
+// pixAmountAccepted refuses (422 on pixCode.amount) a payload charging
+// an amount the payer does not owe: the invoice's total, or, on an invoice
+// past its due date, what is due today in the company's time zone (the
+// total with the late fee and interest of finance.Settle, as a bank's
+// second copy of the slip charges). A payload without an amount (the
+// payer types it) is accepted.
+func pixAmountAccepted(ctx context.Context, tx pgx.Tx, companyID, id int64, amount, total string) error {
 	if amount == "" {
 		return nil
 	}
@@ -96,6 +99,43 @@ func pixAmountMatches(amount, total string) error {
 	if a.Equal(t) {
 		return nil
 	}
-	return finance.InvalidInput([]finance.Problem{{Field: "pixCode.amount", Message: fmt.Sprintf(
-		"the payload charges %s (field 54) but the invoice's total is %s", a.StringFixed(2), t.StringFixed(2))}})
+	due, today, err := amountDueToday(ctx, tx, companyID, id)
+	if err != nil {
+		return err
+	}
+	if due != nil && a.Equal(due.Total) {
+		return nil
+	}
+	msg := fmt.Sprintf("the payload charges %s (field 54) but the invoice's total is %s", a.StringFixed(2), t.StringFixed(2))
+	if due != nil {
+		msg += fmt.Sprintf(" and, %d days late, %s is due today (%s: late fee %s, interest %s)", due.DaysLate,
+			due.Total.StringFixed(2), today, due.LateFee.StringFixed(2), due.Interest.StringFixed(2))
+	}
+	return finance.InvalidInput([]finance.Problem{{Field: "pixCode.amount", Message: msg}})
+}
+
+// amountDueToday settles invoice id on today in the company's time zone
+// when it is past its due date (nil when it is not: only the total is
+// owed).
+func amountDueToday(ctx context.Context, tx pgx.Tx, companyID, id int64) (*finance.Settlement, finance.Date, error) {
+	var today finance.Date
+	if err := tx.QueryRow(ctx, `SELECT (now() AT TIME ZONE time_zone)::date FROM companies WHERE id = $1`,
+		companyID).Scan(&today); err != nil {
+		return nil, today, translate(err, fmt.Sprintf("today of company %d", companyID))
+	}
+	pi, err := lockPostingInvoice(ctx, tx, companyID, id)
+	if err != nil {
+		return nil, today, err
+	}
+	if !today.After(pi.inv.DueDate) {
+		return nil, today, nil
+	}
+	if pi.inv.Items, err = invoiceLines(ctx, tx, companyID, id); err != nil {
+		return nil, today, translate(err, fmt.Sprintf("invoice %d: lines", id))
+	}
+	s, err := finance.Settle(pi.inv, today)
+	if err != nil {
+		return nil, today, problemsError(err, fmt.Sprintf("invoice %d: settle", id))
+	}
+	return &s, today, nil
 }

@@ -19,7 +19,9 @@ const maxInvoices = 10_000
 type ScheduleInput struct {
 	Contract Contract
 	// Items are the contract's items. Items of mode commission are splits
-	// between parties, never billed, and are ignored here.
+	// between parties, never billed, and are ignored here, except an
+	// administration fee (ContractItem.Fee): its lines are billed, outside
+	// the total, whatever its mode.
 	Items []ContractItem
 	// Invoices are the invoices the contract already has, in any status.
 	// Only those of type contract (or with no type) occupy a slot; one
@@ -152,6 +154,7 @@ type generator struct {
 	cacheTotal decimal.Decimal
 	cacheOK    bool
 	lineBuf    []InvoiceItem // backing store the invoices' lines are cut from
+	fees       []int64       // the fee items, whose lines are not in the total (fee.go)
 
 	n           int           // installments produced so far
 	cursor      Date          // start of the next period
@@ -164,7 +167,8 @@ type generator struct {
 
 // init prepares g to walk the installments of c.
 func (g *generator) init(c *Contract, items []ContractItem, rentItemID int64) {
-	*g = generator{c: *c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type)}
+	*g = generator{c: *c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type),
+		fees: feeItemIDs(items)}
 	g.timing = c.BillingTiming
 	if g.timing == "" {
 		g.timing = DefaultBillingTiming(c.Type)
@@ -391,7 +395,7 @@ func (g *generator) invoice() Invoice {
 	if full && g.cacheOK && mask == g.cacheMask {
 		total = g.cacheTotal
 	} else {
-		total = sumLines(lines)
+		total = g.total(lines)
 		if full {
 			g.cacheMask, g.cacheTotal, g.cacheOK = mask, total, true
 		}
@@ -431,6 +435,15 @@ func (g *generator) lines() []InvoiceItem {
 	return l
 }
 
+// total is what an invoice's lines charge the payer: all of them but
+// the administration fees'.
+func (g *generator) total(lines []InvoiceItem) decimal.Decimal {
+	if len(g.fees) > 0 {
+		return chargedTotal(lines, g.fees)
+	}
+	return sumLines(lines)
+}
+
 func sumLines(lines []InvoiceItem) decimal.Decimal {
 	total := lines[0].Amount
 	for _, l := range lines[1:] {
@@ -441,11 +454,8 @@ func sumLines(lines []InvoiceItem) decimal.Decimal {
 
 // itemApplies reports whether a contract item bills in competence month m.
 func itemApplies(it *ContractItem, m Month) bool {
-	if it.Mode == ItemModeCommission {
-		return false
-	}
-	if it.CalculateMode == CalculatePercentage && it.PercentageMode != "" && it.PercentageMode != PercentRentalValue {
-		return false // a commission base, not billed to the payer
+	if !it.Billed() {
+		return false // a commission, or a commission base: not a line
 	}
 	return (it.StartAt.IsZero() || m >= MonthOf(it.StartAt)) && (it.EndAt.IsZero() || m <= MonthOf(it.EndAt))
 }

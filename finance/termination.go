@@ -455,10 +455,7 @@ func (t *Termination) deduct(in *TerminationInput, lines *[]InvoiceItem, ps *Pro
 	if in.Contract.SignalAmount.IsPositive() {
 		d.Held = RoundCents(in.Contract.SignalAmount)
 	}
-	charged := decimal.Zero
-	for _, l := range *lines {
-		charged = charged.Add(l.Amount)
-	}
+	charged := chargedTotal(*lines, feeItemIDs(in.Items))
 	if d.Held.IsPositive() && charged.IsPositive() {
 		if item, ok := lineItem(in.DepositItem, "termination_deposit_item_id", "the deposit's deduction", ps); ok {
 			d.Deducted = decimal.Min(d.Held, charged)
@@ -494,7 +491,7 @@ func finalInvoice(in *TerminationInput, lines []InvoiceItem, start Date) *Invoic
 	inv := &Invoice{
 		Type: InvoiceSingle, PayerID: c.TenantID, ContractID: c.ID, BusinessID: c.BusinessID, AccountID: c.AccountID,
 		BillingID: c.BillingID, BillingMethod: c.BillingMethod, Date: in.At, DueDate: finalDueDate(c, in.At, in.Today),
-		Items: lines, Total: sumLines(lines),
+		Items: lines, Total: chargedTotal(lines, feeItemIDs(in.Items)),
 		LateFee: LateFee{TicketLateFee: c.TicketLateFee, TicketLateFeeItemID: c.TicketLateFeeItemID,
 			TicketLateFeePercentage: c.TicketLateFeePercentage, TicketLateFeeInterest: c.TicketLateFeeInterest,
 			TicketDiscountFixed: decimal.Zero, TicketDiscountPercentage: decimal.Zero},

@@ -93,6 +93,10 @@ type ContractItem struct {
 	PercentageMode PercentageMode  `json:"percentage_mode,omitempty"`
 	StartAt        Date            `json:"start_at"`
 	EndAt          Date            `json:"end_at"`
+	// Item is the transaction item the lines are booked as (the `item`
+	// relation), when known: an administration fee's lines (Fee) are not
+	// in the invoice's total. Without it a line charges the payer.
+	Item *TransactionItem `json:"item,omitempty"`
 }
 
 // TransactionItem is an entry of the company's item catalogue

@@ -323,7 +323,8 @@ func billingPartyProblems(c *finance.Contract, hasAmount bool) []finance.Problem
 func loadContractItems(ctx context.Context, q DBTX, companyID int64, ids []int64, byID map[int64]*contractBilling) error {
 	rows, err := q.Query(ctx, `SELECT ci.contract_id, ci.id, ci.mode, coalesce(ci.item_id, 0), coalesce(ci.parent_id, 0),
 			coalesce(ci.description, ''), coalesce(ci.calculate_mode, ''), ci.amount, ci.percentage,
-			coalesce(ci.percentage_mode, ''), ci.start_at, ci.end_at, coalesce(ti.debit, ''), coalesce(ti.credit, '')
+			coalesce(ci.percentage_mode, ''), ci.start_at, ci.end_at, coalesce(ti.debit, ''), coalesce(ti.credit, ''),
+			ti.id IS NOT NULL
 		FROM contract_items ci
 		LEFT JOIN transaction_items ti ON ti.company_id = ci.company_id AND ti.id = ci.item_id
 		WHERE ci.company_id = $1 AND ci.contract_id = any($2) ORDER BY ci.contract_id, ci.id`, companyID, ids)
@@ -338,35 +339,21 @@ func loadContractItems(ctx context.Context, q DBTX, companyID int64, ids []int64
 			amount, pct         pgtype.Numeric
 			start, end          pgtype.Date
 			debit, credit       string
+			known               bool
 		)
 		if err := rows.Scan(&it.ContractID, &it.ID, &mode, &it.ItemID, &it.ParentID, &it.Description, &calc,
-			&amount, &pct, &pctMode, &start, &end, &debit, &credit); err != nil {
+			&amount, &pct, &pctMode, &start, &end, &debit, &credit, &known); err != nil {
 			return translate(err, "contract items")
 		}
 		it.Mode, it.CalculateMode, it.PercentageMode = finance.ItemMode(mode), finance.CalculateMode(calc), finance.PercentageMode(pctMode)
 		it.Amount, it.Percentage = numericDecimal(amount), numericDecimal(pct)
 		it.StartAt, it.EndAt = dateOf(start), dateOf(end)
-		b := byID[it.ContractID]
-		if billed(&it) && it.ItemID != 0 {
-			field := fmt.Sprintf("items[%d].item_id", len(b.in.Items))
-			item := finance.TransactionItem{ID: it.ItemID, Debit: finance.Party(debit), Credit: finance.Party(credit)}
-			b.problems = append(b.problems, lineProblems(field, item)...)
-			b.lineItems = append(b.lineItems, item)
+		if known {
+			it.Item = &finance.TransactionItem{ID: it.ItemID, Debit: finance.Party(debit), Credit: finance.Party(credit)}
 		}
-		b.in.Items = append(b.in.Items, it)
+		byID[it.ContractID].addItem(it)
 	}
 	return translate(rows.Err(), "contract items")
-}
-
-// billed reports whether a contract item can bill the payer (the rule's
-// itemApplies, dates aside): commissions and percentages of a commission
-// base are splits between parties, never invoice lines.
-func billed(it *finance.ContractItem) bool {
-	if it.Mode == finance.ItemModeCommission {
-		return false
-	}
-	return it.CalculateMode != finance.CalculatePercentage || it.PercentageMode == "" ||
-		it.PercentageMode == finance.PercentRentalValue
 }
 
 // lineProblems says why an invoice line booked as item cannot be

@@ -277,9 +277,11 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 				f.exec(t, `WITH ti AS (INSERT INTO transaction_items (company_id, description, debit) VALUES ($1, 'Meio', 'customer') RETURNING id)
 					INSERT INTO contract_items (company_id, contract_id, item_id, amount) SELECT $1, $2, id, 10 FROM ti`, id)
 			}},
-		{name: "item that does not charge the payer", field: "items[0].item_id", message: "does not charge the payer",
+		{name: "item that charges no one", field: "items[0].item_id", message: "debits business and credits owner: a line of the contract's invoices must charge the payer",
 			setup: func(t *testing.T, id int64) {
-				f.exec(t, `INSERT INTO contract_items (company_id, contract_id, item_id, amount) VALUES ($1, $2, $3, 10)`, id, f.b.AdminItem)
+				f.exec(t, `WITH ti AS (INSERT INTO transaction_items (company_id, description, debit, credit)
+						VALUES ($1, 'Reembolso', 'business', 'owner') RETURNING id)
+					INSERT INTO contract_items (company_id, contract_id, item_id, amount) SELECT $1, $2, id, 10 FROM ti`, id)
 			}},
 		// the rent item credits the owner: its lines, which name no owner,
 		// are the building's owners' to share

@@ -166,3 +166,35 @@ func FuzzFinanceSchedule(f *testing.F) {
 		}
 	})
 }
+
+// TestFinanceScheduleAdministrationFee: a contract item whose `item` (as
+// include[item] gives it) debits owner and credits business is billed,
+// whatever its mode, and left out of the total; without its `item` the
+// CLI cannot tell, and a commission is not billed.
+func TestFinanceScheduleAdministrationFee(t *testing.T) {
+	t.Parallel()
+	contract := `{"id": 7, "type": "rent", "active": "active", "status": "progress", "tenant_id": 40, "business_id": 1,
+		"account_id": 2, "billing_method": "ticket", "start_at": "2024-03-01", "recurrency": "monthly", "modality": "monthly",
+		"amount": 2000, "due_date": "2024-03-10", "billing_timing": "pre",
+		"items": [{"item_id": 2, "description": "Condomínio", "amount": "350.00"},
+			{"mode": "commission", "item_id": 4, "description": "Taxa de administração", "calculate_mode": "percentage",
+			 "percentage": 10, "item": {"id": 4, "debit": "owner", "credit": "business", "type": "commission"}}]}`
+	for _, c := range []struct {
+		name, in, total string
+		lines           int
+	}{
+		{"with its item", contract, "2350.00", 3},
+		{"without it", strings.Replace(contract, `, "item": {"id": 4, "debit": "owner", "credit": "business", "type": "commission"}`, "", 1),
+			"2350.00", 2},
+	} {
+		code, out, errOut := runFinanceCLI(t, c.in, "schedule", "-", "--until", "2024-03-10")
+		var invoices []struct {
+			Total json.Number       `json:"total"`
+			Items []json.RawMessage `json:"items"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &invoices) != nil || len(invoices) != 1 ||
+			invoices[0].Total.String() != c.total || len(invoices[0].Items) != c.lines {
+			t.Errorf("%s: exit %d, %s %s; want one invoice of total %s with %d lines", c.name, code, out, errOut, c.total, c.lines)
+		}
+	}
+}

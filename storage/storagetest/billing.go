@@ -11,7 +11,7 @@ import (
 // business and its account, a billing setting, a tenant, an owner and
 // the building they own, and the transaction items contracts bill on
 // (rent, condominium: customer to owner; an administration fee, owner to
-// business, that no invoice line may use).
+// business, which MonthlyContracts does not bill).
 type Billing struct {
 	Company, Business, Account, Billing int64
 	Tenant, Owner, Building             int64

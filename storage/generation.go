@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -118,6 +119,30 @@ func scheduleBatch(batch []*contractBilling, asked []int64, until finance.Date) 
 	return gen
 }
 
+// nameContractItems prefixes the message of each problem of a contract
+// item (named items[i], by its position among the contract's items in id
+// order) with the item's id and description, which the caller knows it
+// by.
+func nameContractItems(problems []finance.Problem, items []finance.ContractItem) []finance.Problem {
+	for i, p := range problems {
+		rest, ok := strings.CutPrefix(p.Field, "items[")
+		if !ok {
+			continue
+		}
+		digits, _, ok := strings.Cut(rest, "]")
+		n, err := strconv.Atoi(digits)
+		if !ok || err != nil || n < 0 || n >= len(items) || items[n].ID == 0 {
+			continue
+		}
+		name := fmt.Sprintf("contract item %d", items[n].ID)
+		if d := items[n].Description; d != "" {
+			name += fmt.Sprintf(" (%s)", d)
+		}
+		problems[i].Message = name + ": " + p.Message
+	}
+	return problems
+}
+
 func scheduleOne(gen *Generation, b *contractBilling) {
 	id := b.in.Contract.ID
 	sched, err := finance.ScheduleInvoices(b.in)
@@ -131,7 +156,7 @@ func scheduleOne(gen *Generation, b *contractBilling) {
 		return
 	}
 	if problems = append(problems, b.problems...); len(problems) > 0 {
-		gen.Refused = append(gen.Refused, RefusedContract{ContractID: id, Problems: problems})
+		gen.Refused = append(gen.Refused, RefusedContract{ContractID: id, Problems: nameContractItems(problems, b.in.Items)})
 		return
 	}
 	for _, inv := range sched.Invoices {
@@ -497,7 +522,9 @@ func (g *Generation) ContractError(contractID int64) error {
 		problems = append(problems, r.Problems...)
 	}
 	if len(problems) > 0 {
-		return &finance.Error{Code: finance.Invalid, Message: "The contract cannot be billed.", Problems: problems}
+		return &finance.Error{Code: finance.Invalid, Message: fmt.Sprintf("Contract %d cannot be billed as it stands: "+
+			"each problem names what to fix (items[i] is the contract's i-th item in id order, its id in the message).", contractID),
+			Problems: problems}
 	}
 	return nil
 }

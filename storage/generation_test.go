@@ -315,6 +315,32 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a contract item's problem names the item", func(t *testing.T) {
+		id := f.contract(t, "")
+		f.exec(t, `WITH ti AS (INSERT INTO transaction_items (company_id, description, debit, credit)
+				VALUES ($1, 'Condomínio', 'customer', 'owner') RETURNING id)
+			INSERT INTO contract_items (company_id, contract_id, item_id, amount, description) SELECT $1, $2, id, 350, 'Condomínio' FROM ti`, id)
+		var second int64
+		if err := f.pool.QueryRow(context.Background(), `WITH ti AS (INSERT INTO transaction_items (company_id, description, debit, credit)
+				VALUES ($1, 'Reembolso', 'business', 'owner') RETURNING id)
+			INSERT INTO contract_items (company_id, contract_id, item_id, amount, description) SELECT $1, $2, id, 10, 'Reembolso' FROM ti
+			RETURNING id`, f.company, id).Scan(&second); err != nil {
+			t.Fatal(err)
+		}
+		gen := generate(t, f.pool, f.company, []int64{id}, "2026-06-30", true)
+		err := gen.ContractError(id)
+		var coded *finance.Error
+		if !asCoded(err, &coded) {
+			t.Fatalf("error %v, want Invalid", err)
+		}
+		want := fmt.Sprintf("contract item %d (Reembolso): transaction item", second)
+		if !hasProblem(coded.Problems, "items[1].item_id", want) || !strings.HasPrefix(coded.Problems[0].Message, want) {
+			t.Errorf("problems %+v, want items[1].item_id starting %q", coded.Problems, want)
+		}
+		if msg := fmt.Sprintf("Contract %d cannot be billed", id); !strings.Contains(coded.Message, msg) {
+			t.Errorf("message %q, want it to name the contract (%q)", coded.Message, msg)
+		}
+	})
 	t.Run("another company's contract", func(t *testing.T) {
 		id := f.contract(t, "")
 		gen := generate(t, f.pool, other, []int64{id}, "2026-06-30", false)

@@ -13,17 +13,18 @@ import (
 	"github.com/propfin/propfin/storage"
 )
 
-// rentIndices is an IPCA series from 2025-01 to 2027-12, zero every month
-// but 2026-01 (+3.285 %) and 2027-01 (+2.00 %): the readjustment of
-// 2026-11-01 takes 1,800.00 to 1,859.13 (× 1.03285), that of 2027-11-01
-// 1,859.13 to 1,896.31 (× 1.02, rounded).
+// rentIndices is an IPCA series from 2024-01 to 2026-12, zero every month
+// but 2025-01 (+2.00 %) and 2026-01 (+3.285 %): the readjustment of
+// 2026-11-01 takes 1,800.00 to 1,859.13 (× 1.03285); that of 2025-11-01
+// 1,800.00 to 1,836.00 (× 1.02), then 2026-11-01's 1,836.00 to 1,896.31
+// (× 1.03285, rounded).
 func rentIndices() finance.Indices {
 	s := finance.Series{}
-	for m := finance.NewMonth(2025, 1); m <= finance.NewMonth(2027, 12); m++ {
+	for m := finance.NewMonth(2024, 1); m <= finance.NewMonth(2026, 12); m++ {
 		s[m] = decimal.Zero
 	}
+	s[finance.NewMonth(2025, 1)] = decimal.RequireFromString("2.00")
 	s[finance.NewMonth(2026, 1)] = decimal.RequireFromString("3.285")
-	s[finance.NewMonth(2027, 1)] = decimal.RequireFromString("2.00")
 	return finance.Indices{finance.IPCA: s}
 }
 
@@ -32,7 +33,13 @@ func rentIndices() finance.Indices {
 // readjusted every 12 months by IPCA (first on 2026-11-01).
 func (f *genFixture) readjustedLease(t *testing.T) int64 {
 	t.Helper()
-	return f.contract(t, `start_at = '2025-11-01', amount = 1800.00, due_date = '2025-11-05', due_day = 5,
+	return f.leaseFrom(t, "2025-11-01")
+}
+
+// leaseFrom is readjustedLease started on start (the 1st of a month).
+func (f *genFixture) leaseFrom(t *testing.T, start string) int64 {
+	t.Helper()
+	return f.contract(t, `start_at = '`+start+`', amount = 1800.00, due_date = '`+start+`'::date + 4, due_day = 5,
 		billing_timing = 'pre', readjust_active = true, readjust_indicator = 'IPCA', readjust_with = 12`)
 }
 
@@ -124,23 +131,25 @@ func TestPeriodsBeforeAReadjustmentBillTheirRent(t *testing.T) {
 	}
 }
 
-// TestTwoReadjustmentsInARow: a contract readjusted on 2026-11-01 and
-// 2027-11-01 (both steps taken by one call, the contract two periods
-// behind) bills 1,800.00, 1,859.13 and 1,896.31 in the three years; its
-// 10 % item follows the rent of each period, its fixed item does not move.
+// TestTwoReadjustmentsInARow: a contract started 2024-11-01 readjusted on
+// 2025-11-01 and 2026-11-01 (both steps taken by one call on 2026-11-01,
+// the contract two periods behind) bills 1,800.00, 1,836.00 and 1,896.31
+// in the three years; its 10 % item follows the rent of each period, its
+// fixed item does not move.
 func TestTwoReadjustmentsInARow(t *testing.T) {
 	t.Parallel()
 	f := newGenFixture(t)
-	id := f.readjustedLease(t)
+	id := f.leaseFrom(t, "2024-11-01")
 	f.exec(t, `INSERT INTO contract_items (company_id, contract_id, mode, item_id, description, calculate_mode, amount,
 			percentage, percentage_mode)
 		VALUES ($1, $2, 'item', $3, 'Condomínio', 'fixed', 350.00, 0, 'rental_value'),
 		       ($1, $2, 'service', $3, 'Seguro', 'percentage', 0, 10, 'rental_value')`, id, f.b.CondoItem)
-	if rs := f.readjust(t, id, "2027-11-01"); len(rs) != 2 || rs[1].NewAmount.StringFixed(2) != "1896.31" {
-		t.Fatalf("readjustments %+v, want two, the second to 1896.31", rs)
+	if rs := f.readjust(t, id, "2026-11-01"); len(rs) != 2 || rs[0].NewAmount.StringFixed(2) != "1836.00" ||
+		rs[1].NewAmount.StringFixed(2) != "1896.31" {
+		t.Fatalf("readjustments %+v, want two, to 1836.00 and 1896.31", rs)
 	}
-	gen := f.previewThenRun(t, id, "2027-11-30")
-	want := append(append(monthly("2025-11-01", 12, "1800.00"), monthly("2026-11-01", 12, "1859.13")...), "2027-11-01 1896.31")
+	gen := f.previewThenRun(t, id, "2026-11-30")
+	want := append(append(monthly("2024-11-01", 12, "1800.00"), monthly("2025-11-01", 12, "1836.00")...), "2026-11-01 1896.31")
 	if got := rentLines(gen, f.b.RentItem); !slices.Equal(got, want) {
 		t.Errorf("rent lines\n%v\nwant\n%v", got, want)
 	}
@@ -148,14 +157,14 @@ func TestTwoReadjustmentsInARow(t *testing.T) {
 	for _, inv := range gen.Invoices {
 		pct = append(pct, inv.Items[len(inv.Items)-1].Amount.StringFixed(2))
 	}
-	wantPct := append(append(slices.Repeat([]string{"180.00"}, 12), slices.Repeat([]string{"185.91"}, 12)...), "189.63")
+	wantPct := append(append(slices.Repeat([]string{"180.00"}, 12), slices.Repeat([]string{"183.60"}, 12)...), "189.63")
 	if !slices.Equal(pct, wantPct) {
 		t.Errorf("the 10 %% item\n%v\nwant\n%v", pct, wantPct)
 	}
-	// rent 12 × 1,800.00 + 12 × 1,859.13 + 1,896.31 = 45,805.87; the item
-	// 12 × 180.00 + 12 × 185.91 + 189.63 = 4,580.55; the fixed item 25 × 350.00
-	if sum := totalOf(gen); sum.StringFixed(2) != "59136.42" {
-		t.Errorf("the %d invoices total %s, want 59136.42", len(gen.Invoices), sum.StringFixed(2))
+	// rent 12 × 1,800.00 + 12 × 1,836.00 + 1,896.31 = 45,528.31; the item
+	// 12 × 180.00 + 12 × 183.60 + 189.63 = 4,552.83; the fixed item 25 × 350.00
+	if sum := totalOf(gen); sum.StringFixed(2) != "58831.14" {
+		t.Errorf("the %d invoices total %s, want 58831.14", len(gen.Invoices), sum.StringFixed(2))
 	}
 }
 
@@ -185,22 +194,32 @@ func TestRentEditedByHandAfterAReadjustment(t *testing.T) {
 
 // TestNeverReadjustedBillsItsCurrentRent: a contract with no readjustment
 // stored bills its current rent in every period, current_amount set by
-// hand included; another contract's readjustment changes nothing of it.
+// hand included; the readjustment of another contract of the same batch
+// (before and after it in id order) changes nothing of it, and each
+// readjusted one bills its own history.
 func TestNeverReadjustedBillsItsCurrentRent(t *testing.T) {
 	t.Parallel()
 	f := newGenFixture(t)
-	readjusted, plain := f.readjustedLease(t), f.readjustedLease(t)
+	first, plain, last := f.readjustedLease(t), f.readjustedLease(t), f.leaseFrom(t, "2024-11-01")
 	f.exec(t, `UPDATE contracts SET current_amount = 1950.00 WHERE company_id = $1 AND id = $2`, plain)
-	f.readjust(t, readjusted, "2026-11-01")
-	gen := generate(t, f.pool, f.company, []int64{readjusted, plain}, "2026-11-30", true)
-	var got []string
+	f.readjust(t, first, "2026-11-01")
+	f.readjust(t, last, "2026-11-01")
+	gen := generate(t, f.pool, f.company, []int64{first, plain, last}, "2026-11-30", true)
+	lines := map[int64][]string{}
 	for _, inv := range gen.Invoices {
-		if inv.ContractID == plain {
-			got = append(got, inv.PeriodInitial.String()+" "+inv.Items[0].Amount.StringFixed(2))
-		}
+		lines[inv.ContractID] = append(lines[inv.ContractID], inv.PeriodInitial.String()+" "+inv.Items[0].Amount.StringFixed(2))
 	}
-	if want := monthly("2025-11-01", 13, "1950.00"); !slices.Equal(got, want) {
-		t.Errorf("rent lines of the contract never readjusted\n%v\nwant\n%v", got, want)
+	for _, c := range []struct {
+		id   int64
+		want []string
+	}{
+		{plain, monthly("2025-11-01", 13, "1950.00")},
+		{first, append(monthly("2025-11-01", 12, "1800.00"), "2026-11-01 1859.13")},
+		{last, append(append(monthly("2024-11-01", 12, "1800.00"), monthly("2025-11-01", 12, "1836.00")...), "2026-11-01 1896.31")},
+	} {
+		if !slices.Equal(lines[c.id], c.want) {
+			t.Errorf("rent lines of contract %d\n%v\nwant\n%v", c.id, lines[c.id], c.want)
+		}
 	}
 }
 

@@ -165,3 +165,29 @@ func TestScheduleRefusesABadRentHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleReadjustedRentExample is docs/finance.md's example of "The
+// rent of each period": 1,800.00 from 2025-11-01, readjusted on
+// 2026-11-01 to 1,859.13, billed from its start: twelve of 1,800.00, then
+// 1,859.13, 23,459.13 in all.
+func TestScheduleReadjustedRentExample(t *testing.T) {
+	t.Parallel()
+	c := rentContract()
+	c.StartAt, c.DueDate, c.Amount, c.CurrentAmount = MustDate("2025-11-01"), MustDate("2025-11-05"), dec("1800.00"), nullDec("1859.13")
+	c.RentHistory = []RentChange{{At: MustDate("2026-11-01"), Before: dec("1800.00")}}
+	invoices := schedule(t, c, nil, nil, "2026-11-30")
+	var got, want []string
+	sum := decimal.Zero
+	for i, inv := range invoices {
+		got = append(got, inv.PeriodInitial.String()+" "+inv.Total.StringFixed(2))
+		sum = sum.Add(inv.Total)
+		amount := "1800.00"
+		if i == 12 {
+			amount = "1859.13"
+		}
+		want = append(want, MustDate("2025-11-01").AddMonths(i).String()+" "+amount)
+	}
+	if len(invoices) != 13 || !slices.Equal(got, want) || sum.StringFixed(2) != "23459.13" {
+		t.Errorf("got %v (sum %s), want %v (sum 23459.13)", got, sum.StringFixed(2), want)
+	}
+}

@@ -147,6 +147,7 @@ func (c *Contract) Validate() error {
 		}
 		ps.amount("current_amount", c.CurrentAmount.Decimal)
 	}
+	ps.rentHistory(c.RentHistory)
 	if c.RecurrencyAmount > maxInvoices {
 		ps.add("recurrency_amount", "at most %d; got %d", maxInvoices, c.RecurrencyAmount)
 	}

@@ -314,7 +314,8 @@ func (g *generator) dueMonth() Month {
 
 // periodRent is the rent line for one period: the full rent, or the
 // prorated rent when the period is partial and the contract proportional
-// (or a sale's last installment); full tells which.
+// (or a sale's last installment); full tells which. The rent is the one
+// in force on the period's first day (rentOf).
 func (g *generator) periodRent(p period) (rent decimal.Decimal, full bool) {
 	c := &g.c
 	if c.Type == ContractSale {
@@ -324,11 +325,36 @@ func (g *generator) periodRent(p period) (rent decimal.Decimal, full bool) {
 		}
 		return g.rent, true
 	}
+	exact, rounded := g.rentOf(p.start)
 	if !p.partial || !c.Proportional || c.Recurrency == Daily {
-		return g.rent, true
+		return rounded, true
 	}
-	return c.RentAmount().Mul(decimal.NewFromInt(int64(p.days()))).
+	return exact.Mul(decimal.NewFromInt(int64(p.days()))).
 		DivRound(decimal.NewFromInt(int64(p.prorateOver())), 2), false
+}
+
+// rentOf is the rent of the period starting on d (Contract.RentOn): exact,
+// what a partial period is prorated from, and rounded to the cent, what
+// a full period bills.
+func (g *generator) rentOf(d Date) (exact, rounded decimal.Decimal) {
+	if len(g.c.RentHistory) == 0 {
+		return g.c.RentAmount(), g.rent
+	}
+	exact = g.c.RentOn(d)
+	return exact, RoundCents(exact)
+}
+
+// rentFor makes g.rent the full-period rent of the period starting on d,
+// and forgets the items' amounts and the total computed from the rent
+// before when it changes. A contract never readjusted keeps the rent
+// init set; a sale's installments do not follow the rent.
+func (g *generator) rentFor(d Date) {
+	if len(g.c.RentHistory) == 0 || g.c.Type == ContractSale {
+		return
+	}
+	if _, r := g.rentOf(d); !r.Equal(g.rent) {
+		g.rent, g.fullItem, g.cacheOK = r, nil, false
+	}
 }
 
 // prorateOver is the days a partial period's rent is a fraction of: the
@@ -346,6 +372,7 @@ func (p period) prorateOver() int {
 // invoice builds the current installment's invoice.
 func (g *generator) invoice() Invoice {
 	c := &g.c
+	g.rentFor(g.first.start)
 	if g.fullItem == nil && len(g.items) > 0 {
 		g.fullItems()
 	}

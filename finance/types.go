@@ -41,6 +41,10 @@ type Contract struct {
 	ReadjustAt        Date                `json:"readjust_at"`
 	ReadjustedAt      Date                `json:"readjusted_at"`
 	TransferMode      TransferMode        `json:"transfer_mode,omitempty"`
+	// RentHistory are the contract's readjustments, each with the rent in
+	// force before it (RentOn): what the periods before the last one bill.
+	// Empty, every period bills the current rent.
+	RentHistory []RentChange `json:"rent_history,omitempty"`
 	LateFee
 	// The termination's fine and date (docs/finance.md, "Termination"):
 	// the fine as an amount, or as months of the current rent; whether the

@@ -69,6 +69,31 @@ func BenchmarkNightlyGeneration(b *testing.B) {
 			b.Fatalf("%d events (%v), want %d", events, err, benchContracts*b.N)
 		}
 	})
+	// the same run of contracts readjusted twice each (readjustments
+	// stored after the period billed: every rent line is read from the
+	// history): the cost of the rent history's read and rule
+	b.Run("generate-readjusted", func(b *testing.B) {
+		pool, company := benchGenerationDB(b, nil)
+		if _, err := pool.Exec(context.Background(), `INSERT INTO contract_readjustments (company_id, contract_id,
+				readjust_at, outcome, indicator, index_used, months, factor, variation, old_amount, new_amount,
+				next_readjust_at, actor)
+			SELECT company_id, id, r.at, 'readjusted', 'IPCA', 'IPCA', '{}', 1.025, 2.5, r.old, r.old * 1.025,
+				r.at + interval '12 months', 'job'
+			FROM contracts, (VALUES ('2027-12-01'::date, 1950.00), ('2028-12-01'::date, 1998.75)) AS r (at, old)
+			WHERE company_id = $1`, company); err != nil {
+			b.Fatal(err)
+		}
+		for range b.N {
+			cpu := benchCPUStart(pool)
+			b.ReportMetric(benchGenerate(b, pool, company).Seconds(), "cold-s/run")
+			cpu.report(b, "cold")
+		}
+		var rent string
+		if err := pool.QueryRow(context.Background(), `SELECT min(amount)::text || '-' || max(amount)::text FROM invoice_items
+			WHERE company_id = $1 AND description = 'Aluguel'`, company).Scan(&rent); err != nil || rent != "1950.00-1950.00" {
+			b.Fatalf("rent lines %s (%v), want 1950.00 each", rent, err)
+		}
+	})
 	b.Run("bare-copy", func(b *testing.B) {
 		pool, company := benchGenerationDB(b, nil)
 		invoices := benchInvoices(b, pool, company)

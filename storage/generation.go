@@ -165,13 +165,16 @@ func scheduleOne(gen *Generation, b *contractBilling) {
 	}
 }
 
-// loadBilling reads the contracts of ids with their items, their
-// existing contract invoices and the rent item they bill on, in four
-// set-based queries.
+// loadBilling reads the contracts of ids with their rent history, their
+// items, their existing contract invoices and the rent item they bill on,
+// in five set-based queries.
 func loadBilling(ctx context.Context, q DBTX, companyID int64, ids []int64) ([]*contractBilling, error) {
 	batch, byID, err := loadContracts(ctx, q, companyID, ids)
 	if err != nil || len(batch) == 0 {
 		return batch, err
+	}
+	if err := loadRentHistory(ctx, q, companyID, ids, byID); err != nil {
+		return nil, err
 	}
 	if err := loadContractItems(ctx, q, companyID, ids, byID); err != nil {
 		return nil, err

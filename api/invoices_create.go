@@ -225,7 +225,7 @@ func invoicesCreateOp() operation {
 			"until":   until,
 		})),
 		responses: answers(map[int]*openapi.Response{
-			http.StatusOK:       jsonAnswer("The preview.", envelope(preview, false)),
+			http.StatusOK:       jsonAnswer("The preview.", envelope(preview, true)),
 			http.StatusAccepted: jobAccepted(),
 		}, http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
 	}

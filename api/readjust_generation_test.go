@@ -41,7 +41,7 @@ func TestGenerationAfterAReadjustment(t *testing.T) {
 	}
 
 	path := contractPath(id, "invoicesCreate")
-	prev := f.send(t, http.MethodPost, path, f.keyA, `{"preview":true,"until":"2026-11-30"}`, nil)
+	prev := f.do(t, http.MethodPost, path, f.keyA, `{"preview":true,"until":"2026-11-30"}`)
 	if prev.status != http.StatusOK {
 		t.Fatalf("preview: %d %s", prev.status, prev.raw)
 	}

@@ -101,7 +101,7 @@ func (f *paymentFixture) newPaymentBatch(t *testing.T) int64 {
 
 // payments posts {"transactions": ids} to a payment batch operation
 // (addTransactions, removeTransactions, revertTransactions) with key.
-func (f *paymentFixture) payments(t *testing.T, key string, batch int64, op string, ids ...int64) response {
+func (f *testEnv) payments(t *testing.T, key string, batch int64, op string, ids ...int64) response {
 	t.Helper()
 	return f.do(t, http.MethodPost, fmt.Sprintf("/financial/paymentBatch/%d/%s", batch, op), key, map[string]any{"transactions": ids})
 }
@@ -127,8 +127,9 @@ func answer(t *testing.T, r response, done string) (map[int64]map[string]any, ma
 	return out, refused
 }
 
-// paymentFile downloads a payment batch's remittance as batchFile does.
-func (f *paymentFixture) paymentFile(t *testing.T, batch int64) ([]byte, http.Header, map[string]any) {
+// paymentFile downloads a payment batch's remittance of company A as
+// batchFile does.
+func (f *testEnv) paymentFile(t *testing.T, batch int64) ([]byte, http.Header, map[string]any) {
 	t.Helper()
 	path := fmt.Sprintf("/financial/paymentBatch/%d/downloadBatchFile", batch)
 	r := f.do(t, http.MethodGet, path, f.keyA, nil)

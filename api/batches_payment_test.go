@@ -50,7 +50,7 @@ func TestPaymentBatchEndToEnd(t *testing.T) {
 		pixKey:       "bank 237 takes PIX payments in a file of their own, and this batch holds other payments: add it to a batch of PIX payments",
 		noBank:       fmt.Sprintf("is paid by ted, but its payee (person %d) has no bank account: bank, agency, account and account_digit", f.noBank),
 		cash:         "is paid by cash: a payment batch pays by ted, deposit, pix, ticket",
-		income:       "is not payable: a payment batch pays entries of type debit and mode transaction (bills), not credit and transaction",
+		income:       "is not payable: a payment batch pays bills (type debit, mode transaction) and transfers (type and mode transfer), not credit and transaction",
 		paid:         "is paid",
 		otherCompany: "not found",
 		999999:       "not found",

@@ -12,9 +12,10 @@ import (
 // The company's finance settings (docs/api.md, "/financial/settings"): read
 // and changed by the company's own keys. They are the readjustment options,
 // the items a termination's final invoice books its fine and the
-// deposit's deduction as, the item a write-off books its loss with, and
-// the billing reminders' and the days an agreement's installment may stay
-// overdue; they live on the company's row.
+// deposit's deduction as, the item a write-off books its loss with, the
+// billing reminders', the days an agreement's installment may stay
+// overdue, and how the owners' transfers are paid; they live on the
+// company's row.
 
 // maxSettingsBodyBytes bounds a PUT /financial/settings body.
 const maxSettingsBodyBytes = 64 << 10
@@ -64,7 +65,8 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 // "readjust_candidates": [index, ...], "termination_fee_item_id": id or
 // null, "termination_deposit_item_id": id or null, "write_off_item_id": id
 // or null, "reminders_enabled": bool, "reminders_days": [day, ...],
-// "reminders_reply_to": address or null, "agreement_break_days": days},
+// "reminders_reply_to": address or null, "agreement_break_days": days,
+// "transfer_payment": "at_once" or "batch"},
 // any of them, naming every problem.
 func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
 	var change storage.SettingsChange
@@ -148,6 +150,14 @@ func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
 			}
 			problems = append(problems, storage.CheckAgreementBreakDays(*days)...)
 			change.AgreementBreakDays = days
+		case "transfer_payment":
+			var v *string
+			if json.Unmarshal(raw, &v) != nil || v == nil {
+				fail(key, "must be at_once or batch")
+				continue
+			}
+			problems = append(problems, storage.CheckTransferPayment(*v)...)
+			change.TransferPayment = v
 		default:
 			fail(key, "unknown field")
 		}
@@ -172,7 +182,9 @@ func settingsOp(put bool) operation {
 				"transaction item a write-off books its loss with (null: not booked), the billing reminders' " +
 				"`reminders_enabled` (default false), `reminders_days` (days from the due date, default [-5, 0, 3, 10]) and " +
 				"`reminders_reply_to` (null: none), and `agreement_break_days`, the days an agreement's installment may " +
-				"stay overdue before the nightly run breaks it. It takes no query parameters (422).",
+				"stay overdue before the nightly run breaks it, and `transfer_payment`, how the owners' transfers are paid: " +
+				"`at_once` (default: the nightly run writes them paid) or `batch` (written unpaid, paid by a payment " +
+				"batch's return file or marked paid by hand). It takes no query parameters (422).",
 			responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The settings.", envelope(settings, false))},
 				http.StatusUnprocessableEntity)}
 	}
@@ -199,6 +211,9 @@ func settingsOp(put bool) operation {
 				Description: "Where the payers' replies go; null: none."}),
 			"agreement_break_days": openapi.Integer().WithDescription("Days an agreement's installment may stay overdue " +
 				"before the nightly run breaks the agreement, 1 to 366 (default 30)."),
+			"transfer_payment": openapi.Enum("at_once", "batch").WithDescription("How the owners' transfers " +
+				"are paid: at_once, the nightly run writes them paid on its day; batch, it writes them unpaid, and a payment " +
+				"batch's return file (or a payment marked by hand) pays them on the day the money left."),
 		})),
 		responses: answer}
 }

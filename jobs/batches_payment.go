@@ -254,13 +254,21 @@ func paymentRefusal(b *storage.Batch, c *storage.PaymentCandidate) string {
 		return fmt.Sprintf("is in payment batch %d", c.InBatch)
 	case c.Paid:
 		return "is paid"
-	case c.Type != "debit" || c.Mode != "transaction":
-		return fmt.Sprintf("is not payable: a payment batch pays entries of type debit and mode transaction (bills), not %s and %s",
-			c.Type, c.Mode)
+	case !payable(c.Type, c.Mode):
+		return fmt.Sprintf("is not payable: a payment batch pays bills (type debit, mode transaction) and transfers "+
+			"(type and mode transfer), not %s and %s", c.Type, c.Mode)
 	case c.AccountID != 0 && c.AccountID != b.AccountID:
 		return fmt.Sprintf("is paid from account %d, not from the batch's account %d", c.AccountID, b.AccountID)
 	}
 	return ""
+}
+
+// payable reports whether an entry of type typ and mode mode is paid by a
+// payment batch: a bill (a payable account) or a transfer to an owner
+// (the nightly run's, written unpaid when the company pays its transfers
+// by batch, or one written through the API).
+func payable(typ, mode string) bool {
+	return (typ == "debit" && mode == "transaction") || (typ == "transfer" && mode == "transfer")
 }
 
 // pixMix says why a payment cannot join a batch at a bank that takes PIX
@@ -278,7 +286,8 @@ func pixMix(bank, method string, pixN, otherN int64) string {
 }
 
 // addPayments adds entries to a locked open batch: each is refused with
-// its reason when it is not the company's, is paid or not payable, is paid
+// its reason when it is not the company's, is paid or not payable (neither
+// a bill nor a transfer), is paid
 // from another account, is in another batch, when its payee's data does
 // not allow its billing method, when the bank's layout refuses its payment
 // (a wrong barcode, an account digit too long, ...), or, at a bank that

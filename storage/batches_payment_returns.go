@@ -134,8 +134,10 @@ const (
 //   - paid: the payment is paid (paid_at, paid_amount) and so is its
 //     entry: paid, dated the day the bank paid it, from the batch's account
 //     when it named none, its amount what the bank paid (amount_primary
-//     keeping the amount it had), and for a boleto the interest and
-//     discount the bank reports;
+//     keeping the amount it had; a transfer to an owner keeps its amount,
+//     what it paid out), for a boleto the interest and discount the bank
+//     reports, and the moment it was marked paid (paid_recorded_at: a
+//     transfer comes onto its owner's statement then);
 //   - failed: the payment failed, with the bank's words; the entry stays
 //     unpaid and may join another batch;
 //   - scheduled: the bank's number and words are kept;
@@ -180,10 +182,13 @@ func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []
 	if err != nil {
 		return translate(err, "payments paid")
 	}
+	// a transfer keeps its amount: what it pays out is its paid-out
+	// entries' sum (a difference the bank reports is in the line's report)
 	_, err = tx.Exec(ctx, `UPDATE transactions t SET paid = true, date = u.day, account_id = coalesce(t.account_id, u.account),
-		amount_primary = coalesce(t.amount_primary, t.amount), amount = u.amount::numeric,
+		amount_primary = CASE WHEN t.mode = 'transfer' THEN t.amount_primary ELSE coalesce(t.amount_primary, t.amount) END,
+		amount = CASE WHEN t.mode = 'transfer' THEN t.amount ELSE u.amount::numeric END,
 		interest = coalesce(u.interest::numeric, t.interest), discount = coalesce(u.discount::numeric, t.discount),
-		updated_at = now()
+		paid_recorded_at = now(), updated_at = now()
 		FROM unnest($2::bigint[], $3::date[], $4::bigint[], $5::text[], $6::text[], $7::text[])
 		  AS u(id, day, account, amount, interest, discount)
 		WHERE t.company_id = $1 AND t.id = any($2) AND t.id = u.id`, withValues, companyID, entries, days, accounts, amounts, interest, discount)

@@ -15,8 +15,9 @@ import (
 // books the fine and the deposit's deduction as
 // (companies.termination_fee_item_id and termination_deposit_item_id,
 // migration 0033), the write-off's item (invoices_refund.go), and the
-// billing reminders' (reminders_settings.go) and the agreements' break days
-// (agreements_settings.go).
+// billing reminders' (reminders_settings.go), the agreements' break days
+// (agreements_settings.go) and how the owners' transfers are paid
+// (transfers_settings.go).
 
 // TerminationSettings are the items a termination's final invoice books
 // the fine and the deposit's deduction as; nil: not set (the fine is then
@@ -33,6 +34,7 @@ type Settings struct {
 	WriteOffSettings
 	ReminderSettings
 	AgreementSettings
+	TransferSettings
 }
 
 // ItemSetting is a change of an item setting: Set says it is changed, to
@@ -47,7 +49,8 @@ type SettingsChange struct {
 	Readjust                           ReadjustSettingsChange
 	FeeItem, DepositItem, WriteOffItem ItemSetting
 	Reminders                          ReminderSettingsChange
-	AgreementBreakDays                 *int // nil: kept
+	AgreementBreakDays                 *int    // nil: kept
+	TransferPayment                    *string // nil: kept
 }
 
 // SettingsOf reads a company's finance settings.
@@ -57,8 +60,10 @@ func SettingsOf(ctx context.Context, q DBTX, companyID int64) (Settings, error) 
 		return Settings{}, err
 	}
 	s := Settings{ReadjustSettings: r}
-	err = q.QueryRow(ctx, `SELECT termination_fee_item_id, termination_deposit_item_id, write_off_item_id, agreement_break_days
-		FROM companies WHERE id = $1`, companyID).Scan(&s.FeeItemID, &s.DepositItemID, &s.WriteOffSettings.ItemID, &s.BreakDays)
+	err = q.QueryRow(ctx, `SELECT termination_fee_item_id, termination_deposit_item_id, write_off_item_id, agreement_break_days,
+		transfer_payment
+		FROM companies WHERE id = $1`, companyID).Scan(&s.FeeItemID, &s.DepositItemID, &s.WriteOffSettings.ItemID, &s.BreakDays,
+		&s.TransferPayment)
 	if err != nil {
 		return s, translate(err, "company")
 	}
@@ -108,6 +113,9 @@ func (s *Store) UpdateSettings(ctx context.Context, sc Scope, change SettingsCha
 			return translate(err, "update settings")
 		}
 		if err := setAgreementBreakDays(ctx, tx, sc.CompanyID, change.AgreementBreakDays); err != nil {
+			return err
+		}
+		if err := setTransferPayment(ctx, tx, sc.CompanyID, change.TransferPayment); err != nil {
 			return err
 		}
 		out, err = SettingsOf(ctx, tx, sc.CompanyID)

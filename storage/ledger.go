@@ -197,7 +197,7 @@ func transactionsResource() *Resource {
 		Hooks: Hooks{
 			Before: []Hook{refusePostedEntry, refuseTransferRunEntry, refusePostingMode, positiveAmount, prepareEntry, FrozenInBatch(PaymentBatch),
 				refuseClosedMonthEntry},
-			After: []Hook{createInstallments},
+			After: []Hook{createInstallments, recordTransferPaid},
 		},
 	}
 }

@@ -96,7 +96,10 @@ func refusePostedEntry(_ context.Context, _ pgx.Tx, c *Change) error {
 // refuseTransferRunEntry refuses to change or delete an entry the
 // owners' transfer run wrote (a transfer or a guaranteed transfer, keyed
 // by transfer_key): the entries it paid out point at it, and the payment
-// of a guaranteed invoice settles it (docs/ledger.md). A transfer or a
+// of a guaranteed invoice settles it (docs/ledger.md). One change is
+// taken: a transfer the run wrote unpaid is marked paid by hand (paid
+// true, with the day it was paid in date; notes may be given too), for a
+// transfer paid outside propfin (markTransferPaid). A transfer or a
 // guaranteed_rent entry made through the API stays editable.
 func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpCreate {
@@ -111,11 +114,64 @@ func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if err != nil {
 		return fmt.Errorf("read entry %d: %w", c.ID, err)
 	}
-	if byRun {
-		return finance.Errorf(finance.Conflict, "This entry was written by the owners' transfer run and cannot be %s.",
-			map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op])
+	if !byRun {
+		return nil
 	}
+	unpaid := c.OldValue("mode") == "transfer" && c.OldValue("paid") == false
+	if unpaid && c.Op == OpUpdate {
+		return markTransferPaid(c)
+	}
+	how := ""
+	if unpaid {
+		how = " It is unpaid: mark it paid with paid true and the day it was paid in date."
+	}
+	return finance.Errorf(finance.Conflict, "This entry was written by the owners' transfer run and cannot be %s.%s",
+		map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op], how)
+}
+
+// transferPaidByHand is the memo of an update that marks a run's unpaid
+// transfer paid (markTransferPaid), for the later hooks.
+const transferPaidByHand = "transfer_paid_by_hand"
+
+// markTransferPaid takes an update of a run's unpaid transfer that marks
+// it paid by hand: paid true and the day the money left in date, nothing
+// else changed but notes (409 otherwise: the transfer's amount is what it
+// paid out, its owner and account the run's).
+func markTransferPaid(c *Change) error {
+	var others []string
+	for col := range c.New.Values {
+		if col != "paid" && col != "date" && col != "notes" && c.Changed(col) {
+			others = append(others, col)
+		}
+	}
+	slices.Sort(others)
+	switch {
+	case len(others) > 0:
+		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run: only paid, with the day "+
+			"it was paid in date, can be given to mark it paid; %s cannot change.", strings.Join(others, ", "))
+	case c.Value("paid") != true:
+		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run and is unpaid: "+
+			"it changes only to be marked paid (paid true, with the day it was paid in date).")
+	case !c.Given("date"):
+		return problem("date", "is required to mark a transfer paid: the day the money left the account")
+	}
+	c.Remember(transferPaidByHand, true)
 	return nil
+}
+
+// recordTransferPaid, after a run's transfer was marked paid by hand,
+// records when (paid_recorded_at: the transfer comes onto its owner's
+// statement then, docs/ledger.md) and emits transfer.paid.
+func recordTransferPaid(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op != OpUpdate || c.Memo[transferPaidByHand] != true {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE transactions SET paid_recorded_at = now() WHERE company_id = $1 AND id = $2`,
+		c.Scope.CompanyID, c.ID); err != nil {
+		return translate(err, fmt.Sprintf("transfer %d paid", c.ID))
+	}
+	_, err := EmitRecordEvents(ctx, tx, c.Scope.CompanyID, EventTransferPaid, Transactions, []int64{c.ID}, "")
+	return err
 }
 
 // refusePostingMode refuses (422 on mode) a create, or an update, that

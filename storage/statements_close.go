@@ -233,20 +233,30 @@ func readStatementEntries(ctx context.Context, tx pgx.Tx, companyID int64, m fin
 	return out, err
 }
 
+// onStatement is the condition on an owner's entry t of being stated: a
+// transfer the run wrote unpaid (the company pays its transfers by batch)
+// is on no statement until it is paid, and then in the month of the day it
+// was paid (its date), as written when it was marked paid
+// (paid_recorded_at).
+const onStatement = `NOT (t.mode = 'transfer' AND t.transfer_key IS NOT NULL AND NOT t.paid)`
+
 // statementEntriesSQL selects the entries of a close ($1 company, $2 and
 // $3 the month's first and last days, $4 the earliest write looked at for
 // late entries, null for none): the month's from the ledger's date index,
-// the late ones from its block range index of write times. The entry a
+// the late ones from its block range index of write times (and, for a
+// transfer paid after it was written, the index of the moments entries
+// were marked paid). The entry a
 // reversal reverses is looked up for the reversals alone (a join would
 // hash the whole ledger for the few there are); the rows are not sorted.
 const statementEntriesSQL = `
 WITH e AS (
     SELECT t.*, 0 AS late FROM transactions t
     WHERE t.company_id = $1 AND t.date BETWEEN $2 AND $3 AND t.extract = 'owner' AND t.owner_id IS NOT NULL
+      AND ` + onStatement + `
     UNION ALL
     SELECT t.*, 1 FROM transactions t
-    WHERE $4::timestamptz IS NOT NULL AND t.company_id = $1 AND t.created_at >= $4 AND t.date < $2
-      AND t.extract = 'owner' AND t.owner_id IS NOT NULL
+    WHERE $4::timestamptz IS NOT NULL AND t.company_id = $1 AND (t.created_at >= $4 OR t.paid_recorded_at >= $4)
+      AND t.date < $2 AND t.extract = 'owner' AND t.owner_id IS NOT NULL AND ` + onStatement + `
       AND NOT EXISTS (SELECT 1 FROM owner_statement_lines l WHERE l.company_id = t.company_id AND l.transaction_id = t.id)
 )
 SELECT e.id, e.owner_id, coalesce(e.business_id, 0), e.date, e.type, e.mode, e.amount,
@@ -311,7 +321,7 @@ func readOpenings(ctx context.Context, tx pgx.Tx, companyID int64, m finance.Mon
 		       (sum(CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END) * 100)::bigint
 		FROM transactions t
 		WHERE t.company_id = $1 AND t.extract = 'owner' AND t.owner_id = any($2) AND t.date < $3
-		  AND t.created_at < $4
+		  AND coalesce(t.paid_recorded_at, t.created_at) < $4 AND `+onStatement+`
 		GROUP BY 1, 2`, companyID, first, m.First(), before)
 	if err != nil {
 		return translate(err, "owner statement openings")

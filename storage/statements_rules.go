@@ -14,11 +14,16 @@ import (
 // closed, and to make an entry one by an update: a closed statement never
 // changes, and a change of a closed month is made with a new entry (docs/
 // ledger.md, "Owner statements"), which the next close states as an
-// adjustment. Creating such an entry is allowed. While a close runs, an
-// owner's entry is not changed (409 to try again).
+// adjustment. Creating such an entry is allowed, and so is marking a
+// run's unpaid transfer paid on a day of a closed month: it was on no
+// statement, and is stated from then on like an entry created then. While
+// a close runs, an owner's entry is not changed (409 to try again).
 func refuseClosedMonthEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpCreate {
 		return nil
+	}
+	if c.Memo[transferPaidByHand] == true {
+		return closeInProgress(ctx, tx, c)
 	}
 	var dates []finance.Date
 	if ownerEntry(c.OldValue("extract"), c.OldValue("owner_id")) {
@@ -30,15 +35,8 @@ func refuseClosedMonthEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if len(dates) == 0 {
 		return nil
 	}
-	// a close in progress holds the lock: the change would be read, or not,
-	// by its statements; it is refused until the close is over, without
-	// waiting (the close may be waiting for this entry's row)
-	var free bool
-	if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock_shared(`+statementsLock+`)`, c.Scope.CompanyID).Scan(&free); err != nil {
-		return translate(err, "owner statements lock")
-	}
-	if !free {
-		return finance.Errorf(finance.Conflict, "The company's owner statements are being closed; try again in a moment.")
+	if err := closeInProgress(ctx, tx, c); err != nil {
+		return err
 	}
 	var last *string
 	if err := tx.QueryRow(ctx, `SELECT max(month) FROM owner_statement_months WHERE company_id = $1`,
@@ -54,6 +52,22 @@ func refuseClosedMonthEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 				"and cannot be %s; write a new entry to correct it: the next statement shows it as an adjustment of %s.",
 				finance.MonthOf(d), map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op], finance.MonthOf(d))
 		}
+	}
+	return nil
+}
+
+// closeInProgress refuses (409) a change of an owner's entry while the
+// company's owner statements are being closed: a close in progress holds
+// the lock, and the change would be read, or not, by its statements; it
+// is refused until the close is over, without waiting (the close may be
+// waiting for this entry's row).
+func closeInProgress(ctx context.Context, tx pgx.Tx, c *Change) error {
+	var free bool
+	if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock_shared(`+statementsLock+`)`, c.Scope.CompanyID).Scan(&free); err != nil {
+		return translate(err, "owner statements lock")
+	}
+	if !free {
+		return finance.Errorf(finance.Conflict, "The company's owner statements are being closed; try again in a moment.")
 	}
 	return nil
 }

@@ -86,7 +86,8 @@ func CountTransferInvoices(ctx context.Context, db DBTX, companyID int64, on fin
 // advances the owners' share of those due under a guaranteed transfer,
 // pays out what each owner is owed, and brings their auto_transfer_status
 // to what it wrote (a history row for each one changed, actor the job,
-// origin transfer). Every entry it writes has a unique key (transfer_key)
+// origin transfer). The transfers are written paid or due as the company
+// pays them (transfer_payment). Every entry it writes has a unique key (transfer_key)
 // and is inserted ON CONFLICT DO NOTHING, an entry is paid out only by the
 // transfer inserted with it, and a status is written only when it
 // changes: done twice, it writes nothing the second time.
@@ -101,7 +102,11 @@ func TransferOwners(ctx context.Context, tx pgx.Tx, companyID, jobID int64, on f
 	if err != nil {
 		return sum, err
 	}
-	t, err := writeTransfers(ctx, tx, companyID, on, ids)
+	how, err := transferPaymentOf(ctx, tx, companyID)
+	if err != nil {
+		return sum, err
+	}
+	t, err := writeTransfers(ctx, tx, companyID, on, ids, how == TransferPaidAtOnce)
 	if err != nil {
 		return sum, err
 	}
@@ -358,11 +363,12 @@ func (r *guaranteeRows) insert(ctx context.Context, tx pgx.Tx, companyID int64) 
 // writeTransfers pays out, for the invoices ids, what each owner is owed
 // by day on (finance.Payouts): per invoice and owner, one transfer entry
 // (mode transfer, type transfer, on the owner's statement, from the
-// invoice's bank account, dated on), keyed
-// invoice-<id>-owner-<owner>-transfer-<n>, and transfer_id set on every
-// entry it pays out, in one statement; an entry is marked only by a
-// transfer inserted with it.
-func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.Date, ids []int64) (TransferSummary, error) {
+// invoice's bank account, dated on; paid, or unpaid for a payment batch
+// to pay), keyed invoice-<id>-owner-<owner>-transfer-<n>, and transfer_id
+// set on every entry it pays out, in one statement; an entry is marked
+// only by a transfer inserted with it. A transfer written unpaid emits no
+// transfer.paid: its payment does.
+func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.Date, ids []int64, paid bool) (TransferSummary, error) {
 	var sum TransferSummary
 	pending, err := pendingOwnerEntries(ctx, tx, companyID, ids)
 	if err != nil || len(pending) == 0 {
@@ -392,10 +398,10 @@ func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.
 		return sum, err
 	}
 	sql := insertTransfersSQL[0]
-	if listening {
+	if listening && paid {
 		sql = insertTransfersSQL[1]
 	}
-	err = tx.QueryRow(ctx, sql, companyID, on, invoices, owners, amounts, dueOn, marked, markedOrd).
+	err = tx.QueryRow(ctx, sql, companyID, on, invoices, owners, amounts, dueOn, marked, markedOrd, paid).
 		Scan(&sum.Transfers, &amount, &want, &got, &woke)
 	sum.Amount = finance.Money(amount)
 	if err != nil {
@@ -409,7 +415,7 @@ func writeTransfers(ctx context.Context, tx pgx.Tx, companyID int64, on finance.
 }
 
 // insertTransfers is the statement that inserts the payouts ($3..$6, in order) as transfer
-// entries and marks the entries they pay out ($7, with the rank of their
+// entries, paid when $9, and marks the entries they pay out ($7, with the rank of their
 // payout in $8), with a transfer.paid event for each transfer inserted
 // (paid: the run pays the owners out) when an endpoint listens; it
 // answers the transfers inserted, their sum, the marks due to the
@@ -431,7 +437,7 @@ WITH p AS (
         description, paid, due_date, billing_method)
     SELECT $1, k.key, k.key, p.invoice_id, 'invoice', 'transfer', 'transfer', p.account_id, p.business_id,
         p.owner_id, p.building_id, p.contract_id, p.owner_id, 'owner', $2::date, p.amount::numeric, p.competence,
-        'Repasse: ' || p.invoice_description, true, p.due_on::date, p.billing_method
+        'Repasse: ' || p.invoice_description, $9::boolean, p.due_on::date, p.billing_method
     FROM p CROSS JOIN LATERAL (SELECT 'invoice-' || p.invoice_id || '-owner-' || p.owner_id || '-transfer-' || p.n AS key) k
     ORDER BY p.ord
     ON CONFLICT (company_id, transfer_key) WHERE transfer_key IS NOT NULL DO NOTHING

@@ -227,20 +227,8 @@ func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if december := finance.NewMonth(q.Year, time.December); !reports.Closed || reports.ClosedThrough < december {
-		through := "none of its months"
-		if reports.Closed {
-			through = "its months through " + reports.ClosedThrough.String()
-		}
-		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: fmt.Sprintf(
-			"the company has closed %s: the report of %d is given once %s is closed (the owners:statements job)",
-			through, q.Year, december)}}))
-		return
-	}
-	if january := finance.NewMonth(q.Year, time.January); reports.ClosedFrom > january {
-		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: fmt.Sprintf(
-			"the company's owner statements start at %s: the months of %d before it are in the first statements' opening balances, on no statement, so no report of %d is given",
-			reports.ClosedFrom, q.Year, q.Year)}}))
+	if why := incomeLinkRefusal(reports, q.Year); why != "" {
+		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: why}}))
 		return
 	}
 	expires := time.Now().Add(s.statements.lifetime).UTC().Truncate(time.Second)
@@ -248,6 +236,28 @@ func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, linkEnvelope{Return: true, Status: http.StatusOK, Data: receiptLinkData{
 		URL: s.receipts.base(r) + incomePagePath + token, ExpiresAt: expires.Format(time.DateTime),
 	}})
+}
+
+// incomeLinkRefusal is why the link of a year's report is not given, ""
+// when it is: a year whose January is before the company's first closed
+// month never has a report (its earlier months are in the first
+// statements' opening balances, on no statement), whatever is closed
+// later; a year that may have one waits for its December's close; with
+// no month closed yet, it needs the months from January through December.
+func incomeLinkRefusal(reports *storage.IncomeReports, year int) string {
+	january, december := finance.NewMonth(year, time.January), finance.NewMonth(year, time.December)
+	switch {
+	case !reports.Closed:
+		return fmt.Sprintf("the company has closed none of its months: the report of %d is given once its owner statements "+
+			"are closed from %s (or earlier) through %s (the owners:statements job)", year, january, december)
+	case reports.ClosedFrom > january:
+		return fmt.Sprintf("the company's owner statements start at %s: the months of %d before it are in the first "+
+			"statements' opening balances, on no statement, so %d has no report and never will", reports.ClosedFrom, year, year)
+	case reports.ClosedThrough < december:
+		return fmt.Sprintf("the company has closed its months through %s: the report of %d is given once %s is closed "+
+			"(the owners:statements job)", reports.ClosedThrough, year, december)
+	}
+	return ""
 }
 
 // incomePage serves the page and PDF of a verified link; without a
@@ -376,7 +386,9 @@ func incomeReportLinkOp() operation {
 		summary: "A signed link to the public page and PDF of an owner's income report",
 		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
 			"`/incomeReports/{token}`, valid 120 days (`expires_at`, UTC). The report is of every business's books. " +
-			"Given once the company has closed the year's December (else a 422 on `filter[year]`); an owner the " +
+			"Given once the company has closed the year's months from January through December; else a 422 on " +
+			"`filter[year]` saying why: the December it waits for, or, for a year that starts before the company's " +
+			"first closed month, that the year never has one. An owner the " +
 			"company does not have is a 404; without a configured secret, a 503 that says so.",
 		params: incomeQueryParams(false),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)},

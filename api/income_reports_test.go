@@ -455,3 +455,41 @@ func TestOpenAPIDescribesIncomeReports(t *testing.T) {
 		}
 	}
 }
+
+// TestIncomeReportLinkReasons: the link's 422 says why the year has no
+// report yet, and only what is true of it: a year whose January is before
+// the company's first closed month never has one (not "once December is
+// closed"); a year that may have one waits for its December; with nothing
+// closed, the months from January through December are needed.
+func TestIncomeReportLinkReasons(t *testing.T) {
+	t.Parallel()
+	f := incomeEnv(t, withReceipts())
+	link := func(year int) string {
+		t.Helper()
+		r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=%d", f.ana, year), f.keyA, nil)
+		if r.status != http.StatusUnprocessableEntity || fmt.Sprint(r.problemFields(t)) != "[filter[year]]" {
+			t.Fatalf("link of %d: %d %s", year, r.status, r.raw)
+		}
+		return r.raw
+	}
+	check := func(year int, want, not []string) {
+		t.Helper()
+		raw := link(year)
+		for _, w := range want {
+			if !strings.Contains(raw, w) {
+				t.Errorf("link of %d: %s, without %q", year, raw, w)
+			}
+		}
+		for _, n := range not {
+			if strings.Contains(raw, n) {
+				t.Errorf("link of %d: %s, with %q", year, raw, n)
+			}
+		}
+	}
+	check(2024, []string{"closed none of its months", "from 2024-01 (or earlier) through 2024-12"}, nil)
+	f.pay(t, f.rentInvoice(t, "2024-03", false), "2024-03-08", "2024-03-11")
+	f.run(t, "owners:statements", `{"month":"2024-03"}`)
+	check(2024, []string{"start at 2024-03", "2024 has no report and never will"}, []string{"given once", "2024-12"})
+	check(2023, []string{"start at 2024-03", "2023 has no report and never will"}, []string{"given once"})
+	check(2025, []string{"closed its months through 2024-03", "given once 2025-12 is closed"}, []string{"never"})
+}

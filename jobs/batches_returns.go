@@ -296,27 +296,80 @@ func readReturnFile(ctx context.Context, r *Run, k *BatchKind, fileID int64) (*R
 
 // returnAccounts are the accounts a file's numbers are looked for in: the
 // one the upload named (of the file's bank, agency and account), else the
-// company's accounts at the file's bank.
+// company's accounts at the file's bank. A file uploaded without
+// account_id that names accounts of one agreement (accounts sharing their
+// titles' numbers, one per layout) is refused (a 422 naming account_id):
+// which of them sent the titles a collection file speaks of cannot be
+// told.
 func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead, items []ReturnItem) ([]int64, error) {
 	bank := rf.Header.Bank
+	var first retorno.Account
+	for i := range items {
+		if items[i].Err == nil {
+			first = items[i].Event.Beneficiary
+			break
+		}
+	}
+	named := fileAccounts(rf.Header, first)
 	if id := rf.File.AccountID; id != 0 {
 		acc, err := storage.ReadBankAccount(ctx, r.Pool(), r.CompanyID(), id)
 		if err != nil {
 			return nil, err
 		}
-		var first retorno.Account
-		for i := range items {
-			if items[i].Err == nil {
-				first = items[i].Event.Beneficiary
-				break
-			}
-		}
-		if err := checkFileAccount(acc, rf.Header, fileAccounts(rf.Header, first)); err != nil {
+		if err := checkFileAccount(acc, rf.Header, named); err != nil {
 			return nil, permanent(err)
 		}
 		return []int64{id}, nil
 	}
+	if rf.File.Type == storage.TicketBatch {
+		shared, err := storage.SharedAgreements(ctx, r.Pool(), r.CompanyID(), bank)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSharedAgreements(shared, named); err != nil {
+			return nil, permanent(err)
+		}
+	}
 	return storage.AccountsOfBank(ctx, r.Pool(), r.CompanyID(), bank)
+}
+
+// checkSharedAgreements refuses a file uploaded without account_id when
+// two or more accounts of one agreement (shared) are accounts it names
+// (all of them, when it names none): the 422 names them and asks for
+// account_id.
+func checkSharedAgreements(shared [][]storage.BankAccount, named []retorno.Account) error {
+	for _, accs := range shared {
+		var ids []string
+		for i := range accs {
+			if isNamed(&accs[i], named) {
+				ids = append(ids, fmt.Sprint(accs[i].ID))
+			}
+		}
+		if len(ids) < 2 {
+			continue
+		}
+		a := accs[0]
+		return finance.InvalidInput([]finance.Problem{{Field: "account_id", Message: fmt.Sprintf(
+			"accounts %s are one agreement at bank %s (agency %s, account %s, wallet %q, covenant %q) and share their "+
+				"titles' numbers; the file is of that account: upload it with account_id, the account whose "+
+				"remittances it answers", strings.Join(ids, ", "), a.Bank, withDigit(a.Agency, a.AgencyDigit),
+			withDigit(a.Account, a.AccountDigit), a.Wallet, a.Covenant)}})
+	}
+	return nil
+}
+
+// isNamed reports whether acc is one of the accounts a file names; a file
+// naming none names every account of its bank.
+func isNamed(acc *storage.BankAccount, named []retorno.Account) bool {
+	if len(named) == 0 {
+		return true
+	}
+	for _, a := range named {
+		if sameAccount(acc, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // permanentIf makes a coded error of one of codes permanent.

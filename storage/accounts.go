@@ -85,3 +85,34 @@ func AccountsOfBank(ctx context.Context, q DBTX, companyID int64, bank string) (
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
 	return ids, translate(err, "accounts of bank "+bank)
 }
+
+// SharedAgreements lists the company's accounts at a bank that share their
+// agreement (accounts.numbering, and with it their titles' numbers) with
+// another, each agreement's accounts together in id order: only the bank,
+// agency, account, wallet and covenant are read.
+func SharedAgreements(ctx context.Context, q DBTX, companyID int64, bank string) ([][]BankAccount, error) {
+	rows, err := q.Query(ctx, `SELECT id, numbering, coalesce(agency, ''), coalesce(agency_digit, ''), coalesce(account, ''),
+		coalesce(account_digit, ''), coalesce(wallet, ''), coalesce(covenant, '')
+		FROM accounts WHERE company_id = $1 AND bank = $2 AND numbering IN (
+		    SELECT numbering FROM accounts WHERE company_id = $1 AND bank = $2 GROUP BY numbering HAVING count(*) > 1)
+		ORDER BY numbering, id`, companyID, bank)
+	if err != nil {
+		return nil, translate(err, "shared agreements at bank "+bank)
+	}
+	defer rows.Close()
+	var out [][]BankAccount
+	last := ""
+	for rows.Next() {
+		a := BankAccount{Bank: bank}
+		var numbering string
+		if err := rows.Scan(&a.ID, &numbering, &a.Agency, &a.AgencyDigit, &a.Account, &a.AccountDigit, &a.Wallet,
+			&a.Covenant); err != nil {
+			return nil, translate(err, "shared agreements at bank "+bank)
+		}
+		if len(out) == 0 || numbering != last {
+			out = append(out, nil)
+		}
+		out[len(out)-1], last = append(out[len(out)-1], a), numbering
+	}
+	return out, translate(rows.Err(), "shared agreements at bank "+bank)
+}

@@ -126,3 +126,77 @@ func ProblemsText(ps []finance.Problem) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// numberingColumns are the accounts columns that make its agreement at
+// the bank (accounts.numbering: migration 0046), whose accounts share one
+// nosso número counter.
+var numberingColumns = []string{"bank", "agency", "account", "wallet", "covenant", "station"}
+
+// memoNumbering keeps an account's agreement before an update, for
+// joinNumbering.
+const memoNumbering = "numbering"
+
+// rememberNumbering is the before hook that reads the agreement an
+// account is of before an update that gives its fields (its row is locked
+// by the write already).
+func rememberNumbering(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op != OpUpdate || !givesAny(c, numberingColumns) {
+		return nil
+	}
+	var numbering *string
+	if err := tx.QueryRow(ctx, `SELECT numbering FROM accounts WHERE company_id = $1 AND id = $2`,
+		c.Scope.CompanyID, c.ID).Scan(&numbering); err != nil {
+		return translate(err, fmt.Sprintf("agreement of account %d", c.ID))
+	}
+	c.Remember(memoNumbering, numbering)
+	return nil
+}
+
+// joinNumbering is the after hook that has an account joining an
+// agreement (created with its fields, or updated into them) go on with
+// its counter. An account updated into an agreement may have given
+// titles already: the agreement's counter is raised to its next number,
+// under the counter's lock (taken after the account's row, as no write
+// taking titles' numbers holds the counter while it waits for an account
+// being written here), so that no account of the agreement gives a number
+// it gave. Each account shows the agreement's next number (the others
+// when they next take numbers). An update that leaves the agreement as it
+// was takes no lock.
+func joinNumbering(ctx context.Context, tx pgx.Tx, c *Change) error {
+	if c.Op == OpDelete || c.Op == OpUpdate && !givesAny(c, numberingColumns) {
+		return nil
+	}
+	var numbering *string
+	var next int64
+	if err := tx.QueryRow(ctx, `SELECT numbering, next_nosso_numero FROM accounts WHERE company_id = $1 AND id = $2`,
+		c.Scope.CompanyID, c.ID).Scan(&numbering, &next); err != nil {
+		return translate(err, fmt.Sprintf("agreement of account %d", c.ID))
+	}
+	before, _ := c.Memo[memoNumbering].(*string)
+	if numbering == nil || before != nil && *before == *numbering {
+		return nil
+	}
+	shared := next
+	var err error
+	if c.Op == OpCreate {
+		// a new account has given nothing: it reads the counter only
+		err = tx.QueryRow(ctx, `SELECT greatest($3::bigint, coalesce(max(next_nosso_numero), 0)) FROM nosso_numero_counters
+			WHERE company_id = $1 AND numbering = $2`, c.Scope.CompanyID, *numbering, next).Scan(&shared)
+	} else {
+		err = tx.QueryRow(ctx, `INSERT INTO nosso_numero_counters AS c (company_id, numbering, next_nosso_numero)
+			SELECT $1, $2, greatest($3::bigint, coalesce(max(next_nosso_numero), 1)) FROM accounts
+			WHERE company_id = $1 AND numbering = $2
+			ON CONFLICT (company_id, numbering) DO UPDATE
+			SET next_nosso_numero = greatest(c.next_nosso_numero, excluded.next_nosso_numero), updated_at = now()
+			RETURNING next_nosso_numero`, c.Scope.CompanyID, *numbering, next).Scan(&shared)
+	}
+	if err != nil {
+		return translate(err, fmt.Sprintf("agreement of account %d", c.ID))
+	}
+	if shared == next {
+		return nil
+	}
+	_, err = tx.Exec(ctx, `UPDATE accounts SET next_nosso_numero = $3 WHERE company_id = $1 AND id = $2`,
+		c.Scope.CompanyID, c.ID, shared)
+	return translate(err, fmt.Sprintf("agreement of account %d", c.ID))
+}

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -258,24 +259,62 @@ func readOwnerless(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64,
 }
 
 // PeekNossoNumero reads the next sequence of the account's nosso número
-// counter, without taking it: for checks only.
+// counter, without taking it: for checks only. An account of an agreement
+// (accounts.numbering) reads its agreement's counter.
 func PeekNossoNumero(ctx context.Context, q DBTX, companyID, accountID int64) (int64, error) {
 	var next int64
-	err := q.QueryRow(ctx, `SELECT next_nosso_numero FROM accounts WHERE company_id = $1 AND id = $2`,
-		companyID, accountID).Scan(&next)
+	err := q.QueryRow(ctx, `SELECT greatest(a.next_nosso_numero, coalesce(c.next_nosso_numero, 0)) FROM accounts a
+		LEFT JOIN nosso_numero_counters c ON c.company_id = a.company_id AND c.numbering = a.numbering
+		WHERE a.company_id = $1 AND a.id = $2`, companyID, accountID).Scan(&next)
 	return next, translate(err, fmt.Sprintf("nosso número of account %d", accountID))
 }
 
 // TakeNossoNumeros allocates n consecutive sequences of the account's
-// nosso número counter and returns the first: one UPDATE ... RETURNING,
-// which holds the account's row lock until tx ends, so that two batches
-// adding at once never get the same number, and a number once taken is
-// never given again (the counter only grows).
+// nosso número counter and returns the first. The counter is its
+// agreement's (accounts.numbering: the accounts of one bank, agency,
+// account, wallet, covenant and station share it, as the bank knows a title by its
+// number alone), taken in one upsert of the agreement's row, whose lock
+// is held until tx ends: two batches of its accounts adding at once never
+// get the same number, and a number once taken is never given again (the
+// counter only grows). Every account of the agreement then shows the
+// next number; when the account left the agreement meanwhile (an update
+// of its agency, wallet ...), nothing is taken: a Conflict, to retry.
+// An account without an agreement (no bank, or neither an account number
+// nor a covenant) keeps its own counter.
 func TakeNossoNumeros(ctx context.Context, tx pgx.Tx, companyID, accountID, n int64) (int64, error) {
+	what := fmt.Sprintf("nosso número of account %d", accountID)
+	var numbering *string
+	if err := tx.QueryRow(ctx, `SELECT numbering FROM accounts WHERE company_id = $1 AND id = $2`,
+		companyID, accountID).Scan(&numbering); err != nil {
+		return 0, translate(err, what)
+	}
 	var first int64
-	err := tx.QueryRow(ctx, `UPDATE accounts SET next_nosso_numero = next_nosso_numero + $3, updated_at = now()
-		WHERE company_id = $1 AND id = $2 RETURNING next_nosso_numero - $3`, companyID, accountID, n).Scan(&first)
-	return first, translate(err, fmt.Sprintf("nosso número of account %d", accountID))
+	if numbering == nil {
+		err := tx.QueryRow(ctx, `UPDATE accounts SET next_nosso_numero = next_nosso_numero + $3, updated_at = now()
+			WHERE company_id = $1 AND id = $2 RETURNING next_nosso_numero - $3`, companyID, accountID, n).Scan(&first)
+		return first, translate(err, what)
+	}
+	err := tx.QueryRow(ctx, `INSERT INTO nosso_numero_counters AS c (company_id, numbering, next_nosso_numero)
+		SELECT $1, $2, coalesce(max(next_nosso_numero), 1) + $3 FROM accounts WHERE company_id = $1 AND numbering = $2
+		ON CONFLICT (company_id, numbering) DO UPDATE
+		SET next_nosso_numero = greatest(c.next_nosso_numero, excluded.next_nosso_numero - $3) + $3, updated_at = now()
+		RETURNING next_nosso_numero - $3`, companyID, *numbering, n).Scan(&first)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	rows, err := tx.Query(ctx, `UPDATE accounts SET next_nosso_numero = $3, updated_at = now()
+		WHERE company_id = $1 AND numbering = $2 RETURNING id`, companyID, *numbering, first+n)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	if !slices.Contains(ids, accountID) {
+		return 0, finance.Errorf(finance.Conflict, "account %d changed its bank agreement while its titles were numbered: try again", accountID)
+	}
+	return first, nil
 }
 
 // TicketMember is an invoice to add to a batch with its title: the

@@ -138,7 +138,7 @@ func accountsResource() *Resource {
 			ColumnIn("businessIn", "business_id", Int),
 			ColumnIn("bankIn", "bank", String),
 		},
-		Hooks: Hooks{Before: []Hook{checkRemittanceAccount}},
+		Hooks: Hooks{Before: []Hook{checkRemittanceAccount, rememberNumbering}, After: []Hook{joinNumbering}},
 	}
 }
 

@@ -449,8 +449,8 @@ func TestTicketBatchSlipOnReceipt(t *testing.T) {
 	}
 }
 
-// TestTicketReturnMatching: two accounts of the bank with the same nosso
-// número make a line ambiguous, and nothing is done; the same file
+// TestTicketReturnMatching: two accounts of the bank (two agreements of
+// one bank account) with the same nosso número make a line ambiguous, and nothing is done; the same file
 // uploaded naming one of them settles that account's title only, and
 // again with the same account is the same job. An unreadable line and an
 // occurrence that changes nothing are reported as such.
@@ -458,7 +458,11 @@ func TestTicketReturnMatching(t *testing.T) {
 	t.Parallel()
 	f := batchEnv(t)
 	withWorkers(t, f.testEnv)
-	second := f.create(t, "/financial/accounts", bradescoAccount(f.biz))
+	// another agreement (covenant) of the same bank account: its own
+	// counter, so its first title is 1 too, with the same check digit
+	other := bradescoAccount(f.biz)
+	other["covenant"] = "00000000000004567891"
+	second := f.create(t, "/financial/accounts", other)
 	x := f.ticketInvoice(t, nil)
 	y := f.ticketInvoice(t, map[string]any{"account_id": second})
 	b1 := f.newBatch(t)

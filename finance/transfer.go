@@ -319,7 +319,9 @@ type AutoTransferFacts struct {
 	// Owed: the entries of an owner of the invoice not paid out yet add up
 	// to more than zero (credits less debits).
 	Owed bool
-	// Transferred: the run has paid out some of the invoice to an owner.
+	// Transferred: the run has paid out some of the invoice to an owner,
+	// by a transfer not voided (an unpaid transfer is voided with the
+	// payment it paid out when that payment is undone).
 	Transferred bool
 }
 

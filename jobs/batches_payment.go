@@ -250,6 +250,8 @@ func paymentRefusal(b *storage.Batch, c *storage.PaymentCandidate) string {
 	switch {
 	case !c.Found:
 		return "not found"
+	case c.Void != 0:
+		return fmt.Sprintf("is void: the payment it paid out was undone before it was paid (entry %d reverses it)", c.Void)
 	case c.InBatch != 0:
 		return fmt.Sprintf("is in payment batch %d", c.InBatch)
 	case c.Paid:

@@ -120,8 +120,8 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 // bank paid (the date it was scheduled for when the line has none), of the
 // amount it paid (the amount sent when the line has none), with a boleto's
 // interest and discount as the bank reports them. A payment that cannot be
-// settled (its entry paid or deleted, or in another batch since) changes
-// nothing.
+// settled (its entry paid, deleted or void, or in another batch since)
+// changes nothing.
 func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
 	var notes []string
 	paidAt := financeDate(ev.Date)
@@ -139,6 +139,10 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	switch {
 	case m.TransactionID == 0:
 		problem = "the entry was deleted"
+	case m.Void != 0:
+		problem = fmt.Sprintf("the transfer is void (the payment it paid out was undone after it was reverted in batch %d; "+
+			"entry %d reverses it), yet the bank paid %s on %s to an owner not owed it (record that payment by hand)",
+			m.BatchID, m.Void, paid.StringFixed(2), paidAt)
 	case m.State == "paid" || m.Paid:
 		l.Outcome = storage.PaymentAlreadyPaid
 		l.Message = fmt.Sprintf("the entry is paid: the bank reports %s paid on %s; nothing was done (check for a payment made twice)",

@@ -144,7 +144,10 @@ type PaymentCandidate struct {
 	InReference, InMethod string
 	InAmount              decimal.Decimal
 	Attempts              int64 // payments of it so far, in any state
-	Payee                 Payee
+	// Void is the entry that reverses it, for a run's transfer voided
+	// with the payment it paid out (0: none): it is never to be paid.
+	Void  int64
+	Payee Payee
 }
 
 // ReadPaymentCandidates reads the ledger entries of ids (of the company
@@ -189,12 +192,18 @@ func ReadPaymentCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids 
 	if err := rows.Err(); err != nil {
 		return nil, translate(err, "entries for a payment batch")
 	}
+	// read once the entries are locked: an undo that voided one meanwhile is seen
+	voids, err := VoidsOf(ctx, tx, companyID, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]PaymentCandidate, len(ids))
 	for i, id := range ids {
 		c, ok := found[id]
 		if !ok {
 			c.ID = id
 		}
+		c.Void = voids[id]
 		out[i] = c
 	}
 	return out, nil

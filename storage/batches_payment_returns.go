@@ -17,8 +17,10 @@ import (
 // member, its batch, entry (0: the entry was deleted) and account, its
 // state as the API reads it (sent: added to a batch whose file is
 // written) and amount, whether the entry is paid, another batch the
-// entry is in since (0: none), and the batch whose file asked the bank to
-// cancel it (0: none).
+// entry is in since (0: none), the batch whose file asked the bank to
+// cancel it (0: none), and the entry that voids it (a run's transfer
+// reverted in its batch, then voided with the payment it paid out; 0:
+// none).
 type PaymentMatch struct {
 	MemberID      int64
 	BatchID       int64
@@ -30,6 +32,7 @@ type PaymentMatch struct {
 	Paid          bool
 	OtherBatch    int64
 	CancelBatch   int64
+	Void          int64
 }
 
 // MatchPayments finds the payments of the company's accounts (among
@@ -73,7 +76,9 @@ func MatchPayments(ctx context.Context, tx pgx.Tx, companyID int64, accounts []i
 }
 
 // lockMatchedEntries locks the entries of matched payments (in id order)
-// and reads whether each is paid and in another batch.
+// and reads whether each is paid, in another batch and void (once
+// locked, in a statement of its own: an undo that voided one meanwhile is
+// seen).
 func lockMatchedEntries(ctx context.Context, tx pgx.Tx, companyID int64, entries []int64, byEntry map[int64]*PaymentMatch) error {
 	if len(entries) == 0 {
 		return nil
@@ -100,7 +105,17 @@ func lockMatchedEntries(ctx context.Context, tx pgx.Tx, companyID int64, entries
 			m.OtherBatch = other
 		}
 	}
-	return translate(rows.Err(), "entries of a return file")
+	if err := rows.Err(); err != nil {
+		return translate(err, "entries of a return file")
+	}
+	voids, err := VoidsOf(ctx, tx, companyID, entries)
+	if err != nil {
+		return err
+	}
+	for id, void := range voids {
+		byEntry[id].Void = void
+	}
+	return nil
 }
 
 // PaymentEvent is what a return file says of one payment that changes it:

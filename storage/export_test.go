@@ -27,3 +27,7 @@ const (
 	BillingTimingDefault = billingTimingDefault
 	ReadjustAtDerived    = readjustAtDerived
 )
+
+// OnStatement exposes onStatement (the condition on an owner's entry t of
+// being stated) to the package's external tests.
+const OnStatement = onStatement

@@ -80,11 +80,16 @@ func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 // `<split>-chargeback`), dated today in the company's time zone (the day
 // the payment is undone: the books of the payment's day are left as they
 // were); it deletes the settlement lines and clears the paid_* amounts.
-// No entry is ever deleted. It brings the invoice's auto_transfer_status
-// to what the undoing makes it (null, chargeback, guaranteed again), for
-// the caller's history row to list. Undoing an invoice with nothing left
-// to reverse reverses nothing and is not an error. NotFound for an
-// invoice of another company or none.
+// An owner's transfer the run wrote unpaid that paid out those entries is
+// voided (transfers_void.go): its reversal is written too, and the
+// entries it paid out are released for the run; a transfer already paid
+// is left as it is (the owner owes what the reversals debit). No entry is
+// ever deleted. It brings the invoice's auto_transfer_status to what the
+// undoing makes it (null, chargeback, guaranteed again), for the caller's
+// history row to list. Undoing an invoice with nothing left to reverse
+// reverses nothing and is not an error. NotFound for an invoice of
+// another company or none; Conflict while a transfer it would void is in
+// a payment batch (added or sent).
 func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
 	what := fmt.Sprintf("invoice %d", invoiceID)
 	var one int
@@ -93,8 +98,18 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if err != nil {
 		return translate(err, what)
 	}
+	voided, err := lockTransfersToVoid(ctx, tx, companyID, invoiceID)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if err := refuseBatchedTransfers(invoiceID, voided); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, reverseEntriesSQL, companyID, invoiceID); err != nil {
 		return translate(err, what+": reverse entries")
+	}
+	if err := voidTransfers(ctx, tx, companyID, voided); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if err := clearSettlement(ctx, tx, companyID, invoiceID); err != nil {
 		return translate(err, what+": clear settlement")

@@ -99,7 +99,8 @@ func refusePostedEntry(_ context.Context, _ pgx.Tx, c *Change) error {
 // of a guaranteed invoice settles it (docs/ledger.md). One change is
 // taken: a transfer the run wrote unpaid is marked paid by hand (paid
 // true, with the day it was paid in date; notes may be given too), for a
-// transfer paid outside propfin (markTransferPaid). A transfer or a
+// transfer paid outside propfin (markTransferPaid), unless it was voided
+// with the payment it paid out (refuseVoidTransfer). A transfer or a
 // guaranteed_rent entry made through the API stays editable.
 func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpCreate {
@@ -118,6 +119,11 @@ func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 		return nil
 	}
 	unpaid := c.OldValue("mode") == "transfer" && c.OldValue("paid") == false
+	if unpaid {
+		if err := refuseVoidTransfer(ctx, tx, c); err != nil {
+			return err
+		}
+	}
 	if unpaid && c.Op == OpUpdate {
 		return markTransferPaid(c)
 	}
@@ -127,6 +133,24 @@ func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	}
 	return finance.Errorf(finance.Conflict, "This entry was written by the owners' transfer run and cannot be %s.%s",
 		map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op], how)
+}
+
+// refuseVoidTransfer refuses (409) to change, mark paid or delete a run's
+// unpaid transfer voided with the payment it paid out (docs/ledger.md,
+// "An undone payment whose transfer is unpaid"): it is never to be paid.
+// The row is locked by then, and the void read in a statement of its own,
+// so that an undo committed meanwhile is seen.
+func refuseVoidTransfer(ctx context.Context, tx pgx.Tx, c *Change) error {
+	voids, err := VoidsOf(ctx, tx, c.Scope.CompanyID, []int64{c.ID})
+	if err != nil {
+		return err
+	}
+	void, ok := voids[c.ID]
+	if !ok {
+		return nil
+	}
+	return finance.Errorf(finance.Conflict, "This transfer is void: the payment it paid out was undone before it was paid, "+
+		"and entry %d reverses it. It is not to be paid; the run pays the owner out again once the invoice is paid again.", void)
 }
 
 // transferPaidByHand is the memo of an update that marks a run's unpaid

@@ -237,8 +237,10 @@ func readStatementEntries(ctx context.Context, tx pgx.Tx, companyID int64, m fin
 // transfer the run wrote unpaid (the company pays its transfers by batch)
 // is on no statement until it is paid, and then in the month of the day it
 // was paid (its date), as written when it was marked paid
-// (paid_recorded_at).
-const onStatement = `NOT (t.mode = 'transfer' AND t.transfer_key IS NOT NULL AND NOT t.paid)`
+// (paid_recorded_at). The void of an unpaid transfer (its reversal, keyed
+// and unpaid as the transfer is: transfers_void.go) is on none either:
+// neither is ever paid, no money moved.
+const onStatement = `NOT (t.transfer_key IS NOT NULL AND NOT t.paid AND t.mode IN ('transfer', 'chargeback'))`
 
 // statementEntriesSQL selects the entries of a close ($1 company, $2 and
 // $3 the month's first and last days, $4 the earliest write looked at for

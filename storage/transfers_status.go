@@ -33,13 +33,16 @@ const automaticTransfer = `NOT i.transfer_auto_disabled AND (
 
 // ownerPending holds for an entry t the run pays out and has not yet: on
 // an owner's statement, a debit or credit of a payment, its reversal or a
-// guarantee, without transfer_id.
+// guarantee, without transfer_id. The void of a transfer (a chargeback
+// credit: transfers_void.go) is paid out by the transfer it voids, and so
+// never counted.
 const ownerPending = `t.transfer_id IS NULL AND t.extract = 'owner' AND t.owner_id IS NOT NULL
 	AND t.type IN ('debit', 'credit') AND t.mode IN ('invoice', 'chargeback', 'guaranteed_rent')`
 
 // autoTransferFactsSQL reads, for the invoices $2 of company $1, the
 // stored status and the facts of finance.AutoTransferFacts, one boolean
-// column each.
+// column each. A transfer voided with an undone payment (its reversal
+// written: transfers_void.go) is not one the run transferred.
 const autoTransferFactsSQL = `
 SELECT i.id, i.auto_transfer_status AS stored,
     coalesce(` + automaticTransfer + `, false) AS automatic,
@@ -48,7 +51,8 @@ SELECT i.id, i.auto_transfer_status AS stored,
     EXISTS (SELECT 1 FROM transactions t WHERE t.company_id = $1 AND t.invoice_id = i.id AND ` + ownerPending + `
             GROUP BY t.owner_id HAVING sum(CASE t.type WHEN 'credit' THEN t.amount ELSE -t.amount END) > 0) AS owed,
     EXISTS (SELECT 1 FROM transactions x WHERE x.company_id = $1 AND x.invoice_id = i.id
-            AND x.mode = 'transfer' AND x.transfer_key IS NOT NULL) AS transferred
+            AND x.mode = 'transfer' AND x.transfer_key IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = $1 AND v.reverses_id = x.id)) AS transferred
 FROM invoices i
 LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
 WHERE i.company_id = $1 AND i.id = any($2)`

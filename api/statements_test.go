@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/propfin/propfin/jobs"
 )
 
 // statementFixture is the worked month of docs/ledger.md, "Owner
@@ -20,8 +22,14 @@ type statementFixture struct {
 
 func statementEnv(t *testing.T, opts ...envOption) *statementFixture {
 	t.Helper()
+	return statementEnvOf(t, jobs.KindsConfig{}, opts...)
+}
+
+// statementEnvOf is statementEnv with workers of the kinds of cfg.
+func statementEnvOf(t *testing.T, cfg jobs.KindsConfig, opts ...envOption) *statementFixture {
+	t.Helper()
 	f := &statementFixture{testEnv: setup(t, opts...)}
-	withWorkers(t, f.testEnv)
+	withWorkersOf(t, f.testEnv, cfg)
 	f.business = f.create(t, "/financial/businesses", map[string]any{"name": "Horizonte"})
 	f.account = f.create(t, "/financial/accounts", map[string]any{"business_id": f.business, "bank": "341"})
 	f.tenant = f.create(t, "/persons", map[string]any{"name": "Tiago Inquilino"})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/propfin/propfin/jobs"
 )
 
 // transferBatchFixture is the worked month's fixture with what a payment
@@ -22,7 +24,14 @@ type transferBatchFixture struct {
 
 func transferBatchEnv(t *testing.T) *transferBatchFixture {
 	t.Helper()
-	f := &transferBatchFixture{statementFixture: statementEnv(t)}
+	return transferBatchEnvOf(t, jobs.KindsConfig{})
+}
+
+// transferBatchEnvOf is transferBatchEnv with workers of the kinds of cfg
+// and the server's options opts.
+func transferBatchEnvOf(t *testing.T, cfg jobs.KindsConfig, opts ...envOption) *transferBatchFixture {
+	t.Helper()
+	f := &transferBatchFixture{statementFixture: statementEnvOf(t, cfg, opts...)}
 	f.business = f.create(t, "/financial/businesses", map[string]any{"name": "Imobiliária Conceição & Filhos Ltda",
 		"tax_id": "11222333000181", "street": "Rua da Consolação", "number": "1500", "city": "São Paulo",
 		"state": "SP", "zip_code": "01301100"})

@@ -16,11 +16,25 @@ import (
 )
 
 // TestPaymentBanksAreWritten holds the banks a payment batch's account may
-// be at (storage) to the banks package cnab/pagamento writes.
+// be at (storage) to the banks package cnab/pagamento writes, and the
+// account columns storage requires of each to the payer's fields its
+// payment header requires (the payer's covenant is the account's
+// payment_covenant).
 func TestPaymentBanksAreWritten(t *testing.T) {
 	t.Parallel()
 	if got, want := storage.PaymentBanks(), pagamento.Supported(); !slices.Equal(got, want) {
 		t.Errorf("storage's payment banks %v, cnab/pagamento writes %v", got, want)
+	}
+	for _, bank := range pagamento.Supported() {
+		want := pagamento.Required(bank)
+		for i, f := range want {
+			if f == "covenant" {
+				want[i] = "payment_covenant"
+			}
+		}
+		if got := storage.PaymentRequired(bank); !slices.Equal(got, want) {
+			t.Errorf("bank %s: storage.PaymentRequired = %v, pagamento.Required = %v", bank, got, want)
+		}
 	}
 }
 

@@ -86,9 +86,22 @@ func TestPaymentMethod(t *testing.T) {
 		{"no payee", "ted", storage.Payee{}, "", "100.00", "names no payee", ""},
 		{"payee without tax id", "ted", storage.Payee{ID: 9, Name: "X"}, "", "100.00", "its payee (person 9) has no tax_id", ""},
 		{"nothing to pay", "ted", account, "", "5.00", "its amount plus interest less discount is 0.00", ""},
+		// a transfer to an owner: its contract's billing_method, how the owners are paid
+		{"a transfer by ted", "ted", account, "", "100.00", storage.MethodTransfer, ""},
+		{"a transfer by ticket", "ticket", account, "", "100.00", "is a transfer to an owner by ticket, a boleto, which pays no owner; " +
+			"a transfer to an owner is paid by ted, deposit, pix: set its billing_method (PUT /transactions/42), and contract 7's " +
+			"(how its owners are paid) for the transfers to come", ""},
+		{"a transfer by cash", "cash", account, "", "100.00", "is paid by cash: a payment batch pays by ted, deposit, pix, ticket; " +
+			"a transfer to an owner is paid by ted, deposit, pix: set its billing_method (PUT /transactions/42), and contract 7's", ""},
+		{"a transfer without a method", "", account, "", "100.00", "has no billing_method: a payment batch pays by ted, deposit, pix, " +
+			"ticket; a transfer to an owner is paid by", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cand := &storage.PaymentCandidate{ID: 42, Found: true, Type: "debit", Mode: "transaction", BillingMethod: c.method,
+			typ, mode := "debit", "transaction"
+			if strings.HasPrefix(c.name, "a transfer") {
+				typ, mode = "transfer", "transfer"
+			}
+			cand := &storage.PaymentCandidate{ID: 42, Found: true, Type: typ, Mode: mode, ContractID: 7, BillingMethod: c.method,
 				Amount: decimal.RequireFromString(c.amount), Due: finance.NewDate(2026, 11, 30), Barcode: c.barcode,
 				Payee: c.payee, Attempts: 1}
 			if c.name == "nothing to pay" {

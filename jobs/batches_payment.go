@@ -287,6 +287,9 @@ func paymentRefusal(b *storage.Batch, c *storage.PaymentCandidate) string {
 	case !payable(c.Type, c.Mode):
 		return fmt.Sprintf("is not payable: a payment batch pays bills (type debit, mode transaction) and transfers "+
 			"(type and mode transfer), not %s and %s", c.Type, c.Mode)
+	case c.AccountID != 0 && c.AccountID != b.AccountID && isTransfer(c):
+		return fmt.Sprintf("is paid from account %d, not from the batch's account %d: add it to a batch of account %d, "+
+			"or set its account_id (PUT /transactions/%d)", c.AccountID, b.AccountID, c.AccountID, c.ID)
 	case c.AccountID != 0 && c.AccountID != b.AccountID:
 		return fmt.Sprintf("is paid from account %d, not from the batch's account %d", c.AccountID, b.AccountID)
 	}

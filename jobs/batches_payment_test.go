@@ -283,3 +283,27 @@ func TestFileOrder(t *testing.T) {
 		t.Errorf("boletos (%d, %d) after transfers (%d)", places["a boleto of Itaú"], places["a boleto of Bradesco"], ted)
 	}
 }
+
+// TestPaymentRefusalOfAnotherAccount: an entry paid from another account
+// than the batch's is refused; a transfer's refusal says where it can go,
+// and that its account_id may be changed.
+func TestPaymentRefusalOfAnotherAccount(t *testing.T) {
+	t.Parallel()
+	b := &storage.Batch{Type: storage.PaymentBatch, ID: 5, AccountID: 9}
+	for _, c := range []struct {
+		typ, mode string
+		account   int64
+		want      string
+	}{
+		{"debit", "transaction", 3, "is paid from account 3, not from the batch's account 9"},
+		{"transfer", "transfer", 3, "is paid from account 3, not from the batch's account 9: add it to a batch of account 3, " +
+			"or set its account_id (PUT /transactions/42)"},
+		{"transfer", "transfer", 9, ""},
+		{"transfer", "transfer", 0, ""},
+	} {
+		cand := &storage.PaymentCandidate{ID: 42, Found: true, Type: c.typ, Mode: c.mode, AccountID: c.account}
+		if got := paymentRefusal(b, cand); got != c.want {
+			t.Errorf("%s from account %d: %q, want %q", c.typ, c.account, got, c.want)
+		}
+	}
+}

@@ -479,8 +479,11 @@ func TestPaymentBatchBadBodies(t *testing.T) {
 		body    map[string]any
 		problem string
 	}{
-		// collection accounts, which cannot pay
-		{bradescoAccount(f.biz), "the account's layout must be cnab240"},
+		// a collection account (CNAB 400) without its payment agreement
+		{bradescoAccount(f.biz), "payment_covenant: required: bank 237's payment remittances"},
+		// a payment account without its agency and account: refused now, not when entries are added
+		{map[string]any{"business_id": f.biz, "bank": "237", "payment_covenant": "123456"},
+			"agency: required: bank 237's payment remittances (CNAB 240) carry it; account: required"},
 		{map[string]any{"business_id": f.biz, "bank": "104", "layout": "cnab240", "agency": "1234", "agency_digit": "5",
 			"covenant": "123456"}, "bank 104 has no payment remittance layout here"},
 		{map[string]any{"business_id": f.biz}, "the account needs its bank"},

@@ -412,18 +412,20 @@ func str(v any) string {
 	return fmt.Sprint(v)
 }
 
-// TestTransferRunEntriesAreKept: a transfer or a guaranteed transfer the
-// owners' transfer run wrote (transfer_key set) is neither changed nor
-// deleted (409); the same modes made through the API are.
+// TestTransferRunEntriesAreKept: a paid transfer the owners' transfer run
+// wrote (transfer_key set) is neither changed nor deleted (409, saying it
+// is paid); the same modes made through the API are. (An unpaid one takes
+// a few changes: TestUnpaidTransferChanges.)
 func TestTransferRunEntriesAreKept(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	body := map[string]any{"type": "transfer", "mode": "transfer", "amount": "10.00", "date": today(0)}
 	byRun, byHand := e.create(t, "/transactions", body), e.create(t, "/transactions", body)
-	e.exec(t, `UPDATE transactions SET transfer_key = 'invoice-1-owner-2-transfer-1' WHERE company_id = $1 AND id = $2`, e.compA, byRun)
+	e.exec(t, `UPDATE transactions SET transfer_key = 'invoice-1-owner-2-transfer-1', paid = true WHERE company_id = $1 AND id = $2`,
+		e.compA, byRun)
 	for _, m := range []string{http.MethodPut, http.MethodDelete} {
 		r := e.do(t, m, fmt.Sprintf("/transactions/%d", byRun), e.keyA, map[string]any{"notes": "x"})
-		if r.status != http.StatusConflict || !strings.Contains(fmt.Sprint(r.body["message"]), "transfer run") {
+		if msg := fmt.Sprint(r.body["message"]); r.status != http.StatusConflict || !strings.Contains(msg, "transfer run and is paid") {
 			t.Errorf("%s a run's transfer: %d %s, want 409", m, r.status, r.raw)
 		}
 	}

@@ -265,15 +265,19 @@ func filterParams(res *storage.Resource) []*openapi.Parameter {
 			continue
 		}
 		value := filterSchema(c.Type, c.Enum, c.Local)
+		meaning := ""
+		if c.Doc != "" {
+			meaning = " `" + c.Name + "`: " + c.Doc
+		}
 		if c.Type.IsArray() {
 			params = append(params, listFilter("filter["+c.Name+"][]", "Rows whose `"+c.Name+"` holds any of the values."+
-				commaNote(c.Type, c.Enum), value))
+				commaNote(c.Type, c.Enum)+meaning, value))
 		} else {
 			note := "Rows whose `" + c.Name + "` equals the value."
 			if c.Type == storage.String {
 				note += " A `%` in it makes a pattern: `%` matches any run of characters, case-insensitively."
 			}
-			params = append(params, queryParam("filter["+c.Name+"]", note, value))
+			params = append(params, queryParam("filter["+c.Name+"]", note+meaning, value))
 		}
 		for _, op := range scalarOperators {
 			if c.Type.IsArray() && !op.noValue {

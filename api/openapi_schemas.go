@@ -320,6 +320,9 @@ func valueSchema(c storage.Column, in bool) *openapi.Schema {
 	if c.References != "" {
 		s = referenceSchema(s, c.References)
 	}
+	if c.Doc != "" {
+		s.Description = strings.TrimSpace(s.Description + " " + c.Doc)
+	}
 	return s
 }
 

@@ -593,3 +593,40 @@ func TestOpenAPIGzip(t *testing.T) {
 		t.Errorf("the compressed and plain documents share the ETag %s", zipped.Header.Get("ETag"))
 	}
 }
+
+// TestOpenAPIColumnMeaning: a column declared with its meaning
+// (storage.Column.Doc) says it in the document, in the record, in the
+// create and update bodies and in its equality filter: a contract's
+// billing_method is how its owners are paid, a billing profile's how the
+// tenant is billed, an account's layout the collection's.
+func TestOpenAPIColumnMeaning(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	doc, _ := fetchDocument(t, e)
+	for _, c := range []struct{ schema, column, says string }{
+		{"contracts", "billing_method", "How the contract's owners are paid"},
+		{"contracts.create", "billing_method", "How the contract's owners are paid"},
+		{"contracts.update", "billing_method", "not how the tenant pays"},
+		{"billings", "billing_method", "How the tenant is billed"},
+		{"accounts", "layout", "collection remittances"},
+		{"accounts.create", "payment_covenant", "payment agreement"},
+	} {
+		s := doc.Components.Schemas[c.schema]
+		if s == nil || s.Properties[c.column] == nil {
+			t.Errorf("no %s.%s in the document", c.schema, c.column)
+			continue
+		}
+		if d := s.Properties[c.column].Description; !strings.Contains(d, c.says) {
+			t.Errorf("%s.%s is described %q, want it to say %q", c.schema, c.column, d, c.says)
+		}
+	}
+	found := false
+	for _, p := range doc.Paths["/financial/contracts"].Get.Parameters {
+		if p.Name == "filter[billing_method]" {
+			found = strings.Contains(p.Description, "owners are paid")
+		}
+	}
+	if !found {
+		t.Errorf("filter[billing_method] of /financial/contracts does not say what the column means")
+	}
+}

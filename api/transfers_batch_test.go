@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -236,4 +237,167 @@ adjustments 2024-03-29 Repasse: Aluguel 03/2024 -860.00 corrects 2024-03 (transf
 	if res := f.rerun(t, "2024-03-11"); num(t, res["transfers"]) != 0 {
 		t.Errorf("the run again after the payments: %v", res)
 	}
+}
+
+// TestTransfersPaidFromTheCollectionAccount: the worked case of a company
+// that collects its rents by boleto in CNAB 400 and pays its owners by
+// TED in CNAB 240 from the same Bradesco account (cobrança 400 and
+// Multipag 240). The contract's billing_method is ted (how its owners are
+// paid) and its billing profile's ticket (how the tenant is billed): the
+// generated invoice is billed by ticket to the CNAB 400 account and joins
+// a collection batch of it, whose file carries 2,350.00; paid, the night
+// writes the owners' transfers unpaid by ted from that account (Ana
+// 1,290.00, Bruno 860.00: rent 2,000.00 and condomínio 350.00 less the
+// 10% fee, 60/40); a payment batch of the same account takes them, its
+// CNAB 240 file pays 129000 and 86000 cents by TED under the account's
+// payment agreement, and the bank's return pays them. A transfer in the
+// batch can no longer change how it is paid.
+func TestTransfersPaidFromTheCollectionAccount(t *testing.T) {
+	t.Parallel()
+	f := transferBatchEnv(t)
+	if r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"transfer_payment": "batch"}); r.status != http.StatusOK {
+		t.Fatalf("settings: %d %s", r.status, r.raw)
+	}
+	collection := bradescoAccount(f.business)
+	collection["payment_covenant"] = "123456" // the Multipag agreement, not the collection covenant
+	account := f.create(t, "/financial/accounts", collection)
+	byTicket := f.create(t, "/financial/billings", map[string]any{"name": "Boleto Bradesco", "billing_method": "ticket",
+		"account_id": account})
+	tenant := f.create(t, "/persons", map[string]any{"name": "João da Silva Araújo", "tax_id": "12345678909",
+		"street": "Rua das Acácias", "number": "123", "district": "Jardim Botânico", "city": "Porto Alegre", "state": "RS",
+		"zip_code": "90000123"})
+	contract := f.create(t, "/financial/contracts", map[string]any{"type": "rent", "building_id": f.building,
+		"tenant_id": tenant, "billing_id": byTicket, "business_id": f.business, "account_id": account,
+		"billing_method": "ted", "start_at": today(0), "recurrency": "monthly", "modality": "start", "amount": "2000.00",
+		"due_date": today(5), "billing_timing": "pre", "transfer_mode": "after_receive", "transfer_after_days": 0})
+	items := contractPath(contract, "items")
+	f.create(t, items, map[string]any{"item_id": f.condo, "description": "Condomínio", "calculate_mode": "fixed", "amount": "350.00"})
+	f.create(t, items, map[string]any{"mode": "commission", "item_id": f.adminFee, "description": "Taxa de administração",
+		"calculate_mode": "percentage", "percentage": 10, "percentage_mode": "rental_value"})
+
+	// the invoice: billed by the profile's ticket to the CNAB 400 account
+	run := f.send(t, http.MethodPost, contractPath(contract, "invoicesCreate"), f.keyA, `{"until":"`+today(10)+`"}`, nil)
+	if run.status != http.StatusAccepted {
+		t.Fatalf("invoicesCreate: %d %s", run.status, run.raw)
+	}
+	job := f.waitJob(t, f.keyA, num(t, run.body["data"].(map[string]any)["id"]))
+	created, _ := job["result"].(map[string]any)["invoice_ids"].([]any)
+	if job["state"] != "succeeded" || len(created) != 1 {
+		t.Fatalf("invoicesCreate job: %v", job)
+	}
+	inv := num(t, created[0])
+	got := f.get(t, fmt.Sprintf("/invoices/%d", inv), http.StatusOK).record(t)
+	if got["billing_method"] != "ticket" || num(t, got["account_id"]) != account || got["total"] != json.Number("2350.00") {
+		t.Fatalf("the generated invoice: %v", got)
+	}
+	if c := f.get(t, contractPath(contract), http.StatusOK).record(t); c["billing_method"] != "ted" {
+		t.Errorf("the contract's billing_method: %v", c["billing_method"])
+	}
+
+	// collected by a CNAB 400 collection batch of the account
+	tickets := f.create(t, "/financial/ticketBatch", map[string]any{"description": "Aluguéis", "account_id": account})
+	r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/ticketBatch/%d/addInvoices", tickets), f.keyA, map[string]any{"invoices": []int64{inv}})
+	if added, refused := answer(t, r, "added"); len(added) != 1 || len(refused) != 0 {
+		t.Fatalf("the invoice in a collection batch: %s", r.raw)
+	}
+	collected := f.download(t, fmt.Sprintf("/financial/ticketBatch/%d/downloadBatchFile", tickets))
+	recs := records(t, collected, 400)
+	if len(recs) != 3 || field(recs[0], 1, 19) != "01REMESSA01COBRANCA" || field(recs[1], 127, 139) != fmt.Sprintf("%013d", 235000) {
+		t.Fatalf("the collection file:\n%s", strings.Join(recs, "\n"))
+	}
+
+	// paid, and the night's transfers: unpaid, by ted, from the account
+	if r := f.do(t, http.MethodPut, fmt.Sprintf("/invoices/%d", inv), f.keyA, map[string]any{"paid": true,
+		"paid_at": today(0), "credit_at": today(0), "billing_method": "ticket"}); r.status != http.StatusOK {
+		t.Fatalf("paying: %d %s", r.status, r.raw)
+	}
+	res := f.run(t, "contracts:transfer", `{"date":"`+today(0)+`"}`)
+	if num(t, res["transfers"]) != 2 || res["amount"] != json.Number("2150.00") {
+		t.Fatalf("the night's transfers: %v", res)
+	}
+	transfers := map[int64]string{}
+	ids := map[int64]int64{}
+	for _, e := range f.get(t, fmt.Sprintf("/transactions?filter[mode]=transfer&filter[invoice_id]=%d&sort=id", inv), http.StatusOK).data(t) {
+		owner := num(t, e["owner_id"])
+		transfers[owner] = fmt.Sprintf("%v %v %v %v", e["paid"], e["billing_method"], num(t, e["account_id"]) == account, e["amount"])
+		ids[owner] = num(t, e["id"])
+	}
+	want := map[int64]string{f.owner60: "false ted true 1290.00", f.owner40: "false ted true 860.00"}
+	if fmt.Sprint(transfers) != fmt.Sprint(want) {
+		t.Fatalf("transfers: %v, want %v", transfers, want)
+	}
+
+	// paid by a CNAB 240 payment batch of the same account
+	batch := f.create(t, "/financial/paymentBatch", map[string]any{"description": "Repasses", "account_id": account})
+	added, refused := answer(t, f.payments(t, f.keyA, batch, "addTransactions", ids[f.owner60], ids[f.owner40]), "added")
+	if len(refused) != 0 || added[ids[f.owner60]]["method"] != "transfer" || added[ids[f.owner60]]["amount"] != json.Number("1290.00") ||
+		added[ids[f.owner40]]["method"] != "transfer" || added[ids[f.owner40]]["amount"] != json.Number("860.00") {
+		t.Fatalf("adding the transfers: %v, refused %v", added, refused)
+	}
+	if r := f.do(t, http.MethodPut, fmt.Sprintf("/transactions/%d", ids[f.owner40]), f.keyA,
+		map[string]any{"billing_method": "pix"}); r.status != http.StatusConflict || !strings.Contains(r.raw, "payment batch") {
+		t.Errorf("changing how a transfer in a batch is paid: %d %s", r.status, r.raw)
+	}
+	file, _, _ := f.paymentFile(t, batch)
+	pay := records(t, file, 240)
+	checkPaymentFile(t, pay, map[int64]sentPayment{
+		ids[f.owner60]: {kind: "A", amount: 129000, bank: "001"},
+		ids[f.owner40]: {kind: "A", amount: 86000, bank: "237"},
+	})
+	// the header: the account's agency and account under its payment agreement
+	if h := pay[0]; field(h, 33, 52) != fmt.Sprintf("%-20s", "123456") || field(h, 53, 57) != "01234" ||
+		field(h, 59, 70) != "000000012345" || field(h, 71, 71) != "6" {
+		t.Errorf("payment file header: %q", h)
+	}
+	// Bruno's a credit in account at Bradesco, Ana's a TED to Banco do Brasil: a batch each
+	var total int64
+	for _, rec := range pay {
+		if rec[7] == '5' {
+			var cents int64
+			fmt.Sscanf(field(rec, 24, 41), "%d", &cents)
+			total += cents
+		}
+	}
+	if got := formas(pay); !slices.Equal(got, []string{"01", "41"}) || total != 215000 {
+		t.Errorf("the file's batches: formas %v, total %d cents, want 01 and 41, 215000", got, total)
+	}
+
+	// the bank pays them
+	paidAt := time.Now().In(saoPaulo(t))
+	ret := paymentReturn(t, file, map[string]paidLine{
+		ref(ids[f.owner60]): {codes: "00", date: paidAt, amount: 129000},
+		ref(ids[f.owner40]): {codes: "00", date: paidAt, amount: 86000},
+	})
+	r = f.do(t, http.MethodPost, fmt.Sprintf("/financial/paymentBatch/returnFile?account_id=%d", account), f.keyA, string(ret))
+	if r.status != http.StatusAccepted {
+		t.Fatalf("returnFile: %d %s", r.status, r.raw)
+	}
+	if done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"])); done["state"] != "succeeded" ||
+		fmt.Sprint(done["result"].(map[string]any)["outcomes"]) != "map[paid:2]" {
+		t.Fatalf("batch:return job: %v", done)
+	}
+	for owner, amount := range map[int64]string{f.owner60: "1290.00", f.owner40: "860.00"} {
+		e := f.get(t, fmt.Sprintf("/transactions/%d", ids[owner]), http.StatusOK).record(t)
+		if e["paid"] != true || e["date"] != today(0) || e["amount"] != json.Number(amount) {
+			t.Errorf("owner %d's transfer after the return: %v", owner, e)
+		}
+	}
+}
+
+// download is a remittance of company A at path: the first call starts
+// the batch:file job, which must succeed, the next serves the file.
+func (f *testEnv) download(t *testing.T, path string) []byte {
+	t.Helper()
+	r := f.do(t, http.MethodGet, path, f.keyA, nil)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("first download: %d %s", r.status, r.raw)
+	}
+	if job := f.waitJob(t, f.keyA, num(t, r.record(t)["id"])); job["state"] != "succeeded" {
+		t.Fatalf("batch:file job: %v", job)
+	}
+	status, _, body := f.raw(t, http.MethodGet, path, f.keyA, "", nil)
+	if status != http.StatusOK {
+		t.Fatalf("second download: %d %s", status, body)
+	}
+	return body
 }

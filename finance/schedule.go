@@ -434,7 +434,7 @@ func (g *generator) invoice() Invoice {
 		BusinessID:    c.BusinessID,
 		AccountID:     c.AccountID,
 		BillingID:     c.BillingID,
-		BillingMethod: c.BillingMethod,
+		BillingMethod: c.InvoiceMethod(),
 		Total:         total,
 		Date:          g.first.start,
 		DueDate:       g.due,

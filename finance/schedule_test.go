@@ -451,6 +451,40 @@ func TestScheduleCopiesContractFields(t *testing.T) {
 	}
 }
 
+// TestScheduleBillsByTheProfile: a generated invoice is billed by the
+// contract's billing profile's method (how the tenant pays), the
+// contract's own billing_method (how its owners are paid) only when the
+// profile names none.
+func TestScheduleBillsByTheProfile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name         string
+		profile, own string
+		want         string
+	}{
+		{"the profile's method", "ticket", "ted", "ticket"},
+		{"a profile without a method", "", "pix", "pix"},
+		{"the same method", "pix", "pix", "pix"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := rentContract()
+			c.ProfileMethod, c.BillingMethod = tc.profile, tc.own
+			invs := schedule(t, c, nil, nil, "2024-02-05")
+			if len(invs) == 0 {
+				t.Fatal("no invoice")
+			}
+			for _, inv := range invs {
+				if inv.BillingMethod != tc.want {
+					t.Errorf("%s: billing_method %q, want %q", brief(inv), inv.BillingMethod, tc.want)
+				}
+			}
+			if c.BillingMethod != tc.own {
+				t.Errorf("the contract's billing_method became %q", c.BillingMethod)
+			}
+		})
+	}
+}
+
 func TestScheduleSkipsContractsNotBilled(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -490,7 +490,7 @@ func finalInvoice(in *TerminationInput, lines []InvoiceItem, start Date) *Invoic
 	c := &in.Contract
 	inv := &Invoice{
 		Type: InvoiceSingle, PayerID: c.TenantID, ContractID: c.ID, BusinessID: c.BusinessID, AccountID: c.AccountID,
-		BillingID: c.BillingID, BillingMethod: c.BillingMethod, Date: in.At, DueDate: finalDueDate(c, in.At, in.Today),
+		BillingID: c.BillingID, BillingMethod: c.InvoiceMethod(), Date: in.At, DueDate: finalDueDate(c, in.At, in.Today),
 		Items: lines, Total: chargedTotal(lines, feeItemIDs(in.Items)),
 		LateFee: LateFee{TicketLateFee: c.TicketLateFee, TicketLateFeeItemID: c.TicketLateFeeItemID,
 			TicketLateFeePercentage: c.TicketLateFeePercentage, TicketLateFeeInterest: c.TicketLateFeeInterest,

@@ -277,6 +277,28 @@ func TestTerminateProratesByThePeriodsDays(t *testing.T) {
 	}
 }
 
+// TestTerminateBillsByTheProfile: the final invoice is billed to the
+// tenant as the generated ones are, by the billing profile's method,
+// the contract's own (how its owners are paid) only when the profile
+// names none.
+func TestTerminateBillsByTheProfile(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ profile, own, want string }{
+		{"ticket", "ted", "ticket"},
+		{"", "ted", "ted"},
+	} {
+		in := leaseInput("2024-12-31")
+		in.Contract.ProfileMethod, in.Contract.BillingMethod = c.profile, c.own
+		got, err := Terminate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Final == nil || got.Final.BillingMethod != c.want {
+			t.Errorf("profile %q, contract %q: final invoice %+v, want billing_method %q", c.profile, c.own, got.Final, c.want)
+		}
+	}
+}
+
 // TestTerminateProblems: what keeps a contract from being terminated is
 // named by its field, every problem at once.
 func TestTerminateProblems(t *testing.T) {

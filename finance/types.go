@@ -9,18 +9,26 @@ import (
 // Contract is a financial contract (`/financial/contracts`) with the fields
 // the rules read, named as in the API. Ids are 0 when not set.
 type Contract struct {
-	ID                int64               `json:"id,omitempty"`
-	ID2               int64               `json:"id2,omitempty"`
-	Type              ContractType        `json:"type"`
-	Active            ContractActive      `json:"active"`
-	Status            ContractStatus      `json:"status,omitempty"`
-	PaymentStatus     PaymentStatus       `json:"payment_status,omitempty"`
-	BuildingID        int64               `json:"building_id,omitempty"`
-	TenantID          int64               `json:"tenant_id,omitempty"`
-	BillingID         int64               `json:"billing_id,omitempty"`
-	BusinessID        int64               `json:"business_id,omitempty"`
-	AccountID         int64               `json:"account_id,omitempty"`
-	BillingMethod     string              `json:"billing_method,omitempty"`
+	ID            int64          `json:"id,omitempty"`
+	ID2           int64          `json:"id2,omitempty"`
+	Type          ContractType   `json:"type"`
+	Active        ContractActive `json:"active"`
+	Status        ContractStatus `json:"status,omitempty"`
+	PaymentStatus PaymentStatus  `json:"payment_status,omitempty"`
+	BuildingID    int64          `json:"building_id,omitempty"`
+	TenantID      int64          `json:"tenant_id,omitempty"`
+	BillingID     int64          `json:"billing_id,omitempty"`
+	BusinessID    int64          `json:"business_id,omitempty"`
+	AccountID     int64          `json:"account_id,omitempty"`
+	// BillingMethod is the contract's billing_method: how its owners are
+	// paid (the spec's "payment type to owner"), which their transfers
+	// carry. How the tenant pays is the billing profile's (ProfileMethod).
+	BillingMethod string `json:"billing_method,omitempty"`
+	// ProfileMethod is the billing_method of the contract's billing
+	// profile (billing_id, /financial/billings): how its tenant is billed.
+	// Empty when the contract has no profile or its profile names no
+	// method. Not a contract field: storage reads it from the profile.
+	ProfileMethod     string              `json:"-"`
 	Reference         string              `json:"reference,omitempty"`
 	StartAt           Date                `json:"start_at"`
 	EndAt             Date                `json:"end_at"`
@@ -54,6 +62,18 @@ type Contract struct {
 	TerminationFeeMonths    int                 `json:"termination_fee_months,omitempty"`
 	TerminationFeeExemption bool                `json:"termination_fee_exemption"`
 	TerminationAt           Date                `json:"termination_at"`
+}
+
+// InvoiceMethod is the billing_method of the invoices the contract bills
+// its tenant (generated, and the termination's final invoice): its
+// billing profile's, or, when the contract has no profile or its profile
+// names no method, the contract's own (docs/finance.md, "The other fields
+// of a generated invoice").
+func (c *Contract) InvoiceMethod() string {
+	if c.ProfileMethod != "" {
+		return c.ProfileMethod
+	}
+	return c.BillingMethod
 }
 
 // RentAmount is the value the rent line is billed from: current_amount

@@ -148,17 +148,47 @@ func (p *paymentIssuer) member(c *storage.PaymentCandidate) (storage.PaymentMemb
 			return m, fmt.Sprintf("is paid by pix, but its payee (person %d) has neither a pix_key nor a bank account", payee.ID)
 		}
 	case "ticket":
-		if c.Barcode == "" {
+		switch {
+		case c.Barcode == "" && isTransfer(c):
+			return m, "is a transfer to an owner by ticket, a boleto, which pays no owner" + transferHint(c)
+		case c.Barcode == "":
 			return m, "is paid by ticket, but has no ticket_barcode: the boleto's barcode or digitable line"
 		}
 		m.Method, m.Barcode = storage.MethodBoleto, c.Barcode
 	case "":
-		return m, "has no billing_method: a payment batch pays by " + strings.Join(payableMethods, ", ")
+		return m, "has no billing_method: a payment batch pays by " + strings.Join(payableMethods, ", ") + transferHint(c)
 	default:
-		return m, fmt.Sprintf("is paid by %s: a payment batch pays by %s", c.BillingMethod, strings.Join(payableMethods, ", "))
+		return m, fmt.Sprintf("is paid by %s: a payment batch pays by %s", c.BillingMethod, strings.Join(payableMethods, ", ")) +
+			transferHint(c)
 	}
 	m.FileOrder = p.fileOrder(&m)
 	return m, ""
+}
+
+// transferMethods are the billing methods a payment batch pays an
+// owner's transfer by: to the owner's account or PIX key.
+var transferMethods = []string{"ted", "deposit", "pix"}
+
+// isTransfer reports whether a candidate is a transfer to an owner.
+func isTransfer(c *storage.PaymentCandidate) bool {
+	return c.Type == "transfer" && c.Mode == "transfer"
+}
+
+// transferHint is what the refusal of a transfer's billing method adds,
+// nothing for another entry: the methods that pay an owner, and where
+// to set one: on the transfer (while it is unpaid and in no batch) and on
+// its contract, whose billing_method (how its owners are paid) the run
+// copies onto the transfers it writes.
+func transferHint(c *storage.PaymentCandidate) string {
+	if !isTransfer(c) {
+		return ""
+	}
+	hint := fmt.Sprintf("; a transfer to an owner is paid by %s: set its billing_method (PUT /transactions/%d)",
+		strings.Join(transferMethods, ", "), c.ID)
+	if c.ContractID != 0 {
+		hint += fmt.Sprintf(", and contract %d's (how its owners are paid) for the transfers to come", c.ContractID)
+	}
+	return hint
 }
 
 // methodOrder is the order of the methods in a file.
@@ -259,6 +289,9 @@ func paymentRefusal(b *storage.Batch, c *storage.PaymentCandidate) string {
 	case !payable(c.Type, c.Mode):
 		return fmt.Sprintf("is not payable: a payment batch pays bills (type debit, mode transaction) and transfers "+
 			"(type and mode transfer), not %s and %s", c.Type, c.Mode)
+	case c.AccountID != 0 && c.AccountID != b.AccountID && isTransfer(c):
+		return fmt.Sprintf("is paid from account %d, not from the batch's account %d: add it to a batch of account %d, "+
+			"or set its account_id (PUT /transactions/%d)", c.AccountID, b.AccountID, c.AccountID, c.ID)
 	case c.AccountID != 0 && c.AccountID != b.AccountID:
 		return fmt.Sprintf("is paid from account %d, not from the batch's account %d", c.AccountID, b.AccountID)
 	}

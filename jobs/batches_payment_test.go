@@ -16,11 +16,25 @@ import (
 )
 
 // TestPaymentBanksAreWritten holds the banks a payment batch's account may
-// be at (storage) to the banks package cnab/pagamento writes.
+// be at (storage) to the banks package cnab/pagamento writes, and the
+// account columns storage requires of each to the payer's fields its
+// payment header requires (the payer's covenant is the account's
+// payment_covenant).
 func TestPaymentBanksAreWritten(t *testing.T) {
 	t.Parallel()
 	if got, want := storage.PaymentBanks(), pagamento.Supported(); !slices.Equal(got, want) {
 		t.Errorf("storage's payment banks %v, cnab/pagamento writes %v", got, want)
+	}
+	for _, bank := range pagamento.Supported() {
+		want := pagamento.Required(bank)
+		for i, f := range want {
+			if f == "covenant" {
+				want[i] = "payment_covenant"
+			}
+		}
+		if got := storage.PaymentRequired(bank); !slices.Equal(got, want) {
+			t.Errorf("bank %s: storage.PaymentRequired = %v, pagamento.Required = %v", bank, got, want)
+		}
 	}
 }
 
@@ -72,9 +86,22 @@ func TestPaymentMethod(t *testing.T) {
 		{"no payee", "ted", storage.Payee{}, "", "100.00", "names no payee", ""},
 		{"payee without tax id", "ted", storage.Payee{ID: 9, Name: "X"}, "", "100.00", "its payee (person 9) has no tax_id", ""},
 		{"nothing to pay", "ted", account, "", "5.00", "its amount plus interest less discount is 0.00", ""},
+		// a transfer to an owner: its contract's billing_method, how the owners are paid
+		{"a transfer by ted", "ted", account, "", "100.00", storage.MethodTransfer, ""},
+		{"a transfer by ticket", "ticket", account, "", "100.00", "is a transfer to an owner by ticket, a boleto, which pays no owner; " +
+			"a transfer to an owner is paid by ted, deposit, pix: set its billing_method (PUT /transactions/42), and contract 7's " +
+			"(how its owners are paid) for the transfers to come", ""},
+		{"a transfer by cash", "cash", account, "", "100.00", "is paid by cash: a payment batch pays by ted, deposit, pix, ticket; " +
+			"a transfer to an owner is paid by ted, deposit, pix: set its billing_method (PUT /transactions/42), and contract 7's", ""},
+		{"a transfer without a method", "", account, "", "100.00", "has no billing_method: a payment batch pays by ted, deposit, pix, " +
+			"ticket; a transfer to an owner is paid by", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cand := &storage.PaymentCandidate{ID: 42, Found: true, Type: "debit", Mode: "transaction", BillingMethod: c.method,
+			typ, mode := "debit", "transaction"
+			if strings.HasPrefix(c.name, "a transfer") {
+				typ, mode = "transfer", "transfer"
+			}
+			cand := &storage.PaymentCandidate{ID: 42, Found: true, Type: typ, Mode: mode, ContractID: 7, BillingMethod: c.method,
 				Amount: decimal.RequireFromString(c.amount), Due: finance.NewDate(2026, 11, 30), Barcode: c.barcode,
 				Payee: c.payee, Attempts: 1}
 			if c.name == "nothing to pay" {
@@ -254,5 +281,29 @@ func TestFileOrder(t *testing.T) {
 	}
 	if places["a boleto of Itaú"] >= ted || places["a boleto of Bradesco"] >= ted {
 		t.Errorf("boletos (%d, %d) after transfers (%d)", places["a boleto of Itaú"], places["a boleto of Bradesco"], ted)
+	}
+}
+
+// TestPaymentRefusalOfAnotherAccount: an entry paid from another account
+// than the batch's is refused; a transfer's refusal says where it can go,
+// and that its account_id may be changed.
+func TestPaymentRefusalOfAnotherAccount(t *testing.T) {
+	t.Parallel()
+	b := &storage.Batch{Type: storage.PaymentBatch, ID: 5, AccountID: 9}
+	for _, c := range []struct {
+		typ, mode string
+		account   int64
+		want      string
+	}{
+		{"debit", "transaction", 3, "is paid from account 3, not from the batch's account 9"},
+		{"transfer", "transfer", 3, "is paid from account 3, not from the batch's account 9: add it to a batch of account 3, " +
+			"or set its account_id (PUT /transactions/42)"},
+		{"transfer", "transfer", 9, ""},
+		{"transfer", "transfer", 0, ""},
+	} {
+		cand := &storage.PaymentCandidate{ID: 42, Found: true, Type: c.typ, Mode: c.mode, AccountID: c.account}
+		if got := paymentRefusal(b, cand); got != c.want {
+			t.Errorf("%s from account %d: %q, want %q", c.typ, c.account, got, c.want)
+		}
 	}
 }

@@ -18,9 +18,10 @@ import (
 // account accepted before.
 
 // accountTermColumns are the accounts columns the remittance rules read:
-// the bank, the layout and the agreement's fields.
+// the bank, the layout and the agreements' fields (the collection
+// agreement's, and the payment agreement's code).
 var accountTermColumns = []string{"bank", "layout", "agency", "agency_digit", "account", "account_digit",
-	"wallet", "wallet_variation", "covenant", "transmission_code", "station", "modality"}
+	"wallet", "wallet_variation", "covenant", "transmission_code", "station", "modality", "payment_covenant"}
 
 // AccountTerms are an account's bank, layout and agreement as the
 // remittance rules read them: accounts columns by name (those of
@@ -35,6 +36,14 @@ func (a *BankAccount) Terms() AccountTerms {
 	return AccountTerms{"bank": a.Bank, "layout": a.Layout, "agency": a.Agency, "agency_digit": a.AgencyDigit,
 		"account": a.Account, "account_digit": a.AccountDigit, "wallet": a.Wallet, "wallet_variation": a.WalletVariation,
 		"covenant": a.Covenant, "transmission_code": a.TransmissionCode, "station": a.Station, "modality": a.Modality}
+}
+
+// Terms are the account's terms, as the remittance rules read them, its
+// payment agreement's code among them.
+func (a *PaymentAccount) Terms() AccountTerms {
+	terms := a.BankAccount.Terms()
+	terms["payment_covenant"] = a.PaymentCovenant
+	return terms
 }
 
 // readAccountTerms reads the terms of an account of the company; found is
@@ -73,19 +82,19 @@ func termsAfter(c *Change) AccountTerms {
 	return terms
 }
 
-// remittanceKinds are the kinds of batch an account may send remittances
-// for, collection first: its problems are the ones an account fitting no
-// kind is refused with.
-var remittanceKinds = []*BatchType{TicketBatch, PaymentBatch}
-
 // checkRemittanceAccount is the hook of the accounts: an account with a
-// layout is one that sends remittances, so it must be able to send those
-// of a collection batch (its bank and layout a pair written here, with the
-// columns that layout requires) or of a payment batch (a payment bank, in
-// cnab240); otherwise the write is a 422 naming the columns to fix, with
-// the collection rule's reasons. It runs on create and on an update that
-// gives any of the columns the rules read, so that an account stored
-// before the rule can still have its description changed.
+// layout (the collection layout) is one that sends collection
+// remittances, so it must be able to send those of a collection batch
+// (its bank and layout a pair written here, with the columns that layout
+// requires); otherwise the write is a 422 naming the columns to fix. An
+// account in cnab240 that pays only (no wallet, say) passes too when it
+// can send payment remittances (a payment bank with the columns its
+// payment header carries), as payment-only accounts were written before
+// the layout was only the collection's; one without a layout is not
+// checked here (a payment batch checks its account when it is created).
+// It runs on create and on an update that gives any of the columns the
+// rules read, so that an account stored before the rule can still have
+// its description changed.
 func checkRemittanceAccount(_ context.Context, _ pgx.Tx, c *Change) error {
 	if c.Op == OpDelete || c.Op == OpUpdate && !givesAny(c, accountTermColumns) {
 		return nil
@@ -94,17 +103,11 @@ func checkRemittanceAccount(_ context.Context, _ pgx.Tx, c *Change) error {
 	if terms.Get("layout") == "" {
 		return nil
 	}
-	var first []finance.Problem
-	for _, bt := range remittanceKinds {
-		ps := bt.AccountProblems(terms)
-		if len(ps) == 0 {
-			return nil
-		}
-		if first == nil {
-			first = ps
-		}
+	ps := TicketBatch.AccountProblems(terms)
+	if len(ps) == 0 || terms.Get("layout") == "cnab240" && len(PaymentBatch.AccountProblems(terms)) == 0 {
+		return nil
 	}
-	return finance.InvalidInput(first)
+	return finance.InvalidInput(ps)
 }
 
 // givesAny reports whether the write sets one of columns.

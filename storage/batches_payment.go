@@ -131,6 +131,7 @@ type PaymentCandidate struct {
 	Type, Mode    string
 	Paid          bool
 	AccountID     int64 // 0: none
+	ContractID    int64 // 0: none; a transfer's, whose billing_method it copied
 	BillingMethod string
 	Amount        decimal.Decimal
 	Interest      decimal.Decimal
@@ -158,7 +159,8 @@ type PaymentCandidate struct {
 // none, is not Found.
 func ReadPaymentCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) ([]PaymentCandidate, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT t.id, t.type, t.mode, t.paid, coalesce(t.account_id, 0), coalesce(t.billing_method, ''), t.amount,
+		SELECT t.id, t.type, t.mode, t.paid, coalesce(t.account_id, 0), coalesce(t.contract_id, 0),
+		       coalesce(t.billing_method, ''), t.amount,
 		       coalesce(t.interest, 0), coalesce(t.discount, 0), coalesce(t.due_date, t.date),
 		       coalesce(t.ticket_barcode, ''), coalesce(t.description, ''),
 		       coalesce(m.batch_id, 0), coalesce(m.reference, ''), coalesce(m.method, ''), coalesce(m.amount, 0),
@@ -181,7 +183,7 @@ func ReadPaymentCandidates(ctx context.Context, tx pgx.Tx, companyID int64, ids 
 	for rows.Next() {
 		c := PaymentCandidate{Found: true}
 		p := &c.Payee
-		if err := rows.Scan(&c.ID, &c.Type, &c.Mode, &c.Paid, &c.AccountID, &c.BillingMethod, &c.Amount, &c.Interest,
+		if err := rows.Scan(&c.ID, &c.Type, &c.Mode, &c.Paid, &c.AccountID, &c.ContractID, &c.BillingMethod, &c.Amount, &c.Interest,
 			&c.Discount, &c.Due, &c.Barcode, &c.Description, &c.InBatch, &c.InReference, &c.InMethod, &c.InAmount,
 			&c.Attempts, &p.ID, &p.Name, &p.TaxID, &p.Bank, &p.ISPB, &p.Agency, &p.AgencyDigit, &p.Account,
 			&p.AccountDigit, &p.AccountType, &p.PIXKey); err != nil {

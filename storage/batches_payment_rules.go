@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -11,31 +12,59 @@ import (
 // Write rules of the payment batches (docs/api.md, "Payment batches"), run
 // as hooks in the write's transaction.
 
-// paymentBanks are the banks package cnab/pagamento writes payment
-// remittances for (always CNAB 240). Package jobs's tests hold this list
-// to pagamento.Supported().
-var paymentBanks = []string{"001", "033", "237", "341", "756"}
+// paymentRequired are the banks package cnab/pagamento writes payment
+// remittances for, each with the account columns its payment header
+// carries (the payer's account and, at the banks that take one, the
+// payment agreement's code: pagamento.Required, payment_covenant being
+// its covenant; package jobs's tests hold this table to it). A payment
+// remittance is always a CNAB 240 file, whatever the account's layout
+// (the collection layout), and takes no wallet.
+var paymentRequired = map[string][]string{
+	"001": {"agency", "account", "account_digit", "payment_covenant"},
+	"033": {"agency", "account", "account_digit", "payment_covenant"},
+	"237": {"agency", "account", "account_digit", "payment_covenant"},
+	"341": {"agency", "account", "account_digit"},
+	"756": {"agency", "account", "account_digit", "payment_covenant"},
+}
 
-// PaymentBanks lists the banks a payment batch's account may be at.
-func PaymentBanks() []string { return slices.Clone(paymentBanks) }
+// PaymentBanks lists the banks a payment batch's account may be at,
+// sorted.
+func PaymentBanks() []string { return slices.Sorted(maps.Keys(paymentRequired)) }
+
+// PaymentRequired lists the account columns a payment account at bank
+// must have set (nil for a bank not written).
+func PaymentRequired(bank string) []string { return slices.Clone(paymentRequired[bank]) }
 
 // paymentAccountProblems says why an account cannot send payment
-// remittances, by the column to fix; none when it can. (What the bank's
-// payment header needs besides, the agreement's code among it, is checked
-// by package cnab/pagamento when a payment joins a batch.)
+// remittances, by the column to fix: its bank must be one they are
+// written for, with the columns its payment header carries; none when it
+// can. Its layout is not read: it is the collection layout, and payment
+// remittances are CNAB 240 files whatever it is (a CNAB 400 collection
+// account pays by CNAB 240 at the same bank). The form of each column
+// (digits, lengths) is the bank layout's to check when payments join a
+// batch (package jobs).
 func paymentAccountProblems(a AccountTerms) []finance.Problem {
-	bank, layout := a.Get("bank"), a.Get("layout")
+	bank := a.Get("bank")
+	required, known := paymentRequired[bank]
 	switch {
 	case bank == "":
 		return []finance.Problem{{Field: "bank", Message: "the account needs its bank to send a payment remittance"}}
-	case !slices.Contains(paymentBanks, bank):
+	case !known:
 		return []finance.Problem{{Field: "bank", Message: fmt.Sprintf("bank %s has no payment remittance layout here; the banks are %s",
-			bank, strings.Join(paymentBanks, ", "))}}
-	case layout != "cnab240":
-		return []finance.Problem{{Field: "layout", Message: fmt.Sprintf(
-			"payment remittances are CNAB 240 files: the account's layout must be cnab240, not %q", layout)}}
+			bank, strings.Join(PaymentBanks(), ", "))}}
 	}
-	return nil
+	var ps []finance.Problem
+	for _, col := range required {
+		if a.Get(col) != "" {
+			continue
+		}
+		what := "payment remittances (CNAB 240) carry it"
+		if col == "payment_covenant" {
+			what = "payment remittances (CNAB 240) carry the payment agreement's code, apart from the collection covenant"
+		}
+		ps = append(ps, finance.Problem{Field: col, Message: fmt.Sprintf("required: bank %s's %s", bank, what)})
+	}
+	return ps
 }
 
 // checkBarcodeShape accepts a boleto's 44-digit barcode or its 47-digit

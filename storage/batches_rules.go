@@ -17,7 +17,7 @@ import (
 // checkBatchAccount is the hook of a batch type's batches: it requires,
 // on create, an account (already known to be the company's) that can send
 // the kind's remittances (BatchType.AccountProblems; one 422 naming
-// account_id with every reason).
+// account_id, with the account and every reason: the columns to fix).
 func checkBatchAccount(bt *BatchType) Hook {
 	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
 		id, given := c.New.Values["account_id"]
@@ -32,7 +32,8 @@ func checkBatchAccount(bt *BatchType) Hook {
 			return nil // the reference check names it
 		}
 		if ps := bt.AccountProblems(terms); len(ps) > 0 {
-			return problem("account_id", ProblemsText(ps))
+			return problem("account_id", fmt.Sprintf("account %v cannot send the remittances of a %s: %s", id, bt.Label,
+				ProblemsText(ps)))
 		}
 		return nil
 	}

@@ -93,7 +93,9 @@ func contractColumns() []Column {
 		k.w("id2", Int),
 		required(k.ref("building_id", Buildings)),
 		required(k.ref("tenant_id", Persons)),
-		required(k.ref("billing_id", Billings)),
+		Documented(required(k.ref("billing_id", Billings)), "The billing profile (`/financial/billings`): how the tenant is "+
+			"billed. Its `billing_method` is the one the contract's invoices (generated, and the termination's final invoice) "+
+			"are billed by."),
 		k.w("reference", String),
 		required(k.enum("type", ContractTypes...)),
 		k.enum("sale_type", SaleTypes...),
@@ -171,7 +173,7 @@ func contractColumns() []Column {
 		k.ref("deal_id", Deals),
 		required(k.ref("business_id", Businesses)),
 		required(k.ref("account_id", Accounts)),
-		required(k.enum("billing_method", BillingMethods...)),
+		Documented(required(k.enum("billing_method", BillingMethods...)), contractBillingMethodDoc),
 		k.w("metadata", JSONText),
 		// a document template: no templates table yet, so no reference
 		k.w("receipt_document_id", Int),
@@ -183,6 +185,13 @@ func contractColumns() []Column {
 		k.w("dimob", Bool),
 	}, contractEffectiveColumns(), timestampColumns())
 }
+
+// contractBillingMethodDoc is what a contract's billing_method means (the
+// spec's "payment type to owner"; docs/api.md, "Contracts").
+const contractBillingMethodDoc = "How the contract's owners are paid (the spec's \"payment type to owner\"), not how " +
+	"the tenant pays: the owners' transfers copy it, and a payment batch pays a transfer by `ted`, `deposit` or `pix`; " +
+	"with another method the owners are paid by hand. The tenant is billed by the billing profile's (`billing_id`) " +
+	"`billing_method`, this one only when the contract has no profile or its profile names none."
 
 // contractEffectiveColumns are the read-only values the rules read where
 // a contract leaves null a field whose default depends on other fields,

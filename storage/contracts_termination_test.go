@@ -87,6 +87,31 @@ func (f *termFixture) snapshot(t *testing.T) string {
 	return s
 }
 
+// TestTerminationBillsByTheProfile: the final invoice is billed to the
+// tenant as the generated ones are, by the contract's billing profile's
+// billing_method, not by the contract's own (how its owners are paid).
+func TestTerminationBillsByTheProfile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newTermFixture(t)
+	profile := f.id(t, `INSERT INTO billings (company_id, name, billing_method) VALUES ($1, 'Boleto', 'ticket') RETURNING id`)
+	f.exec(t, `UPDATE contracts SET billing_method = 'ted', billing_id = $3 WHERE company_id = $1 AND id = $2`, f.lease, profile)
+	f.generate(t, f.lease, "2025-02-10")
+	run, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, storage.TerminationRequest{
+		At: finance.MustDate("2025-01-15"), Requester: finance.RequesterTenant})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored string
+	if err := f.pool.QueryRow(ctx, `SELECT billing_method FROM invoices WHERE company_id = $1 AND id = $2`,
+		f.company, run.FinalID).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if run.Final.BillingMethod != "ticket" || stored != "ticket" {
+		t.Errorf("the final invoice is billed by %q (stored %q), want ticket", run.Final.BillingMethod, stored)
+	}
+}
+
 // TestTerminateContractPreviewIsTheRun: the worked example terminated on
 // 2025-01-15 (its invoices generated up to 2025-02-10: 2024's and
 // January 2025's, due 2025-02-05). The preview writes nothing; the run

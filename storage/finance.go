@@ -110,7 +110,9 @@ func accountsResource() *Resource {
 			{Name: "business_id", Type: Int, Filterable: true, Writable: true, Required: true, References: Businesses},
 			{Name: "description", Type: String, Filterable: true, Writable: true},
 			{Name: "bank", Type: String, Filterable: true, Writable: true, Check: CheckBankCode},
-			{Name: "layout", Type: String, Filterable: true, Writable: true, Enum: []string{"cnab240", "cnab400"}},
+			Documented(Column{Name: "layout", Type: String, Filterable: true, Writable: true, Enum: []string{"cnab240", "cnab400"}},
+				"The layout of the account's collection remittances (boletos, `/financial/ticketBatch`). Payment remittances "+
+					"(`/financial/paymentBatch`) are CNAB 240 files whatever it is."),
 			{Name: "agency", Type: String, Filterable: true, Writable: true},
 			{Name: "agency_digit", Type: String, Filterable: true, Writable: true},
 			{Name: "account", Type: String, Filterable: true, Writable: true},
@@ -127,7 +129,9 @@ func accountsResource() *Resource {
 			{Name: "next_nosso_numero", Type: Int, Filterable: true},
 			// payment batches: the payment agreement's code, and the file
 			// sequence of payment remittances (kept by the remittance work)
-			{Name: "payment_covenant", Type: String, Filterable: true, Writable: true},
+			Documented(Column{Name: "payment_covenant", Type: String, Filterable: true, Writable: true},
+				"The code of the account's payment agreement at the bank, which its payment remittances carry (apart from "+
+					"the collection `covenant`); required for a payment batch at every bank but Itaú (341)."),
 			{Name: "next_payment_file_sequence", Type: Int, Filterable: true},
 		}, timestampColumns()),
 		Relations: []Relation{
@@ -171,7 +175,8 @@ func billingsResource() *Resource {
 		Columns: columns([]Column{
 			{Name: "id", Type: Int, Filterable: true},
 			{Name: "name", Type: String, Filterable: true, Writable: true, Required: true},
-			{Name: "billing_method", Type: String, Filterable: true, Writable: true, Enum: BillingMethods},
+			Documented(Column{Name: "billing_method", Type: String, Filterable: true, Writable: true, Enum: BillingMethods},
+				"How the tenant is billed: the invoices of the contracts with this profile are billed by it."),
 			{Name: "account_id", Type: Int, Filterable: true, Writable: true, References: Accounts},
 			{Name: "ticket_late_fee", Type: Bool, Filterable: true, Writable: true},
 			{Name: "ticket_late_fee_percentage", Type: Decimal, Filterable: true, Writable: true, Precision: 5, Scale: 2},

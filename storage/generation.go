@@ -257,10 +257,13 @@ func ownerGapOfContract(gap finance.OwnerGap, items []string, buildingID int64) 
 }
 
 // contractBillingColumns are the contract columns the rule reads and
-// the invoices copy, and those the termination reads beside them.
+// the invoices copy, and those the termination reads beside them, with
+// the billing_method of the contract's billing profile (how the tenant
+// is billed: finance.Contract.ProfileMethod).
 const contractBillingColumns = `id, type, active, status, payment_status, coalesce(building_id, 0),
 	coalesce(tenant_id, 0), coalesce(billing_id, 0), coalesce(business_id, 0), coalesce(account_id, 0),
-	coalesce(billing_method, ''), start_at, end_at, coalesce(recurrency, ''), coalesce(recurrency_amount, 0),
+	coalesce(billing_method, ''), coalesce((SELECT bl.billing_method FROM billings bl
+	    WHERE bl.company_id = contracts.company_id AND bl.id = contracts.billing_id), ''), start_at, end_at, coalesce(recurrency, ''), coalesce(recurrency_amount, 0),
 	coalesce(modality, ''), amount, current_amount, signal_amount, coalesce(due_day, 0), due_date,
 	coalesce(billing_timing, ''), proportional, unify_first_invoice,
 	ticket_late_fee, coalesce(ticket_late_fee_item_id, 0), ticket_late_fee_percentage, ticket_late_fee_interest,
@@ -303,7 +306,7 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 	)
 	err := row.Scan(&c.ID, &typ, &active, &status, &payment, &b.buildingID,
 		&c.TenantID, &c.BillingID, &c.BusinessID, &c.AccountID,
-		&c.BillingMethod, &start, &end, &recurrency, &c.RecurrencyAmount,
+		&c.BillingMethod, &c.ProfileMethod, &start, &end, &recurrency, &c.RecurrencyAmount,
 		&modality, &amount, &current, &signal, &c.DueDay, &due,
 		&timing, &c.Proportional, &c.UnifyFirstInvoice,
 		&c.TicketLateFee, &c.TicketLateFeeItemID, &lfPct, &lfInt,
@@ -332,7 +335,8 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 }
 
 // billingPartyProblems names what an invoice needs that the contract
-// does not give: its payer, business, account, billing method, amount.
+// does not give: its payer, business, account, amount, and billing
+// method (its billing profile's, else its own: Contract.InvoiceMethod).
 func billingPartyProblems(c *finance.Contract, hasAmount bool) []finance.Problem {
 	var ps []finance.Problem
 	need := func(missing bool, field, what string) {
@@ -343,8 +347,11 @@ func billingPartyProblems(c *finance.Contract, hasAmount bool) []finance.Problem
 	need(c.TenantID == 0, "tenant_id", "the invoices' payer")
 	need(c.BusinessID == 0, "business_id", "the business the invoices are issued by")
 	need(c.AccountID == 0, "account_id", "the account the invoices are paid into")
-	need(c.BillingMethod == "", "billing_method", "how the invoices are paid")
 	need(!hasAmount, "amount", "the rent or price the invoices bill")
+	if c.InvoiceMethod() == "" {
+		ps = append(ps, finance.Problem{Field: "billing_id", Message: "is required to bill the contract: a billing " +
+			"profile with a billing_method, how the invoices are paid (the contract has no billing_method to fall back on)"})
+	}
 	return ps
 }
 

@@ -268,6 +268,10 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 		{name: "no recurrency", set: "recurrency = NULL", field: "recurrency", message: "daily or monthly"},
 		{name: "no business", set: "business_id = NULL", field: "business_id", message: "required to bill"},
 		{name: "no amount", set: "amount = NULL", field: "amount", message: "required to bill"},
+		// the fixture's billing profile names no billing_method
+		{name: "no billing method", set: "billing_method = NULL", field: "billing_id", message: "a billing profile with a billing_method"},
+		{name: "no billing profile nor method", set: "billing_method = NULL, billing_id = NULL", field: "billing_id",
+			message: "the contract has no billing_method to fall back on"},
 		{name: "no rent item", set: "type = 'subscription'", field: "rent_item", message: "no active transaction item of type rent",
 			setup: func(t *testing.T, _ int64) {
 				f.exec(t, `UPDATE transaction_items SET active = false WHERE company_id = $1 AND purpose = 'subscription'`)
@@ -355,6 +359,55 @@ func TestContractsThatCannotBeBilled(t *testing.T) {
 			t.Errorf("error %v, %d invoices created, want 3 (January to March)", err, len(gen.Created))
 		}
 	})
+}
+
+// TestGeneratedInvoicesBillByTheProfile: a contract's invoices are billed
+// by its billing profile's billing_method (how the tenant pays), in the
+// preview and in the run alike, whatever the contract's own billing_method
+// (how its owners are paid) says; the contract's is used only when the
+// profile names none, or the contract has no profile.
+func TestGeneratedInvoicesBillByTheProfile(t *testing.T) {
+	t.Parallel()
+	f := newGenFixture(t)
+	var byTicket int64
+	if err := f.pool.QueryRow(context.Background(), `INSERT INTO billings (company_id, name, billing_method)
+		VALUES ($1, 'Boleto', 'ticket') RETURNING id`, f.company).Scan(&byTicket); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, set, want string
+	}{
+		{"the profile's method", fmt.Sprintf("billing_method = 'ted', billing_id = %d", byTicket), "ticket"},
+		{"a profile without a method", "billing_method = 'pix'", "pix"},
+		{"no profile", "billing_method = 'deposit', billing_id = NULL", "deposit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := f.contract(t, tc.set)
+			for _, preview := range []bool{true, false} {
+				gen := generate(t, f.pool, f.company, []int64{id}, "2026-03-31", preview)
+				if err := gen.ContractError(id); err != nil || len(gen.Invoices) != 2 {
+					t.Fatalf("preview %t: %v, %d invoices", preview, err, len(gen.Invoices))
+				}
+				for _, inv := range gen.Invoices {
+					if inv.Invoice.BillingMethod != tc.want {
+						t.Errorf("preview %t: an invoice billed by %q, want %q", preview, inv.Invoice.BillingMethod, tc.want)
+					}
+				}
+			}
+			var methods, own string
+			if err := f.pool.QueryRow(context.Background(), `SELECT string_agg(billing_method, ' ' ORDER BY id),
+				(SELECT billing_method FROM contracts WHERE company_id = $1 AND id = $2)
+				FROM invoices WHERE company_id = $1 AND contract_id = $2`, f.company, id).Scan(&methods, &own); err != nil {
+				t.Fatal(err)
+			}
+			if methods != tc.want+" "+tc.want {
+				t.Errorf("stored invoices billed by %q, want %s twice", methods, tc.want)
+			}
+			if !strings.Contains(tc.set, "'"+own+"'") {
+				t.Errorf("the contract's billing_method became %q", own)
+			}
+		})
+	}
 }
 
 func asCoded(err error, target **finance.Error) bool {

@@ -148,7 +148,9 @@ func transactionsResource() *Resource {
 			{Name: "description", Type: String, Filterable: true, Writable: true},
 			{Name: "paid", Type: Bool, Filterable: true, Writable: true},
 			{Name: "due_date", Type: Date, Filterable: true, Writable: true},
-			{Name: "billing_method", Type: String, Filterable: true, Writable: true, Enum: BillingMethods},
+			Documented(Column{Name: "billing_method", Type: String, Filterable: true, Writable: true, Enum: BillingMethods},
+				"How the entry is paid (a payment batch pays by `ted`, `deposit`, `pix` or `ticket`); a transfer of the "+
+					"nightly run copies its contract's, how its owners are paid."),
 			{Name: "tag", Type: IntArray, Filterable: true, Writable: true, References: Tags},
 			{Name: "notes", Type: String, Filterable: true, Writable: true},
 			money("interest"),

@@ -96,17 +96,17 @@ func refusePostedEntry(_ context.Context, _ pgx.Tx, c *Change) error {
 // refuseTransferRunEntry refuses to change or delete an entry the
 // owners' transfer run wrote (a transfer or a guaranteed transfer, keyed
 // by transfer_key): the entries it paid out point at it, and the payment
-// of a guaranteed invoice settles it (docs/ledger.md). One change is
-// taken: a transfer the run wrote unpaid is marked paid by hand (paid
-// true, with the day it was paid in date; notes may be given too), for a
-// transfer paid outside propfin (markTransferPaid), unless it was voided
-// with the payment it paid out (refuseVoidTransfer). A transfer or a
+// of a guaranteed invoice settles it (docs/ledger.md). A transfer the run
+// wrote unpaid takes the changes of changeUnpaidTransfer: how and from
+// which account it is paid, and its mark of paid by hand, unless it was
+// voided with the payment it paid out (refuseVoidTransfer). A transfer or a
 // guaranteed_rent entry made through the API stays editable.
 func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpCreate {
 		return nil
 	}
-	if mode, _ := c.OldValue("mode").(string); mode != "transfer" && mode != "guaranteed_rent" {
+	mode, _ := c.OldValue("mode").(string)
+	if mode != "transfer" && mode != "guaranteed_rent" {
 		return nil
 	}
 	var byRun bool
@@ -118,21 +118,24 @@ func refuseTransferRunEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if !byRun {
 		return nil
 	}
-	unpaid := c.OldValue("mode") == "transfer" && c.OldValue("paid") == false
+	unpaid := mode == "transfer" && c.OldValue("paid") == false
 	if unpaid {
 		if err := refuseVoidTransfer(ctx, tx, c); err != nil {
 			return err
 		}
 	}
 	if unpaid && c.Op == OpUpdate {
-		return markTransferPaid(c)
+		return changeUnpaidTransfer(c)
 	}
-	how := ""
-	if unpaid {
-		how = " It is unpaid: mark it paid with paid true and the day it was paid in date."
+	what := map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op]
+	switch {
+	case unpaid:
+		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run and cannot be deleted. "+
+			"It is unpaid: mark it paid with paid true and the day it was paid in date.")
+	case mode == "transfer":
+		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run and is paid: it cannot be %s.", what)
 	}
-	return finance.Errorf(finance.Conflict, "This entry was written by the owners' transfer run and cannot be %s.%s",
-		map[Op]string{OpUpdate: "changed", OpDelete: "deleted"}[c.Op], how)
+	return finance.Errorf(finance.Conflict, "This entry was written by the owners' transfer run and cannot be %s.", what)
 }
 
 // refuseVoidTransfer refuses (409) to change, mark paid or delete a run's
@@ -153,33 +156,47 @@ func refuseVoidTransfer(ctx context.Context, tx pgx.Tx, c *Change) error {
 		"and entry %d reverses it. It is not to be paid; the run pays the owner out again once the invoice is paid again.", void)
 }
 
-// transferPaidByHand is the memo of an update that marks a run's unpaid
-// transfer paid (markTransferPaid), for the later hooks.
-const transferPaidByHand = "transfer_paid_by_hand"
+// Memos of an update of a run's unpaid transfer (changeUnpaidTransfer),
+// for the later hooks: it was taken (the entry is on no owner statement),
+// and it marks the transfer paid by hand.
+const (
+	unpaidTransferChanged = "unpaid_transfer_changed"
+	transferPaidByHand    = "transfer_paid_by_hand"
+)
 
-// markTransferPaid takes an update of a run's unpaid transfer that marks
-// it paid by hand: paid true and the day the money left in date, nothing
-// else changed but notes (409 otherwise: the transfer's amount is what it
-// paid out, its owner and account the run's).
-func markTransferPaid(c *Change) error {
+// unpaidTransferColumns are the columns an update of a run's unpaid
+// transfer may change: how and from which account it is paid
+// (billing_method, account_id; not while it is in a payment batch:
+// FrozenInBatch), its mark of paid by hand (paid true, with the day the
+// money left in date) and its notes.
+var unpaidTransferColumns = []string{"billing_method", "account_id", "paid", "date", "notes"}
+
+// changeUnpaidTransfer takes an update of a run's unpaid transfer that
+// changes only unpaidTransferColumns (409 otherwise: its amount is what it
+// paid out, its owner the run's), with date only beside paid true, which
+// requires it (it is the run's day until the transfer is paid).
+func changeUnpaidTransfer(c *Change) error {
 	var others []string
 	for col := range c.New.Values {
-		if col != "paid" && col != "date" && col != "notes" && c.Changed(col) {
+		if !slices.Contains(unpaidTransferColumns, col) && c.Changed(col) {
 			others = append(others, col)
 		}
 	}
 	slices.Sort(others)
 	switch {
 	case len(others) > 0:
-		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run: only paid, with the day "+
-			"it was paid in date, can be given to mark it paid; %s cannot change.", strings.Join(others, ", "))
-	case c.Value("paid") != true:
-		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run and is unpaid: "+
-			"it changes only to be marked paid (paid true, with the day it was paid in date).")
-	case !c.Given("date"):
+		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run: only its "+
+			"billing_method and account_id (how, and from which account, it is paid), its notes, and paid true with the "+
+			"day it was paid in date can be given; %s cannot change.", strings.Join(others, ", "))
+	case c.Value("paid") == true && !c.Given("date"):
 		return problem("date", "is required to mark a transfer paid: the day the money left the account")
+	case c.Value("paid") == true:
+		c.Remember(transferPaidByHand, true)
+	case c.Changed("date"):
+		return finance.Errorf(finance.Conflict, "This transfer was written by the owners' transfer run and is unpaid: "+
+			"its date is the run's day until it is paid; give paid true with the day it was paid in date.")
 	}
-	c.Remember(transferPaidByHand, true)
+	c.Remember(unpaidTransferChanged, true)
 	return nil
 }
 

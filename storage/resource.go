@@ -165,6 +165,11 @@ type Column struct {
 	// is written back as that zone's reading (an event's initial_date in
 	// its time_zone). Store it in timestamptz.
 	Local bool
+	// Doc says what the column means where its name does not (a
+	// contract's billing_method is how its owners are paid): the
+	// description of its value in the OpenAPI document's records and
+	// bodies, and of its equality filter. Empty for most columns.
+	Doc string
 	// KeyFilters, on a JSON column, accepts filters on the text of its
 	// top-level keys: filter[payload.month]=2026-11 compares
 	// payload->>'month' as a String column is compared (every operator,
@@ -186,6 +191,12 @@ type Column struct {
 func Effective(c Column, defaultSQL string) Column {
 	return Column{Name: c.Name + "_effective", Type: c.Type, Filterable: c.Filterable, Enum: c.Enum,
 		Precision: c.Precision, Scale: c.Scale, Expr: "coalesce(" + ident(c.Name) + ", " + defaultSQL + ")"}
+}
+
+// Documented is c with its meaning (Column.Doc).
+func Documented(c Column, doc string) Column {
+	c.Doc = doc
+	return c
 }
 
 // Key is the column's key in bodies.

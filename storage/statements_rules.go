@@ -14,15 +14,16 @@ import (
 // closed, and to make an entry one by an update: a closed statement never
 // changes, and a change of a closed month is made with a new entry (docs/
 // ledger.md, "Owner statements"), which the next close states as an
-// adjustment. Creating such an entry is allowed, and so is marking a
-// run's unpaid transfer paid on a day of a closed month: it was on no
-// statement, and is stated from then on like an entry created then. While
+// adjustment. Creating such an entry is allowed, and so is changing a
+// run's unpaid transfer (its billing_method, its account, its mark of
+// paid by hand on a day of a closed month): it is on no statement while
+// unpaid, and is stated once paid like an entry created then. While
 // a close runs, an owner's entry is not changed (409 to try again).
 func refuseClosedMonthEntry(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpCreate {
 		return nil
 	}
-	if c.Memo[transferPaidByHand] == true {
+	if c.Memo[unpaidTransferChanged] == true { // on no statement while unpaid
 		return closeInProgress(ctx, tx, c)
 	}
 	var dates []finance.Date

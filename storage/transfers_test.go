@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -498,5 +499,89 @@ func TestTransferReadsItsCompanyOnly(t *testing.T) {
 	if limit := 10 * own; read > limit {
 		t.Errorf("A's run read %d rows of transactions; A has %d (the other company %d invoices' worth): want at most %d",
 			read, own, otherInvoices, limit)
+	}
+}
+
+// TestUnpaidTransferChanges: a transfer the run wrote unpaid (the company
+// pays its transfers by batch) may have its billing_method and account_id
+// changed, notes beside them, even once its month's owner statements are
+// closed (it is on no statement while unpaid): how and from which account
+// it is paid is the manager's to fix for transfers already written. Its
+// amount, owner or date alone cannot change (409), and once paid nothing of
+// it can (409, saying it is paid).
+func TestUnpaidTransferChanges(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newLedgerFixture(t)
+	f.exec(t, `UPDATE companies SET transfer_payment = 'batch' WHERE id = $1`)
+	f.setContract(t, "transfer_mode = 'after_receive', transfer_after_days = 5, billing_method = 'ticket'")
+	f.paidInvoice(t)
+	if s := f.transfer(t, "2024-03-31", 1); s.Transfers != 2 {
+		t.Fatalf("%d transfers, want 2", s.Transfers)
+	}
+	var id int64
+	if err := f.pool.QueryRow(ctx, `SELECT id FROM transactions WHERE company_id = $1 AND mode = 'transfer' AND owner_id = $2`,
+		f.company, f.owner60).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	var other int64
+	if err := f.pool.QueryRow(ctx, `INSERT INTO accounts (company_id, business_id) VALUES ($1, $2) RETURNING id`,
+		f.company, f.business).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	if err := inTx(t, f.pool, func(tx pgx.Tx) error {
+		_, err := storage.CloseOwnerStatements(ctx, tx, f.company, 0, finance.NewMonth(2024, 3))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	store := storage.NewStore(f.pool, storage.DefaultRegistry())
+	res := store.Registry().MustResource(storage.Transactions)
+	update := func(values map[string]any) error {
+		_, err := store.Update(ctx, res, storage.Company(f.company), id, storage.Write{Values: values})
+		return err
+	}
+	stored := func() string {
+		var s string
+		if err := f.pool.QueryRow(ctx, `SELECT concat_ws(' ', billing_method, (account_id = $3)::text, paid::text, date, amount, coalesce(notes, '-'))
+			FROM transactions WHERE company_id = $1 AND id = $2`, f.company, id, other).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name   string
+		values map[string]any
+		want   finance.Code // "" when taken
+		say    string
+	}{
+		{"how and from where it is paid", map[string]any{"billing_method": "ted", "account_id": other, "notes": "TED"}, "", ""},
+		{"its amount", map[string]any{"amount": "1.00", "billing_method": "pix"}, finance.Conflict, "amount cannot change"},
+		{"its owner", map[string]any{"owner_id": f.owner40}, finance.Conflict, "owner_id cannot change"},
+		{"its date alone", map[string]any{"date": "2024-04-02"}, finance.Conflict, "give paid true with the day it was paid"},
+		{"paid without the day", map[string]any{"paid": true}, finance.Invalid, "date"},
+	} {
+		err := update(c.values)
+		var e *finance.Error
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want it taken", c.name, err)
+		case c.want == "":
+		case !errors.As(err, &e) || e.Code != c.want || !strings.Contains(fmt.Sprint(e.Message, e.Problems), c.say):
+			t.Errorf("%s: %v, want %q saying %q", c.name, err, c.want, c.say)
+		}
+	}
+	if got, want := stored(), "ted true false 2024-03-31 1325.25 TED"; got != want {
+		t.Errorf("the transfer is %q, want %q", got, want)
+	}
+	if err := update(map[string]any{"paid": true, "date": "2024-04-02", "billing_method": "pix"}); err != nil {
+		t.Fatalf("marking it paid: %v", err)
+	}
+	err := update(map[string]any{"billing_method": "ted"})
+	if finance.ErrorCode(err) != finance.Conflict || !strings.Contains(err.Error(), "is paid: it cannot be changed") {
+		t.Errorf("changing a paid transfer: %v, want 409 saying it is paid", err)
+	}
+	if got, want := stored(), "pix true true 2024-04-02 1325.25 TED"; got != want {
+		t.Errorf("the transfer is %q, want %q", got, want)
 	}
 }

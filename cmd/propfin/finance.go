@@ -22,7 +22,9 @@ subcommands:
       print, as a JSON array, the invoices the contract would generate with a
       due date up to --until. CONTRACT.json (- reads stdin) is a contract in
       the API's shape, with "items" (its contract items) and optionally
-      "invoices" (those it already has, which are not generated again).
+      "invoices" (those it already has, which are not generated again) and
+      "billing" (its billing profile, as include[billing] gives it, whose
+      billing_method the invoices are billed by).
       --rent-item is the transaction item of the rent line (default 1).
 `
 
@@ -184,6 +186,17 @@ func decodeScheduleFile(data []byte) (financeScheduleFile, finance.Problems) {
 			out.Invoices = make([]finance.Invoice, len(list))
 			for i, el := range list {
 				problems = append(problems, decodeFields("invoices["+strconv.Itoa(i)+"].", el, &out.Invoices[i])...)
+			}
+		case "billing":
+			var profile struct {
+				BillingMethod *string `json:"billing_method"`
+			}
+			if err := json.Unmarshal(raw, &profile); err != nil {
+				problems = append(problems, finance.Problem{Field: "billing", Message: "want the billing profile, an object"})
+				continue
+			}
+			if profile.BillingMethod != nil {
+				out.Contract.ProfileMethod = *profile.BillingMethod
 			}
 		default:
 			if err := decodeField(key, raw, &out.Contract); err != nil {

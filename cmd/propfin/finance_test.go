@@ -198,3 +198,33 @@ func TestFinanceScheduleAdministrationFee(t *testing.T) {
 		}
 	}
 }
+
+// TestFinanceScheduleBillingProfile: the invoices are billed by the
+// billing profile's method when the contract comes with it (its
+// include[billing]), as the server bills them, and by the contract's own
+// billing_method (how its owners are paid) without one.
+func TestFinanceScheduleBillingProfile(t *testing.T) {
+	t.Parallel()
+	contract := `{"id": 7, "type": "rent", "active": "active", "status": "progress", "tenant_id": 40, "business_id": 1,
+		"account_id": 2, "billing_method": "ted", "start_at": "2024-03-01", "recurrency": "monthly", "modality": "monthly",
+		"amount": 2000, "due_date": "2024-03-10", "billing_timing": "pre"BILLING}`
+	for _, c := range []struct{ name, billing, want string }{
+		{"the profile's", `, "billing": {"id": 3, "name": "Boleto", "billing_method": "ticket"}`, "ticket"},
+		{"a profile without a method", `, "billing": {"id": 3, "name": "Sem método", "billing_method": null}`, "ted"},
+		{"no profile", `, "billing": null`, "ted"},
+		{"none given", ``, "ted"},
+	} {
+		in := strings.Replace(contract, "BILLING", c.billing, 1)
+		code, out, errOut := runFinanceCLI(t, in, "schedule", "-", "--until", "2024-03-10")
+		var invoices []struct {
+			BillingMethod string `json:"billing_method"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &invoices) != nil || len(invoices) != 1 || invoices[0].BillingMethod != c.want {
+			t.Errorf("%s: exit %d, %s %s; want one invoice billed by %s", c.name, code, out, errOut, c.want)
+		}
+	}
+	if code, _, errOut := runFinanceCLI(t, strings.Replace(contract, "BILLING", `, "billing": 3`, 1), "schedule", "-",
+		"--until", "2024-03-10"); code != 1 || !strings.Contains(errOut, "billing: want the billing profile") {
+		t.Errorf("a billing that is no object: exit %d, %s", code, errOut)
+	}
+}

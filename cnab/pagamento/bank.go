@@ -37,6 +37,9 @@ type bank struct {
 	// account data by its bank code and has no place for an ISPB, so
 	// Account.Bank is required and Account.ISPB is not.
 	pixByBankCode bool
+	// covenant: the header carries the payer's payment agreement code
+	// (Payer.Covenant), which checkPayer requires.
+	covenant bool
 }
 
 var banks = map[string]*bank{}
@@ -62,6 +65,28 @@ func Supported() []string {
 		out = append(out, code)
 	}
 	slices.Sort(out)
+	return out
+}
+
+// payerRequired are the payer fields every bank's header requires
+// beside its name and document (checkRemittance), in their JSON spelling.
+var payerRequired = []string{"agency", "account", "account_digit"}
+
+// Required lists the payer's account fields a bank's payment header
+// requires, in their JSON spelling without "payer." ("agency", "account",
+// "account_digit", and "covenant" at the banks that take a payment
+// agreement code), as NewWriter checks them (their form is checked there
+// too: digits, lengths); nil for a bank not written here. The payer's
+// name and document are required at every bank.
+func Required(code string) []string {
+	b, ok := banks[code]
+	if !ok {
+		return nil
+	}
+	out := slices.Clone(payerRequired)
+	if b.covenant {
+		out = append(out, "covenant")
+	}
 	return out
 }
 

@@ -27,6 +27,7 @@ var bancoDoBrasil = register(&bank{
 	detail:       febrabanDetail(&bbA, &bbB, &bbBPix, &bbJ, &bbJ52),
 	forma:        savingsForma, // 06.1: 01, 05, 41, 43; 30, 31; 45 (FEBRABAN G029)
 	checkPayer:   bbCheckPayer,
+	covenant:     true,
 	checkPayment: bbCheckPayment,
 })
 

@@ -19,6 +19,7 @@ var bradesco = register(&bank{
 	detail:       febrabanDetail(&bradescoA, &bradescoB, &bradescoBPix, &bradescoJ, &bradescoJ52),
 	forma:        febrabanForma,
 	checkPayer:   requireCovenant,
+	covenant:     true,
 })
 
 // febrabanDetail picks the segments of a payment: A and B (the PIX form

@@ -27,6 +27,7 @@ var santander = register(&bank{
 	detail:       febrabanDetail(&santanderA, &santanderB, &santanderBPix, &santanderJ, &santanderJ52),
 	forma:        santanderForma,
 	checkPayer:   santanderCheckPayer,
+	covenant:     true,
 	checkPayment: santanderCheckPayment,
 })
 

@@ -24,6 +24,7 @@ var sicoob = register(&bank{
 	detail:        febrabanDetail(&sicoobA, &sicoobB, &sicoobBPix, &sicoobJ, &sicoobJ52),
 	forma:         savingsForma,
 	checkPayer:    sicoobCheckPayer,
+	covenant:      true,
 	pixByBankCode: true, // no ISPB in Sicoob's layout
 })
 

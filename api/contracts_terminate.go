@@ -192,7 +192,8 @@ func terminationViewOf(t storage.ContractTermination) terminationView {
 	}
 	if t.Final != nil {
 		v.Invoice = &finalInvoiceView{ID: optID(t.FinalID),
-			invoicePreview: previewInvoice(storage.GeneratedInvoice{Invoice: *t.Final, BuildingID: t.BuildingID})}
+			invoicePreview: previewInvoice(storage.GeneratedInvoice{Invoice: *t.Final, BuildingID: t.BuildingID,
+				Unset: storage.FinalInvoiceUnset})}
 	}
 	return v
 }

@@ -131,6 +131,15 @@ func TestTerminateContractWorked(t *testing.T) {
 	if a, b := toJSON(t, p), toJSON(t, r); a != b {
 		t.Errorf("the run differs from the preview:\npreview %s\nrun     %s", a, b)
 	}
+	// the final invoice as stored has the late-fee and discount settings
+	// the preview showed (no punctuality discount: no days, null)
+	stored := f.get(t, fmt.Sprintf("/invoices/%d", final), http.StatusOK).record(t)
+	shown := p["invoice"].(map[string]any)
+	for _, field := range ticketFields {
+		if toJSON(t, stored[field]) != toJSON(t, shown[field]) {
+			t.Errorf("the final invoice's %s: stored %s, previewed %s", field, toJSON(t, stored[field]), toJSON(t, shown[field]))
+		}
+	}
 	c := f.get(t, contractPath(id), http.StatusOK).record(t)
 	if c["status"] != "terminated" || c["termination_at"] != "2024-12-31" || toJSON(t, c["termination_fee_amount"]) != "3592.11" ||
 		c["termination_fee_requester"] != "tenant" || c["termination_fee_motive"] != "transferência" || toJSON(t, c["refund_amount"]) != "0.00" {

@@ -206,3 +206,78 @@ func TestContractIsolationAndDelete(t *testing.T) {
 		t.Errorf("the event was not kept unlinked")
 	}
 }
+
+// TestContractReadjustOffWarning: a contract written with how it is
+// readjusted (readjust_indicator, readjust_with) but not readjust_active
+// is stored as written, off (the default), and its 2xx answer warns that
+// it is not readjusted; a write that gives readjust_active, true or
+// false, or that does not touch the readjustment, is not warned. The
+// answers match the OpenAPI document's schemas.
+func TestContractReadjustOffWarning(t *testing.T) {
+	t.Parallel()
+	f := contractEnv(t)
+	warnings := func(r response) []string {
+		t.Helper()
+		items, _ := r.body["warnings"].([]any)
+		var out []string
+		for _, it := range items {
+			w := it.(map[string]any)
+			out = append(out, fmt.Sprint(w["field"], ": ", w["message"]))
+		}
+		return out
+	}
+	const warned = "readjust_active: is false: the nightly run does not readjust this contract, whatever readjust_indicator " +
+		"and readjust_with say; send readjust_active true to readjust it on readjust_at_effective"
+
+	r := f.do(t, http.MethodPost, "/financial/contracts", f.keyA,
+		f.contractBody(map[string]any{"readjust_indicator": "IGP-M", "readjust_with": 12}))
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.raw)
+	}
+	rec := r.record(t)
+	if got := warnings(r); !slices.Equal(got, []string{warned}) || rec["readjust_active"] != false || rec["readjust_at_effective"] != nil {
+		t.Errorf("create with an index and a period: warnings %q, readjust_active %v, readjust_at_effective %v",
+			got, rec["readjust_active"], rec["readjust_at_effective"])
+	}
+	checkOperationAnswer(t, f.testEnv, "post", "/financial/contracts", http.StatusCreated, r.raw)
+	id := num(t, rec["id"])
+
+	steps := []struct {
+		name string
+		body map[string]any
+		warn bool
+	}{
+		{"another field", map[string]any{"notes": "Chaves com a portaria"}, false},
+		{"the index alone", map[string]any{"readjust_indicator": "IPCA"}, true},
+		{"the period alone", map[string]any{"readjust_with": 24}, true},
+		{"off, said so", map[string]any{"readjust_indicator": "IGP-M", "readjust_active": false}, false},
+		{"on", map[string]any{"readjust_indicator": "IGP-M", "readjust_active": true}, false},
+		{"the period, once it is on", map[string]any{"readjust_with": 12}, false},
+	}
+	for _, s := range steps {
+		r := f.putContract(t, id, s.body)
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: %d %s", s.name, r.status, r.raw)
+		}
+		if got := warnings(r); s.warn != (len(got) == 1 && got[0] == warned) || !s.warn && len(got) > 0 {
+			t.Errorf("%s: warnings %q, want warned %v", s.name, got, s.warn)
+		}
+		if s.warn {
+			checkOperationAnswer(t, f.testEnv, "put", "/financial/contracts/{id}", http.StatusOK, r.raw)
+		}
+	}
+	if rec := f.get(t, contractPath(id), http.StatusOK); rec.body["warnings"] != nil || rec.record(t)["readjust_active"] != true {
+		t.Errorf("GET: %s", rec.raw)
+	}
+
+	for name, body := range map[string]map[string]any{
+		"on":           {"readjust_indicator": "IGP-M", "readjust_with": 12, "readjust_active": true},
+		"off, said so": {"readjust_indicator": "IGP-M", "readjust_active": false},
+		"no index":     {},
+	} {
+		r := f.do(t, http.MethodPost, "/financial/contracts", f.keyA, f.contractBody(body))
+		if r.status != http.StatusCreated || r.body["warnings"] != nil {
+			t.Errorf("create %s: %d %s", name, r.status, r.raw)
+		}
+	}
+}

@@ -99,7 +99,7 @@ func (h resourceHandlers) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setLocation(w, r, rec)
-	writeRaw(w, http.StatusCreated, recordEnvelope(http.StatusCreated, "Created.", rec))
+	writeRaw(w, http.StatusCreated, writeEnvelope(http.StatusCreated, "Created.", rec, h.res.WarningsOf(write, rec)))
 }
 
 // setLocation names the path of a record a POST to its collection
@@ -128,7 +128,7 @@ func (h resourceHandlers) update(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeRaw(w, http.StatusOK, recordEnvelope(http.StatusOK, "Updated.", rec))
+	writeRaw(w, http.StatusOK, writeEnvelope(http.StatusOK, "Updated.", rec, h.res.WarningsOf(write, rec)))
 }
 
 func (h resourceHandlers) delete(w http.ResponseWriter, r *http.Request) {

@@ -302,12 +302,20 @@ total 2421.56 240.00 48.00 2133.56`},
 // the OpenAPI document gives its 200.
 func checkAnswerSchema(t *testing.T, e *testEnv, path, raw string) {
 	t.Helper()
+	checkOperationAnswer(t, e, "get", path, 200, raw)
+}
+
+// checkOperationAnswer validates an answer of method (lower case) on the
+// document's path (its template: /financial/contracts/{id}) against the
+// schema the OpenAPI document gives its status.
+func checkOperationAnswer(t *testing.T, e *testEnv, method, path string, status int, raw string) {
+	t.Helper()
 	_, doc := fetchDocument(t, e)
 	set, err := newSchemaSet(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch, err := set.compile("#/paths/" + escapePointer(path) + "/get/responses/200/content/application~1json/schema")
+	sch, err := set.compile(fmt.Sprintf("#/paths/%s/%s/responses/%d/content/application~1json/schema", escapePointer(path), method, status))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +324,7 @@ func checkAnswerSchema(t *testing.T, e *testEnv, path, raw string) {
 		t.Fatal(err)
 	}
 	if err := sch.Validate(v); err != nil {
-		t.Errorf("GET %s's answer does not match its schema: %v\n%s", path, err, raw)
+		t.Errorf("%s %s's answer does not match its schema: %v\n%s", strings.ToUpper(method), path, err, raw)
 	}
 }
 

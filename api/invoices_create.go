@@ -131,13 +131,13 @@ type invoicePreview struct {
 	PeriodFinal              finance.Date         `json:"period_final"`
 	TicketLateFee            bool                 `json:"ticket_late_fee"`
 	TicketLateFeeItemID      *int64               `json:"ticket_late_fee_item_id"`
-	TicketLateFeePercentage  finance.Percent      `json:"ticket_late_fee_percentage"`
-	TicketLateFeeInterest    finance.Percent      `json:"ticket_late_fee_interest"`
+	TicketLateFeePercentage  *finance.Percent     `json:"ticket_late_fee_percentage"`
+	TicketLateFeeInterest    *finance.Percent     `json:"ticket_late_fee_interest"`
 	TicketDiscount           bool                 `json:"ticket_discount"`
 	TicketDiscountMode       *string              `json:"ticket_discount_mode"`
-	TicketDiscountFixed      finance.Money        `json:"ticket_discount_fixed"`
-	TicketDiscountPercentage finance.Percent      `json:"ticket_discount_percentage"`
-	TicketDiscountDays       int                  `json:"ticket_discount_days"`
+	TicketDiscountFixed      *finance.Money       `json:"ticket_discount_fixed"`
+	TicketDiscountPercentage *finance.Percent     `json:"ticket_discount_percentage"`
+	TicketDiscountDays       *int                 `json:"ticket_discount_days"`
 	TicketDiscountAction     *string              `json:"ticket_discount_action"`
 	Items                    []invoiceLinePreview `json:"items"`
 }
@@ -178,16 +178,28 @@ func previewInvoice(g storage.GeneratedInvoice) invoicePreview {
 		BillingMethod: inv.BillingMethod, Description: inv.Description, Total: finance.Money(inv.Total),
 		Date: inv.Date, DueDate: inv.DueDate, PeriodInitial: inv.PeriodInitial, PeriodFinal: inv.PeriodFinal,
 		TicketLateFee: inv.TicketLateFee, TicketLateFeeItemID: optID(inv.TicketLateFeeItemID),
-		TicketLateFeePercentage: finance.Percent(inv.TicketLateFeePercentage), TicketLateFeeInterest: finance.Percent(inv.TicketLateFeeInterest),
-		TicketDiscount: inv.TicketDiscount, TicketDiscountMode: optString(string(inv.TicketDiscountMode)),
-		TicketDiscountFixed: finance.Money(inv.TicketDiscountFixed), TicketDiscountPercentage: finance.Percent(inv.TicketDiscountPercentage),
-		TicketDiscountDays: inv.TicketDiscountDays, TicketDiscountAction: optString(string(inv.TicketDiscountAction)),
-		Items: make([]invoiceLinePreview, len(inv.Items)),
+		TicketLateFeePercentage: unlessUnset(g.Unset.LateFeePercentage, finance.Percent(inv.TicketLateFeePercentage)),
+		TicketLateFeeInterest:   unlessUnset(g.Unset.LateFeeInterest, finance.Percent(inv.TicketLateFeeInterest)),
+		TicketDiscount:          inv.TicketDiscount, TicketDiscountMode: optString(string(inv.TicketDiscountMode)),
+		TicketDiscountFixed:      unlessUnset(g.Unset.DiscountFixed, finance.Money(inv.TicketDiscountFixed)),
+		TicketDiscountPercentage: unlessUnset(g.Unset.DiscountPercentage, finance.Percent(inv.TicketDiscountPercentage)),
+		TicketDiscountDays:       unlessUnset(g.Unset.DiscountDays, inv.TicketDiscountDays),
+		TicketDiscountAction:     optString(string(inv.TicketDiscountAction)),
+		Items:                    make([]invoiceLinePreview, len(inv.Items)),
 	}
 	for j, l := range inv.Items {
 		p.Items[j] = invoiceLinePreview{ItemID: l.ItemID, Amount: finance.Money(l.Amount), Description: optString(l.Description)}
 	}
 	return p
+}
+
+// unlessUnset is v, or nil (null) for a setting the invoice leaves
+// unset, as the run writes it.
+func unlessUnset[T any](unset bool, v T) *T {
+	if unset {
+		return nil
+	}
+	return &v
 }
 
 func optID(id int64) *int64 {

@@ -35,7 +35,7 @@ func TestInvoicesCreate(t *testing.T) {
 		first["description"] != "Aluguel 1 - 01/01/2026 a 31/01/2026" {
 		t.Errorf("first invoice: %v", first)
 	}
-	checkMoney(t, "the preview", data, "total", "invoices.0.total", "invoices.0.ticket_discount_fixed", "invoices.0.items.0.amount")
+	checkMoney(t, "the preview", data, "total", "invoices.0.total", "invoices.0.items.0.amount")
 	if n := env.count(t, "invoices"); n != 0 {
 		t.Fatalf("a preview stored %d invoices", n)
 	}
@@ -87,6 +87,70 @@ func TestInvoicesCreate(t *testing.T) {
 	}
 	if r := env.send(t, http.MethodPost, path, env.keyB, `{"preview":true}`, nil); r.status != http.StatusNotFound {
 		t.Errorf("another company's contract: %d %s", r.status, r.raw)
+	}
+}
+
+// ticketFields are an invoice's late-fee and discount settings, copied
+// from its contract.
+var ticketFields = []string{"ticket_late_fee", "ticket_late_fee_item_id", "ticket_late_fee_percentage", "ticket_late_fee_interest",
+	"ticket_discount", "ticket_discount_mode", "ticket_discount_fixed", "ticket_discount_percentage", "ticket_discount_days",
+	"ticket_discount_action"}
+
+// TestGeneratedTicketSettings: the invoices generated from a contract
+// carry its late-fee and discount settings as the contract has them,
+// null where it has none (no punctuality discount: null, not 0.00), and
+// the preview shows each invoice exactly as the run writes it.
+func TestGeneratedTicketSettings(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	withWorkers(t, env)
+	b := storagetest.NewBilling(t, env.pool, env.compA)
+	ids := b.MonthlyContracts(t, env.pool, 2, "2026-01-01", "2026-01-10")
+	plain, discounted := ids[0], ids[1]
+	env.exec(t, `UPDATE contracts SET ticket_discount = true, ticket_discount_mode = 'fixed', ticket_discount_fixed = 50,
+		ticket_discount_days = 5, ticket_discount_action = 'business' WHERE id = $1`, discounted)
+	settings := func(inv map[string]any) string {
+		var parts []string
+		for _, f := range ticketFields {
+			parts = append(parts, fmt.Sprintf("%s=%v", f, inv[f]))
+		}
+		return strings.Join(parts, " ")
+	}
+	want := map[int64]string{
+		plain: "ticket_late_fee=true ticket_late_fee_item_id=<nil> ticket_late_fee_percentage=2.00 ticket_late_fee_interest=1.00 " +
+			"ticket_discount=false ticket_discount_mode=<nil> ticket_discount_fixed=<nil> ticket_discount_percentage=<nil> " +
+			"ticket_discount_days=<nil> ticket_discount_action=<nil>",
+		discounted: "ticket_late_fee=true ticket_late_fee_item_id=<nil> ticket_late_fee_percentage=2.00 ticket_late_fee_interest=1.00 " +
+			"ticket_discount=true ticket_discount_mode=fixed ticket_discount_fixed=50.00 ticket_discount_percentage=<nil> " +
+			"ticket_discount_days=5 ticket_discount_action=business",
+	}
+	for _, id := range ids {
+		path := fmt.Sprintf("/financial/contracts/%d/invoicesCreate", id)
+		prev := env.send(t, http.MethodPost, path, env.keyA, `{"preview":true,"until":"2026-02-28"}`, nil)
+		if prev.status != http.StatusOK {
+			t.Fatalf("preview: %d %s", prev.status, prev.raw)
+		}
+		previewed := prev.body["data"].(map[string]any)["invoices"].([]any)
+		run := env.send(t, http.MethodPost, path, env.keyA, `{"until":"2026-02-28"}`, nil)
+		if run.status != http.StatusAccepted {
+			t.Fatalf("run: %d %s", run.status, run.raw)
+		}
+		if job := env.waitJob(t, env.keyA, num(t, run.body["data"].(map[string]any)["id"])); job["state"] != "succeeded" {
+			t.Fatalf("job: %v", job)
+		}
+		written := env.get(t, fmt.Sprintf("/invoices?filter[contract_id]=%d&sort=period_initial", id), http.StatusOK).data(t)
+		if len(previewed) != 2 || len(written) != 2 {
+			t.Fatalf("contract %d: %d previewed, %d written, want 2", id, len(previewed), len(written))
+		}
+		for i, w := range written {
+			p := previewed[i].(map[string]any)
+			if got := settings(p); got != want[id] {
+				t.Errorf("contract %d, preview %d:\n got %s\nwant %s", id, i, got, want[id])
+			}
+			if got := settings(w); got != want[id] {
+				t.Errorf("contract %d, invoice %v as written:\n got %s\nwant %s", id, w["id"], got, want[id])
+			}
+		}
 	}
 }
 

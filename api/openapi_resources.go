@@ -89,9 +89,19 @@ func (d resourceDoc) create() operation {
 	if d.res.Parent != nil {
 		errs = append(errs, http.StatusNotFound)
 	}
-	op.responses = answers(map[int]*openapi.Response{http.StatusCreated: jsonAnswer("Created.",
-		envelope(openapi.Ref(d.res.Name), true))}, errs...)
+	op.responses = answers(map[int]*openapi.Response{http.StatusCreated: jsonAnswer("Created.", d.written())}, errs...)
 	return op
+}
+
+// written is the envelope of a write's answer: the record, and the
+// write's warnings when the resource declares any.
+func (d resourceDoc) written() *openapi.Schema {
+	env := envelope(openapi.Ref(d.res.Name), true)
+	if d.res.Warnings != nil {
+		env.Properties["warnings"] = openapi.Array(openapi.Ref("Problem")).WithDescription("What the write did that its " +
+			"writer may not expect; the write was made all the same (docs/api.md, \"Writes\"). Absent when there is none.")
+	}
+	return env
 }
 
 func (d resourceDoc) update() operation {
@@ -99,8 +109,7 @@ func (d resourceDoc) update() operation {
 	op.description = "A partial update: only the fields sent change (docs/api.md, \"Writes\"). " + d.scopeNote() +
 		" Answers the record with every column and custom field."
 	op.body = jsonBody("The fields to change.", true, openapi.Ref(d.res.Name+updateSuffix))
-	op.responses = answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("Updated.",
-		envelope(openapi.Ref(d.res.Name), true))}, http.StatusNotFound, http.StatusConflict,
+	op.responses = answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("Updated.", d.written())}, http.StatusNotFound, http.StatusConflict,
 		http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity)
 	return op
 }

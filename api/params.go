@@ -1,11 +1,8 @@
 package api
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
-
-	"github.com/propfin/propfin/finance"
 )
 
 // param is one key=value pair of a query string, decoded, in the order the
@@ -40,20 +37,13 @@ func parseParams(rawQuery string) ([]param, []string) {
 // each one but `_` (the usual cache buster) is a 422 `unknown query
 // parameter`, as on the routes that take some.
 func noQuery(rawQuery string) error {
-	params, bad := parseParams(rawQuery)
-	var problems []finance.Problem
-	for _, b := range bad {
-		problems = append(problems, finance.Problem{Field: "query", Message: fmt.Sprintf("cannot decode %q", b)})
-	}
-	for _, kv := range params {
+	p := &queryParser{}
+	for _, kv := range p.params(rawQuery) {
 		if kv.key != "_" {
-			problems = append(problems, finance.Problem{Field: kv.key, Message: "unknown query parameter"})
+			p.fail(kv.key, "unknown query parameter")
 		}
 	}
-	if len(problems) > 0 {
-		return finance.InvalidInput(problems)
-	}
-	return nil
+	return p.err()
 }
 
 // listParam reports whether key names a parameter whose value is a comma

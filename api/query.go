@@ -83,8 +83,14 @@ func listValues(res *storage.Resource, f storage.Filter, sc *storage.SpecialCond
 	return 0
 }
 
+// fail records a problem of the query, once: a parameter repeated with
+// the same fault (filter[nope]=1&filter[nope]=2) is one problem, not one
+// per repetition; different faults of one parameter are each recorded.
 func (p *queryParser) fail(field, format string, args ...any) {
-	p.problems = append(p.problems, finance.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+	problem := finance.Problem{Field: field, Message: fmt.Sprintf(format, args...)}
+	if !slices.Contains(p.problems, problem) {
+		p.problems = append(p.problems, problem)
+	}
 }
 
 func (p *queryParser) err() error {

@@ -364,6 +364,16 @@ func TestQueryErrors(t *testing.T) {
 		{"per_page=5", []string{"per_page"}},
 		{"filter[description]=%zz", []string{"query"}},
 		{"filter[id]=x&sort=y&include[z]", []string{"filter[id]", "sort", "include[z]"}},
+		// one error per distinct problem: a parameter repeated with the same
+		// fault is named once, different faults each
+		{"filter[nope]=1&filter[nope]=2", []string{"filter[nope]"}},
+		{"filter[nope]=1&filter[nope]=1&filter[nope][]=3&filter[nope]=4", []string{"filter[nope]", "filter[nope][]"}},
+		{"filter[nope]=1&filter[other]=2&filter[nope]=3", []string{"filter[nope]", "filter[other]"}},
+		{"filter[id]=x&filter[id]=y", []string{"filter[id]"}},
+		{"page=1&page=2&page=3", []string{"page"}},
+		{"sort=nope,-nope", []string{"sort"}},
+		{"sort=nope,other", []string{"sort", "sort"}},
+		{"per_page=5&per_page=6", []string{"per_page"}},
 	}
 	for _, c := range cases {
 		t.Run(c.query, func(t *testing.T) {
@@ -375,6 +385,16 @@ func TestQueryErrors(t *testing.T) {
 				t.Errorf("problem fields %v, want %v", got, c.fields)
 			}
 		})
+	}
+	// the routes that take no parameters, and the reports' own parsers
+	for path, fields := range map[string][]string{
+		"/financial/settings?x=1&x=2&y=3":                        {"x", "y"},
+		"/deals/conversion/funnel?filter[nope]=1&filter[nope]=2": {"filter[nope]"},
+	} {
+		r := e.get(t, path, http.StatusUnprocessableEntity)
+		if got := r.problemFields(t); !slices.Equal(got, fields) {
+			t.Errorf("%s: problem fields %v, want %v", path, got, fields)
+		}
 	}
 }
 

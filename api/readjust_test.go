@@ -200,7 +200,7 @@ func toJSON(t *testing.T, v any) string {
 func TestFinanceSettings(t *testing.T) {
 	t.Parallel()
 	f := contractEnv(t)
-	defaults := `{"agreement_break_days":30,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`
+	defaults := `{"agreement_break_days":30,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"reminders_sender_name":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`
 	if r := f.get(t, "/financial/settings", http.StatusOK); toJSON(t, r.record(t)) != defaults {
 		t.Fatalf("defaults: %s", r.raw)
 	}
@@ -251,7 +251,7 @@ func TestFinanceSettings(t *testing.T) {
 	}
 	r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"readjust_allow_reduction": true,
 		"readjust_candidates": []any{"IGP-M", "IPCA", "INPC", "IPC-BR", "IPC-FIPE"}})
-	want := `{"agreement_break_days":30,"readjust_allow_reduction":true,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`
+	want := `{"agreement_break_days":30,"readjust_allow_reduction":true,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"reminders_sender_name":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`
 	if r.status != http.StatusOK || toJSON(t, r.record(t)) != want {
 		t.Fatalf("put: %d %s", r.status, r.raw)
 	}
@@ -263,14 +263,14 @@ func TestFinanceSettings(t *testing.T) {
 	}
 	// A body changes what it gives and keeps the rest; company B keeps its own.
 	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"readjust_allow_reduction": false})
-	if want := `{"agreement_break_days":30,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`; toJSON(t, r.record(t)) != want {
+	if want := `{"agreement_break_days":30,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"reminders_sender_name":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`; toJSON(t, r.record(t)) != want {
 		t.Errorf("partial put: %s", r.raw)
 	}
 	if r := f.do(t, http.MethodGet, "/financial/settings", f.keyB, nil); toJSON(t, r.record(t)) != defaults {
 		t.Errorf("company B: %s", r.raw)
 	}
 	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"agreement_break_days": 45})
-	if want := `{"agreement_break_days":45,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`; toJSON(t, r.record(t)) != want {
+	if want := `{"agreement_break_days":45,"readjust_allow_reduction":false,"readjust_candidates":["IGP-M","IPCA","INPC","IPC-BR","IPC-FIPE"],"reminders_days":[-5,0,3,10],"reminders_enabled":false,"reminders_reply_to":null,"reminders_sender_name":null,"termination_deposit_item_id":null,"termination_fee_item_id":null,"transfer_payment":"at_once","write_off_item_id":null}`; toJSON(t, r.record(t)) != want {
 		t.Errorf("break days: %s", r.raw)
 	}
 	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"transfer_payment": "batch"})

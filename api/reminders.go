@@ -19,8 +19,9 @@ import (
 
 // ReminderMailConfig configures the reminders' messages.
 type ReminderMailConfig struct {
-	// From is the sender's address (PROPFIN_SMTP_FROM); its display name,
-	// when it has none, is the company's.
+	// From is the sender's address (PROPFIN_SMTP_FROM); its display name
+	// is the company's reminders_sender_name when set, else From's own,
+	// else the company's name (Sender).
 	From mail.Address
 	// ReceiptSecret, PublicURL and ReceiptLifetime are the API's receipt
 	// link settings (Config's): without a secret or a public URL the
@@ -63,8 +64,9 @@ func (c *ReminderComposer) Links() bool { return c.links.signer != nil && c.link
 func (c *ReminderComposer) Compose(n jobs.ReminderNotice) (mail.Message, error) {
 	now := c.cfg.Now()
 	s := n.Settlement
+	from := c.Sender(n.CompanyName, n.SenderName)
 	notice := reminder.Notice{
-		Company: n.CompanyName, Business: n.BusinessName, Payer: n.PayerName, Number: n.Number,
+		Company: signer(n.CompanyName, n.SenderName), Business: n.BusinessName, Payer: n.PayerName, Number: n.Number,
 		Description: n.Invoice.Description, DueDate: n.Invoice.DueDate.Time(), Date: n.Date.Time(),
 		Total: n.Invoice.Total, DaysLate: s.DaysLate, LateFee: s.LateFee, Interest: s.Interest, Discount: s.Discount,
 		Due: s.Total, PartiallyPaid: n.Status == "partially_paid", PixCode: n.PixCode, Digitable: n.Digitable,
@@ -76,10 +78,6 @@ func (c *ReminderComposer) Compose(n jobs.ReminderNotice) (mail.Message, error) 
 	if err != nil {
 		return mail.Message{}, err
 	}
-	from := c.cfg.From
-	if from.Name == "" {
-		from.Name = oneLine(n.CompanyName)
-	}
 	to := n.To
 	to.Name = oneLine(to.Name)
 	msg := mail.Message{From: from, To: to, Subject: oneLine(notice.Subject()), Text: text, HTML: html, Date: now}
@@ -87,6 +85,30 @@ func (c *ReminderComposer) Compose(n jobs.ReminderNotice) (mail.Message, error) 
 		msg.ReplyTo = &mail.Address{Address: n.ReplyTo}
 	}
 	return msg, nil
+}
+
+// Sender is the From of a company's reminders: the configured address,
+// with the company's reminders_sender_name as the display name when it
+// has one (senderName, "" for none), else the configured display name,
+// else the company's name.
+func (c *ReminderComposer) Sender(companyName, senderName string) mail.Address {
+	from := c.cfg.From
+	switch {
+	case strings.TrimSpace(senderName) != "":
+		from.Name = oneLine(senderName)
+	case from.Name == "":
+		from.Name = oneLine(companyName)
+	}
+	return from
+}
+
+// signer is the name that signs a reminder: the company's
+// reminders_sender_name when it has one, else the company's name.
+func signer(companyName, senderName string) string {
+	if strings.TrimSpace(senderName) != "" {
+		return oneLine(senderName)
+	}
+	return companyName
 }
 
 // oneLine keeps a header's text on one line.

@@ -113,8 +113,8 @@ func (f *reminderFixture) remind(t *testing.T, rerun bool) map[string]any {
 // parsedMail is a message as the test reads it: net/mail and
 // mime/multipart, nothing of ours.
 type parsedMail struct {
-	to, from, replyTo, subject string
-	text, html                 string
+	to, from, fromName, replyTo, subject string
+	text, html                           string
 }
 
 func parseMail(t *testing.T, raw []byte) parsedMail {
@@ -136,7 +136,7 @@ func parseMail(t *testing.T, raw []byte) parsedMail {
 	if err != nil || len(from) != 1 {
 		t.Fatalf("From %q: %v", msg.Header.Get("From"), err)
 	}
-	p.to, p.from = to[0].Address, from[0].String()
+	p.to, p.from, p.fromName = to[0].Address, from[0].String(), from[0].Name
 	if rt, err := msg.Header.AddressList("Reply-To"); err == nil && len(rt) == 1 {
 		p.replyTo = rt[0].Address
 	}
@@ -301,6 +301,65 @@ func TestRemindersThroughSMTP(t *testing.T) {
 	}
 }
 
+// TestRemindersSenderName: with reminders_sender_name set, the messages
+// are from that name (the From header's display name, the envelope and
+// address unchanged) and signed with it, in the text and the HTML, in
+// place of the company's name; the business that bills the invoice, when
+// it is the name signed, is not repeated as "Emitida por". Set back to
+// null, the company's name comes back.
+func TestRemindersSenderName(t *testing.T) {
+	f := reminderEnv(t)
+	r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"reminders_enabled": true,
+		"reminders_sender_name": "Horizonte"})
+	if r.status != http.StatusOK || r.record(t)["reminders_sender_name"] != "Horizonte" {
+		t.Fatalf("PUT /financial/settings: %d %s", r.status, r.raw)
+	}
+	if job := f.remind(t, false); job["state"] != storage.JobSucceeded {
+		t.Fatalf("job: %v", job)
+	}
+	msgs := f.box.Messages()
+	if len(msgs) != 3 {
+		t.Fatalf("%d messages, want 3", len(msgs))
+	}
+	for _, m := range msgs {
+		p := parseMail(t, m.Raw)
+		if m.From != "cobranca@example.com" || p.fromName != "Horizonte" || !strings.HasSuffix(p.from, "<cobranca@example.com>") {
+			t.Errorf("envelope %s, From %q (name %q): want Horizonte <cobranca@example.com>", m.From, p.from, p.fromName)
+		}
+		if signature(p.text) != "Horizonte" || !strings.Contains(p.html, "<p>Horizonte</p>") {
+			t.Errorf("the message is not signed Horizonte:\n%s", p.text)
+		}
+		if strings.Contains(p.text, "Company A") || strings.Contains(p.html, "Company A") || strings.Contains(p.text, "Emitida por") {
+			t.Errorf("the message names the company, or the business apart:\n%s", p.text)
+		}
+	}
+
+	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"reminders_sender_name": nil})
+	if r.status != http.StatusOK || r.record(t)["reminders_sender_name"] != nil {
+		t.Fatalf("PUT null: %d %s", r.status, r.raw)
+	}
+	f.exec(t, `DELETE FROM reminders WHERE company_id = $1`, f.compA)
+	if job := f.remind(t, true); job["state"] != storage.JobSucceeded {
+		t.Fatalf("job: %v", job)
+	}
+	msgs = f.box.Messages()
+	if len(msgs) != 6 {
+		t.Fatalf("%d messages, want 6", len(msgs))
+	}
+	for _, m := range msgs[3:] {
+		p := parseMail(t, m.Raw)
+		if p.fromName != "Company A" || signature(p.text) != "Company A" || !strings.Contains(p.text, "Emitida por: Horizonte") {
+			t.Errorf("null sender name: From %q, text:\n%s", p.from, p.text)
+		}
+	}
+}
+
+// signature is the last line of a message's text: the name that signs it.
+func signature(text string) string {
+	all := strings.Split(strings.ReplaceAll(strings.TrimSpace(text), "\r\n", "\n"), "\n")
+	return strings.TrimSpace(all[len(all)-1])
+}
+
 // TestRemindersOffSendNothing: a company whose reminders are off (the
 // default) sends nothing, and its run says so.
 func TestRemindersOffSendNothing(t *testing.T) {
@@ -317,7 +376,8 @@ func TestRemindersOffSendNothing(t *testing.T) {
 func TestReminderSettings(t *testing.T) {
 	f := setup(t)
 	got := f.get(t, "/financial/settings", http.StatusOK).record(t)
-	if fmt.Sprintln(got["reminders_enabled"], got["reminders_days"], got["reminders_reply_to"]) != "false [-5 0 3 10] <nil>\n" {
+	if fmt.Sprintln(got["reminders_enabled"], got["reminders_days"], got["reminders_reply_to"], got["reminders_sender_name"]) !=
+		"false [-5 0 3 10] <nil> <nil>\n" {
 		t.Errorf("defaults: %v", got)
 	}
 	r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"reminders_enabled": true,
@@ -338,6 +398,13 @@ func TestReminderSettings(t *testing.T) {
 		{map[string]any{"reminders_reply_to": "Cobrança <c@example.com>"}, "reminders_reply_to"},
 		{map[string]any{"reminders_reply_to": "nobody"}, "reminders_reply_to"},
 		{map[string]any{"reminders_enabled": "yes"}, "reminders_enabled"},
+		{map[string]any{"reminders_sender_name": ""}, "reminders_sender_name"},
+		{map[string]any{"reminders_sender_name": "   "}, "reminders_sender_name"},
+		{map[string]any{"reminders_sender_name": "Horizonte\r\nBcc: all@example.com"}, "reminders_sender_name"},
+		{map[string]any{"reminders_sender_name": "Horizonte\nImóveis"}, "reminders_sender_name"},
+		{map[string]any{"reminders_sender_name": "Horizonte\tImóveis"}, "reminders_sender_name"},
+		{map[string]any{"reminders_sender_name": strings.Repeat("é", 101)}, "reminders_sender_name"},
+		{map[string]any{"reminders_sender_name": 12}, "reminders_sender_name"},
 	} {
 		r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, c.body)
 		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{c.field}) {
@@ -348,5 +415,18 @@ func TestReminderSettings(t *testing.T) {
 	got = r.record(t)
 	if r.status != http.StatusOK || got["reminders_reply_to"] != nil || fmt.Sprint(got["reminders_days"]) != "[-3 0 7]" {
 		t.Errorf("PUT reply_to null: %d %s", r.status, r.raw)
+	}
+	name := strings.Repeat("é", 100) // 100 characters (200 bytes) is the longest
+	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"reminders_sender_name": name})
+	if r.status != http.StatusOK || r.record(t)["reminders_sender_name"] != name {
+		t.Errorf("PUT a sender name of 100 characters: %d %s", r.status, r.raw)
+	}
+	r = f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"reminders_sender_name": "Horizonte\nImóveis"})
+	if msg := r.problemMessages(t); r.status != http.StatusUnprocessableEntity || len(msg) != 1 ||
+		!strings.Contains(msg[0], "must be one line") || !strings.Contains(msg[0], "U+000A") {
+		t.Errorf("PUT a sender name of two lines: %d %s", r.status, r.raw)
+	}
+	if got := f.get(t, "/financial/settings", http.StatusOK).record(t); got["reminders_sender_name"] != name {
+		t.Errorf("a refused change was stored: %v", got["reminders_sender_name"])
 	}
 }

@@ -133,6 +133,13 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) {
 
 // recordEnvelope is {"return":true,"status":S,["message":M,]"data":record}.
 func recordEnvelope(status int, message string, rec *storage.Record) []byte {
+	return writeEnvelope(status, message, rec, nil)
+}
+
+// writeEnvelope is a write's answer: recordEnvelope's, with the write's
+// warnings after the record when it has any
+// ({...,"data":record,"warnings":[{"field":F,"message":M}, ...]}).
+func writeEnvelope(status int, message string, rec *storage.Record, warnings []finance.Problem) []byte {
 	b := make([]byte, 0, 512)
 	b = append(b, `{"return":true,"status":`...)
 	b = strconv.AppendInt(b, int64(status), 10)
@@ -146,6 +153,11 @@ func recordEnvelope(status int, message string, rec *storage.Record) []byte {
 		b = append(b, "null"...)
 	} else {
 		b = rec.AppendJSON(b)
+	}
+	if len(warnings) > 0 {
+		b = append(b, `,"warnings":`...)
+		enc, _ := json.Marshal(warnings)
+		b = append(b, enc...)
 	}
 	return append(b, '}')
 }

@@ -65,7 +65,8 @@ func (s *Server) putSettings(w http.ResponseWriter, r *http.Request) {
 // "readjust_candidates": [index, ...], "termination_fee_item_id": id or
 // null, "termination_deposit_item_id": id or null, "write_off_item_id": id
 // or null, "reminders_enabled": bool, "reminders_days": [day, ...],
-// "reminders_reply_to": address or null, "agreement_break_days": days,
+// "reminders_reply_to": address or null, "reminders_sender_name": name or
+// null, "agreement_break_days": days,
 // "transfer_payment": "at_once" or "batch"},
 // any of them, naming every problem.
 func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
@@ -142,6 +143,16 @@ func parseSettingsBody(body []byte) (storage.SettingsChange, error) {
 				problems = append(problems, storage.CheckReplyTo(*addr)...)
 			}
 			change.Reminders.SetReplyTo, change.Reminders.ReplyTo = true, addr
+		case "reminders_sender_name":
+			var name *string
+			if json.Unmarshal(raw, &name) != nil {
+				fail(key, "must be a name (a string of one line), or null for the company's name")
+				continue
+			}
+			if name != nil {
+				problems = append(problems, storage.CheckSenderName(*name)...)
+			}
+			change.Reminders.SetSenderName, change.Reminders.SenderName = true, name
 		case "agreement_break_days":
 			var days *int
 			if json.Unmarshal(raw, &days) != nil || days == nil {
@@ -181,7 +192,8 @@ func settingsOp(put bool) operation {
 				"`termination_fee_item_id` and `termination_deposit_item_id`, and `write_off_item_id`, the " +
 				"transaction item a write-off books its loss with (null: not booked), the billing reminders' " +
 				"`reminders_enabled` (default false), `reminders_days` (days from the due date, default [-5, 0, 3, 10]) and " +
-				"`reminders_reply_to` (null: none), and `agreement_break_days`, the days an agreement's installment may " +
+				"`reminders_reply_to` (null: none) and `reminders_sender_name` (the name the reminders are sent by and " +
+				"signed with; null: the company's name), and `agreement_break_days`, the days an agreement's installment may " +
 				"stay overdue before the nightly run breaks it, and `transfer_payment`, how the owners' transfers are paid: " +
 				"`at_once` (default: the nightly run writes them paid) or `batch` (written unpaid, paid by a payment " +
 				"batch's return file or marked paid by hand). It takes no query parameters (422).",
@@ -209,6 +221,10 @@ func settingsOp(put bool) operation {
 				Description: "The rules: days from the due date (-5: five days before; 0: on the day; 3: three days after), distinct."},
 			"reminders_reply_to": openapi.Nullable(&openapi.Schema{Type: "string", Format: "email",
 				Description: "Where the payers' replies go; null: none."}),
+			"reminders_sender_name": openapi.Nullable(&openapi.Schema{Type: "string", MinLength: new(1), MaxLength: new(storage.MaxSenderName),
+				Pattern: `^[^\x00-\x1f\x7f-\x9f]*$`,
+				Description: "The name the reminders are sent by (the From header's display name) and signed with: one line " +
+					"of 1 to 100 characters, no line break or control character; null: the company's name."}),
 			"agreement_break_days": openapi.Integer().WithDescription("Days an agreement's installment may stay overdue " +
 				"before the nightly run breaks the agreement, 1 to 366 (default 30)."),
 			"transfer_payment": openapi.Enum("at_once", "batch").WithDescription("How the owners' transfers " +

@@ -255,6 +255,20 @@ func (r response) problemFields(t *testing.T) []string {
 	return fields
 }
 
+// problemMessages are the messages of a refusal's errors, in order.
+func (r response) problemMessages(t *testing.T) []string {
+	t.Helper()
+	items, ok := r.body["errors"].([]any)
+	if !ok {
+		t.Fatalf("no errors array in %s", r.raw)
+	}
+	var messages []string
+	for _, it := range items {
+		messages = append(messages, it.(map[string]any)["message"].(string))
+	}
+	return messages
+}
+
 // testResource is a resource declared only in the tests, with every column
 // type and In-filters of text, integers, dates and an enum, over the table
 // createTestTable makes.

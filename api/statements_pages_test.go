@@ -135,8 +135,8 @@ func linkStatement(t *testing.T, f *statementFixture) (owner, id int64) {
 }
 
 // TestOwnerStatementLink: the link is {url, expires_at}, 120 days; its
-// page and PDF (both ways) show the statement as closed: the owner, the
-// business, the contract's section and the lines of no contract, a
+// page and PDF (both ways) show the statement as closed: headed by the
+// business (not the company's name), the owner, the contract's section and the lines of no contract, a
 // transfer whose destination was never recorded, the line left out of the
 // report counted in the balance and never named, the totals and the
 // closing; an unknown format is a 400 page. Refused with the 404 page: a
@@ -149,7 +149,7 @@ func TestOwnerStatementLink(t *testing.T) {
 	_, id := linkStatement(t, f)
 	url := f.statementLinkOf(t, id)
 	page, pdf := documents(t, url, "2024-03")
-	checkDocuments(t, "Carla's March", page, pdf, []string{"Company A", "Prestação de contas", "março de 2024",
+	checkDocuments(t, "Carla's March", page, pdf, []string{"Horizonte", "Demonstrativo emitido por Horizonte.", "Prestação de contas", "março de 2024",
 		"Carla Proprietária", "CPF 529.982.247-25", "Horizonte", "Período 01/03/2024 a 31/03/2024",
 		fmt.Sprintf("Contrato %d · Edifício Aurora", f.contract), "Rua das Flores, 10, ap. 31 - Centro, São Paulo/SP, CEP 01310-100",
 		"Inquilino: Tiago Inquilino", "20/03/2024 Pintura -R$ 1.234,56", "Outros lançamentos",
@@ -157,7 +157,7 @@ func TestOwnerStatementLink(t *testing.T) {
 		"Saldo anterior R$ 0,00", "Total de descontos -R$ 1.234,56", "Total repassado -R$ 100,00",
 		"Saldo final em 31/03/2024 -R$ 1.338,06",
 		"1 lançamento interno não é mostrado neste demonstrativo; soma -R$ 3,50, já incluído no saldo final."},
-		[]string{"Tarifa de TED"})
+		[]string{"Tarifa de TED", "Company A", "Empresa"})
 	if d := fetchDoc(t, url+"?format=xml"); d.status != http.StatusBadRequest {
 		t.Errorf("format=xml: %d", d.status)
 	}

@@ -32,11 +32,18 @@ import (
 // page's totals must equal the stored ones: a statement whose lines do
 // not add up to its stored totals is refused, not shown.
 
-// ownerStatementOf is the page's view of a closed statement.
+// ownerStatementOf is the page's view of a closed statement. It is
+// headed by the business whose books it states, with its CNPJ: the legal
+// entity that administers the owner's property and holds the owner's
+// money, and the one that issues the statement; a statement of entries of
+// no business is headed by the company's name.
 func ownerStatementOf(p storage.StatementPage) (statement.OwnerStatement, error) {
+	issuer := statement.Party{Name: p.CompanyName}
+	if p.BusinessName != "" {
+		issuer = statement.Party{Name: p.BusinessName, TaxID: p.BusinessTaxID}
+	}
 	doc := statement.OwnerStatement{
-		Company:  statement.Party{Name: p.CompanyName},
-		Business: statement.Party{Name: p.BusinessName, TaxID: p.BusinessTaxID},
+		Company:  issuer,
 		Owner:    statement.Party{Name: p.OwnerName, TaxID: p.OwnerTaxID},
 		Month:    p.Month.String(),
 		ClosedAt: p.ClosedOn.Time(),

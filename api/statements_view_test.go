@@ -62,7 +62,8 @@ func viewPage() storage.StatementPage {
 // guarantee by its sign, a transfer with its destination read back, an
 // adjustment with its month), the lines are grouped under their contract
 // (its number, building and tenant), their building alone, or none, in
-// that order; the hidden lines are in the balance; and a page that does
+// that order; the hidden lines are in the balance; the business heads it
+// (the company's name when there is none); and a page that does
 // not add up to the stored totals, or a destination the close never
 // writes, is refused.
 func TestOwnerStatementOf(t *testing.T) {
@@ -102,8 +103,17 @@ Outros lançamentos |  |
 		t.Errorf("sections:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}
 	if doc.Hidden != (statement.Hidden{Count: 1, Amount: -300, InBalance: true}) || doc.Month != "2024-03" ||
-		doc.ClosedAt.Format("2006-01-02") != "2024-04-01" || doc.Business.Name != "Horizonte" {
+		doc.ClosedAt.Format("2006-01-02") != "2024-04-01" {
 		t.Errorf("document %+v", doc)
+	}
+	// headed by the business, with its CNPJ, not by the company's name
+	if doc.Company != (statement.Party{Name: "Horizonte", TaxID: "11222333000181"}) || doc.Business != (statement.Party{}) {
+		t.Errorf("headed by %+v (business %+v), want the business Horizonte with its CNPJ", doc.Company, doc.Business)
+	}
+	noBusiness := viewPage()
+	noBusiness.BusinessName, noBusiness.BusinessTaxID = "", ""
+	if doc, err := ownerStatementOf(noBusiness); err != nil || doc.Company != (statement.Party{Name: "Imobiliária"}) {
+		t.Errorf("a statement of no business: headed by %+v (%v), want the company's name", doc.Company, err)
 	}
 
 	for name, change := range map[string]func(*storage.StatementPage){

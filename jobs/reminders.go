@@ -70,15 +70,16 @@ func checkRemindDate(ctx context.Context, q storage.DBTX, companyID int64, date 
 }
 
 // ReminderNotice is what the message of one reminder says: the invoice,
-// the rule and date, the recipient, where replies go, and what the
-// invoice costs paid on the date (the late fee and interest after the due
-// date, the punctuality discount before it).
+// the rule and date, the recipient, where replies go, the name it is sent
+// by, and what the invoice costs paid on the date (the late fee and
+// interest after the due date, the punctuality discount before it).
 type ReminderNotice struct {
 	storage.DueReminder
 	CompanyID  int64
 	Date       finance.Date
 	To         mail.Address
 	ReplyTo    string // "" for none
+	SenderName string // the company's reminders_sender_name; "" for none (the company's name)
 	Settlement finance.Settlement
 }
 
@@ -263,6 +264,9 @@ func (rs *reminderRun) claim(d storage.DueReminder, msgs map[storage.ReminderKey
 	n.To.Name = d.PayerName
 	if rs.settings.ReplyTo != nil {
 		n.ReplyTo = *rs.settings.ReplyTo
+	}
+	if rs.settings.SenderName != nil {
+		n.SenderName = *rs.settings.SenderName
 	}
 	if n.Settlement, err = finance.Settle(d.Invoice, rs.date); err != nil {
 		c.Error = "the amount due cannot be computed: " + err.Error()

@@ -118,6 +118,13 @@ func LookupAPIKey(ctx context.Context, pool *pgxpool.Pool, key string) (Principa
 	return p, nil
 }
 
+// CompanyName is the company's name.
+func CompanyName(ctx context.Context, q DBTX, companyID int64) (string, error) {
+	var name string
+	err := q.QueryRow(ctx, `SELECT name FROM companies WHERE id = $1`, companyID).Scan(&name)
+	return name, translate(err, fmt.Sprintf("name of company %d", companyID))
+}
+
 // CompanyToday is today's date in the company's time zone.
 func CompanyToday(ctx context.Context, q DBTX, companyID int64) (finance.Date, error) {
 	var today finance.Date

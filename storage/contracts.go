@@ -231,6 +231,7 @@ func contractsResource() *Resource {
 		Relations: contractRelations(),
 		Children:  []Child{{Name: "documentables", Resource: ContractDocuments, Key: "contract_id"}},
 		Filters:   contractFilters(),
+		Warnings:  readjustOffWarning,
 		Hooks: Hooks{
 			Before: []Hook{
 				DatesInOrder("start_at", "end_at"),

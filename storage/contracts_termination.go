@@ -281,6 +281,11 @@ func cancelTerminated(ctx context.Context, tx pgx.Tx, companyID int64, ids []int
 	return writeHistories(ctx, tx, companyID, actor, OriginTermination, history)
 }
 
+// FinalInvoiceUnset are the settings insertFinalInvoice leaves null on
+// the final invoice: it grants no punctuality discount (ticket_discount
+// false, its amounts 0) and so names no days for one.
+var FinalInvoiceUnset = TicketUnset{DiscountDays: true}
+
 // insertFinalInvoice inserts the final invoice with its lines; its id.
 func insertFinalInvoice(ctx context.Context, tx pgx.Tx, companyID int64, inv *finance.Invoice, buildingID int64) (int64, error) {
 	var pi, pf *time.Time

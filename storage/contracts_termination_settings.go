@@ -104,11 +104,13 @@ func (s *Store) UpdateSettings(ctx context.Context, sc Scope, change SettingsCha
 				write_off_item_id = CASE WHEN $8 THEN nullif($9::bigint, 0) ELSE write_off_item_id END,
 				reminders_enabled = coalesce($10, reminders_enabled),
 				reminder_days = coalesce($11, reminder_days),
-				reminders_reply_to = CASE WHEN $12 THEN $13 ELSE reminders_reply_to END
+				reminders_reply_to = CASE WHEN $12 THEN $13 ELSE reminders_reply_to END,
+				reminders_sender_name = CASE WHEN $14 THEN $15 ELSE reminders_sender_name END
 			WHERE id = $1`, sc.CompanyID, change.Readjust.AllowReduction, change.Readjust.Candidates,
 			change.FeeItem.Set, change.FeeItem.ID, change.DepositItem.Set, change.DepositItem.ID,
 			change.WriteOffItem.Set, change.WriteOffItem.ID,
-			change.Reminders.Enabled, change.Reminders.days(), change.Reminders.SetReplyTo, change.Reminders.ReplyTo)
+			change.Reminders.Enabled, change.Reminders.days(), change.Reminders.SetReplyTo, change.Reminders.ReplyTo,
+			change.Reminders.SetSenderName, change.Reminders.SenderName)
 		if err != nil {
 			return translate(err, "update settings")
 		}

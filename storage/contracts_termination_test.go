@@ -157,7 +157,7 @@ func TestTerminateContractPreviewIsTheRun(t *testing.T) {
 		t.Errorf("preview\n%+v\n%+v\nrun\n%+v\n%+v", p, pf, r, rf)
 	}
 	stored := storedInvoices(t, f.pool, f.company, []int64{run.FinalID})
-	if want := describeInvoice(storage.GeneratedInvoice{Invoice: pf, BuildingID: f.b.Building}); len(stored) != 1 || stored[0] != want {
+	if want := describeInvoice(storage.GeneratedInvoice{Invoice: pf, BuildingID: f.b.Building, Unset: storage.FinalInvoiceUnset}); len(stored) != 1 || stored[0] != want {
 		t.Errorf("stored final invoice\n%v\nwant\n%s", stored, want)
 	}
 

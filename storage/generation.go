@@ -22,11 +22,21 @@ import (
 // call without the write, so it shows exactly what a run inserts.
 
 // GeneratedInvoice is an invoice the schedule asks for: the rule's
-// invoice, with the contract's property (building_id) and, after a run,
-// its id (0 when its slot was already taken).
+// invoice, with the contract's property (building_id), the late-fee and
+// discount settings the contract leaves null (so does the invoice) and,
+// after a run, its id (0 when its slot was already taken).
 type GeneratedInvoice struct {
 	finance.Invoice
 	BuildingID int64
+	Unset      TicketUnset
+}
+
+// TicketUnset names the numeric late-fee and discount settings an invoice
+// leaves null (none): the rule reads a null as zero, and the invoice
+// shows and stores it as its contract has it.
+type TicketUnset struct {
+	LateFeePercentage, LateFeeInterest              bool
+	DiscountFixed, DiscountPercentage, DiscountDays bool
 }
 
 // SkippedContract is a contract the rule does not bill at all (canceled,
@@ -94,6 +104,7 @@ type contractBilling struct {
 	in             finance.ScheduleInput
 	buildingID     int64
 	discountAction finance.DiscountAction
+	unset          TicketUnset // the contract's ticket settings left null
 	problems       []finance.Problem
 	// lineItems are the transaction items its invoices' lines are booked
 	// as (the rent item and the billed contract items'), for the checks
@@ -161,7 +172,7 @@ func scheduleOne(gen *Generation, b *contractBilling) {
 	}
 	for _, inv := range sched.Invoices {
 		inv.TicketDiscountAction = b.discountAction
-		gen.Invoices = append(gen.Invoices, GeneratedInvoice{Invoice: inv, BuildingID: b.buildingID})
+		gen.Invoices = append(gen.Invoices, GeneratedInvoice{Invoice: inv, BuildingID: b.buildingID, Unset: b.unset})
 	}
 }
 
@@ -268,7 +279,7 @@ const contractBillingColumns = `id, type, active, status, payment_status, coales
 	coalesce(billing_timing, ''), proportional, unify_first_invoice,
 	ticket_late_fee, coalesce(ticket_late_fee_item_id, 0), ticket_late_fee_percentage, ticket_late_fee_interest,
 	ticket_discount, coalesce(ticket_discount_mode, ''), ticket_discount_fixed, ticket_discount_percentage,
-	coalesce(ticket_discount_days, 0), coalesce(ticket_discount_action, ''),
+	ticket_discount_days, coalesce(ticket_discount_action, ''),
 	coalesce(reference, ''), termination_fee, coalesce(termination_fee_months, 0), termination_fee_exemption,
 	termination_at`
 
@@ -303,6 +314,7 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 		lfPct, lfInt, discFixed, discPct         pgtype.Numeric
 		typ, active, status, payment, recurrency string
 		modality, timing, discMode, action       string
+		discDays                                 pgtype.Int4
 	)
 	err := row.Scan(&c.ID, &typ, &active, &status, &payment, &b.buildingID,
 		&c.TenantID, &c.BillingID, &c.BusinessID, &c.AccountID,
@@ -311,7 +323,7 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 		&timing, &c.Proportional, &c.UnifyFirstInvoice,
 		&c.TicketLateFee, &c.TicketLateFeeItemID, &lfPct, &lfInt,
 		&c.TicketDiscount, &discMode, &discFixed, &discPct,
-		&c.TicketDiscountDays, &action,
+		&discDays, &action,
 		&c.Reference, &fee, &c.TerminationFeeMonths, &c.TerminationFeeExemption, &terminationAt)
 	if err != nil {
 		return nil, err
@@ -329,7 +341,10 @@ func scanContractBilling(row interface{ Scan(...any) error }) (*contractBilling,
 	}
 	c.TicketLateFeePercentage, c.TicketLateFeeInterest = numericDecimal(lfPct), numericDecimal(lfInt)
 	c.TicketDiscountMode, c.TicketDiscountFixed, c.TicketDiscountPercentage = finance.DiscountMode(discMode), numericDecimal(discFixed), numericDecimal(discPct)
+	c.TicketDiscountDays = int(discDays.Int32)
 	b.discountAction = finance.DiscountAction(action)
+	b.unset = TicketUnset{LateFeePercentage: !lfPct.Valid, LateFeeInterest: !lfInt.Valid,
+		DiscountFixed: !discFixed.Valid, DiscountPercentage: !discPct.Valid, DiscountDays: !discDays.Valid}
 	b.problems = billingPartyProblems(c, amount.Valid)
 	return b, nil
 }

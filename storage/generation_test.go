@@ -115,18 +115,26 @@ func (f *genFixture) randomContract(t *testing.T, rng *rand.Rand) int64 {
 }
 
 // describeInvoice writes every field of a generated invoice, its lines
-// included, amounts to the cent: two invoices are the same when their
-// descriptions are.
+// included, amounts to the cent and a setting left unset as null: two
+// invoices are the same when their descriptions are.
 func describeInvoice(g storage.GeneratedInvoice) string {
 	inv := g.Invoice
+	orNull := func(unset bool, v string) string {
+		if unset {
+			return "null"
+		}
+		return v
+	}
+	u := g.Unset
 	var b strings.Builder
 	fmt.Fprintf(&b, "type=%s contract=%d payer=%d building=%d business=%d account=%d billing=%d method=%s desc=%q total=%s "+
-		"date=%s due=%s period=%s..%s late_fee=%t/%d/%s/%s discount=%t/%s/%s/%s/%d action=%s items:",
+		"date=%s due=%s period=%s..%s late_fee=%t/%d/%s/%s discount=%t/%s/%s/%s/%s action=%s items:",
 		inv.Type, inv.ContractID, inv.PayerID, g.BuildingID, inv.BusinessID, inv.AccountID, inv.BillingID, inv.BillingMethod,
 		inv.Description, inv.Total.StringFixed(2), inv.Date, inv.DueDate, inv.PeriodInitial, inv.PeriodFinal,
-		inv.TicketLateFee, inv.TicketLateFeeItemID, inv.TicketLateFeePercentage.StringFixed(2), inv.TicketLateFeeInterest.StringFixed(2),
-		inv.TicketDiscount, inv.TicketDiscountMode, inv.TicketDiscountFixed.StringFixed(2), inv.TicketDiscountPercentage.StringFixed(2),
-		inv.TicketDiscountDays, inv.TicketDiscountAction)
+		inv.TicketLateFee, inv.TicketLateFeeItemID, orNull(u.LateFeePercentage, inv.TicketLateFeePercentage.StringFixed(2)),
+		orNull(u.LateFeeInterest, inv.TicketLateFeeInterest.StringFixed(2)), inv.TicketDiscount, inv.TicketDiscountMode,
+		orNull(u.DiscountFixed, inv.TicketDiscountFixed.StringFixed(2)), orNull(u.DiscountPercentage, inv.TicketDiscountPercentage.StringFixed(2)),
+		orNull(u.DiscountDays, fmt.Sprint(inv.TicketDiscountDays)), inv.TicketDiscountAction)
 	for _, l := range inv.Items {
 		fmt.Fprintf(&b, " [%d %s %q]", l.ItemID, l.Amount.StringFixed(2), l.Description)
 	}
@@ -140,10 +148,10 @@ func storedInvoices(t *testing.T, pool *pgxpool.Pool, company int64, ids []int64
 	rows, err := pool.Query(context.Background(), `SELECT i.type, i.contract_id, i.payer_id, coalesce(i.building_id, 0),
 			i.business_id, i.account_id, coalesce(i.billing_id, 0), i.billing_method, i.description, i.total::text,
 			i.date::text, i.due_date::text, i.period_initial::text, i.period_final::text,
-			i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0), coalesce(i.ticket_late_fee_percentage, 0)::text,
-			coalesce(i.ticket_late_fee_interest, 0)::text, i.ticket_discount, coalesce(i.ticket_discount_mode, ''),
-			coalesce(i.ticket_discount_fixed, 0)::text, coalesce(i.ticket_discount_percentage, 0)::text,
-			coalesce(i.ticket_discount_days, 0), coalesce(i.ticket_discount_action, ''),
+			i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0), coalesce(i.ticket_late_fee_percentage::text, 'null'),
+			coalesce(i.ticket_late_fee_interest::text, 'null'), i.ticket_discount, coalesce(i.ticket_discount_mode, ''),
+			coalesce(i.ticket_discount_fixed::text, 'null'), coalesce(i.ticket_discount_percentage::text, 'null'),
+			coalesce(i.ticket_discount_days::text, 'null'), coalesce(i.ticket_discount_action, ''),
 			(SELECT string_agg(format(' [%s %s %s]', l.item_id, l.amount, to_json(coalesce(l.description, ''))), '' ORDER BY l.id)
 			 FROM invoice_items l WHERE l.company_id = i.company_id AND l.invoice_id = i.id)
 		FROM invoices i WHERE i.company_id = $1 AND i.id = any($2) ORDER BY i.contract_id, i.due_date, i.id`, company, ids)
@@ -153,18 +161,17 @@ func storedInvoices(t *testing.T, pool *pgxpool.Pool, company int64, ids []int64
 	var out []string
 	for rows.Next() {
 		var (
-			typ, method, desc, total, date, due, pi, pf, lfPct, lfInt, mode, fixed, pct, action string
-			items                                                                               *string
-			contract, payer, building, business, account, billing, lfItem                       int64
-			lateFee, discount                                                                   bool
-			days                                                                                int
+			typ, method, desc, total, date, due, pi, pf, lfPct, lfInt, mode, fixed, pct, days, action string
+			items                                                                                     *string
+			contract, payer, building, business, account, billing, lfItem                             int64
+			lateFee, discount                                                                         bool
 		)
 		if err := rows.Scan(&typ, &contract, &payer, &building, &business, &account, &billing, &method, &desc, &total,
 			&date, &due, &pi, &pf, &lateFee, &lfItem, &lfPct, &lfInt, &discount, &mode, &fixed, &pct, &days, &action, &items); err != nil {
 			t.Fatal(err)
 		}
 		s := fmt.Sprintf("type=%s contract=%d payer=%d building=%d business=%d account=%d billing=%d method=%s desc=%q total=%s "+
-			"date=%s due=%s period=%s..%s late_fee=%t/%d/%s/%s discount=%t/%s/%s/%s/%d action=%s items:",
+			"date=%s due=%s period=%s..%s late_fee=%t/%d/%s/%s discount=%t/%s/%s/%s/%s action=%s items:",
 			typ, contract, payer, building, business, account, billing, method, desc, total, date, due, pi, pf,
 			lateFee, lfItem, lfPct, lfInt, discount, mode, fixed, pct, days, action)
 		if items != nil {

@@ -17,10 +17,11 @@ import (
 type generatedColumns struct {
 	contract, payer, building, business, account, billing, lateFeeItem []int64
 	method, description, discMode, discAction                          []string
-	total, lateFeePct, lateFeeInt, discFixed, discPct                  []string
+	total                                                              []string
+	lateFeePct, lateFeeInt, discFixed, discPct                         []*string // nil: null
 	date, due, periodInitial, periodFinal                              []time.Time
 	lateFee, discount                                                  []bool
-	discDays                                                           []int32
+	discDays                                                           []*int32 // nil: null
 
 	lineContract          []int64
 	linePeriod            []time.Time
@@ -35,10 +36,10 @@ func generatedColumnsOf(invoices []GeneratedInvoice) *generatedColumns {
 		business: make([]int64, 0, n), account: make([]int64, 0, n), billing: make([]int64, 0, n),
 		lateFeeItem: make([]int64, 0, n), method: make([]string, 0, n), description: make([]string, 0, n),
 		discMode: make([]string, 0, n), discAction: make([]string, 0, n), total: make([]string, 0, n),
-		lateFeePct: make([]string, 0, n), lateFeeInt: make([]string, 0, n), discFixed: make([]string, 0, n),
-		discPct: make([]string, 0, n), date: make([]time.Time, 0, n), due: make([]time.Time, 0, n),
+		lateFeePct: make([]*string, 0, n), lateFeeInt: make([]*string, 0, n), discFixed: make([]*string, 0, n),
+		discPct: make([]*string, 0, n), date: make([]time.Time, 0, n), due: make([]time.Time, 0, n),
 		periodInitial: make([]time.Time, 0, n), periodFinal: make([]time.Time, 0, n),
-		lateFee: make([]bool, 0, n), discount: make([]bool, 0, n), discDays: make([]int32, 0, n),
+		lateFee: make([]bool, 0, n), discount: make([]bool, 0, n), discDays: make([]*int32, 0, n),
 	}
 	for i := range invoices {
 		c.add(&invoices[i])
@@ -61,17 +62,17 @@ func (c *generatedColumns) add(g *GeneratedInvoice) {
 	c.discMode = append(c.discMode, string(inv.TicketDiscountMode))
 	c.discAction = append(c.discAction, string(inv.TicketDiscountAction))
 	c.total = append(c.total, inv.Total.String())
-	c.lateFeePct = append(c.lateFeePct, inv.TicketLateFeePercentage.String())
-	c.lateFeeInt = append(c.lateFeeInt, inv.TicketLateFeeInterest.String())
-	c.discFixed = append(c.discFixed, inv.TicketDiscountFixed.String())
-	c.discPct = append(c.discPct, inv.TicketDiscountPercentage.String())
+	c.lateFeePct = append(c.lateFeePct, unlessUnset(g.Unset.LateFeePercentage, inv.TicketLateFeePercentage.String()))
+	c.lateFeeInt = append(c.lateFeeInt, unlessUnset(g.Unset.LateFeeInterest, inv.TicketLateFeeInterest.String()))
+	c.discFixed = append(c.discFixed, unlessUnset(g.Unset.DiscountFixed, inv.TicketDiscountFixed.String()))
+	c.discPct = append(c.discPct, unlessUnset(g.Unset.DiscountPercentage, inv.TicketDiscountPercentage.String()))
 	c.date = append(c.date, dateTime(inv.Date))
 	c.due = append(c.due, dateTime(inv.DueDate))
 	c.periodInitial = append(c.periodInitial, pi)
 	c.periodFinal = append(c.periodFinal, dateTime(inv.PeriodFinal))
 	c.lateFee = append(c.lateFee, inv.TicketLateFee)
 	c.discount = append(c.discount, inv.TicketDiscount)
-	c.discDays = append(c.discDays, int32(inv.TicketDiscountDays))
+	c.discDays = append(c.discDays, unlessUnset(g.Unset.DiscountDays, int32(inv.TicketDiscountDays)))
 	for _, l := range inv.Items {
 		c.lineContract = append(c.lineContract, inv.ContractID)
 		c.linePeriod = append(c.linePeriod, pi)
@@ -79,6 +80,14 @@ func (c *generatedColumns) add(g *GeneratedInvoice) {
 		c.lineAmount = append(c.lineAmount, l.Amount.String())
 		c.lineDescr = append(c.lineDescr, l.Description)
 	}
+}
+
+// unlessUnset is v, or nil (null) when the setting is unset.
+func unlessUnset[T any](unset bool, v T) *T {
+	if unset {
+		return nil
+	}
+	return &v
 }
 
 // insertGenerated inserts the invoices whose slot is free, in order, then

@@ -377,8 +377,22 @@ type Resource struct {
 	// (removeLiquidated); they reach the hooks as Change.Options, and any
 	// other query parameter of a DELETE is refused.
 	DeleteOptions []string
+	// Warnings says what a create or update did that its writer may not
+	// expect, from what the body gave (w) and the record as written (rec):
+	// the write is made all the same, and its 2xx answer lists them beside
+	// the record ("warnings", docs/api.md "Writes"). Nil: none.
+	Warnings func(w Write, rec *Record) []finance.Problem
 
 	columnIndex map[string]int
+}
+
+// WarningsOf are the warnings of a write of the resource: none when it
+// declares no Warnings.
+func (r *Resource) WarningsOf(w Write, rec *Record) []finance.Problem {
+	if r.Warnings == nil || rec == nil {
+		return nil
+	}
+	return r.Warnings(w, rec)
 }
 
 // CheckWritable refuses every write (create, update, delete) to a

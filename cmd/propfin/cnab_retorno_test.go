@@ -145,3 +145,22 @@ func TestCnabRetornoAmountsChannelPIX(t *testing.T) {
 		t.Errorf("stripped file: exit %d, %d events, stderr %q", code, len(events), stderr)
 	}
 }
+
+// TestCnabRetornoPayerDocument: the payer's CPF, written zero-filled in
+// the 15 digits of segment T, is printed in its 11 digits, with its type.
+func TestCnabRetornoPayerDocument(t *testing.T) {
+	t.Parallel()
+	code, events, stderr := runRetorno(t, "", retornoTestdata+"real/748_240_brcobranca.ret")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, ev := range events {
+		if ev["line"] == json.Number("3") {
+			if ev["payer_document"] != "44952927838" || ev["payer_document_type"] != "cpf" {
+				t.Errorf("line 3: payer_document %v (%v), want the CPF 44952927838", ev["payer_document"], ev["payer_document_type"])
+			}
+			return
+		}
+	}
+	t.Fatalf("no event of line 3 among %d", len(events))
+}

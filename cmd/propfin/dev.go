@@ -111,6 +111,10 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	// metrics port taken ends it at once)
 	ctx, stopBackground := context.WithCancel(ctx)
 	defer stopBackground()
+	sender, err := mailer.sendsAs(ctx, pool, key)
+	if err != nil {
+		return err
+	}
 	background, err := devBackground(ctx, workerDeps{pool: pool, redis: rc.target.Asynq(),
 		kinds: kinds, cfg: cfg, log: log, metrics: ops.metrics})
 	if err != nil {
@@ -123,6 +127,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	if mailer.box != nil {
 		fmt.Fprintf(stdout, "Mail: %s%s (SMTP on %s)\n", base, devMailPath, mailer.box.Addr())
 	}
+	fmt.Fprintf(stdout, "Reminders from: %s\n", sender)
 	serveErr := ops.serve(ctx, ln, mailer.handler(apiHandler(pool, replica, rc.client, cfg, ops, log)), cfg.MetricsAddr, log)
 	stopBackground()
 	return errors.Join(serveErr, background())

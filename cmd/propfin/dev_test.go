@@ -21,7 +21,8 @@ import (
 
 // TestDevEndToEnd runs `propfin dev` as the README says, on a fresh data
 // folder: it must print the key, the admin token, the address and the
-// dashboard's, answer with that key, open the dashboard with that token,
+// dashboard's, the mail page and whom reminders are from (the demo
+// company's name, and how to change it), answer with that key, open the dashboard with that token,
 // let `apikey create --data-dir` work beside it, and stop cleanly.
 func TestDevEndToEnd(t *testing.T) {
 	t.Setenv("DATABASE_URL", "")
@@ -30,6 +31,8 @@ func TestDevEndToEnd(t *testing.T) {
 	t.Setenv("PROPFIN_METRICS_ADDR", "")
 	t.Setenv("PROPFIN_JOB_RETENTION", "48h")
 	t.Setenv("PROPFIN_WEBHOOK_RETENTION", "120h")
+	t.Setenv("PROPFIN_SMTP_URL", "")
+	t.Setenv("PROPFIN_SMTP_FROM", "")
 	tmp := t.TempDir()
 	// the cluster may run as another user (postgres, when tests run as root)
 	for _, dir := range []string{filepath.Dir(tmp), tmp} {
@@ -49,7 +52,7 @@ func TestDevEndToEnd(t *testing.T) {
 	}()
 	lines := bufio.NewScanner(outR)
 	shown := map[string]string{} // the value after each label
-	labels := []string{"API key", "Admin token", "Listening on", "Dashboard", "Mail"}
+	labels := []string{"API key", "Admin token", "Listening on", "Dashboard", "Mail", "Reminders from"}
 	for _, label := range labels {
 		if !lines.Scan() {
 			t.Fatalf("dev ended before printing %q (exit %d):\n%s", label, <-done, errOut.String())
@@ -79,7 +82,12 @@ func TestDevEndToEnd(t *testing.T) {
 	} else {
 		res.Body.Close()
 	}
+	const howTo = `; PUT /financial/settings {"reminders_sender_name": "..."} changes it)`
+	if want := "Demo Imobiliária <cobranca@propfin.localhost> (the company's name" + howTo; shown["Reminders from"] != want {
+		t.Errorf("Reminders from: %q, want %q", shown["Reminders from"], want)
+	}
 	devJobAndMetrics(t, addr, key, token)
+	devPut(t, addr+"/financial/settings", key, `{"reminders_sender_name": "Horizonte Imóveis"}`)
 	devPruneCutoffs(t, addr, key, 48*time.Hour, 120*time.Hour)
 
 	req, _ := http.NewRequest(http.MethodGet, addr+"/buildings/types", nil)
@@ -131,15 +139,35 @@ func TestDevEndToEnd(t *testing.T) {
 		done2 <- run(ctx2, []string{"dev", "--data-dir", dataDir, "--addr", "127.0.0.1:0"}, nil, &out2, io.Discard)
 	}()
 	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(out2.String(), "Listening on") && time.Now().Before(deadline) {
+	for !strings.Contains(out2.String(), "Reminders from") && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if !strings.Contains(out2.String(), "API key: "+key+"\nAdmin token: "+token+"\n") {
 		t.Errorf("second run printed %q, want the same demo key and admin token", out2.String())
 	}
+	if want := "Reminders from: Horizonte Imóveis <cobranca@propfin.localhost> (its reminders_sender_name" + howTo + "\n"; !strings.Contains(out2.String(), want) {
+		t.Errorf("second run printed %q, want %q", out2.String(), want)
+	}
 	cancel2()
 	if code := <-done2; code != 0 {
 		t.Errorf("second dev run exited %d", code)
+	}
+}
+
+// devPut sends a JSON body with PUT and wants a 200.
+func devPut(t *testing.T, url, key, body string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT %s %s: %d %s", url, body, res.StatusCode, answer)
 	}
 }
 

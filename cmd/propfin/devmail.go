@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,9 +10,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/jobs/mail"
 	"github.com/propfin/propfin/jobs/mail/mailbox"
+	"github.com/propfin/propfin/storage"
 )
 
 // devMailPath is where `propfin dev` shows the messages its SMTP server
@@ -69,6 +74,38 @@ func (d *devMail) handler(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// sendsAs says whom the reminders of the company of key are from, and
+// how to change it: the name (its reminders_sender_name, else the
+// sender's display name, else the company's name) and the address.
+func (d *devMail) sendsAs(ctx context.Context, pool *pgxpool.Pool, key string) (string, error) {
+	p, err := storage.LookupAPIKey(ctx, pool, key)
+	if err != nil {
+		return "", err
+	}
+	company, err := storage.CompanyName(ctx, pool, p.CompanyID)
+	if err != nil {
+		return "", err
+	}
+	settings, err := storage.ReminderSettingsOf(ctx, pool, p.CompanyID)
+	if err != nil {
+		return "", err
+	}
+	name, why := "", "the company's name"
+	if settings.SenderName != nil {
+		name, why = *settings.SenderName, "its reminders_sender_name"
+	}
+	composer, ok := d.reminders.Composer.(*api.ReminderComposer)
+	if !ok {
+		return "", fmt.Errorf("reminders composer %T", d.reminders.Composer)
+	}
+	from := composer.Sender(company, name)
+	if name == "" && from.Name != company {
+		why = "PROPFIN_SMTP_FROM's name"
+	}
+	return fmt.Sprintf(`%s <%s> (%s; PUT /financial/settings {"reminders_sender_name": "..."} changes it)`,
+		from.Name, from.Address, why), nil
 }
 
 func (d *devMail) close() {

@@ -120,9 +120,11 @@ type Event struct {
 	CollectingBank        string `json:"collecting_bank,omitempty"`
 	CollectingAgency      string `json:"collecting_agency,omitempty"`
 	CollectingAgencyDigit string `json:"collecting_agency_digit,omitempty"`
-	// PayerDocument is the payer's CPF or CNPJ as written, digits only;
-	// PayerDocumentType "cpf" or "cnpj" (or the bank's code when it is
-	// neither).
+	// PayerDocument is the payer's CPF (11 digits) or CNPJ (14
+	// characters), the field's zero-fill taken away (payerDocument says
+	// how, with or without the record's type); "" when the field is
+	// zeros. PayerDocumentType is the record's type: "cpf" or "cnpj" (or
+	// the bank's code when it is neither; "" when the layout has none).
 	PayerDocument     string `json:"payer_document,omitempty"`
 	PayerDocumentType string `json:"payer_document_type,omitempty"`
 

@@ -461,7 +461,8 @@ func (rd *Reader) start(ev *Event, kind Kind) {
 }
 
 // complete describes an event read in full with codes (nil when it is
-// described already) and converts its texts.
+// described already) and converts its texts: the payer's document to its
+// CPF's or CNPJ's length (payerDocument).
 func (rd *Reader) complete(ev *Event, codes *codeIndex) {
 	if codes != nil {
 		codes.describe(ev)
@@ -473,6 +474,11 @@ func (rd *Reader) complete(ev *Event, codes *codeIndex) {
 	toUTF8(&ev.Payer)
 	toUTF8(&ev.Control)
 	toUTF8(&ev.DocumentNumber)
+	if ev.PayerDocument != "" {
+		if doc := payerDocument(ev.PayerDocument, ev.PayerDocumentType); doc != ev.PayerDocument {
+			ev.PayerDocument = doc
+		}
+	}
 }
 
 // line400 reads one CNAB 400 record. A title waiting for the PIX record

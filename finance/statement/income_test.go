@@ -179,6 +179,7 @@ func TestIncomeFigure(t *testing.T) {
 		{Deductions, "default", false, NoFigure}, // a repair, a condominium
 		{Income, "default", false, NoFigure},
 		{Deductions, "iptu", false, NoFigure},
+		{Income, "iptu", false, NoFigure}, // the IPTU the tenant pays: the owner's, not rent
 		{Deductions, "tariff", false, NoFigure},
 		{Income, "", false, NoFigure}, // an entry without an item
 		{Guarantee, "rent", false, NoFigure},

@@ -28,11 +28,13 @@ type Section string
 // The sections of a statement, in the order they are shown.
 const (
 	// Income is what the tenants paid: the owner's share credited from the
-	// settled lines of the invoices (rent, condominium, late fee, interest),
-	// and any other credit to the owner.
+	// settled lines of the invoices (rent, condominium, IPTU, late fee,
+	// interest), and any other credit to the owner. The section follows
+	// the entry's side, never its item's type.
 	Income Section = "income"
 	// Deductions are the items debited to the owner: the administration
-	// fee, commissions, IPTU, condominium, repairs, tariffs.
+	// fee, commissions, an IPTU or condominium the owner pays, repairs,
+	// tariffs.
 	Deductions Section = "deductions"
 	// Guarantee is the rent the business advanced under a guaranteed
 	// transfer (a credit) and recovered when the tenant paid (a debit).

@@ -135,6 +135,8 @@ func TestKinds(t *testing.T) {
 		{"a manual credit", Entry{Type: finance.Credit, Mode: "transaction"}, Income},
 		{"the administration fee", Entry{Type: finance.Debit, Mode: finance.ModeInvoice}, Deductions},
 		{"a commission", Entry{Type: finance.Debit, Mode: "commission"}, Deductions},
+		{"an IPTU the tenant pays (customer → owner)", Entry{Type: finance.Credit, Mode: finance.ModeInvoice, ItemType: "iptu"}, Income},
+		{"an IPTU the owner pays (owner → business)", Entry{Type: finance.Debit, Mode: "transaction", ItemType: "iptu"}, Deductions},
 		{"a guaranteed rent", Entry{Type: finance.Credit, Mode: finance.ModeGuaranteedRent}, Guarantee},
 		{"a guarantee recovered", Entry{Type: finance.Debit, Mode: finance.ModeInvoice, Guaranteed: true}, Guarantee},
 		{"a transfer", Entry{Type: finance.Transfer, Mode: finance.ModeTransfer}, Transfers},

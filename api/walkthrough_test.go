@@ -67,11 +67,39 @@ var setupLines = []*regexp.Regexp{
 	regexp.MustCompile(`^` + regexp.QuoteMeta(`api() { curl -gs -X "$1" "$API$2" -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" "${@:3}"; echo; }`) + `$`),
 }
 
-// newWalk checks the page's setup against setupLines and gives its
-// variables this run's values: company A's key, the test server, last
-// month and a due date six days from today (the page's was six days after
-// the day it was run).
+// newWalk checks the page's setup and gives its variables this run's
+// values: company A's key, the test server, last month and a due date six
+// days from today (the page's was six days after the day it was run).
 func newWalk(t *testing.T, env *testEnv, raw string, setup []string) *walk {
+	t.Helper()
+	pageAPI, pageMonth, pageDue := readSetup(t, setup)
+	ran := regexp.MustCompile(`page was run \(on (\d{4}-\d{2}-\d{2})\)`).FindStringSubmatch(raw)
+	if ran == nil {
+		t.Fatal("the page does not say the day it was run on (\"page was run (on YYYY-MM-DD)\")")
+	}
+	page := datesOf(t, ran[1], pageMonth, pageDue)
+	run := datesOf(t, companyToday(t, env.pool, env.compA).Format(time.DateOnly), "", "")
+	w := &walk{env: env, files: map[string][]byte{}, jobs: map[string]string{}}
+	w.vars = map[string]string{"KEY": env.keyA, "API": strings.TrimPrefix(env.url, "http://"), "MONTH": run.month,
+		"DUE": run.due.Format(time.DateOnly), "Y": run.month[:4], "M": run.month[5:], "DUE8": run.due.Format("02012006"),
+		"NEXT": run.next.Format(time.DateOnly)}
+	// the links of the page's propfin dev are on its listener (127.0.0.1
+	// and the port of its API)
+	pairs := []string{"http://127.0.0.1:" + portOf(pageAPI), env.url, `"year":` + page.month[:4], `"year":` + run.month[:4]}
+	for i, d := range page.named() {
+		for _, layout := range []string{time.DateOnly, "02/01/2006", "02012006"} {
+			pairs = append(pairs, d.Format(layout), run.named()[i].Format(layout))
+		}
+	}
+	// the dates before the month: where both match (2026-11-26 and
+	// 2026-11), the Replacer takes the first pair given
+	w.dates = strings.NewReplacer(append(pairs, page.month, run.month)...)
+	return w
+}
+
+// readSetup holds the page's setup, line by line without its comments, to
+// setupLines, and returns the page's API address, month and due date.
+func readSetup(t *testing.T, setup []string) (api, month, due string) {
 	t.Helper()
 	var lines []string
 	for _, l := range setup {
@@ -82,41 +110,15 @@ func newWalk(t *testing.T, env *testEnv, raw string, setup []string) *walk {
 	if len(lines) != len(setupLines) {
 		t.Fatalf("the page's setup has %d lines, the test knows %d:\n%s", len(lines), len(setupLines), strings.Join(lines, "\n"))
 	}
-	var pageAPI, pageMonth, pageDue string
+	var values []string
 	for i, re := range setupLines {
 		m := re.FindStringSubmatch(lines[i])
 		if m == nil {
 			t.Fatalf("line %d of the page's setup, %q, is not %s", i+1, lines[i], re)
 		}
-		switch i {
-		case 1:
-			pageAPI = m[1]
-		case 2:
-			pageMonth = m[1]
-		case 3:
-			pageDue = m[1]
-		}
+		values = append(values, m[1:]...)
 	}
-	ran := regexp.MustCompile(`page was run \(on (\d{4}-\d{2}-\d{2})\)`).FindStringSubmatch(raw)
-	if ran == nil {
-		t.Fatal("the page does not say the day it was run on (\"page was run (on YYYY-MM-DD)\")")
-	}
-	today := companyToday(t, env.pool, env.compA).Format(time.DateOnly)
-	pageDates, runDates := datesOf(t, ran[1], pageMonth, pageDue), datesOf(t, today, "", "")
-	host := strings.TrimPrefix(env.url, "http://")
-	w := &walk{env: env, files: map[string][]byte{}, jobs: map[string]string{}}
-	w.vars = map[string]string{"KEY": env.keyA, "API": host, "MONTH": runDates.month, "DUE": runDates.due.Format(time.DateOnly),
-		"Y": runDates.month[:4], "M": runDates.month[5:], "DUE8": runDates.due.Format("02012006"),
-		"NEXT": runDates.next.Format(time.DateOnly)}
-	pairs := []string{"http://127.0.0.1:" + portOf(pageAPI), env.url, `"year":` + pageDates.month[:4], `"year":` + runDates.month[:4]}
-	for i, d := range pageDates.named() {
-		r := runDates.named()[i]
-		for _, layout := range []string{time.DateOnly, "02/01/2006", "02012006"} {
-			pairs = append(pairs, d.Format(layout), r.Format(layout))
-		}
-	}
-	w.dates = strings.NewReplacer(append(pairs, pageDates.month, runDates.month)...)
-	return w
+	return values[0], values[1], values[2]
 }
 
 // portOf is the port of the page's API address (host:port).
@@ -300,6 +302,9 @@ func (w *walk) curl(t *testing.T, args []string) []string {
 	if url == "" {
 		t.Fatalf("curl %q: no URL of the API", args)
 	}
+	if body != nil && ctype == "" {
+		ctype = "application/x-www-form-urlencoded" // what curl says of a body it is not told the type of
+	}
 	status, answer := w.request(t, method, url, ctype, body)
 	if out != "" {
 		if status != http.StatusOK {
@@ -312,7 +317,8 @@ func (w *walk) curl(t *testing.T, args []string) []string {
 }
 
 // request sends one request with company A's key and returns the status
-// and the body as received.
+// and the body as received, the answer held to the OpenAPI document as
+// testEnv.do holds every answer.
 func (w *walk) request(t *testing.T, method, path, ctype string, body []byte) (int, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, w.env.url+path, bytes.NewReader(body))
@@ -331,6 +337,10 @@ func (w *walk) request(t *testing.T, method, path, ctype string, body []byte) (i
 	answer, err := io.ReadAll(res.Body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	target, _, _ := strings.Cut(path, "?")
+	if p := w.env.answers.problem(method, target, res.StatusCode, res.Header, answer); p != "" {
+		t.Errorf("%s %s: %d: the answer does not fit the OpenAPI document: %s", method, path, res.StatusCode, p)
 	}
 	return res.StatusCode, answer
 }

@@ -185,8 +185,18 @@ func handWrittenPayments(t *testing.T, file string) {
 	if got, want := strings.Join(outcomes, "; "), "PAG-1-1 00 paid 1290.00; PAG-2-1 AM failed"; got != want {
 		t.Errorf("the report: %s, want %s", got, want)
 	}
-	if states := f.paymentStates(t, batch); !sameStates(states, map[int64]string{paid: "paid", refused: "failed"}) {
-		t.Errorf("payments: %v", states)
+	payments := map[int64]map[string]any{}
+	for _, it := range f.get(t, fmt.Sprintf("/financial/paymentBatch/%d?include[items]", batch), http.StatusOK).record(t)["items"].([]any) {
+		m := it.(map[string]any)
+		payments[num(t, m["transaction_id"])] = m
+	}
+	if p := payments[paid]; fmt.Sprint(p["state"], " ", p["bank_number"], " ", p["paid_at"], " ", p["paid_amount"]) !=
+		"paid 00000000000000012345 2026-12-11 1290.00" {
+		t.Errorf("the payment paid: %v", p)
+	}
+	if p := payments[refused]; p["state"] != "failed" || !strings.Contains(fmt.Sprint(p["info"]), "AM") ||
+		!strings.Contains(fmt.Sprint(p["info"]), "AN") {
+		t.Errorf("the payment refused: %v", p)
 	}
 	for _, c := range []struct {
 		id   int64

@@ -208,7 +208,7 @@ func (s *Server) incomeReports(w http.ResponseWriter, r *http.Request) {
 
 // incomeReportLink is GET /financial/incomeReports/link: a signed link to
 // the public page of the owner's report of the year, once the company has
-// closed the year's December.
+// closed its months through the next January.
 func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 	q, err := parseIncomeQuery(r.URL.RawQuery, false)
 	if err != nil {
@@ -242,20 +242,23 @@ func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 // when it is: a year whose January is before the company's first closed
 // month never has a report (its earlier months are in the first
 // statements' opening balances, on no statement), whatever is closed
-// later; a year that may have one waits for its December's close; with
-// no month closed yet, it needs the months from January through December.
+// later; a year that may have one waits for the next January's close (a
+// line counts on the day the tenant paid, so a payment of December 31st
+// credited in January is on January's statement); with no month closed
+// yet, it needs the months from January through the next January.
 func incomeLinkRefusal(reports *storage.IncomeReports, year int) string {
-	january, december := finance.NewMonth(year, time.January), finance.NewMonth(year, time.December)
+	january, next := finance.NewMonth(year, time.January), finance.NewMonth(year+1, time.January)
 	switch {
 	case !reports.Closed:
 		return fmt.Sprintf("the company has closed none of its months: the report of %d is given once its owner statements "+
-			"are closed from %s (or earlier) through %s (the owners:statements job)", year, january, december)
+			"are closed from %s (or earlier) through %s (the owners:statements job)", year, january, next)
 	case reports.ClosedFrom > january:
 		return fmt.Sprintf("the company's owner statements start at %s: the months of %d before it are in the first "+
 			"statements' opening balances, on no statement, so %d has no report and never will", reports.ClosedFrom, year, year)
-	case reports.ClosedThrough < december:
+	case reports.ClosedThrough < next:
 		return fmt.Sprintf("the company has closed its months through %s: the report of %d is given once %s is closed "+
-			"(the owners:statements job)", reports.ClosedThrough, year, december)
+			"(the owners:statements job; a payment of %d credited in %s is on its statement)", reports.ClosedThrough, year, next,
+			year, next)
 	}
 	return ""
 }
@@ -365,10 +368,11 @@ func incomeReportsOp() operation {
 		summary: "An owner's income report (informe de rendimentos) of a year",
 		description: "Computed from the company's closed owner statements, read-only: per contract (tenant, property, " +
 			"start and end) and month, the gross rent received, the administration fee and the income tax withheld, " +
-			"and the net; the months and the year of every contract. An adjustment counts in the month it corrects; " +
-			"lines of items left out of the owner's report are left out (docs/api.md, \"Income reports\"; the rule: " +
-			"docs/ledger.md, \"Income reports\"). `data` holds the owner's report. A missing or malformed filter, or " +
-			"any other parameter, is a 422; an owner the company does not have, a 404.",
+			"and the net; the months and the year of every contract. The entries counted, their figures and their " +
+			"months are the DIMOB's: a payment or its reversal, in the month the tenant paid (docs/api.md, \"Income " +
+			"reports\"; the rule: docs/ledger.md, \"Rent income: one rule for the informe and the DIMOB\"). `data` " +
+			"holds the owner's report. A missing or malformed filter, or any other parameter, is a 422; an owner the " +
+			"company does not have, a 404.",
 		params: incomeQueryParams(true),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The report.", envelope(schema, false))},
 			http.StatusNotFound, http.StatusUnprocessableEntity),
@@ -386,9 +390,10 @@ func incomeReportLinkOp() operation {
 		summary: "A signed link to the public page and PDF of an owner's income report",
 		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
 			"`/incomeReports/{token}`, valid 120 days (`expires_at`, UTC). The report is of every business's books. " +
-			"Given once the company has closed the year's months from January through December; else a 422 on " +
-			"`filter[year]` saying why: the December it waits for, or, for a year that starts before the company's " +
-			"first closed month, that the year never has one. An owner the " +
+			"Given once the company has closed the year's months from January through the next January (a payment of " +
+			"December 31st credited in January is on January's statement); else a 422 on `filter[year]` saying why: " +
+			"the month it waits for, or, for a year that starts before the company's first closed month, that the year " +
+			"never has one. An owner the " +
 			"company does not have is a 404; without a configured secret, a 503 that says so.",
 		params: incomeQueryParams(false),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The link.", link)},

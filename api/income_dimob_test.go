@@ -1,12 +1,17 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/storage"
 )
 
 // yearEndFixture is incomeFixture's building and contract made a
@@ -112,6 +117,9 @@ func (f *yearEndFixture) informeCents(t *testing.T, owner int64) (months *monthC
 	r := f.get(t, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2024", owner), http.StatusOK)
 	var out monthCents
 	report := r.data(t)[0]
+	if report["final"] != true || report["warning"] != nil {
+		t.Errorf("owner %d's 2024, closed through January 2025, is not final: %s", owner, r.raw)
+	}
 	contracts := report["contracts"].([]any)
 	if len(contracts) != 1 {
 		t.Fatalf("owner %d's report has %d contracts: %s", owner, len(contracts), r.raw)
@@ -213,6 +221,98 @@ year 6546.89 640.00 128.00`},
 		if contractYear != year || reportYear != year {
 			t.Errorf("%s's 2024 in the income report: the contract's %s, the report's %s; the DIMOB's %s",
 				r.Owner.Name, contractYear, reportYear, year)
+		}
+	}
+}
+
+// todayInZone moves company A to time zone and reads its today as the
+// code reads dates: the database's clock in the company's time zone.
+func todayInZone(t *testing.T, e *testEnv, zone string) finance.Date {
+	t.Helper()
+	e.exec(t, `UPDATE companies SET time_zone = $2 WHERE id = $1`, e.compA, zone)
+	today, err := storage.CompanyToday(t.Context(), e.pool, e.compA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return today
+}
+
+// TestDimobOfTheYearNotOver: a DIMOB declares a closed calendar year; the
+// year still running in the company's time zone is refused for a file
+// (422 on year, saying so, nothing recorded; a submission of its job
+// alike) and previewed with a warning on the year.
+func TestDimobOfTheYearNotOver(t *testing.T) {
+	t.Parallel()
+	f := dimobEnv(t)
+	today := todayInZone(t, f.testEnv, "Pacific/Kiritimati")
+	current := today.Year()
+	notOver := fmt.Sprintf("%d is not over (today is %s in the company's time zone)", current, today)
+
+	r := f.do(t, http.MethodPost, "/financial/dimob", f.keyA, f.dimobBody(current, nil))
+	if r.status != http.StatusUnprocessableEntity || fmt.Sprint(r.problemFields(t)) != "[year]" ||
+		!strings.Contains(r.raw, notOver) || !strings.Contains(r.raw, "preview: true") {
+		t.Errorf("the file of %d: %d %s", current, r.status, r.raw)
+	}
+	_, _, err := f.srv.jobs.Submit(t.Context(), f.pool, f.compA, jobs.NewDimobFile(jobs.DimobPayload{BusinessID: f.business, Year: current}))
+	var coded *finance.Error
+	if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) != 1 ||
+		coded.Problems[0].Field != "payload.year" || !strings.HasPrefix(coded.Problems[0].Message, notOver) {
+		t.Errorf("the job of %d submitted: %v", current, err)
+	}
+	if n, m := f.count(t, "dimob_runs"), f.count(t, "jobs"); n != 0 || m != 0 {
+		t.Errorf("the refused requests recorded %d runs and %d jobs", n, m)
+	}
+	r = f.do(t, http.MethodPost, "/financial/dimob", f.keyA, map[string]any{"business_id": f.business + 1000, "year": current})
+	if r.status != http.StatusUnprocessableEntity || fmt.Sprint(r.problemFields(t)) != "[business_id year]" {
+		t.Errorf("no such business, and the year not over: %d %s", r.status, r.raw)
+	}
+
+	check := f.preview(t, current)
+	var year []map[string]any
+	for _, w := range dimobProblems(t, check, "warnings") {
+		if w["record"] == "declaration" && w["declaration_field"] == "year" {
+			year = append(year, w)
+		}
+	}
+	if check["blocks"] != false || len(year) != 1 || year[0]["field"] != "year" || year[0]["resource"] != "" ||
+		!strings.HasPrefix(fmt.Sprint(year[0]["message"]), notOver) ||
+		!strings.HasSuffix(fmt.Sprint(year[0]["message"]), "the check reads the year so far") {
+		t.Errorf("the preview of %d: %v", current, check)
+	}
+	for _, w := range dimobProblems(t, f.preview(t, current-1), "warnings") {
+		if w["declaration_field"] == "year" {
+			t.Errorf("the preview of %d: %v", current-1, w)
+		}
+	}
+}
+
+// TestIncomeReportOfTheYearNotOver: the report of the year still running
+// in the company's time zone is answered, the months closed so far, with
+// final false and a warning that says so; its link is refused with the
+// same words; the year after is a 422.
+func TestIncomeReportOfTheYearNotOver(t *testing.T) {
+	t.Parallel()
+	f := incomeEnv(t, withReceipts())
+	today := todayInZone(t, f.testEnv, "Pacific/Kiritimati")
+	current := today.Year()
+	notOver := fmt.Sprintf("%d is not over (today is %s in the company's time zone)", current, today)
+
+	r := f.get(t, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=%d", f.ana, current), http.StatusOK)
+	report := r.data(t)[0]
+	if report["final"] != false || !strings.HasPrefix(fmt.Sprint(report["warning"]), notOver) {
+		t.Errorf("the report of %d: %s", current, r.raw)
+	}
+	checkAnswerSchema(t, f.testEnv, "/financial/incomeReports", r.raw)
+	r = f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=%d", f.ana, current),
+		f.keyA, nil)
+	if r.status != http.StatusUnprocessableEntity || fmt.Sprint(r.problemFields(t)) != "[filter[year]]" || !strings.Contains(r.raw, notOver) {
+		t.Errorf("the link of %d: %d %s", current, r.status, r.raw)
+	}
+	for _, path := range []string{"/financial/incomeReports", "/financial/incomeReports/link"} {
+		r := f.do(t, http.MethodGet, fmt.Sprintf("%s?filter[owner_id]=%d&filter[year]=%d", path, f.ana, current+1), f.keyA, nil)
+		if r.status != http.StatusUnprocessableEntity || fmt.Sprint(r.problemFields(t)) != "[filter[year]]" ||
+			!strings.Contains(r.raw, fmt.Sprintf("is after the current year, %d (today is %s", current, today)) {
+			t.Errorf("%s of %d: %d %s", path, current+1, r.status, r.raw)
 		}
 	}
 }

@@ -210,7 +210,8 @@ total 2421.56 240.00 48.00 2133.56`},
 		report := data[0]
 		owner := report["owner"].(map[string]any)
 		if num(t, report["owner_id"]) != c.owner || fmt.Sprint(report["year"]) != "2024" || owner["name"] != c.name ||
-			owner["tax_id"] != c.tax || report["closed_through"] != "2024-12" {
+			owner["tax_id"] != c.tax || report["closed_through"] != "2024-12" || report["final"] != false ||
+			!strings.Contains(fmt.Sprint(report["warning"]), "the report of 2024 is given once 2025-01 is closed") {
 			t.Errorf("owner %d: %v", c.owner, report)
 		}
 		if got := reportText(report); got != c.ym {

@@ -85,13 +85,16 @@ type DimobSale struct {
 type DimobYear struct {
 	Business DimobBusiness
 	Year     int
-	Rentals  []DimobRental
-	Sales    []DimobSale
+	// Today is the company's today (its time zone) when the year was
+	// read: a year not over on it is not filed yet.
+	Today   finance.Date
+	Rentals []DimobRental
+	Sales   []DimobSale
 }
 
 // ReadDimobYear reads, in tx, what the DIMOB of business businessID of
-// the company declares for year: NotFound for a business the company does
-// not have. Rentals come in contract then owner order, sales in contract
+// the company declares for year, and the company's today: NotFound for a
+// business the company does not have. Rentals come in contract then owner order, sales in contract
 // order; a rental whose twelve months are all zero (a payment and its
 // reversal) is left out. JIT compilation is turned off for the rest of tx:
 // PostgreSQL costs the rentals' statement high enough to compile it, which
@@ -103,6 +106,9 @@ func ReadDimobYear(ctx context.Context, tx pgx.Tx, companyID, businessID int64, 
 	y := &DimobYear{Year: year}
 	var err error
 	if y.Business, err = readDimobBusiness(ctx, tx, companyID, businessID); err != nil {
+		return nil, err
+	}
+	if y.Today, err = CompanyToday(ctx, tx, companyID); err != nil {
 		return nil, err
 	}
 	if y.Rentals, err = readDimobRentals(ctx, tx, companyID, businessID, year); err != nil {

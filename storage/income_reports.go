@@ -69,6 +69,8 @@ type IncomeReports struct {
 	// ClosedFrom is the company's first closed month (with Closed): the
 	// months before it are in the first statements' openings, on no line.
 	ClosedFrom finance.Month
+	// Today is the company's today (its time zone) when they were read.
+	Today      finance.Date
 	Owners     []IncomeOwner // by id
 	Contracts  map[int64]IncomeContract
 	Businesses map[int64]IncomeParty
@@ -129,8 +131,8 @@ func checkIncomeBusiness(ctx context.Context, tx pgx.Tx, companyID, businessID i
 	return nil
 }
 
-// readIncomeCompany reads the company's name and first and last closed
-// months.
+// readIncomeCompany reads the company's name, today and first and last
+// closed months.
 func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *IncomeReports) error {
 	var first, last *string
 	err := tx.QueryRow(ctx, `SELECT c.name, m.first, m.last FROM companies c,
@@ -138,6 +140,9 @@ func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *Inc
 		WHERE c.id = $1`, companyID).Scan(&out.CompanyName, &first, &last)
 	if err != nil {
 		return translate(err, fmt.Sprintf("company %d", companyID))
+	}
+	if out.Today, err = CompanyToday(ctx, tx, companyID); err != nil {
+		return err
 	}
 	if last == nil || first == nil {
 		return nil

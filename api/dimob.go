@@ -1,11 +1,12 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"mime"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -88,7 +89,7 @@ func readDimobBody(w http.ResponseWriter, r *http.Request) (dimobBody, error) {
 			bad(key, "is required")
 		}
 	}
-	for _, pr := range p.Problems("", time.Now()) {
+	for _, pr := range p.Problems("") {
 		if !named(problems, pr.Field) {
 			problems = append(problems, pr)
 		}
@@ -97,6 +98,30 @@ func readDimobBody(w http.ResponseWriter, r *http.Request) (dimobBody, error) {
 		return b, finance.InvalidInput(problems)
 	}
 	return b, nil
+}
+
+// checkDimobRequest holds the request to the company's records: the
+// business must be the company's and the year over on its today (a year
+// to come is refused, the current one for a file), every problem named.
+func (s *Server) checkDimobRequest(ctx context.Context, companyID int64, p jobs.DimobPayload, preview bool) error {
+	today, err := storage.CompanyToday(ctx, s.store.Pool(), companyID)
+	if err != nil {
+		return err
+	}
+	problems := p.YearProblems("", today, preview)
+	ref := []storage.Reference{{Field: "business_id", Resource: storage.Businesses, ID: p.BusinessID}}
+	err = s.store.Registry().CheckReferences(ctx, s.store.Pool(), companyID, ref)
+	var coded *finance.Error
+	switch {
+	case err != nil && (!errors.As(err, &coded) || coded.Code != finance.Invalid):
+		return err
+	case err != nil:
+		problems = append(coded.Problems, problems...)
+	}
+	if len(problems) > 0 {
+		return finance.InvalidInput(problems)
+	}
+	return nil
 }
 
 // named reports whether a problem names field already.
@@ -112,8 +137,9 @@ func named(problems []finance.Problem, field string) bool {
 // postDimob is POST /financial/dimob: with preview, 200 and the check of the
 // business's year, nothing written; otherwise the run is recorded with its
 // dimob:file job, in one transaction, and answered with the job (202). A
-// body that is not right, or a business the company does not have, is a
-// 422 naming the field.
+// body that is not right, a business the company does not have, or a
+// year that is not over in the company's time zone (for a file; its
+// preview warns) is a 422 naming the field.
 func (s *Server) postDimob(w http.ResponseWriter, r *http.Request) {
 	body, err := readDimobBody(w, r)
 	if err != nil {
@@ -122,8 +148,7 @@ func (s *Server) postDimob(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, p := r.Context(), body.payload
 	companyID := principalOf(ctx).CompanyID
-	ref := []storage.Reference{{Field: "business_id", Resource: storage.Businesses, ID: p.BusinessID}}
-	if err := s.store.Registry().CheckReferences(ctx, s.store.Pool(), companyID, ref); err != nil {
+	if err := s.checkDimobRequest(ctx, companyID, p, body.preview); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -219,13 +244,14 @@ func postDimobOp() operation {
 			"With `preview`, 200 and the check alone: the blocking problems and the warnings, each naming the record to fix " +
 			"(`resource`, `id`, `field`, `path`), nothing written. Otherwise the run is recorded and a `dimob:file` job " +
 			"started (202 with the job): it checks again and writes the file only when nothing blocks " +
-			"(`GET /financial/dimob?filter[job_id]=…` finds the run at once). A year before 2000 or after the current one, " +
-			"an amended declaration without `receipt_number` (or one given to an original), a business the company does not " +
-			"have: 422 naming the field.",
+			"(`GET /financial/dimob?filter[job_id]=…` finds the run at once). A DIMOB declares a closed calendar year: the " +
+			"year still running in the company's time zone is refused for a file (422 on `year`, saying so) and previewed " +
+			"with a warning on `year`. A year before 2000 or after the current one, an amended declaration without " +
+			"`receipt_number` (or one given to an original), a business the company does not have: 422 naming the field.",
 		params: []*openapi.Parameter{idempotencyKey()},
 		body: jsonBody("The declaration asked for.", true, openapi.Object(map[string]*openapi.Schema{
 			"business_id":    openapi.Integer().WithDescription("The declaring business (its CNPJ files)."),
-			"year":           openapi.Integer().WithDescription("The calendar year, 2000 to the current one."),
+			"year":           openapi.Integer().WithDescription("The calendar year, 2000 to the last one over (the current one with `preview`)."),
 			"amended":        openapi.Boolean().WithDescription("An amended declaration (retificadora); default false."),
 			"receipt_number": openapi.String().WithDescription("With `amended`: the receipt of the declaration it replaces, 1 to 10 digits."),
 			"preview":        openapi.Boolean().WithDescription("Answer the check alone, writing nothing."),

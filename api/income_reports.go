@@ -37,7 +37,8 @@ const (
 
 // parseIncomeQuery reads filter[owner_id] and filter[year], both required,
 // and, when business is true, filter[business_id]; `_` is ignored and
-// anything else is a 422.
+// anything else is a 422. The year is held to the company's today once
+// read (incomeYearToCome).
 func parseIncomeQuery(rawQuery string, business bool) (storage.IncomeQuery, error) {
 	var q storage.IncomeQuery
 	p := &queryParser{}
@@ -64,9 +65,6 @@ func parseIncomeQuery(rawQuery string, business bool) (storage.IncomeQuery, erro
 			if err != nil || y < firstIncomeYear || y > lastIncomeYear {
 				p.fail(kv.key, "must be a calendar year, %d to %d", firstIncomeYear, lastIncomeYear)
 				y = -1
-			} else if now := time.Now().UTC().Year(); y > now {
-				p.fail(kv.key, "is after the current year, %d: a year's report is computed from its first day on", now)
-				y = -1
 			}
 			if p.once(kv.key) {
 				q.Year = y
@@ -92,10 +90,15 @@ type (
 		Owner   incomePartyJSON `json:"owner"`
 		// ClosedThrough is the company's last closed month: the report holds
 		// the months closed so far.
-		ClosedThrough *finance.Month       `json:"closed_through"`
-		Contracts     []incomeContractJSON `json:"contracts"`
-		Months        []incomeMonthJSON    `json:"months"`
-		Total         incomeFiguresJSON    `json:"total"`
+		ClosedThrough *finance.Month `json:"closed_through"`
+		// Final says the report is the year's informe, the one its link
+		// gives: the year is over and every month it reads is closed;
+		// otherwise Warning says why it is not yet (or never will be).
+		Final     bool                 `json:"final"`
+		Warning   *string              `json:"warning"`
+		Contracts []incomeContractJSON `json:"contracts"`
+		Months    []incomeMonthJSON    `json:"months"`
+		Total     incomeFiguresJSON    `json:"total"`
 	}
 	incomePartyJSON struct {
 		ID    *int64  `json:"id"`
@@ -176,6 +179,8 @@ func incomeReportOf(r *storage.IncomeReports, o storage.IncomeOwner) incomeRepor
 		m := r.ClosedThrough
 		out.ClosedThrough = &m
 	}
+	why := incomePending(r, r.Year)
+	out.Final, out.Warning = why == "", optionalText(why)
 	for _, c := range y.Contracts {
 		k := r.Contracts[c.ContractID]
 		out.Contracts = append(out.Contracts, incomeContractJSON{ContractID: optionalID(c.ContractID),
@@ -195,6 +200,9 @@ func (s *Server) incomeReports(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reports, err := s.reads.IncomeReports(r.Context(), principalOf(r.Context()).CompanyID, q)
+	if err == nil {
+		err = incomeYearToCome(reports, q.Year)
+	}
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -207,10 +215,19 @@ func (s *Server) incomeReports(w http.ResponseWriter, r *http.Request) {
 }
 
 // incomeReportLink is GET /financial/incomeReports/link: a signed link to
-// the public page of the owner's report of the year, once the company has
-// closed the year's December.
+// the public page of the owner's report of the year, once it is final
+// (incomePending).
 func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 	q, err := parseIncomeQuery(r.URL.RawQuery, false)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	companyID := principalOf(r.Context()).CompanyID
+	reports, err := s.reads.IncomeReports(r.Context(), companyID, q)
+	if err == nil {
+		err = incomeYearToCome(reports, q.Year)
+	}
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -221,13 +238,7 @@ func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 			"Income report links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
 		return
 	}
-	companyID := principalOf(r.Context()).CompanyID
-	reports, err := s.reads.IncomeReports(r.Context(), companyID, q)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if why := incomeLinkRefusal(reports, q.Year); why != "" {
+	if why := incomePending(reports, q.Year); why != "" {
 		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: why}}))
 		return
 	}
@@ -238,24 +249,43 @@ func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 	}})
 }
 
-// incomeLinkRefusal is why the link of a year's report is not given, ""
-// when it is: a year whose January is before the company's first closed
-// month never has a report (its earlier months are in the first
-// statements' opening balances, on no statement), whatever is closed
-// later; a year that may have one waits for its December's close; with
-// no month closed yet, it needs the months from January through December.
-func incomeLinkRefusal(reports *storage.IncomeReports, year int) string {
-	january, december := finance.NewMonth(year, time.January), finance.NewMonth(year, time.December)
+// incomeYearToCome refuses (422 on filter[year]) a year after the
+// company's current one: its report could only be zeros.
+func incomeYearToCome(reports *storage.IncomeReports, year int) error {
+	if today := reports.Today; year > today.Year() {
+		return finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: fmt.Sprintf(
+			"is after the current year, %d (today is %s in the company's time zone): a year's report is computed from "+
+				"its first day on", today.Year(), today)}})
+	}
+	return nil
+}
+
+// incomePending is why the report of year is not the year's informe yet,
+// "" when it is: the one the link gives and the report answers as final.
+// A year whose January is before the company's first closed month never
+// has one (its earlier months are in the first statements' opening
+// balances, on no statement), whatever is closed later; a year not over
+// in the company's time zone waits for its end; with no month closed yet,
+// it needs the months from January through the next January; else it
+// waits for the next January's close: a line counts on the day the
+// tenant paid, so a payment of December 31st credited in January is on
+// January's statement.
+func incomePending(reports *storage.IncomeReports, year int) string {
+	january, next := finance.NewMonth(year, time.January), finance.NewMonth(year+1, time.January)
 	switch {
-	case !reports.Closed:
-		return fmt.Sprintf("the company has closed none of its months: the report of %d is given once its owner statements "+
-			"are closed from %s (or earlier) through %s (the owners:statements job)", year, january, december)
-	case reports.ClosedFrom > january:
+	case reports.Closed && reports.ClosedFrom > january:
 		return fmt.Sprintf("the company's owner statements start at %s: the months of %d before it are in the first "+
 			"statements' opening balances, on no statement, so %d has no report and never will", reports.ClosedFrom, year, year)
-	case reports.ClosedThrough < december:
+	case year >= reports.Today.Year():
+		return fmt.Sprintf("%d is not over (today is %s in the company's time zone): the report holds the months closed so far; "+
+			"the year's is given once it is over and %s is closed (the owners:statements job)", year, reports.Today, next)
+	case !reports.Closed:
+		return fmt.Sprintf("the company has closed none of its months: the report of %d is given once its owner statements "+
+			"are closed from %s (or earlier) through %s (the owners:statements job)", year, january, next)
+	case reports.ClosedThrough < next:
 		return fmt.Sprintf("the company has closed its months through %s: the report of %d is given once %s is closed "+
-			"(the owners:statements job)", reports.ClosedThrough, year, december)
+			"(the owners:statements job; a payment of %d credited in %s is on its statement)", reports.ClosedThrough, year, next,
+			year, next)
 	}
 	return ""
 }
@@ -344,7 +374,7 @@ func dateTime(d finance.Date) time.Time {
 func incomeQueryParams(business bool) []*openapi.Parameter {
 	params := []*openapi.Parameter{
 		queryParam("filter[owner_id]", "Required: the owner (a person of the company) whose report it is.", openapi.Integer()),
-		queryParam("filter[year]", "Required: the calendar year, 1900 to the current one.", openapi.Integer()),
+		queryParam("filter[year]", "Required: the calendar year, 1900 to the current one (the company's time zone).", openapi.Integer()),
 	}
 	params[0].Required, params[1].Required = true, true
 	if business {
@@ -365,10 +395,12 @@ func incomeReportsOp() operation {
 		summary: "An owner's income report (informe de rendimentos) of a year",
 		description: "Computed from the company's closed owner statements, read-only: per contract (tenant, property, " +
 			"start and end) and month, the gross rent received, the administration fee and the income tax withheld, " +
-			"and the net; the months and the year of every contract. An adjustment counts in the month it corrects; " +
-			"lines of items left out of the owner's report are left out (docs/api.md, \"Income reports\"; the rule: " +
-			"docs/ledger.md, \"Income reports\"). `data` holds the owner's report. A missing or malformed filter, or " +
-			"any other parameter, is a 422; an owner the company does not have, a 404.",
+			"and the net; the months and the year of every contract. The entries counted, their figures and their " +
+			"months are the DIMOB's: a payment or its reversal, in the month the tenant paid (docs/api.md, \"Income " +
+			"reports\"; the rule: docs/ledger.md, \"Rent income: one rule for the informe and the DIMOB\"). `data` " +
+			"holds the owner's report; `final` false and `warning` say it is not yet the year's informe (the year is " +
+			"not over, or its months are not all closed). A missing or malformed filter, a year after the company's " +
+			"current one, or any other parameter, is a 422; an owner the company does not have, a 404.",
 		params: incomeQueryParams(true),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The report.", envelope(schema, false))},
 			http.StatusNotFound, http.StatusUnprocessableEntity),
@@ -386,8 +418,9 @@ func incomeReportLinkOp() operation {
 		summary: "A signed link to the public page and PDF of an owner's income report",
 		description: "A new link at every call: `PROPFIN_PUBLIC_URL` (else the request's scheme and host) + " +
 			"`/incomeReports/{token}`, valid 120 days (`expires_at`, UTC). The report is of every business's books. " +
-			"Given once the company has closed the year's months from January through December; else a 422 on " +
-			"`filter[year]` saying why: the December it waits for, or, for a year that starts before the company's " +
+			"Given once the year is over and the company has closed its months from January through the next January " +
+			"(a payment of December 31st credited in January is on January's statement); else a 422 on `filter[year]` " +
+			"saying why: the year not over, the month it waits for, or, for a year that starts before the company's " +
 			"first closed month, that the year never has one. An owner the " +
 			"company does not have is a 404; without a configured secret, a 503 that says so.",
 		params: incomeQueryParams(false),

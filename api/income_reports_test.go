@@ -210,7 +210,8 @@ total 2421.56 240.00 48.00 2133.56`},
 		report := data[0]
 		owner := report["owner"].(map[string]any)
 		if num(t, report["owner_id"]) != c.owner || fmt.Sprint(report["year"]) != "2024" || owner["name"] != c.name ||
-			owner["tax_id"] != c.tax || report["closed_through"] != "2024-12" {
+			owner["tax_id"] != c.tax || report["closed_through"] != "2024-12" || report["final"] != false ||
+			!strings.Contains(fmt.Sprint(report["warning"]), "the report of 2024 is given once 2025-01 is closed") {
 			t.Errorf("owner %d: %v", c.owner, report)
 		}
 		if got := reportText(report); got != c.ym {
@@ -353,6 +354,11 @@ func TestIncomeReportLink(t *testing.T) {
 	t.Parallel()
 	f := incomeEnv(t, withReceipts())
 	f.year(t)
+	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2024", f.ana), f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.raw, "given once 2025-01 is closed") {
+		t.Errorf("the link of 2024 closed through its December only: %d %s", r.status, r.raw)
+	}
+	f.run(t, "owners:statements", `{"month":"2025-01"}`) // a payment of December credited in January is on its statement
 	link := f.get(t, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2024", f.ana), http.StatusOK).record(t)
 	url, _ := link["url"].(string)
 	expires, err := time.Parse(time.DateTime, fmt.Sprint(link["expires_at"]))
@@ -405,8 +411,8 @@ func TestIncomeReportLink(t *testing.T) {
 	}
 
 	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2025", f.ana), f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
-		fmt.Sprint(r.problemFields(t)) != "[filter[year]]" || !strings.Contains(r.raw, "2024-12") {
-		t.Errorf("the link of a year whose December is not closed: %d %s", r.status, r.raw)
+		fmt.Sprint(r.problemFields(t)) != "[filter[year]]" || !strings.Contains(r.raw, "given once 2026-01 is closed") {
+		t.Errorf("the link of a year whose next January is not closed: %d %s", r.status, r.raw)
 	}
 	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2023", f.ana), f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
 		fmt.Sprint(r.problemFields(t)) != "[filter[year]]" || !strings.Contains(r.raw, "start at 2024-01") {
@@ -494,10 +500,10 @@ func TestIncomeReportLinkReasons(t *testing.T) {
 			}
 		}
 	}
-	check(2024, []string{"closed none of its months", "from 2024-01 (or earlier) through 2024-12"}, nil)
+	check(2024, []string{"closed none of its months", "from 2024-01 (or earlier) through 2025-01"}, nil)
 	f.pay(t, f.rentInvoice(t, "2024-03", false), "2024-03-08", "2024-03-11")
 	f.run(t, "owners:statements", `{"month":"2024-03"}`)
 	check(2024, []string{"start at 2024-03", "2024 has no report and never will"}, []string{"given once", "2024-12"})
 	check(2023, []string{"start at 2024-03", "2023 has no report and never will"}, []string{"given once"})
-	check(2025, []string{"closed its months through 2024-03", "given once 2025-12 is closed"}, []string{"never"})
+	check(2025, []string{"closed its months through 2024-03", "given once 2026-01 is closed"}, []string{"never"})
 }

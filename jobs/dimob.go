@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -35,20 +34,38 @@ type DimobPayload struct {
 	ReceiptNumber string `json:"receipt_number,omitempty"`
 }
 
+// lastDimobYear bounds the year before the clock is read (finance/dimob's
+// own bound); YearProblems holds it to the company's today.
+const lastDimobYear = 9999
+
 // Check implements Checker.
-func (p DimobPayload) Check() []finance.Problem { return p.Problems("payload.", time.Now()) }
+func (p DimobPayload) Check() []finance.Problem { return p.Problems("payload.") }
+
+// CheckCompany implements CompanyChecker: the year must be over in the
+// company's time zone (YearProblems, for a file).
+func (p DimobPayload) CheckCompany(ctx context.Context, q storage.DBTX, companyID int64) error {
+	today, err := storage.CompanyToday(ctx, q, companyID)
+	if err != nil {
+		return err
+	}
+	if ps := p.YearProblems("payload.", today, false); len(ps) > 0 {
+		return finance.InvalidInput(ps)
+	}
+	return nil
+}
 
 // Problems are the request's own problems, each field named with prefix:
-// a business id, a year from 2000 to now's, a receipt number (up to ten
-// digits) given for an amended declaration and only for one.
-func (p DimobPayload) Problems(prefix string, now time.Time) []finance.Problem {
+// a business id, a year from 2000 (YearProblems holds it to the clock), a
+// receipt number (up to ten digits) given for an amended declaration and
+// only for one.
+func (p DimobPayload) Problems(prefix string) []finance.Problem {
 	var ps []finance.Problem
 	add := func(field, message string) { ps = append(ps, finance.Problem{Field: prefix + field, Message: message}) }
 	if p.BusinessID <= 0 {
 		add("business_id", "must be the id of a business")
 	}
-	if last := now.Year(); p.Year < FirstDimobYear || p.Year > last {
-		add("year", fmt.Sprintf("must be a calendar year from %d to %d", FirstDimobYear, last))
+	if p.Year < FirstDimobYear || p.Year > lastDimobYear {
+		add("year", fmt.Sprintf("must be a calendar year from %d", FirstDimobYear))
 	}
 	n := p.ReceiptNumber
 	switch {
@@ -62,6 +79,38 @@ func (p DimobPayload) Problems(prefix string, now time.Time) []finance.Problem {
 	return ps
 }
 
+// YearProblems are the problems of the payload's year on today, the
+// company's: a year after today's is refused, and today's own year, not
+// over, is refused for a file (preview false: a DIMOB declares a closed
+// calendar year); its preview is answered, with DimobYearOpen's warning
+// (buildDimob). Fields are named with prefix.
+func (p DimobPayload) YearProblems(prefix string, today finance.Date, preview bool) []finance.Problem {
+	switch current := today.Year(); {
+	case p.Year < FirstDimobYear || p.Year > lastDimobYear:
+		return nil // Problems names it
+	case p.Year > current:
+		return []finance.Problem{{Field: prefix + "year", Message: fmt.Sprintf(
+			"must be a calendar year from %d to %d: %d is to come (today is %s in the company's time zone)",
+			FirstDimobYear, current, p.Year, today)}}
+	case p.Year == current && !preview:
+		return []finance.Problem{{Field: prefix + "year", Message: DimobYearOpen(p.Year, today) +
+			"; ask with preview: true to check the year so far"}}
+	}
+	return nil
+}
+
+// DimobYearOpen says why the DIMOB of year is not filed on today, the
+// company's: the year is not over (a DIMOB declares a closed calendar
+// year, from the next January 1st to the last business day of its
+// February); "" when it is over.
+func DimobYearOpen(year int, today finance.Date) string {
+	if year < today.Year() {
+		return ""
+	}
+	return fmt.Sprintf("%d is not over (today is %s in the company's time zone): a DIMOB declares a closed calendar year, "+
+		"filed from %d-01-01 to the last business day of February %d", year, today, year+1, year+1)
+}
+
 // NewDimobFile is the submission of a DIMOB's job.
 func NewDimobFile(p DimobPayload) Submission {
 	raw, _ := json.Marshal(p) // plain values: cannot fail
@@ -70,8 +119,8 @@ func NewDimobFile(p DimobPayload) Submission {
 
 // CheckDimob reads the year of the business from the ledger, in a
 // transaction of its own on db, and checks its declaration, writing
-// nothing: the preview. NotFound for a business the company does not
-// have.
+// nothing: the preview; of a year not over, with a warning that says so
+// (DimobYearOpen). NotFound for a business the company does not have.
 func CheckDimob(ctx context.Context, db storage.Beginner, companyID int64, p DimobPayload) (DimobCheck, error) {
 	var y *storage.DimobYear
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) (err error) {
@@ -81,7 +130,7 @@ func CheckDimob(ctx context.Context, db storage.Beginner, companyID int64, p Dim
 	if err != nil {
 		return DimobCheck{}, err
 	}
-	return buildDimob(y, p.Amended, p.ReceiptNumber).check(), nil
+	return buildDimob(y, p.Amended, p.ReceiptNumber, false).check(), nil
 }
 
 // DimobResult is the result of a dimob:file job: the run it finished, how
@@ -105,7 +154,8 @@ type DimobResult struct {
 // with it) the run the job was recorded with is locked, the year read from
 // the ledger, the declaration checked, and the run finished: written, with
 // its file, when nothing blocks; blocked, with the problems and no file,
-// otherwise. A run already finished is answered as it is: a job run again
+// otherwise (a year not over blocks: POST /financial/dimob refuses it, and
+// so does the submission, CheckCompany). A run already finished is answered as it is: a job run again
 // writes nothing.
 func DimobFileKind() *Kind {
 	return Define(KindDimobFile, Options{Queue: QueueDefault,
@@ -143,7 +193,7 @@ func writeDimob(ctx context.Context, tx pgx.Tx, companyID, jobID int64) (*DimobR
 	if err != nil {
 		return nil, err
 	}
-	b := buildDimob(y, run.Amended, run.ReceiptNumber)
+	b := buildDimob(y, run.Amended, run.ReceiptNumber, true)
 	c := b.check()
 	o := storage.DimobOutcome{Status: storage.DimobBlocked, Problems: c.Problems, Warnings: c.Warnings,
 		Rentals: c.Rentals, Sales: c.Sales}

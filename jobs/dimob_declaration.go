@@ -65,8 +65,10 @@ type dimobBuild struct {
 }
 
 // buildDimob makes the declaration of y, amended (with the receipt of the
-// declaration replaced) or not.
-func buildDimob(y *storage.DimobYear, amended bool, receipt string) *dimobBuild {
+// declaration replaced) or not, for its file or (file false) its preview:
+// a year not over on the day it was read is a blocking problem of the
+// file and a warning of the preview (DimobYearOpen).
+func buildDimob(y *storage.DimobYear, amended bool, receipt string, file bool) *dimobBuild {
 	b := &dimobBuild{business: y.Business.ID, rentals: y.Rentals, sales: y.Sales, unfound: map[string]string{}}
 	bz := y.Business
 	muni, uf := b.municipality("declarant", bz.Address)
@@ -108,6 +110,14 @@ func buildDimob(y *storage.DimobYear, amended bool, receipt string) *dimobBuild 
 			b.warn(rec, out.Contract.Number, out.Seller.Name, "seller.tax_id",
 				"the property has %d owners; the sale names one, the owner of the largest share (%s)", s.Sellers, out.Seller.Name)
 		}
+	}
+	if why := DimobYearOpen(y.Year, y.Today); why != "" {
+		p := dimob.Problem{Severity: dimob.Warning, Record: "declaration", Field: "year",
+			Message: why + ": the check reads the year so far"}
+		if file {
+			p.Severity, p.Message = dimob.Blocking, why
+		}
+		b.extra = append(b.extra, p)
 	}
 	return b
 }

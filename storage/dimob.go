@@ -37,11 +37,12 @@ type DimobBusiness struct {
 	Address        Address
 }
 
-// DimobMonth is one month of one owner's share of a rental: the rent the
-// tenant paid (the owner's credits less debits of the rent's items), the
-// commission (the owner's debits less credits of the items whose other
-// side is the business) and the tax withheld (of the items of type
-// duty), each the entries' sum, in reais.
+// DimobMonth is one month of one owner's share of a rental, by
+// finance.DeclaredAs's figures: the rent the tenant paid (the owner's
+// credits less debits of the items declared as rent), the commission (the
+// owner's debits less credits of the administration fee's items) and the
+// tax withheld (of the items of type duty), each the entries' sum, in
+// reais.
 type DimobMonth struct {
 	Rent, Commission, TaxWithheld decimal.Decimal
 }
@@ -84,13 +85,16 @@ type DimobSale struct {
 type DimobYear struct {
 	Business DimobBusiness
 	Year     int
-	Rentals  []DimobRental
-	Sales    []DimobSale
+	// Today is the company's today (its time zone) when the year was
+	// read: a year not over on it is not filed yet.
+	Today   finance.Date
+	Rentals []DimobRental
+	Sales   []DimobSale
 }
 
 // ReadDimobYear reads, in tx, what the DIMOB of business businessID of
-// the company declares for year: NotFound for a business the company does
-// not have. Rentals come in contract then owner order, sales in contract
+// the company declares for year, and the company's today: NotFound for a
+// business the company does not have. Rentals come in contract then owner order, sales in contract
 // order; a rental whose twelve months are all zero (a payment and its
 // reversal) is left out. JIT compilation is turned off for the rest of tx:
 // PostgreSQL costs the rentals' statement high enough to compile it, which
@@ -102,6 +106,9 @@ func ReadDimobYear(ctx context.Context, tx pgx.Tx, companyID, businessID int64, 
 	y := &DimobYear{Year: year}
 	var err error
 	if y.Business, err = readDimobBusiness(ctx, tx, companyID, businessID); err != nil {
+		return nil, err
+	}
+	if y.Today, err = CompanyToday(ctx, tx, companyID); err != nil {
 		return nil, err
 	}
 	if y.Rentals, err = readDimobRentals(ctx, tx, companyID, businessID, year); err != nil {
@@ -142,57 +149,35 @@ func addressSelect(alias string) string {
 }
 
 // dimobRentalsSQL sums, per contract, owner and month of the year ($3),
-// the owner entries of business $2 that DIMOB declares: entries of a
-// payment (mode invoice) and of its reversal (chargeback), of contracts
-// of rent or season with dimob, of items with dimob; the settlement of a
-// guaranteed transfer (guaranteed_transfer_id) and the advance itself
-// (mode guaranteed_rent) are the business's money, not the tenant's, and
-// are left out. An entry counts in the month the tenant paid: its
-// invoice's paid_at, for a payment that stands; a payment undone and its
-// reversal both count on the payment's own date, so that they cancel in
-// the same month (docs/dimob.md, "Reversals"); a reversal written without
-// the entry it reverses counts on its own date. The months of a contract
-// and owner come in one row, in arrays (months, and their amounts in
-// cents), with the contract, the owner, the tenant and the property.
+// the owner entries of business $2 that the rule declares
+// (storage/declared.go: a payment or its reversal, no guarantee's, of an
+// item declared, $4 and $5 its figures), of contracts of rent or season
+// with dimob, each on its day: the day the tenant paid, for a payment that
+// stands; a payment undone and its reversal both on the payment's own
+// date (docs/dimob.md, "Reversals"). The months of a contract and owner
+// come in one row, in arrays (months, and their amounts in cents), with
+// the contract, the owner, the tenant and the property.
 //
-// The entries reversed (reversed) and the reversals with the date of the
-// entry each reverses (reversals) are read first, from the partial index
-// of reverses_id, and joined by hash: a look-up per entry, or a join of
-// every entry of the company to find the few a reversal points at, cost
-// more than the rest of the statement (docs/performance.md, "DIMOB").
 // Amounts are summed in cents (numeric(14,2) times 100, exact), as
 // integers. It is planned with its values every time (withValues): the
 // plan PostgreSQL caches for any business after five runs on a connection
-// reads the entries through the items' index, and took twice as long.
-const dimobRentalsSQL = `
-WITH reversed AS (
-    SELECT DISTINCT reverses_id AS id FROM transactions WHERE company_id = $1 AND reverses_id IS NOT NULL
-), reversals AS (
-    SELECT r.id, o.date FROM transactions r
-    JOIN transactions o ON o.company_id = r.company_id AND o.id = r.reverses_id
-    WHERE r.company_id = $1 AND r.reverses_id IS NOT NULL AND r.mode = 'chargeback'
-), entries AS (
-    SELECT t.contract_id, t.owner_id,
-        CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN coalesce(inv.paid_at, t.date)
-             WHEN t.mode = 'invoice' THEN t.date
-             ELSE coalesce(back.date, t.date) END AS day,
+// reads the entries through the items' index, and took twice as long
+// (docs/performance.md, "DIMOB").
+var dimobRentalsSQL = `
+WITH ` + declaredReversalsSQL + `, entries AS (
+    SELECT t.contract_id, t.owner_id, ` + declaredDaySQL + ` AS day,
         CASE WHEN t.type = 'credit' THEN (t.amount * 100)::bigint ELSE -(t.amount * 100)::bigint END AS credit,
-        CASE WHEN i.type = 'duty' THEN 'tax'
-             WHEN i.debit = 'business' OR i.credit = 'business' THEN 'commission'
-             ELSE 'rent' END AS kind
+        ` + declaredFigureSQL("$4", "$5") + ` AS figure
     FROM transactions t
-    JOIN transaction_items i ON i.company_id = t.company_id AND i.id = t.item_id AND i.dimob
     JOIN contracts c ON c.company_id = t.company_id AND c.id = t.contract_id AND c.dimob AND c.type IN ('rent', 'season')
-    LEFT JOIN reversed rev ON rev.id = t.id
-    LEFT JOIN reversals back ON back.id = t.id
-    LEFT JOIN invoices inv ON t.mode = 'invoice' AND inv.company_id = t.company_id AND inv.id = t.invoice_id AND inv.paid
-    WHERE t.company_id = $1 AND t.business_id = $2 AND t.extract = 'owner' AND t.owner_id IS NOT NULL
-      AND t.mode IN ('invoice', 'chargeback') AND t.guaranteed_transfer_id IS NULL
+    ` + declaredDayJoinsSQL + `
+    WHERE t.company_id = $1 AND t.business_id = $2 AND ` + declaredEntrySQL + `
+      AND ` + declaredFigureSQL("$4", "$5") + ` IS NOT NULL
 ), months AS (
     SELECT contract_id, owner_id, extract(month FROM day)::int AS month,
-        sum(CASE WHEN kind = 'rent' THEN credit ELSE 0 END) AS rent,
-        sum(CASE WHEN kind = 'commission' THEN -credit ELSE 0 END) AS commission,
-        sum(CASE WHEN kind = 'tax' THEN -credit ELSE 0 END) AS tax
+        sum(CASE WHEN figure = ` + figureSQL(finance.DeclaredRent) + ` THEN credit ELSE 0 END) AS rent,
+        sum(CASE WHEN figure = ` + figureSQL(finance.DeclaredCommission) + ` THEN -credit ELSE 0 END) AS commission,
+        sum(CASE WHEN figure = ` + figureSQL(finance.DeclaredTax) + ` THEN -credit ELSE 0 END) AS tax
     FROM entries
     WHERE day >= make_date($3, 1, 1) AND day < make_date($3 + 1, 1, 1)
     GROUP BY 1, 2, 3
@@ -207,7 +192,7 @@ SELECT s.contract_id, s.owner_id, s.months, s.rent, s.commission, s.tax,
     coalesce(c.reference, ''), coalesce(c.signed_at, c.start_at),
     coalesce(c.tenant_id, 0), coalesce(tp.name, ''), coalesce(tp.tax_id, ''),
     op.name, coalesce(op.tax_id, ''),
-    coalesce(c.building_id, 0), ` + "%s" + `
+    coalesce(c.building_id, 0), ` + addressSelect("b") + `
 FROM rentals s
 JOIN contracts c ON c.company_id = $1 AND c.id = s.contract_id
 JOIN persons op ON op.company_id = $1 AND op.id = s.owner_id
@@ -216,7 +201,11 @@ LEFT JOIN buildings b ON b.company_id = $1 AND b.id = c.building_id
 ORDER BY s.contract_id, s.owner_id`
 
 func readDimobRentals(ctx context.Context, q DBTX, companyID, businessID int64, year int) ([]DimobRental, error) {
-	rows, err := q.Query(ctx, fmt.Sprintf(dimobRentalsSQL, addressSelect("b")), withValues, companyID, businessID, year)
+	items, err := readDeclaredItems(ctx, q, companyID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.Query(ctx, dimobRentalsSQL, withValues, companyID, businessID, year, items.ids, items.figures)
 	if err != nil {
 		return nil, translate(err, "dimob rentals")
 	}

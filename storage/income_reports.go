@@ -14,11 +14,12 @@ import (
 
 // What the owners' income reports (informes de rendimentos) of a calendar
 // year read: the lines of the closed statements that count in the year,
-// and the owners, contracts and businesses they name (docs/ledger.md,
-// "Income reports"). The rule is finance/statement's (BuildIncome); this
-// file reads, set-based, in one snapshot: one query for the lines of
-// every owner asked, one for their owners, one for their contracts, one
-// for their businesses, whatever the number of owners.
+// by the rule the DIMOB reads by too (declared.go), and the owners,
+// contracts and businesses they name (docs/ledger.md, "Income reports").
+// The report is finance/statement's (BuildIncome); this file reads,
+// set-based, in one snapshot: one query for the company's items, one for
+// the lines of every owner asked, one for their owners, one for their
+// contracts, one for their businesses, whatever the number of owners.
 
 // IncomeQuery says whose reports of which year to read.
 type IncomeQuery struct {
@@ -68,6 +69,8 @@ type IncomeReports struct {
 	// ClosedFrom is the company's first closed month (with Closed): the
 	// months before it are in the first statements' openings, on no line.
 	ClosedFrom finance.Month
+	// Today is the company's today (its time zone) when they were read.
+	Today      finance.Date
 	Owners     []IncomeOwner // by id
 	Contracts  map[int64]IncomeContract
 	Businesses map[int64]IncomeParty
@@ -75,9 +78,8 @@ type IncomeReports struct {
 
 // IncomeReports reads the company's income reports of q.Year, in one
 // read-only snapshot: the lines of the closed statements of the owner
-// asked (or of every owner) whose month, or for an adjustment the month
-// it corrects, is in the year, of items of the types the report reads;
-// with the owners, the contracts and the businesses they name. An owner
+// asked (or of every owner) that the rule declares and whose day is in
+// the year; with the owners, the contracts and the businesses they name. An owner
 // asked that is not a person of the company is NotFound; one without
 // lines in the year is an owner without lines.
 func (s *Store) IncomeReports(ctx context.Context, companyID int64, q IncomeQuery) (*IncomeReports, error) {
@@ -129,7 +131,8 @@ func checkIncomeBusiness(ctx context.Context, tx pgx.Tx, companyID, businessID i
 	return nil
 }
 
-// readIncomeCompany reads the company's name and last closed month.
+// readIncomeCompany reads the company's name, today and first and last
+// closed months.
 func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *IncomeReports) error {
 	var first, last *string
 	err := tx.QueryRow(ctx, `SELECT c.name, m.first, m.last FROM companies c,
@@ -137,6 +140,9 @@ func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *Inc
 		WHERE c.id = $1`, companyID).Scan(&out.CompanyName, &first, &last)
 	if err != nil {
 		return translate(err, fmt.Sprintf("company %d", companyID))
+	}
+	if out.Today, err = CompanyToday(ctx, tx, companyID); err != nil {
+		return err
 	}
 	if last == nil || first == nil {
 		return nil
@@ -151,31 +157,39 @@ func readIncomeCompany(ctx context.Context, tx pgx.Tx, companyID int64, out *Inc
 	return nil
 }
 
-// incomeLinesSQL selects the lines counting in a year ($2 and $3 its
-// first and last months): those of the year's statements that correct no
-// month, and the adjustments of the year's and later statements that
-// correct one of its months; of owner $4 and business $5 when not null,
-// of items of the types $6.
+// incomeLinesSQL selects the lines of closed statements that count in a
+// year ($5): of statements from its January on ($2), of owner $3 and
+// business $4 when not null, whose entries the rule declares
+// (storage/declared.go: a payment or its reversal, no guarantee's, of an
+// item declared, $6 and $7 the items and their figures), with each line's
+// figure and day, the day in the year: the day the tenant paid, as the
+// DIMOB counts it. No line of an earlier statement can count in the year:
+// a line's day is never after its entry's date.
 var incomeLinesSQL = `
-SELECT s.owner_id, coalesce(s.business_id, 0), s.month, s.closed_at AT TIME ZONE ` + companyZoneSQL("$1") + `, l.section, l.kind, coalesce(l.corrects_month, ''),
-       coalesce(l.item_type, ''), l.hidden, (l.amount * 100)::bigint, coalesce(l.contract_id, 0), coalesce(l.building_id, 0),
-       l.transaction_id
+WITH ` + declaredReversalsSQL + `
+SELECT s.owner_id, coalesce(s.business_id, 0), s.month, s.closed_at AT TIME ZONE ` + companyZoneSQL("$1") + `, l.section, l.kind,
+       coalesce(l.corrects_month, ''), coalesce(l.item_type, ''), l.hidden, (l.amount * 100)::bigint, coalesce(l.contract_id, 0),
+       coalesce(l.building_id, 0), l.transaction_id, l.date, ` + declaredFigureSQL("$6", "$7") + `, d.day
 FROM owner_statements s
 JOIN owner_statement_lines l ON l.company_id = s.company_id AND l.statement_id = s.id
+JOIN transactions t ON t.company_id = l.company_id AND t.id = l.transaction_id
+` + declaredDayJoinsSQL + `
+CROSS JOIN LATERAL (SELECT ` + declaredDaySQL + ` AS day) d
 WHERE s.company_id = $1 AND s.month >= $2
-  AND ($4::bigint IS NULL OR s.owner_id = $4) AND ($5::bigint IS NULL OR s.business_id = $5)
-  AND coalesce(l.corrects_month, s.month) BETWEEN $2 AND $3
-  AND l.item_type = any($6)
+  AND ($3::bigint IS NULL OR s.owner_id = $3) AND ($4::bigint IS NULL OR s.business_id = $4)
+  AND ` + declaredEntrySQL + ` AND ` + declaredFigureSQL("$6", "$7") + ` IS NOT NULL
+  AND d.day >= make_date($5, 1, 1) AND d.day < make_date($5 + 1, 1, 1)
 ORDER BY s.owner_id, s.month, coalesce(s.business_id, 0), l.position`
 
 // readIncomeLines reads the lines of q's year, grouped by owner.
 func readIncomeLines(ctx context.Context, tx pgx.Tx, companyID int64, q IncomeQuery) ([]IncomeOwner, error) {
-	types := make([]string, len(statement.IncomeItemTypes))
-	for i, t := range statement.IncomeItemTypes {
-		types[i] = string(t)
+	items, err := readDeclaredItems(ctx, tx, companyID)
+	if err != nil {
+		return nil, err
 	}
-	first, last := finance.NewMonth(q.Year, time.January), finance.NewMonth(q.Year, time.December)
-	rows, err := tx.Query(ctx, incomeLinesSQL, companyID, first.String(), last.String(), nullID(q.OwnerID), nullID(q.BusinessID), types)
+	first := finance.NewMonth(q.Year, time.January)
+	rows, err := tx.Query(ctx, incomeLinesSQL, companyID, first.String(), nullID(q.OwnerID), nullID(q.BusinessID), q.Year,
+		items.ids, items.figures)
 	if err != nil {
 		return nil, translate(err, "income report lines")
 	}
@@ -185,12 +199,13 @@ func readIncomeLines(ctx context.Context, tx pgx.Tx, companyID int64, q IncomeQu
 		var owner int64
 		var month, section, kind, corrects string
 		var closedAt time.Time
+		var figure int32
 		var l statement.IncomeLine
 		if err := rows.Scan(&owner, &l.BusinessID, &month, &closedAt, &section, &kind, &corrects, &l.ItemType, &l.Hidden,
-			&l.Cents, &l.ContractID, &l.BuildingID, &l.TransactionID); err != nil {
+			&l.Cents, &l.ContractID, &l.BuildingID, &l.TransactionID, &l.Date, &figure, &l.Day); err != nil {
 			return nil, translate(err, "income report lines")
 		}
-		l.Section, l.Kind = statement.Section(section), statement.Section(kind)
+		l.Section, l.Kind, l.Declared = statement.Section(section), statement.Section(kind), finance.Declared(figure)
 		if l.Month, err = finance.ParseMonth(month); err != nil {
 			return nil, fmt.Errorf("income report lines: %w", err)
 		}

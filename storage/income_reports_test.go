@@ -16,16 +16,16 @@ import (
 )
 
 // incomeLedger is a company's owner ledger for the income reports: two
-// owners, two businesses, two contracts, and items of the types the
-// reports read (one of them left out of the owners' report) and of one
-// they do not.
+// owners, two businesses, two contracts, and items the reports declare
+// (one of them left out of the owners' statements, one of type default
+// marked dimob) and one they do not.
 type incomeLedger struct {
-	pool                                *pgxpool.Pool
-	company, ana, bruno, nobody         int64
-	b1, b2, lease, ended                int64
-	rent, fee, duty, hiddenRent, repair int64
-	named                               map[string]int64 // the entries, by name
-	closed                              finance.Month
+	pool                                        *pgxpool.Pool
+	company, ana, bruno, nobody, tenant         int64
+	b1, b2, lease, ended, account               int64
+	rent, fee, duty, hiddenRent, repair, marked int64
+	named                                       map[string]int64 // the entries, by name
+	closed                                      finance.Month
 }
 
 func newIncomeLedger(t *testing.T, pool *pgxpool.Pool, name string) *incomeLedger {
@@ -48,7 +48,9 @@ func newIncomeLedger(t *testing.T, pool *pgxpool.Pool, name string) *incomeLedge
 	l.ana, l.bruno = id(person, name+" Ana", "52998224725"), id(person, name+" Bruno", nil)
 	l.nobody = id(person, name+" Nobody", nil)
 	tenant := id(person, name+" Padaria Ltda", "11222333000181")
+	l.tenant = tenant
 	l.b1 = id(`INSERT INTO businesses (company_id, name, tax_id) VALUES ($1, 'Horizonte', '11444777000161') RETURNING id`)
+	l.account = id(`INSERT INTO accounts (company_id, business_id) VALUES ($1, $2) RETURNING id`, l.b1)
 	l.b2 = id(`INSERT INTO businesses (company_id, name) VALUES ($1, 'Horizonte Sul') RETURNING id`)
 	building := id(`INSERT INTO buildings (company_id, title, street, number, complement, district, city, state, zip_code)
 		VALUES ($1, 'Loja', 'Rua Augusta', '500', 'loja 2', 'Consolação', 'São Paulo', 'SP', '01305000') RETURNING id`)
@@ -56,35 +58,61 @@ func newIncomeLedger(t *testing.T, pool *pgxpool.Pool, name string) *incomeLedge
 		VALUES ($1, 'rent', $2, $3, $4, $5, $6, $7, $8) RETURNING id`
 	l.lease = id(contract, "L-1", building, tenant, l.b1, "2023-03-15", nil, nil)
 	l.ended = id(contract, nil, building, tenant, l.b2, "2022-01-01", "2026-12-31", "2024-06-30")
-	item := `INSERT INTO transaction_items (company_id, description, debit, credit, type, owner_report)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`
-	l.rent = id(item, "Aluguel", "customer", "owner", "rent", true)
-	l.fee = id(item, "Taxa de administração", "owner", "business", "commission", true)
-	l.duty = id(item, "IRRF", "owner", "customer", "duty", true)
-	l.hiddenRent = id(item, "Aluguel interno", "customer", "owner", "rent", false)
-	l.repair = id(item, "Reparos", "owner", "business", "default", true)
+	item := `INSERT INTO transaction_items (company_id, description, debit, credit, type, owner_report, dimob)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`
+	l.rent = id(item, "Aluguel", "customer", "owner", "rent", true, false)
+	l.fee = id(item, "Taxa de administração", "owner", "business", "commission", true, false)
+	l.duty = id(item, "IRRF", "owner", "customer", "duty", true, false)
+	l.hiddenRent = id(item, "Aluguel interno", "customer", "owner", "rent", false, false)
+	l.repair = id(item, "Reparos", "owner", "business", "default", true, false)
+	l.marked = id(item, "Taxa de administração (antiga)", "owner", "business", "default", true, true)
 	return l
 }
 
-// entry writes an owner's entry as name: a credit or debit of the
-// owner's, business's and contract's, of item, dated date; reverses names
-// the entry it reverses ("" none).
+// entry writes an owner's entry of a payment as name: a credit or debit
+// of the owner's, business's and contract's, of item, dated date;
+// reverses names the entry it reverses ("" none).
 func (l *incomeLedger) entry(t *testing.T, name string, owner, business, contract, item int64, typ, date, amount, reverses string) {
 	t.Helper()
-	var rev any
 	mode := "invoice"
 	if reverses != "" {
-		rev, mode = l.named[reverses], "chargeback"
+		mode = "chargeback"
+	}
+	l.writeEntry(t, name, mode, 0, owner, business, contract, item, typ, date, amount, reverses)
+}
+
+// writeEntry writes an owner's entry of mode as entry does, of invoice
+// (0: none).
+func (l *incomeLedger) writeEntry(t *testing.T, name, mode string, invoice, owner, business, contract, item int64, typ, date, amount,
+	reverses string) {
+	t.Helper()
+	var rev any
+	if reverses != "" {
+		rev = l.named[reverses]
 	}
 	var id int64
 	err := l.pool.QueryRow(context.Background(), `INSERT INTO transactions (company_id, mode, type, extract, owner_id, person_id,
-		    business_id, contract_id, item_id, amount, date, description, reverses_id)
-		VALUES ($1, $2, $3, 'owner', $4, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
-		l.company, mode, typ, owner, business, contract, item, amount, date, name, rev).Scan(&id)
+		    business_id, contract_id, item_id, amount, date, description, reverses_id, invoice_id)
+		VALUES ($1, $2, $3, 'owner', $4, $4, $5, $6, $7, $8, $9, $10, $11, nullif($12::bigint, 0)) RETURNING id`,
+		l.company, mode, typ, owner, business, contract, item, amount, date, name, rev, invoice).Scan(&id)
 	if err != nil {
 		t.Fatalf("entry %s: %v", name, err)
 	}
 	l.named[name] = id
+}
+
+// paidInvoice writes an invoice of the lease paid on paidAt.
+func (l *incomeLedger) paidInvoice(t *testing.T, paidAt string) int64 {
+	t.Helper()
+	var id int64
+	err := l.pool.QueryRow(context.Background(), `INSERT INTO invoices (company_id, type, payer_id, contract_id, business_id,
+		    account_id, billing_method, status, paid, paid_at, credit_at, description, total, date, due_date)
+		VALUES ($1, 'contract', $2, $3, $4, $5, 'ticket', 'paid', true, $6, $6::date + 2, 'Aluguel', 1200, $6, $6) RETURNING id`,
+		l.company, l.tenant, l.lease, l.b1, l.account, paidAt).Scan(&id)
+	if err != nil {
+		t.Fatalf("invoice paid on %s: %v", paidAt, err)
+	}
+	return id
 }
 
 // close closes every month after the last closed one through m.
@@ -106,12 +134,16 @@ func (l *incomeLedger) close(t *testing.T, from, through finance.Month) {
 // write is the ledger of the test, closed from 2023-12 to 2025-01.
 func (l *incomeLedger) write(t *testing.T) {
 	t.Helper()
+	april := l.paidInvoice(t, "2024-04-30")
 	l.entry(t, "rent 2023-12", l.ana, l.b1, l.lease, l.rent, "credit", "2023-12-11", "1200.00", "")
 	l.entry(t, "rent 2024-01", l.ana, l.b1, l.lease, l.rent, "credit", "2024-01-11", "1200.00", "")
 	l.entry(t, "fee 2024-01", l.ana, l.b1, l.lease, l.fee, "debit", "2024-01-11", "120.00", "")
 	l.entry(t, "irrf 2024-01", l.ana, l.b1, l.lease, l.duty, "debit", "2024-01-11", "24.00", "")
 	l.entry(t, "hidden 2024-01", l.ana, l.b1, l.lease, l.hiddenRent, "credit", "2024-01-12", "10.00", "")
 	l.entry(t, "repair 2024-01", l.ana, l.b1, l.lease, l.repair, "debit", "2024-01-20", "150.00", "")
+	l.entry(t, "marked 2024-01", l.ana, l.b1, l.lease, l.marked, "debit", "2024-01-20", "30.00", "")
+	l.writeEntry(t, "by hand 2024-01", "transaction", 0, l.ana, l.b1, l.lease, l.rent, "credit", "2024-01-21", "99.00", "")
+	l.writeEntry(t, "rent 2024-04 paid", "invoice", april, l.ana, l.b1, l.lease, l.rent, "credit", "2024-05-02", "1200.00", "")
 	l.entry(t, "undo 2023-12", l.ana, l.b1, l.lease, l.rent, "debit", "2024-01-05", "1200.00", "rent 2023-12")
 	l.entry(t, "rent 2024-02", l.ana, l.b1, l.lease, l.rent, "credit", "2024-02-09", "1200.00", "")
 	l.entry(t, "undo 2024-02", l.ana, l.b1, l.lease, l.rent, "debit", "2024-03-02", "1200.00", "rent 2024-02")
@@ -126,7 +158,8 @@ func (l *incomeLedger) write(t *testing.T) {
 }
 
 // incomeLinesText writes an owner's lines as "entry statement-month
-// [corrects month] kind item_type cents business/contract [hidden]".
+// [corrects month] kind item_type cents business/contract figure day
+// [hidden]".
 func (l *incomeLedger) incomeLinesText(o storage.IncomeOwner) string {
 	names := map[int64]string{}
 	for name, id := range l.named {
@@ -138,7 +171,9 @@ func (l *incomeLedger) incomeLinesText(o storage.IncomeOwner) string {
 		if line.IsAdjustment() {
 			s += " corrects " + line.CorrectsMonth.String()
 		}
-		s += fmt.Sprintf(" %s %s %d %d/%d", line.Kind, line.ItemType, line.Cents, line.BusinessID, line.ContractID)
+		figure := map[finance.Declared]string{finance.DeclaredRent: "rent", finance.DeclaredCommission: "commission",
+			finance.DeclaredTax: "tax"}[line.Declared]
+		s += fmt.Sprintf(" %s %s %d %d/%d %s %s", line.Kind, line.ItemType, line.Cents, line.BusinessID, line.ContractID, figure, line.Day)
 		if line.Hidden {
 			s += " hidden"
 		}
@@ -148,10 +183,13 @@ func (l *incomeLedger) incomeLinesText(o storage.IncomeOwner) string {
 }
 
 // TestIncomeReports reads the income reports of 2024 and 2023 from months
-// closed through the owners:statements rule: the lines counting in the
-// year (the year's own lines, and the adjustments that correct its
-// months, in the year's statements or the next year's), of the item types
-// the reports read, hidden ones included for the rule to leave out; of
+// closed through the owners:statements rule: the lines the rule declares
+// whose day is in the year (the year's own lines, the adjustments that
+// correct its months, in the year's statements or the next year's, a
+// reversal on the day of the entry it reverses, a payment on the day its
+// invoice was paid though credited and stated in the next month), each
+// with its figure: a line the statements hide counts, an item of type
+// default counts only marked dimob, an entry written by hand does not; of
 // every owner, one, one business; the owners, contracts (the end of one
 // ended early is its termination) and businesses named; the company's
 // last closed month. Another company's ledger, written alike, is its own;
@@ -173,15 +211,17 @@ func TestIncomeReports(t *testing.T) {
 		}
 		return r
 	}
-	const ana2024 = `rent 2024-01 2024-01 income rent 120000 %[1]d/%[2]d
-hidden 2024-01 2024-01 income rent 1000 %[1]d/%[2]d hidden
-fee 2024-01 2024-01 deductions commission -12000 %[1]d/%[2]d
-irrf 2024-01 2024-01 deductions duty -2400 %[1]d/%[2]d
-rent 2024-02 2024-02 income rent 120000 %[1]d/%[2]d
-undo 2024-02 2024-03 corrects 2024-02 income rent -120000 %[1]d/%[2]d
-rent 2024-05 b2 2024-05 income rent 30000 %[3]d/%[4]d
-rent 2024-12 2024-12 income rent 120000 %[1]d/%[2]d
-late 2024-12 2025-01 corrects 2024-12 deductions commission -12000 %[1]d/%[2]d`
+	const ana2024 = `rent 2024-01 2024-01 income rent 120000 %[1]d/%[2]d rent 2024-01-11
+hidden 2024-01 2024-01 income rent 1000 %[1]d/%[2]d rent 2024-01-12 hidden
+fee 2024-01 2024-01 deductions commission -12000 %[1]d/%[2]d commission 2024-01-11
+irrf 2024-01 2024-01 deductions duty -2400 %[1]d/%[2]d tax 2024-01-11
+marked 2024-01 2024-01 deductions default -3000 %[1]d/%[2]d commission 2024-01-20
+rent 2024-02 2024-02 income rent 120000 %[1]d/%[2]d rent 2024-02-09
+undo 2024-02 2024-03 corrects 2024-02 income rent -120000 %[1]d/%[2]d rent 2024-02-09
+rent 2024-04 paid 2024-05 income rent 120000 %[1]d/%[2]d rent 2024-04-30
+rent 2024-05 b2 2024-05 income rent 30000 %[3]d/%[4]d rent 2024-05-10
+rent 2024-12 2024-12 income rent 120000 %[1]d/%[2]d rent 2024-12-10
+late 2024-12 2025-01 corrects 2024-12 deductions commission -12000 %[1]d/%[2]d commission 2024-12-31`
 	for _, l := range []*incomeLedger{a, b} {
 		all := read(l, storage.IncomeQuery{Year: 2024})
 		if len(all.Owners) != 2 || all.Owners[0].ID != l.ana || all.Owners[1].ID != l.bruno {
@@ -196,7 +236,7 @@ late 2024-12 2025-01 corrects 2024-12 deductions commission -12000 %[1]d/%[2]d`
 			ana.ClosedAt.IsZero() {
 			t.Errorf("company %d: Ana %q %q closed at %v", l.company, ana.Name, ana.TaxID, ana.ClosedAt)
 		}
-		if got := l.incomeLinesText(all.Owners[1]); got != fmt.Sprintf("rent 2024-06 bruno 2024-06 income rent 80000 %d/%d", l.b1, l.lease) {
+		if got := l.incomeLinesText(all.Owners[1]); got != fmt.Sprintf("rent 2024-06 bruno 2024-06 income rent 80000 %d/%d rent 2024-06-10", l.b1, l.lease) {
 			t.Errorf("company %d, Bruno's 2024: %s", l.company, got)
 		}
 		if all.CompanyName == "" || !all.Closed || all.ClosedThrough != finance.NewMonth(2025, 1) {
@@ -221,13 +261,13 @@ late 2024-12 2025-01 corrects 2024-12 deductions commission -12000 %[1]d/%[2]d`
 			t.Errorf("company %d: Ana's read alone differs from every owner's:\n%s", l.company, l.incomeLinesText(one.Owners[0]))
 		}
 		books := read(l, storage.IncomeQuery{Year: 2024, OwnerID: l.ana, BusinessID: l.b2})
-		if len(books.Owners) != 1 || l.incomeLinesText(books.Owners[0]) != fmt.Sprintf("rent 2024-05 b2 2024-05 income rent 30000 %d/%d", l.b2, l.ended) ||
+		if len(books.Owners) != 1 || l.incomeLinesText(books.Owners[0]) != fmt.Sprintf("rent 2024-05 b2 2024-05 income rent 30000 %d/%d rent 2024-05-10", l.b2, l.ended) ||
 			len(books.Contracts) != 1 || len(books.Businesses) != 1 {
 			t.Errorf("company %d: Ana's 2024 in the books of %d: %+v", l.company, l.b2, books)
 		}
 		y2023 := read(l, storage.IncomeQuery{Year: 2023, OwnerID: l.ana})
-		if got := l.incomeLinesText(y2023.Owners[0]); got != fmt.Sprintf(`rent 2023-12 2023-12 income rent 120000 %[1]d/%[2]d
-undo 2023-12 2024-01 corrects 2023-12 income rent -120000 %[1]d/%[2]d`, l.b1, l.lease) {
+		if got := l.incomeLinesText(y2023.Owners[0]); got != fmt.Sprintf(`rent 2023-12 2023-12 income rent 120000 %[1]d/%[2]d rent 2023-12-11
+undo 2023-12 2024-01 corrects 2023-12 income rent -120000 %[1]d/%[2]d rent 2023-12-11`, l.b1, l.lease) {
 			t.Errorf("company %d, Ana's 2023:\n%s", l.company, got)
 		}
 		nobody := read(l, storage.IncomeQuery{Year: 2024, OwnerID: l.nobody})

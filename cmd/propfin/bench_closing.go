@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/shopspring/decimal"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/benchdata"
@@ -62,7 +63,7 @@ type closingBench struct {
 	kinds   *jobs.Registry
 	company int64
 	year    int
-	items   []int64 // the company's transaction items with dimob
+	items   []int64 // the company's transaction items the DIMOB declares (finance.DeclaredAs)
 }
 
 // closingMeasure is one thing timed, for one business: run does it and
@@ -167,8 +168,8 @@ func (b *closingBench) rounds(ctx context.Context, businesses []int64, rounds in
 }
 
 // find reads the data set's year and the businesses of its contracts with
-// dimob, and the company's items with dimob: an error for a data set
-// written without -closing.
+// dimob, and the company's items the DIMOB declares: an error for a data
+// set written without -closing.
 func (b *closingBench) find(ctx context.Context) ([]int64, error) {
 	var declared int
 	var year *int32
@@ -190,11 +191,21 @@ func (b *closingBench) find(ctx context.Context) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err = b.pool.Query(ctx, `SELECT id FROM transaction_items WHERE company_id = $1 AND dimob ORDER BY id`, b.company)
+	rows, err = b.pool.Query(ctx, `SELECT id, coalesce(debit, ''), coalesce(credit, ''), type, dimob
+		FROM transaction_items WHERE company_id = $1 ORDER BY id`, b.company)
 	if err != nil {
 		return nil, err
 	}
-	b.items, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.TransactionItem, error) {
+		var it finance.TransactionItem
+		err := row.Scan(&it.ID, &it.Debit, &it.Credit, &it.Type, &it.Dimob)
+		return it, err
+	})
+	for _, it := range items {
+		if finance.DeclaredAs(it) != finance.Undeclared {
+			b.items = append(b.items, it.ID)
+		}
+	}
 	return businesses, err
 }
 
@@ -262,7 +273,7 @@ func sampleHeap() func() uint64 {
 
 // bareOwnerEntries streams with pgx the owners' entries of the business
 // in the year that DIMOB declares (payments and their reversals, of the
-// items with dimob; every contract of the data set has dimob), in one
+// items it declares; every contract of the data set has dimob), in one
 // plain SELECT of the columns the DIMOB groups them by, and sums them up.
 func bareOwnerEntries(ctx context.Context, b *closingBench, business int64) (closingFound, error) {
 	rows, err := b.pool.Query(ctx, `SELECT contract_id, owner_id, date, type = 'credit', (amount * 100)::bigint

@@ -12,89 +12,31 @@ import (
 // rent received, the administration fee taken from it and the income tax
 // withheld, and the net (docs/ledger.md, "Income reports").
 //
-// A line counts by its transaction item's type, with its amount signed as
-// the statement states it, whatever its section (a reversal undoes what it
-// reverses):
-//
-//   - gross rent: items of type rent, fee (the late fee and the interest on
-//     a rent paid late, taxed with the rent) and discount (a punctuality
-//     discount the owner bears lowers what was received);
-//   - the administration fee: items of type commission and
-//     single_commission (the fee the manager charges for collecting the
-//     rent, and the one-off fee for letting the property);
-//   - IR withheld: items of type duty (the tax a tenant company withheld).
-//
-// Everything else is left out: the condominium and the IPTU the tenant
-// pays through the rent's invoice are the owner's expenses reimbursed,
-// not income; repairs and tariffs are expenses; the guaranteed rent
-// advanced and recovered is the business's money (the rent counts when
-// the tenant pays it); transfers move the owner's balance, not its
-// income; and lines of items the owner's report leaves out (hidden) are
-// left out here too.
-//
-// A line counts in the month the money moved, as the statements date it:
-// a line of a month's own statement in that month, an adjustment in the
-// month it corrects (a payment undone is taken from the month it was
-// made, and an entry written after its month was closed counts in its own
-// month). So a payment and its reversal cancel in the month of the
-// payment, and a month is never negative because of a later correction;
-// the report of a year changes when a later statement corrects one of its
-// months, as the DIMOB of that year does.
-
-// Figure is which amount of the income report a line is.
-type Figure int
-
-// The figures.
-const (
-	NoFigure Figure = iota // left out
-	Gross                  // gross rent received
-	AdminFee               // the administration fee
-	Withheld               // IR withheld
-)
-
-// The item types of each figure.
-var (
-	GrossItemTypes    = []finance.TransactionItemType{finance.TxItemRent, finance.TxItemFee, finance.TxItemDiscount}
-	AdminFeeItemTypes = []finance.TransactionItemType{finance.TxItemCommission, finance.TxItemSingleCommission}
-	WithheldItemTypes = []finance.TransactionItemType{finance.TxItemDuty}
-)
-
-// IncomeItemTypes are every item type the report reads.
-var IncomeItemTypes = slices.Concat(GrossItemTypes, AdminFeeItemTypes, WithheldItemTypes)
+// Which lines count, as which figure and on which day is the rule the
+// DIMOB declares by too (finance.DeclaredAs, finance.DeclaredModes;
+// docs/ledger.md, "Rent income: one rule for the informe and the DIMOB"),
+// so that the owner's report and the company's DIMOB give the same amounts
+// for the same owner, contract and month: storage reads the lines of the
+// closed statements whose entries the rule declares, each with its figure
+// and its day (the day the tenant paid; a payment undone and its reversal
+// on the payment's own date, so that they cancel in its month), and
+// BuildIncome adds them up. A line's amount is signed as the statement
+// states it: an owner's credit adds to the rent, a debit is a fee or a
+// tax taken, and a reversal undoes what it reverses. The report of a year
+// changes when a later statement corrects one of its months, as the DIMOB
+// of that year does.
 
 // IncomeLine is a line of a closed statement as the income report reads
-// it: the line, and the month and books of the statement that carries it.
+// it: the line, and the month and books of the statement that carries it,
+// with what the rule declares of it.
 type IncomeLine struct {
 	Month      finance.Month // the statement's month
 	BusinessID int64         // the statement's business (0: none)
 	Line
-}
-
-// CashMonth is the month the line counts in: the month an adjustment
-// corrects, else its statement's.
-func (l IncomeLine) CashMonth() finance.Month {
-	if l.IsAdjustment() {
-		return l.CorrectsMonth
-	}
-	return l.Month
-}
-
-// Figure is which amount the line adds to (NoFigure: none): by its item's
-// type, for a shown line of the income or deductions kind.
-func (l IncomeLine) Figure() Figure {
-	if l.Hidden || (l.Kind != Income && l.Kind != Deductions) {
-		return NoFigure
-	}
-	t := finance.TransactionItemType(l.ItemType)
-	switch {
-	case slices.Contains(GrossItemTypes, t):
-		return Gross
-	case slices.Contains(AdminFeeItemTypes, t):
-		return AdminFee
-	case slices.Contains(WithheldItemTypes, t):
-		return Withheld
-	}
-	return NoFigure
+	// Declared is the figure the line adds to (finance.DeclaredAs of its
+	// entry's item); Day is the day it counts on.
+	Declared finance.Declared
+	Day      finance.Date
 }
 
 // IncomeMonth is a month's figures in cents: the gross rent received
@@ -118,13 +60,13 @@ func (m IncomeMonth) Plus(o IncomeMonth) IncomeMonth {
 }
 
 // add adds a line of figure f; a debit (negative) is a fee or a tax taken.
-func (m *IncomeMonth) add(f Figure, cents int64) {
+func (m *IncomeMonth) add(f finance.Declared, cents int64) {
 	switch f {
-	case Gross:
+	case finance.DeclaredRent:
 		m.Gross += cents
-	case AdminFee:
+	case finance.DeclaredCommission:
 		m.AdminFee -= cents
-	case Withheld:
+	case finance.DeclaredTax:
 		m.Withheld -= cents
 	}
 }
@@ -148,16 +90,16 @@ type IncomeYear struct {
 }
 
 // BuildIncome makes the income report of year from the lines of an
-// owner's closed statements: every line with a figure whose cash month is
-// in the year adds its amount to its business and contract's month. A
-// contract whose figures are all zero (a payment undone in the month it
-// was made) is left out.
+// owner's closed statements: every declared line whose day is in the year
+// adds its amount to its business and contract's month. A contract whose
+// figures are all zero (a payment undone in the month it was made) is
+// left out.
 func BuildIncome(year int, lines []IncomeLine) IncomeYear {
 	r := IncomeYear{Year: year}
 	index := map[[2]int64]int{}
 	for _, l := range lines {
-		f, m := l.Figure(), l.CashMonth()
-		if f == NoFigure || m.Year() != year {
+		f, m := l.Declared, finance.MonthOf(l.Day)
+		if f == finance.Undeclared || l.Day.IsZero() || m.Year() != year {
 			continue
 		}
 		key := [2]int64{l.BusinessID, l.ContractID}

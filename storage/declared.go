@@ -1,0 +1,109 @@
+package storage
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/propfin/propfin/finance"
+)
+
+// What the informes de rendimentos (income_reports.go) and the DIMOB
+// (dimob.go) read the owners' rent income by: one rule, finance's
+// DeclaredAs and DeclaredModes, and one day per entry, written once here
+// for both statements (docs/ledger.md, "Rent income: one rule for the
+// informe and the DIMOB"). The company's items are classified in Go and
+// handed to the statement as two arrays (declaredItems), so that no SQL
+// restates the rule.
+
+// declaredItems are the company's transaction items the rule declares:
+// ids[i] adds to figures[i] (a finance.Declared), as the statements read
+// them (declaredFigureSQL).
+type declaredItems struct {
+	ids     []int64
+	figures []int32
+}
+
+// readDeclaredItems reads the company's transaction items and keeps those
+// finance.DeclaredAs declares, with their figures.
+func readDeclaredItems(ctx context.Context, q DBTX, companyID int64) (declaredItems, error) {
+	var out declaredItems
+	rows, err := q.Query(ctx, `SELECT id, coalesce(debit, ''), coalesce(credit, ''), type, dimob
+		FROM transaction_items WHERE company_id = $1 ORDER BY id`, companyID)
+	if err != nil {
+		return out, translate(err, "declared transaction items")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it finance.TransactionItem
+		var debit, credit, typ string
+		if err := rows.Scan(&it.ID, &debit, &credit, &typ, &it.Dimob); err != nil {
+			return out, translate(err, "declared transaction items")
+		}
+		it.Debit, it.Credit, it.Type = finance.Party(debit), finance.Party(credit), finance.TransactionItemType(typ)
+		if f := finance.DeclaredAs(it); f != finance.Undeclared {
+			out.ids, out.figures = append(out.ids, it.ID), append(out.figures, int32(f))
+		}
+	}
+	return out, translate(rows.Err(), "declared transaction items")
+}
+
+// declaredFigureSQL is the figure of the entry t's item (null when the
+// rule does not declare it); ids and figures are the placeholders of
+// declaredItems' arrays. The arrays are read by position, not joined:
+// the planner, estimating a join on them by their length alone or reading
+// any(ids) as a condition it can look the entries up by (the items'
+// index), looped over the DIMOB's entries instead of hashing them, and
+// took twice as long; a look-up it cannot plan by keeps the scan and the
+// hash joins of the statement (docs/performance.md, "DIMOB").
+func declaredFigureSQL(ids, figures string) string {
+	return `(` + figures + `::int[])[array_position(` + ids + `::bigint[], t.item_id)]`
+}
+
+// figureSQL is a figure as the statements compare k.figure with.
+func figureSQL(f finance.Declared) string { return strconv.Itoa(int(f)) }
+
+// declaredEntrySQL is the condition on the entry t of counting, its
+// item's figure aside: an owner's entry (with its owner) of a declared
+// mode that settles no guaranteed transfer (the settlement of a guarantee
+// and its reversal are the business recovering its money).
+var declaredEntrySQL = func() string {
+	modes := make([]string, len(finance.DeclaredModes))
+	for i, m := range finance.DeclaredModes {
+		modes[i] = "'" + string(m) + "'"
+	}
+	return `t.extract = 'owner' AND t.owner_id IS NOT NULL AND t.mode IN (` + strings.Join(modes, ", ") + `)
+      AND t.guaranteed_transfer_id IS NULL`
+}()
+
+// declaredReversalsSQL are the common table expressions the day of an
+// entry reads ($1 the company): reversed, the entries a reversal
+// reverses; reversals, each reversal with the date of the entry it
+// reverses. Both come from the partial index of reverses_id and are
+// joined by hash: a look-up per entry, or a join of every entry of the
+// company to find the few a reversal points at, cost more than the rest
+// of the DIMOB's statement (docs/performance.md, "DIMOB").
+const declaredReversalsSQL = `reversed AS (
+    SELECT DISTINCT reverses_id AS id FROM transactions WHERE company_id = $1 AND reverses_id IS NOT NULL
+), reversals AS (
+    SELECT r.id, o.date FROM transactions r
+    JOIN transactions o ON o.company_id = r.company_id AND o.id = r.reverses_id
+    WHERE r.company_id = $1 AND r.reverses_id IS NOT NULL AND r.mode = 'chargeback'
+)`
+
+// declaredDayJoinsSQL joins to the entry t what its day reads: whether a
+// reversal reverses it (rev), the date of the entry it reverses (back),
+// and its invoice when paid (inv).
+const declaredDayJoinsSQL = `LEFT JOIN reversed rev ON rev.id = t.id
+    LEFT JOIN reversals back ON back.id = t.id
+    LEFT JOIN invoices inv ON t.mode = 'invoice' AND inv.company_id = t.company_id AND inv.id = t.invoice_id AND inv.paid`
+
+// declaredDaySQL is the day the entry t counts on: the day the tenant
+// paid, its invoice's paid_at, for a payment that stands (never after the
+// entry's own date, the day the bank credited it; the entry's date when
+// the invoice cannot say, deleted since); a payment undone and its
+// reversal both on the payment's own date, so that they cancel in its
+// month; a chargeback that reverses no entry (a refund) on its own date.
+const declaredDaySQL = `CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN least(inv.paid_at, t.date)
+         WHEN t.mode = 'invoice' THEN t.date
+         ELSE coalesce(back.date, t.date) END`

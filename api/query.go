@@ -38,6 +38,11 @@ var operators = map[string]storage.Operator{
 	"empty": storage.Empty, "not_empty": storage.NotEmpty,
 }
 
+// operatorNames lists the operators for the refusal of an unknown one,
+// each long name with its short one.
+const operatorNames = "not_equal (ne), less (l), less_or_equal (le), greater (g), greater_or_equal (ge), " +
+	"between (b), not_between (nb), empty, not_empty"
+
 // queryParser checks a query string against one resource declaration and
 // collects every problem before giving up.
 type queryParser struct {
@@ -342,7 +347,7 @@ func (p *queryParser) columnFilter(kv param, col storage.Column, opName string) 
 	if strings.Contains(kv.key, "|") {
 		op, ok := operators[opName]
 		if !ok {
-			p.fail(kv.key, "unknown operator %q", opName)
+			p.fail(kv.key, "unknown operator %q: the operators are %s", opName, operatorNames)
 			return f, false
 		}
 		f.Op = op

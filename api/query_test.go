@@ -444,3 +444,34 @@ func TestSortRefusesJSON(t *testing.T) {
 	}
 	e.get(t, "/jobs?sort=-submitted_by,state", http.StatusOK)
 }
+
+// TestUnknownOperatorListsTheOperators: the refusal of an operator that
+// does not exist names every one that does, long and short, and the list
+// holds each operator of the language once.
+func TestUnknownOperatorListsTheOperators(t *testing.T) {
+	t.Parallel()
+	listed := map[string]bool{}
+	for _, part := range strings.Split(operatorNames, ", ") {
+		long, short, _ := strings.Cut(part, " (")
+		for _, name := range []string{long, strings.TrimSuffix(short, ")")} {
+			if name == "" {
+				continue
+			}
+			if _, ok := operators[name]; !ok || listed[name] {
+				t.Errorf("operatorNames lists %q: an operator %v, listed before %v", name, ok, listed[name])
+			}
+			listed[name] = true
+		}
+	}
+	for name := range operators {
+		if !listed[name] {
+			t.Errorf("operator %q is not in operatorNames", name)
+		}
+	}
+	e := setup(t)
+	r := e.get(t, "/buildings/types?filter[id|gt]=1", http.StatusUnprocessableEntity)
+	want := `unknown operator \"gt\": the operators are not_equal (ne), less (l)`
+	if !strings.Contains(r.raw, want) {
+		t.Errorf("answer %s, want it to hold %s", r.raw, want)
+	}
+}

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -23,7 +24,9 @@ func (f *yearEndFixture) refund(t *testing.T, id int64, amount, date string) {
 // year): November is the rent less the refund, December holds nothing
 // and is not negative, the DIMOB does not block, and each owner's income
 // report holds the same months to the cent. A refund in January 2025 of
-// December 2024's payment leaves 2024 as paid: it counts in 2025.
+// all of October 2024's payment counts in October too (October holds
+// nothing), and the DIMOB of 2024 warns that one filed before it is to be
+// amended; the DIMOB of 2025 does not block.
 func TestRefundInTheDimob(t *testing.T) {
 	t.Parallel()
 	f := yearEndEnv(t)
@@ -48,10 +51,25 @@ func TestRefundInTheDimob(t *testing.T) {
 	if check["blocks"] != false {
 		t.Errorf("the DIMOB of 2024 blocks: %v", check["problems"])
 	}
+	var later []string
 	for _, w := range dimobProblems(t, check, "warnings") {
 		if strings.HasPrefix(fmt.Sprint(w["declaration_field"]), "months") {
-			t.Errorf("the DIMOB of 2024 warns: %v", w)
+			later = append(later, fmt.Sprintf("%v %v %v: %v", w["record"], w["declaration_field"], w["resource"], w["message"]))
 		}
+	}
+	refunded := fmt.Sprintf(" months[9].rent transactions: the refund of invoice %d on 2025-01-07 gives back a payment of 2024-10-08 "+
+		"and counts in October, the payment's month: if the DIMOB of 2024 was filed before 2025-01-07, file this one as its "+
+		"amended declaration (amended, with the receipt of the one filed)", oct)
+	if want := []string{"rentals[0]" + refunded, "rentals[1]" + refunded}; !slices.Equal(later, want) {
+		t.Errorf("the DIMOB of 2024 warns of its months:\n%s\nwant\n%s", strings.Join(later, "\n"), strings.Join(want, "\n"))
+	}
+	if check := d.preview(t, 2025); check["blocks"] != false {
+		t.Errorf("the DIMOB of 2025 blocks: %v", check["problems"])
+	}
+	amended := d.do(t, http.MethodPost, "/financial/dimob", f.keyA, d.dimobBody(2024, map[string]any{"preview": true,
+		"amended": true, "receipt_number": "1234567890"}))
+	if amended.status != http.StatusOK || strings.Contains(amended.raw, "the refund of invoice") {
+		t.Errorf("the amended DIMOB of 2024 still says to amend: %d %s", amended.status, amended.raw)
 	}
 	_, run := d.run(t, 2024)
 	if run["status"] != "written" {
@@ -65,12 +83,13 @@ func TestRefundInTheDimob(t *testing.T) {
 		id   int64
 		want string
 	}{
-		{f.ana, `10 1200.00 120.00 24.00
-11 1148.04 114.81 22.95
-year 2348.04 234.81 46.95`},
-		{f.bruno, `10 800.00 80.00 16.00
-11 765.37 76.54 15.31
-year 1565.37 156.54 31.31`},
+		// October refunded in all: nothing; November 1,200.00 − 51.96,
+		// 120.00 − 5.19, 24.00 − 1.05 (Bruno's 800.00 − 34.63, 80.00 −
+		// 3.46, 16.00 − 0.69); December paid in January: 2025's
+		{f.ana, `11 1148.04 114.81 22.95
+year 1148.04 114.81 22.95`},
+		{f.bruno, `11 765.37 76.54 15.31
+year 765.37 76.54 15.31`},
 	} {
 		r := decl.Rentals[i]
 		fromDimob := fileCents(t, r)

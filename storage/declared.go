@@ -113,13 +113,13 @@ const declaredDayJoinsSQL = `LEFT JOIN reversed rev ON rev.id = t.id
 // entry's own date, the day the bank credited it; the entry's date when
 // the invoice cannot say, deleted since); a payment undone and its
 // reversal both on the payment's own date, so that they cancel in its
-// month; a refund that stands on the day of the payment it gives back
-// when that day is in the refund's own calendar year (the owner kept that
-// much less of that month's payment), on its own date when the payment is
-// of an earlier year (whose declaration may be filed: docs/dimob.md,
+// month; a refund that stands on the day of the payment it gives back,
+// whatever the day it was made, so that the month of the payment holds
+// what the owner kept of it and no month turns negative (docs/dimob.md,
 // "Refunds"); a refund undone with its payment, and its reversal, on the
-// refund's own date; any other chargeback on its own date.
+// refund's own date, so that they cancel; any other chargeback on its own
+// date.
 const declaredDaySQL = `CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN least(inv.paid_at, t.date)
          WHEN t.mode = 'invoice' THEN t.date
-         WHEN ref.id IS NOT NULL AND rev.id IS NULL AND extract(year FROM ref.paid) = extract(year FROM t.date) THEN ref.paid
+         WHEN ref.id IS NOT NULL AND rev.id IS NULL THEN ref.paid
          ELSE coalesce(back.date, t.date) END`

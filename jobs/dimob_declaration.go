@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,9 @@ func buildDimob(y *storage.DimobYear, amended bool, receipt string, file bool) *
 		}
 		b.decl.Rentals[i] = out
 	}
+	if !amended {
+		b.laterRefunds(y)
+	}
 	b.decl.Sales = make([]dimob.Sale, len(y.Sales))
 	for i, s := range y.Sales {
 		rec := fmt.Sprintf("sales[%d]", i)
@@ -120,6 +124,31 @@ func buildDimob(y *storage.DimobYear, amended bool, receipt string, file bool) *
 		b.extra = append(b.extra, p)
 	}
 	return b
+}
+
+// laterRefunds warns of each refund made after the year that counts in
+// it (in the month of the payment it gives back: docs/dimob.md,
+// "Refunds"), on the rental it lowers (on the declaration's rentals when
+// it gives back all the rental had in the year): a declaration of the
+// year filed before the refund declares more than the owner kept, and is
+// to be amended with this one.
+func (b *dimobBuild) laterRefunds(y *storage.DimobYear) {
+	for _, f := range y.LaterRefunds {
+		what := fmt.Sprintf("the refund of invoice %d on %s gives back a payment of %s and counts in %s, the payment's month: "+
+			"if the DIMOB of %d was filed before %s, file this one as its amended declaration (amended, with the receipt of the one filed)",
+			f.InvoiceID, f.Date, f.Paid, f.Paid.Month(), y.Year, f.Date)
+		i := slices.IndexFunc(y.Rentals, func(r storage.DimobRental) bool {
+			return r.ContractID == f.ContractID && r.Owner.ID == f.OwnerID
+		})
+		if i < 0 {
+			b.warn("declaration", "", "", "rentals", "contract %d, owner %d: nothing left to declare in %d; %s",
+				f.ContractID, f.OwnerID, y.Year, what)
+			continue
+		}
+		r := b.decl.Rentals[i]
+		b.warn(fmt.Sprintf("rentals[%d]", i), r.Contract.Number, r.Owner.Name,
+			fmt.Sprintf("months[%d].rent", f.Paid.Month()-1), "%s", what)
+	}
 }
 
 func (b *dimobBuild) warn(record, contract, owner, field, format string, args ...any) {

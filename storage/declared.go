@@ -79,23 +79,33 @@ var declaredEntrySQL = func() string {
 // declaredReversalsSQL are the common table expressions the day of an
 // entry reads ($1 the company): reversed, the entries a reversal
 // reverses; reversals, each reversal with the date of the entry it
-// reverses. Both come from the partial index of reverses_id and are
-// joined by hash: a look-up per entry, or a join of every entry of the
-// company to find the few a reversal points at, cost more than the rest
-// of the DIMOB's statement (docs/performance.md, "DIMOB").
+// reverses; refunds, each refund entry with the day the payment entry it
+// takes from counts on (the day the tenant paid). All come from the
+// partial indexes of reverses_id and refunds_id and are joined by hash: a
+// look-up per entry, or a join of every entry of the company to find the
+// few a reversal or a refund points at, cost more than the rest of the
+// DIMOB's statement (docs/performance.md, "DIMOB").
 const declaredReversalsSQL = `reversed AS (
     SELECT DISTINCT reverses_id AS id FROM transactions WHERE company_id = $1 AND reverses_id IS NOT NULL
 ), reversals AS (
     SELECT r.id, o.date FROM transactions r
     JOIN transactions o ON o.company_id = r.company_id AND o.id = r.reverses_id
     WHERE r.company_id = $1 AND r.reverses_id IS NOT NULL AND r.mode = 'chargeback'
+), refunds AS (
+    SELECT r.id, least(coalesce(pi.paid_at, o.date), o.date) AS paid
+    FROM transactions r
+    JOIN transactions o ON o.company_id = r.company_id AND o.id = r.refunds_id
+    LEFT JOIN invoices pi ON pi.company_id = o.company_id AND pi.id = o.invoice_id AND pi.paid
+    WHERE r.company_id = $1 AND r.refunds_id IS NOT NULL AND r.mode = 'chargeback'
 )`
 
 // declaredDayJoinsSQL joins to the entry t what its day reads: whether a
 // reversal reverses it (rev), the date of the entry it reverses (back),
-// and its invoice when paid (inv).
+// the day of the payment it refunds (ref), and its invoice when paid
+// (inv).
 const declaredDayJoinsSQL = `LEFT JOIN reversed rev ON rev.id = t.id
     LEFT JOIN reversals back ON back.id = t.id
+    LEFT JOIN refunds ref ON ref.id = t.id
     LEFT JOIN invoices inv ON t.mode = 'invoice' AND inv.company_id = t.company_id AND inv.id = t.invoice_id AND inv.paid`
 
 // declaredDaySQL is the day the entry t counts on: the day the tenant
@@ -103,7 +113,13 @@ const declaredDayJoinsSQL = `LEFT JOIN reversed rev ON rev.id = t.id
 // entry's own date, the day the bank credited it; the entry's date when
 // the invoice cannot say, deleted since); a payment undone and its
 // reversal both on the payment's own date, so that they cancel in its
-// month; a chargeback that reverses no entry (a refund) on its own date.
+// month; a refund that stands on the day of the payment it gives back,
+// whatever the day it was made, so that the month of the payment holds
+// what the owner kept of it and no month turns negative (docs/dimob.md,
+// "Refunds"); a refund undone with its payment, and its reversal, on the
+// refund's own date, so that they cancel; any other chargeback on its own
+// date.
 const declaredDaySQL = `CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN least(inv.paid_at, t.date)
          WHEN t.mode = 'invoice' THEN t.date
+         WHEN ref.id IS NOT NULL AND rev.id IS NULL THEN ref.paid
          ELSE coalesce(back.date, t.date) END`

@@ -60,6 +60,16 @@ type DimobRental struct {
 	Months       [12]DimobMonth
 }
 
+// DimobRefund is a refund made after the year that counts in it (a refund
+// counts in the month of the payment it gives back: docs/dimob.md,
+// "Refunds"): the contract and owner whose rental it lowers, the invoice,
+// the day the payment was made (the day it counts on) and the day of the
+// refund.
+type DimobRefund struct {
+	ContractID, OwnerID, InvoiceID int64
+	Paid, Date                     finance.Date
+}
+
 // DimobSale is one brokered sale: a sale contract signed in the year.
 type DimobSale struct {
 	ContractID   int64
@@ -90,6 +100,9 @@ type DimobYear struct {
 	Today   finance.Date
 	Rentals []DimobRental
 	Sales   []DimobSale
+	// LaterRefunds lower the year's rentals since the end of the year: a
+	// DIMOB of the year filed before them is to be amended.
+	LaterRefunds []DimobRefund
 }
 
 // ReadDimobYear reads, in tx, what the DIMOB of business businessID of
@@ -112,6 +125,9 @@ func ReadDimobYear(ctx context.Context, tx pgx.Tx, companyID, businessID int64, 
 		return nil, err
 	}
 	if y.Rentals, err = readDimobRentals(ctx, tx, companyID, businessID, year); err != nil {
+		return nil, err
+	}
+	if y.LaterRefunds, err = readDimobLaterRefunds(ctx, tx, companyID, businessID, year); err != nil {
 		return nil, err
 	}
 	if y.Sales, err = readDimobSales(ctx, tx, companyID, businessID, year); err != nil {
@@ -237,6 +253,45 @@ func readDimobRentals(ctx context.Context, q DBTX, companyID, businessID int64, 
 		return nil, translate(err, "dimob rentals")
 	}
 	return out, nil
+}
+
+// dimobLaterRefundsSQL lists the refunds that stand (not undone with
+// their payment) of business $2's rentals, of items declared ($4 and
+// $5), that count in year $3 and were made after it: one row per
+// contract, owner, invoice and day of refund.
+var dimobLaterRefundsSQL = `
+WITH ` + declaredReversalsSQL + `
+SELECT DISTINCT t.contract_id, t.owner_id, coalesce(t.invoice_id, 0), ref.paid, t.date
+FROM transactions t
+JOIN refunds ref ON ref.id = t.id
+JOIN contracts c ON c.company_id = t.company_id AND c.id = t.contract_id AND c.dimob AND c.type IN ('rent', 'season')
+LEFT JOIN reversed rev ON rev.id = t.id
+WHERE t.company_id = $1 AND t.business_id = $2 AND ` + declaredEntrySQL + ` AND rev.id IS NULL
+  AND ` + declaredFigureSQL("$4", "$5") + ` IS NOT NULL
+  AND ref.paid >= make_date($3, 1, 1) AND ref.paid < make_date($3 + 1, 1, 1) AND t.date >= make_date($3 + 1, 1, 1)
+ORDER BY 1, 2, 5, 3`
+
+// readDimobLaterRefunds reads the refunds made after year that count in
+// it, in contract, owner, refund day and invoice order.
+func readDimobLaterRefunds(ctx context.Context, q DBTX, companyID, businessID int64, year int) ([]DimobRefund, error) {
+	items, err := readDeclaredItems(ctx, q, companyID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.Query(ctx, dimobLaterRefundsSQL, companyID, businessID, year, items.ids, items.figures)
+	if err != nil {
+		return nil, translate(err, "dimob later refunds")
+	}
+	defer rows.Close()
+	var out []DimobRefund
+	for rows.Next() {
+		var f DimobRefund
+		if err := rows.Scan(&f.ContractID, &f.OwnerID, &f.InvoiceID, &f.Paid, &f.Date); err != nil {
+			return nil, translate(err, "dimob later refunds")
+		}
+		out = append(out, f)
+	}
+	return out, translate(rows.Err(), "dimob later refunds")
 }
 
 // empty reports whether nothing was paid in any month.

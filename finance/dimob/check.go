@@ -314,12 +314,21 @@ func (c *checker) amount(a at, field, what string, d decimal.Decimal) {
 	}
 	switch {
 	case d.IsNegative():
-		a.block(field, "%s %s is negative", what, d.String())
+		a.block(field, "%s %s is negative", what, money(d))
 	case !d.Round(2).Equal(d):
 		a.block(field, "%s %s has more than two decimal places", what, d.String())
 	case d.GreaterThanOrEqual(maxAmount):
-		a.block(field, "%s %s does not fit the layout's 12 digits of reais", what, d.String())
+		a.block(field, "%s %s does not fit the layout's 12 digits of reais", what, money(d))
 	}
+}
+
+// money writes an amount as problems print it: in reais and cents
+// (-3.40, not -3.4), or every digit of one finer than a cent.
+func money(d decimal.Decimal) string {
+	if d.Round(2).Equal(d) {
+		return d.StringFixed(2)
+	}
+	return d.String()
 }
 
 // cepPunctuation is what a CEP is often written with besides its digits.

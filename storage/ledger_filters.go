@@ -46,9 +46,13 @@ func entryPredicates() []SpecialFilter {
 		commission = `("mode" IN ('commission', 'transfer_commission') OR "commission")`
 	)
 	return []SpecialFilter{
+		// a reversal reversed in its turn (a void transfer's void, once the
+		// bank paid the transfer all the same) no longer hides its entry
 		Predicate("onlyVisible", func(f *FilterSQL) string {
-			return `"reverses_id" IS NULL AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = ` + f.Company() +
-				` AND r.reverses_id = "transactions"."id")`
+			c := f.Company()
+			return `"reverses_id" IS NULL AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = ` + c +
+				` AND r.reverses_id = "transactions"."id" AND NOT EXISTS (SELECT 1 FROM transactions rr WHERE rr.company_id = ` + c +
+				` AND rr.reverses_id = r.id))`
 		}),
 		Predicate("transfer", constant(`"mode" = 'transfer'`)),
 		Predicate("brokerTransfer", constant(`"mode" = 'transfer_commission'`)),

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -234,8 +235,13 @@ deductions 2024-03-20 Estorno: Taxa de administração 120.00
 	reversal := f.get(t, fmt.Sprintf("/transactions?filter[reverses_id]=%d", num(t, f.get(t, fmt.Sprintf(
 		"/transactions?filter[reverses_id]=%d", second[f.owner60]), http.StatusOK).data(t)[0]["id"])), http.StatusOK).data(t)
 	if len(reversal) != 1 || fmt.Sprintf("%v %v %v %v %v", reversal[0]["type"], reversal[0]["mode"], reversal[0]["paid"],
-		reversal[0]["date"], reversal[0]["amount"]) != "debit chargeback false 2024-04-09 1290.00" || reversal[0]["transfer_id"] != nil {
+		reversal[0]["date"], reversal[0]["amount"]) != "debit chargeback false 2024-04-09 1290.00" || reversal[0]["transfer_id"] != nil ||
+		reversal[0]["status"] != "void" {
 		t.Errorf("the reversal of Ana's void: %v", reversal)
+	}
+	// nothing of the invoice is due: the transfers the bank did not pay, their voids and the reversal are void
+	if due := f.get(t, fmt.Sprintf("/transactions?filter[invoice_id]=%d&filter[unpaid]=true", inv), http.StatusOK).ids(t); len(due) != 0 {
+		t.Errorf("due after the return: %v", due)
 	}
 	if l := f.ownerLedger(t, inv, f.owner60); l != "ledger -1290.00, stated -1290.00" {
 		t.Errorf("Ana after the return: %s", l)
@@ -271,5 +277,74 @@ transfers 2024-04-09 Repasse: Aluguel 03/2024 -1290.00 to Banco 001, agência 34
 `
 	if ana != wantAna {
 		t.Errorf("Ana's April:\n%s\nwant\n%s", ana, wantAna)
+	}
+}
+
+// TestVoidTransfersAreNotDue: the night's unpaid transfers of Ana (1,290.00)
+// and Bruno (860.00), voided with the undone payment, and their voids are
+// neither paid nor to be paid: their status is void, and the lists of
+// what is due (filter[unpaid], filter[overdue], filter[early],
+// filter[status]=unpaid) leave them out, while they still list a bill of
+// 80.00 due on 2024-03-10; filter[status]=void lists the four, and
+// filter[unpaid]=false keeps them with what is paid.
+func TestVoidTransfersAreNotDue(t *testing.T) {
+	t.Parallel()
+	f := transferBatchEnv(t)
+	if r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"transfer_payment": "batch"}); r.status != http.StatusOK {
+		t.Fatalf("settings: %d %s", r.status, r.raw)
+	}
+	inv := f.paidRent(t)
+	f.run(t, "contracts:transfer", `{"date":"2024-03-11"}`)
+	_, first := f.transfersOf(t, inv)
+	if r := f.do(t, http.MethodPut, fmt.Sprintf("/invoices/%d", inv), f.keyA, map[string]any{"paid": false, "billing_method": "ticket"}); r.status != http.StatusOK {
+		t.Fatalf("undo: %d %s", r.status, r.raw)
+	}
+	voids := f.voidsOf(t, first[f.owner60], first[f.owner40])
+	if len(voids) != 2 {
+		t.Fatalf("voids: %v", voids)
+	}
+	void := []int64{first[f.owner60], first[f.owner40]}
+	for _, id := range void[:2] {
+		void = append(void, num(t, f.get(t, fmt.Sprintf("/transactions?filter[reverses_id]=%d", id), http.StatusOK).data(t)[0]["id"]))
+	}
+	slices.Sort(void)
+	bill := f.create(t, "/transactions", map[string]any{"type": "debit", "amount": "80.00", "date": "2024-03-01", "due_date": "2024-03-10"})
+
+	all := f.get(t, "/transactions?perPage=100&sort=id", http.StatusOK).data(t)
+	status := map[string][]int64{}
+	var paid []int64
+	for _, e := range all {
+		id := num(t, e["id"])
+		status[fmt.Sprint(e["status"])] = append(status[fmt.Sprint(e["status"])], id)
+		if e["paid"] == true {
+			paid = append(paid, id)
+		}
+	}
+	if fmt.Sprint(status["void"]) != fmt.Sprint(void) || fmt.Sprint(status["unpaid"]) != fmt.Sprint([]int64{bill}) ||
+		fmt.Sprint(status["paid"]) != fmt.Sprint(paid) || len(status) != 3 {
+		t.Errorf("the entries' status: %v; want void %v, unpaid [%d], paid %v", status, void, bill, paid)
+	}
+	notDue := slices.Sorted(slices.Values(append(slices.Clone(paid), void...)))
+	for _, c := range []struct {
+		query string
+		want  []int64
+	}{
+		{"filter[unpaid]=true", []int64{bill}},
+		{"filter[overdue]=true", []int64{bill}},
+		{"filter[early]=true", nil},
+		{"filter[status]=unpaid", []int64{bill}},
+		{"filter[status]=void", void},
+		{"filter[status]=paid", paid},
+		{"filter[unpaid]=false", notDue},
+		{fmt.Sprintf("filter[invoice_id]=%d&filter[unpaid]=true", inv), nil},
+		{fmt.Sprintf("filter[invoice_id]=%d&filter[paid]=false", inv), void}, // the column itself says what is stored
+	} {
+		if got := f.get(t, "/transactions?perPage=100&sort=id&"+c.query, http.StatusOK).ids(t); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+	if r := f.do(t, http.MethodGet, "/transactions?filter[status]=cancelled", f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.raw, "void") {
+		t.Errorf("an unknown status: %d %s", r.status, r.raw)
 	}
 }

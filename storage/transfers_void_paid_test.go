@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -358,5 +359,83 @@ func TestBankPaysAVoidTransferDueAgain(t *testing.T) {
 	}
 	if s := f.transfer(t, f.afterUndo(t), 1); s.Transfers != 0 || s.Statuses != 0 {
 		t.Errorf("a run after the return: %+v", s)
+	}
+}
+
+// entriesBy lists the ids of the invoice's entries filter[name]=value
+// keeps (a special filter, or the column status), with each one's status,
+// as "id status".
+func (f *voidPaidFixture) entriesBy(t *testing.T, name string, value any) []string {
+	t.Helper()
+	store := storage.NewStore(f.pool, storage.DefaultRegistry())
+	res := store.Registry().MustResource(storage.Transactions)
+	q := storage.ListQuery{Fields: []string{"id", "status"}, Page: 1, PerPage: 100, Sort: []storage.SortKey{{Column: "id"}},
+		Filters: []storage.Filter{{Column: "invoice_id", Op: storage.Equal, Values: []any{f.inv}}}}
+	if sf, ok := res.Filter(name); ok {
+		q.Special = []storage.SpecialCondition{{Filter: sf, Values: []any{value}}}
+	} else {
+		q.Filters = append(q.Filters, storage.Filter{Column: name, Op: storage.Equal, Values: []any{value}})
+	}
+	page, err := store.List(context.Background(), res, storage.Company(f.company), q)
+	if err != nil {
+		t.Fatalf("%s=%v: %v", name, value, err)
+	}
+	var out []string
+	for _, r := range page.Records {
+		id, _ := r.ID()
+		status, _ := r.Value("status")
+		out = append(out, fmt.Sprintf("%d %v", id, status))
+	}
+	return out
+}
+
+// TestVoidEntriesAreNotDue: owner A's transfer paid by the bank, owner B's
+// still void, and a tariff of 8.50 on the invoice due 2024-03-10, unpaid.
+// The other entries of the invoice that are not paid (owner B's transfer
+// and its void, owner A's void and its reversal) are void: none is due
+// (filter[unpaid], filter[overdue], filter[status]=unpaid list the tariff
+// alone, filter[early] nothing), filter[status]=void lists those four,
+// and everything else (the payment, its reversals, owner A's transfer) is
+// paid; each entry's status says the same as the filter that lists it.
+func TestVoidEntriesAreNotDue(t *testing.T) {
+	t.Parallel()
+	f := newVoidPaidFixture(t, false)
+	paid := f.bankPays(t, f.owner60)
+	void := []string{
+		fmt.Sprintf("%d void", f.voided[f.owner40]), // the transfer, void
+		fmt.Sprintf("%d void", paid[0].Void),        // owner A's void, reversed
+		fmt.Sprintf("%d void", f.id(t, `SELECT id FROM transactions WHERE company_id = $1 AND reverses_id = $2`, f.voided[f.owner40])),
+		fmt.Sprintf("%d void", paid[0].Reversal),
+	}
+	slices.Sort(void)
+	tariff := []string{fmt.Sprintf("%d unpaid", f.id(t, `INSERT INTO transactions (company_id, invoice_id, type, mode, extract,
+		business_id, date, due_date, amount, description) VALUES ($1, $2, 'debit', 'transaction', 'business', $3, '2024-03-01',
+		'2024-03-10', 8.50, 'Tarifa') RETURNING id`, f.inv, f.business))}
+	for _, c := range []struct {
+		filter string
+		value  any
+		want   []string
+	}{
+		{"unpaid", true, tariff},
+		{"overdue", true, tariff},
+		{"early", true, nil},
+		{"status", "unpaid", tariff},
+		{"status", "void", void},
+	} {
+		got := f.entriesBy(t, c.filter, c.value)
+		slices.Sort(got)
+		checkStrings(t, fmt.Sprintf("%s=%v", c.filter, c.value), got, c.want)
+	}
+	paidOnes := f.entriesBy(t, "status", "paid")
+	if n := f.entryCount(t, f.inv); len(paidOnes)+len(void)+len(tariff) != n {
+		t.Errorf("%d paid and %d void of %d entries: %q", len(paidOnes), len(void), n, paidOnes)
+	}
+	for _, e := range paidOnes {
+		if !strings.HasSuffix(e, " paid") {
+			t.Errorf("status=paid lists %s", e)
+		}
+	}
+	if !slices.Contains(paidOnes, fmt.Sprintf("%d paid", f.voided[f.owner60])) {
+		t.Errorf("owner A's transfer, paid by the bank, is not paid: %q", paidOnes)
 	}
 }

@@ -11,9 +11,10 @@ import (
 // auto_transfer_status"): finance.AutoTransferFacts read from the invoice,
 // its contract and the ledger, and the status they say, written in the
 // transaction of every operation that changes those facts: the transfer
-// run, the posting of a payment and its undoing, and the writes that
-// change whether the run transfers the invoice (the invoice's contract_id
-// or transfer_auto_disabled, its contract's transfer_mode or
+// run, the posting of a payment and its undoing, a payment return that
+// pays a voided transfer, and the writes that change whether the run
+// transfers the invoice (the invoice's contract_id or
+// transfer_auto_disabled, its contract's transfer_mode or
 // transfer_after_days). Each writes only the invoices whose status
 // changes, so doing it again writes nothing.
 
@@ -22,6 +23,9 @@ import (
 const (
 	OriginTransfer = "transfer" // by the transfer run (actor: its job)
 	OriginContract = "contract" // by a change of the contract's transfer settings
+	// by a payment return that paid a voided transfer of the invoice
+	// (actor: the return's job; transfers_void_paid.go)
+	OriginTransferPaid = "transfer_paid"
 )
 
 // automaticTransfer holds for an invoice i of a contract c that the run

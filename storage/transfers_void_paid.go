@@ -29,19 +29,15 @@ import (
 // key followed by it (<the transfer's key>-void-paid).
 const voidPaidSuffix = "-paid"
 
-// OriginTransferPaid is the origin of the invoice history row of an
-// auto_transfer_status changed by a payment return that paid a voided
-// transfer of the invoice (actor: the return's job).
-const OriginTransferPaid = "transfer_paid"
-
 // PaidVoid is what a payment return wrote for an owner's transfer the bank
 // paid after it was voided.
 type PaidVoid struct {
 	TransferID, InvoiceID, OwnerID int64
 	Amount                         decimal.Decimal // the transfer's
 	PaidAt                         finance.Date
-	BatchID                        int64 // the payment's batch, where it was reverted
-	Void, Reversal                 int64 // the void, and the entry that reverses it
+	BatchID                        int64  // the payment's batch
+	State                          string // the payment's state when the bank paid it (reverted, failed, cancelled)
+	Void, Reversal                 int64  // the void, and the entry that reverses it
 	// Replaced are the owner's unpaid transfers of the invoice voided in
 	// its place, Batched those in a payment batch, left as they are.
 	Replaced, Batched []DueTransfer
@@ -63,9 +59,9 @@ type DueTransfer struct {
 func (p *PaidVoid) Message() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "The bank paid transfer %d (owner %d, %s) on %s, though it was void: the payment of invoice %d it "+
-		"paid out was undone after the transfer was reverted in payment batch %d. The money left the account: the "+
+		"paid out was undone after the transfer's payment in payment batch %d was %s. The money left the account: the "+
 		"transfer is paid, and entry %d reverses its void (entry %d).", p.TransferID, p.OwnerID, p.Amount.StringFixed(2),
-		p.PaidAt, p.InvoiceID, p.BatchID, p.Reversal, p.Void)
+		p.PaidAt, p.InvoiceID, p.BatchID, p.State, p.Reversal, p.Void)
 	for _, t := range p.Replaced {
 		fmt.Fprintf(&b, " Transfer %d (%s), due to the owner for the invoice, is voided in its place.", t.ID, t.Amount.StringFixed(2))
 	}
@@ -91,7 +87,7 @@ func settlePaidVoids(ctx context.Context, tx pgx.Tx, companyID int64, actor Acto
 	for _, e := range events {
 		if e.Match.Void != 0 {
 			out = append(out, PaidVoid{TransferID: e.Match.TransactionID, PaidAt: e.PaidAt, BatchID: e.Match.BatchID,
-				Void: e.Match.Void})
+				State: e.Match.State, Void: e.Match.Void})
 		}
 	}
 	if len(out) == 0 {

@@ -218,7 +218,7 @@ func TestBankPaysAVoidTransfer(t *testing.T) {
 	}
 	alerts := f.alerts(t)
 	want := fmt.Sprintf("open true: The bank paid transfer %d (owner %d, 1325.25) on %s, though it was void: the payment of "+
-		"invoice %d it paid out was undone after the transfer was reverted in payment batch %d. The money left the account: "+
+		"invoice %d it paid out was undone after the transfer's payment in payment batch %d was reverted. The money left the account: "+
 		"the transfer is paid, and entry %d reverses its void (entry %d). The owner owes 1325.25 on the invoice: the run nets "+
 		"it against the invoice's next credits; recover it from the owner otherwise.", f.voided[f.owner60], f.owner60,
 		f.bankPaid, f.inv, f.batch, paid[0].Reversal, paid[0].Void)

@@ -9,8 +9,9 @@ import (
 )
 
 // The operator alerts (docs/operations.md, "Alerts"): a job that ended
-// failed, a scheduled run not finished at its set time. Each is a row
-// raised once; the webhook sender reads those not sent yet.
+// failed, a scheduled run not finished at its set time, an owner's
+// transfer the bank paid after it was voided. Each is a row raised once;
+// the webhook sender reads those not sent yet.
 
 // alertJSON is an alert as /operator/alerts writes it.
 type alertJSON struct {
@@ -21,15 +22,17 @@ type alertJSON struct {
 	JobKind   *string `json:"job_kind"`
 	Schedule  *string `json:"schedule"`
 	RunDate   *string `json:"run_date"`
-	Message   string  `json:"message"`
-	RaisedAt  string  `json:"raised_at"`
-	SentAt    *string `json:"sent_at"`
-	Open      bool    `json:"open"`
+	// TransactionID is the transfer of a void_transfer_paid alert.
+	TransactionID *int64  `json:"transaction_id"`
+	Message       string  `json:"message"`
+	RaisedAt      string  `json:"raised_at"`
+	SentAt        *string `json:"sent_at"`
+	Open          bool    `json:"open"`
 }
 
 func alertOf(a storage.Alert) alertJSON {
 	out := alertJSON{CompanyID: a.CompanyID, ID: a.ID, Kind: a.Kind, JobID: a.JobID, JobKind: a.JobKind,
-		Schedule: a.Schedule, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime),
+		Schedule: a.Schedule, TransactionID: a.TransactionID, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime),
 		SentAt: utcText(a.SentAt), Open: a.Open}
 	if a.RunDate != nil {
 		d := a.RunDate.Format(time.DateOnly)
@@ -40,16 +43,20 @@ func alertOf(a storage.Alert) alertJSON {
 
 func operatorAlertsOp() operation {
 	alert := openapi.Object(map[string]*openapi.Schema{"company_id": openapi.Integer(), "id": openapi.Integer(),
-		"kind": openapi.Enum(storage.AlertJobFailed, storage.AlertRunMissing), "job_id": openapi.Nullable(openapi.Integer()),
+		"kind": openapi.Enum(storage.AlertKinds...), "job_id": openapi.Nullable(openapi.Integer()),
 		"job_kind": openapi.Nullable(openapi.String()), "schedule": openapi.Nullable(openapi.String()),
-		"run_date": openapi.Nullable(openapi.String()), "message": openapi.String(), "raised_at": openapi.String(),
+		"run_date": openapi.Nullable(openapi.String()), "transaction_id": openapi.Nullable(openapi.Integer()),
+		"message": openapi.String(), "raised_at": openapi.String(),
 		"sent_at": openapi.Nullable(openapi.String()), "open": openapi.Boolean()},
-		"company_id", "id", "kind", "job_id", "job_kind", "schedule", "run_date", "message", "raised_at", "sent_at", "open")
+		"company_id", "id", "kind", "job_id", "job_kind", "schedule", "run_date", "transaction_id", "message", "raised_at",
+		"sent_at", "open")
 	return operation{
 		access: byOperator, tag: "operators", summary: "The operator alerts of the last 7 days",
 		description: "Newest first, at most 500: `job_failed` (a job that ended failed, once per job and retry), " +
 			"`run_missing` (a company's scheduled run not finished at the set time after its firing, once per " +
-			"schedule and date). `open`: the job is still failed, or no run of the night has succeeded. `sent_at`: " +
+			"schedule and date), `void_transfer_paid` (the bank paid an owner's transfer voided with its undone payment: " +
+			"the owner may owe it; `transaction_id` is the transfer, once per transfer). `open`: the job is still failed, " +
+			"no run of the night has succeeded, or the owner still owes on the transfer's invoice. `sent_at`: " +
 			"when the operator webhook delivered it (null: not yet).",
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The alerts.",
 			envelope(openapi.Array(alert), false))}),

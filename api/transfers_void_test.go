@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/jobs"
 )
 
 // voidsOf lists the voids of the transfers ids (the entries whose
@@ -30,8 +33,9 @@ func (f *transferBatchFixture) voidsOf(t *testing.T, ids ...int64) map[int64]str
 
 // ownerLedger sums an owner's entries of an invoice read through
 // /transactions: all of them (credits less debits and transfers), and
-// those the owner's statements state (the paid ones among transfers and
-// their voids).
+// those the owner's statements state (among transfers and chargebacks,
+// the paid ones: an unpaid transfer, its void and the void's reversal are
+// on none; a payment's reversals are paid).
 func (f *transferBatchFixture) ownerLedger(t *testing.T, inv, owner int64) string {
 	t.Helper()
 	data := f.get(t, fmt.Sprintf("/transactions?filter[invoice_id]=%d&filter[extract]=owner&filter[owner_id]=%d&perPage=100",
@@ -43,7 +47,7 @@ func (f *transferBatchFixture) ownerLedger(t *testing.T, inv, owner int64) strin
 			a = a.Neg()
 		}
 		all = all.Add(a)
-		run := e["mode"] == "transfer" || (e["mode"] == "chargeback" && e["transfer_id"] != nil)
+		run := e["mode"] == "transfer" || e["mode"] == "chargeback"
 		if !run || e["paid"] == true {
 			stated = stated.Add(a)
 		}
@@ -61,12 +65,15 @@ func (f *transferBatchFixture) ownerLedger(t *testing.T, inv, owner int64) strin
 // hand nor join a batch. Paid again, the night writes new transfers of
 // 1,290.00 and 860.00. While Ana's new one is in a payment batch the undo
 // is refused (409, naming the batch: remove it first; once the file is
-// written: revert it first); reverted, the undo voids both again, and a
-// bank's return paying Ana's reverted payment all the same settles
-// nothing (docs/known-issues.md).
+// written: revert it first); reverted, the undo voids both again. The
+// bank's return then pays Ana's reverted payment all the same: it is
+// recorded (paid on 2024-04-09, the void reversed), Ana owes 1,290.00 (her
+// April statement closes at -1,290.00, the transfer its one line of
+// transfers), the invoice is a chargeback, and an operator alert names the
+// transfer, open.
 func TestUndoVoidsUnpaidTransfersAPI(t *testing.T) {
 	t.Parallel()
-	f := transferBatchEnv(t)
+	f := transferBatchEnvOf(t, jobs.KindsConfig{}, withLabelledTokens())
 	if r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"transfer_payment": "batch"}); r.status != http.StatusOK {
 		t.Fatalf("settings: %d %s", r.status, r.raw)
 	}
@@ -200,7 +207,11 @@ deductions 2024-03-20 Estorno: Taxa de administração 120.00
 		}
 	}
 
-	// the bank pays Ana's reverted payment all the same: nothing is settled
+	// the second undo dated in April, after the bank paid
+	f.exec(t, `UPDATE transactions SET date = '2024-04-20' WHERE company_id = $1 AND mode = 'chargeback' AND date <> '2024-03-20'`,
+		f.compA)
+
+	// the bank pays Ana's reverted payment all the same: recorded, Ana owes it
 	paidAt := time.Date(2024, 4, 9, 0, 0, 0, 0, saoPaulo(t))
 	ret := paymentReturn(t, file, map[string]paidLine{ref(second[f.owner60]): {codes: "00", date: paidAt, amount: 129000}})
 	r = f.do(t, http.MethodPost, "/financial/paymentBatch/returnFile", f.keyA, string(ret))
@@ -208,11 +219,132 @@ deductions 2024-03-20 Estorno: Taxa de administração 120.00
 		t.Fatalf("returnFile: %d %s", r.status, r.raw)
 	}
 	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
-	if done["state"] != "succeeded" || fmt.Sprint(done["result"].(map[string]any)["outcomes"]) != "map[not_settled:1]" ||
-		!strings.Contains(toJSON(t, done["result"]), "the transfer is void") {
+	if done["state"] != "succeeded" || fmt.Sprint(done["result"].(map[string]any)["outcomes"]) != "map[paid:1]" ||
+		!strings.Contains(toJSON(t, done["result"]), fmt.Sprintf("The bank paid transfer %d (owner %d, 1290.00) on 2024-04-09, "+
+			"though it was void", second[f.owner60], f.owner60)) ||
+		!strings.Contains(toJSON(t, done["result"]), "The owner owes 1290.00 on the invoice") {
 		t.Errorf("batch:return job: %v", done)
 	}
-	if l := f.ownerLedger(t, inv, f.owner60); l != "ledger 0.00, stated 0.00" {
+	got = map[int64]string{}
+	for _, e := range f.get(t, fmt.Sprintf("/transactions?filter[mode]=transfer&filter[invoice_id]=%d&sort=id", inv), http.StatusOK).data(t) {
+		got[num(t, e["id"])] = fmt.Sprintf("%v %v %v", e["paid"], e["date"], e["amount"])
+	}
+	if got[second[f.owner60]] != "true 2024-04-09 1290.00" {
+		t.Errorf("Ana's transfer after the return: %v", got)
+	}
+	reversal := f.get(t, fmt.Sprintf("/transactions?filter[reverses_id]=%d", num(t, f.get(t, fmt.Sprintf(
+		"/transactions?filter[reverses_id]=%d", second[f.owner60]), http.StatusOK).data(t)[0]["id"])), http.StatusOK).data(t)
+	if len(reversal) != 1 || fmt.Sprintf("%v %v %v %v %v", reversal[0]["type"], reversal[0]["mode"], reversal[0]["paid"],
+		reversal[0]["date"], reversal[0]["amount"]) != "debit chargeback false 2024-04-09 1290.00" || reversal[0]["transfer_id"] != nil ||
+		reversal[0]["status"] != "void" {
+		t.Errorf("the reversal of Ana's void: %v", reversal)
+	}
+	// nothing of the invoice is due: the transfers the bank did not pay, their voids and the reversal are void
+	if due := f.get(t, fmt.Sprintf("/transactions?filter[invoice_id]=%d&filter[unpaid]=true", inv), http.StatusOK).ids(t); len(due) != 0 {
+		t.Errorf("due after the return: %v", due)
+	}
+	if l := f.ownerLedger(t, inv, f.owner60); l != "ledger -1290.00, stated -1290.00" {
 		t.Errorf("Ana after the return: %s", l)
+	}
+	if l := f.ownerLedger(t, inv, f.owner40); l != "ledger 0.00, stated 0.00" {
+		t.Errorf("Bruno after the return: %s", l)
+	}
+	// visible: the transfer the bank paid, and nothing of the undone payments or of the voids
+	visible := f.get(t, fmt.Sprintf("/transactions?filter[invoice_id]=%d&filter[owner_id]=%d&filter[onlyVisible]=true",
+		inv, f.owner60), http.StatusOK).ids(t)
+	if fmt.Sprint(visible) != fmt.Sprint([]int64{second[f.owner60]}) {
+		t.Errorf("Ana's visible entries: %v, want the transfer the bank paid (%d) alone", visible, second[f.owner60])
+	}
+	if got := f.get(t, path, http.StatusOK).record(t); got["auto_transfer_status"] != "chargeback" {
+		t.Errorf("the invoice after the return: %v", got)
+	}
+	alerts := f.operatorDo(t, http.MethodGet, "/operator/alerts", bearer(anaToken), nil).body["data"].([]any)
+	if len(alerts) != 1 || alerts[0].(map[string]any)["kind"] != "void_transfer_paid" || alerts[0].(map[string]any)["open"] != true ||
+		num(t, alerts[0].(map[string]any)["transaction_id"]) != second[f.owner60] ||
+		!strings.Contains(alerts[0].(map[string]any)["message"].(string), "The owner owes 1290.00 on the invoice") {
+		t.Errorf("operator alerts: %v", alerts)
+	}
+	f.run(t, "owners:statements", `{"month":"2024-04"}`)
+	_, ana = f.statementOf(t, f.keyA, f.owner60, "2024-04")
+	wantAna = `Ana Proprietária 2024-04: 0.00 -> -1290.00; income 0.00, deductions 0.00, guarantee 0.00, transfers -1290.00, adjustments 0.00; 7 shown, 0 hidden (0.00)
+income 2024-04-08 Aluguel 1200.00
+income 2024-04-08 Condomínio 210.00
+income 2024-04-20 Estorno: Aluguel -1200.00
+income 2024-04-20 Estorno: Condomínio -210.00
+deductions 2024-04-08 Taxa de administração -120.00
+deductions 2024-04-20 Estorno: Taxa de administração 120.00
+transfers 2024-04-09 Repasse: Aluguel 03/2024 -1290.00 to Banco 001, agência 3456-7, conta 123456-8
+`
+	if ana != wantAna {
+		t.Errorf("Ana's April:\n%s\nwant\n%s", ana, wantAna)
+	}
+}
+
+// TestVoidTransfersAreNotDue: the night's unpaid transfers of Ana (1,290.00)
+// and Bruno (860.00), voided with the undone payment, and their voids are
+// neither paid nor to be paid: their status is void, and the lists of
+// what is due (filter[unpaid], filter[overdue], filter[early],
+// filter[status]=unpaid) leave them out, while they still list a bill of
+// 80.00 due on 2024-03-10; filter[status]=void lists the four, and
+// filter[unpaid]=false keeps them with what is paid.
+func TestVoidTransfersAreNotDue(t *testing.T) {
+	t.Parallel()
+	f := transferBatchEnv(t)
+	if r := f.do(t, http.MethodPut, "/financial/settings", f.keyA, map[string]any{"transfer_payment": "batch"}); r.status != http.StatusOK {
+		t.Fatalf("settings: %d %s", r.status, r.raw)
+	}
+	inv := f.paidRent(t)
+	f.run(t, "contracts:transfer", `{"date":"2024-03-11"}`)
+	_, first := f.transfersOf(t, inv)
+	if r := f.do(t, http.MethodPut, fmt.Sprintf("/invoices/%d", inv), f.keyA, map[string]any{"paid": false, "billing_method": "ticket"}); r.status != http.StatusOK {
+		t.Fatalf("undo: %d %s", r.status, r.raw)
+	}
+	voids := f.voidsOf(t, first[f.owner60], first[f.owner40])
+	if len(voids) != 2 {
+		t.Fatalf("voids: %v", voids)
+	}
+	void := []int64{first[f.owner60], first[f.owner40]}
+	for _, id := range void[:2] {
+		void = append(void, num(t, f.get(t, fmt.Sprintf("/transactions?filter[reverses_id]=%d", id), http.StatusOK).data(t)[0]["id"]))
+	}
+	slices.Sort(void)
+	bill := f.create(t, "/transactions", map[string]any{"type": "debit", "amount": "80.00", "date": "2024-03-01", "due_date": "2024-03-10"})
+
+	all := f.get(t, "/transactions?perPage=100&sort=id", http.StatusOK).data(t)
+	status := map[string][]int64{}
+	var paid []int64
+	for _, e := range all {
+		id := num(t, e["id"])
+		status[fmt.Sprint(e["status"])] = append(status[fmt.Sprint(e["status"])], id)
+		if e["paid"] == true {
+			paid = append(paid, id)
+		}
+	}
+	if fmt.Sprint(status["void"]) != fmt.Sprint(void) || fmt.Sprint(status["unpaid"]) != fmt.Sprint([]int64{bill}) ||
+		fmt.Sprint(status["paid"]) != fmt.Sprint(paid) || len(status) != 3 {
+		t.Errorf("the entries' status: %v; want void %v, unpaid [%d], paid %v", status, void, bill, paid)
+	}
+	notDue := slices.Sorted(slices.Values(append(slices.Clone(paid), void...)))
+	for _, c := range []struct {
+		query string
+		want  []int64
+	}{
+		{"filter[unpaid]=true", []int64{bill}},
+		{"filter[overdue]=true", []int64{bill}},
+		{"filter[early]=true", nil},
+		{"filter[status]=unpaid", []int64{bill}},
+		{"filter[status]=void", void},
+		{"filter[status]=paid", paid},
+		{"filter[unpaid]=false", notDue},
+		{fmt.Sprintf("filter[invoice_id]=%d&filter[unpaid]=true", inv), nil},
+		{fmt.Sprintf("filter[invoice_id]=%d&filter[paid]=false", inv), void}, // the column itself says what is stored
+	} {
+		if got := f.get(t, "/transactions?perPage=100&sort=id&"+c.query, http.StatusOK).ids(t); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+	if r := f.do(t, http.MethodGet, "/transactions?filter[status]=cancelled", f.keyA, nil); r.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(r.raw, "void") {
+		t.Errorf("an unknown status: %d %s", r.status, r.raw)
 	}
 }

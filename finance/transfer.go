@@ -321,8 +321,14 @@ type AutoTransferFacts struct {
 	Owed bool
 	// Transferred: the run has paid out some of the invoice to an owner,
 	// by a transfer not voided (an unpaid transfer is voided with the
-	// payment it paid out when that payment is undone).
+	// payment it paid out when that payment is undone), or by one voided
+	// that the bank paid all the same.
 	Transferred bool
+	// Overpaid: the bank paid an owner a transfer of the invoice after it
+	// was voided, and that owner's entries not paid out still add up to
+	// less than zero: the owner owes what they were paid, and no later
+	// credit has netted it yet.
+	Overpaid bool
 }
 
 // Status is the auto_transfer_status the facts say, the first that holds:
@@ -331,9 +337,11 @@ type AutoTransferFacts struct {
 //     posted (before the tenant pays, or after the payment is undone);
 //   - waiting when an owner is owed something not paid out yet;
 //   - transferred when the payment is posted and something was paid out
-//     (every owner has what the invoice owes them);
+//     (every owner has what the invoice owes them), and no owner was
+//     overpaid;
 //   - chargeback when something was paid out and the payment is no longer
-//     posted (undone);
+//     posted (undone), or an owner was overpaid: the bank paid a voided
+//     transfer, and the owner owes it;
 //   - else none: nothing was owed to the owners (not paid yet, or the
 //     owners' share nets to zero or less).
 //
@@ -349,7 +357,7 @@ func (f AutoTransferFacts) Status() AutoTransferStatus {
 		return AutoTransferGuaranteed
 	case f.Owed:
 		return AutoTransferWaiting
-	case f.Transferred && f.Posted:
+	case f.Transferred && f.Posted && !f.Overpaid:
 		return AutoTransferTransferred
 	case f.Transferred:
 		return AutoTransferChargeback

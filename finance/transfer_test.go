@@ -202,6 +202,12 @@ func TestAutoTransferStatus(t *testing.T) {
 		{"guaranteed, then paid with a late fee", facts{Automatic: true, Guaranteed: true, Posted: true, Transferred: true, Owed: true}, AutoTransferWaiting},
 		{"guaranteed, paid, the rest paid out", facts{Automatic: true, Guaranteed: true, Posted: true, Transferred: true}, AutoTransferTransferred},
 		{"guaranteed, paid, then undone", facts{Automatic: true, Guaranteed: true, Transferred: true}, AutoTransferGuaranteed},
+		{"undone, its void transfer paid by the bank all the same", facts{Automatic: true, Transferred: true, Overpaid: true}, AutoTransferChargeback},
+		{"paid again and paid out again, then the void transfer paid by the bank", facts{Automatic: true, Posted: true, Transferred: true,
+			Overpaid: true}, AutoTransferChargeback},
+		{"overpaid, and another owner owed", facts{Automatic: true, Posted: true, Transferred: true, Owed: true, Overpaid: true},
+			AutoTransferWaiting},
+		{"overpaid, netted by a new payment", facts{Automatic: true, Posted: true, Transferred: true}, AutoTransferTransferred},
 	}
 	for _, c := range cases {
 		if got := c.facts.Status(); got != c.want {

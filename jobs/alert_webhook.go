@@ -31,8 +31,10 @@ type alertData struct {
 	JobKind    *string `json:"job_kind"`
 	Schedule   *string `json:"schedule"`
 	RunDate    *string `json:"run_date"`
-	Message    string  `json:"message"`
-	RaisedAt   string  `json:"raised_at"`
+	// TransactionID is the transfer of a void_transfer_paid alert.
+	TransactionID *int64 `json:"transaction_id"`
+	Message       string `json:"message"`
+	RaisedAt      string `json:"raised_at"`
 }
 
 // OperatorWebhook is the AlertSender of the operator webhook: one POST
@@ -56,7 +58,7 @@ func OperatorWebhook(client *webhook.Client, url, secret string) storage.AlertSe
 
 func alertEventOf(a storage.Alert) alertEvent {
 	d := alertData{ID: a.ID, Kind: a.Kind, JobID: a.JobID, Generation: a.Generation, JobKind: a.JobKind,
-		Schedule: a.Schedule, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
+		Schedule: a.Schedule, TransactionID: a.TransactionID, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
 	if a.RunDate != nil {
 		s := a.RunDate.Format(time.DateOnly)
 		d.RunDate = &s

@@ -71,3 +71,31 @@ func TestOperatorWebhook(t *testing.T) {
 		t.Errorf("event %s", bodies[1])
 	}
 }
+
+// TestOperatorWebhookNamesTheTransfer: a void_transfer_paid alert's event
+// carries its transfer (transaction_id), null for the other kinds.
+func TestOperatorWebhookNamesTheTransfer(t *testing.T) {
+	t.Parallel()
+	transfer := int64(815)
+	for _, c := range []struct {
+		alert storage.Alert
+		want  string
+	}{
+		{storage.Alert{Kind: storage.AlertVoidTransferPaid, TransactionID: &transfer, Message: "The bank paid transfer 815"}, `815`},
+		{storage.Alert{Kind: storage.AlertRunMissing, Message: "late"}, `null`},
+	} {
+		body, err := json.Marshal(alertEventOf(c.alert))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Data map[string]json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal(body, &got); err != nil {
+			t.Fatal(err)
+		}
+		if string(got.Data["transaction_id"]) != c.want || string(got.Data["kind"]) != `"`+c.alert.Kind+`"` {
+			t.Errorf("%s: %s", c.alert.Kind, body)
+		}
+	}
+}

@@ -27,7 +27,9 @@ const (
 // guessed: none is unmatched. Then, by the occurrence's class:
 //   - paid: the payment and its entry are paid, on the date and with the
 //     amount the bank reports (storage.ApplyPaymentEvents); the amount sent
-//     is beside it, and the difference;
+//     is beside it, and the difference. An owner's transfer voided since
+//     with its undone payment is paid all the same (the money left), its
+//     void reversed: the owner owes it, and the line says what was written;
 //   - rejected: the payment failed, with the bank's reasons; the entry may
 //     join another batch;
 //   - scheduled: the bank's number is kept;
@@ -63,8 +65,16 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 			events = append(events, e)
 		}
 	}
-	if err := storage.ApplyPaymentEvents(ctx, tx, companyID, events); err != nil {
+	voids, err := storage.ApplyPaymentEvents(ctx, tx, companyID, storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}, events)
+	if err != nil {
 		return nil, err
+	}
+	for _, v := range voids {
+		for i := range out {
+			if out[i].MemberID == v.TransferID && out[i].Outcome == OutcomePaid {
+				out[i].Message += ". " + v.Message()
+			}
+		}
 	}
 	return out, nil
 }
@@ -120,8 +130,10 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 // bank paid (the date it was scheduled for when the line has none), of the
 // amount it paid (the amount sent when the line has none), with a boleto's
 // interest and discount as the bank reports them. A payment that cannot be
-// settled (its entry paid, deleted or void, or in another batch since)
-// changes nothing.
+// settled (its entry paid or deleted, or in another batch since) changes
+// nothing. An owner's transfer voided since it was reverted is paid all
+// the same: the money left (storage.ApplyPaymentEvents records what the
+// owner owes).
 func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
 	var notes []string
 	paidAt := financeDate(ev.Date)
@@ -139,10 +151,6 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	switch {
 	case m.TransactionID == 0:
 		problem = "the entry was deleted"
-	case m.Void != 0:
-		problem = fmt.Sprintf("the transfer is void (the payment it paid out was undone after it was reverted in batch %d; "+
-			"entry %d reverses it), yet the bank paid %s on %s to an owner not owed it (record that payment by hand)",
-			m.BatchID, m.Void, paid.StringFixed(2), paidAt)
 	case m.State == "paid" || m.Paid:
 		l.Outcome = storage.PaymentAlreadyPaid
 		l.Message = fmt.Sprintf("the entry is paid: the bank reports %s paid on %s; nothing was done (check for a payment made twice)",
@@ -177,6 +185,9 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	}
 	if m.State == "failed" {
 		notes = append(notes, "an earlier return file had reported it failed")
+	}
+	if m.Void != 0 {
+		notes = append(notes, fmt.Sprintf("the transfer was void (entry %d reverses it): the payment is recorded all the same", m.Void))
 	}
 	if !diff.IsZero() {
 		notes = append(notes, "the amount paid differs from the amount sent by "+diff.StringFixed(2))

@@ -194,6 +194,13 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 		{"boleto paid", paid, match("sent"), false, OutcomePaid, storage.PaymentPaid, "interest 2.00"},
 		{"paid without date or real amount", paidA, match("sent"), false, OutcomePaid, storage.PaymentPaid, "the amount sent is taken"},
 		{"reverted paid all the same", paid, match("reverted"), false, OutcomePaid, storage.PaymentPaid, "reverted in batch 2"},
+		{"void transfer paid all the same", paid, func() storage.PaymentMatch { m := match("reverted"); m.Void = 7; return m }(), false,
+			OutcomePaid, storage.PaymentPaid, "the transfer was void (entry 7 reverses it): the payment is recorded all the same"},
+		{"a paid entry is not paid again, void or not", paid, func() storage.PaymentMatch {
+			m := match("reverted")
+			m.Void, m.Paid = 7, true
+			return m
+		}(), false, storage.PaymentAlreadyPaid, "", "check for a payment made twice"},
 		{"paid twice", paid, match("paid"), false, storage.PaymentAlreadyPaid, "", "check for a payment made twice"},
 		{"entry paid by hand", paid, func() storage.PaymentMatch { m := match("sent"); m.Paid = true; return m }(), false,
 			storage.PaymentAlreadyPaid, "", "nothing was done"},

@@ -83,7 +83,8 @@ func NewQueueCollector(redis asynq.RedisConnOpt, pool *pgxpool.Pool, log *slog.L
 			"1 when Redis answered this scrape, 0 when it did not (the queue sizes are then missing).", nil, nil),
 		alerts: prometheus.NewDesc("propfin_operator_alerts_open",
 			"Operator alerts of the last 7 days that still hold, by kind: job_failed (the job is still failed), "+
-				"run_missing (no run of the night has succeeded).", []string{"kind"}, nil),
+				"run_missing (no run of the night has succeeded), void_transfer_paid (the owner paid a voided transfer still owes it).",
+			[]string{"kind"}, nil),
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 // entry is in since (0: none), the batch whose file asked the bank to
 // cancel it (0: none), and the entry that voids it (a run's transfer
 // reverted in its batch, then voided with the payment it paid out; 0:
-// none).
+// none, or a void reversed since: the transfer is paid).
 type PaymentMatch struct {
 	MemberID      int64
 	BatchID       int64
@@ -152,13 +152,19 @@ const (
 //     keeping the amount it had; a transfer to an owner keeps its amount,
 //     what it paid out), for a boleto the interest and discount the bank
 //     reports, and the moment it was marked paid (paid_recorded_at: a
-//     transfer comes onto its owner's statement then);
+//     transfer comes onto its owner's statement then); an owner's transfer
+//     voided since (Match.Void) is recorded as the bank paid it
+//     (settlePaidVoids: its void reversed, the owner owing it, an
+//     operator alert), each change of its invoice's auto_transfer_status
+//     with a history row of actor;
 //   - failed: the payment failed, with the bank's words; the entry stays
 //     unpaid and may join another batch;
 //   - scheduled: the bank's number and words are kept;
 //   - cancelled: the payment is cancelled, with the bank's words; the
 //     entry, reverted before, stays as it is.
-func ApplyPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
+//
+// It answers what it wrote for the void transfers the bank paid.
+func ApplyPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []PaymentEvent) ([]PaidVoid, error) {
 	var paid, other []PaymentEvent
 	for _, e := range events {
 		if e.Kind == PaymentPaid {
@@ -167,15 +173,16 @@ func ApplyPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, events 
 			other = append(other, e)
 		}
 	}
-	if err := markPaymentsPaid(ctx, tx, companyID, paid); err != nil {
-		return err
+	voids, err := markPaymentsPaid(ctx, tx, companyID, actor, paid)
+	if err != nil {
+		return nil, err
 	}
-	return notePayments(ctx, tx, companyID, other)
+	return voids, notePayments(ctx, tx, companyID, other)
 }
 
-func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
+func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []PaymentEvent) ([]PaidVoid, error) {
 	if len(events) == 0 {
-		return nil
+		return nil, nil
 	}
 	n := len(events)
 	members, entries, accounts := make([]int64, n), make([]int64, n), make([]int64, n)
@@ -195,7 +202,7 @@ func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []
 		FROM unnest($2::bigint[], $3::date[], $4::text[], $5::text[], $6::text[]) AS u(id, day, amount, number, info)
 		WHERE m.company_id = $1 AND m.id = any($2) AND m.id = u.id`, withValues, companyID, members, days, amounts, numbers, infos)
 	if err != nil {
-		return translate(err, "payments paid")
+		return nil, translate(err, "payments paid")
 	}
 	// a transfer keeps its amount: what it pays out is its paid-out
 	// entries' sum (a difference the bank reports is in the line's report)
@@ -208,11 +215,15 @@ func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, events []
 		  AS u(id, day, account, amount, interest, discount)
 		WHERE t.company_id = $1 AND t.id = any($2) AND t.id = u.id`, withValues, companyID, entries, days, accounts, amounts, interest, discount)
 	if err != nil {
-		return translate(err, "entries paid")
+		return nil, translate(err, "entries paid")
+	}
+	voids, err := settlePaidVoids(ctx, tx, companyID, actor, events)
+	if err != nil {
+		return nil, err
 	}
 	// a transfer to an owner paid by the bank
 	_, err = EmitRecordEvents(ctx, tx, companyID, EventTransferPaid, Transactions, entries, `"mode" = 'transfer'`)
-	return err
+	return voids, err
 }
 
 // notePayments writes failures, schedulings and cancellations on the

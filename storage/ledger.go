@@ -147,6 +147,11 @@ func transactionsResource() *Resource {
 			{Name: "competence", Type: Date, Filterable: true, Writable: true},
 			{Name: "description", Type: String, Filterable: true, Writable: true},
 			{Name: "paid", Type: Bool, Filterable: true, Writable: true},
+			// read-only, derived from the entry and its reversals (ledger_filters.go)
+			Documented(Column{Name: "status", Type: String, Filterable: true, Enum: EntryStatuses, Expr: entryStatusExpr,
+				Equals: entryStatusIs},
+				"`paid`; `unpaid`: not paid, and due; `void`: not paid and never to be, cancelled by its reversal before "+
+					"either was paid (an owner's transfer voided with its undone payment, and its void)."),
 			{Name: "due_date", Type: Date, Filterable: true, Writable: true},
 			Documented(Column{Name: "billing_method", Type: String, Filterable: true, Writable: true, Enum: BillingMethods},
 				"How the entry is paid (a payment batch pays by `ted`, `deposit`, `pix` or `ticket`); a transfer of the "+

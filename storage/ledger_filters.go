@@ -39,6 +39,47 @@ const transferModes = `"mode" IN ('transfer', 'transfer_commission')`
 // bill is an expense of the business entered by hand: a payable account.
 const bill = `"type" = 'debit' AND "mode" = 'transaction'`
 
+// EntryStatuses are the values of an entry's status (the derived column
+// and filter[status]; docs/api.md, "/transactions"): paid; unpaid, not
+// paid and due; void, not paid and never to be: cancelled by its reversal
+// before either was paid (a run's transfer voided with its undone
+// payment and its void; the void's reversal, once the bank paid the
+// transfer all the same). A posted payment's entries and their reversals
+// are written paid.
+var EntryStatuses = []string{"paid", "unpaid", "void"}
+
+// cancelled holds for an entry that is a reversal or is reversed, asked
+// of the row itself (transaction_reversed: a subquery could not name the
+// row in a column's expression).
+const cancelled = `("reverses_id" IS NOT NULL OR transaction_reversed("company_id", "id"))`
+
+// entryStatusExpr reads an entry's status (EntryStatuses).
+const entryStatusExpr = `CASE WHEN "paid" THEN 'paid' WHEN ` + cancelled + ` THEN 'void' ELSE 'unpaid' END`
+
+// entryStatusIs is filter[status]=value (the column's Equals): paid on
+// the stored flag, unpaid as due, void as the expression says.
+func entryStatusIs(f *FilterSQL, status string) string {
+	switch status {
+	case "paid":
+		return `"paid"`
+	case "unpaid":
+		return due(f)
+	case "void":
+		return `NOT "paid" AND ` + cancelled
+	}
+	return ""
+}
+
+// due holds for an entry to be paid: status unpaid. The lists of what is
+// due (unpaid, overdue, early) are made of it, with the reversals looked
+// up by NOT EXISTS, which PostgreSQL runs as one anti-join over the
+// partial index of reverses_id rather than a look-up per unpaid entry
+// (docs/performance.md, "The entries' status").
+func due(f *FilterSQL) string {
+	return `NOT "paid" AND "reverses_id" IS NULL AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = ` +
+		f.Company() + ` AND r.reverses_id = "transactions"."id")`
+}
+
 // entryPredicates are the boolean filters on an entry's own columns.
 func entryPredicates() []SpecialFilter {
 	const (
@@ -46,9 +87,13 @@ func entryPredicates() []SpecialFilter {
 		commission = `("mode" IN ('commission', 'transfer_commission') OR "commission")`
 	)
 	return []SpecialFilter{
+		// a reversal reversed in its turn (a void transfer's void, once the
+		// bank paid the transfer all the same) no longer hides its entry
 		Predicate("onlyVisible", func(f *FilterSQL) string {
-			return `"reverses_id" IS NULL AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = ` + f.Company() +
-				` AND r.reverses_id = "transactions"."id")`
+			c := f.Company()
+			return `"reverses_id" IS NULL AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = ` + c +
+				` AND r.reverses_id = "transactions"."id" AND NOT EXISTS (SELECT 1 FROM transactions rr WHERE rr.company_id = ` + c +
+				` AND rr.reverses_id = r.id))`
 		}),
 		Predicate("transfer", constant(`"mode" = 'transfer'`)),
 		Predicate("brokerTransfer", constant(`"mode" = 'transfer_commission'`)),
@@ -56,7 +101,7 @@ func entryPredicates() []SpecialFilter {
 		Predicate("manualTransfer", constant(transferModes+` AND "user_id" IS NOT NULL`)),
 		Predicate("bill", constant(bill)),
 		Predicate("billPayment", constant(bill+` AND "paid"`)),
-		Predicate("unpaid", constant(`NOT "paid"`)),
+		Predicate("unpaid", due),
 		Predicate("paidOrGuaranteed", constant(`"paid" OR `+guaranteed)),
 		Predicate("paidGuaranteedOrTransfer", constant(`"paid" OR `+guaranteed+` OR `+transferModes)),
 		Predicate("isNotInvoice", constant(`"invoice_id" IS NULL`)),
@@ -64,12 +109,9 @@ func entryPredicates() []SpecialFilter {
 		Predicate("onlyAllowed", func(f *FilterSQL) string {
 			return `"user_id" IS NULL OR "user_id" = ` + f.User()
 		}),
-		Predicate("overdue", func(f *FilterSQL) string { return `NOT "paid" AND ` + pastDue(dueOn, f) }),
-		Predicate("early", func(f *FilterSQL) string { return `NOT "paid" AND ` + notYetDue(dueOn, f) }),
+		Predicate("overdue", func(f *FilterSQL) string { return due(f) + ` AND ` + pastDue(dueOn, f) }),
+		Predicate("early", func(f *FilterSQL) string { return due(f) + ` AND ` + notYetDue(dueOn, f) }),
 		Predicate("brokerCommission", constant(commission+` AND "extract" = 'broker'`)),
-		Scalar("status", String, []string{"paid", "unpaid"}, func(f *FilterSQL) string {
-			return `"paid" = (` + f.Value() + ` = 'paid')`
-		}),
 		ColumnMin("positionMin", "position", Int),
 		ColumnMax("positionMax", "position", Int),
 	}

@@ -98,7 +98,7 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if err != nil {
 		return translate(err, what)
 	}
-	voided, err := lockTransfersToVoid(ctx, tx, companyID, invoiceID)
+	voided, err := lockTransfersToVoid(ctx, tx, companyID, invoiceID, nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

@@ -8,17 +8,23 @@ import (
 )
 
 // Operator alerts (docs/operations.md, "Alerts"): a job that ended failed
-// (raised by FinishJobs, once per job and generation) and a scheduled run
-// not finished at the set time after its firing (RaiseRunMissing, once per
-// company, schedule and date). An alert is a row the operator webhook
-// sender reads (sent_at null: not delivered yet), and the Prometheus gauge
-// of open alerts counts.
+// (raised by FinishJobs, once per job and generation), a scheduled run not
+// finished at the set time after its firing (RaiseRunMissing, once per
+// company, schedule and date) and an owner's transfer the bank paid after
+// it was voided (by the payment return that records it, once per
+// transfer: transfers_void_paid.go). An alert is a row the operator
+// webhook sender reads (sent_at null: not delivered yet), and the
+// Prometheus gauge of open alerts counts.
 
 // Alert kinds.
 const (
-	AlertJobFailed  = "job_failed"
-	AlertRunMissing = "run_missing"
+	AlertJobFailed        = "job_failed"
+	AlertRunMissing       = "run_missing"
+	AlertVoidTransferPaid = "void_transfer_paid"
 )
+
+// AlertKinds are the kinds of alert, in the order the API lists them.
+var AlertKinds = []string{AlertJobFailed, AlertRunMissing, AlertVoidTransferPaid}
 
 // Alert is one operator alert.
 type Alert struct {
@@ -30,11 +36,14 @@ type Alert struct {
 	JobKind    *string
 	Schedule   *string
 	RunDate    *time.Time
-	Message    string
-	RaisedAt   time.Time
-	SentAt     *time.Time
-	// Open: the job is still failed at that generation, or the night has
-	// still no finished run (read with the alert).
+	// TransactionID is the transfer of a void_transfer_paid alert.
+	TransactionID *int64
+	Message       string
+	RaisedAt      time.Time
+	SentAt        *time.Time
+	// Open: the job is still failed at that generation, the night has
+	// still no finished run, or the owner paid a voided transfer still
+	// owes on its invoice (read with the alert).
 	Open bool
 }
 
@@ -51,17 +60,22 @@ func RaiseRunMissing(ctx context.Context, q DBTX, companyID int64, schedule, dat
 }
 
 // openAlertSQL says whether an alert still holds: its job is failed at
-// its generation; no run of its night's key has succeeded. a is the
-// alert's alias.
+// its generation; the owner of its transfer still owes on the transfer's
+// invoice (the owner's entries of the invoice add up to less than zero);
+// no run of its night's key has succeeded. a is the alert's alias.
 const openAlertSQL = `CASE a.kind
 	WHEN 'job_failed' THEN EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.id = a.job_id
 		AND j.generation = a.generation AND j.state = 'failed')
+	WHEN 'void_transfer_paid' THEN coalesce((SELECT sum(CASE t.type WHEN 'credit' THEN t.amount ELSE -t.amount END)
+		FROM transactions x JOIN transactions t ON t.company_id = x.company_id AND t.invoice_id = x.invoice_id
+		     AND t.owner_id = x.owner_id AND t.extract = 'owner'
+		WHERE x.company_id = a.company_id AND x.id = a.transaction_id), 0) < 0
 	ELSE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.kind = a.job_kind
 		AND j.unique_key = a.run_key AND j.state = 'succeeded') END`
 
 // alertColumns are the columns of an Alert, over operator_alerts a.
 const alertColumns = `a.company_id, a.id, a.kind, a.job_id, a.generation, a.job_kind, a.schedule, a.run_date,
-	a.message, a.raised_at, a.sent_at, ` + openAlertSQL
+	a.transaction_id, a.message, a.raised_at, a.sent_at, ` + openAlertSQL
 
 // Alerts lists the alerts raised since, newest first, at most limit.
 func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, error) {
@@ -83,7 +97,10 @@ func OpenAlerts(ctx context.Context, q DBTX) (map[string]int64, error) {
 		return nil, translate(err, "open alerts")
 	}
 	defer rows.Close()
-	out := map[string]int64{AlertJobFailed: 0, AlertRunMissing: 0}
+	out := make(map[string]int64, len(AlertKinds))
+	for _, k := range AlertKinds {
+		out[k] = 0
+	}
 	for rows.Next() {
 		var kind string
 		var n int64

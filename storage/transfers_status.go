@@ -11,9 +11,10 @@ import (
 // auto_transfer_status"): finance.AutoTransferFacts read from the invoice,
 // its contract and the ledger, and the status they say, written in the
 // transaction of every operation that changes those facts: the transfer
-// run, the posting of a payment and its undoing, and the writes that
-// change whether the run transfers the invoice (the invoice's contract_id
-// or transfer_auto_disabled, its contract's transfer_mode or
+// run, the posting of a payment and its undoing, a payment return that
+// pays a voided transfer, and the writes that change whether the run
+// transfers the invoice (the invoice's contract_id or
+// transfer_auto_disabled, its contract's transfer_mode or
 // transfer_after_days). Each writes only the invoices whose status
 // changes, so doing it again writes nothing.
 
@@ -22,6 +23,9 @@ import (
 const (
 	OriginTransfer = "transfer" // by the transfer run (actor: its job)
 	OriginContract = "contract" // by a change of the contract's transfer settings
+	// by a payment return that paid a voided transfer of the invoice
+	// (actor: the return's job; transfers_void_paid.go)
+	OriginTransferPaid = "transfer_paid"
 )
 
 // automaticTransfer holds for an invoice i of a contract c that the run
@@ -42,7 +46,11 @@ const ownerPending = `t.transfer_id IS NULL AND t.extract = 'owner' AND t.owner_
 // autoTransferFactsSQL reads, for the invoices $2 of company $1, the
 // stored status and the facts of finance.AutoTransferFacts, one boolean
 // column each. A transfer voided with an undone payment (its reversal
-// written: transfers_void.go) is not one the run transferred.
+// written, the transfer unpaid: transfers_void.go) is not one the run
+// transferred; one the bank paid all the same is. An owner is overpaid
+// while the entries of the owner not paid out, among them the reversal of
+// such a transfer's void (the one keyed reversal the run counts), add up
+// to less than zero.
 const autoTransferFactsSQL = `
 SELECT i.id, i.auto_transfer_status AS stored,
     coalesce(` + automaticTransfer + `, false) AS automatic,
@@ -52,7 +60,10 @@ SELECT i.id, i.auto_transfer_status AS stored,
             GROUP BY t.owner_id HAVING sum(CASE t.type WHEN 'credit' THEN t.amount ELSE -t.amount END) > 0) AS owed,
     EXISTS (SELECT 1 FROM transactions x WHERE x.company_id = $1 AND x.invoice_id = i.id
             AND x.mode = 'transfer' AND x.transfer_key IS NOT NULL
-            AND NOT EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = $1 AND v.reverses_id = x.id)) AS transferred
+            AND (x.paid OR NOT EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = $1 AND v.reverses_id = x.id))) AS transferred,
+    EXISTS (SELECT 1 FROM transactions t WHERE t.company_id = $1 AND t.invoice_id = i.id AND ` + ownerPending + `
+            GROUP BY t.owner_id HAVING sum(CASE t.type WHEN 'credit' THEN t.amount ELSE -t.amount END) < 0
+               AND bool_or(t.transfer_key IS NOT NULL AND t.reverses_id IS NOT NULL)) AS overpaid
 FROM invoices i
 LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
 WHERE i.company_id = $1 AND i.id = any($2)`
@@ -64,7 +75,7 @@ const autoTransferStatusCase = `CASE
 	WHEN NOT automatic THEN NULL
 	WHEN guaranteed AND NOT posted THEN 'guaranteed'
 	WHEN owed THEN 'waiting'
-	WHEN transferred AND posted THEN 'transferred'
+	WHEN transferred AND posted AND NOT overpaid THEN 'transferred'
 	WHEN transferred THEN 'chargeback' END`
 
 // writeAutoTransferStatusSQL sets the status of the invoices $2 of company

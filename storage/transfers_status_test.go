@@ -65,13 +65,14 @@ func (f *ledgerFixture) checkStatus(t *testing.T, step string, inv int64, want f
 func TestAutoTransferStatusSQL(t *testing.T) {
 	t.Parallel()
 	pool := storagetest.NewDB(t)
-	for n := range 32 {
-		f := finance.AutoTransferFacts{Automatic: n&1 != 0, Posted: n&2 != 0, Guaranteed: n&4 != 0, Owed: n&8 != 0, Transferred: n&16 != 0}
+	for n := range 64 {
+		f := finance.AutoTransferFacts{Automatic: n&1 != 0, Posted: n&2 != 0, Guaranteed: n&4 != 0, Owed: n&8 != 0,
+			Transferred: n&16 != 0, Overpaid: n&32 != 0}
 		var got *string
 		err := pool.QueryRow(context.Background(), `SELECT `+storage.AutoTransferStatusCase+`
-			FROM (VALUES ($1::boolean, $2::boolean, $3::boolean, $4::boolean, $5::boolean))
-			AS f(automatic, posted, guaranteed, owed, transferred)`,
-			f.Automatic, f.Posted, f.Guaranteed, f.Owed, f.Transferred).Scan(&got)
+			FROM (VALUES ($1::boolean, $2::boolean, $3::boolean, $4::boolean, $5::boolean, $6::boolean))
+			AS f(automatic, posted, guaranteed, owed, transferred, overpaid)`,
+			f.Automatic, f.Posted, f.Guaranteed, f.Owed, f.Transferred, f.Overpaid).Scan(&got)
 		if err != nil {
 			t.Fatal(err)
 		}

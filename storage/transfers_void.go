@@ -19,7 +19,9 @@ import (
 // reversal is written beside it; the entries it paid out are released, so
 // that a new payment and the next run pay the owners out again. The void
 // is UndoInvoicePayment's, in its transaction; a transfer in a payment
-// batch (added or sent) refuses the undo instead.
+// batch (added or sent) refuses the undo instead. A void transfer the bank
+// pays all the same is recorded by the payment return
+// (transfers_void_paid.go).
 
 // voidSuffix ends the transfer_key of a transfer's void: the transfer's
 // own key followed by it.
@@ -35,24 +37,25 @@ type transferToVoid struct {
 
 // lockTransfersToVoid reads and locks (FOR NO KEY UPDATE, in id order, as
 // a payment batch locks its candidates) the run's unpaid transfers of the
-// invoice, not voided yet, that paid out an entry the undo reverses: a
-// payment's entry or a refund's, not reversed yet. It runs before the
-// reversals are written. A transfer a bank's return or a payment by hand
-// marks paid meanwhile is left out once its lock is had (the row is read
-// again): a paid transfer is not voided. Their batches are read after the
-// lock, in a statement of its own, so that a batch that took one first is
-// seen.
-func lockTransfersToVoid(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) ([]transferToVoid, error) {
+// invoice, not voided yet, that paid out an entry of a payment not
+// reversed yet: a payment's entry or a refund's (those an undo reverses).
+// owners, when not nil, keeps the transfers to those owners only. The
+// undo runs it before it writes its reversals. A transfer a bank's return
+// or a payment by hand marks paid meanwhile is left out once its lock is
+// had (the row is read again): a paid transfer is not voided. Their
+// batches are read after the lock, in a statement of its own, so that a
+// batch that took one first is seen.
+func lockTransfersToVoid(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, owners []int64) ([]transferToVoid, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT x.id, x.owner_id, x.amount FROM transactions x
 		WHERE x.company_id = $1 AND x.invoice_id = $2 AND x.mode = 'transfer' AND x.type = 'transfer'
-		  AND x.transfer_key IS NOT NULL AND NOT x.paid
+		  AND x.transfer_key IS NOT NULL AND NOT x.paid AND ($3::bigint[] IS NULL OR x.owner_id = any($3))
 		  AND NOT EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = $1 AND v.reverses_id = x.id)
 		  AND EXISTS (SELECT 1 FROM transactions e WHERE e.company_id = $1 AND e.transfer_id = x.id
 		              AND (e.mode = 'invoice' OR e.refunds_id IS NOT NULL)
 		              AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = $1 AND r.reverses_id = e.id))
 		ORDER BY x.id
-		FOR NO KEY UPDATE OF x`, companyID, invoiceID)
+		FOR NO KEY UPDATE OF x`, companyID, invoiceID, owners)
 	if err != nil {
 		return nil, translate(err, "transfers to void")
 	}
@@ -172,16 +175,20 @@ func voidTransfers(ctx context.Context, tx pgx.Tx, companyID int64, ts []transfe
 
 // VoidsOf answers, for the entries ids of the company, the entry that
 // reverses each one reversed (an unpaid transfer's void: docs/ledger.md),
-// by entry; the others are absent. Callers that hold the entries' locks
-// ask it in a statement of their own after taking them, so that a void
-// committed while they waited is seen.
+// by entry; the others are absent, and so is a transfer whose void is
+// reversed in its turn (the bank paid it all the same: it is paid, and
+// void no more). Callers that hold the entries' locks ask it in a
+// statement of their own after taking them, so that a void committed
+// while they waited is seen.
 func VoidsOf(ctx context.Context, q DBTX, companyID int64, ids []int64) (map[int64]int64, error) {
 	out := map[int64]int64{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := q.Query(ctx, `SELECT reverses_id, min(id) FROM transactions
-		WHERE company_id = $1 AND reverses_id = any($2) GROUP BY 1`, withValues, companyID, ids)
+	rows, err := q.Query(ctx, `SELECT v.reverses_id, min(v.id) FROM transactions v
+		WHERE v.company_id = $1 AND v.reverses_id = any($2)
+		  AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = $1 AND r.reverses_id = v.id)
+		GROUP BY 1`, withValues, companyID, ids)
 	if err != nil {
 		return nil, translate(err, "voids")
 	}

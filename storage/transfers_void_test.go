@@ -26,14 +26,16 @@ func (f *ledgerFixture) byBatch(t *testing.T) {
 }
 
 // runTransfers lists the run's transfers of the invoice as "owner amount
-// paid key-suffix paid-out-entries voided", the key's suffix after the
-// invoice's part (owner-<name>-transfer-<n>).
+// paid voided key-suffix paid-out-entries", the key's suffix after the
+// invoice's part (owner-<name>-transfer-<n>); voided: its void stands (it
+// is not reversed in its turn).
 func (f *ledgerFixture) runTransfers(t *testing.T, inv int64) []string {
 	t.Helper()
 	rows, err := f.pool.Query(context.Background(), `
 		SELECT 'owner ' || t.owner_id, t.amount::text, t.paid, t.transfer_key,
 		       (SELECT count(*) FROM transactions p WHERE p.company_id = t.company_id AND p.transfer_id = t.id),
-		       EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = t.company_id AND v.reverses_id = t.id)
+		       EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = t.company_id AND v.reverses_id = t.id
+		               AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = v.company_id AND r.reverses_id = v.id))
 		FROM transactions t WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'transfer' ORDER BY t.id`,
 		f.company, inv)
 	if err != nil {

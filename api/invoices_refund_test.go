@@ -143,6 +143,11 @@ func TestInvoiceRefund(t *testing.T) {
 			t.Errorf("%s: %s, want a problem on %s", c.name, r.raw, c.field)
 		}
 	}
+	// an unknown field is named with the checks of the rest, in one 422
+	if r := f.operate(t, id, "refund", map[string]any{"amount": "1000.01", "reason": "x", "owner": 1}); r.status != 422 ||
+		!slices.Equal(r.problemFields(t), []string{"owner", "amount"}) {
+		t.Errorf("an unknown field beside the checks: %d %s", r.status, r.raw)
+	}
 	if b := f.balances(t, id); b["customer"] != -100000 || b["owner"] != 90000 || b["business"] != 10000 {
 		t.Fatalf("the refusals wrote entries: %v", b)
 	}
@@ -345,4 +350,38 @@ func withoutIDs(answer map[string]any) string {
 		entries = append(entries, fmt.Sprint(m["refunds_id"], m["type"], m["extract"], m["amount"], m["item_id"], m["description"]))
 	}
 	return fmt.Sprint(out, entries)
+}
+
+// TestWriteNamesEveryProblem: a write whose body has problems of its own
+// (a required field missing, an unknown field) is still checked on the
+// rest, so that one 422 names them all, and nothing is written.
+func TestWriteNamesEveryProblem(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	id := f.create(t, "/invoices", f.refundBody(10))
+	path := fmt.Sprintf("/invoices/%d", id)
+	for _, c := range []struct {
+		body   map[string]any
+		fields []string
+	}{
+		{map[string]any{"paid": true}, []string{"billing_method", "paid_at"}},
+		{map[string]any{"paid": true, "billing_method": "ticket", "foo": 1}, []string{"foo", "paid_at"}},
+		{map[string]any{"billing_method": "ticket", "paid": true, "paid_at": today(0), "foo": 1}, []string{"foo"}},
+	} {
+		r := f.do(t, http.MethodPut, path, f.keyA, c.body)
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), c.fields) {
+			t.Errorf("%v: %d %s, want 422 naming %v", c.body, r.status, r.raw, c.fields)
+		}
+	}
+	if rec := f.get(t, path, http.StatusOK).record(t); rec["paid"] != false || rec["status"] != "unpaid" {
+		t.Errorf("a refused write was written: %v %v", rec["paid"], rec["status"])
+	}
+	if b := f.balances(t, id); len(b) != 0 {
+		t.Errorf("a refused payment posted: %v", b)
+	}
+	// another company's record: the body's problems, as before
+	if r := f.do(t, http.MethodPut, path, f.keyB, map[string]any{"paid": true}); r.status != http.StatusUnprocessableEntity ||
+		!slices.Equal(r.problemFields(t), []string{"billing_method"}) {
+		t.Errorf("another company's invoice: %d %s", r.status, r.raw)
+	}
 }

@@ -457,6 +457,9 @@ func TestIncomeReportLinksOff(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	owner := e.create(t, "/persons", map[string]any{"name": "Ana"})
+	e.scalar(t, `WITH b AS (INSERT INTO buildings (company_id, title) VALUES ($1, 'Casa') RETURNING id)
+		INSERT INTO building_owners (company_id, building_id, person_id, percentage) SELECT $1, b.id, $2, 100 FROM b RETURNING id`,
+		e.compA, owner)
 	if r := e.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2024", owner), e.keyA, nil); r.status != http.StatusServiceUnavailable {
 		t.Errorf("link: %d %s", r.status, r.raw)
 	}

@@ -33,9 +33,10 @@ func (s *Server) agreementReads() (resourceHandlers, resourceDoc) {
 // agreementBody is the body of POST /financial/agreements, with the
 // bytes it was read from (which an Idempotency-Key compares).
 type agreementBody struct {
-	req     storage.AgreementRequest
-	preview bool
-	raw     []byte
+	req      storage.AgreementRequest
+	preview  bool
+	raw      []byte
+	problems []finance.Problem // the body's, named with the write's checks
 }
 
 // readAgreementBody reads {"invoices", "installments", "first_due_date",
@@ -100,9 +101,7 @@ func readAgreementBody(w http.ResponseWriter, r *http.Request) (agreementBody, e
 			bad(key, "is required")
 		}
 	}
-	if len(problems) > 0 {
-		return b, finance.InvalidInput(problems)
-	}
+	b.problems = problems
 	return b, nil
 }
 
@@ -137,7 +136,7 @@ func (s *Server) postAgreement(w http.ResponseWriter, r *http.Request) {
 	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-	s.writeKeyed(w, r, body.raw, body.preview, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+	s.writeKeyed(w, r, body.raw, body.preview, body.problems, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
 		run, err := storage.CreateAgreement(ctx, tx, sc, body.req, body.preview)
 		if err != nil {
 			return operationAnswer{}, err
@@ -175,7 +174,7 @@ func (s *Server) endAgreement(cancel bool) http.HandlerFunc {
 		if cancel {
 			end, message = storage.CancelAgreement, "Agreement canceled."
 		}
-		s.writeKeyed(w, r, raw, false, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+		s.writeKeyed(w, r, raw, false, nil, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
 			if err := end(ctx, tx, sc, id); err != nil {
 				return operationAnswer{}, err
 			}

@@ -385,6 +385,12 @@ func TestAgreementRefusals(t *testing.T) {
 		{"unknown field and missing ones", map[string]any{"invoices": nil, "installments": nil, "color": "red"},
 			[]string{"color", "invoices", "installments"}},
 		{"no invoice", map[string]any{"invoices": []int64{}}, []string{"invoices"}},
+		// an unknown field is one problem among the others, all in one 422
+		{"an unknown field beside the checks", map[string]any{"invoices": []int64{a1, a1}, "installments": 0,
+			"first_due_date": today(-1), "interest_waiver": 150, "foo": 1},
+			[]string{"foo", "installments", "first_due_date", "interest_waiver", "invoices.1"}},
+		{"a value of the wrong type beside the checks", map[string]any{"installments": "two", "first_due_date": today(-1)},
+			[]string{"installments", "first_due_date"}},
 	}
 	for _, c := range cases {
 		body := map[string]any{"invoices": []int64{a1, a2}, "installments": 2, "first_due_date": today(0)}

@@ -95,6 +95,44 @@ func withProblems(err error, problems []finance.Problem) error {
 	return err
 }
 
+// withBodyProblems is the refusal of a write whose body had problems
+// (an unknown field, a value of the wrong type) and that was checked on
+// the rest (err, its own refusal or nil): one 422 naming the body's
+// problems, then the check's on the fields the body's did not name (a
+// field missing or unreadable is named once). The body is refused as it
+// was before it was checked on the rest: a check that ends otherwise than
+// in a 422 (the record not found, a conflict, a failure) adds nothing.
+func withBodyProblems(err error, problems []finance.Problem) error {
+	out := slices.Clone(problems)
+	for _, p := range invalidProblems(err) {
+		if !namedIn(problems, p.Field) {
+			out = append(out, p)
+		}
+	}
+	return finance.InvalidInput(out)
+}
+
+// invalidProblems are the problems of a 422 (nil for any other error).
+func invalidProblems(err error) []finance.Problem {
+	var coded *finance.Error
+	if errors.As(err, &coded) && coded.Code == finance.Invalid {
+		return coded.Problems
+	}
+	return nil
+}
+
+// namedIn reports whether problems name field, the field it is part of
+// ("invoices" for "invoices.0"), or a part of it ("items.0" for "items":
+// an element refused is no element to count).
+func namedIn(problems []finance.Problem, field string) bool {
+	for _, p := range problems {
+		if p.Field == field || strings.HasPrefix(field, p.Field+".") || strings.HasPrefix(p.Field, field+".") {
+			return true
+		}
+	}
+	return false
+}
+
 // readBody reads a request body of at most limit bytes (openBody).
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	body, err := openBody(w, r, limit)

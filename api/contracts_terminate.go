@@ -38,14 +38,14 @@ func (s *Server) terminateContract(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	req, err := parseTerminationBody(raw)
+	req, problems, err := parseTerminationBody(raw)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-	s.writeKeyed(w, r, raw, req.Preview, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+	s.writeKeyed(w, r, raw, req.Preview, problems, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
 		t, err := storage.TerminateContract(ctx, tx, sc, id, req)
 		if err != nil {
 			return operationAnswer{}, err
@@ -55,12 +55,13 @@ func (s *Server) terminateContract(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseTerminationBody reads {"termination_at", "requester", "motive",
-// "exemption", "preview"}, naming every problem.
-func parseTerminationBody(raw []byte) (storage.TerminationRequest, error) {
+// "exemption", "preview"}, naming every problem (err is a body that is no
+// JSON object).
+func parseTerminationBody(raw []byte) (storage.TerminationRequest, []finance.Problem, error) {
 	var req storage.TerminationRequest
 	obj, problems, err := decodeObject(raw)
 	if err != nil {
-		return req, err
+		return req, nil, err
 	}
 	fail := func(field, message string) {
 		problems = append(problems, finance.Problem{Field: field, Message: message})
@@ -110,10 +111,7 @@ func parseTerminationBody(raw []byte) (storage.TerminationRequest, error) {
 			fail(key, "unknown field")
 		}
 	}
-	if len(problems) > 0 {
-		return req, finance.InvalidInput(problems)
-	}
-	return req, nil
+	return req, problems, nil
 }
 
 // terminationView is the data of the operation's answer.

@@ -254,6 +254,8 @@ func TestTerminateContractRefusals(t *testing.T) {
 		{map[string]any{}, []string{"termination_at", "requester"}},
 		{map[string]any{"termination_at": "15/01/2025", "requester": "tenant", "exemption": "yes", "color": 1},
 			[]string{"color", "exemption", "termination_at"}},
+		// an unknown field is named with the checks of the rest
+		{map[string]any{"termination_at": "2023-12-31", "requester": "tenant", "color": 1}, []string{"color", "termination_at"}},
 	} {
 		r := f.terminate(t, id, f.keyA, c.body)
 		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), c.fields) {

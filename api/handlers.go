@@ -89,7 +89,7 @@ func (h resourceHandlers) create(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	write, ok := h.readWrite(w, r, true)
+	write, ok := h.readWrite(w, r, sc, 0)
 	if !ok {
 		return
 	}
@@ -119,7 +119,7 @@ func (h resourceHandlers) update(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	write, ok := h.readWrite(w, r, false)
+	write, ok := h.readWrite(w, r, sc, id)
 	if !ok {
 		return
 	}
@@ -152,7 +152,12 @@ func (h resourceHandlers) delete(w http.ResponseWriter, r *http.Request) {
 	writeRaw(w, http.StatusOK, []byte(`{"return":true,"status":200,"message":"Deleted."}`))
 }
 
-func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, create bool) (storage.Write, bool) {
+// readWrite reads the body of a create (id 0) or of an update of record
+// id. A body with problems (unknown fields, values of the wrong type,
+// required fields missing) is still checked on what it gives, the write's
+// checks and hooks run and rolled back (storage.CheckCreate, CheckUpdate),
+// so that one 422 names every problem (withBodyProblems).
+func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, sc storage.Scope, id int64) (storage.Write, bool) {
 	if err := h.res.CheckWritable(); err != nil {
 		writeError(w, r, err)
 		return storage.Write{}, false
@@ -160,13 +165,25 @@ func (h resourceHandlers) readWrite(w http.ResponseWriter, r *http.Request, crea
 	obj, duplicates, err := readObject(w, r)
 	if err == nil {
 		var write storage.Write
-		write, err = parseWrite(h.store.Registry(), h.res, obj, create)
+		write, err = parseWrite(h.store.Registry(), h.res, obj, id == 0)
 		if err = withProblems(err, duplicates); err == nil {
 			return write, true
+		}
+		if problems := invalidProblems(err); problems != nil {
+			err = withBodyProblems(h.checkWrite(r, sc, id, write), problems)
 		}
 	}
 	writeError(w, r, err)
 	return storage.Write{}, false
+}
+
+// checkWrite runs the checks of a create (id 0) or an update without
+// writing (readWrite).
+func (h resourceHandlers) checkWrite(r *http.Request, sc storage.Scope, id int64, write storage.Write) error {
+	if id == 0 {
+		return h.store.CheckCreate(r.Context(), h.res, sc, write)
+	}
+	return h.store.CheckUpdate(r.Context(), h.res, sc, id, write)
 }
 
 // pathID reads the {id} of the route; anything but a positive integer

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -92,10 +93,21 @@ func answerOf(preview bool, status int, message string, data any) operationAnswe
 // the method and the path). A preview neither reads nor records the key:
 // it runs write as any request without one (its transaction rolled back
 // by the write itself). Only a write that succeeds is recorded.
-func (s *Server) writeKeyed(w http.ResponseWriter, r *http.Request, body []byte, preview bool, write keyedWrite) {
+//
+// problems are those reading the body found (an unknown field, a value
+// of the wrong type): the write still runs on what was read, in a
+// transaction always rolled back and without the key, so that one 422
+// names the body's problems and the write's checks together
+// (withBodyProblems).
+func (s *Server) writeKeyed(w http.ResponseWriter, r *http.Request, body []byte, preview bool, problems []finance.Problem,
+	write keyedWrite) {
 	key, declared := r.Context().Value(keyedContext{}).(string)
 	if !declared {
 		writeError(w, r, fmt.Errorf("api: %s %s writes through writeKeyed and is not declared keyed", r.Method, r.URL.Path))
+		return
+	}
+	if len(problems) > 0 {
+		writeError(w, r, withBodyProblems(s.checkWrite(r.Context(), write), problems))
 		return
 	}
 	k := storage.IdempotencyKey{}
@@ -124,6 +136,24 @@ func (s *Server) writeKeyed(w http.ResponseWriter, r *http.Request, body []byte,
 		w.Header().Set("Location", answer.Location)
 	}
 	writeRaw(w, answer.Status, answer.Body)
+}
+
+// errChecked rolls back the transaction of a write run only for its checks.
+var errChecked = errors.New("api: checked, not written")
+
+// checkWrite runs write in a transaction it rolls back whatever happens,
+// for the refusal it answers (nil when it has none).
+func (s *Server) checkWrite(ctx context.Context, write keyedWrite) error {
+	err := pgx.BeginFunc(ctx, s.store.Pool(), func(tx pgx.Tx) error {
+		if _, err := write(ctx, tx); err != nil {
+			return err
+		}
+		return errChecked
+	})
+	if errors.Is(err, errChecked) {
+		return nil
+	}
+	return err
 }
 
 // keyedParam is the Idempotency-Key header of a keyed operation.

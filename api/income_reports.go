@@ -373,7 +373,7 @@ func dateTime(d finance.Date) time.Time {
 // incomeQueryParams are the parameters of both income report routes.
 func incomeQueryParams(business bool) []*openapi.Parameter {
 	params := []*openapi.Parameter{
-		queryParam("filter[owner_id]", "Required: the owner (a person of the company) whose report it is.", openapi.Integer()),
+		queryParam("filter[owner_id]", "Required: the owner (a person of the company) whose report it is; a person of the company who owns nothing (no share, no owner statement, no entry as owner) is a 422.", openapi.Integer()),
 		queryParam("filter[year]", "Required: the calendar year, 1900 to the current one (the company's time zone).", openapi.Integer()),
 	}
 	params[0].Required, params[1].Required = true, true

@@ -265,6 +265,20 @@ total 2421.56 240.00 48.00 2133.56`},
 		t.Errorf("company B's report of A's owner: %d %s", r.status, r.raw)
 	}
 	bOwner := f.createAs(t, f.keyB, "/persons", map[string]any{"name": "Beatriz"})
+	// a person of the company who owns nothing is no owner: a 422, not a
+	// report of zeros (A's tenant, B's Beatriz before she owns a share)
+	for _, c := range []struct {
+		key    string
+		person int64
+	}{{f.keyA, f.tenant}, {f.keyB, bOwner}} {
+		if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2024", c.person), c.key, nil); r.status != http.StatusUnprocessableEntity ||
+			fmt.Sprint(r.problemFields(t)) != "[filter[owner_id]]" || !strings.Contains(r.raw, fmt.Sprintf("person %d is no owner", c.person)) {
+			t.Errorf("person %d, who owns nothing: %d %s", c.person, r.status, r.raw)
+		}
+	}
+	f.scalar(t, `WITH b AS (INSERT INTO buildings (company_id, title) VALUES ($1, 'Casa') RETURNING id)
+		INSERT INTO building_owners (company_id, building_id, person_id, percentage) SELECT $1, b.id, $2, 100 FROM b RETURNING id`,
+		f.compB, bOwner)
 	if r := f.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2024", bOwner), f.keyB, nil); r.status != http.StatusOK ||
 		reportText(r.data(t)[0]) != "total 0.00 0.00 0.00 0.00" || r.data(t)[0]["closed_through"] != nil {
 		t.Errorf("company B's own owner: %d %s", r.status, r.raw)
@@ -443,6 +457,9 @@ func TestIncomeReportLinksOff(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	owner := e.create(t, "/persons", map[string]any{"name": "Ana"})
+	e.scalar(t, `WITH b AS (INSERT INTO buildings (company_id, title) VALUES ($1, 'Casa') RETURNING id)
+		INSERT INTO building_owners (company_id, building_id, person_id, percentage) SELECT $1, b.id, $2, 100 FROM b RETURNING id`,
+		e.compA, owner)
 	if r := e.do(t, http.MethodGet, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2024", owner), e.keyA, nil); r.status != http.StatusServiceUnavailable {
 		t.Errorf("link: %d %s", r.status, r.raw)
 	}

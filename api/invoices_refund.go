@@ -49,13 +49,9 @@ func (s *Server) invoiceOperation(w http.ResponseWriter, r *http.Request, refund
 		return
 	}
 	b, problems := parseOperationBody(obj, refund, problems)
-	if len(problems) > 0 {
-		writeError(w, r, finance.InvalidInput(problems))
-		return
-	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
-	s.writeKeyed(w, r, raw, b.preview, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+	s.writeKeyed(w, r, raw, b.preview, problems, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
 		var out storage.InvoiceOperation
 		var err error
 		message := "Refunded."

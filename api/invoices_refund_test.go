@@ -6,7 +6,60 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/propfin/propfin/storage"
 )
+
+// entryKeys are the keys docs/api.md lists for the entries of a refund's
+// or a write-off's answer; nullKeys those an entry may have no value of.
+var (
+	entryKeys = []string{"id", "refunds_id", "type", "extract", "amount", "item_id", "person_id", "owner_id",
+		"business_id", "description"}
+	nullKeys = []string{"refunds_id", "item_id", "person_id", "owner_id", "business_id", "description"}
+)
+
+// entriesNulls checks that every entry of an operation's answer carries
+// every documented key (and no other) and answers, for each entry in
+// order, "extract:key,key" naming the keys sent as null.
+func entriesNulls(t *testing.T, what string, data map[string]any) []string {
+	t.Helper()
+	var out []string
+	for _, e := range data["entries"].([]any) {
+		m := e.(map[string]any)
+		var keys, nulls []string
+		for k, v := range m {
+			keys = append(keys, k)
+			if v == nil {
+				nulls = append(nulls, k)
+			}
+		}
+		slices.Sort(keys)
+		slices.Sort(nulls)
+		if want := slices.Sorted(slices.Values(entryKeys)); !slices.Equal(keys, want) {
+			t.Errorf("%s: an entry's keys %v, want %v", what, keys, want)
+		}
+		out = append(out, fmt.Sprintf("%s:%s", m["extract"], strings.Join(nulls, ",")))
+	}
+	return out
+}
+
+// TestBookedEntrySchema: the OpenAPI document requires every key of an
+// operation's entries and lets the ones an entry may lack be null.
+func TestBookedEntrySchema(t *testing.T) {
+	t.Parallel()
+	s, err := reflector.SchemaFor(storage.BookedEntry{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := slices.Sorted(slices.Values(s.Required)), slices.Sorted(slices.Values(entryKeys)); !slices.Equal(got, want) {
+		t.Errorf("required %v, want %v", got, want)
+	}
+	for _, k := range nullKeys {
+		if types, _ := s.Properties[k].Type.([]string); !slices.Contains(types, "null") {
+			t.Errorf("%s: type %v, not nullable", k, s.Properties[k].Type)
+		}
+	}
+}
 
 // refundBody is a rent of 1,000.00 credited to the owner with an
 // administration fee of 100.00 from the owner to the business (not
@@ -90,6 +143,11 @@ func TestInvoiceRefund(t *testing.T) {
 			t.Errorf("%s: %s, want a problem on %s", c.name, r.raw, c.field)
 		}
 	}
+	// an unknown field is named with the checks of the rest, in one 422
+	if r := f.operate(t, id, "refund", map[string]any{"amount": "1000.01", "reason": "x", "owner": 1}); r.status != 422 ||
+		!slices.Equal(r.problemFields(t), []string{"owner", "amount"}) {
+		t.Errorf("an unknown field beside the checks: %d %s", r.status, r.raw)
+	}
 	if b := f.balances(t, id); b["customer"] != -100000 || b["owner"] != 90000 || b["business"] != 10000 {
 		t.Fatalf("the refusals wrote entries: %v", b)
 	}
@@ -112,6 +170,12 @@ func TestInvoiceRefund(t *testing.T) {
 	want := []string{"credit customer 250.00", "debit owner 250.00", "credit owner 25.00", "debit business 25.00"}
 	if !slices.Equal(entries, want) {
 		t.Errorf("partial refund's entries %v, want %v", entries, want)
+	}
+	// the tenant's and the business's entries name no owner, the
+	// business's no person: null, not left out
+	wantNulls := []string{"customer:owner_id", "owner:", "owner:", "business:owner_id,person_id"}
+	if got := entriesNulls(t, "partial refund", got); !slices.Equal(got, wantNulls) {
+		t.Errorf("partial refund's null keys %v, want %v", got, wantNulls)
 	}
 	rec := f.get(t, fmt.Sprintf("/invoices/%d", id), http.StatusOK).record(t)
 	if rec["status"] != "paid" || fmt.Sprint(rec["refunded_amount"]) != "250.00" || rec["paid"] != true {
@@ -138,6 +202,9 @@ func TestInvoiceRefund(t *testing.T) {
 	}
 	if b := f.balances(t, id); b["customer"] != -75000 || len(f.history(t, id)) != len(rows) {
 		t.Errorf("the preview stored: %v", b)
+	}
+	if got := entriesNulls(t, "preview", preview.record(t)); !slices.Equal(got, wantNulls) {
+		t.Errorf("preview's null keys %v, want %v", got, wantNulls)
 	}
 
 	whole := f.operate(t, id, "refund", map[string]any{"amount": "750.00", "reason": "devolução"})
@@ -252,6 +319,11 @@ func TestInvoiceWriteOff(t *testing.T) {
 	if b := f.balances(t, id); b["business"] != -100000 || b["customer"] != 100000 {
 		t.Errorf("the loss: %v", b)
 	}
+	for _, e := range entriesNulls(t, "write-off", r.record(t)) { // a loss takes from no entry
+		if _, nulls, _ := strings.Cut(e, ":"); !slices.Contains(strings.Split(nulls, ","), "refunds_id") {
+			t.Errorf("write-off entry %s: refunds_id not null", e)
+		}
+	}
 	if r := f.put(t, id, map[string]any{"status": "unpaid"}); r.status != 200 {
 		t.Fatalf("undo: %d %s", r.status, r.raw)
 	}
@@ -278,4 +350,38 @@ func withoutIDs(answer map[string]any) string {
 		entries = append(entries, fmt.Sprint(m["refunds_id"], m["type"], m["extract"], m["amount"], m["item_id"], m["description"]))
 	}
 	return fmt.Sprint(out, entries)
+}
+
+// TestWriteNamesEveryProblem: a write whose body has problems of its own
+// (a required field missing, an unknown field) is still checked on the
+// rest, so that one 422 names them all, and nothing is written.
+func TestWriteNamesEveryProblem(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	id := f.create(t, "/invoices", f.refundBody(10))
+	path := fmt.Sprintf("/invoices/%d", id)
+	for _, c := range []struct {
+		body   map[string]any
+		fields []string
+	}{
+		{map[string]any{"paid": true}, []string{"billing_method", "paid_at"}},
+		{map[string]any{"paid": true, "billing_method": "ticket", "foo": 1}, []string{"foo", "paid_at"}},
+		{map[string]any{"billing_method": "ticket", "paid": true, "paid_at": today(0), "foo": 1}, []string{"foo"}},
+	} {
+		r := f.do(t, http.MethodPut, path, f.keyA, c.body)
+		if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), c.fields) {
+			t.Errorf("%v: %d %s, want 422 naming %v", c.body, r.status, r.raw, c.fields)
+		}
+	}
+	if rec := f.get(t, path, http.StatusOK).record(t); rec["paid"] != false || rec["status"] != "unpaid" {
+		t.Errorf("a refused write was written: %v %v", rec["paid"], rec["status"])
+	}
+	if b := f.balances(t, id); len(b) != 0 {
+		t.Errorf("a refused payment posted: %v", b)
+	}
+	// another company's record: the body's problems, as before
+	if r := f.do(t, http.MethodPut, path, f.keyB, map[string]any{"paid": true}); r.status != http.StatusUnprocessableEntity ||
+		!slices.Equal(r.problemFields(t), []string{"billing_method"}) {
+		t.Errorf("another company's invoice: %d %s", r.status, r.raw)
+	}
 }

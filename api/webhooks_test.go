@@ -57,6 +57,7 @@ func TestWebhookEndpoints(t *testing.T) {
 		{map[string]any{"url": "https://169.254.169.254/latest"}, []string{"url"}},
 		{map[string]any{"url": "https://127.0.0.1:9000/x"}, []string{"url"}},
 		{map[string]any{"url": "http://localhost:9000/x"}, []string{"url"}},
+		{map[string]any{"url": "http://hooks.propfin.invalid/x"}, []string{"url"}}, // never resolves
 		{map[string]any{"url": "https://93.184.216.34/x", "events": []string{"invoice.eaten"}}, []string{"events"}},
 		{map[string]any{"url": "https://93.184.216.34/x", "events": []string{}}, []string{"events"}},
 		{map[string]any{"url": "https://93.184.216.34/x", "secret": "whsec_short"}, []string{"secret"}},

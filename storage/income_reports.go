@@ -96,7 +96,8 @@ func (s *Store) IncomeReports(ctx context.Context, companyID int64, q IncomeQuer
 			if err != nil {
 				return err
 			}
-			if q.OwnerID != 0 && len(owners) == 0 {
+			asked := q.OwnerID != 0 && len(owners) == 0
+			if asked {
 				owners = []IncomeOwner{{ID: q.OwnerID}}
 			}
 			if out.Owners, err = readIncomeOwners(ctx, tx, companyID, owners); err != nil {
@@ -105,12 +106,36 @@ func (s *Store) IncomeReports(ctx context.Context, companyID int64, q IncomeQuer
 			if q.OwnerID != 0 && len(out.Owners) == 0 {
 				return finance.Errorf(finance.NotFound, "The company has no person %d.", q.OwnerID)
 			}
+			if asked {
+				if err := checkIncomeOwner(ctx, tx, companyID, q.OwnerID); err != nil {
+					return err
+				}
+			}
 			return readIncomeNames(ctx, tx, companyID, out)
 		})
 	if err != nil {
 		return nil, translate(err, "income reports")
 	}
 	return out, nil
+}
+
+// checkIncomeOwner refuses (422 on filter[owner_id]) a person of the
+// company who is no owner of it: no share of a building, no owner
+// statement, no entry of the ledger credited or debited to them. An owner
+// who has nothing in the year (a building sold, a contract ended) is an
+// owner still, with a report of zeros.
+func checkIncomeOwner(ctx context.Context, tx pgx.Tx, companyID, personID int64) error {
+	var owner bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM building_owners WHERE company_id = $1 AND person_id = $2)
+		OR EXISTS (SELECT 1 FROM owner_statements WHERE company_id = $1 AND owner_id = $2)
+		OR EXISTS (SELECT 1 FROM transactions WHERE company_id = $1 AND owner_id = $2)`, companyID, personID).Scan(&owner); err != nil {
+		return fmt.Errorf("income reports: the owner: %w", err)
+	}
+	if !owner {
+		return finance.InvalidInput([]finance.Problem{{Field: "filter[owner_id]", Message: fmt.Sprintf("person %d is no owner of "+
+			"the company: no share of its buildings, no owner statement, no entry of its books names them as owner", personID)}})
+	}
+	return nil
 }
 
 // checkIncomeBusiness refuses a business the company does not have, as

@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -270,10 +271,21 @@ late 2024-12 2025-01 corrects 2024-12 deductions commission -12000 %[1]d/%[2]d c
 undo 2023-12 2024-01 corrects 2023-12 income rent -120000 %[1]d/%[2]d rent 2023-12-11`, l.b1, l.lease) {
 			t.Errorf("company %d, Ana's 2023:\n%s", l.company, got)
 		}
-		nobody := read(l, storage.IncomeQuery{Year: 2024, OwnerID: l.nobody})
-		if len(nobody.Owners) != 1 || nobody.Owners[0].ID != l.nobody || len(nobody.Owners[0].Lines) != 0 ||
-			!nobody.Owners[0].ClosedAt.IsZero() || len(nobody.Contracts) != 0 {
-			t.Errorf("company %d: a person without lines: %+v", l.company, nobody)
+		// an owner with nothing in the year: a report of zeros
+		quiet := read(l, storage.IncomeQuery{Year: 2020, OwnerID: l.ana})
+		if len(quiet.Owners) != 1 || quiet.Owners[0].ID != l.ana || len(quiet.Owners[0].Lines) != 0 ||
+			!quiet.Owners[0].ClosedAt.IsZero() || len(quiet.Contracts) != 0 {
+			t.Errorf("company %d: an owner without lines in the year: %+v", l.company, quiet)
+		}
+		// a person who owns nothing (the tenant, a person of no building):
+		// no owner, a 422 on filter[owner_id]
+		for _, person := range []int64{l.nobody, l.tenant} {
+			_, err := store.IncomeReports(ctx, l.company, storage.IncomeQuery{Year: 2024, OwnerID: person})
+			var coded *finance.Error
+			if !errors.As(err, &coded) || coded.Code != finance.Invalid || len(coded.Problems) != 1 ||
+				coded.Problems[0].Field != "filter[owner_id]" || !strings.Contains(coded.Problems[0].Message, "no owner") {
+				t.Errorf("company %d: person %d, who owns nothing: %v", l.company, person, err)
+			}
 		}
 	}
 	other := map[int64]int64{a.company: b.ana, b.company: a.ana}

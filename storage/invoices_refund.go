@@ -47,18 +47,19 @@ type WriteOffRequest struct {
 
 // BookedEntry is a ledger entry a refund or a write-off wrote (or would
 // write: a preview's ids are those of entries rolled back), as the answers
-// show it.
+// show it: every key is sent, null where the entry has none (the tenant's
+// and the business's carry no owner, the business's no person).
 type BookedEntry struct {
 	ID          int64             `json:"id"`
-	RefundsID   int64             `json:"refunds_id,omitempty"`
+	RefundsID   *int64            `json:"refunds_id"`
 	Type        finance.EntryType `json:"type"`
 	Extract     finance.Party     `json:"extract"`
 	Amount      finance.Money     `json:"amount"`
-	ItemID      int64             `json:"item_id,omitempty"`
-	PersonID    int64             `json:"person_id,omitempty"`
-	OwnerID     int64             `json:"owner_id,omitempty"`
-	BusinessID  int64             `json:"business_id,omitempty"`
-	Description string            `json:"description,omitempty"`
+	ItemID      *int64            `json:"item_id"`
+	PersonID    *int64            `json:"person_id"`
+	OwnerID     *int64            `json:"owner_id"`
+	BusinessID  *int64            `json:"business_id"`
+	Description *string           `json:"description"`
 }
 
 // InvoiceOperation is what a refund or a write-off did (or, previewed,
@@ -307,8 +308,8 @@ func insertRefundEntries(ctx context.Context, tx pgx.Tx, companyID int64, split 
 		FROM unnest($5::bigint[], $6::text[]) WITH ORDINALITY AS u(id, amount, n)
 		JOIN transactions t ON t.company_id = $1 AND t.id = u.id
 		ORDER BY u.n
-		RETURNING id, refunds_id, type, extract, amount::text, coalesce(item_id, 0), coalesce(person_id, 0),
-		    coalesce(owner_id, 0), coalesce(business_id, 0), coalesce(description, ''), position`,
+		RETURNING id, refunds_id, type, extract, amount::text, item_id, person_id, owner_id, business_id,
+		    description, position`,
 		companyID, split, date, reason, ids, amounts)
 	if err != nil {
 		return nil, translate(err, "refund entries")
@@ -325,14 +326,10 @@ func collectBooked(rows pgx.Rows, what string) ([]BookedEntry, error) {
 	}
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (positioned, error) {
 		var p positioned
-		var refunds *int64
 		var typ, extract string
 		var amount decimal.Decimal
-		err := row.Scan(&p.e.ID, &refunds, &typ, &extract, &amount, &p.e.ItemID, &p.e.PersonID, &p.e.OwnerID,
+		err := row.Scan(&p.e.ID, &p.e.RefundsID, &typ, &extract, &amount, &p.e.ItemID, &p.e.PersonID, &p.e.OwnerID,
 			&p.e.BusinessID, &p.e.Description, &p.pos)
-		if refunds != nil {
-			p.e.RefundsID = *refunds
-		}
 		p.e.Type, p.e.Extract, p.e.Amount = finance.EntryType(typ), finance.Party(extract), finance.Money(amount)
 		return p, err
 	})
@@ -557,8 +554,8 @@ func writeOffLoss(ctx context.Context, tx pgx.Tx, companyID int64, oi *operation
 
 // readBooked reads the entries of a split as the answers show them.
 func readBooked(ctx context.Context, tx pgx.Tx, companyID int64, split string) ([]BookedEntry, error) {
-	rows, err := tx.Query(ctx, `SELECT id, refunds_id, type, extract, amount::text, coalesce(item_id, 0), coalesce(person_id, 0),
-		    coalesce(owner_id, 0), coalesce(business_id, 0), coalesce(description, ''), position
+	rows, err := tx.Query(ctx, `SELECT id, refunds_id, type, extract, amount::text, item_id, person_id, owner_id,
+		    business_id, description, position
 		FROM transactions WHERE company_id = $1 AND split = $2`, companyID, split)
 	if err != nil {
 		return nil, translate(err, "entries of "+split)

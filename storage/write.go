@@ -76,6 +76,47 @@ func (w Write) customPatch() (merge []byte, remove []string, err error) {
 // around its hooks, in one transaction, and returns it with every column,
 // its custom fields and its children.
 func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*Record, error) {
+	return s.create(ctx, res, sc, w, false)
+}
+
+// errCheckOnly rolls back the transaction of a write run for its checks.
+var errCheckOnly = errors.New("storage: checked, not written")
+
+// CheckCreate runs a create's checks and hooks as Create does, in a
+// transaction rolled back whatever happens: the refusal the create would
+// answer, nil when it would be written. A body with problems of its own
+// is checked on the rest, so that one answer names every problem.
+func (s *Store) CheckCreate(ctx context.Context, res *Resource, sc Scope, w Write) error {
+	_, err := s.create(ctx, res, sc, w, true)
+	return err
+}
+
+// CheckUpdate is CheckCreate of an update of record id (Update).
+func (s *Store) CheckUpdate(ctx context.Context, res *Resource, sc Scope, id int64, w Write) error {
+	_, err := s.update(ctx, res, sc, id, w, true)
+	return err
+}
+
+// checkedOnly is the result of a write run for its checks alone (checkOnly):
+// its own refusal, the rollback no error.
+func checkedOnly(err error) error {
+	if errors.Is(err, errCheckOnly) {
+		return nil
+	}
+	return err
+}
+
+// writeEnd ends a write's transaction: the error of finishing it, else,
+// for a write run for its checks alone, errCheckOnly to roll it back.
+func writeEnd(err error, checkOnly bool) error {
+	if err == nil && checkOnly {
+		return errCheckOnly
+	}
+	return err
+}
+
+// create is Create, or with checkOnly CheckCreate.
+func (s *Store) create(ctx context.Context, res *Resource, sc Scope, w Write, checkOnly bool) (*Record, error) {
 	w = normalizeWrite(res, w)
 	if err := checkWrite(res, w); err != nil {
 		return nil, err
@@ -108,9 +149,9 @@ func (s *Store) Create(ctx context.Context, res *Resource, sc Scope, w Write) (*
 			return err
 		}
 		change.ID, _ = rec.ID()
-		return s.finishWrite(ctx, tx, res, sc, change, rec)
+		return writeEnd(s.finishWrite(ctx, tx, res, sc, change, rec), checkOnly)
 	})
-	if err != nil {
+	if err = checkedOnly(err); err != nil {
 		return nil, translateFor(err, res, "create "+res.Name)
 	}
 	return rec, nil
@@ -176,6 +217,11 @@ func insertRow(ctx context.Context, tx pgx.Tx, res *Resource, companyID int64, w
 // child collection changes and runs its hooks, in one transaction, and
 // returns the record with its children.
 func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w Write) (*Record, error) {
+	return s.update(ctx, res, sc, id, w, false)
+}
+
+// update is Update, or with checkOnly CheckUpdate.
+func (s *Store) update(ctx context.Context, res *Resource, sc Scope, id int64, w Write, checkOnly bool) (*Record, error) {
 	w = normalizeWrite(res, w)
 	if err := checkWrite(res, w); err != nil {
 		return nil, err
@@ -207,9 +253,9 @@ func (s *Store) Update(ctx context.Context, res *Resource, sc Scope, id int64, w
 		if rec, err = updateRow(ctx, tx, res, sc, id, change.New, func(b *sqlBuilder) { writeParentKey(b, res, sc) }); err != nil {
 			return err
 		}
-		return s.finishWrite(ctx, tx, res, sc, change, rec)
+		return writeEnd(s.finishWrite(ctx, tx, res, sc, change, rec), checkOnly)
 	})
-	if err != nil {
+	if err = checkedOnly(err); err != nil {
 		return nil, translateFor(err, res, "update "+res.Name)
 	}
 	return rec, nil

@@ -37,8 +37,10 @@ const maxURL = 2048
 // CheckURL says why an endpoint's URL is refused ("" when it is taken): not
 // an absolute http(s) URL with a host, credentials in it, http to anything
 // but an allowed loopback address, or a host that is, or resolves to, an
-// address the policy refuses. A name that does not resolve now is taken:
-// the dial checks the addresses it resolves to then.
+// address the policy refuses. An https URL whose name does not resolve now
+// is taken: the dial checks the addresses it resolves to then. Plain http
+// is taken only to a host shown to be loopback, so never to a name that
+// does not resolve.
 func (p Policy) CheckURL(ctx context.Context, raw string) string {
 	u, msg := parseURL(raw)
 	if msg != "" {
@@ -47,6 +49,9 @@ func (p Policy) CheckURL(ctx context.Context, raw string) string {
 	host := u.Hostname()
 	addrs, err := p.lookup(ctx, host)
 	if err != nil {
+		if u.Scheme == "http" {
+			return "must be an https URL"
+		}
 		return "" // checked at every dial
 	}
 	loopbackOnly := len(addrs) > 0

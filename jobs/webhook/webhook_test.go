@@ -107,6 +107,12 @@ func TestCheckURL(t *testing.T) {
 		{private, "https://169.254.169.254/x", ""},
 		{private, "http://10.1.2.3/x", "https"},
 		{private, "https://127.0.0.1/x", "loopback"},
+		// A name that never resolves (RFC 6761): https is taken and checked
+		// at the dial, plain http is never shown to be loopback.
+		{strict, "https://hooks.propfin.invalid/x", ""},
+		{strict, "http://hooks.propfin.invalid/x", "https"},
+		{dev, "http://hooks.propfin.invalid/x", "https"},
+		{private, "http://hooks.propfin.invalid/x", "https"},
 	}
 	for _, c := range cases {
 		got := c.p.CheckURL(context.Background(), c.url)

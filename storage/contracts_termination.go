@@ -283,9 +283,9 @@ func cancelTerminated(ctx context.Context, tx pgx.Tx, companyID int64, ids []int
 	return writeHistories(ctx, tx, companyID, actor, OriginTermination, history)
 }
 
-// finalInvoiceUnset are the settings the final invoice leaves null, of a
-// contract that leaves contract null: its late-fee rates as the contract
-// has them, as the generated invoices keep them; and the punctuality
+// finalInvoiceUnset are the settings the final invoice leaves null, given
+// those its contract leaves null: the late-fee rates the contract leaves
+// null, as the generated invoices keep them; and the punctuality
 // discount's amounts and days always, as on an invoice of a contract
 // without one, since a final settlement grants no discount for paying
 // early (docs/finance.md, "The final invoice").

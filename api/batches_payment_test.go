@@ -496,6 +496,45 @@ func TestPaymentBatchBadBodies(t *testing.T) {
 	}
 }
 
+// TestPaymentBatchBusinessCNPJ: a payment batch of an account whose
+// business has no CNPJ is refused when it is created, 422 on account_id
+// naming the business and what it lacks (its payment file names the payer
+// by it), not when entries are added; with the CNPJ set, it is created
+// and pays. A CNPJ taken away afterwards refuses the entries with the
+// same words.
+func TestPaymentBatchBusinessCNPJ(t *testing.T) {
+	t.Parallel()
+	f := paymentEnv(t)
+	biz := f.create(t, "/financial/businesses", map[string]any{"name": "Horizonte Sem CNPJ"})
+	account := f.create(t, "/financial/accounts", bradescoPaymentAccount(biz))
+	problem := fmt.Sprintf("account %d is of business %d (Horizonte Sem CNPJ), whose name and CNPJ the remittances of a "+
+		"payment batch carry as their payer's: tax_id: not set; set it (PUT /financial/businesses/%d)", account, biz, biz)
+	r := f.do(t, http.MethodPost, "/financial/paymentBatch", f.keyA, map[string]any{"account_id": account})
+	if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"account_id"}) ||
+		!strings.Contains(r.raw, problem) {
+		t.Fatalf("a batch of a business without a CNPJ: %d %s\nwant the problem %s", r.status, r.raw, problem)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM payment_batches WHERE account_id = $1`, account); n != 0 {
+		t.Fatalf("%d batches stored", n)
+	}
+	if r := f.do(t, http.MethodPut, fmt.Sprintf("/financial/businesses/%d", biz), f.keyA, map[string]any{"tax_id": "60.746.948/0001-12"}); r.status != http.StatusOK {
+		t.Fatalf("the CNPJ: %d %s", r.status, r.raw)
+	}
+	batch := f.create(t, "/financial/paymentBatch", map[string]any{"account_id": account})
+	entry := f.bill(t, f.atBB, "ted", "100.00", map[string]any{"account_id": account})
+	if added, refused := answer(t, f.payments(t, f.keyA, batch, "addTransactions", entry), "added"); len(added) != 1 || len(refused) != 0 {
+		t.Fatalf("the entry of a business with its CNPJ: added %v, refused %v", added, refused)
+	}
+	if r := f.do(t, http.MethodPut, fmt.Sprintf("/financial/businesses/%d", biz), f.keyA, map[string]any{"tax_id": nil}); r.status != http.StatusOK {
+		t.Fatalf("the CNPJ taken away: %d %s", r.status, r.raw)
+	}
+	other := f.bill(t, f.atBB, "ted", "50.00", map[string]any{"account_id": account})
+	r = f.payments(t, f.keyA, batch, "addTransactions", other)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.raw, problem) {
+		t.Errorf("an entry added once the CNPJ is gone: %d %s\nwant the problem %s", r.status, r.raw, problem)
+	}
+}
+
 // TestPaymentBatchIsolation: another company's batch is a 404 on every
 // route; its account cannot hold a batch of ours; a return file uploaded
 // by another company touches nothing of ours.

@@ -191,7 +191,7 @@ func terminationViewOf(t storage.ContractTermination) terminationView {
 	if t.Final != nil {
 		v.Invoice = &finalInvoiceView{ID: optID(t.FinalID),
 			invoicePreview: previewInvoice(storage.GeneratedInvoice{Invoice: *t.Final, BuildingID: t.BuildingID,
-				Unset: storage.FinalInvoiceUnset})}
+				Unset: t.FinalUnset})}
 	}
 	return v
 }

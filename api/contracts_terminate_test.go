@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/propfin/propfin/finance"
@@ -194,6 +195,52 @@ func (f *termFixture) checkLedger(t *testing.T, when, customer, ana, bruno strin
 
 // jsonID is an id as a decoded answer holds it.
 func jsonID(id int64) json.Number { return json.Number(fmt.Sprint(id)) }
+
+// TestTerminationTicketSettings: the final invoice carries its contract's
+// late-fee settings as the generated invoices do, null where the contract
+// has none, and no punctuality discount (null amounts and days, not 0.00),
+// even when the contract grants one; the preview shows what the run
+// stores.
+func TestTerminationTicketSettings(t *testing.T) {
+	t.Parallel()
+	f := termEnv(t)
+	for _, c := range []struct {
+		name      string
+		overrides map[string]any
+		want      string
+	}{
+		{"no late fee nor discount", nil,
+			"ticket_late_fee=false ticket_late_fee_item_id=<nil> ticket_late_fee_percentage=<nil> ticket_late_fee_interest=<nil> " +
+				"ticket_discount=false ticket_discount_mode=<nil> ticket_discount_fixed=<nil> ticket_discount_percentage=<nil> " +
+				"ticket_discount_days=<nil> ticket_discount_action=<nil>"},
+		{"a late fee and a discount", map[string]any{"ticket_late_fee": true, "ticket_late_fee_percentage": "2",
+			"ticket_late_fee_interest": "1", "ticket_discount": true, "ticket_discount_mode": "fixed", "ticket_discount_fixed": "50.00",
+			"ticket_discount_days": 5, "ticket_discount_action": "business"},
+			"ticket_late_fee=true ticket_late_fee_item_id=<nil> ticket_late_fee_percentage=2.00 ticket_late_fee_interest=1.00 " +
+				"ticket_discount=false ticket_discount_mode=<nil> ticket_discount_fixed=<nil> ticket_discount_percentage=<nil> " +
+				"ticket_discount_days=<nil> ticket_discount_action=<nil>"},
+	} {
+		id := f.lease(t, "", c.overrides)
+		body := map[string]any{"termination_at": "2024-03-15", "requester": "tenant", "preview": true}
+		prev := f.terminate(t, id, f.keyA, body)
+		delete(body, "preview")
+		run := f.terminate(t, id, f.keyA, body)
+		if prev.status != http.StatusOK || run.status != http.StatusOK {
+			t.Fatalf("%s: preview %d %s, run %d %s", c.name, prev.status, prev.raw, run.status, run.raw)
+		}
+		final := num(t, run.record(t)["invoice"].(map[string]any)["id"])
+		stored := f.get(t, fmt.Sprintf("/invoices/%d", final), http.StatusOK).record(t)
+		for what, inv := range map[string]map[string]any{"previewed": prev.record(t)["invoice"].(map[string]any), "stored": stored} {
+			var parts []string
+			for _, field := range ticketFields {
+				parts = append(parts, fmt.Sprintf("%s=%v", field, inv[field]))
+			}
+			if got := strings.Join(parts, " "); got != c.want {
+				t.Errorf("%s, the final invoice %s:\n got %s\nwant %s", c.name, what, got, c.want)
+			}
+		}
+	}
+}
 
 // TestTerminateContractRequesters: the same lease previewed on 2025-01-15
 // by each requester: the tenant pays 3 × 2,000.00 × 531/912 = 3,493.42

@@ -94,11 +94,21 @@ type (
 		// Final says the report is the year's informe, the one its link
 		// gives: the year is over and every month it reads is closed;
 		// otherwise Warning says why it is not yet (or never will be).
-		Final     bool                 `json:"final"`
-		Warning   *string              `json:"warning"`
-		Contracts []incomeContractJSON `json:"contracts"`
-		Months    []incomeMonthJSON    `json:"months"`
-		Total     incomeFiguresJSON    `json:"total"`
+		Final   bool    `json:"final"`
+		Warning *string `json:"warning"`
+		// Businesses are the paying sources the rent was received
+		// through, one per business with a figure in the year.
+		Businesses []incomeBusinessJSON `json:"businesses"`
+		Contracts  []incomeContractJSON `json:"contracts"`
+		Months     []incomeMonthJSON    `json:"months"`
+		Total      incomeFiguresJSON    `json:"total"`
+	}
+	incomeBusinessJSON struct {
+		BusinessID *int64            `json:"business_id"`
+		Name       *string           `json:"name"`
+		TaxID      *string           `json:"tax_id"`
+		Months     []incomeMonthJSON `json:"months"`
+		Total      incomeFiguresJSON `json:"total"`
 	}
 	incomePartyJSON struct {
 		ID    *int64  `json:"id"`
@@ -174,7 +184,14 @@ func partyJSON(id int64, name, taxID string) incomePartyJSON {
 func incomeReportOf(r *storage.IncomeReports, o storage.IncomeOwner) incomeReportJSON {
 	y := statement.BuildIncome(r.Year, o.Lines)
 	out := incomeReportJSON{OwnerID: o.ID, Year: r.Year, Owner: partyJSON(o.ID, o.Name, o.TaxID),
-		Contracts: []incomeContractJSON{}, Months: monthsJSON(r.Year, y.Months), Total: figuresJSON(y.Total)}
+		Businesses: []incomeBusinessJSON{}, Contracts: []incomeContractJSON{}, Months: monthsJSON(r.Year, y.Months),
+		Total: figuresJSON(y.Total)}
+	for _, b := range y.Businesses {
+		source := incomeSource(r, b.BusinessID)
+		out.Businesses = append(out.Businesses, incomeBusinessJSON{BusinessID: optionalID(b.BusinessID),
+			Name: optionalText(source.Name), TaxID: optionalText(source.TaxID), Months: monthsJSON(r.Year, b.Months),
+			Total: figuresJSON(b.Total)})
+	}
 	if r.Closed {
 		m := r.ClosedThrough
 		out.ClosedThrough = &m
@@ -314,34 +331,29 @@ func (s *Server) loadIncomeReport(ctx context.Context, ref statementpage.Ref) (s
 	return incomeDocument(reports, reports.Owners[0]), nil
 }
 
-// incomeDocument is an owner's report as its page and PDF show it: the
-// business named when the report's contracts are all of one; each
-// contract by its reference (else its id), and by its business too when
-// there are several.
+// incomeDocument is an owner's report as its page and PDF show it. The
+// paying source of each contract is the business whose books hold it (the
+// legal entity that received the rent on the owner's behalf, by its name
+// and CNPJ, as the DIMOB declares it), the company's name for entries of
+// no business; the document is headed by the business when the report's
+// contracts are all of one, else by the company's name, and shows each
+// source's contracts under it when there are several. Each contract is
+// named by its reference, else its id.
 func incomeDocument(r *storage.IncomeReports, o storage.IncomeOwner) statementpage.IncomeReport {
 	y := statement.BuildIncome(r.Year, o.Lines)
 	doc := statementpage.IncomeReport{Company: statementpage.Party{Name: r.CompanyName},
 		Owner: statementpage.Party{Name: o.Name, TaxID: o.TaxID}, Year: r.Year, IssuedAt: o.ClosedAt}
-	businesses := map[int64]bool{}
-	for _, c := range y.Contracts {
-		businesses[c.BusinessID] = true
-	}
-	if len(businesses) == 1 {
-		for id := range businesses {
-			b := r.Businesses[id]
-			doc.Business = statementpage.Party{Name: b.Name, TaxID: b.TaxID}
+	if len(y.Businesses) == 1 {
+		if b := incomeSource(r, y.Businesses[0].BusinessID); b.Name != "" {
+			doc.Company = b
 		}
 	}
 	for _, c := range y.Contracts {
 		k := r.Contracts[c.ContractID]
 		ic := statementpage.IncomeContract{Title: contractTitle(c.ContractID, k.Reference),
+			Source:  incomeSource(r, c.BusinessID),
 			Tenant:  statementpage.Party{Name: k.Tenant.Name, TaxID: k.Tenant.TaxID},
 			Address: k.Property.Line(), Start: dateTime(k.Start), End: dateTime(k.End)}
-		if len(businesses) > 1 {
-			if b := r.Businesses[c.BusinessID]; b.Name != "" {
-				ic.Title += " · " + b.Name
-			}
-		}
 		for i, m := range c.Months {
 			ic.Months[i] = statementpage.IncomeMonth{Gross: statementpage.Cents(m.Gross), AdminFee: statementpage.Cents(m.AdminFee),
 				Withheld: statementpage.Cents(m.Withheld)}
@@ -349,6 +361,17 @@ func incomeDocument(r *storage.IncomeReports, o storage.IncomeOwner) statementpa
 		doc.Contracts = append(doc.Contracts, ic)
 	}
 	return doc
+}
+
+// incomeSource is the paying source of the books of business id: the
+// business, by its name and CNPJ; for entries of no business (id 0), the
+// company's name.
+func incomeSource(r *storage.IncomeReports, id int64) statementpage.Party {
+	if id == 0 {
+		return statementpage.Party{Name: r.CompanyName}
+	}
+	b := r.Businesses[id]
+	return statementpage.Party{Name: b.Name, TaxID: b.TaxID}
 }
 
 // contractTitle names a contract on the documents.

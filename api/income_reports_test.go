@@ -217,6 +217,17 @@ total 2421.56 240.00 48.00 2133.56`},
 		if got := reportText(report); got != c.ym {
 			t.Errorf("%s's 2024:\n%s\nwant\n%s", c.name, got, c.ym)
 		}
+		// the paying source: the business that received the rent, with
+		// its CNPJ and the year's figures of its books
+		businesses := report["businesses"].([]any)
+		if len(businesses) != 1 {
+			t.Fatalf("%s's businesses: %v", c.name, businesses)
+		}
+		b := businesses[0].(map[string]any)
+		if num(t, b["business_id"]) != f.business || b["name"] != "Horizonte" || b["tax_id"] != "11444777000161" ||
+			toJSON(t, b["total"]) != toJSON(t, report["total"]) || len(b["months"].([]any)) != 12 {
+			t.Errorf("%s's business: %v", c.name, b)
+		}
 		months := report["months"].([]any)
 		if len(months) != 12 || months[2].(map[string]any)["month"] != "2024-03" ||
 			fmt.Sprint(months[2].(map[string]any)["gross_rent"]) != "0.00" {
@@ -389,13 +400,20 @@ func TestIncomeReportLink(t *testing.T) {
 		"Rua Augusta, 500, loja 2, Consolação, São Paulo - SP, CEP 01305-000"}
 	totals := []string{"Aluguéis brutos R$ 3.632,34", "Taxas de administração R$ 360,00", "IR retido R$ 72,00",
 		"Rendimento líquido R$ 3.200,34"}
-	for _, want := range append(append([]string{"Informe de rendimentos", "Ano-calendário 2024", "Ana Proprietária",
-		"CPF 529.982.247-25", "Horizonte", "CNPJ 11.444.777/0001-61",
+	// headed by the business that received the rent for Ana, its paying
+	// source, with its CNPJ; the company's name is not the informe's
+	source := []string{"Horizonte CNPJ 11.444.777/0001-61 Informe de rendimentos",
+		"Aluguéis recebidos por intermédio de Horizonte (CNPJ 11.444.777/0001-61) no ano-calendário 2024"}
+	for _, want := range append(append(append([]string{"Informe de rendimentos", "Ano-calendário 2024", "Ana Proprietária",
+		"CPF 529.982.247-25", "Fonte pagadora Horizonte CNPJ 11.444.777/0001-61",
 		"Fevereiro R$ 1.232,34 R$ 120,00 R$ 24,00 R$ 1.088,34", "Março R$ 0,00 R$ 0,00 R$ 0,00 R$ 0,00",
-		"Total do ano R$ 3.632,34 R$ 360,00 R$ 72,00 R$ 3.200,34"}, contract...), totals...) {
+		"Total do ano R$ 3.632,34 R$ 360,00 R$ 72,00 R$ 3.200,34"}, contract...), totals...), source...) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q:\n%s", want, page)
 		}
+	}
+	if strings.Contains(page, "Company A") {
+		t.Errorf("the page names the company:\n%s", page)
 	}
 	for _, pdf := range []string{url + "/pdf", url + "?format=pdf"} {
 		status, ctype, body := fetchPublic(t, pdf)
@@ -412,10 +430,14 @@ func TestIncomeReportLink(t *testing.T) {
 		}
 		all := strings.Join(pages, " ")
 		for _, want := range append(append([]string{"Ana Proprietária", "CPF 529.982.247-25",
-			"Fevereiro R$ 1.232,34 R$ 120,00 R$ 24,00 R$ 1.088,34"}, contract...), totals...) {
+			"Fonte pagadora Horizonte (CNPJ 11.444.777/0001-61)", "Fevereiro R$ 1.232,34 R$ 120,00 R$ 24,00 R$ 1.088,34"},
+			contract...), append(totals, source...)...) {
 			if !strings.Contains(all, want) {
 				t.Errorf("the PDF lacks %q:\n%s", want, all)
 			}
+		}
+		if strings.Contains(all, "Company A") {
+			t.Errorf("the PDF names the company:\n%s", all)
 		}
 		for _, want := range totals {
 			if !strings.Contains(pages[len(pages)-1], want) {

@@ -66,6 +66,9 @@ func newPaymentIssuer(acc *storage.PaymentAccount, now time.Time, seq int64, pix
 		return nil, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send payment remittances: " + storage.ProblemsText(ps)}})
 	}
+	if p, refused := storage.PaymentBatch.AccountBusinessProblem(acc.ID, acc.Business()); refused {
+		return nil, finance.InvalidInput([]finance.Problem{p})
+	}
 	p := &paymentIssuer{acc: acc, today: finance.NewDate(now.Year(), now.Month(), now.Day()), checks: map[bool]*pagamento.Writer{}}
 	p.rem = pagamento.Remittance{Bank: acc.Bank, Sequence: int(seq), Created: now, PIX: pixFile,
 		Payer: pagamento.Payer{Name: acc.BusinessName, Document: acc.BusinessTaxID, Agency: acc.Agency,

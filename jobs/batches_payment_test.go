@@ -1,6 +1,8 @@
 package jobs
 
 import (
+	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +38,65 @@ func TestPaymentBanksAreWritten(t *testing.T) {
 			t.Errorf("bank %s: storage.PaymentRequired = %v, pagamento.Required = %v", bank, got, want)
 		}
 	}
+}
+
+// TestBatchBusinessRuleIsTheWriters holds the rule a batch's create
+// checks its account's business by (storage's BusinessProblems, on name
+// and tax_id) to the file writers': for every bank and layout, the
+// payment writer refuses payer.name or payer.document, and the collection
+// writer beneficiary.name or beneficiary.document, exactly when storage
+// names name or tax_id, for names and documents of every form.
+func TestBatchBusinessRuleIsTheWriters(t *testing.T) {
+	t.Parallel()
+	documents := []string{"11222333000181", "11.222.333/0001-81", "12ABC34501DE35", "12abc34501de35", "12.ABC.345/01DE-35",
+		"52998224725", "529.982.247-25", "11222333000182", "52998224724", "", " ", "123", "1122233300018", "112223330001811",
+		"00000000000000", "11111111111", "CNPJ 11222333000181", "１1222333000181"}
+	created := time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC)
+	// fields is what a writer's error says of the business: "name" and
+	// "tax_id" for its problems on prefix+"name" and prefix+"document".
+	fields := func(err error, prefix string) []string {
+		var ps cnab.Problems
+		errors.As(err, &ps)
+		var out []string
+		for _, p := range ps {
+			switch p.Field {
+			case prefix + "name":
+				out = append(out, "name")
+			case prefix + "document":
+				out = append(out, "tax_id")
+			}
+		}
+		return out
+	}
+	for _, name := range []string{"Imobiliária Conceição", "", "  "} {
+		for _, doc := range documents {
+			biz := storage.AccountBusiness{ID: 1, Name: name, TaxID: doc}
+			for _, bank := range pagamento.Supported() {
+				_, err := pagamento.NewWriter(io.Discard, pagamento.Remittance{Bank: bank, Sequence: 1, Created: created,
+					Payer: pagamento.Payer{Name: name, Document: doc}}, nil)
+				if got, want := problemFields(storage.PaymentBatch.BusinessProblems(biz)), fields(err, "payer."); !slices.Equal(got, want) {
+					t.Errorf("payments at %s of %q, %q: storage names %v, the writer %v", bank, name, doc, got, want)
+				}
+			}
+			for _, pair := range cnab.Supported() {
+				bank, layout, _ := strings.Cut(pair, "/")
+				_, err := cnab.NewWriter(io.Discard, cnab.Remittance{Bank: bank, Layout: layoutOf("cnab" + layout), Sequence: 1,
+					Created: created, Beneficiary: cnab.Beneficiary{Name: name, Document: doc}}, nil)
+				if got, want := problemFields(storage.TicketBatch.BusinessProblems(biz)), fields(err, "beneficiary."); !slices.Equal(got, want) {
+					t.Errorf("collection at %s of %q, %q: storage names %v, the writer %v", pair, name, doc, got, want)
+				}
+			}
+		}
+	}
+}
+
+// problemFields are the fields problems name, in order.
+func problemFields(ps []finance.Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Field)
+	}
+	return out
 }
 
 // testIssuer is a payment issuer of a Bradesco CNAB 240 account on

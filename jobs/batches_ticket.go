@@ -65,6 +65,9 @@ func newSlipIssuer(acc *storage.BankAccount, today finance.Date, seq int64) (*sl
 		return nil, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send collection remittances: " + storage.ProblemsText(ps)}})
 	}
+	if p, refused := storage.TicketBatch.AccountBusinessProblem(acc.ID, acc.Business()); refused {
+		return nil, finance.InvalidInput([]finance.Problem{p})
+	}
 	if _, err := cnab.NewWriter(io.Discard, s.rem, nil); err != nil {
 		return nil, finance.InvalidInput([]finance.Problem{{Field: "account_id",
 			Message: "the account cannot send a remittance: " + problemsText(err)}})

@@ -27,8 +27,14 @@ type BankAccount struct {
 	TransmissionCode string
 	Station          string
 	Modality         string
+	BusinessID       int64
 	BusinessName     string
 	BusinessTaxID    string
+}
+
+// Business is the account's business as a remittance names it.
+func (a *BankAccount) Business() AccountBusiness {
+	return AccountBusiness{ID: a.BusinessID, Name: a.BusinessName, TaxID: a.BusinessTaxID}
 }
 
 // ReadBankAccount reads an account of the company with its business.
@@ -37,11 +43,11 @@ func ReadBankAccount(ctx context.Context, q DBTX, companyID, id int64) (*BankAcc
 	err := q.QueryRow(ctx, `SELECT coalesce(a.bank, ''), coalesce(a.layout, ''), coalesce(a.agency, ''),
 		coalesce(a.agency_digit, ''), coalesce(a.account, ''), coalesce(a.account_digit, ''), coalesce(a.wallet, ''),
 		coalesce(a.wallet_variation, ''), coalesce(a.covenant, ''), coalesce(a.transmission_code, ''),
-		coalesce(a.station, ''), coalesce(a.modality, ''), b.name, coalesce(b.tax_id, '')
+		coalesce(a.station, ''), coalesce(a.modality, ''), b.id, b.name, coalesce(b.tax_id, '')
 		FROM accounts a JOIN businesses b ON b.company_id = a.company_id AND b.id = a.business_id
 		WHERE a.company_id = $1 AND a.id = $2`, companyID, id).Scan(&a.Bank, &a.Layout, &a.Agency, &a.AgencyDigit,
 		&a.Account, &a.AccountDigit, &a.Wallet, &a.WalletVariation, &a.Covenant, &a.TransmissionCode, &a.Station,
-		&a.Modality, &a.BusinessName, &a.BusinessTaxID)
+		&a.Modality, &a.BusinessID, &a.BusinessName, &a.BusinessTaxID)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("account %d", id))
 	}

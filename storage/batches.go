@@ -66,6 +66,11 @@ type BatchType struct {
 	// when it can. The batch's create, the writes of an account and the
 	// kind's own work (jobs) all ask it.
 	AccountProblems func(AccountTerms) []finance.Problem
+	// Remitter is the part the account's business plays in the kind's
+	// remittances ("payer", "beneficiary"): their header names it by its
+	// name and CPF or CNPJ, which the batch's create and the kind's own
+	// work check (BatchType.BusinessProblems).
+	Remitter string
 	// lockMembers reads the members of a locked batch among the records
 	// ids (all of them when ids is nil), locking them, by record: what the
 	// shared removal and reversal (RemoveMembers, RevertMembers) decide on.

@@ -30,6 +30,7 @@ var PaymentBatch = &BatchType{Name: "payment", Resource: PaymentBatches, Table: 
 	Frozen: []string{"amount", "interest", "discount", "person_id", "billing_method", "ticket_barcode",
 		"account_id", "type", "mode", "paid", "due_date", "date"},
 	AccountProblems: paymentAccountProblems,
+	Remitter:        "payer",
 	lockMembers:     lockPaymentMembers,
 	takeOut:         takeOutPayments,
 }

@@ -171,3 +171,63 @@ func TestPaymentOnlyAccounts(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchBusinesses: a batch is created only from an account whose
+// business its remittances can name: a name and a valid CNPJ, as their
+// file writers require (the payer of a payment batch's, the
+// beneficiary of a collection batch's). A business without one, or with
+// one whose check digits are wrong (stored before the businesses' own
+// rule), is refused when the batch is created, 422 on account_id naming
+// the business and what it lacks, not later when entries are added.
+func TestBatchBusinesses(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	company, _, err := storage.EnsureCompany(ctx, pool, "Imobiliária Sem CNPJ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := storage.NewStore(pool, storage.DefaultRegistry())
+	for _, c := range []struct {
+		taxID any    // nil: none
+		want  string // "": the batches are created
+	}{
+		{"11222333000181", ""},
+		{"12ABC34501DE35", ""}, // an alphanumeric CNPJ
+		{nil, "tax_id: not set"},
+		{"11222333000182", `tax_id: "11222333000182" is not a valid CNPJ`},
+	} {
+		var business, account int64
+		if err := pool.QueryRow(ctx, `INSERT INTO businesses (company_id, name, tax_id) VALUES ($1, 'Horizonte Imóveis', $2)
+			RETURNING id`, company, c.taxID).Scan(&business); err != nil {
+			t.Fatal(err)
+		}
+		// an account that can send both kinds of remittance (Bradesco, CNAB 240)
+		if err := pool.QueryRow(ctx, `INSERT INTO accounts (company_id, business_id, bank, layout, agency, agency_digit,
+				account, account_digit, wallet, covenant, payment_covenant)
+			VALUES ($1, $2, '237', 'cnab240', '1234', '5', '12345', '6', '09', '4567890', '123456') RETURNING id`,
+			company, business).Scan(&account); err != nil {
+			t.Fatal(err)
+		}
+		for _, kind := range []struct{ resource, label, role string }{
+			{storage.PaymentBatches, "payment batch", "payer"},
+			{storage.TicketBatches, "collection batch", "beneficiary"},
+		} {
+			rec, err := store.Create(ctx, store.Registry().MustResource(kind.resource), storage.Company(company),
+				storage.Write{Values: map[string]any{"account_id": account}})
+			if c.want == "" {
+				if err != nil {
+					t.Errorf("a %s of a business of tax_id %v: %v", kind.label, c.taxID, err)
+				}
+				continue
+			}
+			want := fmt.Sprintf("account %d is of business %d (Horizonte Imóveis), whose name and CNPJ the remittances of a %s "+
+				"carry as their %s's: %s; set it (PUT /financial/businesses/%d)", account, business, kind.label, kind.role, c.want, business)
+			var e *finance.Error
+			if rec != nil || !errors.As(err, &e) || e.Code != finance.Invalid || len(e.Problems) != 1 ||
+				e.Problems[0] != (finance.Problem{Field: "account_id", Message: want}) {
+				t.Errorf("a %s of a business of tax_id %v: %v, want a 422 on account_id: %s", kind.label, c.taxID, err, want)
+			}
+		}
+	}
+}

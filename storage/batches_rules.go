@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/pix"
 )
 
 // Write rules of the batches (docs/api.md, "Batches"), run as hooks in the
@@ -16,8 +17,10 @@ import (
 
 // checkBatchAccount is the hook of a batch type's batches: it requires,
 // on create, an account (already known to be the company's) that can send
-// the kind's remittances (BatchType.AccountProblems; one 422 naming
-// account_id, with the account and every reason: the columns to fix).
+// the kind's remittances (BatchType.AccountProblems: the columns to fix)
+// and whose business they can name (BatchType.BusinessProblems: its name
+// and CPF or CNPJ); a 422 naming account_id, with the account and every
+// reason, one problem for the account's columns and one for its business.
 func checkBatchAccount(bt *BatchType) Hook {
 	return func(ctx context.Context, tx pgx.Tx, c *Change) error {
 		id, given := c.New.Values["account_id"]
@@ -31,12 +34,93 @@ func checkBatchAccount(bt *BatchType) Hook {
 		if !found {
 			return nil // the reference check names it
 		}
+		var problems []finance.Problem
 		if ps := bt.AccountProblems(terms); len(ps) > 0 {
-			return problem("account_id", fmt.Sprintf("account %v cannot send the remittances of a %s: %s", id, bt.Label,
-				ProblemsText(ps)))
+			problems = append(problems, finance.Problem{Field: "account_id", Message: fmt.Sprintf(
+				"account %v cannot send the remittances of a %s: %s", id, bt.Label, ProblemsText(ps))})
+		}
+		business, err := readAccountBusiness(ctx, tx, c.Scope.CompanyID, id)
+		if err != nil {
+			return fmt.Errorf("account of a %s: %w", bt.Label, err)
+		}
+		if p, refused := bt.AccountBusinessProblem(id, business); refused {
+			problems = append(problems, p)
+		}
+		if len(problems) > 0 {
+			return finance.InvalidInput(problems)
 		}
 		return nil
 	}
+}
+
+// AccountBusiness is the business an account is of, as a remittance's
+// header names it: its payer (a payment batch's) or its beneficiary (a
+// collection batch's).
+type AccountBusiness struct {
+	ID          int64
+	Name, TaxID string
+}
+
+// readAccountBusiness reads the business of an account of the company.
+func readAccountBusiness(ctx context.Context, q DBTX, companyID int64, account any) (AccountBusiness, error) {
+	var b AccountBusiness
+	err := q.QueryRow(ctx, `SELECT b.id, b.name, coalesce(b.tax_id, '') FROM accounts a
+		JOIN businesses b ON b.company_id = a.company_id AND b.id = a.business_id
+		WHERE a.company_id = $1 AND a.id = $2`, companyID, account).Scan(&b.ID, &b.Name, &b.TaxID)
+	if err != nil {
+		return b, fmt.Errorf("business of account %v: %w", account, err)
+	}
+	return b, nil
+}
+
+// BusinessProblems says why the kind's remittances cannot name the
+// business as their remitter, by the business's column to fix; none when
+// they can. The rule is their file writers' (cnab and cnab/pagamento,
+// checkRemittance; package jobs's tests hold it to them): a name, and a
+// valid CPF or CNPJ once its punctuation is taken away (a business's
+// tax_id is a CNPJ, the file names the legal entity that collects or
+// pays).
+func (bt *BatchType) BusinessProblems(b AccountBusiness) []finance.Problem {
+	var ps []finance.Problem
+	if strings.TrimSpace(b.Name) == "" {
+		ps = append(ps, finance.Problem{Field: "name", Message: "not set"})
+	}
+	switch doc := remittanceDocument(b.TaxID); {
+	case doc == "":
+		ps = append(ps, finance.Problem{Field: "tax_id", Message: "not set"})
+	case !pix.ValidTaxID(doc):
+		ps = append(ps, finance.Problem{Field: "tax_id", Message: fmt.Sprintf("%q is not a valid CNPJ", b.TaxID)})
+	}
+	return ps
+}
+
+// AccountBusinessProblem is the problem, on account_id, of account
+// whose business the kind's remittances cannot name
+// (BatchType.BusinessProblems): the business, what it lacks, and where
+// to set it; false when they can name it.
+func (bt *BatchType) AccountBusinessProblem(account any, b AccountBusiness) (finance.Problem, bool) {
+	ps := bt.BusinessProblems(b)
+	if len(ps) == 0 {
+		return finance.Problem{}, false
+	}
+	return finance.Problem{Field: "account_id", Message: fmt.Sprintf("account %v is of business %d (%s), whose name and "+
+		"CNPJ the remittances of a %s carry as their %s's: %s; set it (PUT /financial/businesses/%d)", account, b.ID, b.Name,
+		bt.Label, bt.Remitter, ProblemsText(ps), b.ID)}, true
+}
+
+// remittanceDocument is a tax id as the file writers read it: its ASCII
+// letters and digits, the letters upper-cased (an alphanumeric CNPJ), the
+// rest (punctuation, blanks) dropped.
+func remittanceDocument(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case '0' <= r && r <= '9', 'A' <= r && r <= 'Z':
+			return r
+		case 'a' <= r && r <= 'z':
+			return r - 'a' + 'A'
+		}
+		return -1
+	}, s)
 }
 
 // deleteBatch is the hook of a batch type's batches: it refuses (409) to

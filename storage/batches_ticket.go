@@ -36,6 +36,7 @@ var TicketBatch = &BatchType{Name: "ticket", Resource: TicketBatches, Table: "ti
 	// method that made it a slip of that batch
 	Frozen:          []string{"total", "due_date", "account_id", "billing_method"},
 	AccountProblems: remittanceAccountProblems,
+	Remitter:        "beneficiary",
 	lockMembers:     lockTicketMembers,
 	takeOut:         takeOutTickets,
 }

@@ -36,13 +36,15 @@ type TerminationRequest struct {
 
 // ContractTermination is what a termination did, or in a preview would do:
 // the rule's answer, the contract and its building, the item the fine is
-// booked as, and the final invoice's id (0 in a preview, or without one).
+// booked as, the settings the final invoice leaves null (FinalUnset) and
+// its id (0 in a preview, or without one).
 type ContractTermination struct {
 	finance.Termination
 	ContractID int64
 	Request    TerminationRequest
 	BuildingID int64
 	FineItemID int64
+	FinalUnset TicketUnset
 	FinalID    int64
 	today      finance.Date
 }
@@ -108,7 +110,7 @@ func terminateContract(ctx context.Context, tx pgx.Tx, sc Scope, id int64, req T
 	if problems = distinctProblems(problems); len(problems) > 0 {
 		return out, &finance.Error{Code: finance.Invalid, Message: "The contract cannot be terminated.", Problems: problems}
 	}
-	out.Termination, out.BuildingID, out.today = t, b.buildingID, in.Today
+	out.Termination, out.BuildingID, out.FinalUnset, out.today = t, b.buildingID, finalInvoiceUnset(b.unset), in.Today
 	if in.FineItem != nil {
 		out.FineItemID = in.FineItem.ID
 	}
@@ -217,7 +219,7 @@ func writeTermination(ctx context.Context, tx pgx.Tx, sc Scope, t *ContractTermi
 		return err
 	}
 	if t.Final != nil {
-		id, err := insertFinalInvoice(ctx, tx, sc.CompanyID, t.Final, t.BuildingID)
+		id, err := insertFinalInvoice(ctx, tx, sc.CompanyID, t.Final, t.BuildingID, t.FinalUnset)
 		if err != nil {
 			return err
 		}
@@ -281,13 +283,21 @@ func cancelTerminated(ctx context.Context, tx pgx.Tx, companyID int64, ids []int
 	return writeHistories(ctx, tx, companyID, actor, OriginTermination, history)
 }
 
-// FinalInvoiceUnset are the settings insertFinalInvoice leaves null on
-// the final invoice: it grants no punctuality discount (ticket_discount
-// false, its amounts 0) and so names no days for one.
-var FinalInvoiceUnset = TicketUnset{DiscountDays: true}
+// finalInvoiceUnset are the settings the final invoice leaves null, given
+// those its contract leaves null: the late-fee rates the contract leaves
+// null, as the generated invoices keep them; and the punctuality
+// discount's amounts and days always, as on an invoice of a contract
+// without one, since a final settlement grants no discount for paying
+// early (docs/finance.md, "The final invoice").
+func finalInvoiceUnset(contract TicketUnset) TicketUnset {
+	return TicketUnset{LateFeePercentage: contract.LateFeePercentage, LateFeeInterest: contract.LateFeeInterest,
+		DiscountFixed: true, DiscountPercentage: true, DiscountDays: true}
+}
 
-// insertFinalInvoice inserts the final invoice with its lines; its id.
-func insertFinalInvoice(ctx context.Context, tx pgx.Tx, companyID int64, inv *finance.Invoice, buildingID int64) (int64, error) {
+// insertFinalInvoice inserts the final invoice with its lines, the
+// settings unset null; its id. It grants no punctuality discount
+// (ticket_discount false, its mode and who bears it null).
+func insertFinalInvoice(ctx context.Context, tx pgx.Tx, companyID int64, inv *finance.Invoice, buildingID int64, unset TicketUnset) (int64, error) {
 	var pi, pf *time.Time
 	if !inv.PeriodInitial.IsZero() {
 		a, b := dateTime(inv.PeriodInitial), dateTime(inv.PeriodFinal)
@@ -297,12 +307,17 @@ func insertFinalInvoice(ctx context.Context, tx pgx.Tx, companyID int64, inv *fi
 	err := tx.QueryRow(ctx, `INSERT INTO invoices (company_id, type, contract_id, payer_id, building_id, business_id, account_id,
 			billing_id, billing_method, description, total, date, due_date, period_initial, period_final,
 			ticket_late_fee, ticket_late_fee_item_id, ticket_late_fee_percentage, ticket_late_fee_interest,
-			ticket_discount, ticket_discount_fixed, ticket_discount_percentage)
+			ticket_discount, ticket_discount_fixed, ticket_discount_percentage, ticket_discount_days)
 		VALUES ($1, $2, $3, $4, nullif($5::bigint, 0), $6, $7, nullif($8::bigint, 0), $9, $10, $11::text::numeric, $12, $13, $14, $15,
-			$16, nullif($17::bigint, 0), $18::text::numeric, $19::text::numeric, false, 0, 0)
+			$16, nullif($17::bigint, 0), $18::text::numeric, $19::text::numeric, false, $20::text::numeric, $21::text::numeric, $22)
 		RETURNING id`, companyID, string(inv.Type), inv.ContractID, inv.PayerID, buildingID, inv.BusinessID, inv.AccountID,
 		inv.BillingID, inv.BillingMethod, inv.Description, inv.Total.String(), dateTime(inv.Date), dateTime(inv.DueDate), pi, pf,
-		inv.TicketLateFee, inv.TicketLateFeeItemID, inv.TicketLateFeePercentage.String(), inv.TicketLateFeeInterest.String()).Scan(&id)
+		inv.TicketLateFee, inv.TicketLateFeeItemID,
+		unlessUnset(unset.LateFeePercentage, inv.TicketLateFeePercentage.String()),
+		unlessUnset(unset.LateFeeInterest, inv.TicketLateFeeInterest.String()),
+		unlessUnset(unset.DiscountFixed, inv.TicketDiscountFixed.String()),
+		unlessUnset(unset.DiscountPercentage, inv.TicketDiscountPercentage.String()),
+		unlessUnset(unset.DiscountDays, int32(inv.TicketDiscountDays))).Scan(&id)
 	if err != nil {
 		return 0, translate(err, "final invoice")
 	}

@@ -112,6 +112,51 @@ func TestTerminationBillsByTheProfile(t *testing.T) {
 	}
 }
 
+// TestTerminationFinalInvoiceTicketSettings: the final invoice keeps its
+// contract's late-fee settings as the generated invoices do, null where
+// the contract has none (not 0), and grants no punctuality discount, even
+// when the contract has one: ticket_discount false, its mode, amounts,
+// days and who bears it null. The preview says what the run stores.
+func TestTerminationFinalInvoiceTicketSettings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, set, want string
+	}{
+		{"a contract of no late fee nor discount", "",
+			"late_fee=false/0/null/null discount=false//null/null/null action="},
+		{"a contract with both", `ticket_late_fee = true, ticket_late_fee_percentage = 2, ticket_late_fee_interest = 1,
+			ticket_discount = true, ticket_discount_mode = 'percentage', ticket_discount_percentage = 5, ticket_discount_fixed = 50,
+			ticket_discount_days = 5, ticket_discount_action = 'owner'`,
+			"late_fee=true/0/2.00/1.00 discount=false//null/null/null action="},
+		{"a contract with a late fee and no interest", "ticket_late_fee = true, ticket_late_fee_percentage = 10",
+			"late_fee=true/0/10.00/null discount=false//null/null/null action="},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newTermFixture(t)
+			if c.set != "" {
+				f.exec(t, `UPDATE contracts SET `+c.set+` WHERE company_id = $1 AND id = $2`, f.lease)
+			}
+			req := storage.TerminationRequest{At: finance.MustDate("2025-01-15"), Requester: finance.RequesterTenant, Preview: true}
+			preview, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Preview = false
+			run, err := storage.TerminateContract(ctx, f.store.Pool(), f.sc, f.lease, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown := describeInvoice(storage.GeneratedInvoice{Invoice: *preview.Final, BuildingID: f.b.Building, Unset: preview.FinalUnset})
+			stored := storedInvoices(t, f.pool, f.company, []int64{run.FinalID})
+			if len(stored) != 1 || !strings.Contains(stored[0], c.want) || !strings.Contains(shown, c.want) {
+				t.Errorf("the final invoice's settings:\nstored  %v\npreview %s\nwant    %s", stored, shown, c.want)
+			}
+		})
+	}
+}
+
 // TestTerminateContractPreviewIsTheRun: the worked example terminated on
 // 2025-01-15 (its invoices generated up to 2025-02-10: 2024's and
 // January 2025's, due 2025-02-05). The preview writes nothing; the run
@@ -157,7 +202,7 @@ func TestTerminateContractPreviewIsTheRun(t *testing.T) {
 		t.Errorf("preview\n%+v\n%+v\nrun\n%+v\n%+v", p, pf, r, rf)
 	}
 	stored := storedInvoices(t, f.pool, f.company, []int64{run.FinalID})
-	if want := describeInvoice(storage.GeneratedInvoice{Invoice: pf, BuildingID: f.b.Building, Unset: storage.FinalInvoiceUnset}); len(stored) != 1 || stored[0] != want {
+	if want := describeInvoice(storage.GeneratedInvoice{Invoice: pf, BuildingID: f.b.Building, Unset: run.FinalUnset}); len(stored) != 1 || stored[0] != want {
 		t.Errorf("stored final invoice\n%v\nwant\n%s", stored, want)
 	}
 

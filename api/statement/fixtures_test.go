@@ -127,6 +127,16 @@ func year2024() IncomeReport {
 	return r
 }
 
+// twoSources is year2024 with each contract received through a business
+// of its own: 1001 through São Jorge Administração, 1002 through São
+// Jorge Vendas.
+func twoSources() IncomeReport {
+	r := year2024()
+	r.Contracts[0].Source = Party{Name: "São Jorge Administração de Imóveis", TaxID: "11222333000181"}
+	r.Contracts[1].Source = Party{Name: "São Jorge Vendas", TaxID: "60.746.948/0001-12"}
+	return r
+}
+
 var yearTotals = []string{
 	"Aluguéis brutos R$ 74.400,00",
 	"Taxas de administração R$ 7.440,00",

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/propfin/propfin/api/ptbr"
 	"github.com/propfin/propfin/api/publicpage"
@@ -69,13 +70,17 @@ type statementView struct {
 // incomeView is what the income report template reads.
 type incomeView struct {
 	IncomeReport
-	Head    head
-	T       IncomeTotals
-	Title   string
-	Period  string
-	Payer   Party // the paying source: the business, else the company
-	ByMonth bool  // more than one contract: the year's totals month by month too
-	Style   template.CSS
+	Head   head
+	T      IncomeTotals
+	Title  string
+	Period string
+	// Payers are the paying sources, in T.Sources's order (the Company
+	// when the report has no contract); BySource says there are several,
+	// each heading its own contracts and their total.
+	Payers   []Party
+	BySource bool
+	ByMonth  bool // more than one contract: the year's totals month by month too
+	Style    template.CSS
 }
 
 // Titles of the documents, on the page, the PDF and its metadata.
@@ -116,17 +121,34 @@ func newIncomeView(r IncomeReport) (incomeView, error) {
 		T:            t,
 		Title:        incomeTitle,
 		Period:       "Ano-calendário " + strconv.Itoa(r.Year),
-		Payer:        r.Company,
+		Payers:       []Party{r.Company},
+		BySource:     len(t.Sources) > 1,
 		ByMonth:      len(r.Contracts) > 1,
 		Style:        template.CSS(style),
 	}
-	if r.Business.Name != "" {
-		v.Payer = r.Business
+	if len(t.Sources) > 0 {
+		v.Payers = v.Payers[:0]
+		for _, src := range t.Sources {
+			v.Payers = append(v.Payers, src.Source)
+		}
 	}
 	v.Head = head{Company: r.Company, Title: v.Title, Period: v.Period,
-		Fine: "Aluguéis recebidos por intermédio de " + r.Company.Name + " no ano-calendário " +
+		Fine: "Aluguéis recebidos por intermédio de " + partiesText(v.Payers) + " no ano-calendário " +
 			strconv.Itoa(r.Year) + ", para a declaração de imposto de renda do beneficiário."}
 	return v, nil
+}
+
+// partiesText names parties in a sentence, each with its tax id: "A
+// (CNPJ …)", "A (CNPJ …) e B (CNPJ …)", "A, B e C".
+func partiesText(ps []Party) string {
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = partyText(p)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " e " + names[len(names)-1]
 }
 
 // differs reports whether the business is given and is not the company.

@@ -171,15 +171,45 @@ func TestIncomeHTML(t *testing.T) {
 	checkText(t, "income page", got, yearTotals...)
 	checkText(t, "income page", page, `data-label="IR retido"`, `<a class="pdf" href="?format=pdf">`)
 
+	checkText(t, "income page", got, "Aluguéis recebidos por intermédio de Imobiliária São Jorge Ltda (CNPJ 12.345.678/0001-95) "+
+		"no ano-calendário 2024")
+	checkNoText(t, "income page of one source", got, "Fontes pagadoras", "Fonte pagadora:", "Total por intermédio de")
+
 	one := year2024()
 	one.Contracts = one.Contracts[:1]
-	one.Business = Party{Name: "São Jorge Administração de Imóveis", TaxID: "11222333000181"}
+	one.Contracts[0].Source = Party{Name: "São Jorge Administração de Imóveis", TaxID: "11222333000181"}
 	got = text(renderHTML(t, one))
 	checkText(t, "income page of one contract", got, "Fonte pagadora São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81",
-		"Rendimento líquido R$ 12.960,00")
+		"Rendimento líquido R$ 12.960,00",
+		"Aluguéis recebidos por intermédio de São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) no ano-calendário 2024")
 	if n := strings.Count(got, "Janeiro"); n != 1 {
 		t.Errorf("one contract: January shown %d times, want once (no month-by-month totals)", n)
 	}
+}
+
+// sourcesText is what both documents of twoSources say: each business
+// as the paying source of its contracts, with its CNPJ and its total.
+var sourcesText = []string{
+	"Fontes pagadoras São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 São Jorge Vendas CNPJ 60.746.948/0001-12",
+	"Fonte pagadora: São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 Contrato 1001",
+	"Fonte pagadora: São Jorge Vendas CNPJ 60.746.948/0001-12 Contrato 1002",
+	"Aluguéis recebidos por intermédio de São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) e São Jorge Vendas " +
+		"(CNPJ 60.746.948/0001-12) no ano-calendário 2024",
+	"Rendimento líquido R$ 61.070,00",
+}
+
+// TestIncomeHTMLBySource: a report of contracts received through two
+// businesses shows one section per business, headed by its name and
+// CNPJ, with its contracts and their total, and names both as the paying
+// sources; the year's totals are of both.
+func TestIncomeHTMLBySource(t *testing.T) {
+	t.Parallel()
+	got := text(renderHTML(t, twoSources()))
+	checkText(t, "income page of two sources", got, sourcesText...)
+	checkText(t, "income page of two sources", got,
+		"Total do ano R$ 14.400,00 R$ 1.440,00 R$ 0,00 R$ 12.960,00 Aluguel bruto Taxa de administração IR retido Líquido "+
+			"Total por intermédio de São Jorge Administração de Imóveis R$ 14.400,00 R$ 1.440,00 R$ 0,00 R$ 12.960,00",
+		"Total por intermédio de São Jorge Vendas R$ 60.000,00 R$ 6.000,00 R$ 5.890,00 R$ 48.110,00")
 }
 
 // TestRenderInvalidWritesNothing: a document that does not add up is an

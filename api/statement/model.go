@@ -146,8 +146,10 @@ type Hidden struct {
 // IncomeReport is an owner's income report of a calendar year (informe de
 // rendimentos), from the closed statements of that year.
 type IncomeReport struct {
+	// Company heads the document: who issues it (the business the rent was
+	// received through, with its CNPJ, when there is one only; else the
+	// property manager's name).
 	Company   Party
-	Business  Party // the paying source's business (CNPJ); optional, shown when it differs from Company
 	Owner     Party
 	Year      int
 	IssuedAt  time.Time // when the report was made; the zero time is not shown
@@ -156,7 +158,12 @@ type IncomeReport struct {
 
 // IncomeContract is one contract of the owner in the year.
 type IncomeContract struct {
-	Title   string // what names the contract: "Contrato 123"; required
+	Title string // what names the contract: "Contrato 123"; required
+	// Source is the paying source (fonte pagadora) the rent was received
+	// through: the business, with its CNPJ, whose books hold the contract;
+	// empty: the report's Company. The document shows each source's
+	// contracts together, under its name when there are several.
+	Source  Party
 	Tenant  Party
 	Address string
 	Start   time.Time // the contract's start; the zero time is not shown

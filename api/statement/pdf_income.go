@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/propfin/propfin/api/ptbr"
 )
@@ -26,10 +27,28 @@ func RenderIncomePDF(w io.Writer, r IncomeReport) error {
 	footer := r.Company.Name + " · " + incomeTitle + " " + strconv.Itoa(r.Year) + " · " + r.Owner.Name
 	d := newPDF(incomeTitle+" · "+v.Period+" · "+r.Owner.Name, r.Company.Name, r.IssuedAt, footer)
 	d.header(r.Company, incomeTitle, v.Period)
-	d.fields([][2]string{{"Beneficiário", partyText(r.Owner)}, {"Fonte pagadora", partyText(v.Payer)},
-		{"Emitido em", ptbr.Date(r.IssuedAt)}})
-	for _, c := range v.T.Contracts {
-		d.incomeContract(c)
+	payers := "Fonte pagadora"
+	if v.BySource {
+		payers = "Fontes pagadoras"
+	}
+	pairs := [][2]string{{"Beneficiário", partyText(r.Owner)}}
+	for i, p := range v.Payers {
+		if i > 0 {
+			payers = ""
+		}
+		pairs = append(pairs, [2]string{payers, partyText(p)})
+	}
+	d.fields(append(pairs, [2]string{"Emitido em", ptbr.Date(r.IssuedAt)}))
+	for _, src := range v.T.Sources {
+		if v.BySource {
+			d.incomeSourceHead(src.Source)
+		}
+		for _, c := range src.Contracts {
+			d.incomeContract(c)
+		}
+		if v.BySource {
+			d.incomeSourceTotal(src)
+		}
 	}
 	if len(v.T.Contracts) == 0 {
 		d.space(4)
@@ -43,6 +62,31 @@ func RenderIncomePDF(w io.Writer, r IncomeReport) error {
 		return fmt.Errorf("rendering income report PDF: %w", err)
 	}
 	return nil
+}
+
+// incomeSourceHead heads a paying source's contracts: its name and tax
+// id, kept on the page of its first contract.
+func (d *pdfDoc) incomeSourceHead(p Party) {
+	d.space(7)
+	d.keep(3*lineHeight+5*lineHeight+16*lineHeight, nil)
+	d.rule(0.5)
+	d.space(1)
+	d.font("B", 12)
+	d.row([]column{{contentWidth, "Fonte pagadora: " + strings.TrimSpace(p.Name), "L"}}, nil)
+	d.font("", bodySize)
+	if t := partyTaxID(p); t != "" {
+		d.row([]column{{contentWidth, t, "L"}}, nil)
+	}
+}
+
+// incomeSourceTotal writes what a paying source's contracts add up to.
+func (d *pdfDoc) incomeSourceTotal(src IncomeSourceTotals) {
+	d.space(3)
+	d.keep(4*lineHeight, nil)
+	d.monthHead("")
+	d.font("B", bodySize)
+	d.row(monthColumns("Total da fonte", src.Year), nil)
+	d.font("", bodySize)
 }
 
 // incomeContract writes a contract with its twelve months and year.
@@ -59,14 +103,7 @@ func (d *pdfDoc) incomeContract(c IncomeContractTotals) {
 
 // monthTable writes twelve months, and a total row when total is given.
 func (d *pdfDoc) monthTable(months [12]IncomeMonth, total *IncomeMonth, totalLabel string) {
-	tableHead := func() {
-		d.font("B", 8)
-		d.f.SetTextColor(74, 86, 102)
-		d.row([]column{{monthWidth, "Mês", "L"}, {incomeWidth, "Aluguel bruto", "R"}, {incomeWidth, "Taxa de administração", "R"},
-			{incomeWidth, "IR retido", "R"}, {incomeWidth, "Líquido", "R"}}, nil)
-		d.f.SetTextColor(0, 0, 0)
-		d.rule(0.3)
-	}
+	tableHead := func() { d.monthHead("Mês") }
 	tableHead()
 	d.font("", bodySize)
 	for i, m := range months {
@@ -78,6 +115,17 @@ func (d *pdfDoc) monthTable(months [12]IncomeMonth, total *IncomeMonth, totalLab
 		d.row(monthColumns(totalLabel, *total), tableHead)
 		d.font("", bodySize)
 	}
+}
+
+// monthHead writes the head of a table of months, first names its first
+// column.
+func (d *pdfDoc) monthHead(first string) {
+	d.font("B", 8)
+	d.f.SetTextColor(74, 86, 102)
+	d.row([]column{{monthWidth, first, "L"}, {incomeWidth, "Aluguel bruto", "R"}, {incomeWidth, "Taxa de administração", "R"},
+		{incomeWidth, "IR retido", "R"}, {incomeWidth, "Líquido", "R"}}, nil)
+	d.f.SetTextColor(0, 0, 0)
+	d.rule(0.3)
 }
 
 func monthColumns(label string, m IncomeMonth) []column {

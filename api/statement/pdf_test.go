@@ -138,6 +138,22 @@ func TestIncomePDF(t *testing.T) {
 	}
 }
 
+// TestIncomePDFBySource: the PDF of a report of two businesses says what
+// its page says of them: each business heading its contracts, with its
+// CNPJ and its total, both named as the paying sources.
+func TestIncomePDFBySource(t *testing.T) {
+	t.Parallel()
+	all := strings.Join(readPDF(t, renderPDF(t, twoSources())).pageTexts(t), " ")
+	checkText(t, "income PDF of two sources", all, "Fontes pagadoras São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) "+
+		"São Jorge Vendas (CNPJ 60.746.948/0001-12)",
+		"Fonte pagadora: São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 Contrato 1001",
+		"Fonte pagadora: São Jorge Vendas CNPJ 60.746.948/0001-12 Contrato 1002",
+		"Total da fonte R$ 14.400,00 R$ 1.440,00 R$ 0,00 R$ 12.960,00",
+		"Total da fonte R$ 60.000,00 R$ 6.000,00 R$ 5.890,00 R$ 48.110,00",
+		"Aluguéis recebidos por intermédio de São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) e São Jorge Vendas "+
+			"(CNPJ 60.746.948/0001-12) no ano-calendário 2024")
+}
+
 // TestIncomePDFKeepsContractsWhole: with more contracts than a page
 // holds, each contract's table is on one page, from its title to its
 // year's total.
@@ -182,7 +198,7 @@ func TestPDFSameNumbersAsPage(t *testing.T) {
 	bigger := longStatement(60)
 	bigger.Sections = append(bigger.Sections, march().Sections...)
 	bigger.Closing = bigger.Opening - 4530
-	for name, doc := range map[string]Document{"march": march(), "long": bigger, "year": year2024()} {
+	for name, doc := range map[string]Document{"march": march(), "long": bigger, "year": year2024(), "two sources": twoSources()} {
 		page := amounts(text(renderHTML(t, doc)))
 		pdf := amounts(strings.Join(readPDF(t, renderPDF(t, doc)).pageTexts(t), " "))
 		if !slices.Equal(page, pdf) {

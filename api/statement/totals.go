@@ -3,6 +3,7 @@ package statement
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -153,12 +154,25 @@ func kindLabel(k LineKind) string {
 	return string(k)
 }
 
-// IncomeTotals is what an income report adds up to: each contract's year
-// and the year of all contracts, month by month.
+// IncomeTotals is what an income report adds up to: each contract's year,
+// each paying source's, and the year of all contracts, month by month.
 type IncomeTotals struct {
 	Contracts []IncomeContractTotals
-	Months    [12]IncomeMonth // every contract's month, added
-	Year      IncomeMonth     // the year of every contract
+	// Sources are the contracts by paying source, in the order of each
+	// source's first contract.
+	Sources []IncomeSourceTotals
+	Months  [12]IncomeMonth // every contract's month, added
+	Year    IncomeMonth     // the year of every contract
+}
+
+// IncomeSourceTotals is a paying source (IncomeContract.Source, the
+// report's Company for a contract of none) with its contracts and what
+// they add up to.
+type IncomeSourceTotals struct {
+	Source    Party
+	Contracts []IncomeContractTotals
+	Months    [12]IncomeMonth
+	Year      IncomeMonth
 }
 
 // IncomeContractTotals is a contract with its year's total.
@@ -193,6 +207,38 @@ func (r *IncomeReport) Totals() (IncomeTotals, error) {
 		}
 		t.Year = t.Year.plus(ct.Year)
 		t.Contracts = append(t.Contracts, ct)
+		t.addToSource(r.sourceOf(c), ct)
 	}
 	return t, nil
+}
+
+// sourceOf is the paying source of a contract: its own, else the
+// report's Company.
+func (r *IncomeReport) sourceOf(c IncomeContract) Party {
+	if strings.TrimSpace(c.Source.Name) == "" {
+		return r.Company
+	}
+	return c.Source
+}
+
+// addToSource adds a contract to its source's totals, the source's first
+// contract opening them; sources are the same by name and tax id.
+func (t *IncomeTotals) addToSource(source Party, ct IncomeContractTotals) {
+	i := slices.IndexFunc(t.Sources, func(s IncomeSourceTotals) bool { return sameParty(s.Source, source) })
+	if i < 0 {
+		i = len(t.Sources)
+		t.Sources = append(t.Sources, IncomeSourceTotals{Source: source})
+	}
+	s := &t.Sources[i]
+	s.Contracts = append(s.Contracts, ct)
+	for m, v := range ct.Months {
+		s.Months[m] = s.Months[m].plus(v)
+	}
+	s.Year = s.Year.plus(ct.Year)
+}
+
+// sameParty reports whether two parties are one: the same name and tax
+// id, however punctuated.
+func sameParty(a, b Party) bool {
+	return strings.TrimSpace(a.Name) == strings.TrimSpace(b.Name) && ptbr.TaxID(a.TaxID) == ptbr.TaxID(b.TaxID)
 }

@@ -3,6 +3,8 @@ package statement
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -162,6 +164,44 @@ func TestIncomeTotals(t *testing.T) {
 	}
 	if n := got.Months[2].Net(); n != 589100 {
 		t.Errorf("March net %d, want 589100", n)
+	}
+}
+
+// TestIncomeTotalsBySource: the contracts are added up by paying source,
+// a source's contracts together in the order of its first, the same
+// source however its CNPJ is punctuated, and a contract of no source is
+// the report's company's.
+func TestIncomeTotalsBySource(t *testing.T) {
+	t.Parallel()
+	r := twoSources()
+	third := r.Contracts[0]
+	third.Title, third.Source.TaxID = "Contrato 1003", "11.222.333/0001-81"
+	fourth := r.Contracts[0]
+	fourth.Title, fourth.Source = "Contrato 1004", Party{}
+	r.Contracts = append(r.Contracts, third, fourth)
+	got, err := r.Totals()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []string
+	for _, s := range got.Sources {
+		var titles []string
+		for _, c := range s.Contracts {
+			titles = append(titles, c.Title)
+		}
+		sources = append(sources, fmt.Sprintf("%s: %s; %d %d %d", s.Source.Name, strings.Join(titles, ", "), s.Year.Gross,
+			s.Year.AdminFee, s.Year.Withheld))
+	}
+	want := []string{
+		"São Jorge Administração de Imóveis: Contrato 1001, Contrato 1003; 2880000 288000 0",
+		"São Jorge Vendas: Contrato 1002; 6000000 600000 589000",
+		"Imobiliária São Jorge Ltda: Contrato 1004; 1440000 144000 0",
+	}
+	if !slices.Equal(sources, want) {
+		t.Errorf("sources:\n%s\nwant\n%s", strings.Join(sources, "\n"), strings.Join(want, "\n"))
+	}
+	if got.Sources[0].Months[0] != (IncomeMonth{Gross: 240000, AdminFee: 24000}) {
+		t.Errorf("the first source's January: %+v", got.Sources[0].Months[0])
 	}
 }
 

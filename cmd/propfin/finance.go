@@ -24,7 +24,9 @@ subcommands:
       the API's shape, with "items" (its contract items) and optionally
       "invoices" (those it already has, which are not generated again) and
       "billing" (its billing profile, as include[billing] gives it, whose
-      billing_method the invoices are billed by).
+      billing_method the invoices are billed by). The invoices are written as
+      the API's preview writes them: a late-fee or discount setting the
+      contract leaves null (or does not give) is null.
       --rent-item is the transaction item of the rent line (default 1).
 `
 
@@ -46,12 +48,24 @@ func runFinance(ctx context.Context, args []string, stdin io.Reader, stdout, std
 }
 
 // financeScheduleFile is the CLI's input: a contract with its items and
-// existing invoices.
+// existing invoices, who bears its punctuality discount and the settings
+// it leaves unset.
 type financeScheduleFile struct {
-	Contract finance.Contract
-	Items    []finance.ContractItem
-	Invoices []finance.Invoice
+	Contract       finance.Contract
+	Items          []finance.ContractItem
+	Invoices       []finance.Invoice
+	DiscountAction finance.DiscountAction
+	// Unset are the late-fee and discount settings (of ticketSettings) the
+	// contract leaves null or does not give: its invoices leave them null.
+	Unset map[string]bool
 }
+
+// ticketSettings are the late-fee and discount settings a contract may
+// leave null, and its invoices with it: the rule reads a null as zero,
+// and the invoices show it as null, as the API writes them (docs/api.md,
+// "invoicesCreate").
+var ticketSettings = []string{"ticket_late_fee_percentage", "ticket_late_fee_interest", "ticket_discount_fixed",
+	"ticket_discount_percentage", "ticket_discount_days"}
 
 func financeSchedule(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("finance schedule", flag.ContinueOnError)
@@ -105,7 +119,10 @@ func financeSchedule(args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	if s.Skip != "" {
 		fmt.Fprintf(stderr, "contract not billed: %s\n", s.Skip)
 	}
-	return financeWriteJSON(stdout, s.Invoices)
+	for i := range s.Invoices {
+		s.Invoices[i].TicketDiscountAction = in.DiscountAction
+	}
+	return financeWriteJSON(stdout, s.Invoices, in.Unset)
 }
 
 // mergeProblems adds the rule's problems to the decoding ones, except for
@@ -164,6 +181,12 @@ func decodeScheduleFile(data []byte) (financeScheduleFile, finance.Problems) {
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return out, finance.Problems{{Field: "contract", Message: "not a JSON object: " + err.Error()}}
 	}
+	out.Unset = map[string]bool{}
+	for _, key := range ticketSettings {
+		if raw, given := fields[key]; !given || string(bytes.TrimSpace(raw)) == "null" {
+			out.Unset[key] = true
+		}
+	}
 	for _, key := range sortedKeys(fields) {
 		raw := fields[key]
 		switch key {
@@ -197,6 +220,16 @@ func decodeScheduleFile(data []byte) (financeScheduleFile, finance.Problems) {
 			}
 			if profile.BillingMethod != nil {
 				out.Contract.ProfileMethod = *profile.BillingMethod
+			}
+		case "ticket_discount_action":
+			var action *finance.DiscountAction
+			switch err := json.Unmarshal(raw, &action); {
+			case err != nil:
+				problems = append(problems, finance.Problem{Field: key, Message: "want a string: business or owner"})
+			case action != nil && *action != "" && !action.Valid():
+				problems = append(problems, finance.Problem{Field: key, Message: fmt.Sprintf("must be business or owner; got %q", *action)})
+			case action != nil:
+				out.DiscountAction = *action
 			}
 		default:
 			if err := decodeField(key, raw, &out.Contract); err != nil {
@@ -248,11 +281,20 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return keys
 }
 
-func financeWriteJSON(w io.Writer, invoices []finance.Invoice) error {
-	if invoices == nil {
-		invoices = []finance.Invoice{}
+// financeWriteJSON writes the invoices as a JSON array, each as the API
+// writes an invoice: the settings unset null.
+func financeWriteJSON(w io.Writer, invoices []finance.Invoice, unset map[string]bool) error {
+	out := make([]json.RawMessage, len(invoices))
+	for i, inv := range invoices {
+		b, err := json.Marshal(inv)
+		if err == nil {
+			out[i], err = withNulls(b, unset)
+		}
+		if err != nil {
+			return fmt.Errorf("encode invoices: %w", err)
+		}
 	}
-	b, err := json.MarshalIndent(invoices, "", "  ")
+	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode invoices: %w", err)
 	}
@@ -260,4 +302,34 @@ func financeWriteJSON(w io.Writer, invoices []finance.Invoice) error {
 		return fmt.Errorf("write invoices: %w", err)
 	}
 	return nil
+}
+
+// withNulls is the JSON object obj with the values of the keys of null
+// written null, its keys in their order.
+func withNulls(obj []byte, null map[string]bool) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object: %s", obj)
+	}
+	out := []byte{'{'}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		key, _ := json.Marshal(t)
+		out = append(append(out, key...), ':')
+		if k, _ := t.(string); null[k] {
+			v = json.RawMessage("null")
+		}
+		out = append(out, v...)
+	}
+	return append(out, '}'), nil
 }

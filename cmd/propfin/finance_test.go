@@ -46,9 +46,10 @@ func TestFinanceScheduleGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	// January exists already; February to April are new. Money is written
-	// as the API writes it: a number with two decimal places.
+	// as the API writes it: a number with two decimal places, and a
+	// setting the contract does not give (its fixed discount) null.
 	if len(invoices) != 3 || string(invoices[0]["period_initial"]) != `"2024-02-01"` || string(invoices[0]["total"]) != "1925.00" ||
-		string(invoices[0]["ticket_discount_fixed"]) != "0.00" || string(invoices[0]["ticket_discount_percentage"]) != "5.00" {
+		string(invoices[0]["ticket_discount_fixed"]) != "null" || string(invoices[0]["ticket_discount_percentage"]) != "5.00" {
 		t.Errorf("got %d invoices, first %s", len(invoices), out)
 	}
 }
@@ -226,5 +227,37 @@ func TestFinanceScheduleBillingProfile(t *testing.T) {
 	if code, _, errOut := runFinanceCLI(t, strings.Replace(contract, "BILLING", `, "billing": 3`, 1), "schedule", "-",
 		"--until", "2024-03-10"); code != 1 || !strings.Contains(errOut, "billing: want the billing profile") {
 		t.Errorf("a billing that is no object: exit %d, %s", code, errOut)
+	}
+}
+
+// TestFinanceScheduleUnsetSettings: a late-fee or discount setting the
+// contract gives null, or does not give, is null on its invoices, as the
+// API writes them, not 0.00; one it gives is its own, 0 included; who
+// bears the discount is copied, and one that is neither business nor
+// owner is a problem named.
+func TestFinanceScheduleUnsetSettings(t *testing.T) {
+	t.Parallel()
+	contract := `{"id": 7, "type": "rent", "active": "active", "status": "progress", "tenant_id": 40, "business_id": 1,
+		"account_id": 2, "billing_method": "ticket", "start_at": "2024-03-01", "recurrency": "monthly", "modality": "monthly",
+		"amount": 2000, "due_date": "2024-03-10", "billing_timing": "pre", "ticket_late_fee": true,
+		"ticket_late_fee_percentage": 2, "ticket_late_fee_interest": null, "ticket_discount": true,
+		"ticket_discount_mode": "fixed", "ticket_discount_fixed": "50.00", "ticket_discount_days": 0ACTION}`
+	code, out, errOut := runFinanceCLI(t, strings.Replace(contract, "ACTION", `, "ticket_discount_action": "owner"`, 1),
+		"schedule", "-", "--until", "2024-03-10")
+	var invoices []map[string]json.RawMessage
+	if code != 0 || json.Unmarshal([]byte(out), &invoices) != nil || len(invoices) != 1 {
+		t.Fatalf("exit %d, %s %s", code, out, errOut)
+	}
+	for field, want := range map[string]string{"ticket_late_fee_percentage": "2.00", "ticket_late_fee_interest": "null",
+		"ticket_discount_fixed": "50.00", "ticket_discount_percentage": "null", "ticket_discount_days": "0",
+		"ticket_discount_action": `"owner"`, "ticket_discount_mode": `"fixed"`} {
+		if got := string(invoices[0][field]); got != want {
+			t.Errorf("%s: %s, want %s", field, got, want)
+		}
+	}
+	code, _, errOut = runFinanceCLI(t, strings.Replace(contract, "ACTION", `, "ticket_discount_action": "tenant"`, 1),
+		"schedule", "-", "--until", "2024-03-10")
+	if code != 1 || !strings.Contains(errOut, `ticket_discount_action: must be business or owner; got "tenant"`) {
+		t.Errorf("a discount borne by the tenant: exit %d, %s", code, errOut)
 	}
 }

@@ -80,20 +80,30 @@ type IncomeContract struct {
 	Total      IncomeMonth
 }
 
+// IncomeBusiness is what an owner received in the year through one
+// business (the paying source, whose books hold the contracts; 0: entries
+// of no business): its contracts' months, added, and their year.
+type IncomeBusiness struct {
+	BusinessID int64
+	Months     [12]IncomeMonth
+	Total      IncomeMonth
+}
+
 // IncomeYear is an owner's income report of a year.
 type IncomeYear struct {
-	Year      int
-	Contracts []IncomeContract // by business, then contract
-	Months    [12]IncomeMonth  // every contract's month, added
-	Total     IncomeMonth      // the year of every contract
-	Lines     int              // the lines counted
+	Year       int
+	Contracts  []IncomeContract // by business, then contract
+	Businesses []IncomeBusiness // the businesses of Contracts, in their order
+	Months     [12]IncomeMonth  // every contract's month, added
+	Total      IncomeMonth      // the year of every contract
+	Lines      int              // the lines counted
 }
 
 // BuildIncome makes the income report of year from the lines of an
 // owner's closed statements: every declared line whose day is in the year
-// adds its amount to its business and contract's month. A contract whose
-// figures are all zero (a payment undone in the month it was made) is
-// left out.
+// adds its amount to its business and contract's month, and so to its
+// business's. A contract whose figures are all zero (a payment undone in
+// the month it was made) is left out, and a business without another.
 func BuildIncome(year int, lines []IncomeLine) IncomeYear {
 	r := IncomeYear{Year: year}
 	index := map[[2]int64]int{}
@@ -127,5 +137,15 @@ func BuildIncome(year int, lines []IncomeLine) IncomeYear {
 	slices.SortFunc(r.Contracts, func(a, b IncomeContract) int {
 		return cmp.Or(cmp.Compare(a.BusinessID, b.BusinessID), cmp.Compare(a.ContractID, b.ContractID))
 	})
+	for _, c := range r.Contracts {
+		if n := len(r.Businesses); n == 0 || r.Businesses[n-1].BusinessID != c.BusinessID {
+			r.Businesses = append(r.Businesses, IncomeBusiness{BusinessID: c.BusinessID})
+		}
+		b := &r.Businesses[len(r.Businesses)-1]
+		for i, m := range c.Months {
+			b.Months[i] = b.Months[i].Plus(m)
+		}
+		b.Total = b.Total.Plus(c.Total)
+	}
 	return r
 }

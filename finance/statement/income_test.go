@@ -186,3 +186,54 @@ total 240000 57000 0 183000; 6 lines`},
 		}
 	}
 }
+
+// TestBuildIncomeBusinesses: the report adds each business's contracts
+// up, month by month and in the year, in the contracts' order (entries of
+// no business first, as business 0); a business whose contracts are all
+// left out (a payment undone in its month) has none, and the businesses
+// add up to the report.
+func TestBuildIncomeBusinesses(t *testing.T) {
+	t.Parallel()
+	line := func(business, contract int64, figure finance.Declared, cents int64, day string) IncomeLine {
+		l := incomeLine("2024-05", Income, figure, cents, day, "")
+		l.BusinessID, l.ContractID = business, contract
+		return l
+	}
+	r := BuildIncome(2024, []IncomeLine{
+		line(2, 7, rent, 30000, "2024-05-10"),
+		line(1, 1, rent, 120000, "2024-05-10"),
+		line(1, 1, commission, -12000, "2024-05-10"),
+		line(1, 2, rent, 90000, "2024-06-10"),
+		line(0, 0, commission, -4000, "2024-05-03"),
+		line(3, 9, rent, 50000, "2024-05-10"),
+		line(3, 9, rent, -50000, "2024-05-10"), // undone in its month: business 3 has nothing
+		line(2, 8, tax, -1500, "2024-07-10"),
+	})
+	var got []string
+	var sum IncomeMonth
+	for _, b := range r.Businesses {
+		var months []string
+		for i, m := range b.Months {
+			if !m.IsZero() {
+				months = append(months, fmt.Sprintf("%02d: %d %d %d", i+1, m.Gross, m.AdminFee, m.Withheld))
+			}
+		}
+		got = append(got, fmt.Sprintf("%d [%s] year %d %d %d", b.BusinessID, strings.Join(months, ", "), b.Total.Gross,
+			b.Total.AdminFee, b.Total.Withheld))
+		sum = sum.Plus(b.Total)
+	}
+	want := []string{
+		"0 [05: 0 4000 0] year 0 4000 0",
+		"1 [05: 120000 12000 0, 06: 90000 0 0] year 210000 12000 0",
+		"2 [05: 30000 0 0, 07: 0 0 1500] year 30000 0 1500",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("businesses:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if sum != r.Total {
+		t.Errorf("the businesses add up to %+v, the report to %+v", sum, r.Total)
+	}
+	if r := BuildIncome(2024, nil); r.Businesses != nil {
+		t.Errorf("no line: businesses %+v", r.Businesses)
+	}
+}

@@ -86,7 +86,7 @@ func unmatchedPayment(ev *retorno.Event, rf *ReturnRead) string {
 // change it makes, if any. seen: an earlier line of the same part changed
 // the payment.
 func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, seen bool) (storage.PaymentEvent, bool) {
-	words := bankWords(ev)
+	words := paymentWords(ev)
 	e := storage.PaymentEvent{Match: *m, BankNumber: ev.OurNumber, Info: words}
 	switch {
 	case seen:
@@ -114,6 +114,24 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 	}
 	l.Outcome, l.Message = storage.OutcomeRecorded, words
 	return e, false
+}
+
+// paymentWords is what the bank said of a payment, for people: each of
+// its occurrence codes once, with its meaning. A payment's code is the
+// first of its codes (retorno reads them all as its reasons), so it is not
+// told twice as bankWords would tell a title's code and reasons.
+func paymentWords(ev *retorno.Event) string {
+	if len(ev.Reasons) == 0 || ev.Reasons[0].Code != ev.Code {
+		return bankWords(ev)
+	}
+	parts := make([]string, len(ev.Reasons))
+	for i, r := range ev.Reasons {
+		parts[i] = r.Code + " " + r.Description
+		if r.Description == "" {
+			parts[i] += "(a code the bank's table does not list)"
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // paidEvent is a paid line as the payment of its entry: on the date the

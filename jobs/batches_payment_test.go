@@ -227,6 +227,23 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 	}
 }
 
+// TestPaymentRefusalWords: a payment's code is the first of its codes,
+// and the message and the payment's info tell each code once.
+func TestPaymentRefusalWords(t *testing.T) {
+	t.Parallel()
+	ev := retorno.Event{Code: "AM", Occurrence: retorno.Rejected, Description: "Agência Mantenedora da Conta Corrente do Favorecido Inválida",
+		Reasons: []retorno.Reason{{Code: "AM", Description: "Agência Mantenedora da Conta Corrente do Favorecido Inválida"},
+			{Code: "AN", Description: "Conta Corrente/DV do Favorecido Inválido"}, {Code: "ZZ"}}}
+	m := storage.PaymentMatch{MemberID: 1, BatchID: 2, TransactionID: 3, State: "sent", Amount: decimal.RequireFromString("150.00")}
+	var l storage.ReturnLine
+	e, _ := paymentEvent(&l, &ev, &m, false)
+	want := "AM Agência Mantenedora da Conta Corrente do Favorecido Inválida; AN Conta Corrente/DV do Favorecido Inválido; " +
+		"ZZ (a code the bank's table does not list)"
+	if l.Outcome != OutcomeFailed || l.Message != want || e.Info != want {
+		t.Errorf("outcome %q, message %q, info %q; want %q", l.Outcome, l.Message, e.Info, want)
+	}
+}
+
 // TestPaymentCheckManyBatches: payments checked in an order that changes
 // the bank's forma at every one (a TED, a credit in account, ...) are all
 // taken, however many: the check never runs out of the four-digit batch

@@ -9,7 +9,8 @@ import (
 )
 
 // The operator alerts (docs/operations.md, "Alerts"): a job that ended
-// failed, a scheduled run not finished at its set time. Each is a row
+// failed, a scheduled run not finished at its set time, a short payment a
+// return file did not book. Each is a row
 // raised once; the webhook sender reads those not sent yet.
 
 // alertJSON is an alert as /operator/alerts writes it.
@@ -21,6 +22,8 @@ type alertJSON struct {
 	JobKind   *string `json:"job_kind"`
 	Schedule  *string `json:"schedule"`
 	RunDate   *string `json:"run_date"`
+	InvoiceID *int64  `json:"invoice_id"`
+	PaymentID *int64  `json:"payment_id"`
 	Message   string  `json:"message"`
 	RaisedAt  string  `json:"raised_at"`
 	SentAt    *string `json:"sent_at"`
@@ -29,8 +32,8 @@ type alertJSON struct {
 
 func alertOf(a storage.Alert) alertJSON {
 	out := alertJSON{CompanyID: a.CompanyID, ID: a.ID, Kind: a.Kind, JobID: a.JobID, JobKind: a.JobKind,
-		Schedule: a.Schedule, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime),
-		SentAt: utcText(a.SentAt), Open: a.Open}
+		Schedule: a.Schedule, InvoiceID: a.InvoiceID, PaymentID: a.PaymentID, Message: a.Message,
+		RaisedAt: a.RaisedAt.UTC().Format(time.DateTime), SentAt: utcText(a.SentAt), Open: a.Open}
 	if a.RunDate != nil {
 		d := a.RunDate.Format(time.DateOnly)
 		out.RunDate = &d
@@ -40,16 +43,19 @@ func alertOf(a storage.Alert) alertJSON {
 
 func operatorAlertsOp() operation {
 	alert := openapi.Object(map[string]*openapi.Schema{"company_id": openapi.Integer(), "id": openapi.Integer(),
-		"kind": openapi.Enum(storage.AlertJobFailed, storage.AlertRunMissing), "job_id": openapi.Nullable(openapi.Integer()),
-		"job_kind": openapi.Nullable(openapi.String()), "schedule": openapi.Nullable(openapi.String()),
-		"run_date": openapi.Nullable(openapi.String()), "message": openapi.String(), "raised_at": openapi.String(),
+		"kind":   openapi.Enum(storage.AlertJobFailed, storage.AlertRunMissing, storage.AlertShortPayment),
+		"job_id": openapi.Nullable(openapi.Integer()), "job_kind": openapi.Nullable(openapi.String()), "schedule": openapi.Nullable(openapi.String()),
+		"run_date": openapi.Nullable(openapi.String()), "invoice_id": openapi.Nullable(openapi.Integer()),
+		"payment_id": openapi.Nullable(openapi.Integer()), "message": openapi.String(), "raised_at": openapi.String(),
 		"sent_at": openapi.Nullable(openapi.String()), "open": openapi.Boolean()},
-		"company_id", "id", "kind", "job_id", "job_kind", "schedule", "run_date", "message", "raised_at", "sent_at", "open")
+		"company_id", "id", "kind", "job_id", "job_kind", "schedule", "run_date", "invoice_id", "payment_id", "message", "raised_at", "sent_at", "open")
 	return operation{
 		access: byOperator, tag: "operators", summary: "The operator alerts of the last 7 days",
 		description: "Newest first, at most 500: `job_failed` (a job that ended failed, once per job and retry), " +
 			"`run_missing` (a company's scheduled run not finished at the set time after its firing, once per " +
-			"schedule and date). `open`: the job is still failed, or no run of the night has succeeded. `sent_at`: " +
+			"schedule and date), `short_payment` (a return file's line paid less than its parts add up to, not booked, " +
+			"once per line of the file's content: its invoice or payment in `invoice_id` or `payment_id`). `open`: the job " +
+			"is still failed, no run of the night has succeeded, or the invoice or payment is still unpaid. `sent_at`: " +
 			"when the operator webhook delivered it (null: not yet).",
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The alerts.",
 			envelope(openapi.Array(alert), false))}),

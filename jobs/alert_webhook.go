@@ -31,6 +31,8 @@ type alertData struct {
 	JobKind    *string `json:"job_kind"`
 	Schedule   *string `json:"schedule"`
 	RunDate    *string `json:"run_date"`
+	InvoiceID  *int64  `json:"invoice_id"`
+	PaymentID  *int64  `json:"payment_id"`
 	Message    string  `json:"message"`
 	RaisedAt   string  `json:"raised_at"`
 }
@@ -56,7 +58,7 @@ func OperatorWebhook(client *webhook.Client, url, secret string) storage.AlertSe
 
 func alertEventOf(a storage.Alert) alertEvent {
 	d := alertData{ID: a.ID, Kind: a.Kind, JobID: a.JobID, Generation: a.Generation, JobKind: a.JobKind,
-		Schedule: a.Schedule, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
+		Schedule: a.Schedule, InvoiceID: a.InvoiceID, PaymentID: a.PaymentID, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
 	if a.RunDate != nil {
 		s := a.RunDate.Format(time.DateOnly)
 		d.RunDate = &s

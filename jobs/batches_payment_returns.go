@@ -11,8 +11,8 @@ import (
 )
 
 // The outcomes of a payment return file's line, besides the shared ones
-// (storage.Outcome*) and storage.PaymentAlreadyPaid and
-// storage.PaymentNotSettled.
+// (storage.Outcome*) and storage.PaymentAlreadyPaid,
+// storage.PaymentNotSettled and storage.PaymentShortPaid.
 const (
 	OutcomePaid      = "paid"      // the bank paid: the entry is paid
 	OutcomeFailed    = "failed"    // the bank refused the payment
@@ -27,7 +27,8 @@ const (
 // guessed: none is unmatched. Then, by the occurrence's class:
 //   - paid: the payment and its entry are paid, on the date and with the
 //     amount the bank reports (storage.ApplyPaymentEvents); the amount sent
-//     is beside it, and the difference;
+//     is beside it, and the difference; paid less than the amount sent
+//     (short_paid), nothing is done and an operator alert is raised;
 //   - rejected: the payment failed, with the bank's reasons; the entry may
 //     join another batch;
 //   - scheduled: the bank's number is kept;
@@ -46,6 +47,7 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	}
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.PaymentEvent
+	var shorts []storage.ShortPayment
 	changed := map[int64]bool{}
 	for i := range items {
 		ev := &items[i].Event
@@ -62,8 +64,14 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 			changed[m.MemberID] = true
 			events = append(events, e)
 		}
+		if l.Outcome == storage.PaymentShortPaid {
+			shorts = append(shorts, shortPayment(rf, l, 0, m.MemberID))
+		}
 	}
 	if err := storage.ApplyPaymentEvents(ctx, tx, companyID, events); err != nil {
+		return nil, err
+	}
+	if _, err := storage.RaiseShortPayments(ctx, tx, companyID, shorts); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -139,7 +147,8 @@ func paymentWords(ev *retorno.Event) string {
 // amount it paid (the amount sent when the line has none), with a boleto's
 // interest and discount as the bank reports them. A payment that cannot be
 // settled (its entry paid, deleted or void, or in another batch since)
-// changes nothing.
+// changes nothing, nor does one the bank paid short: less than the amount
+// sent (with a boleto's interest, less its discount), short_paid.
 func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
 	var notes []string
 	paidAt := financeDate(ev.Date)
@@ -185,6 +194,14 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	}
 	expected, diff := m.Amount, paid.Sub(m.Amount)
 	l.Expected, l.Difference = &expected, &diff
+	if due := m.Amount.Add(e.Interest).Sub(e.Discount); paid.LessThan(due) {
+		l.Outcome = storage.PaymentShortPaid
+		l.Message = fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (the batch sent %s, interest %s, discount %s): "+
+			"a short payment is not booked by a return file, nothing was done (an operator alert is raised; %s)",
+			paid.StringFixed(2), paidAt, due.Sub(paid).StringFixed(2), due.StringFixed(2), m.Amount.StringFixed(2),
+			e.Interest.StringFixed(2), e.Discount.StringFixed(2), e.Info)
+		return e, false
+	}
 	l.Outcome = OutcomePaid
 	l.Message = fmt.Sprintf("paid %s on %s; the batch sent %s", paid.StringFixed(2), paidAt, m.Amount.StringFixed(2))
 	if e.Parts && !(e.Interest.IsZero() && e.Discount.IsZero()) {

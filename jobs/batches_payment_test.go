@@ -175,7 +175,7 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 	t.Parallel()
 	paid := retorno.Event{Code: "00", Occurrence: retorno.Paid, Description: "Crédito ou Débito Efetivado",
 		Date: cnab.Date{Year: 2026, Month: 11, Day: 24}, Amount: 15000, Paid: 15200, Interest: 200, Barcode: "3419..."}
-	paidA := retorno.Event{Code: "00", Occurrence: retorno.Paid, Due: cnab.Date{Year: 2026, Month: 11, Day: 23}, Amount: 10000}
+	paidA := retorno.Event{Code: "00", Occurrence: retorno.Paid, Due: cnab.Date{Year: 2026, Month: 11, Day: 23}, Amount: 15000}
 	refused := retorno.Event{Code: "AG", Occurrence: retorno.Rejected, Description: "Agência/Conta Corrente/DV Inválido"}
 	scheduled := retorno.Event{Code: "BD", Occurrence: retorno.Scheduled, OurNumber: "777"}
 	changed := retorno.Event{Code: "BE", Occurrence: retorno.InstructionConfirmed}
@@ -206,6 +206,15 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 		{"scheduled", scheduled, match("sent"), false, OutcomeScheduled, storage.PaymentScheduled, "BD"},
 		{"a change confirmed", changed, match("sent"), false, storage.OutcomeRecorded, "", "BE"},
 		{"a second line on it", paid, match("sent"), true, storage.OutcomeRecorded, "", "an earlier line"},
+		{"paid short", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
+			Amount: 15000, Paid: 14999}, match("sent"), false, storage.PaymentShortPaid, "",
+			"the bank paid 149.99 on 2026-11-24, 0.01 less than the 150.00 due"},
+		{"a boleto paid short of its interest", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
+			Amount: 15000, Paid: 15100, Interest: 200, Barcode: "3419..."}, match("sent"), false, storage.PaymentShortPaid, "",
+			"1.00 less than the 152.00 due (the batch sent 150.00, interest 2.00, discount 0.00)"},
+		{"a boleto paid less its discount", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
+			Amount: 15000, Paid: 14500, Discount: 300, Abatement: 200, Barcode: "3419..."}, match("sent"), false, OutcomePaid,
+			storage.PaymentPaid, "paid 145.00 on 2026-11-24; the batch sent 150.00 (interest 0.00, discount 5.00)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var l storage.ReturnLine

@@ -94,8 +94,9 @@ func TestInvoiceOperationsEmitEvents(t *testing.T) {
 	step("agreement", 201, r, slices.Concat(eventsOf("invoice.created", installments...),
 		eventsOf("invoice.updated", f.originals...))...)
 	id := num(t, r.record(t)["id"])
+	// the originals, past due, are given back overdue
 	step("cancel", 200, f.end(t, id, "cancel"), slices.Concat(eventsOf("invoice.canceled", installments...),
-		eventsOf("invoice.updated", f.originals...))...)
+		eventsOf("invoice.updated", f.originals...), eventsOf("invoice.overdue", f.originals...))...)
 	step("cancel refused", 409, f.end(t, id, "cancel"))
 
 	r = f.do(t, http.MethodPost, "/financial/agreements", f.keyA, f.body(nil))
@@ -104,5 +105,5 @@ func TestInvoiceOperationsEmitEvents(t *testing.T) {
 	f.pay(t, installments[0], today(0))
 	_, last = f.eventsSince(t, last)
 	step("break", 200, f.end(t, id, "break"), slices.Concat(eventsOf("invoice.canceled", installments[1:]...),
-		eventsOf("invoice.updated", f.originals...))...)
+		eventsOf("invoice.updated", f.originals...), eventsOf("invoice.overdue", f.originals...))...)
 }

@@ -33,8 +33,11 @@ type alertData struct {
 	RunDate    *string `json:"run_date"`
 	// TransactionID is the transfer of a void_transfer_paid alert.
 	TransactionID *int64 `json:"transaction_id"`
-	Message       string `json:"message"`
-	RaisedAt      string `json:"raised_at"`
+	// InvoiceID or PaymentID is what a short_payment alert names.
+	InvoiceID *int64 `json:"invoice_id"`
+	PaymentID *int64 `json:"payment_id"`
+	Message   string `json:"message"`
+	RaisedAt  string `json:"raised_at"`
 }
 
 // OperatorWebhook is the AlertSender of the operator webhook: one POST
@@ -58,7 +61,8 @@ func OperatorWebhook(client *webhook.Client, url, secret string) storage.AlertSe
 
 func alertEventOf(a storage.Alert) alertEvent {
 	d := alertData{ID: a.ID, Kind: a.Kind, JobID: a.JobID, Generation: a.Generation, JobKind: a.JobKind,
-		Schedule: a.Schedule, TransactionID: a.TransactionID, Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
+		Schedule: a.Schedule, TransactionID: a.TransactionID, InvoiceID: a.InvoiceID, PaymentID: a.PaymentID,
+		Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
 	if a.RunDate != nil {
 		s := a.RunDate.Format(time.DateOnly)
 		d.RunDate = &s

@@ -11,8 +11,8 @@ import (
 )
 
 // The outcomes of a payment return file's line, besides the shared ones
-// (storage.Outcome*) and storage.PaymentAlreadyPaid and
-// storage.PaymentNotSettled.
+// (storage.Outcome*) and storage.PaymentAlreadyPaid,
+// storage.PaymentNotSettled and storage.PaymentShortPaid.
 const (
 	OutcomePaid      = "paid"      // the bank paid: the entry is paid
 	OutcomeFailed    = "failed"    // the bank refused the payment
@@ -27,9 +27,11 @@ const (
 // guessed: none is unmatched. Then, by the occurrence's class:
 //   - paid: the payment and its entry are paid, on the date and with the
 //     amount the bank reports (storage.ApplyPaymentEvents); the amount sent
-//     is beside it, and the difference. An owner's transfer voided since
-//     with its undone payment is paid all the same (the money left), its
-//     void reversed: the owner owes it, and the line says what was written;
+//     is beside it, and the difference; paid less than the amount sent
+//     (short_paid), nothing is done and an operator alert is raised. An
+//     owner's transfer voided since with its undone payment is paid all the
+//     same (the money left), its void reversed: the owner owes it, and the
+//     line says what was written;
 //   - rejected: the payment failed, with the bank's reasons; the entry may
 //     join another batch;
 //   - scheduled: the bank's number is kept;
@@ -48,6 +50,7 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	}
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.PaymentEvent
+	var shorts []storage.ShortPayment
 	changed := map[int64]bool{}
 	for i := range items {
 		ev := &items[i].Event
@@ -64,6 +67,9 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 			changed[m.MemberID] = true
 			events = append(events, e)
 		}
+		if l.Outcome == storage.PaymentShortPaid {
+			shorts = append(shorts, shortPayment(rf, l, 0, m.MemberID))
+		}
 	}
 	voids, err := storage.ApplyPaymentEvents(ctx, tx, companyID, storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}, events)
 	if err != nil {
@@ -75,6 +81,9 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 				out[i].Message += ". " + v.Message()
 			}
 		}
+	}
+	if _, err := storage.RaiseShortPayments(ctx, tx, companyID, shorts); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -96,7 +105,7 @@ func unmatchedPayment(ev *retorno.Event, rf *ReturnRead) string {
 // change it makes, if any. seen: an earlier line of the same part changed
 // the payment.
 func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, seen bool) (storage.PaymentEvent, bool) {
-	words := bankWords(ev)
+	words := paymentWords(ev)
 	e := storage.PaymentEvent{Match: *m, BankNumber: ev.OurNumber, Info: words}
 	switch {
 	case seen:
@@ -126,14 +135,33 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 	return e, false
 }
 
+// paymentWords is what the bank said of a payment, for people: each of
+// its occurrence codes once, with its meaning. A payment's code is the
+// first of its codes (retorno reads them all as its reasons), so it is not
+// told twice as bankWords would tell a title's code and reasons.
+func paymentWords(ev *retorno.Event) string {
+	if len(ev.Reasons) == 0 || ev.Reasons[0].Code != ev.Code {
+		return bankWords(ev)
+	}
+	parts := make([]string, len(ev.Reasons))
+	for i, r := range ev.Reasons {
+		parts[i] = r.Code + " " + r.Description
+		if r.Description == "" {
+			parts[i] += "(a code the bank's table does not list)"
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
 // paidEvent is a paid line as the payment of its entry: on the date the
 // bank paid (the date it was scheduled for when the line has none), of the
 // amount it paid (the amount sent when the line has none), with a boleto's
 // interest and discount as the bank reports them. A payment that cannot be
 // settled (its entry paid or deleted, or in another batch since) changes
-// nothing. An owner's transfer voided since it was reverted is paid all
-// the same: the money left (storage.ApplyPaymentEvents records what the
-// owner owes).
+// nothing, nor does one the bank paid short: less than the amount sent
+// (with a boleto's interest, less its discount), short_paid. An owner's
+// transfer voided since it was reverted is paid all the same: the money
+// left (storage.ApplyPaymentEvents records what the owner owes).
 func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
 	var notes []string
 	paidAt := financeDate(ev.Date)
@@ -175,6 +203,14 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	}
 	expected, diff := m.Amount, paid.Sub(m.Amount)
 	l.Expected, l.Difference = &expected, &diff
+	if due := m.Amount.Add(e.Interest).Sub(e.Discount); paid.LessThan(due) {
+		l.Outcome = storage.PaymentShortPaid
+		l.Message = fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (the batch sent %s, interest %s, discount %s): "+
+			"a short payment is not booked by a return file, nothing was done (an operator alert is raised; %s)",
+			paid.StringFixed(2), paidAt, due.Sub(paid).StringFixed(2), due.StringFixed(2), m.Amount.StringFixed(2),
+			e.Interest.StringFixed(2), e.Discount.StringFixed(2), e.Info)
+		return e, false
+	}
 	l.Outcome = OutcomePaid
 	l.Message = fmt.Sprintf("paid %s on %s; the batch sent %s", paid.StringFixed(2), paidAt, m.Amount.StringFixed(2))
 	if e.Parts && !(e.Interest.IsZero() && e.Discount.IsZero()) {

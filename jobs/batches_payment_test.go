@@ -236,7 +236,7 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 	t.Parallel()
 	paid := retorno.Event{Code: "00", Occurrence: retorno.Paid, Description: "Crédito ou Débito Efetivado",
 		Date: cnab.Date{Year: 2026, Month: 11, Day: 24}, Amount: 15000, Paid: 15200, Interest: 200, Barcode: "3419..."}
-	paidA := retorno.Event{Code: "00", Occurrence: retorno.Paid, Due: cnab.Date{Year: 2026, Month: 11, Day: 23}, Amount: 10000}
+	paidA := retorno.Event{Code: "00", Occurrence: retorno.Paid, Due: cnab.Date{Year: 2026, Month: 11, Day: 23}, Amount: 15000}
 	refused := retorno.Event{Code: "AG", Occurrence: retorno.Rejected, Description: "Agência/Conta Corrente/DV Inválido"}
 	scheduled := retorno.Event{Code: "BD", Occurrence: retorno.Scheduled, OurNumber: "777"}
 	changed := retorno.Event{Code: "BE", Occurrence: retorno.InstructionConfirmed}
@@ -274,6 +274,15 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 		{"scheduled", scheduled, match("sent"), false, OutcomeScheduled, storage.PaymentScheduled, "BD"},
 		{"a change confirmed", changed, match("sent"), false, storage.OutcomeRecorded, "", "BE"},
 		{"a second line on it", paid, match("sent"), true, storage.OutcomeRecorded, "", "an earlier line"},
+		{"paid short", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
+			Amount: 15000, Paid: 14999}, match("sent"), false, storage.PaymentShortPaid, "",
+			"the bank paid 149.99 on 2026-11-24, 0.01 less than the 150.00 due"},
+		{"a boleto paid short of its interest", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
+			Amount: 15000, Paid: 15100, Interest: 200, Barcode: "3419..."}, match("sent"), false, storage.PaymentShortPaid, "",
+			"1.00 less than the 152.00 due (the batch sent 150.00, interest 2.00, discount 0.00)"},
+		{"a boleto paid less its discount", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
+			Amount: 15000, Paid: 14500, Discount: 300, Abatement: 200, Barcode: "3419..."}, match("sent"), false, OutcomePaid,
+			storage.PaymentPaid, "paid 145.00 on 2026-11-24; the batch sent 150.00 (interest 0.00, discount 5.00)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var l storage.ReturnLine
@@ -292,6 +301,23 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 	if !e.Parts || !e.Interest.Equal(decimal.RequireFromString("2.00")) || !e.Paid.Equal(decimal.RequireFromString("152.00")) ||
 		l.Difference == nil || l.Difference.StringFixed(2) != "2.00" || e.PaidAt != finance.NewDate(2026, 11, 24) {
 		t.Errorf("the boleto's payment: %+v, line %+v", e, l)
+	}
+}
+
+// TestPaymentRefusalWords: a payment's code is the first of its codes,
+// and the message and the payment's info tell each code once.
+func TestPaymentRefusalWords(t *testing.T) {
+	t.Parallel()
+	ev := retorno.Event{Code: "AM", Occurrence: retorno.Rejected, Description: "Agência Mantenedora da Conta Corrente do Favorecido Inválida",
+		Reasons: []retorno.Reason{{Code: "AM", Description: "Agência Mantenedora da Conta Corrente do Favorecido Inválida"},
+			{Code: "AN", Description: "Conta Corrente/DV do Favorecido Inválido"}, {Code: "ZZ"}}}
+	m := storage.PaymentMatch{MemberID: 1, BatchID: 2, TransactionID: 3, State: "sent", Amount: decimal.RequireFromString("150.00")}
+	var l storage.ReturnLine
+	e, _ := paymentEvent(&l, &ev, &m, false)
+	want := "AM Agência Mantenedora da Conta Corrente do Favorecido Inválida; AN Conta Corrente/DV do Favorecido Inválido; " +
+		"ZZ (a code the bank's table does not list)"
+	if l.Outcome != OutcomeFailed || l.Message != want || e.Info != want {
+		t.Errorf("outcome %q, message %q, info %q; want %q", l.Outcome, l.Message, e.Info, want)
 	}
 }
 

@@ -142,8 +142,16 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	if err != nil {
 		return nil, err
 	}
+	var shorts []storage.ShortPayment
 	for k, sp := range settled {
-		describeSettlement(&out[payAt[k]], sp, &pays[k])
+		l := &out[payAt[k]]
+		describeSettlement(l, sp, &pays[k])
+		if sp.Outcome == storage.PaymentShortPaid {
+			shorts = append(shorts, shortPayment(rf, l, sp.InvoiceID, 0))
+		}
+	}
+	if _, err := storage.RaiseShortPayments(ctx, tx, companyID, shorts); err != nil {
+		return nil, err
 	}
 	booked, err := storage.BookReturnTariffs(ctx, tx, companyID, fees)
 	if err != nil {
@@ -367,6 +375,12 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 	case storage.PaymentNotSettled:
 		l.Message = sp.Problem + ": nothing was done"
 		return
+	case storage.PaymentShortPaid:
+		expected, diff := sp.Expected, sp.Difference
+		l.Expected, l.Difference = &expected, &diff
+		l.Message = fmt.Sprintf("%s; the rules expected %s: a short payment is not booked by a return file, "+
+			"nothing was done (an operator alert is raised)", sp.Problem, sp.Expected.StringFixed(2))
+		return
 	}
 	expected, diff := sp.Expected, sp.Difference
 	l.Expected, l.Difference = &expected, &diff
@@ -381,6 +395,19 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 		l.Tariff = &tariff
 		l.Message += tariffWords(sp)
 	}
+}
+
+// shortPayment is the operator alert of a line paid short, of an invoice
+// or of a payment (a payment batch's member): the line's report says what
+// was paid and due.
+func shortPayment(rf *ReturnRead, l *storage.ReturnLine, invoiceID, paymentID int64) storage.ShortPayment {
+	what := fmt.Sprintf("invoice %d", invoiceID)
+	if invoiceID == 0 {
+		what = fmt.Sprintf("payment %d", paymentID)
+	}
+	return storage.ShortPayment{JobID: rf.JobID, Key: storage.ReturnTariffKey(rf.File.SHA256, l.Line),
+		InvoiceID: invoiceID, PaymentID: paymentID,
+		Message: fmt.Sprintf("return file %d (job %d), line %d, %s: %s", rf.File.ID, rf.JobID, l.Line, what, l.Message)}
 }
 
 // tariffWords says what became of the bank's tariff of a settled line.

@@ -277,7 +277,8 @@ func givenBackStatus(before string, due, today finance.Date) string {
 // giveBack gives the originals back: each in its status before the
 // agreement, with its lines less what carried holds of them (nothing on a
 // cancel), its total what its lines then charge the payer, a history row
-// and an invoice.updated event each.
+// and an invoice.updated event each, and invoice.overdue for each given
+// back overdue (EmitMadeOverdue).
 func giveBack(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, origin string, carried []finance.AgreementLine) error {
 	lines, err := readClientLines(ctx, tx, a.companyID, a.invoiceIDs)
 	if err != nil {
@@ -294,6 +295,7 @@ func giveBack(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, o
 		return translate(err, "items of the originals")
 	}
 	var hist []historyRow
+	var overdue []int64
 	for _, d := range a.debts {
 		h, err := giveBackOne(ctx, tx, a, d, lines[d.InvoiceID], c.items, carried)
 		if err != nil {
@@ -301,8 +303,14 @@ func giveBack(ctx context.Context, tx pgx.Tx, a *lockedAgreement, actor Actor, o
 		}
 		h.note = fmt.Sprintf("given back by agreement %d, %s", a.id, endWord(origin))
 		hist = append(hist, h)
+		if h.changes[0].To == string(finance.InvoiceOverdue) {
+			overdue = append(overdue, d.InvoiceID)
+		}
 	}
 	if _, err := EmitRecordEvents(ctx, tx, a.companyID, EventInvoiceUpdated, Invoices, a.invoiceIDs, ""); err != nil {
+		return err
+	}
+	if err := EmitMadeOverdue(ctx, tx, a.companyID, overdue); err != nil {
 		return err
 	}
 	return writeHistories(ctx, tx, a.companyID, actor, origin, hist)

@@ -221,3 +221,42 @@ func TestAgreementInstallmentsNotGuaranteed(t *testing.T) {
 		t.Errorf("the run guaranteed %d invoices of an agreement (%+v), want none", s.Guarantees, s)
 	}
 }
+
+// TestBrokenAgreementEmitsOverdue: the originals a break gives back
+// overdue each emit invoice.overdue, the invoice as given back, once: the
+// nightly overdue run of the same day emits none more for them.
+func TestBrokenAgreementEmitsOverdue(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	if _, err := f.pool.Exec(ctx, `INSERT INTO webhook_endpoints (company_id, url, events, secret)
+		VALUES ($1, 'https://example.com/h', '{invoice.overdue}', 'whsec_x')`, f.company); err != nil {
+		t.Fatal(err)
+	}
+	run, originals := f.agreementOf(t, 2)
+	if err := storage.BreakAgreement(ctx, f.pool, storage.Company(f.company), run.ID); err != nil {
+		t.Fatal(err)
+	}
+	events := func(when string) {
+		t.Helper()
+		for _, o := range originals {
+			var n int
+			var status string
+			err := f.pool.QueryRow(ctx, `SELECT count(*), coalesce(min(e.data->>'status'), '') FROM webhook_events e
+				WHERE e.company_id = $1 AND e.type = 'invoice.overdue' AND (e.data->>'id')::bigint = $2`, f.company, o).Scan(&n, &status)
+			if err != nil || n != 1 || status != "overdue" {
+				t.Errorf("%s: original %d has %d invoice.overdue events (%q, %v), want 1 overdue", when, o, n, status, err)
+			}
+		}
+	}
+	events("after the break")
+	today := f.today(t)
+	err := inTx(t, f.pool, func(tx pgx.Tx) error {
+		_, err := storage.UpdateInvoiceStatuses(ctx, tx, storage.OverdueChunk{CompanyID: f.company, From: 1, To: 1 << 62, AsOf: today})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events("after the overdue run")
+}

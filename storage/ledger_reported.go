@@ -44,6 +44,11 @@ const (
 	PaymentSettled     = "settled"      // marked paid and posted
 	PaymentAlreadyPaid = "already_paid" // the invoice was paid: nothing done
 	PaymentNotSettled  = "not_settled"  // refused by a rule: Problem says which
+	// PaymentShortPaid: the bank reports less paid than its parts add up
+	// to (the invoice with the late fee and interest, less the discount
+	// and abatement): nothing is done, partial payments are not booked
+	// (docs/known-issues.md).
+	PaymentShortPaid = "short_paid"
 )
 
 // SettledPayment is what became of a reported payment: its outcome (and
@@ -95,7 +100,9 @@ type payingInvoice struct {
 // paid_* amounts) and, for an invoice of a contract, its
 // auto_transfer_status. An invoice already paid is left as it is
 // (already_paid); one a rule refuses (canceled, no fee item for a late
-// payment, ...) is not settled, with the rule's words. A second payment of
+// payment, ...) is not settled, with the rule's words; one the bank paid
+// less than its parts add up to is short_paid, nothing written (partial
+// payments are not booked). A second payment of
 // the same invoice in payments is already_paid. The answer is in the
 // order of payments.
 func SettleReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, payments []ReportedPayment) ([]SettledPayment, error) {
@@ -167,6 +174,13 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	booked.Total = booked.Invoice.Add(booked.LateFee).Add(booked.Interest).Sub(booked.Discount)
 	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
 	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
+	if p.Paid.LessThan(booked.Total) {
+		o.Outcome, o.Problem = PaymentShortPaid, fmt.Sprintf("the bank paid %s on %s, %s less than the %s due "+
+			"(the invoice %s, late fee %s, interest %s, discount %s)", p.Paid.StringFixed(2), p.PaidAt,
+			booked.Total.Sub(p.Paid).StringFixed(2), booked.Total.StringFixed(2), booked.Invoice.StringFixed(2),
+			booked.LateFee.StringFixed(2), booked.Interest.StringFixed(2), booked.Discount.StringFixed(2))
+		return
+	}
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: booked, FeeItem: inv.fee, DiscountItem: inv.discount})
 	if err != nil {

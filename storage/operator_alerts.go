@@ -10,21 +10,25 @@ import (
 // Operator alerts (docs/operations.md, "Alerts"): a job that ended failed
 // (raised by FinishJobs, once per job and generation), a scheduled run not
 // finished at the set time after its firing (RaiseRunMissing, once per
-// company, schedule and date) and an owner's transfer the bank paid after
-// it was voided (by the payment return that records it, once per
-// transfer: transfers_void_paid.go). An alert is a row the operator
-// webhook sender reads (sent_at null: not delivered yet), and the
-// Prometheus gauge of open alerts counts.
+// company, schedule and date), an owner's transfer the bank paid after it
+// was voided (by the payment return that records it, once per transfer:
+// transfers_void_paid.go) and a short payment a return file reported and
+// did not book (RaiseShortPayments, once per line of a file's content). An
+// alert is a row the operator webhook sender reads (sent_at null: not
+// delivered yet), and the Prometheus gauge of open alerts counts.
 
 // Alert kinds.
 const (
 	AlertJobFailed        = "job_failed"
 	AlertRunMissing       = "run_missing"
 	AlertVoidTransferPaid = "void_transfer_paid"
+	// AlertShortPayment: a return file's line paid less than its parts
+	// add up to, not booked; open while its invoice or payment is unpaid.
+	AlertShortPayment = "short_payment"
 )
 
 // AlertKinds are the kinds of alert, in the order the API lists them.
-var AlertKinds = []string{AlertJobFailed, AlertRunMissing, AlertVoidTransferPaid}
+var AlertKinds = []string{AlertJobFailed, AlertRunMissing, AlertVoidTransferPaid, AlertShortPayment}
 
 // Alert is one operator alert.
 type Alert struct {
@@ -38,12 +42,17 @@ type Alert struct {
 	RunDate    *time.Time
 	// TransactionID is the transfer of a void_transfer_paid alert.
 	TransactionID *int64
-	Message       string
-	RaisedAt      time.Time
-	SentAt        *time.Time
+	// InvoiceID or PaymentID (a payment batch's member) is what a short
+	// payment's alert names.
+	InvoiceID *int64
+	PaymentID *int64
+	Message   string
+	RaisedAt  time.Time
+	SentAt    *time.Time
 	// Open: the job is still failed at that generation, the night has
-	// still no finished run, or the owner paid a voided transfer still
-	// owes on its invoice (read with the alert).
+	// still no finished run, the owner paid a voided transfer still owes
+	// on its invoice, or the invoice or payment paid short is still unpaid
+	// (read with the alert).
 	Open bool
 }
 
@@ -59,10 +68,47 @@ func RaiseRunMissing(ctx context.Context, q DBTX, companyID int64, schedule, dat
 	return tag.RowsAffected() == 1, nil
 }
 
+// ShortPayment is the alert of a return file's line paid short: the
+// return file's job, the line's key (ReturnTariffKey: the file's content
+// and line), the invoice or the payment (a payment batch's member) it
+// names, and the words.
+type ShortPayment struct {
+	JobID     int64
+	Key       string
+	InvoiceID int64
+	PaymentID int64
+	Message   string
+}
+
+// RaiseShortPayments raises the alerts of short payments, each once per
+// key (a second reading of the same file raises nothing new), and returns
+// how many it raised.
+func RaiseShortPayments(ctx context.Context, q DBTX, companyID int64, shorts []ShortPayment) (int64, error) {
+	if len(shorts) == 0 {
+		return 0, nil
+	}
+	n := len(shorts)
+	jobs, invoices, payments := make([]int64, n), make([]int64, n), make([]int64, n)
+	keys, messages := make([]string, n), make([]string, n)
+	for i, sp := range shorts {
+		jobs[i], invoices[i], payments[i], keys[i], messages[i] = sp.JobID, sp.InvoiceID, sp.PaymentID, sp.Key, sp.Message
+	}
+	tag, err := q.Exec(ctx, `INSERT INTO operator_alerts (company_id, kind, job_id, run_key, invoice_id, payment_id, message)
+		SELECT $1, 'short_payment', u.job, u.key, nullif(u.invoice, 0), nullif(u.payment, 0), u.message
+		FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) AS u(job, key, invoice, payment, message)
+		ON CONFLICT (company_id, run_key) WHERE kind = 'short_payment' DO NOTHING`,
+		companyID, jobs, keys, invoices, payments, messages)
+	if err != nil {
+		return 0, translate(err, "raise short payments")
+	}
+	return tag.RowsAffected(), nil
+}
+
 // openAlertSQL says whether an alert still holds: its job is failed at
 // its generation; the owner of its transfer still owes on the transfer's
 // invoice (the owner's entries of the invoice add up to less than zero);
-// no run of its night's key has succeeded. a is the alert's alias.
+// the invoice or payment paid short is not paid; no run of its night's key
+// has succeeded. a is the alert's alias.
 const openAlertSQL = `CASE a.kind
 	WHEN 'job_failed' THEN EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.id = a.job_id
 		AND j.generation = a.generation AND j.state = 'failed')
@@ -70,12 +116,15 @@ const openAlertSQL = `CASE a.kind
 		FROM transactions x JOIN transactions t ON t.company_id = x.company_id AND t.invoice_id = x.invoice_id
 		     AND t.owner_id = x.owner_id AND t.extract = 'owner'
 		WHERE x.company_id = a.company_id AND x.id = a.transaction_id), 0) < 0
+	WHEN 'short_payment' THEN EXISTS (SELECT 1 FROM invoices i WHERE i.company_id = a.company_id AND i.id = a.invoice_id
+		AND NOT i.paid) OR EXISTS (SELECT 1 FROM payment_batch_transactions m WHERE m.company_id = a.company_id
+		AND m.id = a.payment_id AND m.state NOT IN ('paid', 'cancelled'))
 	ELSE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.kind = a.job_kind
 		AND j.unique_key = a.run_key AND j.state = 'succeeded') END`
 
 // alertColumns are the columns of an Alert, over operator_alerts a.
 const alertColumns = `a.company_id, a.id, a.kind, a.job_id, a.generation, a.job_kind, a.schedule, a.run_date,
-	a.transaction_id, a.message, a.raised_at, a.sent_at, ` + openAlertSQL
+	a.transaction_id, a.invoice_id, a.payment_id, a.message, a.raised_at, a.sent_at, ` + openAlertSQL
 
 // Alerts lists the alerts raised since, newest first, at most limit.
 func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, error) {

@@ -238,6 +238,19 @@ func overdueEmission(listening bool) emission {
 	return e
 }
 
+// EmitMadeOverdue emits invoice.overdue for the invoices of ids a write
+// other than the overdue run has just stored overdue (an agreement's end
+// giving its originals back: docs/api.md, "Webhooks"), the invoice as
+// written. Once per invoice: stored overdue, the run does not move it
+// again for its due date.
+func EmitMadeOverdue(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := EmitRecordEvents(ctx, tx, companyID, EventInvoiceOverdue, Invoices, ids, `"status" = 'overdue'`)
+	return err
+}
+
 // UpdateInvoiceStatuses moves the company's invoices with ids c.From..c.To
 // (inclusive) whose status changes on c.AsOf (not paid, stored unpaid or
 // overdue, and on the other side of their due date) to their status on

@@ -1,0 +1,138 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestShortPaymentNotBooked: the Bradesco CNAB 240 file of
+// docs/cnab-retorno.md with its title paid short (nominal 1,500.00, tariff
+// 2.50; paid 1,000.00 on 2026-12-04, credited 997.50, no interest,
+// discount or abatement) books nothing: the line is short_paid with what
+// was paid and due, the invoice stays unpaid with no entry, and one
+// operator alert names it.
+func TestShortPaymentNotBooked(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile("../docs/cnab-retorno.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(pageBlock(t, string(page), "hand-written return, CNAB 240"), "\n")
+	u := []byte(lines[3])
+	for _, p := range []struct {
+		from int
+		to   string
+	}{
+		{18, "000000000000000"}, // no interest nor fine
+		{78, "000000000100000"}, // paid 1,000.00
+		{93, "000000000099750"}, // credited 997.50
+		{138, "0412202605122026"},
+	} {
+		copy(u[p.from-1:], p.to)
+	}
+	lines[3] = string(u)
+	file := strings.Join(lines, "\n")
+
+	f := batchEnv(t)
+	withWorkers(t, f.testEnv)
+	f.tariffItem(t)
+	acc := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",
+		"agency": "1234", "agency_digit": "5", "account": "98765", "account_digit": "4", "wallet": "09", "covenant": "4567890"})
+	inv := f.pageTitle(t, acc, "1500.00", "2026-12-10", "00000000001", "1")
+	r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/ticketBatch/returnFile?account_id=%d", acc), f.keyA, file)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("returnFile: %d %s", r.status, r.raw)
+	}
+	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
+	if done["state"] != "succeeded" {
+		t.Fatalf("batch:return job: %v", done)
+	}
+	report := done["result"].(map[string]any)["report"].([]any)
+	if len(report) != 1 {
+		t.Fatalf("the report has %d lines: %v", len(report), report)
+	}
+	line := report[0].(map[string]any)
+	msg := fmt.Sprint(line["message"])
+	if got := fmt.Sprint(line["outcome"], " ", line["paid"], " ", line["expected"], " ", line["difference"]); got !=
+		"short_paid 1000.00 1500.00 -500.00" || fmt.Sprint(line["invoice_id"]) != fmt.Sprint(inv) ||
+		!strings.Contains(msg, "the bank paid 1000.00 on 2026-12-04, 500.00 less than the 1500.00 due") ||
+		!strings.Contains(msg, "a short payment is not booked by a return file") {
+		t.Errorf("the line paid short: %v", line)
+	}
+	rec := f.get(t, fmt.Sprintf("/invoices/%d", inv), http.StatusOK).record(t)
+	if got := fmt.Sprint(rec["paid"], " ", rec["paid_amount"], " ", rec["status"] == "paid"); got != "false <nil> false" {
+		t.Errorf("the invoice: paid, paid_amount, status paid %s (%v)", got, rec["status"])
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM transactions WHERE company_id = $1 AND invoice_id = $2`, f.compA, inv); n != 0 {
+		t.Errorf("the invoice has %d entries, want none", n)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM operator_alerts WHERE company_id = $1 AND kind = 'short_payment'
+		AND invoice_id = $2 AND message LIKE '%less than the 1500.00 due%'`, f.compA, inv); n != 1 {
+		t.Errorf("%d short payment alerts name the invoice, want 1", n)
+	}
+}
+
+// TestShortPaymentOfAPayableNotBooked: the Bradesco CNAB 240 payment return
+// of docs/cnab-retorno.md with PAG-1-1 (1,290.00 sent) paid 1,000.00 books
+// nothing: the line is short_paid, the payment stays sent and its entry
+// unpaid, and one operator alert names the payment.
+func TestShortPaymentOfAPayableNotBooked(t *testing.T) {
+	t.Parallel()
+	page, err := os.ReadFile("../docs/cnab-retorno.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(pageBlock(t, string(page), "hand-written payment return"), "\n")
+	a := []byte(lines[2])
+	copy(a[162:], "000000000100000") // paid 1,000.00 of 1,290.00
+	lines[2] = string(a)
+	file := strings.Join(lines, "\n")
+
+	f := paymentEnv(t)
+	withWorkers(t, f.testEnv)
+	acc := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",
+		"agency": "1234", "agency_digit": "5", "account": "98765", "account_digit": "4", "payment_covenant": "123456"})
+	atItau := f.create(t, "/persons", map[string]any{"name": "Jardinagem Verde Ltda", "tax_id": "11444777000161",
+		"bank": "341", "agency": "0057", "account": "12345", "account_digit": "7", "account_type": "checking"})
+	short := f.bill(t, f.atBB, "ted", "1290.00", nil)
+	refused := f.bill(t, atItau, "ted", "860.00", nil)
+	batch := f.create(t, "/financial/paymentBatch", map[string]any{"description": "Fornecedores", "account_id": acc})
+	if _, notAdded := answer(t, f.payments(t, f.keyA, batch, "addTransactions", short, refused), "added"); len(notAdded) > 0 {
+		t.Fatalf("refused: %v", notAdded)
+	}
+	f.paymentFile(t, batch)
+	r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/paymentBatch/returnFile?account_id=%d", acc), f.keyA, file)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("returnFile: %d %s", r.status, r.raw)
+	}
+	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
+	if done["state"] != "succeeded" {
+		t.Fatalf("batch:return job: %v", done)
+	}
+	line := done["result"].(map[string]any)["report"].([]any)[0].(map[string]any)
+	if got := fmt.Sprint(line["document_number"], " ", line["outcome"], " ", line["paid"], " ", line["expected"], " ", line["difference"]); got !=
+		"PAG-1-1 short_paid 1000.00 1290.00 -290.00" ||
+		!strings.Contains(fmt.Sprint(line["message"]), "the bank paid 1000.00 on 2026-12-11, 290.00 less than the 1290.00 due") {
+		t.Errorf("the line paid short: %v", line)
+	}
+	var member int64
+	for _, it := range f.get(t, fmt.Sprintf("/financial/paymentBatch/%d?include[items]", batch), http.StatusOK).record(t)["items"].([]any) {
+		m := it.(map[string]any)
+		if num(t, m["transaction_id"]) == short {
+			member = num(t, m["id"])
+			if m["state"] != "sent" || m["paid_amount"] != nil {
+				t.Errorf("the payment paid short: %v", m)
+			}
+		}
+	}
+	if e := f.get(t, fmt.Sprintf("/transactions/%d", short), http.StatusOK).record(t); e["paid"] != false || fmt.Sprint(e["amount"]) != "1290.00" {
+		t.Errorf("the entry paid short: paid %v, amount %v", e["paid"], e["amount"])
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM operator_alerts WHERE company_id = $1 AND kind = 'short_payment'
+		AND payment_id = $2 AND invoice_id IS NULL`, f.compA, member); n != 1 || member == 0 {
+		t.Errorf("%d short payment alerts name payment %d, want 1", n, member)
+	}
+}

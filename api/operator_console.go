@@ -3,6 +3,7 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -121,6 +122,11 @@ func (s *Server) operator(next http.Handler) http.Handler {
 			return
 		}
 		label, ok := s.console.admits(r)
+		if !ok && s.isCompanyKey(r) {
+			writeError(w, r, finance.Errorf(Forbidden, "This route is for operators: it takes the admin token, "+
+				"not a company's API key."))
+			return
+		}
 		if !ok {
 			s.refuse(w, r, addr, finance.Errorf(OperatorOnly, "Operator credential required."))
 			return
@@ -128,6 +134,18 @@ func (s *Server) operator(next http.Handler) http.Handler {
 		w.Header().Del("Content-Type")
 		next.ServeHTTP(w, r.WithContext(withOperator(r.Context(), label)))
 	})
+}
+
+// isCompanyKey says whether r's bearer token is a company's valid API key:
+// an operator route refuses it with 403 (the wrong kind of credential), not
+// with the 401 of a failed authentication, which it does not count.
+func (s *Server) isCompanyKey(r *http.Request) bool {
+	key, ok := bearerToken(r.Header.Get("Authorization"))
+	if !ok || !strings.HasPrefix(key, "pf_") {
+		return false
+	}
+	_, err := s.auth.resolve(r.Context(), key)
+	return err == nil
 }
 
 // admits says whether r carries an admin token, and its label.

@@ -137,7 +137,6 @@ func TestAdminCredential(t *testing.T) {
 		{"prefix of the token", bearer(testAdminToken[:10]), http.StatusUnauthorized},
 		{"wrong password", basic("ops", "guess"), http.StatusUnauthorized},
 		{"token as user name", basic(testAdminToken, ""), http.StatusUnauthorized},
-		{"an API key", bearer(e.keyA), http.StatusUnauthorized},
 		{"token without scheme", func(r *http.Request) { r.Header.Set("Authorization", testAdminToken) }, http.StatusUnauthorized},
 	}
 	for _, c := range cases {
@@ -160,6 +159,15 @@ func TestAdminCredential(t *testing.T) {
 	}
 	if r := e.call(t, http.MethodGet, "/buildings/types", bearer(testAdminToken)); r.status != http.StatusUnauthorized {
 		t.Errorf("the admin token opened an API route: %d", r.status)
+	}
+	// a company's API key is the wrong kind of credential: 403, no prompt
+	r := e.call(t, http.MethodGet, "/metrics", bearer(e.keyA))
+	wantEnvelope(t, "an API key", r, http.StatusForbidden)
+	if got := r.header.Get("WWW-Authenticate"); got != "" {
+		t.Errorf("an API key: WWW-Authenticate %q", got)
+	}
+	if !strings.Contains(r.body, "it takes the admin token, not a company's API key") {
+		t.Errorf("an API key: message %s", r.body)
 	}
 }
 

@@ -87,7 +87,7 @@ func ids(t *testing.T, items []any) []int64 {
 }
 
 // TestOperatorJobRoutesNeedTheToken: every operator job route refuses no
-// credential, a wrong token and a company's API key (401), and answers the
+// credential and a wrong token (401), a company's API key (403), and answers the
 // admin token.
 func TestOperatorJobRoutesNeedTheToken(t *testing.T) {
 	t.Parallel()
@@ -106,10 +106,14 @@ func TestOperatorJobRoutesNeedTheToken(t *testing.T) {
 		{http.MethodPost, "/operator/retry"},
 	}
 	for _, rt := range routes {
-		for name, cred := range map[string]credential{"none": noCredential, "company key": bearer(e.keyA),
-			"other company's key": bearer(e.keyB), "wrong token": bearer(anaToken + "x"), "token as user": basic(anaToken, "")} {
+		for name, cred := range map[string]credential{"none": noCredential, "wrong token": bearer(anaToken + "x"),
+			"token as user": basic(anaToken, "")} {
 			r := e.call(t, rt.method, rt.path, cred)
 			wantEnvelope(t, rt.method+" "+rt.path+" with "+name, r, http.StatusUnauthorized)
+		}
+		for name, cred := range map[string]credential{"company key": bearer(e.keyA), "other company's key": bearer(e.keyB)} {
+			r := e.call(t, rt.method, rt.path, cred)
+			wantEnvelope(t, rt.method+" "+rt.path+" with "+name, r, http.StatusForbidden)
 		}
 		body := map[string]any{"preview": true}
 		if rt.method == http.MethodGet {

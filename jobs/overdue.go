@@ -63,11 +63,11 @@ type overdueOutput struct {
 }
 
 // OverdueResult is the result of a finance:overdue job: the date, how many
-// rows of each table changed (Events nil when the events table has no
-// status to recalculate; agreements: how many were broken, and how many
-// of their installments' slips left a collection batch), how many
-// invoices and contracts were looked at to find the ones that changed,
-// and how many terminating contracts became terminated.
+// rows of each table changed (CalendarEvents nil when the calendar events
+// table has no status to recalculate; agreements: how many were broken,
+// and how many of their installments' slips left a collection batch), how
+// many invoices and contracts were looked at to find the ones that
+// changed, and how many terminating contracts became terminated.
 type OverdueResult struct {
 	Date             string `json:"date"`
 	Invoices         int64  `json:"invoices"`
@@ -75,7 +75,9 @@ type OverdueResult struct {
 	Contracts        int64  `json:"contracts"`
 	ContractsVisited int64  `json:"contracts_visited"`
 	Terminated       int64  `json:"terminated"`
-	Events           *int64 `json:"events"`
+	// CalendarEvents counts the calendar events whose status changed
+	// (results stored before it was named so hold it as "events").
+	CalendarEvents *int64 `json:"calendar_events"`
 	// AgreementsBroken counts the agreements broken for an installment
 	// overdue past the company's agreement_break_days.
 	AgreementsBroken int64 `json:"agreements_broken"`
@@ -247,7 +249,7 @@ func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, 
 func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, error) {
 	res := OverdueResult{Date: plan.Date}
 	if _, ok := plan.Ranges["events"]; ok {
-		res.Events = new(int64)
+		res.CalendarEvents = new(int64)
 	}
 	for i, raw := range outputs {
 		var out overdueOutput
@@ -263,7 +265,7 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 			res.ContractsVisited += out.Visited
 			res.Terminated += out.Terminated
 		case "events":
-			*res.Events += out.Updated
+			*res.CalendarEvents += out.Updated
 		case "agreements":
 			res.AgreementsBroken += out.Updated
 			res.AgreementSlipsRemoved += out.SlipsRemoved

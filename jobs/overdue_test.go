@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -87,6 +88,15 @@ func runOverdueOn(t *testing.T, p *platform, date string) OverdueResult {
 	if done.State != storage.JobSucceeded {
 		t.Fatalf("finance:overdue %s: %s", done.State, done.Error)
 	}
+	// The count of calendar events is named as such, so that it is not
+	// read as one of webhook events.
+	keys := decodeResult[map[string]json.RawMessage](t, done)
+	if _, ok := keys["calendar_events"]; !ok {
+		t.Errorf("finance:overdue result %s: no calendar_events", done.Result)
+	}
+	if _, ok := keys["events"]; ok {
+		t.Errorf("finance:overdue result %s: an events key", done.Result)
+	}
 	return decodeResult[OverdueResult](t, done)
 }
 
@@ -100,7 +110,7 @@ func TestOverdueJobRecalculatesItsCompanyOnce(t *testing.T) {
 
 	first := runOverdue(t, p)
 	if first.Invoices != 1 || first.InvoicesVisited != 1 || first.Contracts != 3 || first.ContractsVisited != 3 ||
-		first.Events == nil || *first.Events != 1 {
+		first.CalendarEvents == nil || *first.CalendarEvents != 1 {
 		t.Fatalf("first run: %+v, want 1 invoice (the one that moves), 3 contracts (visited and dated the first time), 1 event", first)
 	}
 	var statuses string
@@ -133,7 +143,7 @@ func TestOverdueJobRecalculatesItsCompanyOnce(t *testing.T) {
 	time.Sleep(10 * time.Millisecond) // a write now would show in updated_at
 	second := runOverdue(t, p)
 	if second.Invoices != 0 || second.InvoicesVisited != 0 || second.Contracts != 0 || second.ContractsVisited != 0 ||
-		second.Events == nil || *second.Events != 0 {
+		second.CalendarEvents == nil || *second.CalendarEvents != 0 {
 		t.Errorf("second run on the same date: %+v, want nothing visited nor written", second)
 	}
 	if again := overdueState(t, p.pool, p.companyA); again != settled {

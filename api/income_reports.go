@@ -292,7 +292,8 @@ func incomePending(reports *storage.IncomeReports, year int) string {
 	switch {
 	case reports.Closed && reports.ClosedFrom > january:
 		return fmt.Sprintf("the company's owner statements start at %s: the months of %d before it are in the first "+
-			"statements' opening balances, on no statement, so %d has no report and never will", reports.ClosedFrom, year, year)
+			"statements' opening balances, on no statement, so the informe of %d (its document and its link) can never be "+
+			"issued, whatever is closed later: it would leave out what was received in those months", reports.ClosedFrom, year, year)
 	case year >= reports.Today.Year():
 		return fmt.Sprintf("%d is not over (today is %s in the company's time zone): the report holds the months closed so far; "+
 			"the year's is given once it is over and %s is closed (the owners:statements job)", year, reports.Today, next)

@@ -542,7 +542,7 @@ func TestIncomeReportLinkReasons(t *testing.T) {
 	check(2024, []string{"closed none of its months", "from 2024-01 (or earlier) through 2025-01"}, nil)
 	f.pay(t, f.rentInvoice(t, "2024-03", false), "2024-03-08", "2024-03-11")
 	f.run(t, "owners:statements", `{"month":"2024-03"}`)
-	check(2024, []string{"start at 2024-03", "2024 has no report and never will"}, []string{"given once", "2024-12"})
-	check(2023, []string{"start at 2024-03", "2023 has no report and never will"}, []string{"given once"})
+	check(2024, []string{"start at 2024-03", "the informe of 2024 (its document and its link) can never be issued"}, []string{"given once", "2024-12", "has no report"})
+	check(2023, []string{"start at 2024-03", "the informe of 2023 (its document and its link) can never be issued"}, []string{"given once", "has no report"})
 	check(2025, []string{"closed its months through 2024-03", "given once 2026-01 is closed"}, []string{"never"})
 }

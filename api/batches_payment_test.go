@@ -167,6 +167,12 @@ func TestPaymentBatchEndToEnd(t *testing.T) {
 	if !sameStates(states, map[int64]string{ted: "paid", credit: "failed", slip: "paid", lost: "sent"}) {
 		t.Errorf("payments: %v", states)
 	}
+	// the failed payment never left the account: the batch no longer
+	// counts it (3860.50 - 480.00)
+	if b := f.get(t, fmt.Sprintf("/financial/paymentBatch/%d", batch), http.StatusOK).record(t); num(t, b["titles"]) != 3 ||
+		b["total"] != json.Number("3380.50") {
+		t.Errorf("batch after the return: titles %v, total %v; want 3, 3380.50", b["titles"], b["total"])
+	}
 
 	// the same file again: the first job, and nothing changes
 	snapshot := f.entries(t, ted, credit, slip, lost)
@@ -185,6 +191,10 @@ func TestPaymentBatchEndToEnd(t *testing.T) {
 	}
 	if after := f.entries(t, ted, credit, slip, lost); after != snapshot {
 		t.Errorf("entries changed by the second upload:\n%s\n%s", snapshot, after)
+	}
+	if b := f.get(t, fmt.Sprintf("/financial/paymentBatch/%d", batch), http.StatusOK).record(t); num(t, b["titles"]) != 3 ||
+		b["total"] != json.Number("3380.50") {
+		t.Errorf("batch after the second upload: titles %v, total %v; want 3, 3380.50", b["titles"], b["total"])
 	}
 
 	// the failed entry joins another batch, with a new reference

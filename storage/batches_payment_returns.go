@@ -161,7 +161,11 @@ const (
 //     unpaid and may join another batch;
 //   - scheduled: the bank's number and words are kept;
 //   - cancelled: the payment is cancelled, with the bank's words; the
-//     entry, reverted before, stays as it is.
+//     entry, reverted before, stays as it is;
+//
+// and the batches' titles and total count what they pay out: a failed
+// payment leaves them, a reverted or failed one the bank paid all the
+// same comes back (paymentCountChange).
 //
 // It answers what it wrote for the void transfers the bank paid.
 func ApplyPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []PaymentEvent) ([]PaidVoid, error) {
@@ -177,7 +181,75 @@ func ApplyPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, actor A
 	if err != nil {
 		return nil, err
 	}
-	return voids, notePayments(ctx, tx, companyID, other)
+	if err := notePayments(ctx, tx, companyID, other); err != nil {
+		return nil, err
+	}
+	return voids, countPaymentEvents(ctx, tx, companyID, events)
+}
+
+// paymentCounted says whether a payment in state counts in its batch's
+// titles and total: added, sent or paid, the money the batch pays out;
+// not reverted, failed or cancelled (removed ones have no row).
+func paymentCounted(state string) bool {
+	return state == "added" || state == "sent" || state == "paid"
+}
+
+// paymentCountChange is what an event does to its batch's titles and
+// total: -1 and the amount for a counted payment that failed (the bank
+// refused it: it never left the account), +1 and the amount for a
+// payment not counted that the bank paid all the same (a reverted or
+// failed one), none otherwise.
+func paymentCountChange(e PaymentEvent) (n int64, amount decimal.Decimal) {
+	after := e.Match.State
+	switch e.Kind {
+	case PaymentPaid:
+		after = "paid"
+	case PaymentFailed, PaymentCancelled:
+		after = e.Kind
+	}
+	switch was, is := paymentCounted(e.Match.State), paymentCounted(after); {
+	case was && !is:
+		return -1, e.Match.Amount.Neg()
+	case !was && is:
+		return 1, e.Match.Amount
+	}
+	return 0, decimal.Zero
+}
+
+// countPaymentEvents moves the titles and total of the batches of events
+// by what each event changes (paymentCountChange), in one statement. The
+// payments were locked with their states when matched (MatchPayments),
+// and a part of a return file changes a payment once.
+func countPaymentEvents(ctx context.Context, tx pgx.Tx, companyID int64, events []PaymentEvent) error {
+	byBatch := map[int64]int{}
+	var batches, counts []int64
+	var amounts []decimal.Decimal
+	for _, e := range events {
+		n, amount := paymentCountChange(e)
+		if n == 0 {
+			continue
+		}
+		i, ok := byBatch[e.Match.BatchID]
+		if !ok {
+			i = len(batches)
+			byBatch[e.Match.BatchID] = i
+			batches, counts, amounts = append(batches, e.Match.BatchID), append(counts, 0), append(amounts, decimal.Zero)
+		}
+		counts[i] += n
+		amounts[i] = amounts[i].Add(amount)
+	}
+	if len(batches) == 0 {
+		return nil
+	}
+	totals := make([]string, len(amounts))
+	for i, a := range amounts {
+		totals[i] = a.String()
+	}
+	_, err := tx.Exec(ctx, `UPDATE payment_batches b SET titles = b.titles + u.n, total = b.total + u.amount::numeric,
+		updated_at = now()
+		FROM unnest($2::bigint[], $3::bigint[], $4::text[]) AS u(id, n, amount)
+		WHERE b.company_id = $1 AND b.id = any($2) AND b.id = u.id`, withValues, companyID, batches, counts, totals)
+	return translate(err, "payment batches' counts")
 }
 
 func markPaymentsPaid(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, events []PaymentEvent) ([]PaidVoid, error) {

@@ -83,13 +83,20 @@ func prepareSubmission(w http.ResponseWriter, r *http.Request, sub *jobs.Submiss
 
 // writeJob answers with the job as GET /jobs/{id} shows it.
 func (s *Server) writeJob(w http.ResponseWriter, r *http.Request, status int, message string, id int64) {
+	s.writeWarnedJob(w, r, status, message, id, nil)
+}
+
+// writeWarnedJob is writeJob with the submission's warnings after the job,
+// as a resource write answers its own ("warnings"): what the submission
+// did that its caller may not expect (a run ahead of its night).
+func (s *Server) writeWarnedJob(w http.ResponseWriter, r *http.Request, status int, message string, id int64, warnings []finance.Problem) {
 	rec, err := s.store.Get(r.Context(), s.jobsResource(), storage.Company(principalOf(r.Context()).CompanyID), id, storage.GetQuery{})
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	w.Header().Set("Location", "/jobs/"+strconv.FormatInt(id, 10))
-	writeRaw(w, status, recordEnvelope(status, message, rec))
+	writeRaw(w, status, writeEnvelope(status, message, rec, warnings))
 }
 
 func (s *Server) jobsResource() *storage.Resource {
@@ -155,7 +162,12 @@ func (s *Server) startJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if found != storage.FoundSameKey {
-		s.writeJob(w, r, http.StatusAccepted, "Accepted.", job.ID)
+		warnings, err := s.schedules.AheadOfNight(r.Context(), s.store.Pool(), principalOf(r.Context()).CompanyID, kind, obj["payload"])
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		s.writeWarnedJob(w, r, http.StatusAccepted, "Accepted.", job.ID, warnings)
 		return
 	}
 	k, _ := s.jobs.Kind(kind)
@@ -231,6 +243,17 @@ func jobAccepted() *openapi.Response {
 	return r
 }
 
+// warnedJobAccepted is jobAccepted with the submission's warnings: a run
+// of a nightly kind submitted before its night is that night's run.
+func warnedJobAccepted() *openapi.Response {
+	r := jobAccepted()
+	r.Content["application/json"].Schema.Properties["warnings"] = openapi.Array(openapi.Ref("Problem")).WithDescription(
+		"What the submission did that its caller may not expect; the job was recorded all the same: a run of a nightly " +
+			"kind for a date whose scheduled run has not fired yet is that night's run (docs/jobs.md, \"A run ahead of " +
+			"its night\"). Absent when there is none.")
+	return r
+}
+
 // idempotencyKey is the header that makes a job-starting request
 // repeatable.
 func idempotencyKey() *openapi.Parameter {
@@ -273,7 +296,7 @@ func (s *Server) startJobOp() operation {
 		params: []*openapi.Parameter{idempotencyKey()},
 		body:   jsonBody("The kind and its payload.", true, &openapi.Schema{OneOf: shapes}),
 		responses: answers(map[int]*openapi.Response{
-			http.StatusAccepted: jobAccepted(),
+			http.StatusAccepted: warnedJobAccepted(),
 			http.StatusOK: jsonAnswer("A run of the payload's key recorded before; nothing was started (`message` says why).",
 				envelope(openapi.Ref(storage.Jobs), true)),
 		}, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),

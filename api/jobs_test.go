@@ -384,6 +384,44 @@ func TestStartTransferDirectly(t *testing.T) {
 	}
 }
 
+// TestRunAheadOfItsNight: a nightly kind started for tomorrow is taken,
+// and its 202 warns that the run is that night's (the schedule finds it
+// done); a date whose night is past, and a repeat answered with the run
+// recorded before, answer no warning.
+func TestRunAheadOfItsNight(t *testing.T) {
+	t.Parallel()
+	env := setup(t)
+	tomorrow := today(1)
+	for kind, schedule := range map[string]string{
+		"contracts:transfer": "contracts-transfer 06:00", "finance:overdue": "finance-overdue 00:05",
+		"invoices:generate": "invoices-generate 02:00", "contracts:readjust": "contracts-readjust 01:00",
+		"jobs:prune": "jobs-prune 03:30",
+	} {
+		name, at, _ := strings.Cut(schedule, " ")
+		body := fmt.Sprintf(`{"kind":%q,"payload":{"date":%q}}`, kind, tomorrow)
+		r := env.send(t, http.MethodPost, "/jobs", env.keyA, body, nil)
+		warnings, _ := r.body["warnings"].([]any)
+		if r.status != http.StatusAccepted || len(warnings) != 1 {
+			t.Errorf("%s of tomorrow: %d %s, want 202 with one warning", kind, r.status, r.raw)
+			continue
+		}
+		w := warnings[0].(map[string]any)
+		want := fmt.Sprintf("this run is the night's: schedule %s runs %s of %s at %s that day in the company's time zone, "+
+			"and finds it done, so it will not run that date again", name, kind, tomorrow, at)
+		if w["field"] != "payload.date" || !strings.HasPrefix(w["message"].(string), want) ||
+			!strings.Contains(w["message"].(string), `waits for the next date's run, unless this one is run again ("rerun": true`) {
+			t.Errorf("%s of tomorrow: warning %v, want on payload.date %q...", kind, w, want)
+		}
+		if again := env.send(t, http.MethodPost, "/jobs", env.keyA, body, nil); again.status != http.StatusOK || again.body["warnings"] != nil {
+			t.Errorf("%s of tomorrow again: %d %s, want 200 without warnings", kind, again.status, again.raw)
+		}
+	}
+	past := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"contracts:transfer","payload":{"date":"2024-03-26"}}`, nil)
+	if past.status != http.StatusAccepted || past.body["warnings"] != nil {
+		t.Errorf("a date whose night is past: %d %s, want 202 without warnings", past.status, past.raw)
+	}
+}
+
 // TestRerunThroughTheAPI: a run of a date already recorded is answered
 // with 200 and a message saying so; "rerun": true makes a new job once
 // the date's runs have finished, and answers the one not finished (200)

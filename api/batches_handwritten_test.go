@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,10 +18,6 @@ import (
 // and refuses PAG-2-1, which stays unpaid.
 func TestHandWrittenReturnOfTheDocs(t *testing.T) {
 	t.Parallel()
-	page, err := os.ReadFile("../docs/cnab-retorno.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	examples := []struct {
 		name, marker string
 		run          func(t *testing.T, file string)
@@ -34,7 +29,7 @@ func TestHandWrittenReturnOfTheDocs(t *testing.T) {
 	for _, ex := range examples {
 		t.Run(ex.name, func(t *testing.T) {
 			t.Parallel()
-			ex.run(t, pageBlock(t, string(page), ex.marker))
+			ex.run(t, pageReturnFile(t, ex.marker))
 		})
 	}
 }
@@ -52,16 +47,10 @@ func handWrittenItau(t *testing.T, file string) {
 	f.settledAsThePageSays(t, itau, inv, file)
 }
 
-// handWrittenBradesco240: the title of a Bradesco CNAB 240 account, agency
-// 1234-5, account 98765-4, wallet 09, covenant 4567890, the account's first
-// nosso número (00000000001-1), due 2026-12-10 for 1,500.00.
+// handWrittenBradesco240: the title of the page's Bradesco CNAB 240
+// account (pageCollection240).
 func handWrittenBradesco240(t *testing.T, file string) {
-	f := batchEnv(t)
-	withWorkers(t, f.testEnv)
-	f.tariffItem(t)
-	acc := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",
-		"agency": "1234", "agency_digit": "5", "account": "98765", "account_digit": "4", "wallet": "09", "covenant": "4567890"})
-	inv := f.pageTitle(t, acc, "1500.00", "2026-12-10", "00000000001", "1")
+	f, acc, inv := pageCollection240(t)
 	f.settledAsThePageSays(t, acc, inv, file)
 }
 
@@ -111,14 +100,7 @@ func (f *batchFixture) pageTitle(t *testing.T, account int64, total, due, nosso,
 // the business's expense.
 func (f *batchFixture) settledAsThePageSays(t *testing.T, account, inv int64, file string) {
 	t.Helper()
-	r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/ticketBatch/returnFile?account_id=%d", account), f.keyA, file)
-	if r.status != http.StatusAccepted {
-		t.Fatalf("returnFile: %d %s", r.status, r.raw)
-	}
-	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
-	if done["state"] != "succeeded" {
-		t.Fatalf("batch:return job: %v", done)
-	}
+	done := f.returnJob(t, "/financial/ticketBatch", account, file)
 	report := done["result"].(map[string]any)["report"].([]any)
 	if len(report) != 1 {
 		t.Fatalf("the report has %d lines: %v", len(report), report)
@@ -142,37 +124,12 @@ func (f *batchFixture) settledAsThePageSays(t *testing.T, account, inv int64, fi
 	}
 }
 
-// handWrittenPayments: a payment batch of a Bradesco CNAB 240 account,
-// agency 1234-5, account 98765-4, with two TEDs, entries 1 and 2 of the
-// ledger (PAG-1-1, 1,290.00 to an account at Banco do Brasil; PAG-2-1,
-// 860.00 to one at Itaú).
+// handWrittenPayments: the page's payment batch (pagePaymentBatch), its
+// first payment paid, its second refused.
 func handWrittenPayments(t *testing.T, file string) {
-	f := paymentEnv(t)
-	withWorkers(t, f.testEnv)
-	acc := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",
-		"agency": "1234", "agency_digit": "5", "account": "98765", "account_digit": "4", "payment_covenant": "123456"})
-	atItau := f.create(t, "/persons", map[string]any{"name": "Jardinagem Verde Ltda", "tax_id": "11444777000161",
-		"bank": "341", "agency": "0057", "account": "12345", "account_digit": "7", "account_type": "checking"})
-	paid := f.bill(t, f.atBB, "ted", "1290.00", nil)
-	refused := f.bill(t, atItau, "ted", "860.00", nil)
-	batch := f.create(t, "/financial/paymentBatch", map[string]any{"description": "Fornecedores", "account_id": acc})
-	added, notAdded := answer(t, f.payments(t, f.keyA, batch, "addTransactions", paid, refused), "added")
-	if len(notAdded) > 0 {
-		t.Fatalf("refused: %v", notAdded)
-	}
-	if a, b := added[paid]["reference"], added[refused]["reference"]; a != "PAG-1-1" || b != "PAG-2-1" {
-		t.Fatalf("the payments are %v and %v; the page's file answers PAG-1-1 and PAG-2-1", a, b)
-	}
-	f.paymentFile(t, batch)
-
-	r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/paymentBatch/returnFile?account_id=%d", acc), f.keyA, file)
-	if r.status != http.StatusAccepted {
-		t.Fatalf("returnFile: %d %s", r.status, r.raw)
-	}
-	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
-	if done["state"] != "succeeded" {
-		t.Fatalf("batch:return job: %v", done)
-	}
+	f := pagePaymentBatch(t)
+	acc, batch, paid, refused := f.account, f.batch, f.first, f.second
+	done := f.returnJob(t, "/financial/paymentBatch", acc, file)
 	var outcomes []string
 	for _, l := range done["result"].(map[string]any)["report"].([]any) {
 		line := l.(map[string]any)
@@ -214,16 +171,4 @@ func handWrittenPayments(t *testing.T, file string) {
 			t.Errorf("entry %d: %s, want %s", c.id, got, c.want)
 		}
 	}
-}
-
-// pageBlock is the code block of a page between its markers of name
-// (`<!-- name: begin -->`, `<!-- name: end -->`).
-func pageBlock(t *testing.T, page, name string) string {
-	t.Helper()
-	_, rest, _ := strings.Cut(page, "<!-- "+name+": begin -->")
-	block, _, found := strings.Cut(rest, "<!-- "+name+": end -->")
-	if !found {
-		t.Fatalf("the page has no %s between its markers", name)
-	}
-	return strings.TrimLeft(strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(block), "```")), "```"), "\n")
 }

@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 )
@@ -16,11 +15,7 @@ import (
 // operator alert names it.
 func TestShortPaymentNotBooked(t *testing.T) {
 	t.Parallel()
-	page, err := os.ReadFile("../docs/cnab-retorno.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(pageBlock(t, string(page), "hand-written return, CNAB 240"), "\n")
+	lines := strings.Split(pageReturnFile(t, "hand-written return, CNAB 240"), "\n")
 	u := []byte(lines[3])
 	for _, p := range []struct {
 		from int
@@ -36,20 +31,8 @@ func TestShortPaymentNotBooked(t *testing.T) {
 	lines[3] = string(u)
 	file := strings.Join(lines, "\n")
 
-	f := batchEnv(t)
-	withWorkers(t, f.testEnv)
-	f.tariffItem(t)
-	acc := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",
-		"agency": "1234", "agency_digit": "5", "account": "98765", "account_digit": "4", "wallet": "09", "covenant": "4567890"})
-	inv := f.pageTitle(t, acc, "1500.00", "2026-12-10", "00000000001", "1")
-	r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/ticketBatch/returnFile?account_id=%d", acc), f.keyA, file)
-	if r.status != http.StatusAccepted {
-		t.Fatalf("returnFile: %d %s", r.status, r.raw)
-	}
-	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
-	if done["state"] != "succeeded" {
-		t.Fatalf("batch:return job: %v", done)
-	}
+	f, acc, inv := pageCollection240(t)
+	done := f.returnJob(t, "/financial/ticketBatch", acc, file)
 	report := done["result"].(map[string]any)["report"].([]any)
 	if len(report) != 1 {
 		t.Fatalf("the report has %d lines: %v", len(report), report)
@@ -81,37 +64,15 @@ func TestShortPaymentNotBooked(t *testing.T) {
 // unpaid, and one operator alert names the payment.
 func TestShortPaymentOfAPayableNotBooked(t *testing.T) {
 	t.Parallel()
-	page, err := os.ReadFile("../docs/cnab-retorno.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(pageBlock(t, string(page), "hand-written payment return"), "\n")
+	lines := strings.Split(pageReturnFile(t, "hand-written payment return"), "\n")
 	a := []byte(lines[2])
 	copy(a[162:], "000000000100000") // paid 1,000.00 of 1,290.00
 	lines[2] = string(a)
 	file := strings.Join(lines, "\n")
 
-	f := paymentEnv(t)
-	withWorkers(t, f.testEnv)
-	acc := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",
-		"agency": "1234", "agency_digit": "5", "account": "98765", "account_digit": "4", "payment_covenant": "123456"})
-	atItau := f.create(t, "/persons", map[string]any{"name": "Jardinagem Verde Ltda", "tax_id": "11444777000161",
-		"bank": "341", "agency": "0057", "account": "12345", "account_digit": "7", "account_type": "checking"})
-	short := f.bill(t, f.atBB, "ted", "1290.00", nil)
-	refused := f.bill(t, atItau, "ted", "860.00", nil)
-	batch := f.create(t, "/financial/paymentBatch", map[string]any{"description": "Fornecedores", "account_id": acc})
-	if _, notAdded := answer(t, f.payments(t, f.keyA, batch, "addTransactions", short, refused), "added"); len(notAdded) > 0 {
-		t.Fatalf("refused: %v", notAdded)
-	}
-	f.paymentFile(t, batch)
-	r := f.do(t, http.MethodPost, fmt.Sprintf("/financial/paymentBatch/returnFile?account_id=%d", acc), f.keyA, file)
-	if r.status != http.StatusAccepted {
-		t.Fatalf("returnFile: %d %s", r.status, r.raw)
-	}
-	done := f.waitJob(t, f.keyA, num(t, r.record(t)["id"]))
-	if done["state"] != "succeeded" {
-		t.Fatalf("batch:return job: %v", done)
-	}
+	f := pagePaymentBatch(t)
+	batch, short := f.batch, f.first
+	done := f.returnJob(t, "/financial/paymentBatch", f.account, file)
 	line := done["result"].(map[string]any)["report"].([]any)[0].(map[string]any)
 	if got := fmt.Sprint(line["document_number"], " ", line["outcome"], " ", line["paid"], " ", line["expected"], " ", line["difference"]); got !=
 		"PAG-1-1 short_paid 1000.00 1290.00 -290.00" ||

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/finance"
@@ -33,13 +36,24 @@ func (s *Server) changeMembers(k *jobs.BatchKind, op storage.MemberOp) http.Hand
 		if !ok {
 			return
 		}
-		ids, err := readMemberIDs(w, r, k.Type.Members)
+		ids, problems, err := readMemberIDs(w, r, k.Type.Members)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		p := principalOf(r.Context())
 		sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+		if len(problems) > 0 {
+			// the operation checked on the ids that can be read, rolled back:
+			// its own refusal (the batch's account, its business) in the
+			// same 422 as the body's
+			err := s.checkWrite(r.Context(), func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+				_, err := jobs.ChangeBatchMembers(ctx, tx, k, sc, id, op, ids)
+				return operationAnswer{}, err
+			})
+			writeError(w, r, withBodyProblems(err, problems))
+			return
+		}
 		ans, err := jobs.ChangeBatchMembers(r.Context(), s.store.Pool(), k, sc, id, op, ids)
 		if err != nil {
 			writeError(w, r, err)
@@ -83,11 +97,13 @@ func memberAnswerEnvelope(k *jobs.BatchKind, op storage.MemberOp, asked int, ans
 
 // readMemberIDs reads the body {"<members>": [ids]}: one key, a list of 1
 // to storage.MaxMembersPerCall positive integer ids, none twice. Every
-// problem is named (invoices, invoices.3, an unknown key).
-func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64, error) {
+// problem is named (invoices, invoices.3, an unknown key), beside the ids
+// that could be read (never nil: an operation checked on them changes no
+// more than they name). err is a body that is no JSON object.
+func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) (ids []int64, problems []finance.Problem, err error) {
 	obj, problems, err := readObject(w, r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, k := range sortedKeys(obj) {
 		if k != key {
@@ -96,11 +112,11 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 	}
 	raw, given := obj[key]
 	if !given {
-		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: key, Message: "is required"}))
+		return []int64{}, append(problems, finance.Problem{Field: key, Message: "is required"}), nil
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: key, Message: "must be an array of ids"}))
+		return []int64{}, append(problems, finance.Problem{Field: key, Message: "must be an array of ids"}), nil
 	}
 	switch {
 	case len(list) == 0:
@@ -109,7 +125,7 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 		problems = append(problems, finance.Problem{Field: key,
 			Message: fmt.Sprintf("holds %d ids; at most %d", len(list), storage.MaxMembersPerCall)})
 	}
-	ids := make([]int64, 0, len(list))
+	ids = make([]int64, 0, len(list))
 	seen := make(map[int64]bool, len(list))
 	for i, el := range list {
 		field := key + "." + strconv.Itoa(i)
@@ -124,10 +140,10 @@ func readMemberIDs(w http.ResponseWriter, r *http.Request, key string) ([]int64,
 			ids = append(ids, id)
 		}
 	}
-	if len(problems) > 0 {
-		return nil, finance.InvalidInput(problems)
+	if len(ids) > storage.MaxMembersPerCall {
+		ids = ids[:0] // too many to check one by one: the batch's own problems only
 	}
-	return ids, nil
+	return ids, problems, nil
 }
 
 // downloadBatchFile is GET {batch}/{id}/downloadBatchFile: the stored

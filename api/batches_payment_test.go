@@ -543,6 +543,16 @@ func TestPaymentBatchBusinessCNPJ(t *testing.T) {
 	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.raw, problem) {
 		t.Errorf("an entry added once the CNPJ is gone: %d %s\nwant the problem %s", r.status, r.raw, problem)
 	}
+	// a body with its own problems is refused with the batch's in one 422
+	r = f.do(t, http.MethodPost, fmt.Sprintf("/financial/paymentBatch/%d/addTransactions", batch), f.keyA,
+		fmt.Sprintf(`{"transactions": [%d, "x"], "extra": 1}`, other))
+	if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"extra", "transactions.1", "account_id"}) ||
+		!strings.Contains(r.raw, problem) {
+		t.Errorf("a bad body once the CNPJ is gone: %d %s\nwant extra, transactions.1 and account_id's problem %s", r.status, r.raw, problem)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM payment_batch_transactions WHERE batch_id = $1`, batch); n != 1 {
+		t.Errorf("the batch has %d payments after the refusals, want 1", n)
+	}
 }
 
 // TestPaymentBatchIsolation: another company's batch is a 404 on every

@@ -1,10 +1,13 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/propfin/propfin/api/openapi"
 	"github.com/propfin/propfin/finance"
@@ -35,9 +38,15 @@ func (s *Server) putIndices(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	rows, err := parseIndexBody(body)
+	rows, at, problems, err := parseIndexBody(body)
 	if err != nil {
 		writeError(w, r, err)
+		return
+	}
+	// the rows read checked as one upsert (a month twice) in the same 422
+	// as the body's problems
+	if check := storage.CheckIndexRows(rows, at); len(problems) > 0 || len(check) > 0 {
+		writeError(w, r, withBodyProblems(finance.InvalidInput(check), problems))
 		return
 	}
 	p := principalOf(r.Context())
@@ -58,11 +67,13 @@ type dataEnvelope struct {
 	Data    any    `json:"data"`
 }
 
-// parseIndexBody reads {"data": [...]} into rows, naming every problem.
-func parseIndexBody(body []byte) ([]storage.IndexRow, error) {
+// parseIndexBody reads {"data": [...]}: the rows that can be read, their
+// positions in data, and every problem named. err is a body that is no
+// JSON object.
+func parseIndexBody(body []byte) (rows []storage.IndexRow, at []int, problems []finance.Problem, err error) {
 	obj, problems, err := decodeObject(body)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	for _, key := range sortedKeys(obj) {
 		if key != "data" {
@@ -71,20 +82,19 @@ func parseIndexBody(body []byte) ([]storage.IndexRow, error) {
 	}
 	var items []map[string]json.RawMessage
 	if err := json.Unmarshal(obj["data"], &items); err != nil || items == nil {
-		return nil, finance.InvalidInput(append(problems, finance.Problem{Field: "data", Message: "must be an array of {indicator, month, rate}"}))
+		return nil, nil, append(problems, finance.Problem{Field: "data", Message: "must be an array of {indicator, month, rate}"}), nil
 	}
-	rows := make([]storage.IndexRow, 0, len(items))
+	rows, at = make([]storage.IndexRow, 0, len(items)), make([]int, 0, len(items))
 	for i, item := range items {
 		row, ps := parseIndexItem(item)
 		for _, p := range ps {
 			problems = append(problems, finance.Problem{Field: fmt.Sprintf("data[%d].%s", i, p.Field), Message: p.Message})
 		}
-		rows = append(rows, row)
+		if len(ps) == 0 {
+			rows, at = append(rows, row), append(at, i)
+		}
 	}
-	if len(problems) > 0 {
-		return nil, finance.InvalidInput(problems)
-	}
-	return rows, nil
+	return rows, at, problems, nil
 }
 
 // parseIndexItem reads one {indicator, month, rate}; the rate may be a
@@ -128,13 +138,23 @@ func (s *Server) readjustContract(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	preview, date, err := readReadjustBody(w, r)
+	preview, date, problems, err := readReadjustBody(w, r)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	p := principalOf(r.Context())
 	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	if len(problems) > 0 {
+		// the readjustment checked on the fields that can be read, rolled
+		// back: its own refusal (a date after today) in the same 422
+		err := s.checkWrite(r.Context(), func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+			_, _, err := storage.ReadjustContractIn(ctx, tx, sc, id, date, preview)
+			return operationAnswer{}, err
+		})
+		writeError(w, r, withBodyProblems(err, problems))
+		return
+	}
 	rs, used, err := s.store.ReadjustContract(r.Context(), sc, id, date, preview)
 	if err != nil {
 		writeError(w, r, err)
@@ -199,21 +219,21 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-// readReadjustBody reads the optional body of the readjust operation.
-func readReadjustBody(w http.ResponseWriter, r *http.Request) (bool, finance.Date, error) {
+// readReadjustBody reads the optional body of the readjust operation:
+// preview and date as far as they can be read, and every problem of the
+// body named. err is a body that is no JSON object.
+func readReadjustBody(w http.ResponseWriter, r *http.Request) (preview bool, date finance.Date, problems []finance.Problem, err error) {
 	body, err := readBody(w, r, maxBodyBytes)
 	if err != nil || len(strings.TrimSpace(string(body))) == 0 {
-		return false, finance.Date{}, err
+		return false, finance.Date{}, nil, err
 	}
 	if err := checkContentType(r.Header.Get("Content-Type")); err != nil {
-		return false, finance.Date{}, err
+		return false, finance.Date{}, nil, err
 	}
 	obj, problems, err := decodeObject(body)
 	if err != nil {
-		return false, finance.Date{}, err
+		return false, finance.Date{}, nil, err
 	}
-	var preview bool
-	var date finance.Date
 	for _, key := range sortedKeys(obj) {
 		switch key {
 		case "preview":
@@ -228,16 +248,14 @@ func readReadjustBody(w http.ResponseWriter, r *http.Request) (bool, finance.Dat
 			}
 			if err != nil || d.IsZero() {
 				problems = append(problems, finance.Problem{Field: key, Message: "must be a date, YYYY-MM-DD"})
+				d = finance.Date{}
 			}
 			date = d
 		default:
 			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
 		}
 	}
-	if len(problems) > 0 {
-		return false, finance.Date{}, finance.InvalidInput(problems)
-	}
-	return preview, date, nil
+	return preview, date, problems, nil
 }
 
 // putIndicesOp describes PUT /financial/indices.

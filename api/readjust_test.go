@@ -33,6 +33,17 @@ func TestIndicesListAndUpsert(t *testing.T) {
 	if got := r.problemFields(t); r.status != http.StatusUnprocessableEntity || !slices.Equal(got, want) {
 		t.Errorf("bad rows: %d %v, want 422 %v", r.status, got, want)
 	}
+	// a month given twice is named with the bad rows, in one 422
+	twice := map[string]any{"data": []any{
+		map[string]any{"indicator": "IVAR", "month": "2026-01", "rate": 0.5},
+		map[string]any{"indicator": "IVAR", "month": "2026-13", "rate": 0.5},
+		map[string]any{"indicator": "IVAR", "month": "2026-01", "rate": 0.6},
+	}}
+	r = e.do(t, http.MethodPut, "/financial/indices", testAdminToken, twice)
+	if got := r.problemFields(t); r.status != http.StatusUnprocessableEntity || !slices.Equal(got, []string{"data[1].month", "data[2]"}) ||
+		!strings.Contains(r.raw, "is given twice (data[0])") {
+		t.Errorf("a bad row and a month twice: %d %s, want 422 data[1].month, data[2]", r.status, r.raw)
+	}
 	if n := len(e.get(t, "/financial/indices?filter[indicator]=IVAR", http.StatusOK).data(t)); n != 0 {
 		t.Errorf("%d IVAR months stored from a refused body", n)
 	}
@@ -126,6 +137,14 @@ func TestReadjustContractPreviewAndRun(t *testing.T) {
 	}
 	if r := f.readjust(t, id, f.keyA, map[string]any{"preview": "yes", "when": 1}); !slices.Equal(r.problemFields(t), []string{"preview", "when"}) {
 		t.Errorf("bad body: %s", r.raw)
+	}
+	// the body's problems and the run's own in one 422
+	if r := f.readjust(t, id, f.keyA, map[string]any{"date": "2999-01-01", "when": 1}); r.status != http.StatusUnprocessableEntity ||
+		!slices.Equal(r.problemFields(t), []string{"when", "date"}) || !strings.Contains(r.raw, "must not be after today") {
+		t.Errorf("a bad body of a run in the future: %d %s, want when and date", r.status, r.raw)
+	}
+	if c := f.get(t, contractPath(id), http.StatusOK).record(t); c["readjust_at"] != "2026-01-15" {
+		t.Errorf("the refused body changed the contract: %v", c["readjust_at"])
 	}
 }
 

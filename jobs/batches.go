@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/cnab/retorno"
 	"github.com/propfin/propfin/finance"
@@ -67,14 +66,15 @@ func registerBatchKind(k *BatchKind) *BatchKind {
 func BatchKindOf(bt *storage.BatchType) *BatchKind { return batchKinds[bt.Name] }
 
 // ChangeBatchMembers adds, removes or reverts members of a company's
-// batch, in one transaction: the batch is locked, its state checked
+// batch, in one transaction of db (a pool, or a transaction: a savepoint
+// of it, as a check rolled back runs it): the batch is locked, its state checked
 // (storage.CheckMemberOp: 409), and the kind's addition run, or the
 // removal or reversal every kind shares (storage.RemoveMembers,
 // storage.RevertMembers); every id is either changed or refused with its
 // reason. NotFound for another company's batch.
-func ChangeBatchMembers(ctx context.Context, pool *pgxpool.Pool, k *BatchKind, sc storage.Scope, batchID int64,
+func ChangeBatchMembers(ctx context.Context, db storage.Beginner, k *BatchKind, sc storage.Scope, batchID int64,
 	op storage.MemberOp, ids []int64) (ans storage.MemberAnswer, err error) {
-	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	err = pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		b, err := storage.LockBatch(ctx, tx, k.Type, sc.CompanyID, batchID)
 		if err != nil {
 			return err

@@ -125,21 +125,41 @@ type UpsertResult struct {
 // UpsertIndices writes rows in one statement, so that they are stored all
 // or none: a month not stored yet is inserted, a stored month with another
 // rate is updated (its source and writer with it), an equal one is left.
-// by names the API caller (zero for the import). A month given twice in
-// rows is a 422, like more than maxIndexRows rows.
+// by names the API caller (zero for the import). Rows CheckIndexRows
+// refuses are a 422 naming each problem.
 func UpsertIndices(ctx context.Context, db DBTX, rows []IndexRow, source string, by Scope) (UpsertResult, error) {
+	if ps := CheckIndexRows(rows, nil); len(ps) > 0 {
+		return UpsertResult{}, finance.InvalidInput(ps)
+	}
+	return upsertIndices(ctx, db, rows, source, by, "")
+}
+
+// CheckIndexRows names every problem of rows as one upsert: more than
+// maxIndexRows rows, each month given again after its first. at[i] is the
+// position of rows[i] in the body the problems name (data[at[i]]); nil:
+// i (a caller that left out rows it refused itself gives the positions of
+// those it kept).
+func CheckIndexRows(rows []IndexRow, at []int) []finance.Problem {
+	var ps []finance.Problem
 	if len(rows) > maxIndexRows {
-		return UpsertResult{}, finance.InvalidInput([]finance.Problem{{Field: "data", Message: fmt.Sprintf("at most %d rows at once", maxIndexRows)}})
+		ps = append(ps, finance.Problem{Field: "data", Message: fmt.Sprintf("at most %d rows at once", maxIndexRows)})
+	}
+	pos := func(i int) int {
+		if at == nil {
+			return i
+		}
+		return at[i]
 	}
 	seen := make(map[string]int, len(rows))
 	for i, r := range rows {
 		if j, dup := seen[r.Key()]; dup {
-			return UpsertResult{}, finance.InvalidInput([]finance.Problem{{Field: fmt.Sprintf("data[%d]", i),
-				Message: fmt.Sprintf("%s is given twice (data[%d])", r.Key(), j)}})
+			ps = append(ps, finance.Problem{Field: fmt.Sprintf("data[%d]", pos(i)),
+				Message: fmt.Sprintf("%s is given twice (data[%d])", r.Key(), pos(j))})
+			continue
 		}
 		seen[r.Key()] = i
 	}
-	return upsertIndices(ctx, db, rows, source, by, "")
+	return ps
 }
 
 // upsertIndices is the upsert; guard is an extra condition on the stored

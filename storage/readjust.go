@@ -478,8 +478,15 @@ func updateReadjustedInvoices(ctx context.Context, tx pgx.Tx, sel ReadjustSelect
 // stores nothing. A run's date may not be after today. It returns the
 // answers and the date used.
 func (s *Store) ReadjustContract(ctx context.Context, sc Scope, id int64, date finance.Date, preview bool) ([]ContractReadjustment, finance.Date, error) {
+	return ReadjustContractIn(ctx, s.pool, sc, id, date, preview)
+}
+
+// ReadjustContractIn is Store.ReadjustContract in a transaction of db (a
+// pool, or a transaction: a savepoint of it, as a check rolled back runs
+// it).
+func ReadjustContractIn(ctx context.Context, db Beginner, sc Scope, id int64, date finance.Date, preview bool) ([]ContractReadjustment, finance.Date, error) {
 	var out []ContractReadjustment
-	err := runOrPreview(ctx, s.pool, preview, func(tx pgx.Tx) error {
+	err := runOrPreview(ctx, db, preview, func(tx pgx.Tx) error {
 		today, err := companyToday(ctx, tx, sc.CompanyID)
 		if err != nil {
 			return err

@@ -38,7 +38,7 @@ var specRoutes = []struct{ method, pattern string }{
 	{"GET", "/invoices/:invoice_id/receiptLink"}, {"POST", "/invoices/:invoice_id/pixCode"},
 	{"GET", "/transactions"}, {"POST", "/transactions"},
 	{"GET", "/transactions/:id"}, {"PUT", "/transactions/:id"}, {"DELETE", "/transactions/:id"},
-	{"GET", "/transactions/:id/receiptLink"},
+	{"GET", "/transactions/:id/receiptLink"}, {"POST", "/transactions/:id/void"},
 	{"GET", "/financial/transactionItems"}, {"POST", "/financial/transactionItems"},
 	{"GET", "/financial/transactionItems/:id"}, {"PUT", "/financial/transactionItems/:id"}, {"DELETE", "/financial/transactionItems/:id"},
 	{"GET", "/financial/contracts"}, {"POST", "/financial/contracts"},

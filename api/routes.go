@@ -178,7 +178,7 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, "/pix/validate", validatePixOp(), s.validatePix)
 
 	// The operations of spec 001 that are not CRUD (invoices_pix.go,
-	// invoices_refund.go, receipts.go, invoices_create.go), the readjustment (readjust.go), the
+	// invoices_refund.go, receipts.go, invoices_create.go, transfers_void.go), the readjustment (readjust.go), the
 	// termination (contracts_terminate.go) and the settings (settings.go). The receipt page takes no API key: the
 	// signed token is the credential.
 	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/pixCode", pixCodeOp, s.setPixCode)
@@ -186,6 +186,7 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/writeOff", invoiceOperationOp(false), s.writeOffInvoice)
 	router.HandleFunc(http.MethodGet, "/invoices/:invoice_id/receiptLink", receiptLinkOp("invoices", "invoice"), s.invoiceReceiptLink)
 	router.HandleFunc(http.MethodGet, "/transactions/:id/receiptLink", receiptLinkOp("transactions", "ledger entry"), s.transactionReceiptLink)
+	router.HandleFunc(http.MethodPost, "/transactions/:id/void", voidTransferOp(), s.voidTransfer)
 	router.HandleFunc(http.MethodPost, "/financial/contracts/:id/invoicesCreate", invoicesCreateOp(), s.invoicesCreate)
 	router.Handle(http.MethodGet, receiptPath+":token", receiptPageOp, s.receiptPage())
 	if s.console != nil { // the indices are every company's: operators write them

@@ -101,15 +101,9 @@ func lockTransfersToVoid(ctx context.Context, tx pgx.Tx, companyID, invoiceID in
 func refuseBatchedTransfers(invoiceID int64, ts []transferToVoid) error {
 	var in []string
 	for _, t := range ts {
-		switch {
-		case t.batchID == 0:
-		case t.sent:
-			in = append(in, fmt.Sprintf("transfer %d (owner %d, %s) is in payment batch %d, whose file is written: revert it "+
-				"there first (POST /financial/paymentBatch/%d/revertTransactions; the account's next file asks the bank to cancel it)",
-				t.id, t.ownerID, t.amount.StringFixed(2), t.batchID, t.batchID))
-		default:
-			in = append(in, fmt.Sprintf("transfer %d (owner %d, %s) is in payment batch %d: remove it from the batch first "+
-				"(POST /financial/paymentBatch/%d/removeTransactions)", t.id, t.ownerID, t.amount.StringFixed(2), t.batchID, t.batchID))
+		if t.batchID != 0 {
+			in = append(in, fmt.Sprintf("transfer %d (owner %d, %s) %s", t.id, t.ownerID, t.amount.StringFixed(2),
+				inPaymentBatch(t.batchID, t.sent)))
 		}
 	}
 	if len(in) == 0 {
@@ -117,6 +111,20 @@ func refuseBatchedTransfers(invoiceID int64, ts []transferToVoid) error {
 	}
 	return finance.Errorf(finance.Conflict, "The payment of invoice %d cannot be undone while the owners' transfer it pays out "+
 		"is in a payment batch: %s; then undo the payment.", invoiceID, strings.Join(in, "; "))
+}
+
+// inPaymentBatch says that a transfer is in payment batch batchID (sent:
+// its file is written) and how to take it out first: remove it from an
+// open batch, revert it in one whose file is written (the account's next
+// file asks the bank to cancel it).
+func inPaymentBatch(batchID int64, sent bool) string {
+	if sent {
+		return fmt.Sprintf("is in payment batch %d, whose file is written: revert it there first "+
+			"(POST /financial/paymentBatch/%d/revertTransactions; the account's next file asks the bank to cancel it)",
+			batchID, batchID)
+	}
+	return fmt.Sprintf("is in payment batch %d: remove it from the batch first (POST /financial/paymentBatch/%d/removeTransactions)",
+		batchID, batchID)
 }
 
 // voidTransfersSQL writes the void of each transfer $2 of company $1: its

@@ -47,11 +47,12 @@ type PaidVoid struct {
 }
 
 // DueTransfer is an unpaid transfer of the run: its id, amount, and the
-// payment batch it is in (0: none).
+// payment batch it is in (0: none; Sent: that batch's file is written).
 type DueTransfer struct {
 	ID      int64
 	Amount  decimal.Decimal
 	BatchID int64
+	Sent    bool
 }
 
 // Message says what happened and what it leaves, for the return's line
@@ -66,8 +67,9 @@ func (p *PaidVoid) Message() string {
 		fmt.Fprintf(&b, " Transfer %d (%s), due to the owner for the invoice, is voided in its place.", t.ID, t.Amount.StringFixed(2))
 	}
 	for _, t := range p.Batched {
-		fmt.Fprintf(&b, " Transfer %d (%s), due to the owner for the invoice, is in payment batch %d: paid, it pays the owner again.",
-			t.ID, t.Amount.StringFixed(2), t.BatchID)
+		fmt.Fprintf(&b, " Transfer %d (%s), due to the owner for the invoice, is in payment batch %d: paid, it pays the owner again. "+
+			"To pay the owner once, take it back: it %s; then void it (POST /transactions/%d/void).",
+			t.ID, t.Amount.StringFixed(2), t.BatchID, inPaymentBatch(t.BatchID, t.Sent), t.ID)
 	}
 	if p.Owes.IsPositive() {
 		fmt.Fprintf(&b, " The owner owes %s on the invoice: the run nets it against the invoice's next credits; "+
@@ -220,7 +222,7 @@ func replacePaidVoids(ctx context.Context, tx pgx.Tx, companyID int64, invoices 
 		}
 		var free []transferToVoid
 		for _, t := range ts {
-			p, due := paidVoidOf(ps, inv, t.ownerID), DueTransfer{ID: t.id, Amount: t.amount, BatchID: t.batchID}
+			p, due := paidVoidOf(ps, inv, t.ownerID), DueTransfer{ID: t.id, Amount: t.amount, BatchID: t.batchID, Sent: t.sent}
 			if t.batchID != 0 {
 				p.Batched = append(p.Batched, due)
 				continue

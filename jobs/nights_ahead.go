@@ -65,17 +65,24 @@ func (s *Scheduler) aheadOf(k *Kind, key string, now time.Time) []finance.Proble
 			if !fires || !now.Before(at) {
 				continue
 			}
-			out = append(out, finance.Problem{Field: aheadField(sch), Message: aheadMessage(sch, k, date, at)})
+			out = append(out, finance.Problem{Field: aheadField(sch, date), Message: aheadMessage(sch, k, date, at)})
 		}
 	}
 	return out
 }
 
-// aheadField is the payload field that names the night: the date of a
-// DatePayload, the payload itself for a schedule that makes its own.
-func aheadField(sch parsedSchedule) string {
+// aheadField is the payload field that names the night of date: the date
+// of a DatePayload, the one field of a payload the schedule makes
+// (owners:statements' month), else the payload itself.
+func aheadField(sch parsedSchedule, date string) string {
 	if sch.Payload == nil {
 		return "payload.date"
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(mustJSON(sch.Payload(date)), &fields) == nil && len(fields) == 1 {
+		for name := range fields {
+			return "payload." + name
+		}
 	}
 	return "payload"
 }

@@ -33,7 +33,7 @@ func TestAheadOf(t *testing.T) {
 		{"today at 00:05", overdue, "2026-12-04", "2026-12-04 00:05:00", ""},
 		{"tomorrow", overdue, "2026-12-05", "2026-12-04 23:00:00", "payload.date"},
 		{"yesterday", overdue, "2026-12-03", "2026-12-04 00:01:00", ""},
-		{"the month before the 1st, the day before", statements, "2026-11", "2026-11-30 12:00:00", "payload"},
+		{"the month before the 1st, the day before", statements, "2026-11", "2026-11-30 12:00:00", "payload.month"},
 		{"the month before the 1st, after 07:00", statements, "2026-11", "2026-12-01 07:00:00", ""},
 		{"a month whose 1st is not today or tomorrow", statements, "2026-11", "2026-11-20 12:00:00", ""},
 	}

@@ -23,7 +23,9 @@ import (
 // unpaid transfers of the invoice in no payment batch (a new payment paid
 // out again meanwhile) are voided in its place, since the bank's payment
 // paid what they would have; the invoice's auto_transfer_status follows,
-// and an operator alert says what happened and what the owner owes.
+// and an operator alert says what happened and what the owner owes, and,
+// for such a transfer left in a payment batch, how to take it back (out
+// of the batch, then VoidTransfer: transfers_void_hand.go).
 
 // voidPaidSuffix ends the transfer_key of a void's reversal: the void's
 // key followed by it (<the transfer's key>-void-paid).

@@ -107,8 +107,8 @@ func TestSettlePartWholeIsSettle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := p.Settlement(); (!got.Total.Equal(s.Total) || !got.LateFee.Equal(s.LateFee) ||
-			!got.Interest.Equal(s.Interest) || !got.Discount.Equal(s.Discount) || !got.Invoice.Equal(s.Invoice) || !p.Settles()) {
+		if got := p.Settlement(); !got.Total.Equal(s.Total) || !got.LateFee.Equal(s.LateFee) ||
+			!got.Interest.Equal(s.Interest) || !got.Discount.Equal(s.Discount) || !got.Invoice.Equal(s.Invoice) || !p.Settles() {
 			t.Fatalf("day %d: part %+v, Settle %+v", d, got, s)
 		}
 	}

@@ -43,6 +43,8 @@ var resourceRoutes = []route{
 	{"/invoices/:invoice/files", storage.InvoiceFiles},
 	{"/invoices/:invoice/messages", storage.InvoiceMessages},
 	{"/invoices/:invoice/history", storage.InvoiceHistory},
+	// extension (docs/api.md, "Part payments"): read-only; a part is paid and undone below
+	{"/invoices/:invoice/payments", storage.InvoicePayments},
 	{"/financial/contracts", storage.Contracts},
 	{"/financial/contracts/:contract/vehicles", storage.ContractVehicles},
 	{"/financial/contracts/:contract/occupants", storage.ContractOccupants},

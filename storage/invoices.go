@@ -114,6 +114,8 @@ func invoicesResource() *Resource {
 			readMoney("paid_amount"), readMoney("paid_late_fee"), readMoney("paid_interest"), readMoney("paid_discount"),
 			// kept by POST /invoices/{id}/refund and /writeOff (invoices_refund.go), never by CRUD
 			readMoney("refunded_amount"), {Name: "written_off_at", Type: Date, Filterable: true},
+			// extension: what of the total is still owed (invoice_payments.go)
+			{Name: "balance", Type: Decimal, Filterable: true, Precision: 14, Scale: 2, Expr: invoiceBalanceExpr},
 			required(w("description", String)),
 			required(money("total")),
 			required(w("date", Date)),
@@ -304,6 +306,9 @@ func invoiceItemsResource() *Resource {
 			{Name: "origin_invoice_id", Type: Int, Filterable: true},
 			{Name: "origin_line_id", Type: Int, Filterable: true},
 			{Name: "agreement_part", Type: String, Filterable: true, Enum: []string{"line", "late_fee", "interest"}},
+			// a settlement line's payment: the number n of the invoice's
+			// part (/invoices/{id}/payments) it settled; written by the posting
+			{Name: "payment_n", Type: Int, Filterable: true},
 		}, timestampColumns()),
 		Hooks: Hooks{Before: []Hook{checkBookableLine}},
 		Relations: []Relation{

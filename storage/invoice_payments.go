@@ -219,6 +219,7 @@ func (pi *partInvoice) reckon(req PartRequest) (finance.Part, error) {
 	case !slices.Contains(partStatuses, pi.status):
 		add("status", "the invoice is %s: only an open invoice (%s) is paid", pi.status, strings.Join(partStatuses, ", "))
 	}
+	open := len(ps) == 0
 	switch {
 	case req.PaidAt.IsZero():
 		add("paid_at", "is required")
@@ -231,7 +232,9 @@ func (pi *partInvoice) reckon(req PartRequest) (finance.Part, error) {
 		add("credit_at", "is before paid_at: the money is credited on or after the day it is paid")
 	}
 	var part finance.Part
-	if !req.PaidAt.IsZero() {
+	switch {
+	case !open: // nothing is due on a closed invoice: its amount is not reckoned
+	case !req.PaidAt.IsZero():
 		var err error
 		part, err = finance.SettlePart(pi.inv, req.PaidAt, pi.paid, req.Amount)
 		var fps finance.Problems
@@ -241,7 +244,7 @@ func (pi *partInvoice) reckon(req PartRequest) (finance.Part, error) {
 		case err != nil:
 			return part, problemsError(err, fmt.Sprintf("invoice %d: part", pi.inv.ID))
 		}
-	} else if !req.Amount.IsPositive() {
+	case !req.Amount.IsPositive():
 		add("amount", "must be more than zero")
 	}
 	if len(ps) > 0 {

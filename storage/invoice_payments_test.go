@@ -1,0 +1,243 @@
+package storage_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/storage"
+)
+
+// partInvoice inserts the part payments' example of docs/ledger.md ("Part
+// payments"): rent 1,500.00 to the owners 60/40 and the administration
+// fee of 10 %, 150.00, due dueDate, 2 % late fee and 1 % a month of
+// interest, unpaid.
+func (f *ledgerFixture) partInvoice(t *testing.T, dueDate string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	var inv int64
+	err := f.pool.QueryRow(ctx, `
+		INSERT INTO invoices (company_id, type, payer_id, contract_id, business_id, account_id, billing_method,
+		    status, description, total, date, due_date, ticket_late_fee, ticket_late_fee_percentage, ticket_late_fee_interest)
+		VALUES ($1, 'contract', $2, $3, $4, $5, 'ticket', 'unpaid', 'Aluguel 3/24', 1500.00, '2024-03-01', $6, true, 2, 1)
+		RETURNING id`, f.company, f.payer, f.contract, f.business, f.account, dueDate).Scan(&inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pool.Exec(ctx, `INSERT INTO invoice_items (company_id, invoice_id, item_id, amount)
+		VALUES ($1, $2, $3, 1500.00), ($1, $2, $4, 150.00)`, f.company, inv, f.rent, f.admin); err != nil {
+		t.Fatal(err)
+	}
+	return inv
+}
+
+func (f *ledgerFixture) payPart(t *testing.T, inv int64, amount, paidAt, creditAt string) (storage.InvoicePart, error) {
+	t.Helper()
+	req := storage.PartRequest{Amount: decimal.RequireFromString(amount), PaidAt: finance.MustDate(paidAt)}
+	if creditAt != "" {
+		req.CreditAt = finance.MustDate(creditAt)
+	}
+	return storage.PayInvoicePart(context.Background(), f.pool, storage.Scope{CompanyID: f.company}, inv, req)
+}
+
+// partState is what an invoice says of its parts: status, paid, the paid
+// amounts, the balance, and its settlement lines.
+func (f *ledgerFixture) partState(t *testing.T, inv int64) string {
+	t.Helper()
+	var s string
+	err := f.pool.QueryRow(context.Background(), `
+		SELECT concat_ws(' ', status, paid::text, coalesce(paid_amount::text, 'null'), coalesce(paid_late_fee::text, 'null'),
+		    coalesce(paid_interest::text, 'null'), coalesce(paid_at::text, 'null'),
+		    'balance', total - coalesce((SELECT sum(principal) FROM invoice_payments p WHERE p.company_id = i.company_id
+		        AND p.invoice_id = i.id AND p.undone_at IS NULL), 0))
+		FROM invoices i WHERE company_id = $1 AND id = $2`, f.company, inv).Scan(&s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lines := f.settled(t, inv)
+	return s + " " + strings.Join(lines, ", ")
+}
+
+// splitLines are the entries of one split as the fixture writes them.
+func (f *ledgerFixture) splitLines(rows []ledgerRow, split string) []string {
+	var out []string
+	for _, r := range rows {
+		if r.split == split {
+			out = append(out, f.line(r)+" "+r.date)
+		}
+	}
+	return out
+}
+
+// TestInvoicePartsWorked is docs/ledger.md's worked example of part
+// payments: 1,000.00 of the 1,500.00 rent on its due date, the rest 12
+// days late with its late fee and interest computed on the rest; the two
+// parts' entries add up, owner by owner, to the whole payment's.
+func TestInvoicePartsWorked(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	inv := f.partInvoice(t, "2024-03-10")
+	first, err := f.payPart(t, inv, "1000.00", "2024-03-10", "2024-03-11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.N != 1 || first.Principal.String() != "1000.00" || first.Due.String() != "1500.00" ||
+		first.Invoice.Status != "partially_paid" || first.Invoice.Balance.String() != "500.00" || first.Invoice.Paid {
+		t.Fatalf("first part %+v", first)
+	}
+	if got, want := f.partState(t, inv), "partially_paid false 1000.00 0.00 0.00 null balance 500.00 "; got != want {
+		t.Fatalf("after the first part: %q, want %q", got, want)
+	}
+	second, err := f.payPart(t, inv, "512.00", "2024-03-22", "2024-03-25")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.N != 2 || second.Principal.String() != "500.00" || second.LateFee.String() != "10.00" ||
+		second.Interest.String() != "2.00" || second.Invoice.Status != "paid" || second.Invoice.Balance.String() != "0.00" {
+		t.Fatalf("second part %+v", second)
+	}
+	want := "paid true 1512.00 10.00 2.00 2024-03-22 balance 0.00 late_fee 10.00 true Multa por atraso, interest 2.00 true Juros de mora (12 dias)"
+	if got := f.partState(t, inv); got != want {
+		t.Fatalf("after the second part: %q, want %q", got, want)
+	}
+	rows := f.entries(t, inv)
+	checkBalanced(t, rows)
+	gotFirst := f.splitLines(rows, fmt.Sprintf("invoice-%d-payment-1", inv))
+	wantFirst := []string{
+		"debit payer 1000.00 rent 2024-03-11", "credit owner60 600.00 rent 2024-03-11", "credit owner40 400.00 rent 2024-03-11",
+		"debit owner60 60.00 admin 2024-03-11", "debit owner40 40.00 admin 2024-03-11", "credit business 100.00 admin 2024-03-11",
+	}
+	if !slices.Equal(gotFirst, wantFirst) {
+		t.Fatalf("first part's entries\n%s\nwant\n%s", strings.Join(gotFirst, "\n"), strings.Join(wantFirst, "\n"))
+	}
+	gotSecond := f.splitLines(rows, fmt.Sprintf("invoice-%d-payment-2", inv))
+	wantSecond := []string{
+		"debit payer 500.00 rent 2024-03-25", "credit owner60 300.00 rent 2024-03-25", "credit owner40 200.00 rent 2024-03-25",
+		"debit owner60 30.00 admin 2024-03-25", "debit owner40 20.00 admin 2024-03-25", "credit business 50.00 admin 2024-03-25",
+		"debit payer 10.00 fee 2024-03-25", "credit owner60 6.00 fee 2024-03-25", "credit owner40 4.00 fee 2024-03-25",
+		"debit payer 2.00 fee 2024-03-25", "credit owner60 1.20 fee 2024-03-25", "credit owner40 0.80 fee 2024-03-25",
+	}
+	if !slices.Equal(gotSecond, wantSecond) {
+		t.Fatalf("second part's entries\n%s\nwant\n%s", strings.Join(gotSecond, "\n"), strings.Join(wantSecond, "\n"))
+	}
+	wantBalances := map[string]string{"payer": "-1512.00", "owner60": "817.20", "owner40": "544.80", "business": "150.00"}
+	if got := f.balances(rows); !maps2Equal(got, wantBalances) {
+		t.Fatalf("balances %v, want %v", got, wantBalances)
+	}
+
+	// the same invoice paid whole on its due date books the same lines
+	whole := f.partInvoice(t, "2024-03-10")
+	if _, err := f.payPart(t, whole, "1500.00", "2024-03-10", ""); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(rows []ledgerRow) map[string]string {
+		return f.balances(slices.DeleteFunc(slices.Clone(rows), func(r ledgerRow) bool { return r.item == fmt.Sprint(f.fee) }))
+	}
+	if got, want := lines(rows), lines(f.entries(t, whole)); !maps2Equal(got, want) {
+		t.Fatalf("the parts' lines book %v, the whole payment %v", got, want)
+	}
+
+	// nothing is left to pay
+	_, err = f.payPart(t, inv, "1.00", "2024-03-23", "")
+	var fe *finance.Error
+	if !errors.As(err, &fe) || fe.Code != finance.Invalid || len(fe.Problems) != 1 ||
+		fe.Problems[0] != (finance.Problem{Field: "status", Message: "the invoice is paid: nothing is left to pay"}) {
+		t.Fatalf("a third part: %v", err)
+	}
+}
+
+func maps2Equal(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestUndoLatestPart undoes the parts of the worked example from the
+// latest: the earlier one first is refused, naming the later; the latest
+// undone, the invoice is partially paid again with its first part alone,
+// and the first undone, unpaid.
+func TestUndoLatestPart(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	sc := storage.Scope{CompanyID: f.company}
+	inv := f.partInvoice(t, "2024-03-10")
+	first, err := f.payPart(t, inv, "1000.00", "2024-03-10", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.payPart(t, inv, "512.00", "2024-03-22", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID)
+	if finance.ErrorCode(err) != finance.Conflict || !strings.Contains(err.Error(), fmt.Sprintf("part 2 (payment %d) was paid after it", second.ID)) {
+		t.Fatalf("undoing the first part: %v", err)
+	}
+	undone, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !undone.Undone || undone.Invoice.Status != "partially_paid" || undone.Invoice.Balance.String() != "500.00" {
+		t.Fatalf("the second part undone: %+v", undone)
+	}
+	if got, want := f.partState(t, inv), "partially_paid false 1000.00 0.00 0.00 null balance 500.00 "; got != want {
+		t.Fatalf("after the undo: %q, want %q", got, want)
+	}
+	today, err := storage.CompanyToday(ctx, f.pool, f.company)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := f.entries(t, inv)
+	checkBalanced(t, rows)
+	reversals := 0
+	for _, r := range rows {
+		if r.mode == "chargeback" {
+			reversals++
+			if r.split != fmt.Sprintf("invoice-%d-payment-2-chargeback", inv) || r.date != today.String() {
+				t.Errorf("reversal %+v: want the second part's, dated today", r)
+			}
+		}
+	}
+	if reversals != 12 {
+		t.Fatalf("%d reversals, want the second part's 12", reversals)
+	}
+	if got, want := f.balances(rows), map[string]string{"payer": "-1000.00", "owner60": "540.00", "owner40": "360.00",
+		"business": "100.00"}; !maps2Equal(got, want) {
+		t.Fatalf("balances %v, want the first part's %v", got, want)
+	}
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID); finance.ErrorCode(err) != finance.Conflict {
+		t.Fatalf("undoing it again: %v", err)
+	}
+	// paid again: the rest of the principal, late fee and interest on it
+	again, err := f.payPart(t, inv, "512.00", "2024-03-22", "")
+	if err != nil || again.N != 3 || again.Invoice.Status != "paid" {
+		t.Fatalf("paid again: %+v, %v", again, err)
+	}
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, again.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.partState(t, inv), "unpaid false null null null null balance 1500.00 "; got != want {
+		t.Fatalf("every part undone: %q, want %q", got, want)
+	}
+	for name, b := range f.balances(f.entries(t, inv)) {
+		if b != "0.00" {
+			t.Errorf("%s: %s after every part is undone", name, b)
+		}
+	}
+}

@@ -90,7 +90,7 @@ type payingInvoice struct {
 	paid       finance.PaidSoFar
 	paidAmount decimal.Decimal // what the standing parts paid
 	lastPaid   finance.Date    // the latest standing part's paid_at
-	part       finance.Part // what the payment books
+	part       finance.Part    // what the payment books
 	posting    finance.Posting
 	booked     finance.Settlement
 	report     *ReportedPayment

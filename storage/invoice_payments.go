@@ -437,16 +437,17 @@ func asProblems(err error, ps *finance.Problems) bool {
 
 // UndoInvoicePart undoes the part partID of invoice id, which must be the
 // latest standing one (docs/ledger.md, "Part payments"), in a transaction
-// of db: the reversal of its entries dated today, its settlement lines
+// of db: the reversal of its entries dated today (and of the invoice's
+// refunds, which took from every part: refunded_amount cleared), its
+// settlement lines
 // removed, its amounts taken off the invoice's, the owners' transfers the
 // run wrote unpaid from it voided (as UndoInvoicePayment voids them), its
 // row marked undone, the invoice partially_paid again, or unpaid when no
 // part is left, with a history row (origin payment_undone) and its event.
 // 404 for a part not of the invoice, or an invoice of another company;
 // 409 for a part undone already, one that is not the latest (naming the
-// latest), an invoice with refunds (undo the whole payment instead), an
-// agreement's installment (paid: false), and while a transfer it would
-// void is in a payment batch.
+// latest), an agreement's installment (paid: false), and while a transfer
+// it would void is in a payment batch.
 func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int64) (InvoicePart, error) {
 	var out InvoicePart
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
@@ -475,8 +476,7 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 }
 
 // undoablePart reads the part partID of pi and refuses to undo it unless
-// it is the latest standing part of an invoice without refunds, not an
-// agreement's installment.
+// it is the latest standing part, not of an agreement's installment.
 func undoablePart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, partID int64) (partRow, error) {
 	id := pi.inv.ID
 	row := partRow{id: partID}
@@ -507,16 +507,10 @@ func undoablePart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoi
 	case finance.ErrorCode(translate(err, "")) != finance.NotFound:
 		return row, translate(err, fmt.Sprintf("invoice %d: later payments", id))
 	}
-	var refunds, installment bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM transactions f WHERE f.company_id = $1 AND f.invoice_id = $2
-		    AND f.refunds_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = f.company_id AND r.reverses_id = f.id)),
-		    (SELECT agreement_installment IS NOT NULL FROM invoices WHERE company_id = $1 AND id = $2)`,
-		companyID, id).Scan(&refunds, &installment); err != nil {
-		return row, translate(err, fmt.Sprintf("invoice %d: refunds", id))
-	}
-	if refunds {
-		return row, finance.Errorf(finance.Conflict, "Invoice %d has refunds of its payments: undo the whole payment with its refunds "+
-			"(PUT /invoices/%d with paid: false) rather than one part.", id, id)
+	var installment bool
+	if err := tx.QueryRow(ctx, `SELECT agreement_installment IS NOT NULL FROM invoices WHERE company_id = $1 AND id = $2`,
+		companyID, id).Scan(&installment); err != nil {
+		return row, translate(err, fmt.Sprintf("invoice %d", id))
 	}
 	if installment {
 		return row, finance.Errorf(finance.Conflict, "Invoice %d is an installment of an agreement: undo its payment with paid: false.", id)
@@ -537,6 +531,9 @@ func undoPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 	}
 	if _, err := tx.Exec(ctx, reversePartSQL, companyID, id, row.split); err != nil {
 		return translate(err, what+": reverse entries")
+	}
+	if _, err := tx.Exec(ctx, reverseRefundsSQL, companyID, id); err != nil {
+		return translate(err, what+": reverse refunds")
 	}
 	if err := voidTransfers(ctx, tx, companyID, voided); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -561,7 +558,7 @@ func undoPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 		    paid_late_fee = CASE WHEN $8 THEN paid_late_fee - $4::numeric END,
 		    paid_interest = CASE WHEN $8 THEN paid_interest - $5::numeric END,
 		    paid_discount = CASE WHEN $8 THEN paid_discount - $6::numeric END,
-		    status = $7, paid = false, paid_at = NULL, credit_at = NULL, updated_at = now()
+		    refunded_amount = NULL, status = $7, paid = false, paid_at = NULL, credit_at = NULL, updated_at = now()
 		WHERE company_id = $1 AND id = $2`, companyID, id, p.Amount.String(), p.LateFee.String(), p.Interest.String(),
 		p.Discount.String(), pi.status, pi.paid.Parts > 0); err != nil {
 		return translate(err, what+": invoice")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"github.com/propfin/propfin/finance"
@@ -240,4 +241,155 @@ func TestUndoLatestPart(t *testing.T) {
 			t.Errorf("%s: %s after every part is undone", name, b)
 		}
 	}
+}
+
+// TestPartsDeclaredInTheirMonths: the informe and the DIMOB count each
+// part in the month the tenant paid it (storage/declared.go): the
+// worked example's 1,000.00 paid on 2024-03-30 (credited in April) is
+// March's, the rest paid on 2024-04-12 April's, with its late fee and
+// interest.
+func TestPartsDeclaredInTheirMonths(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	if _, err := f.pool.Exec(ctx, `UPDATE contracts SET dimob = true WHERE company_id = $1 AND id = $2`, f.company, f.contract); err != nil {
+		t.Fatal(err)
+	}
+	inv := f.partInvoice(t, "2024-03-31")
+	if _, err := f.payPart(t, inv, "1000.00", "2024-03-30", "2024-04-01"); err != nil {
+		t.Fatal(err)
+	}
+	// 12 days late: 500.00 + 10.00 + 2.00
+	if _, err := f.payPart(t, inv, "512.00", "2024-04-12", ""); err != nil {
+		t.Fatal(err)
+	}
+	var year *storage.DimobYear
+	err := inTx(t, f.pool, func(tx pgx.Tx) error {
+		var err error
+		year, err = storage.ReadDimobYear(ctx, tx, f.company, f.business, 2024)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int64][]string{}
+	for _, r := range year.Rentals {
+		for m, month := range r.Months {
+			if !month.Rent.IsZero() {
+				got[r.Owner.ID] = append(got[r.Owner.ID], fmt.Sprintf("%02d %s", m+1, month.Rent.StringFixed(2)))
+			}
+		}
+	}
+	want := map[int64][]string{
+		f.owner60: {"03 600.00", "04 307.20"}, // 300.00 + 6.00 + 1.20
+		f.owner40: {"03 400.00", "04 204.80"}, // 200.00 + 4.00 + 0.80
+	}
+	for owner, w := range want {
+		if !slices.Equal(got[owner], w) {
+			t.Errorf("owner %d's rent by month %v, want %v", owner, got[owner], w)
+		}
+	}
+}
+
+// TestPartlyPaidRefundAndWriteOff: a refund of a partially paid invoice
+// keeps it partially_paid; its write-off books the loss of the rest only
+// and, undone, leaves it partially_paid again; and the undo of its latest
+// part reverses the refund with it.
+func TestPartlyPaidRefundAndWriteOff(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	sc := storage.Scope{CompanyID: f.company}
+	loss := int64(0)
+	if err := f.pool.QueryRow(ctx, `INSERT INTO transaction_items (company_id, description, debit, credit, type)
+		VALUES ($1, 'Perda', 'business', 'customer', 'default') RETURNING id`, f.company).Scan(&loss); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pool.Exec(ctx, `UPDATE companies SET write_off_item_id = $2 WHERE id = $1`, f.company, loss); err != nil {
+		t.Fatal(err)
+	}
+	inv := f.partInvoice(t, "2024-03-10")
+	part, err := f.payPart(t, inv, "1000.00", "2024-03-10", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refund, err := storage.RefundInvoice(ctx, f.pool, sc, inv, storage.RefundRequest{Amount: decimal.RequireFromString("100.00"),
+		Date: finance.MustDate("2024-03-15"), Reason: "cobrado a mais"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refund.Status != "partially_paid" || refund.Split != fmt.Sprintf("invoice-%d-payment-1-refund-1", inv) ||
+		refund.RefundedAmount.String() != "100.00" {
+		t.Fatalf("the refund: %+v", refund)
+	}
+	off, err := storage.WriteOffInvoice(ctx, f.pool, sc, inv, storage.WriteOffRequest{Date: finance.MustDate("2024-06-01"), Reason: "inadimplente"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off.Status != "uncollectible" || off.Amount.String() != "500.00" || len(off.Entries) != 2 ||
+		off.Entries[0].Amount.String() != "500.00" {
+		t.Fatalf("the write-off: %+v", off)
+	}
+	reg := storage.DefaultRegistry()
+	if _, err := storage.NewStore(f.pool, reg).Update(ctx, reg.MustResource(storage.Invoices), sc, inv,
+		storage.Write{Values: map[string]any{"status": "unpaid"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.partState(t, inv); !strings.HasPrefix(got, "partially_paid false 1000.00") {
+		t.Fatalf("the write-off undone: %q", got)
+	}
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, part.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.partState(t, inv); got != "unpaid false null null null null balance 1500.00 " {
+		t.Fatalf("the part undone: %q", got)
+	}
+	for name, b := range f.balances(slices.DeleteFunc(f.entries(t, inv), func(r ledgerRow) bool { return r.split == "" })) {
+		if b != "0.00" {
+			t.Errorf("%s: %s once the part, its refund and the write-off are undone", name, b)
+		}
+	}
+}
+
+// TestGuaranteedTransferOfAPartlyPaidInvoice: the owners of an invoice
+// partly paid before its guarantee's release are paid out the part, then
+// advanced the rest's share only, and the rest's payment settles what was
+// advanced: nothing is paid twice, and each owner is paid in all what the
+// worked example's two parts bring them (817.20 and 544.80).
+func TestGuaranteedTransferOfAPartlyPaidInvoice(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	f.setContract(t, `transfer_mode = 'after_receive', transfer_after_days = 0, guaranteed_transfer = true,
+		guaranteed_transfer_release_after_days = 5`)
+	inv := f.partInvoice(t, "2024-03-10")
+	if _, err := f.payPart(t, inv, "1000.00", "2024-03-10", ""); err != nil {
+		t.Fatal(err)
+	}
+	if s := f.transfer(t, "2024-03-10", 1); s.Transfers != 2 || s.Guarantees != 0 {
+		t.Errorf("the part's night: %+v", s)
+	}
+	s := f.transfer(t, "2024-03-15", 1)
+	if s.Guarantees != 1 || s.Guaranteed.String() != "450.00" || s.Transfers != 2 {
+		t.Errorf("the release: %+v", s)
+	}
+	checkStatements(t, f.statements(t), map[string]string{"owner60": "0.00", "owner40": "0.00", "business": "-350.00",
+		"payer": "-1000.00"})
+	if _, err := f.payPart(t, inv, "512.00", "2024-03-22", ""); err != nil {
+		t.Fatal(err)
+	}
+	checkStatements(t, f.statements(t), map[string]string{"owner60": "7.20", "owner40": "4.80", "business": "150.00",
+		"payer": "-1512.00"})
+	if s := f.transfer(t, "2024-03-22", 1); s.Transfers != 2 {
+		t.Errorf("the rest's night: %+v", s)
+	}
+	checkStrings(t, "transfers", f.transfers(t), []string{
+		"owner60 540.00 2024-03-10 2024-03-10 2",
+		"owner40 360.00 2024-03-10 2024-03-10 2",
+		"owner60 270.00 2024-03-15 2024-03-15 1",
+		"owner40 180.00 2024-03-15 2024-03-15 1",
+		"owner60 7.20 2024-03-22 2024-03-22 5", // rent, fee, late fee, interest, the guarantee settled
+		"owner40 4.80 2024-03-22 2024-03-22 5",
+	})
+	checkStatements(t, f.statements(t), map[string]string{"owner60": "0.00", "owner40": "0.00", "business": "150.00",
+		"payer": "-1512.00"})
 }

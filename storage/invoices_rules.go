@@ -67,7 +67,7 @@ func holdsPayment(c *Change) bool { return oldPaid(c) || oldPartlyPaid(c) }
 // invoiceStatusRules keeps the stored status: paid with paid=true, unpaid
 // when a payment is undone, and the moves of invoiceStatusMoves when a
 // client sets it; any other is a 422 naming status (or paid).
-func invoiceStatusRules(_ context.Context, _ pgx.Tx, c *Change) error {
+func invoiceStatusRules(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpDelete {
 		return nil
 	}
@@ -102,6 +102,25 @@ func invoiceStatusRules(_ context.Context, _ pgx.Tx, c *Change) error {
 		if msg := statusMoveProblem(current, wanted); msg != "" {
 			return problem("status", msg)
 		}
+		return partlyPaidAgain(ctx, tx, c, current, wanted)
+	}
+	return nil
+}
+
+// partlyPaidAgain stores partially_paid rather than unpaid when a write
+// moves an invoice with standing parts back to unpaid (undoing its
+// write-off): what its parts paid still stands.
+func partlyPaidAgain(ctx context.Context, tx pgx.Tx, c *Change, current, wanted string) error {
+	if current != "uncollectible" || wanted != "unpaid" {
+		return nil
+	}
+	var parts bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoice_payments WHERE company_id = $1 AND invoice_id = $2
+		AND undone_at IS NULL)`, c.Scope.CompanyID, c.ID).Scan(&parts); err != nil {
+		return fmt.Errorf("payments of invoice %d: %w", c.ID, err)
+	}
+	if parts {
+		c.Set("status", "partially_paid")
 	}
 	return nil
 }

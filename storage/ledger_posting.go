@@ -133,6 +133,14 @@ WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'invoice' AND t.split
   AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
 ORDER BY t.id`
 
+// reverseRefundsSQL inserts the reversal of every refund of the invoice's
+// payments not reversed yet (undoing a part undoes the refunds, which took
+// from every part).
+const reverseRefundsSQL = reverseSQL + `
+WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.refunds_id IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
+ORDER BY t.id`
+
 // reverseSQL is the INSERT of the reversals of the entries t the
 // statements above select.
 const reverseSQL = `

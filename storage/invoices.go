@@ -115,7 +115,10 @@ func invoicesResource() *Resource {
 			// kept by POST /invoices/{id}/refund and /writeOff (invoices_refund.go), never by CRUD
 			readMoney("refunded_amount"), {Name: "written_off_at", Type: Date, Filterable: true},
 			// extension: what of the total is still owed (invoice_payments.go)
-			{Name: "balance", Type: Decimal, Filterable: true, Precision: 14, Scale: 2, Expr: invoiceBalanceExpr},
+			Documented(Column{Name: "balance", Type: Decimal, Filterable: true, Precision: 14, Scale: 2, Expr: invoiceBalanceExpr},
+				"What of `total` is still owed: the principal the invoice's standing parts (`/invoices/{invoice}/payments`) "+
+					"have not paid; 0.00 once it is paid, canceled, refunded, written off or renegotiated. A late payment "+
+					"of it owes the late fee and interest on it besides (docs/ledger.md, \"Part payments\")."),
 			required(w("description", String)),
 			required(money("total")),
 			required(w("date", Date)),

@@ -393,3 +393,57 @@ func TestGuaranteedTransferOfAPartlyPaidInvoice(t *testing.T) {
 	checkStatements(t, f.statements(t), map[string]string{"owner60": "0.00", "owner40": "0.00", "business": "150.00",
 		"payer": "-1512.00"})
 }
+
+// TestReportedPartsOfAnInvoice: a bank's return paying the worked
+// example's invoice short books a part (short_paid, the rest open); a
+// later line paying less than the rest books another; one paying more
+// than what is left settles it (the difference recorded), and the parts'
+// entries are the whole posting's lines.
+func TestReportedPartsOfAnInvoice(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	inv := f.partInvoice(t, "2024-03-10")
+	pay := func(paid, on string) storage.SettledPayment {
+		t.Helper()
+		return f.settleReported(t, storage.ReportedPayment{InvoiceID: inv, PaidAt: finance.MustDate(on),
+			Paid: decimal.RequireFromString(paid)})[0]
+	}
+	first := pay("1000.00", "2024-03-10")
+	if first.Outcome != storage.PaymentShortPaid || first.N != 1 || first.Rest.StringFixed(2) != "500.00" ||
+		first.Expected.StringFixed(2) != "1500.00" || first.Difference.StringFixed(2) != "-500.00" ||
+		!strings.Contains(first.Problem, "booked as part 1 of the invoice (principal 1000.00, late fee 0.00, interest 0.00): "+
+			"500.00 of its total is still open") {
+		t.Fatalf("the short line: %+v", first)
+	}
+	if got, want := f.partState(t, inv), "partially_paid false 1000.00 0.00 0.00 null balance 500.00 "; got != want {
+		t.Fatalf("after the short line: %q, want %q", got, want)
+	}
+	// 12 days late the rest owes 512.00: 256.00 pays 250.00 of it, 5.00 and 1.00
+	second := pay("256.00", "2024-03-22")
+	if second.Outcome != storage.PaymentShortPaid || second.N != 2 || second.Rest.StringFixed(2) != "250.00" ||
+		second.LateFee.StringFixed(2) != "5.00" || second.Interest.StringFixed(2) != "1.00" {
+		t.Fatalf("the second line: %+v", second)
+	}
+	if before := pay("10.00", "2024-03-21"); before.Outcome != storage.PaymentNotSettled ||
+		!strings.Contains(before.Problem, "before 2024-03-22, the day of the invoice's latest part") {
+		t.Fatalf("a line paid before the latest part: %+v", before)
+	}
+	// on the same day 250.00 + 5.00 + 1.00 is due: 260.00 settles it, 4.00 more recorded
+	last := pay("260.00", "2024-03-22")
+	if last.Outcome != storage.PaymentSettled || last.N != 3 || last.Booked.StringFixed(2) != "256.00" ||
+		last.Difference.StringFixed(2) != "4.00" {
+		t.Fatalf("the last line: %+v", last)
+	}
+	if got := f.partState(t, inv); !strings.HasPrefix(got, "paid true 1512.00 10.00 2.00 2024-03-22 balance 0.00") {
+		t.Fatalf("paid: %q", got)
+	}
+	rows := f.entries(t, inv)
+	checkBalanced(t, rows)
+	if got, want := f.balances(rows), map[string]string{"payer": "-1512.00", "owner60": "817.20", "owner40": "544.80",
+		"business": "150.00"}; !maps2Equal(got, want) {
+		t.Fatalf("balances %v, want %v", got, want)
+	}
+	if again := pay("1.00", "2024-03-23"); again.Outcome != storage.PaymentAlreadyPaid {
+		t.Fatalf("a line after it is paid: %+v", again)
+	}
+}

@@ -15,23 +15,27 @@ import (
 // unpaid, so that the invoice and its entries never disagree.
 
 // PostInvoicePayment books the payment of an invoice already marked paid
-// (paid, paid_at; credit_at when the bank gave it): it locks the invoice,
-// computes its settlement on paid_at (finance.Settle), writes the
-// settlement lines (late_fee, interest, discount; non-zero only) and the
-// paid_* amounts on the invoice, and inserts the payment's ledger entries
-// (finance.PostPayment), dated credit_at (the day the money is in the
-// account; paid_at when credit_at is not set), in one statement, grouped by
-// split `invoice-<id>-payment-<n>` (n counts the invoice's payments).
-// When the owners' share of the invoice was advanced by a guaranteed
-// transfer, the payment also settles it (finance.SettleGuarantees): the
-// business is made whole, the owners are not paid twice. It brings the
-// invoice's auto_transfer_status to what the payment makes it (waiting,
-// transferred; docs/ledger.md), for the caller's history row to list.
+// (paid, paid_at; credit_at when the bank gave it): the one part that pays
+// everything due on paid_at (finance.DueOn: the whole invoice, or the rest
+// of one partly paid), posted as every part is (postPart,
+// invoice_payments.go): it locks the invoice, reckons the part
+// (finance.SettlePart), writes its settlement lines (late_fee, interest,
+// discount; non-zero only), its row and the paid_* amounts on the invoice,
+// and inserts its ledger entries (finance.PostPayment), dated credit_at
+// (the day the money is in the account; paid_at when credit_at is not
+// set), in one statement, grouped by split `invoice-<id>-payment-<n>` (n
+// counts the invoice's payments). When the owners' share of the invoice
+// was advanced by a guaranteed transfer, the payment also settles what is
+// open of it (finance.SettleGuarantees): the business is made whole, the
+// owners are not paid twice. It brings the invoice's auto_transfer_status
+// to what the payment makes it (waiting, transferred; docs/ledger.md), for
+// the caller's history row to list.
 //
 // Errors: NotFound for an invoice of another company or none; Conflict
-// when the payment is already posted and not undone; Invalid (Problems)
-// when the invoice is not paid or cannot be booked (no active fee item for
-// a late payment, a line's item without parties, owners missing, ...).
+// when the payment is already posted and not undone (its parts settle its
+// total); Invalid (Problems) when the invoice is not paid, paid before its
+// latest part, or cannot be booked (no active fee item for a late payment,
+// a line's item without parties, owners missing, ...).
 func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
 	return postWholePayment(ctx, tx, companyID, invoiceID, Actor{})
 }
@@ -205,18 +209,6 @@ func checkPostable(pi *postingInvoice) error {
 	return nil
 }
 
-// invoicePayments counts the payments posted to an invoice (their splits)
-// and its payment entries not reversed.
-func invoicePayments(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) (payments, open int, err error) {
-	err = tx.QueryRow(ctx, `
-		SELECT count(DISTINCT t.split), count(*) FILTER (WHERE r.id IS NULL)
-		FROM transactions t
-		LEFT JOIN transactions r ON r.company_id = t.company_id AND r.reverses_id = t.id
-		WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'invoice'`,
-		companyID, invoiceID).Scan(&payments, &open)
-	return payments, open, err
-}
-
 // loadPostingInput reads the invoice's lines, their items, the company's
 // fee and discount items and the building's owners, and settles the
 // invoice on its payment date.
@@ -337,35 +329,6 @@ func buildingOwners(ctx context.Context, tx pgx.Tx, companyID, buildingID int64)
 		err := row.Scan(&s.PersonID, &s.Percentage)
 		return s, err
 	})
-}
-
-// writeSettlement replaces the invoice's settlement lines with lines and
-// records what the payment settled.
-func writeSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, s finance.Settlement, lines []finance.InvoiceItem) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND invoice_id = $2 AND kind <> 'line'`,
-		companyID, invoiceID); err != nil {
-		return err
-	}
-	if len(lines) > 0 {
-		kinds, items, amounts, descs := make([]string, len(lines)), make([]int64, len(lines)), make([]string, len(lines)), make([]string, len(lines))
-		for i, l := range lines {
-			kinds[i], items[i], amounts[i], descs[i] = string(l.Kind), l.ItemID, l.Amount.String(), l.Description
-		}
-		if _, err := tx.Exec(ctx, `
-			INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description)
-			SELECT $1, $2, u.kind, u.item_id, u.amount::numeric, u.description
-			FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[]) AS u(kind, item_id, amount, description)`,
-			companyID, invoiceID, kinds, items, amounts, descs); err != nil {
-			return err
-		}
-	}
-	_, err := tx.Exec(ctx, `
-		UPDATE invoices
-		SET paid_amount = $3::numeric, paid_late_fee = $4::numeric, paid_interest = $5::numeric,
-		    paid_discount = $6::numeric, updated_at = now()
-		WHERE company_id = $1 AND id = $2`,
-		companyID, invoiceID, s.Total.String(), s.LateFee.String(), s.Interest.String(), s.Discount.String())
-	return err
 }
 
 // clearSettlement deletes the settlement lines and the paid_* amounts,

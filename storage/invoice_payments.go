@@ -446,8 +446,9 @@ func asProblems(err error, ps *finance.Problems) bool {
 // part is left, with a history row (origin payment_undone) and its event.
 // 404 for a part not of the invoice, or an invoice of another company;
 // 409 for a part undone already, one that is not the latest (naming the
-// latest), an agreement's installment (paid: false), and while a transfer
-// it would void is in a payment batch.
+// latest), an invoice written off (its write-off is undone first), an
+// agreement's installment (paid: false), and while a transfer it would
+// void is in a payment batch.
 func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int64) (InvoicePart, error) {
 	var out InvoicePart
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
@@ -494,6 +495,10 @@ func undoablePart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoi
 	}
 	if undone {
 		return row, finance.Errorf(finance.Conflict, "Payment %d (part %d) of invoice %d is undone already.", partID, row.n, id)
+	}
+	if pi.status == "uncollectible" {
+		return row, finance.Errorf(finance.Conflict, "Invoice %d is written off: undo its write-off (PUT /invoices/%d with status "+
+			"unpaid) before undoing its parts.", id, id)
 	}
 	var laterID int64
 	var laterN int

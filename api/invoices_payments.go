@@ -172,10 +172,10 @@ func undoInvoicePartOp() operation {
 		description: "Reverses the part's entries (dated today), removes its settlement lines and takes its " +
 			"amounts off the invoice, which is `partially_paid` again, or `unpaid` (`overdue`) when no part is left; " +
 			"the owners' transfers the nightly run wrote unpaid from it are voided (docs/ledger.md, \"Part " +
-			"payments\"). 409 for a part that is not the latest standing one (the message names the later part), " +
-			"one undone already, an invoice with refunds (undo the whole payment with `paid: false`), an " +
-			"agreement's installment, and while a transfer it would void is in a payment batch; 404 for a part of " +
-			"another invoice or company.",
+			"payments\"); the invoice's refunds, which took from every part, are undone with it. 409 for a part that " +
+			"is not the latest standing one (the message names the later part), one undone already, one of an invoice " +
+			"written off (undo the write-off first), an agreement's installment, and while a transfer it would void " +
+			"is in a payment batch; 404 for a part of another invoice or company.",
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer(
 			"The part, undone, and the invoice as it leaves it.", envelope(answer, true))},
 			http.StatusNotFound, http.StatusConflict)}

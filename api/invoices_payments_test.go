@@ -6,6 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/api/receipt"
+	"github.com/propfin/propfin/storage"
 )
 
 // payPart posts a part of invoice id with company A's key.
@@ -148,5 +153,26 @@ func TestInvoicePartPayments(t *testing.T) {
 	rows := f.history(t, id)
 	if last := rows[len(rows)-1]; last["origin"] != "payment_undone" || !strings.Contains(fmt.Sprint(last["note"]), "part 2 undone") {
 		t.Fatalf("the undo's history row: %v", last)
+	}
+}
+
+// TestReceiptPageOfAPartlyPaidInvoice: the receipt page of an invoice
+// partially paid says so and shows what its parts paid; it offers no
+// means of paying the whole again.
+func TestReceiptPageOfAPartlyPaidInvoice(t *testing.T) {
+	t.Parallel()
+	page := receiptPageOf(receipt.KindInvoice, storage.Receipt{Number: "7", Status: "partially_paid",
+		Total: decimal.RequireFromString("1500.00"), PaidAmount: decimal.RequireFromString("1000.00"),
+		Digitable: "34191090080101527124880212460002425480000675787", Barcode: "34194254800006757871090001015271248021246000"})
+	if page.Payment == nil || !page.Payment.Amount.Equal(decimal.RequireFromString("1000.00")) || !page.Payment.PaidAt.IsZero() {
+		t.Fatalf("the payment shown: %+v", page.Payment)
+	}
+	var b strings.Builder
+	if err := receipt.Render(&b, page); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if !strings.Contains(html, "Pago parcialmente") || !strings.Contains(html, "1.000,00") || strings.Contains(html, "Linha digitável") {
+		t.Fatalf("the page:\n%s", html)
 	}
 }

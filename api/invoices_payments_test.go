@@ -128,6 +128,10 @@ func TestInvoicePartPayments(t *testing.T) {
 	if b := f.balances(t, id); b["customer"] != -102400 || b["owner"] != 92400 || b["business"] != 10000 {
 		t.Fatalf("both parts' balances: %v", b)
 	}
+	included := f.get(t, fmt.Sprintf("/invoices/%d?include[payments]", id), http.StatusOK).record(t)["payments"]
+	if ps, _ := included.([]any); len(ps) != 2 || fmt.Sprint(ps[0].(map[string]any)["n"]) != "1" {
+		t.Fatalf("include[payments]: %v", included)
+	}
 
 	// undo: the latest only
 	r = f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d/payments/%v", id, parts[0]["id"]), f.keyA, nil)

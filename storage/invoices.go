@@ -184,6 +184,8 @@ func invoicesResource() *Resource {
 			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id", From: "building_id_effective"},
 			// extension: the agreement of an original or an installment
 			{Name: "agreement", Kind: BelongsTo, Resource: Agreements, Key: "agreement_id"},
+			// extension: its payments, parts and whole (/invoices/{invoice}/payments)
+			{Name: "payments", Kind: HasMany, Resource: InvoicePayments, Key: "invoice_id", Order: `"n"`},
 		},
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},

@@ -173,9 +173,6 @@ func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req Pa
 		if err := partHistory(ctx, tx, sc, pi, before, row, OriginPayment); err != nil {
 			return err
 		}
-		if err := keepAgreementStatus(ctx, tx, sc.CompanyID, []int64{id}); err != nil {
-			return err
-		}
 		event := EventInvoiceUpdated
 		if pi.inv.Paid {
 			event = EventInvoicePaid

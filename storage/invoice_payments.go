@@ -440,7 +440,8 @@ func asProblems(err error, ps *finance.Problems) bool {
 // removed, its amounts taken off the invoice's, the owners' transfers the
 // run wrote unpaid from it voided (as UndoInvoicePayment voids them), its
 // row marked undone, the invoice partially_paid again, or unpaid when no
-// part is left, with a history row (origin payment_undone) and its event.
+// part is left, with a history row (origin payment_undone) and its event
+// (invoice.payment_reversed).
 // 404 for a part not of the invoice, or an invoice of another company;
 // 409 for a part undone already, one that is not the latest (naming the
 // latest), an invoice written off (its write-off is undone first), an
@@ -464,7 +465,7 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 		if err := partHistory(ctx, tx, sc, pi, before, row, OriginPaymentUndone); err != nil {
 			return err
 		}
-		if _, err := EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoiceUpdated, Invoices, []int64{id}, ""); err != nil {
+		if _, err := EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoicePaymentReversed, Invoices, []int64{id}, ""); err != nil {
 			return err
 		}
 		out, err = readPart(ctx, tx, sc.CompanyID, id, partID)

@@ -215,8 +215,10 @@ type Posting struct {
 // more lines of the fee item, debit customer, credit the fee item's credit
 // party; its discount a line of the discount item, debit the party of
 // ticket_discount_action, credit customer. A negative line is booked with
-// its sides swapped (each party keeps its side's plan). Every problem of
-// the input is answered at once as Problems. docs/ledger.md.
+// its sides swapped (each party keeps its side's plan). With in.Part, it
+// books a part of the invoice's payment: each line for its share of the
+// part's principal, the settlement the part's own. Every problem of the
+// input is answered at once as Problems. docs/ledger.md.
 func PostPayment(in PostingInput) (Posting, error) {
 	p := poster{in: &in, items: make(map[int64]TransactionItem, len(in.Items))}
 	for _, it := range in.Items {
@@ -272,7 +274,9 @@ func (p *poster) checkParties() {
 }
 
 // bookLines books the invoice's lines and checks that what the customer
-// is charged by them is the invoice's total.
+// is charged by them is the invoice's total; of a part payment, each
+// line's share of the part's principal, which the shares charge the
+// customer exactly.
 func (p *poster) bookLines() {
 	charged, want := decimal.Zero, decimal.Zero
 	var before, after []decimal.Decimal

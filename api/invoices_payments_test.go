@@ -114,6 +114,10 @@ func TestInvoicePartPayments(t *testing.T) {
 		t.Fatalf("changing a partially paid invoice's total: %d %s", r.status, r.raw)
 	}
 
+	if r := f.put(t, id, map[string]any{"paid": true, "paid_at": today(-1)}); r.status != 422 ||
+		!slices.Equal(r.problemFields(t), []string{"paid_at"}) {
+		t.Fatalf("the rest paid before the part: %d %s", r.status, r.raw)
+	}
 	// the rest, with paid: true: 500.00 + 10.00 + 2.00
 	paid := f.pay(t, id, today(0))
 	if paid["status"] != "paid" || fmt.Sprint(paid["paid_amount"]) != "1024.00" || fmt.Sprint(paid["balance"]) != "0.00" ||

@@ -51,7 +51,9 @@ func postWholePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64
 	if err := checkPostable(pi.postingInvoice); err != nil {
 		return err
 	}
-	if pi.paid.Parts > 0 && pi.paid.Principal.GreaterThanOrEqual(pi.inv.Total) {
+	// settled by its parts, or posted without a row (written by a tool
+	// that bypasses the posting): posted either way
+	if (pi.paid.Parts > 0 && pi.paid.Principal.GreaterThanOrEqual(pi.inv.Total)) || (pi.paid.Parts == 0 && pi.posted) {
 		return finance.Errorf(finance.Conflict, "The payment of invoice %d is already posted; undo it before posting it again.", invoiceID)
 	}
 	paidAt := pi.inv.PaidAt

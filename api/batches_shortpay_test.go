@@ -7,13 +7,16 @@ import (
 	"testing"
 )
 
-// TestShortPaymentNotBooked: the Bradesco CNAB 240 file of
+// TestShortPaymentBookedAsAPart: the Bradesco CNAB 240 file of
 // docs/cnab-retorno.md with its title paid short (nominal 1,500.00, tariff
 // 2.50; paid 1,000.00 on 2026-12-04, credited 997.50, no interest,
-// discount or abatement) books nothing: the line is short_paid with what
-// was paid and due, the invoice stays unpaid with no entry, and one
-// operator alert names it.
-func TestShortPaymentNotBooked(t *testing.T) {
+// discount or abatement) books what came in as a part of the invoice
+// (docs/ledger.md, "Part payments"): the line is short_paid with what was
+// paid and due and says it was booked, with the rest still open; the
+// invoice is partially_paid with 1,000.00 paid and 500.00 open, its
+// part's entries credit the owner, the tariff is booked, and one operator
+// alert names it, saying so.
+func TestShortPaymentBookedAsAPart(t *testing.T) {
 	t.Parallel()
 	lines := strings.Split(pageReturnFile(t, "hand-written return, CNAB 240"), "\n")
 	u := []byte(lines[3])
@@ -42,18 +45,28 @@ func TestShortPaymentNotBooked(t *testing.T) {
 	if got := fmt.Sprint(line["outcome"], " ", line["paid"], " ", line["expected"], " ", line["difference"]); got !=
 		"short_paid 1000.00 1500.00 -500.00" || fmt.Sprint(line["invoice_id"]) != fmt.Sprint(inv) ||
 		!strings.Contains(msg, "the bank paid 1000.00 on 2026-12-04, 500.00 less than the 1500.00 due") ||
-		!strings.Contains(msg, "a short payment is not booked by a return file") {
+		!strings.Contains(msg, "booked as part 1 of the invoice (principal 1000.00, late fee 0.00, interest 0.00): "+
+			"500.00 of its total is still open") ||
+		!strings.Contains(msg, "the bank's tariff 2.50 booked") {
 		t.Errorf("the line paid short: %v", line)
 	}
 	rec := f.get(t, fmt.Sprintf("/invoices/%d", inv), http.StatusOK).record(t)
-	if got := fmt.Sprint(rec["paid"], " ", rec["paid_amount"], " ", rec["status"] == "paid"); got != "false <nil> false" {
-		t.Errorf("the invoice: paid, paid_amount, status paid %s (%v)", got, rec["status"])
+	if got := fmt.Sprint(rec["paid"], " ", rec["paid_amount"], " ", rec["status"], " ", rec["balance"]); got !=
+		"false 1000.00 partially_paid 500.00" {
+		t.Errorf("the invoice: paid, paid_amount, status, balance %s", got)
 	}
-	if n := f.scalar(t, `SELECT count(*) FROM transactions WHERE company_id = $1 AND invoice_id = $2`, f.compA, inv); n != 0 {
-		t.Errorf("the invoice has %d entries, want none", n)
+	parts := f.get(t, fmt.Sprintf("/invoices/%d/payments", inv), http.StatusOK).data(t)
+	if len(parts) != 1 || fmt.Sprint(parts[0]["amount"], " ", parts[0]["principal"], " ", parts[0]["paid_at"], " ",
+		parts[0]["credit_at"], " ", parts[0]["actor"]) != "1000.00 1000.00 2026-12-04 2026-12-05 return_file" {
+		t.Errorf("the invoice's payments: %v", parts)
+	}
+	if n := f.scalar(t, `SELECT sum(CASE type WHEN 'credit' THEN amount ELSE -amount END * 100)::bigint FROM transactions
+		WHERE company_id = $1 AND invoice_id = $2 AND extract = 'customer'`, f.compA, inv); n != -100000 {
+		t.Errorf("the payer's entries add up to %d cents, want -1000.00", n)
 	}
 	if n := f.scalar(t, `SELECT count(*) FROM operator_alerts WHERE company_id = $1 AND kind = 'short_payment'
-		AND invoice_id = $2 AND message LIKE '%less than the 1500.00 due%'`, f.compA, inv); n != 1 {
+		AND invoice_id = $2 AND message LIKE '%less than the 1500.00 due%' AND message LIKE '%booked as part 1%'
+		AND message LIKE '%500.00 of its total is still open%'`, f.compA, inv); n != 1 {
 		t.Errorf("%d short payment alerts name the invoice, want 1", n)
 	}
 }

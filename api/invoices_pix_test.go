@@ -186,6 +186,12 @@ func TestPixCodeOfAnOverdueInvoice(t *testing.T) {
 	}
 	onTime := f.invoice(t, map[string]any{"billing_id": f.billing, "ticket_late_fee": true,
 		"ticket_late_fee_percentage": "2.00", "ticket_late_fee_interest": "1.00"})
+	// 410.00 paid today pays 400.00 of it (8.00 and 2.00 of charges): 600.00 + 12.00 + 3.00 due today
+	partly := f.invoice(t, map[string]any{"billing_id": f.billing, "date": today(-20), "due_date": today(-15),
+		"building_id": f.building, "ticket_late_fee": true, "ticket_late_fee_percentage": "2.00", "ticket_late_fee_interest": "1.00"})
+	if r := f.payPart(t, partly, map[string]any{"amount": "410.00", "paid_at": today(0)}); r.status != http.StatusCreated {
+		t.Fatalf("part: %d %s", r.status, r.raw)
+	}
 	cases := []struct {
 		name   string
 		id     int64
@@ -197,6 +203,8 @@ func TestPixCodeOfAnOverdueInvoice(t *testing.T) {
 		{"overdue, the total", overdue(), "1000.00", http.StatusOK, ""},
 		{"overdue, neither", overdue(), "1010.00", http.StatusUnprocessableEntity, "1025.00 is due today"},
 		{"not yet due, more than the total", onTime, "1025.00", http.StatusUnprocessableEntity, "the invoice's total is 1000.00"},
+		{"partly paid, what is due today for the rest", partly, "615.00", http.StatusOK, ""},
+		{"partly paid, the total", partly, "1000.00", http.StatusUnprocessableEntity, "its rest 600.00 is due today"},
 	}
 	for _, c := range cases {
 		r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", c.id), f.keyA, map[string]any{"pixCode": code(c.amount)})

@@ -31,7 +31,8 @@ type invoiceModel struct {
 	due        string // the due date: an open invoice is overdue before today
 	plain      bool   // one of refundBody's invoices (an agreement's originals)
 	paid       bool
-	paidCents  int64  // the payment's settled total, while paid
+	paidCents  int64  // what its standing payments (parts) paid
+	parts      int    // its standing payments (a part, or the payment that settles it)
 	refunded   int64  // what its refunds gave back, while paid
 	writtenOff bool   // uncollectible
 	lossCents  int64  // the total written off, while written off
@@ -80,6 +81,14 @@ type ledgerOp struct {
 // left is what inv's payment has left to refund, in cents.
 func (inv *invoiceModel) left() int64 { return inv.paidCents - inv.refunded }
 
+// partly says whether inv is partially paid: parts stand, not settled.
+func (inv *invoiceModel) partly() bool { return inv.parts > 0 && !inv.paid }
+
+// refundable says whether inv holds a payment a refund may take from.
+func (inv *invoiceModel) refundable() bool {
+	return (inv.paid || inv.partly()) && !inv.writtenOff && inv.agreement == nil
+}
+
 // open says whether inv is owed and nothing else holds it.
 func (inv *invoiceModel) open() bool {
 	return !inv.paid && !inv.writtenOff && !inv.renegotiated && !inv.canceled
@@ -98,6 +107,8 @@ func (inv *invoiceModel) status() string {
 		return "refunded"
 	case inv.paid:
 		return "paid"
+	case inv.partly():
+		return "partially_paid"
 	case inv.due < today(0):
 		return "overdue"
 	}
@@ -113,16 +124,52 @@ var ledgerOps = []ledgerOp{
 		skip: func(inv *invoiceModel) bool { return inv.paid || inv.canceled },
 		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return inv.open() },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
-			inv.paidOn = today(0) // an installment or a final invoice is dated today
-			if inv.plain {
+			inv.paidOn = today(0) // an installment, a final invoice or the rest of a part is paid today
+			if inv.plain && inv.parts == 0 {
 				inv.paidOn = today(-5 - run.r.IntN(10)) // late or on time: they are due 10 days ago
 			}
 			return run.f.put(t, inv.id, map[string]any{"paid": true, "paid_at": inv.paidOn})
 		},
 		apply: func(t *testing.T, _ *ledgerRun, inv *invoiceModel, r response) {
-			inv.paid, inv.paidCents, inv.refunded = true, cents(t, dec(r.record(t)["paid_amount"])), 0
+			inv.paid, inv.paidCents = true, cents(t, dec(r.record(t)["paid_amount"]))
 			inv.payments++
+			inv.parts++
 			inv.agreement.follow()
+		}},
+	{name: "pay a part",
+		skip: func(inv *invoiceModel) bool { return !inv.plain || inv.paid },
+		ok:   func(_ *ledgerRun, inv *invoiceModel) bool { return inv.open() },
+		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
+			// at most the balance: late, what is due is more, so a part never settles it
+			balance := cents(t, dec(run.f.get(t, fmt.Sprintf("/invoices/%d", inv.id), http.StatusOK).record(t)["balance"]))
+			amount := 1 + run.r.Int64N(max(balance, 1))
+			inv.paidOn = today(0)
+			return run.f.payPart(t, inv.id, map[string]any{"amount": centsText(amount), "paid_at": inv.paidOn})
+		},
+		apply: func(t *testing.T, _ *ledgerRun, inv *invoiceModel, r response) {
+			inv.paidCents = cents(t, dec(r.record(t)["invoice"].(map[string]any)["paid_amount"]))
+			inv.payments++
+			inv.parts++
+		}},
+	{name: "undo the latest part",
+		skip: func(inv *invoiceModel) bool { return inv.parts == 0 },
+		ok: func(_ *ledgerRun, inv *invoiceModel) bool {
+			return inv.parts > 0 && !inv.writtenOff && inv.agreement == nil
+		},
+		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
+			var latest any
+			for _, p := range run.f.get(t, fmt.Sprintf("/invoices/%d/payments?sort=-n", inv.id), http.StatusOK).data(t) {
+				if p["undone_at"] == nil {
+					latest = p["id"]
+					break
+				}
+			}
+			return run.f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d/payments/%v", inv.id, latest), run.f.keyA, nil)
+		},
+		apply: func(t *testing.T, _ *ledgerRun, inv *invoiceModel, r response) {
+			inv.paid, inv.refunded = false, 0 // the refunds are undone with it
+			inv.paidCents = cents(t, dec(r.record(t)["invoice"].(map[string]any)["paid_amount"]))
+			inv.parts--
 		}},
 	{name: "undo the payment",
 		skip: func(inv *invoiceModel) bool { return !inv.paid },
@@ -133,22 +180,22 @@ var ledgerOps = []ledgerOp{
 			return run.f.put(t, inv.id, map[string]any{"paid": false})
 		},
 		apply: func(_ *testing.T, _ *ledgerRun, inv *invoiceModel, _ response) {
-			inv.paid, inv.paidCents, inv.refunded = false, 0, 0
+			inv.paid, inv.paidCents, inv.refunded, inv.parts = false, 0, 0, 0
 			inv.agreement.follow()
 		}},
 	{name: "refund part",
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid && inv.left() > 1 && inv.agreement == nil },
+		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.refundable() && inv.left() > 1 },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			amount := int64(1)
 			if inv.left() > 2 {
 				amount = 1 + run.r.Int64N(inv.left()-1)
 			}
 			return run.f.operate(t, inv.id, "refund", map[string]any{"amount": centsText(amount), "reason": "parte",
-				"date": inv.paidOn})
+				"date": today(0)})
 		},
 		apply: refunded},
 	{name: "refund the rest",
-		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.paid && inv.left() > 0 && inv.agreement == nil },
+		ok: func(_ *ledgerRun, inv *invoiceModel) bool { return inv.refundable() && inv.left() > 0 },
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.operate(t, inv.id, "refund", map[string]any{"amount": centsText(max(inv.left(), 1)), "reason": "resto"})
 		},
@@ -163,9 +210,9 @@ var ledgerOps = []ledgerOp{
 		do: func(t *testing.T, run *ledgerRun, inv *invoiceModel) response {
 			return run.f.operate(t, inv.id, "writeOff", map[string]any{"reason": "incobrável"})
 		},
-		apply: func(t *testing.T, run *ledgerRun, inv *invoiceModel, _ response) {
+		apply: func(t *testing.T, _ *ledgerRun, inv *invoiceModel, r response) {
 			inv.writtenOff = true
-			inv.lossCents = cents(t, dec(run.f.get(t, fmt.Sprintf("/invoices/%d", inv.id), http.StatusOK).record(t)["total"]))
+			inv.lossCents = cents(t, dec(r.record(t)["amount"])) // the total, or the rest of one partly paid
 		}},
 	{name: "undo the write-off",
 		skip: func(inv *invoiceModel) bool { return !inv.writtenOff },
@@ -209,7 +256,7 @@ func agree(t *testing.T, run *ledgerRun) (string, bool, response, func()) {
 	for _, inv := range run.invoices {
 		if inv.plain && run.r.IntN(3) == 0 {
 			chosen = append(chosen, inv)
-			ok = ok && inv.open()
+			ok = ok && inv.open() && inv.parts == 0 // a partially paid invoice is not renegotiated
 		}
 	}
 	installments := 1 + run.r.IntN(4)
@@ -417,6 +464,7 @@ func (run *ledgerRun) digest(t *testing.T) string {
 	err := run.f.pool.QueryRow(t.Context(), `SELECT
 		(SELECT count(*) FROM transactions WHERE company_id = $1) || ' ' ||
 		(SELECT count(*) FROM invoice_history WHERE company_id = $1) || ' ' ||
+		(SELECT count(*) FROM invoice_payments WHERE company_id = $1 AND undone_at IS NULL) || ' ' ||
 		(SELECT md5(string_agg(id || status || paid || total || coalesce(refunded_amount, 0), ',' ORDER BY id)) FROM invoices WHERE company_id = $1) || ' ' ||
 		(SELECT coalesce(string_agg(id || status, ',' ORDER BY id), '') FROM agreements WHERE company_id = $1)`,
 		run.f.compA).Scan(&d)

@@ -161,9 +161,14 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 	for _, l := range rec.Lines {
 		page.Items = append(page.Items, receipt.Item{Description: l.Description, Amount: l.Amount})
 	}
-	if rec.Paid {
+	switch {
+	case rec.Paid:
 		page.Payment = &receipt.Payment{PaidAt: rec.PaidAt, CreditAt: rec.CreditAt, Amount: rec.PaidAmount,
 			LateFee: rec.LateFee, Interest: rec.Interest, Discount: rec.Discount, Method: rec.Method}
+	case page.Status == receipt.StatusPartiallyPaid && rec.PaidAmount.IsPositive():
+		// what the parts paid so far (docs/ledger.md, "Part payments"); no day: they are several
+		page.Payment = &receipt.Payment{Amount: rec.PaidAmount, LateFee: rec.LateFee, Interest: rec.Interest,
+			Discount: rec.Discount, Method: rec.Method}
 	}
 	if rec.Digitable != "" && rec.Barcode != "" {
 		page.Boleto = &receipt.Boleto{DigitableLine: rec.Digitable, Barcode: rec.Barcode}

@@ -43,6 +43,8 @@ var resourceRoutes = []route{
 	{"/invoices/:invoice/files", storage.InvoiceFiles},
 	{"/invoices/:invoice/messages", storage.InvoiceMessages},
 	{"/invoices/:invoice/history", storage.InvoiceHistory},
+	// extension (docs/api.md, "Part payments"): read-only; a part is paid and undone below
+	{"/invoices/:invoice/payments", storage.InvoicePayments},
 	{"/financial/contracts", storage.Contracts},
 	{"/financial/contracts/:contract/vehicles", storage.ContractVehicles},
 	{"/financial/contracts/:contract/occupants", storage.ContractOccupants},
@@ -178,12 +180,14 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, "/pix/validate", validatePixOp(), s.validatePix)
 
 	// The operations of spec 001 that are not CRUD (invoices_pix.go,
-	// invoices_refund.go, receipts.go, invoices_create.go, transfers_void.go), the readjustment (readjust.go), the
+	// invoices_refund.go, invoices_payments.go, receipts.go, invoices_create.go, transfers_void.go), the readjustment (readjust.go), the
 	// termination (contracts_terminate.go) and the settings (settings.go). The receipt page takes no API key: the
 	// signed token is the credential.
 	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/pixCode", pixCodeOp, s.setPixCode)
 	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/refund", invoiceOperationOp(true), s.refundInvoice)
 	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/writeOff", invoiceOperationOp(false), s.writeOffInvoice)
+	router.HandleFunc(http.MethodPost, "/invoices/:invoice_id/payments", payInvoicePartOp(), s.payInvoicePart)
+	router.HandleFunc(http.MethodDelete, "/invoices/:invoice_id/payments/:id", undoInvoicePartOp(), s.undoInvoicePart)
 	router.HandleFunc(http.MethodGet, "/invoices/:invoice_id/receiptLink", receiptLinkOp("invoices", "invoice"), s.invoiceReceiptLink)
 	router.HandleFunc(http.MethodGet, "/transactions/:id/receiptLink", receiptLinkOp("transactions", "ledger entry"), s.transactionReceiptLink)
 	router.HandleFunc(http.MethodPost, "/transactions/:id/void", voidTransferOp(), s.voidTransfer)

@@ -264,7 +264,12 @@ func (ag *agreementBuilder) checkOriginals(ps *Problems) {
 // renegotiable says why an invoice cannot be renegotiated; "" when it can.
 func renegotiable(inv *Invoice) string {
 	switch {
-	case inv.Paid || inv.Status == InvoicePaid || inv.Status == InvoicePartiallyPaid:
+	case inv.Status == InvoicePartiallyPaid:
+		// an installment's lines are shares of the originals' whole lines:
+		// docs/ledger.md, "Part payments"
+		return "is partially paid: its parts stand, and an agreement renegotiates whole invoices; let the payer pay the rest, " +
+			"or undo its parts (DELETE /invoices/{id}/payments/{part}) and renegotiate it whole"
+	case inv.Paid || inv.Status == InvoicePaid:
 		return "is paid: only an open invoice is renegotiated"
 	case inv.Status == InvoiceRenegotiated:
 		return "is renegotiated already: cancel or break its agreement first"

@@ -274,6 +274,7 @@ func TestPlanAgreementProblems(t *testing.T) {
 		},
 			[]string{"invoices.0"}},
 		{"canceled", func(in *AgreementInput) { in.Originals[1].Invoice.Status = InvoiceCanceled }, []string{"invoices.1"}},
+		{"partially paid", func(in *AgreementInput) { in.Originals[2].Invoice.Status = InvoicePartiallyPaid }, []string{"invoices.2"}},
 		{"renegotiated", func(in *AgreementInput) { in.Originals[1].Invoice.Status = InvoiceRenegotiated }, []string{"invoices.1"}},
 		{"no fee item for a late fee", func(in *AgreementInput) { in.FeeItem = nil }, []string{"invoices.0", "invoices.1", "invoices.2"}},
 		{"a fee item that does not charge the payer", func(in *AgreementInput) {

@@ -193,6 +193,11 @@ type PostingInput struct {
 	Settlement   Settlement
 	FeeItem      *TransactionItem
 	DiscountItem *TransactionItem
+	// Part, for a part payment (docs/ledger.md, "Part payments"), places
+	// it in the invoice: Settlement.Invoice is the principal it pays, and
+	// each line is booked for its share of it (linesThrough), each owner
+	// for its part of that share (splitDelta). Nil: the whole invoice.
+	Part *PartShare
 }
 
 // Posting is a payment booked: the settlement lines to add to the invoice
@@ -210,8 +215,10 @@ type Posting struct {
 // more lines of the fee item, debit customer, credit the fee item's credit
 // party; its discount a line of the discount item, debit the party of
 // ticket_discount_action, credit customer. A negative line is booked with
-// its sides swapped (each party keeps its side's plan). Every problem of
-// the input is answered at once as Problems. docs/ledger.md.
+// its sides swapped (each party keeps its side's plan). With in.Part, it
+// books a part of the invoice's payment: each line for its share of the
+// part's principal, the settlement the part's own. Every problem of the
+// input is answered at once as Problems. docs/ledger.md.
 func PostPayment(in PostingInput) (Posting, error) {
 	p := poster{in: &in, items: make(map[int64]TransactionItem, len(in.Items))}
 	for _, it := range in.Items {
@@ -246,6 +253,11 @@ type booking struct {
 	ownerID     int64
 	brokerID    int64
 	description string
+	// through is, for a line of a part payment, what of the line the
+	// principal paid covers before the part and after it; nil otherwise.
+	through *[2]decimal.Decimal
+	// swapped: the amount was negative and booked with its sides swapped.
+	swapped bool
 }
 
 func (p *poster) checkParties() {
@@ -262,9 +274,18 @@ func (p *poster) checkParties() {
 }
 
 // bookLines books the invoice's lines and checks that what the customer
-// is charged by them is the invoice's total.
+// is charged by them is the invoice's total; of a part payment, each
+// line's share of the part's principal, which the shares charge the
+// customer exactly.
 func (p *poster) bookLines() {
-	charged := decimal.Zero
+	charged, want := decimal.Zero, decimal.Zero
+	var before, after []decimal.Decimal
+	if part := p.in.Part; part != nil {
+		want = p.in.Settlement.Invoice
+		inv := &p.in.Invoice
+		before = linesThrough(inv.Items, p.items, inv.Total, part.Before)
+		after = linesThrough(inv.Items, p.items, inv.Total, part.Before.Add(want))
+	}
 	for i, l := range p.in.Invoice.Items {
 		field := fmt.Sprintf("items[%d]", i)
 		if l.Kind != "" && l.Kind != LineLine {
@@ -280,9 +301,17 @@ func (p *poster) bookLines() {
 			p.ps.add(field+".item_id", "%s", msg)
 			continue
 		}
+		b := booking{field: field, kind: LineLine, item: it, amount: l.Amount, debit: it.Debit, credit: it.Credit,
+			ownerID: l.OwnerID, brokerID: l.BrokerID, description: l.Description}
+		if p.in.Part != nil {
+			b.amount, b.through = after[i].Sub(before[i]), &[2]decimal.Decimal{before[i], after[i]}
+		}
 		charged = charged.Add(Charged(l.Amount, it))
-		p.book(booking{field: field, kind: LineLine, item: it, amount: l.Amount, debit: it.Debit, credit: it.Credit,
-			ownerID: l.OwnerID, brokerID: l.BrokerID, description: l.Description})
+		p.book(b)
+	}
+	if p.in.Part != nil && len(p.ps) == 0 {
+		p.checkPartCharged(before, after, want)
+		return
 	}
 	if len(p.ps) == 0 && !charged.Equal(p.in.Invoice.Total) {
 		p.ps.add("total", "%s is not what the lines charge the customer (%s: lines debiting the customer less lines crediting it)",
@@ -378,7 +407,7 @@ func (p *poster) book(b booking) {
 	}
 	debitPlan, creditPlan := b.item.DebitPlanID, b.item.CreditPlanID
 	if b.amount.IsNegative() { // a rebate: the sides swap, each keeps its plan
-		b.amount, b.debit, b.credit = b.amount.Neg(), b.credit, b.debit
+		b.amount, b.debit, b.credit, b.swapped = b.amount.Neg(), b.credit, b.debit, true
 		debitPlan, creditPlan = creditPlan, debitPlan
 	}
 	if b.description == "" {
@@ -430,7 +459,7 @@ func (p *poster) ownerSide(b *booking, e Entry) ([]Entry, bool) {
 		return nil, false
 	}
 	owners := p.in.Parties.Owners
-	parts, err := SplitByShares(b.amount, owners)
+	parts, err := p.ownerParts(b)
 	if err != nil { // reported by checkParties
 		return nil, false
 	}
@@ -440,10 +469,51 @@ func (p *poster) ownerSide(b *booking, e Entry) ([]Entry, bool) {
 			continue
 		}
 		o := e
+		if part.IsNegative() { // a part's rounding may take a cent back from an owner
+			part, o.Type = part.Neg(), opposite(e.Type)
+		}
 		o.Amount, o.PersonID, o.OwnerID, o.Percentage = part, owners[i].PersonID, owners[i].PersonID, owners[i].Percentage
 		out = append(out, o)
 	}
 	return out, true
+}
+
+// ownerParts are the owners' parts of an owner side: the amount split by
+// share, or, for a line of a part payment, each owner's part of the
+// line's share (splitDelta), signed as the side is booked.
+func (p *poster) ownerParts(b *booking) ([]decimal.Decimal, error) {
+	if b.through == nil {
+		return SplitByShares(b.amount, p.in.Parties.Owners)
+	}
+	parts, err := splitDelta(b.through[0], b.through[1], p.in.Parties.Owners)
+	if err != nil || !b.swapped {
+		return parts, err
+	}
+	for i := range parts {
+		parts[i] = parts[i].Neg()
+	}
+	return parts, nil
+}
+
+// opposite is the other side of a debit or a credit.
+func opposite(t EntryType) EntryType {
+	if t == Debit {
+		return Credit
+	}
+	return Debit
+}
+
+// checkPartCharged requires a part's lines to charge the payer the
+// principal it pays (linesThrough gives them so).
+func (p *poster) checkPartCharged(before, after []decimal.Decimal, want decimal.Decimal) {
+	charged := decimal.Zero
+	for i, l := range p.in.Invoice.Items {
+		it := p.items[l.ItemID]
+		charged = charged.Add(Charged(after[i], it)).Sub(Charged(before[i], it))
+	}
+	if !charged.Equal(want) {
+		p.ps.add("amount", "the lines' share %s is not the principal %s the part pays", charged.StringFixed(2), want.StringFixed(2))
+	}
 }
 
 // SplitByShares divides amount, in cents, among owners in proportion to

@@ -47,7 +47,16 @@ func Settle(inv Invoice, paidAt Date) (Settlement, error) {
 	if len(ps) > 0 {
 		return Settlement{}, ps
 	}
-	s := Settlement{Invoice: inv.Total, Base: lateFeeBase(&inv)}
+	return settleRest(&inv, paidAt, inv.Total, true), nil
+}
+
+// settleRest is Settle on the rest of an invoice still open: the late fee
+// and the interest on rest's part of the base (the base × rest / total,
+// rounded to the cent; the whole base when rest is the total), and the
+// punctuality discount only when discount is allowed (a whole payment: no
+// earlier part). Settle is the case of the whole total.
+func settleRest(inv *Invoice, paidAt Date, rest decimal.Decimal, discount bool) Settlement {
+	s := Settlement{Invoice: rest, Base: restOf(lateFeeBase(inv), rest, inv.Total)}
 	if days := inv.DueDate.DaysUntil(paidAt); days > 0 {
 		s.DaysLate = days
 		if inv.TicketLateFee {
@@ -56,11 +65,20 @@ func Settle(inv Invoice, paidAt Date) (Settlement, error) {
 			s.Interest = s.Base.Mul(inv.TicketLateFeeInterest).Mul(decimal.NewFromInt(int64(days))).
 				DivRound(percentMonthDays, 2)
 		}
-	} else if inv.TicketDiscount && -days >= inv.TicketDiscountDays {
-		s.Discount = discount(&inv, s.Base)
+	} else if discount && inv.TicketDiscount && -days >= inv.TicketDiscountDays {
+		s.Discount = discountOf(inv, s.Base)
 	}
 	s.Total = s.Invoice.Add(s.LateFee).Add(s.Interest).Sub(s.Discount)
-	return s, nil
+	return s
+}
+
+// restOf is amount's part of rest over total, rounded to the cent: amount
+// itself when rest is the total (or the total is zero).
+func restOf(amount, rest, total decimal.Decimal) decimal.Decimal {
+	if rest.Equal(total) || total.IsZero() {
+		return amount
+	}
+	return RoundCents(amount.Mul(rest).Div(total))
 }
 
 // lateFeeBase is the sum of the lines of ticket_late_fee_item_id, or the
@@ -86,7 +104,7 @@ func lateFeeBase(inv *Invoice) decimal.Decimal {
 	return base
 }
 
-func discount(inv *Invoice, base decimal.Decimal) decimal.Decimal {
+func discountOf(inv *Invoice, base decimal.Decimal) decimal.Decimal {
 	var d decimal.Decimal
 	switch inv.TicketDiscountMode {
 	case DiscountFixed:

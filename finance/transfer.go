@@ -132,9 +132,14 @@ func OwnersNet(entries []Entry) []OwnerAmount {
 // (PostPayment with no late fee, interest or discount), so the
 // administration fee and what lines assign to others are deducted as the
 // payment would. Owners netting zero or less are left out. The problems
-// are PostPayment's.
+// are PostPayment's. Of an invoice partly paid (in.Part set, the
+// principal still open in in.Settlement.Invoice), the owners' net of the
+// lines' share of the rest: what the parts paid is not advanced again.
 func GuaranteedShares(in PostingInput) ([]OwnerAmount, error) {
 	in.Settlement = Settlement{}
+	if in.Part != nil {
+		in.Settlement = Settlement{Invoice: in.Invoice.Total.Sub(in.Part.Before)}
+	}
 	posting, err := PostPayment(in)
 	if err != nil {
 		return nil, err
@@ -160,7 +165,8 @@ func GuaranteeEntries(shares []OwnerAmount, businessID int64, description string
 }
 
 // Guarantee is an open guaranteed transfer of an invoice: the id of its
-// credit on an owner's statement, the owner and the amount advanced.
+// credit on an owner's statement, the owner and the amount advanced not
+// settled yet (a part payment settles its share of it).
 type Guarantee struct {
 	ID      int64
 	OwnerID int64
@@ -363,4 +369,33 @@ func (f AutoTransferFacts) Status() AutoTransferStatus {
 		return AutoTransferChargeback
 	}
 	return AutoTransferNone
+}
+
+// PartGuarantees is what of the open guarantees a part payment settles:
+// all that is open when the part settles the invoice (SettleGuarantees),
+// else, per owner, the owner's net of the part's lines (the share of the
+// rent the guarantee advanced that the tenant has now paid), at most what
+// is open. A part's late fee and interest are the owner's beyond the
+// guarantee, as a whole payment's.
+func PartGuarantees(open []Guarantee, part []Entry, settles bool) []Guarantee {
+	if settles {
+		return open
+	}
+	net := map[int64]decimal.Decimal{}
+	for _, e := range part {
+		if e.Extract == PartyOwner && e.Kind == LineLine {
+			net[e.OwnerID] = net[e.OwnerID].Add(e.Signed())
+		}
+	}
+	out := make([]Guarantee, 0, len(open))
+	for _, g := range open {
+		amount := decimal.Min(g.Amount, net[g.OwnerID])
+		if !amount.IsPositive() {
+			continue
+		}
+		net[g.OwnerID] = net[g.OwnerID].Sub(amount)
+		g.Amount = amount
+		out = append(out, g)
+	}
+	return out
 }

@@ -378,8 +378,13 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 	case storage.PaymentShortPaid:
 		expected, diff := sp.Expected, sp.Difference
 		l.Expected, l.Difference = &expected, &diff
-		l.Message = fmt.Sprintf("%s; the rules expected %s: a short payment is not booked by a return file, "+
-			"nothing was done (an operator alert is raised)", sp.Problem, sp.Expected.StringFixed(2))
+		l.Message = fmt.Sprintf("%s; the rules expected %s: the invoice is partially paid until the rest is paid "+
+			"(an operator alert is raised)", sp.Problem, sp.Expected.StringFixed(2))
+		if sp.Tariff.IsPositive() {
+			tariff := sp.Tariff
+			l.Tariff = &tariff
+			l.Message += tariffWords(sp)
+		}
 		return
 	}
 	expected, diff := sp.Expected, sp.Difference

@@ -72,7 +72,8 @@ func checkRemindDate(ctx context.Context, q storage.DBTX, companyID int64, date 
 // ReminderNotice is what the message of one reminder says: the invoice,
 // the rule and date, the recipient, where replies go, the name it is sent
 // by, and what the invoice costs paid on the date (the late fee and
-// interest after the due date, the punctuality discount before it).
+// interest after the due date, the punctuality discount before it; of a
+// partially paid invoice, its rest: Settlement.Invoice is the balance).
 type ReminderNotice struct {
 	storage.DueReminder
 	CompanyID  int64
@@ -268,7 +269,7 @@ func (rs *reminderRun) claim(d storage.DueReminder, msgs map[storage.ReminderKey
 	if rs.settings.SenderName != nil {
 		n.SenderName = *rs.settings.SenderName
 	}
-	if n.Settlement, err = finance.Settle(d.Invoice, rs.date); err != nil {
+	if n.Settlement, err = finance.DueOn(d.Invoice, rs.date, d.Paid); err != nil { // of the rest, when partly paid
 		c.Error = "the amount due cannot be computed: " + err.Error()
 		return c
 	}

@@ -92,24 +92,29 @@ const declaredReversalsSQL = `reversed AS (
     JOIN transactions o ON o.company_id = r.company_id AND o.id = r.reverses_id
     WHERE r.company_id = $1 AND r.reverses_id IS NOT NULL AND r.mode = 'chargeback'
 ), refunds AS (
-    SELECT r.id, least(coalesce(pi.paid_at, o.date), o.date) AS paid
+    SELECT r.id, least(coalesce(pp.paid_at, pi.paid_at, o.date), o.date) AS paid
     FROM transactions r
     JOIN transactions o ON o.company_id = r.company_id AND o.id = r.refunds_id
+    LEFT JOIN invoice_payments pp ON pp.company_id = o.company_id AND pp.split = o.split
     LEFT JOIN invoices pi ON pi.company_id = o.company_id AND pi.id = o.invoice_id AND pi.paid
     WHERE r.company_id = $1 AND r.refunds_id IS NOT NULL AND r.mode = 'chargeback'
 )`
 
 // declaredDayJoinsSQL joins to the entry t what its day reads: whether a
 // reversal reverses it (rev), the date of the entry it reverses (back),
-// the day of the payment it refunds (ref), and its invoice when paid
-// (inv).
+// the day of the payment it refunds (ref), the payment (a part of its
+// invoice's payments, by its split: pay) and its invoice when paid (inv,
+// for a payment posted before the payments had rows of their own).
 const declaredDayJoinsSQL = `LEFT JOIN reversed rev ON rev.id = t.id
     LEFT JOIN reversals back ON back.id = t.id
     LEFT JOIN refunds ref ON ref.id = t.id
+    LEFT JOIN invoice_payments pay ON t.mode = 'invoice' AND pay.company_id = t.company_id AND pay.split = t.split
     LEFT JOIN invoices inv ON t.mode = 'invoice' AND inv.company_id = t.company_id AND inv.id = t.invoice_id AND inv.paid`
 
 // declaredDaySQL is the day the entry t counts on: the day the tenant
-// paid, its invoice's paid_at, for a payment that stands (never after the
+// paid, its payment's paid_at (each part of an invoice paid in parts on
+// its own day; the invoice's paid_at for a payment without a row), for a
+// payment that stands (never after the
 // entry's own date, the day the bank credited it; the entry's date when
 // the invoice cannot say, deleted since); a payment undone and its
 // reversal both on the payment's own date, so that they cancel in its
@@ -119,7 +124,7 @@ const declaredDayJoinsSQL = `LEFT JOIN reversed rev ON rev.id = t.id
 // "Refunds"); a refund undone with its payment, and its reversal, on the
 // refund's own date, so that they cancel; any other chargeback on its own
 // date.
-const declaredDaySQL = `CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN least(inv.paid_at, t.date)
+const declaredDaySQL = `CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN least(coalesce(pay.paid_at, inv.paid_at), t.date)
          WHEN t.mode = 'invoice' THEN t.date
          WHEN ref.id IS NOT NULL AND rev.id IS NULL THEN ref.paid
          ELSE coalesce(back.date, t.date) END`

@@ -114,6 +114,11 @@ func invoicesResource() *Resource {
 			readMoney("paid_amount"), readMoney("paid_late_fee"), readMoney("paid_interest"), readMoney("paid_discount"),
 			// kept by POST /invoices/{id}/refund and /writeOff (invoices_refund.go), never by CRUD
 			readMoney("refunded_amount"), {Name: "written_off_at", Type: Date, Filterable: true},
+			// extension: what of the total is still owed (invoice_payments.go)
+			Documented(Column{Name: "balance", Type: Decimal, Filterable: true, Precision: 14, Scale: 2, Expr: invoiceBalanceExpr},
+				"What of `total` is still owed: the principal the invoice's standing parts (`/invoices/{invoice}/payments`) "+
+					"have not paid; 0.00 once it is paid, canceled, refunded, written off or renegotiated. A late payment "+
+					"of it owes the late fee and interest on it besides (docs/ledger.md, \"Part payments\")."),
 			required(w("description", String)),
 			required(money("total")),
 			required(w("date", Date)),
@@ -179,6 +184,8 @@ func invoicesResource() *Resource {
 			{Name: "owners", Kind: HasMany, Resource: BuildingOwners, Key: "building_id", From: "building_id_effective"},
 			// extension: the agreement of an original or an installment
 			{Name: "agreement", Kind: BelongsTo, Resource: Agreements, Key: "agreement_id"},
+			// extension: its payments, parts and whole (/invoices/{invoice}/payments)
+			{Name: "payments", Kind: HasMany, Resource: InvoicePayments, Key: "invoice_id", Order: `"n"`},
 		},
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
@@ -304,6 +311,9 @@ func invoiceItemsResource() *Resource {
 			{Name: "origin_invoice_id", Type: Int, Filterable: true},
 			{Name: "origin_line_id", Type: Int, Filterable: true},
 			{Name: "agreement_part", Type: String, Filterable: true, Enum: []string{"line", "late_fee", "interest"}},
+			// a settlement line's payment: the number n of the invoice's
+			// part (/invoices/{id}/payments) it settled; written by the posting
+			{Name: "payment_n", Type: Int, Filterable: true},
 		}, timestampColumns()),
 		Hooks: Hooks{Before: []Hook{checkBookableLine}},
 		Relations: []Relation{

@@ -85,8 +85,9 @@ func pixCodeAccepted(billingID *int64, status string, paid bool) error {
 // an amount the payer does not owe: the invoice's total, or, on an invoice
 // past its due date, what is due today in the company's time zone (the
 // total with the late fee and interest of finance.Settle, as a bank's
-// second copy of the slip charges). A payload without an amount (the
-// payer types it) is accepted.
+// second copy of the slip charges); of an invoice partly paid, what is
+// due today for its rest only (finance.DueOn). A payload without an
+// amount (the payer types it) is accepted.
 func pixAmountAccepted(ctx context.Context, tx pgx.Tx, companyID, id int64, amount, total string) error {
 	if amount == "" {
 		return nil
@@ -96,18 +97,20 @@ func pixAmountAccepted(ctx context.Context, tx pgx.Tx, companyID, id int64, amou
 	if errA != nil || errT != nil {
 		return fmt.Errorf("compare PIX amount %q with total %q", amount, total)
 	}
-	if a.Equal(t) {
-		return nil
-	}
 	due, today, err := amountDueToday(ctx, tx, companyID, id)
 	if err != nil {
 		return err
 	}
-	if due != nil && a.Equal(due.Total) {
+	partly := due != nil && !due.Invoice.Equal(t)
+	if (a.Equal(t) && !partly) || (due != nil && a.Equal(due.Total)) {
 		return nil
 	}
 	msg := fmt.Sprintf("the payload charges %s (field 54) but the invoice's total is %s", a.StringFixed(2), t.StringFixed(2))
-	if due != nil {
+	switch {
+	case due != nil && !due.Invoice.Equal(t):
+		msg += fmt.Sprintf(" and, partly paid, its rest %s is due today (%s: with late fee %s, interest %s, %s)", due.Invoice.StringFixed(2),
+			today, due.LateFee.StringFixed(2), due.Interest.StringFixed(2), due.Total.StringFixed(2))
+	case due != nil:
 		msg += fmt.Sprintf(" and, %d days late, %s is due today (%s: late fee %s, interest %s)", due.DaysLate,
 			due.Total.StringFixed(2), today, due.LateFee.StringFixed(2), due.Interest.StringFixed(2))
 	}
@@ -115,25 +118,23 @@ func pixAmountAccepted(ctx context.Context, tx pgx.Tx, companyID, id int64, amou
 }
 
 // amountDueToday settles invoice id on today in the company's time zone
-// when it is past its due date (nil when it is not: only the total is
-// owed).
+// when it is past its due date or partly paid (finance.DueOn: the rest,
+// with the late fee and interest on it); nil when neither: only the total
+// is owed.
 func amountDueToday(ctx context.Context, tx pgx.Tx, companyID, id int64) (*finance.Settlement, finance.Date, error) {
 	var today finance.Date
 	if err := tx.QueryRow(ctx, `SELECT (now() AT TIME ZONE time_zone)::date FROM companies WHERE id = $1`,
 		companyID).Scan(&today); err != nil {
 		return nil, today, translate(err, fmt.Sprintf("today of company %d", companyID))
 	}
-	pi, err := lockPostingInvoice(ctx, tx, companyID, id)
+	pi, err := lockPartInvoice(ctx, tx, companyID, id)
 	if err != nil {
 		return nil, today, err
 	}
-	if !today.After(pi.inv.DueDate) {
+	if pi.paid.Parts == 0 && !today.After(pi.inv.DueDate) {
 		return nil, today, nil
 	}
-	if pi.inv.Items, err = invoiceLines(ctx, tx, companyID, id); err != nil {
-		return nil, today, translate(err, fmt.Sprintf("invoice %d: lines", id))
-	}
-	s, err := finance.Settle(pi.inv, today)
+	s, err := finance.DueOn(pi.inv, today, pi.paid)
 	if err != nil {
 		return nil, today, problemsError(err, fmt.Sprintf("invoice %d: settle", id))
 	}

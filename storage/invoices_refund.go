@@ -174,7 +174,7 @@ func RefundInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req Ref
 		if err != nil {
 			return err
 		}
-		if !oi.inv.Paid || !oi.posted {
+		if (!oi.inv.Paid && oi.status != "partially_paid") || !oi.posted {
 			return problem("paid", "the invoice is not paid: there is no payment to refund")
 		}
 		if err := refuseInstallmentOperation(ctx, tx, sc.CompanyID, id, "refunded"); err != nil {
@@ -184,7 +184,11 @@ func RefundInvoice(ctx context.Context, db Beginner, sc Scope, id int64, req Ref
 		if err != nil {
 			return err
 		}
-		if paidOn := oi.entryDate(); date.Before(paidOn) {
+		paidOn, err := oi.lastCredit(ctx, tx, sc.CompanyID)
+		if err != nil {
+			return err
+		}
+		if date.Before(paidOn) {
 			return problem("date", fmt.Sprintf("is before the payment (credited on %s): a refund comes after the money", paidOn))
 		}
 		base, split, err := refundBases(ctx, tx, sc.CompanyID, id)
@@ -220,9 +224,26 @@ func (pi *postingInvoice) entryDate() finance.Date {
 	return pi.creditAt
 }
 
+// lastCredit is the day the invoice's latest standing payment (part) was
+// credited: a refund comes after the money. The invoice's credit_at (else
+// paid_at) for a payment without a row.
+func (oi *operationInvoice) lastCredit(ctx context.Context, tx pgx.Tx, companyID int64) (finance.Date, error) {
+	var last *finance.Date
+	if err := tx.QueryRow(ctx, `SELECT max(credit_at) FROM invoice_payments WHERE company_id = $1 AND invoice_id = $2
+		AND undone_at IS NULL`, companyID, oi.inv.ID).Scan(&last); err != nil {
+		return finance.Date{}, translate(err, fmt.Sprintf("invoice %d: payments", oi.inv.ID))
+	}
+	if last == nil {
+		return oi.entryDate(), nil
+	}
+	return *last, nil
+}
+
 // refundBases reads the entries of the invoice's payment that stands
 // (mode invoice, not reversed) with what refunds not reversed took of
-// each, in the order they were posted, and the payment's split.
+// each, in the order they were posted, and the payment's split (of an
+// invoice paid in parts, whose refund takes from every part, the latest
+// part's).
 func refundBases(ctx context.Context, tx pgx.Tx, companyID, id int64) ([]finance.RefundBase, string, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT t.id, t.split, t.type, t.extract, t.amount::text, coalesce(t.item_id, 0), coalesce(t.plan_id, 0),
@@ -240,13 +261,17 @@ func refundBases(ctx context.Context, tx pgx.Tx, companyID, id int64) ([]finance
 		return nil, "", translate(err, fmt.Sprintf("invoice %d: payment entries", id))
 	}
 	var split string
+	var latest int64
 	base, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.RefundBase, error) {
 		var b finance.RefundBase
 		e := &b.Entry
-		var typ, extract string
-		err := row.Scan(&e.ID, &split, &typ, &extract, &e.Amount, &e.ItemID, &e.PlanID, &e.PersonID, &e.OwnerID, &e.TenantID,
+		var typ, extract, of string
+		err := row.Scan(&e.ID, &of, &typ, &extract, &e.Amount, &e.ItemID, &e.PlanID, &e.PersonID, &e.OwnerID, &e.TenantID,
 			&e.BrokerID, &e.BusinessID, &e.Description, &e.GuaranteedTransferID, &e.Percentage, &b.Refunded)
 		e.Type, e.Extract, e.Mode = finance.EntryType(typ), finance.Party(extract), finance.ModeInvoice
+		if e.ID > latest {
+			latest, split = e.ID, of
+		}
 		return b, err
 	})
 	if err != nil {
@@ -415,7 +440,7 @@ func equalPtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil 
 
 // writeOffStatuses are the statuses an invoice may be written off from:
 // open, not paid.
-var writeOffStatuses = []string{"unpaid", "overdue", "in_protest"}
+var writeOffStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
 
 // WriteOffInvoice writes off the open invoice id (docs/ledger.md,
 // "Write-offs"): in one transaction of db (as RefundInvoice's), status
@@ -516,8 +541,27 @@ func writeWriteOff(ctx context.Context, tx pgx.Tx, sc Scope, oi *operationInvoic
 	if len(entries) == 0 {
 		note += " (no loss booked: the company keeps no write-off item)"
 	}
+	rest, err := oi.rest(ctx, tx, sc.CompanyID)
+	if err != nil {
+		return InvoiceOperation{}, err
+	}
+	if !rest.Equal(oi.inv.Total) {
+		note += fmt.Sprintf(" (the rest %s of the total %s: its parts paid the other %s)", rest.StringFixed(2),
+			oi.inv.Total.StringFixed(2), oi.inv.Total.Sub(rest).StringFixed(2))
+	}
 	return finishOperation(ctx, tx, sc, oi, OriginWriteOff, note, InvoiceOperation{Date: date, Reason: req.Reason,
-		Amount: finance.Money(oi.inv.Total), Split: split, Entries: booked})
+		Amount: finance.Money(rest), Split: split, Entries: booked})
+}
+
+// rest is what of the invoice's total its standing parts have not paid:
+// what a write-off gives up.
+func (oi *operationInvoice) rest(ctx context.Context, tx pgx.Tx, companyID int64) (decimal.Decimal, error) {
+	var paid decimal.Decimal
+	if err := tx.QueryRow(ctx, `SELECT coalesce(sum(principal), 0)::text FROM invoice_payments WHERE company_id = $1
+		AND invoice_id = $2 AND undone_at IS NULL`, companyID, oi.inv.ID).Scan(&paid); err != nil {
+		return paid, translate(err, fmt.Sprintf("invoice %d: payments", oi.inv.ID))
+	}
+	return oi.inv.Total.Sub(paid), nil
 }
 
 // writeOffSplitPrefix is the split of invoice id's write-offs, less their
@@ -544,7 +588,11 @@ func writeOffLoss(ctx context.Context, tx pgx.Tx, companyID int64, oi *operation
 	if err != nil {
 		return nil, translate(err, "owners")
 	}
-	entries, err := finance.WriteOffLoss(oi.inv, c.items[i], finance.Parties{PayerID: oi.inv.PayerID,
+	rest := oi.inv
+	if rest.Total, err = oi.rest(ctx, tx, companyID); err != nil {
+		return nil, err
+	}
+	entries, err := finance.WriteOffLoss(rest, c.items[i], finance.Parties{PayerID: oi.inv.PayerID,
 		BusinessID: oi.inv.BusinessID, BuildingID: oi.buildingID, Owners: owners})
 	if err != nil {
 		return nil, problemsError(err, "write-off loss")

@@ -47,15 +47,27 @@ var frozenWhenPaid = []string{"total", "due_date", "paid_at", "credit_at"}
 func oldPaid(c *Change) bool { return c.OldValue("paid") == true }
 func newPaid(c *Change) bool { return c.Value("paid") == true }
 
+// oldPartlyPaid reports whether the invoice was partially_paid before the
+// write: parts posted, paid false.
+func oldPartlyPaid(c *Change) bool { return c.OldValue("status") == "partially_paid" }
+
 // paying reports whether the write marks the invoice paid; undoing,
-// whether it marks a paid invoice unpaid.
+// whether it marks a paid invoice unpaid (every part of its payment is
+// undone). A partially paid invoice is not paid: paid false is no change
+// to it, its parts are undone one by one (DELETE
+// /invoices/{id}/payments/{part}), so that a write sending the record as
+// read never undoes them.
 func paying(c *Change) bool  { return c.Op != OpDelete && newPaid(c) && !oldPaid(c) }
 func undoing(c *Change) bool { return c.Op == OpUpdate && oldPaid(c) && !newPaid(c) }
+
+// holdsPayment reports whether the invoice holds a payment before the
+// write: paid, or partially paid.
+func holdsPayment(c *Change) bool { return oldPaid(c) || oldPartlyPaid(c) }
 
 // invoiceStatusRules keeps the stored status: paid with paid=true, unpaid
 // when a payment is undone, and the moves of invoiceStatusMoves when a
 // client sets it; any other is a 422 naming status (or paid).
-func invoiceStatusRules(_ context.Context, _ pgx.Tx, c *Change) error {
+func invoiceStatusRules(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if c.Op == OpDelete {
 		return nil
 	}
@@ -90,6 +102,25 @@ func invoiceStatusRules(_ context.Context, _ pgx.Tx, c *Change) error {
 		if msg := statusMoveProblem(current, wanted); msg != "" {
 			return problem("status", msg)
 		}
+		return partlyPaidAgain(ctx, tx, c, current, wanted)
+	}
+	return nil
+}
+
+// partlyPaidAgain stores partially_paid rather than unpaid when a write
+// moves an invoice with standing parts back to unpaid (undoing its
+// write-off): what its parts paid still stands.
+func partlyPaidAgain(ctx context.Context, tx pgx.Tx, c *Change, current, wanted string) error {
+	if current != "uncollectible" || wanted != "unpaid" {
+		return nil
+	}
+	var parts bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoice_payments WHERE company_id = $1 AND invoice_id = $2
+		AND undone_at IS NULL)`, c.Scope.CompanyID, c.ID).Scan(&parts); err != nil {
+		return fmt.Errorf("payments of invoice %d: %w", c.ID, err)
+	}
+	if parts {
+		c.Set("status", "partially_paid")
 	}
 	return nil
 }
@@ -173,8 +204,11 @@ func notAfterToday(ctx context.Context, tx pgx.Tx, companyID int64, field string
 // invoiceFrozenWhenPaid refuses (409) a change of the amounts, dates and
 // items of an invoice that is paid and stays paid.
 func invoiceFrozenWhenPaid(_ context.Context, _ pgx.Tx, c *Change) error {
-	if c.Op != OpUpdate || !oldPaid(c) || !newPaid(c) {
+	if c.Op != OpUpdate || !holdsPayment(c) || undoing(c) {
 		return nil
+	}
+	if oldPartlyPaid(c) && paying(c) {
+		return frozenWhenPartlyPaid(c)
 	}
 	var changed []string
 	for _, col := range frozenWhenPaid {
@@ -188,7 +222,29 @@ func invoiceFrozenWhenPaid(_ context.Context, _ pgx.Tx, c *Change) error {
 	if len(changed) == 0 {
 		return nil
 	}
+	if !oldPaid(c) {
+		return finance.Errorf(finance.Conflict, "The invoice is partially paid: its %s cannot change. Undo its parts first (DELETE /invoices/{id}/payments/{part}, the latest first).", strings.Join(changed, ", "))
+	}
 	return finance.Errorf(finance.Conflict, "The invoice is paid: its %s cannot change. Undo the payment first (paid: false).", strings.Join(changed, ", "))
+}
+
+// frozenWhenPartlyPaid refuses (409) a change of the amounts, due date or
+// items of a partially paid invoice in the write that pays its rest
+// (paid: true): the parts were posted on them.
+func frozenWhenPartlyPaid(c *Change) error {
+	var changed []string
+	for _, col := range []string{"total", "due_date"} {
+		if c.Changed(col) {
+			changed = append(changed, col)
+		}
+	}
+	if len(c.New.Children["items"]) > 0 {
+		changed = append(changed, "items")
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return finance.Errorf(finance.Conflict, "The invoice is partially paid: its %s cannot change. Undo its parts first (DELETE /invoices/{id}/payments/{part}, the latest first).", strings.Join(changed, ", "))
 }
 
 // discardPixCode clears the stored PIX code when the write changes the
@@ -234,6 +290,9 @@ func invoiceDeleteRules(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if oldPaid(c) && !c.Options["removeLiquidated"] {
 		missing = append(missing, "it is paid (removeLiquidated=true deletes it, undoing its payment)")
 	}
+	if oldPartlyPaid(c) && !c.Options["removeLiquidated"] {
+		missing = append(missing, "it is partially paid (removeLiquidated=true deletes it, undoing its parts)")
+	}
 	if noted && !c.Options["removeWithFiscalNote"] {
 		missing = append(missing, "a line has a fiscal note (removeWithFiscalNote=true deletes it)")
 	}
@@ -243,7 +302,7 @@ func invoiceDeleteRules(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if err := refuseLinkedEntries(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
 		return err
 	}
-	if !oldPaid(c) {
+	if !holdsPayment(c) {
 		return nil
 	}
 	if err := UndoInvoicePayment(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
@@ -411,7 +470,7 @@ func postInvoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
 	if !paying(c) {
 		return nil
 	}
-	if err := PostInvoicePayment(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
+	if err := postWholePayment(ctx, tx, c.Scope.CompanyID, c.ID, ActorOf(c.Scope)); err != nil {
 		return fmt.Errorf("post payment of invoice %d: %w", c.ID, err)
 	}
 	return nil

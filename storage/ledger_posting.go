@@ -15,63 +15,61 @@ import (
 // unpaid, so that the invoice and its entries never disagree.
 
 // PostInvoicePayment books the payment of an invoice already marked paid
-// (paid, paid_at; credit_at when the bank gave it): it locks the invoice,
-// computes its settlement on paid_at (finance.Settle), writes the
-// settlement lines (late_fee, interest, discount; non-zero only) and the
-// paid_* amounts on the invoice, and inserts the payment's ledger entries
-// (finance.PostPayment), dated credit_at (the day the money is in the
-// account; paid_at when credit_at is not set), in one statement, grouped by
-// split `invoice-<id>-payment-<n>` (n counts the invoice's payments).
-// When the owners' share of the invoice was advanced by a guaranteed
-// transfer, the payment also settles it (finance.SettleGuarantees): the
-// business is made whole, the owners are not paid twice. It brings the
-// invoice's auto_transfer_status to what the payment makes it (waiting,
-// transferred; docs/ledger.md), for the caller's history row to list.
+// (paid, paid_at; credit_at when the bank gave it): the one part that pays
+// everything due on paid_at (finance.DueOn: the whole invoice, or the rest
+// of one partly paid), posted as every part is (postPart,
+// invoice_payments.go): it locks the invoice, reckons the part
+// (finance.SettlePart), writes its settlement lines (late_fee, interest,
+// discount; non-zero only), its row and the paid_* amounts on the invoice,
+// and inserts its ledger entries (finance.PostPayment), dated credit_at
+// (the day the money is in the account; paid_at when credit_at is not
+// set), in one statement, grouped by split `invoice-<id>-payment-<n>` (n
+// counts the invoice's payments). When the owners' share of the invoice
+// was advanced by a guaranteed transfer, the payment also settles what is
+// open of it (finance.SettleGuarantees): the business is made whole, the
+// owners are not paid twice. It brings the invoice's auto_transfer_status
+// to what the payment makes it (waiting, transferred; docs/ledger.md), for
+// the caller's history row to list.
 //
 // Errors: NotFound for an invoice of another company or none; Conflict
-// when the payment is already posted and not undone; Invalid (Problems)
-// when the invoice is not paid or cannot be booked (no active fee item for
-// a late payment, a line's item without parties, owners missing, ...).
+// when the payment is already posted and not undone (its parts settle its
+// total); Invalid (Problems) when the invoice is not paid, paid before its
+// latest part, or cannot be booked (no active fee item for a late payment,
+// a line's item without parties, owners missing, ...).
 func PostInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
-	what := fmt.Sprintf("invoice %d", invoiceID)
-	pi, err := lockPostingInvoice(ctx, tx, companyID, invoiceID)
+	return postWholePayment(ctx, tx, companyID, invoiceID, Actor{})
+}
+
+// postWholePayment is PostInvoicePayment by actor: the one part that pays
+// all that is due on paid_at (the whole invoice, or the rest of one
+// partly paid: finance.DueOn), recorded as the invoice's payment row.
+func postWholePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, actor Actor) error {
+	pi, err := lockPartInvoice(ctx, tx, companyID, invoiceID)
 	if err != nil {
 		return err
 	}
-	if err := checkPostable(pi); err != nil {
+	if err := checkPostable(pi.postingInvoice); err != nil {
 		return err
 	}
-	n, open, err := invoicePayments(ctx, tx, companyID, invoiceID)
-	if err != nil {
-		return translate(err, what+": payments")
-	}
-	if pi.posted || open > 0 {
+	// settled by its parts, or posted without a row (written by a tool
+	// that bypasses the posting): posted either way
+	if (pi.paid.Parts > 0 && pi.paid.Principal.GreaterThanOrEqual(pi.inv.Total)) || (pi.paid.Parts == 0 && pi.posted) {
 		return finance.Errorf(finance.Conflict, "The payment of invoice %d is already posted; undo it before posting it again.", invoiceID)
 	}
-	in, err := loadPostingInput(ctx, tx, companyID, pi)
+	paidAt := pi.inv.PaidAt
+	if !pi.lastPaid.IsZero() && paidAt.Before(pi.lastPaid) {
+		return problem("paid_at", fmt.Sprintf("is before %s, the day of the invoice's latest part: the rest is paid after it", pi.lastPaid))
+	}
+	due, err := finance.DueOn(pi.inv, paidAt, pi.paid)
 	if err != nil {
-		return err
+		return problemsError(err, fmt.Sprintf("invoice %d: settle", invoiceID))
 	}
-	posting, err := finance.PostPayment(in)
+	part, err := finance.SettlePart(pi.inv, paidAt, pi.paid, due.Total)
 	if err != nil {
-		return problemsError(err, what+": post payment")
+		return problemsError(err, fmt.Sprintf("invoice %d: settle", invoiceID))
 	}
-	guarantees, err := openGuarantees(ctx, tx, companyID, invoiceID)
-	if err != nil {
-		return translate(err, what+": guarantees")
-	}
-	posting.Entries = append(posting.Entries, finance.SettleGuarantees(guarantees, pi.inv.BusinessID)...)
-	split := fmt.Sprintf("invoice-%d-payment-%d", invoiceID, n+1)
-	if err := writeSettlement(ctx, tx, companyID, invoiceID, in.Settlement, posting.Lines); err != nil {
-		return translate(err, what+": settlement")
-	}
-	if err := insertEntries(ctx, tx, companyID, pi, split, posting.Entries); err != nil {
-		return translate(err, what+": entries")
-	}
-	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, "", false); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
+	_, err = postPart(ctx, tx, companyID, pi, part, paidAt, pi.creditAt, actor)
+	return err
 }
 
 // UndoInvoicePayment undoes the posted payment of an invoice: for each of
@@ -114,6 +112,10 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 	if err := clearSettlement(ctx, tx, companyID, invoiceID); err != nil {
 		return translate(err, what+": clear settlement")
 	}
+	if _, err := tx.Exec(ctx, `UPDATE invoice_payments SET undone_at = now(), updated_at = now()
+		WHERE company_id = $1 AND invoice_id = $2 AND undone_at IS NULL`, companyID, invoiceID); err != nil {
+		return translate(err, what+": payments")
+	}
 	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{invoiceID}, Actor{}, "", false); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
@@ -125,7 +127,29 @@ func UndoInvoicePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int
 // payment did not happen, nor did its refunds. finance.Reverse in SQL, so
 // that every column of the original (tags, notes, amounts) is carried over
 // as it is; a reversal points at its entry by reverses_id only.
-const reverseEntriesSQL = `
+const reverseEntriesSQL = reverseSQL + `
+WHERE t.company_id = $1 AND t.invoice_id = $2 AND (t.mode = 'invoice' OR t.refunds_id IS NOT NULL)
+  AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
+ORDER BY t.id`
+
+// reversePartSQL inserts the reversal of every entry of the payment of
+// split $3 (one part of the invoice's payments) not reversed yet.
+const reversePartSQL = reverseSQL + `
+WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'invoice' AND t.split = $3
+  AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
+ORDER BY t.id`
+
+// reverseRefundsSQL inserts the reversal of every refund of the invoice's
+// payments not reversed yet (undoing a part undoes the refunds, which took
+// from every part).
+const reverseRefundsSQL = reverseSQL + `
+WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.refunds_id IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
+ORDER BY t.id`
+
+// reverseSQL is the INSERT of the reversals of the entries t the
+// statements above select.
+const reverseSQL = `
 INSERT INTO transactions (company_id, split, invoice_id, morph_key, mode, type, account_id, business_id,
     plan_id, user_id, item_id, person_id, building_id, contract_id, broker_id, owner_id, tenant_id, extract,
     date, position, amount, amount_primary, percentage, competence, description, paid, due_date,
@@ -137,10 +161,7 @@ SELECT t.company_id, t.split || '-chargeback', t.invoice_id, t.morph_key, 'charg
     (SELECT (now() AT TIME ZONE coalesce(c.time_zone, 'America/Sao_Paulo'))::date FROM companies c WHERE c.id = t.company_id),
     t.position, t.amount, t.amount_primary, t.percentage, t.competence, t.description, t.paid, t.due_date,
     t.billing_method, t.tag, t.id
-FROM transactions t
-WHERE t.company_id = $1 AND t.invoice_id = $2 AND (t.mode = 'invoice' OR t.refunds_id IS NOT NULL)
-  AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
-ORDER BY t.id`
+FROM transactions t`
 
 // postingInvoice is an invoice as the posting reads it.
 type postingInvoice struct {
@@ -188,18 +209,6 @@ func checkPostable(pi *postingInvoice) error {
 		return finance.InvalidInput([]finance.Problem{{Field: "paid", Message: "the invoice is not paid: mark it paid, with paid_at, before posting its payment"}})
 	}
 	return nil
-}
-
-// invoicePayments counts the payments posted to an invoice (their splits)
-// and its payment entries not reversed.
-func invoicePayments(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) (payments, open int, err error) {
-	err = tx.QueryRow(ctx, `
-		SELECT count(DISTINCT t.split), count(*) FILTER (WHERE r.id IS NULL)
-		FROM transactions t
-		LEFT JOIN transactions r ON r.company_id = t.company_id AND r.reverses_id = t.id
-		WHERE t.company_id = $1 AND t.invoice_id = $2 AND t.mode = 'invoice'`,
-		companyID, invoiceID).Scan(&payments, &open)
-	return payments, open, err
 }
 
 // loadPostingInput reads the invoice's lines, their items, the company's
@@ -324,35 +333,6 @@ func buildingOwners(ctx context.Context, tx pgx.Tx, companyID, buildingID int64)
 	})
 }
 
-// writeSettlement replaces the invoice's settlement lines with lines and
-// records what the payment settled.
-func writeSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, s finance.Settlement, lines []finance.InvoiceItem) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND invoice_id = $2 AND kind <> 'line'`,
-		companyID, invoiceID); err != nil {
-		return err
-	}
-	if len(lines) > 0 {
-		kinds, items, amounts, descs := make([]string, len(lines)), make([]int64, len(lines)), make([]string, len(lines)), make([]string, len(lines))
-		for i, l := range lines {
-			kinds[i], items[i], amounts[i], descs[i] = string(l.Kind), l.ItemID, l.Amount.String(), l.Description
-		}
-		if _, err := tx.Exec(ctx, `
-			INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description)
-			SELECT $1, $2, u.kind, u.item_id, u.amount::numeric, u.description
-			FROM unnest($3::text[], $4::bigint[], $5::text[], $6::text[]) AS u(kind, item_id, amount, description)`,
-			companyID, invoiceID, kinds, items, amounts, descs); err != nil {
-			return err
-		}
-	}
-	_, err := tx.Exec(ctx, `
-		UPDATE invoices
-		SET paid_amount = $3::numeric, paid_late_fee = $4::numeric, paid_interest = $5::numeric,
-		    paid_discount = $6::numeric, updated_at = now()
-		WHERE company_id = $1 AND id = $2`,
-		companyID, invoiceID, s.Total.String(), s.LateFee.String(), s.Interest.String(), s.Discount.String())
-	return err
-}
-
 // clearSettlement deletes the settlement lines and the paid_* amounts,
 // and the refunds' sum (reversed with the payment).
 func clearSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) error {
@@ -369,17 +349,16 @@ func clearSettlement(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64)
 }
 
 // openGuarantees reads the guaranteed transfers of an invoice (the
-// credits the transfer run wrote on the owners' statements) that no
-// payment posted and not undone has settled.
+// credits the transfer run wrote on the owners' statements) that the
+// payments posted and not undone have not settled whole, each with what
+// is left of it.
 func openGuarantees(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) ([]finance.Guarantee, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT g.id, g.owner_id, g.amount::text
+		SELECT g.id, g.owner_id, (g.amount - `+guaranteeSettledSQL+`)::text
 		FROM transactions g
 		WHERE g.company_id = $1 AND g.invoice_id = $2 AND g.mode = 'guaranteed_rent' AND g.extract = 'owner'
 		  AND g.type = 'credit' AND g.transfer_key IS NOT NULL
-		  AND NOT EXISTS (SELECT 1 FROM transactions s
-		                  WHERE s.company_id = g.company_id AND s.guaranteed_transfer_id = g.id AND s.mode = 'invoice'
-		                    AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = s.company_id AND r.reverses_id = s.id))
+		  AND g.amount > `+guaranteeSettledSQL+`
 		ORDER BY g.id`, companyID, invoiceID)
 	if err != nil {
 		return nil, err
@@ -390,6 +369,13 @@ func openGuarantees(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64) 
 		return g, err
 	})
 }
+
+// guaranteeSettledSQL is what the standing payments (their parts) have
+// settled of the guarantee g: the owner's debits pointing at it, not
+// reversed.
+const guaranteeSettledSQL = `coalesce((SELECT sum(s.amount) FROM transactions s
+    WHERE s.company_id = g.company_id AND s.guaranteed_transfer_id = g.id AND s.mode = 'invoice' AND s.extract = 'owner'
+      AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = s.company_id AND r.reverses_id = s.id)), 0)`
 
 // entryColumns are the entries of a posting, column by column, for one
 // INSERT over unnest.

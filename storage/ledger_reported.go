@@ -46,8 +46,10 @@ const (
 	PaymentNotSettled  = "not_settled"  // refused by a rule: Problem says which
 	// PaymentShortPaid: the bank reports less paid than its parts add up
 	// to (the invoice with the late fee and interest, less the discount
-	// and abatement): nothing is done, partial payments are not booked
-	// (docs/known-issues.md).
+	// and abatement), or than the rest of an invoice partly paid: what
+	// came in is booked as a part of the invoice (docs/ledger.md, "Part
+	// payments"), which stays partially_paid, and an operator alert is
+	// raised.
 	PaymentShortPaid = "short_paid"
 )
 
@@ -71,6 +73,11 @@ type SettledPayment struct {
 	// active item of type tariff (the payment is settled all the same).
 	Tariff       decimal.Decimal
 	TariffBooked bool
+	// N is the number of the invoice's payment the line booked (its
+	// split's), and Rest the principal of the invoice still open after
+	// it: more than zero for a part (short_paid).
+	N    int
+	Rest decimal.Decimal
 }
 
 // payingInvoice is an invoice as the settlement reads it.
@@ -80,6 +87,10 @@ type payingInvoice struct {
 	creditDate finance.Date
 	payments   int // payments posted before (their splits)
 	open       int // payment entries not reversed
+	paid       finance.PaidSoFar
+	paidAmount decimal.Decimal // what the standing parts paid
+	lastPaid   finance.Date    // the latest standing part's paid_at
+	part       finance.Part    // what the payment books
 	posting    finance.Posting
 	booked     finance.Settlement
 	report     *ReportedPayment
@@ -101,10 +112,12 @@ type payingInvoice struct {
 // auto_transfer_status. An invoice already paid is left as it is
 // (already_paid); one a rule refuses (canceled, no fee item for a late
 // payment, ...) is not settled, with the rule's words; one the bank paid
-// less than its parts add up to is short_paid, nothing written (partial
-// payments are not booked). A second payment of
-// the same invoice in payments is already_paid. The answer is in the
-// order of payments.
+// less than its parts add up to is short_paid: what came in is booked as
+// a part of the invoice (settlePart), which stays partially_paid; a
+// payment of an invoice partly paid pays its rest. Each settled invoice
+// gets its payment's row (invoice_payments). A second payment of the same
+// invoice in payments is already_paid. The answer is in the order of
+// payments.
 func SettleReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, payments []ReportedPayment) ([]SettledPayment, error) {
 	out := make([]SettledPayment, len(payments))
 	byID := make(map[int64]*payingInvoice, len(payments))
@@ -136,7 +149,7 @@ func SettleReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, act
 			o.Outcome, o.Problem = PaymentAlreadyPaid, "the invoice is paid"
 		default:
 			settle(inv, p, o)
-			if o.Outcome == PaymentSettled {
+			if o.Outcome == PaymentSettled || o.Outcome == PaymentShortPaid { // a short payment is booked as a part
 				settled = append(settled, inv)
 			}
 		}
@@ -148,14 +161,21 @@ func SettleReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, act
 }
 
 // settle posts one reported payment in memory: the rules' settlement on
-// the payment date (expected), the bank's (booked), and the posting.
+// the payment date (expected), the bank's (booked), and the posting. A
+// payment short of what it should settle, or of an invoice partly paid
+// already, is a part (settlePart).
 func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	if !slices.Contains(payableStatuses, inv.status) {
 		o.Outcome, o.Problem = PaymentNotSettled, fmt.Sprintf("the invoice is %s: a %s invoice cannot be marked paid", inv.status, inv.status)
 		return
 	}
-	if inv.posted || inv.open > 0 {
+	if inv.paid.Parts == 0 && inv.open > 0 {
 		o.Outcome, o.Problem = PaymentNotSettled, "a payment of the invoice is posted and not undone"
+		return
+	}
+	if !inv.lastPaid.IsZero() && p.PaidAt.Before(inv.lastPaid) {
+		o.Outcome, o.Problem = PaymentNotSettled, fmt.Sprintf("the bank's payment date %s is before %s, the day of the "+
+			"invoice's latest part: parts are booked in the order they were paid", p.PaidAt, inv.lastPaid)
 		return
 	}
 	paid := inv.inv
@@ -172,15 +192,14 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 		booked.LateFee, booked.Interest = expected.LateFee, expected.Interest
 	}
 	booked.Total = booked.Invoice.Add(booked.LateFee).Add(booked.Interest).Sub(booked.Discount)
-	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
-	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
-	if p.Paid.LessThan(booked.Total) {
-		o.Outcome, o.Problem = PaymentShortPaid, fmt.Sprintf("the bank paid %s on %s, %s less than the %s due "+
-			"(the invoice %s, late fee %s, interest %s, discount %s)", p.Paid.StringFixed(2), p.PaidAt,
-			booked.Total.Sub(p.Paid).StringFixed(2), booked.Total.StringFixed(2), booked.Invoice.StringFixed(2),
-			booked.LateFee.StringFixed(2), booked.Interest.StringFixed(2), booked.Discount.StringFixed(2))
+	if inv.paid.Parts > 0 || p.Paid.LessThan(booked.Total) {
+		settlePart(inv, paid, p, o, booked)
 		return
 	}
+	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
+	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
+	inv.part = finance.Part{Due: expected, Amount: booked.Total, Principal: booked.Invoice, LateFee: booked.LateFee,
+		Interest: booked.Interest, Discount: booked.Discount}
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: booked, FeeItem: inv.fee, DiscountItem: inv.discount})
 	if err != nil {
@@ -188,13 +207,70 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 		return
 	}
 	posting.Entries = append(posting.Entries, finance.SettleGuarantees(inv.guarantees, inv.inv.BusinessID)...)
+	booking(inv, p, o, paid, posting, booked)
+}
+
+// settlePart books what the bank paid as a part of the invoice
+// (finance.SettlePart against what is due on the payment date for the
+// rest, the rules' late fee and interest on it): short of what is due, a
+// part (short_paid, the rest open); of an invoice partly paid, paying
+// what is due or more, the rest settled (more is recorded as the
+// difference, as a whole payment's). bank is the bank's settlement, whose
+// words the message of a short line gives.
+func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o *SettledPayment, bank finance.Settlement) {
+	due, err := finance.DueOn(paid, p.PaidAt, inv.paid)
+	if err != nil {
+		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		return
+	}
+	amount := decimal.Min(p.Paid, due.Total)
+	if inv.paid.Parts == 0 {
+		amount = decimal.Min(p.Paid, bank.Total, due.Total)
+	}
+	part, err := finance.SettlePart(paid, p.PaidAt, inv.paid, amount)
+	if err != nil {
+		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		return
+	}
+	o.Expected, o.Booked, o.Difference = due.Total, part.Amount, p.Paid.Sub(due.Total)
+	o.LateFee, o.Interest, o.Discount = part.LateFee, part.Interest, part.Discount
+	inv.part = part
+	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
+		Settlement: part.Settlement(), FeeItem: inv.fee, DiscountItem: inv.discount,
+		Part: &finance.PartShare{Before: inv.paid.Principal}})
+	if err != nil {
+		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		return
+	}
+	settled := finance.PartGuarantees(inv.guarantees, posting.Entries, part.Settles())
+	posting.Entries = append(posting.Entries, finance.SettleGuarantees(settled, inv.inv.BusinessID)...)
+	booking(inv, p, o, paid, posting, part.Settlement())
+	if part.Settles() {
+		return
+	}
+	shortOf, what := bank.Total, fmt.Sprintf("the invoice %s, late fee %s, interest %s, discount %s",
+		bank.Invoice.StringFixed(2), bank.LateFee.StringFixed(2), bank.Interest.StringFixed(2), bank.Discount.StringFixed(2))
+	if inv.paid.Parts > 0 {
+		shortOf, what = due.Total, fmt.Sprintf("the rest %s, late fee %s, interest %s", due.Invoice.StringFixed(2),
+			due.LateFee.StringFixed(2), due.Interest.StringFixed(2))
+	}
+	o.Outcome, o.Problem = PaymentShortPaid, fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (%s); "+
+		"booked as part %d of the invoice (principal %s, late fee %s, interest %s): %s of its total is still open",
+		p.Paid.StringFixed(2), p.PaidAt, shortOf.Sub(p.Paid).StringFixed(2), shortOf.StringFixed(2), what, o.N,
+		part.Principal.StringFixed(2), part.LateFee.StringFixed(2), part.Interest.StringFixed(2), part.Rest.StringFixed(2))
+}
+
+// booking keeps a reported payment's posting on its invoice, with the
+// bank's tariff, for the writes.
+func booking(inv *payingInvoice, p *ReportedPayment, o *SettledPayment, paid finance.Invoice, posting finance.Posting,
+	booked finance.Settlement) {
 	o.Tariff = p.Tariff
 	if p.Tariff.IsPositive() && inv.tariff != nil {
 		posting.Entries = append(posting.Entries, finance.BankTariff(*inv.tariff, inv.inv.BusinessID, p.Tariff))
 		o.TariffBooked = true
 	}
 	inv.inv, inv.posting, inv.booked, inv.report, inv.creditDate = paid, posting, booked, p, p.CreditAt
-	o.Outcome = PaymentSettled
+	o.Outcome, o.N, o.Rest = PaymentSettled, inv.payments+1, inv.part.Rest
 }
 
 // lockPayingInvoices reads and locks the invoices of ids (of the company
@@ -248,6 +324,9 @@ func loadPayingData(ctx context.Context, tx pgx.Tx, companyID int64, invoices ma
 	if err := readPaymentCounts(ctx, tx, companyID, ids, invoices); err != nil {
 		return err
 	}
+	if err := readPaidSoFar(ctx, tx, companyID, ids, invoices); err != nil {
+		return err
+	}
 	if err := readPayingLines(ctx, tx, companyID, ids, invoices); err != nil {
 		return err
 	}
@@ -293,6 +372,31 @@ func readPaymentCounts(ctx context.Context, tx pgx.Tx, companyID int64, ids []in
 		invoices[id].payments, invoices[id].open = payments, open
 	}
 	return translate(rows.Err(), "payments of invoices paid")
+}
+
+// readPaidSoFar reads what the standing parts of the invoices have paid
+// (invoice_payments).
+func readPaidSoFar(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
+	rows, err := tx.Query(ctx, `
+		SELECT invoice_id, sum(principal)::text, count(*), max(paid_at), sum(amount)::text
+		FROM invoice_payments
+		WHERE company_id = $1 AND invoice_id = any($2) AND undone_at IS NULL
+		GROUP BY invoice_id`, withValues, companyID, ids)
+	if err != nil {
+		return translate(err, "parts of invoices paid")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var p finance.PaidSoFar
+		var last finance.Date
+		var amount decimal.Decimal
+		if err := rows.Scan(&id, &p.Principal, &p.Parts, &last, &amount); err != nil {
+			return translate(err, "parts of invoices paid")
+		}
+		invoices[id].paid, invoices[id].lastPaid, invoices[id].paidAmount = p, last, amount
+	}
+	return translate(rows.Err(), "parts of invoices paid")
 }
 
 func readPayingLines(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
@@ -390,13 +494,11 @@ func readPayingGuarantees(ctx context.Context, tx pgx.Tx, companyID int64, ids [
 		SELECT x.id, g.id, g.owner_id, g.amount
 		FROM unnest($2::bigint[]) AS x(id)
 		CROSS JOIN LATERAL (
-		    SELECT g.id, g.owner_id, g.amount
+		    SELECT g.id, g.owner_id, g.amount - `+guaranteeSettledSQL+` AS amount
 		    FROM transactions g
 		    WHERE g.company_id = $1 AND g.invoice_id = x.id AND g.mode = 'guaranteed_rent' AND g.extract = 'owner'
 		      AND g.type = 'credit' AND g.transfer_key IS NOT NULL
-		      AND NOT EXISTS (SELECT 1 FROM transactions s
-		                      WHERE s.company_id = g.company_id AND s.guaranteed_transfer_id = g.id AND s.mode = 'invoice'
-		                        AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = s.company_id AND r.reverses_id = s.id))
+		      AND g.amount > `+guaranteeSettledSQL+`
 		    OFFSET 0) g
 		ORDER BY x.id, g.id`, withValues, companyID, ids)
 	if err != nil {
@@ -437,20 +539,69 @@ func writeReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, acto
 	if err := markReportedPaid(ctx, tx, companyID, settled); err != nil {
 		return err
 	}
+	if err := insertReportedParts(ctx, tx, companyID, actor, settled); err != nil {
+		return err
+	}
 	if err := keepReportedTransferStatus(ctx, tx, companyID, actor, settled); err != nil {
 		return err
 	}
 	// invoice.paid, as a payment through the API emits it: the invoices
-	// as the settlement leaves them
-	ids := make([]int64, len(settled))
-	for i, pi := range settled {
-		ids[i] = pi.inv.ID
+	// as the settlement leaves them (invoice.updated for a part)
+	var ids, parts []int64
+	for _, pi := range settled {
+		if pi.part.Settles() {
+			ids = append(ids, pi.inv.ID)
+		} else {
+			parts = append(parts, pi.inv.ID)
+		}
 	}
 	if err := keepAgreementStatus(ctx, tx, companyID, ids); err != nil { // an agreement's last installment: fulfilled
 		return err
 	}
-	_, err := EmitRecordEvents(ctx, tx, companyID, EventInvoicePaid, Invoices, ids, "")
+	if _, err := EmitRecordEvents(ctx, tx, companyID, EventInvoicePaid, Invoices, ids, ""); err != nil {
+		return err
+	}
+	_, err := EmitRecordEvents(ctx, tx, companyID, EventInvoiceUpdated, Invoices, parts, "")
 	return err
+}
+
+// reportedStatus is the status a reported payment leaves its invoice in.
+func (pi *payingInvoice) reportedStatus() string {
+	if pi.part.Settles() {
+		return "paid"
+	}
+	return "partially_paid"
+}
+
+// insertReportedParts writes the payment row of every settled invoice
+// (invoice_payments), as a part's is written.
+func insertReportedParts(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, settled []*payingInvoice) error {
+	n := len(settled)
+	ids, ns := make([]int64, n), make([]int32, n)
+	splits, amounts, principals, fees, interests, discounts := make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n)
+	paidAt, creditAt := make([]finance.Date, n), make([]finance.Date, n)
+	for i, pi := range settled {
+		p := pi.part
+		ids[i], ns[i] = pi.inv.ID, int32(pi.payments+1)
+		splits[i] = "invoice-" + strconv.FormatInt(pi.inv.ID, 10) + "-payment-" + strconv.Itoa(pi.payments+1)
+		amounts[i], principals[i], fees[i] = p.Amount.String(), p.Principal.String(), p.LateFee.String()
+		interests[i], discounts[i] = p.Interest.String(), p.Discount.String()
+		paidAt[i], creditAt[i] = pi.report.PaidAt, pi.creditOrPaid()
+	}
+	kind := actor.Kind
+	if kind == "" {
+		kind = ActorSystem
+	}
+	_, err := tx.Exec(ctx, `
+		INSERT INTO invoice_payments (company_id, invoice_id, n, split, amount, principal, late_fee, interest, discount,
+		    paid_at, credit_at, actor, actor_id)
+		SELECT $1, u.id, u.n, u.split, u.amount::numeric, u.principal::numeric, u.fee::numeric, u.interest::numeric,
+		    u.discount::numeric, u.paid_at, u.credit_at, $12, nullif($13::bigint, 0)
+		FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+		    $10::date[], $11::date[]) AS u(id, n, split, amount, principal, fee, interest, discount, paid_at, credit_at)`,
+		withValues, companyID, ids, ns, splits, amounts, principals, fees, interests, discounts, paidAt, creditAt, kind, actor.ID)
+	return translate(err, "payments of invoices paid")
 }
 
 // keepReportedTransferStatus brings the auto_transfer_status of the
@@ -475,12 +626,22 @@ func writeReportedHistories(ctx context.Context, tx pgx.Tx, companyID int64, act
 	hist := make([]historyRow, len(settled))
 	for i, pi := range settled {
 		s := pi.booked
+		if !pi.part.Settles() {
+			changes := []FieldChange{{Field: "paid_amount", To: finance.Money(pi.paidAmount.Add(s.Total))}}
+			if pi.status != "partially_paid" {
+				changes = append([]FieldChange{{Field: "status", From: pi.status, To: "partially_paid"}}, changes...)
+			}
+			note := fmt.Sprintf("%s; part %d: %s (principal %s), %s of the total still open", pi.report.Note, pi.payments+1,
+				pi.part.Amount.StringFixed(2), pi.part.Principal.StringFixed(2), pi.part.Rest.StringFixed(2))
+			hist[i] = historyRow{invoiceID: pi.inv.ID, changes: changes, note: note}
+			continue
+		}
 		changes := []FieldChange{
 			{Field: "paid", From: false, To: true},
 			{Field: "paid_at", To: pi.report.PaidAt.String()},
 			{Field: "credit_at", To: pi.creditOrPaid().String()},
 			{Field: "status", From: pi.status, To: "paid"},
-			{Field: "paid_amount", To: finance.Money(s.Total)},
+			{Field: "paid_amount", To: finance.Money(pi.paidAmount.Add(s.Total))},
 			{Field: "paid_late_fee", To: finance.Money(s.LateFee)},
 			{Field: "paid_interest", To: finance.Money(s.Interest)},
 			{Field: "paid_discount", To: finance.Money(s.Discount)},
@@ -502,37 +663,48 @@ func (pi *payingInvoice) creditOrPaid() finance.Date {
 func markReportedPaid(ctx context.Context, tx pgx.Tx, companyID int64, settled []*payingInvoice) error {
 	n := len(settled)
 	ids := make([]int64, n)
+	paid, statuses := make([]bool, n), make([]string, n)
 	paidAt, creditAt := make([]finance.Date, n), make([]finance.Date, n)
 	totals, fees, interests, discounts := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	for i, pi := range settled {
 		s := pi.booked
 		ids[i], paidAt[i], creditAt[i] = pi.inv.ID, pi.report.PaidAt, pi.creditOrPaid()
+		paid[i], statuses[i] = pi.part.Settles(), pi.reportedStatus()
 		totals[i], fees[i], interests[i], discounts[i] = s.Total.String(), s.LateFee.String(), s.Interest.String(), s.Discount.String()
 	}
+	// a part adds to what the invoice's earlier parts paid; the part that
+	// settles it marks it paid on its day
 	_, err := tx.Exec(ctx, `
-		UPDATE invoices i SET paid = true, status = 'paid', paid_at = u.paid_at, credit_at = u.credit_at,
-		    paid_amount = u.total::numeric, paid_late_fee = u.fee::numeric, paid_interest = u.interest::numeric,
-		    paid_discount = u.discount::numeric, updated_at = now()
-		FROM unnest($2::bigint[], $3::date[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[])
-		  AS u(id, paid_at, credit_at, total, fee, interest, discount)
-		WHERE i.company_id = $1 AND i.id = any($2) AND i.id = u.id`, withValues, companyID, ids, paidAt, creditAt, totals, fees, interests, discounts)
+		UPDATE invoices i SET paid = u.paid, status = u.status,
+		    paid_at = CASE WHEN u.paid THEN u.paid_at END, credit_at = CASE WHEN u.paid THEN u.credit_at END,
+		    paid_amount = coalesce(i.paid_amount, 0) + u.total::numeric, paid_late_fee = coalesce(i.paid_late_fee, 0) + u.fee::numeric,
+		    paid_interest = coalesce(i.paid_interest, 0) + u.interest::numeric,
+		    paid_discount = coalesce(i.paid_discount, 0) + u.discount::numeric, updated_at = now()
+		FROM unnest($2::bigint[], $3::date[], $4::date[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[], $10::text[])
+		  AS u(id, paid_at, credit_at, total, fee, interest, discount, paid, status)
+		WHERE i.company_id = $1 AND i.id = any($2) AND i.id = u.id`, withValues, companyID, ids, paidAt, creditAt, totals, fees,
+		interests, discounts, paid, statuses)
 	return translate(err, "mark invoices paid")
 }
 
 func writeSettlementLines(ctx context.Context, tx pgx.Tx, companyID int64, settled []*payingInvoice) error {
 	ids := make([]int64, len(settled))
 	var invoices, items []int64
+	var ns []int32
 	var kinds, amounts, descs []string
 	for i, pi := range settled {
 		ids[i] = pi.inv.ID
 		for _, l := range pi.posting.Lines {
-			invoices, items = append(invoices, pi.inv.ID), append(items, l.ItemID)
+			invoices, items, ns = append(invoices, pi.inv.ID), append(items, l.ItemID), append(ns, int32(pi.payments+1))
 			kinds, amounts, descs = append(kinds, string(l.Kind)), append(amounts, l.Amount.String()), append(descs, l.Description)
 		}
 	}
+	// settlement lines of no payment (none is standing): an earlier
+	// part's stay
 	if _, err := tx.Exec(ctx, `DELETE FROM invoice_items WHERE company_id = $1 AND id IN (
 		    SELECT s.id FROM unnest($2::bigint[]) AS x(id)
-		    CROSS JOIN LATERAL (SELECT id FROM invoice_items WHERE company_id = $1 AND invoice_id = x.id AND kind <> 'line' OFFSET 0) s)`,
+		    CROSS JOIN LATERAL (SELECT id FROM invoice_items WHERE company_id = $1 AND invoice_id = x.id AND kind <> 'line'
+		        AND payment_n IS NULL OFFSET 0) s)`,
 		withValues, companyID, ids); err != nil {
 		return translate(err, "settlement lines")
 	}
@@ -540,10 +712,11 @@ func writeSettlementLines(ctx context.Context, tx pgx.Tx, companyID int64, settl
 		return nil
 	}
 	_, err := tx.Exec(ctx, `
-		INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description)
-		SELECT $1, u.invoice_id, u.kind, u.item_id, u.amount::numeric, u.description
-		FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u(invoice_id, kind, item_id, amount, description)`,
-		companyID, invoices, kinds, items, amounts, descs)
+		INSERT INTO invoice_items (company_id, invoice_id, kind, item_id, amount, description, payment_n)
+		SELECT $1, u.invoice_id, u.kind, u.item_id, u.amount::numeric, u.description, u.n
+		FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::int[])
+		    AS u(invoice_id, kind, item_id, amount, description, n)`,
+		companyID, invoices, kinds, items, amounts, descs, ns)
 	return translate(err, "settlement lines")
 }
 

@@ -117,6 +117,9 @@ type DueReminder struct {
 	CompanyName  string
 	PixCode      string
 	Digitable    string // the boleto's digitable line
+	// Paid is what the invoice's standing parts paid of it (a partially
+	// paid invoice's reminder is of its rest: finance.DueOn).
+	Paid finance.PaidSoFar
 }
 
 // LoadDueReminders reads the reminders of keys that are still due on date
@@ -132,12 +135,15 @@ func LoadDueReminders(ctx context.Context, q DBTX, companyID int64, date finance
 			coalesce(i.ticket_late_fee_interest, 0), i.ticket_discount, coalesce(i.ticket_discount_mode, ''),
 			coalesce(i.ticket_discount_fixed, 0), coalesce(i.ticket_discount_percentage, 0), coalesce(i.ticket_discount_days, 0),
 			coalesce(p.name, ''), coalesce(p.email, ''), coalesce(b.name, ''), c.name,
-			coalesce(i.pix_code, ''), coalesce(i.ticket_digitable, '')
+			coalesce(i.pix_code, ''), coalesce(i.ticket_digitable, ''),
+			coalesce(pp.principal, 0), coalesce(pp.parts, 0)
 		FROM unnest($4::bigint[], $5::int[]) WITH ORDINALITY AS k (id, rule, n)
 		JOIN invoices i ON i.company_id = $1 AND i.id = k.id AND i.due_date = $2::date - k.rule AND `+remindable+`
 		JOIN companies c ON c.id = i.company_id
 		LEFT JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
 		LEFT JOIN businesses b ON b.company_id = i.company_id AND b.id = i.business_id
+		LEFT JOIN LATERAL (SELECT sum(principal) AS principal, count(*) AS parts FROM invoice_payments
+		                   WHERE company_id = i.company_id AND invoice_id = i.id AND undone_at IS NULL) pp ON true
 		ORDER BY k.n`, companyID, date, RemindableStatuses, ids, rules)
 	if err != nil {
 		return nil, translate(err, "load reminders")
@@ -151,7 +157,8 @@ func LoadDueReminders(ctx context.Context, q DBTX, companyID int64, date finance
 		&inv.DueDate, &inv.TicketLateFee, &inv.TicketLateFeeItemID, &inv.TicketLateFeePercentage,
 		&inv.TicketLateFeeInterest, &inv.TicketDiscount, &mode,
 		&inv.TicketDiscountFixed, &inv.TicketDiscountPercentage, &inv.TicketDiscountDays,
-		&r.PayerName, &r.PayerEmail, &r.BusinessName, &r.CompanyName, &r.PixCode, &r.Digitable}, func() error {
+		&r.PayerName, &r.PayerEmail, &r.BusinessName, &r.CompanyName, &r.PixCode, &r.Digitable,
+		&r.Paid.Principal, &r.Paid.Parts}, func() error {
 		inv.ID, inv.TicketDiscountMode = r.InvoiceID, finance.DiscountMode(mode)
 		if inv.TicketLateFeeItemID != 0 {
 			withLines = append(withLines, r.InvoiceID)

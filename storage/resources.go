@@ -64,6 +64,7 @@ func Resources() []*Resource {
 		invoiceFilesResource(),
 		invoiceMessagesResource(),
 		invoiceHistoryResource(),
+		invoicePaymentsResource(),
 		priceIndicesResource(),
 		contractReadjustmentsResource(),
 		ticketBatchesResource(),

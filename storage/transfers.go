@@ -140,6 +140,7 @@ type guaranteedInvoice struct {
 	guaranty    finance.Guaranty
 	billingTo   string // the contract's billing_method: how owners are paid
 	description string
+	paid        decimal.Decimal // the principal its standing parts paid
 }
 
 // writeGuarantees advances the owners' share of the unpaid invoices among
@@ -187,7 +188,9 @@ func guaranteedInvoices(ctx context.Context, tx pgx.Tx, companyID int64, on fina
 		SELECT i.id, i.type, i.payer_id, i.contract_id, coalesce(i.building_id, c.building_id, 0), i.business_id,
 		       i.account_id, i.billing_method, i.total::text, i.date, i.due_date, i.description,
 		       c.start_at, coalesce(c.guaranteed_transfer_months, 0), coalesce(c.guaranteed_transfer_release_after_days, 0),
-		       coalesce(c.billing_method, '')
+		       coalesce(c.billing_method, ''),
+		       coalesce((SELECT sum(p.principal) FROM invoice_payments p WHERE p.company_id = i.company_id
+		                 AND p.invoice_id = i.id AND p.undone_at IS NULL), 0)::text
 		FROM invoices i
 		JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
 		WHERE i.company_id = $1 AND i.id = any($2) AND c.guaranteed_transfer AND NOT i.paid
@@ -203,7 +206,7 @@ func guaranteedInvoices(ctx context.Context, tx pgx.Tx, companyID int64, on fina
 		var start *finance.Date
 		err := row.Scan(&g.inv.ID, &typ, &g.inv.PayerID, &g.inv.ContractID, &g.buildingID, &g.inv.BusinessID,
 			&g.inv.AccountID, &g.inv.BillingMethod, &g.inv.Total, &g.inv.Date, &g.inv.DueDate, &g.description,
-			&start, &g.guaranty.Months, &g.guaranty.ReleaseAfter, &g.billingTo)
+			&start, &g.guaranty.Months, &g.guaranty.ReleaseAfter, &g.billingTo, &g.paid)
 		g.inv.Type, g.guaranty.Active = finance.InvoiceType(typ), true
 		if start != nil {
 			g.guaranty.Start = *start
@@ -253,6 +256,9 @@ func guaranteeInputs(ctx context.Context, tx pgx.Tx, companyID int64, due []guar
 		inputs[i] = finance.PostingInput{Invoice: inv, Items: items,
 			Parties: finance.Parties{PayerID: inv.PayerID, BusinessID: inv.BusinessID, BuildingID: g.buildingID,
 				Owners: owners[g.buildingID]}}
+		if g.paid.IsPositive() { // partly paid: the rest's share is advanced, what the parts paid is the owners' already
+			inputs[i].Part = &finance.PartShare{Before: g.paid}
+		}
 	}
 	return inputs, nil
 }

@@ -46,16 +46,24 @@ type transferToVoid struct {
 // batches are read after the lock, in a statement of its own, so that a
 // batch that took one first is seen.
 func lockTransfersToVoid(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, owners []int64) ([]transferToVoid, error) {
+	return lockTransfersOfSplit(ctx, tx, companyID, invoiceID, owners, "")
+}
+
+// lockTransfersOfSplit is lockTransfersToVoid for the transfers that paid
+// out an entry of the payment of split ("": of any payment) or of a refund
+// (which takes from every part), the undo of one part of an invoice's
+// payments.
+func lockTransfersOfSplit(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, owners []int64, split string) ([]transferToVoid, error) {
 	rows, err := tx.Query(ctx, `
 		SELECT x.id, x.owner_id, x.amount FROM transactions x
 		WHERE x.company_id = $1 AND x.invoice_id = $2 AND x.mode = 'transfer' AND x.type = 'transfer'
 		  AND x.transfer_key IS NOT NULL AND NOT x.paid AND ($3::bigint[] IS NULL OR x.owner_id = any($3))
 		  AND NOT EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = $1 AND v.reverses_id = x.id)
 		  AND EXISTS (SELECT 1 FROM transactions e WHERE e.company_id = $1 AND e.transfer_id = x.id
-		              AND (e.mode = 'invoice' OR e.refunds_id IS NOT NULL)
+		              AND (e.mode = 'invoice' OR e.refunds_id IS NOT NULL) AND ($4 = '' OR e.split = $4 OR e.refunds_id IS NOT NULL)
 		              AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = $1 AND r.reverses_id = e.id))
 		ORDER BY x.id
-		FOR NO KEY UPDATE OF x`, companyID, invoiceID, owners)
+		FOR NO KEY UPDATE OF x`, companyID, invoiceID, owners, split)
 	if err != nil {
 		return nil, translate(err, "transfers to void")
 	}

@@ -36,11 +36,14 @@ type Notice struct {
 	DaysLate                    int
 	LateFee, Interest, Discount decimal.Decimal
 	Due                         decimal.Decimal
-	PartiallyPaid               bool
-	Link                        string // the receipt page; "" when links are not configured
-	LinkExpires                 time.Time
-	PixCode                     string
-	Digitable                   string
+	// PartiallyPaid: parts of the invoice are paid, and Balance (what of
+	// Total is still open) is what the reminder is of.
+	PartiallyPaid bool
+	Balance       decimal.Decimal
+	Link          string // the receipt page; "" when links are not configured
+	LinkExpires   time.Time
+	PixCode       string
+	Digitable     string
 }
 
 // days is the number of days from the reminder's date to the due date
@@ -53,15 +56,27 @@ func (n Notice) days() int {
 // Subject is the message's subject.
 func (n Notice) Subject() string {
 	what := "Fatura " + n.Number
+	if n.PartiallyPaid {
+		what = "Saldo da fatura " + n.Number
+	}
 	switch days := n.days(); {
 	case days > 1:
-		return fmt.Sprintf("Lembrete: %s de %s vence em %d dias (%s)", what, ptbr.Money(n.Total), days, ptbr.Date(n.DueDate))
+		return fmt.Sprintf("Lembrete: %s de %s vence em %d dias (%s)", what, ptbr.Money(n.open()), days, ptbr.Date(n.DueDate))
 	case days == 1:
-		return fmt.Sprintf("Lembrete: %s de %s vence amanhã (%s)", what, ptbr.Money(n.Total), ptbr.Date(n.DueDate))
+		return fmt.Sprintf("Lembrete: %s de %s vence amanhã (%s)", what, ptbr.Money(n.open()), ptbr.Date(n.DueDate))
 	case days == 0:
-		return fmt.Sprintf("%s de %s vence hoje (%s)", what, ptbr.Money(n.Total), ptbr.Date(n.DueDate))
+		return fmt.Sprintf("%s de %s vence hoje (%s)", what, ptbr.Money(n.open()), ptbr.Date(n.DueDate))
 	}
 	return fmt.Sprintf("%s em atraso desde %s: %s em %s", what, ptbr.Date(n.DueDate), ptbr.Money(n.Due), ptbr.Date(n.Date))
+}
+
+// open is what of the invoice the reminder is of: its total, or the
+// balance of one partially paid.
+func (n Notice) open() decimal.Decimal {
+	if n.PartiallyPaid {
+		return n.Balance
+	}
+	return n.Total
 }
 
 // lead is the sentence that opens the message.
@@ -89,7 +104,11 @@ func (n Notice) rows() []row {
 	if n.Business != "" && n.Business != n.Company {
 		rows = append(rows, row{"Emitida por", n.Business})
 	}
-	rows = append(rows, row{"Valor", ptbr.Money(n.Total)}, row{"Vencimento", ptbr.Date(n.DueDate)})
+	rows = append(rows, row{"Valor", ptbr.Money(n.Total)})
+	if n.PartiallyPaid {
+		rows = append(rows, row{"Já pago", ptbr.Money(n.Total.Sub(n.Balance))}, row{"Saldo em aberto", ptbr.Money(n.Balance)})
+	}
+	rows = append(rows, row{"Vencimento", ptbr.Date(n.DueDate)})
 	if n.DaysLate > 0 {
 		rows = append(rows, row{"Dias de atraso", fmt.Sprint(n.DaysLate)})
 		if n.LateFee.IsPositive() {
@@ -110,12 +129,12 @@ func (n Notice) rows() []row {
 type view struct {
 	Payer, Lead, Company, Link, LinkExpires, PixCode, Digitable string
 	Rows                                                        []row
-	PartiallyPaid                                               bool
+	PartiallyPaid, Late                                         bool
 }
 
 func (n Notice) view() view {
 	v := view{Payer: n.Payer, Lead: n.lead(), Company: n.Company, Link: n.Link, PixCode: n.PixCode,
-		Rows: n.rows(), PartiallyPaid: n.PartiallyPaid}
+		Rows: n.rows(), PartiallyPaid: n.PartiallyPaid, Late: n.DaysLate > 0}
 	if n.Link != "" {
 		v.LinkExpires = ptbr.Date(n.LinkExpires)
 	}
@@ -132,7 +151,7 @@ var textBody = template.Must(template.New("text").Parse(`Olá, {{.Payer}}.
 
 {{.Lead}}
 {{if .PartiallyPaid}}
-Esta fatura tem um pagamento parcial registrado: os valores abaixo são os da fatura; o saldo está na página da fatura.
+Esta fatura tem pagamento parcial registrado: o que falta pagar é o saldo em aberto abaixo{{if .Late}}, com a multa e os juros sobre ele{{end}}.
 {{end}}
 {{range .Rows}}{{.Label}}: {{.Value}}
 {{end}}{{if or .PixCode .Digitable .Link}}
@@ -158,7 +177,7 @@ var htmlBody = htmltemplate.Must(htmltemplate.New("html").Parse(`<!doctype html>
 <body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;color:#222;line-height:1.4">
 <p>Olá, {{.Payer}}.</p>
 <p>{{.Lead}}</p>
-{{if .PartiallyPaid}}<p>Esta fatura tem um pagamento parcial registrado: os valores abaixo são os da fatura; o saldo está na página da fatura.</p>{{end}}
+{{if .PartiallyPaid}}<p>Esta fatura tem pagamento parcial registrado: o que falta pagar é o saldo em aberto abaixo{{if .Late}}, com a multa e os juros sobre ele{{end}}.</p>{{end}}
 <table style="border-collapse:collapse">
 {{range .Rows}}<tr><td style="padding:2px 12px 2px 0;color:#555">{{.Label}}</td><td style="padding:2px 0"><strong>{{.Value}}</strong></td></tr>
 {{end}}</table>

@@ -73,6 +73,10 @@ func TestGenerate(t *testing.T) {
 				FROM transactions t WHERE t.invoice_id = i.id AND t.extract = 'customer')`},
 		{"paid invoices without entries, or open ones with", `SELECT count(*) FROM invoices i
 			WHERE paid <> EXISTS (SELECT 1 FROM transactions t WHERE t.invoice_id = i.id)`},
+		{"paid invoices whose payment's row is not what they were paid", `SELECT count(*) FROM invoices i
+			WHERE paid <> EXISTS (SELECT 1 FROM invoice_payments p WHERE p.company_id = i.company_id AND p.invoice_id = i.id
+				AND p.amount = i.paid_amount AND p.principal = i.total AND p.paid_at = i.paid_at
+				AND EXISTS (SELECT 1 FROM transactions t WHERE t.company_id = p.company_id AND t.split = p.split))`},
 	} {
 		var n int
 		if err := pool.QueryRow(ctx, q.sql).Scan(&n); err != nil {

@@ -30,8 +30,10 @@ var tables = []table{
 	{"contract_items", []string{"company_id", "contract_id", "mode", "item_id", "description", "calculate_mode", "amount"},
 		contractItemRows},
 	{"invoices", invoiceColumns, invoiceRows},
-	{"invoice_items", []string{"company_id", "invoice_id", "kind", "item_id", "amount", "description", "owner_id"},
-		invoiceItemRows},
+	{"invoice_items", []string{"company_id", "invoice_id", "kind", "item_id", "amount", "description", "owner_id",
+		"payment_n"}, invoiceItemRows},
+	{"invoice_payments", []string{"company_id", "invoice_id", "n", "split", "amount", "principal", "late_fee", "interest",
+		"discount", "paid_at", "credit_at", "actor"}, paymentRows},
 	{"invoice_history", []string{"company_id", "invoice_id", "actor", "origin", "note"}, historyRows},
 	{"transactions", entryColumns, entryRows},
 }
@@ -184,7 +186,7 @@ func invoiceItemRows(cp *companyPlan, yield func([]any) bool) error {
 			inv := &invoices[i]
 			for _, l := range inv.Items {
 				if !yield([]any{cp.id, inv.ID, string(finance.LineLine), l.ItemID, numeric(l.Amount), nullText(l.Description),
-					nullID(l.OwnerID)}) {
+					nullID(l.OwnerID), nil}) {
 					return false
 				}
 			}
@@ -196,7 +198,7 @@ func invoiceItemRows(cp *companyPlan, yield func([]any) bool) error {
 				return false
 			}
 			for _, l := range posting.Lines {
-				if !yield([]any{cp.id, inv.ID, string(l.Kind), l.ItemID, numeric(l.Amount), l.Description, nullID(l.OwnerID)}) {
+				if !yield([]any{cp.id, inv.ID, string(l.Kind), l.ItemID, numeric(l.Amount), l.Description, nullID(l.OwnerID), 1}) {
 					return false
 				}
 			}
@@ -204,6 +206,26 @@ func invoiceItemRows(cp *companyPlan, yield func([]any) bool) error {
 		return true
 	})
 	return firstError(walkErr, err)
+}
+
+// paymentRows: the row of each paid invoice's payment, the one part that
+// settled it, as storage's posting writes it (invoice_payments).
+func paymentRows(cp *companyPlan, yield func([]any) bool) error {
+	return cp.walk(func(p *contractPlan, invoices []invoicePlan) bool {
+		for i := range invoices {
+			inv := &invoices[i]
+			if !inv.Paid {
+				continue
+			}
+			s := &inv.settlement
+			if !yield([]any{cp.id, inv.ID, 1, fmt.Sprintf("invoice-%d-payment-1", inv.ID), numeric(s.Total), numeric(inv.Total),
+				numeric(s.LateFee), numeric(s.Interest), numeric(s.Discount), inv.PaidAt.Time(), inv.creditAt.Time(),
+				storage.ActorSystem}) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // historyRows: the history row the generation writes with each invoice.

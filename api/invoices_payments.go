@@ -1,0 +1,182 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/api/openapi"
+	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/storage"
+)
+
+// The part payments of an invoice (docs/api.md, "Part payments"): POST
+// /invoices/{invoice_id}/payments records a part, DELETE
+// /invoices/{invoice_id}/payments/{id} undoes the latest; the parts are
+// read through the declared resource (GET /invoices/{invoice}/payments).
+// The rules are storage/invoice_payments.go's.
+
+// payInvoicePart is POST /invoices/{invoice_id}/payments with {"amount",
+// "paid_at", "credit_at"}: 201 with the part and the invoice as it leaves
+// it, under the request's Idempotency-Key.
+func (s *Server) payInvoicePart(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathParamID(w, r, "invoice_id")
+	if !ok {
+		return
+	}
+	raw, obj, problems, err := readObjectBody(w, r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	req, problems := parsePartBody(obj, problems)
+	p := principalOf(r.Context())
+	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	s.writeKeyed(w, r, raw, false, problems, func(ctx context.Context, tx pgx.Tx) (operationAnswer, error) {
+		part, err := storage.PayInvoicePart(ctx, tx, sc, id, req)
+		if err != nil {
+			return operationAnswer{}, err
+		}
+		message := "Part recorded."
+		if part.Invoice.Paid {
+			message = "Paid: the part settles the invoice."
+		}
+		a := answerOf(false, http.StatusCreated, message, part)
+		a.location = fmt.Sprintf("/invoices/%d/payments/%d", id, part.ID)
+		return a, nil
+	})
+}
+
+// undoInvoicePart is DELETE /invoices/{invoice_id}/payments/{id}: the
+// latest part undone, 200 with it and the invoice as it leaves it.
+func (s *Server) undoInvoicePart(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathParamID(w, r, "invoice_id")
+	if !ok {
+		return
+	}
+	partID, ok := pathParamID(w, r, "id")
+	if !ok {
+		return
+	}
+	p := principalOf(r.Context())
+	sc := storage.Scope{CompanyID: p.CompanyID, UserID: p.UserID}
+	part, err := storage.UndoInvoicePart(r.Context(), s.store.Pool(), sc, id, partID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Part undone.", Data: part})
+}
+
+// parsePartBody reads a part's body, naming every problem.
+func parsePartBody(obj map[string]json.RawMessage, problems []finance.Problem) (storage.PartRequest, []finance.Problem) {
+	var req storage.PartRequest
+	fail := func(field, message string) {
+		problems = append(problems, finance.Problem{Field: field, Message: message})
+	}
+	date := func(key string, raw json.RawMessage) finance.Date {
+		var text string
+		d, err := finance.Date{}, json.Unmarshal(raw, &text)
+		if err == nil {
+			d, err = finance.ParseDate(text)
+		}
+		if err != nil || d.Year() < 2000 {
+			fail(key, "must be a date, YYYY-MM-DD, from 2000-01-01")
+			return finance.Date{}
+		}
+		return d
+	}
+	for _, key := range sortedKeys(obj) {
+		raw := obj[key]
+		switch key {
+		case "amount":
+			v, msg := decimalValue(raw)
+			if msg != "" {
+				fail(key, msg)
+				continue
+			}
+			d, err := decimal.NewFromString(v.(string))
+			if err != nil || d.Abs().GreaterThanOrEqual(decimal.New(1, 12)) {
+				fail(key, "must be a decimal number below one trillion, like 1234.56")
+				continue
+			}
+			if !d.IsPositive() {
+				fail(key, "must be more than zero")
+				continue
+			}
+			req.Amount = d
+		case "paid_at":
+			req.PaidAt = date(key, raw)
+		case "credit_at":
+			if string(raw) != "null" {
+				req.CreditAt = date(key, raw)
+			}
+		default:
+			fail(key, "unknown field")
+		}
+	}
+	for _, key := range []string{"amount", "paid_at"} {
+		if _, given := obj[key]; !given {
+			fail(key, "is required")
+		}
+	}
+	return req, problems
+}
+
+// payInvoicePartOp describes POST /invoices/{invoice_id}/payments.
+func payInvoicePartOp() operation {
+	answer, err := reflector.SchemaFor(storage.InvoicePart{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	props := map[string]*openapi.Schema{
+		"amount": {OneOf: []*openapi.Schema{decimalRef(2, false), decimalRef(2, true)},
+			Description: "What the payer paid: more than zero, at most what is due on `paid_at` (the rest of the " +
+				"invoice with the late fee and interest on it); a JSON number or its text, at most two places."},
+		"paid_at": {Type: "string", Format: "date", Description: "The day the payer paid; not after today, not " +
+			"before the invoice's latest part."},
+		"credit_at": {Type: "string", Format: "date", Description: "The day the money was credited (the entries' " +
+			"date); default `paid_at`."},
+	}
+	return operation{tag: "invoices", summary: "Record a part payment of an invoice",
+		description: "Books what the payer paid as a part of the invoice (docs/ledger.md, \"Part payments\"): on " +
+			"`paid_at` the rest of the invoice is due with its late fee and interest computed on the rest; a part " +
+			"short of that pays principal and charges pro rata, the invoice is `partially_paid` and the rest keeps " +
+			"accruing; a part equal to it settles the invoice (`paid`; the punctuality discount only for the whole " +
+			"invoice paid by its discount date in one payment). The part's entries (split " +
+			"`invoice-<id>-payment-<n>`) credit the owners their share, as a whole payment's. 422, every problem at " +
+			"once: `amount` not positive or more than is due that day (the message says how much was due), " +
+			"`status` for an invoice not open (paid, canceled, refunded, uncollectible, renegotiated), `paid_at` " +
+			"missing, after today or before an earlier part's, `credit_at` before `paid_at`; 409 for an agreement's " +
+			"installment (paid whole); another company's invoice is a 404.",
+		body: jsonBody("The part.", true, openapi.Object(props, "amount", "paid_at")),
+		responses: answers(map[int]*openapi.Response{http.StatusCreated: jsonAnswer(
+			"The part (`due`: what was due on `paid_at`) and the invoice as it leaves it (`status`, `paid`, "+
+				"`paid_amount`, `balance`); with the same `Idempotency-Key` and body, the first answer again.",
+			envelope(answer, true))}, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge,
+			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
+		keyed: true}
+}
+
+// undoInvoicePartOp describes DELETE /invoices/{invoice_id}/payments/{id}.
+func undoInvoicePartOp() operation {
+	answer, err := reflector.SchemaFor(storage.InvoicePart{})
+	if err != nil {
+		panic("api: " + err.Error())
+	}
+	return operation{tag: "invoices", summary: "Undo the latest part payment of an invoice",
+		description: "Reverses the part's entries (dated today), removes its settlement lines and takes its " +
+			"amounts off the invoice, which is `partially_paid` again, or `unpaid` (`overdue`) when no part is left; " +
+			"the owners' transfers the nightly run wrote unpaid from it are voided (docs/ledger.md, \"Part " +
+			"payments\"); the invoice's refunds, which took from every part, are undone with it. 409 for a part that " +
+			"is not the latest standing one (the message names the later part), one undone already, one of an invoice " +
+			"written off (undo the write-off first), an agreement's installment, and while a transfer it would void " +
+			"is in a payment batch; 404 for a part of another invoice or company.",
+		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer(
+			"The part, undone, and the invoice as it leaves it.", envelope(answer, true))},
+			http.StatusNotFound, http.StatusConflict)}
+}

@@ -35,7 +35,7 @@ func operatorCompaniesListOp(reg *storage.Registry, res *storage.Resource) opera
 	op.access, op.tag = byOperator, "operators"
 	op.summary = "List the companies"
 	op.description = "Every company with what operators set on it (`time_zone`, `invoice_lead_days`), with the query " +
-		"language: `filter[name]` (`%` patterns, `|like`), `filter[time_zone]`, `filter[idIn][]`, `sort`, `page`."
+		"language: `filter[name]` (`%` patterns), `filter[time_zone]`, `filter[idIn][]`, `sort`, `page`."
 	return op
 }
 
@@ -168,7 +168,8 @@ func companyFields() map[string]*openapi.Schema {
 // companyAnswer is the answer of a company's write.
 func companyAnswer() *openapi.Schema {
 	return envelope(openapi.Object(map[string]*openapi.Schema{"company": openapi.Ref(storage.OperatorCompanies),
-		"changed": openapi.Object(nil), "audit_id": openapi.Nullable(openapi.Integer())},
+		"changed": (&openapi.Schema{Type: "object", AdditionalProperties: openapi.Array(openapi.Any())}).
+			WithDescription("Each field changed: its value before and after."), "audit_id": openapi.Nullable(openapi.Integer())},
 		"company", "changed", "audit_id"), true)
 }
 

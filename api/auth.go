@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/finance"
@@ -186,4 +187,71 @@ func (a *authenticator) resolve(ctx context.Context, key string) (storage.Princi
 	a.cache[id] = entry
 	a.mu.Unlock()
 	return entry.principal, entry.err
+}
+
+// forget drops key id of company from the cache: revoked, it is looked up
+// again (and refused) at its next request.
+func (a *authenticator) forget(companyID, keyID int64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for id, c := range a.cache {
+		if c.err == nil && c.principal.CompanyID == companyID && c.principal.KeyID == keyID {
+			delete(a.cache, id)
+		}
+	}
+}
+
+// forgetAll empties the cache: every key is looked up again.
+func (a *authenticator) forgetAll() {
+	a.mu.Lock()
+	a.cache = map[[32]byte]cachedPrincipal{}
+	a.mu.Unlock()
+}
+
+// revocationRetry is how long ForgetRevokedKeys waits before listening
+// again after its connection failed.
+const revocationRetry = time.Second
+
+// ForgetRevokedKeys listens on storage.KeysChannel until ctx ends, and
+// drops each key revoked (by an operator route of any API process, or
+// `propfin apikey revoke`) from this process's cache as soon as the
+// revocation commits, so that its next request is a 401 rather than one
+// served for up to the cache's TTL. When the connection fails it empties
+// the cache (a revocation may have gone unheard) and listens again.
+func (s *Server) ForgetRevokedKeys(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := s.listenRevocations(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		s.auth.forgetAll()
+		s.log.Warn("api keys: listening for revocations", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(revocationRetry):
+		}
+	}
+}
+
+// listenRevocations listens on a connection of its own (not one of the
+// pool's, which serve requests) until it fails or ctx ends.
+func (s *Server) listenRevocations(ctx context.Context) error {
+	conn, err := pgx.ConnectConfig(ctx, s.store.Pool().Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx)) //nolint:errcheck // nothing to do about it
+	if _, err := conn.Exec(ctx, "LISTEN "+storage.KeysChannel); err != nil {
+		return err
+	}
+	s.auth.forgetAll() // what was revoked before this LISTEN took effect
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		if company, key, ok := storage.ParseRevokedKeyNote(n.Payload); ok {
+			s.auth.forget(company, key)
+		}
+	}
 }

@@ -269,8 +269,9 @@ func (s *Server) routeTable() *router {
 		}
 	}
 
-	// The operators' jobs, schedules, alerts and console (operator_jobs.go,
-	// operator_schedules.go, operator_page.go), behind the admin credential:
+	// The operators' jobs, schedules, alerts, companies and keys, and console
+	// (operator_jobs.go, operator_schedules.go, operator_companies.go,
+	// operator_page.go), behind the admin credential:
 	// every company's, not one's.
 	if s.console != nil {
 		reg := s.store.Registry()
@@ -282,6 +283,14 @@ func (s *Server) routeTable() *router {
 		router.HandleFunc(http.MethodGet, "/operator/schedules", operatorSchedulesOp(), s.operatorSchedules)
 		router.HandleFunc(http.MethodPost, "/operator/schedules/:name/run", runScheduleOp(s.scheduleNames()), s.runSchedule)
 		router.HandleFunc(http.MethodGet, "/operator/alerts", operatorAlertsOp(), s.operatorAlerts)
+		companies, keys := s.operatorCompaniesResource(), s.operatorKeysResource()
+		router.HandleFunc(http.MethodGet, "/operator/companies", operatorCompaniesListOp(reg, companies), s.operatorCompaniesList)
+		router.HandleFunc(http.MethodPost, "/operator/companies", postCompanyOp(), s.postCompany)
+		router.HandleFunc(http.MethodGet, "/operator/companies/:id", operatorCompanyOp(), s.operatorCompany)
+		router.HandleFunc(http.MethodPut, "/operator/companies/:id", putCompanyOp(), s.putCompany)
+		router.HandleFunc(http.MethodPost, "/operator/companies/:id/keys", postKeyOp(), s.postKey)
+		router.HandleFunc(http.MethodGet, "/operator/keys", operatorKeysListOp(reg, keys), s.operatorKeysList)
+		router.HandleFunc(http.MethodPost, "/operator/keys/:id/revoke", revokeKeyOp(), s.revokeKey)
 		router.HandleFunc(http.MethodGet, "/operator/", operatorPageOp, s.operatorPage)
 		router.HandleFunc(http.MethodPost, "/operator/retry", consoleRetryOp, s.consoleRetry)
 	}

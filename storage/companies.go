@@ -62,24 +62,39 @@ func EnsureCompany(ctx context.Context, pool *pgxpool.Pool, name string) (compan
 	return companyID, userID, nil
 }
 
-// CreateAPIKey issues a key for a user of a company and stores its hash.
-func CreateAPIKey(ctx context.Context, pool *pgxpool.Pool, companyID, userID int64, name string) (NewAPIKey, error) {
+// CreateAPIKey issues a key for a user of a company and stores its hash
+// and its prefix (the key up to its secret's first 8 hex digits).
+func CreateAPIKey(ctx context.Context, q DBTX, companyID, userID int64, name string) (NewAPIKey, error) {
 	secret := make([]byte, 32)
 	if _, err := rand.Read(secret); err != nil {
 		return NewAPIKey{}, fmt.Errorf("generate key: %w", err)
 	}
 	secretHex := hex.EncodeToString(secret)
 	hash := sha256.Sum256([]byte(secretHex))
+	key := keyPrefix + strconv.FormatInt(companyID, 10) + "_" + secretHex
 	var keyID int64
-	err := pool.QueryRow(ctx, `INSERT INTO api_keys (company_id, user_id, name, secret_hash)
-		VALUES ($1, $2, $3, $4) RETURNING id`, companyID, userID, name, hash[:]).Scan(&keyID)
+	err := q.QueryRow(ctx, `INSERT INTO api_keys (company_id, user_id, name, secret_hash, prefix)
+		VALUES ($1, $2, $3, $4, $5) RETURNING id`, companyID, userID, name, hash[:], KeyPrefixOf(key)).Scan(&keyID)
 	if err != nil {
 		return NewAPIKey{}, translate(err, "api key")
 	}
 	return NewAPIKey{
 		Principal: Principal{CompanyID: companyID, UserID: userID, KeyID: keyID},
-		Key:       keyPrefix + strconv.FormatInt(companyID, 10) + "_" + secretHex,
+		Key:       key,
 	}, nil
+}
+
+// keyPrefixHex is how many hex digits of the secret a key's prefix keeps.
+const keyPrefixHex = 8
+
+// KeyPrefixOf is what is kept of a key to tell it apart (pf_3_1a2b3c4d):
+// its company and the first 8 hex digits of its secret; "" for what is
+// not a key.
+func KeyPrefixOf(key string) string {
+	if _, _, ok := ParseAPIKey(key); !ok {
+		return ""
+	}
+	return key[:len(key)-64+keyPrefixHex]
 }
 
 // ParseAPIKey splits a key into its company id and the hash of its secret.
@@ -100,15 +115,23 @@ func ParseAPIKey(key string) (companyID int64, hash [32]byte, ok bool) {
 }
 
 // LookupAPIKey resolves a key to its principal; an unknown, malformed or
-// revoked key is Unauthenticated.
+// revoked key is Unauthenticated. It records the key's use (last_used_at)
+// when the one recorded is a minute old or more, so that a key in use
+// costs a write a minute at most.
 func LookupAPIKey(ctx context.Context, pool *pgxpool.Pool, key string) (Principal, error) {
 	companyID, hash, ok := ParseAPIKey(key)
 	if !ok {
 		return Principal{}, finance.Errorf(finance.Unauthenticated, "malformed API key")
 	}
 	p := Principal{CompanyID: companyID}
-	err := pool.QueryRow(ctx, `SELECT id, user_id FROM api_keys
-		WHERE company_id = $1 AND secret_hash = $2 AND revoked_at IS NULL`, companyID, hash[:]).Scan(&p.KeyID, &p.UserID)
+	err := pool.QueryRow(ctx, `WITH k AS (
+			SELECT id, user_id, last_used_at FROM api_keys
+			WHERE company_id = $1 AND secret_hash = $2 AND revoked_at IS NULL),
+		used AS (
+			UPDATE api_keys a SET last_used_at = now() FROM k
+			WHERE a.company_id = $1 AND a.id = k.id
+			  AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute'))
+		SELECT id, user_id FROM k`, companyID, hash[:]).Scan(&p.KeyID, &p.UserID)
 	if err == pgx.ErrNoRows {
 		return Principal{}, finance.Errorf(finance.Unauthenticated, "unknown API key")
 	}

@@ -16,6 +16,8 @@ func Resources() []*Resource {
 		buildingsResource(),
 		jobsResource(),
 		operatorJobsResource(),
+		operatorCompaniesResource(),
+		operatorAPIKeysResource(),
 		personsResource(),
 		businessesResource(),
 		accountsResource(),

@@ -16,7 +16,7 @@ func TestAPIKeyCreateAgainstDatabaseURL(t *testing.T) {
 	pool := storagetest.NewDB(t)
 	t.Setenv("DATABASE_URL", storagetest.URL(t))
 	var out strings.Builder
-	if code := run(context.Background(), []string{"apikey", "create", "--company", "Imobiliária Sol"}, nil, &out, io.Discard); code != 0 {
+	if code := run(context.Background(), []string{"apikey", "create", "--company", "Imobiliária Sol", "--create-company", "--reason", "test"}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -50,7 +50,7 @@ func TestAPIKeyCreateEndsWithTheKey(t *testing.T) {
 		}
 	}
 	var both syncBuffer // stdout and stderr as a terminal shows them
-	if code := run(context.Background(), []string{"apikey", "create", "--company", "Imobiliária Sol", "--data-dir", filepath.Join(tmp, "data")},
+	if code := run(context.Background(), []string{"apikey", "create", "--company", "Imobiliária Sol", "--create-company", "--reason", "test", "--data-dir", filepath.Join(tmp, "data")},
 		nil, &both, &both); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, both.String())
 	}

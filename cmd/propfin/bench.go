@@ -213,7 +213,7 @@ func startBenchServer(ctx context.Context, cfg config, pool *pgxpool.Pool, stdou
 	ops := newOperations(cfg, pool, rdb, log)
 	ctx, cancel := context.WithCancel(ctx)
 	served, worked := make(chan error, 1), make(chan error, 1)
-	go func() { served <- serveAPI(ctx, ln, apiHandler(pool, nil, rdb.client, cfg, ops, log), log) }()
+	go func() { served <- serveAPI(ctx, ln, apiHandler(ctx, pool, nil, rdb.client, cfg, ops, log), log) }()
 	go func() {
 		worked <- runWorkers(ctx, workerDeps{pool: pool, redis: rdb.target.Asynq(), kinds: kinds, cfg: cfg, log: log})
 	}()

@@ -128,7 +128,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stdout, "Mail: %s%s (SMTP on %s)\n", base, devMailPath, mailer.box.Addr())
 	}
 	fmt.Fprintf(stdout, "Reminders from: %s\n", sender)
-	serveErr := ops.serve(ctx, ln, mailer.handler(apiHandler(pool, replica, rc.client, cfg, ops, log)), cfg.MetricsAddr, log)
+	serveErr := ops.serve(ctx, ln, mailer.handler(apiHandler(ctx, pool, replica, rc.client, cfg, ops, log)), cfg.MetricsAddr, log)
 	stopBackground()
 	return errors.Join(serveErr, background())
 }

@@ -102,7 +102,7 @@ func TestDevEndToEnd(t *testing.T) {
 	}
 
 	var out strings.Builder
-	if code := run(context.Background(), []string{"apikey", "create", "--company", "Second Co", "--data-dir", dataDir}, nil, &out, io.Discard); code != 0 {
+	if code := run(context.Background(), []string{"apikey", "create", "--company", "Second Co", "--create-company", "--reason", "test", "--data-dir", dataDir}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("apikey create beside dev: exit %d", code)
 	}
 	printed := strings.Split(strings.TrimSpace(out.String()), "\n")

@@ -1,5 +1,5 @@
 // Command propfin is the propfin binary: the API server, migrations, the
-// all-in-one development mode, API key management and small tools for PIX,
+// all-in-one development mode, company and API key management and small tools for PIX,
 // CNAB files and finance rules. This package only wires the others together.
 package main
 
@@ -32,7 +32,8 @@ commands:
   scheduler  submit the scheduled jobs (--list prints the schedules)
   migrate    apply database migrations
   dev        run the whole system on embedded defaults
-  apikey     manage API keys (apikey create --company NAME)
+  company    manage companies (company create|list|update)
+  apikey     manage API keys (apikey create|list|revoke)
   pix        PIX BR Code tools (validate, build, qr)
   cnab       boleto and CNAB tools (line, barcode, remessa)
   finance    finance rules (schedule)
@@ -47,6 +48,7 @@ func commands() map[string]command {
 		"scheduler": runScheduler,
 		"migrate":   runMigrate,
 		"dev":       runDev,
+		"company":   runCompany,
 		"apikey":    runAPIKey,
 		"pix":       runPix,
 		"cnab":      runCnab,

@@ -59,7 +59,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 	if cfg.ReceiptSecret == "" {
 		log.Warn("PROPFIN_RECEIPT_SECRET is not set: receiptLink answers 503 and no receipt page is served")
 	}
-	return ops.serve(ctx, ln, apiHandler(pool, replica, rc.client, cfg, ops, log), cfg.MetricsAddr, log)
+	return ops.serve(ctx, ln, apiHandler(ctx, pool, replica, rc.client, cfg, ops, log), cfg.MetricsAddr, log)
 }
 
 // openServers opens what a long-running process works on: the database
@@ -127,16 +127,19 @@ func openReplica(ctx context.Context, cfg config, log *slog.Logger) (*pgxpool.Po
 }
 
 // apiHandler is the API on pool, reading lists and gets from replica when
-// it is not nil.
-func apiHandler(pool, replica *pgxpool.Pool, rdb redis.UniversalClient, cfg config, ops operations, log *slog.Logger) http.Handler {
+// it is not nil; until ctx ends it forgets the API keys revoked as soon as
+// they are.
+func apiHandler(ctx context.Context, pool, replica *pgxpool.Pool, rdb redis.UniversalClient, cfg config, ops operations, log *slog.Logger) http.Handler {
 	store := storage.NewStore(pool, storage.DefaultRegistry())
-	return api.New(api.Config{
+	srv := api.New(api.Config{
 		Store: store, Replica: replica, Redis: rdb, RateLimit: cfg.RateLimit, AuthFailureLimit: cfg.AuthFails, AuthCacheTTL: cfg.AuthTTL,
 		RequestTimeout: cfg.Timeout, Logger: log, Schedules: cfg.Schedules,
 		AdminToken: cfg.AdminToken, Monitoring: ops.dashboard, Metrics: ops.metrics, ServeMetrics: cfg.MetricsAddr == "",
 		ReceiptSecret: []byte(cfg.ReceiptSecret), PublicURL: cfg.PublicURL, ReceiptLifetime: cfg.ReceiptLifetime,
 		Webhooks: cfg.webhookPolicy(),
-	}).Handler()
+	})
+	go srv.ForgetRevokedKeys(ctx)
+	return srv.Handler()
 }
 
 // serveAPI serves until ctx ends, then stops taking connections and lets

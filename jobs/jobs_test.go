@@ -682,3 +682,37 @@ func TestAGroupStartsATaskOnce(t *testing.T) {
 		t.Fatalf("started %v %v %v, want the first only", got[0].ok, got[1].ok, got[2].ok)
 	}
 }
+
+// TestResumedRunKeepsItsProgress: a run resumed after an interruption
+// reads, until its next chunk records more, the progress its last
+// recorded chunk wrote, not none done.
+func TestResumedRunKeepsItsProgress(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	seen := make(chan storage.Progress, 1)
+	k := Define("test:resumed-progress", Options{MaxRetry: 3}, func(ctx context.Context, r *Run, _ struct{}) (any, error) {
+		run := runs.Add(1)
+		return r.Chunks(ctx, 4, 40, func(ctx context.Context, _ pgx.Tx, i int) (any, int64, error) {
+			if i == 2 && run == 1 {
+				return nil, 0, finance.Errorf(finance.Unavailable, "interrupted at chunk 2")
+			}
+			if i == 2 {
+				time.Sleep(3 * startAfter) // the resumed run's start is written meanwhile
+				job, err := storage.GetJob(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+				if err != nil {
+					return nil, 0, err
+				}
+				seen <- job.Progress
+			}
+			return i, 10, nil
+		})
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:resumed-progress", struct{}{}).ID, storage.JobSucceeded, storage.JobFailed)
+	if done.State != storage.JobSucceeded {
+		t.Fatalf("state %s: %s", done.State, done.Error)
+	}
+	if got := <-seen; got != (storage.Progress{Done: 20, Total: 40}) {
+		t.Errorf("the resumed run read progress %+v before its next chunk, want the 20 of 40 recorded", got)
+	}
+}

@@ -86,6 +86,24 @@ type Worker struct {
 	outcomes  *groupCommit[storage.Outcome, bool]
 	running   sync.WaitGroup // the runs in progress
 	inFlight  atomic.Int64   // how many: the group commits linger while others may join
+	// stopping is set once the worker is shutting down: a run whose
+	// context ends before lost its task's lease (Redis did not answer).
+	stopping atomic.Bool
+}
+
+// What a run interrupted says, in its job's error and in the log.
+const (
+	interruptedByShutdown = "The run was interrupted by a worker shutdown."
+	interruptedLostRedis  = "The run was interrupted: its worker lost Redis (the lease on its task lapsed)."
+)
+
+// interruption is what a run ended by its context says: a shutdown, or
+// Redis lost.
+func (w *Worker) interruption() string {
+	if w.stopping.Load() {
+		return interruptedByShutdown
+	}
+	return interruptedLostRedis
 }
 
 // startResult is a job to run, as read when its task was taken, or ok
@@ -196,6 +214,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	w.log.Info("worker started", "concurrency", w.cfg.Concurrency, "kinds", strings.Join(w.cfg.Kinds.Names(), ","))
 	<-ctx.Done()
+	w.stopping.Store(true)
 	w.log.Info("worker stopping: finishing running jobs", "timeout", w.cfg.ShutdownTimeout.String())
 	var shutdowns sync.WaitGroup
 	for _, srv := range append([]*asynq.Server{w.srv}, w.dedicated...) {
@@ -370,9 +389,11 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, run *Run, result any, r
 		runErr = permanent(fmt.Errorf("encode result: %w", err))
 	}
 	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
-		// the worker is shutting down: asynq hands the task back
+		// the worker is shutting down, or lost the task's lease: asynq
+		// hands the task back (the relay enqueues it again once Redis is
+		// back, when it lost it)
 		if err := storage.RequeueRun(wctx, w.cfg.Pool, storage.Outcome{RunRef: job.Run(),
-			Error: "interrupted by a worker shutdown; it runs again", Start: start}); err != nil {
+			Error: w.interruption(), Start: start}); err != nil {
 			w.log.Warn("requeue interrupted job", "job", job.ID, "err", err)
 		}
 		return runErr
@@ -479,8 +500,10 @@ func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 		}
 		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed.String()}
 		switch {
+		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil && w.stopping.Load():
+			w.log.Info("job run interrupted by the shutdown; handed back to the queue", attrs...)
 		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
-			w.log.Info("job run interrupted by the shutdown; it runs again", attrs...)
+			w.log.Warn("job run interrupted: the worker lost Redis (its lease on the task lapsed); the job waits for Redis", attrs...)
 		case errors.Is(err, errYield):
 			w.log.Debug("job run gave way to other companies; it waits its turn", attrs...)
 		case errors.Is(err, asynq.SkipRetry):

@@ -58,6 +58,10 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	waitSchema(ctx, pool, log)
+	if ctx.Err() != nil {
+		return nil
+	}
 	log.Info("scheduler started", "schedules", len(sched.Schedules()))
 	return sched.Run(ctx)
 }

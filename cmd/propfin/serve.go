@@ -39,6 +39,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 		return err
 	}
 	defer closeServers()
+	checkSchema(ctx, pool, log) // it serves all the same: /readyz says not ready
 	replica, err := openReplica(ctx, cfg, log)
 	if err != nil {
 		return err

@@ -34,6 +34,10 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		return err
 	}
 	defer closeServers()
+	waitSchema(ctx, pool, log)
+	if ctx.Err() != nil {
+		return nil
+	}
 	reminders, err := workerReminders(cfg, log)
 	if err != nil {
 		return err

@@ -237,7 +237,7 @@ func missingMessage(n Night, created, now time.Time, after time.Duration) (strin
 	}
 	if n.Run.CreatedAt.After(n.FiresAt) {
 		return fmt.Sprintf("The %s run of %s (job %d, submitted at %s, after its time %s) had not finished %s after its submission: %s.",
-			n.Schedule, n.Date, n.Run.JobID, n.Run.CreatedAt.In(n.FiresAt.Location()).Format(time.DateTime+" MST"), at, after, n.Run.State),
+				n.Schedule, n.Date, n.Run.JobID, n.Run.CreatedAt.In(n.FiresAt.Location()).Format(time.DateTime+" MST"), at, after, n.Run.State),
 			!now.Before(n.Run.CreatedAt.Add(after))
 	}
 	return fmt.Sprintf("The %s run of %s (job %d) had not finished %s after its time (%s): %s.", n.Schedule, n.Date,

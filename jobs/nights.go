@@ -231,15 +231,17 @@ func missingMessage(n Night, created, now time.Time, after time.Duration) (strin
 		return "", false
 	}
 	at := n.FiresAt.Format(time.DateTime + " MST")
-	if n.Run == nil {
-		return fmt.Sprintf("The %s run of %s had no run %s after its time (%s).", n.Schedule, n.Date, after, at),
-			!now.Before(n.FiresAt.Add(after))
+	switch {
+	case n.Run == nil:
+		msg := fmt.Sprintf("The %s run of %s had no run %s after its time (%s).", n.Schedule, n.Date, after, at)
+		return msg, !now.Before(n.FiresAt.Add(after))
+	case n.Run.CreatedAt.After(n.FiresAt):
+		submitted := n.Run.CreatedAt.In(n.FiresAt.Location()).Format(time.DateTime + " MST")
+		msg := fmt.Sprintf("The %s run of %s (job %d, submitted at %s, after its time %s) had not finished %s after its submission: %s.",
+			n.Schedule, n.Date, n.Run.JobID, submitted, at, after, n.Run.State)
+		return msg, !now.Before(n.Run.CreatedAt.Add(after))
 	}
-	if n.Run.CreatedAt.After(n.FiresAt) {
-		return fmt.Sprintf("The %s run of %s (job %d, submitted at %s, after its time %s) had not finished %s after its submission: %s.",
-				n.Schedule, n.Date, n.Run.JobID, n.Run.CreatedAt.In(n.FiresAt.Location()).Format(time.DateTime+" MST"), at, after, n.Run.State),
-			!now.Before(n.Run.CreatedAt.Add(after))
-	}
-	return fmt.Sprintf("The %s run of %s (job %d) had not finished %s after its time (%s): %s.", n.Schedule, n.Date,
-		n.Run.JobID, after, at, n.Run.State), !now.Before(n.FiresAt.Add(after))
+	msg := fmt.Sprintf("The %s run of %s (job %d) had not finished %s after its time (%s): %s.", n.Schedule, n.Date,
+		n.Run.JobID, after, at, n.Run.State)
+	return msg, !now.Before(n.FiresAt.Add(after))
 }

@@ -237,6 +237,12 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 	return log
 }
 
+// logStopped is a long-running process's last line: it has stopped (on
+// SIGTERM, or after the error it logged).
+func logStopped(log *slog.Logger, process string) {
+	log.Info("stopped", "process", process)
+}
+
 // redisLog is go-redis's logger on slog.
 type redisLog struct{ log *slog.Logger }
 

@@ -49,6 +49,7 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		return errors.New("DATABASE_URL must be set (or use `propfin dev`)")
 	}
 	log := newLogger(cfg.LogFormat, stderr)
+	defer logStopped(log, "scheduler")
 	pool, err := storage.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err

@@ -15,7 +15,8 @@ import (
 // schema_migrations gone, as after a release phase that failed): the API
 // serves but logs it and /readyz answers 503 naming the migration; the
 // worker and the scheduler log it and wait; once the migration is
-// recorded, /readyz answers 200 and both start, with no restart.
+// recorded, /readyz answers 200 and both start, with no restart. On
+// SIGTERM each process's last line says it stopped.
 func TestSchemaBehindTheBinary(t *testing.T) {
 	t.Parallel()
 	f := newFaultEnv(t)
@@ -69,5 +70,12 @@ func TestSchemaBehindTheBinary(t *testing.T) {
 			}
 			return nil
 		})
+	}
+	for _, p := range []*proc{api, worker, scheduler} {
+		p.stop(t, 40*time.Second)
+		lines := strings.Split(strings.TrimSpace(p.out.String()), "\n")
+		if last := lines[len(lines)-1]; !strings.Contains(last, "msg=stopped") {
+			t.Errorf("%s's last line: %s", p.name, last)
+		}
 	}
 }

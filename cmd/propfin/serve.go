@@ -34,6 +34,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 		return err
 	}
 	log := newLogger(cfg.LogFormat, stderr)
+	defer logStopped(log, "serve")
 	pool, rc, closeServers, err := openServers(ctx, cfg, 0, log)
 	if err != nil {
 		return err

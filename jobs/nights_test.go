@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -210,5 +211,17 @@ func TestRaiseMissingAfterCatchUp(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM operator_alerts WHERE company_id = $1 AND run_date <= $2::date`,
 		young, today).Scan(&youngs); err != nil || youngs != 0 {
 		t.Errorf("company created today: %d alerts of nights before its creation (%v), want none", youngs, err)
+	}
+}
+
+// TestAlertsGaugeHelpListsEveryKind: the help of the open alerts gauge
+// names every kind of alert, with what an open one means.
+func TestAlertsGaugeHelpListsEveryKind(t *testing.T) {
+	t.Parallel()
+	help := alertsHelp()
+	for _, k := range storage.AlertKinds {
+		if !strings.Contains(help, k+" (") {
+			t.Errorf("the help does not say what an open %s alert means: %s", k, help)
+		}
 	}
 }

@@ -169,6 +169,10 @@ func loadConfig() (config, error) {
 			*d.dst = parsed
 		}
 	}
+	if cfg.JobRetention < jobs.MinRetention {
+		return cfg, fmt.Errorf("PROPFIN_JOB_RETENTION=%s: want %s or more: the scheduler reads the runs of the last "+
+			"two nights, and would make again those deleted sooner", cfg.JobRetention, jobs.MinRetention)
+	}
 	for _, b := range []struct {
 		name string
 		dst  *bool

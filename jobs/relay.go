@@ -198,15 +198,15 @@ var errRedisDown = errors.New("redis does not answer")
 
 // leaseLapse is how long after Redis stops answering a worker's runs may
 // go on before asynq's lease on their tasks (30 s) lapses and the worker
-// hands them back (queued): past it, a relay that saw Redis come back
-// sweeps the waiting jobs a second time.
+// hands them back (queued) at their next chunk.
 const leaseLapse = 35 * time.Second
 
 // outage follows a relay's view of Redis: once Redis answers again after
 // its ping failed, the jobs waiting (pending or queued) are enqueued
-// again at once, and once more leaseLapse after the outage began, for the
-// runs handed back after Redis returned, rather than after
-// PROPFIN_JOB_QUIET_AFTER: Redis may have lost their tasks.
+// again at once, and again leaseLapse and a minute more after the outage
+// began (those still ahead), for the runs handed back after Redis
+// returned (a run stops at the end of the chunk it is in), rather than
+// after PROPFIN_JOB_QUIET_AFTER: Redis may have lost their tasks.
 type outage struct {
 	began  time.Time // zero: none seen
 	down   bool
@@ -223,7 +223,12 @@ func (o *outage) saw(err error) {
 		}
 	case err == nil && o.down:
 		o.down = false
-		o.sweeps = []time.Time{now, o.began.Add(leaseLapse)}
+		o.sweeps = []time.Time{now}
+		for _, at := range []time.Time{o.began.Add(leaseLapse), o.began.Add(leaseLapse + time.Minute)} {
+			if at.After(now) {
+				o.sweeps = append(o.sweeps, at)
+			}
+		}
 	}
 }
 

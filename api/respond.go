@@ -94,9 +94,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusInternalServerError
 	}
 	switch {
-	case coded.Code == finance.Unavailable:
+	case coded.Code == finance.Unavailable && !errors.Is(err, context.DeadlineExceeded):
 		// expected during an outage (the database), answered 503 with
 		// Retry-After: one line a second per message, not one per request
+		// (a request past its time limit stays an ERROR: a slow query of
+		// ours)
 		if ok, n := unavailableLog.Allow(coded.Message); ok {
 			loggerOf(r.Context()).WarnContext(r.Context(), "request failed: unavailable", "method", r.Method,
 				"path", r.URL.Path, "err", err, "suppressed", n, "per", unavailableLogEvery.String())

@@ -252,6 +252,19 @@ func TestReadyz(t *testing.T) {
 	if r := e.do(t, http.MethodGet, "/readyz", "", nil); r.status != http.StatusOK {
 		t.Fatalf("readyz: %d %s", r.status, r.raw)
 	}
+	var version int
+	var name string
+	if err := e.pool.QueryRow(context.Background(), `DELETE FROM schema_migrations
+		WHERE version = (SELECT max(version) FROM schema_migrations) RETURNING version, name`).Scan(&version, &name); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.do(t, http.MethodGet, "/readyz", "", nil); r.status != http.StatusServiceUnavailable ||
+		!slices.Equal(r.problemFields(t), []string{"schema"}) || !strings.Contains(string(r.raw), "propfin migrate") {
+		t.Errorf("readyz with a migration not applied: %d %s", r.status, r.raw)
+	}
+	if _, err := e.pool.Exec(context.Background(), `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, version, name); err != nil {
+		t.Fatal(err)
+	}
 	e.redis.Close()
 	r := e.do(t, http.MethodGet, "/readyz", "", nil)
 	if r.status != http.StatusServiceUnavailable || !slices.Equal(r.problemFields(t), []string{"redis"}) {

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -13,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/propfin/propfin/jobs"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -276,5 +280,59 @@ func TestDashboardRefusesCrossOriginWrites(t *testing.T) {
 	r = e.call(t, http.MethodPost, path, basic("ops", testAdminToken), "Sec-Fetch-Site", "same-origin")
 	if r.status == http.StatusForbidden || r.status == http.StatusUnauthorized {
 		t.Errorf("same-origin POST: %d %s", r.status, r.body)
+	}
+}
+
+// TestDashboardRunRetriesAFailedJob: Run on the archived task of a failed
+// job in the queue dashboard retries the job through the platform (a new
+// generation, pending, audited) and deletes the archived task, rather
+// than running a task that does nothing while the job stays failed; Run
+// on all archived tasks at once is refused, in the envelope.
+func TestDashboardRunRetriesAFailedJob(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := setup(t, withAdminToken(testAdminToken), withDashboard(t))
+	kinds, err := jobs.Kinds(jobs.KindsConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, _, err := kinds.Submit(ctx, e.pool, e.compA, jobs.Submission{Kind: jobs.KindJobsPrune,
+		Payload: json.RawMessage(`{"date":"2026-12-01"}`), SubmittedBy: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.pool.Exec(ctx, `UPDATE jobs SET state = 'failed', error = 'boom', finished_at = now()
+		WHERE company_id = $1 AND id = $2`, e.compA, job.ID); err != nil {
+		t.Fatal(err)
+	}
+	opt := asynq.RedisClientOpt{Addr: e.redis.Addr()}
+	client, inspector := asynq.NewClient(opt), asynq.NewInspector(opt)
+	t.Cleanup(func() { client.Close(); inspector.Close() })
+	if _, err := client.Enqueue(asynq.NewTask(job.Kind, nil), asynq.Queue(job.Queue), asynq.TaskID(job.TaskID())); err != nil {
+		t.Fatal(err)
+	}
+	if err := inspector.ArchiveTask(job.Queue, job.TaskID()); err != nil {
+		t.Fatal(err)
+	}
+	base := "/monitoring/api/queues/" + job.Queue + "/archived_tasks"
+	wantEnvelope(t, "run all", e.call(t, http.MethodPost, base+":run_all", bearer(testAdminToken)), http.StatusConflict)
+
+	if r := e.call(t, http.MethodPost, base+"/"+job.TaskID()+":run", bearer(testAdminToken)); r.status != http.StatusNoContent {
+		t.Fatalf("run: %d %s", r.status, r.body)
+	}
+	got, err := storage.GetJob(ctx, e.pool, e.compA, job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != storage.JobPending || got.Generation != job.Generation+1 {
+		t.Errorf("after Run the job is %s at generation %d, want pending at %d", got.State, got.Generation, job.Generation+1)
+	}
+	var audited int
+	if err := e.pool.QueryRow(ctx, `SELECT count(*) FROM operator_audit WHERE action = 'jobs.retry' AND jobs = $1::jsonb`,
+		fmt.Sprintf("[[%d,%d]]", e.compA, job.ID)).Scan(&audited); err != nil || audited != 1 {
+		t.Errorf("%d audit rows (%v), want 1", audited, err)
+	}
+	if _, err := inspector.GetTaskInfo(job.Queue, job.TaskID()); !errors.Is(err, asynq.ErrTaskNotFound) {
+		t.Errorf("the archived task is still there: %v", err)
 	}
 }

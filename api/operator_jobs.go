@@ -262,7 +262,7 @@ func (s *Server) bulkJobs(action string) http.HandlerFunc {
 				writeError(w, r, err)
 				return
 			}
-			writeBulk(w, action, true, sel, 0, strconv.FormatInt(sel.Count, 10)+" jobs would be "+pastTense(action)+"; nothing was changed.")
+			writeBulk(w, action, true, sel, 0, finance.Count(sel.Count, "job", "jobs")+" would be "+pastTense(action)+"; nothing was changed.")
 			return
 		}
 		var sel storage.BulkSelection
@@ -279,7 +279,7 @@ func (s *Server) bulkJobs(action string) http.HandlerFunc {
 			writeError(w, r, err)
 			return
 		}
-		writeBulk(w, action, false, sel, auditID, strconv.FormatInt(sel.Count, 10)+" jobs "+pastTense(action)+".")
+		writeBulk(w, action, false, sel, auditID, finance.Count(sel.Count, "job", "jobs")+" "+pastTense(action)+".")
 	}
 }
 

@@ -244,6 +244,11 @@ func TestOperatorBulkRetry(t *testing.T) {
 	if r := e.operatorDo(t, http.MethodPost, path+"&page=2", bearer(anaToken), map[string]any{"reason": "x"}); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("page on a bulk action: %d %s", r.status, r.raw)
 	}
+	one := e.operatorDo(t, http.MethodPost, path+"&filter[company_id]="+strconv.FormatInt(e.compA, 10), bearer(anaToken),
+		map[string]any{"preview": true})
+	if one.body["message"] != "1 job would be retried; nothing was changed." {
+		t.Errorf("preview of one job: %d %s", one.status, one.raw)
+	}
 
 	run := e.operatorDo(t, http.MethodPost, path, basic("any", ciToken), map[string]any{"reason": "the ledger lock is fixed", "expected": 2})
 	if run.status != http.StatusOK {

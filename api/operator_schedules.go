@@ -352,7 +352,7 @@ func (s *Server) runSchedule(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK,
-		"message": fmt.Sprintf("%d runs created, %d existing.", created, len(runs)-created),
+		"message": fmt.Sprintf("%s created, %d existing.", finance.Count(created, "run", "runs"), len(runs)-created),
 		"data":    map[string]any{"schedule": name, "date": req.Date, "created": created, "runs": runs, "audit_id": auditID}})
 }
 

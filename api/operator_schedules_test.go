@@ -91,6 +91,9 @@ func TestOperatorSchedules(t *testing.T) {
 	if outcomes[e.compA] != "existing" || outcomes[e.compB] != "existing" || outcomes[c] != "created" {
 		t.Errorf("outcomes %v", outcomes)
 	}
+	if all.body["message"] != "1 run created, 2 existing." {
+		t.Errorf("message %q", all.body["message"])
+	}
 	if n := e.countRows(t, `SELECT count(*) FROM jobs WHERE company_id = $1 AND kind = 'finance:overdue' AND unique_key = $2
 		AND submitted_by = 'operator:ana'`, c, date); n != 1 {
 		t.Errorf("company C has %d runs of the date", n)

@@ -89,7 +89,7 @@ func (b *buckets) take(ctx context.Context, key string, limit, want, back int) (
 		b.mu.Lock()
 		b.pausedUntil = b.now().Add(redisPause)
 		b.mu.Unlock()
-		b.log.WarnContext(ctx, "rate limiter: Redis unavailable; requests served without a limit", "for", redisPause, "err", err)
+		b.log.WarnContext(ctx, "rate limiter: Redis unavailable; requests served without a limit", "for", redisPause.String(), "err", err)
 		return grant{}, fmt.Errorf("rate limiter: take from %s: %w", key, err)
 	}
 	return grant{granted: int(res[0]), remaining: int(res[1]), wait: time.Duration(res[2]) * time.Microsecond}, nil

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/lograte"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -70,6 +72,13 @@ const statusClientClosed = 499
 // their message to the caller; anything else is logged and answered as an
 // internal error, so internal text never leaks. A request whose client has
 // gone is not an error of ours: it is logged at INFO as 499.
+// unavailableLogEvery is the most often the API logs requests answered
+// 503 unavailable (the database did not answer) with one message; the line
+// says how many it left out.
+const unavailableLogEvery = time.Second
+
+var unavailableLog = lograte.New(unavailableLogEvery)
+
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if clientGone(r) {
 		loggerOf(r.Context()).InfoContext(r.Context(), "client went away", "method", r.Method, "path", r.URL.Path, "err", err)
@@ -84,7 +93,17 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	if status >= 500 {
+	switch {
+	case coded.Code == finance.Unavailable && !errors.Is(err, context.DeadlineExceeded):
+		// expected during an outage (the database), answered 503 with
+		// Retry-After: one line a second per message, not one per request
+		// (a request past its time limit stays an ERROR: a slow query of
+		// ours)
+		if ok, n := unavailableLog.Allow(coded.Message); ok {
+			loggerOf(r.Context()).WarnContext(r.Context(), "request failed: unavailable", "method", r.Method,
+				"path", r.URL.Path, "err", err, "suppressed", n, "per", unavailableLogEvery.String())
+		}
+	case status >= 500:
 		loggerOf(r.Context()).ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	switch coded.Code {

@@ -264,8 +264,9 @@ func (s *Server) routeTable() *router {
 	if s.console != nil && s.console.monitoring != nil {
 		router.HandleFunc(http.MethodGet, MonitoringPath, monitoringRedirectOp, toMonitoringSlash)
 		router.HandleFunc(http.MethodHead, MonitoringPath, monitoringRedirectOp, toMonitoringSlash)
+		dashboard := s.dashboard(s.console.monitoring)
 		for _, method := range operatorMethods {
-			router.Handle(method, MonitoringPath+"/*path", dashboardOp, s.console.monitoring)
+			router.Handle(method, MonitoringPath+"/*path", dashboardOp, dashboard)
 		}
 	}
 

@@ -236,13 +236,16 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 }
 
 // readyz answers 200 when PostgreSQL accepts a new session and answers on
-// it (storage.Ready) and Redis answers, 503 otherwise.
+// it (storage.Ready), its schema is not behind the binary's migrations
+// (storage.SchemaStatus) and Redis answers, 503 otherwise.
 var readyzOp = operation{
 	access:  public,
 	tag:     "health",
 	summary: "Readiness",
-	description: "200 when PostgreSQL accepts a new session and answers on it and Redis answers, each within 2 s; " +
-		"otherwise 503 naming `postgres` and/or `redis` in `errors`.",
+	description: "200 when PostgreSQL accepts a new session and answers on it, its schema has every migration of this " +
+		"binary applied, and Redis answers, each within 2 s; otherwise 503 naming `postgres`, `schema` (its message " +
+		"names the migrations not applied) and/or `redis` in `errors`. A schema ahead of the binary (migrations it " +
+		"does not know: a rollback of the binary) is ready.",
 	responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("Ready.",
 		openapi.Object(map[string]*openapi.Schema{"return": {Const: true}, "status": openapi.Integer(),
 			"message": openapi.String()}, "return", "status", "message"))}, http.StatusServiceUnavailable),
@@ -256,6 +259,15 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if err := storage.Ready(r.Context(), s.store.Pool()); err != nil {
 		s.log.WarnContext(r.Context(), "readyz: postgres", "err", err)
 		problems = append(problems, finance.Problem{Field: "postgres", Message: "does not answer"})
+	}
+	if len(problems) == 0 {
+		if schema, err := storage.SchemaStatus(r.Context(), s.store.Pool()); err != nil {
+			s.log.WarnContext(r.Context(), "readyz: schema", "err", err)
+			problems = append(problems, finance.Problem{Field: "postgres", Message: "does not answer"})
+		} else if schema.Behind() {
+			s.log.WarnContext(r.Context(), "readyz: the database's schema is behind this binary", "schema", schema.String())
+			problems = append(problems, finance.Problem{Field: "schema", Message: schema.String()})
+		}
 	}
 	if err := s.redis.Ping(r.Context()).Err(); err != nil {
 		s.log.WarnContext(r.Context(), "readyz: redis", "err", err)

@@ -76,3 +76,12 @@ func AsInvalid(err error, field func(string) string) (e *Error, ok bool) {
 	}
 	return InvalidInput(problems), true
 }
+
+// Count writes n with its noun, singular for one: "1 job", "2 jobs", "0
+// jobs", for the messages of errors and answers.
+func Count[N ~int | ~int64](n N, one, many string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -65,3 +65,14 @@ func TestErrorCode(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 jobs"}, {1, "1 job"}, {2, "2 jobs"}} {
+		if got := Count(c.n, "job", "jobs"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

@@ -13,6 +13,12 @@ import (
 // OperatorAlertEvent is the type of the operator webhook's events.
 const OperatorAlertEvent = "operator.alert"
 
+// The states an alert is posted in.
+const (
+	AlertOpen     = "open"
+	AlertResolved = "resolved"
+)
+
 // alertEvent is the JSON an operator webhook receives for one alert, in
 // the company webhooks' envelope (docs/operations.md, "Alerts").
 type alertEvent struct {
@@ -38,6 +44,12 @@ type alertData struct {
 	PaymentID *int64 `json:"payment_id"`
 	Message   string `json:"message"`
 	RaisedAt  string `json:"raised_at"`
+	// Open says whether the alert still holds when it is posted; State is
+	// "open" or "resolved" (it stopped holding before it was delivered:
+	// the failed job succeeded on a retry, the night's run succeeded, the
+	// short payment was paid).
+	Open  bool   `json:"open"`
+	State string `json:"state"`
 }
 
 // OperatorWebhook is the AlertSender of the operator webhook: one POST
@@ -62,7 +74,10 @@ func OperatorWebhook(client *webhook.Client, url, secret string) storage.AlertSe
 func alertEventOf(a storage.Alert) alertEvent {
 	d := alertData{ID: a.ID, Kind: a.Kind, JobID: a.JobID, Generation: a.Generation, JobKind: a.JobKind,
 		Schedule: a.Schedule, TransactionID: a.TransactionID, InvoiceID: a.InvoiceID, PaymentID: a.PaymentID,
-		Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime)}
+		Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime), Open: a.Open, State: AlertResolved}
+	if a.Open {
+		d.State = AlertOpen
+	}
 	if a.RunDate != nil {
 		s := a.RunDate.Format(time.DateOnly)
 		d.RunDate = &s

@@ -99,3 +99,31 @@ func TestOperatorWebhookNamesTheTransfer(t *testing.T) {
 		}
 	}
 }
+
+// TestOperatorWebhookSaysTheState: an alert's event says whether it still
+// holds when it is posted: open, or resolved (the failed job succeeded on
+// a retry before the alert was delivered).
+func TestOperatorWebhookSaysTheState(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		open bool
+		want string
+	}{{true, `{"open":true,"state":"open"}`}, {false, `{"open":false,"state":"resolved"}`}} {
+		body, err := json.Marshal(alertEventOf(storage.Alert{Kind: storage.AlertJobFailed, Message: "boom", Open: c.open}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Data struct {
+				Open  bool   `json:"open"`
+				State string `json:"state"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body, &got); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := json.Marshal(got.Data); string(b) != c.want {
+			t.Errorf("open %v: %s, want %s", c.open, b, c.want)
+		}
+	}
+}

@@ -170,7 +170,7 @@ func companyAtLimit(ctx context.Context, db storage.DBTX, companyID int64, limit
 // attempt uncounted.
 func (w *Worker) yielded(ctx context.Context, job storage.Job) {
 	if err := storage.YieldJob(ctx, w.cfg.Pool, job.Run()); err != nil {
-		w.log.Warn("record the yield of job", "job", job.ID, "err", err)
+		w.log.Warn("record the yield of job", "job_id", job.ID, "company_id", job.CompanyID, "err", err)
 	}
 }
 

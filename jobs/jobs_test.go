@@ -682,3 +682,116 @@ func TestAGroupStartsATaskOnce(t *testing.T) {
 		t.Fatalf("started %v %v %v, want the first only", got[0].ok, got[1].ok, got[2].ok)
 	}
 }
+
+// TestResumedRunKeepsItsProgress: a run resumed after an interruption
+// reads, until its next chunk records more, the progress its last
+// recorded chunk wrote, not none done.
+func TestResumedRunKeepsItsProgress(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	seen := make(chan storage.Progress, 1)
+	k := Define("test:resumed-progress", Options{MaxRetry: 3}, func(ctx context.Context, r *Run, _ struct{}) (any, error) {
+		run := runs.Add(1)
+		return r.Chunks(ctx, 4, 40, func(ctx context.Context, _ pgx.Tx, i int) (any, int64, error) {
+			if i == 2 && run == 1 {
+				return nil, 0, finance.Errorf(finance.Unavailable, "interrupted at chunk 2")
+			}
+			if i == 2 {
+				time.Sleep(3 * startAfter) // the resumed run's start is written meanwhile
+				job, err := storage.GetJob(ctx, r.Pool(), r.CompanyID(), r.Job.ID)
+				if err != nil {
+					return nil, 0, err
+				}
+				seen <- job.Progress
+			}
+			return i, 10, nil
+		})
+	})
+	p := startPlatform(t, []*Kind{k})
+	done := p.wait(t, p.submit(t, "test:resumed-progress", struct{}{}).ID, storage.JobSucceeded, storage.JobFailed)
+	if done.State != storage.JobSucceeded {
+		t.Fatalf("state %s: %s", done.State, done.Error)
+	}
+	if got := <-seen; got != (storage.Progress{Done: 20, Total: 40}) {
+		t.Errorf("the resumed run read progress %+v before its next chunk, want the 20 of 40 recorded", got)
+	}
+}
+
+// TestJobLogLines: a run is logged at INFO when it starts and when it
+// succeeds, with its job id, company, kind, attempt and (at its end) its
+// duration, under one key name each; a failure's line carries its
+// problems.
+func TestJobLogLines(t *testing.T) {
+	t.Parallel()
+	ok := Define("test:logged", Options{}, func(context.Context, *Run, struct{}) (any, error) { return 1, nil })
+	bad := Define("test:logged-bad", Options{MaxRetry: 1}, func(context.Context, *Run, struct{}) (any, error) {
+		return nil, Permanent(finance.InvalidInput([]finance.Problem{{Field: "account_id", Message: "accounts 1, 3 are one agreement"}}))
+	})
+	var log lockedBuffer
+	p := startPlatform(t, []*Kind{ok, bad}, func(w *WorkerConfig, _ *RelayConfig) {
+		w.Logger = slog.New(slog.NewJSONHandler(&log, nil)).With("component", "worker")
+	})
+	good := p.wait(t, p.submit(t, "test:logged", struct{}{}).ID, storage.JobSucceeded)
+	failed := p.wait(t, p.submit(t, "test:logged-bad", struct{}{}).ID, storage.JobFailed)
+	lines := func(job int64) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, l := range strings.Split(log.String(), "\n") {
+			var m map[string]any
+			if json.Unmarshal([]byte(l), &m) == nil && m["job_id"] == float64(job) {
+				out[m["msg"].(string)] = m
+			}
+		}
+		return out
+	}
+	for deadline := time.Now().Add(30 * time.Second); lines(good.ID)["job succeeded"] == nil || len(lines(failed.ID)) < 2; {
+		if time.Now().After(deadline) { // the lines follow the writes of the rows
+			t.Fatalf("no outcome lines:\n%s", log.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	got := lines(good.ID)
+	for _, msg := range []string{"job started", "job succeeded"} {
+		m := got[msg]
+		if m == nil || m["level"] != "INFO" || m["company_id"] != float64(p.companyA) || m["kind"] != "test:logged" || m["attempt"] != float64(1) {
+			t.Errorf("%q line: %v (all: %v)", msg, m, got)
+		}
+		if _, old := m["job"]; old {
+			t.Errorf("%q line names the job twice: %v", msg, m)
+		}
+	}
+	if got["job succeeded"]["duration"] == nil {
+		t.Errorf("no duration: %v", got["job succeeded"])
+	}
+	var failure map[string]any
+	for msg, m := range lines(failed.ID) {
+		if strings.Contains(msg, "failed") {
+			failure = m
+		}
+	}
+	if p, _ := failure["problems"].(string); p != "account_id: accounts 1, 3 are one agreement" {
+		t.Errorf("the failure's line: %v; want its problems", failure)
+	}
+}
+
+// TestAsynqLogLines: asynq's lines name their source apart from the
+// worker's component (no key twice), and those of a Redis that does not
+// answer come once per interval, the next saying how many were left out.
+func TestAsynqLogLines(t *testing.T) {
+	t.Parallel()
+	var buf lockedBuffer
+	l := newAsynqLogger(slog.New(slog.NewJSONHandler(&buf, nil)).With("component", "worker"))
+	for range 200 {
+		l.Error("Failed to forward scheduled tasks: dial tcp 127.0.0.1:6379: connect: connection refused")
+	}
+	l.Warn("Quitting worker. task id=17")
+	out := strings.TrimSpace(buf.String())
+	lines := strings.Split(out, "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"dependency":"redis"`) || !strings.Contains(lines[1], "Quitting worker") {
+		t.Fatalf("%d lines for 200 refusals and one other line:\n%s", len(lines), out)
+	}
+	for _, line := range lines {
+		if strings.Count(line, `"component"`) != 1 || !strings.Contains(line, `"library":"asynq"`) {
+			t.Errorf("line %s", line)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -81,10 +82,7 @@ func NewQueueCollector(redis asynq.RedisConnOpt, pool *pgxpool.Pool, log *slog.L
 			"Age of the oldest job row not yet handed to Redis (0 when none waits).", nil, nil),
 		redisUp: prometheus.NewDesc("propfin_redis_up",
 			"1 when Redis answered this scrape, 0 when it did not (the queue sizes are then missing).", nil, nil),
-		alerts: prometheus.NewDesc("propfin_operator_alerts_open",
-			"Operator alerts of the last 7 days that still hold, by kind: job_failed (the job is still failed), "+
-				"run_missing (no run of the night has succeeded), void_transfer_paid (the owner paid a voided transfer still owes it).",
-			[]string{"kind"}, nil),
+		alerts: prometheus.NewDesc("propfin_operator_alerts_open", alertsHelp(), []string{"kind"}, nil),
 	}
 }
 
@@ -149,3 +147,25 @@ func (c *QueueCollector) collectQueues(ch chan<- prometheus.Metric) {
 
 // Close releases the collector's Redis connection.
 func (c *QueueCollector) Close() error { return c.inspector.Close() }
+
+// alertHolds says, for each kind of operator alert, what an open one
+// means, for the gauge's help.
+var alertHolds = map[string]string{
+	storage.AlertJobFailed:        "the job is still failed",
+	storage.AlertRunMissing:       "no run of the night has succeeded",
+	storage.AlertVoidTransferPaid: "the owner paid a voided transfer still owes it",
+	storage.AlertShortPayment:     "the invoice or payment a return file paid short is still unpaid",
+}
+
+// alertsHelp is the help of propfin_operator_alerts_open: every kind of
+// storage.AlertKinds, with what an open one means.
+func alertsHelp() string {
+	kinds := make([]string, len(storage.AlertKinds))
+	for i, k := range storage.AlertKinds {
+		kinds[i] = k
+		if holds, ok := alertHolds[k]; ok {
+			kinds[i] += " (" + holds + ")"
+		}
+	}
+	return "Operator alerts of the last 7 days that still hold, by kind: " + strings.Join(kinds, ", ") + "."
+}

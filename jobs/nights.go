@@ -179,31 +179,39 @@ func (s *Scheduler) SubmitRun(ctx context.Context, q storage.DBTX, companyID int
 // RaiseMissing raises the operator alert of every night of the last two
 // days whose run had not finished (none recorded, or one not finished)
 // after of its firing, once per company, schedule and date; it returns
-// how many it raised.
+// how many it raised. A night of a company created after its firing
+// raises none (the console shows it none), and a run submitted after its
+// firing (a starting scheduler's catch-up, an operator's run) is late only
+// once it has not finished after of its submission.
 func (s *Scheduler) RaiseMissing(ctx context.Context, q storage.DBTX, now time.Time, after time.Duration) (int64, error) {
 	var dates []string
 	for d := -2; d <= 0; d++ {
 		dates = append(dates, now.AddDate(0, 0, d).Format(time.DateOnly))
 	}
-	nights, _, err := s.Nights(ctx, q, dates, now)
+	nights, companies, err := s.Nights(ctx, q, dates, now)
 	if err != nil {
 		return 0, err
 	}
+	created := make(map[int64]time.Time, len(companies))
+	for _, c := range companies {
+		created[c.ID] = c.CreatedAt
+	}
 	var raised int64
 	for _, n := range nights {
-		if (n.State != NightMissing && n.State != NightRunning) || now.Before(n.FiresAt.Add(after)) || n.FiresAt.Before(now.Add(-48*time.Hour)) {
+		msg, late := missingMessage(n, created[n.CompanyID], now, after)
+		if !late {
 			continue
-		}
-		msg := fmt.Sprintf("The %s run of %s had no run %s after its time (%s).", n.Schedule, n.Date, after, n.FiresAt.Format(time.DateTime+" MST"))
-		if n.Run != nil {
-			msg = fmt.Sprintf("The %s run of %s (job %d) had not finished %s after its time (%s): %s.", n.Schedule, n.Date,
-				n.Run.JobID, after, n.FiresAt.Format(time.DateTime+" MST"), n.Run.State)
 		}
 		kind, _, key, err := s.RunOf(n.Schedule, n.Date)
 		if err != nil {
 			return raised, err
 		}
-		ok, err := storage.RaiseRunMissing(ctx, q, n.CompanyID, n.Schedule, n.Date, kind.Name, key, msg)
+		var jobID *int64
+		if n.Run != nil {
+			jobID = &n.Run.JobID
+		}
+		ok, err := storage.RaiseRunMissing(ctx, q, storage.RunMissing{CompanyID: n.CompanyID, Schedule: n.Schedule,
+			Date: n.Date, Kind: kind.Name, Key: key, JobID: jobID, Message: msg})
 		if err != nil {
 			return raised, err
 		}
@@ -212,4 +220,28 @@ func (s *Scheduler) RaiseMissing(ctx context.Context, q storage.DBTX, now time.T
 		}
 	}
 	return raised, nil
+}
+
+// missingMessage says whether night n of a company created at created is
+// late at now (not finished after of its firing, or of its run's
+// submission when that came later), and the alert's words.
+func missingMessage(n Night, created, now time.Time, after time.Duration) (string, bool) {
+	if (n.State != NightMissing && n.State != NightRunning) || n.FiresAt.IsZero() ||
+		created.After(n.FiresAt) || n.FiresAt.Before(now.Add(-48*time.Hour)) {
+		return "", false
+	}
+	at := n.FiresAt.Format(time.DateTime + " MST")
+	switch {
+	case n.Run == nil:
+		msg := fmt.Sprintf("The %s run of %s had no run %s after its time (%s).", n.Schedule, n.Date, after, at)
+		return msg, !now.Before(n.FiresAt.Add(after))
+	case n.Run.CreatedAt.After(n.FiresAt):
+		submitted := n.Run.CreatedAt.In(n.FiresAt.Location()).Format(time.DateTime + " MST")
+		msg := fmt.Sprintf("The %s run of %s (job %d, submitted at %s, after its time %s) had not finished %s after its submission: %s.",
+			n.Schedule, n.Date, n.Run.JobID, submitted, at, after, n.Run.State)
+		return msg, !now.Before(n.Run.CreatedAt.Add(after))
+	}
+	msg := fmt.Sprintf("The %s run of %s (job %d) had not finished %s after its time (%s): %s.", n.Schedule, n.Date,
+		n.Run.JobID, after, at, n.Run.State)
+	return msg, !now.Before(n.FiresAt.Add(after))
 }

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,5 +137,91 @@ func TestRaiseMissing(t *testing.T) {
 	}
 	if again, err := storage.SendAlerts(ctx, pool, send, 100); err != nil || again != 0 {
 		t.Errorf("a second round sent %d (%v)", again, err)
+	}
+}
+
+// TestRaiseMissingAfterCatchUp: a run submitted after its night's time (a
+// starting scheduler's catch-up) is late only once it has not finished
+// the set time after its submission, and its alert names the job; a
+// company created after a night's time raises no alert for that night,
+// even with a run made for it.
+func TestRaiseMissingAfterCatchUp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	sched := testScheduler(t)
+	sched.cfg.Pool = pool
+	old, _, err := storage.EnsureCompany(ctx, pool, "Old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	young, _, err := storage.EnsureCompany(ctx, pool, "Young")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE companies SET created_at = now() - interval '10 days' WHERE id = $1`, old); err != nil {
+		t.Fatal(err)
+	}
+	loc, _ := time.LoadLocation(DefaultTimeZone)
+	now := time.Now()
+	// the day's overdue run fired at 00:05; the catch-up makes it now
+	today := now.In(loc).Format(time.DateOnly)
+	if now.In(loc).Hour() == 0 && now.In(loc).Minute() < 10 {
+		t.Skip("too close to the night's firing")
+	}
+	if err := sched.Fire(ctx, now.Add(-24*time.Hour), now); err != nil { // the catch-up of a start
+		t.Fatal(err)
+	}
+	var job int64
+	if err := pool.QueryRow(ctx, `SELECT id FROM jobs WHERE company_id = $1 AND kind = $2 AND unique_key = $3`,
+		old, KindFinanceOverdue, today).Scan(&job); err != nil {
+		t.Fatalf("the catch-up made no run of %s: %v", today, err)
+	}
+	todays := func() (n int) {
+		t.Helper()
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM operator_alerts WHERE run_date = $1::date`, today).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if _, err := sched.RaiseMissing(ctx, pool, now, time.Hour); err != nil || todays() != 0 {
+		t.Fatalf("%d alerts of today's night (%v) just after the catch-up, want none", todays(), err)
+	}
+	if _, err := sched.RaiseMissing(ctx, pool, now.Add(time.Hour+time.Minute), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	var alerted []int64
+	rows, err := pool.Query(ctx, `SELECT company_id FROM operator_alerts WHERE kind = 'run_missing' AND run_date = $1::date
+		AND job_id = $2`, today, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var c int64
+		if err := rows.Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		alerted = append(alerted, c)
+	}
+	if rows.Err() != nil || todays() != 1 || len(alerted) != 1 || alerted[0] != old {
+		t.Fatalf("an hour after the catch-up: %d alerts of today, those naming job %d of %s for companies %v (%v), want company %d's",
+			todays(), job, today, alerted, rows.Err(), old)
+	}
+	var youngs int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM operator_alerts WHERE company_id = $1 AND run_date <= $2::date`,
+		young, today).Scan(&youngs); err != nil || youngs != 0 {
+		t.Errorf("company created today: %d alerts of nights before its creation (%v), want none", youngs, err)
+	}
+}
+
+// TestAlertsGaugeHelpListsEveryKind: the help of the open alerts gauge
+// names every kind of alert, with what an open one means.
+func TestAlertsGaugeHelpListsEveryKind(t *testing.T) {
+	t.Parallel()
+	help := alertsHelp()
+	for _, k := range storage.AlertKinds {
+		if !strings.Contains(help, k+" (") {
+			t.Errorf("the help does not say what an open %s alert means: %s", k, help)
+		}
 	}
 }

@@ -18,6 +18,13 @@ const KindJobsPrune = "jobs:prune"
 // DefaultRetention is how long finished jobs are kept.
 const DefaultRetention = 30 * 24 * time.Hour
 
+// MinRetention is the shortest retention of finished jobs a process
+// takes: the scheduler reads the runs of the last two nights (its start's
+// catch-up of 24 h makes again a run it finds none of, and its alerts of
+// runs missing look back 48 h), so a shorter one would delete runs it
+// still reads, making them again and raising false run_missing alerts.
+const MinRetention = 72 * time.Hour
+
 // DefaultWebhookRetention is how long webhook events and their
 // deliveries are kept: a month to replay or resend them after an outage,
 // ten times the deliveries' own three days of retries (Stripe keeps its

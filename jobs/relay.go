@@ -90,8 +90,13 @@ func (r *Relay) Run(ctx context.Context) error {
 	defer func() { <-listening }()
 	backoff := 50 * time.Millisecond
 	nextSweep := time.Now().Add(r.cfg.QuietAfter / 2)
+	var out outage
 	for ctx.Err() == nil {
 		n, err := r.RelayOnce(ctx)
+		out.saw(err)
+		if err == nil && out.due(time.Now()) {
+			err = r.sweepWaiting(ctx)
+		}
 		if err == nil && time.Now().After(nextSweep) {
 			err = r.sweep(ctx)
 			nextSweep = time.Now().Add(r.cfg.QuietAfter / 2)
@@ -139,7 +144,7 @@ func (r *Relay) idle(ctx context.Context) {
 func (r *Relay) RelayOnce(ctx context.Context) (int, error) {
 	// read nothing while Redis does not answer: the rows wait as pending
 	if err := r.ping.Ping(ctx).Err(); err != nil {
-		return 0, fmt.Errorf("relay: redis: %w", err)
+		return 0, fmt.Errorf("relay: %w: %w", errRedisDown, err)
 	}
 	next, err := storage.NextPendingJobs(ctx, r.cfg.Pool, r.cfg.Batch)
 	if err != nil {
@@ -186,6 +191,78 @@ func (r *Relay) enqueueAll(ctx context.Context, pending []storage.PendingJob) ([
 		}
 	}
 	return failed, errors.Join(errs...)
+}
+
+// errRedisDown is the relay's ping of Redis failing.
+var errRedisDown = errors.New("redis does not answer")
+
+// leaseLapse is how long after Redis stops answering a worker's runs may
+// go on before asynq's lease on their tasks (30 s) lapses and the worker
+// hands them back (queued) at their next chunk.
+const leaseLapse = 35 * time.Second
+
+// outage follows a relay's view of Redis: once Redis answers again after
+// its ping failed, the jobs waiting (pending or queued) are enqueued
+// again at once, and again leaseLapse and a minute more after the outage
+// began (those still ahead), for the runs handed back after Redis
+// returned (a run stops at the end of the chunk it is in), rather than
+// after PROPFIN_JOB_QUIET_AFTER: Redis may have lost their tasks.
+type outage struct {
+	began  time.Time // zero: none seen
+	down   bool
+	sweeps []time.Time // the waiting sweeps due
+}
+
+// saw notes the outcome of a pass.
+func (o *outage) saw(err error) {
+	now := time.Now()
+	switch {
+	case errors.Is(err, errRedisDown):
+		if !o.down {
+			o.down, o.began, o.sweeps = true, now, nil
+		}
+	case err == nil && o.down:
+		o.down = false
+		o.sweeps = []time.Time{now}
+		for _, at := range []time.Time{o.began.Add(leaseLapse), o.began.Add(leaseLapse + time.Minute)} {
+			if at.After(now) {
+				o.sweeps = append(o.sweeps, at)
+			}
+		}
+	}
+}
+
+// due says whether a waiting sweep is due at now, and takes it.
+func (o *outage) due(now time.Time) bool {
+	if len(o.sweeps) == 0 || now.Before(o.sweeps[0]) {
+		return false
+	}
+	o.sweeps = o.sweeps[1:]
+	return true
+}
+
+// sweepWaiting enqueues again every job pending or queued, after Redis
+// came back: a task Redis still holds makes it a no-op.
+func (r *Relay) sweepWaiting(ctx context.Context) error {
+	var after storage.JobRef
+	n := 0
+	for {
+		waiting, err := storage.WaitingJobs(ctx, r.cfg.Pool, after, r.cfg.Batch)
+		if err != nil {
+			return fmt.Errorf("sweep waiting jobs: %w", err)
+		}
+		for _, j := range waiting {
+			if err := r.enqueue(ctx, j); err != nil {
+				return fmt.Errorf("sweep waiting jobs: enqueue: %w", err)
+			}
+			after = storage.JobRef{CompanyID: j.CompanyID, ID: j.ID}
+		}
+		n += len(waiting)
+		if len(waiting) < r.cfg.Batch {
+			r.log.Info("relay: Redis answers again; the jobs waiting are enqueued again", "jobs", n)
+			return nil
+		}
+	}
 }
 
 // sweep enqueues again the jobs that went quiet: when Redis still holds

@@ -164,9 +164,9 @@ func (r *Run) startWithChunk() (start *storage.RunStart, release func(committed 
 }
 
 // deferStart says whether the run's start is not written yet, so that its
-// first chunk can record it; it notes total as the progress a start
-// written on its own records meanwhile.
-func (r *Run) deferStart(total int64) bool {
+// first chunk can record it; it notes progress as what a start written on
+// its own records meanwhile (nil: the row's progress as it is).
+func (r *Run) deferStart(progress *storage.Progress) bool {
 	s := r.start
 	if s == nil {
 		return false
@@ -176,7 +176,7 @@ func (r *Run) deferStart(total int64) bool {
 	if s.written || s.over || s.closed {
 		return false
 	}
-	s.progress = &storage.Progress{Total: total}
+	s.progress = progress
 	return true
 }
 
@@ -200,15 +200,20 @@ func (r *Run) ChunkOutputs(ctx context.Context) (map[int]json.RawMessage, error)
 }
 
 // beginChunks starts a chunked run: its recorded chunks, and, when there
-// are none, the job's size recorded as its progress. A run whose start is
-// not written leaves both to its first chunk's record, which writes the
-// start too.
+// are none, the job's size recorded as its progress; a resumed run keeps
+// the progress its last recorded chunk wrote. A run whose start is not
+// written leaves both to its first chunk's record, which writes the start
+// too.
 func (r *Run) beginChunks(ctx context.Context, total int64) (map[int]json.RawMessage, error) {
 	done, err := r.ChunkOutputs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if r.deferStart(total) {
+	var fresh *storage.Progress // nil: a resumed run keeps the recorded progress
+	if len(done) == 0 {
+		fresh = &storage.Progress{Total: total}
+	}
+	if r.deferStart(fresh) {
 		return done, nil
 	}
 	if err := r.started(ctx); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/robfig/cron/v3"
 
+	"github.com/propfin/propfin/lograte"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -131,7 +132,12 @@ type Scheduler struct {
 	zones     map[string]*time.Location
 	badZones  map[string]bool // warned about once
 	log       *slog.Logger
+	retryLog  *lograte.Limiter // "will try again", once per retryLogEvery
 }
+
+// retryLogEvery is the most often the scheduler logs that it cannot
+// fire (it tries each second); the line says how many it left out.
+const retryLogEvery = 10 * time.Second
 
 // NewScheduler checks the schedules: each spec parses and names a known
 // kind (whose payload must read a DatePayload, or what the schedule's
@@ -146,7 +152,8 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 	if cfg.MissingAfter == 0 {
 		cfg.MissingAfter = DefaultMissingAfter
 	}
-	s := &Scheduler{cfg: cfg, zones: map[string]*time.Location{}, badZones: map[string]bool{}, log: cfg.Logger}
+	s := &Scheduler{cfg: cfg, zones: map[string]*time.Location{}, badZones: map[string]bool{}, log: cfg.Logger,
+		retryLog: lograte.New(retryLogEvery)}
 	for _, sch := range cfg.Schedules {
 		parsed, err := parseSpec(sch.Spec)
 		if err != nil {
@@ -219,7 +226,9 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	for ctx.Err() == nil {
 		now := time.Now()
 		if err := s.Fire(ctx, last, now); err != nil {
-			s.log.Warn("scheduler: will try again", "err", err)
+			if ok, n := s.retryLog.Allow("database"); ok && ctx.Err() == nil {
+				s.log.Warn("scheduler: will try again", "err", err, "suppressed", n, "per", retryLogEvery.String())
+			}
 			sleep(ctx, time.Second)
 			continue // last stays: the runs are made up once the database answers
 		}
@@ -245,7 +254,11 @@ func (s *Scheduler) alert(ctx context.Context, now time.Time) {
 		}
 	}
 	if s.cfg.SendAlert != nil {
-		if _, err := storage.SendAlerts(ctx, s.cfg.Pool, s.cfg.SendAlert, 100); err != nil {
+		sent, err := storage.SendAlerts(ctx, s.cfg.Pool, s.cfg.SendAlert, 100)
+		if sent > 0 {
+			s.log.Info("scheduler: operator alerts delivered", "alerts", sent)
+		}
+		if err != nil {
 			s.log.Warn("scheduler: alerts not delivered; they are tried again", "err", err)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/propfin/propfin/finance"
+	"github.com/propfin/propfin/lograte"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -86,6 +87,26 @@ type Worker struct {
 	outcomes  *groupCommit[storage.Outcome, bool]
 	running   sync.WaitGroup // the runs in progress
 	inFlight  atomic.Int64   // how many: the group commits linger while others may join
+	// stopping is set once the worker is shutting down: a run whose
+	// context ends before lost its task's lease (Redis did not answer).
+	stopping atomic.Bool
+	// asynqLog is asynq's logger, shared by the worker's servers
+	asynqLog asynqLogger
+}
+
+// What a run interrupted says, in its job's error and in the log.
+const (
+	interruptedByShutdown = "The run was interrupted by a worker shutdown."
+	interruptedLostRedis  = "The run was interrupted: its worker lost Redis (the lease on its task lapsed)."
+)
+
+// interruption is what a run ended by its context says: a shutdown, or
+// Redis lost.
+func (w *Worker) interruption() string {
+	if w.stopping.Load() {
+		return interruptedByShutdown
+	}
+	return interruptedLostRedis
 }
 
 // startResult is a job to run, as read when its task was taken, or ok
@@ -109,7 +130,7 @@ func NewWorker(cfg WorkerConfig) *Worker {
 	if cfg.RetryDelay == nil {
 		cfg.RetryDelay = RetryDelay
 	}
-	w := &Worker{cfg: cfg, log: cfg.Logger, lanes: newLanes(), fair: newFairHints()}
+	w := &Worker{cfg: cfg, log: cfg.Logger, lanes: newLanes(), fair: newFairHints(), asynqLog: newAsynqLogger(cfg.Logger)}
 	w.loads = newGroupCommit(w.loadJobs)
 	w.starts = newGroupCommit(w.startRuns)
 	w.outcomes = newGroupCommit(w.finishJobs)
@@ -152,7 +173,7 @@ func (w *Worker) serverConfig(concurrency int, queues map[string]int) asynq.Conf
 		IsFailure: func(err error) bool {
 			return !transient(err) && !errors.Is(err, errLaneBusy) && !errors.Is(err, errYield)
 		},
-		Logger:   asynqLogger{w.cfg.Logger.With("component", "asynq")},
+		Logger:   w.asynqLog,
 		LogLevel: asynq.WarnLevel,
 	}
 }
@@ -196,6 +217,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	w.log.Info("worker started", "concurrency", w.cfg.Concurrency, "kinds", strings.Join(w.cfg.Kinds.Names(), ","))
 	<-ctx.Done()
+	w.stopping.Store(true)
 	w.log.Info("worker stopping: finishing running jobs", "timeout", w.cfg.ShutdownTimeout.String())
 	var shutdowns sync.WaitGroup
 	for _, srv := range append([]*asynq.Server{w.srv}, w.dedicated...) {
@@ -293,10 +315,14 @@ func (w *Worker) handle(ctx context.Context, t *asynq.Task) (err error) {
 		return fmt.Errorf("start job %d: %w", ref.Job, err)
 	}
 	if !start.ok {
-		w.log.Debug("job has nothing to run", "job", ref.Job, "kind", kind.Name)
+		w.log.Debug("job has nothing to run", "job_id", ref.Job, "company_id", ref.Company, "kind", kind.Name)
 		return nil
 	}
 	run := w.newRun(start.job, taken)
+	if info, ok := ctx.Value(runInfoKey{}).(*runInfo); ok {
+		info.attempt = run.Job.Attempts
+	}
+	w.log.Info("job started", "job_id", run.Job.ID, "company_id", run.Job.CompanyID, "kind", kind.Name, "attempt", run.Job.Attempts)
 	if kind.Heavy {
 		run.companyChunks = w.cfg.CompanyChunks
 	}
@@ -333,7 +359,7 @@ func (w *Worker) newRun(job storage.Job, taken time.Time) *Run {
 func (w *Worker) runKind(ctx context.Context, kind *Kind, run *Run) (result any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			w.log.Error("job panicked", "job", run.Job.ID, "kind", kind.Name, "panic", v, "stack", string(debug.Stack()))
+			w.log.Error("job panicked", "job_id", run.Job.ID, "company_id", run.Job.CompanyID, "kind", kind.Name, "panic", v, "stack", string(debug.Stack()))
 			err = fmt.Errorf("panic: %v", v)
 		}
 	}()
@@ -370,10 +396,12 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, run *Run, result any, r
 		runErr = permanent(fmt.Errorf("encode result: %w", err))
 	}
 	if errors.Is(runErr, context.Canceled) && ctx.Err() != nil {
-		// the worker is shutting down: asynq hands the task back
+		// the worker is shutting down, or lost the task's lease: asynq
+		// hands the task back (the relay enqueues it again once Redis is
+		// back, when it lost it)
 		if err := storage.RequeueRun(wctx, w.cfg.Pool, storage.Outcome{RunRef: job.Run(),
-			Error: "interrupted by a worker shutdown; it runs again", Start: start}); err != nil {
-			w.log.Warn("requeue interrupted job", "job", job.ID, "err", err)
+			Error: w.interruption(), Start: start}); err != nil {
+			w.log.Warn("requeue interrupted job", "job_id", job.ID, "company_id", job.CompanyID, "err", err)
 		}
 		return runErr
 	}
@@ -386,7 +414,7 @@ func (w *Worker) finish(ctx context.Context, kind *Kind, run *Run, result any, r
 		return permanent(runErr)
 	}
 	if err := storage.RequeueRun(wctx, w.cfg.Pool, storage.Outcome{RunRef: job.Run(), Error: message, Start: start}); err != nil {
-		w.log.Warn("record retry of job", "job", job.ID, "err", err)
+		w.log.Warn("record retry of job", "job_id", job.ID, "company_id", job.CompanyID, "err", err)
 	}
 	return runErr
 }
@@ -411,7 +439,7 @@ func (w *Worker) stopped(ctx context.Context, kind *Kind, job storage.Job) {
 	if err == nil && now.State == storage.JobCanceled {
 		w.cfg.Metrics.finished(kind.Name, storage.JobCanceled)
 	}
-	w.log.Info("run stopped", "job", job.ID, "kind", kind.Name, "attempt", job.Attempts, "state", now.State)
+	w.log.Info("run stopped", "job_id", job.ID, "company_id", job.CompanyID, "kind", kind.Name, "attempt", job.Attempts, "state", now.State)
 }
 
 // transient says whether err is a database or Redis that did not answer,
@@ -440,7 +468,7 @@ func (w *Worker) publicMessage(job storage.Job, err error) string {
 		}
 		return storableText(b.String())
 	}
-	w.log.Error("job failed", "job", job.ID, "kind", job.Kind, "company", job.CompanyID, "err", err)
+	w.log.Error("job failed: internal error", "job_id", job.ID, "company_id", job.CompanyID, "kind", job.Kind, "err", err)
 	return fmt.Sprintf("Internal error (job %d); the cause is in the worker's log.", job.ID)
 }
 
@@ -463,42 +491,117 @@ func (w *Worker) recoverPanics(next asynq.Handler) asynq.Handler {
 	})
 }
 
-// logAndMeasure logs each run with its job id and records its duration.
+// runInfo is what the log line of a task's outcome says of its run:
+// handle fills the attempt in once it has read the job.
+type runInfo struct{ attempt int }
+
+type runInfoKey struct{}
+
+// logAndMeasure logs each run's outcome with its job, company, attempt
+// and duration, and records its duration.
 func (w *Worker) logAndMeasure(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
 		w.running.Add(1)
 		w.inFlight.Add(1)
 		defer func() { w.inFlight.Add(-1); w.running.Done() }()
 		start := time.Now()
-		id, _ := asynq.GetTaskID(ctx)
-		retried, _ := asynq.GetRetryCount(ctx)
-		err := next.ProcessTask(ctx, t)
+		info := &runInfo{}
+		err := next.ProcessTask(context.WithValue(ctx, runInfoKey{}, info), t)
 		elapsed := time.Since(start)
 		if !errors.Is(err, errYield) { // a task that gave way did no work
 			w.cfg.Metrics.observe(t.Type(), elapsed)
 		}
-		attrs := []any{"kind", t.Type(), "task", id, "retried", retried, "duration", elapsed.String()}
-		switch {
-		case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
-			w.log.Info("job run interrupted by the shutdown; it runs again", attrs...)
-		case errors.Is(err, errYield):
-			w.log.Debug("job run gave way to other companies; it waits its turn", attrs...)
-		case errors.Is(err, asynq.SkipRetry):
-			w.log.Warn("job run failed; the job failed, not retried", append(attrs, "err", err)...)
-		case err != nil:
-			w.log.Warn("job run failed; it is retried", append(attrs, "err", err)...)
-		default:
-			w.log.Debug("job run done", attrs...)
-		}
+		var ref taskRef
+		_ = json.Unmarshal(t.Payload(), &ref) // a bad payload logs zeros: its error says it
+		attrs := []any{"job_id", ref.Job, "company_id", ref.Company, "kind", t.Type(), "attempt", info.attempt,
+			"duration", elapsed.String()}
+		w.logOutcome(ctx, err, info.attempt, attrs)
 		return err
 	})
 }
 
-// asynqLogger sends asynq's own log lines to slog.
-type asynqLogger struct{ log *slog.Logger }
+// logOutcome writes the line of a run's outcome: INFO for a success or a
+// shutdown's hand-back, WARN for a failure (with its problems) or a lost
+// Redis, DEBUG for a task that had nothing to run or gave way.
+func (w *Worker) logOutcome(ctx context.Context, err error, attempt int, attrs []any) {
+	if p := problemsOf(err); p != "" {
+		attrs = append(attrs, "problems", p)
+	}
+	switch {
+	case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil && w.stopping.Load():
+		w.log.Info("job run interrupted by the shutdown; handed back to the queue", attrs...)
+	case err != nil && errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		w.log.Warn("job run interrupted: the worker lost Redis (its lease on the task lapsed); the job waits for Redis", attrs...)
+	case errors.Is(err, errYield):
+		w.log.Debug("job run gave way to other companies; it waits its turn", attrs...)
+	case errors.Is(err, asynq.SkipRetry):
+		w.log.Warn("job run failed; the job failed, not retried", append(attrs, "err", err)...)
+	case err != nil:
+		w.log.Warn("job run failed; it is retried", append(attrs, "err", err)...)
+	case attempt == 0: // the task had nothing to run
+		w.log.Debug("job task done; nothing to run", attrs...)
+	default:
+		w.log.Info("job succeeded", attrs...)
+	}
+}
+
+// problemsOf is a coded error's problems in one line ("field: message;
+// ..."), "" when it has none.
+func problemsOf(err error) string {
+	var coded *finance.Error
+	if !errors.As(err, &coded) || len(coded.Problems) == 0 {
+		return ""
+	}
+	parts := make([]string, len(coded.Problems))
+	for i, p := range coded.Problems {
+		parts[i] = p.Field + ": " + p.Message
+	}
+	return strings.Join(parts, "; ")
+}
+
+// asynqLogger sends asynq's own log lines to slog under "library" asynq,
+// as go-redis's are (the worker's logger names its component already), and
+// keeps those of a Redis that does not answer to one line per
+// redisLogEvery, saying how many were left out: asynq writes several a
+// second while it retries.
+type asynqLogger struct {
+	log   *slog.Logger
+	limit *lograte.Limiter
+}
+
+// redisLogEvery is the most often asynq's lines of an unreachable Redis
+// are written.
+const redisLogEvery = 10 * time.Second
+
+func newAsynqLogger(log *slog.Logger) asynqLogger {
+	return asynqLogger{log: log.With("library", "asynq"), limit: lograte.New(redisLogEvery)}
+}
 
 func (l asynqLogger) Debug(args ...any) { l.log.Debug(fmt.Sprint(args...)) }
 func (l asynqLogger) Info(args ...any)  { l.log.Info(fmt.Sprint(args...)) }
-func (l asynqLogger) Warn(args ...any)  { l.log.Warn(fmt.Sprint(args...)) }
-func (l asynqLogger) Error(args ...any) { l.log.Error(fmt.Sprint(args...)) }
+func (l asynqLogger) Warn(args ...any)  { l.limited(slog.LevelWarn, fmt.Sprint(args...)) }
+func (l asynqLogger) Error(args ...any) { l.limited(slog.LevelError, fmt.Sprint(args...)) }
 func (l asynqLogger) Fatal(args ...any) { l.log.Error(fmt.Sprint(args...)); os.Exit(1) }
+
+// limited writes msg, unless it is one more line of a Redis that does not
+// answer within redisLogEvery of the last.
+func (l asynqLogger) limited(level slog.Level, msg string) {
+	if !redisDown(msg) {
+		l.log.Log(context.Background(), level, msg)
+		return
+	}
+	if ok, n := l.limit.Allow("redis"); ok {
+		l.log.Log(context.Background(), level, msg, "dependency", "redis", "suppressed", n, "per", redisLogEvery.String())
+	}
+}
+
+// redisDown says whether an asynq line is about a Redis it cannot reach.
+func redisDown(msg string) bool {
+	for _, s := range []string{"connection refused", "i/o timeout", "dial tcp", "connect:", "EOF", "connection reset",
+		"UNKNOWN: redis", "no such host", "broken pipe", "context deadline exceeded"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -919,6 +919,22 @@ func QuietJobs(ctx context.Context, q DBTX, quiet time.Duration, limit int) ([]P
 	return pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
 }
 
+// WaitingJobs returns up to limit jobs pending or queued, in company and
+// id order after after: those a relay enqueues again at once when Redis
+// answers again after an outage (it may have lost their tasks; a task it
+// still holds makes the enqueue a no-op). A running job is left to the
+// quiet sweep: its worker may still hold it.
+func WaitingJobs(ctx context.Context, q DBTX, after JobRef, limit int) ([]PendingJob, error) {
+	rows, err := q.Query(ctx, `SELECT `+pendingColumns+` FROM jobs
+		WHERE state IN ('pending', 'queued') AND (company_id, id) > ($1, $2)
+		ORDER BY company_id, id LIMIT $3`, after.CompanyID, after.ID, limit)
+	if err != nil {
+		return nil, translate(err, "waiting jobs")
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[PendingJob])
+	return out, translate(err, "waiting jobs")
+}
+
 // OldestPendingJobAge is how long the job pending longest that the relay
 // has not read yet has waited for it since it became pending (zero when
 // none waits).

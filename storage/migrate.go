@@ -137,3 +137,70 @@ func applyMigration(ctx context.Context, conn *pgx.Conn, m Migration) error {
 	}
 	return nil
 }
+
+// Schema is how a database's schema stands against the binary's embedded
+// migrations: Missing are the migrations not applied (all of them on a
+// database never migrated), Unknown the versions applied that the binary
+// does not embed (a newer binary migrated it, and this one is older: a
+// rollback of the binary).
+type Schema struct {
+	Missing []string
+	Unknown []int
+}
+
+// Behind says whether migrations of the binary are not applied: its
+// queries may name tables and columns the database does not have.
+func (s Schema) Behind() bool { return len(s.Missing) > 0 }
+
+// String says it in a sentence for a log line or an answer.
+func (s Schema) String() string {
+	switch {
+	case s.Behind():
+		return fmt.Sprintf("%d migrations of this binary not applied (%s): run `propfin migrate`",
+			len(s.Missing), strings.Join(s.Missing, ", "))
+	case len(s.Unknown) > 0:
+		return fmt.Sprintf("the database has migrations this binary does not know (versions %v): it is older than the schema", s.Unknown)
+	}
+	return "up to date"
+}
+
+// SchemaStatus compares the migrations applied to q's database with the
+// embedded ones; it reads schema_migrations only.
+func SchemaStatus(ctx context.Context, q DBTX) (Schema, error) {
+	migrations, err := Migrations()
+	if err != nil {
+		return Schema{}, err
+	}
+	var versions []int32
+	var exists bool
+	if err := q.QueryRow(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists); err != nil {
+		return Schema{}, translate(err, "schema status")
+	}
+	if exists {
+		rows, err := q.Query(ctx, `SELECT version FROM schema_migrations ORDER BY version`)
+		if err != nil {
+			return Schema{}, translate(err, "schema status")
+		}
+		if versions, err = pgx.CollectRows(rows, pgx.RowTo[int32]); err != nil {
+			return Schema{}, translate(err, "schema status")
+		}
+	}
+	applied := make(map[int]bool, len(versions))
+	for _, v := range versions {
+		applied[int(v)] = true
+	}
+	var s Schema
+	known := make(map[int]bool, len(migrations))
+	for _, m := range migrations {
+		known[m.Version] = true
+		if !applied[m.Version] {
+			s.Missing = append(s.Missing, m.Name)
+		}
+	}
+	for _, v := range versions {
+		if !known[int(v)] {
+			s.Unknown = append(s.Unknown, int(v))
+		}
+	}
+	return s, nil
+}

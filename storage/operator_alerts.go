@@ -56,12 +56,25 @@ type Alert struct {
 	Open bool
 }
 
-// RaiseRunMissing raises the alert of a company's run of schedule on date
-// that had not finished in time; raised is false when it was raised before.
-// The run is the kind's run of key.
-func RaiseRunMissing(ctx context.Context, q DBTX, companyID int64, schedule, date, kind, key, message string) (raised bool, err error) {
-	tag, err := q.Exec(ctx, `INSERT INTO operator_alerts (company_id, kind, schedule, run_date, job_kind, run_key, message)
-		VALUES ($1, 'run_missing', $2, $3::date, $4, $5, $6) ON CONFLICT DO NOTHING`, companyID, schedule, date, kind, key, message)
+// RunMissing is the alert of a company's run of a schedule on a date that
+// had not finished in time: the run is Kind's run of Key, JobID the job
+// recorded for it when there is one.
+type RunMissing struct {
+	CompanyID int64
+	Schedule  string
+	Date      string
+	Kind      string
+	Key       string
+	JobID     *int64
+	Message   string
+}
+
+// RaiseRunMissing raises the alert of a run that had not finished in
+// time; raised is false when it was raised before.
+func RaiseRunMissing(ctx context.Context, q DBTX, m RunMissing) (raised bool, err error) {
+	tag, err := q.Exec(ctx, `INSERT INTO operator_alerts (company_id, kind, schedule, run_date, job_kind, run_key, job_id, message)
+		VALUES ($1, 'run_missing', $2, $3::date, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+		m.CompanyID, m.Schedule, m.Date, m.Kind, m.Key, m.JobID, m.Message)
 	if err != nil {
 		return false, translate(err, "raise run missing")
 	}

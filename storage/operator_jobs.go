@@ -200,11 +200,11 @@ func (s *Store) ActOnBulk(ctx context.Context, tx pgx.Tx, res *Resource, lq List
 	n := int64(len(selected))
 	if n > MaxBulkJobs {
 		return BulkSelection{}, finance.InvalidInput([]finance.Problem{{Field: "filter",
-			Message: fmt.Sprintf("selects %d jobs; at most %d at once: narrow the filters", n, MaxBulkJobs)}})
+			Message: fmt.Sprintf("selects %s; at most %d at once: narrow the filters", finance.Count(n, "job", "jobs"), MaxBulkJobs)}})
 	}
 	if expected >= 0 && expected != n {
 		return BulkSelection{}, finance.Errorf(finance.Conflict,
-			"The selection holds %d jobs now, not the %d expected: preview it again.", n, expected)
+			"The selection holds %s now, not the %d expected: preview it again.", finance.Count(n, "job", "jobs"), expected)
 	}
 	refs := make([]JobRef, n)
 	for i, j := range selected {

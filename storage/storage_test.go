@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,4 +257,47 @@ func TestCustomFieldLimits(t *testing.T) {
 	if err := pool.QueryRow(ctx, "SELECT count(*) FROM building_categories, jsonb_object_keys(custom_fields) WHERE id = $1", id).Scan(&n); err != nil || n != storage.MaxCustomFields {
 		t.Errorf("after the refused update: %d custom fields (%v)", n, err)
 	}
+}
+
+// TestSchemaStatus: a migrated database is up to date; a migration's row
+// gone is a migration missing, by name; a version the binary does not
+// embed is unknown (the schema is ahead), not missing; a database never
+// migrated misses them all.
+func TestSchemaStatus(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	migrations, err := storage.Migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := migrations[len(migrations)-1]
+	check := func(what string, wantMissing []string, wantUnknown []int) {
+		t.Helper()
+		s, err := storage.SchemaStatus(ctx, pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(s.Missing, wantMissing) || !slices.Equal(s.Unknown, wantUnknown) || s.Behind() != (len(wantMissing) > 0) {
+			t.Errorf("%s: missing %v unknown %v, want %v and %v", what, s.Missing, s.Unknown, wantMissing, wantUnknown)
+		}
+	}
+	check("migrated", nil, nil)
+	if _, err := pool.Exec(ctx, `DELETE FROM schema_migrations WHERE version = $1`, last.Version); err != nil {
+		t.Fatal(err)
+	}
+	check("one behind", []string{last.Name}, nil)
+	if _, err := pool.Exec(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2), (9999, '9999_later.sql')`,
+		last.Version, last.Name); err != nil {
+		t.Fatal(err)
+	}
+	check("ahead", nil, []int{9999})
+	if _, err := pool.Exec(ctx, `DROP TABLE schema_migrations`); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, m := range migrations {
+		all = append(all, m.Name)
+	}
+	check("never migrated", all, nil)
 }

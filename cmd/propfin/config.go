@@ -169,6 +169,10 @@ func loadConfig() (config, error) {
 			*d.dst = parsed
 		}
 	}
+	if cfg.JobRetention < jobs.MinRetention {
+		return cfg, fmt.Errorf("PROPFIN_JOB_RETENTION=%s: want %s or more: the scheduler reads the runs of the last "+
+			"two nights, and would make again those deleted sooner", cfg.JobRetention, jobs.MinRetention)
+	}
 	for _, b := range []struct {
 		name string
 		dst  *bool
@@ -235,6 +239,12 @@ func newLogger(format string, w io.Writer) *slog.Logger {
 	}
 	redis.SetLogger(redisLog{log.With("library", "go-redis")})
 	return log
+}
+
+// logStopped is a long-running process's last line: it has stopped (on
+// SIGTERM, or after the error it logged).
+func logStopped(log *slog.Logger, process string) {
+	log.Info("stopped", "process", process)
 }
 
 // redisLog is go-redis's logger on slog.

@@ -37,3 +37,18 @@ func TestConfigWebhookRetention(t *testing.T) {
 		t.Errorf("default %v, want 720h as documented", jobs.DefaultWebhookRetention)
 	}
 }
+
+// TestConfigJobRetentionLowerBound: PROPFIN_JOB_RETENTION under
+// jobs.MinRetention (the two nights the scheduler reads back) is refused;
+// the bound itself is taken.
+func TestConfigJobRetentionLowerBound(t *testing.T) {
+	for _, c := range []struct {
+		value string
+		ok    bool
+	}{{"10m", false}, {"48h", false}, {"71h59m", false}, {"72h", true}, {"720h", true}, {"", true}} {
+		t.Setenv("PROPFIN_JOB_RETENTION", c.value)
+		if _, err := loadConfig(); (err == nil) != c.ok {
+			t.Errorf("%q: %v, want ok %v", c.value, err, c.ok)
+		}
+	}
+}

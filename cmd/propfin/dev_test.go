@@ -29,7 +29,7 @@ func TestDevEndToEnd(t *testing.T) {
 	t.Setenv("REDIS_URL", "")
 	t.Setenv("PROPFIN_ADMIN_TOKEN", "")
 	t.Setenv("PROPFIN_METRICS_ADDR", "")
-	t.Setenv("PROPFIN_JOB_RETENTION", "48h")
+	t.Setenv("PROPFIN_JOB_RETENTION", "96h")
 	t.Setenv("PROPFIN_WEBHOOK_RETENTION", "120h")
 	t.Setenv("PROPFIN_SMTP_URL", "")
 	t.Setenv("PROPFIN_SMTP_FROM", "")
@@ -88,7 +88,7 @@ func TestDevEndToEnd(t *testing.T) {
 	}
 	devJobAndMetrics(t, addr, key, token)
 	devPut(t, addr+"/financial/settings", key, `{"reminders_sender_name": "Horizonte Imóveis"}`)
-	devPruneCutoffs(t, addr, key, 48*time.Hour, 120*time.Hour)
+	devPruneCutoffs(t, addr, key, 96*time.Hour, 120*time.Hour)
 
 	req, _ := http.NewRequest(http.MethodGet, addr+"/buildings/types", nil)
 	req.Header.Set("Authorization", "Bearer "+key)

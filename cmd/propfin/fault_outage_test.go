@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/propfin/propfin/jobs"
+	"github.com/propfin/propfin/storage"
 	"github.com/propfin/propfin/storage/storagetest"
 )
 
@@ -182,4 +184,51 @@ func TestAPIKilledDuringWrites(t *testing.T) {
 		t.Errorf("no request was refused while the API was down: %v", s)
 	}
 	o.finish(t, 3*time.Minute)
+}
+
+// TestRedisLostMidJob stops Redis (kill -9, restarted empty) while a
+// worker runs a long job, for longer than asynq's lease on the task: the
+// run stops, and the job row and the log say the worker lost Redis, not
+// that it shut down; once Redis is back the relay enqueues the job again
+// at once, not after PROPFIN_JOB_QUIET_AFTER (2 minutes here), and it
+// finishes once, resumed where it stopped.
+func TestRedisLostMidJob(t *testing.T) {
+	t.Parallel()
+	// six chunks, 8 s apart: the run outlasts the lease after Redis stops
+	f := newFaultEnv(t, "PROPFIN_JOB_CHUNK_PAUSE=8s", "PROPFIN_JOB_QUIET_AFTER=2m")
+	company := f.company(t, "Lost Redis", jobs.DefaultTimeZone)
+	job, payloads, broken := f.pixJob(t, company, 30_000)
+	worker := startProc(t, "worker", f.env, "worker")
+	f.waitProgress(t, job, 1)
+	f.redis.Stop(t)
+	stopped := time.Now()
+	eventually(t, 60*time.Second, "the run to be handed back", func() error {
+		if j := f.job(t, company, job.ID); j.State != storage.JobQueued {
+			return fmt.Errorf("state %s progress %+v", j.State, j.Progress)
+		}
+		return nil
+	})
+	handed := f.job(t, company, job.ID)
+	f.redis.Start(t)
+	back := time.Now()
+	if !strings.Contains(handed.Error, "lost Redis") || strings.Contains(handed.Error, "shutdown") {
+		t.Errorf("the job handed back says %q; want that its worker lost Redis", handed.Error)
+	}
+	if out := worker.out.String(); !strings.Contains(out, "the worker lost Redis") || strings.Contains(out, "interrupted by the shutdown") {
+		t.Errorf("the worker's log does not say it lost Redis:\n%s", tail(out, 30))
+	}
+	eventually(t, 30*time.Second, "the job to run again", func() error {
+		if j := f.job(t, company, job.ID); j.Attempts < 2 || j.State == storage.JobQueued {
+			return fmt.Errorf("state %s attempts %d", j.State, j.Attempts)
+		}
+		return nil
+	})
+	again := time.Since(back)
+	done := f.waitFinished(t, job, 2*time.Minute)
+	checkPixResult(t, done, len(payloads), broken)
+	if done.Attempts != 2 {
+		t.Errorf("attempts %d, want 2", done.Attempts)
+	}
+	t.Logf("the run was handed back at %d of 30000, %.1fs after Redis stopped (%q); it ran again %.1fs after Redis was back",
+		handed.Progress.Done, back.Sub(stopped).Seconds(), handed.Error, again.Seconds())
 }

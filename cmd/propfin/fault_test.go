@@ -29,6 +29,9 @@ import (
 //   - a worker stopped (SIGTERM) mid-job: TestWorkerSIGTERMHandsTheJobBack
 //   - two schedulers at once: TestTwoSchedulersOneRunPerCompanyAndDate
 //   - Redis stopped under API load and submissions: TestRedisOutageUnderLoad
+//   - Redis stopped while a worker runs a long job: TestRedisLostMidJob
+//   - a database one migration behind the binary: TestSchemaBehindTheBinary
+//     (schema_test.go)
 //   - PostgreSQL restarted under load: TestPostgresRestartUnderLoad
 //   - the API killed (SIGKILL) during writes: TestAPIKilledDuringWrites
 //   - a worker killed during a batch's remittance, inside its transaction:

@@ -49,6 +49,7 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 		return errors.New("DATABASE_URL must be set (or use `propfin dev`)")
 	}
 	log := newLogger(cfg.LogFormat, stderr)
+	defer logStopped(log, "scheduler")
 	pool, err := storage.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
@@ -57,6 +58,10 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	sched, err := newScheduler(pool, kinds, cfg, log)
 	if err != nil {
 		return err
+	}
+	waitSchema(ctx, pool, log)
+	if ctx.Err() != nil {
+		return nil
 	}
 	log.Info("scheduler started", "schedules", len(sched.Schedules()))
 	return sched.Run(ctx)

@@ -34,11 +34,13 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 		return err
 	}
 	log := newLogger(cfg.LogFormat, stderr)
+	defer logStopped(log, "serve")
 	pool, rc, closeServers, err := openServers(ctx, cfg, 0, log)
 	if err != nil {
 		return err
 	}
 	defer closeServers()
+	checkSchema(ctx, pool, log) // it serves all the same: /readyz says not ready
 	replica, err := openReplica(ctx, cfg, log)
 	if err != nil {
 		return err

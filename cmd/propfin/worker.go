@@ -29,11 +29,16 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 		return err
 	}
 	log := newLogger(cfg.LogFormat, stderr)
+	defer logStopped(log, "worker")
 	pool, rc, closeServers, err := openServers(ctx, cfg, workerConns(cfg), log)
 	if err != nil {
 		return err
 	}
 	defer closeServers()
+	waitSchema(ctx, pool, log)
+	if ctx.Err() != nil {
+		return nil
+	}
 	reminders, err := workerReminders(cfg, log)
 	if err != nil {
 		return err

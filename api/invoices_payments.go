@@ -15,16 +15,16 @@ import (
 )
 
 // The part payments of an invoice (docs/api.md, "Part payments"): POST
-// /invoices/{invoice_id}/payments records a part, DELETE
-// /invoices/{invoice_id}/payments/{id} undoes the latest; the parts are
+// /invoices/{invoice}/payments records a part, DELETE
+// /invoices/{invoice}/payments/{id} undoes the latest; the parts are
 // read through the declared resource (GET /invoices/{invoice}/payments).
 // The rules are storage/invoice_payments.go's.
 
-// payInvoicePart is POST /invoices/{invoice_id}/payments with {"amount",
+// payInvoicePart is POST /invoices/{invoice}/payments with {"amount",
 // "paid_at", "credit_at"}: 201 with the part and the invoice as it leaves
 // it, under the request's Idempotency-Key.
 func (s *Server) payInvoicePart(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathParamID(w, r, "invoice_id")
+	id, ok := pathParamID(w, r, "invoice")
 	if !ok {
 		return
 	}
@@ -51,10 +51,10 @@ func (s *Server) payInvoicePart(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// undoInvoicePart is DELETE /invoices/{invoice_id}/payments/{id}: the
+// undoInvoicePart is DELETE /invoices/{invoice}/payments/{id}: the
 // latest part undone, 200 with it and the invoice as it leaves it.
 func (s *Server) undoInvoicePart(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathParamID(w, r, "invoice_id")
+	id, ok := pathParamID(w, r, "invoice")
 	if !ok {
 		return
 	}
@@ -127,7 +127,7 @@ func parsePartBody(obj map[string]json.RawMessage, problems []finance.Problem) (
 	return req, problems
 }
 
-// payInvoicePartOp describes POST /invoices/{invoice_id}/payments.
+// payInvoicePartOp describes POST /invoices/{invoice}/payments.
 func payInvoicePartOp() operation {
 	answer, err := reflector.SchemaFor(storage.InvoicePart{})
 	if err != nil {
@@ -162,7 +162,7 @@ func payInvoicePartOp() operation {
 		keyed: true}
 }
 
-// undoInvoicePartOp describes DELETE /invoices/{invoice_id}/payments/{id}.
+// undoInvoicePartOp describes DELETE /invoices/{invoice}/payments/{id}.
 func undoInvoicePartOp() operation {
 	answer, err := reflector.SchemaFor(storage.InvoicePart{})
 	if err != nil {

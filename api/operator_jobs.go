@@ -49,18 +49,7 @@ func operatorJobsListOp(reg *storage.Registry, res *storage.Resource) operation 
 
 // operatorJobsList is GET /operator/jobs.
 func (s *Server) operatorJobsList(w http.ResponseWriter, r *http.Request) {
-	res := s.operatorJobsResource()
-	q, err := parseList(s.store.Registry(), res, r.URL.RawQuery)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	page, err := s.store.List(r.Context(), res, storage.Scope{}, q)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writePage(w, newPageLinks(r.URL.Path, r.URL.RawQuery), q, page)
+	s.operatorList(w, r, s.operatorJobsResource())
 }
 
 // jobErrorJSON is one failed run of a job as the operator API writes it.

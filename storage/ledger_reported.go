@@ -459,12 +459,16 @@ func readPaymentCounts(ctx context.Context, tx pgx.Tx, companyID int64, ids []in
 }
 
 // readPaidSoFar reads what the standing parts of the invoices have paid
-// (invoice_payments).
+// (invoice_payments), and the highest n of their rows, standing or undone:
+// a part undone that posted no entry has a row and no split, and the next
+// payment's number is past both.
 func readPaidSoFar(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
 	rows, err := tx.Query(ctx, `
-		SELECT invoice_id, sum(principal)::text, count(*), max(paid_at), sum(amount)::text
+		SELECT invoice_id, coalesce(sum(principal) FILTER (WHERE undone_at IS NULL), 0)::text,
+		       count(*) FILTER (WHERE undone_at IS NULL), coalesce(max(paid_at) FILTER (WHERE undone_at IS NULL), '0001-01-01'),
+		       coalesce(sum(amount) FILTER (WHERE undone_at IS NULL), 0)::text, max(n)
 		FROM invoice_payments
-		WHERE company_id = $1 AND invoice_id = any($2) AND undone_at IS NULL
+		WHERE company_id = $1 AND invoice_id = any($2)
 		GROUP BY invoice_id`, withValues, companyID, ids)
 	if err != nil {
 		return translate(err, "parts of invoices paid")
@@ -475,10 +479,15 @@ func readPaidSoFar(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64,
 		var p finance.PaidSoFar
 		var last finance.Date
 		var amount decimal.Decimal
-		if err := rows.Scan(&id, &p.Principal, &p.Parts, &last, &amount); err != nil {
+		var n int
+		if err := rows.Scan(&id, &p.Principal, &p.Parts, &last, &amount, &n); err != nil {
 			return translate(err, "parts of invoices paid")
 		}
-		invoices[id].paid, invoices[id].lastPaid, invoices[id].paidAmount = p, last, amount
+		if p.Parts == 0 {
+			last = finance.Date{}
+		}
+		pi := invoices[id]
+		pi.paid, pi.lastPaid, pi.paidAmount, pi.payments = p, last, amount, max(pi.payments, n)
 	}
 	return translate(rows.Err(), "parts of invoices paid")
 }

@@ -67,7 +67,7 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.TicketEvent
 	var pays []storage.ReportedPayment
-	var payAt []int // the line of each payment, by index in out
+	var payAt []int                    // the line of each payment, by index in out
 	var payFee []*storage.ReturnTariff // the tariff of each payment, for a line of an invoice paid already
 	var fees []storage.ReturnTariff
 	var feeAt []int // the line of each tariff, by index in out

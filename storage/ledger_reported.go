@@ -95,21 +95,21 @@ type payingInvoice struct {
 	status      string
 	installment bool // an agreement's installment: paid whole, never in parts
 	creditDate  finance.Date
-	payments   int // payments posted before (their splits)
-	open       int // payment entries not reversed
-	paid       finance.PaidSoFar
-	paidAmount decimal.Decimal // what the standing parts paid
-	lastPaid   finance.Date    // the latest standing part's paid_at
-	part       finance.Part    // what the payment books
-	posting    finance.Posting
-	booked     finance.Settlement
-	report     *ReportedPayment
-	guarantees []finance.Guarantee
-	items      []finance.TransactionItem
-	fee        *finance.TransactionItem
-	discount   *finance.TransactionItem
-	tariff     *finance.TransactionItem
-	parties    finance.Parties
+	payments    int // payments posted before (their splits)
+	open        int // payment entries not reversed
+	paid        finance.PaidSoFar
+	paidAmount  decimal.Decimal // what the standing parts paid
+	lastPaid    finance.Date    // the latest standing part's paid_at
+	part        finance.Part    // what the payment books
+	posting     finance.Posting
+	booked      finance.Settlement
+	report      *ReportedPayment
+	guarantees  []finance.Guarantee
+	items       []finance.TransactionItem
+	fee         *finance.TransactionItem
+	discount    *finance.TransactionItem
+	tariff      *finance.TransactionItem
+	parties     finance.Parties
 }
 
 // SettleReportedPayments marks the invoices of payments paid and posts

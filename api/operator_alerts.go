@@ -62,8 +62,11 @@ func operatorAlertsOp() operation {
 			"submission when it was made later, once per schedule and date; `job_id` names the run when one is recorded), `void_transfer_paid` (the bank paid an owner's transfer voided with its undone payment: " +
 			"the owner may owe it; `transaction_id` is the transfer, once per transfer), `short_payment` (a return file's " +
 			"line paid less than its parts add up to, not booked, once per line of the file's content: its invoice or " +
-			"payment in `invoice_id` or `payment_id`). `open`: the job is still failed, no run of the night has succeeded, " +
-			"the owner still owes on the transfer's invoice, or the invoice or payment paid short is still unpaid. `sent_at`: " +
+			"payment in `invoice_id` or `payment_id`), `over_payment` (money a return file's line brought for the invoice " +
+			"in `invoice_id` that nothing books: beyond its rest or the bank's parts, or on an invoice paid already; once " +
+			"per line). `open`: the job is still failed, no run of the night has succeeded, " +
+			"the owner still owes on the transfer's invoice, the invoice or payment paid short is still unpaid, or it is " +
+			"an over payment (for the week it is listed). `sent_at`: " +
 			"when the operator webhook delivered it (null: not yet).",
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The alerts.",
 			envelope(openapi.Array(alert), false))}),

@@ -333,7 +333,9 @@ type AutoTransferFacts struct {
 	// Overpaid: the bank paid an owner a transfer of the invoice after it
 	// was voided, and that owner's entries not paid out still add up to
 	// less than zero: the owner owes what they were paid, and no later
-	// credit has netted it yet.
+	// credit has netted it yet. Or a part of the payment was undone after
+	// it was paid out, the other parts standing, and the owner's entries
+	// not paid out, its reversal among them, add up to less than zero.
 	Overpaid bool
 }
 

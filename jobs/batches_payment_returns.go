@@ -50,7 +50,7 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	}
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.PaymentEvent
-	var shorts []storage.ShortPayment
+	var shorts []storage.LineAlert
 	changed := map[int64]bool{}
 	for i := range items {
 		ev := &items[i].Event

@@ -67,7 +67,8 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.TicketEvent
 	var pays []storage.ReportedPayment
-	var payAt []int // the line of each payment, by index in out
+	var payAt []int                    // the line of each payment, by index in out
+	var payFee []*storage.ReturnTariff // the tariff of each payment, for a line of an invoice paid already
 	var fees []storage.ReturnTariff
 	var feeAt []int // the line of each tariff, by index in out
 	changed := map[int64]bool{}
@@ -128,6 +129,13 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 				break
 			}
 			pays, payAt = append(pays, p), append(payAt, i)
+			var fee *storage.ReturnTariff
+			if ev.Tariff > 0 {
+				if t, problem := feeTariff(ev, m, rf, words); problem == "" {
+					fee = &t
+				}
+			}
+			payFee = append(payFee, fee)
 		default:
 			l.Outcome, l.Message = storage.OutcomeRecorded, words
 		}
@@ -142,15 +150,24 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	if err != nil {
 		return nil, err
 	}
-	var shorts []storage.ShortPayment
+	var shorts, overs []storage.LineAlert
 	for k, sp := range settled {
 		l := &out[payAt[k]]
 		describeSettlement(l, sp, &pays[k])
 		if sp.Outcome == storage.PaymentShortPaid {
 			shorts = append(shorts, shortPayment(rf, l, sp.InvoiceID, 0))
 		}
+		if sp.Unbooked.IsPositive() {
+			overs = append(overs, shortPayment(rf, l, sp.InvoiceID, 0))
+		}
+		if sp.Outcome == storage.PaymentAlreadyPaid && payFee[k] != nil { // its tariff on a line of its own
+			fees, feeAt = append(fees, *payFee[k]), append(feeAt, payAt[k])
+		}
 	}
 	if _, err := storage.RaiseShortPayments(ctx, tx, companyID, shorts); err != nil {
+		return nil, err
+	}
+	if _, err := storage.RaiseOverPayments(ctx, tx, companyID, overs); err != nil {
 		return nil, err
 	}
 	booked, err := storage.BookReturnTariffs(ctx, tx, companyID, fees)
@@ -158,7 +175,12 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		return nil, err
 	}
 	for k, b := range booked {
-		describeFee(&out[feeAt[k]], b, &fees[k])
+		l := &out[feeAt[k]]
+		outcome := l.Outcome
+		describeFee(l, b, &fees[k])
+		if outcome == storage.PaymentAlreadyPaid { // a paid line's outcome is its payment's
+			l.Outcome = outcome
+		}
 	}
 	return out, nil
 }
@@ -369,8 +391,8 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 	l.Paid = &paid
 	switch sp.Outcome {
 	case storage.PaymentAlreadyPaid:
-		l.Message = fmt.Sprintf("%s: the bank reports %s paid on %s; nothing was done (check for a payment made twice)",
-			sp.Problem, p.Paid.StringFixed(2), p.PaidAt)
+		l.Message = fmt.Sprintf("%s: the bank reports %s paid on %s; nothing of it was booked (a payment made twice: "+
+			"an operator alert is raised, to give it back or apply it)", sp.Problem, p.Paid.StringFixed(2), p.PaidAt)
 		return
 	case storage.PaymentNotSettled:
 		l.Message = sp.Problem + ": nothing was done"
@@ -380,6 +402,10 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 		l.Expected, l.Difference = &expected, &diff
 		l.Message = fmt.Sprintf("%s; the rules expected %s: the invoice is partially paid until the rest is paid "+
 			"(an operator alert is raised)", sp.Problem, sp.Expected.StringFixed(2))
+		if sp.N == 0 { // an agreement's installment: nothing booked
+			l.Message = fmt.Sprintf("%s; the rules expected %s: the installment is open until paid whole "+
+				"(an operator alert is raised)", sp.Problem, sp.Expected.StringFixed(2))
+		}
 		if sp.Tariff.IsPositive() {
 			tariff := sp.Tariff
 			l.Tariff = &tariff
@@ -392,8 +418,17 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 	l.Message = fmt.Sprintf("paid %s on %s, booked with late fee %s, interest %s and discount %s; the rules expected %s",
 		p.Paid.StringFixed(2), p.PaidAt, sp.LateFee.StringFixed(2), sp.Interest.StringFixed(2), sp.Discount.StringFixed(2),
 		sp.Expected.StringFixed(2))
-	if !sp.Booked.Equal(sp.Paid) {
+	switch {
+	case sp.OfRest:
+		l.Message = fmt.Sprintf("paid %s on %s, booked %s as part %d, the rest of the invoice partly paid before (late fee %s, "+
+			"interest %s); the rules expected %s", p.Paid.StringFixed(2), p.PaidAt, sp.Booked.StringFixed(2), sp.N,
+			sp.LateFee.StringFixed(2), sp.Interest.StringFixed(2), sp.Expected.StringFixed(2))
+	case sp.Paid.GreaterThan(sp.Booked):
 		l.Message += fmt.Sprintf("; the bank's parts add up to %s, booked as such", sp.Booked.StringFixed(2))
+	}
+	if sp.Unbooked.IsPositive() {
+		l.Message += fmt.Sprintf("; %s of what came in is booked nowhere (an operator alert is raised, to give it back or apply it)",
+			sp.Unbooked.StringFixed(2))
 	}
 	if sp.Tariff.IsPositive() {
 		tariff := sp.Tariff
@@ -405,12 +440,12 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 // shortPayment is the operator alert of a line paid short, of an invoice
 // or of a payment (a payment batch's member): the line's report says what
 // was paid and due.
-func shortPayment(rf *ReturnRead, l *storage.ReturnLine, invoiceID, paymentID int64) storage.ShortPayment {
+func shortPayment(rf *ReturnRead, l *storage.ReturnLine, invoiceID, paymentID int64) storage.LineAlert {
 	what := fmt.Sprintf("invoice %d", invoiceID)
 	if invoiceID == 0 {
 		what = fmt.Sprintf("payment %d", paymentID)
 	}
-	return storage.ShortPayment{JobID: rf.JobID, Key: storage.ReturnTariffKey(rf.File.SHA256, l.Line),
+	return storage.LineAlert{JobID: rf.JobID, Key: storage.ReturnTariffKey(rf.File.SHA256, l.Line),
 		InvoiceID: invoiceID, PaymentID: paymentID,
 		Message: fmt.Sprintf("return file %d (job %d), line %d, %s: %s", rf.File.ID, rf.JobID, l.Line, what, l.Message)}
 }

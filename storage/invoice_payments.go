@@ -100,7 +100,7 @@ type partInvoice struct {
 	status   string
 	paid     finance.PaidSoFar
 	lastPaid finance.Date // the latest standing part's paid_at
-	splits   int          // the payments posted so far, standing or undone
+	splits   int          // the payments posted so far, standing or undone (their splits, their rows' n)
 	today    finance.Date
 }
 
@@ -121,8 +121,10 @@ func lockPartInvoice(ctx context.Context, tx pgx.Tx, companyID, id int64) (*part
 	var last *finance.Date
 	err = tx.QueryRow(ctx, `
 		SELECT i.status, coalesce(s.principal, 0)::text, coalesce(s.parts, 0), s.last,
-		       (SELECT count(DISTINCT t.split) FROM transactions t
-		        WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND t.mode = 'invoice'),
+		       greatest((SELECT count(DISTINCT t.split) FROM transactions t
+		                 WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND t.mode = 'invoice'),
+		                (SELECT coalesce(max(n), 0) FROM invoice_payments p WHERE p.company_id = i.company_id
+		                 AND p.invoice_id = i.id)),
 		       (now() AT TIME ZONE coalesce(c.time_zone, 'America/Sao_Paulo'))::date
 		FROM invoices i JOIN companies c ON c.id = i.company_id
 		LEFT JOIN LATERAL (SELECT sum(principal) AS principal, count(*) AS parts, max(paid_at) AS last

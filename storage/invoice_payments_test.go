@@ -447,3 +447,31 @@ func TestReportedPartsOfAnInvoice(t *testing.T) {
 		t.Fatalf("a line after it is paid: %+v", again)
 	}
 }
+
+// TestUndoPartPaidOut: a part the run paid out and undone since, the
+// first part standing, leaves the owners owing what they were paid: the
+// invoice's auto_transfer_status is chargeback, as a whole payment's
+// undo makes it, and transferred again once the rest is paid.
+func TestUndoPartPaidOut(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	f.setContract(t, `transfer_mode = 'after_receive', transfer_after_days = 0`)
+	inv := f.partInvoice(t, "2024-03-10")
+	if _, err := f.payPart(t, inv, "1000.00", "2024-03-10", ""); err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.payPart(t, inv, "300.00", "2024-03-10", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.transfer(t, "2024-03-10", 1)
+	f.checkStatus(t, "paid out", inv, finance.AutoTransferTransferred)
+	if _, err := storage.UndoInvoicePart(context.Background(), f.pool, storage.Scope{CompanyID: f.company}, inv, second.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.checkStatus(t, "the second part undone", inv, finance.AutoTransferChargeback)
+	if _, err := f.payPart(t, inv, "500.00", "2024-03-10", ""); err != nil {
+		t.Fatal(err)
+	}
+	f.checkStatus(t, "the rest paid", inv, finance.AutoTransferWaiting)
+}

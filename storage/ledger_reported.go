@@ -42,14 +42,15 @@ type ReportedPayment struct {
 // The outcomes of a reported payment.
 const (
 	PaymentSettled     = "settled"      // marked paid and posted
-	PaymentAlreadyPaid = "already_paid" // the invoice was paid: nothing done
+	PaymentAlreadyPaid = "already_paid" // the invoice was paid: nothing booked but the tariff
 	PaymentNotSettled  = "not_settled"  // refused by a rule: Problem says which
 	// PaymentShortPaid: the bank reports less paid than its parts add up
 	// to (the invoice with the late fee and interest, less the discount
 	// and abatement), or than the rest of an invoice partly paid: what
 	// came in is booked as a part of the invoice (docs/ledger.md, "Part
 	// payments"), which stays partially_paid, and an operator alert is
-	// raised.
+	// raised. An agreement's installment is paid whole: its short line
+	// books nothing (N is zero), the alert raised all the same.
 	PaymentShortPaid = "short_paid"
 )
 
@@ -74,32 +75,41 @@ type SettledPayment struct {
 	Tariff       decimal.Decimal
 	TariffBooked bool
 	// N is the number of the invoice's payment the line booked (its
-	// split's), and Rest the principal of the invoice still open after
-	// it: more than zero for a part (short_paid).
+	// split's; zero when it booked none), and Rest the principal of the
+	// invoice still open after it: more than zero for a part (short_paid).
 	N    int
 	Rest decimal.Decimal
+	// OfRest: the line paid the rest of an invoice partly paid before.
+	OfRest bool
+	// Unbooked is what came in and is booked nowhere: what the bank paid
+	// beyond the rest of an invoice partly paid or beyond the bank's own
+	// parts, or all of it on an invoice paid already. The return file's
+	// job raises an over_payment alert for it, so that the money is given
+	// back or applied.
+	Unbooked decimal.Decimal
 }
 
 // payingInvoice is an invoice as the settlement reads it.
 type payingInvoice struct {
 	postingInvoice
-	status     string
-	creditDate finance.Date
-	payments   int // payments posted before (their splits)
-	open       int // payment entries not reversed
-	paid       finance.PaidSoFar
-	paidAmount decimal.Decimal // what the standing parts paid
-	lastPaid   finance.Date    // the latest standing part's paid_at
-	part       finance.Part    // what the payment books
-	posting    finance.Posting
-	booked     finance.Settlement
-	report     *ReportedPayment
-	guarantees []finance.Guarantee
-	items      []finance.TransactionItem
-	fee        *finance.TransactionItem
-	discount   *finance.TransactionItem
-	tariff     *finance.TransactionItem
-	parties    finance.Parties
+	status      string
+	installment bool // an agreement's installment: paid whole, never in parts
+	creditDate  finance.Date
+	payments    int // payments posted before (their splits)
+	open        int // payment entries not reversed
+	paid        finance.PaidSoFar
+	paidAmount  decimal.Decimal // what the standing parts paid
+	lastPaid    finance.Date    // the latest standing part's paid_at
+	part        finance.Part    // what the payment books
+	posting     finance.Posting
+	booked      finance.Settlement
+	report      *ReportedPayment
+	guarantees  []finance.Guarantee
+	items       []finance.TransactionItem
+	fee         *finance.TransactionItem
+	discount    *finance.TransactionItem
+	tariff      *finance.TransactionItem
+	parties     finance.Parties
 }
 
 // SettleReportedPayments marks the invoices of payments paid and posts
@@ -115,49 +125,78 @@ type payingInvoice struct {
 // less than its parts add up to is short_paid: what came in is booked as
 // a part of the invoice (settlePart), which stays partially_paid; a
 // payment of an invoice partly paid pays its rest. Each settled invoice
-// gets its payment's row (invoice_payments). A second payment of the same
-// invoice in payments is already_paid. The answer is in the order of
-// payments.
+// gets its payment's row (invoice_payments). Several payments of the same
+// invoice in payments are settled in their order, each as it would be in
+// a call of its own (reportedRounds). The bank's tariff of a line is
+// booked whatever its outcome but not_settled (on an already_paid line,
+// BookReturnTariffs books it: the return file's job passes it there).
+// The answer is in the order of payments.
 func SettleReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, payments []ReportedPayment) ([]SettledPayment, error) {
 	out := make([]SettledPayment, len(payments))
-	byID := make(map[int64]*payingInvoice, len(payments))
-	var ids []int64
 	for i := range payments {
-		p := &payments[i]
-		out[i] = SettledPayment{InvoiceID: p.InvoiceID, Paid: p.Paid}
-		if _, dup := byID[p.InvoiceID]; !dup {
-			byID[p.InvoiceID] = nil
-			ids = append(ids, p.InvoiceID)
+		out[i] = SettledPayment{InvoiceID: payments[i].InvoiceID, Paid: payments[i].Paid}
+	}
+	for _, round := range reportedRounds(payments) {
+		if err := settleRound(ctx, tx, companyID, actor, payments, out, round); err != nil {
+			return nil, err
 		}
+	}
+	return out, nil
+}
+
+// reportedRounds orders payments (by index) in rounds: the first payment
+// of each invoice in the first round, the second in the second, and so
+// on, so that a round pays each invoice once and the next one reads the
+// invoice as the round left it. A file has one payment a title: one
+// round, almost always.
+func reportedRounds(payments []ReportedPayment) [][]int {
+	var rounds [][]int
+	seen := make(map[int64]int, len(payments))
+	for i, p := range payments {
+		k := seen[p.InvoiceID]
+		seen[p.InvoiceID] = k + 1
+		if k == len(rounds) {
+			rounds = append(rounds, nil)
+		}
+		rounds[k] = append(rounds[k], i)
+	}
+	return rounds
+}
+
+// settleRound settles the payments of a round (indexes into payments and
+// out), each of an invoice of its own.
+func settleRound(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, payments []ReportedPayment, out []SettledPayment,
+	round []int) error {
+	ids := make([]int64, len(round))
+	for k, i := range round {
+		ids[k] = payments[i].InvoiceID
 	}
 	slices.Sort(ids)
 	invoices, err := lockPayingInvoices(ctx, tx, companyID, ids)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := loadPayingData(ctx, tx, companyID, invoices); err != nil {
-		return nil, err
+		return err
 	}
 	var settled []*payingInvoice
-	for i := range payments {
+	for _, i := range round {
 		p, o := &payments[i], &out[i]
 		inv := invoices[p.InvoiceID]
 		switch {
 		case inv == nil:
 			o.Outcome, o.Problem = PaymentNotSettled, "the invoice no longer exists"
-		case inv.report != nil || inv.inv.Paid:
+		case inv.inv.Paid:
 			o.Outcome, o.Problem = PaymentAlreadyPaid, "the invoice is paid"
+			o.Tariff, o.Unbooked = p.Tariff, p.Paid
 		default:
 			settle(inv, p, o)
-			if o.Outcome == PaymentSettled || o.Outcome == PaymentShortPaid { // a short payment is booked as a part
+			if inv.report == p { // booked: settled, or a part (short_paid)
 				settled = append(settled, inv)
 			}
 		}
 	}
-	if err := writeReportedPayments(ctx, tx, companyID, actor, settled); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return writeReportedPayments(ctx, tx, companyID, actor, settled)
 }
 
 // settle posts one reported payment in memory: the rules' settlement on
@@ -192,11 +231,23 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 		booked.LateFee, booked.Interest = expected.LateFee, expected.Interest
 	}
 	booked.Total = booked.Invoice.Add(booked.LateFee).Add(booked.Interest).Sub(booked.Discount)
-	if inv.paid.Parts > 0 || p.Paid.LessThan(booked.Total) {
+	short := p.Paid.LessThan(booked.Total)
+	switch {
+	case inv.installment && short:
+		shortInstallment(p, o, expected, booked)
+		return
+	case inv.paid.Parts == 0 && short:
+		var whole bool
+		if booked, whole = coveredByRules(p, expected, booked); !whole {
+			settlePart(inv, paid, p, o, booked)
+			return
+		}
+	case inv.paid.Parts > 0:
 		settlePart(inv, paid, p, o, booked)
 		return
 	}
 	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
+	o.Unbooked = decimal.Max(decimal.Zero, p.Paid.Sub(booked.Total))
 	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
 	inv.part = finance.Part{Due: expected, Amount: booked.Total, Principal: booked.Invoice, LateFee: booked.LateFee,
 		Interest: booked.Interest, Discount: booked.Discount}
@@ -208,6 +259,37 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	}
 	posting.Entries = append(posting.Entries, finance.SettleGuarantees(inv.guarantees, inv.inv.BusinessID)...)
 	booking(inv, p, o, paid, posting, booked)
+}
+
+// shortInstallment is the outcome of a line paying an agreement's
+// installment short: an installment is paid whole (an agreement's
+// cancellation and break count its installments paid or not), so nothing
+// is booked; short_paid, and the return file's job raises the alert.
+func shortInstallment(p *ReportedPayment, o *SettledPayment, expected, bank finance.Settlement) {
+	o.Outcome, o.Expected, o.Booked, o.Difference = PaymentShortPaid, expected.Total, decimal.Zero, p.Paid.Sub(expected.Total)
+	o.Tariff = p.Tariff
+	o.Problem = fmt.Sprintf("the bank paid %s on %s, %s less than the %s its parts add up to (the invoice %s, late fee %s, "+
+		"interest %s, discount %s); the invoice is an installment of an agreement, paid whole and not in parts: nothing was booked",
+		p.Paid.StringFixed(2), p.PaidAt, bank.Total.Sub(p.Paid).StringFixed(2), bank.Total.StringFixed(2),
+		bank.Invoice.StringFixed(2), bank.LateFee.StringFixed(2), bank.Interest.StringFixed(2), bank.Discount.StringFixed(2))
+}
+
+// coveredByRules is the settlement a line paid short of the bank's parts
+// books when what it paid covers what the rules say is due that day: the
+// invoice whole, with the bank's discount, and the bank's late fee and
+// interest as far as what came in pays them (the late fee first), so that
+// all of it is booked, as a whole payment books what the bank reports.
+// whole is false when the line pays less than the rules' due (a part).
+func coveredByRules(p *ReportedPayment, expected, bank finance.Settlement) (finance.Settlement, bool) {
+	charges := p.Paid.Sub(bank.Invoice).Add(bank.Discount)
+	if p.Paid.LessThan(expected.Total) || charges.IsNegative() {
+		return bank, false
+	}
+	booked := bank
+	booked.LateFee = decimal.Min(bank.LateFee, charges)
+	booked.Interest = charges.Sub(booked.LateFee)
+	booked.Total = p.Paid
+	return booked, true
 }
 
 // settlePart books what the bank paid as a part of the invoice
@@ -234,6 +316,7 @@ func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o 
 	}
 	o.Expected, o.Booked, o.Difference = due.Total, part.Amount, p.Paid.Sub(due.Total)
 	o.LateFee, o.Interest, o.Discount = part.LateFee, part.Interest, part.Discount
+	o.OfRest, o.Unbooked = inv.paid.Parts > 0, p.Paid.Sub(part.Amount)
 	inv.part = part
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: part.Settlement(), FeeItem: inv.fee, DiscountItem: inv.discount,
@@ -279,6 +362,7 @@ func lockPayingInvoices(ctx context.Context, tx pgx.Tx, companyID int64, ids []i
 	rows, err := tx.Query(ctx, `
 		SELECT i.id, i.type, i.payer_id, coalesce(i.contract_id, 0), coalesce(i.building_id, c.building_id, 0),
 		       i.business_id, i.account_id, i.billing_method, i.paid, i.paid_amount IS NOT NULL, i.status,
+		       i.agreement_installment IS NOT NULL,
 		       i.total, i.date, i.due_date,
 		       i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0),
 		       coalesce(i.ticket_late_fee_percentage, 0), coalesce(i.ticket_late_fee_interest, 0),
@@ -300,7 +384,7 @@ func lockPayingInvoices(ctx context.Context, tx pgx.Tx, companyID int64, ids []i
 		inv := &pi.inv
 		var typ, mode, action string
 		if err := rows.Scan(&inv.ID, &typ, &inv.PayerID, &inv.ContractID, &pi.buildingID, &inv.BusinessID, &inv.AccountID,
-			&inv.BillingMethod, &inv.Paid, &pi.posted, &pi.status, &inv.Total, &inv.Date, &inv.DueDate,
+			&inv.BillingMethod, &inv.Paid, &pi.posted, &pi.status, &pi.installment, &inv.Total, &inv.Date, &inv.DueDate,
 			&inv.TicketLateFee, &inv.TicketLateFeeItemID, &inv.TicketLateFeePercentage, &inv.TicketLateFeeInterest,
 			&inv.TicketDiscount, &mode, &inv.TicketDiscountFixed, &inv.TicketDiscountPercentage, &action,
 			&inv.TicketDiscountDays); err != nil {
@@ -375,12 +459,16 @@ func readPaymentCounts(ctx context.Context, tx pgx.Tx, companyID int64, ids []in
 }
 
 // readPaidSoFar reads what the standing parts of the invoices have paid
-// (invoice_payments).
+// (invoice_payments), and the highest n of their rows, standing or undone:
+// a part undone that posted no entry has a row and no split, and the next
+// payment's number is past both.
 func readPaidSoFar(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64, invoices map[int64]*payingInvoice) error {
 	rows, err := tx.Query(ctx, `
-		SELECT invoice_id, sum(principal)::text, count(*), max(paid_at), sum(amount)::text
+		SELECT invoice_id, coalesce(sum(principal) FILTER (WHERE undone_at IS NULL), 0)::text,
+		       count(*) FILTER (WHERE undone_at IS NULL), coalesce(max(paid_at) FILTER (WHERE undone_at IS NULL), '0001-01-01'),
+		       coalesce(sum(amount) FILTER (WHERE undone_at IS NULL), 0)::text, max(n)
 		FROM invoice_payments
-		WHERE company_id = $1 AND invoice_id = any($2) AND undone_at IS NULL
+		WHERE company_id = $1 AND invoice_id = any($2)
 		GROUP BY invoice_id`, withValues, companyID, ids)
 	if err != nil {
 		return translate(err, "parts of invoices paid")
@@ -391,10 +479,15 @@ func readPaidSoFar(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64,
 		var p finance.PaidSoFar
 		var last finance.Date
 		var amount decimal.Decimal
-		if err := rows.Scan(&id, &p.Principal, &p.Parts, &last, &amount); err != nil {
+		var n int
+		if err := rows.Scan(&id, &p.Principal, &p.Parts, &last, &amount, &n); err != nil {
 			return translate(err, "parts of invoices paid")
 		}
-		invoices[id].paid, invoices[id].lastPaid, invoices[id].paidAmount = p, last, amount
+		if p.Parts == 0 {
+			last = finance.Date{}
+		}
+		pi := invoices[id]
+		pi.paid, pi.lastPaid, pi.paidAmount, pi.payments = p, last, amount, max(pi.payments, n)
 	}
 	return translate(rows.Err(), "parts of invoices paid")
 }

@@ -13,7 +13,9 @@ import (
 // company, schedule and date), an owner's transfer the bank paid after it
 // was voided (by the payment return that records it, once per transfer:
 // transfers_void_paid.go) and a short payment a return file reported and
-// did not book (RaiseShortPayments, once per line of a file's content). An
+// did not book (RaiseShortPayments, once per line of a file's content), and
+// money a return file brought that nothing books (RaiseOverPayments, once
+// per line too). An
 // alert is a row the operator webhook sender reads (sent_at null: not
 // delivered yet), and the Prometheus gauge of open alerts counts.
 
@@ -25,10 +27,16 @@ const (
 	// AlertShortPayment: a return file's line paid less than its parts
 	// add up to, not booked; open while its invoice or payment is unpaid.
 	AlertShortPayment = "short_payment"
+	// AlertOverPayment: a return file's line brought money for an
+	// invoice that nothing books (beyond its rest, beyond the bank's own
+	// parts, or on an invoice paid already), to be given back or applied.
+	// Nothing in the ledger records that: it holds while raised within the
+	// gauge's week.
+	AlertOverPayment = "over_payment"
 )
 
 // AlertKinds are the kinds of alert, in the order the API lists them.
-var AlertKinds = []string{AlertJobFailed, AlertRunMissing, AlertVoidTransferPaid, AlertShortPayment}
+var AlertKinds = []string{AlertJobFailed, AlertRunMissing, AlertVoidTransferPaid, AlertShortPayment, AlertOverPayment}
 
 // Alert is one operator alert.
 type Alert struct {
@@ -51,8 +59,8 @@ type Alert struct {
 	SentAt    *time.Time
 	// Open: the job is still failed at that generation, the night has
 	// still no finished run, the owner paid a voided transfer still owes
-	// on its invoice, or the invoice or payment paid short is still unpaid
-	// (read with the alert).
+	// on its invoice, the invoice or payment paid short is still unpaid,
+	// or it is an over payment (read with the alert).
 	Open bool
 }
 
@@ -81,11 +89,11 @@ func RaiseRunMissing(ctx context.Context, q DBTX, m RunMissing) (raised bool, er
 	return tag.RowsAffected() == 1, nil
 }
 
-// ShortPayment is the alert of a return file's line paid short: the
-// return file's job, the line's key (ReturnTariffKey: the file's content
-// and line), the invoice or the payment (a payment batch's member) it
-// names, and the words.
-type ShortPayment struct {
+// LineAlert is the alert of a return file's line paid short or paid
+// over: the return file's job, the line's key (ReturnTariffKey: the
+// file's content and line), the invoice or the payment (a payment batch's
+// member, short payments only) it names, and the words.
+type LineAlert struct {
 	JobID     int64
 	Key       string
 	InvoiceID int64
@@ -96,7 +104,20 @@ type ShortPayment struct {
 // RaiseShortPayments raises the alerts of short payments, each once per
 // key (a second reading of the same file raises nothing new), and returns
 // how many it raised.
-func RaiseShortPayments(ctx context.Context, q DBTX, companyID int64, shorts []ShortPayment) (int64, error) {
+func RaiseShortPayments(ctx context.Context, q DBTX, companyID int64, shorts []LineAlert) (int64, error) {
+	return raiseLineAlerts(ctx, q, companyID, AlertShortPayment, shorts)
+}
+
+// RaiseOverPayments raises the alerts of money a return file's lines
+// brought that nothing books, each once per key, and returns how many it
+// raised.
+func RaiseOverPayments(ctx context.Context, q DBTX, companyID int64, overs []LineAlert) (int64, error) {
+	return raiseLineAlerts(ctx, q, companyID, AlertOverPayment, overs)
+}
+
+// raiseLineAlerts raises alerts of kind (short_payment, over_payment:
+// each has a unique index on its key) for lines of return files.
+func raiseLineAlerts(ctx context.Context, q DBTX, companyID int64, kind string, shorts []LineAlert) (int64, error) {
 	if len(shorts) == 0 {
 		return 0, nil
 	}
@@ -107,12 +128,12 @@ func RaiseShortPayments(ctx context.Context, q DBTX, companyID int64, shorts []S
 		jobs[i], invoices[i], payments[i], keys[i], messages[i] = sp.JobID, sp.InvoiceID, sp.PaymentID, sp.Key, sp.Message
 	}
 	tag, err := q.Exec(ctx, `INSERT INTO operator_alerts (company_id, kind, job_id, run_key, invoice_id, payment_id, message)
-		SELECT $1, 'short_payment', u.job, u.key, nullif(u.invoice, 0), nullif(u.payment, 0), u.message
+		SELECT $1, '`+kind+`', u.job, u.key, nullif(u.invoice, 0), nullif(u.payment, 0), u.message
 		FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) AS u(job, key, invoice, payment, message)
-		ON CONFLICT (company_id, run_key) WHERE kind = 'short_payment' DO NOTHING`,
+		ON CONFLICT (company_id, run_key) WHERE kind = '`+kind+`' DO NOTHING`,
 		companyID, jobs, keys, invoices, payments, messages)
 	if err != nil {
-		return 0, translate(err, "raise short payments")
+		return 0, translate(err, "raise "+kind+" alerts")
 	}
 	return tag.RowsAffected(), nil
 }
@@ -120,8 +141,10 @@ func RaiseShortPayments(ctx context.Context, q DBTX, companyID int64, shorts []S
 // openAlertSQL says whether an alert still holds: its job is failed at
 // its generation; the owner of its transfer still owes on the transfer's
 // invoice (the owner's entries of the invoice add up to less than zero);
-// the invoice or payment paid short is not paid; no run of its night's key
-// has succeeded. a is the alert's alias.
+// the invoice or payment paid short is not paid; an over payment, always
+// (nothing in the ledger says the money was given back: the gauge counts
+// it for its week); no run of its night's key has succeeded. a is the
+// alert's alias.
 const openAlertSQL = `CASE a.kind
 	WHEN 'job_failed' THEN EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.id = a.job_id
 		AND j.generation = a.generation AND j.state = 'failed')
@@ -132,6 +155,7 @@ const openAlertSQL = `CASE a.kind
 	WHEN 'short_payment' THEN EXISTS (SELECT 1 FROM invoices i WHERE i.company_id = a.company_id AND i.id = a.invoice_id
 		AND NOT i.paid) OR EXISTS (SELECT 1 FROM payment_batch_transactions m WHERE m.company_id = a.company_id
 		AND m.id = a.payment_id AND m.state NOT IN ('paid', 'cancelled'))
+	WHEN 'over_payment' THEN true
 	ELSE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.kind = a.job_kind
 		AND j.unique_key = a.run_key AND j.state = 'succeeded') END`
 

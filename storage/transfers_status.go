@@ -50,7 +50,9 @@ const ownerPending = `t.transfer_id IS NULL AND t.extract = 'owner' AND t.owner_
 // transferred; one the bank paid all the same is. An owner is overpaid
 // while the entries of the owner not paid out, among them the reversal of
 // such a transfer's void (the one keyed reversal the run counts), add up
-// to less than zero.
+// to less than zero; or while they add up to less than zero with the
+// reversal of an entry paid out among them (a part undone after the run
+// paid it out, the invoice's other parts standing).
 const autoTransferFactsSQL = `
 SELECT i.id, i.auto_transfer_status AS stored,
     coalesce(` + automaticTransfer + `, false) AS automatic,
@@ -63,7 +65,9 @@ SELECT i.id, i.auto_transfer_status AS stored,
             AND (x.paid OR NOT EXISTS (SELECT 1 FROM transactions v WHERE v.company_id = $1 AND v.reverses_id = x.id))) AS transferred,
     EXISTS (SELECT 1 FROM transactions t WHERE t.company_id = $1 AND t.invoice_id = i.id AND ` + ownerPending + `
             GROUP BY t.owner_id HAVING sum(CASE t.type WHEN 'credit' THEN t.amount ELSE -t.amount END) < 0
-               AND bool_or(t.transfer_key IS NOT NULL AND t.reverses_id IS NOT NULL)) AS overpaid
+               AND bool_or(t.reverses_id IS NOT NULL AND (t.transfer_key IS NOT NULL
+                   OR EXISTS (SELECT 1 FROM transactions o WHERE o.company_id = $1 AND o.id = t.reverses_id
+                              AND o.transfer_id IS NOT NULL)))) AS overpaid
 FROM invoices i
 LEFT JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
 WHERE i.company_id = $1 AND i.id = any($2)`

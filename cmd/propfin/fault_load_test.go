@@ -226,7 +226,7 @@ func (l *faultLoad) send(r faultRequest) (int, []byte) {
 	if r.key != "" {
 		req.Header.Set("Idempotency-Key", r.key)
 	}
-	start := time.Now()
+	start, phase := time.Now(), *l.phase.Load()
 	status, raw := statusCut, []byte(nil)
 	res, err := l.http.Do(req)
 	if err == nil {
@@ -241,7 +241,10 @@ func (l *faultLoad) send(r faultRequest) (int, []byte) {
 	} else if errors.Is(err, syscall.ECONNREFUSED) {
 		status = statusRefused
 	}
-	l.count(*l.phase.Load(), r.op, status, time.Since(start))
+	if status == statusCut {
+		phase = *l.phase.Load() // cut by the kill of the phase it ends in
+	}
+	l.count(phase, r.op, status, time.Since(start))
 	switch {
 	case status <= statusRefused:
 		time.Sleep(100 * time.Millisecond)

@@ -84,6 +84,9 @@ type InvoicePart struct {
 	Due       *finance.Money `json:"due,omitempty"` // what was due on paid_at, the part included
 	Undone    bool           `json:"undone"`
 	Invoice   PartInvoice    `json:"invoice"`
+	// Warnings are what the part leaves to do (partWarnings): the answer
+	// carries them after the data.
+	Warnings []finance.Problem `json:"-"`
 }
 
 // PartInvoice is the invoice as a part leaves it.
@@ -139,6 +142,13 @@ func lockPartInvoice(ctx context.Context, tx pgx.Tx, companyID, id int64) (*part
 	return p, nil
 }
 
+// MaxCreditDays is how many days after its paid_at a part may be
+// credited (credit_at): a bank credits a boleto or a transfer within a
+// day or two, a week at most across holidays; a credit_at further ahead
+// is a typo that would hold the invoice's refunds and the owners'
+// transfers until then.
+const MaxCreditDays = 7
+
 // partStatuses are the statuses a part is paid from: open.
 var partStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
 
@@ -180,9 +190,13 @@ func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req Pa
 		if _, err := EmitRecordEvents(ctx, tx, sc.CompanyID, event, Invoices, []int64{id}, ""); err != nil {
 			return err
 		}
+		warnings, err := partWarnings(ctx, tx, sc.CompanyID, pi, row, req.PaidAt)
+		if err != nil {
+			return err
+		}
 		due := finance.Money(part.Due.Total)
 		out, err = readPart(ctx, tx, sc.CompanyID, id, row.id)
-		out.Due = &due
+		out.Due, out.Warnings = &due, warnings
 		return err
 	})
 	return out, err
@@ -225,8 +239,13 @@ func (pi *partInvoice) reckon(req PartRequest) (finance.Part, error) {
 	case !pi.lastPaid.IsZero() && req.PaidAt.Before(pi.lastPaid):
 		add("paid_at", "is before %s, the day of the invoice's latest part: parts are recorded in the order they were paid", pi.lastPaid)
 	}
-	if !req.CreditAt.IsZero() && !req.PaidAt.IsZero() && req.CreditAt.Before(req.PaidAt) {
+	switch {
+	case req.CreditAt.IsZero() || req.PaidAt.IsZero():
+	case req.CreditAt.Before(req.PaidAt):
 		add("credit_at", "is before paid_at: the money is credited on or after the day it is paid")
+	case req.CreditAt.After(req.PaidAt.AddDays(MaxCreditDays)):
+		add("credit_at", "is more than %d days after paid_at (at most %s): a bank credits a payment within days",
+			MaxCreditDays, req.PaidAt.AddDays(MaxCreditDays))
 	}
 	var part finance.Part
 	switch {

@@ -1,0 +1,105 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// warningsOf maps the field of each of an answer's warnings to its
+// message.
+func warningsOf(t *testing.T, r response) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	items, _ := r.body["warnings"].([]any)
+	for _, it := range items {
+		w := it.(map[string]any)
+		out[fmt.Sprint(w["field"])] = fmt.Sprint(w["message"])
+	}
+	return out
+}
+
+// TestPartWarnsOfAStalePixCode: a part of an invoice whose stored PIX code
+// charges its whole total answers a warning on pix_code saying to store a
+// code for the balance; a part with no stale means answers none.
+func TestPartWarnsOfAStalePixCode(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	_, code := testPixCode(t) // 1,000.00, the invoice's total
+	id := f.invoice(t, map[string]any{"billing_id": f.billing})
+	if r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", id), f.keyA, map[string]any{"pixCode": code}); r.status != http.StatusOK {
+		t.Fatalf("pixCode: %d %s", r.status, r.raw)
+	}
+	r := f.payPart(t, id, map[string]any{"amount": "300.00", "paid_at": today(0)})
+	if r.status != http.StatusCreated {
+		t.Fatalf("part: %d %s", r.status, r.raw)
+	}
+	w := warningsOf(t, r)
+	if len(w) != 1 || !strings.Contains(w["pix_code"], "charges more than the balance 700.00") ||
+		!strings.Contains(w["pix_code"], fmt.Sprintf("POST /invoices/%d/pixCode", id)) {
+		t.Fatalf("the part's warnings: %s", r.raw)
+	}
+	plain := f.invoice(t, nil)
+	if r := f.payPart(t, plain, map[string]any{"amount": "300.00", "paid_at": today(0)}); r.status != http.StatusCreated ||
+		r.body["warnings"] != nil {
+		t.Fatalf("a part with nothing to warn of: %d %s", r.status, r.raw)
+	}
+}
+
+// TestPartOfAnInvoiceInABatch: a part of an invoice in an open collection
+// batch warns that the batch's file would charge the whole total, and the
+// file is then refused naming the invoice and what was paid; removed from
+// the batch, the file of the others is written. A part of an invoice whose
+// file was written warns that the bank still charges the whole total.
+func TestPartOfAnInvoiceInABatch(t *testing.T) {
+	t.Parallel()
+	f := batchEnv(t)
+	withWorkers(t, f.testEnv)
+	inv, other := f.ticketInvoice(t, nil), f.ticketInvoice(t, nil)
+	batch := f.newBatch(t)
+	if r := f.members(t, batch, "addInvoices", inv, other); r.status != http.StatusOK {
+		t.Fatalf("addInvoices: %d %s", r.status, r.raw)
+	}
+	r := f.payPart(t, inv, map[string]any{"amount": "200.00", "paid_at": today(0)})
+	if w := warningsOf(t, r); r.status != http.StatusCreated ||
+		!strings.Contains(w["ticket_batch"], fmt.Sprintf("open collection batch %d, whose file would charge the whole total 1000.00", batch)) ||
+		!strings.Contains(w["ticket_batch"], "removeInvoices") {
+		t.Fatalf("the part's answer: %d %s", r.status, r.raw)
+	}
+	d := f.do(t, http.MethodGet, fmt.Sprintf("/financial/ticketBatch/%d/downloadBatchFile", batch), f.keyA, nil)
+	if text := strings.Join(d.problemMessages(t), "; "); d.status != 422 ||
+		!slices.Equal(d.problemFields(t), []string{fmt.Sprintf("invoices.%d", inv)}) ||
+		!strings.Contains(text, "is partially_paid (200.00 of its 1000.00 paid since it was added)") {
+		t.Fatalf("the file of a batch holding a partly paid invoice: %d %s", d.status, d.raw)
+	}
+	if r := f.members(t, batch, "removeInvoices", inv); r.status != http.StatusOK {
+		t.Fatalf("removeInvoices: %d %s", r.status, r.raw)
+	}
+	_, _, done := f.batchFile(t, batch)
+	if res := done["result"].(map[string]any); num(t, res["titles"]) != 1 {
+		t.Fatalf("the file once the invoice is removed: %v", res)
+	}
+	r = f.payPart(t, other, map[string]any{"amount": "100.00", "paid_at": today(0)})
+	if w := warningsOf(t, r); r.status != http.StatusCreated ||
+		!strings.Contains(w["ticket_batch"], fmt.Sprintf("boleto at the bank (collection batch %d) still charges the whole total 1000.00, not the balance 900.00", batch)) ||
+		!strings.Contains(w["ticket_batch"], "revertInvoices") {
+		t.Fatalf("a part of an invoice at the bank: %d %s", r.status, r.raw)
+	}
+}
+
+// TestPartCreditedTooLate: credit_at more than a week after paid_at is a
+// 422 naming the last day it may be; a week after is accepted.
+func TestPartCreditedTooLate(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	id := f.invoice(t, nil)
+	r := f.payPart(t, id, map[string]any{"amount": "10.00", "paid_at": today(-10), "credit_at": today(-2)})
+	if r.status != 422 || !strings.Contains(strings.Join(r.problemMessages(t), ";"), "more than 7 days after paid_at (at most "+today(-3)+")") {
+		t.Fatalf("credit_at 8 days after: %d %s", r.status, r.raw)
+	}
+	if r := f.payPart(t, id, map[string]any{"amount": "10.00", "paid_at": today(-10), "credit_at": today(-3)}); r.status != http.StatusCreated {
+		t.Fatalf("credit_at 7 days after: %d %s", r.status, r.raw)
+	}
+}

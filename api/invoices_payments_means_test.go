@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/propfin/propfin/pix"
 )
 
 // warningsOf maps the field of each of an answer's warnings to its
@@ -22,8 +24,10 @@ func warningsOf(t *testing.T, r response) map[string]string {
 }
 
 // TestPartWarnsOfAStalePixCode: a part of an invoice whose stored PIX code
-// charges its whole total answers a warning on pix_code saying to store a
-// code for the balance; a part with no stale means answers none.
+// charges its whole total discards the code (with a history row) and
+// answers a warning on pix_code saying to store a code for the balance; a
+// code of the balance is discarded by the next part in turn; a part with
+// nothing stale answers no warning.
 func TestPartWarnsOfAStalePixCode(t *testing.T) {
 	t.Parallel()
 	f := invoiceEnv(t)
@@ -37,9 +41,33 @@ func TestPartWarnsOfAStalePixCode(t *testing.T) {
 		t.Fatalf("part: %d %s", r.status, r.raw)
 	}
 	w := warningsOf(t, r)
-	if len(w) != 1 || !strings.Contains(w["pix_code"], "charges more than the balance 700.00") ||
+	if len(w) != 1 || !strings.Contains(w["pix_code"], "charged more than is left to pay (1000.00, 700.00 of the total open): it was discarded") ||
 		!strings.Contains(w["pix_code"], fmt.Sprintf("POST /invoices/%d/pixCode", id)) {
 		t.Fatalf("the part's warnings: %s", r.raw)
+	}
+	if rec := f.get(t, fmt.Sprintf("/invoices/%d", id), http.StatusOK).record(t); rec["pix_code"] != nil {
+		t.Fatalf("the stale code is still stored: %v", rec["pix_code"])
+	}
+	var pixRows []map[string]any
+	for _, row := range f.history(t, id) {
+		if row["origin"] == "pix_code" {
+			pixRows = append(pixRows, row)
+		}
+	}
+	if len(pixRows) != 2 || !strings.Contains(fmt.Sprint(pixRows[1]["changes"]), "to:<nil>") {
+		t.Fatalf("the code's history rows (stored, discarded): %v", pixRows)
+	}
+	// a code of the balance stays through a part that leaves it payable
+	balance, err := pix.BuildStatic(pix.Static{Key: "52998224725", Name: "Horizonte Imoveis", City: "Sao Paulo", Amount: "700.00"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", id), f.keyA, map[string]any{"pixCode": balance}); r.status != http.StatusOK {
+		t.Fatalf("pixCode of the balance: %d %s", r.status, r.raw)
+	}
+	if r := f.payPart(t, id, map[string]any{"amount": "100.00", "paid_at": today(0)}); r.status != http.StatusCreated ||
+		!strings.Contains(warningsOf(t, r)["pix_code"], "(700.00, 600.00 of the total open)") {
+		t.Fatalf("a second part: %d %s", r.status, r.raw)
 	}
 	plain := f.invoice(t, nil)
 	if r := f.payPart(t, plain, map[string]any{"amount": "300.00", "paid_at": today(0)}); r.status != http.StatusCreated ||
@@ -101,5 +129,45 @@ func TestPartCreditedTooLate(t *testing.T) {
 	}
 	if r := f.payPart(t, id, map[string]any{"amount": "10.00", "paid_at": today(-10), "credit_at": today(-3)}); r.status != http.StatusCreated {
 		t.Fatalf("credit_at 7 days after: %d %s", r.status, r.raw)
+	}
+}
+
+// TestReceiptPageOfParts: the page of an invoice partly paid lists its
+// part with its day, the balance, and neither its boleto nor the PIX code
+// of its total (the part discarded it); paid by a second part later, the
+// receipt lists both parts, each on its day, and is settled on the last.
+func TestReceiptPageOfParts(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t, withReceipts())
+	_, code := testPixCode(t)
+	id := f.invoice(t, map[string]any{"billing_id": f.billing, "due_date": today(-12)}) // 1,000.00, no late fee
+	f.exec(t, `UPDATE invoices SET ticket_digitable = $3, ticket_barcode = $4, pix_code = $5 WHERE company_id = $1 AND id = $2`,
+		f.compA, id, "34191.09008 01015.271248 80212.460002 4 25480000675787", "34194254800006757871090001015271248021246000", code)
+	if r := f.payPart(t, id, map[string]any{"amount": "400.00", "paid_at": today(-12)}); r.status != http.StatusCreated {
+		t.Fatalf("part: %d %s", r.status, r.raw)
+	}
+	url := receiptLinkOf(t, f.testEnv, fmt.Sprintf("/invoices/%d/receiptLink", id), f.keyA)
+	_, html := page(t, url)
+	dayOf := func(s string) string { return s[8:10] + "/" + s[5:7] + "/" + s[:4] }
+	for _, want := range []string{"Pago parcialmente", "<td>" + dayOf(today(-12)) + "</td><td class=\"amount\">R$ 400,00</td>",
+		"Saldo em aberto</dt><dd><strong>R$ 600,00", "não o use para pagar o saldo"} {
+		if !strings.Contains(html, want) {
+			t.Fatalf("the page of the partly paid invoice lacks %q:\n%s", want, html)
+		}
+	}
+	if strings.Contains(html, "Linha digitável") || strings.Contains(html, code) {
+		t.Fatalf("the page of the partly paid invoice offers the whole total's means:\n%s", html)
+	}
+	if r := f.payPart(t, id, map[string]any{"amount": "600.00", "paid_at": today(0)}); r.status != http.StatusCreated {
+		t.Fatalf("the rest: %d %s", r.status, r.raw)
+	}
+	_, html = page(t, url)
+	for _, want := range []string{"Recibo de pagamento", "R$ 1.000,00", "em 2 pagamentos",
+		"<td>" + dayOf(today(-12)) + "</td><td class=\"amount\">R$ 400,00</td><td class=\"amount\">R$ 0,00</td>",
+		"<td>" + dayOf(today(0)) + "</td><td class=\"amount\">R$ 600,00</td><td class=\"amount\">R$ 0,00</td>",
+		"Quitado em</dt><dd>" + dayOf(today(0))} {
+		if !strings.Contains(html, want) {
+			t.Fatalf("the receipt of the invoice paid in parts lacks %q:\n%s", want, html)
+		}
 	}
 }

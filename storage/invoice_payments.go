@@ -105,6 +105,9 @@ type partInvoice struct {
 	lastPaid finance.Date // the latest standing part's paid_at
 	splits   int          // the payments posted so far, standing or undone
 	today    finance.Date
+	// discardedPix is the amount of the PIX code a part discarded
+	// (discardStalePixCode); "" when none.
+	discardedPix string
 }
 
 // lockPartInvoice locks the invoice (lockPostingInvoice) and reads its
@@ -281,8 +284,9 @@ type partRow struct {
 // paidAt): its entries (the lines' share of its principal, its own late
 // fee, interest and discount, the guarantees it settles), its settlement
 // lines, its row, and the invoice's amounts and status (partially_paid,
-// or paid with paid_at and credit_at once it settles the invoice), and
-// the invoice's auto_transfer_status.
+// or paid with paid_at and credit_at once it settles the invoice), the
+// invoice's auto_transfer_status, and, left partly paid, its stored PIX
+// code discarded when it charges more than is left (discardStalePixCode).
 func postPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, part finance.Part, paidAt, creditAt finance.Date,
 	actor Actor) (partRow, error) {
 	id := pi.inv.ID
@@ -327,6 +331,9 @@ func postPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 	}
 	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{id}, Actor{}, "", false); err != nil {
 		return row, fmt.Errorf("%s: %w", what, err)
+	}
+	if !part.Settles() {
+		return row, discardStalePixCode(ctx, tx, companyID, pi, part, actor)
 	}
 	return row, nil
 }

@@ -14,7 +14,9 @@ import (
 // The means of payment of an invoice paid in part (docs/ledger.md, "Part
 // payments", "The boleto and the PIX code of a partly paid invoice"): its
 // boleto and a PIX code stored before the part charge the whole total, so
-// a reminder and the receipt page leave them out (PixCodeCharges), the
+// a part discards a stored code charging more than is left to pay
+// (discardStalePixCode), a reminder leaves out the boleto and such a code
+// (PixCodeCharges), the receipt page shows the parts and the balance, the
 // file of a collection batch refuses an invoice partly paid since it was
 // added (PartlyPaidTitles), and the answer of a part warns of the slip at
 // the bank and of the stale code (partWarnings).
@@ -67,23 +69,50 @@ func PartlyPaidTitles(ctx context.Context, q DBTX, b *Batch) ([]PartlyPaidTitle,
 	return out, translate(err, fmt.Sprintf("partly paid titles of batch %d", b.ID))
 }
 
+// discardStalePixCode clears the stored PIX code of an invoice a part
+// leaves partly paid when it charges more than is left to pay on the
+// part's day (the part's due less its amount): the code follows what is
+// owed, as a change of the total discards it (spec 001, PIX code rule 2).
+// The history records it (origin pix_code); pi.discardedPix keeps the
+// amount it charged for the part's warning.
+func discardStalePixCode(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, part finance.Part, actor Actor) error {
+	id := pi.inv.ID
+	var code *string
+	if err := tx.QueryRow(ctx, `SELECT pix_code FROM invoices WHERE company_id = $1 AND id = $2`, companyID, id).Scan(&code); err != nil {
+		return translate(err, fmt.Sprintf("invoice %d: PIX code", id))
+	}
+	left := part.Due.Total.Sub(part.Amount)
+	if code == nil || PixCodeCharges(*code, left) {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `UPDATE invoices SET pix_code = NULL, updated_at = now() WHERE company_id = $1 AND id = $2`,
+		companyID, id); err != nil {
+		return translate(err, fmt.Sprintf("invoice %d: discard the PIX code", id))
+	}
+	pi.discardedPix = "an unreadable amount"
+	if p, err := pix.Parse(*code); err == nil && p.Amount != "" {
+		pi.discardedPix = p.Amount
+	}
+	return WriteInvoiceHistory(ctx, tx, companyID, id, actor, OriginPixCode, []FieldChange{{Field: "pix_code", From: *code, To: nil}})
+}
+
 // partWarnings are what a part just posted leaves to do about the
 // invoice's means of payment and books: its slip in a collection batch
 // (open: the batch's file refuses it; sent: the bank still charges the
-// whole total), a stored PIX code charging more than the balance, and a
-// part paid before the company's first owner statement month.
+// whole total), the stored PIX code it discarded (discardStalePixCode),
+// and a part paid before the company's first owner statement month.
 func partWarnings(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, row partRow, paidAt finance.Date) ([]finance.Problem, error) {
 	id := pi.inv.ID
 	var batch int64
 	var sent bool
-	var code, first *string
+	var first *string
 	err := tx.QueryRow(ctx, `
-		SELECT coalesce(m.batch_id, 0), coalesce(b.file_id IS NOT NULL, false), i.pix_code,
+		SELECT coalesce(m.batch_id, 0), coalesce(b.file_id IS NOT NULL, false),
 		       (SELECT min(month) FROM owner_statement_months WHERE company_id = i.company_id)
 		FROM invoices i
 		LEFT JOIN ticket_batch_invoices m ON m.company_id = i.company_id AND m.invoice_id = i.id AND m.state = 'added'
 		LEFT JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
-		WHERE i.company_id = $1 AND i.id = $2`, companyID, id).Scan(&batch, &sent, &code, &first)
+		WHERE i.company_id = $1 AND i.id = $2`, companyID, id).Scan(&batch, &sent, &first)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("invoice %d: means of payment", id))
 	}
@@ -107,10 +136,10 @@ func partWarnings(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoi
 			"batch (removeInvoices) and collect the balance %s by a new PIX code (POST /invoices/%d/pixCode)",
 			batch, total, balance, id)})
 	}
-	if !settled && code != nil && !PixCodeCharges(*code, pi.inv.Total.Sub(pi.paid.Principal)) {
-		ws = append(ws, finance.Problem{Field: "pix_code", Message: fmt.Sprintf("the stored PIX code charges more than the "+
-			"balance %s: reminders and the receipt page leave it out; store a code for the balance (POST /invoices/%d/pixCode)",
-			balance, id)})
+	if pi.discardedPix != "" {
+		ws = append(ws, finance.Problem{Field: "pix_code", Message: fmt.Sprintf("the stored PIX code charged more than is "+
+			"left to pay (%s, %s of the total open): it was discarded, as a payer who used it would pay too much; store a "+
+			"code for the balance (POST /invoices/%d/pixCode)", pi.discardedPix, balance, id)})
 	}
 	if first != nil {
 		m, err := finance.ParseMonth(*first)

@@ -70,7 +70,11 @@ func (s *Server) undoInvoicePart(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Part undone.", Data: part})
+	env := dataEnvelope{Return: true, Status: http.StatusOK, Message: "Part undone.", Data: part}
+	if part.RefundsNote != "" {
+		env.Message = "Part undone; " + part.RefundsNote + "."
+	}
+	writeJSON(w, http.StatusOK, env)
 }
 
 // parsePartBody reads a part's body, naming every problem.
@@ -180,7 +184,8 @@ func undoInvoicePartOp() operation {
 		description: "Reverses the part's entries (dated today), removes its settlement lines and takes its " +
 			"amounts off the invoice, which is `partially_paid` again, or `unpaid` (`overdue`) when no part is left; " +
 			"the owners' transfers the nightly run wrote unpaid from it are voided (docs/ledger.md, \"Part " +
-			"payments\"); the invoice's refunds, which took from every part, are undone with it. 409 for a part that " +
+			"payments\"); the invoice's refunds, which took from every part, are undone with it, and the answer's " +
+			"message says so with what they gave back. 409 for a part that " +
 			"is not the latest standing one (the message names the later part), one undone already, one of an invoice " +
 			"written off (undo the write-off first), an agreement's installment, and while a transfer it would void " +
 			"is in a payment batch; 404 for a part of another invoice or company.",

@@ -171,3 +171,44 @@ func TestReceiptPageOfParts(t *testing.T) {
 		}
 	}
 }
+
+// TestPartUndoMessages: cancelling a partly paid invoice is refused saying
+// to undo its parts (not paid: false, which does nothing to it); paid:
+// false on an invoice paid in two parts warns that it undid both, naming
+// them; undoing a part that reverses a refund says so with its amount.
+func TestPartUndoMessages(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	id := f.invoice(t, nil)
+	if r := f.payPart(t, id, map[string]any{"amount": "300.00", "paid_at": today(-1)}); r.status != http.StatusCreated {
+		t.Fatalf("part: %d %s", r.status, r.raw)
+	}
+	r := f.put(t, id, map[string]any{"status": "canceled"})
+	if msg := strings.Join(r.problemMessages(t), "; "); r.status != 422 ||
+		!strings.Contains(msg, "undo its parts first (DELETE /invoices/{id}/payments/{part}, the latest first)") ||
+		strings.Contains(msg, "paid: false") {
+		t.Fatalf("cancelling a partly paid invoice: %d %s", r.status, r.raw)
+	}
+	f.pay(t, id, today(0)) // the rest, 700.00, as part 2
+	r = f.put(t, id, map[string]any{"paid": false})
+	if w := warningsOf(t, r); r.status != http.StatusOK ||
+		!strings.Contains(w["paid"], "paid: false undid all 2 parts of the invoice (300.00 on "+today(-1)+", 700.00 on "+today(0)+")") {
+		t.Fatalf("paid: false on an invoice paid in parts: %d %s", r.status, r.raw)
+	}
+
+	other := f.invoice(t, nil)
+	r = f.payPart(t, other, map[string]any{"amount": "300.00", "paid_at": today(0)})
+	if r.status != http.StatusCreated {
+		t.Fatalf("part: %d %s", r.status, r.raw)
+	}
+	part := r.record(t)["id"]
+	if r := f.operate(t, other, "refund", map[string]any{"amount": "100.00", "reason": "pago a mais"}); r.status != http.StatusOK {
+		t.Fatalf("refund: %d %s", r.status, r.raw)
+	}
+	r = f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d/payments/%v", other, part), f.keyA, nil)
+	if msg := fmt.Sprint(r.body["message"]); r.status != http.StatusOK ||
+		!strings.Contains(msg, "Part undone; the invoice's refunds (100.00 given back) were reversed with it") ||
+		!strings.Contains(msg, fmt.Sprintf("POST /invoices/%d/refund", other)) {
+		t.Fatalf("undoing a part with a refund: %d %s", r.status, r.raw)
+	}
+}

@@ -87,6 +87,9 @@ type InvoicePart struct {
 	// Warnings are what the part leaves to do (partWarnings): the answer
 	// carries them after the data.
 	Warnings []finance.Problem `json:"-"`
+	// RefundsNote says that undoing the part reversed the invoice's
+	// refunds ("" when it had none): the answer's message carries it.
+	RefundsNote string `json:"-"`
 }
 
 // PartInvoice is the invoice as a part leaves it.
@@ -485,6 +488,10 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 			return err
 		}
 		before := pi.status
+		standing, err := readStandingPayments(ctx, tx, sc.CompanyID, id)
+		if err != nil {
+			return err
+		}
 		if err := undoPart(ctx, tx, sc.CompanyID, pi, row); err != nil {
 			return err
 		}
@@ -495,6 +502,7 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 			return err
 		}
 		out, err = readPart(ctx, tx, sc.CompanyID, id, partID)
+		out.RefundsNote = standing.refundsNote(id)
 		return err
 	})
 	return out, err

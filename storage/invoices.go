@@ -189,6 +189,7 @@ func invoicesResource() *Resource {
 		},
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
+		HooksWarn:     true, // paid: false undoing several parts, or refunds
 		Hooks: Hooks{
 			Before: []Hook{FrozenInBatch(TicketBatch), frozenByAgreement, invoiceStatusRules, invoicePayment, undoWriteOff,
 				invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},

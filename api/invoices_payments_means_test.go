@@ -212,3 +212,25 @@ func TestPartUndoMessages(t *testing.T) {
 		t.Fatalf("undoing a part with a refund: %d %s", r.status, r.raw)
 	}
 }
+
+// TestPartBeforeTheFirstStatementMonth: a part paid before the company's
+// first owner statement month is recorded with a warning on paid_at
+// (no statement shows it, the informe of its year cannot be issued, the
+// DIMOB declares it); one paid in or after that month has none.
+func TestPartBeforeTheFirstStatementMonth(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	id := f.invoice(t, map[string]any{"date": today(-90), "due_date": today(-80)})
+	month := today(-40)[:7]
+	f.exec(t, `INSERT INTO owner_statement_months (company_id, month, statements, lines) VALUES ($1, $2, 0, 0)`, f.compA, month)
+	before := today(-80)
+	r := f.payPart(t, id, map[string]any{"amount": "100.00", "paid_at": before})
+	if w := warningsOf(t, r); r.status != http.StatusCreated || !strings.Contains(w["paid_at"], fmt.Sprintf(
+		"is in %s, before the company's first owner statement month (%s)", before[:7], month)) ||
+		!strings.Contains(w["paid_at"], "the informe of "+before[:4]+" cannot be issued, and the DIMOB of "+before[:4]+" declares it") {
+		t.Fatalf("a part before the first statement month: %d %s", r.status, r.raw)
+	}
+	if r := f.payPart(t, id, map[string]any{"amount": "100.00", "paid_at": today(0)}); r.status != http.StatusCreated || r.body["warnings"] != nil {
+		t.Fatalf("a part after it: %d %s", r.status, r.raw)
+	}
+}

@@ -234,3 +234,33 @@ func TestPartBeforeTheFirstStatementMonth(t *testing.T) {
 		t.Fatalf("a part after it: %d %s", r.status, r.raw)
 	}
 }
+
+// TestPartlyPaidPastDue: a partially paid invoice past its due date keeps
+// its status and reads past_due true; filter[past_due] and
+// filter[overdue] find it (and the overdue unpaid one), not one not yet
+// due.
+func TestPartlyPaidPastDue(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	late := f.invoice(t, map[string]any{"date": today(-20), "due_date": today(-5)})
+	notYet := f.invoice(t, nil)
+	overdue := f.invoice(t, map[string]any{"date": today(-20), "due_date": today(-5)})
+	for _, id := range []int64{late, notYet} {
+		if r := f.payPart(t, id, map[string]any{"amount": "0.01", "paid_at": today(0)}); r.status != http.StatusCreated {
+			t.Fatalf("part: %d %s", r.status, r.raw)
+		}
+	}
+	rec := f.get(t, fmt.Sprintf("/invoices/%d", late), http.StatusOK).record(t)
+	if rec["status"] != "partially_paid" || rec["past_due"] != true {
+		t.Fatalf("the late partly paid invoice: status %v, past_due %v", rec["status"], rec["past_due"])
+	}
+	if rec := f.get(t, fmt.Sprintf("/invoices/%d", notYet), http.StatusOK).record(t); rec["past_due"] != false {
+		t.Fatalf("the partly paid invoice not yet due: past_due %v", rec["past_due"])
+	}
+	for _, filter := range []string{"filter[past_due]=true", "filter[overdue]=true"} {
+		ids := f.get(t, "/invoices?sort=id&"+filter, http.StatusOK).ids(t)
+		if !slices.Equal(ids, []int64{late, overdue}) {
+			t.Errorf("%s: %v, want %v", filter, ids, []int64{late, overdue})
+		}
+	}
+}

@@ -45,7 +45,8 @@ func (s *Server) payInvoicePart(w http.ResponseWriter, r *http.Request) {
 		if part.Invoice.Paid {
 			message = "Paid: the part settles the invoice."
 		}
-		a := answerOf(false, http.StatusCreated, message, part)
+		env := dataEnvelope{Return: true, Status: http.StatusCreated, Message: message, Data: part, Warnings: part.Warnings}
+		a := operationAnswer{status: http.StatusCreated, envelope: env}
 		a.location = fmt.Sprintf("/invoices/%d/payments/%d", id, part.ID)
 		return a, nil
 	})
@@ -69,7 +70,11 @@ func (s *Server) undoInvoicePart(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Part undone.", Data: part})
+	env := dataEnvelope{Return: true, Status: http.StatusOK, Message: "Part undone.", Data: part}
+	if part.RefundsNote != "" {
+		env.Message = "Part undone; " + part.RefundsNote + "."
+	}
+	writeJSON(w, http.StatusOK, env)
 }
 
 // parsePartBody reads a part's body, naming every problem.
@@ -140,8 +145,18 @@ func payInvoicePartOp() operation {
 		"paid_at": {Type: "string", Format: "date", Description: "The day the payer paid; not after today, not " +
 			"before the invoice's latest part."},
 		"credit_at": {Type: "string", Format: "date", Description: "The day the money was credited (the entries' " +
-			"date); default `paid_at`."},
+			"date); default `paid_at`; from `paid_at` to 7 days after it."},
 	}
+	created := jsonAnswer(
+		"The part (`due`: what was due on `paid_at`) and the invoice as it leaves it (`status`, `paid`, "+
+			"`paid_amount`, `balance`); with the same `Idempotency-Key` and body, the first answer again.",
+		envelope(answer, true))
+	created.Content["application/json"].Schema.Properties["warnings"] = openapi.Array(openapi.Ref("Problem")).WithDescription(
+		"What the part leaves to do, the part recorded all the same: `ticket_batch` when the invoice's boleto is in a " +
+			"collection batch (open: its file is refused, remove the invoice; sent: the bank still charges the whole " +
+			"total, revert it), `pix_code` when the stored PIX code charges more than the balance (store one for the " +
+			"balance), `paid_at` when the part is paid before the company's first owner statement month. Absent when " +
+			"there is none.")
 	return operation{tag: "invoices", summary: "Record a part payment of an invoice",
 		description: "Books what the payer paid as a part of the invoice (docs/ledger.md, \"Part payments\"): on " +
 			"`paid_at` the rest of the invoice is due with its late fee and interest computed on the rest; a part " +
@@ -151,13 +166,10 @@ func payInvoicePartOp() operation {
 			"`invoice-<id>-payment-<n>`) credit the owners their share, as a whole payment's. 422, every problem at " +
 			"once: `amount` not positive or more than is due that day (the message says how much was due), " +
 			"`status` for an invoice not open (paid, canceled, refunded, uncollectible, renegotiated), `paid_at` " +
-			"missing, after today or before an earlier part's, `credit_at` before `paid_at`; 409 for an agreement's " +
+			"missing, after today or before an earlier part's, `credit_at` before `paid_at` or more than 7 days after it; 409 for an agreement's " +
 			"installment (paid whole); another company's invoice is a 404.",
 		body: jsonBody("The part.", true, openapi.Object(props, "amount", "paid_at")),
-		responses: answers(map[int]*openapi.Response{http.StatusCreated: jsonAnswer(
-			"The part (`due`: what was due on `paid_at`) and the invoice as it leaves it (`status`, `paid`, "+
-				"`paid_amount`, `balance`); with the same `Idempotency-Key` and body, the first answer again.",
-			envelope(answer, true))}, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge,
+		responses: answers(map[int]*openapi.Response{http.StatusCreated: created}, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge,
 			http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
 		keyed: true}
 }
@@ -172,7 +184,8 @@ func undoInvoicePartOp() operation {
 		description: "Reverses the part's entries (dated today), removes its settlement lines and takes its " +
 			"amounts off the invoice, which is `partially_paid` again, or `unpaid` (`overdue`) when no part is left; " +
 			"the owners' transfers the nightly run wrote unpaid from it are voided (docs/ledger.md, \"Part " +
-			"payments\"); the invoice's refunds, which took from every part, are undone with it. 409 for a part that " +
+			"payments\"); the invoice's refunds, which took from every part, are undone with it, and the answer's " +
+			"message says so with what they gave back. 409 for a part that " +
 			"is not the latest standing one (the message names the later part), one undone already, one of an invoice " +
 			"written off (undo the write-off first), an agreement's installment, and while a transfer it would void " +
 			"is in a payment batch; 404 for a part of another invoice or company.",

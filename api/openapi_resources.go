@@ -94,10 +94,10 @@ func (d resourceDoc) create() operation {
 }
 
 // written is the envelope of a write's answer: the record, and the
-// write's warnings when the resource declares any.
+// write's warnings when the resource declares any or its hooks may warn.
 func (d resourceDoc) written() *openapi.Schema {
 	env := envelope(openapi.Ref(d.res.Name), true)
-	if d.res.Warnings != nil {
+	if d.res.Warnings != nil || d.res.HooksWarn {
 		env.Properties["warnings"] = openapi.Array(openapi.Ref("Problem")).WithDescription("What the write did that its " +
 			"writer may not expect; the write was made all the same (docs/api.md, \"Writes\"). Absent when there is none.")
 	}

@@ -65,6 +65,9 @@ type dataEnvelope struct {
 	Status  int    `json:"status"`
 	Message string `json:"message,omitempty"`
 	Data    any    `json:"data"`
+	// Warnings are what the operation did that its caller should know
+	// of, as a resource write's (omitted when none).
+	Warnings []finance.Problem `json:"warnings,omitempty"`
 }
 
 // parseIndexBody reads {"data": [...]}: the rows that can be read, their

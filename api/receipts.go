@@ -164,16 +164,29 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 	switch {
 	case rec.Paid:
 		page.Payment = &receipt.Payment{PaidAt: rec.PaidAt, CreditAt: rec.CreditAt, Amount: rec.PaidAmount,
-			LateFee: rec.LateFee, Interest: rec.Interest, Discount: rec.Discount, Method: rec.Method}
+			LateFee: rec.LateFee, Interest: rec.Interest, Discount: rec.Discount, Method: rec.Method, InParts: len(rec.Parts) > 1}
+		if len(rec.Parts) > 1 {
+			page.Parts = receiptParts(rec.Parts)
+		}
 	case page.Status == receipt.StatusPartiallyPaid && rec.PaidAmount.IsPositive():
-		// what the parts paid so far (docs/ledger.md, "Part payments"); no day: they are several
+		// what the parts paid so far (docs/ledger.md, "Part payments"), each with its day, and the balance
 		page.Payment = &receipt.Payment{Amount: rec.PaidAmount, LateFee: rec.LateFee, Interest: rec.Interest,
 			Discount: rec.Discount, Method: rec.Method}
+		page.Parts, page.Balance = receiptParts(rec.Parts), rec.Balance
 	}
 	if rec.Digitable != "" && rec.Barcode != "" {
 		page.Boleto = &receipt.Boleto{DigitableLine: rec.Digitable, Barcode: rec.Barcode}
 	}
 	return page
+}
+
+// receiptParts are an invoice's payments as its page lists them.
+func receiptParts(parts []storage.ReceiptPart) []receipt.Payment {
+	out := make([]receipt.Payment, len(parts))
+	for i, p := range parts {
+		out[i] = receipt.Payment{PaidAt: p.PaidAt, Amount: p.Amount, LateFee: p.LateFee, Interest: p.Interest}
+	}
+	return out
 }
 
 // receiptLinkOp describes GET /{records}/{id}/receiptLink.
@@ -198,7 +211,9 @@ var receiptPageOp = operation{
 	tag:     "receipts",
 	summary: "The public receipt page of a signed link",
 	description: "Server-rendered HTML for the payer: the invoice or ledger entry as it is now, with the boleto's " +
-		"digitable line and barcode and the PIX code while unpaid, or the receipt once paid. It requests nothing " +
+		"digitable line and barcode and the PIX code while unpaid, or the receipt once paid (each payment with its " +
+		"day and amount when paid in parts); partly paid, its payments, the balance and a PIX code of the balance " +
+		"when one is stored, never the boleto of the whole total. It requests nothing " +
 		"from elsewhere. A bad, tampered or expired link, or a record that no longer exists, is the 404 page.",
 	pathParams: map[string]*openapi.Parameter{"token": {Description: "The token of the link (78 characters of base64url).",
 		Schema: openapi.String()}},

@@ -70,6 +70,7 @@ func (c *ReminderComposer) Compose(n jobs.ReminderNotice) (mail.Message, error) 
 		Description: n.Invoice.Description, DueDate: n.Invoice.DueDate.Time(), Date: n.Date.Time(),
 		Total: n.Invoice.Total, DaysLate: s.DaysLate, LateFee: s.LateFee, Interest: s.Interest, Discount: s.Discount,
 		Due: s.Total, PartiallyPaid: n.Status == "partially_paid", Balance: s.Invoice, PixCode: n.PixCode, Digitable: n.Digitable,
+		StaleMeans: n.StaleMeans,
 	}
 	if c.Links() {
 		notice.Link, notice.LinkExpires = c.links.sign(c.links.publicURL, receipt.KindInvoice, n.CompanyID, n.InvoiceID, now)

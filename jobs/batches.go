@@ -40,6 +40,11 @@ type BatchKind struct {
 	// that a batch without members may still have a file that asks for
 	// them alone.
 	Pending func(ctx context.Context, q storage.DBTX, b *storage.Batch) (int64, error)
+	// Refuse, when set, says why the batch's file cannot be written as
+	// its members stand (an Invalid error naming each member that changed
+	// since it was added, and what to do); nil when it can. It is asked
+	// when the file is asked for, and again as the file is written.
+	Refuse func(ctx context.Context, q storage.DBTX, b *storage.Batch) error
 	// Events is the kind of return event it reads (titles or payments);
 	// Apply acts on a part of a return file's lines (those not read
 	// before), in tx, and says what it did with each.

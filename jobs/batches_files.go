@@ -179,8 +179,14 @@ func runBatchFile(ctx context.Context, r *Run, p BatchFilePayload) (any, error) 
 
 // CheckSomethingToSend refuses (422 naming the members) the file of a
 // batch without members when its account has nothing else to ask the bank
-// for (BatchKind.Pending).
+// for (BatchKind.Pending), and the file of a batch the kind refuses as its
+// members stand (BatchKind.Refuse).
 func CheckSomethingToSend(ctx context.Context, q storage.DBTX, k *BatchKind, b *storage.Batch) error {
+	if k.Refuse != nil {
+		if err := k.Refuse(ctx, q, b); err != nil {
+			return err
+		}
+	}
 	if b.Titles > 0 {
 		return nil
 	}

@@ -28,6 +28,7 @@ var TicketBatchKind = registerBatchKind(&BatchKind{
 	Add:       addTickets,
 	WriteFile: writeTicketFile,
 	Pending:   pendingTicketDrops,
+	Refuse:    refusePartlyPaidTitles,
 	Events:    retorno.KindTitle,
 	Apply:     applyTicketReturn,
 	Names:     titleNumber,
@@ -402,6 +403,9 @@ func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64
 	if err != nil {
 		return FileReport{}, err
 	}
+	if err := refusePartlyPaidTitles(ctx, tx, b); err != nil {
+		return FileReport{}, err
+	}
 	rem := newRemittance[cnab.Title](b.Type.Members)
 	wr, err := cnab.NewWriter(w, s.rem, rem.warn)
 	if err != nil {
@@ -421,6 +425,25 @@ func writeTicketFile(ctx context.Context, tx pgx.Tx, b *storage.Batch, seq int64
 	return rem.close(func() (map[string]any, error) {
 		return writeTicketDrops(ctx, tx, b, wr, &rem.ids)
 	})
+}
+
+// refusePartlyPaidTitles fails the file of batch b while one of its
+// titles is of an invoice paid in part since it was added: its slip would
+// charge the whole total (docs/api.md, "Part payments"). Each is named,
+// with what was paid and what to do.
+func refusePartlyPaidTitles(ctx context.Context, q storage.DBTX, b *storage.Batch) error {
+	titles, err := storage.PartlyPaidTitles(ctx, q, b)
+	if err != nil || len(titles) == 0 {
+		return err
+	}
+	ps := make([]finance.Problem, len(titles))
+	for i, t := range titles {
+		ps[i] = finance.Problem{Field: b.Type.Members + "." + strconv.FormatInt(t.InvoiceID, 10), Message: fmt.Sprintf(
+			"is partially_paid (%s of its %s paid since it was added): its title would charge the whole total; remove it "+
+				"from the batch (removeInvoices) and collect its balance by a PIX code (POST /invoices/%d/pixCode)",
+			decimal.Decimal(t.Paid).StringFixed(2), decimal.Decimal(t.Total).StringFixed(2), t.InvoiceID)}
+	}
+	return finance.InvalidInput(ps)
 }
 
 // titleOf is a batch's title, as read for its file, as package cnab takes

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/jobs/mail"
 	"github.com/propfin/propfin/storage"
@@ -82,6 +84,28 @@ type ReminderNotice struct {
 	ReplyTo    string // "" for none
 	SenderName string // the company's reminders_sender_name; "" for none (the company's name)
 	Settlement finance.Settlement
+	// StaleMeans is set when the invoice's boleto or stored PIX code was
+	// left out: they charge more than its balance (dropStaleMeans).
+	StaleMeans bool
+}
+
+// dropStaleMeans leaves out of a partly paid invoice's reminder the means
+// of payment that charge more than what is due on the date: its boleto,
+// which is always of the whole total (no slip is issued for a balance),
+// and a PIX code whose amount is more than the balance with its charges
+// (storage.PixCodeCharges). A reminder never hands out a means to pay
+// more than is owed.
+func (n *ReminderNotice) dropStaleMeans() {
+	if n.Paid.Parts == 0 {
+		return
+	}
+	if n.Digitable != "" {
+		n.Digitable, n.StaleMeans = "", true
+	}
+	limit := decimal.Max(n.Settlement.Total, n.Settlement.Invoice)
+	if n.PixCode != "" && !storage.PixCodeCharges(n.PixCode, limit) {
+		n.PixCode, n.StaleMeans = "", true
+	}
 }
 
 // ReminderComposer writes the message of a reminder: its sender, subject
@@ -273,6 +297,7 @@ func (rs *reminderRun) claim(d storage.DueReminder, msgs map[storage.ReminderKey
 		c.Error = "the amount due cannot be computed: " + err.Error()
 		return c
 	}
+	n.dropStaleMeans()
 	msg, err := rs.cfg.Composer.Compose(n)
 	if err != nil {
 		c.Error = "the message cannot be written: " + err.Error()

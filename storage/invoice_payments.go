@@ -84,6 +84,12 @@ type InvoicePart struct {
 	Due       *finance.Money `json:"due,omitempty"` // what was due on paid_at, the part included
 	Undone    bool           `json:"undone"`
 	Invoice   PartInvoice    `json:"invoice"`
+	// Warnings are what the part leaves to do (partWarnings): the answer
+	// carries them after the data.
+	Warnings []finance.Problem `json:"-"`
+	// RefundsNote says that undoing the part reversed the invoice's
+	// refunds ("" when it had none): the answer's message carries it.
+	RefundsNote string `json:"-"`
 }
 
 // PartInvoice is the invoice as a part leaves it.
@@ -102,6 +108,9 @@ type partInvoice struct {
 	lastPaid finance.Date // the latest standing part's paid_at
 	splits   int          // the payments posted so far, standing or undone (their splits, their rows' n)
 	today    finance.Date
+	// discardedPix is the amount of the PIX code a part discarded
+	// (discardStalePixCode); "" when none.
+	discardedPix string
 }
 
 // lockPartInvoice locks the invoice (lockPostingInvoice) and reads its
@@ -140,6 +149,13 @@ func lockPartInvoice(ctx context.Context, tx pgx.Tx, companyID, id int64) (*part
 	}
 	return p, nil
 }
+
+// MaxCreditDays is how many days after its paid_at a part may be
+// credited (credit_at): a bank credits a boleto or a transfer within a
+// day or two, a week at most across holidays; a credit_at further ahead
+// is a typo that would hold the invoice's refunds and the owners'
+// transfers until then.
+const MaxCreditDays = 7
 
 // partStatuses are the statuses a part is paid from: open.
 var partStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
@@ -182,9 +198,13 @@ func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req Pa
 		if _, err := EmitRecordEvents(ctx, tx, sc.CompanyID, event, Invoices, []int64{id}, ""); err != nil {
 			return err
 		}
+		warnings, err := partWarnings(ctx, tx, sc.CompanyID, pi, row, req.PaidAt)
+		if err != nil {
+			return err
+		}
 		due := finance.Money(part.Due.Total)
 		out, err = readPart(ctx, tx, sc.CompanyID, id, row.id)
-		out.Due = &due
+		out.Due, out.Warnings = &due, warnings
 		return err
 	})
 	return out, err
@@ -227,8 +247,13 @@ func (pi *partInvoice) reckon(req PartRequest) (finance.Part, error) {
 	case !pi.lastPaid.IsZero() && req.PaidAt.Before(pi.lastPaid):
 		add("paid_at", "is before %s, the day of the invoice's latest part: parts are recorded in the order they were paid", pi.lastPaid)
 	}
-	if !req.CreditAt.IsZero() && !req.PaidAt.IsZero() && req.CreditAt.Before(req.PaidAt) {
+	switch {
+	case req.CreditAt.IsZero() || req.PaidAt.IsZero():
+	case req.CreditAt.Before(req.PaidAt):
 		add("credit_at", "is before paid_at: the money is credited on or after the day it is paid")
+	case req.CreditAt.After(req.PaidAt.AddDays(MaxCreditDays)):
+		add("credit_at", "is more than %d days after paid_at (at most %s): a bank credits a payment within days",
+			MaxCreditDays, req.PaidAt.AddDays(MaxCreditDays))
 	}
 	var part finance.Part
 	switch {
@@ -264,8 +289,9 @@ type partRow struct {
 // paidAt): its entries (the lines' share of its principal, its own late
 // fee, interest and discount, the guarantees it settles), its settlement
 // lines, its row, and the invoice's amounts and status (partially_paid,
-// or paid with paid_at and credit_at once it settles the invoice), and
-// the invoice's auto_transfer_status.
+// or paid with paid_at and credit_at once it settles the invoice), the
+// invoice's auto_transfer_status, and, left partly paid, its stored PIX
+// code discarded when it charges more than is left (discardStalePixCode).
 func postPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, part finance.Part, paidAt, creditAt finance.Date,
 	actor Actor) (partRow, error) {
 	id := pi.inv.ID
@@ -310,6 +336,9 @@ func postPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 	}
 	if _, err := writeAutoTransferStatus(ctx, tx, companyID, []int64{id}, Actor{}, "", false); err != nil {
 		return row, fmt.Errorf("%s: %w", what, err)
+	}
+	if !part.Settles() {
+		return row, discardStalePixCode(ctx, tx, companyID, pi, part, actor)
 	}
 	return row, nil
 }
@@ -461,6 +490,10 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 			return err
 		}
 		before := pi.status
+		standing, err := readStandingPayments(ctx, tx, sc.CompanyID, id)
+		if err != nil {
+			return err
+		}
 		if err := undoPart(ctx, tx, sc.CompanyID, pi, row); err != nil {
 			return err
 		}
@@ -471,6 +504,7 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 			return err
 		}
 		out, err = readPart(ctx, tx, sc.CompanyID, id, partID)
+		out.RefundsNote = standing.refundsNote(id)
 		return err
 	})
 	return out, err

@@ -61,6 +61,11 @@ func invoiceStatusIs(f *FilterSQL, status string) string {
 	return `"status" = ` + f.Value()
 }
 
+// invoicePastDueExpr is an invoice still owed (invoiceOpen) whose due
+// date is before today: the overdue invoices, and the partially paid and
+// protested ones past due, whose status says how they stand instead.
+const invoicePastDueExpr = `(` + invoiceOpen + ` AND "due_date" < {today})`
+
 // invoiceOpen holds for an invoice still owed: not paid, and neither
 // canceled, refunded, written off nor renegotiated (its agreement's
 // installments are owed instead).
@@ -119,6 +124,12 @@ func invoicesResource() *Resource {
 				"What of `total` is still owed: the principal the invoice's standing parts (`/invoices/{invoice}/payments`) "+
 					"have not paid; 0.00 once it is paid, canceled, refunded, written off or renegotiated. A late payment "+
 					"of it owes the late fee and interest on it besides (docs/ledger.md, \"Part payments\")."),
+			// extension: open and past its due date, whatever the status reads (partially_paid included)
+			Documented(Column{Name: "past_due", Type: Bool, Filterable: true, Expr: invoicePastDueExpr},
+				"True while the invoice is still owed (`unpaid`, `overdue`, `in_protest`, `partially_paid`) and its "+
+					"`due_date` is before today in the company's time zone: a partially paid invoice past due reads "+
+					"`partially_paid` and `past_due` true. `filter[past_due]=true` and `filter[overdue]=true` find the same "+
+					"invoices."),
 			required(w("description", String)),
 			required(money("total")),
 			required(w("date", Date)),
@@ -189,6 +200,7 @@ func invoicesResource() *Resource {
 		},
 		Children:      []Child{{Name: "items", Resource: InvoiceItems, Key: "invoice_id", Required: true, Where: `"kind" = 'line'`}},
 		DeleteOptions: []string{"removeLiquidated", "removeWithFiscalNote"},
+		HooksWarn:     true, // paid: false undoing several parts, or refunds
 		Hooks: Hooks{
 			Before: []Hook{FrozenInBatch(TicketBatch), frozenByAgreement, invoiceStatusRules, invoicePayment, undoWriteOff,
 				invoiceFrozenWhenPaid, discardPixCode, rememberInvoiceLines, invoiceDeleteRules},

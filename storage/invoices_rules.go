@@ -144,7 +144,10 @@ func statusMoveProblem(current, wanted string) string {
 		return "is set by an agreement (POST /financial/agreements)"
 	case current == "renegotiated":
 		return "cannot change: the invoice is renegotiated; cancel or break its agreement (POST /financial/agreements/{id}/cancel or /break)"
-	case current == "paid" || current == "refunded" || current == "partially_paid":
+	case current == "partially_paid":
+		return fmt.Sprintf("cannot change from partially_paid to %s: undo its parts first (DELETE /invoices/{id}/payments/{part}, "+
+			"the latest first)", wanted)
+	case current == "paid" || current == "refunded":
 		return fmt.Sprintf("cannot change from %s to %s: undo the payment first (paid: false)", current, wanted)
 	}
 	return fmt.Sprintf("cannot change from %s to %s; allowed: %s", current, wanted, strings.Join(allowed, ", "))
@@ -172,9 +175,14 @@ func invoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
 			}
 			c.Set(col, nil)
 		}
+		undone, err := readStandingPayments(ctx, tx, c.Scope.CompanyID, c.ID)
+		if err != nil {
+			return err
+		}
 		if err := UndoInvoicePayment(ctx, tx, c.Scope.CompanyID, c.ID); err != nil {
 			return fmt.Errorf("undo payment of invoice %d: %w", c.ID, err)
 		}
+		undone.warnUndone(c)
 	case c.Op != OpDelete && !newPaid(c):
 		for _, col := range []string{"paid_at", "credit_at"} {
 			if c.New.Values[col] != nil {

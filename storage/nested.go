@@ -92,6 +92,15 @@ type Change struct {
 	// same write (the lines before an update, for the after hook that
 	// writes the history).
 	Memo map[string]any
+	// warnings are what the write's hooks did that its writer may not
+	// expect (Warn): the 2xx answer lists them with the resource's own.
+	warnings []finance.Problem
+}
+
+// Warn adds a warning on field to the write's answer: the write is made
+// all the same (docs/api.md, "Writes").
+func (c *Change) Warn(field, format string, args ...any) {
+	c.warnings = append(c.warnings, finance.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
 // Given reports whether the write sets column (the body gives it, or a

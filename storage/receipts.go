@@ -38,6 +38,18 @@ type Receipt struct {
 	Digitable     string // the boleto's digitable line, when it has one
 	Barcode       string // and its 44-digit barcode
 	PixCode       string
+	// Parts are the invoice's standing payments, in the order they were
+	// paid (one for an invoice paid whole); Balance what of Total they
+	// have not paid while it is partially paid.
+	Parts   []ReceiptPart
+	Balance decimal.Decimal
+}
+
+// ReceiptPart is one payment of an invoice, as its receipt shows it.
+type ReceiptPart struct {
+	PaidAt                    time.Time
+	Amount, LateFee, Interest decimal.Decimal
+	Principal                 decimal.Decimal
 }
 
 // ReceiptLine is one line of a receipt.
@@ -90,8 +102,42 @@ func (s *Store) InvoiceReceipt(ctx context.Context, companyID, id int64) (Receip
 		&r.LateFee: lateFee, &r.Interest: interest, &r.Discount: discount}); err != nil {
 		return Receipt{}, fmt.Errorf("receipt of invoice %d: %w", id, err)
 	}
-	r.Lines, err = s.receiptLines(ctx, companyID, id)
-	return r, err
+	if r.Lines, err = s.receiptLines(ctx, companyID, id); err != nil {
+		return r, err
+	}
+	if r.Parts, err = s.receiptParts(ctx, companyID, id); err != nil {
+		return r, err
+	}
+	if r.Status == "partially_paid" {
+		r.Balance = r.Total
+		for _, p := range r.Parts {
+			r.Balance = r.Balance.Sub(p.Principal)
+		}
+	}
+	return r, nil
+}
+
+// receiptParts reads an invoice's standing payments, in the order they
+// were paid.
+func (s *Store) receiptParts(ctx context.Context, companyID, invoiceID int64) ([]ReceiptPart, error) {
+	rows, err := s.pool.Query(ctx, `SELECT paid_at, amount::text, late_fee::text, interest::text, principal::text
+		FROM invoice_payments WHERE company_id = $1 AND invoice_id = $2 AND undone_at IS NULL ORDER BY n`, companyID, invoiceID)
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("payments of invoice %d", invoiceID))
+	}
+	parts, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ReceiptPart, error) {
+		var p ReceiptPart
+		var amount, lateFee, interest, principal string
+		if err := row.Scan(&p.PaidAt, &amount, &lateFee, &interest, &principal); err != nil {
+			return p, err
+		}
+		return p, parseDecimals(map[*decimal.Decimal]string{&p.Amount: amount, &p.LateFee: lateFee, &p.Interest: interest,
+			&p.Principal: principal})
+	})
+	if err != nil {
+		return nil, translate(err, fmt.Sprintf("payments of invoice %d", invoiceID))
+	}
+	return parts, nil
 }
 
 // receiptLines reads the lines of an invoice the payer is charged

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // shape is what a set of records selected together has in common: the
@@ -53,6 +55,9 @@ type Record struct {
 	// children are the child collections of a write's record, encoded
 	// after the relations.
 	children []namedRecords
+	// warnings are the hooks' warnings of the write that returned the
+	// record (Change.Warn), for Resource.WarningsOf.
+	warnings []finance.Problem
 }
 
 // namedRecords is one child collection of a record.

@@ -382,17 +382,24 @@ type Resource struct {
 	// the write is made all the same, and its 2xx answer lists them beside
 	// the record ("warnings", docs/api.md "Writes"). Nil: none.
 	Warnings func(w Write, rec *Record) []finance.Problem
+	// HooksWarn says that its hooks may add warnings (Change.Warn), for
+	// the API's description of its answers.
+	HooksWarn bool
 
 	columnIndex map[string]int
 }
 
-// WarningsOf are the warnings of a write of the resource: none when it
-// declares no Warnings.
+// WarningsOf are the warnings of a write of the resource: its hooks'
+// (Change.Warn), then the resource's Warnings.
 func (r *Resource) WarningsOf(w Write, rec *Record) []finance.Problem {
-	if r.Warnings == nil || rec == nil {
+	if rec == nil {
 		return nil
 	}
-	return r.Warnings(w, rec)
+	out := slices.Clone(rec.warnings)
+	if r.Warnings != nil {
+		out = append(out, r.Warnings(w, rec)...)
+	}
+	return out
 }
 
 // CheckWritable refuses every write (create, update, delete) to a

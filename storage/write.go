@@ -170,6 +170,7 @@ func (s *Store) finishWrite(ctx context.Context, tx pgx.Tx, res *Resource, sc Sc
 	}
 	change.Record = rec
 	if len(res.Hooks.After) == 0 {
+		rec.warnings = change.warnings
 		return nil
 	}
 	if err := runHooks(ctx, tx, res.Hooks.After, change); err != nil {
@@ -183,6 +184,7 @@ func (s *Store) finishWrite(ctx context.Context, tx pgx.Tx, res *Resource, sc Sc
 		return err
 	}
 	*rec = *fresh
+	rec.warnings = change.warnings
 	return nil
 }
 

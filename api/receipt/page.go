@@ -65,8 +65,16 @@ type Page struct {
 	// Boleto is the bank slip, shown only while Status.Payable().
 	Boleto *Boleto
 	// PixCode is the PIX copy-and-paste payload (BR Code), shown with its
-	// QR code only while Status.Payable(); empty when there is none.
+	// QR code while Status.Payable(), and for StatusPartiallyPaid as the
+	// code of the balance (the loader gives only one that charges no more
+	// than is left); empty when there is none.
 	PixCode string
+	// Parts are the invoice's payments, in the order they were paid, when
+	// it was paid in more than one or is partially paid; shown each with
+	// its day and amount.
+	Parts []Payment
+	// Balance is what of Total a partially paid invoice still owes.
+	Balance decimal.Decimal
 }
 
 // Party is a person or business on the page.
@@ -92,7 +100,13 @@ type Payment struct {
 	// Method is the spec's billing-method value (ticket, pix, cash, ...),
 	// empty if unknown.
 	Method string
+	// InParts: the payment is the sum of several parts (Page.Parts), and
+	// PaidAt the day of the one that settled the invoice.
+	InParts bool
 }
+
+// Charges are the late fee and interest a payment paid.
+func (p Payment) Charges() decimal.Decimal { return p.LateFee.Add(p.Interest) }
 
 // Boleto is the bank slip of an unpaid invoice: its 47-digit digitable
 // line and its 44-digit barcode, digits with or without the printed

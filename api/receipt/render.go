@@ -101,7 +101,10 @@ func newView(p Page) (view, error) {
 		v.CanceledText = "Esta fatura foi cancelada."
 	}
 	v.NotPayableHere = p.Status == StatusInProtest
-	if !v.Payable {
+	switch {
+	case v.PartiallyPaid: // the boleto is of the whole total; a PIX code is of the balance
+		v.Boleto = nil
+	case !v.Payable:
 		v.Boleto, v.PixCode = nil, ""
 		return v, nil
 	}

@@ -105,12 +105,41 @@ func TestRenderVariants(t *testing.T) {
 			name: "partially paid",
 			page: func() Page {
 				p := paidPage()
-				p.Status = StatusPartiallyPaid
-				p.Payment.Amount = dec("500")
+				p.Status, p.PixCode, p.Balance = StatusPartiallyPaid, "", dec("1000")
+				p.Payment = &Payment{Amount: dec("500"), Method: "ticket"}
+				p.Parts = []Payment{{PaidAt: date(2026, 11, 10), Amount: dec("500")}}
 				return p
 			},
-			want:    []string{"Pago parcialmente", "Valor pago R$ 500,00"},
+			want: []string{"Pago parcialmente", "Valor pago R$ 500,00", "Pagamentos Pago em Valor Multa e juros 10/11/2026 R$ 500,00 R$ 0,00",
+				"Saldo em aberto R$ 1.000,00", "O boleto desta fatura é do valor total: não o use para pagar o saldo.",
+				"peça a Imobiliária São Jorge Ltda um PIX do saldo"},
 			notWant: append([]string{"Recibo de pagamento", testLine}, payment...),
+		},
+		{
+			name: "partially paid with a PIX code of the balance",
+			page: func() Page {
+				p := unpaidPage()
+				p.Status, p.Balance = StatusPartiallyPaid, dec("1000")
+				p.Payment = &Payment{Amount: dec("500")}
+				return p
+			},
+			want:    []string{"Saldo em aberto R$ 1.000,00", "PIX do saldo", "PIX copia e cola", "Copiar código PIX"},
+			notWant: []string{"Linha digitável", "peça a"},
+			images:  1,
+		},
+		{
+			name: "paid in parts",
+			page: func() Page {
+				p := paidPage()
+				p.Payment = &Payment{PaidAt: date(2026, 11, 22), Amount: dec("1512"), LateFee: dec("10"), Interest: dec("2"),
+					Method: "ticket", InParts: true}
+				p.Parts = []Payment{{PaidAt: date(2026, 11, 10), Amount: dec("1000")},
+					{PaidAt: date(2026, 11, 22), Amount: dec("512"), LateFee: dec("10"), Interest: dec("2")}}
+				return p
+			},
+			want: []string{"a importância de R$ 1.512,00", "Rua das Flores, 10, em 2 pagamentos.",
+				"10/11/2026 R$ 1.000,00 R$ 0,00 22/11/2026 R$ 512,00 R$ 12,00", "Quitado em 22/11/2026"},
+			notWant: []string{"Pago em 22/11/2026"},
 		},
 		{
 			name: "paid transaction",

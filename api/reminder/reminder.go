@@ -44,6 +44,10 @@ type Notice struct {
 	LinkExpires   time.Time
 	PixCode       string
 	Digitable     string
+	// StaleMeans: the invoice's boleto or stored PIX code were left out,
+	// charging more than the balance; the message says so and how the
+	// balance is paid.
+	StaleMeans bool
 }
 
 // days is the number of days from the reminder's date to the due date
@@ -129,12 +133,13 @@ func (n Notice) rows() []row {
 type view struct {
 	Payer, Lead, Company, Link, LinkExpires, PixCode, Digitable string
 	Rows                                                        []row
-	PartiallyPaid, Late                                         bool
+	PartiallyPaid, Late, StaleMeans                             bool
 }
 
 func (n Notice) view() view {
 	v := view{Payer: n.Payer, Lead: n.lead(), Company: n.Company, Link: n.Link, PixCode: n.PixCode,
-		Rows: n.rows(), PartiallyPaid: n.PartiallyPaid, Late: n.DaysLate > 0}
+		Rows: n.rows(), PartiallyPaid: n.PartiallyPaid, Late: n.DaysLate > 0,
+		StaleMeans: n.StaleMeans}
 	if n.Link != "" {
 		v.LinkExpires = ptbr.Date(n.LinkExpires)
 	}
@@ -152,6 +157,8 @@ var textBody = template.Must(template.New("text").Parse(`Olá, {{.Payer}}.
 {{.Lead}}
 {{if .PartiallyPaid}}
 Esta fatura tem pagamento parcial registrado: o que falta pagar é o saldo em aberto abaixo{{if .Late}}, com a multa e os juros sobre ele{{end}}.
+{{end}}{{if .StaleMeans}}
+O boleto e o PIX emitidos antes do pagamento parcial cobram o valor total da fatura: não os use.{{if not .PixCode}} Para pagar o saldo, responda a esta mensagem e pediremos um PIX do saldo.{{end}}
 {{end}}
 {{range .Rows}}{{.Label}}: {{.Value}}
 {{end}}{{if or .PixCode .Digitable .Link}}
@@ -163,7 +170,7 @@ PIX (copia e cola):
 Linha digitável do boleto:
 {{.Digitable}}
 {{end}}{{if .Link}}
-Página da fatura, com o boleto, o PIX e, depois do pagamento, o recibo:
+{{if .PartiallyPaid}}Página da fatura, com os pagamentos, o saldo em aberto e, depois do pagamento, o recibo:{{else}}Página da fatura, com o boleto, o PIX e, depois do pagamento, o recibo:{{end}}
 {{.Link}}
 (link válido até {{.LinkExpires}})
 {{end}}{{end}}
@@ -178,13 +185,14 @@ var htmlBody = htmltemplate.Must(htmltemplate.New("html").Parse(`<!doctype html>
 <p>Olá, {{.Payer}}.</p>
 <p>{{.Lead}}</p>
 {{if .PartiallyPaid}}<p>Esta fatura tem pagamento parcial registrado: o que falta pagar é o saldo em aberto abaixo{{if .Late}}, com a multa e os juros sobre ele{{end}}.</p>{{end}}
+{{if .StaleMeans}}<p>O boleto e o PIX emitidos antes do pagamento parcial cobram o valor total da fatura: não os use.{{if not .PixCode}} Para pagar o saldo, responda a esta mensagem e pediremos um PIX do saldo.{{end}}</p>{{end}}
 <table style="border-collapse:collapse">
 {{range .Rows}}<tr><td style="padding:2px 12px 2px 0;color:#555">{{.Label}}</td><td style="padding:2px 0"><strong>{{.Value}}</strong></td></tr>
 {{end}}</table>
 {{if or .PixCode .Digitable .Link}}<h3 style="font-size:16px">Para pagar</h3>
 {{if .PixCode}}<p>PIX (copia e cola):<br><code style="word-break:break-all">{{.PixCode}}</code></p>{{end}}
 {{if .Digitable}}<p>Linha digitável do boleto:<br><code>{{.Digitable}}</code></p>{{end}}
-{{if .Link}}<p><a href="{{.Link}}">Abrir a página da fatura</a> (com o boleto, o PIX e, depois do pagamento, o recibo; link válido até {{.LinkExpires}}).</p>{{end}}
+{{if .Link}}<p><a href="{{.Link}}">Abrir a página da fatura</a> ({{if .PartiallyPaid}}com os pagamentos, o saldo em aberto{{else}}com o boleto, o PIX{{end}} e, depois do pagamento, o recibo; link válido até {{.LinkExpires}}).</p>{{end}}
 {{end}}<p>Se você já pagou, por favor desconsidere esta mensagem.</p>
 <p>{{.Company}}</p>
 </body></html>

@@ -37,3 +37,35 @@ func TestPartiallyPaidNotice(t *testing.T) {
 		t.Errorf("subject before the due date %q", s)
 	}
 }
+
+// TestStaleMeansNotice: a reminder whose boleto and PIX code were left out
+// (they charge the whole total) says not to use them and how the balance
+// is paid, and shows neither; its link is to the page of the payments and
+// the balance.
+func TestStaleMeansNotice(t *testing.T) {
+	t.Parallel()
+	d := func(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+	day := func(s string) time.Time { v, _ := time.Parse(time.DateOnly, s); return v }
+	n := Notice{Company: "Horizonte", Payer: "Paula", Number: "20", DueDate: day("2026-12-09"), Date: day("2026-12-04"),
+		Total: d("800.00"), PartiallyPaid: true, Balance: d("500.00"), Due: d("500.00"), StaleMeans: true,
+		Link: "https://example.com/r/x", LinkExpires: day("2027-01-04")}
+	text, html, err := n.Bodies()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, body := range []string{text, html} {
+		for _, want := range []string{"O boleto e o PIX emitidos antes do pagamento parcial cobram o valor total da fatura: não os use.",
+			"pediremos um PIX do saldo", "com os pagamentos, o saldo em aberto"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("the message lacks %q:\n%s", want, body)
+			}
+		}
+		if strings.Contains(body, "com o boleto, o PIX") || strings.Contains(body, "Linha digitável") {
+			t.Errorf("the message still offers the boleto:\n%s", body)
+		}
+	}
+	n.PixCode = "000201-balance"
+	if text, _, _ := n.Bodies(); strings.Contains(text, "pediremos") || !strings.Contains(text, "000201-balance") {
+		t.Errorf("with a code of the balance:\n%s", text)
+	}
+}

@@ -475,3 +475,40 @@ func TestUndoPartPaidOut(t *testing.T) {
 	}
 	f.checkStatus(t, "the rest paid", inv, finance.AutoTransferWaiting)
 }
+
+// TestUndoPartsOfAProtestedInvoice: an invoice in protest paid in parts
+// goes back in protest when its last part is undone (the status it had
+// before its first part, read from its history), partially_paid while a
+// part is left; an unpaid one goes back unpaid.
+func TestUndoPartsOfAProtestedInvoice(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	sc := storage.Scope{CompanyID: f.company}
+	for _, c := range []struct{ before, after string }{{"in_protest", "in_protest"}, {"unpaid", "unpaid"}} {
+		inv := f.partInvoice(t, "2024-03-10")
+		f.exec(t, `UPDATE invoices SET status = $3 WHERE company_id = $1 AND id = $2`, inv, c.before)
+		first, err := f.payPart(t, inv, "1000.00", "2024-03-10", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := f.payPart(t, inv, "200.00", "2024-03-12", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID); err != nil || u.Invoice.Status != "partially_paid" {
+			t.Fatalf("%s: the second part undone: %+v, %v", c.before, u, err)
+		}
+		u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Invoice.Status != c.after || u.Invoice.Balance.String() != "1500.00" {
+			t.Errorf("%s: the last part undone: status %s, balance %s; want %s, 1500.00", c.before, u.Invoice.Status,
+				u.Invoice.Balance, c.after)
+		}
+		if got, want := f.partState(t, inv), c.after+" false null null null null balance 1500.00 "; got != want {
+			t.Errorf("%s: after the undo %q, want %q", c.before, got, want)
+		}
+	}
+}

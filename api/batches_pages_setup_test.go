@@ -40,10 +40,10 @@ func pageBlock(t *testing.T, page, name string) string {
 // account (agency 1234-5, account 98765-4, wallet 09, covenant 4567890)
 // and its title the file pays (the account's first nosso número,
 // 00000000001-1, due 2026-12-10 for 1,500.00), in a batch whose file is
-// written.
-func pageCollection240(t *testing.T) (f *batchFixture, account, invoice int64) {
+// written; opts set the environment up (the operator's tokens, ...).
+func pageCollection240(t *testing.T, opts ...envOption) (f *batchFixture, account, invoice int64) {
 	t.Helper()
-	f = batchEnv(t)
+	f = batchEnv(t, opts...)
 	withWorkers(t, f.testEnv)
 	f.tariffItem(t)
 	account = f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",

@@ -148,6 +148,24 @@ func GuaranteedShares(in PostingInput) ([]OwnerAmount, error) {
 	return slices.DeleteFunc(net, func(o OwnerAmount) bool { return !o.Amount.IsPositive() }), nil
 }
 
+// UnguaranteedShares is what of the owners' shares the open guarantees
+// (each owner's, summed) do not cover: what a run advances when a part
+// undone left the principal it paid open again, with a guarantee written
+// for the rest only. Owners covered in full are left out.
+func UnguaranteedShares(shares []OwnerAmount, open []Guarantee) []OwnerAmount {
+	covered := map[int64]decimal.Decimal{}
+	for _, g := range open {
+		covered[g.OwnerID] = covered[g.OwnerID].Add(g.Amount)
+	}
+	out := make([]OwnerAmount, 0, len(shares))
+	for _, s := range shares {
+		if s.Amount = s.Amount.Sub(covered[s.OwnerID]); s.Amount.IsPositive() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // GuaranteeEntries are the entries of a guaranteed transfer, mode
 // guaranteed_rent: per owner, a credit of the share on the owner's
 // statement and a debit of it on the business's (the business carries

@@ -1,6 +1,8 @@
 package finance
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -213,5 +215,36 @@ func TestAutoTransferStatus(t *testing.T) {
 		if got := c.facts.Status(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestUnguaranteedShares: what the open guarantees leave of each owner's
+// share, owners covered in full left out.
+func TestUnguaranteedShares(t *testing.T) {
+	t.Parallel()
+	d := decimal.RequireFromString
+	shares := []OwnerAmount{{OwnerID: 1, Amount: d("810.00")}, {OwnerID: 2, Amount: d("540.00")}}
+	for _, c := range []struct {
+		name string
+		open []Guarantee
+		want string
+	}{
+		{"none open", nil, "1:810.00 2:540.00"},
+		{"the rest's share open", []Guarantee{{ID: 7, OwnerID: 1, Amount: d("270.00")}, {ID: 8, OwnerID: 2, Amount: d("180.00")}},
+			"1:540.00 2:360.00"},
+		{"two guarantees of one owner", []Guarantee{{OwnerID: 1, Amount: d("270.00")}, {OwnerID: 1, Amount: d("500.00")}},
+			"1:40.00 2:540.00"},
+		{"covered in full or more", []Guarantee{{OwnerID: 1, Amount: d("810.00")}, {OwnerID: 2, Amount: d("600.00")}}, ""},
+	} {
+		var got []string
+		for _, s := range UnguaranteedShares(shares, c.open) {
+			got = append(got, fmt.Sprintf("%d:%s", s.OwnerID, s.Amount.StringFixed(2)))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("%s: %q, want %q", c.name, g, c.want)
+		}
+	}
+	if shares[0].Amount.StringFixed(2) != "810.00" {
+		t.Errorf("the shares were changed: %v", shares)
 	}
 }

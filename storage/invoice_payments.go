@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -588,7 +589,9 @@ func undoPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 	pi.paid.Principal, pi.paid.Parts = pi.paid.Principal.Sub(row.part.Principal), pi.paid.Parts-1
 	pi.status, pi.inv.Paid = "partially_paid", false
 	if pi.paid.Parts == 0 {
-		pi.status = "unpaid"
+		if pi.status, err = statusBeforeParts(ctx, tx, companyID, id); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
 	}
 	p := row.part
 	if _, err := tx.Exec(ctx, `
@@ -606,4 +609,25 @@ func undoPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
+}
+
+// statusBeforeParts is the status an invoice goes back to when its last
+// standing part is undone: in_protest when it was in protest before its
+// first part (the latest payment in its history moving it from an open
+// status to partially_paid or paid), else unpaid (the overdue run marks
+// it overdue again).
+func statusBeforeParts(ctx context.Context, tx pgx.Tx, companyID, id int64) (string, error) {
+	var before string
+	err := tx.QueryRow(ctx, `SELECT c->>'from' FROM invoice_history h CROSS JOIN LATERAL jsonb_array_elements(h.changes) c
+		WHERE h.company_id = $1 AND h.invoice_id = $2 AND h.origin = $3
+		  AND c->>'field' = 'status' AND c->>'to' IN ('partially_paid', 'paid')
+		  AND c->>'from' NOT IN ('partially_paid', 'paid')
+		ORDER BY h.id DESC LIMIT 1`, companyID, id, OriginPayment).Scan(&before)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", translate(err, fmt.Sprintf("invoice %d: status before its parts", id))
+	}
+	if before == string(finance.InvoiceInProtest) {
+		return before, nil
+	}
+	return string(finance.InvoiceUnpaid), nil
 }

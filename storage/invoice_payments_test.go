@@ -475,3 +475,81 @@ func TestUndoPartPaidOut(t *testing.T) {
 	}
 	f.checkStatus(t, "the rest paid", inv, finance.AutoTransferWaiting)
 }
+
+// TestUndoPartsOfAProtestedInvoice: an invoice in protest paid in parts
+// goes back in protest when its last part is undone (the status it had
+// before its first part, read from its history), partially_paid while a
+// part is left; an unpaid one goes back unpaid.
+func TestUndoPartsOfAProtestedInvoice(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	sc := storage.Scope{CompanyID: f.company}
+	for _, c := range []struct{ before, after string }{{"in_protest", "in_protest"}, {"unpaid", "unpaid"}} {
+		inv := f.partInvoice(t, "2024-03-10")
+		f.exec(t, `UPDATE invoices SET status = $3 WHERE company_id = $1 AND id = $2`, inv, c.before)
+		first, err := f.payPart(t, inv, "1000.00", "2024-03-10", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := f.payPart(t, inv, "200.00", "2024-03-12", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID); err != nil || u.Invoice.Status != "partially_paid" {
+			t.Fatalf("%s: the second part undone: %+v, %v", c.before, u, err)
+		}
+		u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Invoice.Status != c.after || u.Invoice.Balance.String() != "1500.00" {
+			t.Errorf("%s: the last part undone: status %s, balance %s; want %s, 1500.00", c.before, u.Invoice.Status,
+				u.Invoice.Balance, c.after)
+		}
+		if got, want := f.partState(t, inv), c.after+" false null null null null balance 1500.00 "; got != want {
+			t.Errorf("%s: after the undo %q, want %q", c.before, got, want)
+		}
+	}
+}
+
+// TestGuaranteeAfterAPartUndone: the worked example under a guaranteed
+// transfer (5 release days): part 1 of 1,000.00 paid out 540.00 / 360.00,
+// the release advances the rest's share, 270.00 / 180.00; part 1 undone,
+// the next run advances its share too, 540.00 / 360.00 (the owners
+// guaranteed 810.00 / 540.00 in all, what the whole invoice gives them),
+// once; the tenant then paying the whole settles both guarantees.
+func TestGuaranteeAfterAPartUndone(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	ctx := context.Background()
+	f.setContract(t, `transfer_mode = 'after_receive', transfer_after_days = 0, guaranteed_transfer = true,
+		guaranteed_transfer_release_after_days = 5`)
+	inv := f.partInvoice(t, "2024-03-10")
+	first, err := f.payPart(t, inv, "1000.00", "2024-03-10", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.transfer(t, "2024-03-10", 1)
+	if s := f.transfer(t, "2024-03-15", 1); s.Guaranteed.String() != "450.00" {
+		t.Fatalf("the release: %+v", s)
+	}
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, storage.Scope{CompanyID: f.company}, inv, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	checkStatements(t, f.statements(t), map[string]string{"owner60": "-540.00", "owner40": "-360.00", "business": "-450.00",
+		"payer": "0.00"})
+	if s := f.transfer(t, "2024-03-16", 1); s.Guarantees != 1 || s.Guaranteed.String() != "900.00" {
+		t.Errorf("the night after the undo: %+v", s)
+	}
+	if s := f.transfer(t, "2024-03-17", 1); s.Guarantees != 0 || s.Transfers != 0 {
+		t.Errorf("the night after: %+v", s)
+	}
+	checkStatements(t, f.statements(t), map[string]string{"owner60": "0.00", "owner40": "0.00", "business": "-1350.00",
+		"payer": "0.00"})
+	if _, err := f.payPart(t, inv, "1500.00", "2024-03-10", ""); err != nil {
+		t.Fatal(err)
+	}
+	checkStatements(t, f.statements(t), map[string]string{"owner60": "0.00", "owner40": "0.00", "business": "150.00",
+		"payer": "-1500.00"})
+}

@@ -51,7 +51,9 @@ func (s TransferSummary) Add(o TransferSummary) TransferSummary {
 // contract c) the run on $2 has work for, in company $1: a contract's
 // invoice the run transfers (automaticTransfer: after_receive, or a fixed
 // day from 1 to 31, not disabled on the invoice), with owners' entries not
-// paid out yet, or unpaid, guaranteed, due by $2 and not guaranteed yet.
+// paid out yet, or unpaid, guaranteed, due by $2 and not guaranteed yet
+// (or with a part undone since its guarantee was written: that part's
+// principal is open again, and no one advanced its share).
 // Neither a renegotiated invoice (its agreement's installments are owed)
 // nor an installment (a break cancels it, and would leave its guarantee
 // owed) is guaranteed.
@@ -61,11 +63,22 @@ const transferCandidates = `
 	             WHERE t.company_id = $1 AND t.invoice_id = i.id AND ` + ownerPending + `)
 	     OR (c.guaranteed_transfer AND NOT i.paid AND i.status NOT IN ('canceled', 'refunded', 'renegotiated')
 	         AND i.agreement_installment IS NULL
-	         AND i.due_date <= $2::date AND NOT EXISTS (` + guaranteeWritten + `)))`
+	         AND i.due_date <= $2::date AND ` + guaranteeDue + `))`
+
+// guaranteeDue: invoice i's guaranteed transfer is not written, or a part
+// of it was undone since (guaranteeReopened).
+const guaranteeDue = `(NOT EXISTS (` + guaranteeWritten + `) OR EXISTS (` + guaranteeReopened + `))`
 
 // guaranteeWritten: the run has written invoice i's guaranteed transfer.
 const guaranteeWritten = `SELECT 1 FROM transactions g WHERE g.company_id = $1
 	AND g.invoice_id = i.id AND g.mode = 'guaranteed_rent' AND g.transfer_key IS NOT NULL`
+
+// guaranteeReopened: the parts of invoice i undone after the run last
+// wrote its guaranteed transfer (the principal they paid was left out of
+// it, and is open again).
+const guaranteeReopened = `SELECT p.n FROM invoice_payments p WHERE p.company_id = $1 AND p.invoice_id = i.id
+	AND p.undone_at > (SELECT max(g.created_at) FROM transactions g WHERE g.company_id = $1
+	    AND g.invoice_id = i.id AND g.mode = 'guaranteed_rent' AND g.transfer_key IS NOT NULL)`
 
 // CountTransferInvoices counts the company's invoices the transfer run on
 // day on has work for: the run's size, for its progress and its parts.
@@ -141,6 +154,11 @@ type guaranteedInvoice struct {
 	billingTo   string // the contract's billing_method: how owners are paid
 	description string
 	paid        decimal.Decimal // the principal its standing parts paid
+	// reopened is the latest part undone since its guarantee was written
+	// (0: none, the guarantee is not written yet): the run then advances
+	// what the guarantee written does not cover, dated the run's day
+	reopened int
+	on       finance.Date
 }
 
 // writeGuarantees advances the owners' share of the unpaid invoices among
@@ -162,6 +180,13 @@ func writeGuarantees(ctx context.Context, tx pgx.Tx, companyID int64, on finance
 		if err != nil {
 			sum.Skipped = append(sum.Skipped, TransferSkipped{InvoiceID: gi.inv.ID, Problems: financeProblems(err)})
 			continue
+		}
+		if gi.reopened > 0 {
+			open, err := openGuarantees(ctx, tx, companyID, gi.inv.ID)
+			if err != nil {
+				return sum, translate(err, fmt.Sprintf("invoice %d: open guarantees", gi.inv.ID))
+			}
+			shares = finance.UnguaranteedShares(shares, open)
 		}
 		entries := finance.GuaranteeEntries(shares, gi.inv.BusinessID, "Repasse garantido: "+gi.description)
 		if len(entries) == 0 {
@@ -190,12 +215,13 @@ func guaranteedInvoices(ctx context.Context, tx pgx.Tx, companyID int64, on fina
 		       c.start_at, coalesce(c.guaranteed_transfer_months, 0), coalesce(c.guaranteed_transfer_release_after_days, 0),
 		       coalesce(c.billing_method, ''),
 		       coalesce((SELECT sum(p.principal) FROM invoice_payments p WHERE p.company_id = i.company_id
-		                 AND p.invoice_id = i.id AND p.undone_at IS NULL), 0)::text
+		                 AND p.invoice_id = i.id AND p.undone_at IS NULL), 0)::text,
+		       coalesce((SELECT max(r.n) FROM (`+guaranteeReopened+`) r), 0)
 		FROM invoices i
 		JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
 		WHERE i.company_id = $1 AND i.id = any($2) AND c.guaranteed_transfer AND NOT i.paid
 		  AND i.status NOT IN ('canceled', 'refunded', 'renegotiated') AND i.agreement_installment IS NULL
-		  AND NOT EXISTS (`+guaranteeWritten+`)
+		  AND `+guaranteeDue+`
 		ORDER BY i.id`, companyID, ids)
 	if err != nil {
 		return nil, translate(err, "guaranteed invoices")
@@ -206,7 +232,8 @@ func guaranteedInvoices(ctx context.Context, tx pgx.Tx, companyID int64, on fina
 		var start *finance.Date
 		err := row.Scan(&g.inv.ID, &typ, &g.inv.PayerID, &g.inv.ContractID, &g.buildingID, &g.inv.BusinessID,
 			&g.inv.AccountID, &g.inv.BillingMethod, &g.inv.Total, &g.inv.Date, &g.inv.DueDate, &g.description,
-			&start, &g.guaranty.Months, &g.guaranty.ReleaseAfter, &g.billingTo, &g.paid)
+			&start, &g.guaranty.Months, &g.guaranty.ReleaseAfter, &g.billingTo, &g.paid, &g.reopened)
+		g.on = on
 		g.inv.Type, g.guaranty.Active = finance.InvoiceType(typ), true
 		if start != nil {
 			g.guaranty.Start = *start
@@ -323,7 +350,8 @@ type guaranteeRows struct {
 // add appends the entries of one invoice's guaranteed transfer
 // (finance.GuaranteeEntries: each owner's credit, then its business
 // debit): dated the day it is released, split invoice-<id>-guarantee,
-// each keyed by its side and owner.
+// each keyed by its side and owner; what a run advances after a part is
+// undone is dated the run's day and keyed by that part too.
 func (r *guaranteeRows) add(g guaranteedInvoice, entries []finance.Entry) {
 	c := columnsOf(entries)
 	r.types, r.extracts, r.amounts = append(r.types, c.types...), append(r.extracts, c.extracts...), append(r.amounts, c.amounts...)
@@ -331,10 +359,14 @@ func (r *guaranteeRows) add(g guaranteedInvoice, entries []finance.Entry) {
 	r.persons, r.owners, r.businesses = append(r.persons, c.persons...), append(r.owners, c.owners...), append(r.businesses, c.businesses...)
 	for j, e := range entries {
 		owner := entries[j-j%2].OwnerID
-		r.keys = append(r.keys, fmt.Sprintf("invoice-%d-guarantee-%s-%d", g.inv.ID, e.Extract, owner))
+		key, date := fmt.Sprintf("invoice-%d-guarantee-%s-%d", g.inv.ID, e.Extract, owner), g.guaranty.ReleaseOn(g.inv.DueDate)
+		if g.reopened > 0 {
+			key, date = fmt.Sprintf("%s-undone-%d", key, g.reopened), g.on
+		}
+		r.keys = append(r.keys, key)
 		r.invoices, r.contracts = append(r.invoices, g.inv.ID), append(r.contracts, g.inv.ContractID)
 		r.buildings, r.accounts = append(r.buildings, g.buildingID), append(r.accounts, g.inv.AccountID)
-		r.dates = append(r.dates, g.guaranty.ReleaseOn(g.inv.DueDate).String())
+		r.dates = append(r.dates, date.String())
 		r.competences, r.dueDates = append(r.competences, g.inv.Date.String()), append(r.dueDates, g.inv.DueDate.String())
 		r.billing = append(r.billing, g.billingTo)
 	}

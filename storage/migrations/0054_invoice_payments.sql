@@ -43,7 +43,10 @@ CREATE UNIQUE INDEX invoice_payments_split ON invoice_payments (company_id, spli
 ALTER TABLE invoice_items ADD COLUMN payment_n integer;
 
 -- The payments posted before this version, standing: one row each, the
--- whole invoice, from the invoice's amounts and its payment's split.
+-- whole invoice, from the invoice's amounts and its payment's split (the
+-- latest split with entries standing). A payment undone before this
+-- version gets no row (its invoice is no longer paid), nor does an
+-- invoice marked paid whose payment was never posted.
 INSERT INTO invoice_payments (company_id, invoice_id, n, split, amount, principal, late_fee, interest, discount,
     paid_at, credit_at, actor, created_at)
 SELECT i.company_id, i.id, substring(s.split FROM '-payment-([0-9]+)$')::integer, s.split, i.paid_amount, i.total,
@@ -55,7 +58,8 @@ JOIN LATERAL (
     WHERE t.company_id = i.company_id AND t.invoice_id = i.id AND t.mode = 'invoice'
       AND t.split ~ '-payment-[0-9]+$'
       AND NOT EXISTS (SELECT 1 FROM transactions r WHERE r.company_id = t.company_id AND r.reverses_id = t.id)
-    GROUP BY t.split ORDER BY t.split DESC LIMIT 1) s ON true
+    -- the latest by its number: as text, payment-10 sorts below payment-9
+    GROUP BY t.split ORDER BY substring(t.split FROM '-payment-([0-9]+)$')::integer DESC LIMIT 1) s ON true
 WHERE i.paid AND i.paid_amount IS NOT NULL AND i.paid_at IS NOT NULL;
 
 UPDATE invoice_items l SET payment_n = p.n

@@ -128,10 +128,13 @@ func (s *Scheduler) Nights(ctx context.Context, q storage.DBTX, dates []string, 
 			loc := s.companyLocation(c.TimeZone)
 			for _, d := range dates {
 				n := Night{Schedule: sch.Name, Date: d, CompanyID: c.ID}
-				if key, ok := keys[d]; ok {
+				n.FiresAt, _ = firesOn(sch, loc, d)
+				// A run belongs to the night it fires on: a monthly schedule's
+				// key is the same for every date of its month, and a run made
+				// for a night before the company existed is not that night's.
+				if key, ok := keys[d]; ok && !n.FiresAt.IsZero() && !c.CreatedAt.After(n.FiresAt) {
 					n.Run = byKey[[2]string{fmt.Sprint(c.ID), key}]
 				}
-				n.FiresAt, _ = firesOn(sch, loc, d)
 				n.State = nightState(n, c, now)
 				out = append(out, n)
 			}
@@ -142,7 +145,8 @@ func (s *Scheduler) Nights(ctx context.Context, q storage.DBTX, dates []string, 
 
 // nightState is what a night shows: its run's state, or, without a run,
 // missing once its firing is past, due before, none when the schedule
-// does not fire that date or the company did not exist at its firing.
+// does not fire that date or the company did not exist at its firing
+// (Nights gives such a night no run).
 func nightState(n Night, c storage.CompanyInfo, now time.Time) string {
 	if n.Run != nil {
 		switch n.Run.State {

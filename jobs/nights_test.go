@@ -45,11 +45,20 @@ func TestNightStates(t *testing.T) {
 	if _, err := pool.Exec(ctx, `UPDATE companies SET created_at = CASE id WHEN $1 THEN '2026-11-01' ELSE '2026-11-24 12:00' END::timestamptz`, old); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := sched.SubmitRun(ctx, pool, old, "finance-overdue", "2026-11-23", false, "test"); err != nil {
-		t.Fatal(err)
+	for _, run := range []struct {
+		company      int64
+		schedule, on string
+	}{
+		{old, "finance-overdue", "2026-11-23"},
+		{old, "owners-statements", "2026-11-24"}, // October's statements, the run of the 1st of November
+		{young, "finance-overdue", "2026-11-24"}, // made for a night before the company existed
+	} {
+		if _, _, err := sched.SubmitRun(ctx, pool, run.company, run.schedule, run.on, false, "test"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	now := time.Date(2026, 11, 25, 3, 6, 0, 0, time.UTC) // 00:06 in São Paulo
-	nights, _, err := sched.Nights(ctx, pool, []string{"2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-12-01"}, now)
+	nights, _, err := sched.Nights(ctx, pool, []string{"2026-11-01", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-12-01"}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,15 +67,20 @@ func TestNightStates(t *testing.T) {
 		{"finance-overdue", old, "2026-11-24"}:     NightMissing,
 		{"finance-overdue", old, "2026-11-25"}:     NightDue, // fired a minute ago: within the grace
 		{"finance-overdue", old, "2026-11-26"}:     NightDue,
-		{"finance-overdue", young, "2026-11-24"}:   NightNone, // created after that night's time
+		{"finance-overdue", young, "2026-11-24"}:   NightNone, // created after that night's time, though a run was made
 		{"finance-overdue", young, "2026-11-25"}:   NightDue,
-		{"owners-statements", old, "2026-11-24"}:   NightNone, // on the 1st only
+		{"owners-statements", old, "2026-11-01"}:   NightRunning, // October's run, pending
+		{"owners-statements", old, "2026-11-24"}:   NightNone,    // on the 1st only, though its month's run exists
+		{"owners-statements", young, "2026-11-01"}: NightNone,
 		{"owners-statements", old, "2026-12-01"}:   NightDue,
 		{"owners-statements", young, "2026-12-01"}: NightDue,
 	}
 	for _, n := range nights {
 		if w, ok := want[[3]any{n.Schedule, n.CompanyID, n.Date}]; ok && n.State != w {
 			t.Errorf("%s %d %s: %s, want %s", n.Schedule, n.CompanyID, n.Date, n.State, w)
+		}
+		if n.State == NightNone && n.Run != nil {
+			t.Errorf("%s %d %s: none, with job %d", n.Schedule, n.CompanyID, n.Date, n.Run.JobID)
 		}
 	}
 }

@@ -113,6 +113,10 @@ func parsePartBody(obj map[string]json.RawMessage, problems []finance.Problem) (
 				fail(key, "must be more than zero")
 				continue
 			}
+			if !d.Equal(finance.RoundCents(d)) { // said here too, so that it is named beside the body's other problems
+				fail(key, d.String()+" has more than two decimal places")
+				continue
+			}
 			req.Amount = d
 		case "paid_at":
 			req.PaidAt = date(key, raw)

@@ -18,7 +18,11 @@ func warningsOf(t *testing.T, r response) map[string]string {
 	items, _ := r.body["warnings"].([]any)
 	for _, it := range items {
 		w := it.(map[string]any)
-		out[fmt.Sprint(w["field"])] = fmt.Sprint(w["message"])
+		field, msg := fmt.Sprint(w["field"]), fmt.Sprint(w["message"])
+		if prev, ok := out[field]; ok { // two warnings of a field: both kept
+			msg = prev + "; " + msg
+		}
+		out[field] = msg
 	}
 	return out
 }
@@ -208,8 +212,29 @@ func TestPartUndoMessages(t *testing.T) {
 	r = f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d/payments/%v", other, part), f.keyA, nil)
 	if msg := fmt.Sprint(r.body["message"]); r.status != http.StatusOK ||
 		!strings.Contains(msg, "Part undone; the invoice's refunds (100.00 given back) were reversed with it") ||
-		!strings.Contains(msg, fmt.Sprintf("POST /invoices/%d/refund", other)) {
-		t.Fatalf("undoing a part with a refund: %d %s", r.status, r.raw)
+		!strings.Contains(msg, "no payment of the invoice stands now") ||
+		!strings.Contains(msg, fmt.Sprintf("POST /invoices/%d/payments, then POST /invoices/%d/refund", other, other)) ||
+		!strings.Contains(msg, "record what was given back by hand (POST /transactions)") ||
+		strings.Contains(msg, "from the payments that stand") {
+		t.Fatalf("undoing the only part with a refund: %d %s", r.status, r.raw)
+	}
+
+	// two parts, a refund, the latest undone: the first stands to refund from
+	for _, amount := range []string{"300.00", "200.00"} {
+		r = f.payPart(t, other, map[string]any{"amount": amount, "paid_at": today(0)})
+		if r.status != http.StatusCreated {
+			t.Fatalf("part: %d %s", r.status, r.raw)
+		}
+	}
+	part = r.record(t)["id"]
+	if r := f.operate(t, other, "refund", map[string]any{"amount": "50.00", "reason": "pago a mais"}); r.status != http.StatusOK {
+		t.Fatalf("refund: %d %s", r.status, r.raw)
+	}
+	r = f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d/payments/%v", other, part), f.keyA, nil)
+	if msg := fmt.Sprint(r.body["message"]); r.status != http.StatusOK ||
+		!strings.Contains(msg, "the invoice's refunds (50.00 given back) were reversed with it") ||
+		!strings.Contains(msg, fmt.Sprintf("refund it again (POST /invoices/%d/refund) from the payments that stand", other)) {
+		t.Fatalf("undoing the latest of two parts with a refund: %d %s", r.status, r.raw)
 	}
 }
 
@@ -232,6 +257,24 @@ func TestPartBeforeTheFirstStatementMonth(t *testing.T) {
 	}
 	if r := f.payPart(t, id, map[string]any{"amount": "100.00", "paid_at": today(0)}); r.status != http.StatusCreated || r.body["warnings"] != nil {
 		t.Fatalf("a part after it: %d %s", r.status, r.raw)
+	}
+}
+
+// TestPartBeforeTheInvoicesDate: a part paid before its invoice's date (a
+// typo of the year, most often) is recorded with a warning on paid_at that
+// says how to undo it; one paid on or after that date has none.
+func TestPartBeforeTheInvoicesDate(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	id := f.invoice(t, map[string]any{"date": today(-30), "due_date": today(-20)})
+	r := f.payPart(t, id, map[string]any{"amount": "100.00", "paid_at": today(-400)})
+	if w := warningsOf(t, r); r.status != http.StatusCreated ||
+		!strings.Contains(w["paid_at"], "is before the invoice's date ("+today(-30)+"): paid in advance, or a typo of the year?") ||
+		!strings.Contains(w["paid_at"], fmt.Sprintf("DELETE /invoices/%d/payments/%v", id, r.record(t)["id"])) {
+		t.Fatalf("a part paid before the invoice's date: %d %s", r.status, r.raw)
+	}
+	if r := f.payPart(t, id, map[string]any{"amount": "100.00", "paid_at": today(-30)}); r.status != http.StatusCreated || r.body["warnings"] != nil {
+		t.Fatalf("a part on the invoice's date: %d %s", r.status, r.raw)
 	}
 }
 

@@ -46,6 +46,8 @@ func TestInvoicePartRefusals(t *testing.T) {
 		{"more than is due", id, f.keyA, map[string]any{"amount": "1000.01", "paid_at": today(0)}, 422, []string{"amount"},
 			"1000.01 is more than the 1000.00 due on " + today(0)},
 		{"nothing given", id, f.keyA, map[string]any{}, 422, []string{"amount", "paid_at"}, "is required"},
+		{"a fraction of a cent, no date", id, f.keyA, map[string]any{"amount": 12.345}, 422, []string{"amount", "paid_at"},
+			"12.345 has more than two decimal places"},
 		{"after today", id, f.keyA, map[string]any{"amount": "10.00", "paid_at": today(1)}, 422, []string{"paid_at"}, "after today"},
 		{"credited before paid", id, f.keyA, map[string]any{"amount": "10.00", "paid_at": today(0), "credit_at": today(-1)},
 			422, []string{"credit_at"}, "before paid_at"},

@@ -428,6 +428,10 @@ func partHistory(ctx context.Context, tx pgx.Tx, sc Scope, pi *partInvoice, befo
 	return writeHistories(ctx, tx, sc.CompanyID, ActorOf(sc), origin, []historyRow{{invoiceID: pi.inv.ID, changes: changes, note: note}})
 }
 
+// partInvoiceStatusSQL is the invoice's status as the invoices resource
+// reads it today (an unpaid one past its due date reads overdue).
+var partInvoiceStatusSQL = qualified(invoiceStatusExpr, "i")
+
 // readPart reads a part and its invoice as the answer shows them.
 func readPart(ctx context.Context, tx pgx.Tx, companyID, invoiceID, partID int64) (InvoicePart, error) {
 	var out InvoicePart
@@ -435,7 +439,7 @@ func readPart(ctx context.Context, tx pgx.Tx, companyID, invoiceID, partID int64
 	var paid *decimal.Decimal
 	err := tx.QueryRow(ctx, `
 		SELECT p.id, p.invoice_id, p.n, p.split, p.amount::text, p.principal::text, p.late_fee::text, p.interest::text,
-		       p.discount::text, p.paid_at, p.credit_at, p.undone_at::text, i.status, i.paid, i.paid_amount::text,
+		       p.discount::text, p.paid_at, p.credit_at, p.undone_at::text, `+partInvoiceStatusSQL+`, i.paid, i.paid_amount::text,
 		       (CASE WHEN i.paid OR i.status IN ('paid', 'canceled', 'refunded', 'uncollectible', 'renegotiated') THEN 0
 		            ELSE i.total - coalesce((SELECT sum(s.principal) FROM invoice_payments s
 		                                     WHERE s.company_id = i.company_id AND s.invoice_id = i.id AND s.undone_at IS NULL), 0) END)::text
@@ -505,7 +509,7 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 			return err
 		}
 		out, err = readPart(ctx, tx, sc.CompanyID, id, partID)
-		out.RefundsNote = standing.refundsNote(id)
+		out.RefundsNote = standing.refundsNote(id, len(standing.parts)-1)
 		return err
 	})
 	return out, err

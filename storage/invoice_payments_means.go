@@ -100,7 +100,8 @@ func discardStalePixCode(ctx context.Context, tx pgx.Tx, companyID int64, pi *pa
 // invoice's means of payment and books: its slip in a collection batch
 // (open: the batch's file refuses it; sent: the bank still charges the
 // whole total), the stored PIX code it discarded (discardStalePixCode),
-// and a part paid before the company's first owner statement month.
+// and a part paid before the invoice's date or before the company's first
+// owner statement month.
 func partWarnings(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, row partRow, paidAt finance.Date) ([]finance.Problem, error) {
 	id := pi.inv.ID
 	var batch int64
@@ -123,8 +124,8 @@ func partWarnings(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoi
 	switch {
 	case batch != 0 && settled:
 		ws = append(ws, finance.Problem{Field: "ticket_batch", Message: fmt.Sprintf("the invoice is paid, but its boleto of %s "+
-			"in collection batch %d is still registered at the bank, which could be paid again: ask the bank to drop the title "+
-			"(an instruction at the bank)", total, batch)})
+			"in collection batch %d is still registered at the bank, which could be paid again: instruct the bank directly to drop the "+
+			"title (in its internet banking or by its manager; revertInvoices takes back an unpaid title only)", total, batch)})
 	case batch != 0 && sent:
 		ws = append(ws, finance.Problem{Field: "ticket_batch", Message: fmt.Sprintf("the invoice's boleto at the bank "+
 			"(collection batch %d) still charges the whole total %s, not the balance %s: revert it in the batch "+
@@ -140,6 +141,11 @@ func partWarnings(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoi
 		ws = append(ws, finance.Problem{Field: "pix_code", Message: fmt.Sprintf("the stored PIX code charged more than is "+
 			"left to pay (%s, %s of the total open): it was discarded, as a payer who used it would pay too much; store a "+
 			"code for the balance (POST /invoices/%d/pixCode)", pi.discardedPix, balance, id)})
+	}
+	if paidAt.Before(pi.inv.Date) {
+		ws = append(ws, finance.Problem{Field: "paid_at", Message: fmt.Sprintf("is before the invoice's date (%s): paid in "+
+			"advance, or a typo of the year? A part is declared in its own month and year (the informe, the DIMOB); undo it "+
+			"(DELETE /invoices/%d/payments/%d) if the date is wrong", pi.inv.Date, id, row.id)})
 	}
 	if first != nil {
 		m, err := finance.ParseMonth(*first)

@@ -34,14 +34,20 @@ func readStandingPayments(ctx context.Context, tx pgx.Tx, companyID, id int64) (
 }
 
 // refundsNote says that the undo reversed the invoice's refunds, which
-// took from every part; "" when it had none.
-func (sp standingPayments) refundsNote(id int64) string {
+// took from every part, and how to give them back again with left parts
+// standing after it; "" when it had none.
+func (sp standingPayments) refundsNote(id int64, left int) string {
 	if !sp.refunded.IsPositive() {
 		return ""
 	}
-	return fmt.Sprintf("the invoice's refunds (%s given back) were reversed with it, as they took from every part: the "+
-		"ledger no longer shows that money as given back; if it was, refund it again (POST /invoices/%d/refund) from the "+
-		"payments that stand", sp.refunded.StringFixed(2), id)
+	note := fmt.Sprintf("the invoice's refunds (%s given back) were reversed with it, as they took from every part: the "+
+		"ledger no longer shows that money as given back; ", sp.refunded.StringFixed(2))
+	if left > 0 {
+		return note + fmt.Sprintf("if it was, refund it again (POST /invoices/%d/refund) from the payments that stand", id)
+	}
+	return note + fmt.Sprintf("no payment of the invoice stands now: if the money was given back, refund it again once the "+
+		"payment is recorded again (POST /invoices/%d/payments, then POST /invoices/%d/refund), or, if none will be, "+
+		"record what was given back by hand (POST /transactions)", id, id)
 }
 
 // warnUndone warns an update whose paid: false undid the invoice's
@@ -53,7 +59,7 @@ func (sp standingPayments) warnUndone(c *Change) {
 			"again (POST /invoices/%d/payments): a part alone is undone with DELETE /invoices/%d/payments/{part}",
 			len(sp.parts), strings.Join(sp.parts, ", "), c.ID, c.ID)
 	}
-	if note := sp.refundsNote(c.ID); note != "" {
+	if note := sp.refundsNote(c.ID, 0); note != "" {
 		c.Warn("refunded_amount", "%s", note)
 	}
 }

@@ -230,8 +230,12 @@ func TestUndoLatestPart(t *testing.T) {
 	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, again.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID); err != nil {
+	last, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if last.Invoice.Status != "overdue" { // stored unpaid, due 2024-03-10: read as the invoices resource reads it
+		t.Fatalf("every part undone, the answer's status %q, want overdue", last.Invoice.Status)
 	}
 	if got, want := f.partState(t, inv), "unpaid false null null null null balance 1500.00 "; got != want {
 		t.Fatalf("every part undone: %q, want %q", got, want)
@@ -485,7 +489,8 @@ func TestUndoPartsOfAProtestedInvoice(t *testing.T) {
 	f := newLedgerFixture(t)
 	ctx := context.Background()
 	sc := storage.Scope{CompanyID: f.company}
-	for _, c := range []struct{ before, after string }{{"in_protest", "in_protest"}, {"unpaid", "unpaid"}} {
+	// after: stored; read: as the answer reads it (an unpaid invoice past due reads overdue)
+	for _, c := range []struct{ before, after, read string }{{"in_protest", "in_protest", "in_protest"}, {"unpaid", "unpaid", "overdue"}} {
 		inv := f.partInvoice(t, "2024-03-10")
 		f.exec(t, `UPDATE invoices SET status = $3 WHERE company_id = $1 AND id = $2`, inv, c.before)
 		first, err := f.payPart(t, inv, "1000.00", "2024-03-10", "")
@@ -503,9 +508,9 @@ func TestUndoPartsOfAProtestedInvoice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Invoice.Status != c.after || u.Invoice.Balance.String() != "1500.00" {
+		if u.Invoice.Status != c.read || u.Invoice.Balance.String() != "1500.00" {
 			t.Errorf("%s: the last part undone: status %s, balance %s; want %s, 1500.00", c.before, u.Invoice.Status,
-				u.Invoice.Balance, c.after)
+				u.Invoice.Balance, c.read)
 		}
 		if got, want := f.partState(t, inv), c.after+" false null null null null balance 1500.00 "; got != want {
 			t.Errorf("%s: after the undo %q, want %q", c.before, got, want)

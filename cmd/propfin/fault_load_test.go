@@ -210,8 +210,9 @@ func (l *faultLoad) phaseFor(phase string, d time.Duration) {
 // API sends with it.
 const retryAfter = time.Second
 
-// send sends one request and counts its answer in the phase it came in
-// (a request cut by a kill counts where the kill is). It returns the
+// send sends one request and counts its answer in the phase it was sent
+// in (a request cut by a kill, or answered 503 by an outage, counts where
+// the kill or the outage is). It returns the
 // status and the body. Like a careful client, it backs off after a
 // failure: 100 ms when no answer came, Retry-After after a 503.
 func (l *faultLoad) send(r faultRequest) (int, []byte) {
@@ -241,8 +242,11 @@ func (l *faultLoad) send(r faultRequest) (int, []byte) {
 	} else if errors.Is(err, syscall.ECONNREFUSED) {
 		status = statusRefused
 	}
-	if status == statusCut {
-		phase = *l.phase.Load() // cut by the kill of the phase it ends in
+	if status == statusCut || status == http.StatusServiceUnavailable {
+		// cut by the kill, or refused for the outage, of the phase it
+		// ends in: a payment sent a moment before PostgreSQL stops is
+		// answered 503 by the outage, not by the phase it was sent in
+		phase = *l.phase.Load()
 	}
 	l.count(phase, r.op, status, time.Since(start))
 	switch {

@@ -148,8 +148,9 @@ func bulkJobsOp(action string) operation {
 			"`page`, `perPage`, `sort` or `fields`: the selection is every job they select). `{\"preview\": true}` " +
 			"answers how many and the first 100 by id, and changes nothing; otherwise `reason` is required, the " +
 			"jobs are changed in one transaction with a row of the audit log (`/operator/audit`), and the answer " +
-			"lists them all. `expected` (the preview's `count`) refuses the action with a 409 when the selection " +
-			"holds another number of jobs by then. More than 10,000 jobs is a 422.",
+			"lists them all, each as the action left it (a retried job `pending`, a canceled one `canceled`). " +
+			"`expected` (the preview's `count`) refuses the action with a 409 when the selection holds another " +
+			"number of jobs by then. More than 10,000 jobs is a 422.",
 		params: []*openapi.Parameter{queryParam("filter[...]", "The filters of `GET /operator/jobs`.", openapi.String())},
 		body: jsonBody("What to do.", true, openapi.Object(map[string]*openapi.Schema{
 			"preview":  openapi.Boolean(),

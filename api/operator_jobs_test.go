@@ -378,6 +378,9 @@ func TestOperatorJobWithErrors(t *testing.T) {
 	for _, x := range errs {
 		m := x.(map[string]any)
 		got = append(got, m["attempt"].(json.Number).String()+":"+m["error"].(string)+":"+strconv.FormatBool(m["final"].(bool)))
+		if started, _ := m["started_at"].(string); started == "" || started > m["at"].(string) {
+			t.Errorf("run %v: started_at %v, at %v", m["attempt"], m["started_at"], m["at"])
+		}
 	}
 	want := []string{"1:database busy 1:false", "2:database busy 2:false", "3:gave up:true"}
 	if !slices.Equal(got, want) {

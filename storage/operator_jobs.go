@@ -54,18 +54,26 @@ func operatorJobsResource() *Resource {
 	}
 }
 
-// JobError is the error of one failed run of a job.
+// JobError is the error of one failed run of a job: a run that failed
+// (retried, or final), or one interrupted before it recorded any outcome
+// (its worker lost), written when the next attempt took the job over
+// (migration 0062).
 type JobError struct {
-	Attempt    int       `json:"attempt"`
-	Generation int       `json:"generation"`
-	Error      string    `json:"error"`
-	Final      bool      `json:"final"`
-	At         time.Time `json:"-"`
+	Attempt    int    `json:"attempt"`
+	Generation int    `json:"generation"`
+	Error      string `json:"error"`
+	Final      bool   `json:"final"`
+	// At is when the error was recorded: the run's end, or, for a run
+	// interrupted, when the next attempt found it so.
+	At time.Time `json:"-"`
+	// StartedAt is the run's start; nil for the rows written before it
+	// was kept.
+	StartedAt *time.Time `json:"-"`
 }
 
 // JobErrors lists the errors of a job's failed runs, in order.
 func JobErrors(ctx context.Context, q DBTX, companyID, jobID int64) ([]JobError, error) {
-	rows, err := q.Query(ctx, `SELECT attempt, generation, error, final, at FROM job_errors
+	rows, err := q.Query(ctx, `SELECT attempt, generation, error, final, at, started_at FROM job_errors
 		WHERE company_id = $1 AND job_id = $2 ORDER BY attempt`, companyID, jobID)
 	if err != nil {
 		return nil, translate(err, "job errors")

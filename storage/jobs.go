@@ -991,26 +991,49 @@ func CompanyTimeZones(ctx context.Context, q DBTX) ([]string, error) {
 	return zones, translate(err, "company time zones")
 }
 
+// ZoneSubmission is what SubmitForZone submitted: how many jobs, and the
+// first of them (at most the limit asked for) by company id, so that a log
+// line can name them without growing with a night of thousands.
+type ZoneSubmission struct {
+	Count int64
+	First []JobRef
+}
+
 // SubmitForZone submits one job of a kind for every company in a time
 // zone, keyed by uniqueKey, in one statement: a company that has its job
-// for that key already gets no second one. It returns how many were new.
-func SubmitForZone(ctx context.Context, q DBTX, zone string, nj NewJob) (int64, error) {
+// for that key already gets no second one. It returns how many were new,
+// and the first list of them by company id.
+func SubmitForZone(ctx context.Context, q DBTX, zone string, nj NewJob, list int) (ZoneSubmission, error) {
 	payload := nj.payload()
-	var n int64
-	err := q.QueryRow(ctx, `WITH new AS (
+	rows, err := q.Query(ctx, `WITH new AS (
 			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by)
 			SELECT id, $2, $3, $4, $5, $6 FROM companies WHERE time_zone = $1
-			ON CONFLICT DO NOTHING RETURNING 1)
-		SELECT count(*) FROM new`, zone, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy).Scan(&n)
+			ON CONFLICT DO NOTHING RETURNING company_id, id)
+		SELECT count(*) OVER (), company_id, id FROM new ORDER BY company_id LIMIT greatest($7::integer, 1)`,
+		zone, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy, list)
 	if err != nil {
-		return 0, translate(err, "submit for zone")
+		return ZoneSubmission{}, translate(err, "submit for zone")
 	}
-	if n > 0 {
-		if _, err := q.Exec(ctx, `SELECT pg_notify($1, '')`, JobsChannel); err != nil {
-			return n, translate(err, "notify relay")
+	var out ZoneSubmission
+	for rows.Next() {
+		var ref JobRef
+		if err := rows.Scan(&out.Count, &ref.CompanyID, &ref.ID); err != nil {
+			rows.Close()
+			return ZoneSubmission{}, translate(err, "submit for zone")
+		}
+		if len(out.First) < list {
+			out.First = append(out.First, ref)
 		}
 	}
-	return n, nil
+	if err := rows.Err(); err != nil {
+		return ZoneSubmission{}, translate(err, "submit for zone")
+	}
+	if out.Count > 0 {
+		if _, err := q.Exec(ctx, `SELECT pg_notify($1, '')`, JobsChannel); err != nil {
+			return out, translate(err, "notify relay")
+		}
+	}
+	return out, nil
 }
 
 // Jobs is the resource name of the jobs.

@@ -28,6 +28,8 @@ UPDATE operator_alerts a SET sent_open = CASE a.kind
 WHERE a.sent_at IS NOT NULL;
 
 -- The alerts whose resolution may be due: delivered open, resolution not
--- delivered. The sender reads them each minute with the unsent ones.
-CREATE INDEX operator_alerts_unresolved ON operator_alerts (raised_at, id)
+-- delivered, which the sender reads each minute after the unsent ones
+-- (led by the company, as every index of a company's rows, like
+-- operator_alerts_unsent).
+CREATE INDEX operator_alerts_unresolved ON operator_alerts (company_id, raised_at)
     WHERE sent_open AND resolved_sent_at IS NULL;

@@ -12,7 +12,7 @@ import (
 // failed, a scheduled run not finished at its set time, an owner's
 // transfer the bank paid after it was voided, a short payment a return
 // file did not book. Each is a row raised once; the webhook sender reads
-// those not sent yet.
+// those not sent yet, and the resolutions of those delivered open.
 
 // alertJSON is an alert as /operator/alerts writes it.
 type alertJSON struct {
@@ -31,13 +31,17 @@ type alertJSON struct {
 	Message   string  `json:"message"`
 	RaisedAt  string  `json:"raised_at"`
 	SentAt    *string `json:"sent_at"`
-	Open      bool    `json:"open"`
+	// ResolvedSentAt is when the webhook delivered the resolution of an
+	// alert it had delivered open.
+	ResolvedSentAt *string `json:"resolved_sent_at"`
+	Open           bool    `json:"open"`
 }
 
 func alertOf(a storage.Alert) alertJSON {
 	out := alertJSON{CompanyID: a.CompanyID, ID: a.ID, Kind: a.Kind, JobID: a.JobID, JobKind: a.JobKind,
 		Schedule: a.Schedule, TransactionID: a.TransactionID, InvoiceID: a.InvoiceID, PaymentID: a.PaymentID,
-		Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime), SentAt: utcText(a.SentAt), Open: a.Open}
+		Message: a.Message, RaisedAt: a.RaisedAt.UTC().Format(time.DateTime), SentAt: utcText(a.SentAt),
+		ResolvedSentAt: utcText(a.ResolvedSentAt), Open: a.Open}
 	if a.RunDate != nil {
 		d := a.RunDate.Format(time.DateOnly)
 		out.RunDate = &d
@@ -52,9 +56,10 @@ func operatorAlertsOp() operation {
 		"run_date": openapi.Nullable(openapi.String()), "transaction_id": openapi.Nullable(openapi.Integer()),
 		"invoice_id": openapi.Nullable(openapi.Integer()), "payment_id": openapi.Nullable(openapi.Integer()),
 		"message": openapi.String(), "raised_at": openapi.String(),
-		"sent_at": openapi.Nullable(openapi.String()), "open": openapi.Boolean()},
+		"sent_at": openapi.Nullable(openapi.String()), "resolved_sent_at": openapi.Nullable(openapi.String()),
+		"open": openapi.Boolean()},
 		"company_id", "id", "kind", "job_id", "job_kind", "schedule", "run_date", "transaction_id", "invoice_id",
-		"payment_id", "message", "raised_at", "sent_at", "open")
+		"payment_id", "message", "raised_at", "sent_at", "resolved_sent_at", "open")
 	return operation{
 		access: byOperator, tag: "operators", summary: "The operator alerts of the last 7 days",
 		description: "Newest first, at most 500: `job_failed` (a job that ended failed, once per job and retry), " +
@@ -67,7 +72,8 @@ func operatorAlertsOp() operation {
 			"per line). `open`: the job is still failed, no run of the night has succeeded, " +
 			"the owner still owes on the transfer's invoice, the invoice or payment paid short is still unpaid, or it is " +
 			"an over payment (for the week it is listed). `sent_at`: " +
-			"when the operator webhook delivered it (null: not yet).",
+			"when the operator webhook delivered it (null: not yet); `resolved_sent_at`: when it delivered the " +
+			"alert's resolution, its second post, made once an alert delivered open stops holding (null: none yet).",
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The alerts.",
 			envelope(openapi.Array(alert), false))}),
 	}

@@ -55,18 +55,31 @@ func (s *Server) operatorJobsList(w http.ResponseWriter, r *http.Request) {
 // jobErrorJSON is one failed run of a job as the operator API writes it.
 type jobErrorJSON struct {
 	storage.JobError
-	At string `json:"at"`
+	At        string  `json:"at"`
+	StartedAt *string `json:"started_at"`
+}
+
+// newJobErrorJSON writes the times of e in UTC.
+func newJobErrorJSON(e storage.JobError) jobErrorJSON {
+	out := jobErrorJSON{JobError: e, At: e.At.UTC().Format(time.DateTime)}
+	if e.StartedAt != nil {
+		started := e.StartedAt.UTC().Format(time.DateTime)
+		out.StartedAt = &started
+	}
+	return out
 }
 
 func operatorJobOp() operation {
 	errs := openapi.Array(openapi.Object(map[string]*openapi.Schema{
 		"attempt": openapi.Integer(), "generation": openapi.Integer(), "error": openapi.String(),
-		"final": openapi.Boolean(), "at": openapi.String()}, "attempt", "generation", "error", "final", "at"))
+		"final": openapi.Boolean(), "at": openapi.String(), "started_at": openapi.Nullable(openapi.String())},
+		"attempt", "generation", "error", "final", "at", "started_at"))
 	return operation{
 		access: byOperator, tag: "operators", summary: "One job of any company, with its payload and its runs' errors",
 		description: "The job as `GET /operator/jobs` lists it, with `payload` (null when larger than 64 KiB; " +
 			"`payload_bytes` gives its size) and `errors`, the error of each failed run in order (`final`: the run that " +
-			"ended the job failed).",
+			"ended the job failed), a run interrupted before it recorded an outcome (its worker lost) among them, " +
+			"with `started_at`, the run's start, and `at`, when its error was recorded.",
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The job.", envelope(openapi.Object(
 			map[string]*openapi.Schema{"job": openapi.Ref(storage.OperatorJobs), "payload": openapi.Any(),
 				"payload_bytes": openapi.Integer(), "errors": errs}, "job", "payload", "payload_bytes", "errors"), false))},
@@ -114,7 +127,7 @@ func (s *Server) operatorJob(w http.ResponseWriter, r *http.Request) {
 	}
 	errs := make([]jobErrorJSON, len(runs))
 	for i, e := range runs {
-		errs[i] = jobErrorJSON{JobError: e, At: e.At.UTC().Format(time.DateTime)}
+		errs[i] = newJobErrorJSON(e)
 	}
 	if payload == nil {
 		payload = json.RawMessage("null")
@@ -148,8 +161,9 @@ func bulkJobsOp(action string) operation {
 			"`page`, `perPage`, `sort` or `fields`: the selection is every job they select). `{\"preview\": true}` " +
 			"answers how many and the first 100 by id, and changes nothing; otherwise `reason` is required, the " +
 			"jobs are changed in one transaction with a row of the audit log (`/operator/audit`), and the answer " +
-			"lists them all. `expected` (the preview's `count`) refuses the action with a 409 when the selection " +
-			"holds another number of jobs by then. More than 10,000 jobs is a 422.",
+			"lists them all, each as the action left it (a retried job `pending`, a canceled one `canceled`). " +
+			"`expected` (the preview's `count`) refuses the action with a 409 when the selection holds another " +
+			"number of jobs by then. More than 10,000 jobs is a 422.",
 		params: []*openapi.Parameter{queryParam("filter[...]", "The filters of `GET /operator/jobs`.", openapi.String())},
 		body: jsonBody("What to do.", true, openapi.Object(map[string]*openapi.Schema{
 			"preview":  openapi.Boolean(),

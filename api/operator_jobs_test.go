@@ -258,6 +258,12 @@ func TestOperatorBulkRetry(t *testing.T) {
 	if got := ids(t, data["jobs"].([]any)); !slices.Equal(got, previewed) {
 		t.Errorf("retried %v, previewed %v", got, previewed)
 	}
+	// each job as the retry left it, as POST /jobs/{id}/retry answers it
+	for _, j := range data["jobs"].([]any) {
+		if m := j.(map[string]any); m["state"] != "pending" || m["error"] != "" {
+			t.Errorf("retried job answered as %v, want pending without its error", m)
+		}
+	}
 	for _, id := range previewed {
 		if n := e.countRows(t, `SELECT count(*) FROM jobs WHERE id = $1 AND state = 'pending' AND generation = 1`, id); n != 1 {
 			t.Errorf("job %d not pending at generation 1", id)
@@ -324,6 +330,11 @@ func TestOperatorBulkCancel(t *testing.T) {
 	if got := ids(t, run.body["data"].(map[string]any)["jobs"].([]any)); !slices.Equal(got, []int64{queued, pending}) {
 		t.Fatalf("cancel: %s", run.raw)
 	}
+	for _, j := range run.body["data"].(map[string]any)["jobs"].([]any) {
+		if m := j.(map[string]any); m["state"] != "canceled" {
+			t.Errorf("canceled job answered as %v", m)
+		}
+	}
 	if n := e.countRows(t, `SELECT count(*) FROM jobs WHERE state = 'canceled'`); n != 2 {
 		t.Errorf("%d canceled", n)
 	}
@@ -367,6 +378,9 @@ func TestOperatorJobWithErrors(t *testing.T) {
 	for _, x := range errs {
 		m := x.(map[string]any)
 		got = append(got, m["attempt"].(json.Number).String()+":"+m["error"].(string)+":"+strconv.FormatBool(m["final"].(bool)))
+		if started, _ := m["started_at"].(string); started == "" || started > m["at"].(string) {
+			t.Errorf("run %v: started_at %v, at %v", m["attempt"], m["started_at"], m["at"])
+		}
 	}
 	want := []string{"1:database busy 1:false", "2:database busy 2:false", "3:gave up:true"}
 	if !slices.Equal(got, want) {

@@ -250,18 +250,30 @@ func runScheduleOp(names []string) operation {
 			"for every company when it is left out, as the scheduler would: a run of the date recorded already is " +
 			"answered as `existing` and nothing is started, unless `rerun` is true, which makes a new run of the kinds " +
 			"that allow it (the nightly and monthly ones) once the date's runs have finished (a run not finished is " +
-			"answered as `existing`). `reason` is required; the action is recorded in the audit log (`schedules.run`).",
+			"answered as `existing`). `reason` is required; the action is recorded in the audit log (`schedules.run`). " +
+			"A run created for a date whose scheduled run has not fired yet on its company's clock (today before the " +
+			"schedule's time, or tomorrow) is that night's run: `warnings` says so, as `POST /jobs` does.",
 		pathParams: map[string]*openapi.Parameter{"name": {Description: "The schedule.", Schema: openapi.Enum(names...)}},
 		body: jsonBody("What to run.", true, openapi.Object(map[string]*openapi.Schema{
 			"date": openapi.String(), "company_id": openapi.Integer(), "rerun": openapi.Boolean(),
 			"reason": (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxOperatorReason)}),
 		}, "date", "reason")),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("Each company's run.",
-			envelope(openapi.Object(map[string]*openapi.Schema{"schedule": openapi.String(), "date": openapi.String(),
+			warned(envelope(openapi.Object(map[string]*openapi.Schema{"schedule": openapi.String(), "date": openapi.String(),
 				"created": openapi.Integer(), "runs": openapi.Array(outcome), "audit_id": openapi.Integer()},
-				"schedule", "date", "created", "runs", "audit_id"), true))},
+				"schedule", "date", "created", "runs", "audit_id"), true)))},
 			http.StatusNotFound, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity),
 	}
+}
+
+// warned adds to an answer's envelope the warnings of runs made ahead of
+// their night.
+func warned(env *openapi.Schema) *openapi.Schema {
+	env.Properties["warnings"] = openapi.Array(openapi.Ref("Problem")).WithDescription(
+		"The runs created for a date whose scheduled run has not fired yet, which are that night's runs (docs/jobs.md, " +
+			"\"A run ahead of its night\"): one warning on `date` per schedule and message, naming the companies when the " +
+			"request named none. Absent when there is none.")
+	return env
 }
 
 // runRequest is the body of POST /operator/schedules/{name}/run.
@@ -340,7 +352,7 @@ func (s *Server) runSchedule(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	runs, auditID, err := s.submitRuns(r, name, req)
+	runs, warnings, auditID, err := s.submitRuns(r, name, req)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -351,19 +363,86 @@ func (s *Server) runSchedule(w http.ResponseWriter, r *http.Request) {
 			created++
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK,
+	answer := map[string]any{"return": true, "status": http.StatusOK,
 		"message": fmt.Sprintf("%s created, %d existing.", finance.Count(created, "run", "runs"), len(runs)-created),
-		"data":    map[string]any{"schedule": name, "date": req.Date, "created": created, "runs": runs, "audit_id": auditID}})
+		"data":    map[string]any{"schedule": name, "date": req.Date, "created": created, "runs": runs, "audit_id": auditID}}
+	if len(warnings) > 0 {
+		answer["warnings"] = warnings
+	}
+	writeJSON(w, http.StatusOK, answer)
+}
+
+// aheadCompaniesListed is how many companies a warning of runs ahead of
+// their night names; it says how many more.
+const aheadCompaniesListed = 20
+
+// aheadWarnings gathers the warnings of the runs created ahead of their
+// night (jobs.Scheduler.AheadOfNight, each company's) on the body's date:
+// one per distinct message, in order, naming its companies unless the
+// request named the company (then it is the warning POST /jobs answers).
+type aheadWarnings struct {
+	named     bool
+	messages  []string
+	companies map[string][]int64
+}
+
+func (a *aheadWarnings) add(company int64, problems []finance.Problem) {
+	if a.companies == nil {
+		a.companies = map[string][]int64{}
+	}
+	for _, p := range problems {
+		if _, seen := a.companies[p.Message]; !seen {
+			a.messages = append(a.messages, p.Message)
+		}
+		a.companies[p.Message] = append(a.companies[p.Message], company)
+	}
+}
+
+func (a *aheadWarnings) problems() []finance.Problem {
+	var out []finance.Problem
+	for _, m := range a.messages {
+		if !a.named {
+			m = "for " + companiesText(a.companies[m]) + ": " + m
+		}
+		out = append(out, finance.Problem{Field: "date", Message: m})
+	}
+	return out
+}
+
+// companiesText names companies, at most aheadCompaniesListed of them:
+// "company 3", "companies 3, 4 and 7", "25 companies: 3, 4, ... and 5
+// more".
+func companiesText(ids []int64) string {
+	shown := ids[:min(len(ids), aheadCompaniesListed)]
+	parts := make([]string, len(shown))
+	for i, id := range shown {
+		parts[i] = strconv.FormatInt(id, 10)
+	}
+	switch {
+	case len(ids) == 1:
+		return "company " + parts[0]
+	case len(ids) > len(shown):
+		return fmt.Sprintf("%d companies: %s and %d more", len(ids), strings.Join(parts, ", "), len(ids)-len(shown))
+	default:
+		return "companies " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
 }
 
 // submitRuns records the runs of a schedule's date for the companies of
-// req in one transaction, with the audit row.
-func (s *Server) submitRuns(r *http.Request, name string, req runRequest) ([]runOutcome, int64, error) {
+// req in one transaction, with the audit row, and answers the warnings of
+// those created ahead of their night.
+func (s *Server) submitRuns(r *http.Request, name string, req runRequest) ([]runOutcome, []finance.Problem, int64, error) {
 	ctx := r.Context()
 	operator := operatorOf(ctx)
 	var runs []runOutcome
 	var auditID int64
-	err := pgx.BeginFunc(ctx, s.store.Pool(), func(tx pgx.Tx) error {
+	var ahead aheadWarnings
+	kind, payload, _, err := s.schedules.RunOf(name, req.Date)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	err = pgx.BeginFunc(ctx, s.store.Pool(), func(tx pgx.Tx) error {
+		ahead = aheadWarnings{named: req.CompanyID != 0}
 		companies, err := storage.Companies(ctx, tx)
 		if err != nil {
 			return err
@@ -388,6 +467,11 @@ func (s *Server) submitRuns(r *http.Request, name string, req runRequest) ([]run
 				o.Outcome = "existing"
 			} else {
 				acted = append(acted, [2]int64{id, job.ID})
+				warnings, err := s.schedules.AheadOfNight(ctx, tx, id, kind.Name, payload)
+				if err != nil {
+					return err
+				}
+				ahead.add(id, warnings)
 			}
 			runs = append(runs, o)
 		}
@@ -400,7 +484,10 @@ func (s *Server) submitRuns(r *http.Request, name string, req runRequest) ([]run
 			Selection: fmt.Sprintf("schedule=%s date=%s company=%s rerun=%t", name, req.Date, company, req.Rerun)})
 		return err
 	})
-	return runs, auditID, err
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return runs, ahead.problems(), auditID, nil
 }
 
 // scheduleNames are the names of the schedules in force.

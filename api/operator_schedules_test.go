@@ -2,9 +2,11 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -139,5 +141,82 @@ func TestOperatorAlerts(t *testing.T) {
 	r = e.operatorDo(t, http.MethodGet, "/operator/alerts", bearer(anaToken), nil)
 	if r.body["data"].([]any)[0].(map[string]any)["open"] != false {
 		t.Errorf("the alert of a job no longer failed is open: %s", r.raw)
+	}
+}
+
+// TestOperatorRunAheadOfItsNight: a run an operator makes for tomorrow is
+// that night's, and the answer warns as POST /jobs does: on `date`, the
+// same message, for the runs created alone (naming their companies when
+// the request named none); a run found existing, and a date whose night
+// is past, warn of nothing.
+func TestOperatorRunAheadOfItsNight(t *testing.T) {
+	t.Parallel()
+	e := setup(t, withLabelledTokens())
+	tomorrow := today(1)
+	path := "/operator/schedules/contracts-transfer/run"
+	want := fmt.Sprintf("this run is the night's: schedule contracts-transfer runs contracts:transfer of %s at 06:00 "+
+		"that day in the company's time zone, and finds it done, so it will not run that date again", tomorrow)
+	warningsOf := func(r response) []map[string]any {
+		t.Helper()
+		if r.status != http.StatusOK {
+			t.Fatalf("%d %s", r.status, r.raw)
+		}
+		var out []map[string]any
+		if ws, ok := r.body["warnings"].([]any); ok {
+			for _, w := range ws {
+				out = append(out, w.(map[string]any))
+			}
+		}
+		return out
+	}
+
+	one := warningsOf(e.operatorDo(t, http.MethodPost, path, bearer(anaToken),
+		map[string]any{"date": tomorrow, "company_id": e.compA, "reason": "ahead of the holiday"}))
+	if len(one) != 1 || one[0]["field"] != "date" || !strings.HasPrefix(one[0]["message"].(string), want) {
+		t.Fatalf("company A's run of tomorrow: warnings %v, want one on date %q...", one, want)
+	}
+	// the same message as POST /jobs answers for the same run
+	own := e.send(t, http.MethodPost, "/jobs", e.keyB, fmt.Sprintf(`{"kind":"contracts:transfer","payload":{"date":%q}}`, tomorrow), nil)
+	ownWarnings, _ := own.body["warnings"].([]any)
+	if len(ownWarnings) != 1 || ownWarnings[0].(map[string]any)["message"] != one[0]["message"] {
+		t.Errorf("POST /jobs warns %s; the operator's run %v", own.raw, one)
+	}
+
+	c, _ := newCompanyKey(t, e.pool, "Company C")
+	d, _ := newCompanyKey(t, e.pool, "Company D")
+	every := warningsOf(e.operatorDo(t, http.MethodPost, path, bearer(anaToken),
+		map[string]any{"date": tomorrow, "reason": "ahead of the holiday"}))
+	wantFor := fmt.Sprintf("for companies %d and %d: %s", c, d, want)
+	if len(every) != 1 || every[0]["field"] != "date" || !strings.HasPrefix(every[0]["message"].(string), wantFor) {
+		t.Errorf("every company's run of tomorrow (A and B existing): warnings %v, want one %q...", every, wantFor)
+	}
+	if again := warningsOf(e.operatorDo(t, http.MethodPost, path, bearer(anaToken),
+		map[string]any{"date": tomorrow, "reason": "again"})); len(again) != 0 {
+		t.Errorf("every run existing: warnings %v", again)
+	}
+	if past := warningsOf(e.operatorDo(t, http.MethodPost, path, bearer(anaToken),
+		map[string]any{"date": "2024-03-26", "reason": "an old night"})); len(past) != 0 {
+		t.Errorf("a night past: warnings %v", past)
+	}
+}
+
+func TestCompaniesText(t *testing.T) {
+	t.Parallel()
+	many := make([]int64, aheadCompaniesListed+5)
+	for i := range many {
+		many[i] = int64(i + 1)
+	}
+	for _, c := range []struct {
+		ids  []int64
+		want string
+	}{
+		{[]int64{3}, "company 3"},
+		{[]int64{3, 4}, "companies 3 and 4"},
+		{[]int64{3, 4, 7}, "companies 3, 4 and 7"},
+		{many, "25 companies: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 5 more"},
+	} {
+		if got := companiesText(c.ids); got != c.want {
+			t.Errorf("%v: %q, want %q", c.ids, got, c.want)
+		}
 	}
 }

@@ -45,25 +45,29 @@ type alertData struct {
 	Message   string `json:"message"`
 	RaisedAt  string `json:"raised_at"`
 	// Open says whether the alert still holds when it is posted; State is
-	// "open" or "resolved" (it stopped holding before it was delivered:
-	// the failed job succeeded on a retry, the night's run succeeded, the
-	// short payment was paid).
+	// "open" or "resolved" (it stopped holding: the failed job succeeded
+	// on a retry, the night's run succeeded, the short payment was paid),
+	// before it was delivered, or after, in the second post of an alert
+	// delivered open.
 	Open  bool   `json:"open"`
 	State string `json:"state"`
 }
 
 // OperatorWebhook is the AlertSender of the operator webhook: one POST
-// per alert to url, signed with secret as the company webhooks are
-// (Standard Webhooks headers; webhook-id "alert-<id>", the same on every
-// attempt). Anything but a 2xx leaves the alert unsent, for the
-// scheduler's next round (each minute).
+// per post of an alert to url, signed with secret as the company webhooks
+// are (Standard Webhooks headers; webhook-id "alert-<id>" for its first
+// post and "alert-<id>-resolved" for the resolution of an alert delivered
+// open, each the same on every attempt, so that a receiver that drops the
+// ids it has seen drops neither). Anything but a 2xx leaves the post
+// undelivered, for the scheduler's next round (each minute).
 func OperatorWebhook(client *webhook.Client, url, secret string) storage.AlertSender {
 	return func(ctx context.Context, a storage.Alert) error {
-		body, err := json.Marshal(alertEventOf(a))
+		event := alertEventOf(a)
+		body, err := json.Marshal(event)
 		if err != nil {
 			return fmt.Errorf("operator alert %d: %w", a.ID, err)
 		}
-		r := client.Post(ctx, webhook.Request{URL: url, ID: fmt.Sprintf("alert-%d", a.ID), Body: body, Secrets: []string{secret}})
+		r := client.Post(ctx, webhook.Request{URL: url, ID: event.ID, Body: body, Secrets: []string{secret}})
 		if !r.Delivered() {
 			return fmt.Errorf("operator alert %d: %s answered %d: %w", a.ID, url, r.Status, r.Err)
 		}
@@ -71,6 +75,8 @@ func OperatorWebhook(client *webhook.Client, url, secret string) storage.AlertSe
 	}
 }
 
+// alertEventOf is the event of a post of a: its first (a not delivered
+// yet), or its resolution (delivered before: SentAt set).
 func alertEventOf(a storage.Alert) alertEvent {
 	d := alertData{ID: a.ID, Kind: a.Kind, JobID: a.JobID, Generation: a.Generation, JobKind: a.JobKind,
 		Schedule: a.Schedule, TransactionID: a.TransactionID, InvoiceID: a.InvoiceID, PaymentID: a.PaymentID,
@@ -82,6 +88,10 @@ func alertEventOf(a storage.Alert) alertEvent {
 		s := a.RunDate.Format(time.DateOnly)
 		d.RunDate = &s
 	}
-	return alertEvent{ID: fmt.Sprintf("alert-%d", a.ID), Type: OperatorAlertEvent, CreatedAt: d.RaisedAt,
+	id := fmt.Sprintf("alert-%d", a.ID)
+	if a.SentAt != nil {
+		id += "-" + AlertResolved
+	}
+	return alertEvent{ID: id, Type: OperatorAlertEvent, CreatedAt: d.RaisedAt,
 		CompanyID: a.CompanyID, Data: d}
 }

@@ -328,18 +328,29 @@ func (s *Scheduler) submit(ctx context.Context, sch parsedSchedule, zone, date s
 	if err != nil {
 		return fmt.Errorf("schedule %s: %w", sch.Name, err)
 	}
-	n, err := storage.SubmitForZone(ctx, s.cfg.Pool, zone, storage.NewJob{
+	sub, err := storage.SubmitForZone(ctx, s.cfg.Pool, zone, storage.NewJob{
 		Kind: sch.kind.Name, Queue: sch.kind.Queue, Payload: prepared, UniqueKey: key,
 		SubmittedBy: "scheduler:" + sch.Name,
-	})
+	}, ScheduledListed)
 	if err != nil {
 		return fmt.Errorf("schedule %s: %w", sch.Name, err)
 	}
-	if n > 0 {
-		s.log.Info("scheduled", "schedule", sch.Name, "kind", sch.kind.Name, "zone", zone, "date", date, "jobs", n)
+	if sub.Count > 0 {
+		companies, ids := make([]int64, len(sub.First)), make([]int64, len(sub.First))
+		for i, ref := range sub.First {
+			companies[i], ids[i] = ref.CompanyID, ref.ID
+		}
+		s.log.Info("scheduled", "schedule", sch.Name, "kind", sch.kind.Name, "zone", zone, "date", date,
+			"jobs", sub.Count, "companies", companies, "job_ids", ids, "more", sub.Count-int64(len(sub.First)))
 	}
 	return nil
 }
+
+// ScheduledListed is how many of the jobs a firing submitted its
+// "scheduled" log line names (the first by company id, each company with
+// its job), so that a night of thousands of companies writes a line of a
+// bounded size; "jobs" gives how many in all and "more" those not named.
+const ScheduledListed = 20
 
 // untilNext is the wait until the next firing in any zone in use, at
 // most maxWait.

@@ -1,8 +1,12 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,5 +131,73 @@ func TestScheduleOverrides(t *testing.T) {
 		if _, err := parseSpec(spec); err == nil {
 			t.Errorf("spec %q was accepted", spec)
 		}
+	}
+}
+
+// TestSchedulerLogsWhatItSubmitted: the "scheduled" line of a firing names
+// the companies and the jobs it submitted, the first ScheduledListed by
+// company id, with how many in all and how many it does not name, so that
+// a night of many companies writes a line of a bounded size.
+func TestSchedulerLogsWhatItSubmitted(t *testing.T) {
+	t.Parallel()
+	p := newPlatform(t, nil, false)
+	ctx := context.Background()
+	const many = ScheduledListed + 5
+	if _, err := p.pool.Exec(ctx, `INSERT INTO companies (name, time_zone)
+		SELECT 'Manauara ' || i, 'America/Manaus' FROM generate_series(1, $1) AS i`, many); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	sched, err := NewScheduler(SchedulerConfig{Pool: p.pool, Kinds: p.kinds,
+		Logger:    slog.New(slog.NewJSONHandler(&logs, nil)),
+		Schedules: []Schedule{{Name: "jobs-prune", Spec: "30 3 * * *", Kind: KindJobsPrune}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 03:30 in Manaus is 07:30 UTC
+	if err := sched.Fire(ctx, time.Date(2026, 11, 24, 7, 0, 0, 0, time.UTC), time.Date(2026, 11, 24, 7, 45, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := p.pool.Query(ctx, `SELECT j.company_id, j.id FROM jobs j JOIN companies c ON c.id = j.company_id
+		WHERE c.time_zone = 'America/Manaus' ORDER BY j.company_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var companies, ids []int64
+	for rows.Next() {
+		var company, id int64
+		if err := rows.Scan(&company, &id); err != nil {
+			t.Fatal(err)
+		}
+		companies, ids = append(companies, company), append(ids, id)
+	}
+	if len(ids) != many {
+		t.Fatalf("%d jobs submitted, want %d", len(ids), many)
+	}
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if strings.Contains(line, `"msg":"scheduled"`) {
+			lines = append(lines, line)
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf("scheduled lines: %q", lines)
+	}
+	var got struct {
+		Zone      string  `json:"zone"`
+		Jobs      int     `json:"jobs"`
+		Companies []int64 `json:"companies"`
+		JobIDs    []int64 `json:"job_ids"`
+		More      int     `json:"more"`
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Zone != "America/Manaus" || got.Jobs != many || got.More != many-ScheduledListed ||
+		!slices.Equal(got.Companies, companies[:ScheduledListed]) || !slices.Equal(got.JobIDs, ids[:ScheduledListed]) {
+		t.Errorf("scheduled line %s; want the first %d of companies %v, jobs %v", lines[0], ScheduledListed, companies, ids)
+	}
+	if len(lines[0]) > 1024 {
+		t.Errorf("the line is %d bytes", len(lines[0]))
 	}
 }

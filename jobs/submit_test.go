@@ -56,9 +56,10 @@ func TestRerunIsANewRunOnceTheKeysRunsHaveFinished(t *testing.T) {
 	second := submit("a rerun once the run finished", rerun, storage.FoundNothing, 0)
 	submit("a rerun while the rerun is pending", rerun, storage.FoundSameKey, second.ID)
 	submit("the date while its rerun is pending", plain, storage.FoundSameKey, second.ID)
-	if n, err := storage.SubmitForZone(ctx, p.pool, "America/Sao_Paulo", storage.NewJob{Kind: KindJobsPrune, Queue: QueueLow,
-		Payload: plain.Payload, UniqueKey: "2026-11-24", SubmittedBy: "scheduler:jobs-prune"}); err != nil || n != 1 {
-		t.Fatalf("the scheduler's run of the date: %d new, %v; want company B's only", n, err)
+	if sub, err := storage.SubmitForZone(ctx, p.pool, "America/Sao_Paulo", storage.NewJob{Kind: KindJobsPrune, Queue: QueueLow,
+		Payload: plain.Payload, UniqueKey: "2026-11-24", SubmittedBy: "scheduler:jobs-prune"}, 10); err != nil ||
+		sub.Count != 1 || len(sub.First) != 1 || sub.First[0].CompanyID != p.companyB {
+		t.Fatalf("the scheduler's run of the date: %+v, %v; want company B's only", sub, err)
 	}
 	p.endRun(t, second.ID, storage.JobFailed)
 	third := submit("a rerun after a failed rerun", rerun, storage.FoundNothing, 0)

@@ -336,7 +336,7 @@ func StartJob(ctx context.Context, q DBTX, t TaskRef) (job Job, ok bool, err err
 // absent from the map. Each comes with its payload.
 func StartJobs(ctx context.Context, q DBTX, tasks []TaskRef) (map[JobRef]Job, error) {
 	return queryTaskJobs(ctx, q, tasks, "start jobs", `UPDATE jobs SET state = 'running', attempts = attempts + 1,
-			started_at = coalesce(started_at, now()), updated_at = now()
+			started_at = coalesce(started_at, now()), run_started_at = now(), updated_at = now()
 		FROM unnest($1::bigint[], $2::bigint[], $3::integer[]) AS s (cid, jid, gen)
 		WHERE jobs.company_id = s.cid AND jobs.id = s.jid AND jobs.generation = s.gen
 			AND jobs.state IN ('pending', 'queued', 'running')
@@ -439,7 +439,8 @@ func StartRuns(ctx context.Context, q DBTX, starts []RunStartAt) (map[RunRef]boo
 		}
 	}
 	rows, err := q.Query(ctx, `UPDATE jobs SET state = 'running', attempts = s.attempt,
-			started_at = coalesce(started_at, now() - s.ran * interval '1 microsecond'), updated_at = now(),
+			started_at = coalesce(started_at, now() - s.ran * interval '1 microsecond'),
+			run_started_at = now() - s.ran * interval '1 microsecond', updated_at = now(),
 			progress = CASE WHEN s.total < 0 THEN jobs.progress ELSE jsonb_build_object('done', s.done, 'total', s.total) END
 		FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::integer[], $5::bigint[], $6::bigint[], $7::bigint[])
 			AS s (cid, jid, attempt, gen, ran, done, total)
@@ -521,6 +522,11 @@ const runFenceSQL = `CASE WHEN o.ogen < 0 THEN jobs.attempts = o.oattempt AND jo
 // this run's when its start was not written (now() less what it ran).
 const startedAtSQL = `coalesce(jobs.started_at, now() - greatest(o.oran, 0) * interval '1 microsecond')`
 
+// runStartedAtSQL is run_started_at after an outcome: the run's start, as
+// written, or, when it was not, now() less what it ran.
+const runStartedAtSQL = `CASE WHEN o.ogen < 0 THEN jobs.run_started_at
+	ELSE now() - greatest(o.oran, 0) * interval '1 microsecond' END`
+
 // FinishJob writes a run's final state with its result or error, and
 // drops the job's chunk outputs. ok is false when the run was over
 // (canceled meanwhile, or taken over by a later run): nothing is written.
@@ -583,20 +589,22 @@ const outcomesLimitSQL = `LIMIT cardinality($1::bigint[])`
 // endpoint.
 var finishJobsSQL = `WITH done AS (
 		UPDATE jobs SET state = o.ostate, result = o.oresult::json, error = nullif(o.oerror, ''),
-			attempts = o.oattempt, started_at = ` + startedAtSQL + `, finished_at = now(), updated_at = now()
+			attempts = o.oattempt, started_at = ` + startedAtSQL + `, run_started_at = ` + runStartedAtSQL + `,
+			finished_at = now(), updated_at = now()
 		FROM (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[],
 				$8::integer[], $9::bigint[])
 			AS u (cid, jid, oattempt, ostate, oresult, oerror, oevents, ogen, oran) ` + outcomesLimitSQL + `) AS o
 		WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND ` + runFenceSQL + `
-		RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation, jobs.kind, jobs.state, jobs.error, o.oevents AS events,
+		RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation, jobs.kind, jobs.state, jobs.error,
+			jobs.run_started_at, o.oevents AS events,
 			CASE WHEN o.oevents <> '' AND EXISTS (SELECT 1 FROM webhook_endpoints we
 				WHERE we.company_id = jobs.company_id AND we.active)
 			THEN ` + RecordJSONSQL(jobsResource(), "jobs.company_id", "jobs") + ` END AS doc),
 	dropped AS (
 		DELETE FROM job_chunks c USING done WHERE c.company_id = done.company_id AND c.job_id = done.id),
 	errored AS (
-		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final)
-		SELECT company_id, id, attempts, generation, coalesce(error, ''), true FROM done WHERE state = 'failed'
+		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final, started_at)
+		SELECT company_id, id, attempts, generation, coalesce(error, ''), true, run_started_at FROM done WHERE state = 'failed'
 		ON CONFLICT DO NOTHING),
 	alerted AS (
 		INSERT INTO operator_alerts (company_id, kind, job_id, generation, job_kind, message)
@@ -625,13 +633,13 @@ func RequeueRun(ctx context.Context, q DBTX, o Outcome) error {
 	generations, ran := startColumns([]Outcome{o})
 	_, err := q.Exec(ctx, `WITH requeued AS (
 			UPDATE jobs SET state = 'queued', error = o.oerror, attempts = o.oattempt,
-				started_at = `+startedAtSQL+`, updated_at = now()
+				started_at = `+startedAtSQL+`, run_started_at = `+runStartedAtSQL+`, updated_at = now()
 			FROM (SELECT $1::bigint, $2::bigint, $3::integer, $4::text, $5::integer, $6::bigint)
 				AS o (cid, jid, oattempt, oerror, ogen, oran)
 			WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND `+runFenceSQL+`
-			RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation)
-		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final)
-		SELECT company_id, id, attempts, generation, $4, false FROM requeued
+			RETURNING jobs.company_id, jobs.id, jobs.attempts, jobs.generation, jobs.run_started_at)
+		INSERT INTO job_errors (company_id, job_id, attempt, generation, error, final, started_at)
+		SELECT company_id, id, attempts, generation, $4, false, run_started_at FROM requeued
 		ON CONFLICT DO NOTHING`, o.CompanyID, o.ID, o.Attempt, o.Error, generations[0], ran[0])
 	return translate(err, "requeue job")
 }
@@ -748,6 +756,8 @@ func RecordJobChunkStart(ctx context.Context, q DBTX, run RunRef, start *RunStar
 	err = q.QueryRow(ctx, `WITH job AS (
 			UPDATE jobs SET progress = $6, state = 'running', attempts = o.oattempt,
 				started_at = coalesce(jobs.started_at, clock_timestamp() - greatest(o.oran, 0) * interval '1 microsecond'),
+				run_started_at = CASE WHEN o.ogen < 0 THEN jobs.run_started_at
+					ELSE clock_timestamp() - greatest(o.oran, 0) * interval '1 microsecond' END,
 				updated_at = now()
 			FROM (SELECT $1::bigint, $2::bigint, $3::integer, $7::integer, $8::bigint) AS o (cid, jid, oattempt, ogen, oran)
 			WHERE jobs.company_id = o.cid AND jobs.id = o.jid AND `+runFenceSQL+`
@@ -981,26 +991,49 @@ func CompanyTimeZones(ctx context.Context, q DBTX) ([]string, error) {
 	return zones, translate(err, "company time zones")
 }
 
+// ZoneSubmission is what SubmitForZone submitted: how many jobs, and the
+// first of them (at most the limit asked for) by company id, so that a log
+// line can name them without growing with a night of thousands.
+type ZoneSubmission struct {
+	Count int64
+	First []JobRef
+}
+
 // SubmitForZone submits one job of a kind for every company in a time
 // zone, keyed by uniqueKey, in one statement: a company that has its job
-// for that key already gets no second one. It returns how many were new.
-func SubmitForZone(ctx context.Context, q DBTX, zone string, nj NewJob) (int64, error) {
+// for that key already gets no second one. It returns how many were new,
+// and the first list of them by company id.
+func SubmitForZone(ctx context.Context, q DBTX, zone string, nj NewJob, list int) (ZoneSubmission, error) {
 	payload := nj.payload()
-	var n int64
-	err := q.QueryRow(ctx, `WITH new AS (
+	rows, err := q.Query(ctx, `WITH new AS (
 			INSERT INTO jobs (company_id, kind, queue, payload, unique_key, submitted_by)
 			SELECT id, $2, $3, $4, $5, $6 FROM companies WHERE time_zone = $1
-			ON CONFLICT DO NOTHING RETURNING 1)
-		SELECT count(*) FROM new`, zone, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy).Scan(&n)
+			ON CONFLICT DO NOTHING RETURNING company_id, id)
+		SELECT count(*) OVER (), company_id, id FROM new ORDER BY company_id LIMIT greatest($7::integer, 1)`,
+		zone, nj.Kind, nj.Queue, []byte(payload), nj.UniqueKey, nj.SubmittedBy, list)
 	if err != nil {
-		return 0, translate(err, "submit for zone")
+		return ZoneSubmission{}, translate(err, "submit for zone")
 	}
-	if n > 0 {
-		if _, err := q.Exec(ctx, `SELECT pg_notify($1, '')`, JobsChannel); err != nil {
-			return n, translate(err, "notify relay")
+	var out ZoneSubmission
+	for rows.Next() {
+		var ref JobRef
+		if err := rows.Scan(&out.Count, &ref.CompanyID, &ref.ID); err != nil {
+			rows.Close()
+			return ZoneSubmission{}, translate(err, "submit for zone")
+		}
+		if len(out.First) < list {
+			out.First = append(out.First, ref)
 		}
 	}
-	return n, nil
+	if err := rows.Err(); err != nil {
+		return ZoneSubmission{}, translate(err, "submit for zone")
+	}
+	if out.Count > 0 {
+		if _, err := q.Exec(ctx, `SELECT pg_notify($1, '')`, JobsChannel); err != nil {
+			return out, translate(err, "notify relay")
+		}
+	}
+	return out, nil
 }
 
 // Jobs is the resource name of the jobs.

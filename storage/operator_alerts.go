@@ -17,7 +17,8 @@ import (
 // money a return file brought that nothing books (RaiseOverPayments, once
 // per line too). An
 // alert is a row the operator webhook sender reads (sent_at null: not
-// delivered yet), and the Prometheus gauge of open alerts counts.
+// delivered yet; sent_open and resolved_sent_at: delivered open, its
+// resolution not yet), and the Prometheus gauge of open alerts counts.
 
 // Alert kinds.
 const (
@@ -56,7 +57,11 @@ type Alert struct {
 	PaymentID *int64
 	Message   string
 	RaisedAt  time.Time
-	SentAt    *time.Time
+	// SentAt is when the operator webhook delivered the alert; nil: not
+	// yet. ResolvedSentAt is when it delivered its resolution (an alert
+	// delivered open that stopped holding is posted again, once).
+	SentAt         *time.Time
+	ResolvedSentAt *time.Time
 	// Open: the job is still failed at that generation, the night has
 	// still no finished run, the owner paid a voided transfer still owes
 	// on its invoice, the invoice or payment paid short is still unpaid,
@@ -161,7 +166,7 @@ const openAlertSQL = `CASE a.kind
 
 // alertColumns are the columns of an Alert, over operator_alerts a.
 const alertColumns = `a.company_id, a.id, a.kind, a.job_id, a.generation, a.job_kind, a.schedule, a.run_date,
-	a.transaction_id, a.invoice_id, a.payment_id, a.message, a.raised_at, a.sent_at, ` + openAlertSQL
+	a.transaction_id, a.invoice_id, a.payment_id, a.message, a.raised_at, a.sent_at, a.resolved_sent_at, ` + openAlertSQL
 
 // Alerts lists the alerts raised since, newest first, at most limit.
 func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, error) {
@@ -198,36 +203,54 @@ func OpenAlerts(ctx context.Context, q DBTX) (map[string]int64, error) {
 	return out, translate(rows.Err(), "open alerts")
 }
 
-// AlertSender delivers one alert (the operator webhook, signed like the
-// company webhooks, once that sender exists); an error leaves the alert
-// unsent, for the next round.
+// AlertSender delivers one post of an alert (the operator webhook, signed
+// like the company webhooks); an error leaves the post undelivered, for
+// the next round. An alert is handed to it first with SentAt nil, in its
+// state then (Open); and, when it was delivered open and has stopped
+// holding since, once more, with SentAt set and Open false: its
+// resolution.
 type AlertSender func(ctx context.Context, a Alert) error
 
+// unsentAlertSQL takes the oldest alert not delivered yet that no other
+// sender holds.
+const unsentAlertSQL = `SELECT ` + alertColumns + ` FROM operator_alerts a
+	WHERE a.sent_at IS NULL ORDER BY a.raised_at, a.id LIMIT 1 FOR UPDATE OF a SKIP LOCKED`
+
+// unresolvedAlertSQL takes the oldest alert delivered open that no longer
+// holds and whose resolution is not delivered yet, that no other sender
+// holds.
+const unresolvedAlertSQL = `SELECT ` + alertColumns + ` FROM operator_alerts a
+	WHERE a.sent_open AND a.resolved_sent_at IS NULL AND NOT (` + openAlertSQL + `)
+	ORDER BY a.raised_at, a.id LIMIT 1 FOR UPDATE OF a SKIP LOCKED`
+
 // SendAlerts is the seam of the operator webhook: it takes up to limit
-// alerts not delivered yet (sent_at null), oldest first, skipping those
-// another sender holds, hands each to send and marks it sent, one alert
-// per transaction. It returns how many were sent.
+// posts not delivered yet, hands each to send and marks it delivered in
+// the same transaction, one post per transaction, skipping the alerts
+// another sender holds: first the alerts not delivered yet, oldest first
+// (each marked with whether it held then), then the resolutions of the
+// alerts delivered open that have stopped holding, oldest first. A
+// failed post ends the round. It returns how many posts were delivered.
 func SendAlerts(ctx context.Context, db Beginner, send AlertSender, limit int) (int, error) {
 	sent := 0
 	for sent < limit {
 		done := false
 		err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-			rows, err := tx.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a
-				WHERE a.sent_at IS NULL ORDER BY a.raised_at, a.id LIMIT 1 FOR UPDATE SKIP LOCKED`)
-			if err != nil {
-				return err
-			}
-			alerts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Alert])
-			if err != nil || len(alerts) == 0 {
+			a, found, err := nextAlertPost(ctx, tx)
+			if err != nil || !found {
 				done = true
 				return err
 			}
-			a := alerts[0]
 			if err := send(ctx, a); err != nil {
 				done = true
 				return err
 			}
-			_, err = tx.Exec(ctx, `UPDATE operator_alerts SET sent_at = now() WHERE company_id = $1 AND id = $2`, a.CompanyID, a.ID)
+			if a.SentAt == nil {
+				_, err = tx.Exec(ctx, `UPDATE operator_alerts SET sent_at = now(), sent_open = $3
+					WHERE company_id = $1 AND id = $2`, a.CompanyID, a.ID, a.Open)
+			} else {
+				_, err = tx.Exec(ctx, `UPDATE operator_alerts SET resolved_sent_at = now()
+					WHERE company_id = $1 AND id = $2`, a.CompanyID, a.ID)
+			}
 			return err
 		})
 		if err != nil {
@@ -239,6 +262,25 @@ func SendAlerts(ctx context.Context, db Beginner, send AlertSender, limit int) (
 		sent++
 	}
 	return sent, nil
+}
+
+// nextAlertPost locks, in tx, the next alert to post: one not delivered
+// yet, else the resolution of one delivered open.
+func nextAlertPost(ctx context.Context, tx pgx.Tx) (Alert, bool, error) {
+	for _, sql := range []string{unsentAlertSQL, unresolvedAlertSQL} {
+		rows, err := tx.Query(ctx, sql)
+		if err != nil {
+			return Alert{}, false, err
+		}
+		alerts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Alert])
+		if err != nil {
+			return Alert{}, false, err
+		}
+		if len(alerts) > 0 {
+			return alerts[0], true, nil
+		}
+	}
+	return Alert{}, false, nil
 }
 
 // PruneAlerts deletes a company's alerts raised before cutoff that no

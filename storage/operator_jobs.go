@@ -54,18 +54,26 @@ func operatorJobsResource() *Resource {
 	}
 }
 
-// JobError is the error of one failed run of a job.
+// JobError is the error of one failed run of a job: a run that failed
+// (retried, or final), or one interrupted before it recorded any outcome
+// (its worker lost), written when the next attempt took the job over
+// (migration 0062).
 type JobError struct {
-	Attempt    int       `json:"attempt"`
-	Generation int       `json:"generation"`
-	Error      string    `json:"error"`
-	Final      bool      `json:"final"`
-	At         time.Time `json:"-"`
+	Attempt    int    `json:"attempt"`
+	Generation int    `json:"generation"`
+	Error      string `json:"error"`
+	Final      bool   `json:"final"`
+	// At is when the error was recorded: the run's end, or, for a run
+	// interrupted, when the next attempt found it so.
+	At time.Time `json:"-"`
+	// StartedAt is the run's start; nil for the rows written before it
+	// was kept.
+	StartedAt *time.Time `json:"-"`
 }
 
 // JobErrors lists the errors of a job's failed runs, in order.
 func JobErrors(ctx context.Context, q DBTX, companyID, jobID int64) ([]JobError, error) {
-	rows, err := q.Query(ctx, `SELECT attempt, generation, error, final, at FROM job_errors
+	rows, err := q.Query(ctx, `SELECT attempt, generation, error, final, at, started_at FROM job_errors
 		WHERE company_id = $1 AND job_id = $2 ORDER BY attempt`, companyID, jobID)
 	if err != nil {
 		return nil, translate(err, "job errors")
@@ -183,7 +191,9 @@ func (s *Store) PreviewBulk(ctx context.Context, q DBTX, res *Resource, lq ListQ
 // MaxBulkJobs jobs, or when expected (>= 0) is not its count (the
 // selection changed since the preview), then retries (a new generation,
 // pending again, as RetryJob) or cancels every job of it. It returns the
-// jobs acted on, by id.
+// jobs acted on, by id, each as the action left it (a retried job
+// `pending` without its error, a canceled one `canceled`), as a single
+// retry or cancel answers its job.
 func (s *Store) ActOnBulk(ctx context.Context, tx pgx.Tx, res *Resource, lq ListQuery, action string, expected int64) (BulkSelection, error) {
 	b, err := bulkStatement(res, lq, action)
 	if err != nil {
@@ -210,42 +220,71 @@ func (s *Store) ActOnBulk(ctx context.Context, tx pgx.Tx, res *Resource, lq List
 	for i, j := range selected {
 		refs[i] = JobRef{j.CompanyID, j.ID}
 	}
-	if err := bulkUpdate(ctx, tx, action, refs); err != nil {
+	after, err := bulkUpdate(ctx, tx, action, refs)
+	if err != nil {
 		return BulkSelection{}, err
 	}
-	return BulkSelection{Count: n, Jobs: selected}, nil
+	return BulkSelection{Count: n, Jobs: applyAfter(selected, after)}, nil
 }
 
-// bulkUpdate retries or cancels the jobs refs, locked by the caller.
-func bulkUpdate(ctx context.Context, tx pgx.Tx, action string, refs []JobRef) error {
+// applyAfter gives each selected job the state and error the action left
+// it in (after, by reference); a job the action did not change (none: the
+// selection is locked) keeps what it had.
+func applyAfter(selected []BulkJob, after []BulkJob) []BulkJob {
+	changed := make(map[JobRef]BulkJob, len(after))
+	for _, j := range after {
+		changed[JobRef{j.CompanyID, j.ID}] = j
+	}
+	out := make([]BulkJob, len(selected))
+	for i, j := range selected {
+		if a, ok := changed[JobRef{j.CompanyID, j.ID}]; ok {
+			j.State, j.Error = a.State, a.Error
+		}
+		out[i] = j
+	}
+	return out
+}
+
+// bulkUpdate retries or cancels the jobs refs, locked by the caller, and
+// returns each job changed as it is after the change.
+func bulkUpdate(ctx context.Context, tx pgx.Tx, action string, refs []JobRef) ([]BulkJob, error) {
 	if len(refs) == 0 {
-		return nil
+		return nil, nil
 	}
 	companies, ids := refColumns(refs)
+	var rows pgx.Rows
 	var err error
 	switch action {
 	case BulkRetry:
-		_, err = tx.Exec(ctx, `WITH retried AS (
+		rows, err = tx.Query(ctx, `WITH retried AS (
 				UPDATE jobs SET state = 'pending', generation = generation + 1, relay_xid = pg_current_xact_id(),
 					error = NULL, result = NULL, progress = '{"done": 0, "total": 0}', queued_at = NULL,
 					started_at = NULL, finished_at = NULL, updated_at = now()
 				FROM unnest($1::bigint[], $2::bigint[]) AS r (cid, jid)
 				WHERE jobs.company_id = r.cid AND jobs.id = r.jid AND jobs.state = 'failed'
-				RETURNING jobs.company_id, jobs.id),
+				RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.state, coalesce(jobs.error, '') AS error),
 			dropped AS (
-				DELETE FROM job_chunks c USING retried WHERE c.company_id = retried.company_id AND c.job_id = retried.id)
-			SELECT pg_notify($3, '')`, companies, ids, JobsChannel)
-		if violates(err, unfinishedRunIndex) {
-			return &finance.Error{Code: finance.Conflict, Err: err,
-				Message: "A job of the selection has another run of its payload not finished (started meanwhile): preview again."}
-		}
+				DELETE FROM job_chunks c USING retried WHERE c.company_id = retried.company_id AND c.job_id = retried.id),
+			notified AS (SELECT pg_notify($3, ''))
+			SELECT retried.* FROM retried, notified`, companies, ids, JobsChannel)
 	case BulkCancel:
-		_, err = tx.Exec(ctx, `UPDATE jobs SET state = 'canceled', finished_at = now(), updated_at = now()
+		rows, err = tx.Query(ctx, `UPDATE jobs SET state = 'canceled', finished_at = now(), updated_at = now()
 			FROM unnest($1::bigint[], $2::bigint[]) AS r (cid, jid)
-			WHERE jobs.company_id = r.cid AND jobs.id = r.jid AND jobs.state IN ('pending', 'queued', 'running')`,
+			WHERE jobs.company_id = r.cid AND jobs.id = r.jid AND jobs.state IN ('pending', 'queued', 'running')
+			RETURNING jobs.company_id, jobs.id, jobs.kind, jobs.state, coalesce(jobs.error, '')`,
 			companies, ids)
+	default:
+		return nil, fmt.Errorf("storage: unknown bulk action %q", action)
 	}
-	return translate(err, "bulk "+action)
+	var after []BulkJob
+	if err == nil {
+		after, err = pgx.CollectRows(rows, pgx.RowToStructByPos[BulkJob])
+	}
+	if action == BulkRetry && violates(err, unfinishedRunIndex) {
+		return nil, &finance.Error{Code: finance.Conflict, Err: err,
+			Message: "A job of the selection has another run of its payload not finished (started meanwhile): preview again."}
+	}
+	return after, translate(err, "bulk "+action)
 }
 
 // AuditEntry is one row of the operators' audit log.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -243,6 +244,15 @@ func TestWorkerKilledMidJobResumes(t *testing.T) {
 	checkPixResult(t, done, len(payloads), broken)
 	if done.Attempts != 2 {
 		t.Errorf("attempts %d, want 2 (the killed run and the resumed one)", done.Attempts)
+	}
+	// the killed run is among the job's errors: it recorded no outcome
+	errs, err := storage.JobErrors(context.Background(), f.pool, company, job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != 1 || errs[0].Attempt != 1 || errs[0].Final || !strings.Contains(errs[0].Error, "recorded no outcome") ||
+		errs[0].StartedAt == nil {
+		t.Errorf("errors %+v, want the killed run's alone", errs)
 	}
 	var chunks int
 	if err := f.pool.QueryRow(context.Background(), `SELECT count(*) FROM job_chunks`).Scan(&chunks); err != nil || chunks != 0 {

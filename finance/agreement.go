@@ -345,7 +345,7 @@ func (ag *agreementBuilder) reckonOriginal(ps *Problems, i int) {
 	}
 	ag.addFee(ps, field, o, k, PartLateFee, d.LateFee.Sub(d.LateFeeWaived), fmt.Sprintf("Multa por atraso (fatura %d)", inv.ID))
 	ag.addFee(ps, field, o, k, PartInterest, d.Interest.Sub(d.InterestWaived),
-		fmt.Sprintf("Juros de mora (fatura %d, %d dias)", inv.ID, d.DaysLate))
+		fmt.Sprintf("Juros de mora (fatura %d, %s)", inv.ID, Dias(d.DaysLate)))
 }
 
 // addFee adds the late fee or interest kept of an original as a part of

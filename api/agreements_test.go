@@ -341,7 +341,8 @@ func TestAgreementCanceled(t *testing.T) {
 // field, and nothing is written: invoices of different payers, a paid,
 // canceled or renegotiated one, one in a collection batch not reverted,
 // another company's; installments below 1; a first due date in the past;
-// a body with unknown or missing fields. A renegotiated invoice refuses a
+// a body with unknown or missing fields; an invoice not found beside the
+// others' problems, all named in one 422. A renegotiated invoice refuses a
 // payment, a status move, a change of its amounts and a delete.
 func TestAgreementRefusals(t *testing.T) {
 	t.Parallel()
@@ -389,6 +390,12 @@ func TestAgreementRefusals(t *testing.T) {
 		{"an unknown field beside the checks", map[string]any{"invoices": []int64{a1, a1}, "installments": 0,
 			"first_due_date": today(-1), "interest_waiver": 150, "foo": 1},
 			[]string{"foo", "installments", "first_due_date", "interest_waiver", "invoices.1"}},
+		// an invoice not found hides none of the others' problems, nor the terms'
+		{"an unknown invoice beside the checks", map[string]any{"invoices": []int64{paid, 987654321, canceled, inBatch},
+			"installments": 0, "first_due_date": today(-1)},
+			[]string{"invoices.1", "invoices.3", "installments", "first_due_date", "invoices.0", "invoices.2"}},
+		{"an unknown invoice and an open one's terms", map[string]any{"invoices": []int64{a1, 987654321}, "installments": 0},
+			[]string{"invoices.1", "installments"}},
 		{"a value of the wrong type beside the checks", map[string]any{"installments": "two", "first_due_date": today(-1)},
 			[]string{"installments", "first_due_date"}},
 	}

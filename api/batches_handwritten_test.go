@@ -36,14 +36,14 @@ func TestHandWrittenReturnOfTheDocs(t *testing.T) {
 
 // handWrittenItau: the title of an Itaú account, agency 0810, account
 // 53678-9, wallet 109, the account's first nosso número (00000001-9), due
-// 2026-12-10 for 1,500.00.
+// 2026-11-10 for 1,500.00.
 func handWrittenItau(t *testing.T, file string) {
 	f := batchEnv(t)
 	withWorkers(t, f.testEnv)
 	f.tariffItem(t)
 	itau := f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "341", "layout": "cnab400",
 		"agency": "0810", "account": "53678", "account_digit": "9", "wallet": "109"})
-	inv := f.pageTitle(t, itau, "1500.00", "2026-12-10", "00000001", "9")
+	inv := f.pageTitle(t, itau, "1500.00", "2026-11-10", "00000001", "9")
 	f.settledAsThePageSays(t, itau, inv, file)
 }
 
@@ -71,7 +71,7 @@ func (f *batchFixture) tariffItem(t *testing.T) {
 func (f *batchFixture) pageTitle(t *testing.T, account int64, total, due, nosso, digit string) int64 {
 	t.Helper()
 	dueNow := max(due, f.now(t).Format(time.DateOnly))
-	inv := f.ticketInvoice(t, map[string]any{"account_id": account, "total": total, "date": "2026-12-01",
+	inv := f.ticketInvoice(t, map[string]any{"account_id": account, "total": total, "date": "2026-11-01",
 		"due_date": dueNow, "items": []any{map[string]any{"item_id": f.rent, "amount": total, "owner_id": f.owner}}})
 	batch := f.create(t, "/financial/ticketBatch", map[string]any{"description": "Aluguéis", "account_id": account})
 	r := f.members(t, batch, "addInvoices", inv)
@@ -95,8 +95,8 @@ func (f *batchFixture) pageTitle(t *testing.T, account int64, total, due, nosso,
 }
 
 // settledAsThePageSays posts a page's collection return at the account
-// and checks what the page says: the title due 2026-12-10 paid 2026-12-15, credited
-// 2026-12-16, 1,535.00 of which 35.00 interest, the 2.50 tariff booked as
+// and checks what the page says: the title due 2026-11-10 paid 2026-11-16, credited
+// 2026-11-17, 1,535.00 of which 35.00 interest, the 2.50 tariff booked as
 // the business's expense.
 func (f *batchFixture) settledAsThePageSays(t *testing.T, account, inv int64, file string) {
 	t.Helper()
@@ -113,14 +113,14 @@ func (f *batchFixture) settledAsThePageSays(t *testing.T, account, inv int64, fi
 	rec := f.get(t, fmt.Sprintf("/invoices/%d", inv), http.StatusOK).record(t)
 	got := fmt.Sprint(rec["due_date"], " ", rec["paid"], " ", rec["paid_amount"], " ", rec["paid_interest"], " ",
 		rec["paid_at"], " ", rec["credit_at"])
-	if want := "2026-12-10 true 1535.00 35.00 2026-12-15 2026-12-16"; got != want {
+	if want := "2026-11-10 true 1535.00 35.00 2026-11-16 2026-11-17"; got != want {
 		t.Errorf("the invoice: due_date, paid, paid_amount, paid_interest, paid_at, credit_at %s, want %s", got, want)
 	}
 	tariffs := f.get(t, fmt.Sprintf("/transactions?filter[invoice_id]=%d&filter[extract]=business&filter[type]=debit&fields=amount,date,account_id", inv),
 		http.StatusOK).data(t)
 	if len(tariffs) != 1 || fmt.Sprint(tariffs[0]["amount"], " ", tariffs[0]["date"], " ", tariffs[0]["account_id"]) !=
-		fmt.Sprintf("2.50 2026-12-16 %d", account) {
-		t.Errorf("the business's debits of the invoice: %v, want the 2.50 tariff on 2026-12-16 at account %d", tariffs, account)
+		fmt.Sprintf("2.50 2026-11-17 %d", account) {
+		t.Errorf("the business's debits of the invoice: %v, want the 2.50 tariff on 2026-11-17 at account %d", tariffs, account)
 	}
 }
 

@@ -39,7 +39,7 @@ func pageBlock(t *testing.T, page, name string) string {
 // file, with workers and the item the bank's tariffs are booked with: the
 // account (agency 1234-5, account 98765-4, wallet 09, covenant 4567890)
 // and its title the file pays (the account's first nosso número,
-// 00000000001-1, due 2026-12-10 for 1,500.00), in a batch whose file is
+// 00000000001-1, due 2026-11-10 for 1,500.00), in a batch whose file is
 // written; opts set the environment up (the operator's tokens, ...).
 func pageCollection240(t *testing.T, opts ...envOption) (f *batchFixture, account, invoice int64) {
 	t.Helper()
@@ -48,7 +48,7 @@ func pageCollection240(t *testing.T, opts ...envOption) (f *batchFixture, accoun
 	f.tariffItem(t)
 	account = f.create(t, "/financial/accounts", map[string]any{"business_id": f.biz, "bank": "237", "layout": "cnab240",
 		"agency": "1234", "agency_digit": "5", "account": "98765", "account_digit": "4", "wallet": "09", "covenant": "4567890"})
-	return f, account, f.pageTitle(t, account, "1500.00", "2026-12-10", "00000000001", "1")
+	return f, account, f.pageTitle(t, account, "1500.00", "2026-11-10", "00000000001", "1")
 }
 
 // pagePayments is the payment batch the page's payment return answers,

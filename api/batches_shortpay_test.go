@@ -32,6 +32,9 @@ func TestShortPaymentBookedAsAPart(t *testing.T) {
 		copy(u[p.from-1:], p.to)
 	}
 	lines[3] = string(u)
+	h := []byte(lines[0])
+	copy(h[143:], "05122026") // the file of the day after the payment
+	lines[0] = string(h)
 	file := strings.Join(lines, "\n")
 
 	f, acc, inv := pageCollection240(t)

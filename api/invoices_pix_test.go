@@ -170,7 +170,8 @@ func TestPixCodeEmitsInvoiceUpdated(t *testing.T) {
 // TestPixCodeOfAnOverdueInvoice: an invoice 15 days past due, with a 2 %
 // late fee and 1 % a month of interest on its 1,000.00, owes 1,025.00
 // today; a payload charging that is accepted, as one charging the total
-// is, and one charging neither is refused naming both.
+// is, and one charging neither is refused naming both. A partly paid one
+// accepts its rest, bare or with today's charges on it, the same way.
 func TestPixCodeOfAnOverdueInvoice(t *testing.T) {
 	f := invoiceEnv(t)
 	code := func(amount string) string {
@@ -201,10 +202,18 @@ func TestPixCodeOfAnOverdueInvoice(t *testing.T) {
 	}{
 		{"overdue, what is due today", overdue(), "1025.00", http.StatusOK, ""},
 		{"overdue, the total", overdue(), "1000.00", http.StatusOK, ""},
-		{"overdue, neither", overdue(), "1010.00", http.StatusUnprocessableEntity, "1025.00 is due today"},
-		{"not yet due, more than the total", onTime, "1025.00", http.StatusUnprocessableEntity, "the invoice's total is 1000.00"},
+		{"overdue, neither", overdue(), "1010.00", http.StatusUnprocessableEntity,
+			"the payload charges 1010.00 (field 54); accepted: the invoice's total, 1000.00, or 1025.00 due today (" + today(0) +
+				", 15 days late: with late fee 20.00 and interest 5.00), or a code without an amount"},
+		{"not yet due, more than the total", onTime, "1025.00", http.StatusUnprocessableEntity,
+			"the payload charges 1025.00 (field 54); accepted: the invoice's total, 1000.00, or a code without an amount"},
 		{"partly paid, what is due today for the rest", partly, "615.00", http.StatusOK, ""},
-		{"partly paid, the total", partly, "1000.00", http.StatusUnprocessableEntity, "its rest 600.00 is due today"},
+		// the bare rest, as an overdue invoice's bare total
+		{"partly paid, the rest", partly, "600.00", http.StatusOK, ""},
+		{"partly paid, the total", partly, "1000.00", http.StatusUnprocessableEntity,
+			"the payload charges 1000.00 (field 54); accepted: the invoice's rest, 600.00 (it is partly paid: 400.00 of its total " +
+				"1000.00 is paid), or 615.00 due today (" + today(0) + ", 15 days late: with late fee 12.00 and interest 3.00), " +
+				"or a code without an amount"},
 	}
 	for _, c := range cases {
 		r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/pixCode", c.id), f.keyA, map[string]any{"pixCode": code(c.amount)})

@@ -66,9 +66,18 @@ func (s *Server) invoiceOperation(w http.ResponseWriter, r *http.Request, refund
 		if err != nil {
 			return operationAnswer{}, err
 		}
+		if !refund && len(out.Entries) == 0 {
+			message = writtenOffUnbooked
+		}
 		return answerOf(b.preview, http.StatusOK, message, out), nil
 	})
 }
+
+// writtenOffUnbooked is the message of a write-off that booked nothing:
+// the company keeps no write-off item (docs/api.md, "POST
+// /invoices/{invoice_id}/writeOff").
+const writtenOffUnbooked = "Written off; nothing was booked: the company keeps no write-off item " +
+	"(write_off_item_id, /financial/settings), and an unpaid invoice has no entries to take back."
 
 // operationBody is a refund's or a write-off's body.
 type operationBody struct {

@@ -283,6 +283,9 @@ func TestInvoiceWriteOff(t *testing.T) {
 		len(r.record(t)["entries"].([]any)) != 0 {
 		t.Fatalf("write-off: %d %s", r.status, r.raw)
 	}
+	if msg := fmt.Sprint(r.body["message"]); !strings.HasPrefix(msg, "Written off; nothing was booked: the company keeps no write-off item") {
+		t.Errorf("the write-off that booked nothing says %q", msg)
+	}
 	if ids := f.get(t, "/invoices?filter[overdue]=true", 200).ids(t); slices.Contains(ids, id) {
 		t.Errorf("a written-off invoice is overdue: %v", ids)
 	}
@@ -315,6 +318,9 @@ func TestInvoiceWriteOff(t *testing.T) {
 	r = f.operate(t, id, "writeOff", map[string]any{"reason": "acordo frustrado"})
 	if r.status != 200 || r.record(t)["split"] != fmt.Sprintf("invoice-%d-write-off-1", id) {
 		t.Fatalf("write-off with the item: %d %s", r.status, r.raw)
+	}
+	if msg := fmt.Sprint(r.body["message"]); msg != "Written off." {
+		t.Errorf("the write-off that booked its loss says %q", msg)
 	}
 	if b := f.balances(t, id); b["business"] != -100000 || b["customer"] != 100000 {
 		t.Errorf("the loss: %v", b)

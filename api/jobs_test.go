@@ -331,6 +331,13 @@ func TestStartJobDirectly(t *testing.T) {
 			t.Errorf("%s: %d %s", name, r.status, r.raw)
 		}
 	}
+	// a kind that cannot be started names those that can
+	r := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"batch:file","payload":{}}`, nil)
+	want := "is not a kind of job that can be started here; the kinds that can: contracts:readjust, contracts:transfer, " +
+		"finance:overdue, invoices:generate, invoices:remind, jobs:prune, owners:statements"
+	if !strings.Contains(r.raw, want) {
+		t.Errorf("batch:file: %d %s, want the message %q", r.status, r.raw, want)
+	}
 }
 
 func TestCancelAndRetryThroughTheAPI(t *testing.T) {

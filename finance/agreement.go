@@ -154,17 +154,8 @@ var RenegotiableStatuses = []InvoiceStatus{InvoiceUnpaid, InvoiceOverdue, Invoic
 // Every problem of the input is answered at once, named by the API's
 // fields (invoices.N for the N-th invoice asked for).
 func PlanAgreement(in AgreementInput) (AgreementPlan, error) {
-	ps := checkTerms(&in.Terms)
-	ag := agreementBuilder{in: &in, items: make(map[int64]TransactionItem, len(in.Items))}
-	for _, it := range in.Items {
-		ag.items[it.ID] = it
-	}
-	ag.checkOriginals(&ps)
-	if len(ps) > 0 {
-		return AgreementPlan{}, ps
-	}
-	ag.reckon(&ps)
-	if len(ps) > 0 {
+	ag := newAgreementBuilder(&in)
+	if ps := ag.check(); len(ps) > 0 {
 		return AgreementPlan{}, ps
 	}
 	plan, err := ag.cut()
@@ -172,6 +163,36 @@ func PlanAgreement(in AgreementInput) (AgreementPlan, error) {
 		return AgreementPlan{}, err
 	}
 	return plan, nil
+}
+
+// AgreementProblems are the problems of in PlanAgreement answers before it
+// cuts the debt: the terms' by themselves and each original's (its payer,
+// business, state, and what its settlement today needs), none of which
+// depends on the debt as a whole. A request naming invoices not found
+// answers these of the others with them, so that one 422 lists every
+// problem its caller can fix.
+func AgreementProblems(in AgreementInput) Problems {
+	return newAgreementBuilder(&in).check()
+}
+
+func newAgreementBuilder(in *AgreementInput) *agreementBuilder {
+	ag := &agreementBuilder{in: in, items: make(map[int64]TransactionItem, len(in.Items))}
+	for _, it := range in.Items {
+		ag.items[it.ID] = it
+	}
+	return ag
+}
+
+// check is the terms' and the originals' problems, the originals'
+// debts reckoned when there are none.
+func (ag *agreementBuilder) check() Problems {
+	ps := checkTerms(&ag.in.Terms)
+	ag.checkOriginals(&ps)
+	if len(ps) > 0 {
+		return ps
+	}
+	ag.reckon(&ps)
+	return ps
 }
 
 // checkTerms checks the terms by themselves.
@@ -345,7 +366,7 @@ func (ag *agreementBuilder) reckonOriginal(ps *Problems, i int) {
 	}
 	ag.addFee(ps, field, o, k, PartLateFee, d.LateFee.Sub(d.LateFeeWaived), fmt.Sprintf("Multa por atraso (fatura %d)", inv.ID))
 	ag.addFee(ps, field, o, k, PartInterest, d.Interest.Sub(d.InterestWaived),
-		fmt.Sprintf("Juros de mora (fatura %d, %d dias)", inv.ID, d.DaysLate))
+		fmt.Sprintf("Juros de mora (fatura %d, %s)", inv.ID, Dias(d.DaysLate)))
 }
 
 // addFee adds the late fee or interest kept of an original as a part of

@@ -369,7 +369,7 @@ func (p *poster) bookFees(s *Settlement) {
 	p.settlementLine(booking{field: "paid", kind: LineLateFee, item: *fee, amount: s.LateFee,
 		debit: PartyCustomer, credit: fee.Credit, description: "Multa por atraso"})
 	p.settlementLine(booking{field: "paid", kind: LineInterest, item: *fee, amount: s.Interest,
-		debit: PartyCustomer, credit: fee.Credit, description: fmt.Sprintf("Juros de mora (%d dias)", s.DaysLate)})
+		debit: PartyCustomer, credit: fee.Credit, description: fmt.Sprintf("Juros de mora (%s)", Dias(s.DaysLate))})
 }
 
 func (p *poster) bookDiscount(amount decimal.Decimal) {

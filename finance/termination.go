@@ -413,7 +413,7 @@ func (t *Termination) fineLine(in *TerminationInput, lines []InvoiceItem, ps *Pr
 		return lines
 	}
 	line := InvoiceItem{ItemID: item.ID, Amount: f.Amount,
-		Description: fmt.Sprintf("Multa rescisória (%d de %d dias por cumprir)", f.RemainingDays, f.TermDays)}
+		Description: fmt.Sprintf("Multa rescisória (%d de %s por cumprir)", f.RemainingDays, Dias(f.TermDays))}
 	if msg := LineOwnerProblem(item, 0, in.Parties); msg != "" {
 		ps.add("building_id", "%s", msg)
 		return append(lines, line)

@@ -363,7 +363,8 @@ func eventTime(ev *retorno.Event) time.Time {
 // the credit date, the amount paid, the late fee (where the layout has it
 // apart), the interest (interest and fee together where it has one value)
 // and the discount with the abatement, and the bank's tariff (booked as
-// the business's expense).
+// the business's expense); with the file's date, which the payment's is
+// not after (storage.SettleReportedPayments).
 func reportedPayment(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, words string) (storage.ReportedPayment, string) {
 	paidAt := financeDate(ev.Date)
 	if paidAt.IsZero() {
@@ -381,7 +382,8 @@ func reportedPayment(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, 
 	}
 	return storage.ReportedPayment{InvoiceID: m.InvoiceID, PaidAt: paidAt, CreditAt: financeDate(ev.CreditDate),
 		Paid: ev.Paid.Decimal(), LateFee: ev.Fine.Decimal(), Interest: ev.Interest.Decimal(),
-		Discount: ev.Discount.Decimal().Add(ev.Abatement.Decimal()), Tariff: ev.Tariff.Decimal(), Note: note}, ""
+		Discount: ev.Discount.Decimal().Add(ev.Abatement.Decimal()), Tariff: ev.Tariff.Decimal(), Note: note,
+		FileDate: financeDate(rf.Header.Created)}, ""
 }
 
 // describeSettlement fills a paid line's outcome, amounts and message.

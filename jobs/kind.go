@@ -388,6 +388,18 @@ func (reg *Registry) Names() []string {
 	return names
 }
 
+// startableNames lists, in name order, the kinds a submission may start:
+// every kind, or with directOnly only those clients may start.
+func (reg *Registry) startableNames(directOnly bool) []string {
+	var names []string
+	for _, n := range reg.Names() {
+		if k := reg.kinds[n]; k.Direct || !directOnly {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // rerunNames lists, in name order, the kinds whose runs may be asked
 // again; with directOnly, only those clients may start.
 func (reg *Registry) rerunNames(directOnly bool) []string {

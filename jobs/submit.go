@@ -39,7 +39,8 @@ func (reg *Registry) Submit(ctx context.Context, q storage.DBTX, companyID int64
 	k, ok := reg.Kind(s.Kind)
 	if !ok || (s.DirectOnly && !k.Direct) {
 		return storage.Job{}, storage.FoundNothing, finance.InvalidInput([]finance.Problem{{Field: "kind",
-			Message: "is not a kind of job that can be started here"}})
+			Message: "is not a kind of job that can be started here; the kinds that can: " +
+				strings.Join(reg.startableNames(s.DirectOnly), ", ")}})
 	}
 	if s.Rerun && !k.Rerun {
 		return storage.Job{}, storage.FoundNothing, finance.InvalidInput([]finance.Problem{{Field: "rerun",

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -197,7 +199,11 @@ func planAgreement(ctx context.Context, tx pgx.Tx, companyID int64, req Agreemen
 		originals[i] = o
 	}
 	if slices.Contains(originals, nil) {
-		return nil, nil, finance.InvalidInput(ps)
+		known, err := knownOriginalsProblems(ctx, tx, companyID, req, today, originals)
+		if err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, finance.InvalidInput(append(ps, known...))
 	}
 	in, err := agreementInput(ctx, tx, companyID, req, today, originals)
 	if err != nil {
@@ -222,6 +228,54 @@ func planAgreement(ctx context.Context, tx pgx.Tx, companyID int64, req Agreemen
 	run.Installments = installmentInvoices(originals, &run.Terms, plan)
 	run.AccountID = run.Installments[0].Invoice.AccountID
 	return run, originals, nil
+}
+
+// knownOriginalsProblems are the problems of a request some of whose
+// invoices are not found (nil in originals) that do not depend on them
+// (finance.AgreementProblems of the terms and of the invoices found), each
+// invoice's named by its place in the request (invoices.N), so that one
+// 422 lists them with the ids not found.
+func knownOriginalsProblems(ctx context.Context, tx pgx.Tx, companyID int64, req AgreementRequest, today finance.Date,
+	originals []*agreementOriginal) ([]finance.Problem, error) {
+	var found []*agreementOriginal
+	var at []int // the place in the request of each one found
+	for i, o := range originals {
+		if o != nil {
+			found, at = append(found, o), append(at, i)
+		}
+	}
+	in, err := agreementInput(ctx, tx, companyID, req, today, found)
+	if err != nil {
+		return nil, err
+	}
+	var out []finance.Problem
+	for _, p := range finance.AgreementProblems(in) {
+		if p.Field == "invoices" { // of the invoices as a whole: the ones not found come first
+			continue
+		}
+		p.Field = requestField(p.Field, at)
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// requestField is field (invoices.K, invoices.K.…, of the K-th invoice
+// found) named by that invoice's place in the request, at[K]; any other
+// field as it is.
+func requestField(field string, at []int) string {
+	rest, ok := strings.CutPrefix(field, "invoices.")
+	if !ok {
+		return field
+	}
+	k, tail, _ := strings.Cut(rest, ".")
+	n, err := strconv.Atoi(k)
+	if err != nil || n < 0 || n >= len(at) {
+		return field
+	}
+	if tail != "" {
+		tail = "." + tail
+	}
+	return fmt.Sprintf("invoices.%d%s", at[n], tail)
 }
 
 // agreementInput reads what the rule reckons with: the originals' lines,

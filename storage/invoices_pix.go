@@ -82,12 +82,15 @@ func pixCodeAccepted(billingID *int64, status string, paid bool) error {
 }
 
 // pixAmountAccepted refuses (422 on pixCode.amount) a payload charging
-// an amount the payer does not owe: the invoice's total, or, on an invoice
-// past its due date, what is due today in the company's time zone (the
-// total with the late fee and interest of finance.Settle, as a bank's
-// second copy of the slip charges); of an invoice partly paid, what is
-// due today for its rest only (finance.DueOn). A payload without an
-// amount (the payer types it) is accepted.
+// an amount the payer does not owe. Two amounts are owed, the same way
+// for every invoice: the principal still open (the invoice's total, or
+// the rest of an invoice partly paid: never its total, which the payer no
+// longer owes), as the bank's slip charges it; and, on an invoice past its
+// due date, that principal with the late fee and interest due on it today
+// in the company's time zone (finance.DueOn, finance.Settle's rule), as a
+// bank's second copy of a late slip charges. The message names the
+// amounts accepted. A payload without an amount (the payer types it) is
+// accepted.
 func pixAmountAccepted(ctx context.Context, tx pgx.Tx, companyID, id int64, amount, total string) error {
 	if amount == "" {
 		return nil
@@ -101,20 +104,32 @@ func pixAmountAccepted(ctx context.Context, tx pgx.Tx, companyID, id int64, amou
 	if err != nil {
 		return err
 	}
-	partly := due != nil && !due.Invoice.Equal(t)
-	if (a.Equal(t) && !partly) || (due != nil && a.Equal(due.Total)) {
+	principal := t
+	if due != nil {
+		principal = due.Invoice
+	}
+	if a.Equal(principal) || (due != nil && a.Equal(due.Total)) {
 		return nil
 	}
-	msg := fmt.Sprintf("the payload charges %s (field 54) but the invoice's total is %s", a.StringFixed(2), t.StringFixed(2))
-	switch {
-	case due != nil && !due.Invoice.Equal(t):
-		msg += fmt.Sprintf(" and, partly paid, its rest %s is due today (%s: with late fee %s, interest %s, %s)", due.Invoice.StringFixed(2),
-			today, due.LateFee.StringFixed(2), due.Interest.StringFixed(2), due.Total.StringFixed(2))
-	case due != nil:
-		msg += fmt.Sprintf(" and, %d days late, %s is due today (%s: late fee %s, interest %s)", due.DaysLate,
-			due.Total.StringFixed(2), today, due.LateFee.StringFixed(2), due.Interest.StringFixed(2))
+	return finance.InvalidInput([]finance.Problem{{Field: "pixCode.amount", Message: pixAmountRefusal(a, t, due, today)}})
+}
+
+// pixAmountRefusal says what a payload charging a charges instead of
+// what is accepted (pixAmountAccepted): the invoice's total t, or its
+// rest (due.Invoice, partly paid), and what is due today when due has
+// charges.
+func pixAmountRefusal(a, t decimal.Decimal, due *finance.Settlement, today finance.Date) string {
+	owed := fmt.Sprintf("the invoice's total, %s", t.StringFixed(2))
+	if due != nil && !due.Invoice.Equal(t) {
+		owed = fmt.Sprintf("the invoice's rest, %s (it is partly paid: %s of its total %s is paid)", due.Invoice.StringFixed(2),
+			t.Sub(due.Invoice).StringFixed(2), t.StringFixed(2))
 	}
-	return finance.InvalidInput([]finance.Problem{{Field: "pixCode.amount", Message: msg}})
+	msg := fmt.Sprintf("the payload charges %s (field 54); accepted: ", a.StringFixed(2))
+	if due == nil || due.Total.Equal(due.Invoice) {
+		return msg + owed + ", or a code without an amount"
+	}
+	return msg + fmt.Sprintf("%s, or %s due today (%s, %s late: with late fee %s and interest %s), or a code without an amount",
+		owed, due.Total.StringFixed(2), today, finance.Days(due.DaysLate), due.LateFee.StringFixed(2), due.Interest.StringFixed(2))
 }
 
 // amountDueToday settles invoice id on today in the company's time zone

@@ -37,6 +37,10 @@ type ReportedPayment struct {
 	// Note goes to the invoice's history with the payment (the file's
 	// line).
 	Note string
+	// FileDate is the date of the file that reports the payment (its
+	// generation date; zero when it gives none): the payment is not
+	// after it (reportedDatesProblem).
+	FileDate finance.Date
 }
 
 // The outcomes of a reported payment.
@@ -125,7 +129,10 @@ type payingInvoice struct {
 // less than its parts add up to is short_paid: what came in is booked as
 // a part of the invoice (settlePart), which stays partially_paid; a
 // payment of an invoice partly paid pays its rest. Each settled invoice
-// gets its payment's row (invoice_payments). Several payments of the same
+// gets its payment's row (invoice_payments). A payment whose dates are
+// impossible (paid after the file's date or after today, credited before
+// it was paid or more than MaxCreditDays after: reportedDatesProblem) is
+// not settled, whatever its invoice's state. Several payments of the same
 // invoice in payments are settled in their order, each as it would be in
 // a call of its own (reportedRounds). The bank's tariff of a line is
 // booked whatever its outcome but not_settled (on an already_paid line,
@@ -136,8 +143,15 @@ func SettleReportedPayments(ctx context.Context, tx pgx.Tx, companyID int64, act
 	for i := range payments {
 		out[i] = SettledPayment{InvoiceID: payments[i].InvoiceID, Paid: payments[i].Paid}
 	}
+	if len(payments) == 0 {
+		return out, nil
+	}
+	today, err := CompanyToday(ctx, tx, companyID)
+	if err != nil {
+		return nil, err
+	}
 	for _, round := range reportedRounds(payments) {
-		if err := settleRound(ctx, tx, companyID, actor, payments, out, round); err != nil {
+		if err := settleRound(ctx, tx, companyID, actor, payments, out, round, today); err != nil {
 			return nil, err
 		}
 	}
@@ -166,7 +180,7 @@ func reportedRounds(payments []ReportedPayment) [][]int {
 // settleRound settles the payments of a round (indexes into payments and
 // out), each of an invoice of its own.
 func settleRound(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, payments []ReportedPayment, out []SettledPayment,
-	round []int) error {
+	round []int, today finance.Date) error {
 	ids := make([]int64, len(round))
 	for k, i := range round {
 		ids[k] = payments[i].InvoiceID
@@ -186,6 +200,8 @@ func settleRound(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, p
 		switch {
 		case inv == nil:
 			o.Outcome, o.Problem = PaymentNotSettled, "the invoice no longer exists"
+		case reportedDatesProblem(p, today) != "":
+			o.Outcome, o.Problem = PaymentNotSettled, reportedDatesProblem(p, today)
 		case inv.inv.Paid:
 			o.Outcome, o.Problem = PaymentAlreadyPaid, "the invoice is paid"
 			o.Tariff, o.Unbooked = p.Tariff, p.Paid

@@ -230,30 +230,48 @@ func checkNameFree(ctx context.Context, q DBTX, except int64, name string) error
 	return nil
 }
 
-// CompanyByName is the company named exactly name. None is NotFound,
-// whose message lists the companies with a close name (by id) to pick
-// from.
+// CompanyByName is the company named name: exactly, else but for case,
+// accents and spaces, as a company's creation tells names apart
+// (checkNameFree), when one company is. Several named so (names kept from
+// before that rule) are a Conflict listing them; none is NotFound, whose
+// message lists the companies with a close name (by id) to pick from.
 func CompanyByName(ctx context.Context, q DBTX, name string) (CompanyInfo, error) {
 	all, err := Companies(ctx, q)
 	if err != nil {
 		return CompanyInfo{}, err
 	}
 	name = strings.TrimSpace(name)
+	var same []CompanyInfo
 	for _, c := range all {
-		if c.Name == name {
+		switch {
+		case c.Name == name:
 			return c, nil
+		case fold(c.Name) == fold(name):
+			same = append(same, c)
 		}
+	}
+	switch {
+	case len(same) == 1:
+		return same[0], nil
+	case len(same) > 1:
+		return CompanyInfo{}, finance.Errorf(finance.Conflict, "%d companies are named %q but for case, accents and spaces: %s. "+
+			"Name one exactly, or by its id.", len(same), name, companyList(same))
 	}
 	near := CloseNames(all, name)
 	msg := fmt.Sprintf("No company is named %q.", name)
 	if len(near) > 0 {
-		names := make([]string, len(near))
-		for i, c := range near {
-			names[i] = fmt.Sprintf("%q (id %d)", c.Name, c.ID)
-		}
-		msg += " Close names: " + strings.Join(names, ", ") + "."
+		msg += " Close names: " + companyList(near) + "."
 	}
 	return CompanyInfo{}, finance.Errorf(finance.NotFound, "%s", msg)
+}
+
+// companyList names companies for people: "\"Horizonte Imóveis\" (id 2), ...".
+func companyList(cs []CompanyInfo) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = fmt.Sprintf("%q (id %d)", c.Name, c.ID)
+	}
+	return strings.Join(names, ", ")
 }
 
 // maxCloseNames bounds the close names an error lists.

@@ -21,7 +21,8 @@ import (
 )
 
 // The operators' commands on API keys (docs/operations.md, "Companies and
-// API keys"): issue one for a company named by id (or by its exact name),
+// API keys"): issue one for a company named by id (or by its name, but
+// for case and accents as creation compares names),
 // list them without their secrets, revoke one. Each write is one
 // transaction with its row of the operators' audit log, as the operator
 // routes' are, by "cli:<system user>".
@@ -47,7 +48,7 @@ func apikeyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs := flag.NewFlagSet("apikey create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	companyID := fs.Int64("company-id", 0, "id of the company the key acts for (propfin company list)")
-	company := fs.String("company", "", "exact name of the company the key acts for")
+	company := fs.String("company", "", "name of the company the key acts for (case and accents aside)")
 	create := fs.Bool("create-company", false, "with --company: create the company when none has that name")
 	label := fs.String("name", "cli", "label stored with the key")
 	reason := fs.String("reason", "", "why, for the operators' audit log (required)")
@@ -90,7 +91,8 @@ func apikeyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 // keyCompany is the company a key is issued for: id when given, else the
-// company named exactly name; none is an error listing the close names,
+// company named name (storage.CompanyByName: case and accents aside);
+// none is an error listing the close names,
 // unless create, which makes it (audited).
 func keyCompany(ctx context.Context, tx pgx.Tx, operator string, id int64, name string, create bool, reason string) (int64, bool, error) {
 	if id != 0 {

@@ -19,8 +19,9 @@ func runOut(args ...string) (int, string, string) {
 // TestCompanyAndKeyCommands: an operator creates a company with its
 // settings, lists and updates it, issues a key by the company's id, lists
 // it without its secret and revokes it; a mistyped name is an error that
-// names the company meant and creates nothing, and every write is in the
-// audit log.
+// names the company meant and creates nothing, a name but for case and
+// accents finds the company (several are listed), and every write is in
+// the audit log.
 func TestCompanyAndKeyCommands(t *testing.T) {
 	pool := storagetest.NewDB(t)
 	t.Setenv("DATABASE_URL", storagetest.URL(t))
@@ -38,7 +39,7 @@ func TestCompanyAndKeyCommands(t *testing.T) {
 		t.Errorf("no reason: exit %d\n%s", code, errs)
 	}
 
-	code, _, errs = runOut("apikey", "create", "--company", "horizonte imóveis", "--reason", "r")
+	code, _, errs = runOut("apikey", "create", "--company", "horizonte imovel", "--reason", "r")
 	if code == 0 || !strings.Contains(errs, `Close names: "Horizonte Imóveis" (id 1)`) {
 		t.Errorf("a mistyped name: exit %d\n%s", code, errs)
 	}
@@ -96,6 +97,24 @@ func TestCompanyAndKeyCommands(t *testing.T) {
 		if code, _, _ := runOut(args...); code == 0 {
 			t.Errorf("%v succeeded", args)
 		}
+	}
+
+	// a name but for case and accents is the company's, as creation tells
+	// names apart; several named so are listed
+	if code, out, errs := runOut("apikey", "create", "--company", "AURORA GESTAO", "--reason", "r"); code != 0 ||
+		!strings.Contains(out, "company 2, key id 3") {
+		t.Errorf("a name but for case and accents: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO companies (name) VALUES ('aurora  gestão')`); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runOut("apikey", "create", "--company", "Aurora Gestao", "--reason", "r"); code == 0 ||
+		!strings.Contains(errs, `2 companies are named "Aurora Gestao" but for case, accents and spaces: "Aurora Gestão" (id 2), "aurora  gestão" (id 3)`) {
+		t.Errorf("two companies but for case and accents: exit %d\n%s", code, errs)
+	}
+	if code, out, errs := runOut("apikey", "create", "--company", "aurora  gestão", "--reason", "r"); code != 0 ||
+		!strings.Contains(out, "company 3, key id 4") {
+		t.Errorf("the exact name among two: exit %d\n%s%s", code, out, errs)
 	}
 }
 

@@ -91,9 +91,9 @@ func itauChecks(h Header, evs []Event) []pageCheck {
 		{"credited", ev.Credited.String(), "1532.50"},
 		{"tariff", ev.Tariff.String(), "2.50"},
 		{"interest", ev.Interest.String(), "35.00"},
-		{"due", ev.Due.String(), "2026-12-10"},
-		{"paid on", ev.Date.String(), "2026-12-15"},
-		{"credited on", ev.CreditDate.String(), "2026-12-16"},
+		{"due", ev.Due.String(), "2026-11-10"},
+		{"paid on", ev.Date.String(), "2026-11-16"},
+		{"credited on", ev.CreditDate.String(), "2026-11-17"},
 	}
 }
 
@@ -110,7 +110,7 @@ func bradesco240Checks(h Header, evs []Event) []pageCheck {
 		{"header's agency", h.Beneficiary.Agency + "-" + h.Beneficiary.AgencyDigit, "01234-5"},
 		{"header's account", h.Beneficiary.Account + "-" + h.Beneficiary.AccountDigit, "000000098765-4"},
 		{"covenant", h.Covenant, "00000000000004567890"},
-		{"created", h.Created.String(), "2026-12-16"},
+		{"created", h.Created.String(), "2026-11-17"},
 		{"kind", string(ev.Kind), string(KindTitle)},
 		{"code", ev.Code, "06"},
 		{"occurrence", string(ev.Occurrence), string(Paid)},
@@ -125,9 +125,9 @@ func bradesco240Checks(h Header, evs []Event) []pageCheck {
 		{"tariff", ev.Tariff.String(), "2.50"},
 		{"interest", ev.Interest.String(), "35.00"},
 		{"channel", ev.Channel.Code + " " + ev.Channel.Description, "04 Compensação Eletrônica"},
-		{"due", ev.Due.String(), "2026-12-10"},
-		{"paid on", ev.Date.String(), "2026-12-15"},
-		{"credited on", ev.CreditDate.String(), "2026-12-16"},
+		{"due", ev.Due.String(), "2026-11-10"},
+		{"paid on", ev.Date.String(), "2026-11-16"},
+		{"credited on", ev.CreditDate.String(), "2026-11-17"},
 	}
 }
 

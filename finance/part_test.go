@@ -36,6 +36,7 @@ func TestSettlePart(t *testing.T) {
 		fee, int  string
 		discount  string
 		rest      string
+		over      string // what the payer paid beyond what is due, booked nowhere ("" for none)
 		problem   string // a problem on amount, when refused
 	}{
 		{name: "a part on time pays principal only", paidAt: "2024-03-10", amount: "1000.00",
@@ -48,6 +49,19 @@ func TestSettlePart(t *testing.T) {
 			due: "1536.00", principal: "976.56", fee: "19.53", int: "3.91", discount: "0.00", rest: "523.44"},
 		{name: "the whole early: the discount", paidAt: "2024-03-05", amount: "1425.00",
 			due: "1425.00", principal: "1500.00", fee: "0.00", int: "0.00", discount: "75.00", rest: "0.00"},
+		{name: "more than the discounted amount early: the discount, the excess over paid", paidAt: "2024-03-05",
+			amount: "1430.00", due: "1425.00", principal: "1500.00", fee: "0.00", int: "0.00", discount: "75.00", rest: "0.00",
+			over: "5.00"},
+		{name: "the face value early: the discount, the discount over paid", paidAt: "2024-03-05",
+			amount: "1500.00", due: "1425.00", principal: "1500.00", fee: "0.00", int: "0.00", discount: "75.00", rest: "0.00",
+			over: "75.00"},
+		{name: "more than the face value early", paidAt: "2024-03-05", amount: "1500.01",
+			problem: "1500.01 is more than the 1425.00 due on 2024-03-05 (the rest 1500.00, late fee 0.00, interest 0.00, " +
+				"discount 75.00) and more than the 1500.00 the invoice charges without its discount: up to that, a payment " +
+				"by the discount date settles it, the excess reported"},
+		{name: "more than the rest early after a part: no discount to cover it", paidAt: "2024-03-05",
+			paid: PaidSoFar{Principal: dec("1000.00"), Parts: 1}, amount: "500.01",
+			problem: "500.01 is more than the 500.00 due on 2024-03-05 (the rest 500.00, late fee 0.00, interest 0.00, discount 0.00)"},
 		{name: "a part early: no discount", paidAt: "2024-03-05", amount: "1000.00",
 			due: "1425.00", principal: "1000.00", fee: "0.00", int: "0.00", discount: "0.00", rest: "500.00"},
 		{name: "the rest early after a part: no discount", paidAt: "2024-03-05",
@@ -84,6 +98,13 @@ func TestSettlePart(t *testing.T) {
 			}
 			if sum := p.Principal.Add(p.LateFee).Add(p.Interest).Sub(p.Discount); !sum.Equal(p.Amount) {
 				t.Fatalf("the part's pieces add up to %s, not %s", sum, p.Amount)
+			}
+			over := tt.over
+			if over == "" {
+				over = "0.00"
+			}
+			if got := p.OverPaid.StringFixed(2); got != over || !p.Amount.Add(p.OverPaid).Equal(dec(tt.amount)) {
+				t.Fatalf("booked %s and over paid %s of %s, want %s over paid", p.Amount, got, tt.amount, over)
 			}
 			if p.Settles() != (tt.rest == "0.00") {
 				t.Fatalf("Settles() = %v with rest %s", p.Settles(), tt.rest)

@@ -218,13 +218,13 @@ func payInvoicePartOp() operation {
 			"`paid_amount`, `balance`); with the same `Idempotency-Key` and body, the first answer again.",
 		envelope(answer, true))
 	created.Content["application/json"].Schema.Properties["warnings"] = openapi.Array(openapi.Ref("Problem")).WithDescription(
-		"What the part leaves to do, the part recorded all the same: `amount` when the payer paid more than was due "+
-			"by the discount date (the excess, `over_paid`, is booked nowhere: an `over_payment` alert is raised, to give "+
-			"it back or apply it), `ticket_batch` when the invoice's boleto is in a "+
-			"collection batch (open: its file is refused, remove the invoice; sent: the bank still charges the whole "+
-			"total, revert it), `pix_code` when the stored PIX code charges more than the balance (store one for the "+
-			"balance), `paid_at` when the part is paid before the company's first owner statement month, `paid_at` or "+
-			"`credit_at` when its entries (dated `credit_at`) fall in a month whose owner statements are closed: those "+
+		"What the part leaves to do, the part recorded all the same: `amount` when the payer paid more than was due " +
+			"by the discount date (the excess, `over_paid`, is booked nowhere: an `over_payment` alert is raised, to give " +
+			"it back or apply it), `ticket_batch` when the invoice's boleto is in a " +
+			"collection batch (open: its file is refused, remove the invoice; sent: the bank still charges the whole " +
+			"total, revert it), `pix_code` when the stored PIX code charges more than the balance (store one for the " +
+			"balance), `paid_at` when the part is paid before the company's first owner statement month, `paid_at` or " +
+			"`credit_at` when its entries (dated `credit_at`) fall in a month whose owner statements are closed: those " +
 			"do not change, the next close states the entries as adjustments of that month. Absent when there is none.")
 	return operation{tag: "invoices", summary: "Record a part payment of an invoice",
 		description: "Books what the payer paid as a part of the invoice (docs/ledger.md, \"Part payments\"): on " +
@@ -236,7 +236,7 @@ func payInvoicePartOp() operation {
 			"once: `amount` not positive or more than is due that day (the message says how much was due), " +
 			"`status` for an invoice not open (paid, canceled, refunded, uncollectible, renegotiated), `paid_at` " +
 			"missing, after today or before an earlier part's, `credit_at` before `paid_at` or more than 7 days after it; 409 for an agreement's " +
-			"installment (paid whole); another company's invoice is a 404. `method` (optional) says how the payer "+
+			"installment (paid whole); another company's invoice is a 404. `method` (optional) says how the payer " +
 			"paid; not one of the billing methods: 422.",
 		body: jsonBody("The part.", true, openapi.Object(props, "amount", "paid_at")),
 		responses: answers(map[int]*openapi.Response{http.StatusCreated: created}, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge,
@@ -258,8 +258,8 @@ func undoInvoicePartOp() operation {
 			"message says so with what they gave back. 409 for a part that " +
 			"is not the latest standing one (the message names the later part), one undone already, one of an invoice " +
 			"written off (undo the write-off first), an agreement's installment, and while a transfer it would void " +
-			"is in a payment batch; 404 for a part of another invoice or company. The body is optional: `reason` "+
-			"(up to 500 characters, optional as for `paid: false` and a transfer's void) is kept on the part "+
+			"is in a payment batch; 404 for a part of another invoice or company. The body is optional: `reason` " +
+			"(up to 500 characters, optional as for `paid: false` and a transfer's void) is kept on the part " +
 			"(`undo_reason`) and in the note of the invoice's history row; any other field is a 422.",
 		body: jsonBody("Why the part is undone (optional).", false, openapi.Object(map[string]*openapi.Schema{
 			"reason": openapi.Nullable(&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxReason)}).WithDescription(

@@ -76,18 +76,18 @@ type PartRequest struct {
 // as the part leaves it (its status, what was paid, the principal still
 // open), with what was due on the part's day.
 type InvoicePart struct {
-	ID        int64          `json:"id"`
-	InvoiceID int64          `json:"invoice_id"`
-	N         int            `json:"n"`
-	Split     string         `json:"split"`
-	Amount    finance.Money  `json:"amount"`
-	Principal finance.Money  `json:"principal"`
-	LateFee   finance.Money  `json:"late_fee"`
-	Interest  finance.Money  `json:"interest"`
-	Discount  finance.Money  `json:"discount"`
-	PaidAt    finance.Date   `json:"paid_at"`
-	CreditAt  finance.Date   `json:"credit_at"`
-	Method    *string        `json:"method"` // how the payer paid (BillingMethods); null when not said
+	ID        int64         `json:"id"`
+	InvoiceID int64         `json:"invoice_id"`
+	N         int           `json:"n"`
+	Split     string        `json:"split"`
+	Amount    finance.Money `json:"amount"`
+	Principal finance.Money `json:"principal"`
+	LateFee   finance.Money `json:"late_fee"`
+	Interest  finance.Money `json:"interest"`
+	Discount  finance.Money `json:"discount"`
+	PaidAt    finance.Date  `json:"paid_at"`
+	CreditAt  finance.Date  `json:"credit_at"`
+	Method    *string       `json:"method"` // how the payer paid (BillingMethods); null when not said
 	// OverPaid is what the payer paid beyond what was due and nothing
 	// books (a payment by the discount date of more than the discounted
 	// amount): an over_payment alert names it.

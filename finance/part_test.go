@@ -271,3 +271,52 @@ func byHolderItem(entries []Entry) map[string]string {
 	}
 	return out
 }
+
+// TestPartChargesWithinACentAPart: what docs/ledger.md guarantees of the
+// charges of parts (it does not guarantee they add up to the whole's):
+// parts paid on the same late day, over random totals, days and cuts,
+// pay principal adding up to the total exactly, and late fees (and
+// interest) adding up to the whole payment's of that day within one cent
+// for each part after the first, since each part's charges are rounded
+// to the cent on their own.
+func TestPartChargesWithinACentAPart(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(56, 78))
+	for n := 0; n < 5000; n++ {
+		inv := partInvoice()
+		inv.Total = decimal.New(10000+r.Int64N(500000), -2)
+		inv.Items = []InvoiceItem{{ItemID: rentItem, Amount: inv.Total}}
+		paidAt := inv.DueDate.AddDays(1 + r.IntN(90))
+		whole, err := Settle(inv, paidAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paid PaidSoFar
+		fee, interest := decimal.Zero, decimal.Zero
+		for want := 2 + r.IntN(4); ; {
+			due, err := DueOn(inv, paidAt, paid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			amount := due.Total
+			if paid.Parts < want-1 {
+				amount = decimal.Max(decimal.New(1, -2), RoundCents(due.Total.Mul(decimal.New(10+r.Int64N(80), -2))))
+			}
+			p, err := SettlePart(inv, paidAt, paid, amount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fee, interest = fee.Add(p.LateFee), interest.Add(p.Interest)
+			paid = PaidSoFar{Principal: paid.Principal.Add(p.Principal), Parts: paid.Parts + 1}
+			if p.Settles() {
+				break
+			}
+		}
+		bound := decimal.New(int64(paid.Parts-1), -2)
+		if !paid.Principal.Equal(inv.Total) || fee.Sub(whole.LateFee).Abs().GreaterThan(bound) ||
+			interest.Sub(whole.Interest).Abs().GreaterThan(bound) {
+			t.Fatalf("case %d, %s paid in %d parts on %s: principal %s, late fee %s (whole %s), interest %s (whole %s)", n,
+				inv.Total, paid.Parts, paidAt, paid.Principal, fee, whole.LateFee, interest, whole.Interest)
+		}
+	}
+}

@@ -81,8 +81,16 @@ func (s *Server) undoInvoicePart(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	env := dataEnvelope{Return: true, Status: http.StatusOK, Message: "Part undone.", Data: part}
+	var notes []string
 	if part.RefundsNote != "" {
-		env.Message = "Part undone; " + part.RefundsNote + "."
+		notes = append(notes, part.RefundsNote)
+	}
+	if over := decimal.Decimal(part.OverPaid); over.IsPositive() {
+		notes = append(notes, fmt.Sprintf("it had paid %s over what was due, booked nowhere: its over_payment alert holds "+
+			"until what was done with that money is recorded, if it is not yet", over.StringFixed(2)))
+	}
+	if len(notes) > 0 {
+		env.Message = "Part undone; " + strings.Join(notes, "; ") + "."
 	}
 	writeJSON(w, http.StatusOK, env)
 }

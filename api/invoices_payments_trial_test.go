@@ -9,8 +9,8 @@ import (
 )
 
 // discounted is an invoice of 1,000.00 of the building (its owner bears
-// the discount) due in 10 days, 5 % off when
-// paid 5 days before: 950.00 paid today.
+// the discount) due in 10 days, 5 % off when paid 5 days before: 950.00
+// paid today.
 func (f *invoiceFixture) discounted(t *testing.T) int64 {
 	t.Helper()
 	return f.invoice(t, map[string]any{"building_id": f.building, "ticket_discount": true, "ticket_discount_mode": "percentage",
@@ -87,6 +87,11 @@ func TestPartOverTheDiscountEndToEnd(t *testing.T) {
 	if r := f.operatorDo(t, http.MethodPost, "/operator/alerts/999999999/resolve", bearer(anaToken),
 		map[string]any{"resolution": "refunded", "reason": "x"}); r.status != http.StatusNotFound {
 		t.Fatalf("no such alert: %d %s", r.status, r.raw)
+	}
+	// undone, the part says its over payment's alert still holds (resolved here already)
+	r = f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d/payments/%v", id, part["id"]), f.keyA, nil)
+	if r.status != http.StatusOK || !strings.Contains(fmt.Sprint(r.body["message"]), "it had paid 10.00 over what was due") {
+		t.Fatalf("undoing the part paid over: %d %s", r.status, r.raw)
 	}
 	// above the face value is still refused, and nothing is written
 	other := f.discounted(t)

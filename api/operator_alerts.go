@@ -82,7 +82,8 @@ func operatorAlertsOp() operation {
 	alert := alertSchema()
 	return operation{
 		access: byOperator, tag: "operators", summary: "The operator alerts of the last 7 days",
-		description: "Newest first, at most 500: `job_failed` (a job that ended failed, once per job and retry), " +
+		description: "Newest first, at most 500, those raised in the last 7 days and the `over_payment` alerts not " +
+			"resolved however old: `job_failed` (a job that ended failed, once per job and retry), " +
 			"`run_missing` (a company's scheduled run not finished at the set time after its firing, or after its " +
 			"submission when it was made later, once per schedule and date; `job_id` names the run when one is recorded), `void_transfer_paid` (the bank paid an owner's transfer voided with its undone payment: " +
 			"the owner may owe it; `transaction_id` is the transfer, once per transfer), `short_payment` (a return file's " +

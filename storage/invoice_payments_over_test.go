@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
@@ -54,11 +55,12 @@ func (f *ledgerFixture) partRowOf(t *testing.T, inv int64, n int) string {
 	return s
 }
 
-// overAlerts are the company's over_payment alerts of inv, as "open
-// message".
+// overAlerts are the company's over_payment alerts of inv GET
+// /operator/alerts lists (those of the last 7 days, and those not
+// resolved), as "open message".
 func (f *ledgerFixture) overAlerts(t *testing.T, inv int64) (ids []int64, texts []string) {
 	t.Helper()
-	alerts, err := storage.Alerts(context.Background(), f.pool, f.today(t).AddDays(-3650).Time(), 500)
+	alerts, err := storage.Alerts(context.Background(), f.pool, time.Now().AddDate(0, 0, -7), 500)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,10 +136,10 @@ func TestPartOverTheDiscountedAmount(t *testing.T) {
 	}
 }
 
-// TestResolveOverPayment: an over_payment alert holds (open, in the
-// gauge) until an operator records what was done with the money, with a
-// reason and a row of the audit log; then it is closed and out of the
-// gauge. Resolving it again, or an alert of another kind, is a conflict;
+// TestResolveOverPayment: an over_payment alert holds (open, listed and
+// in the gauge past its week) until an operator records what was done
+// with the money, with a reason and a row of the audit log; then it is
+// closed, and once past its week no longer listed. Resolving it again, or an alert of another kind, is a conflict;
 // without a reason or with an unknown resolution, refused.
 func TestResolveOverPayment(t *testing.T) {
 	t.Parallel()
@@ -151,9 +153,21 @@ func TestResolveOverPayment(t *testing.T) {
 	if len(ids) != 1 {
 		t.Fatalf("%d over_payment alerts, want 1", len(ids))
 	}
-	// the gauge is every company's: the count moves by this alert alone
-	// while other tests of the package raise none of theirs in between,
-	// so the alert's own open flag is what is checked against it
+	f.exec(t, `UPDATE operator_alerts SET raised_at = now() - interval '10 days' WHERE company_id = $1 AND id = $2`, ids[0])
+	if again, texts := f.overAlerts(t, inv); len(again) != 1 || !strings.HasPrefix(texts[0], "true ") {
+		t.Fatalf("the over payment raised 10 days ago, not resolved: %v %q", again, texts)
+	}
+	gauge := func() int64 { // the test's database holds this company's alerts alone
+		t.Helper()
+		open, err := storage.OpenAlerts(ctx, f.pool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return open[storage.AlertOverPayment]
+	}
+	if n := gauge(); n != 1 {
+		t.Fatalf("the gauge counts %d open over payments, want the one raised 10 days ago", n)
+	}
 	resolve := func(r storage.AlertResolution) (storage.Alert, int64, error) {
 		var a storage.Alert
 		var audit int64
@@ -176,8 +190,11 @@ func TestResolveOverPayment(t *testing.T) {
 		a.ResolvedAt == nil || audit == 0 {
 		t.Fatalf("the alert resolved: %+v, audit %d", a, audit)
 	}
-	if _, texts := f.overAlerts(t, inv); !strings.HasPrefix(texts[0], "false ") {
-		t.Fatalf("the alert as listed: %q", texts)
+	if listed, _ := f.overAlerts(t, inv); len(listed) != 0 {
+		t.Fatalf("the alert resolved, raised 10 days ago, still listed: %v", listed)
+	}
+	if n := gauge(); n != 0 {
+		t.Fatalf("the gauge counts %d open over payments once resolved", n)
 	}
 	var open bool
 	if err := f.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM operator_alerts a WHERE a.company_id = $1 AND a.kind = 'over_payment'

@@ -178,10 +178,16 @@ const alertColumns = `a.company_id, a.id, a.kind, a.job_id, a.generation, a.job_
 	a.transaction_id, a.invoice_id, a.payment_id, a.message, a.raised_at, a.sent_at,
 	a.resolution, a.resolution_reason, a.resolved_by, a.resolved_at, ` + openAlertSQL
 
-// Alerts lists the alerts raised since, newest first, at most limit.
+// unresolvedOverPaymentSQL holds for an over payment not resolved: it
+// holds until someone says what was done with the money, however old, so
+// the list and the gauge keep it past their week. a is the alert's alias.
+const unresolvedOverPaymentSQL = `(a.kind = 'over_payment' AND a.resolved_at IS NULL)`
+
+// Alerts lists the alerts raised since, and the over payments not
+// resolved however old, newest first, at most limit.
 func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, error) {
 	rows, err := q.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a
-		WHERE a.raised_at >= $1 ORDER BY a.raised_at DESC, a.id DESC LIMIT $2`, since, limit)
+		WHERE a.raised_at >= $1 OR `+unresolvedOverPaymentSQL+` ORDER BY a.raised_at DESC, a.id DESC LIMIT $2`, since, limit)
 	if err != nil {
 		return nil, translate(err, "alerts")
 	}
@@ -190,10 +196,11 @@ func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, e
 }
 
 // OpenAlerts counts the alerts that still hold, by kind (the gauge
-// propfin_operator_alerts_open), among those raised in the last week.
+// propfin_operator_alerts_open), among those raised in the last week, and
+// the over payments not resolved however old.
 func OpenAlerts(ctx context.Context, q DBTX) (map[string]int64, error) {
 	rows, err := q.Query(ctx, `SELECT a.kind, count(*) FILTER (WHERE `+openAlertSQL+`) FROM operator_alerts a
-		WHERE a.raised_at > now() - interval '7 days' GROUP BY a.kind`)
+		WHERE a.raised_at > now() - interval '7 days' OR `+unresolvedOverPaymentSQL+` GROUP BY a.kind`)
 	if err != nil {
 		return nil, translate(err, "open alerts")
 	}

@@ -125,6 +125,18 @@ func TestPartOverTheDiscountedAmount(t *testing.T) {
 		t.Fatalf("the return file's payment row: %q, want %q", got, want)
 	}
 
+	// the bank reporting the discount books the same
+	withDiscount := f.discountInvoice(t)
+	line := paidOn(withDiscount, "1430.00", "2024-03-05")
+	line.Discount = decimal.RequireFromString("75.00")
+	if out := f.settleReported(t, line)[0]; out.Outcome != storage.PaymentSettled || out.Booked.StringFixed(2) != "1425.00" ||
+		out.Unbooked.StringFixed(2) != "5.00" {
+		t.Fatalf("the return file's line with the bank's discount: %+v", out)
+	}
+	if got, want := f.partRowOf(t, withDiscount, 1), "1425.00 75.00 5.00 ticket null"; got != want {
+		t.Fatalf("the payment row of the line with the bank's discount: %q, want %q", got, want)
+	}
+
 	whole := f.discountInvoice(t)
 	f.exec(t, `UPDATE invoices SET paid = true, status = 'paid', paid_at = '2024-03-05', credit_at = '2024-03-05'
 		WHERE company_id = $1 AND id = $2`, whole)

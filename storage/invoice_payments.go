@@ -176,11 +176,14 @@ var partStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
 // "Part payments") in a transaction of db: the part reckoned against what
 // is due on paid_at for the rest (finance.SettlePart), posted in a split
 // of its own, the invoice partially_paid (paid once the part settles
-// it), a history row (origin payment) and the invoice's event. Every
-// problem is a 422 at once: the invoice not open (status), paid_at
-// missing, after today or before an earlier part's, credit_at before
-// paid_at, the amount not positive or more than is due. 404 for an
-// invoice of another company.
+// it), a history row (origin payment) and the invoice's event. A part
+// paying more than the discounted amount by the discount date settles the
+// invoice with its discount, the excess kept as over_paid with an
+// over_payment alert and a warning (raisePartOverPayment). Every problem
+// is a 422 at once: the invoice not open (status), paid_at missing, after
+// today or before an earlier part's, credit_at before paid_at, method not
+// a billing method, the amount not positive or more than is due (than the
+// face value by the discount date). 404 for an invoice of another company.
 func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req PartRequest) (InvoicePart, error) {
 	var out InvoicePart
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
@@ -310,7 +313,7 @@ type partRow struct {
 }
 
 // postPart posts part of pi paid on paidAt and credited on creditAt (zero:
-// paidAt): its entries (the lines' share of its principal, its own late
+// paidAt) by method ("" when not said): its entries (the lines' share of its principal, its own late
 // fee, interest and discount, the guarantees it settles), its settlement
 // lines, its row, and the invoice's amounts and status (partially_paid,
 // or paid with paid_at and credit_at once it settles the invoice), the

@@ -137,6 +137,16 @@ func TestPartOverTheDiscountedAmount(t *testing.T) {
 		t.Fatalf("the payment row of the line with the bank's discount: %q, want %q", got, want)
 	}
 
+	// the face value, no discount reported: the bank's own parts, booked as
+	// the bank reports them (no discount, nothing over), the difference
+	// with the rules' 1,425.00 in the line's report
+	face := f.discountInvoice(t)
+	if out := f.settleReported(t, paidOn(face, "1500.00", "2024-03-05"))[0]; out.Outcome != storage.PaymentSettled ||
+		out.Booked.StringFixed(2) != "1500.00" || !out.Discount.IsZero() || !out.Unbooked.IsZero() ||
+		out.Difference.StringFixed(2) != "75.00" {
+		t.Fatalf("the return file's line of the face value: %+v", out)
+	}
+
 	whole := f.discountInvoice(t)
 	f.exec(t, `UPDATE invoices SET paid = true, status = 'paid', paid_at = '2024-03-05', credit_at = '2024-03-05'
 		WHERE company_id = $1 AND id = $2`, whole)

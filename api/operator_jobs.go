@@ -331,7 +331,7 @@ func operatorAuditOp() operation {
 	return operation{
 		access: byOperator, tag: "operators", summary: "The audit log of operator actions",
 		description: "What operators did, newest first: who (the label of the admin token), what (`jobs.retry`, " +
-			"`jobs.cancel`, `schedules.run`), why, on which selection (the query string, or the schedule, date and " +
+			"`jobs.cancel`, `schedules.run`, `alerts.resolve`), why, on which selection (the query string, or the schedule, date and " +
 			"companies), how many jobs, and which (`[company_id, job_id]`). `page` and `perPage` (at most 100).",
 		params: []*openapi.Parameter{queryParam("page", "From 1.", openapi.Integer()),
 			queryParam("perPage", "At most 100; 10 unless given.", openapi.Integer())},

@@ -284,6 +284,7 @@ func (s *Server) routeTable() *router {
 		router.HandleFunc(http.MethodGet, "/operator/schedules", operatorSchedulesOp(), s.operatorSchedules)
 		router.HandleFunc(http.MethodPost, "/operator/schedules/:name/run", runScheduleOp(s.scheduleNames()), s.runSchedule)
 		router.HandleFunc(http.MethodGet, "/operator/alerts", operatorAlertsOp(), s.operatorAlerts)
+		router.HandleFunc(http.MethodPost, "/operator/alerts/:id/resolve", resolveAlertOp(), s.resolveAlert)
 		companies, keys := s.operatorCompaniesResource(), s.operatorKeysResource()
 		router.HandleFunc(http.MethodGet, "/operator/companies", operatorCompaniesListOp(reg, companies), s.operatorCompaniesList)
 		router.HandleFunc(http.MethodPost, "/operator/companies", postCompanyOp(), s.postCompany)

@@ -1,6 +1,8 @@
 package finance
 
 import (
+	"fmt"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -24,7 +26,9 @@ type PaidSoFar struct {
 // fee, interest and discount, Due.Total the whole of it), what the payer
 // paid (Amount), and what of it is principal and charges. Amount =
 // Principal + LateFee + Interest - Discount, exactly; Rest is the
-// principal still open after it.
+// principal still open after it. OverPaid is what the payer paid beyond
+// Amount, which nothing books (a payment by the discount date of more
+// than the discounted amount, SettlePart); zero otherwise.
 type Part struct {
 	Due       Settlement      `json:"due"`
 	Amount    decimal.Decimal `json:"amount"`
@@ -33,6 +37,7 @@ type Part struct {
 	Interest  decimal.Decimal `json:"interest"`
 	Discount  decimal.Decimal `json:"discount"`
 	Rest      decimal.Decimal `json:"rest"`
+	OverPaid  decimal.Decimal `json:"over_paid"`
 }
 
 // Settles reports whether the part settles the invoice: nothing of its
@@ -63,12 +68,16 @@ func DueOn(inv Invoice, paidAt Date, paid PaidSoFar) (Settlement, error) {
 
 // SettlePart reckons a payment of amount on paidAt against what is due on
 // that day (DueOn). Amount equal to what is due settles the invoice, with
-// the discount when one applies. Less than that pays, pro rata, principal
-// and charges, no discount: the late fee and the interest each amount ×
-// theirs / what is due without discount, rounded to the cent, the
-// principal what is left, so that the three add up to amount exactly; the
-// rest of the principal stays open. Refused (Problems on amount): not
-// positive (zero only when nothing at all is due), or more than is due.
+// the discount when one applies; so does an amount above it by no more
+// than the discount (a payment by the discount date of the discounted
+// amount or more, up to the face value), the excess in
+// OverPaid, booked nowhere. Less than what is due pays, pro rata,
+// principal and charges, no discount: the late fee and the interest each
+// amount × theirs / what is due without discount, rounded to the cent,
+// the principal what is left, so that the three add up to amount exactly;
+// the rest of the principal stays open. Refused (Problems on amount): not
+// positive (zero only when nothing at all is due), or more than is due
+// (more than the face value, when a discount applies).
 func SettlePart(inv Invoice, paidAt Date, paid PaidSoFar, amount decimal.Decimal) (Part, error) {
 	due, err := DueOn(inv, paidAt, paid)
 	if err != nil {
@@ -80,17 +89,22 @@ func SettlePart(inv Invoice, paidAt Date, paid PaidSoFar, amount decimal.Decimal
 		ps.add("amount", "%s has more than two decimal places", amount)
 	case amount.IsNegative() || (amount.IsZero() && !due.Total.IsZero()):
 		ps.add("amount", "must be more than zero")
-	case amount.GreaterThan(due.Total):
-		ps.add("amount", "%s is more than the %s due on %s (the rest %s, late fee %s, interest %s, discount %s)",
+	case amount.GreaterThan(due.Total.Add(due.Discount)):
+		msg := fmt.Sprintf("%s is more than the %s due on %s (the rest %s, late fee %s, interest %s, discount %s)",
 			amount.StringFixed(2), due.Total.StringFixed(2), paidAt, due.Invoice.StringFixed(2),
 			due.LateFee.StringFixed(2), due.Interest.StringFixed(2), due.Discount.StringFixed(2))
+		if due.Discount.IsPositive() {
+			msg += fmt.Sprintf(" and more than the %s the invoice charges without its discount: up to that, a payment by "+
+				"the discount date settles it, the excess reported", due.Total.Add(due.Discount).StringFixed(2))
+		}
+		ps.add("amount", "%s", msg)
 	}
 	if len(ps) > 0 {
 		return Part{}, ps
 	}
-	if amount.Equal(due.Total) {
-		return Part{Due: due, Amount: amount, Principal: due.Invoice, LateFee: due.LateFee, Interest: due.Interest,
-			Discount: due.Discount, Rest: decimal.Zero}, nil
+	if amount.GreaterThanOrEqual(due.Total) {
+		return Part{Due: due, Amount: due.Total, Principal: due.Invoice, LateFee: due.LateFee, Interest: due.Interest,
+			Discount: due.Discount, Rest: decimal.Zero, OverPaid: amount.Sub(due.Total)}, nil
 	}
 	return shortPart(due, amount), nil
 }

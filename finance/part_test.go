@@ -36,6 +36,7 @@ func TestSettlePart(t *testing.T) {
 		fee, int  string
 		discount  string
 		rest      string
+		over      string // what the payer paid beyond what is due, booked nowhere ("" for none)
 		problem   string // a problem on amount, when refused
 	}{
 		{name: "a part on time pays principal only", paidAt: "2024-03-10", amount: "1000.00",
@@ -48,6 +49,19 @@ func TestSettlePart(t *testing.T) {
 			due: "1536.00", principal: "976.56", fee: "19.53", int: "3.91", discount: "0.00", rest: "523.44"},
 		{name: "the whole early: the discount", paidAt: "2024-03-05", amount: "1425.00",
 			due: "1425.00", principal: "1500.00", fee: "0.00", int: "0.00", discount: "75.00", rest: "0.00"},
+		{name: "more than the discounted amount early: the discount, the excess over paid", paidAt: "2024-03-05",
+			amount: "1430.00", due: "1425.00", principal: "1500.00", fee: "0.00", int: "0.00", discount: "75.00", rest: "0.00",
+			over: "5.00"},
+		{name: "the face value early: the discount, the discount over paid", paidAt: "2024-03-05",
+			amount: "1500.00", due: "1425.00", principal: "1500.00", fee: "0.00", int: "0.00", discount: "75.00", rest: "0.00",
+			over: "75.00"},
+		{name: "more than the face value early", paidAt: "2024-03-05", amount: "1500.01",
+			problem: "1500.01 is more than the 1425.00 due on 2024-03-05 (the rest 1500.00, late fee 0.00, interest 0.00, " +
+				"discount 75.00) and more than the 1500.00 the invoice charges without its discount: up to that, a payment " +
+				"by the discount date settles it, the excess reported"},
+		{name: "more than the rest early after a part: no discount to cover it", paidAt: "2024-03-05",
+			paid: PaidSoFar{Principal: dec("1000.00"), Parts: 1}, amount: "500.01",
+			problem: "500.01 is more than the 500.00 due on 2024-03-05 (the rest 500.00, late fee 0.00, interest 0.00, discount 0.00)"},
 		{name: "a part early: no discount", paidAt: "2024-03-05", amount: "1000.00",
 			due: "1425.00", principal: "1000.00", fee: "0.00", int: "0.00", discount: "0.00", rest: "500.00"},
 		{name: "the rest early after a part: no discount", paidAt: "2024-03-05",
@@ -84,6 +98,13 @@ func TestSettlePart(t *testing.T) {
 			}
 			if sum := p.Principal.Add(p.LateFee).Add(p.Interest).Sub(p.Discount); !sum.Equal(p.Amount) {
 				t.Fatalf("the part's pieces add up to %s, not %s", sum, p.Amount)
+			}
+			over := tt.over
+			if over == "" {
+				over = "0.00"
+			}
+			if got := p.OverPaid.StringFixed(2); got != over || !p.Amount.Add(p.OverPaid).Equal(dec(tt.amount)) {
+				t.Fatalf("booked %s and over paid %s of %s, want %s over paid", p.Amount, got, tt.amount, over)
 			}
 			if p.Settles() != (tt.rest == "0.00") {
 				t.Fatalf("Settles() = %v with rest %s", p.Settles(), tt.rest)
@@ -249,4 +270,53 @@ func byHolderItem(entries []Entry) map[string]string {
 		}
 	}
 	return out
+}
+
+// TestPartChargesWithinACentAPart: what docs/ledger.md guarantees of the
+// charges of parts (it does not guarantee they add up to the whole's):
+// parts paid on the same late day, over random totals, days and cuts,
+// pay principal adding up to the total exactly, and late fees (and
+// interest) adding up to the whole payment's of that day within one cent
+// for each part after the first, since each part's charges are rounded
+// to the cent on their own.
+func TestPartChargesWithinACentAPart(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(56, 78))
+	for n := 0; n < 5000; n++ {
+		inv := partInvoice()
+		inv.Total = decimal.New(10000+r.Int64N(500000), -2)
+		inv.Items = []InvoiceItem{{ItemID: rentItem, Amount: inv.Total}}
+		paidAt := inv.DueDate.AddDays(1 + r.IntN(90))
+		whole, err := Settle(inv, paidAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paid PaidSoFar
+		fee, interest := decimal.Zero, decimal.Zero
+		for want := 2 + r.IntN(4); ; {
+			due, err := DueOn(inv, paidAt, paid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			amount := due.Total
+			if paid.Parts < want-1 {
+				amount = decimal.Max(decimal.New(1, -2), RoundCents(due.Total.Mul(decimal.New(10+r.Int64N(80), -2))))
+			}
+			p, err := SettlePart(inv, paidAt, paid, amount)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fee, interest = fee.Add(p.LateFee), interest.Add(p.Interest)
+			paid = PaidSoFar{Principal: paid.Principal.Add(p.Principal), Parts: paid.Parts + 1}
+			if p.Settles() {
+				break
+			}
+		}
+		bound := decimal.New(int64(paid.Parts-1), -2)
+		if !paid.Principal.Equal(inv.Total) || fee.Sub(whole.LateFee).Abs().GreaterThan(bound) ||
+			interest.Sub(whole.Interest).Abs().GreaterThan(bound) {
+			t.Fatalf("case %d, %s paid in %d parts on %s: principal %s, late fee %s (whole %s), interest %s (whole %s)", n,
+				inv.Total, paid.Parts, paidAt, paid.Principal, fee, whole.LateFee, interest, whole.Interest)
+		}
+	}
 }

@@ -155,7 +155,7 @@ var alertHolds = map[string]string{
 	storage.AlertRunMissing:       "no run of the night has succeeded",
 	storage.AlertVoidTransferPaid: "the owner paid a voided transfer still owes it",
 	storage.AlertShortPayment:     "the invoice or payment a return file paid short is still unpaid",
-	storage.AlertOverPayment:      "money a return file brought that nothing books, raised within the week",
+	storage.AlertOverPayment:      "money a return file or a part brought that nothing books, not resolved yet",
 }
 
 // alertsHelp is the help of propfin_operator_alerts_open: every kind of

@@ -45,7 +45,10 @@ func invoicePaymentsResource() *Resource {
 			{Name: "credit_at", Type: Date, Filterable: true},
 			{Name: "actor", Type: String, Filterable: true, Enum: []string{ActorUser, ActorJob, ActorReturnFile, ActorSystem}},
 			{Name: "actor_id", Type: Int, Filterable: true},
+			{Name: "method", Type: String, Filterable: true, Enum: BillingMethods},
+			money("over_paid"),
 			{Name: "undone_at", Type: DateTime, Filterable: true},
+			{Name: "undo_reason", Type: String, Filterable: true},
 		}, timestampColumns()),
 		Relations: []Relation{{Name: "invoice", Kind: BelongsTo, Resource: Invoices, Key: "invoice_id"}},
 	}
@@ -61,30 +64,38 @@ const invoiceBalanceExpr = `(CASE WHEN "paid" OR "status" IN ('paid', 'canceled'
 	`WHERE p.company_id = "invoices"."company_id" AND p.invoice_id = "invoices"."id" AND p.undone_at IS NULL), 0) END)::numeric(14,2)`
 
 // PartRequest is a part payment of an invoice: Amount paid on PaidAt,
-// credited on CreditAt (zero: PaidAt).
+// credited on CreditAt (zero: PaidAt), by Method (one of BillingMethods;
+// "" when not said).
 type PartRequest struct {
 	Amount           decimal.Decimal
 	PaidAt, CreditAt finance.Date
+	Method           string
 }
 
 // InvoicePart is a part as the API answers it: its row, and the invoice
 // as the part leaves it (its status, what was paid, the principal still
 // open), with what was due on the part's day.
 type InvoicePart struct {
-	ID        int64          `json:"id"`
-	InvoiceID int64          `json:"invoice_id"`
-	N         int            `json:"n"`
-	Split     string         `json:"split"`
-	Amount    finance.Money  `json:"amount"`
-	Principal finance.Money  `json:"principal"`
-	LateFee   finance.Money  `json:"late_fee"`
-	Interest  finance.Money  `json:"interest"`
-	Discount  finance.Money  `json:"discount"`
-	PaidAt    finance.Date   `json:"paid_at"`
-	CreditAt  finance.Date   `json:"credit_at"`
-	Due       *finance.Money `json:"due,omitempty"` // what was due on paid_at, the part included
-	Undone    bool           `json:"undone"`
-	Invoice   PartInvoice    `json:"invoice"`
+	ID        int64         `json:"id"`
+	InvoiceID int64         `json:"invoice_id"`
+	N         int           `json:"n"`
+	Split     string        `json:"split"`
+	Amount    finance.Money `json:"amount"`
+	Principal finance.Money `json:"principal"`
+	LateFee   finance.Money `json:"late_fee"`
+	Interest  finance.Money `json:"interest"`
+	Discount  finance.Money `json:"discount"`
+	PaidAt    finance.Date  `json:"paid_at"`
+	CreditAt  finance.Date  `json:"credit_at"`
+	Method    *string       `json:"method"` // how the payer paid (BillingMethods); null when not said
+	// OverPaid is what the payer paid beyond what was due and nothing
+	// books (a payment by the discount date of more than the discounted
+	// amount): an over_payment alert names it.
+	OverPaid   finance.Money  `json:"over_paid"`
+	Due        *finance.Money `json:"due,omitempty"` // what was due on paid_at, the part included
+	Undone     bool           `json:"undone"`
+	UndoReason *string        `json:"undo_reason"`
+	Invoice    PartInvoice    `json:"invoice"`
 	// Warnings are what the part leaves to do (partWarnings): the answer
 	// carries them after the data.
 	Warnings []finance.Problem `json:"-"`
@@ -165,11 +176,14 @@ var partStatuses = []string{"unpaid", "overdue", "in_protest", "partially_paid"}
 // "Part payments") in a transaction of db: the part reckoned against what
 // is due on paid_at for the rest (finance.SettlePart), posted in a split
 // of its own, the invoice partially_paid (paid once the part settles
-// it), a history row (origin payment) and the invoice's event. Every
-// problem is a 422 at once: the invoice not open (status), paid_at
-// missing, after today or before an earlier part's, credit_at before
-// paid_at, the amount not positive or more than is due. 404 for an
-// invoice of another company.
+// it), a history row (origin payment) and the invoice's event. A part
+// paying more than the discounted amount by the discount date settles the
+// invoice with its discount, the excess kept as over_paid with an
+// over_payment alert and a warning (raisePartOverPayment). Every problem
+// is a 422 at once: the invoice not open (status), paid_at missing, after
+// today or before an earlier part's, credit_at before paid_at, method not
+// a billing method, the amount not positive or more than is due (than the
+// face value by the discount date). 404 for an invoice of another company.
 func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req PartRequest) (InvoicePart, error) {
 	var out InvoicePart
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
@@ -185,7 +199,11 @@ func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req Pa
 			return err
 		}
 		before := pi.status
-		row, err := postPart(ctx, tx, sc.CompanyID, pi, part, req.PaidAt, req.CreditAt, ActorOf(sc))
+		row, err := postPart(ctx, tx, sc.CompanyID, pi, part, req.PaidAt, req.CreditAt, req.Method, ActorOf(sc))
+		if err != nil {
+			return err
+		}
+		overPaid, err := raisePartOverPayment(ctx, tx, sc.CompanyID, pi, row, req.PaidAt)
 		if err != nil {
 			return err
 		}
@@ -202,6 +220,9 @@ func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req Pa
 		warnings, err := partWarnings(ctx, tx, sc.CompanyID, pi, row, req.PaidAt)
 		if err != nil {
 			return err
+		}
+		if overPaid != nil {
+			warnings = append([]finance.Problem{*overPaid}, warnings...)
 		}
 		due := finance.Money(part.Due.Total)
 		out, err = readPart(ctx, tx, sc.CompanyID, id, row.id)
@@ -256,6 +277,9 @@ func (pi *partInvoice) reckon(req PartRequest) (finance.Part, error) {
 		add("credit_at", "is more than %d days after paid_at (at most %s): a bank credits a payment within days",
 			MaxCreditDays, req.PaidAt.AddDays(MaxCreditDays))
 	}
+	if req.Method != "" && !slices.Contains(BillingMethods, req.Method) {
+		add("method", "must be one of %s", strings.Join(BillingMethods, ", "))
+	}
 	var part finance.Part
 	switch {
 	case !open: // nothing is due on a closed invoice: its amount is not reckoned
@@ -280,21 +304,23 @@ func (pi *partInvoice) reckon(req PartRequest) (finance.Part, error) {
 
 // partRow is a part as written.
 type partRow struct {
-	id    int64
-	n     int
-	split string
-	part  finance.Part
+	id     int64
+	n      int
+	split  string
+	part   finance.Part
+	method string // "" when not said
+	reason string // why it is undone ("" when not said)
 }
 
 // postPart posts part of pi paid on paidAt and credited on creditAt (zero:
-// paidAt): its entries (the lines' share of its principal, its own late
+// paidAt) by method ("" when not said): its entries (the lines' share of its principal, its own late
 // fee, interest and discount, the guarantees it settles), its settlement
 // lines, its row, and the invoice's amounts and status (partially_paid,
 // or paid with paid_at and credit_at once it settles the invoice), the
 // invoice's auto_transfer_status, and, left partly paid, its stored PIX
 // code discarded when it charges more than is left (discardStalePixCode).
 func postPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, part finance.Part, paidAt, creditAt finance.Date,
-	actor Actor) (partRow, error) {
+	method string, actor Actor) (partRow, error) {
 	id := pi.inv.ID
 	what := fmt.Sprintf("invoice %d", id)
 	if creditAt.IsZero() {
@@ -316,7 +342,7 @@ func postPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 	}
 	settled := finance.PartGuarantees(guarantees, posting.Entries, part.Settles())
 	posting.Entries = append(posting.Entries, finance.SettleGuarantees(settled, pi.inv.BusinessID)...)
-	row := partRow{n: pi.splits + 1, part: part}
+	row := partRow{n: pi.splits + 1, part: part, method: method}
 	row.split = fmt.Sprintf("invoice-%d-payment-%d", id, row.n)
 	if err := addSettlementLines(ctx, tx, companyID, id, row.n, posting.Lines); err != nil {
 		return row, translate(err, what+": settlement")
@@ -355,10 +381,11 @@ func insertPartRow(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64, r
 	p := row.part
 	err := tx.QueryRow(ctx, `
 		INSERT INTO invoice_payments (company_id, invoice_id, n, split, amount, principal, late_fee, interest, discount,
-		    paid_at, credit_at, actor, actor_id)
-		VALUES ($1, $2, $3, $4, $5::numeric, $6::numeric, $7::numeric, $8::numeric, $9::numeric, $10, $11, $12, nullif($13, 0))
+		    paid_at, credit_at, actor, actor_id, method, over_paid)
+		VALUES ($1, $2, $3, $4, $5::numeric, $6::numeric, $7::numeric, $8::numeric, $9::numeric, $10, $11, $12, nullif($13, 0),
+		    nullif($14, ''), $15::numeric)
 		RETURNING id`, companyID, invoiceID, row.n, row.split, p.Amount.String(), p.Principal.String(), p.LateFee.String(),
-		p.Interest.String(), p.Discount.String(), paidAt, creditAt, kind, actor.ID).Scan(&id)
+		p.Interest.String(), p.Discount.String(), paidAt, creditAt, kind, actor.ID, row.method, p.OverPaid.String()).Scan(&id)
 	return id, err
 }
 
@@ -425,6 +452,15 @@ func partHistory(ctx context.Context, tx pgx.Tx, sc Scope, pi *partInvoice, befo
 	note := fmt.Sprintf("part %d %s: %s (principal %s, late fee %s, interest %s, discount %s), %s of the total open",
 		row.n, verb, p.Amount.StringFixed(2), p.Principal.StringFixed(2), p.LateFee.StringFixed(2), p.Interest.StringFixed(2),
 		p.Discount.StringFixed(2), pi.inv.Total.Sub(pi.paid.Principal).StringFixed(2))
+	if row.method != "" {
+		note += "; method " + row.method
+	}
+	if p.OverPaid.IsPositive() {
+		note += fmt.Sprintf("; %s paid over what was due, booked nowhere (an over_payment alert)", p.OverPaid.StringFixed(2))
+	}
+	if row.reason != "" {
+		note += "; reason: " + row.reason
+	}
 	return writeHistories(ctx, tx, sc.CompanyID, ActorOf(sc), origin, []historyRow{{invoiceID: pi.inv.ID, changes: changes, note: note}})
 }
 
@@ -439,7 +475,8 @@ func readPart(ctx context.Context, tx pgx.Tx, companyID, invoiceID, partID int64
 	var paid *decimal.Decimal
 	err := tx.QueryRow(ctx, `
 		SELECT p.id, p.invoice_id, p.n, p.split, p.amount::text, p.principal::text, p.late_fee::text, p.interest::text,
-		       p.discount::text, p.paid_at, p.credit_at, p.undone_at::text, `+partInvoiceStatusSQL+`, i.paid, i.paid_amount::text,
+		       p.discount::text, p.paid_at, p.credit_at, p.method, p.over_paid::text, p.undone_at::text, p.undo_reason,
+		       `+partInvoiceStatusSQL+`, i.paid, i.paid_amount::text,
 		       (CASE WHEN i.paid OR i.status IN ('paid', 'canceled', 'refunded', 'uncollectible', 'renegotiated') THEN 0
 		            ELSE i.total - coalesce((SELECT sum(s.principal) FROM invoice_payments s
 		                                     WHERE s.company_id = i.company_id AND s.invoice_id = i.id AND s.undone_at IS NULL), 0) END)::text
@@ -447,7 +484,8 @@ func readPart(ctx context.Context, tx pgx.Tx, companyID, invoiceID, partID int64
 		WHERE p.company_id = $1 AND p.invoice_id = $2 AND p.id = $3`, companyID, invoiceID, partID).Scan(
 		&out.ID, &out.InvoiceID, &out.N, &out.Split, (*decimal.Decimal)(&out.Amount), (*decimal.Decimal)(&out.Principal),
 		(*decimal.Decimal)(&out.LateFee), (*decimal.Decimal)(&out.Interest), (*decimal.Decimal)(&out.Discount),
-		&out.PaidAt, &out.CreditAt, &undone, &out.Invoice.Status, &out.Invoice.Paid, &paid, (*decimal.Decimal)(&out.Invoice.Balance))
+		&out.PaidAt, &out.CreditAt, &out.Method, (*decimal.Decimal)(&out.OverPaid), &undone, &out.UndoReason,
+		&out.Invoice.Status, &out.Invoice.Paid, &paid, (*decimal.Decimal)(&out.Invoice.Balance))
 	if err != nil {
 		return out, translate(err, fmt.Sprintf("invoice %d: payment %d", invoiceID, partID))
 	}
@@ -477,13 +515,14 @@ func asProblems(err error, ps *finance.Problems) bool {
 // run wrote unpaid from it voided (as UndoInvoicePayment voids them), its
 // row marked undone, the invoice partially_paid again, or unpaid when no
 // part is left, with a history row (origin payment_undone) and its event
-// (invoice.payment_reversed).
+// (invoice.payment_reversed). reason (optional, "" for none) is kept on
+// the part's row (undo_reason) and in the history row's note.
 // 404 for a part not of the invoice, or an invoice of another company;
 // 409 for a part undone already, one that is not the latest (naming the
 // latest), an invoice written off (its write-off is undone first), an
 // agreement's installment (paid: false), and while a transfer it would
 // void is in a payment batch.
-func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int64) (InvoicePart, error) {
+func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int64, reason string) (InvoicePart, error) {
 	var out InvoicePart
 	err := pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		pi, err := lockPartInvoice(ctx, tx, sc.CompanyID, id)
@@ -494,6 +533,7 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 		if err != nil {
 			return err
 		}
+		row.reason = reason
 		before := pi.status
 		standing, err := readStandingPayments(ctx, tx, sc.CompanyID, id)
 		if err != nil {
@@ -586,8 +626,8 @@ func undoPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, 
 		companyID, id, row.n); err != nil {
 		return translate(err, what+": settlement lines")
 	}
-	if _, err := tx.Exec(ctx, `UPDATE invoice_payments SET undone_at = now(), updated_at = now() WHERE company_id = $1 AND id = $2`,
-		companyID, row.id); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE invoice_payments SET undone_at = now(), undo_reason = nullif($3, ''), updated_at = now()
+		WHERE company_id = $1 AND id = $2`, companyID, row.id, row.reason); err != nil {
 		return translate(err, what)
 	}
 	pi.paid.Principal, pi.paid.Parts = pi.paid.Principal.Sub(row.part.Principal), pi.paid.Parts-1

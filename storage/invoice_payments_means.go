@@ -100,20 +100,22 @@ func discardStalePixCode(ctx context.Context, tx pgx.Tx, companyID int64, pi *pa
 // invoice's means of payment and books: its slip in a collection batch
 // (open: the batch's file refuses it; sent: the bank still charges the
 // whole total), the stored PIX code it discarded (discardStalePixCode),
-// and a part paid before the invoice's date or before the company's first
-// owner statement month.
+// a part paid before the invoice's date or before the company's first
+// owner statement month, and one whose entries are dated in a month whose
+// statements are closed (closedMonthWarning).
 func partWarnings(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoice, row partRow, paidAt finance.Date) ([]finance.Problem, error) {
 	id := pi.inv.ID
 	var batch int64
 	var sent bool
-	var first *string
+	var first, last *string
 	err := tx.QueryRow(ctx, `
 		SELECT coalesce(m.batch_id, 0), coalesce(b.file_id IS NOT NULL, false),
-		       (SELECT min(month) FROM owner_statement_months WHERE company_id = i.company_id)
+		       (SELECT min(month) FROM owner_statement_months WHERE company_id = i.company_id),
+		       (SELECT max(month) FROM owner_statement_months WHERE company_id = i.company_id)
 		FROM invoices i
 		LEFT JOIN ticket_batch_invoices m ON m.company_id = i.company_id AND m.invoice_id = i.id AND m.state = 'added'
 		LEFT JOIN ticket_batches b ON b.company_id = m.company_id AND b.id = m.batch_id
-		WHERE i.company_id = $1 AND i.id = $2`, companyID, id).Scan(&batch, &sent, &first)
+		WHERE i.company_id = $1 AND i.id = $2`, companyID, id).Scan(&batch, &sent, &first, &last)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("invoice %d: means of payment", id))
 	}
@@ -156,7 +158,40 @@ func partWarnings(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoi
 			ws = append(ws, finance.Problem{Field: "paid_at", Message: fmt.Sprintf("is in %s, before the company's first owner "+
 				"statement month (%s): no statement shows the part (it is in the first opening balances), the informe of %d "+
 				"cannot be issued, and the DIMOB of %d declares it", paid, m, paidAt.Year(), paidAt.Year())})
+		} else if w, err := closedMonthWarning(*last, paidAt, pi.creditAt); err != nil || w != nil {
+			if err != nil {
+				return nil, err
+			}
+			ws = append(ws, *w)
 		}
 	}
 	return ws, nil
+}
+
+// closedMonthWarning is the warning of a part whose entries, dated its
+// credit day, fall in a month whose owner statements are closed (last:
+// the company's last closed month; months close in order): the closed
+// statements do not change, and the next close states the entries as
+// adjustments of that month (docs/ledger.md, "Closing a month, and what
+// changes it afterwards"), as any entry written after its month's close.
+// nil when the credit day's month is open.
+func closedMonthWarning(last string, paidAt, creditAt finance.Date) (*finance.Problem, error) {
+	closed, err := finance.ParseMonth(last)
+	if err != nil {
+		return nil, fmt.Errorf("owner statement months: %w", err)
+	}
+	if creditAt.IsZero() {
+		creditAt = paidAt
+	}
+	m := finance.MonthOf(creditAt)
+	if m > closed {
+		return nil, nil
+	}
+	field := "paid_at"
+	if creditAt != paidAt {
+		field = "credit_at"
+	}
+	return &finance.Problem{Field: field, Message: fmt.Sprintf("is in %s, a month whose owner statements are closed: they "+
+		"do not change; the part's entries (dated its credit day, %s) are stated by the next month closed, as adjustments "+
+		"of %s (corrects_month)", m, creditAt, m)}, nil
 }

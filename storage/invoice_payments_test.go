@@ -183,11 +183,11 @@ func TestUndoLatestPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID)
+	_, err = storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID, "")
 	if finance.ErrorCode(err) != finance.Conflict || !strings.Contains(err.Error(), fmt.Sprintf("part 2 (payment %d) was paid after it", second.ID)) {
 		t.Fatalf("undoing the first part: %v", err)
 	}
-	undone, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID)
+	undone, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestUndoLatestPart(t *testing.T) {
 		"business": "100.00"}; !maps2Equal(got, want) {
 		t.Fatalf("balances %v, want the first part's %v", got, want)
 	}
-	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID); finance.ErrorCode(err) != finance.Conflict {
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID, ""); finance.ErrorCode(err) != finance.Conflict {
 		t.Fatalf("undoing it again: %v", err)
 	}
 	// paid again: the rest of the principal, late fee and interest on it
@@ -227,10 +227,10 @@ func TestUndoLatestPart(t *testing.T) {
 	if err != nil || again.N != 3 || again.Invoice.Status != "paid" {
 		t.Fatalf("paid again: %+v, %v", again, err)
 	}
-	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, again.ID); err != nil {
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, again.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	last, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID)
+	last, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestPartlyPaidRefundAndWriteOff(t *testing.T) {
 	if got := f.partState(t, inv); !strings.HasPrefix(got, "partially_paid false 1000.00") {
 		t.Fatalf("the write-off undone: %q", got)
 	}
-	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, part.ID); err != nil {
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, part.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.partState(t, inv); got != "unpaid false null null null null balance 1500.00 " {
@@ -470,7 +470,7 @@ func TestUndoPartPaidOut(t *testing.T) {
 	}
 	f.transfer(t, "2024-03-10", 1)
 	f.checkStatus(t, "paid out", inv, finance.AutoTransferTransferred)
-	if _, err := storage.UndoInvoicePart(context.Background(), f.pool, storage.Scope{CompanyID: f.company}, inv, second.ID); err != nil {
+	if _, err := storage.UndoInvoicePart(context.Background(), f.pool, storage.Scope{CompanyID: f.company}, inv, second.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	f.checkStatus(t, "the second part undone", inv, finance.AutoTransferChargeback)
@@ -501,10 +501,10 @@ func TestUndoPartsOfAProtestedInvoice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID); err != nil || u.Invoice.Status != "partially_paid" {
+		if u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, second.ID, ""); err != nil || u.Invoice.Status != "partially_paid" {
 			t.Fatalf("%s: the second part undone: %+v, %v", c.before, u, err)
 		}
-		u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID)
+		u, err := storage.UndoInvoicePart(ctx, f.pool, sc, inv, first.ID, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -539,7 +539,7 @@ func TestGuaranteeAfterAPartUndone(t *testing.T) {
 	if s := f.transfer(t, "2024-03-15", 1); s.Guaranteed.String() != "450.00" {
 		t.Fatalf("the release: %+v", s)
 	}
-	if _, err := storage.UndoInvoicePart(ctx, f.pool, storage.Scope{CompanyID: f.company}, inv, first.ID); err != nil {
+	if _, err := storage.UndoInvoicePart(ctx, f.pool, storage.Scope{CompanyID: f.company}, inv, first.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	checkStatements(t, f.statements(t), map[string]string{"owner60": "-540.00", "owner40": "-360.00", "business": "-450.00",

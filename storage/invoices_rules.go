@@ -189,7 +189,32 @@ func invoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
 				return problem(col, "can only be set with paid: true")
 			}
 		}
+		if c.Op == OpUpdate && oldPartlyPaid(c) && c.Given("paid") {
+			return warnPartsStand(ctx, tx, c)
+		}
 	}
+	return nil
+}
+
+// warnPartsStand warns a write sending paid: false to a partially paid
+// invoice that it undid nothing: paid is false already, and its parts are
+// undone one by one (a 200 with a warning, as paid: false on a paid
+// invoice answers what it undid, so that a client writing the record back
+// as read is never refused, nor told nothing).
+func warnPartsStand(ctx context.Context, tx pgx.Tx, c *Change) error {
+	var latest int64
+	var n int
+	err := tx.QueryRow(ctx, `SELECT id, n FROM invoice_payments WHERE company_id = $1 AND invoice_id = $2 AND undone_at IS NULL
+		ORDER BY n DESC LIMIT 1`, c.Scope.CompanyID, c.ID).Scan(&latest, &n)
+	if err != nil {
+		return translate(err, fmt.Sprintf("invoice %d: latest part", c.ID))
+	}
+	standing, err := readStandingPayments(ctx, tx, c.Scope.CompanyID, c.ID)
+	if err != nil {
+		return err
+	}
+	c.Warn("paid", "the invoice is partially paid (%s): paid: false undid nothing; its parts are undone one by one, the "+
+		"latest first: DELETE /invoices/%d/payments/%d (part %d)", strings.Join(standing.parts, ", "), c.ID, latest, n)
 	return nil
 }
 

@@ -68,7 +68,7 @@ func postWholePayment(ctx context.Context, tx pgx.Tx, companyID, invoiceID int64
 	if err != nil {
 		return problemsError(err, fmt.Sprintf("invoice %d: settle", invoiceID))
 	}
-	_, err = postPart(ctx, tx, companyID, pi, part, paidAt, pi.creditAt, actor)
+	_, err = postPart(ctx, tx, companyID, pi, part, paidAt, pi.creditAt, "", actor)
 	return err
 }
 

@@ -266,7 +266,7 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	o.Unbooked = decimal.Max(decimal.Zero, p.Paid.Sub(booked.Total))
 	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
 	inv.part = finance.Part{Due: expected, Amount: booked.Total, Principal: booked.Invoice, LateFee: booked.LateFee,
-		Interest: booked.Interest, Discount: booked.Discount}
+		Interest: booked.Interest, Discount: booked.Discount, OverPaid: o.Unbooked}
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: booked, FeeItem: inv.fee, DiscountItem: inv.discount})
 	if err != nil {
@@ -333,7 +333,7 @@ func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o 
 	o.Expected, o.Booked, o.Difference = due.Total, part.Amount, p.Paid.Sub(due.Total)
 	o.LateFee, o.Interest, o.Discount = part.LateFee, part.Interest, part.Discount
 	o.OfRest, o.Unbooked = inv.paid.Parts > 0, p.Paid.Sub(part.Amount)
-	inv.part = part
+	inv.part, inv.part.OverPaid = part, o.Unbooked
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: part.Settlement(), FeeItem: inv.fee, DiscountItem: inv.discount,
 		Part: &finance.PartShare{Before: inv.paid.Principal}})
@@ -683,19 +683,21 @@ func (pi *payingInvoice) reportedStatus() string {
 }
 
 // insertReportedParts writes the payment row of every settled invoice
-// (invoice_payments), as a part's is written.
+// (invoice_payments), as a part's is written: method ticket (a boleto's
+// return), over_paid what the line brought that nothing books.
 func insertReportedParts(ctx context.Context, tx pgx.Tx, companyID int64, actor Actor, settled []*payingInvoice) error {
 	n := len(settled)
 	ids, ns := make([]int64, n), make([]int32, n)
 	splits, amounts, principals, fees, interests, discounts := make([]string, n), make([]string, n), make([]string, n),
 		make([]string, n), make([]string, n), make([]string, n)
+	overs := make([]string, n)
 	paidAt, creditAt := make([]finance.Date, n), make([]finance.Date, n)
 	for i, pi := range settled {
 		p := pi.part
 		ids[i], ns[i] = pi.inv.ID, int32(pi.payments+1)
 		splits[i] = "invoice-" + strconv.FormatInt(pi.inv.ID, 10) + "-payment-" + strconv.Itoa(pi.payments+1)
 		amounts[i], principals[i], fees[i] = p.Amount.String(), p.Principal.String(), p.LateFee.String()
-		interests[i], discounts[i] = p.Interest.String(), p.Discount.String()
+		interests[i], discounts[i], overs[i] = p.Interest.String(), p.Discount.String(), p.OverPaid.String()
 		paidAt[i], creditAt[i] = pi.report.PaidAt, pi.creditOrPaid()
 	}
 	kind := actor.Kind
@@ -704,12 +706,13 @@ func insertReportedParts(ctx context.Context, tx pgx.Tx, companyID int64, actor 
 	}
 	_, err := tx.Exec(ctx, `
 		INSERT INTO invoice_payments (company_id, invoice_id, n, split, amount, principal, late_fee, interest, discount,
-		    paid_at, credit_at, actor, actor_id)
+		    paid_at, credit_at, actor, actor_id, method, over_paid)
 		SELECT $1, u.id, u.n, u.split, u.amount::numeric, u.principal::numeric, u.fee::numeric, u.interest::numeric,
-		    u.discount::numeric, u.paid_at, u.credit_at, $12, nullif($13::bigint, 0)
+		    u.discount::numeric, u.paid_at, u.credit_at, $12, nullif($13::bigint, 0), 'ticket', u.over::numeric
 		FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-		    $10::date[], $11::date[]) AS u(id, n, split, amount, principal, fee, interest, discount, paid_at, credit_at)`,
-		withValues, companyID, ids, ns, splits, amounts, principals, fees, interests, discounts, paidAt, creditAt, kind, actor.ID)
+		    $10::date[], $11::date[], $14::text[]) AS u(id, n, split, amount, principal, fee, interest, discount, paid_at, credit_at, over)`,
+		withValues, companyID, ids, ns, splits, amounts, principals, fees, interests, discounts, paidAt, creditAt, kind, actor.ID,
+		overs)
 	return translate(err, "payments of invoices paid")
 }
 

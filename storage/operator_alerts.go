@@ -2,9 +2,14 @@ package storage
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/propfin/propfin/finance"
 )
 
 // Operator alerts (docs/operations.md, "Alerts"): a job that ended failed
@@ -30,9 +35,11 @@ const (
 	AlertShortPayment = "short_payment"
 	// AlertOverPayment: a return file's line brought money for an
 	// invoice that nothing books (beyond its rest, beyond the bank's own
-	// parts, or on an invoice paid already), to be given back or applied.
-	// Nothing in the ledger records that: it holds while raised within the
-	// gauge's week.
+	// parts, or on an invoice paid already), or a part recorded by hand
+	// paid more than the discounted amount by the discount date, to be
+	// given back or applied. Nothing in the ledger records that: it holds
+	// until an operator records what was done with the money
+	// (ResolveAlert).
 	AlertOverPayment = "over_payment"
 )
 
@@ -62,10 +69,17 @@ type Alert struct {
 	// delivered open that stopped holding is posted again, once).
 	SentAt         *time.Time
 	ResolvedSentAt *time.Time
+	// Resolution (AlertResolutions), its reason, who recorded it (the
+	// admin token's label) and when: what was done with an over
+	// payment's money (ResolveAlert); nil while not said.
+	Resolution       *string
+	ResolutionReason *string
+	ResolvedBy       *string
+	ResolvedAt       *time.Time
 	// Open: the job is still failed at that generation, the night has
 	// still no finished run, the owner paid a voided transfer still owes
 	// on its invoice, the invoice or payment paid short is still unpaid,
-	// or it is an over payment (read with the alert).
+	// or the over payment is not resolved (read with the alert).
 	Open bool
 }
 
@@ -133,7 +147,7 @@ func raiseLineAlerts(ctx context.Context, q DBTX, companyID int64, kind string, 
 		jobs[i], invoices[i], payments[i], keys[i], messages[i] = sp.JobID, sp.InvoiceID, sp.PaymentID, sp.Key, sp.Message
 	}
 	tag, err := q.Exec(ctx, `INSERT INTO operator_alerts (company_id, kind, job_id, run_key, invoice_id, payment_id, message)
-		SELECT $1, '`+kind+`', u.job, u.key, nullif(u.invoice, 0), nullif(u.payment, 0), u.message
+		SELECT $1, '`+kind+`', nullif(u.job, 0), u.key, nullif(u.invoice, 0), nullif(u.payment, 0), u.message
 		FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[]) AS u(job, key, invoice, payment, message)
 		ON CONFLICT (company_id, run_key) WHERE kind = '`+kind+`' DO NOTHING`,
 		companyID, jobs, keys, invoices, payments, messages)
@@ -146,10 +160,10 @@ func raiseLineAlerts(ctx context.Context, q DBTX, companyID int64, kind string, 
 // openAlertSQL says whether an alert still holds: its job is failed at
 // its generation; the owner of its transfer still owes on the transfer's
 // invoice (the owner's entries of the invoice add up to less than zero);
-// the invoice or payment paid short is not paid; an over payment, always
-// (nothing in the ledger says the money was given back: the gauge counts
-// it for its week); no run of its night's key has succeeded. a is the
-// alert's alias.
+// the invoice or payment paid short is not paid; an over payment, until
+// what was done with the money is recorded (nothing in the ledger says
+// it was given back: ResolveAlert); no run of its night's key has
+// succeeded. a is the alert's alias.
 const openAlertSQL = `CASE a.kind
 	WHEN 'job_failed' THEN EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.id = a.job_id
 		AND j.generation = a.generation AND j.state = 'failed')
@@ -160,18 +174,25 @@ const openAlertSQL = `CASE a.kind
 	WHEN 'short_payment' THEN EXISTS (SELECT 1 FROM invoices i WHERE i.company_id = a.company_id AND i.id = a.invoice_id
 		AND NOT i.paid) OR EXISTS (SELECT 1 FROM payment_batch_transactions m WHERE m.company_id = a.company_id
 		AND m.id = a.payment_id AND m.state NOT IN ('paid', 'cancelled'))
-	WHEN 'over_payment' THEN true
+	WHEN 'over_payment' THEN a.resolved_at IS NULL
 	ELSE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.kind = a.job_kind
 		AND j.unique_key = a.run_key AND j.state = 'succeeded') END`
 
 // alertColumns are the columns of an Alert, over operator_alerts a.
 const alertColumns = `a.company_id, a.id, a.kind, a.job_id, a.generation, a.job_kind, a.schedule, a.run_date,
-	a.transaction_id, a.invoice_id, a.payment_id, a.message, a.raised_at, a.sent_at, a.resolved_sent_at, ` + openAlertSQL
+	a.transaction_id, a.invoice_id, a.payment_id, a.message, a.raised_at, a.sent_at, a.resolved_sent_at,
+	a.resolution, a.resolution_reason, a.resolved_by, a.resolved_at, ` + openAlertSQL
 
-// Alerts lists the alerts raised since, newest first, at most limit.
+// unresolvedOverPaymentSQL holds for an over payment not resolved: it
+// holds until someone says what was done with the money, however old, so
+// the list and the gauge keep it past their week. a is the alert's alias.
+const unresolvedOverPaymentSQL = `(a.kind = 'over_payment' AND a.resolved_at IS NULL)`
+
+// Alerts lists the alerts raised since, and the over payments not
+// resolved however old, newest first, at most limit.
 func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, error) {
 	rows, err := q.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a
-		WHERE a.raised_at >= $1 ORDER BY a.raised_at DESC, a.id DESC LIMIT $2`, since, limit)
+		WHERE a.raised_at >= $1 OR `+unresolvedOverPaymentSQL+` ORDER BY a.raised_at DESC, a.id DESC LIMIT $2`, since, limit)
 	if err != nil {
 		return nil, translate(err, "alerts")
 	}
@@ -180,10 +201,11 @@ func Alerts(ctx context.Context, q DBTX, since time.Time, limit int) ([]Alert, e
 }
 
 // OpenAlerts counts the alerts that still hold, by kind (the gauge
-// propfin_operator_alerts_open), among those raised in the last week.
+// propfin_operator_alerts_open), among those raised in the last week, and
+// the over payments not resolved however old.
 func OpenAlerts(ctx context.Context, q DBTX) (map[string]int64, error) {
 	rows, err := q.Query(ctx, `SELECT a.kind, count(*) FILTER (WHERE `+openAlertSQL+`) FROM operator_alerts a
-		WHERE a.raised_at > now() - interval '7 days' GROUP BY a.kind`)
+		WHERE a.raised_at > now() - interval '7 days' OR `+unresolvedOverPaymentSQL+` GROUP BY a.kind`)
 	if err != nil {
 		return nil, translate(err, "open alerts")
 	}
@@ -305,4 +327,77 @@ func PruneAlerts(ctx context.Context, q DBTX, companyID int64, cutoff time.Time,
 			return total, translate(err, "prune alerts")
 		}
 	}
+}
+
+// AlertResolutions are what may be done with an over payment's money:
+// given back to the payer, applied (to another invoice, a credit of the
+// payer's), or otherwise dealt with (the reason says how).
+var AlertResolutions = []string{"refunded", "applied", "other"}
+
+// AlertResolution is what an operator records of an alert's money: the
+// resolution (AlertResolutions), why (the reason, required), and who (the
+// admin token's label).
+type AlertResolution struct {
+	Resolution string
+	Reason     string
+	Operator   string
+}
+
+// ResolveAlert records, in tx, what was done with the money of the
+// over_payment alert id (of any company): its resolution, reason, who and
+// when, and a row of the operators' audit log (action alerts.resolve),
+// so that it no longer holds (openAlertSQL: out of the gauge, pruned
+// once old). It answers the alert as it leaves it and the audit row's id. NotFound for no such
+// alert; Conflict for an alert of another kind (it closes by itself when
+// what it names is settled) or one resolved already; Invalid for a
+// resolution not of AlertResolutions or no reason.
+func ResolveAlert(ctx context.Context, tx pgx.Tx, id int64, r AlertResolution) (Alert, int64, error) {
+	var ps []finance.Problem
+	if !slices.Contains(AlertResolutions, r.Resolution) {
+		ps = append(ps, finance.Problem{Field: "resolution", Message: "must be one of " + strings.Join(AlertResolutions, ", ")})
+	}
+	if strings.TrimSpace(r.Reason) == "" {
+		ps = append(ps, finance.Problem{Field: "reason", Message: "is required: say what was done with the money (it is kept in the audit log)"})
+	}
+	if len(ps) > 0 {
+		return Alert{}, 0, finance.InvalidInput(ps)
+	}
+	var a Alert
+	rows, err := tx.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a WHERE a.id = $1 FOR UPDATE`, id)
+	if err != nil {
+		return a, 0, translate(err, fmt.Sprintf("alert %d", id))
+	}
+	alerts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Alert])
+	switch {
+	case err != nil:
+		return a, 0, translate(err, fmt.Sprintf("alert %d", id))
+	case len(alerts) == 0:
+		return a, 0, finance.Errorf(finance.NotFound, "Alert %d not found.", id)
+	}
+	a = alerts[0]
+	switch {
+	case a.Kind != AlertOverPayment:
+		return a, 0, finance.Errorf(finance.Conflict, "Alert %d is a %s alert: it closes by itself once what it names is "+
+			"settled; only an over_payment alert is resolved by hand.", id, a.Kind)
+	case a.ResolvedAt != nil:
+		return a, 0, finance.Errorf(finance.Conflict, "Alert %d is resolved already (%s by %s on %s: %s).", id, *a.Resolution,
+			*a.ResolvedBy, a.ResolvedAt.UTC().Format(time.DateTime), *a.ResolutionReason)
+	}
+	invoice := int64(0)
+	if a.InvoiceID != nil {
+		invoice = *a.InvoiceID
+	}
+	audit, err := RecordAudit(ctx, tx, AuditEntry{Operator: r.Operator, Action: "alerts.resolve", Reason: r.Reason,
+		Selection: fmt.Sprintf("alert %d (over_payment, company %d, invoice %d): %s", id, a.CompanyID, invoice, r.Resolution)})
+	if err != nil {
+		return a, 0, err
+	}
+	rows, err = tx.Query(ctx, `UPDATE operator_alerts a SET resolution = $3, resolution_reason = $4, resolved_by = $5,
+		    resolved_at = now(), resolution_audit_id = $6
+		WHERE a.company_id = $1 AND a.id = $2 RETURNING `+alertColumns, a.CompanyID, id, r.Resolution, r.Reason, r.Operator, audit)
+	if err != nil {
+		return a, 0, translate(err, fmt.Sprintf("resolve alert %d", id))
+	}
+	a, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Alert])
+	return a, audit, translate(err, fmt.Sprintf("resolve alert %d", id))
 }

@@ -136,6 +136,32 @@ func TestPartCreditedTooLate(t *testing.T) {
 	}
 }
 
+// TestPaidCreditedOutOfBounds: paid: true takes credit_at by the bounds a
+// part and a return file's line do: not before paid_at, at most 7 days
+// after it; nothing is written by a refusal.
+func TestPaidCreditedOutOfBounds(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t)
+	id := f.invoice(t, nil)
+	for _, c := range []struct{ credit, says string }{
+		{today(-2), "is more than 7 days after the payment date " + today(-10) + " (at most " + today(-3) + ")"},
+		{today(-11), "is before the payment date " + today(-10)},
+	} {
+		r := f.put(t, id, map[string]any{"paid": true, "paid_at": today(-10), "credit_at": c.credit})
+		if r.status != 422 || !slices.Equal(r.problemFields(t), []string{"credit_at"}) ||
+			!strings.Contains(strings.Join(r.problemMessages(t), ";"), c.says) {
+			t.Fatalf("paid: true credited %s: %d %s", c.credit, r.status, r.raw)
+		}
+	}
+	if b := f.balances(t, id); len(b) != 0 {
+		t.Fatalf("the refusals wrote entries: %v", b)
+	}
+	r := f.put(t, id, map[string]any{"paid": true, "paid_at": today(-10), "credit_at": today(-3)})
+	if r.status != http.StatusOK || r.record(t)["credit_at"] != today(-3) {
+		t.Fatalf("paid: true credited 7 days after: %d %s", r.status, r.raw)
+	}
+}
+
 // TestReceiptPageOfParts: the page of an invoice partly paid lists its
 // part with its day, the balance, and neither its boleto nor the PIX code
 // of its total (the part discarded it); paid by a second part later, the

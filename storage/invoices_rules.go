@@ -168,6 +168,11 @@ func invoicePayment(ctx context.Context, tx pgx.Tx, c *Change) error {
 		if !c.Given("credit_at") || c.New.Values["credit_at"] == nil {
 			c.Set("credit_at", c.New.Values["paid_at"])
 		}
+		paid, _ := c.New.Values["paid_at"].(time.Time)
+		credit, _ := c.New.Values["credit_at"].(time.Time)
+		if msg := CreditDateProblem(finance.DateOf(paid), finance.DateOf(credit)); msg != "" { // as a part's, as a return file's
+			return problem("credit_at", msg)
+		}
 	case undoing(c):
 		for _, col := range []string{"paid_at", "credit_at"} {
 			if c.New.Values[col] != nil {

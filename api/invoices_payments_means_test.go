@@ -202,6 +202,47 @@ func TestReceiptPageOfParts(t *testing.T) {
 	}
 }
 
+// TestReceiptPageOfMeansAndRefunds: the receipt of an invoice paid in
+// parts says each part's means and, when they all name the same, the
+// payment's; parts that name none say nothing of the invoice's billing
+// method (how it was charged, not paid); a refund is said with what was
+// kept.
+func TestReceiptPageOfMeansAndRefunds(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t, withReceipts())
+	pay := func(id int64, amount, method string) {
+		t.Helper()
+		body := map[string]any{"amount": amount, "paid_at": today(0)}
+		if method != "" {
+			body["method"] = method
+		}
+		if r := f.payPart(t, id, body); r.status != http.StatusCreated {
+			t.Fatalf("part: %d %s", r.status, r.raw)
+		}
+	}
+	same := f.invoice(t, map[string]any{"billing_id": f.billing}) // 1,000.00
+	pay(same, "400.00", "pix")
+	pay(same, "600.00", "pix")
+	if r := f.operate(t, same, "refund", map[string]any{"amount": "100.00", "reason": "pago a mais"}); r.status != http.StatusOK {
+		t.Fatalf("refund: %d %s", r.status, r.raw)
+	}
+	_, html := page(t, receiptLinkOf(t, f.testEnv, fmt.Sprintf("/invoices/%d/receiptLink", same), f.keyA))
+	for _, want := range []string{"<th>Forma</th>", "<td>PIX</td>", "Forma de pagamento</dt><dd>PIX",
+		"Dessa importância, <strong>R$ 100,00</strong> foi devolvida ao pagador.", "Devolvido</dt><dd>R$ 100,00",
+		"Valor retido</dt><dd><strong>R$ 900,00"} {
+		if !strings.Contains(html, want) {
+			t.Fatalf("the receipt of the invoice paid in two PIX parts, 100.00 given back, lacks %q:\n%s", want, html)
+		}
+	}
+	unnamed := f.invoice(t, map[string]any{"billing_id": f.billing})
+	pay(unnamed, "400.00", "")
+	pay(unnamed, "600.00", "")
+	_, html = page(t, receiptLinkOf(t, f.testEnv, fmt.Sprintf("/invoices/%d/receiptLink", unnamed), f.keyA))
+	if !strings.Contains(html, "em 2 pagamentos") || strings.Contains(html, "Forma") || strings.Contains(html, "devolvida") {
+		t.Fatalf("the receipt of parts naming no means says one, or a refund:\n%s", html)
+	}
+}
+
 // TestPartUndoMessages: cancelling a partly paid invoice is refused saying
 // to undo its parts (not paid: false, which does nothing to it); paid:
 // false on an invoice paid in two parts warns that it undid both, naming

@@ -161,17 +161,19 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 	for _, l := range rec.Lines {
 		page.Items = append(page.Items, receipt.Item{Description: l.Description, Amount: l.Amount})
 	}
+	method := paymentMethod(rec)
 	switch {
 	case rec.Paid:
 		page.Payment = &receipt.Payment{PaidAt: rec.PaidAt, CreditAt: rec.CreditAt, Amount: rec.PaidAmount,
-			LateFee: rec.LateFee, Interest: rec.Interest, Discount: rec.Discount, Method: rec.Method, InParts: len(rec.Parts) > 1}
+			LateFee: rec.LateFee, Interest: rec.Interest, Discount: rec.Discount, Method: method, InParts: len(rec.Parts) > 1,
+			Refunded: rec.Refunded}
 		if len(rec.Parts) > 1 {
 			page.Parts = receiptParts(rec.Parts)
 		}
 	case page.Status == receipt.StatusPartiallyPaid && rec.PaidAmount.IsPositive():
 		// what the parts paid so far (docs/ledger.md, "Part payments"), each with its day, and the balance
 		page.Payment = &receipt.Payment{Amount: rec.PaidAmount, LateFee: rec.LateFee, Interest: rec.Interest,
-			Discount: rec.Discount, Method: rec.Method}
+			Discount: rec.Discount, Method: method, Refunded: rec.Refunded}
 		page.Parts, page.Balance = receiptParts(rec.Parts), rec.Balance
 	}
 	if rec.Digitable != "" && rec.Barcode != "" {
@@ -184,9 +186,26 @@ func receiptPageOf(kind string, rec storage.Receipt) receipt.Page {
 func receiptParts(parts []storage.ReceiptPart) []receipt.Payment {
 	out := make([]receipt.Payment, len(parts))
 	for i, p := range parts {
-		out[i] = receipt.Payment{PaidAt: p.PaidAt, Amount: p.Amount, LateFee: p.LateFee, Interest: p.Interest}
+		out[i] = receipt.Payment{PaidAt: p.PaidAt, Amount: p.Amount, LateFee: p.LateFee, Interest: p.Interest, Method: p.Method}
 	}
 	return out
+}
+
+// paymentMethod is how an invoice was paid, as its receipt says it: the
+// means its payments name, when every one names the same; none when they
+// differ or some name none (its page's list of them says each part's); a
+// payment made whole that names none, the billing method, as before
+// payments named theirs.
+func paymentMethod(rec storage.Receipt) string {
+	if len(rec.Parts) == 0 || (len(rec.Parts) == 1 && rec.Parts[0].Method == "" && rec.Status != "partially_paid") {
+		return rec.Method
+	}
+	for _, p := range rec.Parts[1:] {
+		if p.Method != rec.Parts[0].Method {
+			return ""
+		}
+	}
+	return rec.Parts[0].Method
 }
 
 // receiptLinkOp describes GET /{records}/{id}/receiptLink.

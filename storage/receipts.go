@@ -43,6 +43,8 @@ type Receipt struct {
 	// have not paid while it is partially paid.
 	Parts   []ReceiptPart
 	Balance decimal.Decimal
+	// Refunded is what the invoice's refunds gave back of its payments.
+	Refunded decimal.Decimal
 }
 
 // ReceiptPart is one payment of an invoice, as its receipt shows it.
@@ -50,6 +52,7 @@ type ReceiptPart struct {
 	PaidAt                    time.Time
 	Amount, LateFee, Interest decimal.Decimal
 	Principal                 decimal.Decimal
+	Method                    string // how the payer paid it; "" when not said
 }
 
 // ReceiptLine is one line of a receipt.
@@ -65,7 +68,8 @@ var invoiceReceiptSQL = `SELECT coalesce(i.id2, i.id::text), coalesce(b.name, ''
 	` + qualified(invoiceStatusExpr, "i") + `,
 	i.paid, i.paid_at, i.credit_at, coalesce(i.paid_amount, i.total)::text, coalesce(i.paid_late_fee, 0)::text,
 	coalesce(i.paid_interest, 0)::text, coalesce(i.paid_discount, 0)::text, i.billing_method,
-	coalesce(i.ticket_digitable, ''), coalesce(i.ticket_barcode, ''), coalesce(i.pix_code, '')
+	coalesce(i.ticket_digitable, ''), coalesce(i.ticket_barcode, ''), coalesce(i.pix_code, ''),
+	coalesce(i.refunded_amount, 0)::text
 	FROM invoices i
 	LEFT JOIN businesses b ON b.company_id = i.company_id AND b.id = i.business_id
 	LEFT JOIN persons p ON p.company_id = i.company_id AND p.id = i.payer_id
@@ -86,11 +90,11 @@ var quotedColumn = regexp.MustCompile(`"([a-z_0-9]+)"`)
 // Another company's invoice, or none, is not found.
 func (s *Store) InvoiceReceipt(ctx context.Context, companyID, id int64) (Receipt, error) {
 	var r Receipt
-	var total, paidAmount, lateFee, interest, discount string
+	var total, paidAmount, lateFee, interest, discount, refunded string
 	var paidAt, creditAt *time.Time
 	err := s.pool.QueryRow(ctx, invoiceReceiptSQL, companyID, id).Scan(&r.Number, &r.BusinessName, &r.BusinessTaxID,
 		&r.PayerName, &r.PayerTaxID, &r.Description, &r.Competence, &r.DueDate, &total, &r.Status, &r.Paid,
-		&paidAt, &creditAt, &paidAmount, &lateFee, &interest, &discount, &r.Method, &r.Digitable, &r.Barcode, &r.PixCode)
+		&paidAt, &creditAt, &paidAmount, &lateFee, &interest, &discount, &r.Method, &r.Digitable, &r.Barcode, &r.PixCode, &refunded)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Receipt{}, recordNotFound(id)
 	}
@@ -99,7 +103,7 @@ func (s *Store) InvoiceReceipt(ctx context.Context, companyID, id int64) (Receip
 	}
 	r.PaidAt, r.CreditAt = orZero(paidAt), orZero(creditAt)
 	if err := parseDecimals(map[*decimal.Decimal]string{&r.Total: total, &r.PaidAmount: paidAmount,
-		&r.LateFee: lateFee, &r.Interest: interest, &r.Discount: discount}); err != nil {
+		&r.LateFee: lateFee, &r.Interest: interest, &r.Discount: discount, &r.Refunded: refunded}); err != nil {
 		return Receipt{}, fmt.Errorf("receipt of invoice %d: %w", id, err)
 	}
 	if r.Lines, err = s.receiptLines(ctx, companyID, id); err != nil {
@@ -120,7 +124,8 @@ func (s *Store) InvoiceReceipt(ctx context.Context, companyID, id int64) (Receip
 // receiptParts reads an invoice's standing payments, in the order they
 // were paid.
 func (s *Store) receiptParts(ctx context.Context, companyID, invoiceID int64) ([]ReceiptPart, error) {
-	rows, err := s.pool.Query(ctx, `SELECT paid_at, amount::text, late_fee::text, interest::text, principal::text
+	rows, err := s.pool.Query(ctx, `SELECT paid_at, amount::text, late_fee::text, interest::text, principal::text,
+		coalesce(method, '')
 		FROM invoice_payments WHERE company_id = $1 AND invoice_id = $2 AND undone_at IS NULL ORDER BY n`, companyID, invoiceID)
 	if err != nil {
 		return nil, translate(err, fmt.Sprintf("payments of invoice %d", invoiceID))
@@ -128,7 +133,7 @@ func (s *Store) receiptParts(ctx context.Context, companyID, invoiceID int64) ([
 	parts, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (ReceiptPart, error) {
 		var p ReceiptPart
 		var amount, lateFee, interest, principal string
-		if err := row.Scan(&p.PaidAt, &amount, &lateFee, &interest, &principal); err != nil {
+		if err := row.Scan(&p.PaidAt, &amount, &lateFee, &interest, &principal, &p.Method); err != nil {
 			return p, err
 		}
 		return p, parseDecimals(map[*decimal.Decimal]string{&p.Amount: amount, &p.LateFee: lateFee, &p.Interest: interest,

@@ -58,3 +58,14 @@ func isDigits(s string) bool {
 	}
 	return true
 }
+
+// partMethods reports whether any of an invoice's payments says how it was
+// paid: the page's list of them then has a column of its own for it.
+func partMethods(parts []Payment) bool {
+	for _, p := range parts {
+		if p.Method != "" {
+			return true
+		}
+	}
+	return false
+}

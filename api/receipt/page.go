@@ -71,7 +71,7 @@ type Page struct {
 	PixCode string
 	// Parts are the invoice's payments, in the order they were paid, when
 	// it was paid in more than one or is partially paid; shown each with
-	// its day and amount.
+	// its day, amount and, when any says it, its means of payment.
 	Parts []Payment
 	// Balance is what of Total a partially paid invoice still owes.
 	Balance decimal.Decimal
@@ -103,7 +103,13 @@ type Payment struct {
 	// InParts: the payment is the sum of several parts (Page.Parts), and
 	// PaidAt the day of the one that settled the invoice.
 	InParts bool
+	// Refunded is what of Amount was given back to the payer (refunds);
+	// zero when none.
+	Refunded decimal.Decimal
 }
+
+// Kept is what of a payment was not given back.
+func (p Payment) Kept() decimal.Decimal { return p.Amount.Sub(p.Refunded) }
 
 // Charges are the late fee and interest a payment paid.
 func (p Payment) Charges() decimal.Decimal { return p.LateFee.Add(p.Interest) }

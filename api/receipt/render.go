@@ -21,11 +21,12 @@ const qrSize = 320
 
 var (
 	templates = template.Must(template.New("receipt").Funcs(template.FuncMap{
-		"money":      ptbr.Money,
-		"date":       ptbr.Date,
-		"taxID":      ptbr.TaxID,
-		"taxIDLabel": ptbr.TaxIDLabel,
-		"method":     methodLabel,
+		"money":       ptbr.Money,
+		"date":        ptbr.Date,
+		"taxID":       ptbr.TaxID,
+		"taxIDLabel":  ptbr.TaxIDLabel,
+		"method":      methodLabel,
+		"partMethods": partMethods,
 	}).ParseFS(assets, "assets/*.html"))
 	style  = mustAsset("assets/style.css")
 	script = mustAsset("assets/script.js")

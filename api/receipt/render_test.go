@@ -142,6 +142,25 @@ func TestRenderVariants(t *testing.T) {
 			notWant: []string{"Pago em 22/11/2026"},
 		},
 		{
+			name: "paid, part of it given back",
+			page: func() Page { p := paidPage(); p.Payment.Refunded = dec("100"); return p },
+			want: []string{"a importância de R$ 1.531,50", "Dessa importância, R$ 100,00 foi devolvida ao pagador.",
+				"Valor pago R$ 1.531,50 Devolvido R$ 100,00 Valor retido R$ 1.431,50"},
+		},
+		{
+			name: "paid in parts by two means",
+			page: func() Page {
+				p := paidPage()
+				p.Payment = &Payment{PaidAt: date(2026, 11, 22), Amount: dec("1512"), InParts: true}
+				p.Parts = []Payment{{PaidAt: date(2026, 11, 10), Amount: dec("1000"), Method: "pix"},
+					{PaidAt: date(2026, 11, 22), Amount: dec("512"), Method: "cash"}}
+				return p
+			},
+			want: []string{"Pago em Valor Multa e juros Forma", "10/11/2026 R$ 1.000,00 R$ 0,00 PIX",
+				"22/11/2026 R$ 512,00 R$ 0,00 Dinheiro"},
+			notWant: []string{"Forma de pagamento", "Devolvido"},
+		},
+		{
 			name: "paid transaction",
 			page: func() Page {
 				p := paidPage()

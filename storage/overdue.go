@@ -147,38 +147,57 @@ type OverdueChunk struct {
 }
 
 // OverdueChunkResult is what a chunk did: how many rows it recalculated
-// (Visited) and wrote (Updated), and whether it recalculated every row of
-// its range that can change (All) or looked for changes only.
+// (Visited) and wrote (Updated), whether it recalculated every row of its
+// range that can change (All) or looked for changes only, and, for the
+// invoices pass, how many partly paid invoices fell due (PastDue: their
+// status kept, each sent its invoice.overdue).
 type OverdueChunkResult struct {
 	Visited, Updated int64
 	All              bool
+	PastDue          int64
+}
+
+// overdueTake is what a chunk finds in its pass's row of overdue_state:
+// the dates as it leaves them (widened to include its own), the job
+// sweeping (0: none), and, for the invoices pass, the first due date its
+// run tells the partly paid invoices falling due from (zero: not known).
+type overdueTake struct {
+	window      OverdueWindow
+	sweep       int64
+	pastDueFrom finance.Date
 }
 
 // takeOverdueState locks the company's row of overdue_state for pass
 // (creating it, with its dates not known), widens its dates to include
 // c.AsOf, and records c's job as the last to write: the sweep goes on when
 // the previous chunk of the pass was the same job's, starts at a run's
-// first chunk, and is broken by any other. It returns the dates as it
-// leaves them and the job sweeping.
-func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (OverdueWindow, int64, error) {
-	var w OverdueWindow
+// first chunk, and is broken by any other. A run's first chunk keeps the
+// latest date the statuses held for before it (past_due_from, migration
+// 0064), which its later chunks read as it left it.
+func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (overdueTake, error) {
+	var t overdueTake
 	var sweep *int64
+	var from *finance.Date
 	err := tx.QueryRow(ctx, `INSERT INTO overdue_state AS s (company_id, pass, last_job, sweep_job)
 		VALUES ($1, $2, $3, CASE WHEN $5 THEN $3::bigint END)
 		ON CONFLICT (company_id, pass) DO UPDATE SET
 			as_of_low = CASE WHEN s.as_of_low IS NOT NULL THEN least(s.as_of_low, $4::date) END,
 			as_of_high = CASE WHEN s.as_of_high IS NOT NULL THEN greatest(s.as_of_high, $4::date) END,
 			sweep_job = CASE WHEN $5 THEN $3::bigint WHEN s.last_job = $3 AND s.sweep_job = $3 THEN $3::bigint END,
-			last_job = $3
-		RETURNING as_of_low, as_of_high, sweep_job`,
-		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&w.Low, &w.High, &sweep)
+			last_job = $3,
+			past_due_from = CASE WHEN $5 THEN s.as_of_high ELSE s.past_due_from END
+		RETURNING as_of_low, as_of_high, sweep_job, past_due_from`,
+		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&t.window.Low, &t.window.High, &sweep, &from)
 	if err != nil {
-		return OverdueWindow{}, 0, translate(err, "take the overdue state of "+pass)
+		return overdueTake{}, translate(err, "take the overdue state of "+pass)
 	}
-	if sweep == nil {
-		return w, 0, nil
+	if sweep != nil {
+		t.sweep = *sweep
 	}
-	return w, *sweep, nil
+	if from != nil {
+		t.pastDueFrom = *from
+	}
+	return t, nil
 }
 
 // endOverdueChunk sets the dates the statuses of pass hold for to c.AsOf
@@ -226,16 +245,32 @@ const (
 )
 
 // overdueEmission is what the statement adds for the invoice.overdue
-// events of the invoices the run moves to overdue (the invoice as written,
-// from the update's RETURNING) when an endpoint of the company listens:
+// events when an endpoint of the company listens: one per invoice the run
+// moves to overdue (the invoice as written, from the update's RETURNING;
 // once per invoice, since an invoice is moved to overdue once for its due
-// date (a second run of the date moves nothing).
-func overdueEmission(listening bool) emission {
-	e := emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "moved")
-	if listening {
-		e.doc = `CASE WHEN status = 'overdue' THEN ` + e.doc + ` END`
+// date: a second run of the date moves nothing) and one per partly paid
+// invoice falling due (pastDueInvoices: its status kept, the invoice as it
+// is). It returns the emission, over the CTE told, and the docs of the
+// moved and of the fallen due, NULL when nobody listens.
+func overdueEmission(listening bool) (e emission, moved, fell string) {
+	e = emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "told")
+	if !listening {
+		return e, e.doc, e.doc
 	}
-	return e
+	e.ctes = `,
+		told AS (SELECT company_id, doc FROM moved UNION ALL SELECT company_id, doc FROM fell)` + e.ctes
+	return e, `CASE WHEN status = 'overdue' THEN ` + e.doc + ` END`, e.doc
+}
+
+// pastDueInvoices selects the company's ($1) partly paid invoices of ids
+// $2..$3 falling due for the run on $4: due from the date from (a
+// placeholder) up to the day before $4. A partially_paid invoice keeps its status past its due date
+// (docs/api.md, "Part payments"): nothing is moved, the run counts it and
+// sends its invoice.overdue; invoices_open_status finds them.
+func pastDueInvoices(doc, from string) string {
+	return `SELECT company_id, id, ` + doc + ` AS doc FROM invoices
+		WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND "status" = 'partially_paid'
+			AND "due_date" >= ` + from + `::date AND "due_date" < $4::date AND id BETWEEN $2 AND $3`
 }
 
 // EmitMadeOverdue emits invoice.overdue for the invoices of ids a write
@@ -267,19 +302,28 @@ func EmitMadeOverdue(ctx context.Context, tx pgx.Tx, companyID int64, ids []int6
 // company never overlap; tx is the chunk's transaction.
 //
 // Each invoice it moves to overdue emits invoice.overdue, in the same
-// statement.
+// statement. So does each partly paid invoice of the range falling due
+// (pastDueInvoices: due before c.AsOf and not before the latest date the
+// statuses held for when the run began, or on the day before c.AsOf when
+// that is not known), whose status stays partially_paid: it is counted in
+// PastDue, not in Updated, and gets no history row.
 func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
-	w, sweep, err := takeOverdueState(ctx, tx, PassInvoices, c)
+	take, err := takeOverdueState(ctx, tx, PassInvoices, c)
 	if err != nil {
 		return OverdueChunkResult{}, err
 	}
+	w := take.window
 	res := OverdueChunkResult{All: !w.Known()}
 	var woke int64
 	listening, err := Subscribed(ctx, tx, c.CompanyID, EventInvoiceOverdue)
 	if err != nil {
 		return OverdueChunkResult{}, err
 	}
-	em := overdueEmission(listening)
+	em, movedDoc, fellDoc := overdueEmission(listening)
+	pastDueFrom := take.pastDueFrom
+	if pastDueFrom.IsZero() { // not known: those falling due on the run's date
+		pastDueFrom = c.AsOf.AddDays(-1)
+	}
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf, ActorJob, c.JobID, OriginOverdue, historyToOverdue, historyToUnpaid}
 	// Only unpaid and overdue are moved, and only between the two, so a
 	// row's status before the update is the other one. The conditions are
@@ -287,12 +331,15 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 	// since it was found. Going through every invoice of the range, the
 	// moves are counted as looked at; looking for changes, the candidates.
 	candidates, moving, visited := ``, `company_id = $1 AND id BETWEEN $2 AND $3`, `(SELECT count(*) FROM moved)`
+	fellFrom := "$10"
 	if !res.All {
 		candidates = `candidates (id) AS (
 			SELECT invoice_id FROM marked
-			UNION SELECT id FROM (` + invoicesDueBetween("$10::date", "$11::date") + `) w WHERE id BETWEEN $2 AND $3),`
+			UNION SELECT id FROM (` + invoicesDueBetween("$11::date", "$12::date") + `) w WHERE id BETWEEN $2 AND $3),`
 		moving, visited = `company_id = $1 AND id = ANY (ARRAY(SELECT id FROM candidates))`, `(SELECT count(*) FROM candidates)`
-		args = append(args, w.Low, w.High)
+		args = append(args, pastDueFrom, w.Low, w.High)
+	} else {
+		args = append(args, pastDueFrom)
 	}
 	err = tx.QueryRow(ctx, `WITH marked AS (
 			DELETE FROM invoice_status_marks WHERE company_id = $1 AND invoice_id BETWEEN $2 AND $3
@@ -302,17 +349,18 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 			UPDATE invoices SET status = `+invoiceStatusAsOf+`, updated_at = now()
 			WHERE `+moving+`
 				AND NOT paid AND status IN ('unpaid', 'overdue') AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
-			RETURNING company_id, id, status, `+em.doc+` AS doc),
+			RETURNING company_id, id, status, `+movedDoc+` AS doc),
 		logged AS (
 			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
 			SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved
-			RETURNING 1)`+em.ctes+`
-		SELECT `+visited+`, (SELECT count(*) FROM logged), `+em.woke,
-		planned(args...)...).Scan(&res.Visited, &res.Updated, &woke)
+			RETURNING 1),
+		fell AS (`+pastDueInvoices(fellDoc, fellFrom)+`)`+em.ctes+`
+		SELECT `+visited+`, (SELECT count(*) FROM logged), (SELECT count(*) FROM fell), `+em.woke,
+		planned(args...)...).Scan(&res.Visited, &res.Updated, &res.PastDue, &woke)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update invoice statuses")
 	}
-	if err := endOverdueChunk(ctx, tx, PassInvoices, c, sweep); err != nil {
+	if err := endOverdueChunk(ctx, tx, PassInvoices, c, take.sweep); err != nil {
 		return OverdueChunkResult{}, err
 	}
 	return res, nil
@@ -383,10 +431,11 @@ func paymentStepDates(low, high finance.Date) []finance.Date {
 // overdue_state, whose row it locks, so that the chunks of two runs of a
 // company never overlap; tx is the chunk's transaction.
 func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
-	w, sweep, err := takeOverdueState(ctx, tx, PassContracts, c)
+	take, err := takeOverdueState(ctx, tx, PassContracts, c)
 	if err != nil {
 		return OverdueChunkResult{}, err
 	}
+	w := take.window
 	res := OverdueChunkResult{All: !w.Narrow(c.AsOf)}
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf}
 	visit := paymentVisitAll
@@ -409,7 +458,7 @@ func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update payment statuses")
 	}
-	if err := endOverdueChunk(ctx, tx, PassContracts, c, sweep); err != nil {
+	if err := endOverdueChunk(ctx, tx, PassContracts, c, take.sweep); err != nil {
 		return OverdueChunkResult{}, err
 	}
 	return res, nil

@@ -150,18 +150,13 @@ func overduePlanOf(ctx context.Context, r *Run, asOf finance.Date) (overduePlan,
 	return newOverduePlan(ctx, r.Pool(), r.CompanyID(), asOf)
 }
 
-// newOverduePlan reads what a plan is cut from: the dates each pass's
-// statuses hold for and the spans of the company's ids (cutOverduePlan).
+// newOverduePlan reads what a plan is cut from, in one statement (the
+// dates each pass's statuses hold for and the spans of the company's ids:
+// storage.OverduePlanFacts), and cuts it (cutOverduePlan).
 func newOverduePlan(ctx context.Context, q storage.DBTX, companyID int64, asOf finance.Date) (overduePlan, error) {
-	windows, err := storage.OverdueWindows(ctx, q, companyID)
+	windows, spans, err := storage.OverduePlanFacts(ctx, q, companyID)
 	if err != nil {
 		return overduePlan{}, err
-	}
-	spans := map[string]storage.IDSpan{}
-	for _, table := range storage.OverdueTables {
-		if spans[table], err = storage.CompanyIDSpan(ctx, q, table, companyID); err != nil {
-			return overduePlan{}, err
-		}
 	}
 	return cutOverduePlan(asOf, windows, spans), nil
 }

@@ -136,6 +136,40 @@ func OverdueWindows(ctx context.Context, q DBTX, companyID int64) (map[string]Ov
 	return windows, translate(rows.Err(), "overdue windows")
 }
 
+// OverduePlanFacts reads, in one statement, what a run's plan is cut
+// from: the company's windows of both passes, as OverdueWindows reads
+// them, and the span of its ids in each of OverdueTables, as
+// CompanyIDSpan reads it (each span one min/max probe of the table's key).
+func OverduePlanFacts(ctx context.Context, q DBTX, companyID int64) (map[string]OverdueWindow, map[string]IDSpan, error) {
+	var b strings.Builder
+	b.WriteString(`SELECT true, pass, 0::bigint, 0::bigint, as_of_low, as_of_high FROM overdue_state WHERE company_id = $1`)
+	for _, t := range OverdueTables {
+		b.WriteString("\n\tUNION ALL SELECT false, '" + t + "', coalesce(min(id), 0), coalesce(max(id), 0), NULL::date, NULL::date FROM " +
+			t + " WHERE company_id = $1")
+	}
+	rows, err := q.Query(ctx, b.String(), companyID)
+	if err != nil {
+		return nil, nil, translate(err, "overdue plan")
+	}
+	defer rows.Close()
+	windows, spans := map[string]OverdueWindow{}, map[string]IDSpan{}
+	for rows.Next() {
+		var window bool
+		var name string
+		var span IDSpan
+		var w OverdueWindow
+		if err := rows.Scan(&window, &name, &span.Min, &span.Max, &w.Low, &w.High); err != nil {
+			return nil, nil, translate(err, "overdue plan")
+		}
+		if window {
+			windows[name] = w
+		} else {
+			spans[name] = span
+		}
+	}
+	return windows, spans, translate(rows.Err(), "overdue plan")
+}
+
 // OverdueChunk is one range of ids in one run of a pass: the company, the
 // run's job, the date, and whether the range is the run's first or last
 // of the pass.

@@ -88,10 +88,14 @@ const autoTransferStatusCase = `CASE
 // the relay's wake-up of em, the emission of the invoices changed (the
 // invoice as written, from the update's RETURNING; emissionOf over the
 // CTE upd). The update's FROM names no column of invoices, so that the
-// RETURNING reads the invoice's own.
+// RETURNING reads the invoice's own. The facts are MATERIALIZED: read
+// once for the invoices $2 as when inlined, but planned apart from the
+// update, which took the planner four times as long (about 4 ms against
+// 1 ms at each plan of a connection's first runs; docs/performance.md,
+// "The kinds' own cost").
 func writeAutoTransferStatusSQL(em emission) string {
 	return `
-WITH f AS (` + autoTransferFactsSQL + `
+WITH f AS MATERIALIZED (` + autoTransferFactsSQL + `
 ), s AS (
     SELECT id AS s_id, stored AS s_stored, ` + autoTransferStatusCase + ` AS s_status FROM f
 ), upd AS (

@@ -398,7 +398,7 @@ func readPayees(ctx context.Context, tx pgx.Tx, companyID int64, owners []*owner
 }
 
 // writeStatements builds each owner's statement and writes them with
-// their lines, and the month's counts.
+// their lines, and the month's counts (in the statements' statement).
 func writeStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64, m finance.Month, owners []*ownerMonth) (StatementSummary, error) {
 	sum := StatementSummary{Month: m.String()}
 	built := make([]statement.Statement, len(owners))
@@ -407,7 +407,14 @@ func writeStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64, m f
 		built[i] = statement.Build(o.in)
 		cols.add(o.key, built[i])
 	}
+	var lines int64
+	for _, b := range built {
+		lines += int64(len(b.Lines))
+	}
+	// the month's counts are written by the statements' statement: the
+	// lines' COPY below writes every line or fails
 	rows, err := tx.Query(ctx, `
+		WITH written AS (
 		INSERT INTO owner_statements (company_id, owner_id, business_id, month, opening, closing, income, deductions,
 		    guarantee, transfers, adjustments, shown_lines, hidden_lines, hidden_amount, job_id)
 		SELECT $1, o, nullif(b, 0), $2, opening / 100.0, closing / 100.0, income / 100.0, deductions / 100.0,
@@ -415,9 +422,13 @@ func writeStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64, m f
 		FROM unnest($4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[],
 		            $11::bigint[], $12::bigint[], $13::int[], $14::int[], $15::bigint[])
 		     AS k (o, b, opening, closing, income, deductions, guarantee, transfers, adjustments, shown, hidden, hidden_amount)
-		RETURNING id, owner_id, coalesce(business_id, 0)`,
+		RETURNING id, owner_id, coalesce(business_id, 0) AS business_id),
+		counted AS (
+		UPDATE owner_statement_months SET statements = $16, lines = $17 WHERE company_id = $1 AND month = $2)
+		SELECT id, owner_id, business_id FROM written`,
 		companyID, m.String(), nullID(jobID), cols.owners, cols.businesses, cols.opening, cols.closing, cols.income,
-		cols.deductions, cols.guarantee, cols.transfers, cols.adjustments, cols.shown, cols.hidden, cols.hiddenAmount)
+		cols.deductions, cols.guarantee, cols.transfers, cols.adjustments, cols.shown, cols.hidden, cols.hiddenAmount,
+		len(owners), lines)
 	if err != nil {
 		return sum, translate(err, "owner statements")
 	}
@@ -434,9 +445,12 @@ func writeStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64, m f
 	if err := translate(rows.Err(), "owner statements"); err != nil {
 		return sum, err
 	}
-	lines, err := copyStatementLines(ctx, tx, companyID, owners, built, ids)
+	copied, err := copyStatementLines(ctx, tx, companyID, owners, built, ids)
 	if err != nil {
 		return sum, err
+	}
+	if copied != lines {
+		return sum, fmt.Errorf("owner statement lines: %d copied of %d", copied, lines)
 	}
 	sum.Statements, sum.Lines = int64(len(owners)), lines
 	seen := map[int64]bool{}
@@ -444,9 +458,7 @@ func writeStatements(ctx context.Context, tx pgx.Tx, companyID, jobID int64, m f
 		seen[o.key.owner] = true
 	}
 	sum.Owners = int64(len(seen))
-	_, err = tx.Exec(ctx, `UPDATE owner_statement_months SET statements = $3, lines = $4 WHERE company_id = $1 AND month = $2`,
-		companyID, m.String(), sum.Statements, sum.Lines)
-	return sum, translate(err, "owner statement month")
+	return sum, nil
 }
 
 // statementColumns are the statements of a close as arrays, one element

@@ -234,17 +234,20 @@ func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChun
 	return t, nil
 }
 
-// endOverdueChunk sets the dates the statuses of pass hold for to c.AsOf
-// alone at the end of a sweep (c is the last chunk and every chunk of its
-// run followed one another with no other run's between them: every row was
-// recalculated for c.AsOf, or is marked).
-func endOverdueChunk(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk, sweepJob int64) error {
+// endOverdueCTE is the CTE that sets the dates the statuses of pass hold
+// for to c.AsOf ($4) alone at the end of a sweep (c is the last chunk and
+// every chunk of its run followed one another with no other run's between
+// them: every row was recalculated for c.AsOf, or is marked), in the
+// chunk's own statement; job is the placeholder of c.JobID. Empty when c
+// does not end a sweep.
+func endOverdueCTE(pass string, c OverdueChunk, sweepJob int64, job string) string {
 	if !c.Last || sweepJob != c.JobID {
-		return nil
+		return ""
 	}
-	_, err := tx.Exec(ctx, `UPDATE overdue_state SET as_of_low = $3, as_of_high = $3
-		WHERE company_id = $1 AND pass = $2 AND sweep_job = $4`, c.CompanyID, pass, c.AsOf, c.JobID)
-	return translate(err, "narrow the overdue state of "+pass)
+	return `,
+		ended AS (
+			UPDATE overdue_state SET as_of_low = $4, as_of_high = $4
+			WHERE company_id = $1 AND pass = '` + pass + `' AND sweep_job = ` + job + `)`
 }
 
 // invoiceStatusAsOf is finance.InvoiceStatusAsOf for the invoices it
@@ -388,14 +391,11 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
 			SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved
 			RETURNING 1),
-		fell AS (`+pastDueInvoices(fellDoc, fellFrom)+`)`+em.ctes+`
+		fell AS (`+pastDueInvoices(fellDoc, fellFrom)+`)`+em.ctes+endOverdueCTE(PassInvoices, c, take.sweep, "$6")+`
 		SELECT `+visited+`, (SELECT count(*) FROM logged), (SELECT count(*) FROM fell), `+em.woke,
 		planned(args...)...).Scan(&res.Visited, &res.Updated, &res.PastDue, &woke)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update invoice statuses")
-	}
-	if err := endOverdueChunk(ctx, tx, PassInvoices, c, take.sweep); err != nil {
-		return OverdueChunkResult{}, err
 	}
 	return res, nil
 }
@@ -477,6 +477,10 @@ func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 		visit = paymentVisitChanged
 		args = append(args, openInvoiceStatuses, paymentStepDates(w.Low, w.High))
 	}
+	ended := endOverdueCTE(PassContracts, c, take.sweep, fmt.Sprintf("$%d", len(args)+1))
+	if ended != "" {
+		args = append(args, c.JobID)
+	}
 	err = tx.QueryRow(ctx, visit+`,
 		classified AS (
 			SELECT c.id, `+paymentStatusAsOf+` AS payment_status
@@ -487,13 +491,10 @@ func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 			FROM classified n
 			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3 AND c.id = n.id
 				AND (c.payment_status IS DISTINCT FROM n.payment_status OR c.payment_status_date IS NULL)
-			RETURNING 1)
+			RETURNING 1)`+ended+`
 		SELECT (SELECT count(*) FROM classified), (SELECT count(*) FROM written)`, planned(args...)...).Scan(&res.Visited, &res.Updated)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update payment statuses")
-	}
-	if err := endOverdueChunk(ctx, tx, PassContracts, c, take.sweep); err != nil {
-		return OverdueChunkResult{}, err
 	}
 	return res, nil
 }

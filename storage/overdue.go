@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -282,32 +283,49 @@ const (
 )
 
 // overdueEmission is what the statement adds for the invoice.overdue
-// events when an endpoint of the company listens: one per invoice the run
-// moves to overdue (the invoice as written, from the update's RETURNING;
+// events of the invoices the run moves to overdue (the invoice as written,
+// from the update's RETURNING) when an endpoint of the company listens:
 // once per invoice, since an invoice is moved to overdue once for its due
-// date: a second run of the date moves nothing) and one per partly paid
-// invoice falling due (pastDueInvoices: its status kept, the invoice as it
-// is). It returns the emission, over the CTE told, and the docs of the
-// moved and of the fallen due, NULL when nobody listens.
-func overdueEmission(listening bool) (e emission, moved, fell string) {
-	e = emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "told")
-	if !listening {
-		return e, e.doc, e.doc
+// date (a second run of the date moves nothing).
+func overdueEmission(listening bool) emission {
+	e := emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "moved")
+	if listening {
+		e.doc = `CASE WHEN status = 'overdue' THEN ` + e.doc + ` END`
 	}
-	e.ctes = `,
-		told AS (SELECT company_id, doc FROM moved UNION ALL SELECT company_id, doc FROM fell)` + e.ctes
-	return e, `CASE WHEN status = 'overdue' THEN ` + e.doc + ` END`, e.doc
+	return e
 }
 
-// pastDueInvoices selects the company's ($1) partly paid invoices of ids
-// $2..$3 falling due for the run on $4: due from the date from (a
-// placeholder) up to the day before $4. A partially_paid invoice keeps its status past its due date
-// (docs/api.md, "Part payments"): nothing is moved, the run counts it and
-// sends its invoice.overdue; invoices_open_status finds them.
-func pastDueInvoices(doc, from string) string {
-	return `SELECT company_id, id, ` + doc + ` AS doc FROM invoices
-		WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND "status" = 'partially_paid'
-			AND "due_date" >= ` + from + `::date AND "due_date" < $4::date AND id BETWEEN $2 AND $3`
+// pastDueSQL counts the company's ($1) partly paid invoices of ids
+// $2..$3 falling due for the run on $4: due from $5 up to the day before
+// $4; and emits their invoice.overdue, the invoice as it is, when an
+// endpoint listens (the relay's wake-up second). A partially_paid invoice
+// keeps its status past its due date (docs/api.md, "Part payments"):
+// nothing is written to it. invoices_open_status finds them. A statement
+// of its own, prepared (its plan kept: the update beside it is planned at
+// each run, and this one in it made that plan a quarter dearer).
+func pastDueSQL(listening bool) string {
+	em := emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "fell")
+	return `WITH fell AS (
+			SELECT company_id, id, ` + em.doc + ` AS doc FROM invoices
+			WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND "status" = 'partially_paid'
+				AND "due_date" >= $5::date AND "due_date" < $4::date AND id BETWEEN $2 AND $3)` + em.ctes + `
+		SELECT (SELECT count(*) FROM fell), ` + em.woke
+}
+
+// pastDueStatements are pastDueSQL, nobody listening and listening,
+// built once.
+var pastDueStatements = sync.OnceValue(func() [2]string { return [2]string{pastDueSQL(false), pastDueSQL(true)} })
+
+// tellPastDue counts and tells the partly paid invoices of c's range
+// falling due (pastDueSQL): those due before c.AsOf and not before from.
+func tellPastDue(ctx context.Context, tx pgx.Tx, c OverdueChunk, from finance.Date, listening bool) (int64, error) {
+	sql := pastDueStatements()[0]
+	if listening {
+		sql = pastDueStatements()[1]
+	}
+	var n, woke int64
+	err := tx.QueryRow(ctx, sql, c.CompanyID, c.From, c.To, c.AsOf, from).Scan(&n, &woke)
+	return n, translate(err, "partly paid invoices falling due")
 }
 
 // EmitMadeOverdue emits invoice.overdue for the invoices of ids a write
@@ -339,8 +357,8 @@ func EmitMadeOverdue(ctx context.Context, tx pgx.Tx, companyID int64, ids []int6
 // company never overlap; tx is the chunk's transaction.
 //
 // Each invoice it moves to overdue emits invoice.overdue, in the same
-// statement. So does each partly paid invoice of the range falling due
-// (pastDueInvoices: due before c.AsOf and not before the latest date the
+// statement. So does each partly paid invoice of the range falling due,
+// in a statement of its own (pastDueSQL: due before c.AsOf and not before the latest date the
 // statuses held for when the run began, or on the day before c.AsOf when
 // that is not known), whose status stays partially_paid: it is counted in
 // PastDue, not in Updated, and gets no history row.
@@ -356,11 +374,7 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 	if err != nil {
 		return OverdueChunkResult{}, err
 	}
-	em, movedDoc, fellDoc := overdueEmission(listening)
-	pastDueFrom := take.pastDueFrom
-	if pastDueFrom.IsZero() { // not known: those falling due on the run's date
-		pastDueFrom = c.AsOf.AddDays(-1)
-	}
+	em := overdueEmission(listening)
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf, ActorJob, c.JobID, OriginOverdue, historyToOverdue, historyToUnpaid}
 	// Only unpaid and overdue are moved, and only between the two, so a
 	// row's status before the update is the other one. The conditions are
@@ -368,15 +382,12 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 	// since it was found. Going through every invoice of the range, the
 	// moves are counted as looked at; looking for changes, the candidates.
 	candidates, moving, visited := ``, `company_id = $1 AND id BETWEEN $2 AND $3`, `(SELECT count(*) FROM moved)`
-	fellFrom := "$10"
 	if !res.All {
 		candidates = `candidates (id) AS (
 			SELECT invoice_id FROM marked
-			UNION SELECT id FROM (` + invoicesDueBetween("$11::date", "$12::date") + `) w WHERE id BETWEEN $2 AND $3),`
+			UNION SELECT id FROM (` + invoicesDueBetween("$10::date", "$11::date") + `) w WHERE id BETWEEN $2 AND $3),`
 		moving, visited = `company_id = $1 AND id = ANY (ARRAY(SELECT id FROM candidates))`, `(SELECT count(*) FROM candidates)`
-		args = append(args, pastDueFrom, w.Low, w.High)
-	} else {
-		args = append(args, pastDueFrom)
+		args = append(args, w.Low, w.High)
 	}
 	err = tx.QueryRow(ctx, `WITH marked AS (
 			DELETE FROM invoice_status_marks WHERE company_id = $1 AND invoice_id BETWEEN $2 AND $3
@@ -386,16 +397,22 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 			UPDATE invoices SET status = `+invoiceStatusAsOf+`, updated_at = now()
 			WHERE `+moving+`
 				AND NOT paid AND status IN ('unpaid', 'overdue') AND status IS DISTINCT FROM `+invoiceStatusAsOf+`
-			RETURNING company_id, id, status, `+movedDoc+` AS doc),
+			RETURNING company_id, id, status, `+em.doc+` AS doc),
 		logged AS (
 			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
 			SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved
-			RETURNING 1),
-		fell AS (`+pastDueInvoices(fellDoc, fellFrom)+`)`+em.ctes+endOverdueCTE(PassInvoices, c, take.sweep, "$6")+`
-		SELECT `+visited+`, (SELECT count(*) FROM logged), (SELECT count(*) FROM fell), `+em.woke,
-		planned(args...)...).Scan(&res.Visited, &res.Updated, &res.PastDue, &woke)
+			RETURNING 1)`+em.ctes+endOverdueCTE(PassInvoices, c, take.sweep, "$6")+`
+		SELECT `+visited+`, (SELECT count(*) FROM logged), `+em.woke,
+		planned(args...)...).Scan(&res.Visited, &res.Updated, &woke)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update invoice statuses")
+	}
+	pastDueFrom := take.pastDueFrom
+	if pastDueFrom.IsZero() { // not known: those falling due on the run's date
+		pastDueFrom = c.AsOf.AddDays(-1)
+	}
+	if res.PastDue, err = tellPastDue(ctx, tx, c, pastDueFrom, listening); err != nil {
+		return OverdueChunkResult{}, err
 	}
 	return res, nil
 }

@@ -200,6 +200,9 @@ type overdueTake struct {
 	window      OverdueWindow
 	sweep       int64
 	pastDueFrom finance.Date
+	// listening: an endpoint of the company listens to
+	// invoice.overdue (Subscribed), read for the invoices pass alone
+	listening bool
 }
 
 // takeOverdueState locks the company's row of overdue_state for pass
@@ -208,11 +211,17 @@ type overdueTake struct {
 // the previous chunk of the pass was the same job's, starts at a run's
 // first chunk, and is broken by any other. A run's first chunk keeps the
 // latest date the statuses held for before it (past_due_from, migration
-// 0064), which its later chunks read as it left it.
+// 0064), which its later chunks read as it left it. For the invoices
+// pass it also reads whether an endpoint listens to invoice.overdue, in
+// the same statement.
 func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (overdueTake, error) {
 	var t overdueTake
 	var sweep *int64
 	var from *finance.Date
+	listening := "false"
+	if pass == PassInvoices {
+		listening = subscribedSQL("$1", "'"+EventInvoiceOverdue+"'")
+	}
 	err := tx.QueryRow(ctx, `INSERT INTO overdue_state AS s (company_id, pass, last_job, sweep_job)
 		VALUES ($1, $2, $3, CASE WHEN $5 THEN $3::bigint END)
 		ON CONFLICT (company_id, pass) DO UPDATE SET
@@ -221,8 +230,8 @@ func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChun
 			sweep_job = CASE WHEN $5 THEN $3::bigint WHEN s.last_job = $3 AND s.sweep_job = $3 THEN $3::bigint END,
 			last_job = $3,
 			past_due_from = CASE WHEN $5 THEN s.as_of_high ELSE s.past_due_from END
-		RETURNING as_of_low, as_of_high, sweep_job, past_due_from`,
-		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&t.window.Low, &t.window.High, &sweep, &from)
+		RETURNING as_of_low, as_of_high, sweep_job, past_due_from, `+listening,
+		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&t.window.Low, &t.window.High, &sweep, &from, &t.listening)
 	if err != nil {
 		return overdueTake{}, translate(err, "take the overdue state of "+pass)
 	}
@@ -370,10 +379,7 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 	w := take.window
 	res := OverdueChunkResult{All: !w.Known()}
 	var woke int64
-	listening, err := Subscribed(ctx, tx, c.CompanyID, EventInvoiceOverdue)
-	if err != nil {
-		return OverdueChunkResult{}, err
-	}
+	listening := take.listening
 	em := overdueEmission(listening)
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf, ActorJob, c.JobID, OriginOverdue, historyToOverdue, historyToUnpaid}
 	// Only unpaid and overdue are moved, and only between the two, so a

@@ -51,6 +51,9 @@ type overdueOutput struct {
 	Visited int64        `json:"visited,omitempty"`
 	All     bool         `json:"all,omitempty"`
 	Updated int64        `json:"updated"`
+	// PastDue counts, for a chunk of invoices, the partly paid ones that
+	// fell due (their status kept, each sent its invoice.overdue).
+	PastDue int64 `json:"past_due,omitempty"`
 	// Terminated counts, for a chunk of contracts, those moved from
 	// terminating to terminated.
 	Terminated int64 `json:"terminated,omitempty"`
@@ -67,14 +70,19 @@ type overdueOutput struct {
 // table has no status to recalculate; agreements: how many were broken,
 // and how many of their installments' slips left a collection batch), how
 // many invoices and contracts were looked at to find the ones that
-// changed, and how many terminating contracts became terminated.
+// changed, how many partly paid invoices fell due, and how many
+// terminating contracts became terminated.
 type OverdueResult struct {
-	Date             string `json:"date"`
-	Invoices         int64  `json:"invoices"`
-	InvoicesVisited  int64  `json:"invoices_visited"`
-	Contracts        int64  `json:"contracts"`
-	ContractsVisited int64  `json:"contracts_visited"`
-	Terminated       int64  `json:"terminated"`
+	Date            string `json:"date"`
+	Invoices        int64  `json:"invoices"`
+	InvoicesVisited int64  `json:"invoices_visited"`
+	// InvoicesPastDue counts the partly paid invoices that fell due: their
+	// status stays partially_paid (past_due true), and each was sent its
+	// invoice.overdue; they are not among Invoices (not moved).
+	InvoicesPastDue  int64 `json:"invoices_past_due"`
+	Contracts        int64 `json:"contracts"`
+	ContractsVisited int64 `json:"contracts_visited"`
+	Terminated       int64 `json:"terminated"`
 	// CalendarEvents counts the calendar events whose status changed
 	// (results stored before it was named so hold it as "events").
 	CalendarEvents *int64 `json:"calendar_events"`
@@ -142,18 +150,13 @@ func overduePlanOf(ctx context.Context, r *Run, asOf finance.Date) (overduePlan,
 	return newOverduePlan(ctx, r.Pool(), r.CompanyID(), asOf)
 }
 
-// newOverduePlan reads what a plan is cut from: the dates each pass's
-// statuses hold for and the spans of the company's ids (cutOverduePlan).
+// newOverduePlan reads what a plan is cut from, in one statement (the
+// dates each pass's statuses hold for and the spans of the company's ids:
+// storage.OverduePlanFacts), and cuts it (cutOverduePlan).
 func newOverduePlan(ctx context.Context, q storage.DBTX, companyID int64, asOf finance.Date) (overduePlan, error) {
-	windows, err := storage.OverdueWindows(ctx, q, companyID)
+	windows, spans, err := storage.OverduePlanFacts(ctx, q, companyID)
 	if err != nil {
 		return overduePlan{}, err
-	}
-	spans := map[string]storage.IDSpan{}
-	for _, table := range storage.OverdueTables {
-		if spans[table], err = storage.CompanyIDSpan(ctx, q, table, companyID); err != nil {
-			return overduePlan{}, err
-		}
 	}
 	return cutOverduePlan(asOf, windows, spans), nil
 }
@@ -241,7 +244,7 @@ func runOverdueChunk(ctx context.Context, tx pgx.Tx, r *Run, asOf finance.Date, 
 	default:
 		err = fmt.Errorf("overdue chunk of unknown table %q", c.Table)
 	}
-	out.Visited, out.Updated, out.All = res.Visited, res.Updated, res.All
+	out.Visited, out.Updated, out.All, out.PastDue = res.Visited, res.Updated, res.All, res.PastDue
 	return out, err
 }
 
@@ -260,6 +263,7 @@ func overdueResult(plan overduePlan, outputs []json.RawMessage) (OverdueResult, 
 		case "invoices":
 			res.Invoices += out.Updated
 			res.InvoicesVisited += out.Visited
+			res.InvoicesPastDue += out.PastDue
 		case "contracts":
 			res.Contracts += out.Updated
 			res.ContractsVisited += out.Visited

@@ -95,24 +95,40 @@ type pruneResult struct {
 }
 
 // prune deletes what is older than cutoff (alerts, jobs, keys) and
-// webhookCutoff (events) for the run's company.
+// webhookCutoff (events) for the run's company: one look first at which
+// of the four has old rows (storage.ReadPruneDue), then those prunes
+// alone, the alerts before the jobs they name.
 func prune(ctx context.Context, r *Run, cutoff, webhookCutoff time.Time) (any, error) {
 	pool, company := r.Pool(), r.CompanyID()
 	res := pruneResult{FinishedBefore: cutoff.UTC().Format(time.DateTime), EventsBefore: webhookCutoff.UTC().Format(time.DateTime)}
-	var err error
-	if res.Alerts, err = storage.PruneAlerts(ctx, pool, company, cutoff, pruneBatch); err != nil {
-		return nil, err
-	}
-	if res.Jobs, err = storage.PruneJobs(ctx, pool, company, cutoff, pruneBatch); err != nil {
-		return nil, err
-	}
-	if res.Keys, err = storage.PruneIdempotencyKeys(ctx, pool, company, cutoff, pruneBatch); err != nil {
-		return nil, err
-	}
-	events, err := storage.PruneWebhookEvents(ctx, pool, company, webhookCutoff, pruneBatch)
+	due, err := storage.ReadPruneDue(ctx, pool, company, cutoff, webhookCutoff)
 	if err != nil {
 		return nil, err
 	}
-	res.Events, res.Deliveries = events.Events, events.Deliveries
+	if !due.Any() {
+		return res, nil
+	}
+	if due.Alerts {
+		if res.Alerts, err = storage.PruneAlerts(ctx, pool, company, cutoff, pruneBatch); err != nil {
+			return nil, err
+		}
+	}
+	if due.Jobs {
+		if res.Jobs, err = storage.PruneJobs(ctx, pool, company, cutoff, pruneBatch); err != nil {
+			return nil, err
+		}
+	}
+	if due.Keys {
+		if res.Keys, err = storage.PruneIdempotencyKeys(ctx, pool, company, cutoff, pruneBatch); err != nil {
+			return nil, err
+		}
+	}
+	if due.Events {
+		events, err := storage.PruneWebhookEvents(ctx, pool, company, webhookCutoff, pruneBatch)
+		if err != nil {
+			return nil, err
+		}
+		res.Events, res.Deliveries = events.Events, events.Deliveries
+	}
 	return res, nil
 }

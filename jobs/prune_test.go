@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/propfin/propfin/storage"
 )
@@ -143,4 +144,46 @@ func TestPruneDeletesOldWebhookEventsAndClosedAlerts(t *testing.T) {
 		SELECT 1 FROM webhook_events ev WHERE ev.company_id = d.company_id AND ev.id = d.event_id)`).Scan(&orphans); err != nil || orphans != 0 {
 		t.Errorf("%d deliveries without their event (%v)", orphans, err)
 	}
+}
+
+// TestReadPruneDue: the look before the prunes tells, for each of the
+// four, whether the company has a row older than its cutoff (another
+// company's rows never count), so that a company with nothing old is
+// pruned with one statement.
+func TestReadPruneDue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := newPlatform(t, nil, false)
+	now := time.Now()
+	cutoff, webhookCutoff := now.Add(-DefaultRetention), now.Add(-DefaultWebhookRetention)
+	a, b := pruneSeed{t: t, p: p, company: p.companyA}, pruneSeed{t: t, p: p, company: p.companyB}
+	due := func(want storage.PruneDue, when string) {
+		t.Helper()
+		got, err := storage.ReadPruneDue(ctx, p.pool, a.company, cutoff, webhookCutoff)
+		if err != nil || got != want {
+			t.Errorf("%s: %+v (%v), want %+v", when, got, err, want)
+		}
+	}
+	// recent rows, and another company's old ones
+	a.event("recent", "1 day", nil)
+	a.job("succeeded", "1 day", 1, "")
+	a.job("running", "40 days", 1, "") // not finished: never pruned
+	a.runMissing("recent", "1 day", "2026-01-01")
+	a.id(`INSERT INTO idempotency_keys (company_id, key, request_hash) VALUES ($1, 'recent', '\x00') RETURNING 1`)
+	b.event("old", "40 days", nil)
+	b.job("succeeded", "40 days", 1, "")
+	b.runMissing("old", "40 days", "2026-01-02")
+	b.id(`INSERT INTO idempotency_keys (company_id, key, request_hash, created_at) VALUES ($1, 'old', '\x00', now() - interval '40 days') RETURNING 1`)
+	due(storage.PruneDue{}, "nothing old")
+	if d := (storage.PruneDue{}); d.Any() {
+		t.Error("nothing due says Any")
+	}
+	a.runMissing("old", "40 days", "2026-01-03")
+	due(storage.PruneDue{Alerts: true}, "an old alert")
+	a.job("failed", "40 days", 1, "")
+	due(storage.PruneDue{Alerts: true, Jobs: true}, "and an old job")
+	a.id(`INSERT INTO idempotency_keys (company_id, key, request_hash, created_at) VALUES ($1, 'old', '\x00', now() - interval '40 days') RETURNING 1`)
+	due(storage.PruneDue{Alerts: true, Jobs: true, Keys: true}, "and an old key")
+	a.event("old", "40 days", nil)
+	due(storage.PruneDue{Alerts: true, Jobs: true, Keys: true, Events: true}, "and an old event")
 }

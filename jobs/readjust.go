@@ -70,25 +70,25 @@ func (s *ReadjustSummary) add(o ReadjustSummary) {
 	s.InvoicesUpdated += o.InvoicesUpdated
 }
 
-// runReadjust does the run: the indices and the company's readjustment
-// settings are read once, then the plan's chunks, two at a time (the
-// first alone, with the plan).
+// runReadjust does the run: the plan and the company's readjustment
+// settings are read once (one statement for a new plan), and the indices
+// when a contract is due, then the plan's chunks, two at a time (the
+// first alone, with the plan). A company with no contract due, most of
+// them on most nights, reads the plan alone.
 func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 	date, err := finance.ParseDate(p.Date)
 	if err != nil {
 		return nil, permanent(err)
 	}
-	idx, err := storage.LoadIndices(ctx, r.Pool())
+	plan, settings, err := readjustPlanOf(ctx, r, date)
 	if err != nil {
 		return nil, err
 	}
-	settings, err := storage.ReadjustSettingsOf(ctx, r.Pool(), r.CompanyID())
-	if err != nil {
-		return nil, err
-	}
-	plan, err := readjustPlanOf(ctx, r, date)
-	if err != nil {
-		return nil, err
+	var idx finance.Indices
+	if len(plan.Lasts) > 0 {
+		if idx, err = storage.LoadIndices(ctx, r.Pool()); err != nil {
+			return nil, err
+		}
 	}
 	base := storage.ReadjustSelection{CompanyID: r.CompanyID(), Date: date,
 		Actor: storage.Actor{Kind: storage.ActorJob, ID: r.Job.ID}, Options: settings.Options()}
@@ -116,24 +116,25 @@ func runReadjust(ctx context.Context, r *Run, p DatePayload) (any, error) {
 }
 
 // readjustPlanOf returns the plan a resumed run recorded with its first
-// chunk, or a new one.
-func readjustPlanOf(ctx context.Context, r *Run, date finance.Date) (readjustPlan, error) {
+// chunk, or a new one, and the company's readjustment settings.
+func readjustPlanOf(ctx context.Context, r *Run, date finance.Date) (readjustPlan, storage.ReadjustSettings, error) {
 	done, err := r.ChunkOutputs(ctx)
 	if err != nil {
-		return readjustPlan{}, err
+		return readjustPlan{}, storage.ReadjustSettings{}, err
 	}
 	if raw, ok := done[0]; ok {
 		var out ReadjustChunk
 		if err := json.Unmarshal(raw, &out); err != nil {
-			return readjustPlan{}, permanent(fmt.Errorf("read the plan of job %d: %w", r.Job.ID, err))
+			return readjustPlan{}, storage.ReadjustSettings{}, permanent(fmt.Errorf("read the plan of job %d: %w", r.Job.ID, err))
 		}
 		if out.Plan == nil {
-			return readjustPlan{}, permanent(fmt.Errorf("job %d: its first chunk recorded no plan", r.Job.ID))
+			return readjustPlan{}, storage.ReadjustSettings{}, permanent(fmt.Errorf("job %d: its first chunk recorded no plan", r.Job.ID))
 		}
-		return *out.Plan, nil
+		settings, err := storage.ReadjustSettingsOf(ctx, r.Pool(), r.CompanyID())
+		return *out.Plan, settings, err
 	}
-	lasts, due, err := storage.PlanReadjustChunks(ctx, r.Pool(), r.CompanyID(), date, readjustChunk)
-	return readjustPlan{Lasts: lasts, Due: due}, err
+	lasts, due, settings, err := storage.PlanReadjustRun(ctx, r.Pool(), r.CompanyID(), date, readjustChunk)
+	return readjustPlan{Lasts: lasts, Due: due}, settings, err
 }
 
 // summarize counts a chunk's answers.

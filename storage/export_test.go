@@ -31,3 +31,7 @@ const (
 // OnStatement exposes onStatement (the condition on an owner's entry t of
 // being stated) to the package's external tests.
 const OnStatement = onStatement
+
+// OpeningsSQL exposes the owner statements' openings read to the
+// package's external tests.
+const OpeningsSQL = openingsSQL

@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -136,6 +137,40 @@ func OverdueWindows(ctx context.Context, q DBTX, companyID int64) (map[string]Ov
 	return windows, translate(rows.Err(), "overdue windows")
 }
 
+// OverduePlanFacts reads, in one statement, what a run's plan is cut
+// from: the company's windows of both passes, as OverdueWindows reads
+// them, and the span of its ids in each of OverdueTables, as
+// CompanyIDSpan reads it (each span one min/max probe of the table's key).
+func OverduePlanFacts(ctx context.Context, q DBTX, companyID int64) (map[string]OverdueWindow, map[string]IDSpan, error) {
+	var b strings.Builder
+	b.WriteString(`SELECT true, pass, 0::bigint, 0::bigint, as_of_low, as_of_high FROM overdue_state WHERE company_id = $1`)
+	for _, t := range OverdueTables {
+		b.WriteString("\n\tUNION ALL SELECT false, '" + t + "', coalesce(min(id), 0), coalesce(max(id), 0), NULL::date, NULL::date FROM " +
+			t + " WHERE company_id = $1")
+	}
+	rows, err := q.Query(ctx, b.String(), companyID)
+	if err != nil {
+		return nil, nil, translate(err, "overdue plan")
+	}
+	defer rows.Close()
+	windows, spans := map[string]OverdueWindow{}, map[string]IDSpan{}
+	for rows.Next() {
+		var window bool
+		var name string
+		var span IDSpan
+		var w OverdueWindow
+		if err := rows.Scan(&window, &name, &span.Min, &span.Max, &w.Low, &w.High); err != nil {
+			return nil, nil, translate(err, "overdue plan")
+		}
+		if window {
+			windows[name] = w
+		} else {
+			spans[name] = span
+		}
+	}
+	return windows, spans, translate(rows.Err(), "overdue plan")
+}
+
 // OverdueChunk is one range of ids in one run of a pass: the company, the
 // run's job, the date, and whether the range is the run's first or last
 // of the pass.
@@ -147,51 +182,82 @@ type OverdueChunk struct {
 }
 
 // OverdueChunkResult is what a chunk did: how many rows it recalculated
-// (Visited) and wrote (Updated), and whether it recalculated every row of
-// its range that can change (All) or looked for changes only.
+// (Visited) and wrote (Updated), whether it recalculated every row of its
+// range that can change (All) or looked for changes only, and, for the
+// invoices pass, how many partly paid invoices fell due (PastDue: their
+// status kept, each sent its invoice.overdue).
 type OverdueChunkResult struct {
 	Visited, Updated int64
 	All              bool
+	PastDue          int64
+}
+
+// overdueTake is what a chunk finds in its pass's row of overdue_state:
+// the dates as it leaves them (widened to include its own), the job
+// sweeping (0: none), and, for the invoices pass, the first due date its
+// run tells the partly paid invoices falling due from (zero: not known).
+type overdueTake struct {
+	window      OverdueWindow
+	sweep       int64
+	pastDueFrom finance.Date
+	// listening: an endpoint of the company listens to
+	// invoice.overdue (Subscribed), read for the invoices pass alone
+	listening bool
 }
 
 // takeOverdueState locks the company's row of overdue_state for pass
 // (creating it, with its dates not known), widens its dates to include
 // c.AsOf, and records c's job as the last to write: the sweep goes on when
 // the previous chunk of the pass was the same job's, starts at a run's
-// first chunk, and is broken by any other. It returns the dates as it
-// leaves them and the job sweeping.
-func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (OverdueWindow, int64, error) {
-	var w OverdueWindow
+// first chunk, and is broken by any other. A run's first chunk keeps the
+// latest date the statuses held for before it (past_due_from, migration
+// 0064), which its later chunks read as it left it. For the invoices
+// pass it also reads whether an endpoint listens to invoice.overdue, in
+// the same statement.
+func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (overdueTake, error) {
+	var t overdueTake
 	var sweep *int64
+	var from *finance.Date
+	listening := "false"
+	if pass == PassInvoices {
+		listening = subscribedSQL("$1", "'"+EventInvoiceOverdue+"'")
+	}
 	err := tx.QueryRow(ctx, `INSERT INTO overdue_state AS s (company_id, pass, last_job, sweep_job)
 		VALUES ($1, $2, $3, CASE WHEN $5 THEN $3::bigint END)
 		ON CONFLICT (company_id, pass) DO UPDATE SET
 			as_of_low = CASE WHEN s.as_of_low IS NOT NULL THEN least(s.as_of_low, $4::date) END,
 			as_of_high = CASE WHEN s.as_of_high IS NOT NULL THEN greatest(s.as_of_high, $4::date) END,
 			sweep_job = CASE WHEN $5 THEN $3::bigint WHEN s.last_job = $3 AND s.sweep_job = $3 THEN $3::bigint END,
-			last_job = $3
-		RETURNING as_of_low, as_of_high, sweep_job`,
-		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&w.Low, &w.High, &sweep)
+			last_job = $3,
+			past_due_from = CASE WHEN $5 THEN s.as_of_high ELSE s.past_due_from END
+		RETURNING as_of_low, as_of_high, sweep_job, past_due_from, `+listening,
+		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&t.window.Low, &t.window.High, &sweep, &from, &t.listening)
 	if err != nil {
-		return OverdueWindow{}, 0, translate(err, "take the overdue state of "+pass)
+		return overdueTake{}, translate(err, "take the overdue state of "+pass)
 	}
-	if sweep == nil {
-		return w, 0, nil
+	if sweep != nil {
+		t.sweep = *sweep
 	}
-	return w, *sweep, nil
+	if from != nil {
+		t.pastDueFrom = *from
+	}
+	return t, nil
 }
 
-// endOverdueChunk sets the dates the statuses of pass hold for to c.AsOf
-// alone at the end of a sweep (c is the last chunk and every chunk of its
-// run followed one another with no other run's between them: every row was
-// recalculated for c.AsOf, or is marked).
-func endOverdueChunk(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk, sweepJob int64) error {
+// endOverdueCTE is the CTE that sets the dates the statuses of pass hold
+// for to c.AsOf ($4) alone at the end of a sweep (c is the last chunk and
+// every chunk of its run followed one another with no other run's between
+// them: every row was recalculated for c.AsOf, or is marked), in the
+// chunk's own statement; job is the placeholder of c.JobID. Empty when c
+// does not end a sweep.
+func endOverdueCTE(pass string, c OverdueChunk, sweepJob int64, job string) string {
 	if !c.Last || sweepJob != c.JobID {
-		return nil
+		return ""
 	}
-	_, err := tx.Exec(ctx, `UPDATE overdue_state SET as_of_low = $3, as_of_high = $3
-		WHERE company_id = $1 AND pass = $2 AND sweep_job = $4`, c.CompanyID, pass, c.AsOf, c.JobID)
-	return translate(err, "narrow the overdue state of "+pass)
+	return `,
+		ended AS (
+			UPDATE overdue_state SET as_of_low = $4, as_of_high = $4
+			WHERE company_id = $1 AND pass = '` + pass + `' AND sweep_job = ` + job + `)`
 }
 
 // invoiceStatusAsOf is finance.InvoiceStatusAsOf for the invoices it
@@ -238,6 +304,39 @@ func overdueEmission(listening bool) emission {
 	return e
 }
 
+// pastDueSQL counts the company's ($1) partly paid invoices of ids
+// $2..$3 falling due for the run on $4: due from $5 up to the day before
+// $4; and emits their invoice.overdue, the invoice as it is, when an
+// endpoint listens (the relay's wake-up second). A partially_paid invoice
+// keeps its status past its due date (docs/api.md, "Part payments"):
+// nothing is written to it. invoices_open_status finds them. A statement
+// of its own, prepared (its plan kept: the update beside it is planned at
+// each run, and this one in it made that plan a quarter dearer).
+func pastDueSQL(listening bool) string {
+	em := emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "fell")
+	return `WITH fell AS (
+			SELECT company_id, id, ` + em.doc + ` AS doc FROM invoices
+			WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND "status" = 'partially_paid'
+				AND "due_date" >= $5::date AND "due_date" < $4::date AND id BETWEEN $2 AND $3)` + em.ctes + `
+		SELECT (SELECT count(*) FROM fell), ` + em.woke
+}
+
+// pastDueStatements are pastDueSQL, nobody listening and listening,
+// built once.
+var pastDueStatements = sync.OnceValue(func() [2]string { return [2]string{pastDueSQL(false), pastDueSQL(true)} })
+
+// tellPastDue counts and tells the partly paid invoices of c's range
+// falling due (pastDueSQL): those due before c.AsOf and not before from.
+func tellPastDue(ctx context.Context, tx pgx.Tx, c OverdueChunk, from finance.Date, listening bool) (int64, error) {
+	sql := pastDueStatements()[0]
+	if listening {
+		sql = pastDueStatements()[1]
+	}
+	var n, woke int64
+	err := tx.QueryRow(ctx, sql, c.CompanyID, c.From, c.To, c.AsOf, from).Scan(&n, &woke)
+	return n, translate(err, "partly paid invoices falling due")
+}
+
 // EmitMadeOverdue emits invoice.overdue for the invoices of ids a write
 // other than the overdue run has just stored overdue (an agreement's end
 // giving its originals back: docs/api.md, "Webhooks"), the invoice as
@@ -267,18 +366,20 @@ func EmitMadeOverdue(ctx context.Context, tx pgx.Tx, companyID int64, ids []int6
 // company never overlap; tx is the chunk's transaction.
 //
 // Each invoice it moves to overdue emits invoice.overdue, in the same
-// statement.
+// statement. So does each partly paid invoice of the range falling due,
+// in a statement of its own (pastDueSQL: due before c.AsOf and not before the latest date the
+// statuses held for when the run began, or on the day before c.AsOf when
+// that is not known), whose status stays partially_paid: it is counted in
+// PastDue, not in Updated, and gets no history row.
 func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
-	w, sweep, err := takeOverdueState(ctx, tx, PassInvoices, c)
+	take, err := takeOverdueState(ctx, tx, PassInvoices, c)
 	if err != nil {
 		return OverdueChunkResult{}, err
 	}
+	w := take.window
 	res := OverdueChunkResult{All: !w.Known()}
 	var woke int64
-	listening, err := Subscribed(ctx, tx, c.CompanyID, EventInvoiceOverdue)
-	if err != nil {
-		return OverdueChunkResult{}, err
-	}
+	listening := take.listening
 	em := overdueEmission(listening)
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf, ActorJob, c.JobID, OriginOverdue, historyToOverdue, historyToUnpaid}
 	// Only unpaid and overdue are moved, and only between the two, so a
@@ -306,13 +407,17 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 		logged AS (
 			INSERT INTO invoice_history (company_id, invoice_id, actor, actor_id, origin, changes)
 			SELECT $1, id, $5, $6, $7, CASE status WHEN 'overdue' THEN $8::jsonb ELSE $9::jsonb END FROM moved
-			RETURNING 1)`+em.ctes+`
+			RETURNING 1)`+em.ctes+endOverdueCTE(PassInvoices, c, take.sweep, "$6")+`
 		SELECT `+visited+`, (SELECT count(*) FROM logged), `+em.woke,
 		planned(args...)...).Scan(&res.Visited, &res.Updated, &woke)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update invoice statuses")
 	}
-	if err := endOverdueChunk(ctx, tx, PassInvoices, c, sweep); err != nil {
+	pastDueFrom := take.pastDueFrom
+	if pastDueFrom.IsZero() { // not known: those falling due on the run's date
+		pastDueFrom = c.AsOf.AddDays(-1)
+	}
+	if res.PastDue, err = tellPastDue(ctx, tx, c, pastDueFrom, listening); err != nil {
 		return OverdueChunkResult{}, err
 	}
 	return res, nil
@@ -383,16 +488,21 @@ func paymentStepDates(low, high finance.Date) []finance.Date {
 // overdue_state, whose row it locks, so that the chunks of two runs of a
 // company never overlap; tx is the chunk's transaction.
 func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (OverdueChunkResult, error) {
-	w, sweep, err := takeOverdueState(ctx, tx, PassContracts, c)
+	take, err := takeOverdueState(ctx, tx, PassContracts, c)
 	if err != nil {
 		return OverdueChunkResult{}, err
 	}
+	w := take.window
 	res := OverdueChunkResult{All: !w.Narrow(c.AsOf)}
 	args := []any{c.CompanyID, c.From, c.To, c.AsOf}
 	visit := paymentVisitAll
 	if !res.All {
 		visit = paymentVisitChanged
 		args = append(args, openInvoiceStatuses, paymentStepDates(w.Low, w.High))
+	}
+	ended := endOverdueCTE(PassContracts, c, take.sweep, fmt.Sprintf("$%d", len(args)+1))
+	if ended != "" {
+		args = append(args, c.JobID)
 	}
 	err = tx.QueryRow(ctx, visit+`,
 		classified AS (
@@ -404,13 +514,10 @@ func UpdatePaymentStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 			FROM classified n
 			WHERE c.company_id = $1 AND c.id BETWEEN $2 AND $3 AND c.id = n.id
 				AND (c.payment_status IS DISTINCT FROM n.payment_status OR c.payment_status_date IS NULL)
-			RETURNING 1)
+			RETURNING 1)`+ended+`
 		SELECT (SELECT count(*) FROM classified), (SELECT count(*) FROM written)`, planned(args...)...).Scan(&res.Visited, &res.Updated)
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update payment statuses")
-	}
-	if err := endOverdueChunk(ctx, tx, PassContracts, c, sweep); err != nil {
-		return OverdueChunkResult{}, err
 	}
 	return res, nil
 }

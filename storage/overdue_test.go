@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -447,6 +448,55 @@ func TestCompanyIDSpan(t *testing.T) {
 	}
 	if _, err := storage.CompanyIDSpan(ctx, pool, "persons", a.company); err == nil {
 		t.Error("a table outside the recalculation was read")
+	}
+}
+
+// TestOverduePlanFacts: the one statement of a run's plan reads what
+// OverdueWindows and CompanyIDSpan read, for each table and pass, of the
+// company alone: before its first run (no window) and after one.
+func TestOverduePlanFacts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	a := newOverdueFixture(t, pool, "Imobiliária A")
+	b := newOverdueFixture(t, pool, "Imobiliária B")
+	a.contract(t)
+	b.contract(t)
+	a.contract(t)
+	a.invoice(t, 0, finance.Invoice{DueDate: finance.MustDate("2024-03-01")})
+	b.invoice(t, 0, finance.Invoice{DueDate: finance.MustDate("2024-03-01")})
+	check := func(when string) {
+		t.Helper()
+		windows, spans, err := storage.OverduePlanFacts(ctx, pool, a.company)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantWindows, err := storage.OverdueWindows(ctx, pool, a.company)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(windows, wantWindows) {
+			t.Errorf("%s: windows %+v, want %+v", when, windows, wantWindows)
+		}
+		if len(spans) != len(storage.OverdueTables) {
+			t.Errorf("%s: spans of %d tables, want %d", when, len(spans), len(storage.OverdueTables))
+		}
+		for _, table := range storage.OverdueTables {
+			want, err := storage.CompanyIDSpan(ctx, pool, table, a.company)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spans[table] != want {
+				t.Errorf("%s: span of %s %+v, want %+v", when, table, spans[table], want)
+			}
+		}
+	}
+	check("before the first run")
+	a.invoices(t, 1, finance.MustDate("2024-03-06"))
+	a.payments(t, 1, finance.MustDate("2024-03-06"))
+	check("after a run")
+	if w, _, _ := storage.OverduePlanFacts(ctx, pool, a.company); !w[storage.PassInvoices].Known() || !w[storage.PassContracts].Known() {
+		t.Errorf("after a run: windows %+v, want both known", w)
 	}
 }
 

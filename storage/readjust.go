@@ -107,22 +107,44 @@ const oneContractSQL = `SELECT ` + readjustColumns + ` FROM contracts
 // runs from the id after the previous chunk's last, or the first, to its
 // own last) and how many contracts are due.
 func PlanReadjustChunks(ctx context.Context, db DBTX, companyID int64, date finance.Date, size int) (lasts []int64, due int64, err error) {
-	rows, err := db.Query(ctx, `SELECT id, total FROM (
-			SELECT id, row_number() OVER (ORDER BY id) AS n, count(*) OVER () AS total
-			FROM contracts WHERE `+dueReadjustment+`) d
-		WHERE n % $3 = 0 OR n = total ORDER BY id`, companyID, date, size)
+	lasts, due, _, err = PlanReadjustRun(ctx, db, companyID, date, size)
+	return lasts, due, err
+}
+
+// PlanReadjustRun is PlanReadjustChunks and the company's readjustment
+// settings (ReadjustSettingsOf) in one statement: the company's row
+// joined to its chunks' last ids, one row when none is due.
+func PlanReadjustRun(ctx context.Context, db DBTX, companyID int64, date finance.Date, size int) (lasts []int64, due int64,
+	settings ReadjustSettings, err error) {
+	rows, err := db.Query(ctx, `SELECT co.readjust_allow_reduction, co.readjust_candidates, d.id, d.total
+		FROM companies co LEFT JOIN (
+			SELECT id, total FROM (
+				SELECT id, row_number() OVER (ORDER BY id) AS n, count(*) OVER () AS total
+				FROM contracts WHERE `+dueReadjustment+`) d
+			WHERE n % $3 = 0 OR n = total) d ON true
+		WHERE co.id = $1 ORDER BY d.id`, companyID, date, size)
 	if err != nil {
-		return nil, 0, translate(err, "plan readjustment chunks")
+		return nil, 0, settings, translate(err, "plan readjustment chunks")
 	}
 	defer rows.Close()
+	found := false
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id, &due); err != nil {
-			return nil, 0, translate(err, "plan readjustment chunks")
+		var id, total *int64
+		if err := rows.Scan(&settings.AllowReduction, &settings.Candidates, &id, &total); err != nil {
+			return nil, 0, settings, translate(err, "plan readjustment chunks")
 		}
-		lasts = append(lasts, id)
+		found = true
+		if id != nil {
+			lasts, due = append(lasts, *id), *total
+		}
 	}
-	return lasts, due, translate(rows.Err(), "plan readjustment chunks")
+	if err := rows.Err(); err != nil {
+		return nil, 0, settings, translate(err, "plan readjustment chunks")
+	}
+	if !found {
+		return nil, 0, settings, translate(pgx.ErrNoRows, "company")
+	}
+	return lasts, due, settings, nil
 }
 
 // maxReadjustSteps bounds the periods one call catches up for a contract

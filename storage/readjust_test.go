@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -477,5 +478,25 @@ func TestPlanReadjustChunks(t *testing.T) {
 	}
 	if lasts, n, err := storage.PlanReadjustChunks(ctx, f.pool, company, finance.MustDate("2025-01-14"), 2); err != nil || n != 0 || lasts != nil {
 		t.Errorf("nothing due: %v of %d (%v)", lasts, n, err)
+	}
+	// the plan of a run reads the company's settings with it, contracts
+	// due or not
+	if _, err := f.pool.Exec(ctx, `UPDATE companies SET readjust_allow_reduction = true, readjust_candidates = '{IPCA,IGP-M}'
+		WHERE id = $1`, company); err != nil {
+		t.Fatal(err)
+	}
+	want, err := storage.ReadjustSettingsOf(ctx, f.pool, company)
+	if err != nil || !want.AllowReduction {
+		t.Fatalf("settings %+v (%v)", want, err)
+	}
+	for _, date := range []string{"2025-01-15", "2025-01-14"} {
+		lasts, n, settings, err := storage.PlanReadjustRun(ctx, f.pool, company, finance.MustDate(date), 2)
+		wantLasts, wantN, _ := storage.PlanReadjustChunks(ctx, f.pool, company, finance.MustDate(date), 2)
+		if err != nil || n != wantN || !slices.Equal(lasts, wantLasts) || !reflect.DeepEqual(settings, want) {
+			t.Errorf("run on %s: %v of %d, %+v (%v); want %v of %d, %+v", date, lasts, n, settings, err, wantLasts, wantN, want)
+		}
+	}
+	if _, _, _, err := storage.PlanReadjustRun(ctx, f.pool, company+1000, finance.MustDate("2025-01-15"), 2); err == nil {
+		t.Error("the plan of a company that does not exist: no error")
 	}
 }

@@ -267,6 +267,16 @@ func checkOwnerStatements(t *testing.T, pool *pgxpool.Pool, company int64, m fin
 		company, m.String()).Scan(&statements); err != nil || statements == 0 {
 		t.Errorf("company %d %s: %d statements (%v)", company, m, statements, err)
 	}
+	// the month's row counts its statements and their lines
+	var counted, lines, wantLines int
+	if err := pool.QueryRow(context.Background(), `SELECT m.statements, m.lines,
+			(SELECT count(*) FROM owner_statement_lines l JOIN owner_statements s ON s.company_id = l.company_id AND s.id = l.statement_id
+			 WHERE s.company_id = $1 AND s.month = $2)
+		FROM owner_statement_months m WHERE m.company_id = $1 AND m.month = $2`,
+		company, m.String()).Scan(&counted, &lines, &wantLines); err != nil || counted != statements || lines != wantLines || lines == 0 {
+		t.Errorf("company %d %s: the month counts %d statements and %d lines, want %d and %d (%v)",
+			company, m, counted, lines, statements, wantLines, err)
+	}
 }
 
 // TestClosedMonthEntries: an owner's entry of a closed month is not

@@ -106,16 +106,12 @@ func CountTransferInvoices(ctx context.Context, db DBTX, companyID int64, on fin
 // changes: done twice, it writes nothing the second time.
 func TransferOwners(ctx context.Context, tx pgx.Tx, companyID, jobID int64, on finance.Date, n, k int) (TransferSummary, error) {
 	var sum TransferSummary
-	ids, err := lockTransferInvoices(ctx, tx, companyID, on, n, k)
+	ids, how, err := lockTransferInvoices(ctx, tx, companyID, on, n, k)
 	if err != nil || len(ids) == 0 {
 		return sum, err
 	}
 	sum.Invoices = int64(len(ids))
 	g, err := writeGuarantees(ctx, tx, companyID, on, ids)
-	if err != nil {
-		return sum, err
-	}
-	how, err := transferPaymentOf(ctx, tx, companyID)
 	if err != nil {
 		return sum, err
 	}
@@ -129,20 +125,31 @@ func TransferOwners(ctx context.Context, tx pgx.Tx, companyID, jobID int64, on f
 	return sum.Add(g).Add(t), nil
 }
 
-// lockTransferInvoices locks the invoices of part k of n, in id order.
-func lockTransferInvoices(ctx context.Context, tx pgx.Tx, companyID int64, on finance.Date, n, k int) ([]int64, error) {
-	rows, err := tx.Query(ctx, `SELECT i.id FROM invoices i
+// lockTransferInvoices locks the invoices of part k of n, in id order,
+// and reads the company's transfer_payment with them (how the run pays
+// the owners, read in the same statement: "" when there is no invoice).
+func lockTransferInvoices(ctx context.Context, tx pgx.Tx, companyID int64, on finance.Date, n, k int) ([]int64, string, error) {
+	rows, err := tx.Query(ctx, `SELECT i.id, (SELECT transfer_payment FROM companies WHERE id = $1) FROM invoices i
 		JOIN contracts c ON c.company_id = i.company_id AND c.id = i.contract_id
 		WHERE `+transferCandidates+` AND i.id % $3 = $4
 		ORDER BY i.id FOR UPDATE OF i`, companyID, on, n, k)
 	if err != nil {
-		return nil, translate(err, "lock transfer invoices")
+		return nil, "", translate(err, "lock transfer invoices")
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		return nil, translate(err, "lock transfer invoices")
+	defer rows.Close()
+	var ids []int64
+	var how string
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &how); err != nil {
+			return nil, "", translate(err, "lock transfer invoices")
+		}
+		ids = append(ids, id)
 	}
-	return ids, nil
+	if err := rows.Err(); err != nil {
+		return nil, "", translate(err, "lock transfer invoices")
+	}
+	return ids, how, nil
 }
 
 // guaranteedInvoice is an unpaid invoice under a guaranteed transfer, as

@@ -47,13 +47,6 @@ func CheckTransferPayment(v string) []finance.Problem {
 	return nil
 }
 
-// transferPaymentOf reads the company's transfer_payment.
-func transferPaymentOf(ctx context.Context, q DBTX, companyID int64) (string, error) {
-	var v string
-	err := q.QueryRow(ctx, `SELECT transfer_payment FROM companies WHERE id = $1`, companyID).Scan(&v)
-	return v, translate(err, "company's transfer payment")
-}
-
 // setTransferPayment stores transfer_payment (nil: kept), checked.
 func setTransferPayment(ctx context.Context, tx pgx.Tx, companyID int64, v *string) error {
 	if v == nil {

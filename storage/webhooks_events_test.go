@@ -319,6 +319,106 @@ func TestOverdueEmitsOncePerInvoice(t *testing.T) {
 	}
 }
 
+// TestOverdueTellsPartlyPaidInvoicesFallingDue: a partly paid invoice
+// keeps its status past its due date, and the overdue run counts it and
+// emits its invoice.overdue (the invoice as it is, partially_paid) the
+// night it falls due: once, a second run of the date telling none; the
+// first run of a company, its dates not known, tells those falling due
+// on its date only; a run after missed nights tells every one that fell
+// due since the last; a company without an endpoint is counted and gets
+// no event.
+func TestOverdueTellsPartlyPaidInvoicesFallingDue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Parcelas")
+	quiet := newOverdueFixture(t, pool, "Imobiliária Parcelas Sem Webhooks")
+	f.id(t, `INSERT INTO webhook_endpoints (company_id, url, events, secret) VALUES ($1, 'https://example.com/h', '{invoice.overdue}', 'whsec_x') RETURNING id`)
+	today := finance.MustDate("2024-03-06")
+	part := func(f *overdueFixture, due finance.Date) int64 {
+		return f.invoice(t, 0, finance.Invoice{Status: finance.InvoicePartiallyPaid, DueDate: due})
+	}
+	longAgo := part(f, today.AddDays(-10)) // fell due before the company's first run
+	yesterday := part(f, today.AddDays(-1))
+	onToday := part(f, today)
+	later := part(f, today.AddDays(2))
+	month := part(f, today.AddDays(30))
+	part(quiet, today.AddDays(-1))
+	events := func() map[int64]int {
+		t.Helper()
+		rows, err := pool.Query(ctx, `SELECT company_id, (data->>'id')::bigint, data->>'status', (data->>'past_due')::bool
+			FROM webhook_events WHERE type = 'invoice.overdue'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		seen := map[int64]int{}
+		for rows.Next() {
+			var company, id int64
+			var status string
+			var pastDue *bool
+			if err := rows.Scan(&company, &id, &status, &pastDue); err != nil {
+				t.Fatal(err)
+			}
+			if company != f.company || status != "partially_paid" || pastDue == nil || !*pastDue {
+				t.Errorf("event of company %d, invoice %d: %s, past_due %v", company, id, status, pastDue)
+			}
+			seen[id]++
+		}
+		return seen
+	}
+	runs := []struct {
+		job   int64
+		on    finance.Date
+		fell  []int64 // the invoices told by this run
+		quiet int64   // the quiet company's count
+	}{
+		{1, today, []int64{yesterday}, 1},
+		{2, today, nil, 0},                         // the same date again
+		{3, today.AddDays(1), []int64{onToday}, 0}, // the next night
+		{4, today.AddDays(5), []int64{later}, 0},   // after three nights missed
+		{5, today.AddDays(5), nil, 0},              // again
+	}
+	want := map[int64]int{}
+	for _, r := range runs {
+		res := f.invoices(t, r.job, r.on)
+		if q := quiet.invoices(t, r.job, r.on); q.PastDue != r.quiet || q.Updated != 0 {
+			t.Errorf("run %d, quiet company: %+v, want %d fallen due and none moved", r.job, q, r.quiet)
+		}
+		for _, id := range r.fell {
+			want[id]++
+		}
+		if res.PastDue != int64(len(r.fell)) || res.Updated != 0 {
+			t.Errorf("run %d on %s: %+v, want %d fallen due and none moved", r.job, r.on, res, len(r.fell))
+		}
+		if got := events(); !reflect.DeepEqual(got, want) {
+			t.Errorf("run %d on %s: invoice.overdue events by invoice %v, want %v", r.job, r.on, got, want)
+		}
+	}
+	// a run of two chunks: the second tells from the date the first found
+	first := f.pass(t, storage.UpdateInvoiceStatuses, 6, today.AddDays(40), allFrom, later, true, false)
+	second := f.pass(t, storage.UpdateInvoiceStatuses, 6, today.AddDays(40), later+1, allTo, false, true)
+	want[month]++
+	if first.PastDue != 0 || second.PastDue != 1 {
+		t.Errorf("a run of two chunks: %+v and %+v, want the second to tell invoice %d", first, second, month)
+	}
+	if got := events(); !reflect.DeepEqual(got, want) {
+		t.Errorf("a run of two chunks: invoice.overdue events by invoice %v, want %v", got, want)
+	}
+	var statuses []string
+	rows, err := pool.Query(ctx, `SELECT DISTINCT status FROM invoices WHERE company_id = $1`, f.company)
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || !reflect.DeepEqual(statuses, []string{"partially_paid"}) {
+		t.Errorf("statuses after the runs: %v, %v; want partially_paid only", statuses, err)
+	}
+	if want[longAgo] != 0 {
+		t.Errorf("invoice %d fell due before the first run", longAgo)
+	}
+}
+
 // TestEmitEventsAsksWhoListensFirst: an emission for a company with no
 // endpoint subscribed to the type is one small statement, not the
 // emission's (whose records' JSON takes a millisecond or more to plan at

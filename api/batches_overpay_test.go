@@ -17,24 +17,7 @@ import (
 // all and the business the tariff.
 func TestOverPaymentAlerted(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split(pageReturnFile(t, "hand-written return, CNAB 240"), "\n")
-	u := []byte(lines[3])
-	for _, p := range []struct {
-		from int
-		to   string
-	}{
-		{18, "000000000000000"}, // no interest nor fine
-		{78, "000000000150000"}, // paid 1,500.00
-		{93, "000000000149750"}, // credited 1,497.50
-		{138, "0412202605122026"},
-	} {
-		copy(u[p.from-1:], p.to)
-	}
-	lines[3] = string(u)
-	h := []byte(lines[0])
-	copy(h[143:], "05122026") // the file of the day after the payment
-	lines[0] = string(h)
-	file := strings.Join(lines, "\n")
+	file := paidReturn240(t, "000000000150000", "000000000149750") // paid in full
 
 	f, acc, inv := pageCollection240(t, withLabelledTokens())
 	if r := f.payPart(t, inv, map[string]any{"amount": "1000.00", "paid_at": "2026-12-03"}); r.status != http.StatusCreated {

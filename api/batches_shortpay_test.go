@@ -18,24 +18,7 @@ import (
 // alert names it, saying so.
 func TestShortPaymentBookedAsAPart(t *testing.T) {
 	t.Parallel()
-	lines := strings.Split(pageReturnFile(t, "hand-written return, CNAB 240"), "\n")
-	u := []byte(lines[3])
-	for _, p := range []struct {
-		from int
-		to   string
-	}{
-		{18, "000000000000000"}, // no interest nor fine
-		{78, "000000000100000"}, // paid 1,000.00
-		{93, "000000000099750"}, // credited 997.50
-		{138, "0412202605122026"},
-	} {
-		copy(u[p.from-1:], p.to)
-	}
-	lines[3] = string(u)
-	h := []byte(lines[0])
-	copy(h[143:], "05122026") // the file of the day after the payment
-	lines[0] = string(h)
-	file := strings.Join(lines, "\n")
+	file := paidReturn240(t, "000000000100000", "000000000099750") // paid short
 
 	f, acc, inv := pageCollection240(t)
 	done := f.returnJob(t, "/financial/ticketBatch", acc, file)
@@ -112,4 +95,30 @@ func TestShortPaymentOfAPayableNotBooked(t *testing.T) {
 		AND payment_id = $2 AND invoice_id IS NULL`, f.compA, member); n != 1 || member == 0 {
 		t.Errorf("%d short payment alerts name payment %d, want 1", n, member)
 	}
+}
+
+// paidReturn240 is the hand-written CNAB 240 return of docs/cnab-retorno.md
+// with its title paid paid and credited credited (15 digits each, in
+// cents), paid on 2026-12-04 and credited on 2026-12-05 with no interest
+// nor fine, in a file of 2026-12-05.
+func paidReturn240(t *testing.T, paid, credited string) string {
+	t.Helper()
+	lines := strings.Split(pageReturnFile(t, "hand-written return, CNAB 240"), "\n")
+	u := []byte(lines[3])
+	for _, p := range []struct {
+		from int
+		to   string
+	}{
+		{18, "000000000000000"}, // no interest nor fine
+		{78, paid},
+		{93, credited},
+		{138, "0412202605122026"},
+	} {
+		copy(u[p.from-1:], p.to)
+	}
+	lines[3] = string(u)
+	h := []byte(lines[0])
+	copy(h[143:], "05122026") // the file of the day after the payment
+	lines[0] = string(h)
+	return strings.Join(lines, "\n")
 }

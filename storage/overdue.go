@@ -211,7 +211,9 @@ type overdueTake struct {
 // the previous chunk of the pass was the same job's, starts at a run's
 // first chunk, and is broken by any other. A run's first chunk keeps the
 // latest date the statuses held for before it (past_due_from, migration
-// 0064), which its later chunks read as it left it. For the invoices
+// 0064) with its job, which its later chunks read as it left it; when
+// another run's first chunk came between, they read it not known (that
+// date is the other run's). For the invoices
 // pass it also reads whether an endpoint listens to invoice.overdue, in
 // the same statement.
 func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (overdueTake, error) {
@@ -229,8 +231,9 @@ func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChun
 			as_of_high = CASE WHEN s.as_of_high IS NOT NULL THEN greatest(s.as_of_high, $4::date) END,
 			sweep_job = CASE WHEN $5 THEN $3::bigint WHEN s.last_job = $3 AND s.sweep_job = $3 THEN $3::bigint END,
 			last_job = $3,
-			past_due_from = CASE WHEN $5 THEN s.as_of_high ELSE s.past_due_from END
-		RETURNING as_of_low, as_of_high, sweep_job, past_due_from, `+listening,
+			past_due_from = CASE WHEN $5 THEN s.as_of_high ELSE s.past_due_from END,
+			past_due_job = CASE WHEN $5 THEN $3::bigint ELSE s.past_due_job END
+		RETURNING as_of_low, as_of_high, sweep_job, CASE WHEN past_due_job = $3 THEN past_due_from END, `+listening,
 		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&t.window.Low, &t.window.High, &sweep, &from, &t.listening)
 	if err != nil {
 		return overdueTake{}, translate(err, "take the overdue state of "+pass)

@@ -405,6 +405,21 @@ func TestOverdueTellsPartlyPaidInvoicesFallingDue(t *testing.T) {
 	if got := events(); !reflect.DeepEqual(got, want) {
 		t.Errorf("a run of two chunks: invoice.overdue events by invoice %v, want %v", got, want)
 	}
+	// a run of two chunks with another run's first chunk between them (a
+	// catch-up of an earlier date): the second chunk does not take the
+	// other run's date for its own, and tells the invoice due the day
+	// before its date
+	night := today.AddDays(45)
+	edge := part(f, night.AddDays(-1))
+	f.pass(t, storage.UpdateInvoiceStatuses, 7, night, allFrom, later, true, false)
+	f.pass(t, storage.UpdateInvoiceStatuses, 8, today.AddDays(43), allFrom, later, true, false)
+	if got := f.pass(t, storage.UpdateInvoiceStatuses, 7, night, later+1, allTo, false, true); got.PastDue != 1 {
+		t.Errorf("the second chunk after another run's first: %+v, want invoice %d told", got, edge)
+	}
+	want[edge]++
+	if got := events(); !reflect.DeepEqual(got, want) {
+		t.Errorf("two runs interleaved: invoice.overdue events by invoice %v, want %v", got, want)
+	}
 	var statuses []string
 	rows, err := pool.Query(ctx, `SELECT DISTINCT status FROM invoices WHERE company_id = $1`, f.company)
 	if err != nil {

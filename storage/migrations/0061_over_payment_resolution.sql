@@ -22,5 +22,5 @@ ALTER TABLE operator_alerts
         OR (run_key IS NOT NULL AND invoice_id IS NOT NULL));
 -- The over payments not resolved, however old: GET /operator/alerts and
 -- the gauge read them beside the week's alerts.
-CREATE INDEX operator_alerts_unresolved ON operator_alerts (company_id, raised_at)
+CREATE INDEX operator_alerts_over_payment_open ON operator_alerts (company_id, raised_at)
     WHERE kind = 'over_payment' AND resolved_at IS NULL;

@@ -22,7 +22,7 @@ UPDATE operator_alerts a SET sent_open = CASE a.kind
     WHEN 'short_payment' THEN EXISTS (SELECT 1 FROM invoices i WHERE i.company_id = a.company_id AND i.id = a.invoice_id
         AND NOT i.paid) OR EXISTS (SELECT 1 FROM payment_batch_transactions m WHERE m.company_id = a.company_id
         AND m.id = a.payment_id AND m.state NOT IN ('paid', 'cancelled'))
-    WHEN 'over_payment' THEN a.resolved_at IS NULL
+    WHEN 'over_payment' THEN true
     ELSE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.kind = a.job_kind
         AND j.unique_key = a.run_key AND j.state = 'succeeded') END
 WHERE a.sent_at IS NOT NULL;
@@ -31,5 +31,5 @@ WHERE a.sent_at IS NOT NULL;
 -- delivered, which the sender reads each minute after the unsent ones
 -- (led by the company, as every index of a company's rows, like
 -- operator_alerts_unsent).
-CREATE INDEX operator_alerts_resolution_due ON operator_alerts (company_id, raised_at)
+CREATE INDEX operator_alerts_unresolved ON operator_alerts (company_id, raised_at)
     WHERE sent_open AND resolved_sent_at IS NULL;

@@ -117,7 +117,7 @@ func (s *Server) operatorAlerts(w http.ResponseWriter, r *http.Request) {
 	for i, a := range alerts {
 		out[i] = alertOf(a)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": out})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Data: out})
 }
 
 func resolveAlertOp() operation {
@@ -192,6 +192,7 @@ func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK,
-		"message": fmt.Sprintf("Alert %d resolved: %s.", id, *a.Resolution), "data": map[string]any{"alert": alertOf(a), "audit_id": audit}})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK,
+		Message: fmt.Sprintf("Alert %d resolved: %s.", id, *a.Resolution),
+		Data:    map[string]any{"alert": alertOf(a), "audit_id": audit}})
 }

@@ -129,8 +129,8 @@ func (s *Server) operatorCompany(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK,
-		"data": map[string]any{"company": rec, "keys": keys}})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK,
+		Data: map[string]any{"company": rec, "keys": keys}})
 }
 
 // companyKeys are the keys of company id as GET /operator/keys lists them,
@@ -340,8 +340,8 @@ func (s *Server) writeCompany(w http.ResponseWriter, r *http.Request, status int
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, status, map[string]any{"return": true, "status": status, "message": msg,
-		"data": map[string]any{"company": rec, "changed": changed, "audit_id": auditID}})
+	writeJSON(w, status, dataEnvelope{Return: true, Status: status, Message: msg,
+		Data: map[string]any{"company": rec, "changed": changed, "audit_id": auditID}})
 }
 
 func postKeyOp() operation {
@@ -435,9 +435,9 @@ func (s *Server) postKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"return": true, "status": http.StatusCreated,
-		"message": fmt.Sprintf("Key %d issued for company %d; it is shown this once.", key.KeyID, id),
-		"data":    map[string]any{"key": key.Key, "api_key": rec, "audit_id": auditID}})
+	writeJSON(w, http.StatusCreated, dataEnvelope{Return: true, Status: http.StatusCreated,
+		Message: fmt.Sprintf("Key %d issued for company %d; it is shown this once.", key.KeyID, id),
+		Data:    map[string]any{"key": key.Key, "api_key": rec, "audit_id": auditID}})
 }
 
 // operatorKeyRecord is key id as GET /operator/keys lists it.
@@ -518,6 +518,6 @@ func (s *Server) revokeKey(w http.ResponseWriter, r *http.Request) {
 	if !revoked {
 		msg = fmt.Sprintf("Key %d of company %d was revoked already; nothing was changed.", id, company)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "message": msg,
-		"data": map[string]any{"api_key": rec, "revoked": revoked, "audit_id": auditID}})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: msg,
+		Data: map[string]any{"api_key": rec, "revoked": revoked, "audit_id": auditID}})
 }

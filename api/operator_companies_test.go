@@ -39,6 +39,9 @@ func TestOperatorCompanies(t *testing.T) {
 	if created.status != http.StatusCreated {
 		t.Fatalf("create: %d %s", created.status, created.raw)
 	}
+	if !strings.HasPrefix(created.raw, `{"return":true,"status":201,"message":"`) { // the company API's order
+		t.Errorf("the envelope's keys out of order: %.80s", created.raw)
+	}
 	company := created.body["data"].(map[string]any)["company"].(map[string]any)
 	if company["name"] != "Horizonte Imóveis" || company["time_zone"] != "America/Manaus" || company["invoice_lead_days"] != json.Number("20") {
 		t.Fatalf("created: %s", created.raw)

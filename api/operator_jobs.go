@@ -132,7 +132,7 @@ func (s *Server) operatorJob(w http.ResponseWriter, r *http.Request) {
 	if payload == nil {
 		payload = json.RawMessage("null")
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": map[string]any{
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Data: map[string]any{
 		"job": rec, "payload": payload, "payload_bytes": size, "errors": errs}})
 }
 
@@ -312,8 +312,8 @@ func writeBulk(w http.ResponseWriter, action string, preview bool, sel storage.B
 	if auditID != 0 {
 		audit = &auditID
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "message": message,
-		"data": map[string]any{"action": action, "preview": preview, "count": sel.Count, "jobs": jobs, "audit_id": audit}})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: message,
+		Data: map[string]any{"action": action, "preview": preview, "count": sel.Count, "jobs": jobs, "audit_id": audit}})
 }
 
 // auditJSON is an audit row as /operator/audit writes it.
@@ -356,7 +356,7 @@ func (s *Server) operatorAudit(w http.ResponseWriter, r *http.Request) {
 	for i, e := range entries {
 		out[i] = auditJSON{AuditEntry: e, At: e.At.UTC().Format(time.DateTime)}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": out})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Data: out})
 }
 
 // pageParams reads page and perPage alone (any other parameter is a 422).

@@ -138,7 +138,7 @@ func (s *Server) operatorSchedules(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": out})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Data: out})
 }
 
 // scheduleViews builds every schedule's view of date.
@@ -363,12 +363,10 @@ func (s *Server) runSchedule(w http.ResponseWriter, r *http.Request) {
 			created++
 		}
 	}
-	answer := map[string]any{"return": true, "status": http.StatusOK,
-		"message": fmt.Sprintf("%s created, %d existing.", finance.Count(created, "run", "runs"), len(runs)-created),
-		"data":    map[string]any{"schedule": name, "date": req.Date, "created": created, "runs": runs, "audit_id": auditID}}
-	if len(warnings) > 0 {
-		answer["warnings"] = warnings
-	}
+	answer := dataEnvelope{Return: true, Status: http.StatusOK,
+		Message: fmt.Sprintf("%s created, %d existing.", finance.Count(created, "run", "runs"), len(runs)-created),
+		Data:    map[string]any{"schedule": name, "date": req.Date, "created": created, "runs": runs, "audit_id": auditID}}
+	answer.Warnings = warnings
 	writeJSON(w, http.StatusOK, answer)
 }
 

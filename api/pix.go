@@ -39,7 +39,7 @@ func (s *Server) validatePix(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(payloads) <= jobs.MaxInlinePix {
-		writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "data": jobs.ValidatePix(payloads)})
+		writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Data: jobs.ValidatePix(payloads)})
 		return
 	}
 	sub, err := jobs.NewPixValidate(payloads)

@@ -147,8 +147,8 @@ func (s *Server) rotateSecret(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"return": true, "status": http.StatusOK, "message": "Rotated.",
-		"data": rotatedSecret{ID: id, Secret: secret, PreviousSecretExpiresAt: expires.UTC().Format("2006-01-02 15:04:05")}})
+	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK, Message: "Rotated.",
+		Data: rotatedSecret{ID: id, Secret: secret, PreviousSecretExpiresAt: expires.UTC().Format("2006-01-02 15:04:05")}})
 }
 
 // testWebhook is POST /webhooks/{id}/test: a ping event delivered to the

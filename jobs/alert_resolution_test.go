@@ -128,6 +128,35 @@ func TestOperatorWebhookPostsTheResolution(t *testing.T) {
 	if a := alertOf(mended); a.ResolvedSentAt != nil {
 		t.Errorf("an alert delivered resolved had a resolution posted: %+v", a)
 	}
+
+	// an over payment holds until an operator resolves it; its resolution
+	// is then posted as any other's
+	var over int64
+	if err := pool.QueryRow(ctx, `INSERT INTO operator_alerts (company_id, kind, run_key, invoice_id, message)
+		VALUES ($1, 'over_payment', 'k', 1, 'over') RETURNING id`, company).Scan(&over); err != nil {
+		t.Fatal(err)
+	}
+	overID := "alert-" + strconv.FormatInt(over, 10)
+	if got := round(1, false); !slices.Equal(got, []post{{overID, "open"}}) {
+		t.Fatalf("the over payment: %v, want %s open", got, overID)
+	}
+	if got := round(0, false); len(got) != 0 {
+		t.Fatalf("an over payment not resolved, yet posted %v", got)
+	}
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := storage.ResolveAlert(ctx, tx, over, storage.AlertResolution{Resolution: "refunded", Reason: "given back by PIX",
+		Operator: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := round(1, false); !slices.Equal(got, []post{{overID + "-resolved", "resolved"}}) {
+		t.Fatalf("the over payment resolved: %v, want %s-resolved", got, overID)
+	}
 }
 
 // failedJob is a job that ended failed at its first run (raising its

@@ -193,13 +193,11 @@ type OverdueChunkResult struct {
 }
 
 // overdueTake is what a chunk finds in its pass's row of overdue_state:
-// the dates as it leaves them (widened to include its own), the job
-// sweeping (0: none), and, for the invoices pass, the first due date its
-// run tells the partly paid invoices falling due from (zero: not known).
+// the dates as it leaves them (widened to include its own) and the job
+// sweeping (0: none).
 type overdueTake struct {
-	window      OverdueWindow
-	sweep       int64
-	pastDueFrom finance.Date
+	window OverdueWindow
+	sweep  int64
 	// listening: an endpoint of the company listens to
 	// invoice.overdue (Subscribed), read for the invoices pass alone
 	listening bool
@@ -209,17 +207,12 @@ type overdueTake struct {
 // (creating it, with its dates not known), widens its dates to include
 // c.AsOf, and records c's job as the last to write: the sweep goes on when
 // the previous chunk of the pass was the same job's, starts at a run's
-// first chunk, and is broken by any other. A run's first chunk keeps the
-// latest date the statuses held for before it (past_due_from, migration
-// 0064) with its job, which its later chunks read as it left it; when
-// another run's first chunk came between, they read it not known (that
-// date is the other run's). For the invoices
+// first chunk, and is broken by any other. For the invoices
 // pass it also reads whether an endpoint listens to invoice.overdue, in
 // the same statement.
 func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChunk) (overdueTake, error) {
 	var t overdueTake
 	var sweep *int64
-	var from *finance.Date
 	listening := "false"
 	if pass == PassInvoices {
 		listening = subscribedSQL("$1", "'"+EventInvoiceOverdue+"'")
@@ -230,19 +223,14 @@ func takeOverdueState(ctx context.Context, tx pgx.Tx, pass string, c OverdueChun
 			as_of_low = CASE WHEN s.as_of_low IS NOT NULL THEN least(s.as_of_low, $4::date) END,
 			as_of_high = CASE WHEN s.as_of_high IS NOT NULL THEN greatest(s.as_of_high, $4::date) END,
 			sweep_job = CASE WHEN $5 THEN $3::bigint WHEN s.last_job = $3 AND s.sweep_job = $3 THEN $3::bigint END,
-			last_job = $3,
-			past_due_from = CASE WHEN $5 THEN s.as_of_high ELSE s.past_due_from END,
-			past_due_job = CASE WHEN $5 THEN $3::bigint ELSE s.past_due_job END
-		RETURNING as_of_low, as_of_high, sweep_job, CASE WHEN past_due_job = $3 THEN past_due_from END, `+listening,
-		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&t.window.Low, &t.window.High, &sweep, &from, &t.listening)
+			last_job = $3
+		RETURNING as_of_low, as_of_high, sweep_job, `+listening,
+		c.CompanyID, pass, c.JobID, c.AsOf, c.First).Scan(&t.window.Low, &t.window.High, &sweep, &t.listening)
 	if err != nil {
 		return overdueTake{}, translate(err, "take the overdue state of "+pass)
 	}
 	if sweep != nil {
 		t.sweep = *sweep
-	}
-	if from != nil {
-		t.pastDueFrom = *from
 	}
 	return t, nil
 }
@@ -308,19 +296,35 @@ func overdueEmission(listening bool) emission {
 }
 
 // pastDueSQL counts the company's ($1) partly paid invoices of ids
-// $2..$3 falling due for the run on $4: due from $5 up to the day before
-// $4; and emits their invoice.overdue, the invoice as it is, when an
-// endpoint listens (the relay's wake-up second). A partially_paid invoice
-// keeps its status past its due date (docs/api.md, "Part payments"):
-// nothing is written to it. invoices_open_status finds them. A statement
-// of its own, prepared (its plan kept: the update beside it is planned at
-// each run, and this one in it made that plan a quarter dearer).
+// $2..$3 falling due for the run on $4: due before $4 and not told yet for
+// their due date (invoice_past_due_told, migration 0064), and emits their
+// invoice.overdue, the invoice as it is, when an endpoint listens (the
+// relay's wake-up second), recording that they were told; it drops the
+// records of the range's invoices not past due as of $4 (a run of an
+// earlier date) or no longer partly paid, so that a later run tells them
+// again when they fall due again. A partially_paid
+// invoice keeps its status past its due date (docs/api.md, "Part
+// payments"): nothing is written to it. invoices_open_status finds them.
+// A statement of its own, prepared (its plan kept: the update beside it is
+// planned at each run, and this one in it made that plan a quarter
+// dearer).
 func pastDueSQL(listening bool) string {
 	em := emissionOf(listening, invoicesResource(), "$1", EventInvoiceOverdue, "fell")
 	return `WITH fell AS (
-			SELECT company_id, id, ` + em.doc + ` AS doc FROM invoices
+			SELECT company_id, id, due_date, ` + em.doc + ` AS doc FROM invoices
 			WHERE "company_id" = $1 AND ` + invoiceOpen + ` AND "status" = 'partially_paid'
-				AND "due_date" >= $5::date AND "due_date" < $4::date AND id BETWEEN $2 AND $3)` + em.ctes + `
+				AND "due_date" < $4::date AND id BETWEEN $2 AND $3
+				AND NOT EXISTS (SELECT 1 FROM invoice_past_due_told t WHERE t.company_id = invoices.company_id
+					AND t.invoice_id = invoices.id AND t.due_date = invoices.due_date)),
+		told AS (
+			INSERT INTO invoice_past_due_told AS t (company_id, invoice_id, due_date)
+			SELECT company_id, id, due_date FROM fell
+			ON CONFLICT (company_id, invoice_id) DO UPDATE SET due_date = EXCLUDED.due_date, told_at = now()),
+		untold AS (
+			DELETE FROM invoice_past_due_told t USING invoices i
+			WHERE t.company_id = $1 AND t.invoice_id BETWEEN $2 AND $3
+				AND i.company_id = t.company_id AND i.id = t.invoice_id
+				AND (i.due_date >= $4::date OR i.status <> 'partially_paid'))` + em.ctes + `
 		SELECT (SELECT count(*) FROM fell), ` + em.woke
 }
 
@@ -329,14 +333,14 @@ func pastDueSQL(listening bool) string {
 var pastDueStatements = sync.OnceValue(func() [2]string { return [2]string{pastDueSQL(false), pastDueSQL(true)} })
 
 // tellPastDue counts and tells the partly paid invoices of c's range
-// falling due (pastDueSQL): those due before c.AsOf and not before from.
-func tellPastDue(ctx context.Context, tx pgx.Tx, c OverdueChunk, from finance.Date, listening bool) (int64, error) {
+// falling due (pastDueSQL): those due before c.AsOf not told yet.
+func tellPastDue(ctx context.Context, tx pgx.Tx, c OverdueChunk, listening bool) (int64, error) {
 	sql := pastDueStatements()[0]
 	if listening {
 		sql = pastDueStatements()[1]
 	}
 	var n, woke int64
-	err := tx.QueryRow(ctx, sql, c.CompanyID, c.From, c.To, c.AsOf, from).Scan(&n, &woke)
+	err := tx.QueryRow(ctx, sql, c.CompanyID, c.From, c.To, c.AsOf).Scan(&n, &woke)
 	return n, translate(err, "partly paid invoices falling due")
 }
 
@@ -416,11 +420,7 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 	if err != nil {
 		return OverdueChunkResult{}, translate(err, "update invoice statuses")
 	}
-	pastDueFrom := take.pastDueFrom
-	if pastDueFrom.IsZero() { // not known: those falling due on the run's date
-		pastDueFrom = c.AsOf.AddDays(-1)
-	}
-	if res.PastDue, err = tellPastDue(ctx, tx, c, pastDueFrom, listening); err != nil {
+	if res.PastDue, err = tellPastDue(ctx, tx, c, listening); err != nil {
 		return OverdueChunkResult{}, err
 	}
 	return res, nil

@@ -323,10 +323,10 @@ func TestOverdueEmitsOncePerInvoice(t *testing.T) {
 // keeps its status past its due date, and the overdue run counts it and
 // emits its invoice.overdue (the invoice as it is, partially_paid) the
 // night it falls due: once, a second run of the date telling none; the
-// first run of a company, its dates not known, tells those falling due
-// on its date only; a run after missed nights tells every one that fell
-// due since the last; a company without an endpoint is counted and gets
-// no event.
+// first run of a company tells every one past due; a run after missed
+// nights tells every one that fell due since the last; one created after
+// its due date is told by the next run; a company without an endpoint is
+// counted and gets no event; two runs interleaved tell each once.
 func TestOverdueTellsPartlyPaidInvoicesFallingDue(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -373,7 +373,7 @@ func TestOverdueTellsPartlyPaidInvoicesFallingDue(t *testing.T) {
 		fell  []int64 // the invoices told by this run
 		quiet int64   // the quiet company's count
 	}{
-		{1, today, []int64{yesterday}, 1},
+		{1, today, []int64{longAgo, yesterday}, 1},
 		{2, today, nil, 0},                         // the same date again
 		{3, today.AddDays(1), []int64{onToday}, 0}, // the next night
 		{4, today.AddDays(5), []int64{later}, 0},   // after three nights missed
@@ -406,9 +406,8 @@ func TestOverdueTellsPartlyPaidInvoicesFallingDue(t *testing.T) {
 		t.Errorf("a run of two chunks: invoice.overdue events by invoice %v, want %v", got, want)
 	}
 	// a run of two chunks with another run's first chunk between them (a
-	// catch-up of an earlier date): the second chunk does not take the
-	// other run's date for its own, and tells the invoice due the day
-	// before its date
+	// catch-up of an earlier date): the second chunk tells the invoice due
+	// the day before its date
 	night := today.AddDays(45)
 	edge := part(f, night.AddDays(-1))
 	f.pass(t, storage.UpdateInvoiceStatuses, 7, night, allFrom, later, true, false)
@@ -429,8 +428,19 @@ func TestOverdueTellsPartlyPaidInvoicesFallingDue(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(statuses, []string{"partially_paid"}) {
 		t.Errorf("statuses after the runs: %v, %v; want partially_paid only", statuses, err)
 	}
-	if want[longAgo] != 0 {
-		t.Errorf("invoice %d fell due before the first run", longAgo)
+
+	// created after its due date, its part recorded since the last run:
+	// the next run tells it, once
+	backdated := part(f, today.AddDays(20))
+	if got := f.invoices(t, 9, night); got.PastDue != 1 {
+		t.Errorf("an invoice created after its due date: %+v, want it told", got)
+	}
+	if got := f.invoices(t, 10, night); got.PastDue != 0 {
+		t.Errorf("the same night again: %+v, want none told", got)
+	}
+	want[backdated]++
+	if got := events(); !reflect.DeepEqual(got, want) {
+		t.Errorf("an invoice created after its due date: invoice.overdue events by invoice %v, want %v", got, want)
 	}
 }
 

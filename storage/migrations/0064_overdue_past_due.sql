@@ -1,12 +1,19 @@
--- The due dates a run of the invoices pass tells the partly paid invoices
--- falling due from (docs/jobs.md, finance:overdue): a partially_paid
--- invoice keeps its status past its due date, and the run sends its
--- invoice.overdue when its due date is from past_due_from up to the day
--- before the run's date. The first chunk of a run sets it to the
--- as_of_high it found (the latest date the stored statuses held for: the
--- invoices due before it fell due for an earlier run), with its job
--- (past_due_job), and the run's later chunks read it while it is their
--- run's; NULL when the dates were not known, or when another run's first
--- chunk came between (its date, not theirs), the run then telling those
--- due on the day before its date only.
-ALTER TABLE overdue_state ADD COLUMN past_due_from date, ADD COLUMN past_due_job bigint;
+-- The partly paid invoices the overdue run has told falling due
+-- (docs/jobs.md, finance:overdue): a partially_paid invoice keeps its
+-- status past its due date, so its status cannot say, as an unpaid one's
+-- move to overdue does, that its invoice.overdue was sent. A row says it
+-- was, for the invoice's due date then: the run tells each partly paid
+-- invoice due before its date with no row of that due date (one created
+-- after its due date, a due date moved, the nights missed: all told by the
+-- next run, once), and drops the rows of those not past due as of its date
+-- (a run of an earlier date, as it moves unpaid ones back), so that a later
+-- run tells them again. Keyed as the invoices are; no company's row is
+-- read by another's run.
+CREATE TABLE invoice_past_due_told (
+    company_id bigint NOT NULL,
+    invoice_id bigint NOT NULL,
+    due_date   date NOT NULL,
+    told_at    timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (company_id, invoice_id),
+    FOREIGN KEY (company_id, invoice_id) REFERENCES invoices (company_id, id) ON DELETE CASCADE
+);

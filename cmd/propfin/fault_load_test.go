@@ -211,8 +211,8 @@ func (l *faultLoad) phaseFor(phase string, d time.Duration) {
 const retryAfter = time.Second
 
 // send sends one request and counts its answer in the phase it was sent
-// in (a request cut by a kill, or answered 503 by an outage, counts where
-// the kill or the outage is). It returns the
+// in (a request cut or refused by a kill, or answered 503 by an outage,
+// counts where the kill or the outage is). It returns the
 // status and the body. Like a careful client, it backs off after a
 // failure: 100 ms when no answer came, Retry-After after a 503.
 func (l *faultLoad) send(r faultRequest) (int, []byte) {
@@ -242,10 +242,11 @@ func (l *faultLoad) send(r faultRequest) (int, []byte) {
 	} else if errors.Is(err, syscall.ECONNREFUSED) {
 		status = statusRefused
 	}
-	if status == statusCut || status == http.StatusServiceUnavailable {
-		// cut by the kill, or refused for the outage, of the phase it
-		// ends in: a payment sent a moment before PostgreSQL stops is
-		// answered 503 by the outage, not by the phase it was sent in
+	if status <= statusRefused || status == http.StatusServiceUnavailable {
+		// cut or refused by the kill, or answered 503 by the outage, of
+		// the phase it ends in: a request sent a moment before the kill
+		// or PostgreSQL's stop meets the fault, not the phase it was
+		// sent in
 		phase = *l.phase.Load()
 	}
 	l.count(phase, r.op, status, time.Since(start))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -173,4 +174,19 @@ func without(rec map[string]any, keys ...string) map[string]any {
 		}
 	}
 	return out
+}
+
+// TestInstallmentPaidWholeSaysHow: a part of an agreement's installment
+// is refused (409) naming the write that pays it whole, billing_method
+// included (an invoice's update needs it); that write pays it.
+func TestInstallmentPaidWholeSaysHow(t *testing.T) {
+	t.Parallel()
+	f := agreementEnv(t)
+	installment := installmentIDs(t, f.agree(t, f.body(nil), http.StatusCreated).record(t))[0]
+	r := f.payPart(t, installment, map[string]any{"amount": "100.00", "paid_at": today(0)})
+	want := fmt.Sprintf("(PUT /invoices/%d with paid: true, paid_at and its billing_method)", installment)
+	if r.status != http.StatusConflict || !strings.Contains(r.raw, want) {
+		t.Fatalf("a part of an installment: %d %s, want 409 saying %q", r.status, r.raw, want)
+	}
+	f.pay(t, installment, today(0))
 }

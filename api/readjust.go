@@ -167,9 +167,32 @@ func (s *Server) readjustContract(w http.ResponseWriter, r *http.Request) {
 	for i, r := range rs {
 		views[i] = viewOf(r)
 	}
-	a := answerOf(preview, http.StatusOK, "Contract readjusted.",
+	a := answerOf(preview, http.StatusOK, readjustMessage(rs),
 		readjustAnswer{ContractID: id, Preview: preview, Date: used, Readjustments: views})
 	writeJSON(w, a.status, a.envelope)
+}
+
+// readjustMessage says what the readjust operation did: the rent moved
+// (by any of the periods done), kept (a fall not passed on), or nothing,
+// and why.
+func readjustMessage(rs []storage.ContractReadjustment) string {
+	for _, r := range rs {
+		if r.Outcome == finance.ReadjustApplied {
+			return "Contract readjusted."
+		}
+	}
+	if len(rs) == 0 {
+		return "Nothing to readjust."
+	}
+	switch last := rs[len(rs)-1]; last.Outcome {
+	case finance.ReadjustNotDue:
+		return fmt.Sprintf("Not readjusted: not due (readjust_at %s, or the contract is not active).", last.ReadjustAt)
+	case finance.ReadjustWaiting:
+		return "Not readjusted: the index of a month it needs is not published yet (missing names it)."
+	case finance.ReadjustKept:
+		return "Rent kept: the index fell, and the contract passes no reduction on."
+	}
+	return "Contract readjusted."
 }
 
 // readjustAnswer is the data of the readjust operation: one readjustment

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -129,8 +130,12 @@ func TestReadjustContractPreviewAndRun(t *testing.T) {
 	}
 	// a second run on the same date finds nothing due
 	again := f.readjust(t, id, f.keyA, map[string]any{"date": "2025-01-15"})
-	if o := again.record(t)["readjustments"].([]any)[0].(map[string]any)["outcome"]; o != "not_due" {
+	if o := again.record(t)["readjustments"].([]any)[0].(map[string]any)["outcome"]; o != "not_due" ||
+		again.body["message"] != "Not readjusted: not due (readjust_at 2026-01-15, or the contract is not active)." {
 		t.Errorf("again: %s", again.raw)
+	}
+	if run.body["message"] != "Contract readjusted." {
+		t.Errorf("the run's message: %v", run.body["message"])
 	}
 	if r := f.readjust(t, id, f.keyA, map[string]any{"date": "2999-01-01"}); r.status != http.StatusUnprocessableEntity {
 		t.Errorf("a run in the future: %d", r.status)
@@ -154,7 +159,8 @@ func TestReadjustContractWaitsForTheMonth(t *testing.T) {
 	id := f.readjustContract(t, "IPCA", "2026-02-01")
 	r := f.readjust(t, id, f.keyA, map[string]any{"date": "2026-02-03"})
 	a := r.record(t)["readjustments"].([]any)[0].(map[string]any)
-	if a["outcome"] != "waiting" || toJSON(t, a["missing"]) != `[{"indicator":"IPCA","month":"2026-01"}]` {
+	if a["outcome"] != "waiting" || toJSON(t, a["missing"]) != `[{"indicator":"IPCA","month":"2026-01"}]` ||
+		!strings.HasPrefix(fmt.Sprint(r.body["message"]), "Not readjusted: the index of a month it needs is not published yet") {
 		t.Fatalf("waiting: %s", r.raw)
 	}
 	if s := f.get(t, contractPath(id), http.StatusOK).record(t)["status"]; s != "readjust" {

@@ -59,6 +59,11 @@ func (s *Server) readWebhook(w http.ResponseWriter, r *http.Request, create bool
 			extra = append(extra, finance.Problem{Field: "url", Message: msg})
 		}
 	}
+	if v, ok := write.Values["events"]; ok { // named beside the url's and the secret's (the write's hook says it too)
+		if msg := storage.CheckWebhookEvents(v); msg != "" {
+			extra = append(extra, finance.Problem{Field: "events", Message: msg})
+		}
+	}
 	if secret, ok := write.Values["secret"].(string); ok {
 		if msg := webhook.CheckSecret(secret); msg != "" {
 			extra = append(extra, finance.Problem{Field: "secret", Message: msg})

@@ -60,6 +60,7 @@ func TestWebhookEndpoints(t *testing.T) {
 		{map[string]any{"url": "http://hooks.propfin.invalid/x"}, []string{"url"}}, // never resolves
 		{map[string]any{"url": "https://93.184.216.34/x", "events": []string{"invoice.eaten"}}, []string{"events"}},
 		{map[string]any{"url": "https://93.184.216.34/x", "events": []string{}}, []string{"events"}},
+		{map[string]any{"url": "https://10.0.0.1/h", "events": []string{}}, []string{"url", "events"}}, // both at once
 		{map[string]any{"url": "https://93.184.216.34/x", "secret": "whsec_short"}, []string{"secret"}},
 		{map[string]any{"events": []string{"ping"}}, []string{"url"}},
 	}

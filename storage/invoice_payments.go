@@ -242,7 +242,8 @@ func refuseAgreementPart(ctx context.Context, tx pgx.Tx, companyID int64, pi *pa
 		return translate(err, fmt.Sprintf("invoice %d", pi.inv.ID))
 	}
 	if installment {
-		return finance.Errorf(finance.Conflict, "Invoice %d is an installment of an agreement: it is paid whole (paid: true), not in parts.", pi.inv.ID)
+		return finance.Errorf(finance.Conflict, "Invoice %d is an installment of an agreement: it is paid whole, not in parts "+
+			"(PUT /invoices/%d with paid: true, paid_at and its billing_method).", pi.inv.ID, pi.inv.ID)
 	}
 	return nil
 }
@@ -597,7 +598,8 @@ func undoablePart(ctx context.Context, tx pgx.Tx, companyID int64, pi *partInvoi
 		return row, translate(err, fmt.Sprintf("invoice %d", id))
 	}
 	if installment {
-		return row, finance.Errorf(finance.Conflict, "Invoice %d is an installment of an agreement: undo its payment with paid: false.", id)
+		return row, finance.Errorf(finance.Conflict, "Invoice %d is an installment of an agreement: undo its payment with PUT /invoices/%d, "+
+			"paid: false and its billing_method.", id, id)
 	}
 	return row, nil
 }

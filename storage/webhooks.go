@@ -106,6 +106,15 @@ func webhooksResource() *Resource {
 	}
 }
 
+// CheckWebhookEvents says what is wrong with an endpoint's events as a
+// write reads them ("" when nothing): it subscribes to at least one type.
+func CheckWebhookEvents(v any) string {
+	if list, _ := v.([]string); len(list) == 0 {
+		return "must name at least one event type, or " + AllEvents
+	}
+	return ""
+}
+
 // webhookEndpointRules: an endpoint subscribes to at least one type; an
 // endpoint made active again (after it was disabled for failing) starts a
 // new run without failures.
@@ -114,8 +123,8 @@ func webhookEndpointRules(_ context.Context, _ pgx.Tx, c *Change) error {
 		return nil
 	}
 	if v, given := c.New.Values["events"]; given {
-		if list, _ := v.([]string); len(list) == 0 {
-			return problem("events", "must name at least one event type, or "+AllEvents)
+		if msg := CheckWebhookEvents(v); msg != "" {
+			return problem("events", msg)
 		}
 	}
 	if c.Op == OpUpdate && c.Changed("active") && c.Value("active") == true {

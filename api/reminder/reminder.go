@@ -110,7 +110,7 @@ func (n Notice) rows() []row {
 	}
 	rows = append(rows, row{"Valor", ptbr.Money(n.Total)})
 	if n.PartiallyPaid {
-		rows = append(rows, row{"Já pago", ptbr.Money(n.Total.Sub(n.Balance))}, row{"Saldo em aberto", ptbr.Money(n.Balance)})
+		rows = append(rows, row{"Valor já abatido", ptbr.Money(n.Total.Sub(n.Balance))}, row{"Saldo em aberto", ptbr.Money(n.Balance)})
 	}
 	rows = append(rows, row{"Vencimento", ptbr.Date(n.DueDate)})
 	if n.DaysLate > 0 {

@@ -23,7 +23,7 @@ func TestPartiallyPaidNotice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Valor: R$ 1.500,00", "Já pago: R$ 1.000,00", "Saldo em aberto: R$ 500,00", "Multa: R$ 10,00",
+	for _, want := range []string{"Valor: R$ 1.500,00", "Valor já abatido: R$ 1.000,00", "Saldo em aberto: R$ 500,00", "Multa: R$ 10,00",
 		"Total em 13/03/2024: R$ 510,50", "o que falta pagar é o saldo em aberto abaixo, com a multa e os juros sobre ele"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the text lacks %q:\n%s", want, text)

@@ -88,7 +88,10 @@ func TestOperatorConsoleInBrowser(t *testing.T) {
 			}
 
 			page.Eval(`document.querySelector('button.retry[data-job="` + strconv.FormatInt(failed, 10) + `"]').click()`)
-			if !page.WaitFor(`!!document.querySelector('#flash') && document.querySelector('#flash').textContent.includes('retried')`, 30*time.Second) {
+			// the answer's page whole: its flash comes before the matrix, which a
+			// page still being parsed may not have yet
+			if !page.WaitFor(`document.readyState === 'complete' && !!document.querySelector('#flash') && `+
+				`document.querySelector('#flash').textContent.includes('retried')`, 30*time.Second) {
 				t.Fatalf("no answer to the retry; console: %v", page.Console())
 			}
 			if n := e.countRows(t, `SELECT count(*) FROM jobs WHERE id = $1 AND state = 'pending' AND generation = 1`, failed); n != 1 {
@@ -97,8 +100,8 @@ func TestOperatorConsoleInBrowser(t *testing.T) {
 			if n := e.countRows(t, `SELECT count(*) FROM operator_audit WHERE operator = 'ana' AND action = 'jobs.retry' AND count = 1`); n != 1 {
 				t.Error("the retry is not in the audit log under the token's label")
 			}
-			if got := string(page.Eval(cell + `.dataset.state`)); got != `"running"` {
-				t.Errorf("after the retry the cell is %s, want running", got)
+			if !page.WaitFor(cell+` && `+cell+`.dataset.state === 'running'`, 30*time.Second) {
+				t.Errorf("after the retry the cell is %s, want running", page.Eval(`(`+cell+` || {dataset: {}}).dataset.state`))
 			}
 
 			runAsWorker(t, e, e.compA, failed, 1)

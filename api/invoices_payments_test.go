@@ -83,7 +83,8 @@ func TestInvoicePartRefusals(t *testing.T) {
 // partially paid with its balance, in the list of its payments), a part
 // dated before it refused, the rest paid with paid: true (the one part
 // that settles it, late fee and interest on the rest), the earlier part's
-// undo refused naming the later, the latest undone.
+// undo refused naming the later, the latest undone (its answer with what
+// was due on its paid_at).
 func TestInvoicePartPayments(t *testing.T) {
 	t.Parallel()
 	f := invoiceEnv(t)
@@ -149,7 +150,8 @@ func TestInvoicePartPayments(t *testing.T) {
 		t.Fatalf("another company undoing: %d %s", r.status, r.raw)
 	}
 	r = f.do(t, http.MethodDelete, fmt.Sprintf("/invoices/%d/payments/%v", id, parts[1]["id"]), f.keyA, nil)
-	if r.status != http.StatusOK || r.record(t)["undone"] != true {
+	// its due, as recording it answered: what was due on its paid_at, 500.00 + 10.00 + 2.00
+	if r.status != http.StatusOK || r.record(t)["undone"] != true || fmt.Sprint(r.record(t)["due"]) != "512.00" {
 		t.Fatalf("undoing the latest part: %d %s", r.status, r.raw)
 	}
 	rec = f.get(t, fmt.Sprintf("/invoices/%d", id), http.StatusOK).record(t)

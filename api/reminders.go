@@ -81,11 +81,25 @@ func (c *ReminderComposer) Compose(n jobs.ReminderNotice) (mail.Message, error) 
 	}
 	to := n.To
 	to.Name = oneLine(to.Name)
-	msg := mail.Message{From: from, To: to, Subject: oneLine(notice.Subject()), Text: text, HTML: html, Date: now}
+	msg := mail.Message{From: from, To: to, Subject: oneLine(notice.Subject()), Text: text, HTML: html, Date: inZone(now, n.TimeZone)}
 	if n.ReplyTo != "" {
 		msg.ReplyTo = &mail.Address{Address: n.ReplyTo}
 	}
 	return msg, nil
+}
+
+// inZone is t in the IANA time zone named (the company's, so that a
+// message's Date header reads the clock its recipients and the body's
+// dates go by); t as it is when the name is empty or unknown.
+func inZone(t time.Time, zone string) time.Time {
+	if zone == "" {
+		return t
+	}
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		return t
+	}
+	return t.In(loc)
 }
 
 // Sender is the From of a company's reminders: the configured address,

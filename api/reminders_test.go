@@ -114,6 +114,7 @@ func (f *reminderFixture) remind(t *testing.T, rerun bool) map[string]any {
 // mime/multipart, nothing of ours.
 type parsedMail struct {
 	to, from, fromName, replyTo, subject string
+	date                                 time.Time
 	text, html                           string
 }
 
@@ -137,6 +138,9 @@ func parseMail(t *testing.T, raw []byte) parsedMail {
 		t.Fatalf("From %q: %v", msg.Header.Get("From"), err)
 	}
 	p.to, p.from, p.fromName = to[0].Address, from[0].String(), from[0].Name
+	if p.date, err = msg.Header.Date(); err != nil {
+		t.Fatalf("Date %q: %v", msg.Header.Get("Date"), err)
+	}
 	if rt, err := msg.Header.AddressList("Reply-To"); err == nil && len(rt) == 1 {
 		p.replyTo = rt[0].Address
 	}
@@ -215,6 +219,10 @@ func TestRemindersThroughSMTP(t *testing.T) {
 		p := parseMail(t, m.Raw)
 		if p.to != "paula@example.com" || p.from != `"Company A" <cobranca@example.com>` || p.replyTo != "financeiro@horizonte.example" {
 			t.Errorf("headers to %q from %q reply-to %q", p.to, p.from, p.replyTo)
+		}
+		// the company's time zone, America/Sao_Paulo: -03:00 all year since 2019
+		if _, offset := p.date.Zone(); offset != -3*3600 || time.Since(p.date).Abs() > time.Minute {
+			t.Errorf("Date %v: want now at the company's offset, -0300", p.date)
 		}
 		bySubject[p.subject] = p
 	}

@@ -549,9 +549,19 @@ func UndoInvoicePart(ctx context.Context, db Beginner, sc Scope, id, partID int6
 		if _, err := EmitRecordEvents(ctx, tx, sc.CompanyID, EventInvoicePaymentReversed, Invoices, []int64{id}, ""); err != nil {
 			return err
 		}
-		out, err = readPart(ctx, tx, sc.CompanyID, id, partID)
+		if out, err = readPart(ctx, tx, sc.CompanyID, id, partID); err != nil {
+			return err
+		}
 		out.RefundsNote = standing.refundsNote(id, len(standing.parts)-1)
-		return err
+		// what was due on its paid_at, as its recording answered: the parts
+		// before it are the ones standing now (it was the latest)
+		s, err := finance.DueOn(pi.inv, out.PaidAt, pi.paid)
+		if err != nil {
+			return fmt.Errorf("invoice %d: payment %d: due on %s: %w", id, partID, out.PaidAt, err)
+		}
+		due := finance.Money(s.Total)
+		out.Due = &due
+		return nil
 	})
 	return out, err
 }

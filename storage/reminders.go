@@ -115,6 +115,7 @@ type DueReminder struct {
 	PayerEmail   string // "" when the payer has none
 	BusinessName string
 	CompanyName  string
+	TimeZone     string // the company's IANA time zone: the message's Date header is written in it
 	PixCode      string
 	Digitable    string // the boleto's digitable line
 	// Paid is what the invoice's standing parts paid of it (a partially
@@ -134,7 +135,7 @@ func LoadDueReminders(ctx context.Context, q DBTX, companyID int64, date finance
 			i.due_date, i.ticket_late_fee, coalesce(i.ticket_late_fee_item_id, 0), coalesce(i.ticket_late_fee_percentage, 0),
 			coalesce(i.ticket_late_fee_interest, 0), i.ticket_discount, coalesce(i.ticket_discount_mode, ''),
 			coalesce(i.ticket_discount_fixed, 0), coalesce(i.ticket_discount_percentage, 0), coalesce(i.ticket_discount_days, 0),
-			coalesce(p.name, ''), coalesce(p.email, ''), coalesce(b.name, ''), c.name,
+			coalesce(p.name, ''), coalesce(p.email, ''), coalesce(b.name, ''), c.name, c.time_zone,
 			coalesce(i.pix_code, ''), coalesce(i.ticket_digitable, ''),
 			coalesce(pp.principal, 0), coalesce(pp.parts, 0)
 		FROM unnest($4::bigint[], $5::int[]) WITH ORDINALITY AS k (id, rule, n)
@@ -157,7 +158,7 @@ func LoadDueReminders(ctx context.Context, q DBTX, companyID int64, date finance
 		&inv.DueDate, &inv.TicketLateFee, &inv.TicketLateFeeItemID, &inv.TicketLateFeePercentage,
 		&inv.TicketLateFeeInterest, &inv.TicketDiscount, &mode,
 		&inv.TicketDiscountFixed, &inv.TicketDiscountPercentage, &inv.TicketDiscountDays,
-		&r.PayerName, &r.PayerEmail, &r.BusinessName, &r.CompanyName, &r.PixCode, &r.Digitable,
+		&r.PayerName, &r.PayerEmail, &r.BusinessName, &r.CompanyName, &r.TimeZone, &r.PixCode, &r.Digitable,
 		&r.Paid.Principal, &r.Paid.Parts}, func() error {
 		inv.ID, inv.TicketDiscountMode = r.InvoiceID, finance.DiscountMode(mode)
 		if inv.TicketLateFeeItemID != 0 {

@@ -235,9 +235,9 @@ func (f *statementFixture) checkMarchDocuments(t *testing.T, ana, bruno int64) {
 		"Rua das Flores, 10, ap. 31 - Centro, São Paulo/SP, CEP 01310-100", "Horizonte", "Período 01/03/2024 a 31/03/2024"}
 	page, pdf := documents(t, f.statementLinkOf(t, ana), "2024-03")
 	checkDocuments(t, "Ana's March", page, pdf, append([]string{"Ana Proprietária", "março de 2024",
-		"26/03/2024 Aluguel R$ 1.200,00", "20/03/2024 Reparo hidráulico -R$ 150,00",
+		"26/03/2024 Aluguel — fatura 1, 03/2024 R$ 1.200,00", "20/03/2024 Reparo hidráulico -R$ 150,00",
 		"15/03/2024 Repasse garantido: Aluguel 03/2024 R$ 1.290,00",
-		"26/03/2024 Compensação de repasse garantido -R$ 1.290,00",
+		"26/03/2024 Compensação de repasse garantido — fatura 1, 03/2024 -R$ 1.290,00",
 		"15/03/2024 Repasse: Aluguel 03/2024 (para PIX ana@example.com) -R$ 1.290,00",
 		"28/03/2024 Repasse: Aluguel 03/2024 (para PIX ana@example.com) -R$ 35,25",
 		"Saldo anterior R$ 0,00", "Total recebido R$ 1.445,25", "Total de descontos -R$ 270,00",
@@ -246,7 +246,7 @@ func (f *statementFixture) checkMarchDocuments(t *testing.T, ana, bruno int64) {
 		[]string{"Outros lançamentos", "lançamento interno"})
 	page, pdf = documents(t, f.statementLinkOf(t, bruno), "2024-03")
 	checkDocuments(t, "Bruno's March", page, pdf, append([]string{"Bruno Proprietário",
-		"26/03/2024 Aluguel R$ 800,00", "26/03/2024 Taxa de administração -R$ 80,00",
+		"26/03/2024 Aluguel — fatura 1, 03/2024 R$ 800,00", "26/03/2024 Taxa de administração — fatura 1, 03/2024 -R$ 80,00",
 		"15/03/2024 Repasse: Aluguel 03/2024 (para Banco 001, agência 4321, conta 98765-1) -R$ 860,00",
 		"Total recebido R$ 963,50", "Total de descontos -R$ 80,00", "Total adiantado R$ 860,00",
 		"Total recuperado -R$ 860,00", "Total repassado -R$ 883,50", "Saldo final em 31/03/2024 -R$ 3,50",

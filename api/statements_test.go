@@ -150,14 +150,14 @@ func TestOwnerStatementsWorkedMonth(t *testing.T) {
 	}
 	anaMarch, ana := f.statementOf(t, f.keyA, f.ana, "2024-03")
 	want := `Ana Proprietária 2024-03: 0.00 -> -150.00; income 1445.25, deductions -270.00, guarantee 0.00, transfers -1325.25, adjustments 0.00; 10 shown, 0 hidden (0.00)
-income 2024-03-26 Aluguel 1200.00
-income 2024-03-26 Condomínio 210.00
-income 2024-03-26 Multa por atraso 28.20
-income 2024-03-26 Juros de mora (15 dias) 7.05
+income 2024-03-26 Aluguel — fatura 1, 03/2024 1200.00
+income 2024-03-26 Condomínio — fatura 1, 03/2024 210.00
+income 2024-03-26 Multa por atraso — fatura 1, 03/2024 28.20
+income 2024-03-26 Juros de mora (15 dias) — fatura 1, 03/2024 7.05
 deductions 2024-03-20 Reparo hidráulico -150.00
-deductions 2024-03-26 Taxa de administração -120.00
+deductions 2024-03-26 Taxa de administração — fatura 1, 03/2024 -120.00
 guarantee 2024-03-15 Repasse garantido: Aluguel 03/2024 1290.00
-guarantee 2024-03-26 Compensação de repasse garantido -1290.00
+guarantee 2024-03-26 Compensação de repasse garantido — fatura 1, 03/2024 -1290.00
 transfers 2024-03-15 Repasse: Aluguel 03/2024 -1290.00 to PIX ana@example.com
 transfers 2024-03-28 Repasse: Aluguel 03/2024 -35.25 to PIX ana@example.com
 `
@@ -166,13 +166,13 @@ transfers 2024-03-28 Repasse: Aluguel 03/2024 -35.25 to PIX ana@example.com
 	}
 	brunoMarch, bruno := f.statementOf(t, f.keyA, f.bruno, "2024-03")
 	want = `Bruno Proprietário 2024-03: 0.00 -> -3.50; income 963.50, deductions -80.00, guarantee 0.00, transfers -883.50, adjustments 0.00; 9 shown, 1 hidden (-3.50)
-income 2024-03-26 Aluguel 800.00
-income 2024-03-26 Condomínio 140.00
-income 2024-03-26 Multa por atraso 18.80
-income 2024-03-26 Juros de mora (15 dias) 4.70
-deductions 2024-03-26 Taxa de administração -80.00
+income 2024-03-26 Aluguel — fatura 1, 03/2024 800.00
+income 2024-03-26 Condomínio — fatura 1, 03/2024 140.00
+income 2024-03-26 Multa por atraso — fatura 1, 03/2024 18.80
+income 2024-03-26 Juros de mora (15 dias) — fatura 1, 03/2024 4.70
+deductions 2024-03-26 Taxa de administração — fatura 1, 03/2024 -80.00
 guarantee 2024-03-15 Repasse garantido: Aluguel 03/2024 860.00
-guarantee 2024-03-26 Compensação de repasse garantido -860.00
+guarantee 2024-03-26 Compensação de repasse garantido — fatura 1, 03/2024 -860.00
 transfers 2024-03-15 Repasse: Aluguel 03/2024 -860.00 to Banco 001, agência 4321, conta 98765-1
 transfers 2024-03-28 Repasse: Aluguel 03/2024 -23.50 to Banco 001, agência 4321, conta 98765-1
 `
@@ -214,12 +214,12 @@ transfers 2024-03-28 Repasse: Aluguel 03/2024 -23.50 to Banco 001, agência 4321
 	anaApril, ana := f.statementOf(t, f.keyA, f.ana, "2024-04")
 	want = `Ana Proprietária 2024-04: -150.00 -> -265.25; income 0.00, deductions 0.00, guarantee 0.00, transfers 0.00, adjustments -115.25; 7 shown, 0 hidden (0.00)
 adjustments 2024-03-31 IPTU 2024, parcela 3 -80.00 corrects 2024-03 (deductions)
-adjustments 2024-04-02 Estorno: Aluguel -1200.00 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Condomínio -210.00 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Taxa de administração 120.00 corrects 2024-03 (deductions)
-adjustments 2024-04-02 Estorno: Multa por atraso -28.20 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Juros de mora (15 dias) -7.05 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Compensação de repasse garantido 1290.00 corrects 2024-03 (guarantee)
+adjustments 2024-04-02 Estorno: Aluguel — fatura 1, 03/2024 -1200.00 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Condomínio — fatura 1, 03/2024 -210.00 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Taxa de administração — fatura 1, 03/2024 120.00 corrects 2024-03 (deductions)
+adjustments 2024-04-02 Estorno: Multa por atraso — fatura 1, 03/2024 -28.20 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Juros de mora (15 dias) — fatura 1, 03/2024 -7.05 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Compensação de repasse garantido — fatura 1, 03/2024 1290.00 corrects 2024-03 (guarantee)
 `
 	if ana != want {
 		t.Errorf("Ana's April:\n%s\nwant\n%s", ana, want)
@@ -227,17 +227,17 @@ adjustments 2024-04-02 Estorno: Compensação de repasse garantido 1290.00 corre
 	page, pdf := documents(t, f.statementLinkOf(t, anaApril), "2024-04")
 	checkDocuments(t, "Ana's April", page, pdf, []string{"Ana Proprietária", "abril de 2024", "Ajustes de meses anteriores",
 		"31/03/2024 IPTU 2024, parcela 3 (corrige março de 2024) -R$ 80,00",
-		"02/04/2024 Estorno: Compensação de repasse garantido (corrige março de 2024) R$ 1.290,00",
+		"02/04/2024 Estorno: Compensação de repasse garantido — fatura 1, 03/2024 (corrige março de 2024) R$ 1.290,00",
 		"Saldo anterior -R$ 150,00", "Total recebido R$ 0,00", "Total de ajustes -R$ 115,25",
 		"Saldo final em 30/04/2024 -R$ 265,25"}, nil)
 	_, bruno = f.statementOf(t, f.keyA, f.bruno, "2024-04")
 	want = `Bruno Proprietário 2024-04: -3.50 -> -27.00; income 0.00, deductions 0.00, guarantee 0.00, transfers 0.00, adjustments -23.50; 6 shown, 0 hidden (0.00)
-adjustments 2024-04-02 Estorno: Aluguel -800.00 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Condomínio -140.00 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Taxa de administração 80.00 corrects 2024-03 (deductions)
-adjustments 2024-04-02 Estorno: Multa por atraso -18.80 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Juros de mora (15 dias) -4.70 corrects 2024-03 (income)
-adjustments 2024-04-02 Estorno: Compensação de repasse garantido 860.00 corrects 2024-03 (guarantee)
+adjustments 2024-04-02 Estorno: Aluguel — fatura 1, 03/2024 -800.00 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Condomínio — fatura 1, 03/2024 -140.00 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Taxa de administração — fatura 1, 03/2024 80.00 corrects 2024-03 (deductions)
+adjustments 2024-04-02 Estorno: Multa por atraso — fatura 1, 03/2024 -18.80 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Juros de mora (15 dias) — fatura 1, 03/2024 -4.70 corrects 2024-03 (income)
+adjustments 2024-04-02 Estorno: Compensação de repasse garantido — fatura 1, 03/2024 860.00 corrects 2024-03 (guarantee)
 `
 	if bruno != want {
 		t.Errorf("Bruno's April:\n%s\nwant\n%s", bruno, want)
@@ -281,6 +281,36 @@ func TestOpenAPIDescribesOwnerStatements(t *testing.T) {
 	for _, want := range []string{`include[lines]`, `include[hiddenLines]`, `include[owner]`, `owners:statements`, `corrects_month`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the document does not name %s", want)
+		}
+	}
+}
+
+// TestOwnerStatementLinesNameTheInvoiceAndPart: a line the payment of an
+// invoice posted names the invoice and the month it bills, and, when the
+// invoice was paid in two parts that stood together, which part; a
+// transfer's line names the invoice's description, as before.
+func TestOwnerStatementLinesNameTheInvoiceAndPart(t *testing.T) {
+	t.Parallel()
+	f := statementEnv(t)
+	inv := f.create(t, "/invoices", map[string]any{"type": "contract", "contract_id": f.contract, "payer_id": f.tenant,
+		"business_id": f.business, "account_id": f.account, "description": "Aluguel 03/2024", "total": "2350.00",
+		"date": "2024-03-01", "due_date": "2024-03-10", "period_initial": "2024-03-01", "period_final": "2024-03-31",
+		"billing_method": "ticket", "items": lines(f.rent, "2000.00", f.condo, "350.00", f.adminFee, "200.00")})
+	for _, p := range []map[string]any{{"amount": "1175.00", "paid_at": "2024-03-05"}, {"amount": "1175.00", "paid_at": "2024-03-08"}} {
+		if r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/payments", inv), f.keyA, p); r.status != http.StatusCreated {
+			t.Fatalf("part %v: %d %s", p, r.status, r.raw)
+		}
+	}
+	f.run(t, "owners:statements", `{"month":"2024-03"}`)
+	_, ana := f.statementOf(t, f.keyA, f.ana, "2024-03")
+	for _, want := range []string{
+		"income 2024-03-05 Aluguel — fatura 1, 03/2024, parte 1 600.00\n",
+		"income 2024-03-08 Aluguel — fatura 1, 03/2024, parte 2 600.00\n",
+		"deductions 2024-03-05 Taxa de administração — fatura 1, 03/2024, parte 1 -60.00\n",
+		"income 2024-03-08 Condomínio — fatura 1, 03/2024, parte 2 105.00\n",
+	} {
+		if !strings.Contains(ana, want) {
+			t.Errorf("Ana's March lacks %q:\n%s", want, ana)
 		}
 	}
 }

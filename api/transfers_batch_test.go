@@ -168,9 +168,9 @@ func TestTransfersPaidByBatch(t *testing.T) {
 	f.run(t, "owners:statements", `{"month":"2024-03"}`)
 	_, ana := f.statementOf(t, f.keyA, f.owner60, "2024-03")
 	wantAna := `Ana Proprietária 2024-03: 0.00 -> 0.00; income 1410.00, deductions -120.00, guarantee 0.00, transfers -1290.00, adjustments 0.00; 4 shown, 0 hidden (0.00)
-income 2024-03-11 Aluguel 1200.00
-income 2024-03-11 Condomínio 210.00
-deductions 2024-03-11 Taxa de administração -120.00
+income 2024-03-11 Aluguel — fatura 1, 03/2024 1200.00
+income 2024-03-11 Condomínio — fatura 1, 03/2024 210.00
+deductions 2024-03-11 Taxa de administração — fatura 1, 03/2024 -120.00
 transfers 2024-03-28 Repasse: Aluguel 03/2024 -1290.00 to Banco 001, agência 3456-7, conta 123456-8
 `
 	if ana != wantAna {
@@ -178,9 +178,9 @@ transfers 2024-03-28 Repasse: Aluguel 03/2024 -1290.00 to Banco 001, agência 34
 	}
 	_, bruno := f.statementOf(t, f.keyA, f.owner40, "2024-03")
 	wantBruno := `Bruno Proprietário 2024-03: 0.00 -> 860.00; income 940.00, deductions -80.00, guarantee 0.00, transfers 0.00, adjustments 0.00; 3 shown, 0 hidden (0.00)
-income 2024-03-11 Aluguel 800.00
-income 2024-03-11 Condomínio 140.00
-deductions 2024-03-11 Taxa de administração -80.00
+income 2024-03-11 Aluguel — fatura 1, 03/2024 800.00
+income 2024-03-11 Condomínio — fatura 1, 03/2024 140.00
+deductions 2024-03-11 Taxa de administração — fatura 1, 03/2024 -80.00
 `
 	if bruno != wantBruno {
 		t.Errorf("Bruno's March:\n%s\nwant\n%s", bruno, wantBruno)

@@ -116,12 +116,12 @@ func TestUndoVoidsUnpaidTransfersAPI(t *testing.T) {
 	f.run(t, "owners:statements", `{"month":"2024-03"}`)
 	_, ana := f.statementOf(t, f.keyA, f.owner60, "2024-03")
 	wantAna := `Ana Proprietária 2024-03: 0.00 -> 0.00; income 0.00, deductions 0.00, guarantee 0.00, transfers 0.00, adjustments 0.00; 6 shown, 0 hidden (0.00)
-income 2024-03-11 Aluguel 1200.00
-income 2024-03-11 Condomínio 210.00
-income 2024-03-20 Estorno: Aluguel -1200.00
-income 2024-03-20 Estorno: Condomínio -210.00
-deductions 2024-03-11 Taxa de administração -120.00
-deductions 2024-03-20 Estorno: Taxa de administração 120.00
+income 2024-03-11 Aluguel — fatura 1, 03/2024 1200.00
+income 2024-03-11 Condomínio — fatura 1, 03/2024 210.00
+income 2024-03-20 Estorno: Aluguel — fatura 1, 03/2024 -1200.00
+income 2024-03-20 Estorno: Condomínio — fatura 1, 03/2024 -210.00
+deductions 2024-03-11 Taxa de administração — fatura 1, 03/2024 -120.00
+deductions 2024-03-20 Estorno: Taxa de administração — fatura 1, 03/2024 120.00
 `
 	if ana != wantAna {
 		t.Errorf("Ana's March:\n%s\nwant\n%s", ana, wantAna)
@@ -267,12 +267,12 @@ deductions 2024-03-20 Estorno: Taxa de administração 120.00
 	f.run(t, "owners:statements", `{"month":"2024-04"}`)
 	_, ana = f.statementOf(t, f.keyA, f.owner60, "2024-04")
 	wantAna = `Ana Proprietária 2024-04: 0.00 -> -1290.00; income 0.00, deductions 0.00, guarantee 0.00, transfers -1290.00, adjustments 0.00; 7 shown, 0 hidden (0.00)
-income 2024-04-08 Aluguel 1200.00
-income 2024-04-08 Condomínio 210.00
-income 2024-04-20 Estorno: Aluguel -1200.00
-income 2024-04-20 Estorno: Condomínio -210.00
-deductions 2024-04-08 Taxa de administração -120.00
-deductions 2024-04-20 Estorno: Taxa de administração 120.00
+income 2024-04-08 Aluguel — fatura 1, 03/2024 1200.00
+income 2024-04-08 Condomínio — fatura 1, 03/2024 210.00
+income 2024-04-20 Estorno: Aluguel — fatura 1, 03/2024 -1200.00
+income 2024-04-20 Estorno: Condomínio — fatura 1, 03/2024 -210.00
+deductions 2024-04-08 Taxa de administração — fatura 1, 03/2024 -120.00
+deductions 2024-04-20 Estorno: Taxa de administração — fatura 1, 03/2024 120.00
 transfers 2024-04-09 Repasse: Aluguel 03/2024 -1290.00 to Banco 001, agência 3456-7, conta 123456-8
 `
 	if ana != wantAna {

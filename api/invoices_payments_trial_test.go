@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -175,5 +176,55 @@ func TestPaidFalseOnAPartlyPaidInvoice(t *testing.T) {
 	}
 	if r := f.put(t, id, map[string]any{"description": "Aluguel"}); r.status != http.StatusOK || r.body["warnings"] != nil {
 		t.Fatalf("a write without paid: %d %s", r.status, r.raw)
+	}
+}
+
+// TestCompanyResolvesItsOverPayment: a part paid over the discounted
+// amount is listed among the company's over payments (open, source part),
+// not among another company's; the company resolves it with its key
+// (resolved_by naming its user, or the key), which closes the operator's alert, the
+// same row; again is a 409, without a reason a 422, another company's a
+// 404.
+func TestCompanyResolvesItsOverPayment(t *testing.T) {
+	t.Parallel()
+	f := invoiceEnv(t, withLabelledTokens())
+	id := f.discounted(t)
+	if r := f.payPart(t, id, map[string]any{"amount": "960.00", "paid_at": today(0)}); r.status != http.StatusCreated {
+		t.Fatalf("960.00 by the discount date: %d %s", r.status, r.raw)
+	}
+	open := f.get(t, fmt.Sprintf("/financial/overPayments?filter[open]=true&filter[invoice_id]=%d", id), http.StatusOK).data(t)
+	if len(open) != 1 || open[0]["source"] != "part" || open[0]["resolution"] != nil || open[0]["job_id"] != nil ||
+		!strings.Contains(fmt.Sprint(open[0]["message"]), "the 10.00 over is booked nowhere") {
+		t.Fatalf("the company's open over payments: %v", open)
+	}
+	op := open[0]["id"]
+	if other := f.do(t, http.MethodGet, "/financial/overPayments", f.keyB, nil).data(t); len(other) != 0 {
+		t.Fatalf("company B lists %v", other)
+	}
+	path := fmt.Sprintf("/financial/overPayments/%v/resolve", op)
+	if r := f.do(t, http.MethodPost, path, f.keyB, map[string]any{"resolution": "refunded", "reason": "PIX devolvido"}); r.status != http.StatusNotFound {
+		t.Fatalf("company B resolving it: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, http.MethodPost, path, f.keyA, map[string]any{"resolution": "given back"}); r.status != 422 ||
+		!slices.Equal(slices.Sorted(slices.Values(r.problemFields(t))), []string{"reason", "resolution"}) {
+		t.Fatalf("a bad resolution without a reason: %d %s", r.status, r.raw)
+	}
+	r := f.do(t, http.MethodPost, path, f.keyA, map[string]any{"resolution": "refunded", "reason": "PIX devolvido em 10/12"})
+	rec := r.record(t)
+	if r.status != http.StatusOK || rec["open"] != false || rec["resolution"] != "refunded" ||
+		rec["resolution_reason"] != "PIX devolvido em 10/12" || !regexp.MustCompile(`^(user|key) [0-9]+$`).MatchString(fmt.Sprint(rec["resolved_by"])) ||
+		rec["resolved_at"] == nil {
+		t.Fatalf("resolve: %d %s", r.status, r.raw)
+	}
+	if a := f.overAlert(t, id); a["open"] != false || a["resolution"] != "refunded" {
+		t.Fatalf("the operator's alert after: %v", a)
+	}
+	if r := f.do(t, http.MethodPost, path, f.keyA, map[string]any{"resolution": "other", "reason": "x"}); r.status != http.StatusConflict ||
+		!strings.Contains(r.raw, fmt.Sprintf("resolved already (refunded by %v on ", rec["resolved_by"])) {
+		t.Fatalf("resolving it again: %d %s", r.status, r.raw)
+	}
+	if r := f.operatorDo(t, http.MethodPost, fmt.Sprintf("/operator/alerts/%v/resolve", op), bearer(anaToken),
+		map[string]any{"resolution": "other", "reason": "x"}); r.status != http.StatusConflict {
+		t.Fatalf("the operator resolving it after the company: %d %s", r.status, r.raw)
 	}
 }

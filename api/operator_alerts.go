@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -154,29 +155,8 @@ func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	req := storage.AlertResolution{Operator: operatorOf(r.Context())}
-	for _, key := range sortedKeys(obj) {
-		var target *string
-		switch key {
-		case "resolution":
-			target = &req.Resolution
-		case "reason":
-			target = &req.Reason
-		default:
-			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
-			continue
-		}
-		if json.Unmarshal(obj[key], target) != nil {
-			problems = append(problems, finance.Problem{Field: key, Message: "must be a string"})
-		}
-	}
-	if _, given := obj["resolution"]; !given {
-		problems = append(problems, finance.Problem{Field: "resolution", Message: "is required: one of " +
-			strings.Join(storage.AlertResolutions, ", ")})
-	}
-	if msg := checkReason(&req.Reason); msg != "" && !namedIn(problems, "reason") {
-		problems = append(problems, finance.Problem{Field: "reason", Message: msg})
-	}
+	req, problems := readResolution(obj, problems)
+	req.Operator = operatorOf(r.Context())
 	if len(problems) > 0 {
 		writeError(w, r, finance.InvalidInput(problems))
 		return
@@ -195,4 +175,39 @@ func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK,
 		Message: fmt.Sprintf("Alert %d resolved: %s.", id, *a.Resolution),
 		Data:    map[string]any{"alert": alertOf(a), "audit_id": audit}})
+}
+
+// readResolution reads the body of a resolution, {"resolution", "reason"}
+// (an operator's or a company's): both required, strings, the reason 1 to
+// 500 bytes of text; problems gets every one named.
+func readResolution(obj map[string]json.RawMessage, problems []finance.Problem) (storage.AlertResolution, []finance.Problem) {
+	var req storage.AlertResolution
+	for _, key := range sortedKeys(obj) {
+		var target *string
+		switch key {
+		case "resolution":
+			target = &req.Resolution
+		case "reason":
+			target = &req.Reason
+		default:
+			problems = append(problems, finance.Problem{Field: key, Message: "unknown field"})
+			continue
+		}
+		if json.Unmarshal(obj[key], target) != nil {
+			problems = append(problems, finance.Problem{Field: key, Message: "must be a string"})
+		}
+	}
+	_, given := obj["resolution"]
+	switch {
+	case !given:
+		problems = append(problems, finance.Problem{Field: "resolution", Message: "is required: one of " +
+			strings.Join(storage.AlertResolutions, ", ")})
+	case !namedIn(problems, "resolution") && !slices.Contains(storage.AlertResolutions, req.Resolution):
+		problems = append(problems, finance.Problem{Field: "resolution", Message: "must be one of " +
+			strings.Join(storage.AlertResolutions, ", ")})
+	}
+	if msg := checkReason(&req.Reason); msg != "" && !namedIn(problems, "reason") {
+		problems = append(problems, finance.Problem{Field: "reason", Message: msg})
+	}
+	return req, problems
 }

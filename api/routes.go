@@ -233,6 +233,13 @@ func (s *Server) routeTable() *router {
 	router.HandleFunc(http.MethodPost, agreementsPath+"/:id/cancel", endAgreementOp(true), s.endAgreement(true))
 	router.HandleFunc(http.MethodPost, agreementsPath+"/:id/break", endAgreementOp(false), s.endAgreement(false))
 
+	// The company's over payments (over_payments.go): read through the
+	// declared resource, closed by their operation.
+	overPaymentReads, overPaymentDoc := s.overPaymentReads()
+	router.HandleFunc(http.MethodGet, overPaymentsPath, overPaymentDoc.list(), overPaymentReads.list)
+	router.HandleFunc(http.MethodGet, overPaymentsPath+"/:id", overPaymentDoc.get(), overPaymentReads.get)
+	router.HandleFunc(http.MethodPost, overPaymentsPath+"/:id/resolve", resolveOverPaymentOp(), s.resolveOverPayment)
+
 	// The owners' statements: the signed link and its public page and PDF
 	// (statements.go); the signed token is the credential.
 	router.HandleFunc(http.MethodGet, "/financial/ownerStatements/:id/link", statementLinkOp(), s.statementLink)

@@ -352,36 +352,9 @@ type AlertResolution struct {
 // what it names is settled) or one resolved already; Invalid for a
 // resolution not of AlertResolutions or no reason.
 func ResolveAlert(ctx context.Context, tx pgx.Tx, id int64, r AlertResolution) (Alert, int64, error) {
-	var ps []finance.Problem
-	if !slices.Contains(AlertResolutions, r.Resolution) {
-		ps = append(ps, finance.Problem{Field: "resolution", Message: "must be one of " + strings.Join(AlertResolutions, ", ")})
-	}
-	if strings.TrimSpace(r.Reason) == "" {
-		ps = append(ps, finance.Problem{Field: "reason", Message: "is required: say what was done with the money (it is kept in the audit log)"})
-	}
-	if len(ps) > 0 {
-		return Alert{}, 0, finance.InvalidInput(ps)
-	}
-	var a Alert
-	rows, err := tx.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a WHERE a.id = $1 FOR UPDATE`, id)
+	a, err := lockOverPayment(ctx, tx, 0, id, r)
 	if err != nil {
-		return a, 0, translate(err, fmt.Sprintf("alert %d", id))
-	}
-	alerts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Alert])
-	switch {
-	case err != nil:
-		return a, 0, translate(err, fmt.Sprintf("alert %d", id))
-	case len(alerts) == 0:
-		return a, 0, finance.Errorf(finance.NotFound, "Alert %d not found.", id)
-	}
-	a = alerts[0]
-	switch {
-	case a.Kind != AlertOverPayment:
-		return a, 0, finance.Errorf(finance.Conflict, "Alert %d is a %s alert: it closes by itself once what it names is "+
-			"settled; only an over_payment alert is resolved by hand.", id, a.Kind)
-	case a.ResolvedAt != nil:
-		return a, 0, finance.Errorf(finance.Conflict, "Alert %d is resolved already (%s by %s on %s: %s).", id, *a.Resolution,
-			*a.ResolvedBy, a.ResolvedAt.UTC().Format(time.DateTime), *a.ResolutionReason)
+		return a, 0, err
 	}
 	invoice := int64(0)
 	if a.InvoiceID != nil {
@@ -392,7 +365,7 @@ func ResolveAlert(ctx context.Context, tx pgx.Tx, id int64, r AlertResolution) (
 	if err != nil {
 		return a, 0, err
 	}
-	rows, err = tx.Query(ctx, `UPDATE operator_alerts a SET resolution = $3, resolution_reason = $4, resolved_by = $5,
+	rows, err := tx.Query(ctx, `UPDATE operator_alerts a SET resolution = $3, resolution_reason = $4, resolved_by = $5,
 		    resolved_at = now(), resolution_audit_id = $6
 		WHERE a.company_id = $1 AND a.id = $2 RETURNING `+alertColumns, a.CompanyID, id, r.Resolution, r.Reason, r.Operator, audit)
 	if err != nil {
@@ -400,4 +373,49 @@ func ResolveAlert(ctx context.Context, tx pgx.Tx, id int64, r AlertResolution) (
 	}
 	a, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByPos[Alert])
 	return a, audit, translate(err, fmt.Sprintf("resolve alert %d", id))
+}
+
+// lockOverPayment checks the resolution r and locks the over_payment alert
+// id of company companyID (0: of any company, as an operator resolves
+// it), refusing one resolved already. NotFound for no such alert, and, for
+// a company, for an alert of another kind (its over payments are all it
+// reads); Conflict, for an operator, for an alert of another kind (it
+// closes by itself once what it names is settled).
+func lockOverPayment(ctx context.Context, tx pgx.Tx, companyID, id int64, r AlertResolution) (Alert, error) {
+	var ps []finance.Problem
+	if !slices.Contains(AlertResolutions, r.Resolution) {
+		ps = append(ps, finance.Problem{Field: "resolution", Message: "must be one of " + strings.Join(AlertResolutions, ", ")})
+	}
+	if strings.TrimSpace(r.Reason) == "" {
+		ps = append(ps, finance.Problem{Field: "reason", Message: "is required: say what was done with the money (it is kept with the over payment)"})
+	}
+	if len(ps) > 0 {
+		return Alert{}, finance.InvalidInput(ps)
+	}
+	name := fmt.Sprintf("Alert %d", id)
+	if companyID != 0 {
+		name = fmt.Sprintf("Over payment %d", id)
+	}
+	rows, err := tx.Query(ctx, `SELECT `+alertColumns+` FROM operator_alerts a
+		WHERE a.id = $1 AND ($2 = 0 OR (a.company_id = $2 AND a.kind = 'over_payment')) FOR UPDATE`, id, companyID)
+	if err != nil {
+		return Alert{}, translate(err, strings.ToLower(name))
+	}
+	alerts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Alert])
+	switch {
+	case err != nil:
+		return Alert{}, translate(err, strings.ToLower(name))
+	case len(alerts) == 0:
+		return Alert{}, finance.Errorf(finance.NotFound, "%s not found.", name)
+	}
+	a := alerts[0]
+	switch {
+	case a.Kind != AlertOverPayment:
+		return a, finance.Errorf(finance.Conflict, "Alert %d is a %s alert: it closes by itself once what it names is "+
+			"settled; only an over_payment alert is resolved by hand.", id, a.Kind)
+	case a.ResolvedAt != nil:
+		return a, finance.Errorf(finance.Conflict, "%s is resolved already (%s by %s on %s: %s).", name, *a.Resolution,
+			*a.ResolvedBy, a.ResolvedAt.UTC().Format(time.DateTime), *a.ResolutionReason)
+	}
+	return a, nil
 }

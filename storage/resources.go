@@ -81,6 +81,7 @@ func Resources() []*Resource {
 		webhookEventsResource(),
 		webhookDeliveriesResource(),
 		agreementsResource(),
+		overPaymentsResource(),
 	}
 }
 

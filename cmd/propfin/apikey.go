@@ -82,10 +82,12 @@ func apikeyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	// the key alone on standard output, so that KEY=$(propfin apikey create …) holds it;
+	// what it is for on standard error, before it
 	if made {
-		fmt.Fprintf(stdout, "company %d created\n", id)
+		fmt.Fprintf(stderr, "company %d created\n", id)
 	}
-	fmt.Fprintf(stdout, "company %d, key id %d\n", id, key.KeyID)
+	fmt.Fprintf(stderr, "company %d, key id %d\n", id, key.KeyID)
 	fmt.Fprintln(stdout, key.Key)
 	return nil
 }

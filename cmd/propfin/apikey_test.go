@@ -19,8 +19,11 @@ func TestAPIKeyCreateAgainstDatabaseURL(t *testing.T) {
 	if code := run(context.Background(), []string{"apikey", "create", "--company", "Imobiliária Sol", "--create-company", "--reason", "test"}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	key := lines[len(lines)-1]
+	// standard output is the key alone: KEY=$(propfin apikey create …) holds it
+	key, rest, _ := strings.Cut(out.String(), "\n")
+	if rest != "" || !strings.HasPrefix(key, "pf_") {
+		t.Fatalf("standard output %q, want the key alone on one line", out.String())
+	}
 	p, err := storage.LookupAPIKey(context.Background(), pool, key)
 	if err != nil {
 		t.Fatalf("the printed key %q does not resolve: %v", key, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -84,9 +85,9 @@ func TestCompanyAndKeyCommands(t *testing.T) {
 		t.Errorf("apikey list --revoked:\n%s", out)
 	}
 
-	code, out, _ = runOut("apikey", "create", "--company", "Aurora Gestão", "--create-company", "--reason", "new customer")
-	if code != 0 || !strings.HasPrefix(out, "company 2 created") {
-		t.Errorf("--create-company: exit %d\n%s", code, out)
+	code, out, errs = runOut("apikey", "create", "--company", "Aurora Gestão", "--create-company", "--reason", "new customer")
+	if code != 0 || !strings.HasPrefix(errs, "company 2 created") || !strings.HasPrefix(out, "pf_2_") {
+		t.Errorf("--create-company: exit %d\n%s%s", code, out, errs)
 	}
 	want := "companies.create keys.create companies.update keys.revoke companies.create keys.create"
 	var got string
@@ -102,7 +103,7 @@ func TestCompanyAndKeyCommands(t *testing.T) {
 	// a name but for case and accents is the company's, as creation tells
 	// names apart; several named so are listed
 	if code, out, errs := runOut("apikey", "create", "--company", "AURORA GESTAO", "--reason", "r"); code != 0 ||
-		!strings.Contains(out, "company 2, key id 3") {
+		!strings.Contains(errs, "company 2, key id 3") || !regexp.MustCompile(`^pf_\S+\n$`).MatchString(out) {
 		t.Errorf("a name but for case and accents: exit %d\n%s%s", code, out, errs)
 	}
 	if _, err := pool.Exec(ctx, `INSERT INTO companies (name) VALUES ('aurora  gestão')`); err != nil {
@@ -113,7 +114,7 @@ func TestCompanyAndKeyCommands(t *testing.T) {
 		t.Errorf("two companies but for case and accents: exit %d\n%s", code, errs)
 	}
 	if code, out, errs := runOut("apikey", "create", "--company", "aurora  gestão", "--reason", "r"); code != 0 ||
-		!strings.Contains(out, "company 3, key id 4") {
+		!strings.Contains(errs, "company 3, key id 4") || !regexp.MustCompile(`^pf_\S+\n$`).MatchString(out) {
 		t.Errorf("the exact name among two: exit %d\n%s%s", code, out, errs)
 	}
 }

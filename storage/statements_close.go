@@ -205,6 +205,7 @@ func readStatementEntries(ctx context.Context, tx pgx.Tx, companyID int64, m fin
 	byKey := map[ownerKey]*ownerMonth{}
 	var out []*ownerMonth
 	var cur *ownerMonth
+	var labels invoiceLabels
 	err := eachRawRow(ctx, tx, "owner statement entries", statementEntriesSQL,
 		[]any{companyID, m.First(), m.Last(), since}, func(r *rawRows) error {
 			key := ownerKey{r.Int64(1), r.Int64(2)}
@@ -220,17 +221,25 @@ func readStatementEntries(ctx context.Context, tx pgx.Tx, companyID int64, m fin
 				Hidden: r.Int64(9) == 1, Description: r.Text(10), ContractID: r.Int64(11), BuildingID: r.Int64(12),
 				InvoiceID: r.Int64(13), Guaranteed: r.Int64(14) == 1, ReversesID: r.Int64(15), ReversedDate: r.Date(16),
 				BillingMethod: r.Text(17)}
-			if r.Int64(18) == 1 {
-				cur.in.Late = append(cur.in.Late, e)
+			ref := entryRef{month: cur, late: r.Int64(18) == 1}
+			if ref.late {
+				ref.i, cur.in.Late = len(cur.in.Late), append(cur.in.Late, e)
 			} else {
-				cur.in.Entries = append(cur.in.Entries, e)
+				ref.i, cur.in.Entries = len(cur.in.Entries), append(cur.in.Entries, e)
 			}
+			labels.add(ref, e, r.Text(19))
 			return r.Err()
 		})
+	if err != nil {
+		return nil, err
+	}
+	if err := labels.write(ctx, tx, companyID); err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b *ownerMonth) int {
 		return cmp.Or(cmp.Compare(a.key.owner, b.key.owner), cmp.Compare(a.key.business, b.key.business))
 	})
-	return out, err
+	return out, nil
 }
 
 // onStatement is the condition on an owner's entry t of being stated: a
@@ -263,41 +272,16 @@ WITH e AS (
 )
 SELECT e.id, e.owner_id, coalesce(e.business_id, 0), e.date, e.type, e.mode, e.amount,
        coalesce(e.item_id, 0), coalesce(ti.type, ''), (ti.owner_report IS FALSE)::int,
-       coalesce(nullif(e.description, ''), ti.description, '') || ` + invoiceOfLineSQL + `, coalesce(e.contract_id, 0), coalesce(e.building_id, 0),
+       coalesce(nullif(e.description, ''), ti.description, ''), coalesce(e.contract_id, 0), coalesce(e.building_id, 0),
        coalesce(e.invoice_id, 0),
        (e.guaranteed_transfer_id IS NOT NULL OR (e.reverses_id IS NOT NULL AND coalesce((SELECT r.guaranteed_transfer_id IS NOT NULL
            FROM transactions r WHERE r.company_id = e.company_id AND r.id = e.reverses_id), false)))::int,
        coalesce(e.reverses_id, 0),
        CASE WHEN e.reverses_id IS NOT NULL THEN
            (SELECT r.date FROM transactions r WHERE r.company_id = e.company_id AND r.id = e.reverses_id) END,
-       coalesce(e.billing_method, ''), e.late
+       coalesce(e.billing_method, ''), e.late, coalesce(e.split, '')
 FROM e
 LEFT JOIN transaction_items ti ON ti.company_id = e.company_id AND ti.id = e.item_id`
-
-// invoiceOfLineSQL names, after the description of an entry the payment of
-// an invoice posted (its lines, late fee and interest, the administration
-// fee) or of such an entry's reversal, the invoice and the month it bills
-// (its period's first day, else its due date), and the part when the
-// payment was one of several that stood together: " — fatura 12, 03/2024"
-// or " — fatura 12, 03/2024, parte 2" (a part's entries are keyed
-// invoice-{id}-payment-{n}, their reversals the same and -chargeback; a
-// payment made again after the one before it was undone is the invoice's
-// payment, not a part of it). "" for any other entry: a transfer's and a
-// guarantee's say the invoice's description already.
-const invoiceOfLineSQL = `coalesce(CASE WHEN e.invoice_id IS NOT NULL THEN (
-           SELECT ' — fatura ' || coalesce(nullif(i.id2, ''), i.id::text) || ', ' || to_char(coalesce(i.period_initial, i.due_date), 'MM/YYYY')
-                  || CASE WHEN EXISTS (
-                         SELECT 1 FROM invoice_payments me JOIN invoice_payments o
-                             ON o.company_id = me.company_id AND o.invoice_id = me.invoice_id AND o.n <> me.n
-                         WHERE me.company_id = i.company_id AND me.invoice_id = i.id
-                           AND me.split = substring(e.split from '^(.*-payment-[0-9]+)')
-                           AND (o.undone_at IS NULL OR o.undone_at > me.created_at)
-                           AND (me.undone_at IS NULL OR me.undone_at > o.created_at))
-                     THEN ', parte ' || substring(e.split from '-payment-([0-9]+)') ELSE '' END
-           FROM invoices i
-           WHERE i.company_id = e.company_id AND i.id = e.invoice_id
-             AND (e.mode IN ('invoice', 'commission') OR (e.mode = 'chargeback' AND EXISTS (SELECT 1 FROM transactions r
-                  WHERE r.company_id = e.company_id AND r.id = e.reverses_id AND r.mode IN ('invoice', 'commission'))))) END, '')`
 
 // openingsSQL reads the closing of the last statement before month $4 of
 // each of the books $2, $3 (owner, business; 0: none) of company $1. The

@@ -69,7 +69,7 @@ func readPixJSON(body io.Reader) ([]string, error) {
 		}
 		switch key := tok.(string); {
 		case !strings.EqualFold(key, "payloads"):
-			return nil, finance.InvalidInput([]finance.Problem{{Field: key, Message: "unknown field"}})
+			return nil, finance.InvalidInput([]finance.Problem{{Field: key, Message: "unknown field: the body " + pixShape.Message}})
 		case given:
 			return nil, finance.InvalidInput([]finance.Problem{{Field: "payloads", Message: "is given more than once"}})
 		}

@@ -182,7 +182,7 @@ func TestPixBodyRead(t *testing.T) {
 		{"not strings", `{"payloads":["a",1,{"b":[2]},null,"c"]}`, false, []finance.Problem{
 			{Field: "payloads.1", Message: "must be a string"}, {Field: "payloads.2", Message: "must be a string"},
 			{Field: "payloads.3", Message: "must be a string"}}},
-		{"an unknown field", `{"payloads":["a"],"note":"x"}`, false, []finance.Problem{{Field: "note", Message: "unknown field"}}},
+		{"an unknown field", `{"payloads":["a"],"note":"x"}`, false, []finance.Problem{{Field: "note", Message: "unknown field: the body " + pixShape.Message}}},
 		{"the key twice", `{"payloads":["a"],"PAYLOADS":["b"]}`, false, []finance.Problem{{Field: "payloads", Message: "is given more than once"}}},
 		{"not an array", `{"payloads":"a"}`, false, []finance.Problem{{Field: "payloads", Message: "must be an array of strings"}}},
 		{"null", `{"payloads":null}`, false, []finance.Problem{{Field: "payloads", Message: "must hold at least one payload"}}},

@@ -156,8 +156,11 @@ func (s Schema) Behind() bool { return len(s.Missing) > 0 }
 func (s Schema) String() string {
 	switch {
 	case s.Behind():
-		return fmt.Sprintf("%d migrations of this binary not applied (%s): run `propfin migrate`",
-			len(s.Missing), strings.Join(s.Missing, ", "))
+		what := fmt.Sprintf("%d migrations of this binary are", len(s.Missing))
+		if len(s.Missing) == 1 {
+			what = "1 migration of this binary is"
+		}
+		return fmt.Sprintf("%s not applied (%s): run `propfin migrate`", what, strings.Join(s.Missing, ", "))
 	case len(s.Unknown) > 0:
 		return fmt.Sprintf("the database has migrations this binary does not know (versions %v): it is older than the schema", s.Unknown)
 	}

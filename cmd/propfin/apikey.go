@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/user"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -47,7 +48,7 @@ func runAPIKey(ctx context.Context, args []string, _ io.Reader, stdout, stderr i
 func apikeyCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("apikey create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	companyID := fs.Int64("company-id", 0, "id of the company the key acts for (propfin company list)")
+	companyID := idFlag(fs, "company-id", "id of the company the key acts for (propfin company list)")
 	company := fs.String("company", "", "name of the company the key acts for (case and accents aside)")
 	create := fs.Bool("create-company", false, "with --company: create the company when none has that name")
 	label := fs.String("name", "cli", "label stored with the key")
@@ -117,7 +118,7 @@ func keyCompany(ctx context.Context, tx pgx.Tx, operator string, id int64, name 
 func apikeyList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("apikey list", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	companyID := fs.Int64("company-id", 0, "only this company's keys")
+	companyID := idFlag(fs, "company-id", "only this company's keys (propfin company list)")
 	revoked := fs.Bool("revoked", false, "list the revoked keys too")
 	dataDir := dataDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -156,7 +157,7 @@ func apikeyList(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func apikeyRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("apikey revoke", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	id := fs.Int64("id", 0, "id of the key (propfin apikey list)")
+	id := idFlag(fs, "id", "id of the key (propfin apikey list)")
 	reason := fs.String("reason", "", "why, for the operators' audit log (required)")
 	dataDir := dataDirFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -204,8 +205,36 @@ func utcTime(t *time.Time) string {
 
 func isNotFound(err error) bool { return finance.ErrorCode(err) == finance.NotFound }
 
+// idFlag defines an id flag: a whole number, refused with a sentence
+// saying so and where the ids are listed (usage, from the flag's own),
+// not the flag package's "parse error".
+func idFlag(fs *flag.FlagSet, name, usage string) *int64 {
+	v := new(int64)
+	fs.Var((*idValue)(v), name, usage)
+	return v
+}
+
+// idValue is an id flag's value.
+type idValue int64
+
+func (v *idValue) String() string {
+	if v == nil || *v == 0 {
+		return ""
+	}
+	return strconv.FormatInt(int64(*v), 10)
+}
+
+func (v *idValue) Set(s string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n <= 0 {
+		return errors.New("must be a positive whole number, an id as the list commands show it")
+	}
+	*v = idValue(n)
+	return nil
+}
+
 func dataDirFlag(fs *flag.FlagSet) *string {
-	return fs.String("data-dir", "", "use the local cluster of `propfin dev` in this folder instead of DATABASE_URL")
+	return fs.String("data-dir", "", "use the local cluster of propfin dev in this `folder` instead of DATABASE_URL")
 }
 
 // cliOperator is who the audit log says acted from the command line:

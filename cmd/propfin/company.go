@@ -140,7 +140,7 @@ func companyList(ctx context.Context, args []string, stdout, stderr io.Writer) e
 func companyUpdate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("company update", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	id := fs.Int64("id", 0, "id of the company (propfin company list)")
+	id := idFlag(fs, "id", "id of the company (propfin company list)")
 	f := newSettingsFlags(fs)
 	reason := fs.String("reason", "", "why, for the operators' audit log (required)")
 	dataDir := dataDirFlag(fs)

@@ -92,7 +92,7 @@ func runDev(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 	defer ops.close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return fmt.Errorf("--addr: listen on %s: %w", *addr, err)
 	}
 	base := devBaseURL(ln.Addr())
 	if cfg.PublicURL == "" { // the receipt links of the API and of the reminders

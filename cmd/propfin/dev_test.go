@@ -310,7 +310,7 @@ func TestDevStopsWhenTheMetricsPortIsTaken(t *testing.T) {
 	}()
 	select {
 	case code := <-done:
-		if code == 0 || !strings.Contains(errOut.String(), "metrics listen") {
+		if code == 0 || !strings.Contains(errOut.String(), "PROPFIN_METRICS_ADDR: listen on ") {
 			t.Errorf("exit %d, stderr %q; want a failure naming the metrics listener", code, tail(errOut.String(), 5))
 		}
 	case <-time.After(90 * time.Second):

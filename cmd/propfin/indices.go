@@ -62,7 +62,7 @@ func importIndices(ctx context.Context, rows []storage.IndexRow, stdout io.Write
 	}
 	pool, err := storage.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
-		return err
+		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	defer pool.Close()
 	res, err := storage.UpsertIndices(ctx, pool, rows, storage.IndexImport, storage.Scope{})

@@ -19,7 +19,7 @@ func runMigrate(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Write
 	}
 	pool, err := storage.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
-		return err
+		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	defer pool.Close()
 	applied, err := storage.MigrateVerbose(ctx, pool)

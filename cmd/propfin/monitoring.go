@@ -87,7 +87,7 @@ func (ops operations) serve(ctx context.Context, ln net.Listener, h http.Handler
 func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, log *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("metrics listen: %w", err)
+		return fmt.Errorf("PROPFIN_METRICS_ADDR: listen on %s: %w", addr, err)
 	}
 	log = log.With("listener", "metrics")
 	log.Info("listening", "addr", ln.Addr().String())

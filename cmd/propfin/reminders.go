@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/propfin/propfin/api"
 	"github.com/propfin/propfin/jobs"
@@ -88,4 +90,27 @@ func workerReminders(cfg config, log *slog.Logger) (*jobs.RemindersConfig, error
 		return nil, fmt.Errorf("PROPFIN_SMTP_URL: %w", err)
 	}
 	return remindersConfig(cfg, server, "", log)
+}
+
+// mailProbeTimeout bounds the worker's look at its mail server at start.
+const mailProbeTimeout = 30 * time.Second
+
+// probeMail connects to the mail server once, as a reminders run would
+// (TLS, authentication), and says in the log whether it answered: a
+// server that cannot be reached, or refuses the credentials, is then told
+// at the worker's start, not at the first reminders run. It starts the
+// worker all the same (the server may come back before that run).
+func probeMail(ctx context.Context, server mail.Config, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(ctx, mailProbeTimeout)
+	defer cancel()
+	c, err := mail.Dial(ctx, server)
+	if err != nil {
+		if !errors.Is(ctx.Err(), context.Canceled) { // not the worker stopping meanwhile
+			log.Warn("PROPFIN_SMTP_URL: the mail server did not take a connection at start; the billing reminders fail until it does",
+				"smtp", server.String(), "err", err)
+		}
+		return
+	}
+	_ = c.Close()
+	log.Info("the mail server answers", "smtp", server.String())
 }

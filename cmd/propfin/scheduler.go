@@ -52,7 +52,7 @@ func runScheduler(ctx context.Context, args []string, _ io.Reader, stdout, stder
 	defer logStopped(log, "scheduler")
 	pool, err := storage.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
-		return err
+		return fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	defer pool.Close()
 	sched, err := newScheduler(pool, kinds, cfg, log)

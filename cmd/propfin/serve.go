@@ -52,7 +52,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, _, stderr io.Writ
 	defer ops.close()
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return fmt.Errorf("PROPFIN_ADDR (else PORT): listen on %s: %w", cfg.Addr, err)
 	}
 	log.Info("listening", "addr", ln.Addr().String())
 	if cfg.AdminToken == "" {
@@ -80,7 +80,7 @@ func openServers(ctx context.Context, cfg config, conns int, log *slog.Logger) (
 	}
 	pool, err := storage.OpenSized(ctx, cfg.DatabaseURL, conns)
 	if err != nil {
-		return nil, redisConn{}, nil, err
+		return nil, redisConn{}, nil, fmt.Errorf("DATABASE_URL: %w", err)
 	}
 	rc := redisConn{client: target.Client(), target: target}
 	log.Info("Redis", "target", target.String())

@@ -43,6 +43,9 @@ func runWorker(ctx context.Context, args []string, _ io.Reader, _, stderr io.Wri
 	if err != nil {
 		return err
 	}
+	if reminders != nil {
+		go probeMail(ctx, reminders.SMTP, log)
+	}
 	kinds, err := cfg.kinds(reminders)
 	if err != nil {
 		return err

@@ -221,6 +221,11 @@ type PendingEntry struct {
 	Mode      EntryMode
 	Amount    decimal.Decimal
 	Date      Date
+	// ReversesID is the entry this one reverses (an undo's reversal, a
+	// refund's undone), 0 for none; ReversesPaidOut says that entry was
+	// paid out already (it has a transfer_id).
+	ReversesID      int64
+	ReversesPaidOut bool
 }
 
 // Payout is one transfer to make: what an owner is paid for an invoice,
@@ -241,9 +246,17 @@ type Payout struct {
 //     (TransferSchedule.DueOn of its date) on or before on;
 //   - a guaranteed_rent credit once dated on or before on (it is released
 //     on its date);
-//   - every debit at once (an administration fee, a chargeback of a share
-//     paid out, the settlement of a guarantee): a debit never waits, so a
-//     transfer never pays out more than the owner is owed.
+//   - a debit (an administration fee, a chargeback, the settlement of a
+//     guarantee) once dated on or before on: it never waits for a due
+//     day, so a transfer never pays out more than the owner is owed, but
+//     it is not paid out before it exists (a part credited next week has
+//     its fee dated next week, with its credits);
+//   - the reversal of an entry paid out already (an undo after the
+//     transfer), credit or debit, at once: the owner was paid what it
+//     takes back, and owes it whatever the run's day;
+//   - an entry and its reversal, both not paid out, together or not at
+//     all (once both count): they net to zero, and a run never pays out
+//     what was undone, nor takes back what it did not pay.
 //
 // When what is counted adds up to more than zero, it is one payout, of
 // the sum, paying out every counted entry. Zero or less is left for later
@@ -251,11 +264,11 @@ type Payout struct {
 // Payouts are in invoice, then owner order.
 func Payouts(pending []PendingEntry, schedules map[int64]TransferSchedule, on Date) []Payout {
 	type key struct{ invoice, owner int64 }
+	due, counted := countedEntries(pending, schedules, on)
 	byKey := map[key]*Payout{}
 	var keys []key
-	for _, e := range pending {
-		due, counted := countedOn(e, schedules[e.InvoiceID], on)
-		if !counted {
+	for i, e := range pending {
+		if !counted[i] {
 			continue
 		}
 		k := key{e.InvoiceID, e.OwnerID}
@@ -268,8 +281,8 @@ func Payouts(pending []PendingEntry, schedules map[int64]TransferSchedule, on Da
 		p.EntryIDs = append(p.EntryIDs, e.ID)
 		if e.Type == Credit {
 			p.Amount = p.Amount.Add(e.Amount)
-			if due.After(p.DueOn) {
-				p.DueOn = due
+			if due[i].After(p.DueOn) {
+				p.DueOn = due[i]
 			}
 		} else {
 			p.Amount = p.Amount.Sub(e.Amount)
@@ -279,6 +292,9 @@ func Payouts(pending []PendingEntry, schedules map[int64]TransferSchedule, on Da
 	var out []Payout
 	for _, k := range keys {
 		if p := byKey[k]; p.Amount.IsPositive() {
+			if p.DueOn.IsZero() { // a reversal's credits alone: due on the run's day
+				p.DueOn = on
+			}
 			slices.Sort(p.EntryIDs)
 			out = append(out, *p)
 		}
@@ -286,12 +302,33 @@ func Payouts(pending []PendingEntry, schedules map[int64]TransferSchedule, on Da
 	return out
 }
 
-// countedOn says whether a pending entry counts in the run on day on, and
-// the day a credit fell due.
+// countedEntries says, entry by entry, whether pending entries count in
+// the run on day on (countedOn), an entry and its reversal pending
+// together only when both do, and the day each credit fell due.
+func countedEntries(pending []PendingEntry, schedules map[int64]TransferSchedule, on Date) ([]Date, []bool) {
+	due, counted := make([]Date, len(pending)), make([]bool, len(pending))
+	at := make(map[int64]int, len(pending))
+	for i, e := range pending {
+		due[i], counted[i] = countedOn(e, schedules[e.InvoiceID], on)
+		at[e.ID] = i
+	}
+	for i, e := range pending {
+		if j, ok := at[e.ReversesID]; ok && e.ReversesID != 0 {
+			both := counted[i] && counted[j]
+			counted[i], counted[j] = both, both
+		}
+	}
+	return due, counted
+}
+
+// countedOn says whether a pending entry counts in the run on day on, on
+// its own, and the day a credit fell due.
 func countedOn(e PendingEntry, s TransferSchedule, on Date) (Date, bool) {
 	switch {
-	case e.Type != Credit:
+	case e.ReversesPaidOut: // no due day of its own: it moves no payout's
 		return Date{}, true
+	case e.Type != Credit:
+		return Date{}, !e.Date.After(on)
 	case e.Mode == ModeGuaranteedRent:
 		return e.Date, !e.Date.After(on)
 	}

@@ -131,23 +131,49 @@ func TestPayouts(t *testing.T) {
 	t.Parallel()
 	d := decimal.RequireFromString
 	after2 := TransferSchedule{Mode: TransferAfterReceive, AfterDays: 2}
-	schedules := map[int64]TransferSchedule{10: after2, 20: {Mode: TransferManually}}
+	after1 := TransferSchedule{Mode: TransferAfterReceive, AfterDays: 1}
+	schedules := map[int64]TransferSchedule{10: after2, 20: {Mode: TransferManually}, 30: after1, 40: after1}
 	pending := []PendingEntry{
 		{ID: 1, InvoiceID: 10, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("1200.00"), Date: MustDate("2024-03-26")},
 		{ID: 2, InvoiceID: 10, OwnerID: 1, Type: Debit, Mode: ModeInvoice, Amount: d("120.00"), Date: MustDate("2024-03-26")},
 		{ID: 3, InvoiceID: 10, OwnerID: 2, Type: Credit, Mode: ModeInvoice, Amount: d("800.00"), Date: MustDate("2024-03-27")},
-		{ID: 4, InvoiceID: 10, OwnerID: 2, Type: Debit, Mode: ModeChargeback, Amount: d("900.00"), Date: MustDate("2024-04-01")},
+		{ID: 4, InvoiceID: 10, OwnerID: 2, Type: Debit, Mode: ModeChargeback, Amount: d("900.00"), Date: MustDate("2024-03-27")},
 		{ID: 5, InvoiceID: 20, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("50.00"), Date: MustDate("2024-03-01")},
 		{ID: 6, InvoiceID: 20, OwnerID: 1, Type: Credit, Mode: ModeGuaranteedRent, Amount: d("40.00"), Date: MustDate("2024-03-20")},
+		// a part credited 2024-04-05: its fee is dated then too
+		{ID: 7, InvoiceID: 30, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("442.61"), Date: MustDate("2024-03-26")},
+		{ID: 8, InvoiceID: 30, OwnerID: 1, Type: Debit, Mode: ModeInvoice, Amount: d("44.26"), Date: MustDate("2024-03-26")},
+		{ID: 9, InvoiceID: 30, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("557.39"), Date: MustDate("2024-04-05")},
+		{ID: 10, InvoiceID: 30, OwnerID: 1, Type: Debit, Mode: ModeInvoice, Amount: d("55.74"), Date: MustDate("2024-04-05")},
+		// invoice 40: a part undone on 2024-04-10 after its transfer (the
+		// reversal of what was paid out), and one undone before it (an entry
+		// and its reversal pending together)
+		{ID: 11, InvoiceID: 40, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("100.00"), Date: MustDate("2024-03-20")},
+		{ID: 12, InvoiceID: 40, OwnerID: 1, Type: Debit, Mode: ModeChargeback, Amount: d("60.00"), Date: MustDate("2024-04-10"),
+			ReversesID: 99, ReversesPaidOut: true},
+		{ID: 13, InvoiceID: 40, OwnerID: 1, Type: Credit, Mode: ModeChargeback, Amount: d("6.00"), Date: MustDate("2024-04-10"),
+			ReversesID: 98, ReversesPaidOut: true},
+		{ID: 14, InvoiceID: 40, OwnerID: 1, Type: Credit, Mode: ModeInvoice, Amount: d("30.00"), Date: MustDate("2024-03-21")},
+		{ID: 15, InvoiceID: 40, OwnerID: 1, Type: Debit, Mode: ModeChargeback, Amount: d("30.00"), Date: MustDate("2024-04-10"),
+			ReversesID: 14},
 	}
 	cases := []struct {
 		on   string
 		want []string
 	}{
-		{"2024-03-27", []string{"20/1 40.00 due 2024-03-20 [6]"}},
-		{"2024-03-28", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]"}},
-		// owner 2's chargeback counts at once: 800.00 − 900.00, nothing to pay
-		{"2024-03-29", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]"}},
+		{"2024-03-27", []string{"20/1 40.00 due 2024-03-20 [6]", "30/1 398.35 due 2024-03-27 [7 8]",
+			"40/1 46.00 due 2024-03-21 [11 12 13]"}},
+		// owner 2's chargeback, dated the 27th, counts at once: 800.00 − 900.00, nothing to pay
+		{"2024-03-28", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]",
+			"30/1 398.35 due 2024-03-27 [7 8]", "40/1 46.00 due 2024-03-21 [11 12 13]"}},
+		{"2024-03-29", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]",
+			"30/1 398.35 due 2024-03-27 [7 8]", "40/1 46.00 due 2024-03-21 [11 12 13]"}},
+		// the second part's credit and fee together
+		{"2024-04-06", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]",
+			"30/1 900.00 due 2024-04-06 [7 8 9 10]", "40/1 46.00 due 2024-03-21 [11 12 13]"}},
+		// the undone part's entry 14 and its reversal 15 together, netting to zero
+		{"2024-04-11", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]",
+			"30/1 900.00 due 2024-04-06 [7 8 9 10]", "40/1 46.00 due 2024-03-22 [11 12 13 14 15]"}},
 	}
 	for _, c := range cases {
 		got := Payouts(pending, schedules, MustDate(c.on))

@@ -507,10 +507,14 @@ SELECT (SELECT count(*) FROM ins), (SELECT coalesce(sum(amount), 0)::text FROM i
 var insertTransfersSQL = [2]string{insertTransfers(false), insertTransfers(true)}
 
 // pendingOwnerEntries reads the owners' entries of invoices ids not paid
-// out yet: the payment's, its reversal's and the guarantees'.
+// out yet: the payment's, its reversal's and the guarantees', each with
+// the entry it reverses and whether that one is paid out
+// (finance.Payouts counts a reversal by them).
 func pendingOwnerEntries(ctx context.Context, tx pgx.Tx, companyID int64, ids []int64) ([]finance.PendingEntry, error) {
 	rows, err := tx.Query(ctx, `
-		SELECT t.id, t.invoice_id, t.owner_id, t.type, t.mode, t.amount::text, t.date
+		SELECT t.id, t.invoice_id, t.owner_id, t.type, t.mode, t.amount::text, t.date, coalesce(t.reverses_id, 0),
+		       coalesce((SELECT o.transfer_id IS NOT NULL FROM transactions o
+		                 WHERE o.company_id = $1 AND o.id = t.reverses_id), false)
 		FROM transactions t
 		WHERE t.company_id = $1 AND t.invoice_id = any($2) AND `+ownerPending+`
 		ORDER BY t.id`, companyID, ids)
@@ -520,7 +524,7 @@ func pendingOwnerEntries(ctx context.Context, tx pgx.Tx, companyID int64, ids []
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (finance.PendingEntry, error) {
 		var e finance.PendingEntry
 		var typ, mode string
-		err := row.Scan(&e.ID, &e.InvoiceID, &e.OwnerID, &typ, &mode, &e.Amount, &e.Date)
+		err := row.Scan(&e.ID, &e.InvoiceID, &e.OwnerID, &typ, &mode, &e.Amount, &e.Date, &e.ReversesID, &e.ReversesPaidOut)
 		e.Type, e.Mode = finance.EntryType(typ), finance.EntryMode(mode)
 		return e, err
 	})

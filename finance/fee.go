@@ -132,7 +132,11 @@ func withheldPastTotal(inv *Invoice) string {
 	if !inv.Total.IsNegative() {
 		return ""
 	}
-	return fmt.Sprintf("the invoice of %s to %s would charge the payer %s: its withholdings (debit owner, credit customer) take off "+
+	which := fmt.Sprintf("of %s to %s", inv.PeriodInitial, inv.PeriodFinal)
+	if inv.PeriodInitial.IsZero() {
+		which = fmt.Sprintf("dated %s", inv.Date)
+	}
+	return fmt.Sprintf("the invoice %s would charge the payer %s: its withholdings (debit owner, credit customer) take off "+
 		"more than its other lines charge; lower the withholding, or end its contract item before that month",
-		inv.PeriodInitial, inv.PeriodFinal, inv.Total.StringFixed(2))
+		which, inv.Total.StringFixed(2))
 }

@@ -239,3 +239,29 @@ func TestTerminateChargesTheFee(t *testing.T) {
 		t.Errorf("final invoice %s, deposit returned %s; want the deposit to cover 4,811.16 and return 188.84", b, got.Deposit.Returned)
 	}
 }
+
+// TestTerminateTakesTheWithholdingOff: the final invoice carries a
+// withholding item's line, taken off its total and off what the deposit
+// is deducted from.
+func TestTerminateTakesTheWithholdingOff(t *testing.T) {
+	t.Parallel()
+	in := leaseInput("2025-01-15")
+	in.Items = append(slices.Clone(leaseItems), irrf())
+	got, err := Terminate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 967.74 + 350.00 + 3,493.42 − 474.46 = 4,336.70
+	if b := brief(*got.Final); b != "2025-01-01..2025-01-15 due 2025-02-05 total 4336.70 [1:967.74 2:350.00 6:474.46 3:3493.42]" {
+		t.Errorf("final invoice %s", b)
+	}
+	in.Contract.SignalAmount = dec("5000.00")
+	got, err = Terminate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := brief(*got.Final); b != "2025-01-01..2025-01-15 due 2025-02-05 total 0.00 [1:967.74 2:350.00 6:474.46 3:3493.42 4:-4336.70]" ||
+		got.Deposit.Returned.StringFixed(2) != "663.30" {
+		t.Errorf("final invoice %s, deposit returned %s; want the deposit to cover 4,336.70 and return 663.30", b, got.Deposit.Returned)
+	}
+}

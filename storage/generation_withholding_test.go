@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,14 +20,16 @@ import (
 // invoice, which charges 7,525.54; paid, it debits the owners their
 // shares of the tax (60/40) and credits the tenant, the owners are
 // transferred the rent less it, and the owner's income report counts it
-// as IR withheld, as it counts a line written on an invoice by hand.
+// as IR withheld, as it counts a line written on an invoice by hand, and
+// the DIMOB as tax withheld.
 func TestGenerateWithholding(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newLedgerFixture(t)
 	f.setContract(t, fmt.Sprintf(`business_id = %d, account_id = %d, billing_method = 'ticket', start_at = '2024-03-01',
 		recurrency = 'monthly', modality = 'monthly', amount = 8000.00, due_date = '2024-03-10', due_day = 10,
-		billing_timing = 'pre', proportional = true, transfer_mode = 'after_receive', transfer_after_days = 0`, f.business, f.account))
+		billing_timing = 'pre', proportional = true, transfer_mode = 'after_receive', transfer_after_days = 0, dimob = true`,
+		f.business, f.account))
 	var irrf int64
 	if err := f.pool.QueryRow(ctx, `INSERT INTO transaction_items (company_id, description, debit, credit, type)
 		VALUES ($1, 'IRRF retido', 'owner', 'customer', 'duty') RETURNING id`, f.company).Scan(&irrf); err != nil {
@@ -93,4 +96,19 @@ func TestGenerateWithholding(t *testing.T) {
 			t.Errorf("owner %d: March %+v, year %+v; want %+v (IR withheld %d cents)", owner, year.Months[2], year.Total, want, want.Withheld)
 		}
 	}
+	var year *storage.DimobYear
+	if err := inTx(t, f.pool, func(tx pgx.Tx) error {
+		var err error
+		year, err = storage.ReadDimobYear(ctx, tx, f.company, f.business, 2024)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, r := range year.Rentals {
+		m := r.Months[2]
+		got = append(got, fmt.Sprintf("%s rent %s tax %s", f.names["owner "+fmt.Sprint(r.Owner.ID)], m.Rent.StringFixed(2), m.TaxWithheld.StringFixed(2)))
+	}
+	slices.Sort(got)
+	checkStrings(t, "the DIMOB's March", got, []string{"owner40 rent 3200.00 tax 189.78", "owner60 rent 4800.00 tax 284.68"})
 }

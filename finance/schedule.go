@@ -120,6 +120,9 @@ func ScheduleInvoices(in ScheduleInput) (Schedule, error) {
 			out, installments = make([]Invoice, 0, n), make([]int, 0, n)
 		}
 		out = append(out, g.invoice())
+		if msg := withheldPastTotal(&out[len(out)-1]); msg != "" {
+			return Schedule{}, Problems{{Field: "items", Message: msg}}
+		}
 		installments = append(installments, g.n)
 	}
 	g.describe(out, installments)
@@ -154,7 +157,7 @@ type generator struct {
 	cacheTotal decimal.Decimal
 	cacheOK    bool
 	lineBuf    []InvoiceItem // backing store the invoices' lines are cut from
-	fees       []int64       // the fee items, whose lines are not in the total (fee.go)
+	signs      []lineSign    // the fee and withholding items, whose lines are not added to the total (fee.go)
 
 	n           int           // installments produced so far
 	cursor      Date          // start of the next period
@@ -168,7 +171,7 @@ type generator struct {
 // init prepares g to walk the installments of c.
 func (g *generator) init(c *Contract, items []ContractItem, rentItemID int64) {
 	*g = generator{c: *c, items: items, rentItemID: rentItemID, cursor: c.StartAt, label: typeLabel(c.Type),
-		fees: feeItemIDs(items)}
+		signs: lineSigns(items)}
 	g.timing = c.BillingTiming
 	if g.timing == "" {
 		g.timing = DefaultBillingTiming(c.Type)
@@ -463,10 +466,10 @@ func (g *generator) lines() []InvoiceItem {
 }
 
 // total is what an invoice's lines charge the payer: all of them but
-// the administration fees'.
+// the administration fees', less the withholdings'.
 func (g *generator) total(lines []InvoiceItem) decimal.Decimal {
-	if len(g.fees) > 0 {
-		return chargedTotal(lines, g.fees)
+	if len(g.signs) > 0 {
+		return chargedTotal(lines, g.signs)
 	}
 	return sumLines(lines)
 }

@@ -249,6 +249,9 @@ func Terminate(in TerminationInput) (Termination, error) {
 	t.deduct(&in, &lines, &ps)
 	if len(lines) > 0 {
 		t.Final = finalInvoice(&in, lines, start)
+		if msg := withheldPastTotal(t.Final); msg != "" {
+			ps.add("items", "%s", msg)
+		}
 	}
 	t.refund(in.Invoices)
 	if len(ps) > 0 {
@@ -455,7 +458,7 @@ func (t *Termination) deduct(in *TerminationInput, lines *[]InvoiceItem, ps *Pro
 	if in.Contract.SignalAmount.IsPositive() {
 		d.Held = RoundCents(in.Contract.SignalAmount)
 	}
-	charged := chargedTotal(*lines, feeItemIDs(in.Items))
+	charged := chargedTotal(*lines, lineSigns(in.Items))
 	if d.Held.IsPositive() && charged.IsPositive() {
 		if item, ok := lineItem(in.DepositItem, "termination_deposit_item_id", "the deposit's deduction", ps); ok {
 			d.Deducted = decimal.Min(d.Held, charged)
@@ -491,7 +494,7 @@ func finalInvoice(in *TerminationInput, lines []InvoiceItem, start Date) *Invoic
 	inv := &Invoice{
 		Type: InvoiceSingle, PayerID: c.TenantID, ContractID: c.ID, BusinessID: c.BusinessID, AccountID: c.AccountID,
 		BillingID: c.BillingID, BillingMethod: c.InvoiceMethod(), Date: in.At, DueDate: finalDueDate(c, in.At, in.Today),
-		Items: lines, Total: chargedTotal(lines, feeItemIDs(in.Items)),
+		Items: lines, Total: chargedTotal(lines, lineSigns(in.Items)),
 		LateFee: LateFee{TicketLateFee: c.TicketLateFee, TicketLateFeeItemID: c.TicketLateFeeItemID,
 			TicketLateFeePercentage: c.TicketLateFeePercentage, TicketLateFeeInterest: c.TicketLateFeeInterest,
 			TicketDiscountFixed: decimal.Zero, TicketDiscountPercentage: decimal.Zero},

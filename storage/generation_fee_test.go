@@ -152,6 +152,7 @@ func TestGenerateRefusesLinesThatChargeNoOne(t *testing.T) {
 		return id
 	}
 	refund, broker := item("Reembolso ao proprietário", "business", "owner"), item("Corretagem", "owner", "broker")
+	rebate := item("Desconto da imobiliária", "business", "customer")
 	add := `INSERT INTO contract_items (company_id, contract_id, mode, item_id, amount) VALUES ($1, $2, $3, $4, 50)`
 	tests := []struct {
 		name, sql      string
@@ -162,6 +163,8 @@ func TestGenerateRefusesLinesThatChargeNoOne(t *testing.T) {
 			"items[2].item_id", fmt.Sprintf("transaction item %d debits business and credits owner", refund)},
 		{"owner to broker, mode service", add, []any{"service", broker},
 			"items[2].item_id", fmt.Sprintf("transaction item %d debits owner and credits broker", broker)},
+		{"business to customer: neither charges the payer nor is the owners' withholding", add, []any{"item", rebate},
+			"items[2].item_id", fmt.Sprintf("transaction item %d debits business and credits customer", rebate)},
 		{"a fee of the recurring commission", `UPDATE contract_items SET mode = 'commission', percentage_mode = 'recurring_commission'
 			WHERE company_id = $1 AND contract_id = $2 AND description = 'Taxa de administração'`, nil,
 			"items[1].item_id", "percentage_mode must be rental_value or empty, not recurring_commission"},

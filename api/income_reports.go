@@ -97,8 +97,9 @@ type (
 		// otherwise Warning says why it is not yet (or never will be).
 		Final   bool    `json:"final"`
 		Warning *string `json:"warning"`
-		// Businesses are the paying sources the rent was received
-		// through, one per business with a figure in the year.
+		// Businesses are the administrators the rent was received through
+		// (the issuers of the report), one per business with a figure in
+		// the year; each contract's paying source is its tenant.
 		Businesses []incomeBusinessJSON `json:"businesses"`
 		Contracts  []incomeContractJSON `json:"contracts"`
 		Months     []incomeMonthJSON    `json:"months"`
@@ -111,22 +112,35 @@ type (
 		Months     []incomeMonthJSON `json:"months"`
 		Total      incomeFiguresJSON `json:"total"`
 	}
+	incomePayingSourceJSON struct {
+		// Kind is company (a tenant with a CNPJ: the fonte pagadora),
+		// individual (a CPF: carnê-leão) or unknown (no tenant, or no tax
+		// id).
+		Kind  statementpage.PayerKind `json:"kind"`
+		ID    *int64                  `json:"id"`
+		Name  *string                 `json:"name"`
+		TaxID *string                 `json:"tax_id"`
+	}
 	incomePartyJSON struct {
 		ID    *int64  `json:"id"`
 		Name  *string `json:"name"`
 		TaxID *string `json:"tax_id"`
 	}
 	incomeContractJSON struct {
-		ContractID *int64            `json:"contract_id"`
-		BusinessID *int64            `json:"business_id"`
-		Reference  *string           `json:"reference"`
-		Tenant     incomePartyJSON   `json:"tenant"`
-		BuildingID *int64            `json:"building_id"`
-		Address    *string           `json:"address"`
-		StartAt    finance.Date      `json:"start_at"`
-		EndAt      finance.Date      `json:"end_at"`
-		Months     []incomeMonthJSON `json:"months"`
-		Total      incomeFiguresJSON `json:"total"`
+		ContractID *int64          `json:"contract_id"`
+		BusinessID *int64          `json:"business_id"`
+		Reference  *string         `json:"reference"`
+		Tenant     incomePartyJSON `json:"tenant"`
+		// PayingSource is who paid the rent, as the owner's return declares
+		// it: the tenant, a company (the fonte pagadora, by its CNPJ, that
+		// withheld the contract's tax_withheld) or a person (carnê-leão).
+		PayingSource incomePayingSourceJSON `json:"paying_source"`
+		BuildingID   *int64                 `json:"building_id"`
+		Address      *string                `json:"address"`
+		StartAt      finance.Date           `json:"start_at"`
+		EndAt        finance.Date           `json:"end_at"`
+		Months       []incomeMonthJSON      `json:"months"`
+		Total        incomeFiguresJSON      `json:"total"`
 	}
 	incomeMonthJSON struct {
 		Month       finance.Month `json:"month"`
@@ -203,11 +217,19 @@ func incomeReportOf(r *storage.IncomeReports, o storage.IncomeOwner) incomeRepor
 		k := r.Contracts[c.ContractID]
 		out.Contracts = append(out.Contracts, incomeContractJSON{ContractID: optionalID(c.ContractID),
 			BusinessID: optionalID(c.BusinessID), Reference: optionalText(k.Reference),
-			Tenant: partyJSON(k.Tenant.ID, k.Tenant.Name, k.Tenant.TaxID), BuildingID: optionalID(k.BuildingID),
-			Address: optionalText(k.Property.Line()), StartAt: k.Start, EndAt: k.End,
+			Tenant: partyJSON(k.Tenant.ID, k.Tenant.Name, k.Tenant.TaxID), PayingSource: payingSourceJSON(k.Tenant),
+			BuildingID: optionalID(k.BuildingID),
+			Address:    optionalText(k.Property.Line()), StartAt: k.Start, EndAt: k.End,
 			Months: monthsJSON(r.Year, c.Months), Total: figuresJSON(c.Total)})
 	}
 	return out
+}
+
+// payingSourceJSON is a contract's paying source: its tenant, by kind.
+func payingSourceJSON(tenant storage.IncomeParty) incomePayingSourceJSON {
+	p := partyJSON(tenant.ID, tenant.Name, tenant.TaxID)
+	kind := statementpage.PayerOf(statementpage.Party{Name: tenant.Name, TaxID: tenant.TaxID})
+	return incomePayingSourceJSON{Kind: kind, ID: p.ID, Name: p.Name, TaxID: p.TaxID}
 }
 
 // incomeReports is GET /financial/incomeReports.

@@ -201,7 +201,9 @@ func execute(w io.Writer, name string, data any) error {
 }
 
 // HasIndividuals says the report has rent from persons (the carnê-leão's).
-func (v incomeView) HasIndividuals() bool { return !v.T.Individuals.isZero() || v.hasPayer(PayerIndividual) }
+func (v incomeView) HasIndividuals() bool {
+	return !v.T.Individuals.isZero() || v.hasPayer(PayerIndividual)
+}
 
 // HasUnknown says the report has rent from tenants of no known tax id.
 func (v incomeView) HasUnknown() bool { return !v.T.Unknown.isZero() || v.hasPayer(PayerUnknown) }

@@ -423,7 +423,8 @@ func (s *Server) loadIncomeReport(ctx context.Context, ref statementpage.Ref) (s
 }
 
 // incomeDocument is an owner's report as its page and PDF show it. The
-// paying source of each contract is the business whose books hold it (the
+// administrator of each contract (its Source; the paying source is its
+// tenant, statementpage.PayerOf) is the business whose books hold it (the
 // legal entity that received the rent on the owner's behalf, by its name
 // and CNPJ, as the DIMOB declares it), the company's name for entries of
 // no business; the document is headed by the business when the report's
@@ -454,7 +455,7 @@ func incomeDocument(r *storage.IncomeReports, o storage.IncomeOwner) statementpa
 	return doc
 }
 
-// incomeSource is the paying source of the books of business id: the
+// incomeSource is the administrator of the books of business id: the
 // business, by its name and CNPJ; for entries of no business (id 0), the
 // company's name.
 func incomeSource(r *storage.IncomeReports, id int64) statementpage.Party {

@@ -155,7 +155,8 @@ func kindLabel(k LineKind) string {
 }
 
 // IncomeTotals is what an income report adds up to: each contract's year,
-// each paying source's, and the year of all contracts, month by month.
+// each administrator's and each company tenant's, and the year of all
+// contracts, month by month.
 type IncomeTotals struct {
 	Contracts []IncomeContractTotals
 	// Sources are the contracts by the administrator (business) they were
@@ -258,7 +259,7 @@ func (r *IncomeReport) Totals() (IncomeTotals, error) {
 	return t, nil
 }
 
-// sourceOf is the paying source of a contract: its own, else the
+// sourceOf is the administrator of a contract: its own, else the
 // report's Company.
 func (r *IncomeReport) sourceOf(c IncomeContract) Party {
 	if strings.TrimSpace(c.Source.Name) == "" {

@@ -25,9 +25,9 @@ type yearEndFixture struct {
 	adminOther int64            // type default, debit owner, credit business, dimob
 }
 
-func yearEndEnv(t *testing.T) *yearEndFixture {
+func yearEndEnv(t *testing.T, opts ...envOption) *yearEndFixture {
 	t.Helper()
-	f := &yearEndFixture{incomeFixture: incomeEnv(t), feeItems: map[string]int64{}}
+	f := &yearEndFixture{incomeFixture: incomeEnv(t, opts...), feeItems: map[string]int64{}}
 	if r := f.do(t, http.MethodPut, fmt.Sprintf("/financial/businesses/%d", f.business), f.keyA, map[string]any{
 		"name": "Horizonte Imóveis Ltda", "responsible_cpf": "123.456.789-09", "street": "Rua da Consolação",
 		"number": "1000", "district": "Consolação", "city": "São Paulo", "state": "SP", "zip_code": "01302-000"}); r.status != http.StatusOK {

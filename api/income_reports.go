@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -96,8 +97,9 @@ type (
 		// otherwise Warning says why it is not yet (or never will be).
 		Final   bool    `json:"final"`
 		Warning *string `json:"warning"`
-		// Businesses are the paying sources the rent was received
-		// through, one per business with a figure in the year.
+		// Businesses are the administrators the rent was received through
+		// (the issuers of the report), one per business with a figure in
+		// the year; each contract's paying source is its tenant.
 		Businesses []incomeBusinessJSON `json:"businesses"`
 		Contracts  []incomeContractJSON `json:"contracts"`
 		Months     []incomeMonthJSON    `json:"months"`
@@ -110,22 +112,35 @@ type (
 		Months     []incomeMonthJSON `json:"months"`
 		Total      incomeFiguresJSON `json:"total"`
 	}
+	incomePayingSourceJSON struct {
+		// Kind is company (a tenant with a CNPJ: the fonte pagadora),
+		// individual (a CPF: carnê-leão) or unknown (no tenant, or no tax
+		// id).
+		Kind  statementpage.PayerKind `json:"kind"`
+		ID    *int64                  `json:"id"`
+		Name  *string                 `json:"name"`
+		TaxID *string                 `json:"tax_id"`
+	}
 	incomePartyJSON struct {
 		ID    *int64  `json:"id"`
 		Name  *string `json:"name"`
 		TaxID *string `json:"tax_id"`
 	}
 	incomeContractJSON struct {
-		ContractID *int64            `json:"contract_id"`
-		BusinessID *int64            `json:"business_id"`
-		Reference  *string           `json:"reference"`
-		Tenant     incomePartyJSON   `json:"tenant"`
-		BuildingID *int64            `json:"building_id"`
-		Address    *string           `json:"address"`
-		StartAt    finance.Date      `json:"start_at"`
-		EndAt      finance.Date      `json:"end_at"`
-		Months     []incomeMonthJSON `json:"months"`
-		Total      incomeFiguresJSON `json:"total"`
+		ContractID *int64          `json:"contract_id"`
+		BusinessID *int64          `json:"business_id"`
+		Reference  *string         `json:"reference"`
+		Tenant     incomePartyJSON `json:"tenant"`
+		// PayingSource is who paid the rent, as the owner's return declares
+		// it: the tenant, a company (the fonte pagadora, by its CNPJ, that
+		// withheld the contract's tax_withheld) or a person (carnê-leão).
+		PayingSource incomePayingSourceJSON `json:"paying_source"`
+		BuildingID   *int64                 `json:"building_id"`
+		Address      *string                `json:"address"`
+		StartAt      finance.Date           `json:"start_at"`
+		EndAt        finance.Date           `json:"end_at"`
+		Months       []incomeMonthJSON      `json:"months"`
+		Total        incomeFiguresJSON      `json:"total"`
 	}
 	incomeMonthJSON struct {
 		Month       finance.Month `json:"month"`
@@ -196,17 +211,25 @@ func incomeReportOf(r *storage.IncomeReports, o storage.IncomeOwner) incomeRepor
 		m := r.ClosedThrough
 		out.ClosedThrough = &m
 	}
-	why := incomePending(r, r.Year)
+	why := incomeNotFinal(r, o)
 	out.Final, out.Warning = why == "", optionalText(why)
 	for _, c := range y.Contracts {
 		k := r.Contracts[c.ContractID]
 		out.Contracts = append(out.Contracts, incomeContractJSON{ContractID: optionalID(c.ContractID),
 			BusinessID: optionalID(c.BusinessID), Reference: optionalText(k.Reference),
-			Tenant: partyJSON(k.Tenant.ID, k.Tenant.Name, k.Tenant.TaxID), BuildingID: optionalID(k.BuildingID),
-			Address: optionalText(k.Property.Line()), StartAt: k.Start, EndAt: k.End,
+			Tenant: partyJSON(k.Tenant.ID, k.Tenant.Name, k.Tenant.TaxID), PayingSource: payingSourceJSON(k.Tenant),
+			BuildingID: optionalID(k.BuildingID),
+			Address:    optionalText(k.Property.Line()), StartAt: k.Start, EndAt: k.End,
 			Months: monthsJSON(r.Year, c.Months), Total: figuresJSON(c.Total)})
 	}
 	return out
+}
+
+// payingSourceJSON is a contract's paying source: its tenant, by kind.
+func payingSourceJSON(tenant storage.IncomeParty) incomePayingSourceJSON {
+	p := partyJSON(tenant.ID, tenant.Name, tenant.TaxID)
+	kind := statementpage.PayerOf(statementpage.Party{Name: tenant.Name, TaxID: tenant.TaxID})
+	return incomePayingSourceJSON{Kind: kind, ID: p.ID, Name: p.Name, TaxID: p.TaxID}
 }
 
 // incomeReports is GET /financial/incomeReports.
@@ -255,7 +278,7 @@ func (s *Server) incomeReportLink(w http.ResponseWriter, r *http.Request) {
 			"Income report links are not configured on this server (PROPFIN_RECEIPT_SECRET)."))
 		return
 	}
-	if why := incomePending(reports, q.Year); why != "" {
+	if why := incomeNotFinal(reports, reports.Owners[0]); why != "" {
 		writeError(w, r, finance.InvalidInput([]finance.Problem{{Field: "filter[year]", Message: why}}))
 		return
 	}
@@ -275,6 +298,73 @@ func incomeYearToCome(reports *storage.IncomeReports, year int) error {
 				"its first day on", today.Year(), today)}})
 	}
 	return nil
+}
+
+// incomeNotFinal is why the owner's report is not the year's informe
+// yet, "" when it is: the months it reads are not all closed
+// (incomePending), or an entry that counts in the year is on no closed
+// statement yet (incomeUnstated).
+func incomeNotFinal(reports *storage.IncomeReports, o storage.IncomeOwner) string {
+	if why := incomePending(reports, reports.Year); why != "" {
+		return why
+	}
+	return incomeUnstated(reports, o)
+}
+
+// shownCorrections is how many of the entries on no closed statement a
+// warning names; it counts the others.
+const shownCorrections = 3
+
+// incomeUnstated is why a report whose months are all closed is not final
+// still: entries that count in the year by the rule (a refund made after
+// it counts on the day of the payment it gives back, an undoing on the
+// payment's date) are on no closed statement yet, so the report, read
+// from the closed statements, leaves them out while the DIMOB of the year,
+// read from the ledger, declares them (docs/ledger.md, "Which years have
+// one"). It names them in the DIMOB's words and the month whose close
+// states them all; "" when there is none.
+func incomeUnstated(reports *storage.IncomeReports, o storage.IncomeOwner) string {
+	if len(o.Unstated) == 0 {
+		return ""
+	}
+	wait, last := reports.ClosedThrough.Add(1), o.Unstated[0].Date
+	var what []string
+	for _, c := range o.Unstated {
+		if m := finance.NewMonth(c.Date.Year(), c.Date.Month()); m > wait {
+			wait = m
+		}
+		if c.Date.After(last) {
+			last = c.Date
+		}
+		if len(what) < shownCorrections {
+			what = append(what, correctionText(c))
+		}
+	}
+	text := strings.Join(what, "; ")
+	if more := len(o.Unstated) - len(what); more > 0 {
+		text += fmt.Sprintf("; and %d more", more)
+	}
+	return fmt.Sprintf("%s: on no closed statement yet, so the report, read from the closed statements, leaves it out while "+
+		"the DIMOB of %d declares it; the informe of %d is given once %s is closed (the owners:statements job): if the owner "+
+		"was given it before %s, give the new one (the owner's return amended with it)", text, reports.Year, reports.Year, wait,
+		last)
+}
+
+// correctionText says what an entry on no closed statement is and where
+// it counts.
+func correctionText(c storage.IncomeCorrection) string {
+	switch c.Kind {
+	case storage.CorrectionRefund:
+		return storage.RefundCountsText(c.InvoiceID, c.Date, c.Day)
+	case storage.CorrectionUndone:
+		return fmt.Sprintf("the payment of invoice %d of %s, undone on %s, counts in %s, the payment's month", c.InvoiceID,
+			c.Day, c.Date, c.Day.Month())
+	}
+	if c.InvoiceID == 0 {
+		return fmt.Sprintf("an entry of %s counts in %s", c.Date, c.Day.Month())
+	}
+	return fmt.Sprintf("the entries of invoice %d of %s count in %s, the day the tenant paid (%s)", c.InvoiceID, c.Date,
+		c.Day.Month(), c.Day)
 }
 
 // incomePending is why the report of year is not the year's informe yet,
@@ -333,7 +423,8 @@ func (s *Server) loadIncomeReport(ctx context.Context, ref statementpage.Ref) (s
 }
 
 // incomeDocument is an owner's report as its page and PDF show it. The
-// paying source of each contract is the business whose books hold it (the
+// administrator of each contract (its Source; the paying source is its
+// tenant, statementpage.PayerOf) is the business whose books hold it (the
 // legal entity that received the rent on the owner's behalf, by its name
 // and CNPJ, as the DIMOB declares it), the company's name for entries of
 // no business; the document is headed by the business when the report's
@@ -364,7 +455,7 @@ func incomeDocument(r *storage.IncomeReports, o storage.IncomeOwner) statementpa
 	return doc
 }
 
-// incomeSource is the paying source of the books of business id: the
+// incomeSource is the administrator of the books of business id: the
 // business, by its name and CNPJ; for entries of no business (id 0), the
 // company's name.
 func incomeSource(r *storage.IncomeReports, id int64) statementpage.Party {
@@ -423,7 +514,8 @@ func incomeReportsOp() operation {
 			"months are the DIMOB's: a payment or its reversal, in the month the tenant paid (docs/api.md, \"Income " +
 			"reports\"; the rule: docs/ledger.md, \"Rent income: one rule for the informe and the DIMOB\"). `data` " +
 			"holds the owner's report; `final` false and `warning` say it is not yet the year's informe (the year is " +
-			"not over, or its months are not all closed). A missing or malformed filter, a year after the company's " +
+			"not over, its months are not all closed, or a correction of the year made since, a refund or an undoing " +
+			"that the DIMOB of the year declares already, is on no closed statement yet). A missing or malformed filter, a year after the company's " +
 			"current one, or any other parameter, is a 422; an owner the company does not have, a 404.",
 		params: incomeQueryParams(true),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The report.", envelope(schema, false))},
@@ -444,7 +536,8 @@ func incomeReportLinkOp() operation {
 			"`/incomeReports/{token}`, valid 120 days (`expires_at`, UTC). The report is of every business's books. " +
 			"Given once the year is over and the company has closed its months from January through the next January " +
 			"(a payment of December 31st credited in January is on January's statement); else a 422 on `filter[year]` " +
-			"saying why: the year not over, the month it waits for, or, for a year that starts before the company's " +
+			"saying why: the year not over, the month it waits for (a correction of the year on no closed statement " +
+			"yet included), or, for a year that starts before the company's " +
 			"first closed month, that the year never has one. An owner the " +
 			"company does not have is a 404; without a configured secret, a 503 that says so.",
 		params: incomeQueryParams(false),

@@ -405,7 +405,8 @@ func TestIncomeReportLink(t *testing.T) {
 	source := []string{"Horizonte CNPJ 11.444.777/0001-61 Informe de rendimentos",
 		"Aluguéis recebidos por intermédio de Horizonte (CNPJ 11.444.777/0001-61) no ano-calendário 2024"}
 	for _, want := range append(append(append([]string{"Informe de rendimentos", "Ano-calendário 2024", "Ana Proprietária",
-		"CPF 529.982.247-25", "Fonte pagadora Horizonte CNPJ 11.444.777/0001-61",
+		"CPF 529.982.247-25", "Administradora (emitente) Horizonte CNPJ 11.444.777/0001-61",
+		"Fonte pagadora Padaria Pão de Açúcar Ltda (CNPJ 11.222.333/0001-81), que reteve R$ 72,00 de IR no ano",
 		"Fevereiro R$ 1.232,34 R$ 120,00 R$ 24,00 R$ 1.088,34", "Março R$ 0,00 R$ 0,00 R$ 0,00 R$ 0,00",
 		"Total do ano R$ 3.632,34 R$ 360,00 R$ 72,00 R$ 3.200,34"}, contract...), totals...), source...) {
 		if !strings.Contains(page, want) {
@@ -430,7 +431,7 @@ func TestIncomeReportLink(t *testing.T) {
 		}
 		all := strings.Join(pages, " ")
 		for _, want := range append(append([]string{"Ana Proprietária", "CPF 529.982.247-25",
-			"Fonte pagadora Horizonte (CNPJ 11.444.777/0001-61)", "Fevereiro R$ 1.232,34 R$ 120,00 R$ 24,00 R$ 1.088,34"},
+			"Administradora (emitente) Horizonte (CNPJ 11.444.777/0001-61)", "Fevereiro R$ 1.232,34 R$ 120,00 R$ 24,00 R$ 1.088,34"},
 			contract...), append(totals, source...)...) {
 			if !strings.Contains(all, want) {
 				t.Errorf("the PDF lacks %q:\n%s", want, all)

@@ -124,3 +124,46 @@ func TestIncomeDocumentSources(t *testing.T) {
 		}
 	}
 }
+
+// TestIncomeReportPayingSource: each contract of the JSON names its paying
+// source, the tenant, by kind: a company (the fonte pagadora the owner
+// declares the rent against, with the IR it withheld), a person (the
+// carnê-leão's), or unknown (no CPF or CNPJ).
+func TestIncomeReportPayingSource(t *testing.T) {
+	t.Parallel()
+	r, o := viewIncome(0, 1, 2)
+	r.Contracts[10] = storage.IncomeContract{ID: 10, Reference: "L-10"}
+	r.Contracts[11] = storage.IncomeContract{ID: 11, Reference: "L-11",
+		Tenant: storage.IncomeParty{ID: 7, Name: "Padaria Ltda", TaxID: "11222333000181"}}
+	r.Contracts[12] = storage.IncomeContract{ID: 12, Reference: "L-12",
+		Tenant: storage.IncomeParty{ID: 8, Name: "Maria", TaxID: "12345678909"}}
+	raw, err := json.Marshal(incomeReportOf(r, o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		Contracts []struct {
+			Reference string `json:"reference"`
+			Source    struct {
+				Kind  string  `json:"kind"`
+				ID    *int64  `json:"id"`
+				Name  *string `json:"name"`
+				TaxID *string `json:"tax_id"`
+			} `json:"paying_source"`
+		} `json:"contracts"`
+	}
+	if err := json.Unmarshal(raw, &answer); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range answer.Contracts {
+		s := c.Reference + " " + c.Source.Kind
+		if c.Source.Name != nil {
+			s += fmt.Sprintf(" %d %s %s", *c.Source.ID, *c.Source.Name, *c.Source.TaxID)
+		}
+		got = append(got, s)
+	}
+	if want := "L-10 unknown; L-11 company 7 Padaria Ltda 11222333000181; L-12 individual 8 Maria 12345678909"; strings.Join(got, "; ") != want {
+		t.Errorf("paying sources\n%s\nwant\n%s\n%s", strings.Join(got, "; "), want, raw)
+	}
+}

@@ -134,9 +134,8 @@ func buildDimob(y *storage.DimobYear, amended bool, receipt string, file bool) *
 // to be amended with this one.
 func (b *dimobBuild) laterRefunds(y *storage.DimobYear) {
 	for _, f := range y.LaterRefunds {
-		what := fmt.Sprintf("the refund of invoice %d on %s gives back a payment of %s and counts in %s, the payment's month: "+
-			"if the DIMOB of %d was filed before %s, file this one as its amended declaration (amended, with the receipt of the one filed)",
-			f.InvoiceID, f.Date, f.Paid, f.Paid.Month(), y.Year, f.Date)
+		what := storage.RefundCountsText(f.InvoiceID, f.Date, f.Paid) + fmt.Sprintf(": if the DIMOB of %d was filed "+
+			"before %s, file this one as its amended declaration (amended, with the receipt of the one filed)", y.Year, f.Date)
 		i := slices.IndexFunc(y.Rentals, func(r storage.DimobRental) bool {
 			return r.ContractID == f.ContractID && r.Owner.ID == f.OwnerID
 		})

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -128,3 +129,11 @@ const declaredDaySQL = `CASE WHEN t.mode = 'invoice' AND rev.id IS NULL THEN lea
          WHEN t.mode = 'invoice' THEN t.date
          WHEN ref.id IS NOT NULL AND rev.id IS NULL THEN ref.paid
          ELSE coalesce(back.date, t.date) END`
+
+// RefundCountsText says of a refund made on date of a payment of paid
+// that it counts in the payment's month (docs/dimob.md, "Refunds"): the
+// words the DIMOB's warning and the income report's share.
+func RefundCountsText(invoiceID int64, date, paid finance.Date) string {
+	return fmt.Sprintf("the refund of invoice %d on %s gives back a payment of %s and counts in %s, the payment's month",
+		invoiceID, date, paid, paid.Month())
+}

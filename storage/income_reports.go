@@ -1,8 +1,10 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +46,40 @@ type IncomeOwner struct {
 	// closed, the wall clock of the company's time zone (in UTC); the zero
 	// time when there is none.
 	ClosedAt time.Time
+	// Unstated are the owner's entries that count in the year by the rule
+	// and are on no closed statement yet (a refund or an undoing made
+	// after the year, in a month not closed; an entry written after its
+	// month was closed), read once the company's statements reach the
+	// next January: until the months they are stated in are closed, the
+	// report does not hold them, while the DIMOB of the year, read from
+	// the ledger, does.
+	Unstated []IncomeCorrection
+}
+
+// CorrectionKind is what an entry on no closed statement is.
+type CorrectionKind string
+
+// The kinds of IncomeCorrection.
+const (
+	// CorrectionRefund is a refund of a payment of the year (it counts on
+	// the payment's day).
+	CorrectionRefund CorrectionKind = "refund"
+	// CorrectionUndone is the reversal of a payment undone (it counts on
+	// the payment's date).
+	CorrectionUndone CorrectionKind = "undone"
+	// CorrectionEntry is any other entry: a payment, or an entry written
+	// after its month was closed.
+	CorrectionEntry CorrectionKind = "entry"
+)
+
+// IncomeCorrection is what an owner's report of a year lacks: the entries
+// of one kind, invoice and date counting on one day of the year, on no
+// closed statement.
+type IncomeCorrection struct {
+	Kind      CorrectionKind
+	InvoiceID int64        // 0: an entry of no invoice
+	Date      finance.Date // the entries' date: the day the refund, the undoing or the credit was made
+	Day       finance.Date // the day they count on, in the year
 }
 
 // IncomeContract is a contract an owner's lines name, as it is now: its
@@ -99,6 +135,11 @@ func (s *Store) IncomeReports(ctx context.Context, companyID int64, q IncomeQuer
 			asked := q.OwnerID != 0 && len(owners) == 0
 			if asked {
 				owners = []IncomeOwner{{ID: q.OwnerID}}
+			}
+			if out.Closed && out.ClosedThrough >= finance.NewMonth(q.Year+1, time.January) {
+				if owners, err = readIncomeUnstated(ctx, tx, companyID, q, owners); err != nil {
+					return err
+				}
 			}
 			if out.Owners, err = readIncomeOwners(ctx, tx, companyID, owners); err != nil {
 				return err
@@ -251,6 +292,67 @@ func readIncomeLines(ctx context.Context, tx pgx.Tx, companyID int64, q IncomeQu
 	if err := rows.Err(); err != nil {
 		return nil, translate(err, "income report lines")
 	}
+	return owners, nil
+}
+
+// incomeUnstatedSQL selects the entries of owner $3 (every owner when
+// null) and business $4 (every one when null) that count in year $2 by
+// the rule (storage/declared.go, $5 and $6 the items and their figures)
+// and are on no owner statement, one row per owner, kind, invoice, date
+// and day. A line's day is never after its entry's date, so the entries
+// are of the owner's ledger from the year's January on (its index).
+var incomeUnstatedSQL = `
+WITH ` + declaredReversalsSQL + `
+SELECT DISTINCT t.owner_id,
+       CASE WHEN ref.id IS NOT NULL AND rev.id IS NULL THEN '` + string(CorrectionRefund) + `'
+            WHEN back.id IS NOT NULL THEN '` + string(CorrectionUndone) + `'
+            ELSE '` + string(CorrectionEntry) + `' END,
+       coalesce(t.invoice_id, 0), t.date, d.day
+FROM transactions t
+` + declaredDayJoinsSQL + `
+CROSS JOIN LATERAL (SELECT ` + declaredDaySQL + ` AS day) d
+WHERE t.company_id = $1 AND t.date >= make_date($2, 1, 1)
+  AND ($3::bigint IS NULL OR t.owner_id = $3) AND ($4::bigint IS NULL OR t.business_id = $4)
+  AND ` + declaredEntrySQL + ` AND ` + declaredFigureSQL("$5", "$6") + ` IS NOT NULL
+  AND d.day >= make_date($2, 1, 1) AND d.day < make_date($2 + 1, 1, 1)
+  AND NOT EXISTS (SELECT 1 FROM owner_statement_lines l WHERE l.company_id = t.company_id AND l.transaction_id = t.id)
+ORDER BY 1, 4, 3, 2, 5`
+
+// readIncomeUnstated reads the entries of q's year on no closed
+// statement into their owners' Unstated, adding an owner that has only
+// those (its report reads no line yet).
+func readIncomeUnstated(ctx context.Context, tx pgx.Tx, companyID int64, q IncomeQuery, owners []IncomeOwner) ([]IncomeOwner, error) {
+	items, err := readDeclaredItems(ctx, tx, companyID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := tx.Query(ctx, incomeUnstatedSQL, companyID, q.Year, nullID(q.OwnerID), nullID(q.BusinessID), items.ids, items.figures)
+	if err != nil {
+		return nil, translate(err, "income report entries on no statement")
+	}
+	defer rows.Close()
+	byOwner := map[int64][]IncomeCorrection{}
+	for rows.Next() {
+		var owner int64
+		var kind string
+		var c IncomeCorrection
+		if err := rows.Scan(&owner, &kind, &c.InvoiceID, &c.Date, &c.Day); err != nil {
+			return nil, translate(err, "income report entries on no statement")
+		}
+		c.Kind = CorrectionKind(kind)
+		byOwner[owner] = append(byOwner[owner], c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "income report entries on no statement")
+	}
+	for i := range owners {
+		owners[i].Unstated = byOwner[owners[i].ID]
+		delete(byOwner, owners[i].ID)
+	}
+	for id, cs := range byOwner {
+		owners = append(owners, IncomeOwner{ID: id, Unstated: cs})
+	}
+	slices.SortFunc(owners, func(a, b IncomeOwner) int { return cmp.Compare(a.ID, b.ID) })
 	return owners, nil
 }
 

@@ -21,6 +21,7 @@ var (
 		"money":     ptbr.Cents[Cents],
 		"date":      ptbr.Date,
 		"taxID":     partyTaxID,
+		"party":     partyText,
 		"lineText":  lineText,
 		"period":    period,
 		"monthName": monthTitle,
@@ -74,10 +75,12 @@ type incomeView struct {
 	T      IncomeTotals
 	Title  string
 	Period string
-	// Payers are the paying sources, in T.Sources's order (the Company
-	// when the report has no contract); BySource says there are several,
-	// each heading its own contracts and their total.
-	Payers   []Party
+	// Issuers are the administrators (the businesses the rent was
+	// received through), in T.Sources's order (the Company when the
+	// report has no contract); BySource says there are several, each
+	// heading its own contracts and their total. The paying sources are
+	// the company tenants (T.Payers).
+	Issuers  []Party
 	BySource bool
 	ByMonth  bool // more than one contract: the year's totals month by month too
 	Style    template.CSS
@@ -121,19 +124,19 @@ func newIncomeView(r IncomeReport) (incomeView, error) {
 		T:            t,
 		Title:        incomeTitle,
 		Period:       "Ano-calendário " + strconv.Itoa(r.Year),
-		Payers:       []Party{r.Company},
+		Issuers:      []Party{r.Company},
 		BySource:     len(t.Sources) > 1,
 		ByMonth:      len(r.Contracts) > 1,
 		Style:        template.CSS(style),
 	}
 	if len(t.Sources) > 0 {
-		v.Payers = v.Payers[:0]
+		v.Issuers = v.Issuers[:0]
 		for _, src := range t.Sources {
-			v.Payers = append(v.Payers, src.Source)
+			v.Issuers = append(v.Issuers, src.Source)
 		}
 	}
 	v.Head = head{Company: r.Company, Title: v.Title, Period: v.Period,
-		Fine: "Aluguéis recebidos por intermédio de " + partiesText(v.Payers) + " no ano-calendário " +
+		Fine: "Aluguéis recebidos por intermédio de " + partiesText(v.Issuers) + " no ano-calendário " +
 			strconv.Itoa(r.Year) + ", para a declaração de imposto de renda do beneficiário."}
 	return v, nil
 }
@@ -195,4 +198,21 @@ func execute(w io.Writer, name string, data any) error {
 		return fmt.Errorf("writing %s page: %w", name, err)
 	}
 	return nil
+}
+
+// HasIndividuals says the report has rent from persons (the carnê-leão's).
+func (v incomeView) HasIndividuals() bool {
+	return !v.T.Individuals.isZero() || v.hasPayer(PayerIndividual)
+}
+
+// HasUnknown says the report has rent from tenants of no known tax id.
+func (v incomeView) HasUnknown() bool { return !v.T.Unknown.isZero() || v.hasPayer(PayerUnknown) }
+
+func (v incomeView) hasPayer(k PayerKind) bool {
+	for _, c := range v.T.Contracts {
+		if PayerOf(c.Tenant) == k {
+			return true
+		}
+	}
+	return false
 }

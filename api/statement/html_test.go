@@ -145,17 +145,29 @@ func TestStatementHTMLVariants(t *testing.T) {
 	}
 }
 
+// incomePayersText is what both documents of the 2024 income report
+// say of where the owner declares each rent: the company tenant as the
+// paying source (fonte pagadora) with its CNPJ and the IR it withheld,
+// the rent from a person for the carnê-leão.
+var incomePayersText = []string{
+	"Para a declaração",
+	"Rendimentos recebidos de pessoa jurídica João Pereira Comércio Ltda (CNPJ 11.222.333/0001-81) R$ 60.000,00 IR retido pela fonte R$ 5.890,00",
+	"Rendimentos recebidos de pessoas físicas (carnê-leão) R$ 14.400,00 Taxas de administração R$ 1.440,00",
+}
+
 // incomeText is what both documents of the 2024 income report say,
 // beside the year's totals.
 var incomeText = []string{
 	"Imobiliária São Jorge Ltda", "CNPJ 12.345.678/0001-95", "Informe de rendimentos", "Ano-calendário 2024",
 	"Beneficiário Ana Conceição Araújo", "CPF 529.982.247-25",
-	"Fonte pagadora Imobiliária São Jorge Ltda", "Emitido em 10/02/2025",
+	"Administradora (emitente) Imobiliária São Jorge Ltda", "Emitido em 10/02/2025",
 	"Contrato 1001", "Inquilino Maria da Silva", "CPF 123.456.789-09",
 	"Imóvel Rua das Flores, 10, ap. 31 - Centro, São Paulo/SP", "Vigência 01/02/2023 a 31/01/2026",
 	"Janeiro R$ 1.200,00 R$ 120,00 R$ 0,00 R$ 1.080,00",
 	"Total do ano R$ 14.400,00 R$ 1.440,00 R$ 0,00 R$ 12.960,00",
+	"Declaração Aluguel recebido de pessoa física: carnê-leão",
 	"Contrato 1002", "Inquilino João Pereira Comércio Ltda", "CNPJ 11.222.333/0001-81",
+	"Fonte pagadora João Pereira Comércio Ltda (CNPJ 11.222.333/0001-81), que reteve R$ 5.890,00 de IR no ano",
 	"Vigência desde 01/03/2024 (em vigor)",
 	"Fevereiro R$ 0,00 R$ 0,00 R$ 0,00 R$ 0,00 Março R$ 6.000,00 R$ 600,00 R$ 589,00 R$ 4.811,00",
 	"Total do ano R$ 60.000,00 R$ 6.000,00 R$ 5.890,00 R$ 48.110,00",
@@ -173,13 +185,15 @@ func TestIncomeHTML(t *testing.T) {
 
 	checkText(t, "income page", got, "Aluguéis recebidos por intermédio de Imobiliária São Jorge Ltda (CNPJ 12.345.678/0001-95) "+
 		"no ano-calendário 2024")
-	checkNoText(t, "income page of one source", got, "Fontes pagadoras", "Fonte pagadora:", "Total por intermédio de")
+	checkNoText(t, "income page of one source", got, "Fontes pagadoras", "Fonte pagadora:", "Total por intermédio de",
+		"Fonte pagadora Imobiliária")
+	checkText(t, "income page", got, incomePayersText...)
 
 	one := year2024()
 	one.Contracts = one.Contracts[:1]
 	one.Contracts[0].Source = Party{Name: "São Jorge Administração de Imóveis", TaxID: "11222333000181"}
 	got = text(renderHTML(t, one))
-	checkText(t, "income page of one contract", got, "Fonte pagadora São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81",
+	checkText(t, "income page of one contract", got, "Administradora (emitente) São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81",
 		"Rendimento líquido R$ 12.960,00",
 		"Aluguéis recebidos por intermédio de São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) no ano-calendário 2024")
 	if n := strings.Count(got, "Janeiro"); n != 1 {
@@ -190,9 +204,9 @@ func TestIncomeHTML(t *testing.T) {
 // sourcesText is what both documents of twoSources say: each business
 // as the paying source of its contracts, with its CNPJ and its total.
 var sourcesText = []string{
-	"Fontes pagadoras São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 São Jorge Vendas CNPJ 60.746.948/0001-12",
-	"Fonte pagadora: São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 Contrato 1001",
-	"Fonte pagadora: São Jorge Vendas CNPJ 60.746.948/0001-12 Contrato 1002",
+	"Administradoras (emitentes) São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 São Jorge Vendas CNPJ 60.746.948/0001-12",
+	"Administradora: São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 Contrato 1001",
+	"Administradora: São Jorge Vendas CNPJ 60.746.948/0001-12 Contrato 1002",
 	"Aluguéis recebidos por intermédio de São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) e São Jorge Vendas " +
 		"(CNPJ 60.746.948/0001-12) no ano-calendário 2024",
 	"Rendimento líquido R$ 61.070,00",

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/propfin/propfin/api/ptbr"
 )
 
 // Cents is an amount of money in centavos: 123456 is R$ 1.234,56. The
@@ -146,9 +149,10 @@ type Hidden struct {
 // IncomeReport is an owner's income report of a calendar year (informe de
 // rendimentos), from the closed statements of that year.
 type IncomeReport struct {
-	// Company heads the document: who issues it (the business the rent was
-	// received through, with its CNPJ, when there is one only; else the
-	// property manager's name).
+	// Company heads the document: who issues it, the administrator (the
+	// business the rent was received through, with its CNPJ, when there
+	// is one only; else the property manager's name). It is not the
+	// paying source of the rent: a company tenant is (PayerOf).
 	Company   Party
 	Owner     Party
 	Year      int
@@ -159,10 +163,11 @@ type IncomeReport struct {
 // IncomeContract is one contract of the owner in the year.
 type IncomeContract struct {
 	Title string // what names the contract: "Contrato 123"; required
-	// Source is the paying source (fonte pagadora) the rent was received
-	// through: the business, with its CNPJ, whose books hold the contract;
-	// empty: the report's Company. The document shows each source's
-	// contracts together, under its name when there are several.
+	// Source is the administrator the rent was received through: the
+	// business, with its CNPJ, whose books hold the contract; empty: the
+	// report's Company. The document shows each one's contracts together,
+	// under its name when there are several. The paying source (fonte
+	// pagadora) is the tenant when it is a company (PayerOf).
 	Source  Party
 	Tenant  Party
 	Address string
@@ -170,6 +175,38 @@ type IncomeContract struct {
 	End     time.Time // its end; the zero time is "em vigor"
 	// Months are January to December of the year.
 	Months [12]IncomeMonth
+}
+
+// PayerKind is who paid a contract's rent, as the owner's income tax
+// return declares it.
+type PayerKind string
+
+// The kinds of payer, by the tenant's tax id.
+const (
+	// PayerCompany: a tenant with a CNPJ. It is the paying source (fonte
+	// pagadora) the owner declares the rent against, by its CNPJ, with
+	// the income tax it withheld.
+	PayerCompany PayerKind = "company"
+	// PayerIndividual: a tenant with a CPF. Rent received from a person is
+	// declared month by month through the carnê-leão.
+	PayerIndividual PayerKind = "individual"
+	// PayerUnknown: no tenant, or one without a CPF or CNPJ.
+	PayerUnknown PayerKind = "unknown"
+)
+
+// PayerOf is the kind of payer a tenant is, by its tax id: 11 digits a
+// CPF, 14 characters a CNPJ (ptbr.TaxIDLabel's reading).
+func PayerOf(tenant Party) PayerKind {
+	if strings.TrimSpace(tenant.TaxID) == "" {
+		return PayerUnknown
+	}
+	switch ptbr.TaxIDLabel(tenant.TaxID) {
+	case "CNPJ":
+		return PayerCompany
+	case "CPF":
+		return PayerIndividual
+	}
+	return PayerUnknown
 }
 
 // IncomeMonth is one month of a contract: the rent the owner received
@@ -194,3 +231,5 @@ var errInvalid = errors.New("invalid document")
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errInvalid, fmt.Sprintf(format, args...))
 }
+
+func (m IncomeMonth) isZero() bool { return m == IncomeMonth{} }

@@ -27,16 +27,16 @@ func RenderIncomePDF(w io.Writer, r IncomeReport) error {
 	footer := r.Company.Name + " · " + incomeTitle + " " + strconv.Itoa(r.Year) + " · " + r.Owner.Name
 	d := newPDF(incomeTitle+" · "+v.Period+" · "+r.Owner.Name, r.Company.Name, r.IssuedAt, footer)
 	d.header(r.Company, incomeTitle, v.Period)
-	payers := "Fonte pagadora"
+	issuers := "Administradora (emitente)"
 	if v.BySource {
-		payers = "Fontes pagadoras"
+		issuers = "Administradoras (emitentes)"
 	}
 	pairs := [][2]string{{"Beneficiário", partyText(r.Owner)}}
-	for i, p := range v.Payers {
+	for i, p := range v.Issuers {
 		if i > 0 {
-			payers = ""
+			issuers = ""
 		}
-		pairs = append(pairs, [2]string{payers, partyText(p)})
+		pairs = append(pairs, [2]string{issuers, partyText(p)})
 	}
 	d.fields(append(pairs, [2]string{"Emitido em", ptbr.Date(r.IssuedAt)}))
 	for _, src := range v.T.Sources {
@@ -64,7 +64,7 @@ func RenderIncomePDF(w io.Writer, r IncomeReport) error {
 	return nil
 }
 
-// incomeSourceHead heads a paying source's contracts: its name and tax
+// incomeSourceHead heads an administrator's contracts: its name and tax
 // id, kept on the page of its first contract.
 func (d *pdfDoc) incomeSourceHead(p Party) {
 	d.space(7)
@@ -72,20 +72,20 @@ func (d *pdfDoc) incomeSourceHead(p Party) {
 	d.rule(0.5)
 	d.space(1)
 	d.font("B", 12)
-	d.row([]column{{contentWidth, "Fonte pagadora: " + strings.TrimSpace(p.Name), "L"}}, nil)
+	d.row([]column{{contentWidth, "Administradora: " + strings.TrimSpace(p.Name), "L"}}, nil)
 	d.font("", bodySize)
 	if t := partyTaxID(p); t != "" {
 		d.row([]column{{contentWidth, t, "L"}}, nil)
 	}
 }
 
-// incomeSourceTotal writes what a paying source's contracts add up to.
+// incomeSourceTotal writes what an administrator's contracts add up to.
 func (d *pdfDoc) incomeSourceTotal(src IncomeSourceTotals) {
 	d.space(3)
 	d.keep(4*lineHeight, nil)
 	d.monthHead("")
 	d.font("B", bodySize)
-	d.row(monthColumns("Total da fonte", src.Year), nil)
+	d.row(monthColumns("Total da administradora", src.Year), nil)
 	d.font("", bodySize)
 }
 
@@ -96,7 +96,8 @@ func (d *pdfDoc) incomeContract(c IncomeContractTotals) {
 	d.font("B", 11)
 	d.row([]column{{contentWidth, c.Title, "L"}}, nil)
 	d.font("", bodySize)
-	d.fields([][2]string{{"Inquilino", partyText(c.Tenant)}, {"Imóvel", c.Address}, {"Vigência", period(c.Start, c.End)}})
+	d.fields([][2]string{{"Inquilino", partyText(c.Tenant)}, c.Declaration(), {"Imóvel", c.Address},
+		{"Vigência", period(c.Start, c.End)}})
 	d.space(1)
 	d.monthTable(c.Months, &c.Year, "Total do ano")
 }
@@ -137,7 +138,7 @@ func monthColumns(label string, m IncomeMonth) []column {
 // incomeTotals writes the year's totals (month by month when there is
 // more than one contract), kept whole on one page.
 func (d *pdfDoc) incomeTotals(v incomeView) {
-	h := 8 + 5*lineHeight
+	h := 8 + 5*lineHeight + float64(3+2*len(v.T.Payers)+3)*lineHeight
 	if v.ByMonth {
 		h += 14 * lineHeight
 	}
@@ -157,4 +158,27 @@ func (d *pdfDoc) incomeTotals(v incomeView) {
 	d.rule(0.5)
 	d.space(1)
 	d.amountRow("Rendimento líquido", v.T.Year.Net(), "B")
+	d.incomeDeclaration(v)
+}
+
+// incomeDeclaration writes where the owner declares the year's rent: each
+// company tenant as the paying source, with the IR it withheld; the rent
+// from persons for the carnê-leão, with the administration fees taken
+// from it.
+func (d *pdfDoc) incomeDeclaration(v incomeView) {
+	d.space(4)
+	d.font("B", 11)
+	d.row([]column{{contentWidth, "Para a declaração", "L"}}, nil)
+	d.font("", bodySize)
+	for _, p := range v.T.Payers {
+		d.amountRow("Rendimentos recebidos de pessoa jurídica "+partyText(p.Payer), p.Year.Gross, "")
+		d.amountRow("IR retido pela fonte", p.Year.Withheld, "")
+	}
+	if v.HasIndividuals() {
+		d.amountRow("Rendimentos recebidos de pessoas físicas (carnê-leão)", v.T.Individuals.Gross, "")
+		d.amountRow("Taxas de administração", v.T.Individuals.AdminFee, "")
+	}
+	if v.HasUnknown() {
+		d.amountRow("Rendimentos de inquilinos sem CPF ou CNPJ no cadastro", v.T.Unknown.Gross, "")
+	}
 }

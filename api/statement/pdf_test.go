@@ -133,6 +133,8 @@ func TestIncomePDF(t *testing.T) {
 	all := strings.Join(pages, " ")
 	checkText(t, "income PDF", all, incomeText...)
 	checkText(t, "income PDF's last page", pages[len(pages)-1], yearTotals...)
+	checkText(t, "income PDF's last page", pages[len(pages)-1], incomePayersText...)
+	checkNoText(t, "income PDF", all, "Fonte pagadora Imobiliária")
 	if got := f.info(t, "/Title"); got != "Informe de rendimentos · Ano-calendário 2024 · Ana Conceição Araújo" {
 		t.Errorf("title %q", got)
 	}
@@ -144,12 +146,12 @@ func TestIncomePDF(t *testing.T) {
 func TestIncomePDFBySource(t *testing.T) {
 	t.Parallel()
 	all := strings.Join(readPDF(t, renderPDF(t, twoSources())).pageTexts(t), " ")
-	checkText(t, "income PDF of two sources", all, "Fontes pagadoras São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) "+
+	checkText(t, "income PDF of two sources", all, "Administradoras (emitentes) São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) "+
 		"São Jorge Vendas (CNPJ 60.746.948/0001-12)",
-		"Fonte pagadora: São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 Contrato 1001",
-		"Fonte pagadora: São Jorge Vendas CNPJ 60.746.948/0001-12 Contrato 1002",
-		"Total da fonte R$ 14.400,00 R$ 1.440,00 R$ 0,00 R$ 12.960,00",
-		"Total da fonte R$ 60.000,00 R$ 6.000,00 R$ 5.890,00 R$ 48.110,00",
+		"Administradora: São Jorge Administração de Imóveis CNPJ 11.222.333/0001-81 Contrato 1001",
+		"Administradora: São Jorge Vendas CNPJ 60.746.948/0001-12 Contrato 1002",
+		"Total da administradora R$ 14.400,00 R$ 1.440,00 R$ 0,00 R$ 12.960,00",
+		"Total da administradora R$ 60.000,00 R$ 6.000,00 R$ 5.890,00 R$ 48.110,00",
 		"Aluguéis recebidos por intermédio de São Jorge Administração de Imóveis (CNPJ 11.222.333/0001-81) e São Jorge Vendas "+
 			"(CNPJ 60.746.948/0001-12) no ano-calendário 2024")
 }

@@ -155,17 +155,63 @@ func kindLabel(k LineKind) string {
 }
 
 // IncomeTotals is what an income report adds up to: each contract's year,
-// each paying source's, and the year of all contracts, month by month.
+// each administrator's and each company tenant's, and the year of all
+// contracts, month by month.
 type IncomeTotals struct {
 	Contracts []IncomeContractTotals
-	// Sources are the contracts by paying source, in the order of each
-	// source's first contract.
+	// Sources are the contracts by the administrator (business) they were
+	// received through, in the order of each one's first contract.
 	Sources []IncomeSourceTotals
 	Months  [12]IncomeMonth // every contract's month, added
 	Year    IncomeMonth     // the year of every contract
+	// Payers are the company tenants, the paying sources (fontes
+	// pagadoras) of their rent, each with its contracts' year, in the
+	// order of each one's first contract; Individuals the year of the
+	// contracts whose tenant is a person (the carnê-leão's), Unknown of
+	// those whose tenant has no CPF or CNPJ.
+	Payers      []IncomePayerTotals
+	Individuals IncomeMonth
+	Unknown     IncomeMonth
 }
 
-// IncomeSourceTotals is a paying source (IncomeContract.Source, the
+// IncomePayerTotals is a company tenant with the year of its contracts.
+type IncomePayerTotals struct {
+	Payer Party
+	Year  IncomeMonth
+}
+
+// addToPayer adds a contract's year to what its tenant paid.
+func (t *IncomeTotals) addToPayer(ct IncomeContractTotals) {
+	switch PayerOf(ct.Tenant) {
+	case PayerIndividual:
+		t.Individuals = t.Individuals.plus(ct.Year)
+		return
+	case PayerUnknown:
+		t.Unknown = t.Unknown.plus(ct.Year)
+		return
+	}
+	i := slices.IndexFunc(t.Payers, func(p IncomePayerTotals) bool { return sameParty(p.Payer, ct.Tenant) })
+	if i < 0 {
+		i = len(t.Payers)
+		t.Payers = append(t.Payers, IncomePayerTotals{Payer: ct.Tenant})
+	}
+	t.Payers[i].Year = t.Payers[i].Year.plus(ct.Year)
+}
+
+// Declaration says where the owner declares the contract's rent: for a
+// company tenant, "Fonte pagadora" and the tenant with its CNPJ and the
+// IR it withheld in the year; for a person, the carnê-leão.
+func (c IncomeContractTotals) Declaration() [2]string {
+	switch PayerOf(c.Tenant) {
+	case PayerCompany:
+		return [2]string{"Fonte pagadora", partyText(c.Tenant) + ", que reteve " + ptbr.Cents(c.Year.Withheld) + " de IR no ano"}
+	case PayerIndividual:
+		return [2]string{"Declaração", "Aluguel recebido de pessoa física: carnê-leão"}
+	}
+	return [2]string{"Declaração", "Inquilino sem CPF ou CNPJ no cadastro: a fonte pagadora não é conhecida"}
+}
+
+// IncomeSourceTotals is an administrator (IncomeContract.Source, the
 // report's Company for a contract of none) with its contracts and what
 // they add up to.
 type IncomeSourceTotals struct {
@@ -208,11 +254,12 @@ func (r *IncomeReport) Totals() (IncomeTotals, error) {
 		t.Year = t.Year.plus(ct.Year)
 		t.Contracts = append(t.Contracts, ct)
 		t.addToSource(r.sourceOf(c), ct)
+		t.addToPayer(ct)
 	}
 	return t, nil
 }
 
-// sourceOf is the paying source of a contract: its own, else the
+// sourceOf is the administrator of a contract: its own, else the
 // report's Company.
 func (r *IncomeReport) sourceOf(c IncomeContract) Party {
 	if strings.TrimSpace(c.Source.Name) == "" {

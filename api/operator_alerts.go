@@ -131,10 +131,7 @@ func resolveAlertOp() operation {
 			"`open` false, out of the gauge `propfin_operator_alerts_open`, and pruned with the others once old. 409 " +
 			"for an alert of another kind (it closes by itself once what it names is settled) or one resolved already; " +
 			"404 for no such alert.",
-		body: jsonBody("What was done with the money.", true, openapi.Object(map[string]*openapi.Schema{
-			"resolution": openapi.Enum(storage.AlertResolutions...),
-			"reason":     (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxOperatorReason)}).WithDescription("How; required."),
-		}, "resolution", "reason")),
+		body: resolutionBody(),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The alert as it leaves it, with the audit row's id.",
 			envelope(openapi.Object(map[string]*openapi.Schema{"alert": alertSchema(), "audit_id": openapi.Integer()},
 				"alert", "audit_id"), true))},
@@ -175,6 +172,15 @@ func (s *Server) resolveAlert(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, dataEnvelope{Return: true, Status: http.StatusOK,
 		Message: fmt.Sprintf("Alert %d resolved: %s.", id, *a.Resolution),
 		Data:    map[string]any{"alert": alertOf(a), "audit_id": audit}})
+}
+
+// resolutionBody is the body of a resolution, an operator's or a
+// company's: {"resolution", "reason"}, both required.
+func resolutionBody() *openapi.RequestBody {
+	return jsonBody("What was done with the money.", true, openapi.Object(map[string]*openapi.Schema{
+		"resolution": openapi.Enum(storage.AlertResolutions...),
+		"reason":     (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxOperatorReason)}).WithDescription("How; required."),
+	}, "resolution", "reason"))
 }
 
 // readResolution reads the body of a resolution, {"resolution", "reason"}

@@ -34,10 +34,7 @@ func resolveOverPaymentOp() operation {
 			"invoice, a credit of the payer's) or `other`, and `reason` (required, up to 500 bytes) how. `resolved_by` names the " +
 			"API key (`key <id>`) or its user (`user <id>`); the operator's alert is the same row and closes with it. 409 for " +
 			"one resolved already (naming by whom and when); 404 for no over payment of the company by that id.",
-		body: jsonBody("What was done with the money.", true, openapi.Object(map[string]*openapi.Schema{
-			"resolution": openapi.Enum(storage.AlertResolutions...),
-			"reason":     (&openapi.Schema{Type: "string", MaxLength: openapi.Int(maxOperatorReason)}).WithDescription("How; required."),
-		}, "resolution", "reason")),
+		body: resolutionBody(),
 		responses: answers(map[int]*openapi.Response{http.StatusOK: jsonAnswer("The over payment as GET shows it.",
 			envelope(openapi.Ref(storage.OverPayments), true))},
 			http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType,

@@ -250,7 +250,7 @@ func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
 				acc = nil
 			}
 		}
-		if err := jobs.CheckReturnFile(k, up.content, acc); err != nil {
+		if err := jobs.CheckReturnFile(r.Context(), s.store.Pool(), companyID, k, up.content, acc); err != nil {
 			writeError(w, r, err)
 			return
 		}

@@ -3,6 +3,7 @@ package api
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,7 +109,7 @@ func TestReturnLineLimit(t *testing.T) {
 				return
 			}
 			// the reader itself, through the upload's check
-			got := problemText(jobs.CheckReturnFile(jobs.TicketBatchKind, []byte(c.file), nil))
+			got := problemText(jobs.CheckReturnFile(context.Background(), nil, 0, jobs.TicketBatchKind, []byte(c.file), nil))
 			if tooLong := strings.Contains(got, "longer than"); tooLong != (c.line > 0) {
 				t.Errorf("the return reader: %s; the upload refuses: %v", got, c.line > 0)
 			}

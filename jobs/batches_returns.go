@@ -52,8 +52,10 @@ func NewBatchReturn(bt *storage.BatchType, fileID int64) Submission {
 // reader's reason (a 422 naming file), before anything is stored. When
 // the upload names an account (acc; nil when none is named), a file of
 // another bank, or of another agency and account, is refused too (a 422
-// naming account_id), as its job would refuse it.
-func CheckReturnFile(k *BatchKind, content []byte, acc *storage.BankAccount) error {
+// naming account_id), as its job would refuse it; when it names none, a
+// file of a bank where the company has no account is refused (a 422
+// naming file, the bank and the company's accounts: bankAccounts).
+func CheckReturnFile(ctx context.Context, q storage.DBTX, companyID int64, k *BatchKind, content []byte, acc *storage.BankAccount) error {
 	if len(content) == 0 {
 		return finance.InvalidInput([]finance.Problem{{Field: "file", Message: "is empty"}})
 	}
@@ -62,9 +64,36 @@ func CheckReturnFile(k *BatchKind, content []byte, acc *storage.BankAccount) err
 		return finance.InvalidInput([]finance.Problem{{Field: "file", Message: err.Error()}})
 	}
 	if acc == nil {
-		return nil
+		_, err := bankAccounts(ctx, q, companyID, rd.Header())
+		return err
 	}
 	return checkFileAccount(acc, rd.Header(), fileAccounts(rd.Header(), firstBeneficiary(rd)))
+}
+
+// bankAccounts are the company's accounts at the bank of a file's header;
+// none is a 422 naming file, the bank and the accounts the company has:
+// every line of such a file would be unmatched (a file uploaded to the
+// wrong company, or an account not created yet).
+func bankAccounts(ctx context.Context, q storage.DBTX, companyID int64, h retorno.Header) ([]int64, error) {
+	ids, err := storage.AccountsOfBank(ctx, q, companyID, h.Bank)
+	if err != nil || len(ids) > 0 {
+		return ids, err
+	}
+	all, err := storage.AccountBanks(ctx, q, companyID)
+	if err != nil {
+		return nil, err
+	}
+	has := "the company has no accounts"
+	if len(all) > 0 {
+		list := make([]string, len(all))
+		for i, a := range all {
+			list[i] = fmt.Sprintf("%d at bank %q", a.ID, a.Bank)
+		}
+		has = "its accounts: " + strings.Join(list, ", ")
+	}
+	return nil, finance.InvalidInput([]finance.Problem{{Field: "file", Message: fmt.Sprintf(
+		"the file is of bank %s (%s) and the company has no account at bank %s (%s): create the account, "+
+			"or upload the file for the company whose account it is", h.Bank, h.BankName, h.Bank, has)}})
 }
 
 // firstBeneficiary is the beneficiary's account the first title of a file
@@ -330,7 +359,11 @@ func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead, items []ReturnI
 			return nil, permanent(err)
 		}
 	}
-	return storage.AccountsOfBank(ctx, r.Pool(), r.CompanyID(), bank)
+	ids, err := bankAccounts(ctx, r.Pool(), r.CompanyID(), rf.Header)
+	if finance.ErrorCode(err) == finance.Invalid {
+		return nil, permanent(err)
+	}
+	return ids, err
 }
 
 // checkSharedAgreements refuses a file uploaded without account_id when
@@ -457,7 +490,53 @@ func applyReturnItems(ctx context.Context, tx pgx.Tx, k *BatchKind, rf *ReturnRe
 	if err != nil {
 		return nil, err
 	}
+	events := make(map[int]*retorno.Event, len(mine))
+	for i := range mine {
+		events[mine[i].Line] = &mine[i].Event
+	}
+	for i := range lines {
+		if ev := events[lines[i].Line]; ev != nil {
+			reportAmounts(&lines[i], ev)
+		}
+	}
 	return append(out, lines...), nil
+}
+
+// reportAmounts adds to a line's report the money the bank reports on it
+// where nothing was done with it: a line that matched nothing
+// (unmatched, ambiguous) or was not settled gives its amounts (paid,
+// credited and tariff on a paid title even when zero; the others where
+// not zero) and its dates, so that the money can be found in the account;
+// every other paid title gives what was credited beside what was paid.
+// Amounts the kind set already are kept.
+func reportAmounts(l *storage.ReturnLine, ev *retorno.Event) {
+	set := func(dst **decimal.Decimal, c retorno.Cents, always bool) {
+		if *dst == nil && (always || c != 0) {
+			d := c.Decimal()
+			*dst = &d
+		}
+	}
+	paidTitle := ev.Occurrence == retorno.Paid && ev.Kind == retorno.KindTitle
+	switch l.Outcome {
+	case storage.OutcomeUnmatched, storage.OutcomeAmbiguous, storage.PaymentNotSettled:
+	default:
+		if paidTitle {
+			set(&l.Credited, ev.Credited, true)
+		}
+		return
+	}
+	set(&l.Amount, ev.Amount, false)
+	set(&l.Paid, ev.Paid, paidTitle)
+	set(&l.Credited, ev.Credited, paidTitle)
+	set(&l.Tariff, ev.Tariff, paidTitle)
+	for _, a := range []struct {
+		dst **decimal.Decimal
+		c   retorno.Cents
+	}{{&l.Interest, ev.Interest}, {&l.Fine, ev.Fine}, {&l.Discount, ev.Discount}, {&l.Abatement, ev.Abatement},
+		{&l.IOF, ev.IOF}, {&l.OtherExpenses, ev.OtherExpenses}, {&l.OtherCredits, ev.OtherCredits}} {
+		set(a.dst, a.c, false)
+	}
+	l.Date, l.CreditDate = ev.Date.String(), ev.CreditDate.String()
 }
 
 // returnChunkOutput is what a chunk records: its outcomes counted and its
@@ -484,7 +563,8 @@ func returnChunkOutput(k *BatchKind, lines []storage.ReturnLine) chunkReport {
 
 // appendReturnLine writes one line of the report as JSON: the line, what
 // the bank said, the member it is about (under memberKey), the outcome and
-// message, and the amounts of a payment.
+// message, and the amounts of a payment (and, where nothing was done with
+// them, every amount and date the line reports: reportAmounts).
 func appendReturnLine(b []byte, memberKey string, l storage.ReturnLine) []byte {
 	b = append(b, `{"line":`...)
 	b = strconv.AppendInt(b, int64(l.Line), 10)
@@ -505,6 +585,17 @@ func appendReturnLine(b []byte, memberKey string, l storage.ReturnLine) []byte {
 	b = appendMoney(b, "expected", l.Expected)
 	b = appendMoney(b, "difference", l.Difference)
 	b = appendMoney(b, "tariff", l.Tariff)
+	b = appendMoney(b, "credited", l.Credited)
+	b = appendMoney(b, "amount", l.Amount)
+	b = appendMoney(b, "interest", l.Interest)
+	b = appendMoney(b, "fine", l.Fine)
+	b = appendMoney(b, "discount", l.Discount)
+	b = appendMoney(b, "abatement", l.Abatement)
+	b = appendMoney(b, "iof", l.IOF)
+	b = appendMoney(b, "other_expenses", l.OtherExpenses)
+	b = appendMoney(b, "other_credits", l.OtherCredits)
+	b = appendField(b, "date", l.Date)
+	b = appendField(b, "credit_date", l.CreditDate)
 	return append(b, '}')
 }
 

@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func TestSispagFileAccount(t *testing.T) {
 		{"an agency of five digits", header(53, "10772"), acc, "account 7 is at agency 772; the file is of agency 10772"},
 	}
 	for _, c := range cases {
-		err := CheckReturnFile(PaymentBatchKind, c.content, c.acc)
+		err := CheckReturnFile(context.Background(), nil, 0, PaymentBatchKind, c.content, c.acc)
 		var got string
 		var e *finance.Error
 		if errors.As(err, &e) && e.Code == finance.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "account_id" {

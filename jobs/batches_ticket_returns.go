@@ -29,9 +29,10 @@ const (
 // title is found by its nosso número among the titles sent from the file's
 // accounts, never guessed: none is unmatched, several (two accounts of the
 // bank with the same number) are ambiguous unless the check digit tells
-// them apart; a line of an occurrence that changes nothing is recorded
-// either way, the matching's words in its message. Then, by the
-// occurrence's class:
+// them apart; such a line does nothing whatever its occurrence (a fee
+// line with a tariff aside, booked on the file's account: feeLine), its
+// message the matching's words and the bank's, its report the amounts
+// the line gives (reportAmounts). Then, by the occurrence's class:
 //   - entry confirmed: the invoice is registered (ticket_registered,
 //     ticket_date: the occurrence's date);
 //   - rejected: a title not registered yet was refused (its entry): it
@@ -84,12 +85,8 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 			}
 			continue
 		}
-		switch {
-		case outcome != "" && !acting(ev.Occurrence):
-			l.Outcome, l.Message = storage.OutcomeRecorded, words+" ("+msg+")"
-			continue
-		case outcome != "":
-			l.Outcome, l.Message = outcome, msg
+		if outcome != "" {
+			l.Outcome, l.Message = outcome, msg+": nothing was done ("+words+")"
 			continue
 		}
 		l.MemberID = m.InvoiceID
@@ -277,16 +274,6 @@ func lockChanged(ctx context.Context, tx pgx.Tx, companyID int64, events []stora
 // titleNumber is the title a line names: its nosso número, leading zeros
 // aside (as storage.MatchTickets matches it).
 func titleNumber(ev *retorno.Event) string { return strings.TrimLeft(ev.OurNumber, "0") }
-
-// acting reports whether an occurrence changes its title (the others are
-// recorded only).
-func acting(o retorno.Occurrence) bool {
-	switch o {
-	case retorno.EntryConfirmed, retorno.Rejected, retorno.WrittenOff, retorno.Paid:
-		return true
-	}
-	return false
-}
 
 // matchTitle picks the title of a line among the titles with its number:
 // by its check digit when the file gives one. It returns the outcome and

@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -224,4 +229,132 @@ func (rs *returnSetup) scalar(t *testing.T, sql string) int64 {
 		t.Fatalf("%s: %v", sql, err)
 	}
 	return v
+}
+
+// unmatchedLines appends to a Bradesco CNAB 400 return, before its
+// trailer, a paid line (06) and a line of the payer's claims (29, class
+// other) of numbers no title has, at the manual's positions: nosso número
+// and digit 71-82, the occurrence 109-110, its date 111-116, valor do
+// título 153-165, despesas de cobrança 176-188, desconto 241-253, valor
+// pago 254-266, juros 267-279, data do crédito 296-301.
+func unmatchedLines(day time.Time) func([]byte) []byte {
+	return func(ret []byte) []byte {
+		const width = 402 // 400 and CR LF
+		trailer := ret[len(ret)-width:]
+		out := bytes.Clone(ret[:len(ret)-width])
+		for _, c := range []struct{ nosso, code string }{{"999999999990", "06"}, {"999999999980", "29"}} {
+			l := bytes.Repeat([]byte{' '}, 400)
+			l[0] = '1'
+			copy(l[70:], c.nosso)
+			copy(l[108:], c.code)
+			copy(l[110:], day.Format("020106"))
+			copy(l[152:], fmt.Sprintf("%013d", 38975))
+			copy(l[175:], fmt.Sprintf("%013d", 333))
+			copy(l[240:], fmt.Sprintf("%013d%013d%013d", 17645, 21330, 1234))
+			copy(l[295:], day.Format("020106"))
+			out = append(append(out, l...), "\r\n"...)
+		}
+		out = append(out, trailer...)
+		for n := 1; n <= len(out)/width; n++ {
+			copy(out[n*width-8:], fmt.Sprintf("%06d", n))
+		}
+		return out
+	}
+}
+
+// TestUnmatchedLineAmounts: a paid line that matches no title gives in
+// the report the money the bank reports on it (paid, credited, tariff,
+// and the other amounts it has, its dates), so that it can be found; a
+// line of another occurrence naming no title is unmatched too, not
+// recorded; a settled line gives what was credited beside what was paid.
+func TestUnmatchedLineAmounts(t *testing.T) {
+	t.Parallel()
+	day := time.Now().AddDate(0, 0, -1)
+	rs := newReturnSetup(t, 1, 0, unmatchedLines(day))
+	outcomes, report := runReturnFile(t, rs, rs.file)
+	if want := map[string]int{"settled": 1, "unmatched": 2}; fmt.Sprint(outcomes) != fmt.Sprint(want) {
+		t.Errorf("outcomes %v, want %v", outcomes, want)
+	}
+	money := func(d interface{ StringFixed(int32) string }, ok bool) string {
+		if !ok {
+			return "none"
+		}
+		return d.StringFixed(2)
+	}
+	for _, l := range report {
+		switch l.Code {
+		case "06":
+			if l.Outcome == "settled" {
+				if l.Credited == nil || l.Paid == nil || !l.Credited.Equal(*l.Paid) {
+					t.Errorf("the settled line: credited %v, paid %v, want both (no tariff)", l.Credited, l.Paid)
+				}
+				continue
+			}
+			got := fmt.Sprintf("%s paid %s credited %s tariff %s amount %s interest %s discount %s date %s credit %s",
+				l.Outcome, money(l.Paid, l.Paid != nil), money(l.Credited, l.Credited != nil), money(l.Tariff, l.Tariff != nil),
+				money(l.Amount, l.Amount != nil), money(l.Interest, l.Interest != nil), money(l.Discount, l.Discount != nil),
+				l.Date, l.CreditDate)
+			d := day.Format(time.DateOnly)
+			want := "unmatched paid 213.30 credited 209.97 tariff 3.33 amount 389.75 interest 12.34 discount 176.45 date " + d + " credit " + d
+			if got != want || l.OurNumber == "" || !strings.Contains(l.Message, "no title sent") {
+				t.Errorf("the unmatched paid line: %s (%+v)\nwant %s", got, l, want)
+			}
+		case "29":
+			if l.Outcome != storage.OutcomeUnmatched || l.Amount == nil || l.Amount.StringFixed(2) != "389.75" ||
+				!strings.Contains(l.Message, "Ocorrências do Pagador") {
+				t.Errorf("the unmatched line of occurrence 29: %+v", l)
+			}
+		}
+	}
+}
+
+// TestReturnOfBankWithoutAccount: a return file of a bank where the
+// company has no account is refused at the upload's check (a 422 naming
+// file, the bank and the company's accounts), and by its job if it was
+// stored all the same, before any line is read.
+func TestReturnOfBankWithoutAccount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rs := newReturnSetup(t, 1, 0, nil)
+	var account int64
+	if err := rs.pool.QueryRow(ctx, `SELECT id FROM accounts WHERE company_id = $1`, rs.company).Scan(&account); err != nil {
+		t.Fatal(err)
+	}
+	itau, err := os.ReadFile(filepath.Join("..", "cnab", "retorno", "testdata", "341_400.ret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := newCompany(t, rs.pool, "Sem contas")
+	fileOf := func(err error) string {
+		var e *finance.Error
+		if errors.As(err, &e) && e.Code == finance.Invalid && len(e.Problems) == 1 && e.Problems[0].Field == "file" {
+			return e.Problems[0].Message
+		}
+		return fmt.Sprintf("not a 422 naming file: %v", err)
+	}
+	for _, c := range []struct {
+		name    string
+		company int64
+		content []byte
+		want    string
+	}{
+		{"another bank", rs.company, itau, fmt.Sprintf(`the file is of bank 341 (Itaú Unibanco) and the company has no account at bank 341 (its accounts: %d at bank "237")`, account)},
+		{"no accounts", other, rs.file.Content, "the file is of bank 237 (Bradesco) and the company has no account at bank 237 (the company has no accounts)"},
+	} {
+		if got := fileOf(CheckReturnFile(ctx, rs.pool, c.company, TicketBatchKind, c.content, nil)); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: the upload: %s\nwant %s", c.name, got, c.want)
+		}
+		f, _, err := storage.SaveReturnFile(ctx, rs.pool, storage.TicketBatch, c.company, "r.ret", 0, c.content)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload := BatchReturnPayload{Batch: "ticket", FileID: f.ID}
+		_, err = runBatchReturn(ctx, benchStarted(t, rs.pool, c.company, KindBatchReturn, payload), payload)
+		if got := fileOf(err); !strings.HasPrefix(got, c.want) || !errors.Is(err, asynq.SkipRetry) {
+			t.Errorf("%s: the job: %s (permanent: %v)\nwant %s", c.name, got, errors.Is(err, asynq.SkipRetry), c.want)
+		}
+	}
+	if err := CheckReturnFile(ctx, rs.pool, rs.company, TicketBatchKind, rs.file.Content, nil); err != nil {
+		t.Errorf("a file of the company's bank: %v", err)
+	}
 }

@@ -92,6 +92,25 @@ func AccountsOfBank(ctx context.Context, q DBTX, companyID int64, bank string) (
 	return ids, translate(err, "accounts of bank "+bank)
 }
 
+// AccountBank is an account of the company and its bank ("" when none is
+// set).
+type AccountBank struct {
+	ID   int64
+	Bank string
+}
+
+// AccountBanks lists the company's accounts with their banks, in id
+// order: what a return file of a bank where the company has no account is
+// refused with.
+func AccountBanks(ctx context.Context, q DBTX, companyID int64) ([]AccountBank, error) {
+	rows, err := q.Query(ctx, `SELECT id, coalesce(bank, '') FROM accounts WHERE company_id = $1 ORDER BY id`, companyID)
+	if err != nil {
+		return nil, translate(err, "accounts")
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[AccountBank])
+	return out, translate(err, "accounts")
+}
+
 // SharedAgreements lists the company's accounts at a bank that share their
 // agreement (accounts.numbering, and with it their titles' numbers) with
 // another, each agreement's accounts together in id order: only the bank,

@@ -101,6 +101,22 @@ type ReturnLine struct {
 	// DocumentNumber is the company's number of the title or payment as
 	// the line gives it (seu número: a payment's reference).
 	DocumentNumber string `json:"document_number,omitempty"`
+
+	// Credited is what the bank credited for a paid title. The amounts
+	// below it and the dates are what the line reports, given on a line
+	// that did nothing with them (unmatched, ambiguous, not settled), so
+	// that the money can be found; they are not stored with the line.
+	Credited      *decimal.Decimal `json:"credited,omitempty"`
+	Amount        *decimal.Decimal `json:"amount,omitempty"`
+	Interest      *decimal.Decimal `json:"interest,omitempty"`
+	Fine          *decimal.Decimal `json:"fine,omitempty"`
+	Discount      *decimal.Decimal `json:"discount,omitempty"`
+	Abatement     *decimal.Decimal `json:"abatement,omitempty"`
+	IOF           *decimal.Decimal `json:"iof,omitempty"`
+	OtherExpenses *decimal.Decimal `json:"other_expenses,omitempty"`
+	OtherCredits  *decimal.Decimal `json:"other_credits,omitempty"`
+	Date          string           `json:"date,omitempty"`
+	CreditDate    string           `json:"credit_date,omitempty"`
 }
 
 // The outcomes of a return file's line that every kind shares.

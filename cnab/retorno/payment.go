@@ -1,5 +1,10 @@
 package retorno
 
+import (
+	"fmt"
+	"strings"
+)
+
 // paymentLayout is a bank's CNAB 240 payment return (pagamento a
 // fornecedores): segments A (and B) for transfers, J (and J-52) for paid
 // boletos. The return carries up to five two-character occurrence codes
@@ -108,13 +113,20 @@ func sispagHeader(line string) bool {
 	return allDigits(v) && v != "000"
 }
 
-// payment240 reads the segments of a payment batch. A segment A or J
-// starts a payment; B (at Itaú) adds its occurrence codes; J-52 and the
-// other optional segments carry nothing read here.
-func (rd *Reader) payment240(line []byte, ev *Event) (bool, error) {
+// paymentComplements are the segments of a payment batch that complete
+// a payment (B, C, J-52, W, Y) or authenticate it (Z), skipped where not
+// read; any other segment (a tax payment's N or O, which no remittance of
+// package cnab/pagamento sends) is an error on its line.
+const paymentComplements = "BCJWYZ"
+
+// payment240 reads the segments of a payment batch (seg, in upper
+// case). A segment A or J starts a payment; B (at Itaú) adds its
+// occurrence codes; J-52 and the other complements carry nothing read
+// here.
+func (rd *Reader) payment240(line []byte, seg byte, ev *Event) (bool, error) {
 	p := rd.lay.payment
 	var rec *record
-	switch seg := line[13]; {
+	switch {
 	case seg == 'A':
 		rec = p.segA
 	case seg == 'J' && string(line[17:19]) != "52":
@@ -129,8 +141,10 @@ func (rd *Reader) payment240(line []byte, ev *Event) (bool, error) {
 			return false, rd.readErr(p.segB.name, err)
 		}
 		return false, nil
-	default:
+	case strings.IndexByte(paymentComplements, seg) >= 0:
 		return false, nil
+	default:
+		return false, rd.lineErr("", fmt.Sprintf("segment %q: not a segment of a payment batch (A and J are read, B, C, J-52, W, Y and Z complete them)", seg))
 	}
 	if rd.hasPend {
 		rd.unread(line)

@@ -92,7 +92,16 @@ type Reader struct {
 	// padded counts the CNAB 240 lines read with their trailing blanks
 	// put back; shortest is the shortest of them.
 	padded, shortest int
+	// cut counts the lines longer than the layout by trailing blanks
+	// only, read cut to its length; longest is the longest of them.
+	cut, longest int
+	// bom says that the file began with a UTF-8 byte-order mark, skipped.
+	bom bool
 }
+
+// utf8BOM is the UTF-8 byte-order mark an editor may write before the
+// first line.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // NewReader reads the file header from r, detects the bank and layout
 // (CNAB 240 or 400 by the header's length and content) and returns a
@@ -111,7 +120,7 @@ func NewReader(r io.Reader, opt Options) (*Reader, error) {
 	if !ok {
 		return nil, refused("the file is empty")
 	}
-	line := string(first)
+	line := rd.cutHeader(string(first))
 	lay, err := detect(line)
 	if err != nil {
 		return nil, err
@@ -133,6 +142,32 @@ func NewReader(r io.Reader, opt Options) (*Reader, error) {
 		return nil, err
 	}
 	return rd, nil
+}
+
+// cutHeader returns the first line without the blanks it has past the
+// layout's length: 240 for a line shaped as a CNAB 240 header (lot 0000,
+// record type 0 at 4-8), else 400. A line with anything else past the
+// length is returned whole (detect refuses it, naming its length).
+func (rd *Reader) cutHeader(line string) string {
+	width := int(cnab.CNAB400)
+	if len(line) >= 8 && line[3:8] == "00000" {
+		width = int(cnab.CNAB240)
+	}
+	if len(line) > width && blanksOnly(line[width:]) {
+		rd.noteCut(len(line))
+		return line[:width]
+	}
+	return line
+}
+
+// blanksOnly reports whether s is blanks only.
+func blanksOnly[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRecords reads the first record after the header and refuses, with
@@ -181,15 +216,29 @@ func (l *layout) knows400(typ byte) bool {
 // blanks were stripped on the way (read as if padded back). Complete once
 // reading has ended.
 func (rd *Reader) Warnings() []string {
+	var out []string
+	if rd.bom {
+		out = append(out, "the file starts with a UTF-8 byte-order mark (EF BB BF): skipped")
+	}
 	switch rd.padded {
 	case 0:
-		return nil
 	case 1:
-		return []string{fmt.Sprintf("1 line had lost its trailing blanks (it has %d characters): read as if padded to %d",
-			rd.shortest, rd.lay.width)}
+		out = append(out, fmt.Sprintf("1 line had lost its trailing blanks (it has %d characters): read as if padded to %d",
+			rd.shortest, rd.lay.width))
+	default:
+		out = append(out, fmt.Sprintf("%d lines had lost their trailing blanks (the shortest has %d characters): read as if padded to %d",
+			rd.padded, rd.shortest, rd.lay.width))
 	}
-	return []string{fmt.Sprintf("%d lines had lost their trailing blanks (the shortest has %d characters): read as if padded to %d",
-		rd.padded, rd.shortest, rd.lay.width)}
+	switch rd.cut {
+	case 0:
+	case 1:
+		out = append(out, fmt.Sprintf("1 line had trailing blanks past the layout's %d characters (it has %d): read as cut to %d",
+			rd.lay.width, rd.longest, rd.lay.width))
+	default:
+		out = append(out, fmt.Sprintf("%d lines had trailing blanks past the layout's %d characters (the longest has %d): read as cut to %d",
+			rd.cut, rd.lay.width, rd.longest, rd.lay.width))
+	}
+	return out
 }
 
 func (rd *Reader) notePadded(n int) {
@@ -197,6 +246,32 @@ func (rd *Reader) notePadded(n int) {
 		rd.shortest = n
 	}
 	rd.padded++
+}
+
+func (rd *Reader) noteCut(n int) {
+	rd.longest = max(rd.longest, n)
+	rd.cut++
+}
+
+// fit returns a record line at the layout's length when it differs from
+// it by trailing blanks only: a CNAB 240 line that lost them padded back
+// (every CNAB 240 record ends in blanks), a line with blanks past the
+// length cut to it, each noted for Warnings. Any other line is returned
+// as it is, for its record to report its length. Each line is fitted
+// once, as the scanner gives it (a line put back is not fitted again).
+func (rd *Reader) fit(line []byte) []byte {
+	width := int(rd.lay.width)
+	switch {
+	case blankLine(line) || len(line) == width:
+		return line
+	case len(line) < width && rd.lay.width == cnab.CNAB240:
+		rd.notePadded(len(line))
+		return padLine(line, width)
+	case len(line) > width && blanksOnly(line[width:]):
+		rd.noteCut(len(line))
+		return line[:width]
+	}
+	return line
 }
 
 // padBlanks returns line with blanks added up to width.
@@ -349,16 +424,22 @@ func (rd *Reader) nextLine() ([]byte, bool, error) {
 	}
 	rd.line++
 	b := rd.sc.Bytes()
+	if rd.line == 1 && bytes.HasPrefix(b, utf8BOM) {
+		b, rd.bom = b[len(utf8BOM):], true
+	}
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1] // a CR left by a CR CR LF ending
 	}
 	if n := len(b); n > 0 && b[n-1] == '\x1a' && rd.lay != nil && n != int(rd.lay.width) {
 		b = b[:n-1] // the DOS end-of-file mark after the last record
 	}
-	if rd.lay != nil && len(b) <= int(rd.lay.width) {
-		return b, true, nil
+	if rd.lay == nil {
+		return toSingleByte(b), true, nil
 	}
-	return toSingleByte(b), true, nil
+	if len(b) > int(rd.lay.width) {
+		b = toSingleByte(b)
+	}
+	return rd.fit(b), true, nil
 }
 
 // scanLines splits lines ending in LF, CR LF or a lone CR (files that
@@ -444,11 +525,22 @@ func (rd *Reader) readErr(record string, err error) error {
 }
 
 // checkWidth reports a line that is not as long as the layout's records.
+// A line longer than the layout by more than blanks (fit cuts those)
+// names what it has past the length.
 func (rd *Reader) checkWidth(line []byte) error {
-	if len(line) != int(rd.lay.width) {
-		return rd.lineErr("", fmt.Sprintf("has %d characters, CNAB %d records have %d", len(line), rd.lay.width, rd.lay.width))
+	width := int(rd.lay.width)
+	if len(line) == width {
+		return nil
 	}
-	return nil
+	msg := fmt.Sprintf("has %d characters, CNAB %d records have %d", len(line), width, width)
+	if len(line) > width {
+		past := line[width:]
+		if len(past) > 20 {
+			past = past[:20]
+		}
+		msg += fmt.Sprintf(" (past them: %q)", fromLatin1(string(past)))
+	}
+	return rd.lineErr("", msg)
 }
 
 // start begins an event of the current line in ev, which is the zero
@@ -567,16 +659,12 @@ func (rd *Reader) detailFollows(ev *Event) (bool, error) {
 	return true, nil
 }
 
-// line240 reads one CNAB 240 record. A line shorter than 240 characters
-// lost its trailing blanks on the way (FTP in text mode, e-mail, an
-// editor) and is read padded back: every CNAB 240 record ends in blanks.
-// Every line counts as a record, read or not, for the trailer's count.
+// line240 reads one CNAB 240 record (a line that lost its trailing
+// blanks on the way, FTP in text mode, e-mail, an editor, is padded back
+// by fit). Every line counts as a record, read or not, for the trailer's
+// count. A segment letter in lower case is read as its upper case.
 func (rd *Reader) line240(line []byte, ev *Event) (bool, error) {
 	rd.records++
-	if len(line) < int(cnab.CNAB240) {
-		rd.notePadded(len(line))
-		line = padLine(line, int(cnab.CNAB240))
-	}
 	if err := rd.checkWidth(line); err != nil {
 		return false, err
 	}
@@ -587,16 +675,17 @@ func (rd *Reader) line240(line []byte, ev *Event) (bool, error) {
 	case '1':
 		return rd.batchHeader240(line, ev)
 	case '3':
-		if rd.payBatch && line[13] == 'Z' {
+		seg := upperASCII(line[13])
+		if rd.payBatch && seg == 'Z' {
 			rd.zSegments++
 		}
 		if rd.skipBatch {
 			return false, nil
 		}
 		if rd.payBatch {
-			return rd.payment240(line, ev)
+			return rd.payment240(line, seg, ev)
 		}
-		return rd.collection240(line, ev)
+		return rd.collection240(line, seg, ev)
 	case '5':
 		rd.skipBatch = false
 		return rd.flush(ev, nil)
@@ -645,9 +734,20 @@ func (rd *Reader) emitPending(ev *Event) {
 	}
 }
 
-// collection240 reads segments T and U.
-func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
-	switch line[13] {
+// upperASCII is an ASCII letter in upper case; other bytes as they are.
+func upperASCII(b byte) byte {
+	if 'a' <= b && b <= 'z' {
+		return b - ('a' - 'A')
+	}
+	return b
+}
+
+// collection240 reads segments T and U (seg, in upper case) and skips
+// the segments Y (optional, of every kind: FEBRABAN C004). Any other
+// segment is an error on its line: a record the reader cannot place is
+// reported, never dropped in silence.
+func (rd *Reader) collection240(line []byte, seg byte, ev *Event) (bool, error) {
+	switch seg {
 	case 'T':
 		if rd.hasPend {
 			rd.unread(line)
@@ -679,8 +779,10 @@ func (rd *Reader) collection240(line []byte, ev *Event) (bool, error) {
 		}
 		rd.complete(ev, &rd.lay.codeIndex)
 		return true, nil
+	case 'Y':
+		return false, nil // optional data (e-mail, PIX, ...): nothing read here
 	}
-	return false, nil // other segments (Y, ...) carry no title data read here
+	return false, rd.lineErr("", fmt.Sprintf("segment %q: not a segment of a collection batch (T and U are read, Y is skipped)", seg))
 }
 
 // checkTrailer240 compares the file trailer's record count with the

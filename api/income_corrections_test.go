@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/propfin/propfin/api/statement/pdftext"
 )
 
 // TestIncomeReportBesideALaterRefund: a refund made after the year of one
@@ -24,6 +26,11 @@ func TestIncomeReportBesideALaterRefund(t *testing.T) {
 	report := fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2024", f.ana)
 	if r := f.get(t, report, http.StatusOK); r.data(t)[0]["final"] != true {
 		t.Fatalf("before the refund, 2024 closed through January 2025 is not final: %s", r.raw)
+	}
+	given := f.get(t, fmt.Sprintf("/financial/incomeReports/link?filter[owner_id]=%d&filter[year]=2024", f.ana), http.StatusOK).record(t)
+	givenURL, _ := given["url"].(string)
+	if page := informePage(t, givenURL); strings.Contains(page, "retificado") {
+		t.Errorf("the final informe's page has a notice:\n%s", page)
 	}
 
 	if r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/refund", jan), f.keyA,
@@ -48,12 +55,26 @@ func TestIncomeReportBesideALaterRefund(t *testing.T) {
 		fmt.Sprint(r.problemFields(t)) != "[filter[year]]" || !strings.Contains(r.raw, refund) {
 		t.Errorf("the link with the refund on no closed statement: %d %s", r.status, r.raw)
 	}
+	// the link given while it was final opens with the closed figures and
+	// says they leave the refund out, on the page and in the PDF
+	notice := fmt.Sprintf("Este informe será retificado: o estorno da fatura %d em 05/02/2025, que devolve um pagamento "+
+		"de 08/01/2024 (conta em janeiro de 2024) ainda não consta de uma prestação de contas fechada, e os valores abaixo "+
+		"não o incluem. O informe retificado é emitido depois do fechamento de fevereiro de 2025.", jan)
+	if page := informePage(t, givenURL); !strings.Contains(page, notice) {
+		t.Errorf("the page of the link given before the refund lacks the notice %q:\n%s", notice, page)
+	}
+	if pdf := informePDF(t, givenURL); !strings.Contains(pdf, "Este informe será retificado: o estorno da fatura") {
+		t.Errorf("the PDF of the link given before the refund lacks the notice:\n%s", pdf)
+	}
 	// Bruno's report names the same refund: his share was refunded too
 	if r := f.get(t, fmt.Sprintf("/financial/incomeReports?filter[owner_id]=%d&filter[year]=2024", f.bruno), http.StatusOK); r.data(t)[0]["final"] != false {
 		t.Errorf("Bruno's report with the refund on no closed statement: %s", r.raw)
 	}
 
 	f.run(t, "owners:statements", `{"month":"2025-02"}`)
+	if page := informePage(t, givenURL); strings.Contains(page, "retificado") {
+		t.Errorf("once February is closed the page still has a notice:\n%s", page)
+	}
 	_, run := d.run(t, 2024)
 	_, _, decl := d.file(t, num(t, run["id"]))
 	if len(decl.Rentals) != 2 {
@@ -79,4 +100,33 @@ func TestIncomeReportBesideALaterRefund(t *testing.T) {
 			t.Errorf("owner %d's 2024 in the income report: %s, the DIMOB's %s", o.id, reportYear, year)
 		}
 	}
+}
+
+// informePage is the text of the public page of an income report link.
+func informePage(t *testing.T, url string) string {
+	t.Helper()
+	status, _, body := fetchPublic(t, url)
+	if status != http.StatusOK {
+		t.Fatalf("%s: %d %s", url, status, body)
+	}
+	return pageText(body)
+}
+
+// informePDF is the text of the PDF of an income report link, its pages
+// joined.
+func informePDF(t *testing.T, url string) string {
+	t.Helper()
+	status, _, body := fetchPublic(t, url+"/pdf")
+	if status != http.StatusOK {
+		t.Fatalf("%s/pdf: %d", url, status)
+	}
+	doc, err := pdftext.Parse(body)
+	if err != nil {
+		t.Fatalf("%s/pdf: %v", url, err)
+	}
+	pages, err := doc.PageTexts()
+	if err != nil {
+		t.Fatalf("%s/pdf: %v", url, err)
+	}
+	return strings.Join(pages, " ")
 }

@@ -419,7 +419,9 @@ func (s *Server) loadIncomeReport(ctx context.Context, ref statementpage.Ref) (s
 	if err != nil {
 		return nil, err
 	}
-	return incomeDocument(reports, reports.Owners[0]), nil
+	doc := incomeDocument(reports, reports.Owners[0])
+	doc.Notice = incomeNotice(reports, reports.Owners[0])
+	return doc, nil
 }
 
 // incomeDocument is an owner's report as its page and PDF show it. The

@@ -153,10 +153,14 @@ type IncomeReport struct {
 	// business the rent was received through, with its CNPJ, when there
 	// is one only; else the property manager's name). It is not the
 	// paying source of the rent: a company tenant is (PayerOf).
-	Company   Party
-	Owner     Party
-	Year      int
-	IssuedAt  time.Time // when the report was made; the zero time is not shown
+	Company  Party
+	Owner    Party
+	Year     int
+	IssuedAt time.Time // when the report was made; the zero time is not shown
+	// Notice, when given, is shown above the contracts: why the figures
+	// are not the year's final ones (a correction on no closed
+	// statement yet), in the owner's words.
+	Notice    string
 	Contracts []IncomeContract
 }
 

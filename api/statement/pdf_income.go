@@ -39,6 +39,9 @@ func RenderIncomePDF(w io.Writer, r IncomeReport) error {
 		pairs = append(pairs, [2]string{issuers, partyText(p)})
 	}
 	d.fields(append(pairs, [2]string{"Emitido em", ptbr.Date(r.IssuedAt)}))
+	if r.Notice != "" {
+		d.notice(r.Notice)
+	}
 	for _, src := range v.T.Sources {
 		if v.BySource {
 			d.incomeSourceHead(src.Source)
@@ -181,4 +184,13 @@ func (d *pdfDoc) incomeDeclaration(v incomeView) {
 	if v.HasUnknown() {
 		d.amountRow("Rendimentos de inquilinos sem CPF ou CNPJ no cadastro", v.T.Unknown.Gross, "")
 	}
+}
+
+// notice writes a notice above the report's contracts, in bold, wrapped
+// to the page's width.
+func (d *pdfDoc) notice(text string) {
+	d.space(4)
+	d.font("B", bodySize)
+	d.row([]column{{contentWidth, text, "L"}}, nil)
+	d.font("", bodySize)
 }

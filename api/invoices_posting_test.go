@@ -317,4 +317,10 @@ func TestInvoicePaymentRefusals(t *testing.T) {
 			t.Errorf("%s: a refused payment left %v", c.name, rec)
 		}
 	}
+	// a part names its amount, which carries the late fee: its body has no paid
+	r := f.do(t, http.MethodPost, fmt.Sprintf("/invoices/%d/payments", f.invoice), f.keyA,
+		map[string]any{"amount": "100.00", "paid_at": "2024-03-25"})
+	if r.status != http.StatusUnprocessableEntity || !slices.Equal(r.problemFields(t), []string{"amount"}) || !strings.Contains(r.raw, "type fee") {
+		t.Errorf("a late part, no active fee item: %d %s, want 422 naming amount", r.status, r.raw)
+	}
 }

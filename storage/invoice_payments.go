@@ -201,7 +201,7 @@ func PayInvoicePart(ctx context.Context, db Beginner, sc Scope, id int64, req Pa
 		before := pi.status
 		row, err := postPart(ctx, tx, sc.CompanyID, pi, part, req.PaidAt, req.CreditAt, req.Method, ActorOf(sc))
 		if err != nil {
-			return err
+			return partPostingFields(err)
 		}
 		overPaid, err := raisePartOverPayment(ctx, tx, sc.CompanyID, pi, row, req.PaidAt)
 		if err != nil {
@@ -686,4 +686,21 @@ func statusBeforeParts(ctx context.Context, tx pgx.Tx, companyID, id int64) (str
 		return before, nil
 	}
 	return string(finance.InvoiceUnpaid), nil
+}
+
+// partPostingFields names the problems of a part's posting by the part's
+// body: what the settlement books (the late fee and interest, a discount)
+// is carried by the part's amount, where a paid invoice's write names its
+// paid flag.
+func partPostingFields(err error) error {
+	var e *finance.Error
+	if !errors.As(err, &e) || len(e.Problems) == 0 {
+		return err
+	}
+	for i := range e.Problems {
+		if e.Problems[i].Field == "paid" {
+			e.Problems[i].Field = "amount"
+		}
+	}
+	return e
 }

@@ -90,3 +90,17 @@ func TestDimobSaleBuyer(t *testing.T) {
 		t.Errorf("without a buyer occupant: buyer %q, want the contract's tenant 11222333000181", got)
 	}
 }
+
+// TestDimobOwnSale: a sale of a building without owners (the declarant's
+// own unit, R03) is refused in the developer's words, not as a missing
+// seller's CPF.
+func TestDimobOwnSale(t *testing.T) {
+	t.Parallel()
+	f := dimobEnv(t)
+	f.exec(t, `DELETE FROM building_owners WHERE building_id = $1`, f.saleBuilding)
+	p := findProblem(t, f.preview(t, 2024), "sales[0]", "seller.tax_id")
+	if p["severity"] != "blocking" || !strings.Contains(fmt.Sprint(p["message"]), "R03") ||
+		!strings.Contains(fmt.Sprint(p["message"]), "declarant itself") {
+		t.Errorf("own sale: %v", p)
+	}
+}

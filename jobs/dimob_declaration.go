@@ -381,6 +381,12 @@ func (b *dimobBuild) nameRental(dp *DimobProblem, r storage.DimobRental, field s
 	}
 }
 
+// ownSaleMessage answers a sale whose building has no owner: the seller
+// is then the declarant itself, whose sale is R03, not written yet.
+const ownSaleMessage = "the building has no owner, so the seller is the declarant itself: the sale of a unit the " +
+	"declarant built or developed is the DIMOB's record R03, which propfin does not write yet (declare it in the " +
+	"Receita's program); a brokered sale names the seller as the building's owner (R04)"
+
 func (b *dimobBuild) nameSale(dp *DimobProblem, s storage.DimobSale, field string) {
 	if nameCommon(dp, s.ContractID, s.BuildingID, field) {
 		return
@@ -396,6 +402,9 @@ func (b *dimobBuild) nameSale(dp *DimobProblem, s storage.DimobSale, field strin
 		dp.at(storage.Contracts, s.ContractID, "building_id", contractPath(s.ContractID))
 	case strings.HasPrefix(field, "seller."):
 		nameParty(dp, s.Seller, field, storage.BuildingOwners, 0, "person_id", buildingPath(s.BuildingID)+"/owners")
+		if field == "seller.tax_id" && s.Sellers == 0 {
+			dp.Message = ownSaleMessage
+		}
 	case field == "amount":
 		dp.at(storage.Contracts, s.ContractID, "amount", contractPath(s.ContractID))
 	default: // the commission: a sum of the business's entries of the contract

@@ -63,6 +63,9 @@ type dimobBuild struct {
 	// municipality of its address was not found.
 	unfound map[string]string
 	extra   dimob.Problems // what the reading itself warns of
+	// leftOut are the contracts left out for their dimob false, by the
+	// number the warning names them with.
+	leftOut map[string]int64
 }
 
 // buildDimob makes the declaration of y, amended (with the receipt of the
@@ -115,6 +118,7 @@ func buildDimob(y *storage.DimobYear, amended bool, receipt string, file bool) *
 				"the property has %d owners; the sale names one, the owner of the largest share (%s)", s.Sellers, out.Seller.Name)
 		}
 	}
+	b.readLeftOut(y)
 	if why := DimobYearOpen(y.Year, y.Today); why != "" {
 		p := dimob.Problem{Severity: dimob.Warning, Record: "declaration", Field: "year",
 			Message: why + ": the check reads the year so far"}
@@ -147,6 +151,26 @@ func (b *dimobBuild) laterRefunds(y *storage.DimobYear) {
 		r := b.decl.Rentals[i]
 		b.warn(fmt.Sprintf("rentals[%d]", i), r.Contract.Number, r.Owner.Name,
 			fmt.Sprintf("months[%d].rent", f.Paid.Month()-1), "%s", what)
+	}
+}
+
+// leftOut warns of each contract of the business's operations in the
+// year that the declaration leaves out because its dimob is false (a sale
+// signed in the year, a rental paid in it): an operation not declared is
+// fined (IN RFB 1.115/2010), and a declaration it would be in is no
+// "company without operations".
+func (b *dimobBuild) readLeftOut(y *storage.DimobYear) {
+	b.decl.LeftOut = len(y.LeftOut)
+	b.leftOut = map[string]int64{}
+	for _, l := range y.LeftOut {
+		b.leftOut[contractNumber(l.ContractID, l.Reference)] = l.ContractID
+		what, field := "rental", "rentals"
+		if l.Type == "sale" {
+			what, field = "sale", "sales"
+		}
+		b.warn("declaration", contractNumber(l.ContractID, l.Reference), "", field,
+			"%s contract %d (%s) of %d is left out: its dimob is false; set dimob true on it to declare it",
+			what, l.ContractID, contractNumber(l.ContractID, l.Reference), y.Year)
 	}
 }
 
@@ -260,6 +284,9 @@ func (b *dimobBuild) name(p dimob.Problem) DimobProblem {
 		b.nameRental(&dp, b.rentals[index], p.Field)
 	case kind == "sales" && index >= 0 && index < len(b.sales):
 		b.nameSale(&dp, b.sales[index], p.Field)
+	case kind == "declaration" && p.Contract != "" && b.leftOut[p.Contract] != 0:
+		id := b.leftOut[p.Contract] // a contract left out: its dimob
+		dp.at(storage.Contracts, id, "dimob", contractPath(id))
 	default: // the declaration as a whole, or its number of records
 		dp.Field = p.Field
 	}
@@ -354,6 +381,12 @@ func (b *dimobBuild) nameRental(dp *DimobProblem, r storage.DimobRental, field s
 	}
 }
 
+// ownSaleMessage answers a sale whose building has no owner: the seller
+// is then the declarant itself, whose sale is R03, not written yet.
+const ownSaleMessage = "the building has no owner, so the seller is the declarant itself: the sale of a unit the " +
+	"declarant built or developed is the DIMOB's record R03, which propfin does not write yet (declare it in the " +
+	"Receita's program); a brokered sale names the seller as the building's owner (R04)"
+
 func (b *dimobBuild) nameSale(dp *DimobProblem, s storage.DimobSale, field string) {
 	if nameCommon(dp, s.ContractID, s.BuildingID, field) {
 		return
@@ -369,6 +402,9 @@ func (b *dimobBuild) nameSale(dp *DimobProblem, s storage.DimobSale, field strin
 		dp.at(storage.Contracts, s.ContractID, "building_id", contractPath(s.ContractID))
 	case strings.HasPrefix(field, "seller."):
 		nameParty(dp, s.Seller, field, storage.BuildingOwners, 0, "person_id", buildingPath(s.BuildingID)+"/owners")
+		if field == "seller.tax_id" && s.Sellers == 0 {
+			dp.Message = ownSaleMessage
+		}
 	case field == "amount":
 		dp.at(storage.Contracts, s.ContractID, "amount", contractPath(s.ContractID))
 	default: // the commission: a sum of the business's entries of the contract

@@ -103,6 +103,18 @@ type DimobYear struct {
 	// LaterRefunds lower the year's rentals since the end of the year: a
 	// DIMOB of the year filed before them is to be amended.
 	LaterRefunds []DimobRefund
+	// LeftOut are the contracts of the business left out because their
+	// dimob is false: sales signed in the year, rentals with a tenant's
+	// payment on an owner's statement in the year.
+	LeftOut []DimobLeftOut
+}
+
+// DimobLeftOut is a contract of the business's operations in the year
+// that the declaration leaves out because its dimob is false.
+type DimobLeftOut struct {
+	ContractID int64
+	Reference  string
+	Type       string // sale, rent or season
 }
 
 // ReadDimobYear reads, in tx, what the DIMOB of business businessID of
@@ -131,6 +143,9 @@ func ReadDimobYear(ctx context.Context, tx pgx.Tx, companyID, businessID int64, 
 		return nil, err
 	}
 	if y.Sales, err = readDimobSales(ctx, tx, companyID, businessID, year); err != nil {
+		return nil, err
+	}
+	if y.LeftOut, err = readDimobLeftOut(ctx, tx, companyID, businessID, year); err != nil {
 		return nil, err
 	}
 	return y, nil
@@ -308,7 +323,8 @@ func (r DimobRental) empty() bool {
 // in year $3 (signed_at, else start_at), each with its price (amount),
 // the commission (the business's credits less debits of the contract's
 // payments and their reversals, of items with dimob, whenever paid), its
-// principal buyer and the owner of the largest share.
+// principal buyer (the contract's tenant_id when it has no buyer
+// occupant: the buyer given at create) and the owner of the largest share.
 const dimobSalesSQL = `
 SELECT c.id, coalesce(c.reference, ''), coalesce(c.signed_at, c.start_at), coalesce(c.amount, 0),
     coalesce((SELECT sum(CASE WHEN t.type = 'credit' THEN t.amount ELSE -t.amount END)
@@ -323,11 +339,15 @@ SELECT c.id, coalesce(c.reference, ''), coalesce(c.signed_at, c.start_at), coale
     coalesce(c.building_id, 0), ` + "%s" + `
 FROM contracts c
 LEFT JOIN LATERAL (
-    SELECT o.id, o.person_id, coalesce(p.name, o.name) AS name, coalesce(p.tax_id, o.tax_id) AS tax_id
+    SELECT o.id, o.person_id, coalesce(p.name, o.name) AS name, coalesce(p.tax_id, o.tax_id) AS tax_id,
+        0 AS rank, o.principal AS principal
     FROM contract_occupants o
     LEFT JOIN persons p ON p.company_id = o.company_id AND p.id = o.person_id
     WHERE o.company_id = c.company_id AND o.contract_id = c.id AND o.type = 'buyer'
-    ORDER BY o.principal DESC, o.id LIMIT 1) buyer ON true
+    UNION ALL
+    SELECT 0, p.id, p.name, p.tax_id, 1, false
+    FROM persons p WHERE p.company_id = c.company_id AND p.id = c.tenant_id
+    ORDER BY rank, principal DESC, id LIMIT 1) buyer ON true
 LEFT JOIN LATERAL (
     SELECT w.person_id, p.name, p.tax_id
     FROM building_owners w
@@ -363,4 +383,37 @@ func readDimobSales(ctx context.Context, q DBTX, companyID, businessID int64, ye
 		return nil, translate(err, "dimob sales")
 	}
 	return out, nil
+}
+
+// dimobLeftOutSQL lists the contracts of business $2 with dimob false that
+// are operations of year $3: sales signed in it (signed_at, else
+// start_at), rentals (rent, season) with a tenant's payment on an owner's
+// statement dated in it.
+const dimobLeftOutSQL = `
+SELECT c.id, coalesce(c.reference, ''), c.type
+FROM contracts c
+WHERE c.company_id = $1 AND c.business_id = $2 AND NOT c.dimob
+  AND ((c.type = 'sale' AND coalesce(c.signed_at, c.start_at) >= make_date($3, 1, 1)
+                        AND coalesce(c.signed_at, c.start_at) < make_date($3 + 1, 1, 1))
+    OR (c.type IN ('rent', 'season') AND EXISTS (
+        SELECT 1 FROM transactions t
+        WHERE t.company_id = c.company_id AND t.contract_id = c.id AND t.extract = 'owner'
+          AND t.mode = 'invoice' AND t.date >= make_date($3, 1, 1) AND t.date < make_date($3 + 1, 1, 1))))
+ORDER BY c.id`
+
+func readDimobLeftOut(ctx context.Context, q DBTX, companyID, businessID int64, year int) ([]DimobLeftOut, error) {
+	rows, err := q.Query(ctx, dimobLeftOutSQL, companyID, businessID, year)
+	if err != nil {
+		return nil, translate(err, "dimob contracts left out")
+	}
+	defer rows.Close()
+	var out []DimobLeftOut
+	for rows.Next() {
+		var l DimobLeftOut
+		if err := rows.Scan(&l.ContractID, &l.Reference, &l.Type); err != nil {
+			return nil, translate(err, "dimob contracts left out")
+		}
+		out = append(out, l)
+	}
+	return out, translate(rows.Err(), "dimob contracts left out")
 }

@@ -65,7 +65,7 @@ func (o Options) Check(d Declaration) Problems {
 	c.declarant(d.Declarant)
 	c.rentals(d.Rentals)
 	c.sales(d.Sales)
-	if len(d.Rentals) == 0 && len(d.Sales) == 0 {
+	if len(d.Rentals) == 0 && len(d.Sales) == 0 && d.LeftOut == 0 {
 		c.at("declaration", "", "").warn("rentals", "no rental and no sale: a company without operations in the year does not file a DIMOB")
 	}
 	return c.ps

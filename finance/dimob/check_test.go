@@ -202,6 +202,8 @@ func TestCheckProblems(t *testing.T) {
 		// The declaration.
 		{"nothing to declare", func(d *Declaration) { d.Rentals, d.Sales = nil, nil },
 			[]want{warns("declaration", "rentals", "a company without operations in the year does not file")}},
+		{"nothing declared, operations left out by the caller", func(d *Declaration) { d.Rentals, d.Sales, d.LeftOut = nil, nil, 2 },
+			nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

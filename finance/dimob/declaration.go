@@ -14,6 +14,11 @@ type Declaration struct {
 	Rentals []Rental `json:"rentals"`
 	// Sales are written as R04 records, in this order.
 	Sales []Sale `json:"sales"`
+	// LeftOut counts the operations of the year the caller left out of
+	// Rentals and Sales (contracts not marked to be declared): with any,
+	// a declaration without rentals and sales is not said to be one a
+	// company without operations does not file. Not written in the file.
+	LeftOut int `json:"-"`
 }
 
 // Declarant is the company that files (ficha Dados Iniciais, record R01).

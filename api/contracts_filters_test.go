@@ -45,7 +45,6 @@ func seedContractFilters(t *testing.T) *contractFilterSet {
 	s.c1 = s.newContract(t, map[string]any{"end_at": today(-10), "user_id": s.user, "team_id": s.team, "deal_id": s.deal,
 		"guarantor_1": s.guarantorP, "guarantee": "fiador", "readjust_at": "2025-07-01", "receipt_document_id": 5,
 		"tag": []int64{s.tag1}, "documentables": []any{map[string]any{"template_id": 7, "privacy": "private"}}})
-	s.exec(t, `UPDATE contracts SET payment_status = 'ok' WHERE id = $1`, s.c1)
 	s.create(t, contractPath(s.c1, "occupants"), map[string]any{"type": "buyer", "person_id": s.buyer})
 	s.create(t, contractPath(s.c1, "insurances"), map[string]any{"kind": "fire", "start_at": today(-100), "end_at": today(100)})
 	s.c1Item = s.create(t, contractPath(s.c1, "items"), map[string]any{"item_id": s.rent, "transfer_owner_id": s.formerOwner, "amount": "2500.00"})
@@ -83,7 +82,10 @@ func TestContractFilters(t *testing.T) {
 		{in("statusIn", "renew"), nil},
 		{in("statusNotIn", "progress"), c2},
 		{in("statusNotIn", "progress") + "&" + in("statusNotIn", "closing"), nil},
-		{in("paymentStatusIn", "ok"), c1},
+		// c1's oldest open invoice is 10 days late, c2's 2 (the invoices'
+		// writes set the status, migration 0066)
+		{in("paymentStatusIn", "30_days"), c1},
+		{in("paymentStatusIn", "5_days"), c2},
 		{in("paymentStatusIn", "month"), nil},
 		{in("activeIn", "finished"), c2},
 		{in("activeIn", "canceled"), nil},
@@ -172,7 +174,7 @@ func TestContractFilters(t *testing.T) {
 		{"filter[receipt_document_id]=5", c1},
 		{"filter[guarantee]=undefined", c2},
 		{"filter[status]=closing", c2},
-		{"filter[payment_status]=ok", c1},
+		{"filter[payment_status]=30_days", c1},
 		{fmt.Sprintf("filter[tag][]=%d", s.tag1), c1},
 		{fmt.Sprintf("filter[renewed_id]=%d", s.c1), c2},
 		{"filter[amount]=2500", both},

@@ -429,20 +429,13 @@ func UpdateInvoiceStatuses(ctx context.Context, tx pgx.Tx, c OverdueChunk) (Over
 // paymentStatusAsOf is finance.PaymentStatusAsOf in SQL, over a row with
 // counted (the contract has an invoice that is not canceled) and
 // oldest_open (the earliest due date of its open invoices, NULL when none)
-// on the date $4. The earliest open due date decides both branches of the
-// Go rule: when it is past, it is the oldest late invoice; when it is not,
-// no invoice is late and it is the nearest one due. TestPaymentStatusSQL
-// runs the Go rule's cases through both.
-const paymentStatusAsOf = `CASE
-	WHEN NOT coalesce(counted, false) THEN 'nothing'
-	WHEN oldest_open IS NULL THEN 'ok'
-	WHEN $4::date - oldest_open > 90 THEN '3_months'
-	WHEN $4::date - oldest_open > 30 THEN 'month'
-	WHEN $4::date - oldest_open > 4 THEN '30_days'
-	WHEN $4::date - oldest_open > 0 THEN '5_days'
-	WHEN oldest_open - $4::date <= 5 THEN 'due_5_days'
-	WHEN oldest_open - $4::date <= 10 THEN 'due_10_days'
-	ELSE 'ok' END`
+// on the date $4: the database's contract_payment_status (migration 0066),
+// which the writes that change a contract's invoices refresh it with too.
+// The earliest open due date decides both branches of the Go rule: when it
+// is past, it is the oldest late invoice; when it is not, no invoice is
+// late and it is the nearest one due. TestPaymentStatusSQL runs the Go
+// rule's cases through both.
+const paymentStatusAsOf = `contract_payment_status(counted, oldest_open, $4::date)`
 
 // paymentStatusSteps are the days late (negative: days before the due
 // date) of a contract's oldest open invoice on which PaymentStatusAsOf

@@ -165,7 +165,13 @@ func TestPaymentStatusSQL(t *testing.T) {
 			f.invoice(t, contracts[i], inv)
 		}
 	}
-	if res := f.payments(t, 1, today); !res.All || res.Updated != int64(len(tests)) {
+	// The inserts brought each contract to its status on the real today
+	// (migration 0066); the pass, on 2024-06-30, writes every contract
+	// whose status differs on that date, and dates all of them.
+	if _, err := pool.Exec(ctx, `UPDATE contracts SET payment_status_date = NULL WHERE company_id = $1`, f.company); err != nil {
+		t.Fatal(err)
+	}
+	if res := f.payments(t, 1, today); !res.All || res.Visited != int64(len(tests)) || res.Updated != int64(len(tests)) {
 		t.Fatalf("first pass: %+v, want every contract recalculated and written", res)
 	}
 	for i, tt := range tests {
@@ -399,13 +405,27 @@ func TestOverdueStatementsKeepToTheCompany(t *testing.T) {
 	ctx := context.Background()
 	pool := storagetest.NewDB(t)
 	a := newOverdueFixture(t, pool, "Imobiliária A")
-	b := newOverdueFixture(t, pool, "Imobiliária B")
+	fb := newOverdueFixture(t, pool, "Imobiliária B")
+	bCompany := fb.company
 	today := finance.MustDate("2024-06-30")
-	bContract := b.contract(t)
-	bInvoice := b.invoice(t, bContract, finance.Invoice{DueDate: today.AddDays(-40)})
-	bEvent := b.id(t, `INSERT INTO events (company_id, title, initial_date) VALUES ($1, 'Visita', $2) RETURNING id`, today.AddDays(-40))
+	bContract := fb.contract(t)
+	bInvoice := fb.invoice(t, bContract, finance.Invoice{DueDate: today.AddDays(-40)})
+	bEvent := fb.id(t, `INSERT INTO events (company_id, title, initial_date) VALUES ($1, 'Visita', $2) RETURNING id`, today.AddDays(-40))
 	a.invoice(t, a.contract(t), finance.Invoice{DueDate: today.AddDays(-40)})
 	a.id(t, `INSERT INTO events (company_id, title, initial_date) VALUES ($1, 'Visita', $2) RETURNING id`, today.AddDays(-40))
+	// b reads company B's rows: the passes of A must leave them as they were.
+	b := func() (inv, pay, ev string, history int) {
+		t.Helper()
+		if err := pool.QueryRow(ctx, `SELECT (SELECT status FROM invoices WHERE company_id = $1 AND id = $2),
+				(SELECT payment_status || coalesce(payment_status_date::text, '') FROM contracts WHERE company_id = $1 AND id = $3),
+				(SELECT status FROM events WHERE company_id = $1 AND id = $4),
+				(SELECT count(*) FROM invoice_history WHERE company_id = $1)`,
+			bCompany, bInvoice, bContract, bEvent).Scan(&inv, &pay, &ev, &history); err != nil {
+			t.Fatal(err)
+		}
+		return inv, pay, ev, history
+	}
+	inv0, pay0, ev0, history0 := b()
 	counts := map[string]int64{}
 	var err error
 	counts["invoices"] = a.invoices(t, 1, today).Updated
@@ -416,17 +436,9 @@ func TestOverdueStatementsKeepToTheCompany(t *testing.T) {
 	if fmt.Sprint(counts) != "map[contracts:1 events:1 invoices:1]" {
 		t.Errorf("company A: %v, want one of each", counts)
 	}
-	var inv, pay, ev string
-	var history int
-	if err := pool.QueryRow(ctx, `SELECT (SELECT status FROM invoices WHERE company_id = $1 AND id = $2),
-			(SELECT payment_status || coalesce(payment_status_date::text, '') FROM contracts WHERE company_id = $1 AND id = $3),
-			(SELECT status FROM events WHERE company_id = $1 AND id = $4),
-			(SELECT count(*) FROM invoice_history WHERE company_id = $1)`,
-		b.company, bInvoice, bContract, bEvent).Scan(&inv, &pay, &ev, &history); err != nil {
-		t.Fatal(err)
-	}
-	if inv != "unpaid" || pay != "nothing" || ev != "scheduled" || history != 0 {
-		t.Errorf("company B touched: invoice %s, contract %s, event %s, %d history rows", inv, pay, ev, history)
+	if inv, pay, ev, history := b(); inv != inv0 || pay != pay0 || ev != ev0 || history != history0 || inv != "unpaid" || history != 0 {
+		t.Errorf("company B touched: invoice %s, contract %s, event %s, %d history rows; before: %s, %s, %s, %d",
+			inv, pay, ev, history, inv0, pay0, ev0, history0)
 	}
 }
 

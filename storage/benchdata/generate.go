@@ -181,9 +181,11 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, opts Options) (Result, er
 		return Result{}, fmt.Errorf("connect: %w", err)
 	}
 	defer conn.Release()
+	triggersOn := opts.CheckReferences
 	if !opts.CheckReferences {
 		if _, err := conn.Exec(ctx, `SET session_replication_role = replica`); err != nil {
 			log.Warn("foreign keys are checked while copying (the role may not turn them off): slower", "err", err)
+			triggersOn = true
 		}
 		defer conn.Exec(context.WithoutCancel(ctx), `RESET session_replication_role`) //nolint:errcheck // the connection goes back to the pool either way
 	}
@@ -213,6 +215,9 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, opts Options) (Result, er
 			}
 			res.Tables = append(res.Tables, TableRows{Table: t.name, Rows: n, Took: time.Since(start)})
 			log.Info("copied", "table", t.name, "rows", n, "took", time.Since(start).Round(time.Millisecond))
+		}
+		if triggersOn {
+			return restorePaymentStatuses(ctx, tx, plans)
 		}
 		return nil
 	})
@@ -350,4 +355,30 @@ func copyTable(ctx context.Context, tx pgx.Tx, plans []*companyPlan, t table) (i
 		}
 		return row, nil
 	}))
+}
+
+// restorePaymentStatuses writes the contracts' payment status of the data
+// set's day again: with the triggers on, the invoices' inserts brought
+// their contracts to their status on the real today (migration 0066),
+// which is not the data set's when its Day is another.
+func restorePaymentStatuses(ctx context.Context, tx pgx.Tx, plans []*companyPlan) error {
+	for _, cp := range plans {
+		var ids []int64
+		var statuses []string
+		err := cp.walk(func(p *contractPlan, _ []invoicePlan) bool {
+			ids, statuses = append(ids, p.c.ID), append(statuses, string(p.c.PaymentStatus))
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE contracts c SET payment_status = v.status, payment_status_date = $2
+			FROM unnest($3::bigint[], $4::text[]) AS v (id, status)
+			WHERE c.company_id = $1 AND c.id = v.id
+				AND (c.payment_status, c.payment_status_date) IS DISTINCT FROM (v.status, $2::date)`,
+			cp.id, cp.today, ids, statuses); err != nil {
+			return fmt.Errorf("restore the payment statuses of %s: %w", cp.name, err)
+		}
+	}
+	return nil
 }

@@ -50,16 +50,19 @@ CREATE FUNCTION refresh_payment_statuses(company_ids bigint[], contract_ids bigi
         JOIN companies co ON co.id = c.company_id
         ORDER BY c.company_id, c.id
         FOR NO KEY UPDATE OF c SKIP LOCKED),
-    invoiced AS (
-        SELECT i.company_id, i.contract_id,
-            bool_or(i.status <> 'canceled') AS counted,
-            min(i.due_date) FILTER (WHERE NOT i.paid
-                AND i.status NOT IN ('paid', 'canceled', 'refunded', 'uncollectible', 'renegotiated')) AS oldest_open
-        FROM invoices i JOIN locked l ON i.company_id = l.company_id AND i.contract_id = l.id
-        GROUP BY i.company_id, i.contract_id),
+    -- Each contract's invoices read apart (LATERAL, through
+    -- invoices_contract): the plan stays a probe per contract whatever
+    -- the planner guesses of the arrays' length (a join with the grouped
+    -- invoices, guessed at one contract, was rescanned for each of a
+    -- generation's hundred thousand).
     classified AS (
         SELECT l.company_id, l.id, l.today, contract_payment_status(i.counted, i.oldest_open, l.today) AS status
-        FROM locked l LEFT JOIN invoiced i ON i.company_id = l.company_id AND i.contract_id = l.id)
+        FROM locked l
+        CROSS JOIN LATERAL (
+            SELECT bool_or(v.status <> 'canceled') AS counted,
+                min(v.due_date) FILTER (WHERE NOT v.paid
+                    AND v.status NOT IN ('paid', 'canceled', 'refunded', 'uncollectible', 'renegotiated')) AS oldest_open
+            FROM invoices v WHERE v.company_id = l.company_id AND v.contract_id = l.id) AS i)
     UPDATE contracts c SET payment_status = n.status, payment_status_date = n.today, updated_at = now()
     FROM classified n
     WHERE c.company_id = n.company_id AND c.id = n.id

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -48,6 +49,11 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	if err != nil {
 		return nil, err
 	}
+	today, err := storage.CompanyToday(ctx, tx, companyID)
+	if err != nil {
+		return nil, err
+	}
+	days := paymentDays{file: financeDate(rf.Header.Created), today: today}
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.PaymentEvent
 	var shorts []storage.LineAlert
@@ -62,7 +68,7 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 			continue
 		}
 		l.MemberID = m.TransactionID
-		e, ok := paymentEvent(l, ev, m, changed[m.MemberID])
+		e, ok := paymentEvent(l, ev, m, days, changed[m.MemberID])
 		if ok {
 			changed[m.MemberID] = true
 			events = append(events, e)
@@ -101,10 +107,16 @@ func unmatchedPayment(ev *retorno.Event, rf *ReturnRead) string {
 		rf.Header.Bank, ev.DocumentNumber)
 }
 
+// paymentDays are the days a paid line's date is held to: the file's own
+// date (zero: the header has none) and today in the company's time zone.
+type paymentDays struct {
+	file, today finance.Date
+}
+
 // paymentEvent fills a matched line's outcome and message and returns the
 // change it makes, if any. seen: an earlier line of the same part changed
 // the payment.
-func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, seen bool) (storage.PaymentEvent, bool) {
+func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, days paymentDays, seen bool) (storage.PaymentEvent, bool) {
 	words := paymentWords(ev)
 	e := storage.PaymentEvent{Match: *m, BankNumber: ev.OurNumber, Info: words}
 	switch {
@@ -112,7 +124,7 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 		l.Outcome, l.Message = storage.OutcomeRecorded, "an earlier line of this file changed the payment: nothing more was done ("+words+")"
 		return e, false
 	case ev.Occurrence == retorno.Paid:
-		return paidEvent(l, ev, m, e)
+		return paidEvent(l, ev, m, days, e)
 	case ev.Occurrence == retorno.Rejected && (m.State == "sent" || m.State == "reverted"):
 		e.Kind = storage.PaymentFailed
 		l.Outcome, l.Message = OutcomeFailed, words
@@ -157,15 +169,18 @@ func paymentWords(ev *retorno.Event) string {
 // bank paid (the date it was scheduled for when the line has none), of the
 // amount it paid (the amount sent when the line has none), with a boleto's
 // interest and discount as the bank reports them. A payment that cannot be
-// settled (its entry paid or deleted, or in another batch since) changes
-// nothing, nor does one the bank paid short: less than the amount sent
-// (with a boleto's interest, less its discount), short_paid. An owner's
-// transfer voided since it was reverted is paid all the same: the money
-// left (storage.ApplyPaymentEvents records what the owner owes).
-func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
+// settled (its entry paid or deleted, or in another batch since; its date,
+// the one the line gives or the one taken for it, after the file's own
+// date or after today: storage.PaidDateProblem) changes nothing, nor does
+// one the bank paid short: less than the amount sent (with a boleto's
+// interest, less its discount), short_paid. An owner's transfer voided
+// since it was reverted is paid all the same: the money left
+// (storage.ApplyPaymentEvents records what the owner owes).
+func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, days paymentDays, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
 	var notes []string
 	paidAt := financeDate(ev.Date)
-	if paidAt.IsZero() {
+	scheduled := paidAt.IsZero()
+	if scheduled {
 		paidAt = financeDate(ev.Due)
 		notes = append(notes, "the line gives no date of payment: the date it was scheduled for is taken")
 	}
@@ -179,6 +194,11 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	switch {
 	case m.TransactionID == 0:
 		problem = "the entry was deleted"
+	case !paidAt.IsZero() && storage.PaidDateProblem(paidAt, days.file, days.today) != "":
+		problem = storage.PaidDateProblem(paidAt, days.file, days.today)
+		if scheduled {
+			problem = "the line gives no date of payment, and the date it was scheduled for, taken for it, is too late: " + problem
+		}
 	case m.State == "paid" || m.Paid:
 		l.Outcome = storage.PaymentAlreadyPaid
 		l.Message = fmt.Sprintf("the entry is paid: the bank reports %s paid on %s; nothing was done (check for a payment made twice)",

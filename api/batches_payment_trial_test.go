@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -75,4 +77,135 @@ func TestPaymentReturnDatesToCome(t *testing.T) {
 	if states := f.paymentStates(t, batch); !sameStates(states, map[int64]string{ahead: "sent", undated: "sent", now: "paid"}) {
 		t.Errorf("payments: %v", states)
 	}
+}
+
+// otherAccountReturn is ret with the account its file header and batch
+// headers name (53-71: agency, its digit, account, its digit) changed to
+// agency 04321-0, account 55555-1, an account the company does not have.
+func otherAccountReturn(t *testing.T, ret []byte) []byte {
+	t.Helper()
+	recs := strings.Split(strings.TrimSuffix(string(ret), "\r\n"), "\r\n")
+	for i, r := range recs {
+		if r[7] == '0' || r[7] == '1' { // the file header, a batch header
+			recs[i] = r[:52] + "0432100000000555551" + r[71:]
+		}
+	}
+	return []byte(strings.Join(recs, "\r\n") + "\r\n")
+}
+
+// TestPaymentReturnOfAnAccountNotTheCompanys: uploaded without
+// account_id, a payment return whose headers name an account the company
+// does not have at the bank (its references those of the company's own
+// payments) is a 422 on file naming the file's account and listing the
+// company's accounts at the bank; nothing is stored, nothing paid. Naming
+// the account (account_id) it is the 422 on account_id it was.
+func TestPaymentReturnOfAnAccountNotTheCompanys(t *testing.T) {
+	t.Parallel()
+	f := paymentEnv(t)
+	withWorkers(t, f.testEnv)
+	ted := f.bill(t, f.atBB, "ted", "77.77", nil)
+	batch := f.newPaymentBatch(t)
+	if _, refused := answer(t, f.payments(t, f.keyA, batch, "addTransactions", ted), "added"); len(refused) > 0 {
+		t.Fatalf("refused: %v", refused)
+	}
+	file, _, _ := f.paymentFile(t, batch)
+	ret := otherAccountReturn(t, paymentReturn(t, file, map[string]paidLine{ref(ted): {codes: "00", date: time.Now().In(saoPaulo(t))}}))
+	r := f.do(t, http.MethodPost, "/financial/paymentBatch/returnFile", f.keyA, string(ret))
+	want := fmt.Sprintf("the file is of agency 04321-0, account 000000055555-1 at bank 237 (Bradesco), and no account of the "+
+		"company is (its accounts at bank 237: %d (agency 1234-5, account 12345-6))", f.bradesco)
+	if r.status != http.StatusUnprocessableEntity || !hasProblem(r, "file") || !strings.Contains(string(r.raw), want) {
+		t.Errorf("without account_id: %d %s, want 422 on file saying %q", r.status, r.raw, want)
+	}
+	r = f.do(t, http.MethodPost, fmt.Sprintf("/financial/paymentBatch/returnFile?account_id=%d", f.bradesco), f.keyA, string(ret))
+	if r.status != http.StatusUnprocessableEntity || !hasProblem(r, "account_id") {
+		t.Errorf("with account_id: %d %s, want 422 on account_id", r.status, r.raw)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM batch_return_files WHERE company_id = $1`, f.compA); n != 0 {
+		t.Errorf("%d return files stored", n)
+	}
+	if e := f.get(t, fmt.Sprintf("/transactions/%d", ted), http.StatusOK).record(t); e["paid"] != false {
+		t.Errorf("the entry is paid: %v", e)
+	}
+}
+
+// TestPaymentReturnUploadedAgain: the same bytes uploaded again answer the
+// first upload's job, whether the first named the account and the next
+// names none (raw body and multipart form), or the first named none (the
+// account its header names is taken) and the next names that account;
+// each file is stored once and no line is read twice.
+func TestPaymentReturnUploadedAgain(t *testing.T) {
+	t.Parallel()
+	f := paymentEnv(t)
+	withWorkers(t, f.testEnv)
+	returnOf := func(amount string) []byte {
+		id := f.bill(t, f.atBB, "ted", amount, nil)
+		batch := f.newPaymentBatch(t)
+		if _, refused := answer(t, f.payments(t, f.keyA, batch, "addTransactions", id), "added"); len(refused) > 0 {
+			t.Fatalf("refused: %v", refused)
+		}
+		file, _, _ := f.paymentFile(t, batch)
+		return paymentReturn(t, file, map[string]paidLine{ref(id): {codes: "00", date: time.Now().In(saoPaulo(t))}})
+	}
+	named := fmt.Sprintf("/financial/paymentBatch/returnFile?account_id=%d", f.bradesco)
+	upload := func(path string, ret []byte, multipart bool) int64 {
+		t.Helper()
+		var status int
+		var body []byte
+		if multipart {
+			ct, form := returnForm(t, ret)
+			status, _, body = f.raw(t, http.MethodPost, path, f.keyA, ct, form)
+		} else {
+			r := f.do(t, http.MethodPost, path, f.keyA, string(ret))
+			status, body = r.status, []byte(r.raw)
+		}
+		if status != http.StatusAccepted {
+			t.Fatalf("upload to %s: %d %s", path, status, body)
+		}
+		var id int64
+		if _, err := fmt.Sscanf(string(body[strings.Index(string(body), `"id":`):]), `"id":%d`, &id); err != nil {
+			t.Fatalf("the job's id in %s: %v", body, err)
+		}
+		return id
+	}
+	first := returnOf("10.00")
+	job := upload(named, first, false)
+	if done := f.waitJob(t, f.keyA, job); done["state"] != "succeeded" {
+		t.Fatalf("the first job: %v", done)
+	}
+	for _, multipart := range []bool{false, true} {
+		if again := upload("/financial/paymentBatch/returnFile", first, multipart); again != job {
+			t.Errorf("uploaded again without account_id (multipart %v): job %d, want the first, %d", multipart, again, job)
+		}
+	}
+	second := returnOf("20.00")
+	job2 := upload("/financial/paymentBatch/returnFile", second, true)
+	if done := f.waitJob(t, f.keyA, job2); done["state"] != "succeeded" {
+		t.Fatalf("the second file's job: %v", done)
+	}
+	if again := upload(named, second, false); again != job2 {
+		t.Errorf("uploaded again naming the account its header names: job %d, want the first, %d", again, job2)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM batch_return_files WHERE company_id = $1`, f.compA); n != 2 {
+		t.Errorf("%d return files stored, want 2", n)
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM batch_return_lines WHERE company_id = $1 AND outcome = 'already_paid'`, f.compA); n != 0 {
+		t.Errorf("%d lines read as already paid", n)
+	}
+}
+
+// returnForm is a multipart/form-data body with ret as its field file:
+// its content type and bytes.
+func returnForm(t *testing.T, ret []byte) (string, []byte) {
+	t.Helper()
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	part, err := mw.CreateFormFile("file", "PG240301.RET")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part.Write(ret) //nolint:errcheck // a buffer's writer
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return mw.FormDataContentType(), form.Bytes()
 }

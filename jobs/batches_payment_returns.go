@@ -125,6 +125,11 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 		return e, false
 	case ev.Occurrence == retorno.Paid:
 		return paidEvent(l, ev, m, days, e)
+	case confirmsCancellation(ev) && m.State == "reverted" && m.CancelBatch != 0:
+		e.Kind = storage.PaymentCancelled
+		l.Outcome = OutcomeCancelled
+		l.Message = fmt.Sprintf("the cancellation asked by the file of payment batch %d is confirmed: %s", m.CancelBatch, words)
+		return e, true
 	case ev.Occurrence == retorno.Rejected && (m.State == "sent" || m.State == "reverted"):
 		e.Kind = storage.PaymentFailed
 		l.Outcome, l.Message = OutcomeFailed, words
@@ -132,11 +137,6 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 	case ev.Occurrence == retorno.Scheduled && m.State == "sent":
 		e.Kind = storage.PaymentScheduled
 		l.Outcome, l.Message = OutcomeScheduled, words
-		return e, true
-	case ev.Occurrence == retorno.InstructionConfirmed && m.State == "reverted" && m.CancelBatch != 0:
-		e.Kind = storage.PaymentCancelled
-		l.Outcome = OutcomeCancelled
-		l.Message = fmt.Sprintf("the cancellation asked by the file of payment batch %d is confirmed: %s", m.CancelBatch, words)
 		return e, true
 	case ev.Occurrence == retorno.Rejected, ev.Occurrence == retorno.Scheduled:
 		l.Outcome, l.Message = storage.OutcomeRecorded, fmt.Sprintf("the payment is %s in batch %d: nothing changed (%s)",
@@ -147,11 +147,24 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 	return e, false
 }
 
+// confirmsCancellation reports whether a line confirms the cancellation
+// of a payment, when a file asked for it: FEBRABAN's BF (exclusão
+// efetuada, an instruction confirmed), and Itaú's CE (SISPAG note 8,
+// "PAGAMENTO CANCELADO"), which the table reads as a refusal since
+// SISPAG has no code of its own for a cancellation done: said of a payment
+// whose cancellation was asked, it is that cancellation done.
+func confirmsCancellation(ev *retorno.Event) bool {
+	return ev.Occurrence == retorno.InstructionConfirmed || (ev.Bank == "341" && ev.Code == "CE")
+}
+
 // paymentWords is what the bank said of a payment, for people: each of
 // its occurrence codes once, with its meaning. A payment's code is the
 // first of its codes (retorno reads them all as its reasons), so it is not
 // told twice as bankWords would tell a title's code and reasons.
 func paymentWords(ev *retorno.Event) string {
+	if strings.TrimSpace(ev.Code) == "" && len(ev.Reasons) == 0 {
+		return "no occurrence code (positions 231-240 blank)"
+	}
 	if len(ev.Reasons) == 0 || ev.Reasons[0].Code != ev.Code {
 		return bankWords(ev)
 	}
@@ -225,16 +238,19 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	l.Expected, l.Difference = &expected, &diff
 	if due := m.Amount.Add(e.Interest).Sub(e.Discount); paid.LessThan(due) {
 		l.Outcome = storage.PaymentShortPaid
-		l.Message = fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (the batch sent %s, interest %s, discount %s): "+
+		sent := "the batch sent " + m.Amount.StringFixed(2)
+		if e.Parts {
+			sent += "; the bank reports " + bankParts(e)
+		}
+		l.Message = fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (%s): "+
 			"a short payment is not booked by a return file, nothing was done (an operator alert is raised; %s)",
-			paid.StringFixed(2), paidAt, due.Sub(paid).StringFixed(2), due.StringFixed(2), m.Amount.StringFixed(2),
-			e.Interest.StringFixed(2), e.Discount.StringFixed(2), e.Info)
+			paid.StringFixed(2), paidAt, due.Sub(paid).StringFixed(2), due.StringFixed(2), sent, e.Info)
 		return e, false
 	}
 	l.Outcome = OutcomePaid
 	l.Message = fmt.Sprintf("paid %s on %s; the batch sent %s", paid.StringFixed(2), paidAt, m.Amount.StringFixed(2))
 	if e.Parts && !(e.Interest.IsZero() && e.Discount.IsZero()) {
-		l.Message += fmt.Sprintf(" (interest %s, discount %s)", e.Interest.StringFixed(2), e.Discount.StringFixed(2))
+		l.Message += fmt.Sprintf("; the bank reports %s", bankParts(e))
 	}
 	if m.State == "reverted" {
 		notes = append(notes, fmt.Sprintf("the payment had been reverted in batch %d; the bank paid it all the same", m.BatchID))
@@ -252,4 +268,11 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 		l.Message += "; " + strings.Join(notes, "; ")
 	}
 	return e, true
+}
+
+// bankParts are a boleto's interest and discount as the bank reports them
+// on its line (segment J), the discount first: what the bank took off and
+// added, not what the batch sent.
+func bankParts(e storage.PaymentEvent) string {
+	return fmt.Sprintf("discount %s, interest %s", e.Discount.StringFixed(2), e.Interest.StringFixed(2))
 }

@@ -209,3 +209,84 @@ func returnForm(t *testing.T, ret []byte) (string, []byte) {
 	}
 	return mw.FormDataContentType(), form.Bytes()
 }
+
+// TestUnbookedPaymentAlerted: payment lines whose money the bank says left
+// and that book nothing raise one unbooked_payment alert each, naming the
+// payment: a line dated after the file's own date (not_settled) and a
+// second file's line paying a payment paid already (already_paid); a line
+// paid and booked raises none, nor does the same file read again. An
+// operator resolves one (POST /operator/alerts/{id}/resolve): it is no
+// longer open.
+func TestUnbookedPaymentAlerted(t *testing.T) {
+	t.Parallel()
+	f := paymentEnv(t, withLabelledTokens())
+	withWorkers(t, f.testEnv)
+	ahead := f.bill(t, f.atBB, "ted", "100.00", nil)
+	twice := f.bill(t, f.atBB, "ted", "250.25", nil)
+	batch := f.newPaymentBatch(t)
+	if _, refused := answer(t, f.payments(t, f.keyA, batch, "addTransactions", ahead, twice), "added"); len(refused) > 0 {
+		t.Fatalf("refused: %v", refused)
+	}
+	file, _, _ := f.paymentFile(t, batch)
+	day := time.Now().In(saoPaulo(t))
+	first := paymentReturn(t, file, map[string]paidLine{
+		ref(ahead): {codes: "00", date: day.AddDate(0, 0, 2)},
+		ref(twice): {codes: "00", date: day},
+	})
+	second := paymentReturn(t, file, map[string]paidLine{
+		ref(ahead): {codes: "BD"},
+		ref(twice): {codes: "00", date: day, amount: 25025},
+	})
+	second = append([]byte(nil), second...)
+	copy(second[151:157], "235959") // another file: the header's time (152-157)
+	lines := reportByReference(t, f.returnJob(t, "/financial/paymentBatch", f.bradesco, string(first)))
+	if lines[ref(ahead)]["outcome"] != "not_settled" || lines[ref(twice)]["outcome"] != "paid" {
+		t.Fatalf("the first file: %v", lines)
+	}
+	f.returnJob(t, "/financial/paymentBatch", f.bradesco, string(first)) // the same job: nothing new
+	lines = reportByReference(t, f.returnJob(t, "/financial/paymentBatch", f.bradesco, string(second)))
+	if lines[ref(twice)]["outcome"] != "already_paid" {
+		t.Fatalf("the second file: %v", lines)
+	}
+	members := map[int64]string{}
+	for _, it := range f.get(t, fmt.Sprintf("/financial/paymentBatch/%d?include[items]", batch), http.StatusOK).record(t)["items"].([]any) {
+		m := it.(map[string]any)
+		members[num(t, m["id"])] = fmt.Sprint(m["transaction_id"])
+	}
+	byEntry := map[string]map[string]any{}
+	for _, a := range f.operatorDo(t, http.MethodGet, "/operator/alerts", bearer(anaToken), nil).data(t) {
+		if a["kind"] != "unbooked_payment" {
+			continue
+		}
+		entry := members[num(t, a["payment_id"])]
+		if byEntry[entry] != nil {
+			t.Errorf("two alerts of entry %s: %v, %v", entry, byEntry[entry], a)
+		}
+		byEntry[entry] = a
+	}
+	for entry, want := range map[int64]string{
+		ahead: "is after " + day.Format(time.DateOnly) + ", the file's own date",
+		twice: "the entry is paid: the bank reports 250.25 paid on " + day.Format(time.DateOnly),
+	} {
+		a := byEntry[fmt.Sprint(entry)]
+		if a == nil || a["open"] != true || a["job_id"] == nil || !strings.Contains(fmt.Sprint(a["message"]), want) ||
+			!strings.Contains(fmt.Sprint(a["message"]), "money out of the account that nothing books") {
+			t.Errorf("the alert of entry %d: %v, want one open saying %q", entry, a, want)
+		}
+	}
+	if len(byEntry) != 2 {
+		t.Errorf("unbooked_payment alerts: %v, want 2", byEntry)
+	}
+	a := byEntry[fmt.Sprint(twice)]
+	if a == nil {
+		t.FailNow()
+	}
+	r := f.operatorDo(t, http.MethodPost, fmt.Sprintf("/operator/alerts/%v/resolve", a["id"]), bearer(anaToken),
+		map[string]any{"resolution": "refunded", "reason": "o fornecedor devolveu o segundo pagamento"})
+	if r.status != http.StatusOK {
+		t.Fatalf("resolve: %d %s", r.status, r.raw)
+	}
+	if got := r.body["data"].(map[string]any)["alert"].(map[string]any); got["open"] != false || got["resolution"] != "refunded" {
+		t.Errorf("the alert resolved: %v", got)
+	}
+}

@@ -29,7 +29,10 @@ const (
 //   - paid: the payment and its entry are paid, on the date and with the
 //     amount the bank reports (storage.ApplyPaymentEvents); the amount sent
 //     is beside it, and the difference; paid less than the amount sent
-//     (short_paid), nothing is done and an operator alert is raised. An
+//     (short_paid), nothing is done and an operator alert is raised; not
+//     settled or paid already (not_settled, already_paid: money out that
+//     nothing books), nothing is done and an unbooked_payment alert is
+//     raised. An
 //     owner's transfer voided since with its undone payment is paid all the
 //     same (the money left), its void reversed: the owner owes it, and the
 //     line says what was written;
@@ -56,7 +59,7 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	days := paymentDays{file: financeDate(rf.Header.Created), today: today}
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.PaymentEvent
-	var shorts []storage.LineAlert
+	var shorts, unbooked []storage.LineAlert
 	changed := map[int64]bool{}
 	for i := range items {
 		ev := &items[i].Event
@@ -73,8 +76,11 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 			changed[m.MemberID] = true
 			events = append(events, e)
 		}
-		if l.Outcome == storage.PaymentShortPaid {
+		switch l.Outcome {
+		case storage.PaymentShortPaid:
 			shorts = append(shorts, shortPayment(rf, l, 0, m.MemberID))
+		case storage.PaymentNotSettled, storage.PaymentAlreadyPaid:
+			unbooked = append(unbooked, unbookedPayment(rf, l, m.MemberID))
 		}
 	}
 	voids, err := storage.ApplyPaymentEvents(ctx, tx, companyID, storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}, events)
@@ -91,7 +97,22 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	if _, err := storage.RaiseShortPayments(ctx, tx, companyID, shorts); err != nil {
 		return nil, err
 	}
+	if _, err := storage.RaiseUnbookedPayments(ctx, tx, companyID, unbooked); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// unbookedPayment is the alert of a paid line that booked nothing
+// (not_settled, already_paid): the bank says the money left, and nothing
+// in the ledger says where it went. Its message is the line's, with the
+// amount the bank reports paid.
+func unbookedPayment(rf *ReturnRead, l *storage.ReturnLine, paymentID int64) storage.LineAlert {
+	a := shortPayment(rf, l, 0, paymentID)
+	if l.Paid != nil {
+		a.Message += fmt.Sprintf(" (the bank reports %s paid: money out of the account that nothing books)", l.Paid.StringFixed(2))
+	}
+	return a
 }
 
 // paymentReference is the payment a line names: its reference (seu

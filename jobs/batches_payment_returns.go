@@ -32,15 +32,15 @@ const (
 //     (short_paid), nothing is done and an operator alert is raised; not
 //     settled or paid already (not_settled, already_paid: money out that
 //     nothing books), nothing is done and an unbooked_payment alert is
-//     raised. An
-//     owner's transfer voided since with its undone payment is paid all the
-//     same (the money left), its void reversed: the owner owes it, and the
-//     line says what was written;
+//     raised. An owner's transfer voided since with its undone payment is
+//     paid all the same (the money left), its void reversed: the owner owes
+//     it, and the line says what was written;
 //   - rejected: the payment failed, with the bank's reasons; the entry may
 //     join another batch;
 //   - scheduled: the bank's number is kept;
-//   - an instruction confirmed (FEBRABAN's BF, exclusão efetuada) of a
-//     reverted payment a file asked to cancel: the payment is cancelled;
+//   - a cancellation confirmed (FEBRABAN's BF, exclusão efetuada; Itaú's
+//     CE: confirmsCancellation) of a reverted payment a file asked to
+//     cancel: the payment is cancelled;
 //   - anything else is recorded.
 func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
 	companyID := rf.File.CompanyID

@@ -250,11 +250,15 @@ func (s *Server) uploadReturnFile(k *jobs.BatchKind) http.HandlerFunc {
 				acc = nil
 			}
 		}
-		if err := jobs.CheckReturnFile(r.Context(), s.store.Pool(), companyID, k, up.content, acc); err != nil {
+		accountID, err := jobs.CheckReturnUpload(r.Context(), s.store.Pool(), companyID, k, up.content, acc)
+		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		f, _, err := storage.SaveReturnFile(r.Context(), s.store.Pool(), k.Type, companyID, up.name, up.accountID, up.content)
+		if up.accountID != 0 {
+			accountID = up.accountID // an account not of the company: SaveReturnFile's 422
+		}
+		f, _, err := storage.SaveReturnFile(r.Context(), s.store.Pool(), k.Type, companyID, up.name, accountID, up.content)
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -14,7 +14,7 @@ import (
 // says, and finds what the page says the file does, to the cent: the Itaú
 // CNAB 400 file and the Bradesco CNAB 240 collection file each pay their
 // title 1,535.00 (35.00 of interest) and book its 2.50 tariff; the
-// Bradesco CNAB 240 payment return pays PAG-1-1 (1,290.00, on 2026-12-11)
+// Bradesco CNAB 240 payment return pays PAG-1-1 (1,290.00, on 2026-11-25)
 // and refuses PAG-2-1, which stays unpaid.
 func TestHandWrittenReturnOfTheDocs(t *testing.T) {
 	t.Parallel()
@@ -148,7 +148,7 @@ func handWrittenPayments(t *testing.T, file string) {
 		payments[num(t, m["transaction_id"])] = m
 	}
 	if p := payments[paid]; fmt.Sprint(p["state"], " ", p["bank_number"], " ", p["paid_at"], " ", p["paid_amount"]) !=
-		"paid 00000000000000012345 2026-12-11 1290.00" {
+		"paid 00000000000000012345 2026-11-25 1290.00" {
 		t.Errorf("the payment paid: %v", p)
 	}
 	if p := payments[refused]; p["state"] != "failed" || !strings.Contains(fmt.Sprint(p["info"]), "AM") ||
@@ -159,7 +159,7 @@ func handWrittenPayments(t *testing.T, file string) {
 		id   int64
 		want string
 	}{
-		{paid, fmt.Sprintf("true 2026-12-11 1290.00 %d", acc)},
+		{paid, fmt.Sprintf("true 2026-11-25 1290.00 %d", acc)},
 		{refused, "false"},
 	} {
 		e := f.get(t, fmt.Sprintf("/transactions/%d", c.id), http.StatusOK).record(t)

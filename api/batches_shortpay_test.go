@@ -75,7 +75,7 @@ func TestShortPaymentOfAPayableNotBooked(t *testing.T) {
 	line := done["result"].(map[string]any)["report"].([]any)[0].(map[string]any)
 	if got := fmt.Sprint(line["document_number"], " ", line["outcome"], " ", line["paid"], " ", line["expected"], " ", line["difference"]); got !=
 		"PAG-1-1 short_paid 1000.00 1290.00 -290.00" ||
-		!strings.Contains(fmt.Sprint(line["message"]), "the bank paid 1000.00 on 2026-12-11, 290.00 less than the 1290.00 due") {
+		!strings.Contains(fmt.Sprint(line["message"]), "the bank paid 1000.00 on 2026-11-25, 290.00 less than the 1290.00 due") {
 		t.Errorf("the line paid short: %v", line)
 	}
 	var member int64

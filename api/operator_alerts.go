@@ -87,8 +87,8 @@ func operatorAlertsOp() operation {
 	alert := alertSchema()
 	return operation{
 		access: byOperator, tag: "operators", summary: "The operator alerts of the last 7 days",
-		description: "Newest first, at most 500, those raised in the last 7 days and the `over_payment` alerts not " +
-			"resolved however old: `job_failed` (a job that ended failed, once per job and retry), " +
+		description: "Newest first, at most 500, those raised in the last 7 days and the `over_payment` and " +
+			"`unbooked_payment` alerts not resolved however old: `job_failed` (a job that ended failed, once per job and retry), " +
 			"`run_missing` (a company's scheduled run not finished at the set time after its firing, or after its " +
 			"submission when it was made later, once per schedule and date; `job_id` names the run when one is recorded), `void_transfer_paid` (the bank paid an owner's transfer voided with its undone payment: " +
 			"the owner may owe it; `transaction_id` is the transfer, once per transfer), `short_payment` (a return file's " +
@@ -96,9 +96,10 @@ func operatorAlertsOp() operation {
 			"payment in `invoice_id` or `payment_id`), `over_payment` (money a return file's line brought for the invoice " +
 			"in `invoice_id` that nothing books: beyond its rest or the bank's parts, or on an invoice paid already; once " +
 			"per line; or a part recorded by hand that paid more than the discounted amount by the discount date, once per " +
-			"part, `job_id` null). `open`: the job is still failed, no run of the night has succeeded, " +
+			"part, `job_id` null), `unbooked_payment` (a payment return's line reports the payment in `payment_id` " +
+			"paid and books nothing, `not_settled` or `already_paid`: money out that nothing books; once per line). `open`: the job is still failed, no run of the night has succeeded, " +
 			"the owner still owes on the transfer's invoice, the invoice or payment paid short is still unpaid, or the " +
-			"over payment is not resolved (`POST /operator/alerts/{id}/resolve`: `resolution`, `resolution_reason`, " +
+			"over payment or unbooked payment is not resolved (`POST /operator/alerts/{id}/resolve`: `resolution`, `resolution_reason`, " +
 			"`resolved_by`, `resolved_at`). `sent_at`: " +
 			"when the operator webhook delivered it (null: not yet); `resolved_sent_at`: when it delivered the " +
 			"alert's resolution, its second post, made once an alert delivered open stops holding (null: none yet).",
@@ -124,7 +125,7 @@ func (s *Server) operatorAlerts(w http.ResponseWriter, r *http.Request) {
 func resolveAlertOp() operation {
 	return operation{
 		access: byOperator, tag: "operators", summary: "Record what was done with an over payment's money",
-		description: "Closes an `over_payment` alert, which nothing in the ledger closes (the money was booked " +
+		description: "Closes an `over_payment` or `unbooked_payment` alert, which nothing in the ledger closes (the money was booked " +
 			"nowhere): `resolution` says what was done with it, `refunded` (given back to the payer), `applied` (to " +
 			"another invoice, a credit of the payer's) or `other`, and `reason` (required, up to 500 bytes) how. One " +
 			"transaction with a row of the audit log (`/operator/audit`, action `alerts.resolve`); the alert is then " +

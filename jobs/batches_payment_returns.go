@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/propfin/propfin/cnab/retorno"
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -28,15 +29,18 @@ const (
 //   - paid: the payment and its entry are paid, on the date and with the
 //     amount the bank reports (storage.ApplyPaymentEvents); the amount sent
 //     is beside it, and the difference; paid less than the amount sent
-//     (short_paid), nothing is done and an operator alert is raised. An
-//     owner's transfer voided since with its undone payment is paid all the
-//     same (the money left), its void reversed: the owner owes it, and the
-//     line says what was written;
+//     (short_paid), nothing is done and an operator alert is raised; not
+//     settled or paid already (not_settled, already_paid: money out that
+//     nothing books), nothing is done and an unbooked_payment alert is
+//     raised. An owner's transfer voided since with its undone payment is
+//     paid all the same (the money left), its void reversed: the owner owes
+//     it, and the line says what was written;
 //   - rejected: the payment failed, with the bank's reasons; the entry may
 //     join another batch;
 //   - scheduled: the bank's number is kept;
-//   - an instruction confirmed (FEBRABAN's BF, exclusão efetuada) of a
-//     reverted payment a file asked to cancel: the payment is cancelled;
+//   - a cancellation confirmed (FEBRABAN's BF, exclusão efetuada; Itaú's
+//     CE: confirmsCancellation) of a reverted payment a file asked to
+//     cancel: the payment is cancelled;
 //   - anything else is recorded.
 func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
 	companyID := rf.File.CompanyID
@@ -48,9 +52,14 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	if err != nil {
 		return nil, err
 	}
+	today, err := storage.CompanyToday(ctx, tx, companyID)
+	if err != nil {
+		return nil, err
+	}
+	days := paymentDays{file: financeDate(rf.Header.Created), today: today}
 	out := make([]storage.ReturnLine, len(items))
 	var events []storage.PaymentEvent
-	var shorts []storage.LineAlert
+	var shorts, unbooked []storage.LineAlert
 	changed := map[int64]bool{}
 	for i := range items {
 		ev := &items[i].Event
@@ -62,13 +71,16 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 			continue
 		}
 		l.MemberID = m.TransactionID
-		e, ok := paymentEvent(l, ev, m, changed[m.MemberID])
+		e, ok := paymentEvent(l, ev, m, days, changed[m.MemberID])
 		if ok {
 			changed[m.MemberID] = true
 			events = append(events, e)
 		}
-		if l.Outcome == storage.PaymentShortPaid {
+		switch l.Outcome {
+		case storage.PaymentShortPaid:
 			shorts = append(shorts, shortPayment(rf, l, 0, m.MemberID))
+		case storage.PaymentNotSettled, storage.PaymentAlreadyPaid:
+			unbooked = append(unbooked, unbookedPayment(rf, l, m.MemberID))
 		}
 	}
 	voids, err := storage.ApplyPaymentEvents(ctx, tx, companyID, storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}, events)
@@ -85,7 +97,22 @@ func applyPaymentReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []
 	if _, err := storage.RaiseShortPayments(ctx, tx, companyID, shorts); err != nil {
 		return nil, err
 	}
+	if _, err := storage.RaiseUnbookedPayments(ctx, tx, companyID, unbooked); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// unbookedPayment is the alert of a paid line that booked nothing
+// (not_settled, already_paid): the bank says the money left, and nothing
+// in the ledger says where it went. Its message is the line's, with the
+// amount the bank reports paid.
+func unbookedPayment(rf *ReturnRead, l *storage.ReturnLine, paymentID int64) storage.LineAlert {
+	a := shortPayment(rf, l, 0, paymentID)
+	if l.Paid != nil {
+		a.Message += fmt.Sprintf(" (the bank reports %s paid: money out of the account that nothing books)", l.Paid.StringFixed(2))
+	}
+	return a
 }
 
 // paymentReference is the payment a line names: its reference (seu
@@ -101,10 +128,16 @@ func unmatchedPayment(ev *retorno.Event, rf *ReturnRead) string {
 		rf.Header.Bank, ev.DocumentNumber)
 }
 
+// paymentDays are the days a paid line's date is held to: the file's own
+// date (zero: the header has none) and today in the company's time zone.
+type paymentDays struct {
+	file, today finance.Date
+}
+
 // paymentEvent fills a matched line's outcome and message and returns the
 // change it makes, if any. seen: an earlier line of the same part changed
 // the payment.
-func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, seen bool) (storage.PaymentEvent, bool) {
+func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, days paymentDays, seen bool) (storage.PaymentEvent, bool) {
 	words := paymentWords(ev)
 	e := storage.PaymentEvent{Match: *m, BankNumber: ev.OurNumber, Info: words}
 	switch {
@@ -112,7 +145,12 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 		l.Outcome, l.Message = storage.OutcomeRecorded, "an earlier line of this file changed the payment: nothing more was done ("+words+")"
 		return e, false
 	case ev.Occurrence == retorno.Paid:
-		return paidEvent(l, ev, m, e)
+		return paidEvent(l, ev, m, days, e)
+	case confirmsCancellation(ev) && m.State == "reverted" && m.CancelBatch != 0:
+		e.Kind = storage.PaymentCancelled
+		l.Outcome = OutcomeCancelled
+		l.Message = fmt.Sprintf("the cancellation asked by the file of payment batch %d is confirmed: %s", m.CancelBatch, words)
+		return e, true
 	case ev.Occurrence == retorno.Rejected && (m.State == "sent" || m.State == "reverted"):
 		e.Kind = storage.PaymentFailed
 		l.Outcome, l.Message = OutcomeFailed, words
@@ -120,11 +158,6 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 	case ev.Occurrence == retorno.Scheduled && m.State == "sent":
 		e.Kind = storage.PaymentScheduled
 		l.Outcome, l.Message = OutcomeScheduled, words
-		return e, true
-	case ev.Occurrence == retorno.InstructionConfirmed && m.State == "reverted" && m.CancelBatch != 0:
-		e.Kind = storage.PaymentCancelled
-		l.Outcome = OutcomeCancelled
-		l.Message = fmt.Sprintf("the cancellation asked by the file of payment batch %d is confirmed: %s", m.CancelBatch, words)
 		return e, true
 	case ev.Occurrence == retorno.Rejected, ev.Occurrence == retorno.Scheduled:
 		l.Outcome, l.Message = storage.OutcomeRecorded, fmt.Sprintf("the payment is %s in batch %d: nothing changed (%s)",
@@ -135,11 +168,24 @@ func paymentEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMa
 	return e, false
 }
 
+// confirmsCancellation reports whether a line confirms the cancellation
+// of a payment, when a file asked for it: FEBRABAN's BF (exclusão
+// efetuada, an instruction confirmed), and Itaú's CE (SISPAG note 8,
+// "PAGAMENTO CANCELADO"), which the table reads as a refusal since
+// SISPAG has no code of its own for a cancellation done: said of a payment
+// whose cancellation was asked, it is that cancellation done.
+func confirmsCancellation(ev *retorno.Event) bool {
+	return ev.Occurrence == retorno.InstructionConfirmed || (ev.Bank == "341" && ev.Code == "CE")
+}
+
 // paymentWords is what the bank said of a payment, for people: each of
 // its occurrence codes once, with its meaning. A payment's code is the
 // first of its codes (retorno reads them all as its reasons), so it is not
 // told twice as bankWords would tell a title's code and reasons.
 func paymentWords(ev *retorno.Event) string {
+	if strings.TrimSpace(ev.Code) == "" && len(ev.Reasons) == 0 {
+		return "no occurrence code (positions 231-240 blank)"
+	}
 	if len(ev.Reasons) == 0 || ev.Reasons[0].Code != ev.Code {
 		return bankWords(ev)
 	}
@@ -157,15 +203,18 @@ func paymentWords(ev *retorno.Event) string {
 // bank paid (the date it was scheduled for when the line has none), of the
 // amount it paid (the amount sent when the line has none), with a boleto's
 // interest and discount as the bank reports them. A payment that cannot be
-// settled (its entry paid or deleted, or in another batch since) changes
-// nothing, nor does one the bank paid short: less than the amount sent
-// (with a boleto's interest, less its discount), short_paid. An owner's
-// transfer voided since it was reverted is paid all the same: the money
-// left (storage.ApplyPaymentEvents records what the owner owes).
-func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
+// settled (its entry paid or deleted, or in another batch since; its date,
+// the one the line gives or the one taken for it, after the file's own
+// date or after today: storage.PaidDateProblem) changes nothing, nor does
+// one the bank paid short: less than the amount sent (with a boleto's
+// interest, less its discount), short_paid. An owner's transfer voided
+// since it was reverted is paid all the same: the money left
+// (storage.ApplyPaymentEvents records what the owner owes).
+func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch, days paymentDays, e storage.PaymentEvent) (storage.PaymentEvent, bool) {
 	var notes []string
 	paidAt := financeDate(ev.Date)
-	if paidAt.IsZero() {
+	scheduled := paidAt.IsZero()
+	if scheduled {
 		paidAt = financeDate(ev.Due)
 		notes = append(notes, "the line gives no date of payment: the date it was scheduled for is taken")
 	}
@@ -179,6 +228,11 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	switch {
 	case m.TransactionID == 0:
 		problem = "the entry was deleted"
+	case !paidAt.IsZero() && storage.PaidDateProblem(paidAt, days.file, days.today) != "":
+		problem = storage.PaidDateProblem(paidAt, days.file, days.today)
+		if scheduled {
+			problem = "the line gives no date of payment, and the date it was scheduled for, taken for it, is too late: " + problem
+		}
 	case m.State == "paid" || m.Paid:
 		l.Outcome = storage.PaymentAlreadyPaid
 		l.Message = fmt.Sprintf("the entry is paid: the bank reports %s paid on %s; nothing was done (check for a payment made twice)",
@@ -205,16 +259,19 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 	l.Expected, l.Difference = &expected, &diff
 	if due := m.Amount.Add(e.Interest).Sub(e.Discount); paid.LessThan(due) {
 		l.Outcome = storage.PaymentShortPaid
-		l.Message = fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (the batch sent %s, interest %s, discount %s): "+
+		sent := "the batch sent " + m.Amount.StringFixed(2)
+		if e.Parts {
+			sent += "; the bank reports " + bankParts(e)
+		}
+		l.Message = fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (%s): "+
 			"a short payment is not booked by a return file, nothing was done (an operator alert is raised; %s)",
-			paid.StringFixed(2), paidAt, due.Sub(paid).StringFixed(2), due.StringFixed(2), m.Amount.StringFixed(2),
-			e.Interest.StringFixed(2), e.Discount.StringFixed(2), e.Info)
+			paid.StringFixed(2), paidAt, due.Sub(paid).StringFixed(2), due.StringFixed(2), sent, e.Info)
 		return e, false
 	}
 	l.Outcome = OutcomePaid
 	l.Message = fmt.Sprintf("paid %s on %s; the batch sent %s", paid.StringFixed(2), paidAt, m.Amount.StringFixed(2))
 	if e.Parts && !(e.Interest.IsZero() && e.Discount.IsZero()) {
-		l.Message += fmt.Sprintf(" (interest %s, discount %s)", e.Interest.StringFixed(2), e.Discount.StringFixed(2))
+		l.Message += fmt.Sprintf("; the bank reports %s", bankParts(e))
 	}
 	if m.State == "reverted" {
 		notes = append(notes, fmt.Sprintf("the payment had been reverted in batch %d; the bank paid it all the same", m.BatchID))
@@ -232,4 +289,11 @@ func paidEvent(l *storage.ReturnLine, ev *retorno.Event, m *storage.PaymentMatch
 		l.Message += "; " + strings.Join(notes, "; ")
 	}
 	return e, true
+}
+
+// bankParts are a boleto's interest and discount as the bank reports them
+// on its line (segment J), the discount first: what the bank took off and
+// added, not what the batch sent.
+func bankParts(e storage.PaymentEvent) string {
+	return fmt.Sprintf("discount %s, interest %s", e.Discount.StringFixed(2), e.Interest.StringFixed(2))
 }

@@ -236,10 +236,14 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 	t.Parallel()
 	paid := retorno.Event{Code: "00", Occurrence: retorno.Paid, Description: "Crédito ou Débito Efetivado",
 		Date: cnab.Date{Year: 2026, Month: 11, Day: 24}, Amount: 15000, Paid: 15200, Interest: 200, Barcode: "3419..."}
+	// the file is of 2026-11-30, a day the company's zone has not come to
+	// (a zone ahead), and today is 2026-11-28
+	days := paymentDays{file: finance.NewDate(2026, 11, 30), today: finance.NewDate(2026, 11, 28)}
 	paidA := retorno.Event{Code: "00", Occurrence: retorno.Paid, Due: cnab.Date{Year: 2026, Month: 11, Day: 23}, Amount: 15000}
 	refused := retorno.Event{Code: "AG", Occurrence: retorno.Rejected, Description: "Agência/Conta Corrente/DV Inválido"}
 	scheduled := retorno.Event{Code: "BD", Occurrence: retorno.Scheduled, OurNumber: "777"}
 	changed := retorno.Event{Code: "BE", Occurrence: retorno.InstructionConfirmed}
+	itauCancelled := retorno.Event{Bank: "341", Code: "CE", Occurrence: retorno.Rejected, Description: "PAGAMENTO CANCELADO"}
 	match := func(state string) storage.PaymentMatch {
 		return storage.PaymentMatch{MemberID: 1, BatchID: 2, TransactionID: 3, State: state, Amount: decimal.RequireFromString("150.00")}
 	}
@@ -279,15 +283,33 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 			"the bank paid 149.99 on 2026-11-24, 0.01 less than the 150.00 due"},
 		{"a boleto paid short of its interest", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
 			Amount: 15000, Paid: 15100, Interest: 200, Barcode: "3419..."}, match("sent"), false, storage.PaymentShortPaid, "",
-			"1.00 less than the 152.00 due (the batch sent 150.00, interest 2.00, discount 0.00)"},
+			"1.00 less than the 152.00 due (the batch sent 150.00; the bank reports discount 0.00, interest 2.00)"},
 		{"a boleto paid less its discount", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 24},
 			Amount: 15000, Paid: 14500, Discount: 300, Abatement: 200, Barcode: "3419..."}, match("sent"), false, OutcomePaid,
-			storage.PaymentPaid, "paid 145.00 on 2026-11-24; the batch sent 150.00 (interest 0.00, discount 5.00)"},
+			storage.PaymentPaid, "paid 145.00 on 2026-11-24; the batch sent 150.00; the bank reports discount 5.00, interest 0.00"},
+		{"paid after the file's date", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 12, Day: 1},
+			Amount: 15000}, match("sent"), false, storage.PaymentNotSettled, "",
+			"the bank's payment date 2026-12-01 is after 2026-11-30, the file's own date"},
+		{"paid without a date, scheduled after the file's date", retorno.Event{Code: "00", Occurrence: retorno.Paid,
+			Due: cnab.Date{Year: 2026, Month: 12, Day: 11}, Amount: 15000}, match("sent"), false, storage.PaymentNotSettled, "",
+			"the line gives no date of payment, and the date it was scheduled for, taken for it, is too late: " +
+				"the bank's payment date 2026-12-11 is after 2026-11-30, the file's own date"},
+		{"paid after today", retorno.Event{Code: "00", Occurrence: retorno.Paid, Date: cnab.Date{Year: 2026, Month: 11, Day: 29},
+			Amount: 15000}, match("sent"), false, storage.PaymentNotSettled, "",
+			"the bank's payment date 2026-11-29 is after today (2026-11-28 in the company's time zone)"},
+		{"Itaú's CE of a cancellation asked", itauCancelled, func() storage.PaymentMatch { m := match("reverted"); m.CancelBatch = 4; return m }(),
+			false, OutcomeCancelled, storage.PaymentCancelled, "the cancellation asked by the file of payment batch 4 is confirmed: CE PAGAMENTO CANCELADO"},
+		{"Itaú's CE of a payment no cancellation was asked for", itauCancelled, match("sent"), false, OutcomeFailed,
+			storage.PaymentFailed, "CE PAGAMENTO CANCELADO"},
+		{"another bank's CE", retorno.Event{Bank: "237", Code: "CE", Occurrence: retorno.Rejected, Description: "Código de Barras - Campo Livre Inválido"},
+			func() storage.PaymentMatch { m := match("reverted"); m.CancelBatch = 4; return m }(), false, OutcomeFailed, storage.PaymentFailed, "CE Código"},
+		{"no occurrence code", retorno.Event{Occurrence: retorno.Unknown}, match("sent"), false, storage.OutcomeRecorded, "",
+			"no occurrence code (positions 231-240 blank)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var l storage.ReturnLine
 			m := c.m
-			e, changes := paymentEvent(&l, &c.ev, &m, c.seen)
+			e, changes := paymentEvent(&l, &c.ev, &m, days, c.seen)
 			if l.Outcome != c.outcome || changes != (c.kind != "") || (changes && e.Kind != c.kind) ||
 				!strings.Contains(l.Message, c.message) {
 				t.Fatalf("outcome %q (%q), change %v %q; want %q, %q, %q", l.Outcome, l.Message, changes, e.Kind,
@@ -297,7 +319,7 @@ func TestPaymentReturnOutcomes(t *testing.T) {
 	}
 	var l storage.ReturnLine
 	m := match("sent")
-	e, _ := paymentEvent(&l, &paid, &m, false)
+	e, _ := paymentEvent(&l, &paid, &m, days, false)
 	if !e.Parts || !e.Interest.Equal(decimal.RequireFromString("2.00")) || !e.Paid.Equal(decimal.RequireFromString("152.00")) ||
 		l.Difference == nil || l.Difference.StringFixed(2) != "2.00" || e.PaidAt != finance.NewDate(2026, 11, 24) {
 		t.Errorf("the boleto's payment: %+v, line %+v", e, l)
@@ -313,7 +335,7 @@ func TestPaymentRefusalWords(t *testing.T) {
 			{Code: "AN", Description: "Conta Corrente/DV do Favorecido Inválido"}, {Code: "ZZ"}}}
 	m := storage.PaymentMatch{MemberID: 1, BatchID: 2, TransactionID: 3, State: "sent", Amount: decimal.RequireFromString("150.00")}
 	var l storage.ReturnLine
-	e, _ := paymentEvent(&l, &ev, &m, false)
+	e, _ := paymentEvent(&l, &ev, &m, paymentDays{today: finance.NewDate(2026, 11, 28)}, false)
 	want := "AM Agência Mantenedora da Conta Corrente do Favorecido Inválida; AN Conta Corrente/DV do Favorecido Inválido; " +
 		"ZZ (a code the bank's table does not list)"
 	if l.Outcome != OutcomeFailed || l.Message != want || e.Info != want {

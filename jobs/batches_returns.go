@@ -54,20 +54,76 @@ func NewBatchReturn(bt *storage.BatchType, fileID int64) Submission {
 // another bank, or of another agency and account, is refused too (a 422
 // naming account_id), as its job would refuse it; when it names none, a
 // file of a bank where the company has no account is refused (a 422
-// naming file, the bank and the company's accounts: bankAccounts).
+// naming file, the bank and the company's accounts: bankAccounts), and so
+// is a payment return naming an account the company does not have at
+// that bank (paymentAccounts).
 func CheckReturnFile(ctx context.Context, q storage.DBTX, companyID int64, k *BatchKind, content []byte, acc *storage.BankAccount) error {
+	_, err := CheckReturnUpload(ctx, q, companyID, k, content, acc)
+	return err
+}
+
+// CheckReturnUpload is CheckReturnFile, answering also the account an
+// upload without one is of: for a payment return whose header names one
+// account of the company, that account (its payments are sent from it,
+// and the file is stored as uploaded for it: the same bytes uploaded
+// naming it are the same file); otherwise the account named (acc), or 0.
+func CheckReturnUpload(ctx context.Context, q storage.DBTX, companyID int64, k *BatchKind, content []byte, acc *storage.BankAccount) (int64, error) {
 	if len(content) == 0 {
-		return finance.InvalidInput([]finance.Problem{{Field: "file", Message: "is empty"}})
+		return 0, finance.InvalidInput([]finance.Problem{{Field: "file", Message: "is empty"}})
 	}
 	rd, err := retorno.NewReader(bytes.NewReader(content), retorno.Options{})
 	if err != nil {
-		return finance.InvalidInput([]finance.Problem{{Field: "file", Message: err.Error()}})
+		return 0, finance.InvalidInput([]finance.Problem{{Field: "file", Message: err.Error()}})
 	}
-	if acc == nil {
-		_, err := bankAccounts(ctx, q, companyID, rd.Header())
-		return err
+	named := fileAccounts(rd.Header(), firstBeneficiary(rd))
+	if acc != nil {
+		return acc.ID, checkFileAccount(acc, rd.Header(), named)
 	}
-	return checkFileAccount(acc, rd.Header(), fileAccounts(rd.Header(), firstBeneficiary(rd)))
+	ids, err := bankAccounts(ctx, q, companyID, rd.Header())
+	if err != nil || k.Type != storage.PaymentBatch {
+		return 0, err
+	}
+	if ids, err = paymentAccounts(ctx, q, companyID, rd.Header(), named, ids); err != nil || len(ids) != 1 {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// paymentAccounts are the accounts among ids (the company's at the file's
+// bank) a payment return uploaded without account_id is read for: those
+// its header names (the account its payments were debited from, leading
+// zeros and check digits as checkFileAccount compares them), all of them
+// when it names none. A file naming an account none of them is, is a 422
+// naming file, the account the file is of and the company's accounts at
+// that bank, as a file of a bank where the company has no account is
+// (bankAccounts): its payments were sent from another account, which
+// payments of the company's own accounts with the same references must
+// not be taken for.
+func paymentAccounts(ctx context.Context, q storage.DBTX, companyID int64, h retorno.Header, named []retorno.Account, ids []int64) ([]int64, error) {
+	if len(named) == 0 {
+		return ids, nil
+	}
+	var out []int64
+	var list []string
+	for _, id := range ids {
+		acc, err := storage.ReadBankAccount(ctx, q, companyID, id)
+		if err != nil {
+			return nil, err
+		}
+		if isNamed(acc, named) {
+			out = append(out, id)
+		}
+		list = append(list, fmt.Sprintf("%d (agency %s, account %s)", id, withDigit(acc.Agency, acc.AgencyDigit),
+			withDigit(acc.Account, acc.AccountDigit)))
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	a := named[0]
+	return nil, finance.InvalidInput([]finance.Problem{{Field: "file", Message: fmt.Sprintf(
+		"the file is of agency %s, account %s at bank %s (%s), and no account of the company is (its accounts at bank %s: %s): "+
+			"create the account, or upload the file for the company whose account it is", withDigit(a.Agency, a.AgencyDigit),
+		withDigit(a.Account, a.AccountDigit), h.Bank, h.BankName, h.Bank, strings.Join(list, ", "))}})
 }
 
 // bankAccounts are the company's accounts at the bank of a file's header;
@@ -360,6 +416,9 @@ func returnAccounts(ctx context.Context, r *Run, rf *ReturnRead, items []ReturnI
 		}
 	}
 	ids, err := bankAccounts(ctx, r.Pool(), r.CompanyID(), rf.Header)
+	if err == nil && rf.File.Type == storage.PaymentBatch {
+		ids, err = paymentAccounts(ctx, r.Pool(), r.CompanyID(), rf.Header, named, ids)
+	}
 	if finance.ErrorCode(err) == finance.Invalid {
 		return nil, permanent(err)
 	}

@@ -156,6 +156,7 @@ var alertHolds = map[string]string{
 	storage.AlertVoidTransferPaid: "the owner paid a voided transfer still owes it",
 	storage.AlertShortPayment:     "the invoice or payment a return file paid short is still unpaid",
 	storage.AlertOverPayment:      "money a return file or a part brought that nothing books, not resolved yet",
+	storage.AlertUnbookedPayment:  "a payment the bank made that a return file books nowhere, not resolved yet",
 }
 
 // alertsHelp is the help of propfin_operator_alerts_open: every kind of

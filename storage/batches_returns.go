@@ -29,10 +29,11 @@ type ReturnFile struct {
 }
 
 // SaveReturnFile stores an uploaded return file once per content and
-// account named: the same bytes uploaded again with the same account (or
-// none) are the row stored first (existed), whatever the name given.
-// accountID, when not 0, must be an account of the company (422 naming
-// account_id).
+// account named: the same bytes uploaded again with the same account are
+// the row stored first (existed), whatever the name given, and so are the
+// same bytes uploaded naming no account (accountID 0), whatever account
+// the first upload named (the first row of that content). accountID,
+// when not 0, must be an account of the company (422 naming account_id).
 func SaveReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID int64, name string, accountID int64, content []byte) (f *ReturnFile, existed bool, err error) {
 	sum := sha256.Sum256(content)
 	f = &ReturnFile{Type: bt, CompanyID: companyID, SHA256: sum[:], Name: name, AccountID: accountID, Content: content}
@@ -46,6 +47,17 @@ func SaveReturnFile(ctx context.Context, q DBTX, bt *BatchType, companyID int64,
 		}
 		if !ok {
 			return nil, false, finance.InvalidInput([]finance.Problem{{Field: "account_id", Message: fmt.Sprintf("no accounts with id %d", accountID)}})
+		}
+	}
+	if accountID == 0 {
+		err = q.QueryRow(ctx, `SELECT id, coalesce(name, ''), coalesce(account_id, 0) FROM batch_return_files
+			WHERE company_id = $1 AND batch_type = $2 AND sha256 = $3 ORDER BY id LIMIT 1`,
+			companyID, bt.Name, f.SHA256).Scan(&f.ID, &f.Name, &f.AccountID)
+		if err == nil {
+			return f, true, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return nil, false, translate(err, "save a return file")
 		}
 	}
 	err = q.QueryRow(ctx, `INSERT INTO batch_return_files (company_id, batch_type, sha256, name, account_id, content)

@@ -20,7 +20,8 @@ import (
 // transfers_void_paid.go) and a short payment a return file reported and
 // did not book (RaiseShortPayments, once per line of a file's content), and
 // money a return file brought that nothing books (RaiseOverPayments, once
-// per line too). An
+// per line too), and a payment the bank made that a payment return's line
+// does not book (RaiseUnbookedPayments, once per line too). An
 // alert is a row the operator webhook sender reads (sent_at null: not
 // delivered yet; sent_open and resolved_sent_at: delivered open, its
 // resolution not yet), and the Prometheus gauge of open alerts counts.
@@ -41,10 +42,23 @@ const (
 	// until an operator records what was done with the money
 	// (ResolveAlert).
 	AlertOverPayment = "over_payment"
+	// AlertUnbookedPayment: a payment return's line reports a payment of
+	// a batch paid (the money left the account) and books nothing: the
+	// line is not_settled (its entry deleted, in another batch since, its
+	// date to come, ...) or already_paid (the entry was paid: the bank may
+	// have paid twice). Nothing in the ledger records that: it holds until
+	// an operator records what was done (ResolveAlert).
+	AlertUnbookedPayment = "unbooked_payment"
 )
 
+// handResolved are the kinds of alert an operator closes by saying what
+// was done with the money (ResolveAlert): nothing in the ledger closes
+// them.
+var handResolved = []string{AlertOverPayment, AlertUnbookedPayment}
+
 // AlertKinds are the kinds of alert, in the order the API lists them.
-var AlertKinds = []string{AlertJobFailed, AlertRunMissing, AlertVoidTransferPaid, AlertShortPayment, AlertOverPayment}
+var AlertKinds = []string{AlertJobFailed, AlertRunMissing, AlertVoidTransferPaid, AlertShortPayment, AlertOverPayment,
+	AlertUnbookedPayment}
 
 // Alert is one operator alert.
 type Alert struct {
@@ -134,8 +148,15 @@ func RaiseOverPayments(ctx context.Context, q DBTX, companyID int64, overs []Lin
 	return raiseLineAlerts(ctx, q, companyID, AlertOverPayment, overs)
 }
 
-// raiseLineAlerts raises alerts of kind (short_payment, over_payment:
-// each has a unique index on its key) for lines of return files.
+// RaiseUnbookedPayments raises the alerts of payments the bank made that
+// a payment return's lines book nowhere (not_settled, already_paid), each
+// once per key, and returns how many it raised.
+func RaiseUnbookedPayments(ctx context.Context, q DBTX, companyID int64, lines []LineAlert) (int64, error) {
+	return raiseLineAlerts(ctx, q, companyID, AlertUnbookedPayment, lines)
+}
+
+// raiseLineAlerts raises alerts of kind (short_payment, over_payment,
+// unbooked_payment: each has a unique index on its key) for lines of return files.
 func raiseLineAlerts(ctx context.Context, q DBTX, companyID int64, kind string, shorts []LineAlert) (int64, error) {
 	if len(shorts) == 0 {
 		return 0, nil
@@ -160,8 +181,8 @@ func raiseLineAlerts(ctx context.Context, q DBTX, companyID int64, kind string, 
 // openAlertSQL says whether an alert still holds: its job is failed at
 // its generation; the owner of its transfer still owes on the transfer's
 // invoice (the owner's entries of the invoice add up to less than zero);
-// the invoice or payment paid short is not paid; an over payment, until
-// what was done with the money is recorded (nothing in the ledger says
+// the invoice or payment paid short is not paid; an over payment or an
+// unbooked payment, until what was done with the money is recorded (nothing in the ledger says
 // it was given back: ResolveAlert); no run of its night's key has
 // succeeded. a is the alert's alias.
 const openAlertSQL = `CASE a.kind
@@ -175,6 +196,7 @@ const openAlertSQL = `CASE a.kind
 		AND NOT i.paid) OR EXISTS (SELECT 1 FROM payment_batch_transactions m WHERE m.company_id = a.company_id
 		AND m.id = a.payment_id AND m.state NOT IN ('paid', 'cancelled'))
 	WHEN 'over_payment' THEN a.resolved_at IS NULL
+	WHEN 'unbooked_payment' THEN a.resolved_at IS NULL
 	ELSE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.company_id = a.company_id AND j.kind = a.job_kind
 		AND j.unique_key = a.run_key AND j.state = 'succeeded') END`
 
@@ -183,10 +205,11 @@ const alertColumns = `a.company_id, a.id, a.kind, a.job_id, a.generation, a.job_
 	a.transaction_id, a.invoice_id, a.payment_id, a.message, a.raised_at, a.sent_at, a.resolved_sent_at,
 	a.resolution, a.resolution_reason, a.resolved_by, a.resolved_at, ` + openAlertSQL
 
-// unresolvedOverPaymentSQL holds for an over payment not resolved: it
-// holds until someone says what was done with the money, however old, so
-// the list and the gauge keep it past their week. a is the alert's alias.
-const unresolvedOverPaymentSQL = `(a.kind = 'over_payment' AND a.resolved_at IS NULL)`
+// unresolvedOverPaymentSQL holds for an over payment or an unbooked
+// payment not resolved: it holds until someone says what was done with
+// the money, however old, so the list and the gauge keep it past their
+// week. a is the alert's alias.
+const unresolvedOverPaymentSQL = `(a.kind IN ('over_payment', 'unbooked_payment') AND a.resolved_at IS NULL)`
 
 // Alerts lists the alerts raised since, and the over payments not
 // resolved however old, newest first, at most limit.
@@ -344,7 +367,7 @@ type AlertResolution struct {
 }
 
 // ResolveAlert records, in tx, what was done with the money of the
-// over_payment alert id (of any company): its resolution, reason, who and
+// over_payment or unbooked_payment alert id (of any company): its resolution, reason, who and
 // when, and a row of the operators' audit log (action alerts.resolve),
 // so that it no longer holds (openAlertSQL: out of the gauge, pruned
 // once old). It answers the alert as it leaves it and the audit row's id. NotFound for no such
@@ -356,12 +379,15 @@ func ResolveAlert(ctx context.Context, tx pgx.Tx, id int64, r AlertResolution) (
 	if err != nil {
 		return a, 0, err
 	}
-	invoice := int64(0)
-	if a.InvoiceID != nil {
-		invoice = *a.InvoiceID
+	what := "invoice 0"
+	switch {
+	case a.InvoiceID != nil:
+		what = fmt.Sprintf("invoice %d", *a.InvoiceID)
+	case a.PaymentID != nil:
+		what = fmt.Sprintf("payment %d", *a.PaymentID)
 	}
 	audit, err := RecordAudit(ctx, tx, AuditEntry{Operator: r.Operator, Action: "alerts.resolve", Reason: r.Reason,
-		Selection: fmt.Sprintf("alert %d (over_payment, company %d, invoice %d): %s", id, a.CompanyID, invoice, r.Resolution)})
+		Selection: fmt.Sprintf("alert %d (%s, company %d, %s): %s", id, a.Kind, a.CompanyID, what, r.Resolution)})
 	if err != nil {
 		return a, 0, err
 	}
@@ -410,9 +436,9 @@ func lockOverPayment(ctx context.Context, tx pgx.Tx, companyID, id int64, r Aler
 	}
 	a := alerts[0]
 	switch {
-	case a.Kind != AlertOverPayment:
+	case !slices.Contains(handResolved, a.Kind):
 		return a, finance.Errorf(finance.Conflict, "Alert %d is a %s alert: it closes by itself once what it names is "+
-			"settled; only an over_payment alert is resolved by hand.", id, a.Kind)
+			"settled; only an over_payment or unbooked_payment alert is resolved by hand.", id, a.Kind)
 	case a.ResolvedAt != nil:
 		return a, finance.Errorf(finance.Conflict, "%s is resolved already (%s by %s on %s: %s).", name, *a.Resolution,
 			*a.ResolvedBy, a.ResolvedAt.UTC().Format(time.DateTime), *a.ResolutionReason)

@@ -41,16 +41,30 @@ func CreditDateProblem(paidAt, creditAt finance.Date) string {
 // generated where the day has turned already (a time zone ahead of the
 // company's) is dated after today: what it reports paid today is settled.
 func reportedDatesProblem(p *ReportedPayment, today finance.Date) string {
-	switch {
-	case !p.FileDate.IsZero() && p.PaidAt.After(p.FileDate):
-		return fmt.Sprintf("the bank's payment date %s is after %s, the file's own date: a bank reports a payment once made "+
-			"(a typo in the file?)", p.PaidAt, p.FileDate)
-	case p.PaidAt.After(today):
-		return fmt.Sprintf("the bank's payment date %s is after today (%s in the company's time zone): a payment is booked "+
-			"once made (a typo in the file? if the date is right, post the file again on that day)", p.PaidAt, today)
+	if problem := PaidDateProblem(p.PaidAt, p.FileDate, today); problem != "" {
+		return problem
 	}
 	if problem := CreditDateProblem(p.PaidAt, p.CreditAt); problem != "" {
 		return problem + " (a typo in the file?)"
+	}
+	return ""
+}
+
+// PaidDateProblem is what is wrong with the day a return file reports a
+// payment made (paidAt), for people, or "" when nothing is: a day after
+// the file's own date (fileDate; zero: the file has none), or after today
+// in the company's time zone, has not come when the file was written, or
+// has not come yet. A collection title's payment and a payment batch's
+// payment are held to it alike, so that no money is booked on a day to
+// come.
+func PaidDateProblem(paidAt, fileDate, today finance.Date) string {
+	switch {
+	case !fileDate.IsZero() && paidAt.After(fileDate):
+		return fmt.Sprintf("the bank's payment date %s is after %s, the file's own date: a bank reports a payment once made "+
+			"(a typo in the file?)", paidAt, fileDate)
+	case paidAt.After(today):
+		return fmt.Sprintf("the bank's payment date %s is after today (%s in the company's time zone): a payment is booked "+
+			"once made (a typo in the file? if the date is right, post the file again on that day)", paidAt, today)
 	}
 	return ""
 }

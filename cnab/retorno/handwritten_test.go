@@ -132,7 +132,7 @@ func bradesco240Checks(h Header, evs []Event) []pageCheck {
 }
 
 // bradescoPaymentChecks: two payments, PAG-1-1 paid 1,290.00 on
-// 2026-12-11 and PAG-2-1 (860.00) refused with AM and AN.
+// 2026-11-25 and PAG-2-1 (860.00) refused with AM and AN.
 func bradescoPaymentChecks(h Header, evs []Event) []pageCheck {
 	if len(evs) != 2 {
 		return []pageCheck{{"events", strconv.Itoa(len(evs)), "2"}}
@@ -142,7 +142,7 @@ func bradescoPaymentChecks(h Header, evs []Event) []pageCheck {
 		{"bank", h.Bank, "237"},
 		{"header's account", h.Beneficiary.Agency + "-" + h.Beneficiary.AgencyDigit + " " +
 			h.Beneficiary.Account + "-" + h.Beneficiary.AccountDigit, "01234-5 000000098765-4"},
-		{"created", h.Created.String(), "2026-12-11"},
+		{"created", h.Created.String(), "2026-11-25"},
 		{"first: kind", string(paid.Kind), string(KindPayment)},
 		{"first: reference", paid.DocumentNumber, "PAG-1-1"},
 		{"first: code", paid.Code, "00"},
@@ -150,9 +150,9 @@ func bradescoPaymentChecks(h Header, evs []Event) []pageCheck {
 		{"first: payee", paid.Payer, "CONSTRUTORA HORIZONTE LTDA"},
 		{"first: bank's number", paid.OurNumber, "00000000000000012345"},
 		{"first: amount", paid.Amount.String(), "1290.00"},
-		{"first: scheduled for", paid.Due.String(), "2026-12-11"},
+		{"first: scheduled for", paid.Due.String(), "2026-11-25"},
 		{"first: paid", paid.Paid.String(), "1290.00"},
-		{"first: paid on", paid.Date.String(), "2026-12-11"},
+		{"first: paid on", paid.Date.String(), "2026-11-25"},
 		{"second: reference", refused.DocumentNumber, "PAG-2-1"},
 		{"second: code", refused.Code, "AM"},
 		{"second: occurrence", string(refused.Occurrence), string(Rejected)},

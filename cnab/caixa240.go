@@ -1,5 +1,7 @@
 package cnab
 
+import "strings"
+
 // Caixa Econômica Federal (104), CNAB 240: "Leiaute de Arquivo Eletrônico
 // Padrão CNAB 240 – Cobrança Bancária CAIXA – SIGCB", MO 67.118 v010,
 // vigência 29.06.2018. Positions below are the document's "Posição De/Até"
@@ -15,14 +17,15 @@ var caixa240 = register(&spec{
 		KindDuplicataMercantil: "02", KindDuplicataServico: "04", KindNotaPromissoria: "12",
 		KindRecibo: "17", KindOther: "99",
 	},
-	maxProtest:  90,
-	prepare:     caixa240Prepare,
-	prepareDrop: caixa240Number,
-	header:      []*record{&caixa240FileHeader},
-	batchHeader: &caixa240BatchHeader,
-	detail:      []*record{&caixa240P, &caixa240Q, &caixa240R},
-	batchTrail:  &caixa240BatchTrailer,
-	trailer:     []*record{&caixa240FileTrailer},
+	maxProtest:       90,
+	checkBeneficiary: caixa240Beneficiary,
+	prepare:          caixa240Prepare,
+	prepareDrop:      caixa240Number,
+	header:           []*record{&caixa240FileHeader},
+	batchHeader:      &caixa240BatchHeader,
+	detail:           []*record{&caixa240P, &caixa240Q, &caixa240R},
+	batchTrail:       &caixa240BatchTrailer,
+	trailer:          []*record{&caixa240FileTrailer},
 })
 
 // caixaBatchVersion is the batch layout version (07.1) that goes with the
@@ -150,14 +153,14 @@ func caixaFileSituation(s *state) string {
 	return "REMESSA-PRODUCAO"
 }
 
-// caixaWriteOff is note C029: the days for baixa/devolução, or blanks for
-// the bank's default (five days after the due date); with a protest the
-// code is 2 (do not write off) and the days are zeros.
+// caixaWriteOff is note C029: the days for baixa/devolução, or blanks.
+// Without a protest the code (224) is 1 and blanks ask for the bank's
+// default (five days after the due date). With a protest the code is 2 (do
+// not write off) and the days stay blank too: by Caixa's reading of the
+// field, 000 is "write off the day after the due date", which would take
+// the title away before its protest.
 func caixaWriteOff(s *state) string {
-	switch {
-	case s.t.ProtestDays > 0:
-		return "000"
-	case s.t.WriteOffDays == 0:
+	if s.t.ProtestDays > 0 || s.t.WriteOffDays == 0 {
 		return ""
 	}
 	d := itoa(s.t.WriteOffDays)
@@ -167,11 +170,37 @@ func caixaWriteOff(s *state) string {
 	return d
 }
 
+// Caixa's write-off term, note C029: "pode ser de 05 a 120 dias corridos"
+// after the due date.
+const (
+	caixaMinWriteOff = 5
+	caixaMaxWriteOff = 120
+)
+
 func caixa240Prepare(s *state) {
 	if d := s.t.ProtestDays; d == 1 {
 		s.Fail("protest_days", "Caixa protests after 2 to 90 days")
 	}
+	switch d := s.t.WriteOffDays; {
+	case d == 0:
+	case s.t.ProtestDays > 0:
+		s.Warn("write_off_days", "not written: with a protest Caixa takes code 2 (do not write off) in 224, "+
+			"the title going to protest after protest_days; give one or the other")
+	case d < caixaMinWriteOff || d > caixaMaxWriteOff:
+		s.Fail("write_off_days", "Caixa writes titles off after "+itoa(caixaMinWriteOff)+" to "+itoa(caixaMaxWriteOff)+" days")
+	}
 	caixa240Number(s)
+}
+
+// caixa240Beneficiary refuses a 7-digit Código do Beneficiário with the
+// reason: layout 101 holds 6 digits, and Caixa's 7-digit codes go with
+// layout 107 (batch 067), which is not written here.
+func caixa240Beneficiary(s *state) {
+	c := strings.TrimLeft(s.rem.Beneficiary.Covenant, "0")
+	if len(c) == 7 && strings.Trim(c, "0123456789") == "" {
+		s.Fail("beneficiary.covenant", "has 7 digits: Caixa's 7-digit beneficiary codes need SIGCB layout 107 (batch 067), "+
+			"which propfin does not write yet; layout 101 holds 6 digits")
+	}
 }
 
 // caixa240Number checks the nosso número of a title or a drop.

@@ -39,6 +39,9 @@ func checkRemittance(s *state) {
 	if sp.wallets != nil && !slices.Contains(sp.wallets, b.Wallet) {
 		s.Fail("beneficiary.wallet", "bank "+sp.bank+" CNAB "+itoa(int(sp.layout))+" accepts wallets "+strings.Join(sp.wallets, ", "))
 	}
+	if sp.checkBeneficiary != nil {
+		sp.checkBeneficiary(s)
+	}
 	if !s.Failed() {
 		checkSlipBeneficiary(s)
 	}

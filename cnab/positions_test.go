@@ -292,7 +292,7 @@ var positions = map[string][]spot{
 		{6, 221, 221, "36.3P Código para Protesto", "1"},
 		{6, 222, 223, "37.3P Número de Dias para Protesto", "10"},
 		{6, 224, 224, "38.3P Código para Baixa/Devolução", "2"},
-		{6, 225, 227, "39.3P Número de Dias para Baixa/Devolução", "000"},
+		{6, 225, 227, "39.3P Número de Dias para Baixa/Devolução (blank with code 2: 000 would write it off the day after the due date)", ""},
 		{7, 18, 18, "08.3Q Tipo de Inscrição do Pagador", "2"},
 		{7, 19, 33, "09.3Q Número de Inscrição do Pagador", "011444777000161"},
 		{8, 66, 66, "14.3R Código da Multa", "2"},

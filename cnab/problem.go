@@ -3,6 +3,7 @@ package cnab
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -95,8 +96,15 @@ func (l *ProblemLog) Fail(input, msg string) { l.add(input, msg, SeverityError) 
 // Warn records a warning: input is written altered.
 func (l *ProblemLog) Warn(input, msg string) { l.add(input, msg, SeverityWarning) }
 
+// add records a problem once: a value written in several records (the
+// beneficiary's code in the file header, the batch header and every
+// segment) reports the same problem from each, and one line says it.
 func (l *ProblemLog) add(input, msg string, sev Severity) {
-	l.problems = append(l.problems, Problem{Title: l.Index, Field: input, Message: msg, Severity: sev})
+	p := Problem{Title: l.Index, Field: input, Message: msg, Severity: sev}
+	if slices.Contains(l.problems, p) {
+		return
+	}
+	l.problems = append(l.problems, p)
 	if sev == SeverityError {
 		l.errs++
 	}

@@ -35,6 +35,9 @@ type spec struct {
 	required []string
 	// wallets, when set, are the wallets the layout accepts.
 	wallets []string
+	// checkBeneficiary, when set, applies the bank's own rules on the
+	// remittance's beneficiary before any record is filled.
+	checkBeneficiary func(*state)
 	// prepare derives the bank's values of a checked title (nosso número
 	// and its check digit) and applies its own rules.
 	prepare func(*state)

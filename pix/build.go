@@ -22,11 +22,15 @@ type Static struct {
 }
 
 // Dynamic is what a dynamic payload carries: the charge location URL,
-// written without its scheme, and the receiver's name and city.
+// written without its scheme, the receiver's name and city, and an
+// optional amount (54), which the BCB PIX manual allows in a dynamic code
+// beside the charge's own.
 type Dynamic struct {
 	URL  string `json:"url"`
 	Name string `json:"name"`
 	City string `json:"city"`
+	// Amount is decimal text as in [Static]; empty writes no object 54.
+	Amount string `json:"amount,omitempty"`
 }
 
 // Static gives back what [BuildStatic] was given for a static payload.
@@ -47,7 +51,7 @@ func (p Payload) Static() Static {
 
 // Dynamic gives back what [BuildDynamic] was given for a dynamic payload.
 func (p Payload) Dynamic() Dynamic {
-	return Dynamic{URL: p.Account.URL, Name: p.MerchantName, City: p.MerchantCity}
+	return Dynamic{URL: p.Account.URL, Name: p.MerchantName, City: p.MerchantCity, Amount: p.Amount}
 }
 
 // BuildStatic writes a static payload (objects in the order of the BCB
@@ -66,11 +70,7 @@ func BuildStatic(s Static) (string, error) {
 		txid = noTxID
 	}
 	probs = append(probs, checkTxID(txid)...)
-	if s.Amount != "" {
-		if msg := checkAmount(s.Amount); msg != "" {
-			probs = append(probs, Problem{CodeInvalidAmount, FieldAmount, "amount " + msg})
-		}
-	}
+	probs = append(probs, checkBuildAmount(s.Amount)...)
 	account := emv("00", GUI) + emv("01", s.Key)
 	if s.Description != "" {
 		var c checker
@@ -91,18 +91,35 @@ func BuildStatic(s Static) (string, error) {
 	var b strings.Builder
 	b.WriteString(emv("00", formatVersion1))
 	b.WriteString(emv("26", account))
-	b.WriteString(emv("52", "0000") + emv("53", currencyBRL))
-	if s.Amount != "" {
-		b.WriteString(emv("54", s.Amount))
-	}
+	b.WriteString(emv("52", "0000") + emv("53", currencyBRL) + amountObject(s.Amount))
 	b.WriteString(emv("58", countryBrazil) + emv("59", s.Name) + emv("60", s.City))
 	b.WriteString(emv("62", emv("05", txid)))
 	return finish(b.String())
 }
 
+// checkBuildAmount checks an amount to build with; empty is no amount.
+func checkBuildAmount(amount string) Problems {
+	if amount == "" {
+		return nil
+	}
+	if msg := checkAmount(amount); msg != "" {
+		return Problems{{CodeInvalidAmount, FieldAmount, "amount " + msg}}
+	}
+	return nil
+}
+
+// amountObject is object 54, or nothing for no amount.
+func amountObject(amount string) string {
+	if amount == "" {
+		return ""
+	}
+	return emv("54", amount)
+}
+
 // BuildDynamic writes a dynamic payload: point of initiation 12, the
-// location URL in the PIX template, txid "***" (the charge's txid comes
-// from the location), as in the BCB PIX manual's example.
+// location URL in the PIX template, the amount when given, txid "***" (the
+// charge's txid comes from the location), as in the BCB PIX manual's
+// example.
 func BuildDynamic(d Dynamic) (string, error) {
 	var probs Problems
 	if d.URL == "" {
@@ -110,13 +127,14 @@ func BuildDynamic(d Dynamic) (string, error) {
 	} else {
 		probs = append(probs, checkURL(d.URL)...)
 	}
+	probs = append(probs, checkBuildAmount(d.Amount)...)
 	probs = append(probs, checkReceiver(d.Name, d.City)...)
 	if len(probs) > 0 {
 		return "", probs
 	}
 	payload := emv("00", formatVersion1) + emv("01", InitiationDynamic) +
 		emv("26", emv("00", GUI)+emv("25", d.URL)) +
-		emv("52", "0000") + emv("53", currencyBRL) + emv("58", countryBrazil) +
+		emv("52", "0000") + emv("53", currencyBRL) + amountObject(d.Amount) + emv("58", countryBrazil) +
 		emv("59", d.Name) + emv("60", d.City) + emv("62", emv("05", noTxID))
 	return finish(payload)
 }

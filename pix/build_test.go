@@ -55,6 +55,16 @@ func TestBuildRoundTrip(t *testing.T) {
 	if err != nil || p.Dynamic() != d || !p.IsDynamic() || p.PointOfInitiation != InitiationDynamic {
 		t.Fatalf("dynamic round trip: %+v, %v", p, err)
 	}
+	// A dynamic code may carry an amount (54) too.
+	d.Amount = "1500.00"
+	payload, err = BuildDynamic(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, probs := Validate(payload)
+	if len(probs) > 0 || p.Dynamic() != d || !strings.Contains(payload, "530398654071500.005802BR") {
+		t.Fatalf("dynamic with amount: %q, %v, %+v", payload, probs, p.Dynamic())
+	}
 }
 
 func TestBuildTxIDStars(t *testing.T) {
@@ -111,6 +121,8 @@ func TestBuildDynamicProblems(t *testing.T) {
 		{Dynamic{URL: "https://pix.example.com/x", Name: "A", City: "B"}, []string{"invalid_url/url"}},
 		{Dynamic{URL: "pix.example.com/a b", Name: "A", City: "B"}, []string{"charset/url"}},
 		{Dynamic{URL: "pix.example.com/" + strings.Repeat("a", 62), Name: "A", City: "B"}, []string{"too_long/url"}},
+		{Dynamic{URL: "pix.example.com/x", Name: "A", City: "B", Amount: "0.00"}, []string{"invalid_amount/amount"}},
+		{Dynamic{URL: "pix.example.com/x", Name: "A", City: "B", Amount: "10,00"}, []string{"invalid_amount/amount"}},
 	}
 	for _, tt := range tests {
 		_, err := BuildDynamic(tt.in)

@@ -126,3 +126,35 @@ func cnabInput(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	return strings.Join(fs.Args(), " "), nil
 }
+
+// parseFileArgs parses the flags of a command that takes one file, before
+// or after it (`cnab remessa IN.json -o OUT` as `cnab remessa -o OUT
+// IN.json`), and returns the file. A missing file or a second one prints
+// the usage and is errReported; -h is errHelp.
+func parseFileArgs(fs *flag.FlagSet, args []string) (string, error) {
+	parse := func(args []string) error {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return errHelp
+			}
+			return errReported // the flag package printed the problem
+		}
+		return nil
+	}
+	if err := parse(args); err != nil {
+		return "", err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return "", errReported
+	}
+	path, rest := fs.Arg(0), fs.Args()[1:]
+	if err := parse(rest); err != nil {
+		return "", err
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return "", errReported
+	}
+	return path, nil
+}

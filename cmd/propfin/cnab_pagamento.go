@@ -14,11 +14,11 @@ const cnabPagamentoUsage = `usage: propfin cnab pagamento [-o FILE] INPUT.json
 
 Writes the CNAB 240 payment remittance (pagamento a fornecedores: transfers,
 PIX by account or key, boletos) described by INPUT.json ("-" for standard
-input) to standard output, or to FILE with -o. The input schema is in
-docs/cnab-pagamento.md. Problems are printed one a line with the payment
-index and the field; any error exits 1 and writes nothing. Warnings (a text
-truncated to its field, a character replaced) are printed and the file is
-written.
+input) to standard output, or to FILE with -o, which may come before or
+after INPUT.json. The input schema is in docs/cnab-pagamento.md. Problems
+are printed one a line with the payment index and the field; any error
+exits 1 and writes nothing. Warnings (a text truncated to its field, a
+character replaced) are printed and the file is written.
 `
 
 // runCnabPagamento writes a payment remittance from its JSON description.

@@ -11,11 +11,11 @@ import (
 const cnabRemessaUsage = `usage: propfin cnab remessa [-o FILE] INPUT.json
 
 Writes the collection remittance (CNAB 240 or 400) described by INPUT.json
-("-" for standard input) to standard output, or to FILE with -o. The input
-schema is in docs/cnab.md. Problems are printed one a line with the title
-index and the field; any error exits 1 and writes nothing. Warnings (a text
-truncated to its field, a character replaced) are printed and the file is
-written.
+("-" for standard input) to standard output, or to FILE with -o, which may
+come before or after INPUT.json. The input schema is in docs/cnab.md.
+Problems are printed one a line with the title index and the field; any
+error exits 1 and writes nothing. Warnings (a text truncated to its field,
+a character replaced) are printed and the file is written.
 `
 
 // runCnabRemessa writes a remittance file from its JSON description.

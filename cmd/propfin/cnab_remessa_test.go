@@ -33,25 +33,59 @@ func TestCnabRemessaGolden(t *testing.T) {
 	}
 }
 
+// TestCnabRemessaOutputFile checks -o before and after the input, as
+// README's synopsis gives it (`propfin cnab remessa INPUT.json [-o F]`).
 func TestCnabRemessaOutputFile(t *testing.T) {
 	t.Parallel()
-	out := filepath.Join(t.TempDir(), "CB0303A1.REM")
 	input, err := os.ReadFile("../../cnab/testdata/237_400.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"cnab", "remessa", "-o", out, "-"}, bytes.NewReader(input), &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	want, _ := os.ReadFile("../../cnab/testdata/237_400.rem")
+	for name, args := range map[string]func(out string) []string{
+		"-o first": func(out string) []string { return []string{"-o", out, "-"} },
+		"-o after": func(out string) []string { return []string{"-", "-o", out} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "CB0303A1.REM")
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"cnab", "remessa"}, args(out)...), bytes.NewReader(input), &stdout, &stderr)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) || stdout.Len() != 0 {
+				t.Errorf("file differs from the golden or stdout not empty (%d bytes)", stdout.Len())
+			}
+		})
 	}
-	got, err := os.ReadFile(out)
+}
+
+// TestCnabRemessaCaixaSevenDigits checks that a 7-digit Caixa code is one
+// line on standard error, naming the layout it needs.
+func TestCnabRemessaCaixaSevenDigits(t *testing.T) {
+	t.Parallel()
+	input, err := os.ReadFile("../../cnab/testdata/104_240.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := os.ReadFile("../../cnab/testdata/237_400.rem")
-	if !bytes.Equal(got, want) || stdout.Len() != 0 {
-		t.Errorf("file differs from the golden or stdout not empty (%d bytes)", stdout.Len())
+	in := strings.Replace(string(input), `"covenant": "123456"`, `"covenant": "1234567"`, 1)
+	if in == string(input) {
+		t.Fatal("the sample's covenant was not found")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"cnab", "remessa", "-"}, strings.NewReader(in), &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if n := strings.Count(stderr.String(), "beneficiary.covenant"); n != 1 || !strings.Contains(stderr.String(), "layout 107 (batch 067)") {
+		t.Errorf("stderr %q: want one line on beneficiary.covenant naming layout 107", stderr.String())
+	}
+	if n := strings.Count(stderr.String(), "beneficiary.name"); n > 1 {
+		t.Errorf("stderr %q: the name's warning %d times", stderr.String(), n)
 	}
 }
 
@@ -115,6 +149,10 @@ func TestCnabRemessaUsage(t *testing.T) {
 	}
 	if code := run(context.Background(), []string{"cnab", "remessa", "missing.json"}, nil, &stdout, &stderr); code != 1 {
 		t.Errorf("missing file: exit %d, want 1", code)
+	}
+	stderr.Reset()
+	if code := run(context.Background(), []string{"cnab", "remessa", "a.json", "b.json"}, nil, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "usage: propfin cnab remessa") {
+		t.Errorf("two inputs: exit %d, stderr %q; want 1 and the usage", code, stderr.String())
 	}
 }
 

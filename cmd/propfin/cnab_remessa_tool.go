@@ -39,18 +39,15 @@ func runRemittance(ctx context.Context, c remittanceCommand, args []string, stdi
 		fmt.Fprint(stderr, c.usage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return errReported
+	path, err := parseFileArgs(fs, args)
+	if errors.Is(err, errHelp) {
+		return nil
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errReported
+	if err != nil {
+		return err
 	}
 	report := func(p cnab.Problem) { fmt.Fprintln(stderr, c.problem(p)) }
-	if err := loadRemittance(fs.Arg(0), stdin, func(r io.Reader) error { return c.load(r, report) }); err != nil {
+	if err := loadRemittance(path, stdin, func(r io.Reader) error { return c.load(r, report) }); err != nil {
 		return err
 	}
 	// Check everything first, so that nothing is written for bad input.

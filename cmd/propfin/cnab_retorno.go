@@ -37,7 +37,7 @@ func runCnabRetorno(ctx context.Context, args []string, stdin io.Reader, stdout,
 		fmt.Fprint(stderr, cnabRetornoUsage)
 		fs.PrintDefaults()
 	}
-	path, err := parseRetornoArgs(fs, args)
+	path, err := parseFileArgs(fs, args)
 	if errors.Is(err, errHelp) {
 		return nil
 	}
@@ -58,35 +58,6 @@ func runCnabRetorno(ctx context.Context, args []string, stdin io.Reader, stdout,
 		in = f
 	}
 	return printRetorno(ctx, in, opt, stdout, stderr)
-}
-
-// parseRetornoArgs accepts the flags before or after FILE.
-func parseRetornoArgs(fs *flag.FlagSet, args []string) (string, error) {
-	parse := func(args []string) error {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return errHelp
-			}
-			return errReported // the flag package printed the problem
-		}
-		return nil
-	}
-	if err := parse(args); err != nil {
-		return "", err
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return "", errReported
-	}
-	path, rest := fs.Arg(0), fs.Args()[1:]
-	if err := parse(rest); err != nil {
-		return "", err
-	}
-	if fs.NArg() != 0 {
-		fs.Usage()
-		return "", errReported
-	}
-	return path, nil
 }
 
 // printRetorno writes the events of in as JSON lines to stdout and the

@@ -20,7 +20,7 @@ subcommands:
   validate [--json] PAYLOAD   check a PIX copy-and-paste payload; - reads one per line from stdin
   build --key K --name N --city C [--amount A] [--txid T] [--description D]
                               print a static payload (accents are removed from N, C and D)
-  build --url U --name N --city C
+  build --url U --name N --city C [--amount A]
                               print a dynamic payload
   qr PAYLOAD -o FILE.png [--size PIXELS]
                               draw a payload as a QR code PNG (-o - writes to stdout)
@@ -234,10 +234,10 @@ func pixBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	var payload string
 	if *url != "" {
-		if *key != "" || *amount != "" || *txid != "" || *description != "" {
-			return errors.New("--url builds a dynamic payload: --key, --amount, --txid and --description do not apply")
+		if *key != "" || *txid != "" || *description != "" {
+			return errors.New("--url builds a dynamic payload: --key, --txid and --description do not apply")
 		}
-		payload, err = pix.BuildDynamic(pix.Dynamic{URL: *url, Name: pix.Fold(*name), City: pix.Fold(*city)})
+		payload, err = pix.BuildDynamic(pix.Dynamic{URL: *url, Name: pix.Fold(*name), City: pix.Fold(*city), Amount: *amount})
 	} else {
 		payload, err = pix.BuildStatic(pix.Static{Key: *key, Name: pix.Fold(*name), City: pix.Fold(*city),
 			Amount: *amount, TxID: *txid, Description: pix.Fold(*description)})

@@ -134,6 +134,20 @@ func TestPixBuild(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "00020101021226700014br.gov.bcb.pix2548") {
 		t.Fatalf("dynamic: exit %d, %q", code, out)
 	}
+	// The BCB manual allows an amount (54) in a dynamic code too.
+	code, out, errOut := runPixCLI(t, "", "build", "--url", "pix.example.com/8b3da2f39a4140d1a91abd93113bd441",
+		"--name", "Fulano de Tal", "--city", "BRASILIA", "--amount", "10.00")
+	payload = strings.TrimSuffix(out, "\n")
+	if code != 0 || !strings.Contains(payload, "520400005303986540510.005802BR") {
+		t.Fatalf("dynamic with amount: exit %d, %q, %q", code, out, errOut)
+	}
+	if code, out, _ := runPixCLI(t, "", "validate", payload); code != 0 {
+		t.Fatalf("built dynamic payload with amount invalid: %q", out)
+	}
+	if code, _, errOut := runPixCLI(t, "", "build", "--url", "x.example.com/1", "--name", "A", "--city", "B", "--amount", "1,00"); code != 1 ||
+		!strings.Contains(errOut, "(invalid_amount)") {
+		t.Fatalf("dynamic with a bad amount: exit %d, %q", code, errOut)
+	}
 }
 
 func TestPixBuildProblems(t *testing.T) {

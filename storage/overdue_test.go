@@ -23,7 +23,7 @@ type overdueFixture struct {
 	company, payer, business, account int64
 }
 
-func newOverdueFixture(t *testing.T, pool *pgxpool.Pool, name string) *overdueFixture {
+func newOverdueFixture(t testing.TB, pool *pgxpool.Pool, name string) *overdueFixture {
 	t.Helper()
 	ctx := context.Background()
 	f := &overdueFixture{pool: pool}
@@ -38,7 +38,7 @@ func newOverdueFixture(t *testing.T, pool *pgxpool.Pool, name string) *overdueFi
 }
 
 // id runs an insert of the company's (its $1) and returns the id.
-func (f *overdueFixture) id(t *testing.T, sql string, args ...any) int64 {
+func (f *overdueFixture) id(t testing.TB, sql string, args ...any) int64 {
 	t.Helper()
 	var v int64
 	if err := f.pool.QueryRow(context.Background(), sql, append([]any{f.company}, args...)...).Scan(&v); err != nil {

@@ -95,6 +95,12 @@ func TestShortPaymentOfAPayableNotBooked(t *testing.T) {
 		AND payment_id = $2 AND invoice_id IS NULL`, f.compA, member); n != 1 || member == 0 {
 		t.Errorf("%d short payment alerts name payment %d, want 1", n, member)
 	}
+	// The bank made the payment: a revert, whose next file would ask it to
+	// cancel it, is refused.
+	reverted, refused := answer(t, f.payments(t, f.keyA, batch, "revertTransactions", short), "reverted")
+	if !strings.Contains(refused[short], "the bank reported it paid short (operator alert") || len(reverted) != 0 {
+		t.Errorf("revert of the payment paid short and of the other: reverted %v, refused %v", reverted, refused)
+	}
 }
 
 // paidReturn240 is the hand-written CNAB 240 return of docs/cnab-retorno.md

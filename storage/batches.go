@@ -294,6 +294,12 @@ func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor
 	if ids == nil && op == OpRemove {
 		ids = sortedKeys(members)
 	}
+	var paidShort map[int64]int64
+	if op == OpRevert {
+		if paidShort, err = bankPaidShort(ctx, tx, b.CompanyID, members); err != nil {
+			return ans, err
+		}
+	}
 	var out []batchMember
 	total := decimal.Zero
 	for _, id := range ids {
@@ -308,6 +314,10 @@ func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor
 		case op == OpRevert && m.paid:
 			ans.Refuse(id, "is paid")
 			continue
+		case paidShort[m.rowID] != 0:
+			ans.Refuse(id, "the bank reported it paid short (operator alert %d): the bank made the payment, and a revert "+
+				"would ask it to cancel it; settle the rest with the bank and record the payment by hand", paidShort[m.rowID])
+			continue
 		}
 		out = append(out, m)
 		total = total.Add(m.amount)
@@ -320,6 +330,32 @@ func takeOutMembers(ctx context.Context, tx pgx.Tx, b *Batch, op MemberOp, actor
 		return ans, err
 	}
 	return ans, CountMembers(ctx, tx, b, -int64(len(out)), total.Neg())
+}
+
+// bankPaidShort are the members of a payment batch a return file reported
+// paid short (a short_payment alert names the member's row: the bank made
+// the payment, and nothing was booked), by row id, with the alert's id.
+// A collection title paid short is booked as a part, and names no row.
+func bankPaidShort(ctx context.Context, tx pgx.Tx, companyID int64, members map[int64]batchMember) (map[int64]int64, error) {
+	rows := make([]int64, 0, len(members))
+	for _, m := range members {
+		rows = append(rows, m.rowID)
+	}
+	r, err := tx.Query(ctx, `SELECT payment_id, max(id) FROM operator_alerts
+		WHERE company_id = $1 AND kind = 'short_payment' AND payment_id = ANY ($2::bigint[]) GROUP BY payment_id`, companyID, rows)
+	if err != nil {
+		return nil, translate(err, "read the payments paid short")
+	}
+	out := map[int64]int64{}
+	for r.Next() {
+		var row, alert int64
+		if err := r.Scan(&row, &alert); err != nil {
+			r.Close()
+			return nil, translate(err, "read the payments paid short")
+		}
+		out[row] = alert
+	}
+	return out, translate(r.Err(), "read the payments paid short")
 }
 
 // MaxMembersPerCall bounds the ids of one member operation.

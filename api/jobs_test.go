@@ -389,6 +389,18 @@ func TestStartTransferDirectly(t *testing.T) {
 	if bad.status != http.StatusUnprocessableEntity || bad.problemFields(t)[0] != "payload.date" {
 		t.Errorf("a date after tomorrow: %d %s", bad.status, bad.raw)
 	}
+	// tomorrow in the company's time zone, east of UTC+12: taken; the day
+	// after refused, the message naming the company's tomorrow
+	tomorrow := todayInZone(t, env, "Pacific/Kiritimati").AddDays(1)
+	ok := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"contracts:transfer","payload":{"date":"`+tomorrow.String()+`"}}`, nil)
+	if ok.status != http.StatusAccepted {
+		t.Errorf("the company's tomorrow %s: %d %s", tomorrow, ok.status, ok.raw)
+	}
+	late := env.send(t, http.MethodPost, "/jobs", env.keyA, `{"kind":"contracts:transfer","payload":{"date":"`+tomorrow.AddDays(1).String()+`"}}`, nil)
+	if msg := late.problemMessages(t); late.status != http.StatusUnprocessableEntity || len(msg) != 1 ||
+		msg[0] != "must not be after tomorrow, "+tomorrow.String()+", in the company's time zone" {
+		t.Errorf("the day after the company's tomorrow: %d %s", late.status, late.raw)
+	}
 }
 
 // TestRunAheadOfItsNight: a nightly kind started for tomorrow is taken,

@@ -246,11 +246,14 @@ type Payout struct {
 //     (TransferSchedule.DueOn of its date) on or before on;
 //   - a guaranteed_rent credit once dated on or before on (it is released
 //     on its date);
-//   - a debit (an administration fee, a chargeback, the settlement of a
-//     guarantee) once dated on or before on: it never waits for a due
-//     day, so a transfer never pays out more than the owner is owed, but
-//     it is not paid out before it exists (a part credited next week has
-//     its fee dated next week, with its credits);
+//   - a debit of the payment (mode invoice: the administration fee, what
+//     a line assigns to others, the settlement of a guarantee) once due
+//     as the payment's credits are, from the same date (the part's credit
+//     day): a part's fee is taken from that part's credits, on the day
+//     they are paid out, never from an earlier part's transfer;
+//   - any other debit (a chargeback, a refund's, a write-off's) once
+//     dated on or before on: it never waits for a due day, so a transfer
+//     never pays out more than the owner is owed;
 //   - the reversal of an entry paid out already (an undo after the
 //     transfer), credit or debit, at once: the owner was paid what it
 //     takes back, and owes it whatever the run's day;
@@ -327,6 +330,11 @@ func countedOn(e PendingEntry, s TransferSchedule, on Date) (Date, bool) {
 	switch {
 	case e.ReversesPaidOut: // no due day of its own: it moves no payout's
 		return Date{}, true
+	case e.Mode == ModeInvoice && e.ReversesID == 0 && e.Type != Credit:
+		// a payment's (a part's) debit falls due with its credits, dated
+		// the same credit day: the owner is paid each part's net
+		due, ok := s.DueOn(e.Date)
+		return Date{}, ok && !due.After(on)
 	case e.Type != Credit:
 		return Date{}, !e.Date.After(on)
 	case e.Mode == ModeGuaranteedRent:

@@ -168,6 +168,10 @@ func TestPayouts(t *testing.T) {
 			"30/1 398.35 due 2024-03-27 [7 8]", "40/1 46.00 due 2024-03-21 [11 12 13]"}},
 		{"2024-03-29", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]",
 			"30/1 398.35 due 2024-03-27 [7 8]", "40/1 46.00 due 2024-03-21 [11 12 13]"}},
+		// the second part's fee, dated its credit day, waits with its
+		// credits (due a day later): it is not taken from the first part's
+		{"2024-04-05", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]",
+			"30/1 398.35 due 2024-03-27 [7 8]", "40/1 46.00 due 2024-03-21 [11 12 13]"}},
 		// the second part's credit and fee together
 		{"2024-04-06", []string{"10/1 1080.00 due 2024-03-28 [1 2]", "20/1 40.00 due 2024-03-20 [6]",
 			"30/1 900.00 due 2024-04-06 [7 8 9 10]", "40/1 46.00 due 2024-03-21 [11 12 13]"}},

@@ -61,6 +61,16 @@ func (p GeneratePayload) Check() []finance.Problem {
 	return nil
 }
 
+// CheckCompany implements CompanyChecker: the nightly run's date is not
+// after tomorrow in the company's time zone (DatePayload's rule); a
+// contract's until date is not bounded.
+func (p GeneratePayload) CheckCompany(ctx context.Context, q storage.DBTX, companyID int64) error {
+	if p.ContractID != 0 || p.Date == "" {
+		return nil
+	}
+	return DatePayload{Date: p.Date}.CheckCompany(ctx, q, companyID)
+}
+
 // UniqueKey implements Keyed: the nightly run once per company and date.
 // A contract's generation has no key: a repeat inserts nothing twice (the
 // slot index), and fills a slot whose invoice was deleted since.

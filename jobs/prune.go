@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/propfin/propfin/finance"
@@ -43,16 +44,39 @@ type DatePayload struct {
 	Date string `json:"date"`
 }
 
-// Check implements Checker. A date after tomorrow (in UTC, a day ahead
-// of every company's zone) is refused: its run would take the key of a
-// night that has not come.
+// Check implements Checker: a date from 2000-01-01. Whether it is after
+// tomorrow is the company's to say (CheckCompany).
 func (p DatePayload) Check() []finance.Problem {
 	d, err := time.Parse(time.DateOnly, p.Date)
 	if err != nil || d.Year() < 2000 {
 		return []finance.Problem{{Field: "payload.date", Message: "must be a date, YYYY-MM-DD, from 2000-01-01"}}
 	}
-	if d.After(time.Now().UTC().AddDate(0, 0, 1)) {
-		return []finance.Problem{{Field: "payload.date", Message: "must not be after tomorrow"}}
+	return nil
+}
+
+// CheckCompany implements CompanyChecker: a date after tomorrow in the
+// company's time zone is refused, its run would take the key of a night
+// that has not come (docs/jobs.md, "A run ahead of its night"). The
+// company's clock, not UTC's: a company east of UTC+12 (Pacific/Kiritimati)
+// is a day ahead of UTC half the day, one in Pago Pago a day behind.
+func (p DatePayload) CheckCompany(ctx context.Context, q storage.DBTX, companyID int64) error {
+	date, err := finance.ParseDate(p.Date)
+	if err != nil {
+		return fmt.Errorf("date payload: %w", err) // Check refused it first
+	}
+	return checkNotAfterTomorrow(ctx, q, companyID, date)
+}
+
+// checkNotAfterTomorrow refuses a date after tomorrow in the company's
+// time zone, naming that tomorrow.
+func checkNotAfterTomorrow(ctx context.Context, q storage.DBTX, companyID int64, date finance.Date) error {
+	today, err := storage.CompanyToday(ctx, q, companyID)
+	if err != nil {
+		return err
+	}
+	if tomorrow := today.AddDays(1); date.After(tomorrow) {
+		return finance.InvalidInput([]finance.Problem{{Field: "payload.date", Message: fmt.Sprintf(
+			"must not be after tomorrow, %s, in the company's time zone", tomorrow)}})
 	}
 	return nil
 }

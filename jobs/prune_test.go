@@ -2,10 +2,12 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/propfin/propfin/finance"
 	"github.com/propfin/propfin/storage"
 )
 
@@ -186,4 +188,45 @@ func TestReadPruneDue(t *testing.T) {
 	due(storage.PruneDue{Alerts: true, Jobs: true, Keys: true}, "and an old key")
 	a.event("old", "40 days", nil)
 	due(storage.PruneDue{Alerts: true, Jobs: true, Keys: true, Events: true}, "and an old event")
+}
+
+// TestNightlyDateBoundInTheCompanysZone: a nightly kind's date may be
+// tomorrow in the company's time zone, not after it, whatever UTC's date:
+// Pacific/Kiritimati (UTC+14) is a day ahead of UTC from 10:00 UTC, and
+// Pacific/Pago_Pago (UTC−11) a day behind until 11:00 UTC, so at any hour
+// one of them has a tomorrow that is not UTC's. The refusal names the
+// date it compares with.
+func TestNightlyDateBoundInTheCompanysZone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := newPlatform(t, nil, false)
+	zones := map[int64]string{p.companyA: "Pacific/Kiritimati", p.companyB: "Pacific/Pago_Pago"}
+	for company, zone := range zones {
+		if _, err := p.pool.Exec(ctx, `UPDATE companies SET time_zone = $2 WHERE id = $1`, company, zone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kinds := []string{KindContractsTransfer, KindFinanceOverdue, KindContractsReadjust, KindJobsPrune, KindInvoicesGenerate}
+	for company, zone := range zones {
+		today, err := storage.CompanyToday(ctx, p.pool, company)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tomorrow := today.AddDays(1)
+		for _, kind := range kinds {
+			_, _, err := p.kinds.Submit(ctx, p.pool, company, Submission{Kind: kind,
+				Payload: mustJSON(DatePayload{Date: tomorrow.String()}), SubmittedBy: "test"})
+			if err != nil {
+				t.Errorf("%s, %s for tomorrow %s: %v", zone, kind, tomorrow, err)
+			}
+			_, _, err = p.kinds.Submit(ctx, p.pool, company, Submission{Kind: kind,
+				Payload: mustJSON(DatePayload{Date: tomorrow.AddDays(1).String()}), SubmittedBy: "test"})
+			want := "payload.date: must not be after tomorrow, " + tomorrow.String() + ", in the company's time zone"
+			var e *finance.Error
+			if !errors.As(err, &e) || e.Code != finance.Invalid || len(e.Problems) != 1 ||
+				e.Problems[0].Field+": "+e.Problems[0].Message != want {
+				t.Errorf("%s, %s for %s: %v, want %q", zone, kind, tomorrow.AddDays(1), err, want)
+			}
+		}
+	}
 }

@@ -8,10 +8,11 @@ import (
 	"github.com/propfin/propfin/storage"
 )
 
-// The transfer run on day D pays out a debit once it is dated on or
-// before D, and not before it exists (docs/ledger.md, "What is
-// transferred, and when"), on the part payments' example (rent 1,500.00
-// to the owners 60/40, a fee of 10 %).
+// The transfer run on day D pays out a payment's debit (its fee) when
+// that payment's credits fall due, and any other debit once it is dated
+// on or before D (docs/ledger.md, "What is transferred, and when"), on
+// the part payments' example (rent 1,500.00 to the owners 60/40, a fee
+// of 10 %) and on the worked example's invoice.
 
 // TestTransferLeavesALaterPartsFee: part 1 (1,000.00) credited two days
 // before the run, part 2 (the rest, 500.00) paid on the run's day and
@@ -156,4 +157,81 @@ func TestPastDateRunAfterAnUndo(t *testing.T) {
 		"chargeback credit owner60 18.00", "chargeback credit owner40 12.00",
 	})
 	checkStatements(t, f.statements(t), map[string]string{"owner60": "0.00", "owner40": "0.00"})
+}
+
+// twoPartInvoice is the worked example's invoice (rent 2,000.00 and
+// condomínio 350.00 to the owners 60/40, the administration fee 200.00),
+// due dueDate, unpaid, without late fee: to be paid in parts.
+func (f *ledgerFixture) twoPartInvoice(t *testing.T, dueDate string) int64 {
+	t.Helper()
+	inv := f.invoice(t, dueDate, dueDate, dueDate, "")
+	f.exec(t, `UPDATE invoices SET paid = false, status = 'unpaid', paid_at = NULL, credit_at = NULL
+		WHERE company_id = $1 AND id = $2`, inv)
+	return inv
+}
+
+// TestTransferTakesAPartsFeeWithItsCredits: an invoice of 2,350.00 paid
+// in two parts, 1,000.00 credited on 2026-12-07 and the rest (1,350.00)
+// credited on 2026-12-08. Whatever the schedule, the transfer that pays
+// part 1 out pays part 1's credits less part 1's fee (548.95 and 365.95:
+// rent 510.65 + condomínio 89.36 − fee 51.06, and 340.42 + 59.57 −
+// 34.04), never less the fee of part 2, whose credits are not due yet;
+// the transfer that pays part 2 pays the rest (741.05 and 494.05), and
+// every owner is at 0.00. With after_receive 1 day, part 2's fee, dated
+// 2026-12-08, waits with its credits for 2026-12-09. With a fixed day
+// (the 10th) and part 2 credited on 2026-12-11, a first run on that day
+// (part 1 recorded after the 10th's run, say) leaves part 2's fee for
+// 2027-01-10.
+func TestTransferTakesAPartsFeeWithItsCredits(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, contract, second string
+		first, quiet, rest     string // the run paying part 1, a run paying nothing, the run paying part 2
+	}{
+		{"after_receive 1 day", `transfer_mode = 'after_receive', transfer_after_days = 1`, "2026-12-08",
+			"2026-12-08", "2026-12-08", "2026-12-09"},
+		{"after_receive 0 days", `transfer_mode = 'after_receive', transfer_after_days = 0`, "2026-12-08",
+			"2026-12-07", "2026-12-07", "2026-12-08"},
+		{"fixed day 10", `transfer_mode = 'fixed_day', transfer_after_days = 10`, "2026-12-11",
+			"2026-12-11", "2027-01-09", "2027-01-10"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newLedgerFixture(t)
+			f.setContract(t, c.contract)
+			inv := f.twoPartInvoice(t, "2026-12-07")
+			if _, err := f.payPart(t, inv, "1000.00", "2026-12-07", "2026-12-07"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.payPart(t, inv, "1350.00", "2026-12-07", c.second); err != nil {
+				t.Fatal(err)
+			}
+			if s := f.transfer(t, c.first, 1); s.Transfers != 2 || s.Amount.String() != "914.90" {
+				t.Errorf("the run paying part 1 (%s): %+v", c.first, s)
+			}
+			if got := f.transfers(t); len(got) != 2 || !strings.HasPrefix(got[0], "owner60 548.95 "+c.first+" ") ||
+				!strings.HasPrefix(got[1], "owner40 365.95 "+c.first+" ") {
+				t.Errorf("part 1's transfers: %q", got)
+			}
+			checkStrings(t, "part 2 waiting", f.unpaidOut(t, inv), []string{
+				"invoice credit owner60 689.35", "invoice credit owner40 459.58",
+				"invoice credit owner60 120.64", "invoice credit owner40 80.43",
+				"invoice debit owner60 68.94", "invoice debit owner40 45.96",
+			})
+			if s := f.transfer(t, c.quiet, 1); s.Transfers != 0 {
+				t.Errorf("the run of %s: %+v", c.quiet, s)
+			}
+			if s := f.transfer(t, c.rest, 1); s.Transfers != 2 || s.Amount.String() != "1235.10" {
+				t.Errorf("the run paying part 2 (%s): %+v", c.rest, s)
+			}
+			got := f.transfers(t)
+			if len(got) != 4 || !strings.HasPrefix(got[2], "owner60 741.05 "+c.rest) ||
+				!strings.HasPrefix(got[3], "owner40 494.05 "+c.rest) {
+				t.Errorf("transfers: %q", got)
+			}
+			checkStatements(t, f.statements(t), map[string]string{"owner60": "0.00", "owner40": "0.00",
+				"business": "200.00", "payer": "-2350.00"})
+		})
+	}
 }

@@ -30,6 +30,12 @@ type ReportedPayment struct {
 	LateFee          decimal.Decimal
 	Interest         decimal.Decimal
 	Discount         decimal.Decimal
+	// Abatement is the abatement (abatimento) the bank reports beside the
+	// discount: a reduction the beneficiary granted at the bank, booked
+	// with the discount item on a line of its own and borne by the
+	// business (finance.Settlement.Abatement), whoever the invoice's
+	// ticket_discount_action names for the punctuality discount.
+	Abatement decimal.Decimal
 	// Tariff is the bank's tariff on the title (what the payer paid less
 	// what the bank credited): booked as the business's expense with the
 	// company's tariff item (finance.BankTariff).
@@ -71,8 +77,9 @@ type SettledPayment struct {
 	Booked     decimal.Decimal
 	Paid       decimal.Decimal
 	Difference decimal.Decimal
-	// LateFee, Interest and Discount are the settlement as booked.
-	LateFee, Interest, Discount decimal.Decimal
+	// LateFee, Interest and Discount are the settlement as booked;
+	// Abatement the part of Discount that is the bank's abatement.
+	LateFee, Interest, Discount, Abatement decimal.Decimal
 	// Tariff is the bank's tariff reported with the payment, and
 	// TariffBooked whether it was booked: not when the company keeps no
 	// active item of type tariff (the payment is settled all the same).
@@ -241,7 +248,8 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 		return
 	}
 	booked := expected
-	booked.LateFee, booked.Interest, booked.Discount = p.LateFee, p.Interest, p.Discount
+	booked.LateFee, booked.Interest = p.LateFee, p.Interest
+	booked.Discount, booked.Abatement = p.Discount.Add(p.Abatement), p.Abatement
 	if p.LateFee.IsZero() && p.Interest.Equal(expected.LateFee.Add(expected.Interest)) {
 		// a layout with one value for both: the rule's parts when they add up
 		booked.LateFee, booked.Interest = expected.LateFee, expected.Interest
@@ -264,7 +272,7 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	}
 	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
 	o.Unbooked = decimal.Max(decimal.Zero, p.Paid.Sub(booked.Total))
-	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
+	o.LateFee, o.Interest, o.Discount, o.Abatement = booked.LateFee, booked.Interest, booked.Discount, booked.Abatement
 	inv.part = finance.Part{Due: expected, Amount: booked.Total, Principal: booked.Invoice, LateFee: booked.LateFee,
 		Interest: booked.Interest, Discount: booked.Discount, OverPaid: o.Unbooked}
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,

@@ -67,3 +67,37 @@ func TestReturnAbatementBooked(t *testing.T) {
 		t.Errorf("invoice %s (%v)", status, err)
 	}
 }
+
+// TestReturnUnbookablePaymentAlerted: a paid line the rules cannot book
+// as the company stands (an abatement and no discount item to book it
+// with) is not settled, in words saying what to do, and the money the
+// bank credited is raised as an over_payment alert naming the invoice.
+func TestReturnUnbookablePaymentAlerted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rs := newReturnSetup(t, 1, 0, abated(10000))
+	_, report := runReturnFile(t, rs, rs.file)
+	var line *storage.ReturnLine
+	for i := range report {
+		if report[i].Line == 2 {
+			line = &report[i]
+		}
+	}
+	if line == nil {
+		t.Fatalf("no line 2 in %+v", report)
+	}
+	want := fmt.Sprintf("cannot be booked as the invoice stands (paid: the bank reports an abatement of 100.00, but the company has "+
+		"no active transaction item of type discount to book it): correct the invoice or the company's transaction items, then "+
+		"record the payment by hand (POST /invoices/%d/payments); nothing was booked (an operator alert is raised)", rs.invoices[0])
+	if line.Outcome != storage.PaymentNotSettled || !strings.Contains(line.Message, want) || strings.Contains(line.Message, "invalid input") {
+		t.Fatalf("line %s: %q, want %q", line.Outcome, line.Message, want)
+	}
+	var alerts int
+	if err := rs.pool.QueryRow(ctx, `SELECT count(*) FROM operator_alerts WHERE company_id = $1 AND kind = 'over_payment'
+		AND invoice_id = $2 AND message LIKE '%' || $3 || '%'`, rs.company, rs.invoices[0], want).Scan(&alerts); err != nil {
+		t.Fatal(err)
+	}
+	if alerts != 1 {
+		t.Errorf("%d over_payment alerts with the line's words, want 1", alerts)
+	}
+}

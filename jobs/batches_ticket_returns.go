@@ -385,6 +385,9 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 		return
 	case storage.PaymentNotSettled:
 		l.Message = sp.Problem + ": nothing was done"
+		if sp.Unbooked.IsPositive() { // money the bank credited: the over_payment alert
+			l.Message = sp.Problem + "; nothing was booked (an operator alert is raised)"
+		}
 		return
 	case storage.PaymentShortPaid:
 		expected, diff := sp.Expected, sp.Difference

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -244,7 +245,7 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	paid.Paid, paid.PaidAt = true, p.PaidAt
 	expected, err := finance.Settle(paid, p.PaidAt)
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	booked := expected
@@ -278,11 +279,38 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: booked, FeeItem: inv.fee, DiscountItem: inv.discount})
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	posting.Entries = append(posting.Entries, finance.SettleGuarantees(inv.guarantees, inv.inv.BusinessID)...)
 	booking(inv, p, o, paid, posting, booked)
+}
+
+// refusedPosting is the outcome of a paid line the rules cannot book as
+// the invoice and the company's items stand (finance refusing to settle or
+// post it: no fee or discount item, no ticket_discount_action for a
+// punctuality discount, owners missing): not settled, said in plain words
+// with what to do, and all that came in is booked nowhere (Unbooked: the
+// return file's job raises the over_payment alert), since the bank has
+// credited it.
+func refusedPosting(o *SettledPayment, p *ReportedPayment, err error) {
+	o.Outcome, o.Unbooked, o.Tariff = PaymentNotSettled, p.Paid, decimal.Zero
+	o.Problem = fmt.Sprintf("the bank's payment of %s on %s cannot be booked as the invoice stands (%s): correct the invoice "+
+		"or the company's transaction items, then record the payment by hand (POST /invoices/%d/payments)",
+		p.Paid.StringFixed(2), p.PaidAt, postingProblemWords(err), p.InvoiceID)
+}
+
+// postingProblemWords is a finance error as "field: message; ...".
+func postingProblemWords(err error) string {
+	var fe *finance.Error
+	var ps finance.Problems
+	switch {
+	case errors.As(err, &fe) && len(fe.Problems) > 0:
+		return ProblemsText(fe.Problems)
+	case errors.As(err, &ps):
+		return ProblemsText(ps)
+	}
+	return err.Error()
 }
 
 // shortInstallment is the outcome of a line paying an agreement's
@@ -326,7 +354,7 @@ func coveredByRules(p *ReportedPayment, expected, bank finance.Settlement) (fina
 func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o *SettledPayment, bank finance.Settlement) {
 	due, err := finance.DueOn(paid, p.PaidAt, inv.paid)
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	amount := decimal.Min(p.Paid, due.Total)
@@ -335,7 +363,7 @@ func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o 
 	}
 	part, err := finance.SettlePart(paid, p.PaidAt, inv.paid, amount)
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	o.Expected, o.Booked, o.Difference = due.Total, part.Amount, p.Paid.Sub(due.Total)
@@ -346,7 +374,7 @@ func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o 
 		Settlement: part.Settlement(), FeeItem: inv.fee, DiscountItem: inv.discount,
 		Part: &finance.PartShare{Before: inv.paid.Principal}})
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	settled := finance.PartGuarantees(inv.guarantees, posting.Entries, part.Settles())

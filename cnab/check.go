@@ -116,6 +116,14 @@ func checkTitle(s *state) {
 		s.Fail("interest_monthly_percent", "must be less than 100")
 	}
 	s.discount = s.hundredths(t.Discount, "discount")
+	if s.discount > 0 && expiredDiscount(t) {
+		// it can no longer be earned, and a bank refuses a discount date
+		// before the issue date (FEBRABAN C047-A "Data do Desconto
+		// Inválida"): the title goes without it, every layout alike
+		s.Warn("discount_until", "the discount's last day "+t.DiscountUntil.String()+" is before the issue date "+
+			t.Issued.String()+": the discount has expired and the title goes without it")
+		s.discount = 0
+	}
 	if s.discount > 0 {
 		switch {
 		case s.discount >= s.amount:
@@ -136,6 +144,12 @@ func checkTitle(s *state) {
 	if t.ProtestDays < 0 || t.ProtestDays > max {
 		s.Fail("protest_days", "must be between 0 (no protest) and "+itoa(max))
 	}
+}
+
+// expiredDiscount reports whether t's discount ends before the title is
+// issued (both dates valid).
+func expiredDiscount(t *Title) bool {
+	return t.DiscountUntil.valid() && t.Issued.valid() && t.DiscountUntil.Before(t.Issued)
 }
 
 func checkPayer(s *state, p *Payer) {

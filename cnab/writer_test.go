@@ -643,3 +643,51 @@ func TestTotalTooLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestExpiredDiscountLeftOut: a title whose discount ends before its issue
+// date (a bank refuses such a discount date: FEBRABAN C047-A "Data do
+// Desconto Inválida", Santander's Nota 23) is written, in every layout,
+// as a title without a discount (code 0, no date, no value), with a
+// warning on discount_until; a discount ending on the issue date stays.
+func TestExpiredDiscountLeftOut(t *testing.T) {
+	t.Parallel()
+	for _, sp := range Supported() {
+		name := strings.Replace(sp, "/", "_", 1)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			rem, titles := sample(t, name)
+			i := slices.IndexFunc(titles, func(t Title) bool { return t.Discount.IsPositive() })
+			if i < 0 {
+				t.Fatal("no title with a discount in the sample")
+			}
+			write := func(edit func(*Title)) (string, []Problem) {
+				t.Helper()
+				title := titles[i]
+				edit(&title)
+				var out bytes.Buffer
+				sum, err := WriteAll(&out, rem, slices.Values([]Title{title}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out.String(), sum.Problems
+			}
+			issued := titles[i].Issued
+			onIssue, _ := write(func(t *Title) { t.DiscountUntil = issued })
+			none, _ := write(func(t *Title) { t.Discount, t.DiscountUntil = decimal.Zero, Date{} })
+			expired, problems := write(func(t *Title) { t.DiscountUntil = DateOf(issued.Time().AddDate(0, 0, -1)) })
+			if expired != none {
+				t.Errorf("the expired discount was written:\n%s\nwant as without a discount:\n%s", expired, none)
+			}
+			if onIssue == none {
+				t.Errorf("a discount ending on the issue date was left out")
+			}
+			want := "the discount's last day " + DateOf(issued.Time().AddDate(0, 0, -1)).String() + " is before the issue date " +
+				issued.String() + ": the discount has expired and the title goes without it"
+			if !slices.ContainsFunc(problems, func(p Problem) bool {
+				return p.Title == 0 && p.Field == "discount_until" && p.Severity == SeverityWarning && p.Message == want
+			}) {
+				t.Errorf("problems %v, want a warning on discount_until: %q", problems, want)
+			}
+		})
+	}
+}

@@ -351,7 +351,7 @@ func (p *poster) bookSettlement() {
 		p.bookFees(s)
 	}
 	if s.Discount.IsPositive() {
-		p.bookDiscount(s.Discount)
+		p.bookDiscount(s)
 	}
 }
 
@@ -372,19 +372,49 @@ func (p *poster) bookFees(s *Settlement) {
 		debit: PartyCustomer, credit: fee.Credit, description: fmt.Sprintf("Juros de mora (%s)", Dias(s.DaysLate))})
 }
 
-func (p *poster) bookDiscount(amount decimal.Decimal) {
+// bookDiscount books the settlement's discount: the punctuality discount
+// (debit the party of ticket_discount_action) and the bank's abatement in
+// it (debit the business: the beneficiary granted it at the bank, and
+// ticket_discount_action names who bears the punctuality discount only),
+// each a line of the discount item, credit customer.
+func (p *poster) bookDiscount(s *Settlement) {
+	abatement := decimal.Min(decimal.Max(s.Abatement, decimal.Zero), s.Discount)
+	punctuality := s.Discount.Sub(abatement)
 	item, action := p.in.DiscountItem, p.in.Invoice.TicketDiscountAction
 	if item == nil {
-		p.ps.add("paid", "a discount of %s applies, but the company has no active transaction item of type discount to book it",
-			amount.StringFixed(2))
+		p.ps.add("paid", "%s, but the company has no active transaction item of type discount to book it",
+			discountWords(punctuality, abatement))
 		return
 	}
-	if action == "" || !action.Valid() {
-		p.ps.add("ticket_discount_action", "must be owner or business to book a discount of %s; got %q", amount.StringFixed(2), action)
-		return
+	if punctuality.IsPositive() {
+		if action == "" || !action.Valid() {
+			p.ps.add("ticket_discount_action", "must be owner or business to book a discount of %s; got %q",
+				punctuality.StringFixed(2), action)
+			return
+		}
+		p.settlementLine(booking{field: "paid", kind: LineDiscount, item: *item, amount: punctuality,
+			debit: Party(action), credit: PartyCustomer, description: DescPunctualityDiscount})
 	}
-	p.settlementLine(booking{field: "paid", kind: LineDiscount, item: *item, amount: amount,
-		debit: Party(action), credit: PartyCustomer, description: "Desconto de pontualidade"})
+	p.settlementLine(booking{field: "paid", kind: LineDiscount, item: *item, amount: abatement,
+		debit: PartyBusiness, credit: PartyCustomer, description: DescBankAbatement})
+}
+
+// The descriptions of the discount's settlement lines.
+const (
+	DescPunctualityDiscount = "Desconto de pontualidade"
+	DescBankAbatement       = "Abatimento concedido no banco"
+)
+
+// discountWords says what discount applies: the punctuality discount, the
+// bank's abatement, or both.
+func discountWords(punctuality, abatement decimal.Decimal) string {
+	switch {
+	case abatement.IsZero():
+		return fmt.Sprintf("a discount of %s applies", punctuality.StringFixed(2))
+	case punctuality.IsZero():
+		return fmt.Sprintf("the bank reports an abatement of %s", abatement.StringFixed(2))
+	}
+	return fmt.Sprintf("a discount of %s and the bank's abatement of %s apply", punctuality.StringFixed(2), abatement.StringFixed(2))
 }
 
 // settlementLine books a non-zero settlement amount and adds its line.

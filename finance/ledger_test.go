@@ -102,7 +102,9 @@ func TestPostPaymentExamples(t *testing.T) {
 		name     string
 		paidAt   string
 		edit     func(*PostingInput)
-		lines    []string // settlement lines: kind item amount
+		bank     func(*Settlement) // the bank's settlement, after the rules'
+		lines    []string          // settlement lines: kind item amount
+		descs    []string          // their descriptions, when given
 		entries  []string
 		balances map[string]string
 	}{
@@ -143,6 +145,28 @@ func TestPostPaymentExamples(t *testing.T) {
 			},
 			balances: map[string]string{"customer 10": "-2300.00", "owner 31": "1290.00", "owner 32": "810.00",
 				"business 20": "170.00", "broker 40": "30.00"}},
+		{name: "L5 the bank's abatement, no ticket_discount_action: borne by the business", paidAt: "2024-03-10",
+			edit: func(in *PostingInput) { in.Invoice.TicketDiscountAction = "" },
+			bank: func(s *Settlement) {
+				s.Discount, s.Abatement, s.Total = dec("100.00"), dec("100.00"), dec("2250.00")
+			},
+			lines: []string{"discount 5 100.00"}, descs: []string{"Abatimento concedido no banco"},
+			entries: []string{
+				"debit customer 10 2000.00 line 1", "credit owner 31 1200.00 line 1", "credit owner 32 800.00 line 1",
+				"debit customer 10 350.00 line 2", "credit owner 31 210.00 line 2", "credit owner 32 140.00 line 2",
+				"debit owner 31 120.00 line 3", "debit owner 32 80.00 line 3", "credit business 20 200.00 line 3",
+				"debit business 20 100.00 discount 5", "credit customer 10 100.00 discount 5",
+			},
+			balances: map[string]string{"customer 10": "-2250.00", "owner 31": "1290.00", "owner 32": "860.00", "business 20": "100.00"}},
+		{name: "L6 the punctuality discount borne by the owners beside the bank's abatement", paidAt: "2024-03-03",
+			edit: func(in *PostingInput) { in.Invoice.TicketLateFeeItemID = rentItem },
+			bank: func(s *Settlement) {
+				s.Discount, s.Abatement, s.Total = dec("150.00"), dec("50.00"), dec("2200.00")
+			},
+			lines: []string{"discount 5 100.00", "discount 5 50.00"},
+			descs: []string{"Desconto de pontualidade", "Abatimento concedido no banco"},
+			balances: map[string]string{"customer 10": "-2200.00", "owner 31": "1230.00", "owner 32": "820.00",
+				"business 20": "150.00"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,16 +176,23 @@ func TestPostPaymentExamples(t *testing.T) {
 				tt.edit(&in)
 				resettle(t, &in, tt.paidAt)
 			}
+			if tt.bank != nil {
+				tt.bank(&in.Settlement)
+			}
 			p, err := PostPayment(in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var lines []string
+			var lines, descs []string
 			for _, l := range p.Lines {
 				lines = append(lines, fmt.Sprintf("%s %d %s", l.Kind, l.ItemID, l.Amount.StringFixed(2)))
+				descs = append(descs, l.Description)
 			}
 			if !slices.Equal(lines, tt.lines) {
 				t.Errorf("settlement lines %q, want %q", lines, tt.lines)
+			}
+			if tt.descs != nil && !slices.Equal(descs, tt.descs) {
+				t.Errorf("descriptions %q, want %q", descs, tt.descs)
 			}
 			if tt.entries != nil {
 				var got []string
@@ -214,6 +245,7 @@ func TestPostPaymentProblems(t *testing.T) {
 		{"early without a discount item", "2024-03-03", func(in *PostingInput) { in.DiscountItem = nil }, []string{"paid"}},
 		{"discount without an action", "2024-03-03", func(in *PostingInput) { in.Invoice.TicketDiscountAction = "" },
 			[]string{"ticket_discount_action"}},
+
 		{"unknown item, settlement line given", "2024-03-10", func(in *PostingInput) {
 			in.Invoice.Items[1].ItemID = 99
 			in.Invoice.Items[2].Kind = LineLateFee
@@ -250,6 +282,54 @@ func TestPostPaymentProblems(t *testing.T) {
 			}
 			if !slices.Equal(fields, tt.fields) {
 				t.Errorf("fields %q, want %q (%v)", fields, tt.fields, err)
+			}
+		})
+	}
+}
+
+// TestPostPaymentAbatementProblems: the bank's abatement needs the
+// company's discount item, and never ticket_discount_action (the
+// punctuality discount's party); the problem says which amount is whose.
+func TestPostPaymentAbatementProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                string
+		discount, abatement string
+		noItem, noAction    bool
+		want                string
+	}{
+		{"abatement alone, no action", "100.00", "100.00", false, true, ""},
+		{"abatement, no discount item", "100.00", "100.00", true, false,
+			"paid: the bank reports an abatement of 100.00, but the company has no active transaction item of type discount to book it"},
+		{"both, no discount item", "150.00", "50.00", true, false,
+			"paid: a discount of 100.00 and the bank's abatement of 50.00 apply, but the company has no active transaction item of type discount to book it"},
+		{"both, no action", "150.00", "50.00", false, true,
+			"ticket_discount_action: must be owner or business to book a discount of 100.00; got \"\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := ledgerInput(t, ledgerInvoice(), "2024-03-10")
+			if tt.noItem {
+				in.DiscountItem = nil
+			}
+			if tt.noAction {
+				in.Invoice.TicketDiscountAction = ""
+			}
+			in.Settlement.Discount, in.Settlement.Abatement = dec(tt.discount), dec(tt.abatement)
+			in.Settlement.Total = in.Settlement.Total.Sub(in.Settlement.Discount)
+			_, err := PostPayment(in)
+			got := ""
+			var ps Problems
+			if errors.As(err, &ps) {
+				for _, p := range ps {
+					got = p.Field + ": " + p.Message
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("problem %q, want %q", got, tt.want)
 			}
 		})
 	}

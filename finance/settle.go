@@ -20,6 +20,12 @@ type Settlement struct {
 	Interest decimal.Decimal `json:"interest"`
 	Discount decimal.Decimal `json:"discount"`
 	Total    decimal.Decimal `json:"total"`
+	// Abatement is the part of Discount that is an abatement (abatimento)
+	// the beneficiary granted at the bank, as a return file reports it:
+	// no punctuality discount, so PostPayment books it on a line of its
+	// own, borne by the business (docs/ledger.md, "Settlement lines").
+	// Settle never sets it; zero everywhere but a bank's settlement.
+	Abatement decimal.Decimal `json:"-"`
 }
 
 // Settle returns the amount due when inv is paid on paidAt. Paying on

@@ -349,7 +349,7 @@ func eventTime(ev *retorno.Event) time.Time {
 // occurrence's date (the credit date when the line has none), credited on
 // the credit date, the amount paid, the late fee (where the layout has it
 // apart), the interest (interest and fee together where it has one value)
-// and the discount with the abatement, and the bank's tariff (booked as
+// the discount and the abatement apart, and the bank's tariff (booked as
 // the business's expense); with the file's date, which the payment's is
 // not after (storage.SettleReportedPayments).
 func reportedPayment(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, words string) (storage.ReportedPayment, string) {
@@ -369,7 +369,7 @@ func reportedPayment(ev *retorno.Event, m *storage.TicketMatch, rf *ReturnRead, 
 	}
 	return storage.ReportedPayment{InvoiceID: m.InvoiceID, PaidAt: paidAt, CreditAt: financeDate(ev.CreditDate),
 		Paid: ev.Paid.Decimal(), LateFee: ev.Fine.Decimal(), Interest: ev.Interest.Decimal(),
-		Discount: ev.Discount.Decimal().Add(ev.Abatement.Decimal()), Tariff: ev.Tariff.Decimal(), Note: note,
+		Discount: ev.Discount.Decimal(), Abatement: ev.Abatement.Decimal(), Tariff: ev.Tariff.Decimal(), Note: note,
 		FileDate: financeDate(rf.Header.Created)}, ""
 }
 
@@ -385,6 +385,9 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 		return
 	case storage.PaymentNotSettled:
 		l.Message = sp.Problem + ": nothing was done"
+		if sp.Unbooked.IsPositive() { // money the bank credited: the over_payment alert
+			l.Message = sp.Problem + "; nothing was booked (an operator alert is raised)"
+		}
 		return
 	case storage.PaymentShortPaid:
 		expected, diff := sp.Expected, sp.Difference
@@ -404,8 +407,12 @@ func describeSettlement(l *storage.ReturnLine, sp storage.SettledPayment, p *sto
 	}
 	expected, diff := sp.Expected, sp.Difference
 	l.Expected, l.Difference = &expected, &diff
+	discount := sp.Discount.StringFixed(2)
+	if sp.Abatement.IsPositive() {
+		discount += fmt.Sprintf(" (of which %s the abatement granted at the bank, borne by the business)", sp.Abatement.StringFixed(2))
+	}
 	l.Message = fmt.Sprintf("paid %s on %s, booked with late fee %s, interest %s and discount %s; the rules expected %s",
-		p.Paid.StringFixed(2), p.PaidAt, sp.LateFee.StringFixed(2), sp.Interest.StringFixed(2), sp.Discount.StringFixed(2),
+		p.Paid.StringFixed(2), p.PaidAt, sp.LateFee.StringFixed(2), sp.Interest.StringFixed(2), discount,
 		sp.Expected.StringFixed(2))
 	switch {
 	case sp.OfRest:

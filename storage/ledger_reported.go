@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -30,6 +31,12 @@ type ReportedPayment struct {
 	LateFee          decimal.Decimal
 	Interest         decimal.Decimal
 	Discount         decimal.Decimal
+	// Abatement is the abatement (abatimento) the bank reports beside the
+	// discount: a reduction the beneficiary granted at the bank, booked
+	// with the discount item on a line of its own and borne by the
+	// business (finance.Settlement.Abatement), whoever the invoice's
+	// ticket_discount_action names for the punctuality discount.
+	Abatement decimal.Decimal
 	// Tariff is the bank's tariff on the title (what the payer paid less
 	// what the bank credited): booked as the business's expense with the
 	// company's tariff item (finance.BankTariff).
@@ -71,8 +78,9 @@ type SettledPayment struct {
 	Booked     decimal.Decimal
 	Paid       decimal.Decimal
 	Difference decimal.Decimal
-	// LateFee, Interest and Discount are the settlement as booked.
-	LateFee, Interest, Discount decimal.Decimal
+	// LateFee, Interest and Discount are the settlement as booked;
+	// Abatement the part of Discount that is the bank's abatement.
+	LateFee, Interest, Discount, Abatement decimal.Decimal
 	// Tariff is the bank's tariff reported with the payment, and
 	// TariffBooked whether it was booked: not when the company keeps no
 	// active item of type tariff (the payment is settled all the same).
@@ -237,11 +245,12 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	paid.Paid, paid.PaidAt = true, p.PaidAt
 	expected, err := finance.Settle(paid, p.PaidAt)
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	booked := expected
-	booked.LateFee, booked.Interest, booked.Discount = p.LateFee, p.Interest, p.Discount
+	booked.LateFee, booked.Interest = p.LateFee, p.Interest
+	booked.Discount, booked.Abatement = p.Discount.Add(p.Abatement), p.Abatement
 	if p.LateFee.IsZero() && p.Interest.Equal(expected.LateFee.Add(expected.Interest)) {
 		// a layout with one value for both: the rule's parts when they add up
 		booked.LateFee, booked.Interest = expected.LateFee, expected.Interest
@@ -264,17 +273,44 @@ func settle(inv *payingInvoice, p *ReportedPayment, o *SettledPayment) {
 	}
 	o.Expected, o.Booked, o.Difference = expected.Total, booked.Total, p.Paid.Sub(expected.Total)
 	o.Unbooked = decimal.Max(decimal.Zero, p.Paid.Sub(booked.Total))
-	o.LateFee, o.Interest, o.Discount = booked.LateFee, booked.Interest, booked.Discount
+	o.LateFee, o.Interest, o.Discount, o.Abatement = booked.LateFee, booked.Interest, booked.Discount, booked.Abatement
 	inv.part = finance.Part{Due: expected, Amount: booked.Total, Principal: booked.Invoice, LateFee: booked.LateFee,
 		Interest: booked.Interest, Discount: booked.Discount, OverPaid: o.Unbooked}
 	posting, err := finance.PostPayment(finance.PostingInput{Invoice: paid, Items: inv.items, Parties: inv.parties,
 		Settlement: booked, FeeItem: inv.fee, DiscountItem: inv.discount})
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	posting.Entries = append(posting.Entries, finance.SettleGuarantees(inv.guarantees, inv.inv.BusinessID)...)
 	booking(inv, p, o, paid, posting, booked)
+}
+
+// refusedPosting is the outcome of a paid line the rules cannot book as
+// the invoice and the company's items stand (finance refusing to settle or
+// post it: no fee or discount item, no ticket_discount_action for a
+// punctuality discount, owners missing): not settled, said in plain words
+// with what to do, and all that came in is booked nowhere (Unbooked: the
+// return file's job raises the over_payment alert), since the bank has
+// credited it.
+func refusedPosting(o *SettledPayment, p *ReportedPayment, err error) {
+	o.Outcome, o.Unbooked, o.Tariff = PaymentNotSettled, p.Paid, decimal.Zero
+	o.Problem = fmt.Sprintf("the bank's payment of %s on %s cannot be booked as the invoice stands (%s): correct the invoice "+
+		"or the company's transaction items, then record the payment by hand (POST /invoices/%d/payments)",
+		p.Paid.StringFixed(2), p.PaidAt, postingProblemWords(err), p.InvoiceID)
+}
+
+// postingProblemWords is a finance error as "field: message; ...".
+func postingProblemWords(err error) string {
+	var fe *finance.Error
+	var ps finance.Problems
+	switch {
+	case errors.As(err, &fe) && len(fe.Problems) > 0:
+		return ProblemsText(fe.Problems)
+	case errors.As(err, &ps):
+		return ProblemsText(ps)
+	}
+	return err.Error()
 }
 
 // shortInstallment is the outcome of a line paying an agreement's
@@ -318,7 +354,7 @@ func coveredByRules(p *ReportedPayment, expected, bank finance.Settlement) (fina
 func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o *SettledPayment, bank finance.Settlement) {
 	due, err := finance.DueOn(paid, p.PaidAt, inv.paid)
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	amount := decimal.Min(p.Paid, due.Total)
@@ -327,7 +363,7 @@ func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o 
 	}
 	part, err := finance.SettlePart(paid, p.PaidAt, inv.paid, amount)
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	o.Expected, o.Booked, o.Difference = due.Total, part.Amount, p.Paid.Sub(due.Total)
@@ -338,7 +374,7 @@ func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o 
 		Settlement: part.Settlement(), FeeItem: inv.fee, DiscountItem: inv.discount,
 		Part: &finance.PartShare{Before: inv.paid.Principal}})
 	if err != nil {
-		o.Outcome, o.Problem = PaymentNotSettled, err.Error()
+		refusedPosting(o, p, err)
 		return
 	}
 	settled := finance.PartGuarantees(inv.guarantees, posting.Entries, part.Settles())

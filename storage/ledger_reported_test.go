@@ -2,6 +2,7 @@ package storage_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -168,4 +169,57 @@ func TestSettleReportedPaymentsTransferStatus(t *testing.T) {
 	f.transfer(t, "2024-03-31", 1)
 	f.checkStatus(t, "paid out", plain, finance.AutoTransferTransferred)
 	f.checkStatus(t, "the rest paid out", inv, finance.AutoTransferTransferred)
+}
+
+// TestReportedAbatement: the abatement a bank reports (a reduction the
+// beneficiary granted at the bank) is booked on a line of its own,
+// "Abatimento concedido no banco", debit the business, credit the payer,
+// whether or not the invoice names who bears its punctuality discount;
+// the punctuality discount beside it stays ticket_discount_action's.
+func TestReportedAbatement(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	none := f.invoice(t, "2024-03-25", "2024-03-25", "2024-03-26", "")
+	owners := f.invoice(t, "2024-03-25", "2024-03-25", "2024-03-26", "ticket_discount_action = 'owner'")
+	both := f.invoice(t, "2024-03-25", "2024-03-25", "2024-03-26", "ticket_discount_action = 'owner'")
+	for _, inv := range []int64{none, owners, both} {
+		f.unpaid(t, inv)
+	}
+	abated := func(inv int64, paid, discount, abatement string) storage.ReportedPayment {
+		p := reported(inv, paid, "0", "0")
+		p.Discount, p.Abatement = decimal.RequireFromString(discount), decimal.RequireFromString(abatement)
+		return p
+	}
+	out := f.settleReported(t, abated(none, "2250.00", "0", "100.00"), abated(owners, "2250.00", "0", "100.00"),
+		abated(both, "2200.00", "100.00", "50.00"))
+	for i, o := range out {
+		if o.Outcome != storage.PaymentSettled {
+			t.Fatalf("payment %d: %s (%s)", i, o.Outcome, o.Problem)
+		}
+	}
+	if o := out[0]; !o.Booked.Equal(decimal.RequireFromString("2250.00")) || !o.Abatement.Equal(decimal.RequireFromString("100.00")) ||
+		!o.Difference.Equal(decimal.RequireFromString("-100.00")) {
+		t.Errorf("booked %s, abatement %s, difference %s", o.Booked, o.Abatement, o.Difference)
+	}
+	abatement := []string{"discount 100.00 false Abatimento concedido no banco"}
+	for _, inv := range []int64{none, owners} {
+		amounts, lines := f.settled(t, inv)
+		if amounts != "2250.00 0.00 0.00 100.00" || !slices.Equal(lines, abatement) {
+			t.Errorf("invoice %d settled %s %q, want %q", inv, amounts, lines, abatement)
+		}
+		rows := f.entries(t, inv)
+		checkBalanced(t, rows)
+		want := map[string]string{"payer": "-2250.00", "owner60": "1290.00", "owner40": "860.00", "business": "100.00"}
+		if got := f.balances(rows); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("invoice %d balances %v, want %v", inv, got, want)
+		}
+	}
+	_, lines := f.settled(t, both)
+	if want := []string{"discount 100.00 false Desconto de pontualidade", "discount 50.00 false Abatimento concedido no banco"}; !slices.Equal(lines, want) {
+		t.Errorf("both: lines %q, want %q", lines, want)
+	}
+	want := map[string]string{"payer": "-2200.00", "owner60": "1230.00", "owner40": "820.00", "business": "150.00"}
+	if got := f.balances(f.entries(t, both)); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("both: balances %v, want %v", got, want)
+	}
 }

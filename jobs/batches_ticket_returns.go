@@ -48,8 +48,14 @@ const (
 //     whether the line names a title or not (feeTariff);
 //   - anything else is recorded.
 //
-// Every change writes the invoice's history (actor: the return file's
-// job).
+// A title's lines act in their order, each on the state the earlier ones
+// left (an entry confirmed and then a write-off: written off). A line
+// about to book money (a payment, a tariff) first claims its key, the
+// file's content and the line (claimBookings): one another reading of the
+// same bytes booked is a duplicate naming that reading's job, and books
+// nothing; a claim whose line booked nothing is released
+// (releaseUnbooked). Every change writes the invoice's history (actor:
+// the return file's job).
 func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
 	companyID := rf.File.CompanyID
 	actor := storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}

@@ -30,7 +30,7 @@ func TestShortPaymentBookedAsAPart(t *testing.T) {
 	msg := fmt.Sprint(line["message"])
 	if got := fmt.Sprint(line["outcome"], " ", line["paid"], " ", line["expected"], " ", line["difference"]); got !=
 		"short_paid 1000.00 1500.00 -500.00" || fmt.Sprint(line["invoice_id"]) != fmt.Sprint(inv) ||
-		!strings.Contains(msg, "the bank paid 1000.00 on 2026-12-04, 500.00 less than the 1500.00 due") ||
+		!strings.Contains(msg, "the bank paid 1000.00 on 2026-12-04, 500.00 less than the 1500.00 the bank's parts add up to") ||
 		!strings.Contains(msg, "booked as part 1 of the invoice (principal 1000.00, late fee 0.00, interest 0.00): "+
 			"500.00 of its total is still open") ||
 		!strings.Contains(msg, "the bank's tariff 2.50 booked") {
@@ -51,7 +51,7 @@ func TestShortPaymentBookedAsAPart(t *testing.T) {
 		t.Errorf("the payer's entries add up to %d cents, want -1000.00", n)
 	}
 	if n := f.scalar(t, `SELECT count(*) FROM operator_alerts WHERE company_id = $1 AND kind = 'short_payment'
-		AND invoice_id = $2 AND message LIKE '%less than the 1500.00 due%' AND message LIKE '%booked as part 1%'
+		AND invoice_id = $2 AND message LIKE '%less than the 1500.00 the bank''s parts add up to%' AND message LIKE '%booked as part 1%'
 		AND message LIKE '%500.00 of its total is still open%'`, f.compA, inv); n != 1 {
 		t.Errorf("%d short payment alerts name the invoice, want 1", n)
 	}

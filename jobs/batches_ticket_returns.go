@@ -48,8 +48,14 @@ const (
 //     whether the line names a title or not (feeTariff);
 //   - anything else is recorded.
 //
-// Every change writes the invoice's history (actor: the return file's
-// job).
+// A title's lines act in their order, each on the state the earlier ones
+// left (an entry confirmed and then a write-off: written off). A line
+// about to book money (a payment, a tariff) first claims its key, the
+// file's content and the line (claimBookings): one another reading of the
+// same bytes booked is a duplicate naming that reading's job, and books
+// nothing; a claim whose line booked nothing is released
+// (releaseUnbooked). Every change writes the invoice's history (actor:
+// the return file's job).
 func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []ReturnItem) ([]storage.ReturnLine, error) {
 	companyID := rf.File.CompanyID
 	actor := storage.Actor{Kind: storage.ActorReturnFile, ID: rf.JobID}
@@ -66,22 +72,22 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		return nil, err
 	}
 	out := make([]storage.ReturnLine, len(items))
+	said := make([]string, len(items)) // the bank's words of each line
 	var events []storage.TicketEvent
-	var pays []storage.ReportedPayment
-	var payAt []int                    // the line of each payment, by index in out
-	var payFee []*storage.ReturnTariff // the tariff of each payment, for a line of an invoice paid already
-	var fees []storage.ReturnTariff
-	var feeAt []int // the line of each tariff, by index in out
-	changed := map[int64]bool{}
+	var b lineBookings
+	// each title as the part's lines leave it, so that its lines act in
+	// their order, each on the state the earlier ones left
+	left := map[int64]*storage.TicketMatch{}
 	for i := range items {
 		ev := &items[i].Event
 		l := &out[i]
 		*l = storage.ReturnLine{Line: ev.Line, Code: ev.Code, Occurrence: string(ev.Occurrence), OurNumber: ev.FullOurNumber()}
 		words := bankWords(ev)
+		said[i] = words
 		m, outcome, msg := matchTitle(matches[ev.OurNumber], ev, rf)
 		if ev.Occurrence == retorno.Fee && ev.Tariff > 0 {
 			if fee, ok := feeLine(l, ev, m, msg, rf, words); ok {
-				fees, feeAt = append(fees, fee), append(feeAt, i)
+				b.fees, b.feeAt = append(b.fees, fee), append(b.feeAt, i)
 			}
 			continue
 		}
@@ -90,33 +96,41 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 			continue
 		}
 		l.MemberID = m.InvoiceID
-		fresh := m.State == "sent" && !m.Registered && !changed[m.MemberID]
+		if now, ok := left[m.MemberID]; ok { // as the part's earlier lines of the title left it
+			m = now
+		} else {
+			c := *m
+			m = &c
+			left[m.MemberID] = m
+		}
+		fresh := m.State == "sent" && !m.Registered
 		switch ev.Occurrence {
 		case retorno.EntryConfirmed:
 			if !fresh {
 				l.Outcome, l.Message = storage.OutcomeRecorded, notChanged(m, words)
 				break
 			}
-			changed[m.MemberID] = true
 			events = append(events, storage.TicketEvent{Match: *m, Kind: storage.TicketRegistered, At: eventTime(ev), Reasons: words})
+			m.Registered = true
 			l.Outcome, l.Message = OutcomeRegistered, words
 		case retorno.Rejected:
 			if !fresh {
 				l.Outcome, l.Message = storage.OutcomeRecorded, "an instruction refused: "+words
 				break
 			}
-			changed[m.MemberID] = true
 			events = append(events, storage.TicketEvent{Match: *m, Kind: storage.TicketRejected, At: eventTime(ev), Reasons: words})
+			m.State = storage.TicketRejected
 			l.Outcome, l.Message = OutcomeRejected, words
 		case retorno.WrittenOff:
-			if (m.State != "sent" && m.State != "reverted") || changed[m.MemberID] {
+			if m.State != "sent" && m.State != "reverted" {
 				l.Outcome, l.Message = storage.OutcomeRecorded, notChanged(m, words)
 				break
 			}
-			changed[m.MemberID] = true
 			events = append(events, storage.TicketEvent{Match: *m, Kind: storage.TicketWrittenOff, At: eventTime(ev), Reasons: words})
+			was := m.State
+			m.State, m.Registered = storage.TicketWrittenOff, false
 			l.Outcome, l.Message = OutcomeWrittenOff, words
-			if m.State == "reverted" && m.DropBatch != 0 {
+			if was == "reverted" && m.DropBatch != 0 {
 				l.Message = fmt.Sprintf("the drop asked by the file of collection batch %d is confirmed: %s", m.DropBatch, words)
 			}
 		case retorno.Paid:
@@ -125,18 +139,22 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 				l.Outcome, l.Message = storage.PaymentNotSettled, problem
 				break
 			}
-			pays, payAt = append(pays, p), append(payAt, i)
+			b.pays, b.payAt = append(b.pays, p), append(b.payAt, i)
 			var fee *storage.ReturnTariff
 			if ev.Tariff > 0 {
 				if t, problem := feeTariff(ev, m, rf, words); problem == "" {
 					fee = &t
 				}
 			}
-			payFee = append(payFee, fee)
+			b.payFee = append(b.payFee, fee)
 		default:
 			l.Outcome, l.Message = storage.OutcomeRecorded, words
 		}
 	}
+	if err := claimBookings(ctx, tx, rf, out, said, &b); err != nil {
+		return nil, err
+	}
+	pays, payAt, payFee, fees, feeAt := b.pays, b.payAt, b.payFee, b.fees, b.feeAt
 	if err := lockChanged(ctx, tx, companyID, events, pays); err != nil {
 		return nil, err
 	}
@@ -171,6 +189,9 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 	if err != nil {
 		return nil, err
 	}
+	if err := releaseUnbooked(ctx, tx, rf, out, &b, settled, booked); err != nil {
+		return nil, err
+	}
 	for k, b := range booked {
 		l := &out[feeAt[k]]
 		outcome := l.Outcome
@@ -180,6 +201,87 @@ func applyTicketReturn(ctx context.Context, tx pgx.Tx, rf *ReturnRead, items []R
 		}
 	}
 	return out, nil
+}
+
+// lineBookings are the lines of a part of a collection return file that
+// book money: the payments (and the tariff of each, booked on its own
+// when its invoice is paid already) and the fee lines' tariffs, each with
+// its line (an index in the part's report).
+type lineBookings struct {
+	pays   []storage.ReportedPayment
+	payAt  []int
+	payFee []*storage.ReturnTariff
+	fees   []storage.ReturnTariff
+	feeAt  []int
+}
+
+// claimBookings claims for the reading the lines about to book money
+// (storage.ClaimReturnLines, keyed by the file's content and the line)
+// and drops from b those another reading of the same content booked
+// (the same bytes stored again for an account named): such a line is a
+// duplicate, its message naming the job whose reading booked it. A line
+// no reading booked (left ambiguous or unmatched, refused) is read as
+// any.
+func claimBookings(ctx context.Context, tx pgx.Tx, rf *ReturnRead, out []storage.ReturnLine, said []string, b *lineBookings) error {
+	keys := make([]string, 0, len(b.pays)+len(b.fees))
+	for _, i := range b.payAt {
+		keys = append(keys, storage.ReturnLineKey(rf.File.SHA256, out[i].Line))
+	}
+	for _, i := range b.feeAt {
+		keys = append(keys, storage.ReturnLineKey(rf.File.SHA256, out[i].Line))
+	}
+	before, err := storage.ClaimReturnLines(ctx, tx, rf.File.CompanyID, rf.JobID, keys)
+	if err != nil || len(before) == 0 {
+		return err
+	}
+	booked := func(i int) bool {
+		job, ok := before[storage.ReturnLineKey(rf.File.SHA256, out[i].Line)]
+		if !ok {
+			return false
+		}
+		l := &out[i]
+		by := "an earlier reading of this file"
+		if job != 0 {
+			by = fmt.Sprintf("job %d's reading of this file", job)
+		}
+		l.Outcome, l.Message = storage.OutcomeDuplicate, fmt.Sprintf("booked by %s: nothing was done (%s)", by, said[i])
+		return true
+	}
+	var kept lineBookings
+	for k, i := range b.payAt {
+		if !booked(i) {
+			kept.pays, kept.payAt, kept.payFee = append(kept.pays, b.pays[k]), append(kept.payAt, i), append(kept.payFee, b.payFee[k])
+		}
+	}
+	for k, i := range b.feeAt {
+		if !booked(i) {
+			kept.fees, kept.feeAt = append(kept.fees, b.fees[k]), append(kept.feeAt, i)
+		}
+	}
+	*b = kept
+	return nil
+}
+
+// releaseUnbooked releases the claims (claimBookings) of the lines that
+// booked nothing in the end: a payment not settled, an installment's
+// short line (nothing booked), a fee line's tariff not booked. A line of
+// an invoice paid already keeps its claim: its tariff is booked and its
+// money alerted (over_payment), once. settled is in the order of b.pays;
+// booked starts with b.fees, in their order.
+func releaseUnbooked(ctx context.Context, tx pgx.Tx, rf *ReturnRead, out []storage.ReturnLine, b *lineBookings,
+	settled []storage.SettledPayment, booked []storage.BookedTariff) error {
+	var free []string
+	for k, sp := range settled {
+		if sp.Outcome == storage.PaymentNotSettled || (sp.Outcome == storage.PaymentShortPaid && sp.N == 0) {
+			free = append(free, storage.ReturnLineKey(rf.File.SHA256, out[b.payAt[k]].Line))
+		}
+	}
+	for k := range b.fees {
+		if o := booked[k].Outcome; o == storage.TariffNoItem || o == storage.TariffNoAccount {
+			free = append(free, b.fees[k].Key)
+		}
+	}
+	return storage.ReleaseReturnLines(ctx, tx, rf.File.CompanyID, free)
 }
 
 // feeLine reads a fee line with a tariff into its report line (recorded,
@@ -294,13 +396,13 @@ func matchTitle(found []storage.TicketMatch, ev *retorno.Event, rf *ReturnRead) 
 			accounts[i] = fmt.Sprint(m.AccountID)
 		}
 		return nil, storage.OutcomeAmbiguous, fmt.Sprintf("accounts %s each have a title with nosso número %s: upload the file with account_id",
-			strings.Join(accounts, ", "), ev.FullOurNumber())
+			strings.Join(accounts, ", "), ev.PrintedOurNumber())
 	case len(found) > 0:
 		return nil, storage.OutcomeUnmatched, fmt.Sprintf("nosso número %s has check digit %s in the file; the title's is %s",
 			ev.OurNumber, ev.OurNumberDigit, found[0].Digit)
 	}
 	return nil, storage.OutcomeUnmatched, fmt.Sprintf("no title sent from the company's accounts at bank %s has nosso número %s",
-		rf.Header.Bank, ev.FullOurNumber())
+		rf.Header.Bank, ev.PrintedOurNumber())
 }
 
 // bankWords is what the bank said of a line, for people: the code, its

@@ -383,15 +383,18 @@ func settlePart(inv *payingInvoice, paid finance.Invoice, p *ReportedPayment, o 
 	if part.Settles() {
 		return
 	}
-	shortOf, what := bank.Total, fmt.Sprintf("the invoice %s, late fee %s, interest %s, discount %s",
+	// a first part is short of the bank's own parts (the rules' due, which
+	// may differ, is the message's "expected"); a later one of the rest
+	// the rules say is due
+	shortOf, of, what := bank.Total, "the bank's parts add up to", fmt.Sprintf("the invoice %s, late fee %s, interest %s, discount %s",
 		bank.Invoice.StringFixed(2), bank.LateFee.StringFixed(2), bank.Interest.StringFixed(2), bank.Discount.StringFixed(2))
 	if inv.paid.Parts > 0 {
-		shortOf, what = due.Total, fmt.Sprintf("the rest %s, late fee %s, interest %s", due.Invoice.StringFixed(2),
+		shortOf, of, what = due.Total, "due", fmt.Sprintf("the rest %s, late fee %s, interest %s", due.Invoice.StringFixed(2),
 			due.LateFee.StringFixed(2), due.Interest.StringFixed(2))
 	}
-	o.Outcome, o.Problem = PaymentShortPaid, fmt.Sprintf("the bank paid %s on %s, %s less than the %s due (%s); "+
+	o.Outcome, o.Problem = PaymentShortPaid, fmt.Sprintf("the bank paid %s on %s, %s less than the %s %s (%s); "+
 		"booked as part %d of the invoice (principal %s, late fee %s, interest %s): %s of its total is still open",
-		p.Paid.StringFixed(2), p.PaidAt, shortOf.Sub(p.Paid).StringFixed(2), shortOf.StringFixed(2), what, o.N,
+		p.Paid.StringFixed(2), p.PaidAt, shortOf.Sub(p.Paid).StringFixed(2), shortOf.StringFixed(2), of, what, o.N,
 		part.Principal.StringFixed(2), part.LateFee.StringFixed(2), part.Interest.StringFixed(2), part.Rest.StringFixed(2))
 }
 

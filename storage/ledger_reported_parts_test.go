@@ -152,3 +152,21 @@ func TestBankChargesOfAFirstLine(t *testing.T) {
 		t.Fatalf("the payer's balance %s, want -1535.00", b["payer"])
 	}
 }
+
+// TestShortLateLineWords: a first line paid short and late, the bank
+// reporting no late fee, says what it is short of in the bank's words
+// (the bank's parts, 1,500.00), so that its sentence does not contradict
+// the rules' figure beside it (1,536.00 expected twelve days late, the
+// worked example's): the part pays pro rata of what the rules say is due.
+func TestShortLateLineWords(t *testing.T) {
+	t.Parallel()
+	f := newLedgerFixture(t)
+	inv := f.partInvoice(t, "2024-03-10")
+	out := f.settleReported(t, paidOn(inv, "1000.00", "2024-03-22"))[0]
+	want := "the bank paid 1000.00 on 2024-03-22, 500.00 less than the 1500.00 the bank's parts add up to (the invoice 1500.00, " +
+		"late fee 0.00, interest 0.00, discount 0.00); booked as part 1 of the invoice (principal 976.56, late fee 19.53, " +
+		"interest 3.91): 523.44 of its total is still open"
+	if out.Outcome != storage.PaymentShortPaid || out.Problem != want || out.Expected.StringFixed(2) != "1536.00" {
+		t.Fatalf("the short late line: %s, expected %s\n%q\nwant\n%q", out.Outcome, out.Expected.StringFixed(2), out.Problem, want)
+	}
+}

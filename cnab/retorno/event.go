@@ -222,6 +222,16 @@ type PIX struct {
 // FullOurNumber returns the nosso número followed by its check digit.
 func (e *Event) FullOurNumber() string { return e.OurNumber + e.OurNumberDigit }
 
+// PrintedOurNumber is the nosso número as the bank's slip and portal show
+// it, for people: the number, a hyphen and its check digit (00000099-7),
+// the number alone when it has none.
+func (e *Event) PrintedOurNumber() string {
+	if e.OurNumberDigit == "" {
+		return e.OurNumber
+	}
+	return e.OurNumber + "-" + e.OurNumberDigit
+}
+
 // Cents is an amount of money in cents. Its JSON form is a number with
 // two decimal places, 1234.56, written from the integer cents, as the API
 // writes money (docs/api.md, "Money").

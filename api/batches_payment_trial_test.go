@@ -290,3 +290,36 @@ func TestUnbookedPaymentAlerted(t *testing.T) {
 		t.Errorf("the alert resolved: %v", got)
 	}
 }
+
+// TestReturnFileOfTheOtherKindRefused: a return file holding only payments,
+// uploaded to the collection batches, and one holding only titles, uploaded
+// to the payment batches, are each a 422 on file naming the route that
+// reads them; nothing is stored.
+func TestReturnFileOfTheOtherKindRefused(t *testing.T) {
+	t.Parallel()
+	f := paymentEnv(t)
+	withWorkers(t, f.testEnv)
+	ted := f.bill(t, f.atBB, "ted", "77.77", nil)
+	batch := f.newPaymentBatch(t)
+	if _, refused := answer(t, f.payments(t, f.keyA, batch, "addTransactions", ted), "added"); len(refused) > 0 {
+		t.Fatalf("refused: %v", refused)
+	}
+	file, _, _ := f.paymentFile(t, batch)
+	payments := paymentReturn(t, file, map[string]paidLine{ref(ted): {codes: "00", date: time.Now().In(saoPaulo(t))}})
+	titles := pageReturnFile(t, "hand-written return, CNAB 240")
+	for _, c := range []struct {
+		path, body, want string
+	}{
+		{"/financial/ticketBatch/returnFile", string(payments), "lines of payments and none of titles, which these batches read: upload it to POST /financial/paymentBatch/returnFile"},
+		{fmt.Sprintf("/financial/ticketBatch/returnFile?account_id=%d", f.bradesco), string(payments), "upload it to POST /financial/paymentBatch/returnFile"},
+		{"/financial/paymentBatch/returnFile", titles, "lines of titles and none of payments, which these batches read: upload it to POST /financial/ticketBatch/returnFile"},
+	} {
+		r := f.do(t, http.MethodPost, c.path, f.keyA, c.body)
+		if r.status != http.StatusUnprocessableEntity || !hasProblem(r, "file") || !strings.Contains(string(r.raw), c.want) {
+			t.Errorf("%s: %d %s, want 422 on file saying %q", c.path, r.status, r.raw, c.want)
+		}
+	}
+	if n := f.scalar(t, `SELECT count(*) FROM batch_return_files WHERE company_id = $1`, f.compA); n != 0 {
+		t.Errorf("%d return files stored", n)
+	}
+}

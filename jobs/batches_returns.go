@@ -75,6 +75,9 @@ func CheckReturnUpload(ctx context.Context, q storage.DBTX, companyID int64, k *
 	if err != nil {
 		return 0, finance.InvalidInput([]finance.Problem{{Field: "file", Message: err.Error()}})
 	}
+	if err := checkReturnKinds(k, content); err != nil {
+		return 0, err
+	}
 	named := fileAccounts(rd.Header(), firstBeneficiary(rd))
 	if acc != nil {
 		return acc.ID, checkFileAccount(acc, rd.Header(), named)
@@ -87,6 +90,42 @@ func CheckReturnUpload(ctx context.Context, q storage.DBTX, companyID int64, k *
 		return 0, err
 	}
 	return ids[0], nil
+}
+
+// returnRoutes are where the return files of each kind of line are
+// uploaded (docs/api.md, the batches' returnFile).
+var returnRoutes = map[retorno.Kind]string{
+	retorno.KindTitle:   "POST /financial/ticketBatch/returnFile",
+	retorno.KindPayment: "POST /financial/paymentBatch/returnFile",
+}
+
+// checkReturnKinds refuses a return file none of whose lines k reads and
+// some of whose lines are of another kind (a file of payments uploaded to
+// the collection batches): its job would read nothing, and the 422 names
+// where it goes. A file that mixes both kinds is taken, each route reading
+// its own lines.
+func checkReturnKinds(k *BatchKind, content []byte) error {
+	rd, err := retorno.NewReader(bytes.NewReader(content), retorno.Options{})
+	if err != nil {
+		return nil // the caller's reader has said why
+	}
+	counts := map[retorno.Kind]int{}
+	for ev, err := range rd.All() {
+		if err == nil {
+			counts[ev.Kind]++
+		}
+	}
+	if counts[k.Events] > 0 {
+		return nil
+	}
+	for kind, n := range counts {
+		if route, ok := returnRoutes[kind]; ok && n > 0 {
+			return finance.InvalidInput([]finance.Problem{{Field: "file", Message: fmt.Sprintf(
+				"the file holds %d lines of %ss and none of %ss, which these batches read: upload it to %s",
+				n, kind, k.Events, route)}})
+		}
+	}
+	return nil
 }
 
 // paymentAccounts are the accounts among ids (the company's at the file's

@@ -34,38 +34,6 @@ func TestCnabPagamentoGolden(t *testing.T) {
 	}
 }
 
-// TestCnabPagamentoOutputFile checks -o before and after the input, as
-// README's synopsis gives it (`propfin cnab pagamento INPUT.json [-o F]`).
-func TestCnabPagamentoOutputFile(t *testing.T) {
-	t.Parallel()
-	input, err := os.ReadFile(pagamentoTestdata("237_pix.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := os.ReadFile(pagamentoTestdata("237_pix.rem"))
-	for name, args := range map[string]func(out string) []string{
-		"-o first": func(out string) []string { return []string{"-o", out, "-"} },
-		"-o after": func(out string) []string { return []string{"-", "-o", out} },
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			out := filepath.Join(t.TempDir(), "pag.rem")
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), append([]string{"cnab", "pagamento"}, args(out)...), bytes.NewReader(input), &stdout, &stderr)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr.String())
-			}
-			got, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) || stdout.Len() != 0 {
-				t.Errorf("file differs from the golden file, or stdout not empty (%d bytes)", stdout.Len())
-			}
-		})
-	}
-}
-
 func TestCnabPagamentoProblems(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

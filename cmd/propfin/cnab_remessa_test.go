@@ -33,35 +33,41 @@ func TestCnabRemessaGolden(t *testing.T) {
 	}
 }
 
-// TestCnabRemessaOutputFile checks -o before and after the input, as
-// README's synopsis gives it (`propfin cnab remessa INPUT.json [-o F]`).
-func TestCnabRemessaOutputFile(t *testing.T) {
+// TestCnabOutputFile checks -o before and after the input of both
+// remittance writers, as README's synopsis gives them (`propfin cnab
+// remessa INPUT.json [-o F]`, `propfin cnab pagamento INPUT.json [-o F]`).
+func TestCnabOutputFile(t *testing.T) {
 	t.Parallel()
-	input, err := os.ReadFile("../../cnab/testdata/237_400.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := os.ReadFile("../../cnab/testdata/237_400.rem")
-	for name, args := range map[string]func(out string) []string{
-		"-o first": func(out string) []string { return []string{"-o", out, "-"} },
-		"-o after": func(out string) []string { return []string{"-", "-o", out} },
+	for _, c := range []struct{ command, input, golden string }{
+		{"remessa", "../../cnab/testdata/237_400.json", "../../cnab/testdata/237_400.rem"},
+		{"pagamento", pagamentoTestdata("237_pix.json"), pagamentoTestdata("237_pix.rem")},
 	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			out := filepath.Join(t.TempDir(), "CB0303A1.REM")
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), append([]string{"cnab", "remessa"}, args(out)...), bytes.NewReader(input), &stdout, &stderr)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr.String())
-			}
-			got, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) || stdout.Len() != 0 {
-				t.Errorf("file differs from the golden or stdout not empty (%d bytes)", stdout.Len())
-			}
-		})
+		input, err := os.ReadFile(c.input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(c.golden)
+		for name, args := range map[string]func(out string) []string{
+			"-o first": func(out string) []string { return []string{"-o", out, "-"} },
+			"-o after": func(out string) []string { return []string{"-", "-o", out} },
+		} {
+			t.Run(c.command+" "+name, func(t *testing.T) {
+				t.Parallel()
+				out := filepath.Join(t.TempDir(), "out.rem")
+				var stdout, stderr bytes.Buffer
+				code := run(context.Background(), append([]string{"cnab", c.command}, args(out)...), bytes.NewReader(input), &stdout, &stderr)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr.String())
+				}
+				got, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) || stdout.Len() != 0 {
+					t.Errorf("file differs from the golden file, or stdout not empty (%d bytes)", stdout.Len())
+				}
+			})
+		}
 	}
 }
 

@@ -372,6 +372,14 @@ func runBatchReturn(ctx context.Context, r *Run, p BatchReturnPayload) (any, err
 	var outputs []json.RawMessage
 	if returnChunksApart(k, items) {
 		outputs, err = r.ChunksAtOnce(ctx, n, returnWorkers, int64(len(items)), do)
+		if err == nil && n > 1 {
+			// Two chunks at a time may have paid titles of one contract
+			// at once, each refreshing its status without the other's
+			// payment: with both committed, the marked contracts are
+			// refreshed again (docs/jobs.md, "A write refreshes its
+			// contracts").
+			_, err = storage.RefreshMarkedPaymentStatuses(ctx, r.Pool(), r.CompanyID())
+		}
 	} else {
 		outputs, err = r.Chunks(ctx, n, int64(len(items)), do)
 	}

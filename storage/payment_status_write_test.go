@@ -168,3 +168,55 @@ func TestPaymentStatusRefreshSkipsALockedContract(t *testing.T) {
 		t.Errorf("locked contract: %s, marked %v; want its status before the payment (30_days) and its mark kept", status, marked)
 	}
 }
+
+// TestPaymentStatusAfterTwoWritersAtOnce: two transactions pay the two
+// late invoices of one contract at once (a return file's two chunks): each
+// refresh computes without the other's payment, the second skips the
+// contract the first holds, and the contract is left late with nothing
+// open; RefreshMarkedPaymentStatuses, once both have committed, brings it
+// to ok.
+func TestPaymentStatusAfterTwoWritersAtOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := storagetest.NewDB(t)
+	f := newOverdueFixture(t, pool, "Imobiliária Simultânea")
+	today, err := storage.CompanyToday(ctx, pool, f.company)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.contract(t)
+	october := f.invoice(t, c, finance.Invoice{DueDate: today.AddDays(-40)})
+	november := f.invoice(t, c, finance.Invoice{DueDate: today.AddDays(-10)})
+	pay := `UPDATE invoices SET paid = true, status = 'paid', paid_at = now() WHERE company_id = $1 AND id = $2`
+	first, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Rollback(ctx)
+	if _, err := first.Exec(ctx, pay, f.company, october); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, pay, f.company, november); err != nil { // the second writer, committed at once
+		t.Fatal(err)
+	}
+	if err := first.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	status := func() string {
+		t.Helper()
+		var s string
+		if err := pool.QueryRow(ctx, `SELECT payment_status FROM contracts WHERE company_id = $1 AND id = $2`, f.company, c).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if got := status(); got != "30_days" {
+		t.Fatalf("after the two writers: %s, want 30_days (the first's, computed with November open)", got)
+	}
+	if n, err := storage.RefreshMarkedPaymentStatuses(ctx, pool, f.company); err != nil || n != 1 {
+		t.Fatalf("refresh: %d contracts, %v; want 1", n, err)
+	}
+	if got := status(); got != "ok" {
+		t.Errorf("after the refresh: %s, want ok", got)
+	}
+}
